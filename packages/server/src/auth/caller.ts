@@ -1,0 +1,15 @@
+import type { Scope } from './scopes.js';
+
+/** Who is calling: resolved once per request by the authentication hook. */
+export interface Caller {
+  tenantId: string;
+  userId: string;
+  userName: string;
+  method: 'token' | 'session';
+  /** The API token used directly, or the one the console session was opened with. */
+  tokenId?: string;
+  scopes: Scope[];
+  /** The session's CSRF token when the caller came with the console cookie. */
+  csrfToken?: string;
+  sessionIdHash?: string;
+}

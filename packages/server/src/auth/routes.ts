@@ -1,0 +1,116 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { pageRequest } from '../store/paging.js';
+import { errors, Id, Ok, PageQuery, publicErrors } from '../http/schemas.js';
+import { AuthenticationError } from '../errors.js';
+import { SCOPES } from './scopes.js';
+import { SESSION_COOKIE, type SessionService } from './session-service.js';
+import { MAX_EXPIRY_DAYS, type TokenService } from './token-service.js';
+
+const ScopeSchema = Type.Union(SCOPES.map((s) => Type.Literal(s)), { description: 'read, write, install, reports, tokens or admin (admin implies all)' });
+
+export const ApiTokenSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    scopes: Type.Array(Type.String()),
+    createdAt: Type.String({ format: 'date-time' }),
+    expiresAt: Type.String({ format: 'date-time' }),
+    lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    userId: Type.String(),
+  },
+  { $id: 'ApiToken' },
+);
+
+const WhoAmI = Type.Object({
+  ok: Ok,
+  tenantId: Type.String(),
+  userId: Type.String(),
+  userName: Type.String(),
+  authMethod: Type.Union([Type.Literal('token'), Type.Literal('session')]),
+  scopes: Type.Array(Type.String()),
+  tokenId: Type.Union([Type.String(), Type.Null()]),
+  csrfToken: Type.Optional(Type.String({ description: 'for console sessions: send it as X-CSRF-Token on changes' })),
+});
+
+/** Routes of the caller, API tokens and console sessions. */
+export const authRoutes = (deps: { tokens: TokenService; sessions: SessionService; secureCookies: (req: { protocol: string }) => boolean }): FastifyPluginAsyncTypebox => async (app) => {
+  app.get('/api/whoami', {
+    config: { scope: 'read' },
+    schema: { operationId: 'whoami', tags: ['caller'], summary: 'The current caller: tenant, user, how it authenticated, scopes', response: { 200: WhoAmI, ...errors() } },
+  }, async (req) => {
+    const c = req.caller!;
+    return {
+      ok: true as const, tenantId: c.tenantId, userId: c.userId, userName: c.userName, authMethod: c.method,
+      scopes: c.scopes, tokenId: c.tokenId ?? null, ...(c.csrfToken ? { csrfToken: c.csrfToken } : {}),
+    };
+  });
+
+  app.get('/api/tokens', {
+    config: { scope: 'tokens' },
+    schema: {
+      operationId: 'listTokens', tags: ['tokens'], summary: 'List the tenant’s live API tokens (never their secrets)',
+      querystring: PageQuery,
+      response: { 200: Type.Object({ ok: Ok, tokens: Type.Array(Type.Ref(ApiTokenSchema)), nextCursor: Type.Optional(Type.String()) }), ...errors() },
+    },
+  }, async (req) => ({ ok: true as const, ...(await deps.tokens.list(req.caller!, pageRequest(req.query))) }));
+
+  app.post('/api/tokens', {
+    config: { scope: 'tokens' },
+    schema: {
+      operationId: 'createToken', tags: ['tokens'], summary: 'Create a scoped API token; the secret is shown only in this answer',
+      body: Type.Object(
+        {
+          name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+          scopes: Type.Array(ScopeSchema, { minItems: 1, maxItems: SCOPES.length }),
+          expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EXPIRY_DAYS, description: 'default 30, at most 90' })),
+        },
+        { additionalProperties: false },
+      ),
+      response: { 201: Type.Object({ ok: Ok, token: Type.Ref(ApiTokenSchema), secret: Type.String({ description: 'svc_pat_<id>_<secret>, shown once' }) }), ...errors() },
+    },
+  }, async (req, reply) => reply.status(201).send({ ok: true as const, ...(await deps.tokens.issue(req.caller!, req.body)) }));
+
+  app.delete('/api/tokens/:tokenId', {
+    config: { scope: 'tokens' },
+    schema: {
+      operationId: 'revokeToken', tags: ['tokens'], summary: 'Revoke a token; effective on the next request',
+      params: Type.Object({ tokenId: Id('token id') }),
+      response: { 200: Type.Object({ ok: Ok, revoked: Type.String() }), ...errors(404) },
+    },
+  }, async (req) => {
+    await deps.tokens.revoke(req.caller!, req.params.tokenId);
+    return { ok: true as const, revoked: req.params.tokenId };
+  });
+
+  app.post('/api/session', {
+    config: { public: true },
+    schema: {
+      operationId: 'createSession', tags: ['session'], summary: 'Sign in to the console with an API token; sets the session cookie',
+      security: [],
+      body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
+      response: {
+        200: Type.Object({ ok: Ok, csrfToken: Type.String(), expiresAt: Type.String({ format: 'date-time' }), userName: Type.String(), tenantId: Type.String() }),
+        ...publicErrors(400, 401, 413, 415),
+      },
+    },
+  }, async (req, reply) => {
+    const caller = await deps.tokens.verify(req.body.token);
+    const row = await deps.tokens.expiry(caller.tokenId!);
+    const session = await deps.sessions.open(caller, 'token', caller.scopes, row);
+    reply.setCookie(SESSION_COOKIE, session.cookie, {
+      httpOnly: true, sameSite: 'lax', path: '/', secure: deps.secureCookies(req), expires: session.expiresAt,
+    });
+    return { ok: true as const, csrfToken: session.csrfToken, expiresAt: session.expiresAt.toISOString(), userName: caller.userName, tenantId: caller.tenantId };
+  });
+
+  app.delete('/api/session', {
+    config: { scope: 'read' },
+    schema: { operationId: 'deleteSession', tags: ['session'], summary: 'Sign out: end the console session', response: { 200: Type.Object({ ok: Ok }), ...errors() } },
+  }, async (req, reply) => {
+    if (req.caller!.method !== 'session') throw new AuthenticationError('There is no console session to end', 'no_session');
+    await deps.sessions.end(req.caller!);
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return { ok: true as const };
+  });
+};

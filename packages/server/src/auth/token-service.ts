@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../store/db.js';
+import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
+import { AuthenticationError, ForbiddenError, InputError, NotFoundError } from '../errors.js';
+import type { Caller } from './caller.js';
+import { expandScopes, hasScope, SCOPES, type Scope } from './scopes.js';
+import { hashSecret, newToken, parseToken, secretMatches } from './token-format.js';
+
+/** A token as listed: never with its secret. */
+export interface ApiToken {
+  id: string;
+  name: string;
+  scopes: Scope[];
+  createdAt: string;
+  expiresAt: string;
+  lastUsedAt: string | null;
+  userId: string;
+}
+
+export const DEFAULT_EXPIRY_DAYS = 30;
+export const MAX_EXPIRY_DAYS = 90;
+const LAST_USED_EVERY_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+type TokenRow = {
+  id: string; name: string; scopes: string[]; created_at: Date; expires_at: Date; last_used_at: Date | null; user_id: string;
+};
+
+function toApiToken(row: TokenRow): ApiToken {
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: row.scopes as Scope[],
+    createdAt: row.created_at.toISOString(),
+    expiresAt: row.expires_at.toISOString(),
+    lastUsedAt: row.last_used_at ? row.last_used_at.toISOString() : null,
+    userId: row.user_id,
+  };
+}
+
+/** Issues, verifies, lists and revokes scoped API tokens, always within the caller's tenant. */
+export class TokenService {
+  private readonly lastUsedWritten = new Map<string, number>();
+
+  private constructor(private readonly db: Db) {}
+
+  static create(db: Db): TokenService {
+    return new TokenService(db);
+  }
+
+  /** Mints a token for the caller's user; never with scopes the caller lacks. Returns the secret once. */
+  async issue(caller: Caller, input: { name: string; scopes: string[]; expiresInDays?: number }) {
+    const unknown = input.scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+    if (unknown.length) throw new InputError(`body/scopes contains unknown scope '${unknown[0]}'`, 'scopes');
+    const missing = input.scopes.filter((s) => !hasScope(caller.scopes, s as Scope));
+    if (missing.length) {
+      throw new ForbiddenError(`A token cannot grant scope '${missing[0]}' that the caller does not hold`, 'scope_escalation');
+    }
+    const days = input.expiresInDays ?? DEFAULT_EXPIRY_DAYS;
+    const token = newToken();
+    const row = await this.db
+      .insertInto('api_tokens')
+      .values({
+        id: token.id,
+        tenant_id: caller.tenantId,
+        user_id: caller.userId,
+        name: input.name,
+        scopes: [...new Set(input.scopes)],
+        secret_hash: hashSecret(token.secret),
+        expires_at: new Date(Date.now() + days * DAY_MS).toISOString(),
+      })
+      .returning(['id', 'name', 'scopes', 'created_at', 'expires_at', 'last_used_at', 'user_id'])
+      .executeTakeFirstOrThrow();
+    return { token: toApiToken(row), secret: token.value };
+  }
+
+  /** Seeds a known token (SVC_BOOTSTRAP_TOKEN) for a user when its id is absent. */
+  async seed(value: string, tenantId: string, userId: string, scopes: Scope[]): Promise<boolean> {
+    const parsed = parseToken(value);
+    if (!parsed) throw new InputError('bootstrap token has the wrong format');
+    const existing = await this.db.selectFrom('api_tokens').select('id').where('id', '=', parsed.id).executeTakeFirst();
+    if (existing) return false;
+    await this.db
+      .insertInto('api_tokens')
+      .values({
+        id: parsed.id,
+        tenant_id: tenantId,
+        user_id: userId,
+        name: 'bootstrap',
+        scopes,
+        secret_hash: hashSecret(parsed.secret),
+        expires_at: new Date(Date.now() + MAX_EXPIRY_DAYS * DAY_MS).toISOString(),
+      })
+      .execute();
+    return true;
+  }
+
+  /** Resolves a presented bearer value to its caller, or throws 401 with the reason. */
+  async verify(value: string): Promise<Caller> {
+    const parsed = parseToken(value);
+    if (!parsed) throw new AuthenticationError('The bearer token is not a svc_pat_<id>_<secret> token', 'invalid_token');
+    const row = await this.db
+      .selectFrom('api_tokens')
+      .innerJoin('users', 'users.id', 'api_tokens.user_id')
+      .select([
+        'api_tokens.id', 'api_tokens.tenant_id', 'api_tokens.user_id', 'api_tokens.scopes', 'api_tokens.secret_hash',
+        'api_tokens.expires_at', 'api_tokens.revoked_at', 'users.display_name',
+      ])
+      .where('api_tokens.id', '=', parsed.id)
+      .executeTakeFirst();
+    // Same answer for an unknown id and a wrong secret, so ids cannot be probed.
+    if (!row || !secretMatches(parsed.secret, row.secret_hash)) {
+      throw new AuthenticationError('The token is not valid', 'invalid_token');
+    }
+    if (row.revoked_at) throw new AuthenticationError('The token has been revoked', 'token_revoked');
+    if (row.expires_at.getTime() <= Date.now()) throw new AuthenticationError('The token has expired', 'token_expired');
+    this.touch(row.id);
+    return {
+      tenantId: row.tenant_id,
+      userId: row.user_id,
+      userName: row.display_name,
+      method: 'token',
+      tokenId: row.id,
+      scopes: expandScopes(row.scopes),
+    };
+  }
+
+  /** When a token expires (for bounding a session opened with it). */
+  async expiry(tokenId: string): Promise<Date> {
+    const row = await this.db.selectFrom('api_tokens').select('expires_at').where('id', '=', tokenId).executeTakeFirstOrThrow();
+    return row.expires_at;
+  }
+
+  // Records last use at most once a minute per token, off the request's path.
+  private touch(id: string): void {
+    const now = Date.now();
+    if (now - (this.lastUsedWritten.get(id) ?? 0) < LAST_USED_EVERY_MS) return;
+    this.lastUsedWritten.set(id, now);
+    void this.db
+      .updateTable('api_tokens')
+      .set({ last_used_at: new Date(now).toISOString() })
+      .where('id', '=', id)
+      .execute()
+      .catch(() => this.lastUsedWritten.delete(id));
+  }
+
+  /** Lists the tenant's live tokens (not revoked), newest last, without secrets. */
+  async list(caller: Caller, page: PageRequest) {
+    let q = this.db
+      .selectFrom('api_tokens')
+      .select(['id', 'name', 'scopes', 'created_at', 'expires_at', 'last_used_at', 'user_id'])
+      .where('tenant_id', '=', caller.tenantId)
+      .where('revoked_at', 'is', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(page.limit + 1);
+    if (page.cursor) q = q.where(afterCursor(page.cursor));
+    const { rows, nextCursor } = toPage(await q.execute(), page.limit);
+    return { tokens: rows.map(toApiToken), nextCursor };
+  }
+
+  /** Revokes a token of the caller's tenant at once; 404 for unknown or other-tenant ids. */
+  async revoke(caller: Caller, tokenId: string): Promise<void> {
+    const result = await this.db
+      .updateTable('api_tokens')
+      .set({ revoked_at: new Date().toISOString() })
+      .where('id', '=', tokenId)
+      .where('tenant_id', '=', caller.tenantId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (!result.numUpdatedRows) throw new NotFoundError('Token', tokenId);
+    await this.db.deleteFrom('sessions').where('token_id', '=', tokenId).execute();
+  }
+}
+
+/** Creates the default tenant and its first admin user when absent; returns their ids. */
+export async function ensureTenant(db: Db, tenantId: string, name: string, admin: { id?: string; displayName: string }) {
+  await db.insertInto('tenants').values({ id: tenantId, name }).onConflict((oc) => oc.column('id').doNothing()).execute();
+  const existing = await db
+    .selectFrom('users')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where('is_admin', '=', true)
+    .orderBy('created_at')
+    .executeTakeFirst();
+  if (existing) return { tenantId, userId: existing.id };
+  const userId = admin.id ?? randomUUID();
+  await db.insertInto('users').values({ id: userId, tenant_id: tenantId, display_name: admin.displayName, email: null, oidc_subject: null, is_admin: true }).execute();
+  return { tenantId, userId };
+}

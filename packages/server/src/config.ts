@@ -1,0 +1,85 @@
+import path from 'node:path';
+
+/** Thrown when an environment variable is missing or invalid; names the variable. */
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** The service configuration, read once from the environment at start. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  publicUrl?: string;
+  bootstrapToken?: string;
+  logLevel: LogLevel;
+  rateLimitPerMinute: number;
+  bodyLimitBytes: number;
+  sessionHours: number;
+  /** Settings of later domains (cloud, targets, sandbox) read by their own modules from this map. */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+type Env = Record<string, string | undefined>;
+
+function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function urlVar(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an absolute URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const TOKEN_FORMAT = /^svc_pat_[a-z0-9]{8,32}_[A-Za-z0-9]{32,64}$/;
+
+/** Reads and validates the configuration; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const logLevel = (env.SVC_LOG_LEVEL ?? 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('SVC_LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  const bootstrapToken = env.SVC_BOOTSTRAP_TOKEN || undefined;
+  if (bootstrapToken && !TOKEN_FORMAT.test(bootstrapToken)) {
+    throw new ConfigError(
+      'SVC_BOOTSTRAP_TOKEN',
+      'must look like svc_pat_<id>_<secret>: id 8-32 lowercase letters and digits, secret 32-64 letters and digits',
+    );
+  }
+  const host = env.HOST || '0.0.0.0';
+  return {
+    port: intVar(env, 'PORT', 8080, 0, 65535),
+    host,
+    dataDir: path.resolve(env.SVC_DATA_DIR || './.svc-data'),
+    databaseUrl: urlVar(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    publicUrl: urlVar(env, 'SVC_PUBLIC_URL', ['http:', 'https:']),
+    bootstrapToken,
+    logLevel,
+    rateLimitPerMinute: intVar(env, 'SVC_RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
+    bodyLimitBytes: intVar(env, 'SVC_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    sessionHours: intVar(env, 'SVC_SESSION_HOURS', 12, 1, 24 * 30),
+    env: { ...env },
+  };
+}

@@ -1,0 +1,54 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { errorBody, ServiceError } from '../errors.js';
+
+interface ValidationIssue {
+  instancePath: string;
+  message?: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+// "body/name must NOT have fewer than 1 characters" → field "name".
+function fieldOf(context: string | undefined, issue: ValidationIssue): string {
+  const extra = (issue.params.missingProperty ?? issue.params.additionalProperty) as string | undefined;
+  const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const field = [path, extra].filter(Boolean).join('.');
+  return field || (context ?? 'body');
+}
+
+function describe(context: string | undefined, issue: ValidationIssue): string {
+  const where = `${context ?? 'body'}${issue.instancePath}`;
+  if (issue.keyword === 'additionalProperties') return `${where} has an unknown field '${String(issue.params.additionalProperty)}'`;
+  if (issue.keyword === 'required') return `${where} is missing the required field '${String(issue.params.missingProperty)}'`;
+  return `${where} ${issue.message ?? 'is not valid'}`;
+}
+
+/** One error handler for every route: ServiceErrors, validation, body limits, and the unexpected. */
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError & { validation?: ValidationIssue[]; validationContext?: string }, req, reply) => {
+    if (err instanceof ServiceError) {
+      if (err.extra.retryAfter) reply.header('retry-after', String(err.extra.retryAfter));
+      if (err.status >= 500) req.log.error({ err }, 'service error');
+      return reply.status(err.status).send(errorBody(err));
+    }
+    if (err.validation?.length) {
+      const issue = err.validation[0]!;
+      const field = fieldOf(err.validationContext, issue);
+      return reply.status(400).send({ ok: false, error: { code: 'invalid_request', message: describe(err.validationContext, issue), field } });
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const code = err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'body_too_large'
+        : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'unsupported_media_type'
+        : err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' ? 'invalid_request'
+        : status === 400 ? 'invalid_request' : 'request_refused';
+      return reply.status(status).send({ ok: false, error: { code, message: err.message } });
+    }
+    req.log.error({ err }, 'unexpected error');
+    return reply.status(500).send({ ok: false, error: { code: 'internal', message: 'An unexpected error occurred; the request id is in the x-request-id header' } });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.status(404).send({ ok: false, error: { code: 'route_not_found', message: `No route ${req.method} ${req.url.split('?')[0]}` } });
+  });
+}

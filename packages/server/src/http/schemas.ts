@@ -1,0 +1,62 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+/** The shared error envelope, registered once and referenced by every route's error responses. */
+export const ErrorEnvelope = Type.Object(
+  {
+    ok: Type.Literal(false),
+    error: Type.Object({
+      code: Type.String({ description: 'stable machine-readable code' }),
+      message: Type.String({ description: 'what went wrong, for people' }),
+      hint: Type.Optional(Type.String({ description: 'what to do about it' })),
+      field: Type.Optional(Type.String({ description: 'the input field or header at fault' })),
+      gate: Type.Optional(
+        Type.Object({ reason: Type.String(), remediation: Type.String(), link: Type.String() }, { description: 'a deployment gate: the setting an admin must fix' }),
+      ),
+    }),
+  },
+  { $id: 'ErrorEnvelope', description: 'Every failure: ok false and an error with a code and a message' },
+);
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Invalid input; the error names the field',
+  401: 'No credentials, or credentials that are not valid',
+  403: 'The caller lacks the scope the operation needs, or a CSRF token',
+  404: 'Unknown id, or one of another tenant',
+  409: 'Conflicts with existing state',
+  412: 'The If-Match ETag is stale',
+  413: 'The body is too large',
+  415: 'The content type is not supported',
+  424: 'A deployment gate: a setting of the deployment is missing',
+  428: 'The request needs an If-Match header',
+  429: 'Rate limited; see Retry-After',
+  500: 'An unexpected error',
+};
+
+/** Response schemas for the given error statuses, plus those every authenticated route can answer. */
+export function errors(...statuses: number[]): Record<number, TSchema> {
+  const all = new Set([400, 401, 403, 413, 415, 429, 500, ...statuses]);
+  const out: Record<number, TSchema> = {};
+  for (const status of all) out[status] = Type.Ref(ErrorEnvelope, { description: ERROR_TEXT[status] ?? 'Error' });
+  return out;
+}
+
+/** Response schemas of a public route (no authentication). */
+export function publicErrors(...statuses: number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const status of new Set([429, 500, ...statuses])) out[status] = Type.Ref(ErrorEnvelope, { description: ERROR_TEXT[status] ?? 'Error' });
+  return out;
+}
+
+/** The paging query string shared by every list. */
+export const PageQuery = Type.Object(
+  {
+    cursor: Type.Optional(Type.String({ description: 'nextCursor of the previous page' })),
+    limit: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: 'page size, 1 to 200 (default 50)' })),
+  },
+  { additionalProperties: false },
+);
+
+/** An id in a path: letters, digits, '-' and '_' only. */
+export const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description });
+
+export const Ok = Type.Literal(true);

@@ -1,0 +1,177 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Caller } from '../auth/caller.js';
+import { isItemType } from '../catalog/item-types.js';
+import { ConflictError, InputError, NotFoundError, PreconditionError } from '../errors.js';
+import type { Db } from '../store/db.js';
+import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
+import type { WorkspaceService } from '../workspaces/workspace-service.js';
+
+/** An item as the API shows it (content is read separately, with its ETag). */
+export interface Item {
+  id: string;
+  workspaceId: string;
+  itemType: string;
+  displayName: string;
+  description: string;
+  appId: string | null;
+  contentSource: string;
+  provisioning: unknown | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const COLUMNS = ['id', 'workspace_id', 'item_type', 'display_name', 'description', 'app_id', 'content_source', 'provisioning', 'created_at', 'updated_at'] as const;
+
+type Row = {
+  id: string; workspace_id: string; item_type: string; display_name: string; description: string; app_id: string | null;
+  content_source: string; provisioning: unknown; created_at: Date; updated_at: Date;
+};
+
+export function toItem(r: Row): Item {
+  return {
+    id: r.id,
+    workspaceId: r.workspace_id,
+    itemType: r.item_type,
+    displayName: r.display_name,
+    description: r.description,
+    appId: r.app_id,
+    contentSource: r.content_source,
+    provisioning: r.provisioning ?? null,
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+  };
+}
+
+/** A new strong ETag value. */
+export const newEtag = () => `"${randomBytes(12).toString('hex')}"`;
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code === '23505';
+
+/** Items of a workspace: create, list, read, change, delete, and their stored content with an ETag. */
+export class ItemService {
+  private constructor(private readonly db: Db, private readonly workspaces: WorkspaceService) {}
+
+  static create(db: Db, workspaces: WorkspaceService): ItemService {
+    return new ItemService(db, workspaces);
+  }
+
+  async create(caller: Caller, workspaceId: string, input: { itemType: string; displayName: string; description?: string; content?: unknown }): Promise<Item> {
+    if (!isItemType(input.itemType)) throw new InputError(`body/itemType '${input.itemType}' is not an item type; see GET /api/item-types`, 'itemType');
+    await this.workspaces.get(caller, workspaceId);
+    try {
+      const row = await this.db
+        .insertInto('items')
+        .values({
+          id: randomUUID(),
+          tenant_id: caller.tenantId,
+          workspace_id: workspaceId,
+          item_type: input.itemType,
+          display_name: input.displayName.trim(),
+          description: input.description ?? '',
+          content: JSON.stringify(input.content ?? {}),
+          etag: newEtag(),
+          app_id: null,
+        })
+        .returning(COLUMNS)
+        .executeTakeFirstOrThrow();
+      return toItem(row);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw duplicateName(input.itemType, input.displayName);
+      throw err;
+    }
+  }
+
+  async list(caller: Caller, workspaceId: string, page: PageRequest, filter: { itemType?: string } = {}) {
+    await this.workspaces.get(caller, workspaceId);
+    let q = this.db
+      .selectFrom('items')
+      .select(COLUMNS)
+      .where('tenant_id', '=', caller.tenantId)
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(page.limit + 1);
+    if (filter.itemType) q = q.where('item_type', '=', filter.itemType);
+    if (page.cursor) q = q.where(afterCursor(page.cursor));
+    const { rows, nextCursor } = toPage(await q.execute(), page.limit);
+    return { items: rows.map(toItem), nextCursor };
+  }
+
+  async get(caller: Caller, workspaceId: string, itemId: string): Promise<Item> {
+    const row = await this.db
+      .selectFrom('items')
+      .select(COLUMNS)
+      .where('id', '=', itemId)
+      .where('workspace_id', '=', workspaceId)
+      .where('tenant_id', '=', caller.tenantId)
+      .executeTakeFirst();
+    if (!row) throw new NotFoundError('Item', itemId);
+    return toItem(row);
+  }
+
+  async update(caller: Caller, workspaceId: string, itemId: string, patch: { displayName?: string; description?: string }): Promise<Item> {
+    const current = await this.get(caller, workspaceId, itemId);
+    try {
+      const row = await this.db
+        .updateTable('items')
+        .set({
+          ...(patch.displayName !== undefined ? { display_name: patch.displayName.trim() } : {}),
+          ...(patch.description !== undefined ? { description: patch.description } : {}),
+          updated_at: new Date().toISOString(),
+        })
+        .where('id', '=', itemId)
+        .where('tenant_id', '=', caller.tenantId)
+        .returning(COLUMNS)
+        .executeTakeFirstOrThrow();
+      return toItem(row);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw duplicateName(current.itemType, patch.displayName ?? current.displayName);
+      throw err;
+    }
+  }
+
+  async delete(caller: Caller, workspaceId: string, itemId: string): Promise<void> {
+    const result = await this.db
+      .deleteFrom('items')
+      .where('id', '=', itemId)
+      .where('workspace_id', '=', workspaceId)
+      .where('tenant_id', '=', caller.tenantId)
+      .executeTakeFirst();
+    if (!result.numDeletedRows) throw new NotFoundError('Item', itemId);
+  }
+
+  async getContent(caller: Caller, workspaceId: string, itemId: string): Promise<{ content: unknown; etag: string }> {
+    const row = await this.db
+      .selectFrom('items')
+      .select(['content', 'etag'])
+      .where('id', '=', itemId)
+      .where('workspace_id', '=', workspaceId)
+      .where('tenant_id', '=', caller.tenantId)
+      .executeTakeFirst();
+    if (!row) throw new NotFoundError('Item', itemId);
+    return { content: row.content, etag: row.etag };
+  }
+
+  /** Saves content when If-Match names the current ETag (or is *); a stale ETag answers 412. */
+  async putContent(caller: Caller, workspaceId: string, itemId: string, content: unknown, ifMatch: string | undefined) {
+    if (!ifMatch) throw new PreconditionError(428, 'Saving content needs an If-Match header with the ETag you read (or *)');
+    const etag = newEtag();
+    let q = this.db
+      .updateTable('items')
+      .set({ content: JSON.stringify(content), etag, content_source: 'user', updated_at: new Date().toISOString() })
+      .where('id', '=', itemId)
+      .where('workspace_id', '=', workspaceId)
+      .where('tenant_id', '=', caller.tenantId);
+    if (ifMatch.trim() !== '*') q = q.where('etag', '=', ifMatch.trim());
+    const result = await q.executeTakeFirst();
+    if (!result.numUpdatedRows) {
+      await this.getContent(caller, workspaceId, itemId); // 404 when it is not there at all
+      throw new PreconditionError(412, 'The content changed since you read it (stale If-Match); reload it and apply your change again');
+    }
+    return { etag };
+  }
+}
+
+function duplicateName(itemType: string, displayName: string) {
+  return new ConflictError(`An item of type '${itemType}' named '${displayName}' already exists in this workspace`, 'duplicate_item', 'displayName');
+}

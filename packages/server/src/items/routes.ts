@@ -1,0 +1,138 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ITEM_TYPES } from '../catalog/item-types.js';
+import { pageRequest } from '../store/paging.js';
+import { errors, Id, Ok, PageQuery } from '../http/schemas.js';
+import type { ItemService } from './item-service.js';
+
+const DisplayName = Type.String({ minLength: 1, maxLength: 256, pattern: '\\S', description: 'unique per item type in the workspace' });
+
+export const ItemSchema = Type.Object(
+  {
+    id: Type.String(),
+    workspaceId: Type.String(),
+    itemType: Type.String(),
+    displayName: Type.String(),
+    description: Type.String(),
+    appId: Type.Union([Type.String(), Type.Null()], { description: 'the curated app that installed it' }),
+    contentSource: Type.String({ description: "'catalog' until a user saves the content, then 'user'" }),
+    provisioning: Type.Union([Type.Unknown(), Type.Null()], { description: 'live provisioning state: the last StepResult' }),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Item' },
+);
+
+const ItemTypeSchema = Type.Object({
+  id: Type.String(),
+  displayName: Type.String(),
+  description: Type.String(),
+  provisioning: Type.Union([Type.Literal('live'), Type.Literal('stored')]),
+  provisionedLive: Type.Boolean(),
+  backing: Type.Optional(Type.String()),
+});
+
+const WsParams = Type.Object({ workspaceId: Id('workspace id') });
+const ItemParams = Type.Object({ workspaceId: Id('workspace id'), itemId: Id('item id') });
+
+/** Item routes: item types, and a workspace's items with their content. */
+export const itemRoutes = (service: ItemService): FastifyPluginAsyncTypebox => async (app) => {
+  app.get('/api/item-types', {
+    config: { scope: 'read' },
+    schema: {
+      operationId: 'listItemTypes', tags: ['items'], summary: 'Every item type, and whether an install provisions it live',
+      response: { 200: Type.Object({ ok: Ok, itemTypes: Type.Array(ItemTypeSchema) }), ...errors() },
+    },
+  }, async () => ({ ok: true as const, itemTypes: ITEM_TYPES.map((t) => ({ ...t, provisionedLive: t.provisioning === 'live' })) }));
+
+  app.get('/api/workspaces/:workspaceId/items', {
+    config: { scope: 'read' },
+    schema: {
+      operationId: 'listItems', tags: ['items'], summary: 'List the items of a workspace',
+      params: WsParams,
+      querystring: Type.Composite([PageQuery, Type.Object({ itemType: Type.Optional(Type.String({ maxLength: 64 })) })], { additionalProperties: false }),
+      response: { 200: Type.Object({ ok: Ok, items: Type.Array(Type.Ref(ItemSchema)), nextCursor: Type.Optional(Type.String()) }), ...errors(404) },
+    },
+  }, async (req) => ({
+    ok: true as const,
+    ...(await service.list(req.caller!, req.params.workspaceId, pageRequest(req.query), { itemType: req.query.itemType })),
+  }));
+
+  app.post('/api/workspaces/:workspaceId/items', {
+    config: { scope: 'write' },
+    schema: {
+      operationId: 'createItem', tags: ['items'], summary: 'Create an item in a workspace',
+      params: WsParams,
+      body: Type.Object(
+        {
+          itemType: Type.String({ minLength: 1, maxLength: 64 }),
+          displayName: DisplayName,
+          description: Type.Optional(Type.String({ maxLength: 2000 })),
+          content: Type.Optional(Type.Unknown({ description: 'initial stored content (JSON)' })),
+        },
+        { additionalProperties: false },
+      ),
+      response: { 201: Type.Object({ ok: Ok, item: Type.Ref(ItemSchema) }), ...errors(404, 409) },
+    },
+  }, async (req, reply) => reply.status(201).send({ ok: true as const, item: await service.create(req.caller!, req.params.workspaceId, req.body) }));
+
+  app.get('/api/workspaces/:workspaceId/items/:itemId', {
+    config: { scope: 'read' },
+    schema: {
+      operationId: 'getItem', tags: ['items'], summary: 'Read an item',
+      params: ItemParams,
+      response: { 200: Type.Object({ ok: Ok, item: Type.Ref(ItemSchema) }), ...errors(404) },
+    },
+  }, async (req) => ({ ok: true as const, item: await service.get(req.caller!, req.params.workspaceId, req.params.itemId) }));
+
+  app.patch('/api/workspaces/:workspaceId/items/:itemId', {
+    config: { scope: 'write' },
+    schema: {
+      operationId: 'updateItem', tags: ['items'], summary: 'Rename or redescribe an item',
+      params: ItemParams,
+      body: Type.Object({ displayName: Type.Optional(DisplayName), description: Type.Optional(Type.String({ maxLength: 2000 })) }, { additionalProperties: false, minProperties: 1 }),
+      response: { 200: Type.Object({ ok: Ok, item: Type.Ref(ItemSchema) }), ...errors(404, 409) },
+    },
+  }, async (req) => ({ ok: true as const, item: await service.update(req.caller!, req.params.workspaceId, req.params.itemId, req.body) }));
+
+  app.delete('/api/workspaces/:workspaceId/items/:itemId', {
+    config: { scope: 'write' },
+    schema: {
+      operationId: 'deleteItem', tags: ['items'], summary: 'Delete an item',
+      params: ItemParams,
+      response: { 200: Type.Object({ ok: Ok, deleted: Type.String() }), ...errors(404) },
+    },
+  }, async (req) => {
+    await service.delete(req.caller!, req.params.workspaceId, req.params.itemId);
+    return { ok: true as const, deleted: req.params.itemId };
+  });
+
+  app.get('/api/workspaces/:workspaceId/items/:itemId/content', {
+    config: { scope: 'read' },
+    schema: {
+      operationId: 'getItemContent', tags: ['items'], summary: 'Read an item’s stored content; the ETag header versions it',
+      params: ItemParams,
+      response: { 200: Type.Object({ ok: Ok, content: Type.Unknown(), etag: Type.String() }), ...errors(404) },
+    },
+  }, async (req, reply) => {
+    const { content, etag } = await service.getContent(req.caller!, req.params.workspaceId, req.params.itemId);
+    reply.header('etag', etag);
+    return { ok: true as const, content, etag };
+  });
+
+  app.put('/api/workspaces/:workspaceId/items/:itemId/content', {
+    config: { scope: 'write' },
+    schema: {
+      operationId: 'putItemContent', tags: ['items'],
+      summary: 'Save an item’s content; If-Match must carry the ETag read (412 when it is stale)',
+      params: ItemParams,
+      headers: Type.Object({ 'if-match': Type.Optional(Type.String({ description: 'the ETag read, or *' })) }),
+      body: Type.Object({ content: Type.Unknown() }, { additionalProperties: false, required: ['content'] }),
+      response: { 200: Type.Object({ ok: Ok, etag: Type.String() }), ...errors(404, 412, 428) },
+    },
+  }, async (req, reply) => {
+    const { etag } = await service.putContent(req.caller!, req.params.workspaceId, req.params.itemId, req.body.content, req.headers['if-match']);
+    reply.header('etag', etag);
+    return { ok: true as const, etag };
+  });
+};

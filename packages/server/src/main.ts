@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openStore } from './store/db.js';
+import { buildApp } from './app.js';
+import { ensureTenant } from './auth/token-service.js';
+import { newToken } from './auth/token-format.js';
+import { SCOPES } from './auth/scopes.js';
+
+export const DEFAULT_TENANT = 'default';
+
+/** In the sandbox, a local admin token kept in the data directory so the console can be used at once. */
+function localToken(config: Config): string {
+  const file = path.join(config.dataDir, 'local-admin-token');
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const { value } = newToken();
+  fs.writeFileSync(file, value + '\n', { mode: 0o600 });
+  return value;
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`Configuration error: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+
+  const sandboxMode = !config.env.SVC_CLOUD && !config.publicUrl ? true : config.env.SVC_CLOUD === 'sandbox';
+  let sandbox: { urls: Record<string, string>; env: Record<string, string>; stop(): Promise<void> } | undefined;
+  if (sandboxMode) {
+    const { startSandbox } = await import('@svc/sandbox');
+    const started = await startSandbox({});
+    sandbox = started;
+    config = { ...config, env: { ...started.env, ...config.env } };
+  }
+
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const { app, services } = await buildApp({
+    config,
+    store,
+    health: () => ({ cloud: sandboxMode ? 'sandbox' : config.env.SVC_CLOUD, ...(sandbox ? { sandbox: { admin: sandbox.urls.admin } } : {}) }),
+  });
+
+  const { userId } = await ensureTenant(store.db, DEFAULT_TENANT, 'Default tenant', { displayName: 'Administrator' });
+  const bootstrap = config.bootstrapToken ?? (sandboxMode ? localToken(config) : undefined);
+  if (bootstrap && (await services.tokens.seed(bootstrap, DEFAULT_TENANT, userId, [...SCOPES]))) {
+    app.log.info('seeded the bootstrap admin token');
+  }
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
+  const lines = [`Analytics Workspace Service on ${address} (store: ${store.kind})`];
+  if (sandbox) {
+    lines.push('Cloud: sandbox (local emulators of the backing services)');
+    for (const [name, url] of Object.entries(sandbox.urls)) lines.push(`  sandbox ${name.padEnd(16)} ${url}`);
+    if (!config.bootstrapToken) lines.push(`Local admin token (in ${path.join(config.dataDir, 'local-admin-token')}):`, `  ${bootstrap}`);
+  }
+  process.stdout.write(lines.join('\n') + '\n');
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await store.close();
+    await sandbox?.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`Failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import type { Config } from '../config.js';
+import { SESSION_COOKIE } from '../auth/session-service.js';
+import { SCOPE_DESCRIPTIONS } from '../auth/scopes.js';
+
+export const API_VERSION = '1.0.0';
+
+const scopeText = Object.entries(SCOPE_DESCRIPTIONS).map(([s, d]) => `- \`${s}\`: ${d}`).join('\n');
+
+/** Registers @fastify/swagger so the OpenAPI 3.1 document is generated from the route schemas. */
+export async function registerOpenApi(app: FastifyInstance, config: Config) {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Analytics Workspace Service',
+        version: API_VERSION,
+        description:
+          'Workspaces of lakehouses, warehouses, notebooks, semantic models, KQL databases, activator rules and data agents; ' +
+          'curated apps installed as background jobs that provision live backing resources; paginated reports; scoped API tokens.\n\n' +
+          'Every success answers `{"ok": true, ...}`; every failure `{"ok": false, "error": {"code", "message", "hint"?, "field"?, "gate"?}}`.\n\n' +
+          `Scopes:\n${scopeText}`,
+      },
+      servers: [{ url: config.publicUrl ?? 'http://localhost:8080', description: 'this deployment' }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'svc_pat_<id>_<secret>', description: 'a scoped API token' },
+          cookieAuth: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'the console session; changes also need the X-CSRF-Token header' },
+        },
+      },
+      security: [{ bearerAuth: [] }, { cookieAuth: [] }],
+      tags: [
+        { name: 'system', description: 'health, metrics and this document' },
+        { name: 'caller', description: 'who is calling' },
+        { name: 'tokens', description: 'scoped API tokens' },
+        { name: 'session', description: 'console sign-in' },
+        { name: 'workspaces', description: 'workspaces' },
+        { name: 'items', description: 'items and their stored content' },
+      ],
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  });
+}

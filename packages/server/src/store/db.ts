@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type Db = Kysely<Database>;
+
+/** The store: a Kysely handle plus what it runs on, for logs and health. */
+export interface Store {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+// PGlite has one connection; hand it out to one borrower at a time so transactions stay whole.
+async function pglitePool(dataDir: string): Promise<PostgresPool & { ready: Promise<void> }> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lite = new PGlite(dataDir);
+  let tail: Promise<void> = lite.waitReady;
+  return {
+    ready: lite.waitReady,
+    async connect(): Promise<PostgresPoolClient> {
+      let release!: () => void;
+      const previous = tail;
+      tail = new Promise<void>((resolve) => (release = resolve));
+      await previous;
+      const client = {
+        async query(text: string, params: ReadonlyArray<unknown>) {
+          // Without parameters use the simple protocol, which takes several statements (migrations).
+          const result = params.length
+            ? await lite.query(text, params as unknown[])
+            : (await lite.exec(text)).at(-1) ?? { rows: [], affectedRows: 0 };
+          const command = text.trimStart().slice(0, 6).toUpperCase();
+          return { command, rowCount: result.affectedRows ?? result.rows.length, rows: result.rows };
+        },
+        release,
+      };
+      return client as unknown as PostgresPoolClient;
+    },
+    async end() {
+      await lite.close();
+    },
+  };
+}
+
+/** Opens PostgreSQL when a URL is given, else PGlite in dataDir, and applies the committed migrations. */
+export async function openStore(options: { databaseUrl?: string; dataDir: string }): Promise<Store> {
+  let pool: PostgresPool;
+  let kind: Store['kind'];
+  if (options.databaseUrl) {
+    pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    kind = 'postgres';
+  } else {
+    const lite = await pglitePool(path.join(options.dataDir, 'pglite'));
+    await lite.ready;
+    pool = lite;
+    kind = 'pglite';
+  }
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  await migrate(db, kind);
+  return { db, kind, close: () => db.destroy() };
+}
+
+/** Applies every migration file not yet recorded, each in its own transaction, under an advisory lock. */
+async function migrate(db: Db, kind: Store['kind']): Promise<void> {
+  await db.connection().execute(async (conn) => {
+    if (kind === 'postgres') await sql`SELECT pg_advisory_lock(724601)`.execute(conn);
+    try {
+      await sql`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`.execute(conn);
+      const done = await sql<{ name: string }>`SELECT name FROM schema_migrations`.execute(conn);
+      const applied = new Set(done.rows.map((r) => r.name));
+      const files = fs.readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort();
+      for (const file of files) {
+        if (applied.has(file)) continue;
+        const text = fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
+        await conn.transaction().execute(async (trx) => {
+          await sql.raw(text).execute(trx);
+          await sql`INSERT INTO schema_migrations (name) VALUES (${file})`.execute(trx);
+        });
+      }
+    } finally {
+      if (kind === 'postgres') await sql`SELECT pg_advisory_unlock(724601)`.execute(conn);
+    }
+  });
+}

@@ -1,0 +1,60 @@
+import { sql } from 'kysely';
+import { InputError } from '../errors.js';
+
+/** A page request: an opaque cursor from the previous page and a size. */
+export interface PageRequest {
+  cursor?: string;
+  limit: number;
+}
+
+export interface CursorPosition {
+  createdAt: Date;
+  id: string;
+}
+
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 200;
+
+/** Reads `cursor` and `limit` from a query string, answering 400 naming the field when bad. */
+export function pageRequest(query: { cursor?: string; limit?: string }): PageRequest {
+  let limit = DEFAULT_LIMIT;
+  if (query.limit !== undefined) {
+    limit = Number(query.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+      throw new InputError(`querystring/limit must be an integer from 1 to ${MAX_LIMIT}`, 'limit');
+    }
+  }
+  if (query.cursor !== undefined) decodeCursor(query.cursor);
+  return { cursor: query.cursor, limit };
+}
+
+/** Encodes the last row of a page as the cursor of the next. */
+export function encodeCursor(pos: CursorPosition): string {
+  return Buffer.from(JSON.stringify([pos.createdAt.toISOString(), pos.id])).toString('base64url');
+}
+
+/** Decodes a cursor; 400 naming `cursor` when it was not made by encodeCursor. */
+export function decodeCursor(cursor: string): CursorPosition {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
+    const date = new Date(createdAt);
+    if (typeof id !== 'string' || Number.isNaN(date.getTime())) throw new Error('bad');
+    return { createdAt: date, id };
+  } catch {
+    throw new InputError('querystring/cursor is not a cursor this service issued', 'cursor');
+  }
+}
+
+/** Cuts a fetched page of limit + 1 rows into the page and the next cursor. */
+export function toPage<T extends { created_at: Date; id: string }>(rows: T[], limit: number) {
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
+  const last = page.at(-1);
+  return { rows: page, nextCursor: more && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : undefined };
+}
+
+/** The keyset condition "after this cursor" on (created_at, id), for a where() clause. */
+export function afterCursor(cursor: string) {
+  const pos = decodeCursor(cursor);
+  return sql<boolean>`(created_at, id) > (${pos.createdAt.toISOString()}::timestamptz, ${pos.id})`;
+}

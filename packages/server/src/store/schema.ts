@@ -1,0 +1,64 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, string | undefined, string>;
+
+/** Row types of the store's tables (see migrations/). */
+export interface Database {
+  tenants: { id: string; name: string; created_at: Timestamp };
+  users: {
+    id: string;
+    tenant_id: string;
+    display_name: string;
+    email: string | null;
+    oidc_subject: string | null;
+    is_admin: Generated<boolean>;
+    created_at: Timestamp;
+  };
+  api_tokens: {
+    id: string;
+    tenant_id: string;
+    user_id: string;
+    name: string;
+    scopes: string[];
+    secret_hash: string;
+    created_at: Timestamp;
+    expires_at: Timestamp;
+    last_used_at: Timestamp | null;
+    revoked_at: Timestamp | null;
+  };
+  sessions: {
+    id_hash: string;
+    tenant_id: string;
+    user_id: string;
+    token_id: string | null;
+    scopes: string[];
+    csrf_token: string;
+    method: string;
+    created_at: Timestamp;
+    expires_at: Timestamp;
+  };
+  workspaces: {
+    id: string;
+    tenant_id: string;
+    name: string;
+    description: Generated<string>;
+    platform_workspace_id: string | null;
+    created_at: Timestamp;
+    updated_at: Timestamp;
+  };
+  items: {
+    id: string;
+    tenant_id: string;
+    workspace_id: string;
+    item_type: string;
+    display_name: string;
+    description: Generated<string>;
+    content: ColumnType<unknown, string, string>;
+    etag: string;
+    content_source: Generated<string>;
+    app_id: string | null;
+    provisioning: ColumnType<unknown | null, string | null | undefined, string | null>;
+    created_at: Timestamp;
+    updated_at: Timestamp;
+  };
+}

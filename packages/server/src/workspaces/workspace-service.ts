@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import type { Caller } from '../auth/caller.js';
+import { hasScope } from '../auth/scopes.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
+import type { Db } from '../store/db.js';
+import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
+
+/** A workspace as the API shows it. */
+export interface Workspace {
+  id: string;
+  name: string;
+  description: string;
+  platformWorkspaceId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+type Row = { id: string; name: string; description: string; platform_workspace_id: string | null; created_at: Date; updated_at: Date };
+
+const COLUMNS = ['id', 'name', 'description', 'platform_workspace_id', 'created_at', 'updated_at'] as const;
+
+export function toWorkspace(r: Row): Workspace {
+  return {
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    platformWorkspaceId: r.platform_workspace_id,
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+  };
+}
+
+/** Workspaces of the caller's tenant; another tenant's workspace is indistinguishable from an unknown one. */
+export class WorkspaceService {
+  private constructor(private readonly db: Db) {}
+
+  static create(db: Db): WorkspaceService {
+    return new WorkspaceService(db);
+  }
+
+  async create(caller: Caller, input: { name: string; description?: string }): Promise<Workspace> {
+    const row = await this.db
+      .insertInto('workspaces')
+      .values({ id: randomUUID(), tenant_id: caller.tenantId, name: input.name.trim(), description: input.description ?? '', platform_workspace_id: null })
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow();
+    return toWorkspace(row);
+  }
+
+  async list(caller: Caller, page: PageRequest) {
+    let q = this.db
+      .selectFrom('workspaces')
+      .select(COLUMNS)
+      .where('tenant_id', '=', caller.tenantId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(page.limit + 1);
+    if (page.cursor) q = q.where(afterCursor(page.cursor));
+    const { rows, nextCursor } = toPage(await q.execute(), page.limit);
+    return { workspaces: rows.map(toWorkspace), nextCursor };
+  }
+
+  /** The workspace, or 404 when unknown or of another tenant. */
+  async get(caller: Caller, id: string): Promise<Workspace> {
+    const row = await this.db
+      .selectFrom('workspaces')
+      .select(COLUMNS)
+      .where('id', '=', id)
+      .where('tenant_id', '=', caller.tenantId)
+      .executeTakeFirst();
+    if (!row) throw new NotFoundError('Workspace', id);
+    return toWorkspace(row);
+  }
+
+  /** Renames or redescribes; binding a platform workspace needs the admin scope. */
+  async update(caller: Caller, id: string, patch: { name?: string; description?: string; platformWorkspaceId?: string | null }): Promise<Workspace> {
+    if (patch.platformWorkspaceId !== undefined && !hasScope(caller.scopes, 'admin')) {
+      throw new ForbiddenError("Binding a platform workspace needs the 'admin' scope", 'missing_scope');
+    }
+    const row = await this.db
+      .updateTable('workspaces')
+      .set({
+        ...(patch.name !== undefined ? { name: patch.name.trim() } : {}),
+        ...(patch.description !== undefined ? { description: patch.description } : {}),
+        ...(patch.platformWorkspaceId !== undefined ? { platform_workspace_id: patch.platformWorkspaceId } : {}),
+        updated_at: new Date().toISOString(),
+      })
+      .where('id', '=', id)
+      .where('tenant_id', '=', caller.tenantId)
+      .returning(COLUMNS)
+      .executeTakeFirst();
+    if (!row) throw new NotFoundError('Workspace', id);
+    return toWorkspace(row);
+  }
+
+  /** Deletes the workspace and its items; refused while an install into it is running. */
+  async delete(caller: Caller, id: string): Promise<void> {
+    await this.get(caller, id);
+    if (this.busy && (await this.busy(caller.tenantId, id))) {
+      throw new ConflictError('An install into this workspace is running; wait for it to finish', 'workspace_busy');
+    }
+    await this.db.deleteFrom('workspaces').where('id', '=', id).where('tenant_id', '=', caller.tenantId).execute();
+  }
+
+  /** Set by the install domain: whether a workspace has a running install. */
+  busy?: (tenantId: string, workspaceId: string) => Promise<boolean>;
+}

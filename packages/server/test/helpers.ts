@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { TestContext } from 'node:test';
+import { loadConfig } from '../src/config.js';
+import { openStore, type Store } from '../src/store/db.js';
+import { buildApp, type Services } from '../src/app.js';
+import { ensureTenant } from '../src/auth/token-service.js';
+import { SCOPES, type Scope } from '../src/auth/scopes.js';
+import type { FastifyInstance } from 'fastify';
+
+/** A running app on a fresh store: PostgreSQL when DATABASE_URL is set, else PGlite in a temp dir. */
+export interface TestApp {
+  app: FastifyInstance;
+  services: Services;
+  store: Store;
+  dataDir: string;
+  /** A new tenant with an admin user and a token holding `scopes`. */
+  tenant(scopes?: Scope[]): Promise<TestTenant>;
+}
+
+export interface TestTenant {
+  tenantId: string;
+  userId: string;
+  token: string;
+  auth: { authorization: string };
+  /** Another token of the same user with other scopes. */
+  token2(scopes: Scope[]): Promise<{ token: string; auth: { authorization: string }; id: string }>;
+}
+
+/** Builds the real app for a test file and closes it when the test ends. */
+export async function build(t: TestContext | { after(fn: () => Promise<void>): void }, env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = env.SVC_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
+  const config = loadConfig({ SVC_LOG_LEVEL: 'silent', ...process.env, SVC_DATA_DIR: dataDir, ...env });
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const { app, services } = await buildApp({ config, store, logger: false });
+  await app.ready();
+  t.after(async () => {
+    await app.close();
+    await store.close();
+  });
+  const tenant = async (scopes: Scope[] = [...SCOPES]): Promise<TestTenant> => {
+    const tenantId = `t-${randomUUID()}`;
+    const { userId } = await ensureTenant(store.db, tenantId, 'Test tenant', { displayName: 'Test Admin' });
+    const admin = { tenantId, userId, userName: 'Test Admin', method: 'token' as const, scopes: [...SCOPES] };
+    const mint = async (s: Scope[]) => {
+      const { secret, token } = await services.tokens.issue(admin, { name: 'test', scopes: s });
+      return { token: secret, auth: { authorization: `Bearer ${secret}` }, id: token.id };
+    };
+    const first = await mint(scopes);
+    return { tenantId, userId, token: first.token, auth: first.auth, token2: mint };
+  };
+  return { app, services, store, dataDir, tenant };
+}
