@@ -39,7 +39,7 @@ export interface Services {
 }
 
 /** Builds the Fastify app: plugins, hooks, then routes, in that order. */
-export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; services: Services }> {
+export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; services: Services; routes: Array<{ method: string; url: string }> }> {
   const { config, store } = deps;
   const app = Fastify({
     logger: deps.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'] },
@@ -60,9 +60,14 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const items = ItemService.create(store.db, workspaces);
   const services: Services = { tokens, sessions, workspaces, items, metrics };
 
+  const routes: Array<{ method: string; url: string }> = [];
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url });
+  });
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  app.removeContentTypeParser('text/plain'); // the API speaks JSON only: anything else is 415
   await app.register(cookie);
   for (const schema of [ErrorEnvelope, ApiTokenSchema, WorkspaceSchema, ItemSchema]) app.addSchema(schema);
   await registerOpenApi(app, config);
@@ -75,5 +80,5 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   await app.register(authRoutes({ tokens, sessions, secureCookies }));
   await app.register(workspaceRoutes(workspaces));
   await app.register(itemRoutes(items));
-  return { app, services };
+  return { app, services, routes };
 }

@@ -16,6 +16,8 @@ export interface TestApp {
   services: Services;
   store: Store;
   dataDir: string;
+  /** Every registered route (method, url). */
+  routes: Array<{ method: string; url: string }>;
   /** A new tenant with an admin user and a token holding `scopes`. */
   tenant(scopes?: Scope[]): Promise<TestTenant>;
 }
@@ -34,7 +36,7 @@ export async function build(t: TestContext | { after(fn: () => Promise<void>): v
   const dataDir = env.SVC_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
   const config = loadConfig({ SVC_LOG_LEVEL: 'silent', ...process.env, SVC_DATA_DIR: dataDir, ...env });
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const { app, services } = await buildApp({ config, store, logger: false });
+  const { app, services, routes } = await buildApp({ config, store, logger: false });
   await app.ready();
   t.after(async () => {
     await app.close();
@@ -51,5 +53,5 @@ export async function build(t: TestContext | { after(fn: () => Promise<void>): v
     const first = await mint(scopes);
     return { tenantId, userId, token: first.token, auth: first.auth, token2: mint };
   };
-  return { app, services, store, dataDir, tenant };
+  return { app, services, store, dataDir, tenant, routes };
 }

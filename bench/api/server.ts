@@ -1,0 +1,33 @@
+// A benchmark target in its own process: the real service ("svc") or a bare Fastify route ("bare").
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import { loadConfig } from '../../packages/server/src/config.js';
+import { openStore } from '../../packages/server/src/store/db.js';
+import { buildApp } from '../../packages/server/src/app.js';
+import { ensureTenant } from '../../packages/server/src/auth/token-service.js';
+import { SCOPES } from '../../packages/server/src/auth/scopes.js';
+
+const mode = process.argv[2];
+if (mode === 'bare') {
+  const app = Fastify({ logger: false });
+  const body = { ok: true, items: [] as unknown[] };
+  app.get('/bare', async () => body);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.stdout.write(JSON.stringify({ url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}/bare` }) + '\n');
+} else {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
+  const config = loadConfig({ ...process.env, SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent', SVC_RATE_LIMIT_PER_MINUTE: '10000000' });
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir });
+  const { app, services } = await buildApp({ config, store, logger: false });
+  const tenantId = `bench-${Date.now()}`;
+  const { userId } = await ensureTenant(store.db, tenantId, 'Bench', { displayName: 'Bench' });
+  const caller = { tenantId, userId, userName: 'Bench', method: 'token' as const, scopes: [...SCOPES] };
+  const { secret } = await services.tokens.issue(caller, { name: 'bench', scopes: ['read'] });
+  const ws = await services.workspaces.create(caller, { name: 'Bench' });
+  for (let i = 0; i < 20; i++) await services.items.create(caller, ws.id, { itemType: i % 2 ? 'notebook' : 'lakehouse', displayName: `Item${i}` });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as { port: number }).port;
+  process.stdout.write(JSON.stringify({ url: `http://127.0.0.1:${port}/api/workspaces/${ws.id}/items`, token: secret, store: store.kind }) + '\n');
+}

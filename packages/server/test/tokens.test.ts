@@ -1,0 +1,125 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { build } from './helpers.js';
+
+test('token life cycle: create, use, list without secrets, revoke effective on the next request', async (t) => {
+  const h = await build(t);
+  const admin = await h.tenant();
+  const created = await h.app.inject({ method: 'POST', url: '/api/tokens', headers: admin.auth, payload: { name: 'ci', scopes: ['read'] } });
+  assert.equal(created.statusCode, 201);
+  const { secret, token } = created.json();
+  assert.match(secret, /^svc_pat_[a-z0-9]{8,32}_[A-Za-z0-9]{32,64}$/);
+  const days = (Date.parse(token.expiresAt) - Date.now()) / 86_400_000;
+  assert.ok(days > 29.9 && days <= 30, `default expiry is 30 days, got ${days}`);
+
+  const who = await h.app.inject({ method: 'GET', url: '/api/whoami', headers: { authorization: `Bearer ${secret}` } });
+  assert.equal(who.statusCode, 200);
+  assert.equal(who.json().tokenId, token.id);
+  assert.deepEqual(who.json().scopes, ['read']);
+
+  const list = await h.app.inject({ method: 'GET', url: '/api/tokens', headers: admin.auth });
+  assert.equal(list.statusCode, 200);
+  assert.ok(list.json().tokens.some((x: { id: string }) => x.id === token.id));
+  assert.ok(!list.body.includes(secret.split('_').at(-1)), 'the list never carries a secret');
+  const row = await h.store.db.selectFrom('api_tokens').select('secret_hash').where('id', '=', token.id).executeTakeFirstOrThrow();
+  assert.ok(!row.secret_hash.includes(secret.split('_').at(-1)!), 'only a hash is stored');
+
+  const revoked = await h.app.inject({ method: 'DELETE', url: `/api/tokens/${token.id}`, headers: admin.auth });
+  assert.equal(revoked.statusCode, 200);
+  const after = await h.app.inject({ method: 'GET', url: '/api/whoami', headers: { authorization: `Bearer ${secret}` } });
+  assert.equal(after.statusCode, 401);
+  assert.equal(after.json().error.code, 'token_revoked');
+  const again = await h.app.inject({ method: 'DELETE', url: `/api/tokens/${token.id}`, headers: admin.auth });
+  assert.equal(again.statusCode, 404);
+});
+
+test('expired, wrong-secret, malformed and missing credentials answer 401 with a code', async (t) => {
+  const h = await build(t);
+  const admin = await h.tenant();
+  const { secret, token } = (await h.app.inject({ method: 'POST', url: '/api/tokens', headers: admin.auth, payload: { name: 'x', scopes: ['read'] } })).json();
+  await h.store.db.updateTable('api_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', token.id).execute();
+  const expired = await h.app.inject({ method: 'GET', url: '/api/whoami', headers: { authorization: `Bearer ${secret}` } });
+  assert.equal(expired.statusCode, 401);
+  assert.equal(expired.json().error.code, 'token_expired');
+
+  const wrong = admin.token.slice(0, -4) + 'AAAA';
+  const bad = await h.app.inject({ method: 'GET', url: '/api/whoami', headers: { authorization: `Bearer ${wrong}` } });
+  assert.equal(bad.statusCode, 401);
+  assert.equal(bad.json().error.code, 'invalid_token');
+
+  for (const value of ['Bearer nope', 'Bearer svc_pat_abc_def', 'Basic abc', `Bearer ${admin.token}_x`]) {
+    const r = await h.app.inject({ method: 'GET', url: '/api/whoami', headers: { authorization: value } });
+    assert.equal(r.statusCode, 401, value);
+    assert.equal(r.json().ok, false);
+  }
+  const none = await h.app.inject({ method: 'GET', url: '/api/whoami' });
+  assert.equal(none.statusCode, 401);
+  assert.equal(none.json().error.code, 'unauthenticated');
+});
+
+test('expiry is bounded to 90 days and a token cannot mint more scopes than it has', async (t) => {
+  const h = await build(t);
+  const admin = await h.tenant();
+  const tooLong = await h.app.inject({ method: 'POST', url: '/api/tokens', headers: admin.auth, payload: { name: 'x', scopes: ['read'], expiresInDays: 91 } });
+  assert.equal(tooLong.statusCode, 400);
+  assert.equal(tooLong.json().error.field, 'expiresInDays');
+  const ninety = await h.app.inject({ method: 'POST', url: '/api/tokens', headers: admin.auth, payload: { name: 'x', scopes: ['read'], expiresInDays: 90 } });
+  assert.equal(ninety.statusCode, 201);
+
+  const limited = await admin.token2(['tokens', 'read']);
+  const escalate = await h.app.inject({ method: 'POST', url: '/api/tokens', headers: limited.auth, payload: { name: 'y', scopes: ['read', 'write'] } });
+  assert.equal(escalate.statusCode, 403);
+  assert.equal(escalate.json().error.code, 'scope_escalation');
+  assert.match(escalate.json().error.message, /'write'/);
+  const same = await h.app.inject({ method: 'POST', url: '/api/tokens', headers: limited.auth, payload: { name: 'y', scopes: ['read'] } });
+  assert.equal(same.statusCode, 201);
+  const unknown = await h.app.inject({ method: 'POST', url: '/api/tokens', headers: admin.auth, payload: { name: 'y', scopes: ['root'] } });
+  assert.equal(unknown.statusCode, 400);
+  assert.equal(unknown.json().error.field, 'scopes.0');
+});
+
+test('a missing scope answers 403 naming it', async (t) => {
+  const h = await build(t);
+  const admin = await h.tenant();
+  const reader = await admin.token2(['read']);
+  const r = await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: reader.auth, payload: { name: 'W' } });
+  assert.equal(r.statusCode, 403);
+  assert.equal(r.json().error.code, 'missing_scope');
+  assert.match(r.json().error.message, /'write'/);
+  const tokens = await h.app.inject({ method: 'GET', url: '/api/tokens', headers: reader.auth });
+  assert.equal(tokens.statusCode, 403);
+  assert.match(tokens.json().error.message, /'tokens'/);
+  const ws = (await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: admin.auth, payload: { name: 'W' } })).json().workspace;
+  const bind = await h.app.inject({ method: 'PATCH', url: `/api/workspaces/${ws.id}`, headers: (await admin.token2(['write'])).auth, payload: { platformWorkspaceId: 'abc' } });
+  assert.equal(bind.statusCode, 403);
+  assert.match(bind.json().error.message, /'admin'/);
+});
+
+test('SVC_BOOTSTRAP_TOKEN seeds an admin token once', async (t) => {
+  const h = await build(t);
+  const value = 'svc_pat_bootstrap01_' + 'B'.repeat(40);
+  const { userId } = await (await import('../src/auth/token-service.js')).ensureTenant(h.store.db, 'default', 'Default', { displayName: 'Admin' });
+  assert.equal(await h.services.tokens.seed(value, 'default', userId, ['admin']), true);
+  assert.equal(await h.services.tokens.seed(value, 'default', userId, ['admin']), false);
+  const who = await h.app.inject({ method: 'GET', url: '/api/whoami', headers: { authorization: `Bearer ${value}` } });
+  assert.equal(who.statusCode, 200);
+  assert.equal(who.json().tenantId, 'default');
+  assert.ok(who.json().scopes.includes('admin'));
+});
+
+test('the per-token rate limit answers 429 with Retry-After', async (t) => {
+  const h = await build(t, { SVC_RATE_LIMIT_PER_MINUTE: '5' });
+  const admin = await h.tenant();
+  const statuses: number[] = [];
+  let retryAfter: string | undefined;
+  for (let i = 0; i < 7; i++) {
+    const r = await h.app.inject({ method: 'GET', url: '/api/whoami', headers: admin.auth });
+    statuses.push(r.statusCode);
+    if (r.statusCode === 429) {
+      retryAfter = r.headers['retry-after'] as string;
+      assert.equal(r.json().error.code, 'rate_limited');
+    }
+  }
+  assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429]);
+  assert.ok(Number(retryAfter) >= 1);
+});
