@@ -19,6 +19,24 @@ import { ItemService } from './items/item-service.js';
 import { ItemSchema, itemRoutes } from './items/routes.js';
 import { registerOpenApi } from './openapi/register.js';
 import { systemRoutes } from './openapi/system-routes.js';
+import { loadCatalog } from './catalog/load-catalog.js';
+import type { Catalog } from './catalog/types.js';
+import { CATALOG_SCHEMAS, catalogRoutes } from './catalog/routes.js';
+import { selectCloud, type CloudProfile } from './cloud/profiles.js';
+import { serviceCredential, type TokenSource } from './backends/credential.js';
+import { BackingPipeline } from './backends/http-pipeline.js';
+import { DataPlatformClient } from './backends/data-platform.js';
+import { KqlClient } from './backends/kql.js';
+import { SearchClient } from './backends/search.js';
+import type { Backends } from './provisioning/context.js';
+import { JobStore } from './install/job-store.js';
+import { InstallRunner } from './install/runner.js';
+import { InstallWorker } from './install/worker.js';
+import { InstallService } from './install/install-service.js';
+import { installRoutes } from './install/routes.js';
+import { INSTALL_SCHEMAS } from './install/schemas.js';
+import { ThreadService } from './thread/thread-service.js';
+import { THREAD_SCHEMAS, threadRoutes } from './thread/routes.js';
 
 /** What the app is built from: configuration, the store, and what other domains add to health. */
 export interface AppDeps {
@@ -27,6 +45,10 @@ export interface AppDeps {
   /** Extra fields for GET /api/health (the cloud, the sandbox's admin address). */
   health?: () => Record<string, unknown>;
   logger?: boolean | object;
+  /** Start the install worker (default true; tests of the API alone may leave it off). */
+  worker?: boolean;
+  /** Replace the service identity (tests); default: the credential SVC_IDENTITY selects. */
+  credential?: TokenSource;
 }
 
 /** The domain services, reachable from tests and from main. */
@@ -36,6 +58,12 @@ export interface Services {
   workspaces: WorkspaceService;
   items: ItemService;
   metrics: Metrics;
+  catalog: Catalog;
+  profile: CloudProfile;
+  backends: Backends;
+  installs: InstallService;
+  worker?: InstallWorker;
+  thread: ThreadService;
 }
 
 /** Builds the Fastify app: plugins, hooks, then routes, in that order. */
@@ -58,7 +86,29 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const sessions = SessionService.create(store.db, config.sessionHours);
   const workspaces = WorkspaceService.create(store.db);
   const items = ItemService.create(store.db, workspaces);
-  const services: Services = { tokens, sessions, workspaces, items, metrics };
+  const catalog = loadCatalog();
+  const profile = selectCloud(config.env);
+  const credential = deps.credential ?? serviceCredential(config.env, profile);
+  const pipeline = new BackingPipeline(profile, credential, {
+    timeoutMs: Number(config.env.SVC_BACKING_TIMEOUT_MS ?? 30_000),
+    retryDelayMs: Number(config.env.SVC_BACKING_RETRY_DELAY_MS ?? 1500),
+    concurrencyPerService: Number(config.env.SVC_BACKING_CONCURRENCY ?? 16),
+    onCall: (service, status) => metrics.count('svc_backing_calls_total', 'Backing-service calls by service and status', { service, status: String(status) }),
+  });
+  const backends: Backends = {
+    pipeline,
+    dataPlatform: new DataPlatformClient(pipeline, profile.dataPlatformApiUrl, profile.dataPlatformAudience),
+    kql: new KqlClient(pipeline, profile.armUrl, profile.armAudience, config.env.SVC_KQL_AUDIENCE ?? ''),
+    search: new SearchClient(pipeline, profile.searchAudience),
+  };
+  const jobs = new JobStore(store.db);
+  const concurrency = Number(config.env.PROVISION_CONCURRENCY ?? 6);
+  const runner = new InstallRunner({ db: store.db, jobs, catalog, profile, env: config.env, backends, concurrency });
+  const worker = deps.worker === false ? undefined : new InstallWorker(jobs, runner, app.log, { maxJobs: Number(config.env.SVC_WORKER_JOBS ?? 4), pollMs: Number(config.env.SVC_WORKER_POLL_MS ?? 500) });
+  const installs = new InstallService({ db: store.db, jobs, catalog, workspaces, profile, env: config.env, backends, onAccepted: () => worker?.poke() });
+  workspaces.busy = (tenantId, workspaceId) => jobs.hasRunning(tenantId, workspaceId);
+  const thread = new ThreadService(store.db, workspaces);
+  const services: Services = { tokens, sessions, workspaces, items, metrics, catalog, profile, backends, installs, worker, thread };
 
   const routes: Array<{ method: string; url: string }> = [];
   app.addHook('onRoute', (r) => {
@@ -69,16 +119,23 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   });
   app.removeContentTypeParser('text/plain'); // the API speaks JSON only: anything else is 415
   await app.register(cookie);
-  for (const schema of [ErrorEnvelope, ApiTokenSchema, WorkspaceSchema, ItemSchema]) app.addSchema(schema);
+  for (const schema of [ErrorEnvelope, ApiTokenSchema, WorkspaceSchema, ItemSchema, ...CATALOG_SCHEMAS, ...INSTALL_SCHEMAS, ...THREAD_SCHEMAS]) app.addSchema(schema);
   await registerOpenApi(app, config);
   registerErrorHandling(app);
   registerMetrics(app, metrics);
   registerAuthentication(app, { tokens, sessions, limiter: new RateLimiter(config.rateLimitPerMinute) });
 
   const secureCookies = (req: { protocol: string }) => req.protocol === 'https' || (config.publicUrl ?? '').startsWith('https:');
-  await app.register(systemRoutes({ metrics, publicUrl: config.publicUrl, health: () => ({ store: store.kind, ...(deps.health?.() ?? {}) }) }));
+  await app.register(systemRoutes({ metrics, publicUrl: config.publicUrl, health: () => ({ store: store.kind, cloud: profile.name, ...(deps.health?.() ?? {}) }) }));
   await app.register(authRoutes({ tokens, sessions, secureCookies }));
   await app.register(workspaceRoutes(workspaces));
   await app.register(itemRoutes(items));
+  await app.register(catalogRoutes(catalog));
+  await app.register(installRoutes(installs));
+  await app.register(threadRoutes(thread));
+  if (worker) {
+    app.addHook('onReady', async () => worker.start());
+    app.addHook('onClose', async () => worker.stop());
+  }
   return { app, services, routes };
 }

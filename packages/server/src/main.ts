@@ -38,13 +38,15 @@ async function main(): Promise<void> {
     const started = await startSandbox({});
     sandbox = started;
     config = { ...config, env: { ...started.env, ...config.env } };
+    // @azure/identity's ManagedIdentityCredential reads its endpoint from the process environment.
+    for (const name of ['IDENTITY_ENDPOINT', 'IDENTITY_HEADER']) process.env[name] ??= started.env[name];
   }
 
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const { app, services } = await buildApp({
     config,
     store,
-    health: () => ({ cloud: sandboxMode ? 'sandbox' : config.env.SVC_CLOUD, ...(sandbox ? { sandbox: { admin: sandbox.urls.admin } } : {}) }),
+    health: () => (sandbox ? { sandbox: { admin: sandbox.urls.admin } } : {}),
   });
 
   const { userId } = await ensureTenant(store.db, DEFAULT_TENANT, 'Default tenant', { displayName: 'Administrator' });

@@ -21,7 +21,7 @@ test('the OpenAPI document is valid 3.1, lints with zero errors, and names this 
   assert.ok(doc.components.schemas.ErrorEnvelope);
 
   const result = await validate(structuredClone(doc));
-  assert.equal(result.valid, true, JSON.stringify(result.errors ?? result, null, 1));
+  assert.equal(result.valid, true, JSON.stringify(result, null, 1));
 
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'oas-')), 'openapi.json');
   fs.writeFileSync(file, JSON.stringify(doc));

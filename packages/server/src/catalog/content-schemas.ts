@@ -56,6 +56,7 @@ export const SemanticModelContent = Type.Object({
       model: Type.Object(
         {
           tables: Type.Array(TmslTable, { minItems: 1 }),
+          expressions: Type.Optional(Type.Array(Type.Object({ name: Name, kind: Type.Literal('m'), expression: Type.Union([Name, Type.Array(Type.String())]) }, { additionalProperties: true }))),
           relationships: Type.Optional(Type.Array(Type.Object({ name: Name, fromTable: Name, fromColumn: Name, toTable: Name, toColumn: Name }, { additionalProperties: true }))),
         },
         { additionalProperties: true },

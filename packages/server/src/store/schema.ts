@@ -61,4 +61,53 @@ export interface Database {
     created_at: Timestamp;
     updated_at: Timestamp;
   };
+  install_jobs: {
+    id: string;
+    tenant_id: string;
+    workspace_id: string;
+    app_id: string;
+    created_by: string;
+    status: string;
+    phase: string;
+    percent_complete: Generated<number>;
+    total_items: number;
+    created_items: Generated<number>;
+    deploy: boolean;
+    mode: string;
+    target_overrides: Json;
+    target: Json;
+    installed: Json;
+    provision: Json;
+    lease_owner: string | null;
+    lease_expires_at: ColumnType<Date | null, string | null | undefined, string | null>;
+    attempts: Generated<number>;
+    created_at: Timestamp;
+    updated_at: Timestamp;
+    finished_at: ColumnType<Date | null, string | null | undefined, string | null>;
+  };
+  install_steps: {
+    job_id: string;
+    step_index: number;
+    item_key: string;
+    item_type: string;
+    display_name: string;
+    live: boolean;
+    cosmos_item_id: string | null;
+    result: Json;
+    updated_at: Timestamp;
+  };
+  job_events: { job_id: string; seq: number; kind: string; data: Json; created_at: Timestamp };
+  thread_edges: {
+    id: string;
+    tenant_id: string;
+    workspace_id: string;
+    from_item_id: string;
+    to_item_id: string;
+    kind: string;
+    source: string;
+    created_at: Timestamp;
+  };
 }
+
+/** A jsonb column: read as parsed JSON, written as JSON text. */
+type Json = ColumnType<any, string | null | undefined, string | null>;

@@ -1,0 +1,87 @@
+import type { BackingPipeline } from './http-pipeline.js';
+import { BackingError } from './http-pipeline.js';
+import { followOperation } from './lro.js';
+
+/** A data-platform item as listed. */
+export interface PlatformItem {
+  id: string;
+  displayName: string;
+  type: string;
+  workspaceId?: string;
+}
+
+export interface DefinitionPart {
+  path: string;
+  payload: string;
+  payloadType: 'InlineBase64';
+}
+
+export interface Definition {
+  format?: string;
+  parts: DefinitionPart[];
+}
+
+/** A definition part from text. */
+export const part = (path: string, text: string): DefinitionPart => ({ path, payload: Buffer.from(text, 'utf8').toString('base64'), payloadType: 'InlineBase64' });
+
+/** The data platform API (/v1): items, definitions, long-running operations, role assignments, jobs, firewall rules. */
+export class DataPlatformClient {
+  constructor(private readonly pipeline: BackingPipeline, private readonly baseUrl: string, private readonly audience: string) {}
+
+  private url(path: string) {
+    return `${this.baseUrl}${path}`;
+  }
+
+  /** Every item of a type in the workspace, across all pages. */
+  async listItems(workspaceId: string, type: string): Promise<PlatformItem[]> {
+    const out: PlatformItem[] = [];
+    let url: string | undefined = this.url(`/workspaces/${workspaceId}/items?type=${encodeURIComponent(type)}`);
+    while (url) {
+      const res = await this.pipeline.send({ service: 'data-platform', method: 'GET', url, audience: this.audience });
+      const body = res.json<{ value: PlatformItem[]; continuationToken?: string; continuationUri?: string }>();
+      out.push(...body.value);
+      url = body.continuationUri ?? (body.continuationToken ? this.url(`/workspaces/${workspaceId}/items?type=${encodeURIComponent(type)}&continuationToken=${encodeURIComponent(body.continuationToken)}`) : undefined);
+    }
+    return out;
+  }
+
+  /** Finds an item by display name (case-insensitive, per type). */
+  async findItem(workspaceId: string, type: string, displayName: string): Promise<PlatformItem | undefined> {
+    const lower = displayName.toLowerCase();
+    return (await this.listItems(workspaceId, type)).find((i) => i.displayName.toLowerCase() === lower);
+  }
+
+  /** Creates an item on its typed collection; follows a 202 to the created item. */
+  async createItem(workspaceId: string, collection: string, body: Record<string, unknown>): Promise<PlatformItem> {
+    const res = await this.pipeline.send({ service: 'data-platform', method: 'POST', url: this.url(`/workspaces/${workspaceId}/${collection}`), audience: this.audience, json: body });
+    if (res.status === 202) {
+      const result = await followOperation(this.pipeline, 'data-platform', this.audience, res);
+      if (result?.text) return result.json<PlatformItem>();
+      const found = await this.findItem(workspaceId, String(body.type ?? ''), String(body.displayName));
+      if (!found) throw new BackingError('data-platform', 202, res.text, 'OperationHasNoResult', 'the create finished without a result and the item is not listed');
+      return found;
+    }
+    return res.json<PlatformItem>();
+  }
+
+  /** Replaces an item's definition; follows a 202 to its end. */
+  async updateDefinition(workspaceId: string, itemId: string, definition: Definition): Promise<void> {
+    const res = await this.pipeline.send({ service: 'data-platform', method: 'POST', url: this.url(`/workspaces/${workspaceId}/items/${itemId}/updateDefinition`), audience: this.audience, json: { definition } });
+    if (res.status === 202) await followOperation(this.pipeline, 'data-platform', this.audience, res);
+  }
+
+  async getWorkspace(workspaceId: string) {
+    return (await this.pipeline.send({ service: 'data-platform', method: 'GET', url: this.url(`/workspaces/${workspaceId}`), audience: this.audience })).json();
+  }
+
+  /** Posts activator triggers (the spec's /reflexes/{id}/triggers extension). */
+  async listTriggers(workspaceId: string, reflexId: string): Promise<Array<{ id: string; name: string }>> {
+    const res = await this.pipeline.send({ service: 'data-platform', method: 'GET', url: this.url(`/workspaces/${workspaceId}/reflexes/${reflexId}/triggers`), audience: this.audience });
+    return res.json<{ value: Array<{ id: string; name: string }> }>().value;
+  }
+
+  async createTrigger(workspaceId: string, reflexId: string, trigger: Record<string, unknown>): Promise<{ id: string }> {
+    const res = await this.pipeline.send({ service: 'data-platform', method: 'POST', url: this.url(`/workspaces/${workspaceId}/reflexes/${reflexId}/triggers`), audience: this.audience, json: trigger });
+    return res.json<{ id: string }>();
+  }
+}

@@ -1,0 +1,167 @@
+import { hostAllowed, type CloudProfile } from '../cloud/profiles.js';
+import type { TokenSource } from './credential.js';
+
+export type BackingService = 'data-platform' | 'arm' | 'kql' | 'search' | 'sql' | 'reporting' | 'identity' | 'storage';
+
+/** A backing call that did not succeed: its status, the service's error code, and its body text unmodified. */
+export class BackingError extends Error {
+  constructor(
+    readonly service: BackingService,
+    readonly status: number,
+    readonly body: string,
+    readonly code: string | undefined,
+    readonly transport?: string,
+  ) {
+    super(body || transport || `HTTP ${status}`);
+    this.name = 'BackingError';
+  }
+}
+
+/** The service's token would have gone to a host outside the cloud's allowed suffixes: refused before sending. */
+export class HostNotAllowedError extends BackingError {
+  constructor(service: BackingService, readonly host: string) {
+    super(service, 0, '', 'host_not_allowed', `Refused to send the service's token to ${host}: not under the selected cloud's allowed DNS suffixes`);
+    this.message = this.transport!;
+  }
+}
+
+export interface BackingRequest {
+  service: BackingService;
+  method: string;
+  url: string;
+  /** Token audience; absent for calls that carry their own credentials. */
+  audience?: string;
+  json?: unknown;
+  body?: string | Uint8Array;
+  contentType?: string;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+  /** Statuses that are answers, not failures (for example 404 when looking something up). */
+  accept?: number[];
+}
+
+export interface BackingResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  json<T = any>(): T;
+}
+
+const TRANSIENT_STATUS = new Set([429, 502, 503, 504]);
+const TRANSIENT_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Reads the error code of any backing service's error body (data platform, ARM, Kusto, Search, Entra, reporting). */
+export function errorCodeOf(text: string, headers?: Headers): string | undefined {
+  const header = headers?.get('x-ms-public-api-error-code') ?? undefined;
+  try {
+    const body = JSON.parse(text);
+    if (typeof body?.errorCode === 'string') return body.errorCode;
+    if (typeof body?.error === 'string') return body.error;
+    if (typeof body?.error?.code === 'string' && body.error.code) return body.error.code;
+  } catch {
+    /* not JSON */
+  }
+  return header;
+}
+
+class Semaphore {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly limit: number) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+export interface PipelineOptions {
+  timeoutMs: number;
+  retryDelayMs: number;
+  concurrencyPerService: number;
+  /** Told of every 401/403 and identity-provider refusal (identity signals), never with a token. */
+  onAuthFailure?: (f: { service: BackingService; status: number; code?: string; url: string; principal: string }) => void;
+  onCall?: (service: BackingService, status: number, ms: number) => void;
+}
+
+/** The one HTTP pipeline for every backing call: host check, token, timeout, one retry after 1.5 s on transient failure. */
+export class BackingPipeline {
+  private readonly limits = new Map<BackingService, Semaphore>();
+
+  constructor(readonly profile: CloudProfile, readonly credential: TokenSource, readonly options: PipelineOptions) {}
+
+  /** Sends the request; resolves with 2xx (or accepted) answers and throws BackingError otherwise. */
+  async send(req: BackingRequest): Promise<BackingResponse> {
+    const first = await this.attempt(req);
+    if (!this.transient(first)) return this.settle(req, first);
+    await new Promise((r) => setTimeout(r, this.options.retryDelayMs));
+    return this.settle(req, await this.attempt(req));
+  }
+
+  private transient(r: BackingResponse | BackingError): boolean {
+    if (r instanceof HostNotAllowedError) return false;
+    if (r instanceof BackingError) return r.status === 0 ? TRANSIENT_CODES.has(r.code ?? '') || r.code === 'timeout' : TRANSIENT_STATUS.has(r.status);
+    return TRANSIENT_STATUS.has(r.status);
+  }
+
+  private settle(req: BackingRequest, r: BackingResponse | BackingError): BackingResponse {
+    if (r instanceof BackingError) throw r;
+    if ((r.status >= 200 && r.status < 300) || req.accept?.includes(r.status)) return r;
+    const code = errorCodeOf(r.text, r.headers);
+    if (r.status === 401 || r.status === 403) {
+      this.options.onAuthFailure?.({ service: req.service, status: r.status, code, url: req.url, principal: this.credential.principal });
+    }
+    throw new BackingError(req.service, r.status, r.text, code);
+  }
+
+  private limit(service: BackingService): Semaphore {
+    let s = this.limits.get(service);
+    if (!s) this.limits.set(service, (s = new Semaphore(this.options.concurrencyPerService)));
+    return s;
+  }
+
+  private async attempt(req: BackingRequest, redirects = 0): Promise<BackingResponse | BackingError> {
+    const host = new URL(req.url).host;
+    if (req.audience && !hostAllowed(this.profile, req.url)) return new HostNotAllowedError(req.service, host);
+    const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
+    if (req.audience) {
+      try {
+        headers.authorization = `Bearer ${await this.credential.getToken(req.audience)}`;
+      } catch (err) {
+        const e = err as Error;
+        this.options.onAuthFailure?.({ service: 'identity', status: 0, code: /AADSTS\d+/.exec(e.message)?.[0], url: req.url, principal: this.credential.principal });
+        return new BackingError('identity', 0, e.message, /AADSTS\d+/.exec(e.message)?.[0] ?? 'token_unavailable', e.message);
+      }
+    }
+    let body: string | Uint8Array | undefined = req.body;
+    if (req.json !== undefined) {
+      body = JSON.stringify(req.json);
+      headers['content-type'] = 'application/json';
+    } else if (req.contentType) headers['content-type'] = req.contentType;
+    const started = Date.now();
+    return this.limit(req.service).run(async () => {
+      try {
+        const res = await fetch(req.url, { method: req.method, headers, body: body as BodyInit | undefined, redirect: 'manual', signal: AbortSignal.timeout(req.timeoutMs ?? this.options.timeoutMs) });
+        const text = await res.text();
+        this.options.onCall?.(req.service, res.status, Date.now() - started);
+        const location = res.headers.get('location');
+        if (res.status >= 300 && res.status < 400 && location && [301, 302, 307, 308].includes(res.status) && redirects < 3) {
+          // Follow only within the cloud: the token is re-checked against the new host by attempt().
+          const next = new URL(location, req.url).toString();
+          return this.attempt({ ...req, url: next }, redirects + 1);
+        }
+        return { status: res.status, headers: res.headers, text, json: () => JSON.parse(text) };
+      } catch (err) {
+        const e = err as Error & { cause?: { code?: string } };
+        const code = e.name === 'TimeoutError' || e.name === 'AbortError' ? 'timeout' : e.cause?.code ?? 'network_error';
+        this.options.onCall?.(req.service, 0, Date.now() - started);
+        return new BackingError(req.service, 0, '', code, `${req.method} ${host}: ${code === 'timeout' ? `no answer within ${req.timeoutMs ?? this.options.timeoutMs} ms` : e.cause?.code ?? e.message}`);
+      }
+    });
+  }
+}

@@ -1,0 +1,174 @@
+import { ConfigError } from '../config.js';
+
+export type CloudName = 'commercial' | 'gcc' | 'gcc-high' | 'dod' | 'sandbox';
+
+/** Every address and token audience the service uses in one cloud. Nothing outside this file names a host. */
+export interface CloudProfile {
+  name: CloudName;
+  authUrl: string;
+  dataPlatformApiUrl: string;
+  dataPlatformAudience: string;
+  biApiUrl: string;
+  biAppUrl: string;
+  biAudience: string;
+  armUrl: string;
+  armAudience: string;
+  kqlSuffixes: string[];
+  kqlAudience: string;
+  searchSuffix: string;
+  searchAudience: string;
+  sqlSuffixes: string[];
+  sqlAudience: string;
+  storageSuffix: string;
+  storageAudience: string;
+  oneLakeUrl: string;
+  portalUrl: string;
+  fabricPortalUrl: string;
+  /** DNS suffixes a backing host must end with before the service's token is sent to it. */
+  allowedSuffixes: string[];
+  /** Only the sandbox: plain http to loopback is allowed. */
+  allowLoopback: boolean;
+}
+
+const commercial: CloudProfile = {
+  name: 'commercial',
+  authUrl: 'https://login.microsoftonline.com',
+  dataPlatformApiUrl: 'https://api.fabric.microsoft.com/v1',
+  dataPlatformAudience: 'https://analysis.windows.net/powerbi/api',
+  biApiUrl: 'https://api.powerbi.com',
+  biAppUrl: 'https://app.powerbi.com',
+  biAudience: 'https://analysis.windows.net/powerbi/api',
+  armUrl: 'https://management.azure.com',
+  armAudience: 'https://management.azure.com/',
+  kqlSuffixes: ['.kusto.windows.net', '.kusto.fabric.microsoft.com'],
+  kqlAudience: 'https://kusto.kusto.windows.net',
+  searchSuffix: '.search.windows.net',
+  searchAudience: 'https://search.azure.com',
+  sqlSuffixes: ['.database.windows.net', '.sql.azuresynapse.net', '.datawarehouse.fabric.microsoft.com'],
+  sqlAudience: 'https://database.windows.net/',
+  storageSuffix: '.core.windows.net',
+  storageAudience: 'https://storage.azure.com',
+  oneLakeUrl: 'https://onelake.dfs.fabric.microsoft.com',
+  portalUrl: 'https://portal.azure.com',
+  fabricPortalUrl: 'https://app.fabric.microsoft.com',
+  allowedSuffixes: [
+    'login.microsoftonline.com', 'management.azure.com', '.fabric.microsoft.com', '.powerbi.com', '.analysis.windows.net',
+    '.kusto.windows.net', '.search.windows.net', '.database.windows.net', '.sql.azuresynapse.net', '.core.windows.net',
+  ],
+  allowLoopback: false,
+};
+
+const govHigh = (name: 'gcc-high' | 'dod', bi: string, biAudience: string): CloudProfile => ({
+  name,
+  authUrl: 'https://login.microsoftonline.us',
+  // The data platform endpoint for the government clouds is not published yet: override with SVC_DATA_PLATFORM_API_URL.
+  dataPlatformApiUrl: 'https://api.fabric.microsoft.us/v1',
+  dataPlatformAudience: biAudience,
+  biApiUrl: `https://api.${bi}`,
+  biAppUrl: `https://app.${bi}`,
+  biAudience,
+  armUrl: 'https://management.usgovcloudapi.net',
+  armAudience: 'https://management.usgovcloudapi.net/',
+  kqlSuffixes: ['.kusto.usgovcloudapi.net'],
+  kqlAudience: 'https://kusto.kusto.usgovcloudapi.net',
+  searchSuffix: '.search.azure.us',
+  searchAudience: 'https://search.azure.us',
+  sqlSuffixes: ['.database.usgovcloudapi.net', '.sql.azuresynapse.usgovcloudapi.net'],
+  sqlAudience: 'https://database.usgovcloudapi.net/',
+  storageSuffix: '.core.usgovcloudapi.net',
+  storageAudience: 'https://storage.azure.com',
+  oneLakeUrl: 'https://onelake.dfs.fabric.microsoft.us',
+  portalUrl: 'https://portal.azure.us',
+  fabricPortalUrl: `https://app.${bi}`,
+  allowedSuffixes: [
+    'login.microsoftonline.us', 'management.usgovcloudapi.net', '.fabric.microsoft.us', `.${bi}`, '.usgovcloudapi.net',
+    '.kusto.usgovcloudapi.net', '.search.azure.us', '.database.usgovcloudapi.net', '.sql.azuresynapse.usgovcloudapi.net', '.core.usgovcloudapi.net',
+  ],
+  allowLoopback: false,
+});
+
+const BASE: Record<Exclude<CloudName, 'sandbox'>, CloudProfile> = {
+  commercial,
+  gcc: {
+    ...commercial,
+    name: 'gcc',
+    dataPlatformAudience: 'https://analysis.usgovcloudapi.net/powerbi/api',
+    biApiUrl: 'https://api.powerbigov.us',
+    biAppUrl: 'https://app.powerbigov.us',
+    biAudience: 'https://analysis.usgovcloudapi.net/powerbi/api',
+    fabricPortalUrl: 'https://app.powerbigov.us',
+    allowedSuffixes: [...commercial.allowedSuffixes, 'api.powerbigov.us', 'app.powerbigov.us', '.analysis.usgovcloudapi.net'],
+  },
+  'gcc-high': govHigh('gcc-high', 'high.powerbigov.us', 'https://high.analysis.usgovcloudapi.net/powerbi/api'),
+  dod: govHigh('dod', 'mil.powerbigov.us', 'https://mil.analysis.usgovcloudapi.net/powerbi/api'),
+};
+
+const hostOf = (url: string) => new URL(url).hostname;
+
+/** Which cloud a deployment address belongs to, by the documented rule (see README "Clouds"). */
+export function cloudFromAddress(publicUrl: string): CloudName | undefined {
+  const host = hostOf(publicUrl);
+  if (host === 'localhost' || host === '127.0.0.1' || host === '::1') return 'sandbox';
+  if (/(^|\.)mil(\.|$)|\.dod\.|\.apps\.mil$/.test(host) || host.endsWith('.azurewebsites.us') && host.includes('dod')) return 'dod';
+  if (host.endsWith('.us') || host.endsWith('.usgovcloudapi.net')) return 'gcc-high';
+  if (host.endsWith('.gov')) return 'gcc';
+  if (host.endsWith('.com') || host.endsWith('.net') || host.endsWith('.io') || host.endsWith('.org')) return 'commercial';
+  return undefined;
+}
+
+const OVERRIDES: Array<[keyof CloudProfile, string]> = [
+  ['authUrl', 'SVC_AUTH_URL'],
+  ['dataPlatformApiUrl', 'SVC_DATA_PLATFORM_API_URL'],
+  ['dataPlatformAudience', 'SVC_DATA_PLATFORM_AUDIENCE'],
+  ['biApiUrl', 'SVC_BI_API_URL'],
+  ['biAppUrl', 'SVC_BI_APP_URL'],
+  ['biAudience', 'SVC_BI_AUDIENCE'],
+  ['armUrl', 'SVC_ARM_URL'],
+  ['armAudience', 'SVC_ARM_AUDIENCE'],
+  ['kqlAudience', 'SVC_KQL_AUDIENCE'],
+  ['searchAudience', 'SVC_SEARCH_AUDIENCE'],
+  ['sqlAudience', 'SVC_SQL_AUDIENCE'],
+  ['oneLakeUrl', 'SVC_ONELAKE_URL'],
+  ['storageAudience', 'SVC_STORAGE_AUDIENCE'],
+];
+
+/** Selects the cloud (SVC_CLOUD, else from SVC_PUBLIC_URL, else sandbox) and applies per-address overrides. */
+export function selectCloud(env: Readonly<Record<string, string | undefined>>): CloudProfile {
+  let name = env.SVC_CLOUD as CloudName | undefined;
+  if (name && !['commercial', 'gcc', 'gcc-high', 'dod', 'sandbox'].includes(name)) {
+    throw new ConfigError('SVC_CLOUD', `must be commercial, gcc, gcc-high, dod or sandbox, got "${name}"`);
+  }
+  if (!name && env.SVC_PUBLIC_URL) {
+    name = cloudFromAddress(env.SVC_PUBLIC_URL);
+    if (!name) throw new ConfigError('SVC_PUBLIC_URL', `matches no cloud rule (${env.SVC_PUBLIC_URL}); set SVC_CLOUD to one of commercial, gcc, gcc-high, dod, sandbox`);
+  }
+  name ??= 'sandbox';
+  // The sandbox speaks the commercial audiences but sends tokens to loopback only.
+  const base: CloudProfile = name === 'sandbox' ? { ...commercial, name: 'sandbox', allowedSuffixes: [], allowLoopback: true } : BASE[name];
+  const profile: Record<string, unknown> = { ...base, allowedSuffixes: [...base.allowedSuffixes] };
+  for (const [key, variable] of OVERRIDES) {
+    const value = env[variable];
+    if (!value) continue;
+    if (!/^https?:\/\//.test(value)) throw new ConfigError(variable, `must be an absolute URL, got "${value}"`);
+    profile[key] = value.replace(/\/+$/, '');
+    // An address the operator set explicitly is trusted as an exact host (not its parents).
+    const host = hostOf(value);
+    if (name !== 'sandbox' && key.endsWith('Url')) (profile.allowedSuffixes as string[]).push(host);
+  }
+  return profile as unknown as CloudProfile;
+}
+
+/** Whether the service's token may be sent to this URL: https under an allowed suffix, or loopback in the sandbox. */
+export function hostAllowed(profile: CloudProfile, url: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
+  const host = u.hostname.toLowerCase();
+  const loopback = host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host === '::1';
+  if (loopback) return profile.allowLoopback;
+  if (u.protocol !== 'https:') return false;
+  return profile.allowedSuffixes.some((s) => (s.startsWith('.') ? host.endsWith(s) : host === s));
+}

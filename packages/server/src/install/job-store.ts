@@ -1,0 +1,178 @@
+import { sql } from 'kysely';
+import type { Db } from '../store/db.js';
+import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
+import type { InstallJob, InstalledItem, JobStatus, Mode, Phase, ProvisionReport, StepResult, TargetOverrides } from './types.js';
+
+const LEASE_MS = 30_000;
+
+type JobRow = {
+  id: string; tenant_id: string; workspace_id: string; app_id: string; created_by: string; status: string; phase: string;
+  percent_complete: number; total_items: number; created_items: number; deploy: boolean; mode: string;
+  target_overrides: unknown; target: unknown; installed: unknown; provision: unknown; created_at: Date; updated_at: Date;
+  finished_at: Date | null; lease_owner: string | null; attempts: number;
+};
+
+/** A job row as the worker sees it. */
+export interface JobRecord {
+  id: string;
+  tenantId: string;
+  workspaceId: string;
+  appId: string;
+  createdBy: string;
+  deploy: boolean;
+  mode: Mode;
+  targetOverrides: TargetOverrides | null;
+  attempts: number;
+}
+
+export interface StepRow {
+  stepIndex: number;
+  itemKey: string;
+  itemType: string;
+  displayName: string;
+  live: boolean;
+  cosmosItemId: string | null;
+  result: StepResult | null;
+}
+
+export function toJob(r: JobRow): InstallJob {
+  return {
+    id: r.id,
+    appId: r.app_id,
+    workspaceId: r.workspace_id,
+    status: r.status as JobStatus,
+    phase: r.phase as Phase,
+    percentComplete: r.percent_complete,
+    totalItems: r.total_items,
+    createdItems: r.created_items,
+    installed: (r.installed as InstalledItem[]) ?? [],
+    ...(r.provision ? { provision: r.provision as ProvisionReport } : {}),
+    deploy: r.deploy,
+    mode: r.mode as Mode,
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+    finishedAt: r.finished_at ? r.finished_at.toISOString() : null,
+  };
+}
+
+/** Persistence of install jobs, their steps and their event log. Every write by a worker is fenced by its lease. */
+export class JobStore {
+  constructor(private readonly db: Db) {}
+
+  /** Writes the job, its steps and its first event in one transaction. */
+  async create(job: { id: string; tenantId: string; workspaceId: string; appId: string; createdBy: string; deploy: boolean; mode: Mode; targetOverrides?: TargetOverrides; totalItems: number }, steps: Omit<StepRow, 'cosmosItemId' | 'result'>[]) {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('install_jobs').values({
+        id: job.id, tenant_id: job.tenantId, workspace_id: job.workspaceId, app_id: job.appId, created_by: job.createdBy,
+        status: 'running', phase: 'creating-items', total_items: job.totalItems, deploy: job.deploy, mode: job.mode,
+        target_overrides: job.targetOverrides ? JSON.stringify(job.targetOverrides) : null, target: null, installed: '[]', provision: null,
+        lease_owner: null,
+      }).execute();
+      if (steps.length) {
+        await trx.insertInto('install_steps').values(steps.map((s) => ({
+          job_id: job.id, step_index: s.stepIndex, item_key: s.itemKey, item_type: s.itemType, display_name: s.displayName, live: s.live, cosmos_item_id: null, result: null,
+        }))).execute();
+      }
+      await trx.insertInto('job_events').values({ job_id: job.id, seq: 1, kind: 'phase', data: JSON.stringify({ phase: 'creating-items', percentComplete: 0, status: 'running' }) }).execute();
+    });
+  }
+
+  async get(tenantId: string, jobId: string): Promise<InstallJob | undefined> {
+    const row = await this.db.selectFrom('install_jobs').selectAll().where('id', '=', jobId).where('tenant_id', '=', tenantId).executeTakeFirst();
+    return row ? toJob(row as JobRow) : undefined;
+  }
+
+  async list(tenantId: string, workspaceId: string | undefined, page: PageRequest) {
+    let q = this.db.selectFrom('install_jobs').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').limit(page.limit + 1);
+    if (workspaceId) q = q.where('workspace_id', '=', workspaceId);
+    if (page.cursor) q = q.where(afterCursor(page.cursor));
+    const { rows, nextCursor } = toPage((await q.execute()) as JobRow[], page.limit);
+    return { jobs: rows.map(toJob), nextCursor };
+  }
+
+  async hasRunning(tenantId: string, workspaceId: string): Promise<boolean> {
+    const row = await this.db.selectFrom('install_jobs').select('id').where('tenant_id', '=', tenantId).where('workspace_id', '=', workspaceId).where('status', '=', 'running').executeTakeFirst();
+    return !!row;
+  }
+
+  /** Claims the oldest running job whose lease is free or expired (SKIP LOCKED: replicas never take the same one). */
+  async claim(owner: string): Promise<JobRecord | undefined> {
+    const result = await sql<JobRow>`
+      UPDATE install_jobs SET lease_owner = ${owner}, lease_expires_at = now() + ${`${LEASE_MS} milliseconds`}::interval, attempts = attempts + 1
+      WHERE id = (
+        SELECT id FROM install_jobs
+        WHERE status = 'running' AND (lease_expires_at IS NULL OR lease_expires_at < now())
+        ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1
+      )
+      RETURNING *`.execute(this.db);
+    const r = result.rows[0];
+    if (!r) return undefined;
+    return {
+      id: r.id, tenantId: r.tenant_id, workspaceId: r.workspace_id, appId: r.app_id, createdBy: r.created_by, deploy: r.deploy,
+      mode: r.mode as Mode, targetOverrides: (r.target_overrides as TargetOverrides) ?? null, attempts: r.attempts,
+    };
+  }
+
+  /** Extends the lease; false when another worker holds it now (the caller must stop). */
+  async heartbeat(jobId: string, owner: string): Promise<boolean> {
+    const r = await sql`UPDATE install_jobs SET lease_expires_at = now() + ${`${LEASE_MS} milliseconds`}::interval WHERE id = ${jobId} AND lease_owner = ${owner} AND status = 'running'`.execute(this.db);
+    return Number(r.numAffectedRows ?? 0) === 1;
+  }
+
+  /** Gives the lease back (graceful shutdown) so another worker resumes at once. */
+  async release(jobId: string, owner: string): Promise<void> {
+    await this.db.updateTable('install_jobs').set({ lease_owner: null, lease_expires_at: null }).where('id', '=', jobId).where('lease_owner', '=', owner).execute();
+  }
+
+  async steps(jobId: string): Promise<StepRow[]> {
+    const rows = await this.db.selectFrom('install_steps').selectAll().where('job_id', '=', jobId).orderBy('step_index').execute();
+    return rows.map((r) => ({ stepIndex: r.step_index, itemKey: r.item_key, itemType: r.item_type, displayName: r.display_name, live: r.live, cosmosItemId: r.cosmos_item_id, result: r.result as StepResult | null }));
+  }
+
+  /**
+   * Applies a change to the job and appends its event, fenced by the lease (or by tenant for step retries).
+   * Returns false when the fence no longer holds.
+   */
+  async update(
+    jobId: string,
+    fence: { owner: string } | { tenantId: string },
+    change: { status?: JobStatus; phase?: Phase; percentComplete?: number; createdItems?: number; installed?: InstalledItem[]; target?: Record<string, string>; provision?: ProvisionReport; finished?: boolean },
+    event?: { kind: string; data: Record<string, unknown> },
+    step?: { stepIndex: number; cosmosItemId?: string; result?: StepResult },
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      let q = trx.updateTable('install_jobs').set({
+        ...(change.status ? { status: change.status } : {}),
+        ...(change.phase ? { phase: change.phase } : {}),
+        ...(change.percentComplete !== undefined ? { percent_complete: sql<number>`GREATEST(percent_complete, ${change.percentComplete})` } : {}),
+        ...(change.createdItems !== undefined ? { created_items: change.createdItems } : {}),
+        ...(change.installed ? { installed: JSON.stringify(change.installed) } : {}),
+        ...(change.target ? { target: JSON.stringify(change.target) } : {}),
+        ...(change.provision ? { provision: JSON.stringify(change.provision) } : {}),
+        ...(change.finished ? { finished_at: new Date().toISOString(), lease_owner: null, lease_expires_at: null } : {}),
+        updated_at: new Date().toISOString(),
+      }).where('id', '=', jobId);
+      q = 'owner' in fence ? q.where('lease_owner', '=', fence.owner).where('status', '=', 'running') : q.where('tenant_id', '=', fence.tenantId);
+      const res = await q.executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) return false;
+      if (step) {
+        await trx.updateTable('install_steps').set({
+          ...(step.cosmosItemId ? { cosmos_item_id: step.cosmosItemId } : {}),
+          ...(step.result ? { result: JSON.stringify(step.result) } : {}),
+          updated_at: new Date().toISOString(),
+        }).where('job_id', '=', jobId).where('step_index', '=', step.stepIndex).execute();
+      }
+      if (event) {
+        await sql`INSERT INTO job_events (job_id, seq, kind, data)
+          SELECT ${jobId}, COALESCE(MAX(seq), 0) + 1, ${event.kind}, ${JSON.stringify(event.data)}::jsonb FROM job_events WHERE job_id = ${jobId}`.execute(trx);
+      }
+      return true;
+    });
+  }
+
+  /** Events after a sequence number (server-sent events replay from Last-Event-ID). */
+  async events(jobId: string, after: number) {
+    const rows = await this.db.selectFrom('job_events').select(['seq', 'kind', 'data', 'created_at']).where('job_id', '=', jobId).where('seq', '>', after).orderBy('seq').execute();
+    return rows.map((r) => ({ seq: r.seq, kind: r.kind, data: r.data as Record<string, unknown>, at: r.created_at.toISOString() }));
+  }
+}

@@ -1,0 +1,86 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errors, Id, Ok, PageQuery } from '../http/schemas.js';
+import { pageRequest } from '../store/paging.js';
+import type { InstallService } from './install-service.js';
+import { InstallJobSchema, TargetOverridesSchema } from './schemas.js';
+
+const JobParams = Type.Object({ jobId: Id('install job id') });
+
+/** Install routes: start, poll, list, retry a step, and the job's event stream. */
+export const installRoutes = (service: InstallService): FastifyPluginAsyncTypebox => async (app) => {
+  app.post('/api/apps/:appId/install', {
+    config: { scope: 'install' },
+    schema: {
+      operationId: 'installApp', tags: ['install'], summary: 'Install a curated app into a workspace; answers 202 at once with the job id to poll',
+      params: Type.Object({ appId: Id('app id') }),
+      body: Type.Object(
+        {
+          workspaceId: Id('target workspace'),
+          deploy: Type.Optional(Type.Boolean({ description: 'true (default): also provision live; false: store items only' })),
+          mode: Type.Optional(Type.Union([Type.Literal('shared'), Type.Literal('dedicated')], { description: 'default shared' })),
+          targetOverrides: Type.Optional(TargetOverridesSchema),
+        },
+        { additionalProperties: false },
+      ),
+      response: { 202: Type.Object({ ok: Ok, jobId: Type.String(), totalItems: Type.Integer() }), ...errors(404) },
+    },
+  }, async (req, reply) => reply.status(202).send({ ok: true as const, ...(await service.start(req.caller!, req.params.appId, req.body)) }));
+
+  app.get('/api/apps/install-jobs/:jobId', {
+    config: { scope: 'read' },
+    schema: {
+      operationId: 'getInstallJob', tags: ['install'], summary: 'Poll an install job (every 5 s); provision is present once provisioning completes',
+      params: JobParams,
+      response: { 200: Type.Object({ ok: Ok, job: Type.Ref(InstallJobSchema) }), ...errors(404) },
+    },
+  }, async (req) => ({ ok: true as const, job: await service.get(req.caller!, req.params.jobId) }));
+
+  app.get('/api/apps/install-jobs', {
+    config: { scope: 'read' },
+    schema: {
+      operationId: 'listInstallJobs', tags: ['install'], summary: 'List install jobs, optionally of one workspace',
+      querystring: Type.Composite([PageQuery, Type.Object({ workspaceId: Type.Optional(Id('workspace id')) })], { additionalProperties: false }),
+      response: { 200: Type.Object({ ok: Ok, jobs: Type.Array(Type.Ref(InstallJobSchema)), nextCursor: Type.Optional(Type.String()) }), ...errors(404) },
+    },
+  }, async (req) => ({ ok: true as const, ...(await service.list(req.caller!, req.query.workspaceId, pageRequest(req.query))) }));
+
+  app.post('/api/apps/install-jobs/:jobId/steps/:stepIndex/retry', {
+    config: { scope: 'install' },
+    schema: {
+      operationId: 'retryInstallStep', tags: ['install'], summary: 'Re-run one provisioning step (after fixing its gate) and recompute the report',
+      params: Type.Object({ jobId: Id('install job id'), stepIndex: Type.String({ pattern: '^[0-9]{1,3}$' }) }),
+      response: { 200: Type.Object({ ok: Ok, job: Type.Ref(InstallJobSchema) }), ...errors(404, 409) },
+    },
+  }, async (req) => ({ ok: true as const, job: await service.retryStep(req.caller!, req.params.jobId, Number(req.params.stepIndex)) }));
+
+  app.get('/api/apps/install-jobs/:jobId/events', {
+    config: { scope: 'read' },
+    schema: {
+      operationId: 'streamInstallJobEvents', tags: ['install'],
+      summary: 'Server-sent events of a job (phase, item-created, step, done); replays after Last-Event-ID',
+      params: JobParams,
+      headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$' })) }),
+      response: { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: Type.String() } } }, ...errors(404) },
+    },
+  }, async (req, reply) => {
+    let after = Number(req.headers['last-event-id'] ?? 0);
+    const first = await service.events(req.caller!, req.params.jobId, after); // 404 before the stream opens
+    reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-request-id': req.id });
+    let closed = false;
+    req.raw.on('close', () => { closed = true; });
+    let batch = first;
+    for (;;) {
+      for (const e of batch) {
+        reply.raw.write(`id: ${e.seq}\nevent: ${e.kind}\ndata: ${JSON.stringify({ ...e.data, at: e.at })}\n\n`);
+        after = e.seq;
+        if (e.kind === 'done' || e.kind === 'failed') closed = true;
+      }
+      if (closed) break;
+      await new Promise((r) => setTimeout(r, 1000));
+      batch = await service.events(req.caller!, req.params.jobId, after).catch(() => []);
+    }
+    reply.raw.end();
+  });
+};

@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../store/db.js';
+import type { Catalog, CatalogItem, CuratedApp } from '../catalog/types.js';
+import { expandSeedTokens } from '../catalog/seed-tokens.js';
+import type { CloudProfile } from '../cloud/profiles.js';
+import { BackingError } from '../backends/http-pipeline.js';
+import type { Backends, ProvisionContext } from '../provisioning/context.js';
+import { GateRaised } from '../provisioning/gates.js';
+import { dependenciesOf, PROVISIONERS } from '../provisioning/registry.js';
+import { resolveTarget, targetRecord, type ResolvedTarget } from '../provisioning/targets.js';
+import { newEtag } from '../items/item-service.js';
+import type { JobRecord, JobStore, StepRow } from './job-store.js';
+import { creatingPercent, jobStatusOf, outcomeOf, provisioningPercent } from './report.js';
+import type { InstalledItem, ProvisionReport, StepResult } from './types.js';
+
+export interface RunnerDeps {
+  db: Db;
+  jobs: JobStore;
+  catalog: Catalog;
+  profile: CloudProfile;
+  env: Readonly<Record<string, string | undefined>>;
+  backends: Backends;
+  concurrency: number;
+}
+
+/** Thrown when this worker's lease was taken over: it stops writing at once. */
+export class LeaseLost extends Error {}
+
+/** Runs one provisioner and turns what it throws into a StepResult; never throws. */
+export async function runProvisioner(ctx: Omit<ProvisionContext, 'log'>): Promise<StepResult> {
+  const steps: string[] = [];
+  const provisioner = PROVISIONERS[ctx.item.itemType]!;
+  try {
+    const outcome = await provisioner({ ...ctx, log: (line) => steps.push(line) });
+    return { ...outcome, steps };
+  } catch (err) {
+    if (err instanceof GateRaised) {
+      if (err.cause) steps.push(`${err.cause.service} answered ${err.cause.status}${err.cause.code ? ` ${err.cause.code}` : ''}`);
+      return { status: 'remediation', gate: err.gate, steps, diagnosis: diagnosisLink(err.cause) };
+    }
+    if (err instanceof BackingError) {
+      steps.push(`${err.service} ${err.status ? `answered ${err.status}` : 'failed'}${err.code ? ` (${err.code})` : ''}`);
+      return { status: 'failed', error: err.body || err.message, steps, diagnosis: err.status === 401 || err.status === 403 || err.service === 'identity' ? diagnosisLink(err) : undefined };
+    }
+    return { status: 'failed', error: (err as Error).message, steps };
+  }
+}
+
+function diagnosisLink(err?: BackingError): string | undefined {
+  if (!err) return undefined;
+  const q = new URLSearchParams({ service: err.service, status: String(err.status), ...(err.code ? { code: err.code } : {}) });
+  return `/api/admin/identity/diagnose?${q}`;
+}
+
+/** Moves one claimed job through creating-items, provisioning, finalizing and done; resumable at every point. */
+export class InstallRunner {
+  constructor(private readonly deps: RunnerDeps) {}
+
+  async run(job: JobRecord, owner: string): Promise<void> {
+    const app = this.deps.catalog.get(job.appId);
+    const fence = { owner };
+    const write = async (...args: Parameters<JobStore['update']> extends [string, unknown, ...infer R] ? R : never) => {
+      if (!(await this.deps.jobs.update(job.id, fence, ...args))) throw new LeaseLost(`lease of ${job.id} lost`);
+    };
+    if (!app) {
+      await write({ status: 'failed', phase: 'done', percentComplete: 100, finished: true }, { kind: 'failed', data: { error: `app ${job.appId} is no longer in the catalog` } });
+      return;
+    }
+    const now = new Date();
+    const steps = await this.deps.jobs.steps(job.id);
+    const installed = await this.createItems(job, app, steps, now, write);
+
+    const ws = await this.deps.db.selectFrom('workspaces').select('platform_workspace_id').where('id', '=', job.workspaceId).where('tenant_id', '=', job.tenantId).executeTakeFirst();
+    const target = resolveTarget(this.deps.profile, this.deps.env, job.mode, ws?.platform_workspace_id ?? null, job.targetOverrides);
+    await write({ phase: 'provisioning', percentComplete: 35, installed, target: targetRecord(target) }, { kind: 'phase', data: { phase: 'provisioning', percentComplete: 35 } });
+    await this.provision(job, app, steps, target, now, write);
+
+    await write({ phase: 'finalizing', percentComplete: 95 }, { kind: 'phase', data: { phase: 'finalizing', percentComplete: 95 } });
+    await this.recordThread(job, app, steps);
+    const report = reportOf(job.mode, targetRecord(target), await this.deps.jobs.steps(job.id));
+    const status = jobStatusOf(report.outcome, report.steps.map((s) => s.result));
+    await write({ status, phase: 'done', percentComplete: 100, provision: report, finished: true }, { kind: 'done', data: { status, outcome: report.outcome, percentComplete: 100 } });
+  }
+
+  /** Stores every item of the app (an edited item keeps the user's content), 0 to 35 %. */
+  private async createItems(job: JobRecord, app: CuratedApp, steps: StepRow[], now: Date, write: (...a: any[]) => Promise<void>): Promise<InstalledItem[]> {
+    const installed: InstalledItem[] = [];
+    for (const step of steps) {
+      const item = app.items[step.stepIndex]!;
+      let id = step.cosmosItemId;
+      if (!id) {
+        id = await this.upsertItem(job, app, item, now);
+        installed.push({ itemType: item.itemType, id, displayName: item.displayName, status: 'created' });
+        await write(
+          { createdItems: installed.length, installed, percentComplete: creatingPercent(installed.length, steps.length) },
+          { kind: 'item-created', data: { stepIndex: step.stepIndex, itemType: item.itemType, id, displayName: item.displayName } },
+          { stepIndex: step.stepIndex, cosmosItemId: id },
+        );
+        step.cosmosItemId = id;
+      } else {
+        installed.push({ itemType: item.itemType, id, displayName: item.displayName, status: 'created' });
+      }
+    }
+    await write({ createdItems: installed.length, installed, percentComplete: 35 });
+    return installed;
+  }
+
+  private async upsertItem(job: JobRecord, app: CuratedApp, item: CatalogItem, now: Date): Promise<string> {
+    const content = JSON.stringify(expandSeedTokens(item.content, now));
+    const result = await sql<{ id: string }>`
+      INSERT INTO items (id, tenant_id, workspace_id, item_type, display_name, description, content, etag, content_source, app_id)
+      VALUES (${randomUUID()}, ${job.tenantId}, ${job.workspaceId}, ${item.itemType}, ${item.displayName}, ${item.description}, ${content}::jsonb, ${newEtag()}, 'catalog', ${app.id})
+      ON CONFLICT (workspace_id, item_type, lower(display_name)) DO UPDATE SET
+        content = CASE WHEN items.content_source = 'user' THEN items.content ELSE EXCLUDED.content END,
+        etag = CASE WHEN items.content_source = 'user' THEN items.etag ELSE EXCLUDED.etag END,
+        description = EXCLUDED.description, app_id = EXCLUDED.app_id, updated_at = now()
+      RETURNING id`.execute(this.deps.db);
+    return result.rows[0]!.id;
+  }
+
+  /** Provisions live steps with at most `concurrency` in flight, dependencies first; 35 to 95 %. */
+  private async provision(job: JobRecord, app: CuratedApp, steps: StepRow[], target: ResolvedTarget, now: Date, write: (...a: any[]) => Promise<void>) {
+    const live = steps.filter((s) => s.live);
+    const results = new Map<string, StepResult>();
+    for (const s of live) if (s.result) results.set(s.itemKey, s.result);
+    const liveKeys = new Set(live.map((s) => s.itemKey));
+    const contentByKey = new Map(app.items.map((i) => [i.key, expandSeedTokens(i.content, now)]));
+    const pending = live.filter((s) => !s.result);
+    const running = new Map<number, Promise<void>>();
+    let done = results.size;
+    const ready = (s: StepRow) => dependenciesOf(s.itemType, contentByKey.get(s.itemKey)).every((k) => !liveKeys.has(k) || results.has(k));
+    while (pending.length || running.size) {
+      while (running.size < this.deps.concurrency && pending.length) {
+        const next = pending.findIndex(ready);
+        // Nothing ready and nothing running can only be a reference cycle: start in order rather than stall.
+        const pick = next >= 0 ? next : running.size === 0 ? 0 : -1;
+        if (pick < 0) break;
+        const step = pending.splice(pick, 1)[0]!;
+        const item = app.items[step.stepIndex]!;
+        const p = (async () => {
+          const result: StepResult = job.deploy
+            ? await runProvisioner({
+              app, item, content: contentByKey.get(item.key), storedItemId: step.cosmosItemId!, target, profile: this.deps.profile,
+              backends: this.deps.backends, dependency: (k) => results.get(k), contentOf: (k) => contentByKey.get(k),
+            })
+            : { status: 'skipped', steps: ['deploy is false: stored in the service only, no backing call'] };
+          results.set(step.itemKey, result);
+          done++;
+          await write(
+            { percentComplete: provisioningPercent(done, live.length) },
+            { kind: 'step', data: { stepIndex: step.stepIndex, itemType: item.itemType, displayName: item.displayName, status: result.status } },
+            { stepIndex: step.stepIndex, result },
+          );
+          await this.recordState(step.cosmosItemId!, result);
+        })().finally(() => running.delete(step.stepIndex));
+        running.set(step.stepIndex, p);
+      }
+      if (running.size) await Promise.race(running.values());
+    }
+  }
+
+  /** Keeps the item's live provisioning state (the console shows it per item). */
+  private async recordState(itemId: string, result: StepResult) {
+    const state = { status: result.status, resourceId: result.resourceId ?? null, gate: result.gate ?? null, error: result.error ?? null, at: new Date().toISOString() };
+    await this.deps.db.updateTable('items').set({ provisioning: JSON.stringify(state) }).where('id', '=', itemId).execute();
+  }
+
+  /** Records the thread edges the app declares (idempotent). */
+  private async recordThread(job: JobRecord, app: CuratedApp, steps: StepRow[]) {
+    const idByKey = new Map(steps.map((s) => [s.itemKey, s.cosmosItemId]));
+    for (const edge of app.edges) {
+      const from = idByKey.get(edge.from);
+      const to = idByKey.get(edge.to);
+      if (!from || !to) continue;
+      await this.deps.db.insertInto('thread_edges')
+        .values({ id: randomUUID(), tenant_id: job.tenantId, workspace_id: job.workspaceId, from_item_id: from, to_item_id: to, kind: edge.kind, source: 'app' })
+        .onConflict((oc) => oc.doNothing()).execute();
+    }
+  }
+}
+
+/** The ProvisionReport from the job's steps. */
+export function reportOf(mode: ProvisionReport['mode'], target: Record<string, string>, steps: StepRow[]): ProvisionReport {
+  const live = steps.filter((s) => s.live && s.result);
+  const provSteps = live.map((s) => ({ stepIndex: s.stepIndex, itemType: s.itemType, displayName: s.displayName, cosmosItemId: s.cosmosItemId ?? '', result: s.result! }));
+  return { outcome: outcomeOf(provSteps.map((s) => s.result)), mode, target, steps: provSteps };
+}

@@ -1,0 +1,61 @@
+import { Type } from '@sinclair/typebox';
+
+const Gate = Type.Object({ reason: Type.String(), remediation: Type.String(), link: Type.String() }, { $id: 'RemediationGate' });
+
+export const StepResultSchema = Type.Object(
+  {
+    status: Type.Union(['created', 'exists', 'skipped', 'remediation', 'failed'].map((s) => Type.Literal(s))),
+    resourceId: Type.Optional(Type.String({ description: 'the live resource in the backing service' })),
+    secondaryIds: Type.Optional(Type.Record(Type.String(), Type.String())),
+    gate: Type.Optional(Type.Ref(Gate)),
+    error: Type.Optional(Type.String({ description: 'the backing service’s error text, unmodified' })),
+    steps: Type.Array(Type.String(), { description: 'step log' }),
+    diagnosis: Type.Optional(Type.String({ description: 'where to diagnose an identity failure' })),
+  },
+  { $id: 'StepResult' },
+);
+
+export const ProvisionReportSchema = Type.Object(
+  {
+    outcome: Type.Union(['all-created', 'partial', 'all-remediation', 'skipped'].map((s) => Type.Literal(s))),
+    mode: Type.Union([Type.Literal('shared'), Type.Literal('dedicated')]),
+    target: Type.Record(Type.String(), Type.String(), { description: 'the resolved target settings' }),
+    steps: Type.Array(Type.Object({
+      stepIndex: Type.Integer(),
+      itemType: Type.String(),
+      displayName: Type.String(),
+      cosmosItemId: Type.String({ description: 'the stored item' }),
+      result: Type.Ref(StepResultSchema),
+    })),
+  },
+  { $id: 'ProvisionReport' },
+);
+
+export const InstallJobSchema = Type.Object(
+  {
+    id: Type.String(),
+    appId: Type.String(),
+    workspaceId: Type.String(),
+    status: Type.Union(['running', 'done', 'partial', 'failed'].map((s) => Type.Literal(s))),
+    phase: Type.Union(['creating-items', 'provisioning', 'finalizing', 'done'].map((s) => Type.Literal(s))),
+    percentComplete: Type.Integer({ minimum: 0, maximum: 100 }),
+    totalItems: Type.Integer(),
+    createdItems: Type.Integer(),
+    installed: Type.Array(Type.Object({ itemType: Type.String(), id: Type.String(), displayName: Type.String(), status: Type.Literal('created') })),
+    provision: Type.Optional(Type.Ref(ProvisionReportSchema, { description: 'present once provisioning completes' })),
+    deploy: Type.Boolean(),
+    mode: Type.Union([Type.Literal('shared'), Type.Literal('dedicated')]),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+    finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { $id: 'InstallJob' },
+);
+
+export const TargetOverridesSchema = Type.Object(
+  Object.fromEntries(['platformWorkspaceId', 'kqlClusterUri', 'kqlDatabase', 'warehouseWorkspace', 'warehouseServer', 'warehouseDatabase', 'searchService', 'lakeAccount', 'lakeContainer']
+    .map((k) => [k, Type.Optional(Type.String({ minLength: 1, maxLength: 500 }))])),
+  { additionalProperties: false, description: 'dedicated mode only; every address must be under the cloud’s allowed DNS suffixes' },
+);
+
+export const INSTALL_SCHEMAS = [Gate, StepResultSchema, ProvisionReportSchema, InstallJobSchema];

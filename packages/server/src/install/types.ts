@@ -1,0 +1,76 @@
+import type { RemediationGate } from '../errors.js';
+
+export type JobStatus = 'running' | 'done' | 'partial' | 'failed';
+export type Phase = 'creating-items' | 'provisioning' | 'finalizing' | 'done';
+export type StepStatus = 'created' | 'exists' | 'skipped' | 'remediation' | 'failed';
+export type Outcome = 'all-created' | 'partial' | 'all-remediation' | 'skipped';
+export type Mode = 'shared' | 'dedicated';
+
+/** The result of provisioning one item (SPEC.md StepResult). */
+export interface StepResult {
+  status: StepStatus;
+  resourceId?: string;
+  secondaryIds?: Record<string, string>;
+  gate?: RemediationGate;
+  error?: string;
+  steps: string[];
+  /** Where to read a diagnosis of a failed or remediation step (identity operations). */
+  diagnosis?: string;
+}
+
+/** One provisioned item in the report (SPEC.md ProvisionStep). */
+export interface ProvisionStep {
+  stepIndex: number;
+  itemType: string;
+  displayName: string;
+  cosmosItemId: string;
+  result: StepResult;
+}
+
+/** The report written when provisioning completes (SPEC.md ProvisionReport). */
+export interface ProvisionReport {
+  outcome: Outcome;
+  mode: Mode;
+  target: Record<string, string>;
+  steps: ProvisionStep[];
+}
+
+/** A stored item an install created (SPEC.md InstalledItem). */
+export interface InstalledItem {
+  itemType: string;
+  id: string;
+  displayName: string;
+  status: 'created';
+}
+
+/** The install job as polled (SPEC.md Install job). */
+export interface InstallJob {
+  id: string;
+  appId: string;
+  workspaceId: string;
+  status: JobStatus;
+  phase: Phase;
+  percentComplete: number;
+  totalItems: number;
+  createdItems: number;
+  installed: InstalledItem[];
+  provision?: ProvisionReport;
+  deploy: boolean;
+  mode: Mode;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+}
+
+/** targetOverrides of a dedicated install (SPEC.md). */
+export interface TargetOverrides {
+  platformWorkspaceId?: string;
+  kqlClusterUri?: string;
+  kqlDatabase?: string;
+  warehouseWorkspace?: string;
+  warehouseServer?: string;
+  warehouseDatabase?: string;
+  searchService?: string;
+  lakeAccount?: string;
+  lakeContainer?: string;
+}

@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { JobStore } from './job-store.js';
+import { LeaseLost, type InstallRunner } from './runner.js';
+
+const HEARTBEAT_MS = 10_000;
+
+/** Claims install jobs with a lease, heartbeats while running them, and resumes jobs whose worker died. */
+export class InstallWorker {
+  readonly id = `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
+  private readonly active = new Map<string, Promise<void>>();
+  private timer?: NodeJS.Timeout;
+  private stopped = false;
+  private polling = false;
+
+  constructor(private readonly jobs: JobStore, private readonly runner: InstallRunner, private readonly log: FastifyBaseLogger, private readonly options: { maxJobs: number; pollMs: number }) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.poke(), this.options.pollMs);
+    this.timer.unref();
+    this.poke();
+  }
+
+  /** Looks for claimable work now (called after an install is accepted). */
+  poke(): void {
+    if (this.stopped || this.polling) return;
+    this.polling = true;
+    void this.fill().finally(() => { this.polling = false; });
+  }
+
+  private async fill(): Promise<void> {
+    while (!this.stopped && this.active.size < this.options.maxJobs) {
+      const job = await this.jobs.claim(this.id).catch((err) => { this.log.error({ err }, 'claiming an install job failed'); return undefined; });
+      if (!job) return;
+      if (job.attempts > 1) this.log.info({ jobId: job.id, attempts: job.attempts }, 'resuming an install job whose worker stopped');
+      const beat = setInterval(() => {
+        void this.jobs.heartbeat(job.id, this.id).then((ok) => { if (!ok) this.log.warn({ jobId: job.id }, 'lease lost'); }).catch(() => undefined);
+      }, HEARTBEAT_MS);
+      const run = this.runner.run(job, this.id)
+        .catch((err) => {
+          if (err instanceof LeaseLost) return;
+          this.log.error({ err, jobId: job.id }, 'install job stopped on an unexpected error; it will be resumed');
+          return this.jobs.release(job.id, this.id);
+        })
+        .finally(() => { clearInterval(beat); this.active.delete(job.id); this.poke(); });
+      this.active.set(job.id, run);
+    }
+  }
+
+  /** Stops claiming, and gives the leases of running jobs back so another process resumes them at once. */
+  async stop(graceMs = 2000): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await Promise.race([Promise.allSettled(this.active.values()), new Promise((r) => setTimeout(r, graceMs))]);
+    for (const jobId of this.active.keys()) await this.jobs.release(jobId, this.id).catch(() => undefined);
+  }
+}

@@ -1,0 +1,39 @@
+import type { CloudProfile } from '../cloud/profiles.js';
+import type { BackingPipeline } from '../backends/http-pipeline.js';
+import type { DataPlatformClient } from '../backends/data-platform.js';
+import type { KqlClient } from '../backends/kql.js';
+import type { SearchClient } from '../backends/search.js';
+import type { CatalogItem, CuratedApp } from '../catalog/types.js';
+import type { StepResult } from '../install/types.js';
+import type { ResolvedTarget } from './targets.js';
+
+/** The backing clients a provisioner may call, all over the one pipeline. */
+export interface Backends {
+  pipeline: BackingPipeline;
+  dataPlatform: DataPlatformClient;
+  kql: KqlClient;
+  search: SearchClient;
+}
+
+/** What a provisioner gets: the item with its install-time content, the target, the clients, a step log. */
+export interface ProvisionContext {
+  app: CuratedApp;
+  item: CatalogItem;
+  /** The item's content with seed tokens replaced by install-time timestamps. */
+  content: any;
+  storedItemId: string;
+  target: ResolvedTarget;
+  profile: CloudProfile;
+  backends: Backends;
+  log(line: string): void;
+  /** The result of another item of the same install, by key (dependencies are provisioned first). */
+  dependency(key: string): StepResult | undefined;
+  /** Content of another item of the app, by key. */
+  contentOf(key: string): any;
+}
+
+/** What a provisioner returns; the runner adds the step log. A gate is raised by throwing GateRaised. */
+export type ProvisionOutcome = Omit<StepResult, 'steps'>;
+
+/** One provisioner per live item type. */
+export type Provisioner = (ctx: ProvisionContext) => Promise<ProvisionOutcome>;

@@ -1,0 +1,51 @@
+import type { RemediationGate } from '../errors.js';
+import type { CloudProfile } from '../cloud/profiles.js';
+import { BackingError } from '../backends/http-pipeline.js';
+
+/** The eight remediation gates of SPEC.md, by name. */
+export type GateName =
+  | 'no-platform-workspace'
+  | 'data-platform-auth'
+  | 'kql-not-configured'
+  | 'kql-arm-auth'
+  | 'kql-create-table-auth'
+  | 'search-auth'
+  | 'warehouse-not-configured'
+  | 'warehouse-tsql-auth';
+
+/** The gate object for a name, with links into the selected cloud's portals. */
+export function gate(name: GateName, profile: CloudProfile, detail: { principal?: string; sql?: string } = {}): RemediationGate {
+  const portal = profile.portalUrl;
+  const fabric = profile.fabricPortalUrl;
+  switch (name) {
+    case 'no-platform-workspace':
+      return { reason: 'no bound platform workspace', remediation: 'bind a capacity to the workspace in the admin area, or set SVC_DEFAULT_PLATFORM_WORKSPACE', link: `${fabric}/admin-portal/capacities` };
+    case 'data-platform-auth':
+      return { reason: 'data platform 401/403', remediation: 'grant the service identity Contributor on the workspace and enable the service-principal tenant setting ("Service principals can use Fabric APIs")', link: `${fabric}/admin-portal/tenantSettings` };
+    case 'kql-not-configured':
+      return { reason: 'KQL cluster not configured', remediation: 'set SVC_KQL_CLUSTER_URI and SVC_KQL_CLUSTER_NAME', link: `${portal}/#browse/Microsoft.Kusto%2Fclusters` };
+    case 'kql-arm-auth':
+      return { reason: 'KQL 401/403 from resource manager', remediation: 'assign Contributor on the cluster to the identity', link: `${portal}/#browse/Microsoft.Kusto%2Fclusters` };
+    case 'kql-create-table-auth':
+      return { reason: 'KQL 401/403 on .create table', remediation: `create a cluster principal assignment with role AllDatabasesAdmin, principal type App${detail.principal ? ` for ${detail.principal}` : ''}`, link: `${portal}/#browse/Microsoft.Kusto%2Fclusters` };
+    case 'search-auth':
+      return { reason: 'search service 401/403', remediation: 'assign Search Service Contributor on the search service (and Search Index Data Contributor to load documents)', link: `${portal}/#browse/Microsoft.Search%2FsearchServices` };
+    case 'warehouse-not-configured':
+      return { reason: 'warehouse dedicated pool not configured', remediation: 'set SVC_WAREHOUSE_WORKSPACE and SVC_WAREHOUSE_DEDICATED_POOL', link: `${portal}/#browse/Microsoft.Synapse%2Fworkspaces` };
+    case 'warehouse-tsql-auth':
+      return { reason: 'warehouse T-SQL not authorized', remediation: detail.sql ?? 'create the identity as a database user FROM EXTERNAL PROVIDER and add it to db_owner', link: `${portal}/#browse/Microsoft.Synapse%2Fworkspaces` };
+  }
+}
+
+/** Thrown by a provisioner when a gate applies: the runner turns it into a remediation step. */
+export class GateRaised extends Error {
+  constructor(readonly gate: RemediationGate, readonly cause?: BackingError) {
+    super(gate.reason);
+  }
+}
+
+/** A 401 or 403 from a backing call becomes the named gate; anything else stays an error. Decided by status, never by text. */
+export function gateOnAuth(err: unknown, name: GateName, profile: CloudProfile, detail?: { principal?: string }): never {
+  if (err instanceof BackingError && (err.status === 401 || err.status === 403)) throw new GateRaised(gate(name, profile, detail), err);
+  throw err;
+}

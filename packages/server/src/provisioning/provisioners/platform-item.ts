@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { BackingError } from '../../backends/http-pipeline.js';
+import { part, type Definition, type PlatformItem } from '../../backends/data-platform.js';
+import { gate, gateOnAuth, GateRaised } from '../gates.js';
+import type { ProvisionContext } from '../context.js';
+
+/** A stable GUID from text (the .platform logicalId of an app's item). */
+export function stableGuid(text: string): string {
+  const h = createHash('sha256').update(text).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** The `.platform` part every definition carries. */
+export function platformPart(ctx: ProvisionContext, type: string) {
+  return part('.platform', JSON.stringify({
+    $schema: 'https://developer.microsoft.com/json-schemas/fabric/gitIntegration/platformProperties/2.0.0/schema.json',
+    metadata: { type, displayName: ctx.item.displayName, description: ctx.item.description },
+    config: { version: '2.0', logicalId: stableGuid(`${ctx.app.id}/${ctx.item.key}`) },
+  }, null, 2));
+}
+
+/** The platform workspace the install targets, or the "no bound platform workspace" gate. */
+export function platformWorkspace(ctx: ProvisionContext): string {
+  const ws = ctx.target.platformWorkspaceId;
+  if (!ws) throw new GateRaised(gate('no-platform-workspace', ctx.profile));
+  return ws;
+}
+
+export interface EnsureOptions {
+  type: string;
+  collection: string;
+  definition?: Definition;
+  /** Send the definition with the create (required for semantic models and mirrored databases). */
+  definitionAtCreate?: boolean;
+  creationPayload?: Record<string, unknown>;
+}
+
+/**
+ * Find-or-create by display name (SPEC.md idempotency): list every page of the type; found → update the
+ * definition; otherwise create (then update the definition). A name race re-lists and updates.
+ */
+export async function ensurePlatformItem(ctx: ProvisionContext, o: EnsureOptions): Promise<{ item: PlatformItem; created: boolean }> {
+  const ws = platformWorkspace(ctx);
+  const dp = ctx.backends.dataPlatform;
+  try {
+    let existing = await dp.findItem(ws, o.type, ctx.item.displayName);
+    let created = false;
+    if (!existing) {
+      ctx.log(`create ${o.type} '${ctx.item.displayName}'`);
+      try {
+        existing = await dp.createItem(ws, o.collection, {
+          displayName: ctx.item.displayName,
+          description: ctx.item.description.slice(0, 256),
+          ...(o.definitionAtCreate && o.definition ? { definition: o.definition } : {}),
+          ...(o.creationPayload ? { creationPayload: o.creationPayload } : {}),
+        });
+        created = true;
+      } catch (err) {
+        if (!(err instanceof BackingError) || err.code !== 'ItemDisplayNameAlreadyInUse') throw err;
+        ctx.log('the name was taken meanwhile: updating the existing item');
+        existing = await dp.findItem(ws, o.type, ctx.item.displayName);
+        if (!existing) throw err;
+      }
+    } else {
+      ctx.log(`found ${o.type} '${existing.displayName}' (${existing.id}): updating in place`);
+    }
+    if (o.definition && (!created || !o.definitionAtCreate)) {
+      ctx.log(`update definition (${o.definition.parts.map((p) => p.path).join(', ')})`);
+      await dp.updateDefinition(ws, existing.id, o.definition);
+    }
+    return { item: existing, created };
+  } catch (err) {
+    gateOnAuth(err, 'data-platform-auth', ctx.profile);
+  }
+}

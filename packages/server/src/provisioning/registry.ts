@@ -1,0 +1,42 @@
+import type { Provisioner } from './context.js';
+import { provisionActivator } from './provisioners/activator.js';
+import { provisionDataPipeline } from './provisioners/data-pipeline.js';
+import { provisionEventstream } from './provisioners/eventstream.js';
+import { provisionKqlDashboard } from './provisioners/kql-dashboard.js';
+import { provisionKqlDatabase, provisionKqlQueryset } from './provisioners/kql-database.js';
+import { provisionLakehouse } from './provisioners/lakehouse.js';
+import { provisionMirroredDatabase } from './provisioners/mirrored-database.js';
+import { provisionNotebook } from './provisioners/notebook.js';
+import { provisionSearchIndex } from './provisioners/search-index.js';
+import { provisionSemanticModel } from './provisioners/semantic-model.js';
+import { provisionWarehouse } from './provisioners/warehouse.js';
+
+/** The one map from live item type to its provisioner. */
+export const PROVISIONERS: Readonly<Record<string, Provisioner>> = {
+  notebook: provisionNotebook,
+  lakehouse: provisionLakehouse,
+  warehouse: provisionWarehouse,
+  'kql-database': provisionKqlDatabase,
+  eventhouse: provisionKqlDatabase,
+  'kql-queryset': provisionKqlQueryset,
+  'search-index': provisionSearchIndex,
+  'semantic-model': provisionSemanticModel,
+  activator: provisionActivator,
+  'data-pipeline': provisionDataPipeline,
+  eventstream: provisionEventstream,
+  'kql-dashboard': provisionKqlDashboard,
+  'mirrored-database': provisionMirroredDatabase,
+};
+
+/** Keys of other items an item's provisioning needs first (from its content's references). */
+export function dependenciesOf(itemType: string, content: any): string[] {
+  switch (itemType) {
+    case 'data-pipeline': return content.notebook ? [content.notebook] : [];
+    case 'activator': return [content.source];
+    case 'semantic-model': return [content.source];
+    case 'eventstream': return [content.destination?.database ?? content.destination?.lakehouse].filter(Boolean);
+    case 'kql-queryset': case 'kql-dashboard': return [content.database];
+    case 'notebook': return content.lakehouse ? [content.lakehouse] : [];
+    default: return [];
+  }
+}
