@@ -31,3 +31,4 @@ if (mode === 'bare') {
   const port = (app.server.address() as { port: number }).port;
   process.stdout.write(JSON.stringify({ url: `http://127.0.0.1:${port}/api/workspaces/${ws.id}/items`, token: secret, store: store.kind }) + '\n');
 }
+for (const s of ['SIGTERM', 'SIGINT'] as const) process.on(s, () => process.exit(0));

@@ -2,6 +2,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { CONSOLE_DIST, registerConsole } from './web/console.js';
 import './http/fastify-types.js';
 import type { Config } from './config.js';
 import type { Store } from './store/db.js';
@@ -82,7 +85,11 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const metrics = new Metrics();
-  const tokens = TokenService.create(store.db);
+  const tokens = TokenService.create(store.db, {
+    cacheMs: Number(config.env.SVC_AUTH_CACHE_SECONDS ?? 30) * 1000,
+    notify: (id) => store.notify('svc_token_revoked', id),
+  });
+  await store.listen('svc_token_revoked', (id) => tokens.evict(id));
   const sessions = SessionService.create(store.db, config.sessionHours);
   const workspaces = WorkspaceService.create(store.db);
   const items = ItemService.create(store.db, workspaces);
@@ -112,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
 
   const routes: Array<{ method: string; url: string }> = [];
   app.addHook('onRoute', (r) => {
+    if ((r.schema as { hide?: boolean } | undefined)?.hide) return; // the console's static files
     for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url });
   });
   app.addHook('onSend', async (req, reply) => {
@@ -121,7 +129,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   await app.register(cookie);
   for (const schema of [ErrorEnvelope, ApiTokenSchema, WorkspaceSchema, ItemSchema, ...CATALOG_SCHEMAS, ...INSTALL_SCHEMAS, ...THREAD_SCHEMAS]) app.addSchema(schema);
   await registerOpenApi(app, config);
-  registerErrorHandling(app);
+  const consoleIndex = path.join(CONSOLE_DIST, 'index.html');
+  registerErrorHandling(app, fs.existsSync(consoleIndex) ? consoleIndex : undefined);
   registerMetrics(app, metrics);
   registerAuthentication(app, { tokens, sessions, limiter: new RateLimiter(config.rateLimitPerMinute) });
 
@@ -133,6 +142,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   await app.register(catalogRoutes(catalog));
   await app.register(installRoutes(installs));
   await app.register(threadRoutes(thread));
+  await registerConsole(app);
   if (worker) {
     app.addHook('onReady', async () => worker.start());
     app.addHook('onClose', async () => worker.stop());

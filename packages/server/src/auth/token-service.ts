@@ -22,6 +22,10 @@ export const MAX_EXPIRY_DAYS = 90;
 const LAST_USED_EVERY_MS = 60_000;
 const DAY_MS = 86_400_000;
 
+type VerifiedRow = {
+  id: string; tenant_id: string; user_id: string; scopes: string[]; secret_hash: string; expires_at: Date; revoked_at: Date | null; display_name: string;
+};
+
 type TokenRow = {
   id: string; name: string; scopes: string[]; created_at: Date; expires_at: Date; last_used_at: Date | null; user_id: string;
 };
@@ -41,11 +45,38 @@ function toApiToken(row: TokenRow): ApiToken {
 /** Issues, verifies, lists and revokes scoped API tokens, always within the caller's tenant. */
 export class TokenService {
   private readonly lastUsedWritten = new Map<string, number>();
+  // Verified token rows, so a hot path does not read the store on every request. A revocation evicts the
+  // entry at once here and, through NOTIFY, in every other process; the TTL bounds anything missed.
+  private readonly verified = new Map<string, { row: VerifiedRow; at: number }>();
 
-  private constructor(private readonly db: Db) {}
+  private constructor(private readonly db: Db, private readonly cacheMs: number, private readonly notify?: (id: string) => Promise<void>) {}
 
-  static create(db: Db): TokenService {
-    return new TokenService(db);
+  static create(db: Db, options: { cacheMs?: number; notify?: (id: string) => Promise<void> } = {}): TokenService {
+    return new TokenService(db, options.cacheMs ?? 30_000, options.notify);
+  }
+
+  /** Forgets a cached token (a revocation heard from another process). */
+  evict(tokenId: string): void {
+    this.verified.delete(tokenId);
+  }
+
+  private async lookup(id: string): Promise<VerifiedRow | undefined> {
+    const hit = this.verified.get(id);
+    if (hit && Date.now() - hit.at < this.cacheMs) return hit.row;
+    const row = await this.db
+      .selectFrom('api_tokens')
+      .innerJoin('users', 'users.id', 'api_tokens.user_id')
+      .select([
+        'api_tokens.id', 'api_tokens.tenant_id', 'api_tokens.user_id', 'api_tokens.scopes', 'api_tokens.secret_hash',
+        'api_tokens.expires_at', 'api_tokens.revoked_at', 'users.display_name',
+      ])
+      .where('api_tokens.id', '=', id)
+      .executeTakeFirst();
+    if (row && !row.revoked_at && this.cacheMs > 0) {
+      if (this.verified.size > 10_000) this.verified.clear();
+      this.verified.set(id, { row, at: Date.now() });
+    }
+    return row;
   }
 
   /** Mints a token for the caller's user; never with scopes the caller lacks. Returns the secret once. */
@@ -99,15 +130,7 @@ export class TokenService {
   async verify(value: string): Promise<Caller> {
     const parsed = parseToken(value);
     if (!parsed) throw new AuthenticationError('The bearer token is not a svc_pat_<id>_<secret> token', 'invalid_token');
-    const row = await this.db
-      .selectFrom('api_tokens')
-      .innerJoin('users', 'users.id', 'api_tokens.user_id')
-      .select([
-        'api_tokens.id', 'api_tokens.tenant_id', 'api_tokens.user_id', 'api_tokens.scopes', 'api_tokens.secret_hash',
-        'api_tokens.expires_at', 'api_tokens.revoked_at', 'users.display_name',
-      ])
-      .where('api_tokens.id', '=', parsed.id)
-      .executeTakeFirst();
+    const row = await this.lookup(parsed.id);
     // Same answer for an unknown id and a wrong secret, so ids cannot be probed.
     if (!row || !secretMatches(parsed.secret, row.secret_hash)) {
       throw new AuthenticationError('The token is not valid', 'invalid_token');
@@ -169,6 +192,8 @@ export class TokenService {
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     if (!result.numUpdatedRows) throw new NotFoundError('Token', tokenId);
+    this.verified.delete(tokenId);
+    await this.notify?.(tokenId);
     await this.db.deleteFrom('sessions').where('token_id', '=', tokenId).execute();
   }
 }

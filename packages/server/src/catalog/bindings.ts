@@ -3,7 +3,10 @@ import type { CatalogItem } from './types.js';
 
 const SQL_TYPES = ['lakehouse', 'warehouse'];
 
-/** Checks every `${…}` install-time token in an item's content: clock tokens, `${item:<key>.id|sqlEndpoint|sqlEndpointId}`, `${workspace.id}`, `${bi.apiHost}`, and a mirror's `${connection.id}`. */
+/**
+ * Checks the `${…}` install-time tokens of an item's content: clock tokens, `${item:<key>.id|sqlEndpoint|sqlEndpointId}`, `${workspace.id}`,
+ * `${bi.apiHost}` and a mirror's `${connection.id}`. Stored items may carry other `${…}` text (prompt-flow references); live items may not.
+ */
 export function checkBindings(check: AppCheck, item: CatalogItem) {
   const visit = (v: unknown) => {
     if (typeof v === 'string') {
@@ -19,7 +22,10 @@ function checkToken(check: AppCheck, item: CatalogItem, token: string) {
   if (token === 'workspace.id' || token === 'bi.apiHost') return;
   if (token === 'connection.id' && item.itemType === 'mirrored-database') return;
   const ref = /^item:([a-z0-9-]+)\.(id|sqlEndpoint|sqlEndpointId)$/.exec(token);
-  if (!ref) check.fail(item, `unknown install-time token '\${${token}}'`);
+  if (!ref) {
+    if (item.provisioning === 'stored' && !token.startsWith('item:')) return;
+    check.fail(item, `unknown install-time token '\${${token}}'`);
+  }
   const target = check.items.get(ref[1]!);
   if (!target) check.fail(item, `token '\${${token}}' names '${ref[1]}', which is not an item of this app`);
   if (ref[2] !== 'id' && !SQL_TYPES.includes(target.itemType)) check.fail(item, `token '\${${token}}': only a lakehouse or warehouse has a ${ref[2]}`);

@@ -1,5 +1,5 @@
 import { firstMention, type AppCheck } from './app-check.js';
-import type { ActivatorContent, EventstreamContent, KqlDashboardContent, KqlDatabaseContent, KqlQuerysetContent, ReportContent, SemanticModelContent } from './content-schemas.js';
+import type { ActivatorContent, EventstreamContent, KqlDashboardContent, KqlDatabaseContent, KqlQuerysetContent, ReportContent, SearchIndexContent, SemanticModelContent } from './content-schemas.js';
 import { checkRdl } from './rdl.js';
 import { fitsColumn, storeTables } from './store-tables.js';
 import type { CatalogItem } from './types.js';
@@ -86,7 +86,7 @@ export function validateStored(check: AppCheck, item: CatalogItem) {
   walk(item.content, 'content');
 }
 
-/** What an object that names a `source` asks of it: KQL queries, tables and columns, measures and DAX fields. */
+/** What an object that names a `source` asks of it: KQL queries, tables and columns, search documents, measures and DAX fields. */
 function checkUse(check: AppCheck, item: CatalogItem, source: CatalogItem, o: Record<string, unknown>, path: string) {
   if (typeof o.query === 'string' && KQL_TYPES.includes(source.itemType) && !firstMention(o.query, kqlNames(source))) check.fail(item, `${path}.query names no table or function of '${source.key}'`);
   const store = storeTables(check, source);
@@ -95,6 +95,11 @@ function checkUse(check: AppCheck, item: CatalogItem, source: CatalogItem, o: Re
     const columns = store.tables.get(o.table);
     const wanted = [o.column, ...(Array.isArray(o.columns) ? o.columns : [])].filter((x): x is string => typeof x === 'string');
     for (const w of wanted) if (columns && !columns.some((col) => col.name === w)) check.fail(item, `${path} uses column '${w}', which ${o.table} of '${source.key}' does not have`);
+  }
+  if (source.itemType === 'search-index' && Array.isArray(o.documents)) {
+    const { index, documents } = source.content as SearchIndexContent;
+    const key = index.fields.find((f) => f.key)!.name;
+    for (const d of o.documents) if (!documents.some((doc) => doc[key] === d)) check.fail(item, `${path}.documents names '${String(d)}', which is not a document of '${source.key}'`);
   }
   if (source.itemType === 'semantic-model') {
     const idx = modelIndex(source.content as SemanticModelContent);

@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import fs from 'node:fs';
 import { errorBody, ServiceError } from '../errors.js';
+import { isConsolePath } from '../web/console.js';
 
 interface ValidationIssue {
   instancePath: string;
@@ -24,7 +26,7 @@ function describe(context: string | undefined, issue: ValidationIssue): string {
 }
 
 /** One error handler for every route: ServiceErrors, validation, body limits, and the unexpected. */
-export function registerErrorHandling(app: FastifyInstance) {
+export function registerErrorHandling(app: FastifyInstance, consoleIndex?: string) {
   app.setErrorHandler((err: FastifyError & { validation?: ValidationIssue[]; validationContext?: string }, req, reply) => {
     if (err instanceof ServiceError) {
       if (err.extra.retryAfter) reply.header('retry-after', String(err.extra.retryAfter));
@@ -49,6 +51,10 @@ export function registerErrorHandling(app: FastifyInstance) {
   });
 
   app.setNotFoundHandler((req, reply) => {
+    // A console deep link (GET of a page) is answered with the console's index.html.
+    if (req.method === 'GET' && consoleIndex && isConsolePath(req.url) && (req.headers.accept ?? '').includes('text/html')) {
+      return reply.type('text/html').header('cache-control', 'no-cache').send(fs.readFileSync(consoleIndex));
+    }
     reply.status(404).send({ ok: false, error: { code: 'route_not_found', message: `No route ${req.method} ${req.url.split('?')[0]}` } });
   });
 }

@@ -81,20 +81,27 @@ export class ItemService {
     }
   }
 
+  /** One round trip: the workspace's items joined to the workspace itself, so an unknown workspace is told apart from an empty one. */
   async list(caller: Caller, workspaceId: string, page: PageRequest, filter: { itemType?: string } = {}) {
-    await this.workspaces.get(caller, workspaceId);
     let q = this.db
-      .selectFrom('items')
-      .select(COLUMNS)
-      .where('tenant_id', '=', caller.tenantId)
-      .where('workspace_id', '=', workspaceId)
-      .orderBy('created_at')
-      .orderBy('id')
+      .selectFrom('workspaces as w')
+      .leftJoin('items', (join) => {
+        let j = join.onRef('items.workspace_id', '=', 'w.id');
+        if (filter.itemType) j = j.on('items.item_type', '=', filter.itemType);
+        if (page.cursor) j = j.on(afterCursor(page.cursor, 'items'));
+        return j;
+      })
+      .select(COLUMNS.map((c) => `items.${c}` as const))
+      .where('w.id', '=', workspaceId)
+      .where('w.tenant_id', '=', caller.tenantId)
+      .orderBy('items.created_at')
+      .orderBy('items.id')
       .limit(page.limit + 1);
-    if (filter.itemType) q = q.where('item_type', '=', filter.itemType);
-    if (page.cursor) q = q.where(afterCursor(page.cursor));
-    const { rows, nextCursor } = toPage(await q.execute(), page.limit);
-    return { items: rows.map(toItem), nextCursor };
+    const rows = await q.execute();
+    if (!rows.length) throw new NotFoundError('Workspace', workspaceId);
+    const found = rows.filter((r) => r.id !== null) as Row[];
+    const { rows: pageRows, nextCursor } = toPage(found, page.limit);
+    return { items: pageRows.map(toItem), nextCursor };
   }
 
   async get(caller: Caller, workspaceId: string, itemId: string): Promise<Item> {

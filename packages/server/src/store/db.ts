@@ -11,19 +11,24 @@ export type Db = Kysely<Database>;
 export interface Store {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Subscribes to a notification channel (LISTEN); every process sharing the store hears NOTIFYs. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<void>;
+  /** Sends a notification to every listener of the channel, in every process. */
+  notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 // PGlite has one connection; hand it out to one borrower at a time so transactions stay whole.
-async function pglitePool(dataDir: string): Promise<PostgresPool & { ready: Promise<void> }> {
+async function pglitePool(dataDir: string): Promise<PostgresPool & { ready: Promise<void>; listen(c: string, f: (p: string) => void): Promise<unknown> }> {
   const { PGlite } = await import('@electric-sql/pglite');
   fs.mkdirSync(dataDir, { recursive: true });
   const lite = new PGlite(dataDir);
   let tail: Promise<void> = lite.waitReady;
   return {
     ready: lite.waitReady,
+    listen: (channel, fn) => lite.listen(channel, fn),
     async connect(): Promise<PostgresPoolClient> {
       let release!: () => void;
       const previous = tail;
@@ -52,18 +57,37 @@ async function pglitePool(dataDir: string): Promise<PostgresPool & { ready: Prom
 export async function openStore(options: { databaseUrl?: string; dataDir: string }): Promise<Store> {
   let pool: PostgresPool;
   let kind: Store['kind'];
+  let listen: Store['listen'];
+  const listeners: pg.Client[] = [];
   if (options.databaseUrl) {
-    pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const url = options.databaseUrl;
+    pool = new pg.Pool({ connectionString: url, max: Number(process.env.SVC_DB_POOL ?? 10) });
     kind = 'postgres';
+    listen = async (channel, fn) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      client.on('notification', (n) => { if (n.channel === channel) fn(n.payload ?? ''); });
+      client.on('error', () => undefined);
+      await client.query(`LISTEN ${channel}`);
+      listeners.push(client);
+    };
   } else {
     const lite = await pglitePool(path.join(options.dataDir, 'pglite'));
     await lite.ready;
     pool = lite;
     kind = 'pglite';
+    listen = async (channel, fn) => { await lite.listen(channel, fn); };
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   await migrate(db, kind);
-  return { db, kind, close: () => db.destroy() };
+  const notify = async (channel: string, payload: string) => { await sql`SELECT pg_notify(${channel}, ${payload})`.execute(db); };
+  return {
+    db, kind, listen, notify,
+    close: async () => {
+      await Promise.all(listeners.map((c) => c.end().catch(() => undefined)));
+      await db.destroy();
+    },
+  };
 }
 
 /** Applies every migration file not yet recorded, each in its own transaction, under an advisory lock. */

@@ -54,7 +54,8 @@ export function toPage<T extends { created_at: Date; id: string }>(rows: T[], li
 }
 
 /** The keyset condition "after this cursor" on (created_at, id), for a where() clause. */
-export function afterCursor(cursor: string) {
+export function afterCursor(cursor: string, table?: string) {
   const pos = decodeCursor(cursor);
-  return sql<boolean>`(created_at, id) > (${pos.createdAt.toISOString()}::timestamptz, ${pos.id})`;
+  const col = (c: string) => sql.ref(table ? `${table}.${c}` : c);
+  return sql<boolean>`(${col('created_at')}, ${col('id')}) > (${pos.createdAt.toISOString()}::timestamptz, ${pos.id})`;
 }

@@ -1,0 +1,19 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+
+export const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../console/dist');
+
+/** Serves the built console at / with deep links falling back to index.html; API paths keep their JSON 404. */
+export async function registerConsole(app: FastifyInstance, dist = CONSOLE_DIST): Promise<boolean> {
+  if (!fs.existsSync(path.join(dist, 'index.html'))) return false;
+  await app.register(fastifyStatic, { root: dist, prefix: '/', wildcard: false, index: ['index.html'], cacheControl: false, setHeaders: (res, file) => {
+    res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+  } });
+  return true;
+}
+
+/** Whether a path is a console page (deep link) rather than an API or metrics path. */
+export const isConsolePath = (url: string) => !url.startsWith('/api/') && url !== '/api' && !url.startsWith('/metrics');
