@@ -6,6 +6,7 @@ import { buildApp } from './app.js';
 import { ensureTenant } from './auth/token-service.js';
 import { newToken } from './auth/token-format.js';
 import { SCOPES } from './auth/scopes.js';
+import { selectCloud } from './cloud/profiles.js';
 
 export const DEFAULT_TENANT = 'default';
 
@@ -21,8 +22,10 @@ function localToken(config: Config): string {
 
 async function main(): Promise<void> {
   let config: Config;
+  let sandboxMode: boolean;
   try {
     config = loadConfig();
+    sandboxMode = selectCloud(config.env).name === 'sandbox';
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`Configuration error: ${err.message}\n`);
@@ -31,9 +34,9 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  const sandboxMode = !config.env.SVC_CLOUD && !config.publicUrl ? true : config.env.SVC_CLOUD === 'sandbox';
   let sandbox: { urls: Record<string, string>; env: Record<string, string>; stop(): Promise<void> } | undefined;
-  if (sandboxMode) {
+  // The sandbox runs in-process unless the environment already points at a running one (npm run sandbox).
+  if (sandboxMode && !config.env.SVC_SANDBOX_ADMIN_URL) {
     const { startSandbox } = await import('@svc/sandbox');
     const started = await startSandbox({});
     sandbox = started;
@@ -46,7 +49,7 @@ async function main(): Promise<void> {
   const { app, services } = await buildApp({
     config,
     store,
-    health: () => (sandbox ? { sandbox: { admin: sandbox.urls.admin } } : {}),
+    health: () => (sandbox ? { sandbox: { admin: sandbox.urls.admin } } : config.env.SVC_SANDBOX_ADMIN_URL ? { sandbox: { admin: config.env.SVC_SANDBOX_ADMIN_URL } } : {}),
   });
 
   const { userId } = await ensureTenant(store.db, DEFAULT_TENANT, 'Default tenant', { displayName: 'Administrator' });

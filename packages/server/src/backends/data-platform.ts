@@ -70,6 +70,12 @@ export class DataPlatformClient {
     if (res.status === 202) await followOperation(this.pipeline, 'data-platform', this.audience, res);
   }
 
+  /** A lakehouse with its properties (OneLake paths, SQL endpoint and its provisioning status). */
+  async getLakehouse(workspaceId: string, lakehouseId: string) {
+    const res = await this.pipeline.send({ service: 'data-platform', method: 'GET', url: this.url(`/workspaces/${workspaceId}/lakehouses/${lakehouseId}`), audience: this.audience });
+    return res.json<{ id: string; properties?: { oneLakeTablesPath?: string; sqlEndpointProperties?: { id?: string; connectionString?: string; provisioningStatus?: string } } }>();
+  }
+
   async getWorkspace(workspaceId: string) {
     return (await this.pipeline.send({ service: 'data-platform', method: 'GET', url: this.url(`/workspaces/${workspaceId}`), audience: this.audience })).json();
   }

@@ -30,3 +30,25 @@ function checkToken(check: AppCheck, item: CatalogItem, token: string) {
   if (!target) check.fail(item, `token '\${${token}}' names '${ref[1]}', which is not an item of this app`);
   if (ref[2] !== 'id' && !SQL_TYPES.includes(target.itemType)) check.fail(item, `token '\${${token}}': only a lakehouse or warehouse has a ${ref[2]}`);
 }
+
+const BINDING = /\$\{(item:[a-z0-9-]+\.(?:id|sqlEndpoint|sqlEndpointId)|workspace\.id|bi\.apiHost|connection\.id)\}/g;
+
+/** The item keys that `${item:<key>.…}` tokens name anywhere in `value` (what its provisioning needs first). */
+export function boundItemKeys(value: unknown): string[] {
+  const keys = new Set<string>();
+  const visit = (v: unknown) => {
+    if (typeof v === 'string') for (const m of v.matchAll(/\$\{item:([a-z0-9-]+)\./g)) keys.add(m[1]!);
+    else if (Array.isArray(v)) v.forEach(visit);
+    else if (v && typeof v === 'object') Object.values(v).forEach(visit);
+  };
+  visit(value);
+  return [...keys];
+}
+
+/** A copy of `value` whose binding tokens are replaced by `lookup(token)` (token without `${}`, e.g. `item:floor-model.id`); tokens it answers undefined for stay. */
+export function resolveBindings<T>(value: T, lookup: (token: string) => string | undefined): T {
+  if (typeof value === 'string') return value.replace(BINDING, (m, token: string) => lookup(token) ?? m) as T;
+  if (Array.isArray(value)) return value.map((v) => resolveBindings(v, lookup)) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveBindings(v, lookup)])) as T;
+  return value;
+}

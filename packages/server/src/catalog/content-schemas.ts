@@ -7,6 +7,7 @@ const Key = Type.String({ pattern: '^[a-z0-9-]+$' });
 const Column = Type.Object({ name: Name, type: Name });
 const Row = Type.Array(Type.Unknown());
 
+/** Notebook content: cells, the default lakehouse, and what the code reads and writes. */
 export const NotebookContent = Type.Object({
   language: Type.Union([Type.Literal('python'), Type.Literal('sql')]),
   cells: Type.Array(Type.Object({ kind: Type.Union([Type.Literal('code'), Type.Literal('markdown')]), source: Name }), { minItems: 1 }),
@@ -15,10 +16,14 @@ export const NotebookContent = Type.Object({
   writes: Type.Optional(Type.Array(Key)),
 });
 
+/** A lakehouse table: its folder, Spark columns and seed rows. */
 export const LakehouseTable = Type.Object({ name: Name, folder: Name, columns: Type.Array(Column, { minItems: 1 }), seedRows: Type.Optional(Type.Array(Row)) });
+/** Lakehouse content: tables and declared file folders. */
 export const LakehouseContent = Type.Object({ tables: Type.Array(LakehouseTable, { minItems: 1 }), files: Type.Optional(Type.Array(Name)) });
 
+/** A KQL table: columns and seed rows. */
 export const KqlTable = Type.Object({ name: Name, columns: Type.Array(Column, { minItems: 1 }), seedRows: Type.Optional(Type.Array(Row)) });
+/** KQL database or eventhouse content: the database, its tables and functions. */
 export const KqlDatabaseContent = Type.Object({
   database: Type.String({ pattern: '^[A-Za-z0-9_.-]+$' }),
   eventhouse: Type.Optional(Key),
@@ -26,9 +31,11 @@ export const KqlDatabaseContent = Type.Object({
   functions: Type.Optional(Type.Array(Type.Object({ name: Name, parameters: Type.String({ pattern: '^\\(.*\\)$' }), body: Name, docstring: Type.Optional(Type.String()) }))),
 });
 
+/** KQL queryset content: saved queries over a KQL database of the app. */
 export const KqlQuerysetContent = Type.Object({ database: Key, queries: Type.Array(Type.Object({ name: Name, text: Name }), { minItems: 1 }) });
 
 const SearchField: TSchema = Type.Object({ name: Name, type: Name, key: Type.Optional(Type.Boolean()) }, { additionalProperties: true });
+/** Search index content: the index body and its documents. */
 export const SearchIndexContent = Type.Object({
   index: Type.Object({ name: Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,127}$' }), fields: Type.Array(SearchField, { minItems: 1 }) }, { additionalProperties: true }),
   documents: Type.Array(Type.Record(Type.String(), Type.Unknown())),
@@ -48,6 +55,7 @@ const TmslTable = Type.Object(
   },
   { additionalProperties: true },
 );
+/** Semantic model content: the source lakehouse or warehouse and the model.bim document. */
 export const SemanticModelContent = Type.Object({
   source: Key,
   model: Type.Object(
@@ -66,7 +74,9 @@ export const SemanticModelContent = Type.Object({
   ),
 });
 
+/** The comparison operators of an activator condition. */
 export const ACTIVATOR_OPERATORS = ['>', '<', '==', '!=', '>=', '<='] as const;
+/** Activator content: the watched table and its triggers. */
 export const ActivatorContent = Type.Object({
   source: Key,
   table: Name,
@@ -81,6 +91,7 @@ export const ActivatorContent = Type.Object({
 });
 
 const Activity = Type.Object({ name: Name, type: Name, dependsOn: Type.Optional(Type.Array(Type.Unknown())), typeProperties: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: true });
+/** Data pipeline content: the variant and its pipeline-content activities. */
 export const PipelineContent = Type.Object({
   variant: Type.Union([Type.Literal('notebook'), Type.Literal('copy')]),
   notebook: Type.Optional(Key),
@@ -90,6 +101,7 @@ export const PipelineContent = Type.Object({
   activities: Type.Array(Activity, { minItems: 1 }),
 });
 
+/** Eventstream content: the source, the event schema and where events land. */
 export const EventstreamContent = Type.Object({
   source: Type.Object({ type: Type.Union([Type.Literal('CustomEndpoint'), Type.Literal('SampleData')]) }, { additionalProperties: true }),
   eventSchema: Type.Optional(Type.Array(Column)),
@@ -101,6 +113,7 @@ export const EventstreamContent = Type.Object({
   retentionDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 90 })),
 });
 
+/** Warehouse content: DDL, keyed seeds, dbt sources and models. */
 export const WarehouseContent = Type.Object({
   ddl: Type.Array(Name, { minItems: 1 }),
   seeds: Type.Optional(Type.Array(Type.Object({ table: Name, key: Type.Array(Name, { minItems: 1 }), rows: Type.Array(Row, { minItems: 1 }) }))),
@@ -109,15 +122,19 @@ export const WarehouseContent = Type.Object({
   sources: Type.Optional(Type.Record(Type.String(), Type.Object({ schema: Name, lakehouse: Type.Optional(Key), tables: Type.Array(Name, { minItems: 1 }) }))),
 });
 
+/** Report content as stored in JSON: the RDL file and the semantic model it reads. */
 export const ReportContent = Type.Object({ rdlFile: Type.String({ pattern: '\\.rdl$' }), semanticModel: Type.Optional(Key) });
 
+/** KQL dashboard content: tiles of queries over a KQL database of the app. */
 export const KqlDashboardContent = Type.Object({
   database: Key,
   tiles: Type.Array(Type.Object({ title: Name, query: Name, visual: Type.Optional(Type.String()) }), { minItems: 1 }),
   autoRefresh: Type.Optional(Type.String()),
 });
 
+/** Source types a mirroring.json may name. */
 export const MIRROR_SOURCE_TYPES = ['Snowflake', 'AzureSqlDatabase', 'AzureSqlMI', 'AzurePostgreSql', 'CosmosDb', 'SqlServer2025', 'MSSQL', 'GenericMirror'] as const;
+/** Mirrored database content: the connection to create and mirroring.json. */
 export const MirroredDatabaseContent = Type.Object({
   connection: Type.Optional(Type.Object({ name: Name, server: Name, database: Name, authentication: Name })),
   mirroring: Type.Object({
@@ -129,6 +146,7 @@ export const MirroredDatabaseContent = Type.Object({
   }),
 });
 
+/** Content of a stored-only item: any JSON object. */
 export const StoredContent = Type.Record(Type.String(), Type.Unknown());
 
 /** The content schema of each item type; types without an entry are stored only (any JSON object). */
@@ -154,6 +172,7 @@ export type LakehouseContent = Static<typeof LakehouseContent>;
 export type KqlDatabaseContent = Static<typeof KqlDatabaseContent>;
 export type KqlQuerysetContent = Static<typeof KqlQuerysetContent>;
 export type SearchIndexContent = { index: { name: string; fields: SearchField[]; [k: string]: unknown }; documents: Record<string, unknown>[] };
+/** A search index field (other attributes pass through). */
 export type SearchField = { name: string; type: string; key?: boolean; dimensions?: number; vectorSearchProfile?: string; [k: string]: unknown };
 export type SemanticModelContent = Static<typeof SemanticModelContent>;
 export type ActivatorContent = Static<typeof ActivatorContent>;

@@ -2,6 +2,7 @@ import type { ItemTypeInfo } from './item-types.js';
 
 /** The kinds of thread (lineage) edge an app may declare. */
 export const EDGE_KINDS = ['feeds', 'reads-from', 'visualizes', 'triggers-on', 'runs'] as const;
+/** One of EDGE_KINDS. */
 export type EdgeKind = (typeof EDGE_KINDS)[number];
 
 /** One thread edge between two items of an app, by key. */

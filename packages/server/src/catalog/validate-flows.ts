@@ -37,6 +37,10 @@ export function validateNotebook(check: AppCheck, item: CatalogItem) {
       : target.displayName;
     if (target !== home && !firstMention(code, [name])) check.fail(item, `declares '${target.key}' but its code never names '${name}'`);
   }
+  for (const other of [...check.ofType('search-index'), ...check.ofType('kql-database'), ...check.ofType('eventhouse')]) {
+    const name = other.itemType === 'search-index' ? (other.content as SearchIndexContent).index.name : (other.content as KqlDatabaseContent).database;
+    if (!declared.has(other.key) && firstMention(code, [name])) check.fail(item, `code uses '${name}' but reads and writes do not name '${other.key}'`);
+  }
   for (const lh of check.ofType('lakehouse')) {
     const tables = (lh.content as LakehouseContent).tables.map((t) => t.name);
     for (const m of code.matchAll(new RegExp(`(?<![\\w.])${escapeRe(lh.displayName)}\\.(?:Lakehouse/Tables/)?(\\w+)`, 'g'))) {

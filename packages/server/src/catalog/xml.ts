@@ -19,7 +19,7 @@ export function parseXml(src: string): XmlElement {
     throw new Error(`${msg} at offset ${i}`);
   };
   const decode = (s: string) =>
-    s.replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);|&/g, (m, e: string | undefined) => {
+    s.replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);|&/g, (_m, e: string | undefined) => {
       if (!e) return fail('bare & (use &amp;)');
       if (e.startsWith('#x')) return String.fromCodePoint(parseInt(e.slice(2), 16));
       if (e.startsWith('#')) return String.fromCodePoint(parseInt(e.slice(1), 10));

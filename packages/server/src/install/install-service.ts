@@ -12,7 +12,7 @@ import type { Backends } from '../provisioning/context.js';
 import { PROVISIONERS } from '../provisioning/registry.js';
 import { checkOverrides, resolveTarget } from '../provisioning/targets.js';
 import type { JobStore } from './job-store.js';
-import { reportOf, runProvisioner } from './runner.js';
+import { bindContent, reportOf, runProvisioner } from './runner.js';
 import { jobStatusOf } from './report.js';
 import type { InstallJob, Mode, TargetOverrides } from './types.js';
 
@@ -72,7 +72,7 @@ export class InstallService {
     const results = new Map(steps.filter((s) => s.result).map((s) => [s.itemKey, s.result!]));
     const item = app.items[stepIndex]!;
     const result = await runProvisioner({
-      app, item, content: content.get(item.key), storedItemId: step.cosmosItemId ?? '', target, profile: this.deps.profile, backends: this.deps.backends,
+      app, item, content: bindContent(content.get(item.key), results, target, this.deps.profile), storedItemId: step.cosmosItemId ?? '', target, profile: this.deps.profile, backends: this.deps.backends,
       dependency: (k) => results.get(k), contentOf: (k) => content.get(k),
     });
     step.result = result;

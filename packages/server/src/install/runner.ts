@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
 import type { Catalog, CatalogItem, CuratedApp } from '../catalog/types.js';
 import { expandSeedTokens } from '../catalog/seed-tokens.js';
+import { resolveBindings } from '../catalog/bindings.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 import { BackingError } from '../backends/http-pipeline.js';
 import type { Backends, ProvisionContext } from '../provisioning/context.js';
@@ -37,7 +38,8 @@ export async function runProvisioner(ctx: Omit<ProvisionContext, 'log'>): Promis
   } catch (err) {
     if (err instanceof GateRaised) {
       if (err.cause) steps.push(`${err.cause.service} answered ${err.cause.status}${err.cause.code ? ` ${err.cause.code}` : ''}`);
-      return { status: 'remediation', gate: err.gate, steps, diagnosis: diagnosisLink(err.cause) };
+      // The backing service's own text travels with the gate, unmodified, so the admin sees what it said.
+      return { status: 'remediation', gate: err.gate, ...(err.cause?.body ? { error: err.cause.body } : {}), steps, diagnosis: diagnosisLink(err.cause) };
     }
     if (err instanceof BackingError) {
       steps.push(`${err.service} ${err.status ? `answered ${err.status}` : 'failed'}${err.code ? ` (${err.code})` : ''}`);
@@ -141,7 +143,7 @@ export class InstallRunner {
         const p = (async () => {
           const result: StepResult = job.deploy
             ? await runProvisioner({
-              app, item, content: contentByKey.get(item.key), storedItemId: step.cosmosItemId!, target, profile: this.deps.profile,
+              app, item, content: bindContent(contentByKey.get(item.key), results, target, this.deps.profile), storedItemId: step.cosmosItemId!, target, profile: this.deps.profile,
               backends: this.deps.backends, dependency: (k) => results.get(k), contentOf: (k) => contentByKey.get(k),
             })
             : { status: 'skipped', steps: ['deploy is false: stored in the service only, no backing call'] };
@@ -178,6 +180,18 @@ export class InstallRunner {
         .onConflict((oc) => oc.doNothing()).execute();
     }
   }
+}
+
+/** Replaces ${item:<key>.id|sqlEndpoint|sqlEndpointId}, ${workspace.id} and ${bi.apiHost} with the live values of this install. */
+export function bindContent(content: unknown, results: Map<string, StepResult>, target: ResolvedTarget, profile: CloudProfile): any {
+  return resolveBindings(content, (token) => {
+    if (token === 'workspace.id') return target.platformWorkspaceId;
+    if (token === 'bi.apiHost') return new URL(profile.biApiUrl).host;
+    const ref = /^item:([a-z0-9-]+)\.(id|sqlEndpoint|sqlEndpointId)$/.exec(token);
+    if (!ref) return undefined;
+    const r = results.get(ref[1]!);
+    return ref[2] === 'id' ? r?.resourceId : r?.secondaryIds?.[ref[2]!];
+  });
 }
 
 /** The ProvisionReport from the job's steps. */

@@ -1,4 +1,5 @@
 import type { Provisioner } from './context.js';
+import { boundItemKeys } from '../catalog/bindings.js';
 import { provisionActivator } from './provisioners/activator.js';
 import { provisionDataPipeline } from './provisioners/data-pipeline.js';
 import { provisionEventstream } from './provisioners/eventstream.js';
@@ -28,15 +29,15 @@ export const PROVISIONERS: Readonly<Record<string, Provisioner>> = {
   'mirrored-database': provisionMirroredDatabase,
 };
 
-/** Keys of other items an item's provisioning needs first (from its content's references). */
+/** Keys of other items an item's provisioning needs first: those its content references or binds with ${item:<key>.…}. */
 export function dependenciesOf(itemType: string, content: any): string[] {
+  const refs: string[] = [];
   switch (itemType) {
-    case 'data-pipeline': return content.notebook ? [content.notebook] : [];
-    case 'activator': return [content.source];
-    case 'semantic-model': return [content.source];
-    case 'eventstream': return [content.destination?.database ?? content.destination?.lakehouse].filter(Boolean);
-    case 'kql-queryset': case 'kql-dashboard': return [content.database];
-    case 'notebook': return content.lakehouse ? [content.lakehouse] : [];
-    default: return [];
+    case 'activator': case 'semantic-model': refs.push(content.source); break;
+    case 'eventstream': refs.push(content.destination?.database ?? content.destination?.lakehouse); break;
+    case 'kql-queryset': case 'kql-dashboard': refs.push(content.database); break;
+    case 'notebook': refs.push(content.lakehouse); break;
+    case 'report': refs.push(content.semanticModel); break;
   }
+  return [...new Set([...refs.filter(Boolean), ...boundItemKeys(content)])];
 }

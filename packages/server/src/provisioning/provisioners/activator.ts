@@ -3,6 +3,8 @@ import { gateOnAuth } from '../gates.js';
 import type { Provisioner } from '../context.js';
 import { ensurePlatformItem, platformPart, stableGuid } from './platform-item.js';
 
+const SOURCE_KINDS: Record<string, string> = { 'kql-database': 'kql', eventhouse: 'kql', eventstream: 'eventstream', lakehouse: 'lakehouse', 'search-index': 'search' };
+
 type Trigger = { name: string; condition: { column: string; operator: string; value: unknown }; action: { kind: string; receiver: string; message?: string } };
 
 /** activator: POST /workspaces/{ws}/reflexes with ReflexEntities.json, then POST each trigger to /reflexes/{id}/triggers (SPEC.md). */
@@ -11,7 +13,11 @@ export const provisionActivator: Provisioner = async (ctx) => {
   const source = ctx.app.items.find((i) => i.key === c.source)!;
   const sourceContent = ctx.contentOf(c.source);
   const entities = [
-    { uniqueIdentifier: stableGuid(`${ctx.app.id}/${ctx.item.key}/source`), payload: { name: `${source.displayName} ${c.table}`, type: 'kqlSource', database: sourceContent?.database ?? source.displayName, table: c.table }, type: 'kqlSource-v1' },
+    {
+      uniqueIdentifier: stableGuid(`${ctx.app.id}/${ctx.item.key}/source`),
+      payload: { name: `${source.displayName} ${c.table}`, itemType: source.itemType, itemId: ctx.dependency(c.source)?.resourceId ?? null, database: sourceContent?.database ?? null, table: c.table },
+      type: `${SOURCE_KINDS[source.itemType] ?? 'item'}Source-v1`,
+    },
     ...c.triggers.map((t) => ({ uniqueIdentifier: stableGuid(`${ctx.app.id}/${ctx.item.key}/${t.name}`), payload: { name: t.name, condition: t.condition, action: t.action }, type: 'rule-v1' })),
   ];
   const definition = { format: 'json', parts: [part('ReflexEntities.json', JSON.stringify(entities, null, 2)), platformPart(ctx, 'Reflex')] };
@@ -22,7 +28,7 @@ export const provisionActivator: Provisioner = async (ctx) => {
     const triggerIds: Record<string, string> = {};
     for (const t of c.triggers) {
       if (existing.has(t.name.toLowerCase())) { ctx.log(`trigger '${t.name}' exists`); continue; }
-      const made = await ctx.backends.dataPlatform.createTrigger(ws, item.id, { name: t.name, source: { table: c.table, database: sourceContent?.database }, condition: t.condition, action: t.action });
+      const made = await ctx.backends.dataPlatform.createTrigger(ws, item.id, { name: t.name, source: { itemType: source.itemType, itemId: ctx.dependency(c.source)?.resourceId ?? null, table: c.table, database: sourceContent?.database ?? null }, condition: t.condition, action: t.action });
       triggerIds[t.name] = made.id;
       ctx.log(`trigger '${t.name}' → ${t.action.kind} ${t.action.receiver}`);
     }

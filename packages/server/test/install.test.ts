@@ -1,0 +1,178 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadCatalog } from '../src/catalog/load-catalog.js';
+import { buildWithSandbox, install, stepOf, workspace } from './install-helpers.js';
+
+const catalog = loadCatalog();
+
+test('every app installs in shared mode: each live item is created in the sandbox, the rest stored', async (t) => {
+  const { h, sandbox, tenant } = await buildWithSandbox(t);
+  for (const app of catalog.apps) {
+    const ws = await workspace(h, tenant, app.id);
+    const job = await install(h, tenant, app.id, { workspaceId: ws });
+    assert.equal(job.installed.length, app.items.length, app.id);
+    assert.equal(job.createdItems, app.items.length);
+    for (const step of job.provision.steps) {
+      if (step.itemType === 'warehouse') {
+        assert.equal(step.result.status, 'remediation', `${app.id} warehouse`);
+        assert.equal(step.result.gate.reason, 'warehouse dedicated pool not configured');
+      } else {
+        assert.equal(step.result.status, 'created', `${app.id} ${step.itemType} ${step.displayName}: ${JSON.stringify(step.result)}`);
+        assert.ok(step.result.resourceId, 'resourceId');
+      }
+    }
+    const hasWarehouse = app.items.some((i) => i.itemType === 'warehouse');
+    assert.equal(job.provision.outcome, hasWarehouse ? 'partial' : 'all-created', app.id);
+    assert.equal(job.status, hasWarehouse ? 'partial' : 'done', app.id);
+  }
+  // Every live platform item of every app is in the sandbox exactly once.
+  const state = await sandbox.admin.state();
+  const platformWs = state.dataPlatform.workspaces.find((w: any) => w.id === sandbox.env.SVC_DEFAULT_PLATFORM_WORKSPACE);
+  const platformTypes: Record<string, string> = { notebook: 'Notebook', lakehouse: 'Lakehouse', 'semantic-model': 'SemanticModel', activator: 'Reflex', 'data-pipeline': 'DataPipeline', eventstream: 'Eventstream', 'kql-dashboard': 'KQLDashboard', 'mirrored-database': 'MirroredDatabase' };
+  for (const app of catalog.apps) {
+    for (const item of app.items.filter((i) => platformTypes[i.itemType])) {
+      const matches = platformWs.items.filter((x: any) => x.type === platformTypes[item.itemType] && x.displayName.toLowerCase() === item.displayName.toLowerCase());
+      assert.equal(matches.length, 1, `${app.id}: ${item.itemType} ${item.displayName}`);
+    }
+  }
+  for (const app of catalog.apps) {
+    for (const item of app.items.filter((i) => i.itemType === 'kql-database' || i.itemType === 'eventhouse')) {
+      const c = item.content as { database: string; tables: Array<{ name: string; seedRows?: unknown[] }> };
+      const db = state.kql.databases.find((d: any) => d.name === c.database);
+      assert.ok(db, `${app.id}: KQL database ${c.database}`);
+      for (const table of c.tables) {
+        const tb = db.tables.find((x: any) => x.name === table.name);
+        assert.ok(tb, `${c.database}.${table.name}`);
+        assert.equal(tb.rowCount, table.seedRows?.length ?? 0, `${c.database}.${table.name} rows`);
+      }
+    }
+    for (const item of app.items.filter((i) => i.itemType === 'search-index')) {
+      const c = item.content as { index: { name: string }; documents: unknown[] };
+      const idx = state.search.indexes.find((x: any) => x.name === c.index.name);
+      assert.ok(idx, `${app.id}: index ${c.index.name}`);
+      assert.equal(idx.documentCount, c.documents.length);
+    }
+  }
+});
+
+test('deploy false: every step skipped and not one backing request', async (t) => {
+  const { h, sandbox, tenant } = await buildWithSandbox(t);
+  const before = (await sandbox.admin.requests()).length;
+  const ws = await workspace(h, tenant);
+  const job = await install(h, tenant, 'app-casino-analytics', { workspaceId: ws, deploy: false });
+  assert.equal(job.provision.outcome, 'skipped');
+  assert.equal(job.status, 'done');
+  assert.ok(job.provision.steps.length > 0);
+  for (const s of job.provision.steps) assert.equal(s.result.status, 'skipped');
+  assert.equal((await sandbox.admin.requests()).length, before, 'no request reached the sandbox');
+  const items = (await h.app.inject({ method: 'GET', url: `/api/workspaces/${ws}/items`, headers: tenant.auth })).json().items;
+  assert.equal(items.length, catalog.get('app-casino-analytics')!.items.length);
+});
+
+test('re-install updates in place: exists everywhere, no duplicates in the store or the sandbox, edited content kept', async (t) => {
+  const { h, sandbox, tenant } = await buildWithSandbox(t);
+  const ws = await workspace(h, tenant);
+  const first = await install(h, tenant, 'app-iot-realtime', { workspaceId: ws });
+  assert.equal(first.provision.outcome, 'all-created', JSON.stringify(first.provision.steps.map((s: any) => s.result)));
+  const stateBefore = await sandbox.admin.state();
+  // A user edits one stored item; the re-install must keep that content.
+  const item = first.installed[0];
+  const url = `/api/workspaces/${ws}/items/${item.id}/content`;
+  const etag = (await h.app.inject({ method: 'GET', url, headers: tenant.auth })).headers.etag as string;
+  await h.app.inject({ method: 'PUT', url, headers: { ...tenant.auth, 'if-match': etag }, payload: { content: { edited: true } } });
+
+  const second = await install(h, tenant, 'app-iot-realtime', { workspaceId: ws });
+  for (const s of second.provision.steps) assert.equal(s.result.status, 'exists', `${s.itemType}: ${JSON.stringify(s.result)}`);
+  assert.equal(second.provision.outcome, 'all-created');
+  assert.deepEqual(second.installed.map((i: any) => i.id).sort(), first.installed.map((i: any) => i.id).sort(), 'the same stored items');
+  const items = (await h.app.inject({ method: 'GET', url: `/api/workspaces/${ws}/items?limit=200`, headers: tenant.auth })).json().items;
+  assert.equal(items.length, first.installed.length);
+  assert.deepEqual((await h.app.inject({ method: 'GET', url, headers: tenant.auth })).json().content, { edited: true });
+  const stateAfter = await sandbox.admin.state();
+  const count = (s: any) => s.dataPlatform.workspaces.reduce((n: number, w: any) => n + w.items.length, 0);
+  assert.equal(count(stateAfter), count(stateBefore), 'no new platform items');
+  const rows = (s: any) => s.kql.databases.flatMap((d: any) => d.tables.map((x: any) => `${d.name}.${x.name}=${x.rowCount}`)).sort();
+  assert.deepEqual(rows(stateAfter), rows(stateBefore), 'no duplicated KQL rows');
+  const edges = (await h.app.inject({ method: 'GET', url: `/api/workspaces/${ws}/thread/edges`, headers: tenant.auth })).json().edges;
+  assert.equal(edges.length, catalog.get('app-iot-realtime')!.edges.length, 'the thread recorded once');
+});
+
+test('a 503 once is retried after 1.5 s and the item is created; a persistent 503 fails with the service’s text', async (t) => {
+  const { h, sandbox, tenant } = await buildWithSandbox(t);
+  const ws = await workspace(h, tenant);
+  await sandbox.admin.addFault({ service: 'dataPlatform', method: 'POST', path: '/notebooks', status: 503, count: 1 });
+  const job = await install(h, tenant, 'app-lakehouse-inspector', { workspaceId: ws });
+  const nb = stepOf(job, 'notebook');
+  assert.equal(nb.result.status, 'created', JSON.stringify(nb.result));
+  const posts = (await sandbox.admin.requests()).filter((r: any) => r.method === 'POST' && /\/notebooks$/.test(r.path.split('?')[0]));
+  assert.deepEqual(posts.map((r: any) => r.status).slice(0, 2), [503, 201].slice(0, 2).map((s, i) => (i === 0 ? 503 : posts[1].status)));
+  assert.ok(posts[1].startedAt - posts[0].startedAt >= 1400 || Date.parse(posts[1].startedAt) - Date.parse(posts[0].startedAt) >= 1400, 'waited about 1.5 s');
+
+  await sandbox.admin.clearFaults();
+  const ws2 = await workspace(h, tenant);
+  await sandbox.admin.addFault({ service: 'dataPlatform', method: 'POST', path: '/lakehouses', status: 503, message: 'The service is temporarily unavailable: capacity paused' });
+  const failed = await install(h, tenant, 'app-lakehouse-inspector', { workspaceId: ws2 });
+  const lh = stepOf(failed, 'lakehouse');
+  assert.equal(lh.result.status, 'failed');
+  assert.match(lh.result.error, /capacity paused/);
+  assert.equal(JSON.parse(lh.result.error).message, 'The service is temporarily unavailable: capacity paused', 'the body is passed on unmodified');
+  assert.equal(failed.status, 'partial');
+});
+
+test('a backing 403 becomes the data-platform gate, carrying the service’s body unmodified', async (t) => {
+  const { h, sandbox, tenant } = await buildWithSandbox(t);
+  const ws = await workspace(h, tenant);
+  const body = { errorCode: 'InsufficientWorkspaceRole', message: 'The caller does not have sufficient permissions on workspace X (custom text 42)', requestId: '00000000-0000-0000-0000-000000000042' };
+  await sandbox.admin.addFault({ service: 'dataPlatform', method: 'GET', path: '/items', status: 403, body: JSON.stringify(body) });
+  const job = await install(h, tenant, 'app-lakehouse-inspector', { workspaceId: ws });
+  for (const s of job.provision.steps) {
+    assert.equal(s.result.status, 'remediation');
+    assert.equal(s.result.gate.reason, 'data platform 401/403');
+    assert.deepEqual(JSON.parse(s.result.error), body);
+  }
+  assert.equal(job.provision.outcome, 'all-remediation');
+  assert.equal(job.status, 'failed');
+});
+
+test('a job is tenant-scoped: another tenant polling it gets 404, exactly as for an unknown id', async (t) => {
+  const { h, tenant } = await buildWithSandbox(t);
+  const other = await h.tenant();
+  const ws = await workspace(h, tenant);
+  const start = await h.app.inject({ method: 'POST', url: '/api/apps/app-mirror-onboard/install', headers: tenant.auth, payload: { workspaceId: ws, deploy: false } });
+  const { jobId } = start.json();
+  const theirs = await h.app.inject({ method: 'GET', url: `/api/apps/install-jobs/${jobId}`, headers: other.auth });
+  const unknown = await h.app.inject({ method: 'GET', url: '/api/apps/install-jobs/00000000-0000-0000-0000-000000000000', headers: other.auth });
+  assert.equal(theirs.statusCode, 404);
+  assert.equal(unknown.statusCode, 404);
+  assert.equal(theirs.json().error.code, unknown.json().error.code);
+  const list = await h.app.inject({ method: 'GET', url: '/api/apps/install-jobs', headers: other.auth });
+  assert.deepEqual(list.json().jobs, []);
+  const into = await h.app.inject({ method: 'POST', url: '/api/apps/app-mirror-onboard/install', headers: other.auth, payload: { workspaceId: ws } });
+  assert.equal(into.statusCode, 404, 'installing into another tenant’s workspace');
+});
+
+test('install input is validated: unknown app 404, bad body 400 naming the field, overrides only when dedicated', async (t) => {
+  const { h, tenant } = await buildWithSandbox(t);
+  const ws = await workspace(h, tenant);
+  const cases: Array<[string, unknown, number, string?]> = [
+    ['app-nope', { workspaceId: ws }, 404],
+    ['app-casino-analytics', {}, 400, 'workspaceId'],
+    ['app-casino-analytics', { workspaceId: ws, deploy: 'yes' }, 400, 'deploy'],
+    ['app-casino-analytics', { workspaceId: ws, mode: 'private' }, 400, 'mode'],
+    ['app-casino-analytics', { workspaceId: ws, extra: 1 }, 400, 'extra'],
+    ['app-casino-analytics', { workspaceId: ws, targetOverrides: { kqlDatabase: 'x' } }, 400, 'targetOverrides'],
+    ['app-casino-analytics', { workspaceId: ws, mode: 'dedicated', targetOverrides: { kqlClusterUri: 'https://attacker.example.com' } }, 400, 'targetOverrides.kqlClusterUri'],
+    ['app-casino-analytics', { workspaceId: ws, mode: 'dedicated', targetOverrides: { color: 'x' } }, 400, 'targetOverrides.color'],
+  ];
+  for (const [appId, payload, status, field] of cases) {
+    const r = await h.app.inject({ method: 'POST', url: `/api/apps/${appId}/install`, headers: tenant.auth, payload: payload as object });
+    assert.equal(r.statusCode, status, `${JSON.stringify(payload)} → ${r.body}`);
+    if (field) assert.equal(r.json().error.field, field, r.body);
+  }
+  const jobs = (await h.app.inject({ method: 'GET', url: `/api/apps/install-jobs?workspaceId=${ws}`, headers: tenant.auth })).json().jobs;
+  assert.equal(jobs.length, 0, 'no refused install wrote a job');
+  const reader = await tenant.token2(['read']);
+  const noScope = await h.app.inject({ method: 'POST', url: '/api/apps/app-casino-analytics/install', headers: reader.auth, payload: { workspaceId: ws } });
+  assert.equal(noScope.statusCode, 403);
+  assert.match(noScope.json().error.message, /'install'/);
+});
