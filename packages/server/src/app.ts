@@ -40,6 +40,7 @@ import { installRoutes } from './install/routes.js';
 import { INSTALL_SCHEMAS } from './install/schemas.js';
 import { ThreadService } from './thread/thread-service.js';
 import { THREAD_SCHEMAS, threadRoutes } from './thread/routes.js';
+import { IDENTITY_SCHEMAS, IdentityService, IdentitySignals, identityRoutes } from './identity/index.js';
 
 /** What the app is built from: configuration, the store, and what other domains add to health. */
 export interface AppDeps {
@@ -67,6 +68,7 @@ export interface Services {
   installs: InstallService;
   worker?: InstallWorker;
   thread: ThreadService;
+  identity: IdentityService;
 }
 
 /** Builds the Fastify app: plugins, hooks, then routes, in that order. */
@@ -96,10 +98,12 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const catalog = loadCatalog();
   const profile = selectCloud(config.env);
   const credential = deps.credential ?? serviceCredential(config.env, profile);
+  const signals = new IdentitySignals(store.db, metrics);
   const pipeline = new BackingPipeline(profile, credential, {
     timeoutMs: Number(config.env.SVC_BACKING_TIMEOUT_MS ?? 30_000),
     retryDelayMs: Number(config.env.SVC_BACKING_RETRY_DELAY_MS ?? 1500),
     concurrencyPerService: Number(config.env.SVC_BACKING_CONCURRENCY ?? 16),
+    onAuthFailure: (f) => signals.record(f),
     onCall: (service, status) => metrics.count('svc_backing_calls_total', 'Backing-service calls by service and status', { service, status: String(status) }),
   });
   const backends: Backends = {
@@ -115,7 +119,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const installs = new InstallService({ db: store.db, jobs, catalog, workspaces, profile, env: config.env, backends, onAccepted: () => worker?.poke() });
   workspaces.busy = (tenantId, workspaceId) => jobs.hasRunning(tenantId, workspaceId);
   const thread = new ThreadService(store.db, workspaces);
-  const services: Services = { tokens, sessions, workspaces, items, metrics, catalog, profile, backends, installs, worker, thread };
+  const identity = await IdentityService.create({ db: store.db, profile, pipeline: backends.pipeline, signals, metrics, env: config.env });
+  const services: Services = { tokens, sessions, workspaces, items, metrics, catalog, profile, backends, installs, worker, thread, identity };
 
   const routes: Array<{ method: string; url: string }> = [];
   app.addHook('onRoute', (r) => {
@@ -127,7 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   });
   app.removeContentTypeParser('text/plain'); // the API speaks JSON only: anything else is 415
   await app.register(cookie);
-  for (const schema of [ErrorEnvelope, ApiTokenSchema, WorkspaceSchema, ItemSchema, ...CATALOG_SCHEMAS, ...INSTALL_SCHEMAS, ...THREAD_SCHEMAS]) app.addSchema(schema);
+  for (const schema of [ErrorEnvelope, ApiTokenSchema, WorkspaceSchema, ItemSchema, ...CATALOG_SCHEMAS, ...INSTALL_SCHEMAS, ...THREAD_SCHEMAS, ...IDENTITY_SCHEMAS]) app.addSchema(schema);
   await registerOpenApi(app, config);
   const consoleIndex = path.join(CONSOLE_DIST, 'index.html');
   registerErrorHandling(app, fs.existsSync(consoleIndex) ? consoleIndex : undefined);
@@ -142,6 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   await app.register(catalogRoutes(catalog));
   await app.register(installRoutes(installs));
   await app.register(threadRoutes(thread));
+  await app.register(identityRoutes(identity));
   await registerConsole(app);
   if (worker) {
     app.addHook('onReady', async () => worker.start());

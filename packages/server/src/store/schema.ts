@@ -107,6 +107,47 @@ export interface Database {
     source: string;
     created_at: Timestamp;
   };
+  identity_signals: { id: string; principal: string; service: string; status: number; code: string | null; path: string; at: Timestamp };
+  identity_changes: {
+    id: string;
+    tenant_id: string;
+    incident_id: string | null;
+    kind: string;
+    summary: string;
+    target: Json;
+    inverse: Json;
+    state: string;
+    created_by: string;
+    created_at: Timestamp;
+    rolled_back_at: ColumnType<Date | null, string | null | undefined, string | null>;
+    rolled_back_by: string | null;
+  };
+  identity_credentials: {
+    id: string;
+    tenant_id: string;
+    display_name: string;
+    client_id: string;
+    application_id: string | null;
+    key_id: string;
+    expires_at: Timestamp;
+    vault_secret: string | null;
+    consumers: Json;
+    created_at: Timestamp;
+    updated_at: Timestamp;
+  };
+  identity_rotations: { id: string; tenant_id: string; credential_id: string; state: string; data: Json; created_at: Timestamp; updated_at: Timestamp };
+  identity_incidents: {
+    id: string;
+    tenant_id: string;
+    title: string;
+    status: string;
+    severity: string;
+    data: Json;
+    opened_at: Timestamp;
+    closed_at: ColumnType<Date | null, string | null | undefined, string | null>;
+    created_by: string;
+  };
+  identity_incident_events: { incident_id: string; seq: number; kind: string; data: Json; at: Timestamp };
 }
 
 /** A jsonb column: read as parsed JSON, written as JSON text. */

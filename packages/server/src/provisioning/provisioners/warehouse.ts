@@ -1,12 +1,140 @@
+import { openWarehouse, SqlError, type SqlSession } from '../../backends/sql.js';
+import type { CatalogItem } from '../../catalog/types.js';
+import type { WarehouseContent } from '../../catalog/content-schemas.js';
+import { compileModels, type DbtSource } from '../dbt/compile.js';
+import { classifyDdl, guardedBatch, nstring, quoteName, seedStatements, type ColumnType } from '../dbt/tsql.js';
 import { gate, GateRaised } from '../gates.js';
-import type { Provisioner } from '../context.js';
+import type { ProvisionContext, Provisioner } from '../context.js';
 
-/**
- * warehouse: T-SQL over the service identity. Until the T-SQL provisioner lands, an install names the
- * missing configuration as its gate; it never reports a success it did not make.
- */
-export const provisionWarehouse: Provisioner = async (ctx) => {
+/** How long a paused or resuming pool is waited for (the spec's resume takes 1 to 3 minutes). */
+export const RESUME_BOUND_MS = 4 * 60_000;
+/** Login errors of a pool that is paused, resuming or warming up. */
+const RESUMING = new Set([40613, 42108, 42109]);
+/** Login failed, object permission denied, CREATE permission denied: the identity is not a database user with rights. */
+const NOT_AUTHORIZED = new Set([18456, 229, 262]);
+const SEED_ROWS_PER_BATCH = 100;
+
+/** The warehouse server and database of the install: SVC_WAREHOUSE_* (shared) or targetOverrides (dedicated). */
+function endpointOf(ctx: ProvisionContext): { server: string; database: string } {
   const t = ctx.target;
-  if (!t.warehouseWorkspace || !t.warehousePool) throw new GateRaised(gate('warehouse-not-configured', ctx.profile));
-  return { status: 'failed', error: `T-SQL provisioning of ${t.warehouseWorkspace}/${t.warehousePool} is not available in this build` };
+  const database = t.warehouseDatabase ?? t.warehousePool;
+  if (!t.warehouseWorkspace || !database) throw new GateRaised(gate('warehouse-not-configured', ctx.profile));
+  const synapse = ctx.profile.sqlSuffixes.find((s) => s.includes('azuresynapse')) ?? ctx.profile.sqlSuffixes[0]!;
+  return { server: t.warehouseServer ?? `${t.warehouseWorkspace}${synapse}`, database };
+}
+
+/** The display name Entra gives the identity (what CREATE USER names), read from its own SQL token. */
+async function principalName(ctx: ProvisionContext): Promise<string> {
+  try {
+    const token = await ctx.backends.pipeline.credential.getToken(ctx.profile.sqlAudience);
+    const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, string>;
+    const mi = claims.xms_mirid?.split('/').pop();
+    return mi || claims.app_displayname || claims.name || claims.appid || claims.oid || ctx.backends.pipeline.credential.principal;
+  } catch {
+    return ctx.backends.pipeline.credential.principal;
+  }
+}
+
+/** The "warehouse T-SQL not authorized" gate with the exact T-SQL an admin of the database runs. */
+async function authGate(ctx: ProvisionContext, err: SqlError, server: string, database: string): Promise<never> {
+  const name = await principalName(ctx);
+  const sql = [
+    `-- As an Entra admin of ${server}, in database ${quoteName(database)}:`,
+    `CREATE USER ${quoteName(name)} FROM EXTERNAL PROVIDER;`,
+    `EXEC sp_addrolemember 'db_owner', ${nstring(name).slice(1)};`,
+  ].join('\n');
+  throw new GateRaised(gate('warehouse-tsql-auth', ctx.profile, { sql }), err);
+}
+
+/** Connects as the service identity, waiting within RESUME_BOUND_MS while the pool resumes. */
+async function open(ctx: ProvisionContext, server: string, database: string): Promise<SqlSession> {
+  const deadline = Date.now() + RESUME_BOUND_MS;
+  for (let attempt = 1, delay = 1_000; ; attempt++, delay = Math.min(delay * 2, 15_000)) {
+    try {
+      const session = await openWarehouse(ctx.profile, ctx.backends.pipeline.credential, server, database);
+      ctx.log(`connected to ${server}, database ${database} (${session.endpoint.encrypt ? 'TLS' : 'loopback sandbox, no TLS'})${attempt > 1 ? ` after ${attempt} attempts` : ''}`);
+      return session;
+    } catch (err) {
+      if (err instanceof SqlError && NOT_AUTHORIZED.has(err.number)) return authGate(ctx, err, server, database);
+      if (!(err instanceof SqlError && RESUMING.has(err.number)) || Date.now() + delay > deadline) throw err;
+      ctx.log(`pool ${database} is not available yet (${err.number}: paused or resuming); retrying in ${delay / 1000} s`);
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}
+
+/** Runs one batch, turning 229/262 into the T-SQL gate; other server errors fail the step with the server's text. */
+async function run(ctx: ProvisionContext, session: SqlSession, sql: string) {
+  try {
+    return await session.batch(sql);
+  } catch (err) {
+    if (err instanceof SqlError && NOT_AUTHORIZED.has(err.number)) return authGate(ctx, err, session.endpoint.host, session.endpoint.database);
+    throw err;
+  }
+}
+
+const key = (schema: string, name: string) => `${schema}.${name}`.toLowerCase();
+
+/** warehouse: the bundle's DDL, keyed seed rows and dbt models (as views) over T-SQL, as the service identity. */
+export const provisionWarehouse: Provisioner = async (ctx) => {
+  const { server, database } = endpointOf(ctx);
+  const content = ctx.content as WarehouseContent;
+  const modelSchema = content.modelSchema ?? 'dbo';
+  const lakehouses = new Map(ctx.app.items.map((i: CatalogItem) => [i.key, i]));
+  const models = compileModels(content.models ?? [], {
+    modelSchema,
+    sources: (content.sources ?? {}) as Record<string, DbtSource>,
+    lakehouseDatabase: (k) => lakehouses.get(k)?.displayName,
+  });
+  const session = await open(ctx, server, database);
+  let created = false;
+  try {
+    const listed = await run(ctx, session, 'SELECT TABLE_SCHEMA, TABLE_NAME FROM INFORMATION_SCHEMA.TABLES');
+    const existing = new Set(listed.rows.map((r) => key(String(r[0]), String(r[1]))));
+    const schemas = new Set((await run(ctx, session, 'SELECT SCHEMA_NAME FROM INFORMATION_SCHEMA.SCHEMATA')).rows.map((r) => String(r[0]).toLowerCase()));
+    const tables = new Map<string, { schema: string; name: string; columns: ColumnType[] }>();
+    const ddl = content.ddl.map(classifyDdl);
+    if (models.length && !schemas.has(modelSchema.toLowerCase()) && !ddl.some((d) => d.kind === 'schema' && d.name.toLowerCase() === modelSchema.toLowerCase())) {
+      ddl.push(classifyDdl(`CREATE SCHEMA ${quoteName(modelSchema)}`));
+    }
+    for (const [i, d] of ddl.entries()) {
+      await run(ctx, session, guardedBatch(d));
+      const label = `ddl ${i + 1}/${ddl.length}`;
+      if (d.kind === 'schema') {
+        const isNew = !schemas.has(d.name.toLowerCase());
+        created ||= isNew;
+        ctx.log(`${label}: schema ${d.name} ${isNew ? 'created' : 'exists'}`);
+      } else if (d.kind === 'table') {
+        tables.set(key(d.schema, d.name), d);
+        const isNew = !existing.has(key(d.schema, d.name));
+        created ||= isNew;
+        ctx.log(`${label}: table ${d.schema}.${d.name} ${isNew ? 'created' : 'exists'} (${d.columns.length} columns)`);
+      } else if (d.kind === 'constraint') ctx.log(`${label}: constraint ${d.name} on ${d.schema}.${d.table} (guarded by OBJECT_ID)`);
+      else if (d.kind === 'view') ctx.log(`${label}: view ${d.schema}.${d.name} (CREATE OR ALTER)`);
+      else ctx.log(`${label}: ran as written (not a statement the provisioner guards): ${d.sql.slice(0, 60)}`);
+    }
+    for (const seed of content.seeds ?? []) {
+      const [schema, name] = seed.table.includes('.') ? seed.table.split('.') as [string, string] : ['dbo', seed.table];
+      const table = tables.get(key(schema, name));
+      if (!table) throw new Error(`seed rows for ${seed.table}: the warehouse's DDL declares no such table`);
+      const statements = seedStatements(table.schema, table.name, table.columns, seed.key, seed.rows as unknown[][]);
+      let inserted = 0;
+      for (let i = 0; i < statements.length; i += SEED_ROWS_PER_BATCH) {
+        inserted += (await run(ctx, session, statements.slice(i, i + SEED_ROWS_PER_BATCH).join('\n'))).rowCount;
+      }
+      created ||= inserted > 0;
+      ctx.log(`seed ${seed.table}: ${inserted} of ${statements.length} rows inserted${inserted < statements.length ? `, ${statements.length - inserted} already present (key ${seed.key.join(', ')})` : ''}`);
+    }
+    for (const m of models) {
+      await run(ctx, session, `CREATE OR ALTER VIEW ${quoteName(m.schema)}.${quoteName(m.name)} AS\n${m.select}`);
+      const isNew = !existing.has(key(m.schema, m.name));
+      created ||= isNew;
+      ctx.log(`dbt model ${m.name}: view ${m.schema}.${m.name} ${isNew ? 'created' : 'altered'} (CREATE OR ALTER VIEW)`);
+    }
+  } finally {
+    session.close();
+  }
+  const { host, port } = session.endpoint;
+  const sqlEndpoint = port === 1433 ? host : `${host},${port}`;
+  return { status: created ? 'created' : 'exists', resourceId: `${server}/${database}`, secondaryIds: { sqlEndpoint, sqlEndpointId: database, server, database } };
 };

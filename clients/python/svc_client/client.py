@@ -1,0 +1,87 @@
+"""The clients users build: every generated operation, plus the install helper that waits for the job."""
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, Dict, Optional
+
+from ._operations import AsyncOperations, InstallAppBody, InstallJob, Operations
+from .errors import SvcTimeoutError
+
+POLL_INTERVAL = 5.0  # seconds between polls of an install job (SPEC.md: the client polls every 5 s)
+WAIT_TIMEOUT = 600.0
+
+
+class Client(Operations):
+    """Synchronous client: `Client(base_url=None, token=None, *, timeout=30.0)`; base_url falls back to SVC_BASE_URL."""
+
+    def install_app(self, app_id: str, body: InstallAppBody) -> "InstallJobHandle":  # type: ignore[override]
+        """Start installing a curated app; `.wait()` on the answer polls the job until it finishes."""
+        return InstallJobHandle(self, super().install_app(app_id, body))
+
+    def wait_for_install_job(self, job_id: str, *, timeout: float = WAIT_TIMEOUT, interval: float = POLL_INTERVAL) -> InstallJob:
+        """Polls the job every `interval` seconds until its status is not running; returns the final job."""
+        deadline = time.monotonic() + timeout
+        while True:
+            job = self.get_install_job(job_id)
+            if job["status"] != "running":
+                return job
+            if time.monotonic() + interval > deadline:
+                raise SvcTimeoutError(f"install job {job_id} still running after {timeout} s ({job['percentComplete']}%)", dict(job))
+            time.sleep(interval)
+
+
+class AsyncClient(AsyncOperations):
+    """Asynchronous client: `AsyncClient(base_url=None, token=None, *, timeout=30.0)`; use `async with`."""
+
+    async def install_app(self, app_id: str, body: InstallAppBody) -> "AsyncInstallJobHandle":  # type: ignore[override]
+        """Start installing a curated app; `await handle.wait()` polls the job until it finishes."""
+        return AsyncInstallJobHandle(self, await super().install_app(app_id, body))
+
+    async def wait_for_install_job(self, job_id: str, *, timeout: float = WAIT_TIMEOUT, interval: float = POLL_INTERVAL) -> InstallJob:
+        """Polls the job every `interval` seconds until its status is not running; returns the final job."""
+        deadline = time.monotonic() + timeout
+        while True:
+            job = await self.get_install_job(job_id)
+            if job["status"] != "running":
+                return job
+            if time.monotonic() + interval > deadline:
+                raise SvcTimeoutError(f"install job {job_id} still running after {timeout} s ({job['percentComplete']}%)", dict(job))
+            await asyncio.sleep(interval)
+
+
+class InstallJobHandle(Dict[str, Any]):
+    """The install answer (`jobId`, `totalItems`) with `wait()`."""
+
+    def __init__(self, client: Client, started: Dict[str, Any]) -> None:
+        super().__init__(started)
+        self._client = client
+
+    @property
+    def job_id(self) -> str:
+        return str(self["jobId"])
+
+    def wait(self, timeout: float = WAIT_TIMEOUT, interval: float = POLL_INTERVAL) -> InstallJob:
+        """Polls every `interval` seconds (default 5) until the job is done, partial or failed; returns the final job."""
+        return self._client.wait_for_install_job(self.job_id, timeout=timeout, interval=interval)
+
+
+class AsyncInstallJobHandle(Dict[str, Any]):
+    """The install answer (`jobId`, `totalItems`) with an awaitable `wait()`."""
+
+    def __init__(self, client: AsyncClient, started: Dict[str, Any]) -> None:
+        super().__init__(started)
+        self._client = client
+
+    @property
+    def job_id(self) -> str:
+        return str(self["jobId"])
+
+    async def wait(self, timeout: float = WAIT_TIMEOUT, interval: float = POLL_INTERVAL) -> InstallJob:
+        """Polls every `interval` seconds (default 5) until the job is done, partial or failed; returns the final job."""
+        return await self._client.wait_for_install_job(self.job_id, timeout=timeout, interval=interval)
+
+
+def connect(base_url: Optional[str] = None, token: Optional[str] = None, **kwargs: Any) -> Client:
+    """Shorthand for `Client(base_url, token, **kwargs)`."""
+    return Client(base_url, token, **kwargs)

@@ -1,0 +1,176 @@
+"""The Python client against a running service: SPEC.md's operations, errors, paging, install and wait."""
+import asyncio
+import uuid
+
+import pytest
+
+from svc_client import (
+    AsyncClient,
+    Client,
+    Page,
+    SvcAuthenticationError,
+    SvcBadRequestError,
+    SvcConfigError,
+    SvcConflictError,
+    SvcForbiddenError,
+    SvcNotFoundError,
+)
+
+REFUSED_TOKEN = "svc_pat_" + "0" * 16 + "_" + "A" * 48
+
+
+def test_whoami_names_the_token_caller(client: Client) -> None:
+    me = client.whoami()
+    assert me["authMethod"] == "token"
+    assert "admin" in me["scopes"]
+    assert me["tenantId"] and me["userId"] and me["tokenId"]
+    assert "ok" not in me
+
+
+def test_create_workspace_and_item_return_the_resources(client: Client, workspace: dict) -> None:
+    assert workspace["id"] and workspace["name"].startswith("pytest ")
+    item = client.create_item(workspace["id"], {"itemType": "notebook", "displayName": "Daily load"})
+    assert item["id"] and item["itemType"] == "notebook" and item["workspaceId"] == workspace["id"]
+    assert client.get_item(workspace["id"], item["id"])["displayName"] == "Daily load"
+    renamed = client.update_item(workspace["id"], item["id"], {"displayName": "Nightly load"})
+    assert renamed["displayName"] == "Nightly load"
+    content = client.get_item_content(workspace["id"], item["id"])
+    etag = client.put_item_content(workspace["id"], item["id"], {"content": {"cells": []}}, if_match=content["etag"])
+    assert etag and etag != content["etag"]
+    assert client.delete_item(workspace["id"], item["id"]) == item["id"]
+    with pytest.raises(SvcNotFoundError):
+        client.get_item(workspace["id"], item["id"])
+
+
+def test_an_empty_listing_is_an_empty_list_only_when_the_call_succeeded(base_url: str, client: Client, workspace: dict) -> None:
+    items = client.list_items(workspace["id"])
+    assert items == [] and isinstance(items, Page) and items.next_cursor is None
+    with pytest.raises(SvcAuthenticationError):
+        Client(base_url, REFUSED_TOKEN).list_items(workspace["id"])
+    with pytest.raises(SvcNotFoundError):
+        client.list_items("no-such-workspace")
+
+
+def test_paged_lists_iterate_every_page(client: Client, workspace: dict) -> None:
+    for n in range(5):
+        client.create_item(workspace["id"], {"itemType": "lakehouse", "displayName": f"lake {n}"})
+    first = client.list_items(workspace["id"], limit=2)
+    assert len(first) == 2 and first.next_cursor
+    names = [i["displayName"] for i in client.iter_items(workspace["id"], limit=2)]
+    assert sorted(names) == [f"lake {n}" for n in range(5)]
+    assert any(ws["id"] == workspace["id"] for ws in client.iter_workspaces(limit=1))
+
+
+def test_unknown_workspace_raises_not_found(client: Client) -> None:
+    with pytest.raises(SvcNotFoundError) as caught:
+        client.get_workspace("no-such-workspace")
+    assert caught.value.status == 404 and caught.value.code == "not_found"
+    assert "no-such-workspace" in caught.value.message
+
+
+def test_conflict_and_invalid_input_raise_typed_errors(client: Client, workspace: dict) -> None:
+    client.create_item(workspace["id"], {"itemType": "report", "displayName": "Twice"})
+    with pytest.raises(SvcConflictError) as conflict:
+        client.create_item(workspace["id"], {"itemType": "report", "displayName": "Twice"})
+    assert conflict.value.status == 409 and conflict.value.field == "displayName"
+    with pytest.raises(SvcBadRequestError) as bad:
+        client.create_workspace({"name": ""})
+    assert bad.value.status == 400 and bad.value.field == "name"
+
+
+def test_refused_tokens_raise(monkeypatch: pytest.MonkeyPatch, base_url: str, client: Client) -> None:
+    with pytest.raises(SvcAuthenticationError) as caught:
+        Client(base_url, REFUSED_TOKEN).whoami()
+    assert caught.value.status == 401
+    with pytest.raises(SvcAuthenticationError):
+        Client(base_url, "not-a-token").list_workspaces()
+    monkeypatch.delenv("SVC_TOKEN", raising=False)
+    with pytest.raises(SvcAuthenticationError):
+        Client(base_url).list_workspaces()  # no token at all
+
+    created = client.create_token({"name": "pytest read-only", "scopes": ["read"], "expiresInDays": 1})
+    reader = Client(base_url, created["secret"])
+    assert reader.whoami()["scopes"] == ["read"]
+    with pytest.raises(SvcForbiddenError) as forbidden:
+        reader.create_workspace({"name": "not allowed"})
+    assert forbidden.value.code == "missing_scope"
+    assert client.revoke_token(created["token"]["id"]) == created["token"]["id"]
+    with pytest.raises(SvcAuthenticationError):
+        reader.whoami()
+
+
+def test_svc_base_url_is_honoured(monkeypatch: pytest.MonkeyPatch, base_url: str, token: str) -> None:
+    monkeypatch.setenv("SVC_BASE_URL", base_url)
+    with Client(token=token) as c:
+        assert c.base_url == base_url.rstrip("/")
+        assert c.whoami()["authMethod"] == "token"
+    monkeypatch.delenv("SVC_BASE_URL")
+    with pytest.raises(SvcConfigError):
+        Client(token=token)
+
+
+def test_install_an_app_and_wait_for_it(client: Client, workspace: dict, live_provisioning: bool) -> None:
+    apps = client.list_apps()
+    app = next(a for a in apps if a["id"] == "app-lakehouse-inspector")
+    handle = client.install_app(app["id"], {"workspaceId": workspace["id"], "deploy": live_provisioning})
+    assert handle["jobId"] and handle["totalItems"] == app["totalItems"]
+    job = handle.wait(interval=0.2, timeout=180)
+    assert job["id"] == handle.job_id
+    assert job["status"] in ("done", "partial", "failed") and job["status"] != "running"
+    assert job["finishedAt"] is not None
+    if job["status"] == "done":
+        assert job["percentComplete"] == 100 and job["phase"] == "done"
+        assert len(job["installed"]) == app["totalItems"]
+    if not live_provisioning:
+        assert job["status"] == "done" and job["provision"]["outcome"] == "skipped"
+    items = list(client.iter_items(workspace["id"]))
+    assert {i["id"] for i in items} >= {i["id"] for i in job["installed"]}
+    jobs = list(client.iter_install_jobs(workspace_id=workspace["id"]))
+    assert [j["id"] for j in jobs] == [job["id"]]
+    events = [e.event for e in client.stream_install_job_events(job["id"])]
+    assert events and events[-1] in ("done", "failed")
+
+
+def test_unknown_install_job_and_app_raise_not_found(client: Client, workspace: dict) -> None:
+    with pytest.raises(SvcNotFoundError):
+        client.get_install_job("no-such-job")
+    with pytest.raises(SvcNotFoundError):
+        client.install_app("app-no-such-app", {"workspaceId": workspace["id"]})
+    with pytest.raises(SvcNotFoundError):
+        client.stream_install_job_events("no-such-job")
+
+
+def test_async_client(base_url: str, token: str) -> None:
+    async def scenario() -> None:
+        async with AsyncClient(base_url, token) as c:
+            me = await c.whoami()
+            assert me["authMethod"] == "token"
+            ws = await c.create_workspace({"name": f"async {uuid.uuid4().hex[:6]}"})
+            assert await c.list_items(ws["id"]) == []
+            await c.create_item(ws["id"], {"itemType": "notebook", "displayName": "a"})
+            assert [i["displayName"] async for i in c.iter_items(ws["id"], limit=1)] == ["a"]
+            handle = await c.install_app("app-data-steward", {"workspaceId": ws["id"], "deploy": False})
+            job = await handle.wait(interval=0.2, timeout=120)
+            assert job["status"] == "done"
+            with pytest.raises(SvcNotFoundError):
+                await c.get_workspace("no-such-workspace")
+        async with AsyncClient(base_url, REFUSED_TOKEN) as refused:
+            with pytest.raises(SvcAuthenticationError):
+                await refused.list_workspaces()
+
+    asyncio.run(scenario())
+
+
+def test_the_deployment_serves_the_document_the_client_was_generated_from(client: Client) -> None:
+    import json
+    import pathlib
+
+    from svc_client import OPERATIONS
+
+    doc = client.get_open_api_document()
+    live = {op["operationId"] for path in doc["paths"].values() for op in path.values() if isinstance(op, dict) and "operationId" in op}
+    assert live == set(OPERATIONS)
+    committed = json.loads((pathlib.Path(__file__).parents[3] / "openapi" / "openapi.json").read_text())
+    assert committed["paths"].keys() == doc["paths"].keys()
+    assert client.get_health()["status"] == "ok"
+    assert "svc_" in client.get_metrics()

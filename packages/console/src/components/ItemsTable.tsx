@@ -1,0 +1,63 @@
+import { useMemo, useState } from 'react';
+import { Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text } from '@fluentui/react-components';
+import { Link } from 'react-router-dom';
+import type { Item, ItemType } from '../api/types';
+import { ItemTypeIcon } from './ItemTypeIcon';
+import { ProvisioningCell } from './ProvisioningCell';
+
+type Column = 'displayName' | 'itemType' | 'provisioning' | 'source' | 'updatedAt';
+const COLUMNS: Array<{ key: Column; label: string; width?: number | string }> = [
+  { key: 'displayName', label: 'Name', width: '28%' },
+  { key: 'itemType', label: 'Type', width: 160 },
+  { key: 'provisioning', label: 'Provisioning' },
+  { key: 'source', label: 'Source', width: 180 },
+  { key: 'updatedAt', label: 'Updated', width: 170 },
+];
+
+const valueOf = (item: Item, col: Column, typeName: (id: string) => string): string => {
+  if (col === 'itemType') return typeName(item.itemType);
+  if (col === 'provisioning') return item.provisioning?.status ?? '';
+  if (col === 'source') return item.appId ?? 'created here';
+  return item[col];
+};
+
+/** A workspace's items, sortable by any column (click or Enter on the header). */
+export function ItemsTable({ items, types, workspaceId }: { items: Item[]; types: ItemType[]; workspaceId: string }) {
+  const [sort, setSort] = useState<{ col: Column; dir: 'ascending' | 'descending' }>({ col: 'displayName', dir: 'ascending' });
+  const typeName = (id: string) => types.find((t) => t.id === id)?.displayName ?? id;
+  const sorted = useMemo(() => {
+    const out = [...items].sort((a, b) => valueOf(a, sort.col, typeName).localeCompare(valueOf(b, sort.col, typeName)));
+    return sort.dir === 'ascending' ? out : out.reverse();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [items, sort, types]);
+  const toggle = (col: Column) => setSort((s) => ({ col, dir: s.col === col && s.dir === 'ascending' ? 'descending' : 'ascending' }));
+  return (
+    <Table sortable aria-label="Items" size="small" style={{ tableLayout: 'fixed' }}>
+      <TableHeader>
+        <TableRow>
+          {COLUMNS.map((c) => (
+            <TableHeaderCell key={c.key} style={{ width: c.width }} sortDirection={sort.col === c.key ? sort.dir : undefined} onClick={() => toggle(c.key)}>
+              {c.label}
+            </TableHeaderCell>
+          ))}
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {sorted.map((item) => (
+          <TableRow key={item.id} data-testid="item-row">
+            <TableCell>
+              <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
+                <ItemTypeIcon itemType={item.itemType} title={typeName(item.itemType)} />
+                <Link to={`/workspaces/${workspaceId}/items/${item.id}`} style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{item.displayName}</Link>
+              </span>
+            </TableCell>
+            <TableCell>{typeName(item.itemType)}</TableCell>
+            <TableCell><ProvisioningCell state={item.provisioning} /></TableCell>
+            <TableCell><Text size={200} truncate wrap={false}>{item.appId ?? 'created here'}</Text></TableCell>
+            <TableCell>{new Date(item.updatedAt).toLocaleString()}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}

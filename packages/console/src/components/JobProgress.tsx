@@ -1,0 +1,65 @@
+import { useState } from 'react';
+import { Field, ProgressBar, Text, makeStyles } from '@fluentui/react-components';
+import { useJob, useJobEvents, useRetryStep, useStepEvents } from '../api/jobs';
+import { ItemTypeIcon } from './ItemTypeIcon';
+import { JobStatusBadge, outcomeText, PHASES, StepStatusBadge } from './JobStatus';
+import { RequestState } from './RequestState';
+import { StepRow } from './StepRow';
+
+const useStyles = makeStyles({
+  list: { display: 'grid', gap: '2px', maxHeight: '46vh', overflowY: 'auto', paddingRight: '4px' },
+  line: { display: 'flex', alignItems: 'center', gap: '8px', padding: '4px 0' },
+});
+
+/** An install's progress (phase, percent), its items and step results as they land, and Retry of a gated or failed step. */
+export function JobProgress({ jobId }: { jobId: string }) {
+  const s = useStyles();
+  const job = useJob(jobId);
+  const running = !job.data || job.data.status === 'running';
+  useJobEvents(jobId, running);
+  const seen = useStepEvents(jobId).data;
+  const retry = useRetryStep(jobId);
+  const [retrying, setRetrying] = useState<number>();
+  return (
+    <RequestState query={job} label="the install job">
+      {(j) => (
+        <div style={{ display: 'grid', gap: 12 }} data-testid="job-progress" data-job-status={j.status}>
+          <div className={s.line}>
+            <JobStatusBadge status={j.status} />
+            <Text weight="semibold" data-testid="job-phase">{PHASES[j.phase]}</Text>
+            <Text>· {j.percentComplete}%</Text>
+            <Text size={200}>· {j.deploy ? `deploy on, ${j.mode}` : 'deploy off (stored only)'}</Text>
+          </div>
+          <Field validationMessage={running ? `${j.createdItems} of ${j.totalItems} items created` : outcomeText(j)} validationState="none">
+            <ProgressBar value={j.percentComplete / 100} thickness="large" aria-label="Install progress" color={j.status === 'failed' ? 'error' : j.status === 'partial' ? 'warning' : 'brand'} />
+          </Field>
+          <div className={s.list} aria-label="Per-item results">
+            {j.provision
+              ? j.provision.steps.map((step) => (
+                <StepRow
+                  key={step.stepIndex} step={step}
+                  onRetry={step.result.status === 'remediation' || step.result.status === 'failed' ? () => {
+                    setRetrying(step.stepIndex);
+                    retry.mutate(step.stepIndex, { onSettled: () => setRetrying(undefined) });
+                  } : undefined}
+                  retrying={retrying === step.stepIndex}
+                  retryError={retry.isError && retry.variables === step.stepIndex ? (retry.error as Error).message : undefined}
+                />
+              ))
+              : j.installed.map((it, i) => {
+                const ev = Object.values(seen).find((e) => e.displayName === it.displayName && e.itemType === it.itemType);
+                return (
+                  <div key={it.id ?? i} className={s.line} data-testid="installed-item">
+                    <ItemTypeIcon itemType={it.itemType} title={it.itemType} />
+                    <Text style={{ flexGrow: 1 }}>{it.displayName}</Text>
+                    {ev ? <StepStatusBadge status={ev.status} /> : <Text size={200}>stored{j.phase === 'provisioning' ? ', provisioning…' : ''}</Text>}
+                  </div>
+                );
+              })}
+            {!j.provision && j.installed.length === 0 && <Text size={200}>Creating the app's items…</Text>}
+          </div>
+        </div>
+      )}
+    </RequestState>
+  );
+}

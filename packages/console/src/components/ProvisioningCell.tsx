@@ -1,0 +1,16 @@
+import { Text, Tooltip } from '@fluentui/react-components';
+import type { ItemProvisioning } from '../api/types';
+import { StepStatusBadge } from './JobStatus';
+
+/** An item's live provisioning state in one cell: status, resource id, and the gate or error on hover. */
+export function ProvisioningCell({ state }: { state: ItemProvisioning | null }) {
+  if (!state) return <Text size={200} italic>not provisioned</Text>;
+  const detail = state.gate ? `${state.gate.reason} — ${state.gate.remediation}` : state.error ?? state.resourceId ?? '';
+  const badge = <StepStatusBadge status={state.status} />;
+  return (
+    <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center', minWidth: 0 }}>
+      {detail ? <Tooltip content={detail} relationship="description"><span tabIndex={0}>{badge}</span></Tooltip> : badge}
+      {state.resourceId && <Text size={200} font="monospace" truncate wrap={false} style={{ maxWidth: 180 }} title={state.resourceId}>{state.resourceId}</Text>}
+    </span>
+  );
+}

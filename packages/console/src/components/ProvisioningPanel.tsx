@@ -1,0 +1,35 @@
+import { Card, CardHeader, Link, MessageBar, MessageBarBody, MessageBarTitle, Text } from '@fluentui/react-components';
+import type { Item } from '../api/types';
+import { StepStatusBadge } from './JobStatus';
+
+/** An item's live provisioning state: status, resource id, the last step, and its gate or error. */
+export function ProvisioningPanel({ item, live }: { item: Item; live: boolean }) {
+  const p = item.provisioning;
+  return (
+    <Card data-testid="provisioning-panel">
+      <CardHeader header={<Text weight="semibold">Live provisioning</Text>} action={p ? <StepStatusBadge status={p.status} /> : undefined} />
+      {!p && <Text size={200}>{live ? 'Not provisioned yet: install an app with deploy on to create it in its backing service.' : 'Stored in the service only; nothing is provisioned for this type.'}</Text>}
+      {p && (
+        <div style={{ display: 'grid', gap: 6 }}>
+          <Text size={200}>Resource id</Text>
+          <Text font="monospace" size={200} style={{ wordBreak: 'break-all' }}>{p.resourceId ?? '—'}</Text>
+          {p.steps?.length ? <><Text size={200}>Last step</Text><Text size={200}>{p.steps[p.steps.length - 1]}</Text></> : null}
+          {p.at && <Text size={200}>Updated {new Date(p.at).toLocaleString()}</Text>}
+          {p.gate && (
+            <MessageBar intent="warning" layout="multiline">
+              <MessageBarBody>
+                <MessageBarTitle>{p.gate.reason}</MessageBarTitle>
+                {p.gate.remediation} {p.gate.link && <Link href={p.gate.link} target="_blank" rel="noreferrer">How to fix</Link>}
+              </MessageBarBody>
+            </MessageBar>
+          )}
+          {p.error && (
+            <MessageBar intent="error" layout="multiline">
+              <MessageBarBody><MessageBarTitle>Backing service error</MessageBarTitle><code style={{ whiteSpace: 'pre-wrap' }}>{p.error}</code></MessageBarBody>
+            </MessageBar>
+          )}
+        </div>
+      )}
+    </Card>
+  );
+}

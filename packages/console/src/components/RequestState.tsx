@@ -1,0 +1,35 @@
+import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Spinner } from '@fluentui/react-components';
+import type { ReactNode } from 'react';
+import { ApiError } from '../api/client';
+
+/** An error as the service described it: message, code, hint; never an empty list. */
+export function ErrorMessage({ error, title = 'Request failed', onRetry }: { error: unknown; title?: string; onRetry?: () => void }) {
+  const e = error instanceof ApiError ? error : undefined;
+  const message = error instanceof Error ? error.message : String(error);
+  return (
+    <MessageBar intent="error" layout="multiline" role="alert">
+      <MessageBarBody>
+        <MessageBarTitle>{title}</MessageBarTitle>
+        {message}
+        {e && <> <code>({e.status ? `${e.status} ` : ''}{e.code})</code></>}
+        {e?.hint && <div>{e.hint}</div>}
+      </MessageBarBody>
+      {onRetry && (
+        <MessageBarActions>
+          <Button onClick={onRetry}>Try again</Button>
+        </MessageBarActions>
+      )}
+    </MessageBar>
+  );
+}
+
+/** Renders a query's loading and error states, and its data only once it has arrived. */
+export function RequestState<T>({ query, label, children }: {
+  query: { isPending: boolean; isError: boolean; error: unknown; data: T | undefined; refetch: () => unknown };
+  label: string;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) return <Spinner size="small" label={`Loading ${label}…`} />;
+  if (query.isError) return <ErrorMessage error={query.error} title={`Could not load ${label}`} onRetry={() => void query.refetch()} />;
+  return <>{children(query.data as T)}</>;
+}

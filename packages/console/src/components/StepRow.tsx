@@ -1,0 +1,55 @@
+import { Button, Link, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { ArrowClockwise20Regular } from '@fluentui/react-icons';
+import type { ProvisionStep } from '../api/types';
+import { ItemTypeIcon } from './ItemTypeIcon';
+import { StepStatusBadge } from './JobStatus';
+
+const useStyles = makeStyles({
+  row: { display: 'grid', gap: '6px', padding: '8px 0', borderBottom: `1px solid ${tokens.colorNeutralStroke3}` },
+  line: { display: 'flex', alignItems: 'center', gap: '8px', minWidth: 0 },
+  name: { flexGrow: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  id: { maxWidth: '260px', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+});
+
+/** One provisioning step of the report: its status and resource, a gate as a warning, a failure with the service's text, and Retry. */
+export function StepRow({ step, onRetry, retrying, retryError }: { step: ProvisionStep; onRetry?: () => void; retrying?: boolean; retryError?: string }) {
+  const s = useStyles();
+  const r = step.result;
+  const retry = onRetry && (
+    <MessageBarActions>
+      <Button icon={<ArrowClockwise20Regular />} onClick={onRetry} disabled={retrying} aria-label={`Retry ${step.displayName}`}>
+        {retrying ? 'Retrying…' : 'Retry'}
+      </Button>
+    </MessageBarActions>
+  );
+  return (
+    <div className={s.row} data-testid="provision-step" data-step={step.stepIndex} data-status={r.status}>
+      <div className={s.line}>
+        <ItemTypeIcon itemType={step.itemType} title={step.itemType} />
+        <Text className={s.name} weight="semibold">{step.displayName}</Text>
+        {r.resourceId && <Text size={200} font="monospace" className={s.id} title={r.resourceId}>{r.resourceId}</Text>}
+        <StepStatusBadge status={r.status} />
+      </div>
+      {r.status === 'remediation' && r.gate && (
+        <MessageBar intent="warning" layout="multiline" data-testid="remediation">
+          <MessageBarBody>
+            <MessageBarTitle>Needs an admin: {r.gate.reason}</MessageBarTitle>
+            {r.gate.remediation}{' '}
+            {r.gate.link && <Link href={r.gate.link} target="_blank" rel="noreferrer">Open the setting</Link>}
+          </MessageBarBody>
+          {retry}
+        </MessageBar>
+      )}
+      {r.status === 'failed' && (
+        <MessageBar intent="error" layout="multiline" data-testid="step-failed">
+          <MessageBarBody>
+            <MessageBarTitle>The backing service refused</MessageBarTitle>
+            <code style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{r.error ?? 'no error text'}</code>
+          </MessageBarBody>
+          {retry}
+        </MessageBar>
+      )}
+      {retryError && <Text size={200} style={{ color: tokens.colorPaletteRedForeground1 }} role="alert">Retry failed: {retryError}</Text>}
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { Button, Textarea, makeStyles, tokens, Text } from '@fluentui/react-components';
+import { Add20Regular, Delete20Regular } from '@fluentui/react-icons';
+import { asArray, asObject, mono, type EditorProps } from './types';
+
+const useStyles = makeStyles({
+  batch: { display: 'grid', gridTemplateColumns: '48px 1fr 32px', gap: '6px', alignItems: 'start', marginBottom: '8px' },
+  num: { color: tokens.colorNeutralForeground3, textAlign: 'right', paddingTop: '6px', fontFamily: mono.fontFamily, fontSize: '13px' },
+});
+
+/** A warehouse's T-SQL: one batch per statement, run in order at install (models stay in the JSON tab). */
+export default function SqlEditor({ value, onChange, label }: EditorProps) {
+  const s = useStyles();
+  const wh = asObject(value);
+  const ddl = asArray<string>(wh.ddl);
+  const set = (next: string[]) => onChange({ ...wh, ddl: next });
+  return (
+    <section aria-label={label}>
+      <Text size={200} block style={{ marginBottom: 8 }}>{ddl.length} T-SQL batches</Text>
+      {ddl.map((sql, i) => (
+        <div key={i} className={s.batch}>
+          <span className={s.num} aria-hidden>{i + 1}</span>
+          <Textarea
+            aria-label={`Batch ${i + 1}`} value={sql} resize="vertical" onChange={(_, d) => set(ddl.map((x, j) => (j === i ? d.value : x)))}
+            textarea={{ style: { ...mono, minHeight: Math.min(240, 24 + 18 * Math.ceil(sql.length / 110)) }, spellCheck: false }}
+          />
+          <Button size="small" appearance="subtle" icon={<Delete20Regular />} aria-label={`Delete batch ${i + 1}`} onClick={() => set(ddl.filter((_, j) => j !== i))} />
+        </div>
+      ))}
+      <Button icon={<Add20Regular />} onClick={() => set([...ddl, ''])}>Batch</Button>
+    </section>
+  );
+}

@@ -1,0 +1,57 @@
+import { Card, CardHeader, makeStyles, Text } from '@fluentui/react-components';
+import { useParams } from 'react-router-dom';
+import { useItem, useItemContent, useItemTypes } from '../api/items';
+import { useWorkspace } from '../api/workspaces';
+import { ItemEditor } from '../components/ItemEditor';
+import { ItemTypeIcon } from '../components/ItemTypeIcon';
+import { PageHeader } from '../components/PageHeader';
+import { ProvisioningPanel } from '../components/ProvisioningPanel';
+import { RequestState } from '../components/RequestState';
+
+const useStyles = makeStyles({
+  layout: { display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) 320px', gap: '20px', alignItems: 'start' },
+  side: { display: 'grid', gap: '12px' },
+  facts: { display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '4px 12px', fontSize: '12px', wordBreak: 'break-all' },
+});
+
+/** One item: its content in the editor suited to its type, and its live provisioning state. */
+export default function ItemPage() {
+  const s = useStyles();
+  const { workspaceId = '', itemId = '' } = useParams();
+  const ws = useWorkspace(workspaceId);
+  const item = useItem(workspaceId, itemId);
+  const content = useItemContent(workspaceId, itemId);
+  const type = useItemTypes().data?.find((t) => t.id === item.data?.itemType);
+  const name = item.data?.displayName ?? 'Item';
+  return (
+    <>
+      <PageHeader
+        title={name}
+        icon={item.data && <ItemTypeIcon itemType={item.data.itemType} title={type?.displayName} />}
+        crumbs={[{ to: '/workspaces', label: 'Workspaces' }, { to: `/workspaces/${workspaceId}`, label: ws.data?.name ?? 'Workspace' }, { to: `/workspaces/${workspaceId}/items/${itemId}`, label: name }]}
+      />
+      <RequestState query={item} label="the item">
+        {(it) => (
+          <div className={s.layout}>
+            <RequestState query={content} label="the content">
+              {(c) => <ItemEditor key={`${it.id}`} item={it} content={c.content} etag={c.etag} />}
+            </RequestState>
+            <aside className={s.side} aria-label="Item details">
+              <Card>
+                <CardHeader header={<Text weight="semibold">{type?.displayName ?? it.itemType}</Text>} description={type?.description} />
+                <div className={s.facts}>
+                  <Text size={200}>Id</Text><Text size={200} font="monospace">{it.id}</Text>
+                  <Text size={200}>App</Text><Text size={200}>{it.appId ?? 'created here'}</Text>
+                  <Text size={200}>Content</Text><Text size={200}>{it.contentSource === 'user' ? 'saved by a user' : 'from the catalog'}</Text>
+                  <Text size={200}>Updated</Text><Text size={200}>{new Date(it.updatedAt).toLocaleString()}</Text>
+                </div>
+                {it.description && <Text size={200}>{it.description}</Text>}
+              </Card>
+              <ProvisioningPanel item={it} live={type?.provisioning === 'live'} />
+            </aside>
+          </div>
+        )}
+      </RequestState>
+    </>
+  );
+}

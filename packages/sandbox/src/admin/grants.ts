@@ -1,0 +1,85 @@
+import type { SandboxCore } from '../core.js';
+import type { Grant } from '../types.js';
+import { Directory, type Principal } from '../identity/directory.js';
+import { ROLE_RANK, type WorkspaceRole } from '../data-platform/store.js';
+import type { ClusterRole, DatabaseRole } from '../kql/engine.js';
+import type { ArmRole } from '../arm/store.js';
+import { SEARCH_ROLES, type SearchRole } from '../search/store.js';
+
+/** An error of the admin API (400 unless said otherwise). */
+export class AdminError extends Error {
+  constructor(message: string, readonly status = 400) {
+    super(message);
+  }
+}
+
+const CLUSTER_ROLES = ['AllDatabasesAdmin', 'AllDatabasesViewer', 'AllDatabasesMonitor'];
+const DB_ROLES = ['Admin', 'User', 'Viewer', 'UnrestrictedViewer', 'Ingestor', 'Monitor'];
+
+function principalOf(core: SandboxCore, ref: string | undefined): Principal {
+  const p = ref ? core.directory.find(ref) : core.directory.serviceIdentity;
+  if (!p) throw new AdminError(`unknown principal '${ref}'`, 404);
+  return p;
+}
+
+/** Grants (add = true) or revokes a role on one service; every remediation gate can be produced this way. */
+export function applyGrant(core: SandboxCore, g: Grant, add: boolean): { changed: boolean } {
+  if (!g || typeof g !== 'object') throw new AdminError('a grant needs {service, role, principal?}');
+  const p = principalOf(core, g.principal);
+  switch (g.service) {
+    case 'dataPlatform': {
+      if (!(g.role in ROLE_RANK)) throw new AdminError(`dataPlatform roles are ${Object.keys(ROLE_RANK).join(', ')}`);
+      const ws = core.dataPlatform.workspaces.get((g.workspaceId ?? core.ids.platformWorkspaceId).toLowerCase());
+      if (!ws) throw new AdminError(`unknown workspace '${g.workspaceId}'`, 404);
+      const current = ws.roleAssignments.get(p.objectId);
+      if (add) {
+        ws.roleAssignments.set(p.objectId, { id: p.objectId, principal: { id: p.objectId, type: Directory.isApp(p) ? 'ServicePrincipal' : 'User' }, role: g.role as WorkspaceRole });
+        return { changed: current?.role !== g.role };
+      }
+      if (current && current.role === g.role) ws.roleAssignments.delete(p.objectId);
+      return { changed: Boolean(current && current.role === g.role) };
+    }
+    case 'arm': {
+      if (!['Owner', 'Contributor', 'Reader'].includes(g.role)) throw new AdminError('arm roles are Owner, Contributor, Reader');
+      const list = core.arm.roleAssignments;
+      const scope = core.ids.kqlClusterResourceId;
+      const i = list.findIndex((a) => a.principalId === p.objectId && a.role === g.role && a.scope === scope);
+      if (add && i < 0) list.push({ principalId: p.objectId, role: g.role as ArmRole, scope });
+      if (!add) {
+        // Revoking removes the role at every scope that reaches the cluster.
+        const before = list.length;
+        for (let j = list.length - 1; j >= 0; j--) if (list[j]!.principalId === p.objectId && list[j]!.role === g.role && scope.toLowerCase().startsWith(list[j]!.scope.toLowerCase())) list.splice(j, 1);
+        return { changed: list.length !== before };
+      }
+      return { changed: i < 0 };
+    }
+    case 'kql': {
+      const id = Directory.isApp(p) ? p.appId! : p.objectId;
+      if (CLUSTER_ROLES.includes(g.role)) {
+        const map = core.kql.clusterAssignments;
+        const matches = [...map.values()].filter((a) => a.role === g.role && core.directory.find(a.principalId)?.objectId === p.objectId);
+        if (add && !matches.length) map.set(`sandbox-${g.role}-${id}`.toLowerCase(), { name: `sandbox-${g.role}-${id}`.toLowerCase(), principalId: id, principalType: Directory.isApp(p) ? 'App' : 'User', role: g.role as ClusterRole, tenantId: core.ids.tenantId });
+        if (!add) matches.forEach((a) => map.delete(a.name));
+        return { changed: add ? !matches.length : matches.length > 0 };
+      }
+      if (!DB_ROLES.includes(g.role)) throw new AdminError(`kql roles are ${[...CLUSTER_ROLES, ...DB_ROLES].join(', ')} (database roles need 'database')`);
+      const db = core.kql.databases.get(String(g.database ?? '').toLowerCase());
+      if (!db) throw new AdminError(`unknown KQL database '${g.database}'`, 404);
+      const fqn = `${Directory.isApp(p) ? 'aadapp' : 'aaduser'}=${id};${core.ids.tenantId}`;
+      const i = db.principals.findIndex((x) => x.role === g.role && x.fqn.toLowerCase() === fqn.toLowerCase());
+      if (add && i < 0) db.principals.push({ role: g.role as DatabaseRole, fqn, note: 'sandbox admin grant' });
+      if (!add && i >= 0) db.principals.splice(i, 1);
+      return { changed: add ? i < 0 : i >= 0 };
+    }
+    case 'search': {
+      if (!SEARCH_ROLES.includes(g.role as SearchRole)) throw new AdminError(`search roles are ${SEARCH_ROLES.join(', ')}`);
+      const list = core.search.roleAssignments;
+      const i = list.findIndex((a) => a.principalId === p.objectId && a.role === g.role);
+      if (add && i < 0) list.push({ principalId: p.objectId, role: g.role as SearchRole });
+      if (!add && i >= 0) list.splice(i, 1);
+      return { changed: add ? i < 0 : i >= 0 };
+    }
+    default:
+      throw new AdminError('service must be dataPlatform, arm, kql or search');
+  }
+}

@@ -1,0 +1,197 @@
+import type { SandboxIds, IdSource } from '../ids.js';
+import type { ServiceError } from '../http/errors.js';
+import type { SwitchValues } from '../switches.js';
+import type { Definition } from './definitions.js';
+import { fabricError } from './errors.js';
+
+export type WorkspaceRole = 'Admin' | 'Member' | 'Contributor' | 'Viewer';
+export const ROLE_RANK: Record<WorkspaceRole, number> = { Viewer: 1, Contributor: 2, Member: 3, Admin: 4 };
+export const PRINCIPAL_TYPES = ['User', 'Group', 'ServicePrincipal', 'ServicePrincipalProfile'] as const;
+
+export interface RoleAssignment {
+  id: string;
+  principal: { id: string; type: (typeof PRINCIPAL_TYPES)[number] };
+  role: WorkspaceRole;
+}
+
+export interface FirewallRule {
+  id: string;
+  name: string;
+  startIpAddress: string;
+  endIpAddress: string;
+}
+
+export interface Trigger {
+  id: string;
+  name: string;
+  body: Record<string, unknown>;
+  createdTimeUtc: string;
+}
+
+export interface Item {
+  id: string;
+  workspaceId: string;
+  type: string;
+  displayName: string;
+  description: string;
+  definition?: Definition;
+  logicalId: string;
+  creationPayload?: Record<string, unknown>;
+  createdAt: number;
+  /** Hidden from lists and gets until then (a 202 create still running). */
+  readyAt: number;
+  /** Calls on the item answer EntityNotFound until then (post-create lag). */
+  lagUntil: number;
+  deletedAt?: number;
+  triggers: Trigger[];
+  sqlEndpointId?: string;
+}
+
+export interface Workspace {
+  id: string;
+  displayName: string;
+  description: string;
+  capacityId?: string;
+  items: Map<string, Item>;
+  roleAssignments: Map<string, RoleAssignment>;
+  firewallRules: FirewallRule[];
+  firewallVersion: number;
+  /** Names held after a delete: key `${type}|${lowercase name}` → until (ms). */
+  heldNames: Map<string, number>;
+}
+
+export interface Operation {
+  id: string;
+  ownerId: string;
+  createdAt: number;
+  readyAt: number;
+  /** Applied once when the operation completes (an async updateDefinition). */
+  apply?: () => void;
+  applied?: boolean;
+  result?: () => unknown;
+  error?: ServiceError;
+}
+
+export type JobStatus = 'NotStarted' | 'InProgress' | 'Completed' | 'Failed' | 'Cancelled' | 'Deduped';
+
+export interface JobInstance {
+  id: string;
+  workspaceId: string;
+  itemId: string;
+  jobType: string;
+  createdAt: number;
+  startAt: number;
+  endAt: number;
+  rootActivityId: string;
+  cancelledAt?: number;
+  failureReason?: { errorCode: string; message: string };
+}
+
+const nameKey = (type: string, name: string) => `${type.toLowerCase()}|${name.toLowerCase()}`;
+
+/** The data platform's state: workspaces with items, role assignments, firewall rules, triggers; operations and jobs. */
+export class PlatformStore {
+  readonly workspaces = new Map<string, Workspace>();
+  readonly operations = new Map<string, Operation>();
+  readonly jobs = new Map<string, JobInstance>();
+  private readonly calls = new Map<string, number[]>();
+
+  constructor(readonly ids: SandboxIds, readonly idSource: IdSource, readonly switches: SwitchValues) {
+    const ws = this.addWorkspace(ids.platformWorkspaceId, ids.platformWorkspaceName, 'The data platform workspace the service provisions into', ids.capacityId);
+    const mi = ids.serviceIdentity;
+    ws.roleAssignments.set(mi.objectId, { id: mi.objectId, principal: { id: mi.objectId, type: 'ServicePrincipal' }, role: 'Contributor' });
+    const ada = ids.users[0]!;
+    ws.roleAssignments.set(ada.objectId, { id: ada.objectId, principal: { id: ada.objectId, type: 'User' }, role: 'Admin' });
+  }
+
+  addWorkspace(id: string, displayName: string, description: string, capacityId?: string): Workspace {
+    const ws: Workspace = { id, displayName, description, capacityId, items: new Map(), roleAssignments: new Map(), firewallRules: [], firewallVersion: 1, heldNames: new Map() };
+    this.workspaces.set(id, ws);
+    return ws;
+  }
+
+  /** Applies every operation whose time has come (state is evaluated lazily, never by timers). */
+  settle(now = Date.now()): void {
+    for (const op of this.operations.values()) {
+      if (!op.applied && op.apply && !op.error && now >= op.readyAt) {
+        op.applied = true;
+        op.apply();
+      }
+    }
+  }
+
+  visible(item: Item, now = Date.now()): boolean {
+    return !item.deletedAt && now >= item.readyAt;
+  }
+
+  /** Live (not deleted) items in creation order; pending creates only with `includePending`. */
+  items(ws: Workspace, includePending = false): Item[] {
+    const now = Date.now();
+    return [...ws.items.values()].filter((i) => !i.deletedAt && (includePending || now >= i.readyAt));
+  }
+
+  /** The conflict error for a display name in (workspace, type), or undefined when free. */
+  nameConflict(ws: Workspace, type: string, displayName: string, exceptId?: string): ServiceError | undefined {
+    const taken = [...ws.items.values()].some((i) => !i.deletedAt && i.id !== exceptId && i.type === type && i.displayName.toLowerCase() === displayName.toLowerCase());
+    if (taken) return fabricError(409, 'ItemDisplayNameAlreadyInUse', `Requested '${displayName}' is already in use`);
+    const until = ws.heldNames.get(nameKey(type, displayName));
+    if (until && until > Date.now()) {
+      return fabricError(409, 'ItemDisplayNameNotAvailableYet', `Requested '${displayName}' is not available yet and is expected to become available in the upcoming minutes.`, { isRetriable: true }, { 'retry-after': Math.ceil((until - Date.now()) / 1000) });
+    }
+    return undefined;
+  }
+
+  /** Deletes an item (soft by default: hidden, still counted) and holds its name when configured. */
+  deleteItem(ws: Workspace, item: Item, hard: boolean): void {
+    if (hard) ws.items.delete(item.id);
+    else item.deletedAt = Date.now();
+    const hold = this.switches['dataPlatform.nameHoldMs'];
+    if (hold > 0) ws.heldNames.set(nameKey(item.type, item.displayName), Date.now() + hold);
+  }
+
+  /** Counts a call against the caller's per-minute budget; returns the seconds to wait when over it. */
+  throttle(callerId: string, now = Date.now()): number | undefined {
+    const limit = this.switches['dataPlatform.throttlePerMinute'];
+    if (!limit) return undefined;
+    const recent = (this.calls.get(callerId) ?? []).filter((t) => now - t < 60_000);
+    if (recent.length >= limit) {
+      this.calls.set(callerId, recent);
+      return Math.max(1, Math.ceil((recent[0]! + 60_000 - now) / 1000));
+    }
+    recent.push(now);
+    this.calls.set(callerId, recent);
+    return undefined;
+  }
+
+  /** Registers a long-running operation that completes after the configured duration. */
+  startOperation(ownerId: string, fields: Partial<Operation> = {}): Operation {
+    const now = Date.now();
+    const op: Operation = { id: this.idSource.next('operation'), ownerId, createdAt: now, readyAt: now + this.switches['dataPlatform.lroMs'], ...fields };
+    this.operations.set(op.id, op);
+    return op;
+  }
+
+  /** The job's status now (derived from its timeline). */
+  jobStatus(job: JobInstance, now = Date.now()): JobStatus {
+    if (job.cancelledAt !== undefined && job.cancelledAt < job.endAt) return 'Cancelled';
+    if (now < job.startAt) return 'NotStarted';
+    if (now < job.endAt) return 'InProgress';
+    return job.failureReason ? 'Failed' : 'Completed';
+  }
+
+  /** What the admin state view shows. */
+  view() {
+    this.settle();
+    return {
+      workspaces: [...this.workspaces.values()].map((ws) => ({
+        id: ws.id,
+        displayName: ws.displayName,
+        items: this.items(ws, true).map((i) => ({ id: i.id, type: i.type, displayName: i.displayName, definitionParts: i.definition?.parts.map((p) => p.path) ?? [] })),
+        recycleBin: [...ws.items.values()].filter((i) => i.deletedAt).map((i) => ({ id: i.id, type: i.type, displayName: i.displayName })),
+        roleAssignments: [...ws.roleAssignments.values()].map((r) => ({ ...r, principal: { ...r.principal } })),
+        firewallRules: ws.firewallRules.map((r) => ({ ...r })),
+        triggers: [...ws.items.values()].flatMap((i) => i.triggers.map((t) => ({ reflexId: i.id, id: t.id, name: t.name }))),
+      })),
+    };
+  }
+}

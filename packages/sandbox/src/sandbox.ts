@@ -1,0 +1,93 @@
+import { SandboxCore } from './core.js';
+import type { SandboxOptions, SandboxUrls } from './types.js';
+import type { SandboxIds } from './ids.js';
+import { startPlain, startService, type RunningServer, type ServerHooks } from './http/service-server.js';
+import { identityService } from './identity/index.js';
+import { attachManagedIdentity } from './identity/managed-identity.js';
+import { dataPlatformService } from './data-platform/index.js';
+import { armService } from './arm/index.js';
+import { kqlService } from './kql/index.js';
+import { searchService } from './search/index.js';
+import { oneLakeService } from './onelake/index.js';
+import { SandboxAdmin } from './admin/api.js';
+import { adminService } from './admin/routes.js';
+
+/** A running sandbox: every base address, the environment for the service, the seeded ids, the admin helper. */
+export interface Sandbox {
+  urls: SandboxUrls;
+  env: Record<string, string>;
+  ids: SandboxIds;
+  admin: SandboxAdmin;
+  stop(): Promise<void>;
+}
+
+/** The environment that points the service at the sandbox. */
+function environment(urls: SandboxUrls, ids: SandboxIds): Record<string, string> {
+  return {
+    SVC_CLOUD: 'sandbox',
+    IDENTITY_ENDPOINT: `${urls.managedIdentity}/msi/token`,
+    IDENTITY_HEADER: ids.identityHeader,
+    SVC_AUTH_URL: urls.identity,
+    SVC_TENANT_ID: ids.tenantId,
+    SVC_DATA_PLATFORM_API_URL: `${urls.dataPlatform}/v1`,
+    SVC_DEFAULT_PLATFORM_WORKSPACE: ids.platformWorkspaceId,
+    SVC_ONELAKE_URL: urls.oneLake,
+    SVC_ARM_URL: urls.arm,
+    SVC_KQL_CLUSTER_URI: urls.kql,
+    SVC_KQL_CLUSTER_NAME: ids.kqlClusterResourceId,
+    SVC_KQL_LOCATION: ids.kqlLocation,
+    SVC_SEARCH_SERVICE: urls.search,
+    SVC_SANDBOX_ADMIN_URL: urls.admin,
+  };
+}
+
+/** Starts every emulator on its own loopback port, plus the admin API; state is in memory and seeded. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const core = await SandboxCore.create(options);
+  const hooks: ServerHooks = {
+    log: core.log,
+    get faults() {
+      return core.faults;
+    },
+    latencyMs: (service) => core.latency[service] ?? 0,
+  };
+  const admin = new SandboxAdmin(core);
+  let env: Record<string, string> = {};
+  const summary = () => ({ urls: core.urls, env, ids: core.ids, switches: core.switches, latencyMs: core.latency });
+  const servers: RunningServer[] = [];
+  const start = async (p: Promise<RunningServer>) => {
+    const s = await p;
+    servers.push(s);
+    return s.url;
+  };
+  try {
+    const [identity, dataPlatform, arm, kql, search, oneLake, adminUrl, mi] = await Promise.all([
+      start(startService(identityService(core), hooks, core.host)),
+      start(startService(dataPlatformService(core), hooks, core.host)),
+      start(startService(armService(core), hooks, core.host)),
+      start(startService(kqlService(core), hooks, core.host)),
+      start(startService(searchService(core), hooks, core.host)),
+      start(startService(oneLakeService(core), hooks, core.host)),
+      start(startPlain(adminService(core, admin, summary), core.host)),
+      attachManagedIdentity(core, hooks, core.host),
+    ]);
+    core.urls = { identity, managedIdentity: mi.url, dataPlatform, arm, kql, search, oneLake, admin: adminUrl };
+    env = environment(core.urls, core.ids);
+    let stopped = false;
+    return {
+      urls: core.urls,
+      env,
+      ids: core.ids,
+      admin,
+      stop: async () => {
+        if (stopped) return;
+        stopped = true;
+        mi.detach();
+        await Promise.all(servers.map((s) => s.close()));
+      },
+    };
+  } catch (err) {
+    await Promise.all(servers.map((s) => s.close()));
+    throw err;
+  }
+}

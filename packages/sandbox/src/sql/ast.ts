@@ -1,0 +1,62 @@
+/** A multi-part object name as written: [database.][schema.]name. */
+export type Name = string[];
+
+/** Scalar expressions the sandbox evaluates. */
+export type Expr =
+  | { t: 'lit'; v: string | number | boolean | null }
+  | { t: 'col'; parts: string[] }
+  | { t: 'fn'; name: string; args: Expr[]; star?: boolean; distinct?: boolean }
+  | { t: 'bin'; op: string; l: Expr; r: Expr }
+  | { t: 'not'; e: Expr }
+  | { t: 'neg'; e: Expr }
+  | { t: 'isnull'; e: Expr; not: boolean }
+  | { t: 'in'; e: Expr; list: Expr[]; not: boolean }
+  | { t: 'like'; e: Expr; pattern: Expr; not: boolean }
+  | { t: 'exists'; select: Select }
+  | { t: 'subquery'; select: Select };
+
+/** A single-table SELECT (no joins or grouping), optionally UNION ALL another. */
+export interface Select {
+  top?: number;
+  columns: Array<{ expr: Expr | '*'; alias?: string }>;
+  from?: { name: Name; alias?: string };
+  where?: Expr;
+  orderBy?: Array<{ expr: Expr; desc: boolean }>;
+  unionAll?: Select;
+}
+
+/** A column as CREATE TABLE declares it. */
+export interface ColumnDef {
+  name: string;
+  type: string;
+  length?: number | 'max';
+  precision?: number;
+  scale?: number;
+  nullable: boolean;
+}
+
+/** A PRIMARY KEY or UNIQUE constraint; NOT ENFORCED ones are metadata only (Synapse, Fabric). */
+export interface ConstraintDef {
+  name?: string;
+  kind: 'PRIMARY KEY' | 'UNIQUE';
+  columns: string[];
+  enforced: boolean;
+}
+
+/** The statements the sandbox executes. */
+export type Stmt =
+  | { t: 'set' }
+  | { t: 'createSchema'; name: string }
+  | { t: 'createTable'; name: Name; columns: ColumnDef[]; constraints: ConstraintDef[] }
+  | { t: 'addConstraint'; table: Name; constraint: ConstraintDef }
+  | { t: 'insert'; table: Name; columns?: string[]; values?: Expr[][]; select?: Select }
+  | { t: 'createView'; name: Name; mode: 'create' | 'alter' | 'createOrAlter'; body: string; text: string }
+  | { t: 'drop'; kind: 'TABLE' | 'VIEW' | 'SCHEMA' | 'USER'; ifExists: boolean; names: Name[] }
+  | { t: 'createUser'; name: string; external: boolean; objectId?: string }
+  | { t: 'alterRole'; role: string; add: boolean; member: string }
+  | { t: 'exec'; proc: Name; args: Expr[] }
+  | { t: 'execString'; sql: Expr }
+  | { t: 'if'; cond: Expr; then: Stmt; else?: Stmt }
+  | { t: 'block'; body: Stmt[] }
+  | { t: 'select'; select: Select }
+  | { t: 'print'; expr: Expr };

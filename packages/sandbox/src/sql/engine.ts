@@ -1,0 +1,296 @@
+import type { ConstraintDef, Name, Select, Stmt } from './ast.js';
+import { catalogView, type Relation } from './catalog-views.js';
+import { SqlServerError, sqlError } from './errors.js';
+import { evaluate, runSelect, type EvalEnv } from './evaluate.js';
+import { parseBatch } from './parser.js';
+import type { ResultColumn, ServerMessage } from './protocol/tokens.js';
+import { FIXED_ROLES, findObject, newId, resolveName, type SqlDatabase, type SqlState, type SqlTable } from './state.js';
+import { coerce } from './values.js';
+import { referencedObjects } from './view-refs.js';
+
+/** Who runs a batch and where: the database user the login mapped to. */
+export interface Session {
+  database: string;
+  /** Database user name ('dbo' for the server's Entra admin). */
+  user: string;
+  /** The login's principal name, as SUSER_SNAME() shows it. */
+  login: string;
+}
+
+/** What one batch produced, in order: statement completions, result sets, messages and errors. */
+export type Emitted =
+  | { t: 'done'; rowCount?: number }
+  | { t: 'rows'; columns: ResultColumn[]; rows: unknown[][] }
+  | { t: 'info'; message: ServerMessage }
+  | { t: 'error'; error: SqlServerError };
+
+export interface EngineOptions {
+  /** Whether a principal name exists in the directory (CREATE USER … FROM EXTERNAL PROVIDER); absent: any name. */
+  resolvePrincipal?: (name: string) => { objectId: string } | undefined;
+}
+
+type Permission = 'ddl' | 'write' | 'read' | 'access' | 'security';
+const GRANTING: Record<Permission, string> = { ddl: 'db_ddladmin', write: 'db_datawriter', read: 'db_datareader', access: 'db_accessadmin', security: 'db_securityadmin' };
+
+/** Executes T-SQL batches against the endpoint's state with SQL Server's permission checks and errors. */
+export class SqlEngine {
+  constructor(readonly state: SqlState, private readonly options: EngineOptions = {}) {}
+
+  /** Runs a batch: parsed whole first (a syntax error runs nothing), then statement by statement. */
+  run(session: Session, sql: string, out: Emitted[] = []): Emitted[] {
+    let statements: Stmt[];
+    try {
+      statements = parseBatch(sql);
+    } catch (err) {
+      out.push({ t: 'error', error: asSqlError(err) });
+      return out;
+    }
+    for (const s of statements) {
+      try {
+        this.exec(session, s, out);
+      } catch (err) {
+        const error = asSqlError(err);
+        out.push({ t: 'error', error });
+        if (error.abortsBatch) break;
+      }
+    }
+    return out;
+  }
+
+  private db(session: Session): SqlDatabase {
+    return this.state.databases.get(session.database.toLowerCase())!;
+  }
+
+  private can(session: Session, db: SqlDatabase, p: Permission): boolean {
+    if (session.user === 'dbo') return true;
+    const user = session.user.toLowerCase();
+    return db.roles.get('db_owner')!.has(user) || db.roles.get(GRANTING[p])!.has(user);
+  }
+
+  private exec(session: Session, s: Stmt, out: Emitted[]): void {
+    const db = this.db(session);
+    switch (s.t) {
+      case 'set': return;
+      case 'createSchema':
+        if (!this.can(session, db, 'ddl')) throw sqlError.createPermission('CREATE SCHEMA', db.name);
+        if (db.schemas.has(s.name.toLowerCase())) throw sqlError.objectExists(s.name);
+        db.schemas.set(s.name.toLowerCase(), { id: newId(), name: s.name, objects: new Map() });
+        return void out.push({ t: 'done' });
+      case 'createTable': {
+        const ref = resolveName(s.name, session.database);
+        if (!this.can(session, db, 'ddl')) throw sqlError.createPermission('CREATE TABLE', db.name);
+        const schema = db.schemas.get(ref.schema.toLowerCase());
+        if (!schema) throw sqlError.schemaMissing(ref.schema);
+        if (schema.objects.has(ref.name.toLowerCase())) throw sqlError.objectExists(ref.name);
+        const table: SqlTable = { kind: 'table', id: newId(), schema: schema.name, name: ref.name, columns: s.columns, rows: [] };
+        schema.objects.set(ref.name.toLowerCase(), table);
+        for (const k of s.constraints) this.addConstraint(db, table, k);
+        return void out.push({ t: 'done' });
+      }
+      case 'addConstraint': {
+        const ref = resolveName(s.table, session.database);
+        const table = findObject(this.state, ref);
+        if (!table || table.kind !== 'table') throw new SqlServerError(4902, 1, 16, `Cannot find the object "${ref.written}" because it does not exist or you do not have permissions.`);
+        if (!this.can(session, db, 'ddl')) throw sqlError.createPermission('ALTER TABLE', db.name);
+        this.addConstraint(db, table, s.constraint);
+        return void out.push({ t: 'done' });
+      }
+      case 'insert': return this.insert(session, db, s.table, s.columns, s.values, s.select, out);
+      case 'createView': return this.createView(session, db, s, out);
+      case 'drop': return this.drop(session, db, s, out);
+      case 'createUser': {
+        if (!this.can(session, db, 'access')) throw sqlError.noPermission();
+        if (db.users.has(s.name.toLowerCase()) || FIXED_ROLES.includes(s.name.toLowerCase())) throw sqlError.principalExists(s.name);
+        let objectId = s.objectId;
+        if (s.external && !objectId && this.options.resolvePrincipal) {
+          const found = this.options.resolvePrincipal(s.name);
+          if (!found) throw sqlError.principalNotFound(s.name);
+          objectId = found.objectId;
+        }
+        db.users.set(s.name.toLowerCase(), { id: newId(), name: s.name, type: s.external ? 'E' : 'S', objectId });
+        return void out.push({ t: 'done' });
+      }
+      case 'alterRole': {
+        const role = db.roles.get(s.role.toLowerCase());
+        if (!role || !this.canAlterRole(session, db, s.role)) throw sqlError.cannotAlterRole(s.role);
+        if (!db.users.has(s.member.toLowerCase())) throw sqlError.cannotAddPrincipal(s.member);
+        if (s.add) role.add(s.member.toLowerCase());
+        else role.delete(s.member.toLowerCase());
+        return void out.push({ t: 'done' });
+      }
+      case 'exec': return this.execProc(session, db, s.proc, s.args.map((a) => evaluate(this.env(session), a)), out);
+      case 'execString': {
+        this.run(session, String(evaluate(this.env(session), s.sql) ?? ''), out);
+        return;
+      }
+      case 'if': {
+        const branch = evaluate(this.env(session), s.cond) === true ? s.then : s.else;
+        if (branch) this.exec(session, branch, out);
+        return;
+      }
+      case 'block': for (const x of s.body) this.exec(session, x, out); return;
+      case 'select': {
+        const result = runSelect(this.env(session), s.select);
+        out.push({ t: 'rows', ...result });
+        return void out.push({ t: 'done', rowCount: result.rows.length });
+      }
+      case 'print':
+        return void out.push({ t: 'info', message: { number: 0, state: 1, class: 0, message: String(evaluate(this.env(session), s.expr) ?? '') } });
+    }
+  }
+
+  private canAlterRole(session: Session, db: SqlDatabase, role: string): boolean {
+    if (session.user === 'dbo' || db.roles.get('db_owner')!.has(session.user.toLowerCase())) return true;
+    return role.toLowerCase() !== 'db_owner' && db.roles.get('db_securityadmin')!.has(session.user.toLowerCase());
+  }
+
+  private addConstraint(db: SqlDatabase, table: SqlTable, def: ConstraintDef) {
+    const schema = db.schemas.get(table.schema.toLowerCase())!;
+    const name = def.name ?? `PK__${table.name.slice(0, 8)}__${newId().toString(16).toUpperCase()}`;
+    if (schema.objects.has(name.toLowerCase())) {
+      throw sqlError.objectExists(name);
+    }
+    for (const c of def.columns) if (!table.columns.some((x) => x.name.toLowerCase() === c.toLowerCase())) throw sqlError.invalidColumn(c);
+    schema.objects.set(name.toLowerCase(), { kind: 'constraint', id: newId(), schema: table.schema, name, table: table.name, def: { ...def, name } });
+  }
+
+  private insert(session: Session, db: SqlDatabase, name: Name, columns: string[] | undefined, values: SqlValues | undefined, select: Select | undefined, out: Emitted[]) {
+    const ref = resolveName(name, session.database);
+    const table = findObject(this.state, ref);
+    if (!table || table.kind === 'constraint') throw sqlError.invalidObject(ref.written);
+    if (table.kind === 'view') throw sqlError.unsupported('INSERT through a view');
+    if (!this.can(session, db, 'write')) throw sqlError.objectPermission('INSERT', table.name, db.name, table.schema);
+    const targets = (columns ?? table.columns.map((c) => c.name)).map((c) => {
+      const i = table.columns.findIndex((x) => x.name.toLowerCase() === c.toLowerCase());
+      if (i < 0) throw sqlError.invalidColumn(c);
+      return i;
+    });
+    const env = this.env(session);
+    const incoming = values ? values.map((row) => row.map((e) => evaluate(env, e))) : runSelect(env, select!).rows;
+    const qualified = `${db.name}.${table.schema}.${table.name}`;
+    const rows = incoming.map((vals) => {
+      if (vals.length !== targets.length) throw columns ? (vals.length > targets.length ? sqlError.fewerColumns() : sqlError.moreColumns()) : sqlError.columnCountMismatch();
+      const row: unknown[] = table.columns.map(() => null);
+      targets.forEach((ci, k) => { row[ci] = coerce(table.columns[ci]!, vals[k], qualified); });
+      table.columns.forEach((c, ci) => { if (!c.nullable && row[ci] === null) throw sqlError.nullNotAllowed(c.name, qualified); });
+      return row;
+    });
+    this.checkKeys(db, table, rows);
+    table.rows.push(...rows);
+    out.push({ t: 'done', rowCount: rows.length });
+  }
+
+  /** Enforced PRIMARY KEY / UNIQUE constraints reject duplicates (NOT ENFORCED ones, as in Synapse, do not). */
+  private checkKeys(db: SqlDatabase, table: SqlTable, rows: unknown[][]) {
+    const schema = db.schemas.get(table.schema.toLowerCase())!;
+    for (const o of schema.objects.values()) {
+      if (o.kind !== 'constraint' || o.table !== table.name || !o.def.enforced) continue;
+      const idx = o.def.columns.map((c) => table.columns.findIndex((x) => x.name.toLowerCase() === c.toLowerCase()));
+      const key = (r: unknown[]) => idx.map((i) => String(r[i]).toLowerCase()).join('\u0000');
+      const seen = new Set(table.rows.map(key));
+      for (const r of rows) {
+        if (seen.has(key(r))) throw sqlError.duplicateKey(o.name, `${table.schema}.${table.name}`, idx.map((i) => String(r[i])).join(', '));
+        seen.add(key(r));
+      }
+    }
+  }
+
+  private createView(session: Session, db: SqlDatabase, s: Stmt & { t: 'createView' }, out: Emitted[]) {
+    const ref = resolveName(s.name, session.database);
+    if (!this.can(session, db, 'ddl')) throw sqlError.createPermission(s.mode === 'alter' ? 'ALTER VIEW' : 'CREATE VIEW', db.name);
+    const schema = db.schemas.get(ref.schema.toLowerCase());
+    if (!schema) throw sqlError.schemaMissing(ref.schema);
+    const existing = schema.objects.get(ref.name.toLowerCase());
+    if (existing && (s.mode === 'create' || existing.kind !== 'view')) throw sqlError.objectExists(ref.name);
+    if (!existing && s.mode === 'alter') throw sqlError.invalidObject(ref.written);
+    for (const parts of referencedObjects(s.body)) {
+      const target = resolveName(parts, session.database);
+      if (!findObject(this.state, target) && !(this.state.databases.has(target.database.toLowerCase()) && catalogView(db, target.schema, target.name))) {
+        throw sqlError.invalidObject(target.written);
+      }
+    }
+    const view = existing?.kind === 'view' ? existing : { kind: 'view' as const, id: newId(), schema: schema.name, name: ref.name, definition: '', text: '', alteredCount: -1 };
+    Object.assign(view, { definition: s.body, text: s.text, alteredCount: view.alteredCount + 1 });
+    schema.objects.set(ref.name.toLowerCase(), view);
+    out.push({ t: 'done' });
+  }
+
+  private drop(session: Session, db: SqlDatabase, s: Stmt & { t: 'drop' }, out: Emitted[]) {
+    if (!this.can(session, db, s.kind === 'USER' ? 'access' : 'ddl')) throw sqlError.noPermission();
+    for (const parts of s.names) {
+      const ref = resolveName(parts, session.database);
+      if (s.kind === 'USER' || s.kind === 'SCHEMA') {
+        const map = s.kind === 'USER' ? db.users : db.schemas;
+        if (!map.has(ref.name.toLowerCase()) && !s.ifExists) throw new SqlServerError(15151, 1, 16, `Cannot drop the ${s.kind.toLowerCase()} '${ref.name}', because it does not exist or you do not have permission.`);
+        const schema = db.schemas.get(ref.name.toLowerCase());
+        if (s.kind === 'SCHEMA' && schema?.objects.size) throw new SqlServerError(3729, 1, 16, `Cannot drop schema '${ref.name}' because it is being referenced by object '${[...schema.objects.values()][0]!.name}'.`);
+        map.delete(ref.name.toLowerCase());
+        if (s.kind === 'USER') for (const members of db.roles.values()) members.delete(ref.name.toLowerCase());
+        continue;
+      }
+      const o = findObject(this.state, ref);
+      if (!o || o.kind !== (s.kind === 'TABLE' ? 'table' : 'view')) {
+        if (s.ifExists) continue;
+        throw new SqlServerError(3701, 5, 11, `Cannot drop the ${s.kind.toLowerCase()} '${ref.written}', because it does not exist or you do not have permission.`);
+      }
+      const schema = db.schemas.get(o.schema.toLowerCase())!;
+      schema.objects.delete(o.name.toLowerCase());
+      for (const [k, c] of schema.objects) if (c.kind === 'constraint' && c.table === o.name) schema.objects.delete(k);
+    }
+    out.push({ t: 'done' });
+  }
+
+  private execProc(session: Session, db: SqlDatabase, proc: Name, args: unknown[], out: Emitted[]) {
+    const name = proc[proc.length - 1]!.toLowerCase();
+    if (name !== 'sp_addrolemember' && name !== 'sp_droprolemember') throw sqlError.procMissing(proc.join('.'));
+    const [role, member] = args.map((a) => String(a ?? ''));
+    if (!db.roles.has(role!.toLowerCase()) || !this.canAlterRole(session, db, role!)) throw sqlError.cannotAlterRole(role!);
+    if (!db.users.has(member!.toLowerCase())) throw sqlError.userOrRoleMissing(member!);
+    if (name === 'sp_addrolemember') db.roles.get(role!.toLowerCase())!.add(member!.toLowerCase());
+    else db.roles.get(role!.toLowerCase())!.delete(member!.toLowerCase());
+    out.push({ t: 'done' });
+  }
+
+  private env(session: Session): EvalEnv {
+    const db = this.db(session);
+    return {
+      database: db.name,
+      user: session.user,
+      login: session.login,
+      relation: (name) => this.relation(session, name),
+      schemaId: (name) => db.schemas.get(name.replace(/^\[|\]$/g, '').toLowerCase())?.id ?? null,
+      objectId: (name, type) => {
+        const o = findObject(this.state, resolveName(name.split('.').map((p) => p.replace(/^\[|\]$/g, '')), session.database));
+        if (!o) return null;
+        const code = o.kind === 'table' ? 'U' : o.kind === 'view' ? 'V' : o.def.kind === 'UNIQUE' ? 'UQ' : 'PK';
+        return !type || type.trim().toUpperCase() === code ? o.id : null;
+      },
+      isRoleMember: (role, user) => {
+        const members = db.roles.get(role.toLowerCase());
+        if (!members) return null;
+        const who = (user ?? session.user).toLowerCase();
+        return who === 'dbo' || members.has(who) ? 1 : 0;
+      },
+    };
+  }
+
+  private relation(session: Session, name: Name): Relation {
+    const ref = resolveName(name, session.database);
+    const db = this.state.databases.get(ref.database.toLowerCase());
+    if (!db) throw sqlError.invalidObject(ref.written);
+    const view = catalogView(db, ref.schema, ref.name);
+    if (view) return view;
+    const o = findObject(this.state, ref);
+    if (!o || o.kind === 'constraint') throw sqlError.invalidObject(ref.written);
+    if (o.kind === 'view') throw sqlError.unsupported(`querying views (the sandbox stores a view's definition; query its base tables)`);
+    if (!this.can({ ...session, database: db.name }, db, 'read')) throw sqlError.objectPermission('SELECT', o.name, db.name, o.schema);
+    return { columns: o.columns, rows: o.rows };
+  }
+}
+
+type SqlValues = NonNullable<(Stmt & { t: 'insert' })['values']>;
+
+function asSqlError(err: unknown): SqlServerError {
+  if (err instanceof SqlServerError) return err;
+  return new SqlServerError(50000, 1, 16, `Sandbox SQL engine error: ${(err as Error).message}`, true);
+}

@@ -1,0 +1,86 @@
+/** The run-time switches: tenant settings, async behaviour, timings and identity failures. */
+export interface SwitchValues {
+  /** Tenant setting "Service principals can use Fabric APIs"; off → 401 for app callers. */
+  'dataPlatform.servicePrincipalsEnabled': boolean;
+  /** Per-identity call budget per minute; over it → 429 RequestBlocked with Retry-After. Null = unlimited. */
+  'dataPlatform.throttlePerMinute': number | null;
+  /** When item creates, getDefinition and updateDefinition answer 202: auto (by type), always, never. */
+  'dataPlatform.asyncMode': 'auto' | 'always' | 'never';
+  /** Retry-After (seconds) on 202s, running operations and job instances. */
+  'dataPlatform.retryAfterSeconds': number;
+  /** How long a long-running operation takes. */
+  'dataPlatform.lroMs': number;
+  /** How long a job instance runs. */
+  'dataPlatform.jobMs': number;
+  /** How long a deleted item's name stays unavailable (ItemDisplayNameNotAvailableYet). */
+  'dataPlatform.nameHoldMs': number;
+  'dataPlatform.pageSize': number;
+  /** How long a lakehouse's SQL endpoint stays InProgress. */
+  'dataPlatform.sqlEndpointDelayMs': number;
+  /** After a create, calls on the item answer EntityNotFound for this long (eventual consistency). */
+  'dataPlatform.postCreateLagMs': number;
+  /** Database creates: auto (202 + Azure-AsyncOperation for new databases), always, never (201). */
+  'arm.asyncMode': 'auto' | 'always' | 'never';
+  'arm.retryAfterSeconds': number;
+  'arm.lroMs': number;
+  /** Honour callerRole=Admin on database PUT (the caller becomes database Admin). Off by default so AllDatabasesAdmin gates `.create table`. */
+  'kql.callerRoleGrantsAdmin': boolean;
+  /** API access control of the search service. */
+  'search.authMode': 'aadOrApiKey' | 'apiKeyOnly';
+  /** Make sign-in fail like Entra: {code: 'AADSTS53003', principal?: id/appId/upn}; null = off. */
+  'identity.failure': { code: string | number; principal?: string } | null;
+  /** Lifetime of issued tokens; negative issues tokens that are already expired. */
+  'identity.tokenLifetimeSeconds': number;
+}
+
+export type SwitchName = keyof SwitchValues;
+
+const ENUMS: Partial<Record<SwitchName, readonly string[]>> = {
+  'dataPlatform.asyncMode': ['auto', 'always', 'never'],
+  'arm.asyncMode': ['auto', 'always', 'never'],
+  'search.authMode': ['aadOrApiKey', 'apiKeyOnly'],
+};
+
+export function defaultSwitches(pageSize = 25): SwitchValues {
+  return {
+    'dataPlatform.servicePrincipalsEnabled': true,
+    'dataPlatform.throttlePerMinute': null,
+    'dataPlatform.asyncMode': 'auto',
+    'dataPlatform.retryAfterSeconds': 1,
+    'dataPlatform.lroMs': 300,
+    'dataPlatform.jobMs': 500,
+    'dataPlatform.nameHoldMs': 0,
+    'dataPlatform.pageSize': pageSize,
+    'dataPlatform.sqlEndpointDelayMs': 300,
+    'dataPlatform.postCreateLagMs': 0,
+    'arm.asyncMode': 'auto',
+    'arm.retryAfterSeconds': 1,
+    'arm.lroMs': 300,
+    'kql.callerRoleGrantsAdmin': false,
+    'search.authMode': 'aadOrApiKey',
+    'identity.failure': null,
+    'identity.tokenLifetimeSeconds': 3599,
+  };
+}
+
+/** Checks a switch value against its default's type; returns an error message or undefined. */
+export function checkSwitch(values: SwitchValues, name: string, value: unknown): string | undefined {
+  if (!(name in values)) return `unknown switch '${name}'; known: ${Object.keys(values).join(', ')}`;
+  const key = name as SwitchName;
+  const allowed = ENUMS[key];
+  if (allowed) return allowed.includes(String(value)) ? undefined : `${name} must be one of ${allowed.join(', ')}`;
+  if (key === 'dataPlatform.throttlePerMinute') return value === null || (Number.isInteger(value) && (value as number) > 0) ? undefined : `${name} must be a positive integer or null`;
+  if (key === 'identity.failure') {
+    if (value === null) return undefined;
+    const v = value as { code?: unknown };
+    return v && typeof v === 'object' && /^(AADSTS)?\d{5,8}$/i.test(String(v.code)) ? undefined : `${name} must be null or {code: 'AADSTS<n>', principal?}`;
+  }
+  const current = values[key];
+  if (typeof current === 'boolean') return typeof value === 'boolean' ? undefined : `${name} must be true or false`;
+  if (typeof current === 'number') {
+    if (typeof value !== 'number' || !Number.isFinite(value)) return `${name} must be a number`;
+    if (key === 'dataPlatform.pageSize' && !(Number.isInteger(value) && value >= 1)) return `${name} must be a positive integer`;
+    if (key !== 'identity.tokenLifetimeSeconds' && value < 0) return `${name} must not be negative`;
+  }
+  return undefined;
+}

@@ -1,0 +1,76 @@
+/** The emulated services, one loopback server each (the managed-identity endpoint logs as 'identity'). */
+export type ServiceName = 'identity' | 'dataPlatform' | 'arm' | 'kql' | 'search' | 'oneLake';
+
+export const SERVICE_NAMES: readonly ServiceName[] = ['identity', 'dataPlatform', 'arm', 'kql', 'search', 'oneLake'];
+
+export interface SandboxOptions {
+  /** Makes every id (tenant, principals, workspace, created items) repeatable. Default 'sandbox'. */
+  seed?: string;
+  /** Page size of every data-platform list (small on purpose, so clients that skip paging fail). Default 25. */
+  pageSize?: number;
+  /** Added delay per service, in milliseconds. */
+  latencyMs?: Partial<Record<ServiceName, number>>;
+  /** Loopback address to listen on. Default 127.0.0.1. */
+  host?: string;
+}
+
+/** A type alias (not an interface) so that it is assignable to Record<string, string>. */
+export type SandboxUrls = {
+  identity: string;
+  managedIdentity: string;
+  dataPlatform: string;
+  arm: string;
+  kql: string;
+  search: string;
+  oneLake: string;
+  admin: string;
+};
+
+/** A fault rule: matches service, method and a path regex; answers a status, resets, or delays. */
+export interface FaultRule {
+  service: ServiceName;
+  method?: string;
+  /** Regular expression tested against the path including the query string. */
+  path?: string;
+  status?: number;
+  errorCode?: string;
+  message?: string;
+  /** Seconds, sent as Retry-After. */
+  retryAfter?: number;
+  /** Destroys the connection without an answer. */
+  reset?: boolean;
+  /** Waits before answering (then answers normally unless status or reset is set). */
+  delayMs?: number;
+  /** How many matching requests it applies to; unlimited when absent. */
+  count?: number;
+  /** Chance (0..1) that a matching request is affected. */
+  probability?: number;
+  /** A raw body to answer instead of the service's error body. */
+  body?: string;
+}
+
+export interface RequestLogEntry {
+  seq: number;
+  service: ServiceName;
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  startedAt: string;
+  /** Object id of the caller when a bearer token identified one. */
+  identity?: string;
+  fault?: string;
+}
+
+/** What grant()/revoke() name: a role of a principal on one of the services. */
+export interface Grant {
+  service: 'dataPlatform' | 'arm' | 'kql' | 'search';
+  /** dataPlatform: Admin|Member|Contributor|Viewer; arm: Owner|Contributor|Reader; kql: AllDatabasesAdmin|AllDatabasesViewer|AllDatabasesMonitor or a database role (Admin|User|Viewer|Ingestor|Monitor) with `database`; search: Search Service Contributor|Search Index Data Contributor|Search Index Data Reader. */
+  role: string;
+  /** Object id, app id, UPN or display name; the service identity when absent. */
+  principal?: string;
+  /** dataPlatform: the workspace (default: the seeded platform workspace). */
+  workspaceId?: string;
+  /** kql: a database for database-level roles. */
+  database?: string;
+}

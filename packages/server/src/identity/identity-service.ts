@@ -1,0 +1,106 @@
+import type { Caller } from '../auth/caller.js';
+import { BackingPipeline } from '../backends/http-pipeline.js';
+import type { CloudProfile } from '../cloud/profiles.js';
+import type { Metrics } from '../http/metrics.js';
+import type { Db } from '../store/db.js';
+import { checkClaims, decodeToken, type ClaimExpectations } from './claims.js';
+import { ApplicationCredentialClient, VaultClient } from './credential-clients.js';
+import { CredentialRegistry } from './credentials.js';
+import { diagnose, type DiagnoseInput } from './diagnosis.js';
+import { FixService } from './fixes.js';
+import { IncidentService } from './incidents.js';
+import { ChangeJournal } from './journal.js';
+import { PlatformIdentityClient } from './platform-client.js';
+import { ProbeService } from './probes.js';
+import { RotationService } from './rotations.js';
+import type { IdentitySignals } from './signals.js';
+
+/** Where the identity provider's application API lives per cloud (override with SVC_GRAPH_URL). */
+const GRAPH_URLS: Record<string, string> = { commercial: 'https://graph.microsoft.com', gcc: 'https://graph.microsoft.com', 'gcc-high': 'https://graph.microsoft.us', dod: 'https://dod-graph.microsoft.us' };
+const VAULT_AUDIENCES: Record<string, string> = { 'gcc-high': 'https://vault.usgovcloudapi.net', dod: 'https://vault.usgovcloudapi.net' };
+
+export interface IdentityOptions {
+  db: Db;
+  profile: CloudProfile;
+  pipeline: BackingPipeline;
+  signals: IdentitySignals;
+  metrics: Metrics;
+  env: Readonly<Record<string, string | undefined>>;
+  /** The clock of the whole domain (tests set it to days before an expiry, or past the 24-hour overlap). */
+  now?: () => Date;
+}
+
+/** The identity-operations domain: signals, diagnosis, token inspection, probes, fixes, secrets, incidents. */
+export class IdentityService {
+  private clock: () => Date;
+  readonly signals: IdentitySignals;
+  readonly journal: ChangeJournal;
+  readonly fixes: FixService;
+  readonly probes: ProbeService;
+  readonly credentials: CredentialRegistry;
+  readonly rotations: RotationService;
+  readonly incidents: IncidentService;
+
+  private constructor(private readonly options: IdentityOptions) {
+    this.clock = options.now ?? (() => new Date());
+    const now = () => this.clock();
+    const { db, profile, env } = options;
+    this.signals = options.signals;
+    this.signals.now = now;
+    const graphUrl = (env.SVC_GRAPH_URL ?? GRAPH_URLS[profile.name])?.replace(/\/+$/, '');
+    const vaultUrl = env.SVC_VAULT_URL?.replace(/\/+$/, '');
+    // Graph and the vault are outside the data-plane suffixes: this pipeline also trusts exactly their hosts.
+    const extra = [graphUrl, vaultUrl].filter((u): u is string => Boolean(u)).map((u) => new URL(u).hostname);
+    const pipeline = new BackingPipeline({ ...profile, allowedSuffixes: [...profile.allowedSuffixes, ...extra] }, options.pipeline.credential, options.pipeline.options);
+    const graph = graphUrl ? new ApplicationCredentialClient(pipeline, graphUrl, env.SVC_GRAPH_AUDIENCE ?? GRAPH_URLS[profile.name] ?? 'https://graph.microsoft.com') : undefined;
+    const vault = vaultUrl ? new VaultClient(pipeline, vaultUrl, env.SVC_VAULT_AUDIENCE ?? VAULT_AUDIENCES[profile.name] ?? 'https://vault.azure.net') : undefined;
+    this.journal = new ChangeJournal(db, now);
+    const platform = new PlatformIdentityClient(options.pipeline, profile.dataPlatformApiUrl, profile.dataPlatformAudience);
+    this.fixes = new FixService({ platform, journal: this.journal, graph, vault });
+    this.probes = new ProbeService({ profile, servicePipeline: options.pipeline, signals: this.signals, tenantId: env.SVC_TENANT_ID, now });
+    this.credentials = new CredentialRegistry(db, now);
+    this.rotations = new RotationService({
+      db, credentials: this.credentials, journal: this.journal, fixes: this.fixes, graph, vault, authUrl: profile.authUrl,
+      scope: `${profile.dataPlatformAudience.replace(/\/+$/, '')}/.default`, tenantId: env.SVC_TENANT_ID, now,
+    });
+    this.incidents = new IncidentService({ db, signals: this.signals, journal: this.journal, probes: this.probes, now });
+  }
+
+  /** Builds the domain, loads the credential cache and registers the expiry gauge on /metrics. */
+  static async create(options: IdentityOptions): Promise<IdentityService> {
+    const service = new IdentityService(options);
+    await service.credentials.load();
+    options.metrics.gauge('svc_identity_secret_days_remaining', 'Days until each registered service-principal secret expires', () =>
+      service.credentials.cached().map((c) => ({ labels: { client_id: c.clientId, key_id: c.keyId }, value: Math.floor((Date.parse(c.expiresAt) - service.now().getTime()) / 86_400_000) })));
+    options.metrics.gauge('svc_identity_secret_expiry_alerts', 'Registered secrets inside an expiry alert threshold (90, 30, 7 days; 0 = expired)', () =>
+      service.credentials.cachedAlerts().map((a) => ({ labels: { client_id: a.clientId, key_id: a.keyId, threshold: String(a.threshold), level: a.level }, value: 1 })));
+    return service;
+  }
+
+  now(): Date {
+    return this.clock();
+  }
+
+  /** Replaces the domain's clock (tests). */
+  setClock(now: () => Date): void {
+    this.clock = now;
+  }
+
+  diagnose(input: DiagnoseInput) {
+    return diagnose(input);
+  }
+
+  /** Decodes a token and checks its claims against the selected cloud and the identity; the token is not kept. */
+  inspectToken(token: string, expect: Omit<ClaimExpectations, 'audiences'> & { audiences?: string[] }) {
+    const { header, claims } = decodeToken(token);
+    const audiences = expect.audiences ?? [...new Set([this.options.profile.dataPlatformAudience, this.options.profile.biAudience])];
+    const result = checkClaims(claims, { ...expect, audiences }, this.now());
+    const shown = Object.fromEntries(['aud', 'iss', 'appid', 'azp', 'oid', 'tid', 'sub', 'upn', 'idtyp', 'roles', 'wids', 'scp', 'iat', 'nbf', 'exp'].filter((k) => k in claims).map((k) => [k, claims[k]]));
+    return { ...result, alg: header.alg, claims: shown };
+  }
+
+  /** Everything the console banner shows: the caller's tenant's expiry alerts. */
+  alerts(caller: Caller) {
+    return this.credentials.alerts(caller);
+  }
+}

@@ -1,0 +1,208 @@
+// The TypeScript client (packages/client) against a running service: SVC_BASE_URL and SVC_TOKEN when
+// scripts/test-clients.mjs started one, else the real app built here and listening on a loopback port.
+// Also: `npm pack` produces a tarball that installs into a fresh project and works there.
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { build } from './helpers.js';
+import {
+  createSvcClient, OPERATIONS, SvcAuthenticationError, SvcBadRequestError, SvcConflictError, SvcError, SvcForbiddenError,
+  SvcGateError, SvcNotFoundError, SvcRateLimitError, SvcTimeoutError,
+} from '../../client/src/index.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const REFUSED = `svc_pat_${'0'.repeat(16)}_${'A'.repeat(48)}`;
+
+/** The service under test: the one the launcher started, or the real app on a loopback port. */
+async function service(t: TestContext): Promise<{ baseUrl: string; token: string }> {
+  if (process.env.SVC_BASE_URL && process.env.SVC_TOKEN) return { baseUrl: process.env.SVC_BASE_URL, token: process.env.SVC_TOKEN };
+  const h = await build(t);
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = h.app.server.address() as { port: number };
+  return { baseUrl: `http://127.0.0.1:${port}`, token: (await h.tenant()).token };
+}
+
+const unique = (prefix: string) => `${prefix} ${Math.random().toString(36).slice(2, 8)}`;
+
+test('whoami, workspaces and items through the client; payloads, never envelopes', async (t) => {
+  const { baseUrl, token } = await service(t);
+  const svc = createSvcClient({ baseUrl, token });
+  const me = await svc.whoami();
+  assert.equal(me.authMethod, 'token');
+  assert.ok(me.scopes.includes('admin'));
+  assert.equal('ok' in me, false);
+
+  const ws = await svc.workspaces.create({ name: unique('ts') });
+  assert.ok(ws.id);
+  assert.equal((await svc.workspaces.get(ws.id)).name, ws.name);
+  const empty = await svc.items.list(ws.id);
+  assert.deepEqual([...empty], []);
+  assert.equal(empty.nextCursor, undefined);
+
+  const item = await svc.items.create(ws.id, { itemType: 'notebook', displayName: 'Daily load' });
+  assert.equal(item.workspaceId, ws.id);
+  assert.equal((await svc.items.update(ws.id, item.id, { displayName: 'Nightly' })).displayName, 'Nightly');
+  const { etag } = await svc.items.getContent(ws.id, item.id);
+  const next = await svc.items.putContent(ws.id, item.id, { cells: [] }, etag);
+  assert.notEqual(next, etag);
+  for (let n = 0; n < 4; n++) await svc.items.create(ws.id, { itemType: 'lakehouse', displayName: `lake ${n}` });
+  const first = await svc.items.list(ws.id, { limit: 2 });
+  assert.equal(first.length, 2);
+  assert.ok(first.nextCursor);
+  const all: string[] = [];
+  for await (const i of svc.items.iterate(ws.id, { limit: 2 })) all.push(i.displayName);
+  assert.equal(all.length, 5);
+  assert.ok((await svc.items.types()).some((x) => x.id === 'notebook' && x.provisionedLive));
+
+  const [a, b] = [item.id, (await svc.items.list(ws.id, { itemType: 'lakehouse' }))[0]!.id];
+  const edge = await svc.thread.add(ws.id, { fromItemId: a, toItemId: b, kind: 'feeds' });
+  assert.deepEqual((await svc.thread.list(ws.id)).map((e) => e.id), [edge.id]);
+  assert.equal(await svc.thread.remove(ws.id, edge.id), edge.id);
+  assert.deepEqual(await svc.thread.list(ws.id), []);
+
+  assert.equal(await svc.items.delete(ws.id, item.id), item.id);
+  await assert.rejects(svc.items.get(ws.id, item.id), SvcNotFoundError);
+});
+
+test('refused calls throw typed errors; an empty list only comes from a successful call', async (t) => {
+  const { baseUrl, token } = await service(t);
+  const svc = createSvcClient({ baseUrl, token });
+  const ws = await svc.workspaces.create({ name: unique('errors') });
+  await assert.rejects(createSvcClient({ baseUrl, token: REFUSED }).items.list(ws.id), (e: unknown) => e instanceof SvcAuthenticationError && e.status === 401);
+  await assert.rejects(createSvcClient({ baseUrl }).workspaces.list(), SvcAuthenticationError);
+  await assert.rejects(svc.workspaces.get('no-such-workspace'), (e: unknown) => e instanceof SvcNotFoundError && e.code === 'not_found');
+  await assert.rejects(svc.workspaces.create({ name: '' }), (e: unknown) => e instanceof SvcBadRequestError && e.field === 'name');
+  await svc.items.create(ws.id, { itemType: 'report', displayName: 'Twice' });
+  await assert.rejects(svc.items.create(ws.id, { itemType: 'report', displayName: 'Twice' }), SvcConflictError);
+
+  const minted = await svc.tokens.create({ name: 'read only', scopes: ['read'], expiresInDays: 1 });
+  const reader = createSvcClient({ baseUrl, token: minted.secret });
+  await assert.rejects(reader.workspaces.create({ name: 'no' }), (e: unknown) => e instanceof SvcForbiddenError && e.code === 'missing_scope');
+  assert.ok((await svc.tokens.list()).some((x) => x.id === minted.token.id));
+  assert.equal(await svc.tokens.revoke(minted.token.id), minted.token.id);
+  await assert.rejects(reader.whoami(), SvcAuthenticationError);
+  await assert.rejects(createSvcClient({ baseUrl: 'http://127.0.0.1:9' }).whoami(), SvcError);
+});
+
+test('catalog and installs: start, wait (polling), list, events', async (t) => {
+  const { baseUrl, token } = await service(t);
+  const svc = createSvcClient({ baseUrl, token });
+  const apps = await svc.catalog.listApps();
+  assert.ok(apps.length >= 10);
+  const app = await svc.catalog.getApp('app-pipeline-designer');
+  assert.equal(app.items.length, app.totalItems);
+  await assert.rejects(svc.catalog.getApp('app-nope'), SvcNotFoundError);
+
+  const ws = await svc.workspaces.create({ name: unique('install') });
+  const started = await svc.installs.start(app.id, { workspaceId: ws.id, deploy: false });
+  assert.equal(started.totalItems, app.totalItems);
+  const seen: number[] = [];
+  const job = await svc.installs.wait(started.jobId, { intervalMs: 200, timeoutMs: 120_000, onProgress: (j) => seen.push(j.percentComplete) });
+  assert.equal(job.status, 'done');
+  assert.equal(job.percentComplete, 100);
+  assert.equal(job.provision?.outcome, 'skipped');
+  assert.ok(seen.length >= 1);
+  assert.deepEqual((await svc.installs.list({ workspaceId: ws.id })).map((j) => j.id), [job.id]);
+  const kinds: string[] = [];
+  for await (const e of svc.installs.events(job.id)) kinds.push(e.event);
+  assert.equal(kinds.at(-1), 'done');
+  await assert.rejects(svc.installs.get('no-such-job'), SvcNotFoundError);
+  await assert.rejects(async () => { for await (const _ of svc.installs.events('no-such-job')) break; }, SvcNotFoundError);
+  await assert.rejects(svc.installs.wait(started.jobId, { timeoutMs: -1 }).then(() => { throw new SvcTimeoutError('unreached'); }), SvcTimeoutError);
+});
+
+test('a cookie session works with X-CSRF-Token on changes, and is refused without it', async (t) => {
+  const { baseUrl, token } = await service(t);
+  const r = await fetch(`${baseUrl}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+  assert.equal(r.status, 200);
+  const cookie = r.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('svc_session='))!;
+  const { csrfToken } = (await r.json()) as { csrfToken: string };
+
+  const browser = createSvcClient({ baseUrl, cookie, csrfToken });
+  assert.equal((await browser.whoami()).authMethod, 'session');
+  assert.ok((await browser.workspaces.create({ name: unique('cookie') })).id);
+  const noCsrf = createSvcClient({ baseUrl, cookie });
+  assert.ok(Array.isArray(await noCsrf.workspaces.list()));
+  await assert.rejects(noCsrf.workspaces.create({ name: 'no csrf' }), SvcForbiddenError);
+
+  const signedIn = createSvcClient({ baseUrl });
+  const session = await signedIn.session.signIn(token);
+  assert.ok(session.csrfToken);
+  assert.equal((await signedIn.whoami()).authMethod, 'session');
+  assert.ok((await signedIn.workspaces.create({ name: unique('signed in') })).id);
+  await signedIn.session.signOut();
+  await assert.rejects(signedIn.whoami(), SvcAuthenticationError);
+  assert.equal((await browser.whoami()).authMethod, 'session');
+});
+
+test('system operations, and every documented operation has a client method', async (t) => {
+  const { baseUrl, token } = await service(t);
+  const svc = createSvcClient({ baseUrl, token });
+  assert.equal((await svc.system.health()).status, 'ok');
+  assert.match(await svc.system.metrics(), /svc_/);
+  const doc = await svc.system.openapi();
+  assert.equal(doc.openapi, '3.1.0');
+  const documented = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId)).sort();
+  assert.deepEqual(Object.keys(OPERATIONS).sort(), documented);
+  for (const [id, method] of Object.entries(OPERATIONS)) {
+    const fn = method.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], svc);
+    assert.equal(typeof fn, 'function', `${id} → ${method}`);
+  }
+});
+
+test('gate and rate-limit answers become SvcGateError (with the remediation) and SvcRateLimitError', async () => {
+  const gate = { reason: 'KQL cluster not configured', remediation: 'set SVC_KQL_CLUSTER_URI and SVC_KQL_CLUSTER_NAME', link: 'https://portal.azure.com/' };
+  const answer = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+    (async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'x-request-id': 'r1', ...headers } })) as typeof fetch;
+  const gated = createSvcClient({ baseUrl: 'http://svc.test', token: 't', fetch: answer(424, { ok: false, error: { code: 'deployment_gate', message: gate.reason, hint: gate.remediation, gate } }) });
+  await assert.rejects(gated.items.list('ws'), (e: unknown) =>
+    e instanceof SvcGateError && e.status === 424 && e.reason === gate.reason && e.remediation === gate.remediation && e.link === gate.link && e.hint === gate.remediation && e.requestId === 'r1');
+  const limited = createSvcClient({ baseUrl: 'http://svc.test', token: 't', fetch: answer(429, { ok: false, error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '7' }) });
+  await assert.rejects(limited.whoami(), (e: unknown) => e instanceof SvcRateLimitError && e.retryAfter === 7);
+  const hollow = createSvcClient({ baseUrl: 'http://svc.test', token: 't', fetch: answer(200, { ok: true }) });
+  await assert.rejects(hollow.workspaces.list(), SvcError);
+});
+
+test('npm pack: the tarball installs into a fresh project and works there', { timeout: 300_000 }, async (t) => {
+  const { baseUrl, token } = await service(t);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-client-pack-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const npm = (args: string[], cwd: string) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], path.join(ROOT, 'packages/client')));
+  const tarball = path.join(dir, packed[0].filename);
+  const files: string[] = packed[0].files.map((f: { path: string }) => f.path);
+  assert.ok(files.includes('dist/index.js') && files.includes('dist/index.d.ts'), files.join(' '));
+
+  const project = path.join(dir, 'consumer');
+  fs.mkdirSync(project);
+  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  npm(['install', tarball], project);
+  const consumer = (ts: boolean) => [
+    `import { createSvcClient, SvcNotFoundError${ts ? ', type Workspace' : ''} } from '@svc/client';`,
+    ts ? 'declare const process: { env: Record<string, string | undefined> };' : '',
+    'const svc = createSvcClient({ baseUrl: process.env.SVC_BASE_URL, token: process.env.SVC_TOKEN });',
+    `const ws${ts ? ': Workspace' : ''} = await svc.workspaces.create({ name: 'from the tarball' });`,
+    'const items = await svc.items.list(ws.id);',
+    'let notFound = false;',
+    "try { await svc.workspaces.get('no-such-workspace'); } catch (e) { notFound = e instanceof SvcNotFoundError; }",
+    'console.log(JSON.stringify({ me: (await svc.whoami()).authMethod, ws: ws.id, items: items.length, notFound }));',
+    '',
+  ].join('\n');
+  fs.writeFileSync(path.join(project, 'use.ts'), consumer(true));
+  fs.writeFileSync(path.join(project, 'use.mjs'), consumer(false));
+  // The types resolve for a TypeScript consumer, and the JavaScript runs on plain Node.
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--lib', 'es2022,dom', 'use.ts'], {
+    cwd: project, encoding: 'utf8', env: { ...process.env },
+  });
+  // Asynchronously: the service may be this process's own app.
+  const { stdout: out } = await promisify(execFile)(process.execPath, ['use.mjs'], { cwd: project, encoding: 'utf8', env: { ...process.env, SVC_BASE_URL: baseUrl, SVC_TOKEN: token } });
+  const result = JSON.parse(out.trim().split('\n').at(-1)!);
+  assert.equal(result.me, 'token');
+  assert.ok(result.ws);
+  assert.equal(result.items, 0);
+  assert.equal(result.notFound, true);
+});

@@ -1,0 +1,226 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { generateKeyPair, jwtVerify, SignJWT } from 'jose';
+import { startTdsServer, type TdsServer, type SqlTable, type SqlView } from '../../sandbox/src/sql/index.js';
+import { DEFAULT_CATALOG_DIR, loadApp } from '../src/catalog/index.js';
+import { expandSeedTokens } from '../src/catalog/seed-tokens.js';
+import { selectCloud, type CloudProfile } from '../src/cloud/profiles.js';
+import { BackingPipeline } from '../src/backends/http-pipeline.js';
+import { connect, SqlError } from '../src/backends/sql.js';
+import type { TokenSource } from '../src/backends/credential.js';
+import type { Backends, ProvisionContext } from '../src/provisioning/context.js';
+import { resolveTarget } from '../src/provisioning/targets.js';
+import { runProvisioner } from '../src/install/runner.js';
+
+const SQL_AUDIENCE = 'https://database.windows.net/';
+const MI = 'svc-workspace-mi';
+const keys = await generateKeyPair('RS256');
+
+/** Signs a token the way the sandbox identity provider does for a managed identity. */
+function sign(claims: Record<string, unknown>, lifetime = '1h') {
+  return new SignJWT({ oid: 'oid-mi', appid: 'app-mi', name: MI, xms_mirid: `/subscriptions/s/resourcegroups/rg/providers/Microsoft.Web/sites/${MI}`, ...claims })
+    .setProtectedHeader({ alg: 'RS256' }).setIssuedAt().setExpirationTime(lifetime).sign(keys.privateKey);
+}
+
+/** The service identity: a token for whatever audience the service asks for. */
+const credential: TokenSource = { principal: 'managed', getToken: (audience) => sign({ aud: audience }) };
+
+async function startServer(options: Partial<Parameters<typeof startTdsServer>[0]> = {}) {
+  return startTdsServer({
+    databases: ['popmgtpool'],
+    admins: ['sql-admin'],
+    verifyToken: async (jwt) => (await jwtVerify(jwt, keys.publicKey, { algorithms: ['RS256'] })).payload as any,
+    ...options,
+  });
+}
+
+const app = loadApp(join(DEFAULT_CATALOG_DIR, 'app-healthcare-popmgt'));
+const item = app.items.find((i) => i.itemType === 'warehouse')!;
+
+/** A ProvisionContext as the runner builds it, for the sandbox cloud and the given SVC_* settings. */
+function context(server: TdsServer, content: unknown = expandSeedTokens(item.content, new Date()), env: Record<string, string> = {}, profile: CloudProfile = selectCloud({ SVC_CLOUD: 'sandbox' })): Omit<ProvisionContext, 'log'> {
+  const settings = { SVC_WAREHOUSE_WORKSPACE: 'popmgt-ws', SVC_WAREHOUSE_DEDICATED_POOL: 'popmgtpool', SVC_WAREHOUSE_SERVER: server.address, ...env };
+  const pipeline = new BackingPipeline(profile, credential, { timeoutMs: 5_000, retryDelayMs: 10, concurrencyPerService: 4 });
+  return {
+    app, item, content, storedItemId: 'item-1', profile,
+    target: resolveTarget(profile, settings, 'shared', null),
+    backends: { pipeline } as unknown as Backends,
+    dependency: () => undefined,
+    contentOf: (k) => app.items.find((i) => i.key === k)?.content,
+  };
+}
+
+/** The lakehouse's SQL endpoint, which the lake source's views read across databases. */
+function hostLakehouse(server: TdsServer) {
+  server.addDatabase('PopHealthLake');
+  server.exec('PopHealthLake', 'CREATE TABLE dbo.patients (patient_id varchar(20), pcp_id varchar(20))');
+  server.exec('PopHealthLake', 'CREATE TABLE dbo.encounters (encounter_id varchar(20), patient_id varchar(20), encounter_type varchar(20), encounter_date date)');
+}
+
+const table = (s: TdsServer, name: string) => s.object('popmgtpool', name) as SqlTable | undefined;
+const view = (s: TdsServer, name: string) => s.object('popmgtpool', name) as SqlView | undefined;
+
+describe('warehouse provisioning over TDS', () => {
+  let server: TdsServer;
+  before(async () => {
+    server = await startServer({ grants: [MI] });
+    hostLakehouse(server);
+  });
+  after(() => server.stop());
+
+  test('install creates schemas, tables, seed rows and dbt views; a re-run duplicates nothing', async () => {
+    const first = await runProvisioner(context(server));
+    assert.equal(first.status, 'created', JSON.stringify(first));
+    for (const t of ['quality.care_gap_measures', 'mart.patient_risk', 'mart.care_gaps', 'mart.outreach_log']) assert.equal(table(server, t)?.kind, 'table', t);
+    assert.equal(table(server, 'mart.patient_risk')!.rows.length, 10);
+    assert.equal(table(server, 'mart.care_gaps')!.rows.length, 12);
+    assert.equal(table(server, 'mart.outreach_log')!.rows.length, 8);
+    assert.equal(table(server, 'quality.care_gap_measures')!.rows.length, 6);
+    assert.equal(server.object('popmgtpool', 'mart.pk_patient_risk')?.kind, 'constraint');
+    for (const v of ['stg_care_gaps', 'open_care_gaps', 'ed_utilization', 'panel_summary']) assert.equal(view(server, `analytics.${v}`)?.kind, 'view', v);
+    assert.match(view(server, 'analytics.open_care_gaps')!.definition, /from \[analytics\]\.\[stg_care_gaps\] as s\s+join \[quality\]\.\[care_gap_measures\] as m/);
+    assert.match(view(server, 'analytics.ed_utilization')!.definition, /from \[PopHealthLake\]\.\[dbo\]\.\[encounters\] as e/);
+    assert.doesNotMatch(view(server, 'analytics.stg_care_gaps')!.definition, /\{\{|config\(/);
+    // Dates went in as the column types hold them.
+    const risk = table(server, 'mart.patient_risk')!;
+    assert.match(String(risk.rows[0]![5]), /^\d{4}-\d{2}-\d{2}$/);
+    assert.ok(first.steps.some((l) => /^ddl 1\/9: schema quality created$/.test(l)), first.steps.join('\n'));
+    assert.ok(first.steps.includes('seed mart.care_gaps: 12 of 12 rows inserted'), first.steps.join('\n'));
+    assert.ok(first.steps.includes('dbt model panel_summary: view analytics.panel_summary created (CREATE OR ALTER VIEW)'));
+    assert.deepEqual(first.secondaryIds, { sqlEndpoint: `127.0.0.1,${server.port}`, sqlEndpointId: 'popmgtpool', server: server.address, database: 'popmgtpool' });
+
+    const objectsBefore = [...server.state().databases.get('popmgtpool')!.schemas.values()].map((s) => s.objects.size);
+    const second = await runProvisioner(context(server));
+    assert.equal(second.status, 'exists', JSON.stringify(second));
+    assert.equal(table(server, 'mart.care_gaps')!.rows.length, 12);
+    assert.equal(table(server, 'mart.patient_risk')!.rows.length, 10);
+    assert.deepEqual([...server.state().databases.get('popmgtpool')!.schemas.values()].map((s) => s.objects.size), objectsBefore);
+    assert.equal(view(server, 'analytics.panel_summary')!.alteredCount, 1);
+    assert.ok(second.steps.includes('seed mart.care_gaps: 0 of 12 rows inserted, 12 already present (key gap_id)'), second.steps.join('\n'));
+    assert.ok(second.steps.includes('ddl 4/9: table quality.care_gap_measures exists (6 columns)'));
+  });
+
+  test('a server-side error mid-run fails the step with the server message unmodified', async () => {
+    const content = structuredClone(expandSeedTokens(item.content, new Date())) as any;
+    content.sources.mart.tables.push('discharges');
+    content.models.push({ name: 'readmissions', sql: "select d.patient_id from {{ source('mart', 'discharges') }} as d" });
+    const result = await runProvisioner(context(server, content));
+    assert.equal(result.status, 'failed');
+    assert.equal(result.error, "Invalid object name 'mart.discharges'.");
+    // Batches before the failing one ran.
+    assert.ok(result.steps.includes('dbt model panel_summary: view analytics.panel_summary altered (CREATE OR ALTER VIEW)'), result.steps.join('\n'));
+    assert.equal(view(server, 'analytics.readmissions'), undefined);
+  });
+
+  test('an error injected by a fault rule on one batch reaches the step as the server sent it', async () => {
+    const message = "The INSERT permission was denied on the object 'outreach_log', database 'popmgtpool', schema 'mart'.";
+    const faults = { match: (_s: string, method: string, path: string) => (method === 'BATCH' && path.includes('INSERT INTO [mart].[outreach_log]') ? { id: 'f1', errorCode: '2627', message } : undefined) };
+    const s = await startServer({ grants: [MI], faults });
+    hostLakehouse(s);
+    try {
+      const result = await runProvisioner(context(s));
+      assert.equal(result.status, 'failed');
+      assert.equal(result.error, message);
+      assert.ok(result.steps.includes('seed mart.care_gaps: 12 of 12 rows inserted'));
+      assert.equal((s.object('popmgtpool', 'mart.outreach_log') as SqlTable).rows.length, 0);
+    } finally {
+      await s.stop();
+    }
+  });
+});
+
+describe('warehouse T-SQL gate', () => {
+  test('identity not a database user: remediation with the exact T-SQL; the admin runs it; the step retry creates', async () => {
+    const server = await startServer();
+    hostLakehouse(server);
+    try {
+      const gated = await runProvisioner(context(server));
+      assert.equal(gated.status, 'remediation', JSON.stringify(gated));
+      assert.equal(gated.gate!.reason, 'warehouse T-SQL not authorized');
+      assert.equal(gated.error, "Login failed for user '<token-identified principal>'.");
+      const sql = gated.gate!.remediation;
+      assert.match(sql, new RegExp(`CREATE USER \\[${MI}\\] FROM EXTERNAL PROVIDER;`));
+      assert.match(sql, new RegExp(`EXEC sp_addrolemember 'db_owner', '${MI}';`));
+      assert.deepEqual(server.logins.map((l) => [l.ok, l.number]), [[false, 18456]]);
+
+      // The admin runs exactly what the gate says, over TDS.
+      const admin = await connect({ host: '127.0.0.1', port: server.port, database: 'popmgtpool', encrypt: false }, await sign({ aud: SQL_AUDIENCE, name: 'sql-admin', oid: 'oid-admin', appid: undefined, xms_mirid: undefined }));
+      await admin.batch(sql);
+      admin.close();
+      const db = server.state().databases.get('popmgtpool')!;
+      assert.equal(db.users.get(MI.toLowerCase())?.type, 'E');
+      assert.ok(db.roles.get('db_owner')!.has(MI.toLowerCase()));
+
+      const retried = await runProvisioner(context(server));
+      assert.equal(retried.status, 'created', JSON.stringify(retried));
+      assert.equal((server.object('popmgtpool', 'mart.care_gaps') as SqlTable).rows.length, 12);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('a database user without rights gets 262 on CREATE and the same gate', async () => {
+    const server = await startServer();
+    server.grantUser(MI, { role: null });
+    try {
+      const result = await runProvisioner(context(server));
+      assert.equal(result.status, 'remediation');
+      assert.equal(result.error, "CREATE SCHEMA permission denied in database 'popmgtpool'.");
+      assert.match(result.gate!.remediation, /sp_addrolemember 'db_owner'/);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('warehouse workspace or pool unset: the "not configured" gate, nothing sent', async () => {
+    const server = await startServer();
+    try {
+      const ctx = context(server, undefined, { SVC_WAREHOUSE_WORKSPACE: '', SVC_WAREHOUSE_DEDICATED_POOL: '' });
+      const result = await runProvisioner({ ...ctx, target: { ...ctx.target, warehouseWorkspace: undefined, warehousePool: undefined, warehouseDatabase: undefined } });
+      assert.equal(result.status, 'remediation');
+      assert.equal(result.gate!.remediation, 'set SVC_WAREHOUSE_WORKSPACE and SVC_WAREHOUSE_DEDICATED_POOL');
+      assert.equal(server.logins.length, 0);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('logins', () => {
+  let server: TdsServer;
+  before(async () => { server = await startServer({ grants: [MI] }); });
+  after(() => server.stop());
+  const endpoint = () => ({ host: '127.0.0.1', port: server.port, database: 'popmgtpool', encrypt: false });
+
+  test('a token with the wrong audience is refused with 18456', async () => {
+    const err = await connect(endpoint(), await sign({ aud: 'https://management.azure.com/' })).catch((e) => e);
+    assert.ok(err instanceof SqlError, String(err));
+    assert.deepEqual([err.number, err.state, err.class, err.message], [18456, 1, 14, "Login failed for user '<token-identified principal>'."]);
+  });
+
+  test('an expired token or one signed by another key is refused with 18456', async () => {
+    const expired = await connect(endpoint(), await sign({ aud: SQL_AUDIENCE }, '-1m')).catch((e) => e);
+    assert.equal(expired.number, 18456);
+    const other = await generateKeyPair('RS256');
+    const forged = await new SignJWT({ aud: SQL_AUDIENCE, name: MI }).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('1h').sign(other.privateKey);
+    assert.equal((await connect(endpoint(), forged).catch((e) => e)).number, 18456);
+  });
+
+  test('a paused pool is waited for within the bound and the wait is in the step log', async () => {
+    hostLakehouse(server);
+    server.setPaused(1_500);
+    const result = await runProvisioner(context(server));
+    assert.equal(result.status, 'created', JSON.stringify(result));
+    assert.match(result.steps[0]!, /^pool popmgtpool is not available yet \(40613: paused or resuming\); retrying in 1 s$/);
+    assert.ok(result.steps.some((l) => /connected to .* after \d attempts/.test(l)), result.steps.join('\n'));
+  });
+
+  test('the token is never sent to a host outside the cloud: a commercial profile refuses the loopback server', async () => {
+    const before = server.logins.length;
+    const result = await runProvisioner(context(server, undefined, {}, selectCloud({ SVC_CLOUD: 'commercial' })));
+    assert.equal(result.status, 'failed');
+    assert.match(result.error!, /Refused to send the service's token to 127\.0\.0\.1/);
+    assert.equal(server.logins.length, before);
+  });
+});
