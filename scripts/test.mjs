@@ -14,6 +14,11 @@ const suites = [
   { name: 'sandbox', files: 'packages/sandbox/test' },
   { name: 'server', files: 'packages/server/test' },
 ];
+// Suites driven by their own launcher (a running service, Chromium, pytest).
+const launchers = [
+  { name: 'console', script: 'scripts/test-console.mjs' },
+  { name: 'clients', script: 'scripts/test-clients.mjs' },
+];
 let failed = 0;
 for (const suite of suites) {
   if (only.length && !only.includes(suite.name)) continue;
@@ -25,6 +30,13 @@ for (const suite of suites) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files], {
     cwd: root, stdio: 'inherit', env: { SVC_LOG_LEVEL: 'silent', ...process.env },
   });
+  if (r.status !== 0) failed++;
+}
+for (const l of launchers) {
+  if (only.length && !only.includes(l.name)) continue;
+  if (process.env.DATABASE_URL) continue; // the PostgreSQL run repeats the service and sandbox suites only
+  console.log(`\n=== ${l.name} tests ===`);
+  const r = spawnSync(process.execPath, [l.script], { cwd: root, stdio: 'inherit', env: { SVC_LOG_LEVEL: 'silent', ...process.env } });
   if (r.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

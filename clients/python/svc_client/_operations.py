@@ -55,6 +55,182 @@ ErrorEnvelope = TypedDict("ErrorEnvelope", {
 })
 ErrorEnvelope.__doc__ = "Every failure: ok false and an error with a code and a message"
 
+IdentityAlert = TypedDict("IdentityAlert", {
+    "clientId": "str",
+    "credentialId": "str",
+    "daysRemaining": "int",
+    "displayName": "str",
+    "expiresAt": "str",
+    "keyId": "str",
+    "level": "Literal[\"notice\", \"warning\", \"critical\", \"expired\"]",
+    "message": "str",
+    "threshold": "Literal[90, 30, 7, 0]",
+})
+
+IdentityChange = TypedDict("IdentityChange", {
+    "createdAt": "str",
+    "createdBy": "str",
+    "id": "str",
+    "incidentId": NotRequired["str"],
+    "inverse": "Dict[str, Any]",
+    "kind": "str",
+    "rolledBackAt": NotRequired["str"],
+    "rolledBackBy": NotRequired["str"],
+    "state": "Literal[\"applied\", \"rolled-back\"]",
+    "summary": "str",
+    "target": "Dict[str, Any]",
+})
+
+IdentityClaimCheck = TypedDict("IdentityClaimCheck", {
+    "actual": NotRequired["Any"],
+    "claim": "str",
+    "expected": NotRequired["Any"],
+    "status": "Literal[\"ok\", \"wrong\", \"missing\", \"unchecked\"]",
+})
+
+IdentityCredential = TypedDict("IdentityCredential", {
+    "clientId": "str",
+    "consumers": "List[str]",
+    "createdAt": "str",
+    "displayName": "str",
+    "expiresAt": "str",
+    "id": "str",
+    "keyId": "str",
+    "updatedAt": "str",
+    "vaultSecretName": NotRequired["str"],
+})
+IdentityCredential.__doc__ = "a service-principal secret registered by metadata; the secret value is never kept"
+
+IdentityDiagnosisActionsItem = TypedDict("IdentityDiagnosisActionsItem", {
+    "action": "str",
+    "command": "str",
+})
+
+IdentityDiagnosisSymptom = TypedDict("IdentityDiagnosisSymptom", {
+    "id": "str",
+    "text": "str",
+})
+
+IdentityDiagnosis = TypedDict("IdentityDiagnosis", {
+    "actions": "List[IdentityDiagnosisActionsItem]",
+    "firstChecks": "List[str]",
+    "identityType": "Literal[\"workspace-identity\", \"service-principal\", \"system-assigned-managed-identity\", \"user-assigned-managed-identity\", \"user\", \"conditional-access\", \"ip-firewall\", \"cross-tenant-guest\"]",
+    "identityTypeInferred": "bool",
+    "likelyCauses": "List[str]",
+    "matchedOn": "str",
+    "requiredGrant": NotRequired["str"],
+    "symptom": "IdentityDiagnosisSymptom",
+})
+
+IdentityIncidentApprovalsItem = TypedDict("IdentityIncidentApprovalsItem", {
+    "approver": "str",
+    "at": "str",
+    "changeKind": "str",
+    "changeRequestDueAt": NotRequired["str"],
+    "changeRequestId": NotRequired["str"],
+    "id": "str",
+    "verbal": "bool",
+})
+
+IdentityIncidentChangeRequestsItem = TypedDict("IdentityIncidentChangeRequestsItem", {
+    "approvalId": "str",
+    "dueAt": "str",
+    "overdue": "bool",
+})
+
+IdentityIncidentFacts = TypedDict("IdentityIncidentFacts", {
+    "complianceReportingBlocked": NotRequired["bool"],
+    "guestWithoutAccess": NotRequired["bool"],
+    "noProductionImpact": NotRequired["bool"],
+    "nonProduction": NotRequired["bool"],
+    "primaryCicdIdentityBroken": NotRequired["bool"],
+    "productionPipelineAuthFailingMinutes": NotRequired["float"],
+    "productionPipelineHalted": NotRequired["bool"],
+    "singleWorkspaceDown": NotRequired["bool"],
+    "tenantWidePolicyMisconfiguration": NotRequired["bool"],
+})
+
+IdentityIncidentSnapshotsItem = TypedDict("IdentityIncidentSnapshotsItem", {
+    "at": "str",
+    "policy": "str",
+})
+
+IdentityIncidentVerification = TypedDict("IdentityIncidentVerification", {
+    "at": "str",
+    "checks": "List[IdentityProbeResult]",
+    "passed": "bool",
+})
+
+IdentityIncident = TypedDict("IdentityIncident", {
+    "approvals": "List[IdentityIncidentApprovalsItem]",
+    "changeRequests": "List[IdentityIncidentChangeRequestsItem]",
+    "changes": "List[IdentityChange]",
+    "closedAt": NotRequired["str"],
+    "createdBy": "str",
+    "facts": "IdentityIncidentFacts",
+    "id": "str",
+    "identityType": NotRequired["Literal[\"workspace-identity\", \"service-principal\", \"system-assigned-managed-identity\", \"user-assigned-managed-identity\", \"user\", \"conditional-access\", \"ip-firewall\", \"cross-tenant-guest\"]"],
+    "monitoringUntil": NotRequired["str"],
+    "openedAt": "str",
+    "principals": "List[str]",
+    "severity": "Literal[\"SEV1\", \"SEV2\", \"SEV3\", \"SEV4\"]",
+    "severityReasons": "List[str]",
+    "snapshots": "List[IdentityIncidentSnapshotsItem]",
+    "startedAt": "str",
+    "status": "Literal[\"open\", \"monitoring\", \"closed\"]",
+    "title": "str",
+    "verification": NotRequired["IdentityIncidentVerification"],
+    "verifiedAt": NotRequired["str"],
+})
+
+IdentityProbeResult = TypedDict("IdentityProbeResult", {
+    "at": "str",
+    "check": "Literal[\"token\", \"workspace-read\", \"lakehouse-count\", \"pipeline-run\", \"sign-ins\"]",
+    "code": NotRequired["str"],
+    "detail": "str",
+    "diagnosis": NotRequired["str"],
+    "ms": "int",
+    "ok": "bool",
+    "skipped": NotRequired["bool"],
+    "status": NotRequired["int"],
+})
+
+IdentityRotationLogItem = TypedDict("IdentityRotationLogItem", {
+    "at": "str",
+    "detail": "str",
+    "step": "str",
+})
+
+IdentityRotation = TypedDict("IdentityRotation", {
+    "changeIds": "List[str]",
+    "clientId": "str",
+    "consumers": "List[str]",
+    "createdAt": "str",
+    "credentialId": "str",
+    "done": "Dict[str, str]",
+    "id": "str",
+    "log": "List[IdentityRotationLogItem]",
+    "newExpiresAt": NotRequired["str"],
+    "newKeyId": NotRequired["str"],
+    "nextStep": NotRequired["Literal[\"create-new-secret\", \"store-in-vault\", \"restart-consumers\", \"verify\", \"delete-old-secret\"]"],
+    "oldKeyId": "str",
+    "previousVaultVersion": NotRequired["Union[str, None]"],
+    "state": "Literal[\"in-progress\", \"completed\", \"rolled-back\"]",
+    "updatedAt": "str",
+    "vaultSecretName": "str",
+    "vaultVersion": NotRequired["str"],
+})
+
+IdentitySignal = TypedDict("IdentitySignal", {
+    "at": "str",
+    "code": NotRequired["str"],
+    "id": "str",
+    "path": "str",
+    "principal": "str",
+    "service": "str",
+    "status": "int",
+})
+
 InstallJobInstalledItem = TypedDict("InstallJobInstalledItem", {
     "displayName": "str",
     "id": "str",
@@ -88,7 +264,7 @@ Item = TypedDict("Item", {
     "displayName": "str",
     "id": "str",
     "itemType": "str",
-    "provisioning": "Union[Any, None]",
+    "provisioning": "Any",
     "updatedAt": "str",
     "workspaceId": "str",
 })
@@ -142,6 +318,45 @@ Workspace = TypedDict("Workspace", {
     "updatedAt": "str",
 })
 
+AddFirewallRuleBody = TypedDict("AddFirewallRuleBody", {
+    "endIpAddress": "str",
+    "incidentId": NotRequired["str"],
+    "name": "str",
+    "startIpAddress": "str",
+})
+
+AddFirewallRuleResultRule = TypedDict("AddFirewallRuleResultRule", {
+    "endIpAddress": "str",
+    "id": "str",
+    "name": "str",
+    "startIpAddress": "str",
+})
+
+AddFirewallRuleResult = TypedDict("AddFirewallRuleResult", {
+    "change": "IdentityChange",
+    "rule": "AddFirewallRuleResultRule",
+})
+
+ApproveIncidentChangeBody = TypedDict("ApproveIncidentChangeBody", {
+    "approver": "str",
+    "changeKind": "str",
+    "verbal": NotRequired["bool"],
+})
+
+CheckEgressAddressResultAllowingRulesItem = TypedDict("CheckEgressAddressResultAllowingRulesItem", {
+    "endIpAddress": "str",
+    "id": "str",
+    "name": "str",
+    "startIpAddress": "str",
+})
+
+CheckEgressAddressResult = TypedDict("CheckEgressAddressResult", {
+    "allowed": "bool",
+    "allowingRules": "List[CheckEgressAddressResultAllowingRulesItem]",
+    "ip": "str",
+    "ruleCount": "int",
+})
+
 CreateItemBody = TypedDict("CreateItemBody", {
     "content": NotRequired["Any"],
     "description": NotRequired["str"],
@@ -183,6 +398,18 @@ CreateWorkspaceBody = TypedDict("CreateWorkspaceBody", {
 })
 
 DeleteSessionResult = TypedDict("DeleteSessionResult", {})
+
+DiagnoseIdentityFailureBodyBody = TypedDict("DiagnoseIdentityFailureBodyBody", {
+    "body": NotRequired["str"],
+    "code": NotRequired["str"],
+    "identityType": NotRequired["Literal[\"workspace-identity\", \"service-principal\", \"system-assigned-managed-identity\", \"user-assigned-managed-identity\", \"user\", \"conditional-access\", \"ip-firewall\", \"cross-tenant-guest\"]"],
+    "service": NotRequired["str"],
+    "status": NotRequired["int"],
+})
+
+FileChangeRequestBody = TypedDict("FileChangeRequestBody", {
+    "changeRequestId": "str",
+})
 
 GetAppResultEdgesItem = TypedDict("GetAppResultEdgesItem", {
     "from": "str",
@@ -235,6 +462,47 @@ GetOpenApiDocumentResult = TypedDict("GetOpenApiDocumentResult", {
     "openapi": "str",
 })
 
+GrantWorkspaceRoleBody = TypedDict("GrantWorkspaceRoleBody", {
+    "incidentId": NotRequired["str"],
+    "principalId": "str",
+    "principalType": NotRequired["Literal[\"ServicePrincipal\", \"User\", \"Group\", \"ServicePrincipalProfile\"]"],
+    "role": "Literal[\"Admin\", \"Member\", \"Contributor\", \"Viewer\"]",
+})
+
+GrantWorkspaceRoleResultAssignmentPrincipal = TypedDict("GrantWorkspaceRoleResultAssignmentPrincipal", {
+    "displayName": NotRequired["str"],
+    "id": "str",
+    "type": "str",
+})
+
+GrantWorkspaceRoleResultAssignment = TypedDict("GrantWorkspaceRoleResultAssignment", {
+    "id": "str",
+    "principal": "GrantWorkspaceRoleResultAssignmentPrincipal",
+    "role": "str",
+})
+
+GrantWorkspaceRoleResult = TypedDict("GrantWorkspaceRoleResult", {
+    "assignment": "GrantWorkspaceRoleResultAssignment",
+    "change": "IdentityChange",
+})
+
+InspectIdentityTokenBody = TypedDict("InspectIdentityTokenBody", {
+    "audiences": NotRequired["List[str]"],
+    "expectedAppId": NotRequired["str"],
+    "expectedObjectId": NotRequired["str"],
+    "expectedRoles": NotRequired["List[str]"],
+    "expectedTenantId": NotRequired["str"],
+    "expectedWids": NotRequired["List[str]"],
+    "token": "str",
+})
+
+InspectIdentityTokenResult = TypedDict("InspectIdentityTokenResult", {
+    "alg": NotRequired["Any"],
+    "checks": "List[IdentityClaimCheck]",
+    "claims": "Dict[str, Any]",
+    "valid": "bool",
+})
+
 InstallAppBodyTargetOverrides = TypedDict("InstallAppBodyTargetOverrides", {
     "kqlClusterUri": NotRequired["str"],
     "kqlDatabase": NotRequired["str"],
@@ -260,6 +528,25 @@ InstallAppResult = TypedDict("InstallAppResult", {
     "totalItems": "int",
 })
 
+ListFirewallRulesResultItem = TypedDict("ListFirewallRulesResultItem", {
+    "endIpAddress": "str",
+    "id": "str",
+    "name": "str",
+    "startIpAddress": "str",
+})
+
+ListIdentityAlertsResult = TypedDict("ListIdentityAlertsResult", {
+    "alerts": "List[IdentityAlert]",
+    "now": "str",
+})
+
+ListIncidentEventsResultItem = TypedDict("ListIncidentEventsResultItem", {
+    "at": "str",
+    "data": "Any",
+    "kind": "str",
+    "seq": "int",
+})
+
 ListItemTypesResultItem = TypedDict("ListItemTypesResultItem", {
     "backing": NotRequired["str"],
     "description": "str",
@@ -269,8 +556,108 @@ ListItemTypesResultItem = TypedDict("ListItemTypesResultItem", {
     "provisioning": "Literal[\"live\", \"stored\"]",
 })
 
+ListWorkspaceRoleAssignmentsResultItemPrincipal = TypedDict("ListWorkspaceRoleAssignmentsResultItemPrincipal", {
+    "displayName": NotRequired["str"],
+    "id": "str",
+    "type": "str",
+})
+
+ListWorkspaceRoleAssignmentsResultItem = TypedDict("ListWorkspaceRoleAssignmentsResultItem", {
+    "id": "str",
+    "principal": "ListWorkspaceRoleAssignmentsResultItemPrincipal",
+    "role": "str",
+})
+
+OpenIncidentBodyFacts = TypedDict("OpenIncidentBodyFacts", {
+    "complianceReportingBlocked": NotRequired["bool"],
+    "guestWithoutAccess": NotRequired["bool"],
+    "noProductionImpact": NotRequired["bool"],
+    "nonProduction": NotRequired["bool"],
+    "primaryCicdIdentityBroken": NotRequired["bool"],
+    "productionPipelineAuthFailingMinutes": NotRequired["float"],
+    "productionPipelineHalted": NotRequired["bool"],
+    "singleWorkspaceDown": NotRequired["bool"],
+    "tenantWidePolicyMisconfiguration": NotRequired["bool"],
+})
+
+OpenIncidentBody = TypedDict("OpenIncidentBody", {
+    "facts": NotRequired["OpenIncidentBodyFacts"],
+    "identityType": NotRequired["Literal[\"workspace-identity\", \"service-principal\", \"system-assigned-managed-identity\", \"user-assigned-managed-identity\", \"user\", \"conditional-access\", \"ip-firewall\", \"cross-tenant-guest\"]"],
+    "lookbackMinutes": NotRequired["int"],
+    "principals": NotRequired["List[str]"],
+    "startedAt": NotRequired["str"],
+    "title": "str",
+})
+
 PutItemContentBody = TypedDict("PutItemContentBody", {
     "content": "Any",
+})
+
+RecordIncidentChangeBody = TypedDict("RecordIncidentChangeBody", {
+    "kind": "str",
+    "policy": NotRequired["str"],
+    "summary": "str",
+})
+
+RegisterCredentialBody = TypedDict("RegisterCredentialBody", {
+    "clientId": "str",
+    "consumers": NotRequired["List[str]"],
+    "displayName": "str",
+    "expiresAt": "str",
+    "keyId": "str",
+    "vaultSecretName": NotRequired["str"],
+})
+
+RunIdentityProbeBodyIdentity0 = TypedDict("RunIdentityProbeBodyIdentity0", {
+    "kind": "Literal[\"service\"]",
+})
+
+RunIdentityProbeBodyIdentity1 = TypedDict("RunIdentityProbeBodyIdentity1", {
+    "clientId": "str",
+    "clientSecret": "str",
+    "kind": "Literal[\"client-credentials\"]",
+    "tenantId": NotRequired["str"],
+})
+
+RunIdentityProbeBodyIdentity2 = TypedDict("RunIdentityProbeBodyIdentity2", {
+    "clientId": "str",
+    "clientSecret": NotRequired["str"],
+    "kind": "Literal[\"refresh-token\"]",
+    "refreshToken": "str",
+    "tenantId": NotRequired["str"],
+})
+
+RunIdentityProbeBodyLakehouse = TypedDict("RunIdentityProbeBodyLakehouse", {
+    "lakehouseId": "str",
+    "table": "str",
+})
+
+RunIdentityProbeBody = TypedDict("RunIdentityProbeBody", {
+    "identity": "Union[RunIdentityProbeBodyIdentity0, RunIdentityProbeBodyIdentity1, RunIdentityProbeBodyIdentity2]",
+    "identityType": NotRequired["Literal[\"workspace-identity\", \"service-principal\", \"system-assigned-managed-identity\", \"user-assigned-managed-identity\", \"user\", \"conditional-access\", \"ip-firewall\", \"cross-tenant-guest\"]"],
+    "lakehouse": NotRequired["RunIdentityProbeBodyLakehouse"],
+    "pipelineId": NotRequired["str"],
+    "workspaceId": "str",
+})
+
+RunIdentityProbeResult = TypedDict("RunIdentityProbeResult", {
+    "passed": "bool",
+    "principal": "str",
+    "results": "List[IdentityProbeResult]",
+})
+
+RunRotationStepBody = TypedDict("RunRotationStepBody", {
+    "consumers": NotRequired["List[str]"],
+})
+
+SnapshotPolicyBody = TypedDict("SnapshotPolicyBody", {
+    "policy": "str",
+    "snapshot": "Dict[str, Any]",
+})
+
+StartRotationBody = TypedDict("StartRotationBody", {
+    "consumers": NotRequired["List[str]"],
+    "vaultSecretName": NotRequired["str"],
 })
 
 UpdateItemBody = TypedDict("UpdateItemBody", {
@@ -282,6 +669,38 @@ UpdateWorkspaceBody = TypedDict("UpdateWorkspaceBody", {
     "description": NotRequired["str"],
     "name": NotRequired["str"],
     "platformWorkspaceId": NotRequired["Union[str, None]"],
+})
+
+VerifyIncidentFixBodyIdentity0 = TypedDict("VerifyIncidentFixBodyIdentity0", {
+    "kind": "Literal[\"service\"]",
+})
+
+VerifyIncidentFixBodyIdentity1 = TypedDict("VerifyIncidentFixBodyIdentity1", {
+    "clientId": "str",
+    "clientSecret": "str",
+    "kind": "Literal[\"client-credentials\"]",
+    "tenantId": NotRequired["str"],
+})
+
+VerifyIncidentFixBodyIdentity2 = TypedDict("VerifyIncidentFixBodyIdentity2", {
+    "clientId": "str",
+    "clientSecret": NotRequired["str"],
+    "kind": "Literal[\"refresh-token\"]",
+    "refreshToken": "str",
+    "tenantId": NotRequired["str"],
+})
+
+VerifyIncidentFixBodyLakehouse = TypedDict("VerifyIncidentFixBodyLakehouse", {
+    "lakehouseId": "str",
+    "table": "str",
+})
+
+VerifyIncidentFixBody = TypedDict("VerifyIncidentFixBody", {
+    "identity": "Union[VerifyIncidentFixBodyIdentity0, VerifyIncidentFixBodyIdentity1, VerifyIncidentFixBodyIdentity2]",
+    "identityType": NotRequired["Literal[\"workspace-identity\", \"service-principal\", \"system-assigned-managed-identity\", \"user-assigned-managed-identity\", \"user\", \"conditional-access\", \"ip-firewall\", \"cross-tenant-guest\"]"],
+    "lakehouse": NotRequired["VerifyIncidentFixBodyLakehouse"],
+    "pipelineId": "str",
+    "workspaceId": "str",
 })
 
 WhoamiResult = TypedDict("WhoamiResult", {
@@ -296,37 +715,69 @@ WhoamiResult = TypedDict("WhoamiResult", {
 
 # The operation table: operationId → (method, path, Python method, pager, kind, envelope, unwrapped key, paged).
 OPERATIONS: Dict[str, Operation] = {
+    "addFirewallRule": Operation("addFirewallRule", "POST", "/api/admin/identity/workspaces/{workspaceId}/firewall-rules", "add_firewall_rule", None, "json", True, None, False),
+    "approveIncidentChange": Operation("approveIncidentChange", "POST", "/api/admin/identity/incidents/{incidentId}/approvals", "approve_incident_change", None, "json", True, "incident", False),
+    "checkEgressAddress": Operation("checkEgressAddress", "GET", "/api/admin/identity/workspaces/{workspaceId}/firewall-check", "check_egress_address", None, "json", True, None, False),
+    "closeIncident": Operation("closeIncident", "POST", "/api/admin/identity/incidents/{incidentId}/close", "close_incident", None, "json", True, "incident", False),
     "createItem": Operation("createItem", "POST", "/api/workspaces/{workspaceId}/items", "create_item", None, "json", True, "item", False),
     "createSession": Operation("createSession", "POST", "/api/session", "create_session", None, "json", True, None, False),
     "createThreadEdge": Operation("createThreadEdge", "POST", "/api/workspaces/{workspaceId}/thread/edges", "create_thread_edge", None, "json", True, "edge", False),
     "createToken": Operation("createToken", "POST", "/api/tokens", "create_token", None, "json", True, None, False),
     "createWorkspace": Operation("createWorkspace", "POST", "/api/workspaces", "create_workspace", None, "json", True, "workspace", False),
+    "deleteCredential": Operation("deleteCredential", "DELETE", "/api/admin/identity/credentials/{credentialId}", "delete_credential", None, "json", True, "deleted", False),
     "deleteItem": Operation("deleteItem", "DELETE", "/api/workspaces/{workspaceId}/items/{itemId}", "delete_item", None, "json", True, "deleted", False),
     "deleteSession": Operation("deleteSession", "DELETE", "/api/session", "delete_session", None, "json", True, None, False),
     "deleteThreadEdge": Operation("deleteThreadEdge", "DELETE", "/api/workspaces/{workspaceId}/thread/edges/{edgeId}", "delete_thread_edge", None, "json", True, "deleted", False),
     "deleteWorkspace": Operation("deleteWorkspace", "DELETE", "/api/workspaces/{workspaceId}", "delete_workspace", None, "json", True, "deleted", False),
+    "diagnoseIdentityFailure": Operation("diagnoseIdentityFailure", "GET", "/api/admin/identity/diagnose", "diagnose_identity_failure", None, "json", True, "diagnosis", False),
+    "diagnoseIdentityFailureBody": Operation("diagnoseIdentityFailureBody", "POST", "/api/admin/identity/diagnose", "diagnose_identity_failure_body", None, "json", True, "diagnosis", False),
+    "fileChangeRequest": Operation("fileChangeRequest", "POST", "/api/admin/identity/incidents/{incidentId}/approvals/{approvalId}/change-request", "file_change_request", None, "json", True, "incident", False),
     "getApp": Operation("getApp", "GET", "/api/apps/{appId}", "get_app", None, "json", True, "app", False),
     "getHealth": Operation("getHealth", "GET", "/api/health", "get_health", None, "json", True, None, False),
+    "getIdentityChange": Operation("getIdentityChange", "GET", "/api/admin/identity/changes/{changeId}", "get_identity_change", None, "json", True, "change", False),
+    "getIncident": Operation("getIncident", "GET", "/api/admin/identity/incidents/{incidentId}", "get_incident", None, "json", True, "incident", False),
     "getInstallJob": Operation("getInstallJob", "GET", "/api/apps/install-jobs/{jobId}", "get_install_job", None, "json", True, "job", False),
     "getItem": Operation("getItem", "GET", "/api/workspaces/{workspaceId}/items/{itemId}", "get_item", None, "json", True, "item", False),
     "getItemContent": Operation("getItemContent", "GET", "/api/workspaces/{workspaceId}/items/{itemId}/content", "get_item_content", None, "json", True, None, False),
     "getMetrics": Operation("getMetrics", "GET", "/metrics", "get_metrics", None, "text", False, None, False),
     "getOpenApiDocument": Operation("getOpenApiDocument", "GET", "/api/openapi.json", "get_open_api_document", None, "json", False, None, False),
+    "getRotation": Operation("getRotation", "GET", "/api/admin/identity/rotations/{rotationId}", "get_rotation", None, "json", True, "rotation", False),
     "getWorkspace": Operation("getWorkspace", "GET", "/api/workspaces/{workspaceId}", "get_workspace", None, "json", True, "workspace", False),
+    "grantWorkspaceRole": Operation("grantWorkspaceRole", "POST", "/api/admin/identity/workspaces/{workspaceId}/role-assignments", "grant_workspace_role", None, "json", True, None, False),
+    "inspectIdentityToken": Operation("inspectIdentityToken", "POST", "/api/admin/identity/inspect-token", "inspect_identity_token", None, "json", True, None, False),
     "installApp": Operation("installApp", "POST", "/api/apps/{appId}/install", "install_app", None, "json", True, None, False),
     "listApps": Operation("listApps", "GET", "/api/apps", "list_apps", None, "json", True, "apps", False),
+    "listCredentials": Operation("listCredentials", "GET", "/api/admin/identity/credentials", "list_credentials", None, "json", True, "credentials", False),
+    "listFirewallRules": Operation("listFirewallRules", "GET", "/api/admin/identity/workspaces/{workspaceId}/firewall-rules", "list_firewall_rules", None, "json", True, "rules", False),
+    "listIdentityAlerts": Operation("listIdentityAlerts", "GET", "/api/admin/identity/alerts", "list_identity_alerts", None, "json", True, None, False),
+    "listIdentityChanges": Operation("listIdentityChanges", "GET", "/api/admin/identity/changes", "list_identity_changes", None, "json", True, "changes", False),
+    "listIdentitySignals": Operation("listIdentitySignals", "GET", "/api/admin/identity/signals", "list_identity_signals", None, "json", True, "signals", False),
+    "listIncidentEvents": Operation("listIncidentEvents", "GET", "/api/admin/identity/incidents/{incidentId}/events", "list_incident_events", None, "json", True, "events", False),
+    "listIncidents": Operation("listIncidents", "GET", "/api/admin/identity/incidents", "list_incidents", None, "json", True, "incidents", False),
     "listInstallJobs": Operation("listInstallJobs", "GET", "/api/apps/install-jobs", "list_install_jobs", "iter_install_jobs", "json", True, "jobs", True),
     "listItems": Operation("listItems", "GET", "/api/workspaces/{workspaceId}/items", "list_items", "iter_items", "json", True, "items", True),
     "listItemTypes": Operation("listItemTypes", "GET", "/api/item-types", "list_item_types", None, "json", True, "itemTypes", False),
     "listThreadEdges": Operation("listThreadEdges", "GET", "/api/workspaces/{workspaceId}/thread/edges", "list_thread_edges", None, "json", True, "edges", False),
     "listTokens": Operation("listTokens", "GET", "/api/tokens", "list_tokens", "iter_tokens", "json", True, "tokens", True),
+    "listWorkspaceRoleAssignments": Operation("listWorkspaceRoleAssignments", "GET", "/api/admin/identity/workspaces/{workspaceId}/role-assignments", "list_workspace_role_assignments", None, "json", True, "assignments", False),
     "listWorkspaces": Operation("listWorkspaces", "GET", "/api/workspaces", "list_workspaces", "iter_workspaces", "json", True, "workspaces", True),
+    "openIncident": Operation("openIncident", "POST", "/api/admin/identity/incidents", "open_incident", None, "json", True, "incident", False),
     "putItemContent": Operation("putItemContent", "PUT", "/api/workspaces/{workspaceId}/items/{itemId}/content", "put_item_content", None, "json", True, "etag", False),
+    "recordIncidentChange": Operation("recordIncidentChange", "POST", "/api/admin/identity/incidents/{incidentId}/changes", "record_incident_change", None, "json", True, "change", False),
+    "registerCredential": Operation("registerCredential", "POST", "/api/admin/identity/credentials", "register_credential", None, "json", True, "credential", False),
+    "removeFirewallRule": Operation("removeFirewallRule", "DELETE", "/api/admin/identity/workspaces/{workspaceId}/firewall-rules/{ruleId}", "remove_firewall_rule", None, "json", True, "change", False),
     "retryInstallStep": Operation("retryInstallStep", "POST", "/api/apps/install-jobs/{jobId}/steps/{stepIndex}/retry", "retry_install_step", None, "json", True, "job", False),
     "revokeToken": Operation("revokeToken", "DELETE", "/api/tokens/{tokenId}", "revoke_token", None, "json", True, "revoked", False),
+    "rollBackIdentityChange": Operation("rollBackIdentityChange", "POST", "/api/admin/identity/changes/{changeId}/rollback", "roll_back_identity_change", None, "json", True, "change", False),
+    "rollBackRotation": Operation("rollBackRotation", "POST", "/api/admin/identity/rotations/{rotationId}/rollback", "roll_back_rotation", None, "json", True, "rotation", False),
+    "runIdentityProbe": Operation("runIdentityProbe", "POST", "/api/admin/identity/probes", "run_identity_probe", None, "json", True, None, False),
+    "runRotationStep": Operation("runRotationStep", "POST", "/api/admin/identity/rotations/{rotationId}/steps/{step}", "run_rotation_step", None, "json", True, "rotation", False),
+    "snapshotPolicy": Operation("snapshotPolicy", "POST", "/api/admin/identity/incidents/{incidentId}/snapshots", "snapshot_policy", None, "json", True, "incident", False),
+    "startRotation": Operation("startRotation", "POST", "/api/admin/identity/credentials/{credentialId}/rotations", "start_rotation", None, "json", True, "rotation", False),
     "streamInstallJobEvents": Operation("streamInstallJobEvents", "GET", "/api/apps/install-jobs/{jobId}/events", "stream_install_job_events", None, "sse", False, None, False),
     "updateItem": Operation("updateItem", "PATCH", "/api/workspaces/{workspaceId}/items/{itemId}", "update_item", None, "json", True, "item", False),
     "updateWorkspace": Operation("updateWorkspace", "PATCH", "/api/workspaces/{workspaceId}", "update_workspace", None, "json", True, "workspace", False),
+    "verifyIncidentFix": Operation("verifyIncidentFix", "POST", "/api/admin/identity/incidents/{incidentId}/verify", "verify_incident_fix", None, "json", True, "incident", False),
     "whoami": Operation("whoami", "GET", "/api/whoami", "whoami", None, "json", True, None, False),
 }
 
@@ -335,6 +786,22 @@ class Operations(SyncCore):
     """Every documented operation, synchronous."""
 
     OPERATIONS = OPERATIONS
+
+    def add_firewall_rule(self, workspace_id: str, body: AddFirewallRuleBody) -> AddFirewallRuleResult:
+        """Add a firewall rule (journaled; rolling back deletes it) (POST /api/admin/identity/workspaces/{workspaceId}/firewall-rules)."""
+        return self._call("addFirewallRule", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def approve_incident_change(self, incident_id: str, body: ApproveIncidentChangeBody) -> IdentityIncident:
+        """Record an approval (verbal only for SEV1: a retroactive change request is then due within 24 hours) (POST /api/admin/identity/incidents/{incidentId}/approvals)."""
+        return self._call("approveIncidentChange", {"incidentId": incident_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def check_egress_address(self, workspace_id: str, *, ip: Optional[str] = None) -> CheckEgressAddressResult:
+        """Whether an egress address is inside the workspace’s firewall ranges (GET /api/admin/identity/workspaces/{workspaceId}/firewall-check)."""
+        return self._call("checkEgressAddress", {"workspaceId": workspace_id}, query={"ip": ip}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def close_incident(self, incident_id: str) -> IdentityIncident:
+        """Close the incident (only after monitoring for twice its duration) (POST /api/admin/identity/incidents/{incidentId}/close)."""
+        return self._call("closeIncident", {"incidentId": incident_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     def create_item(self, workspace_id: str, body: CreateItemBody) -> Item:
         """Create an item in a workspace (POST /api/workspaces/{workspaceId}/items)."""
@@ -356,6 +823,10 @@ class Operations(SyncCore):
         """Create a workspace (POST /api/workspaces)."""
         return self._call("createWorkspace", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
+    def delete_credential(self, credential_id: str) -> str:
+        """Forget a registered credential (the secret itself is untouched) (DELETE /api/admin/identity/credentials/{credentialId})."""
+        return self._call("deleteCredential", {"credentialId": credential_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     def delete_item(self, workspace_id: str, item_id: str) -> str:
         """Delete an item (DELETE /api/workspaces/{workspaceId}/items/{itemId})."""
         return self._call("deleteItem", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
@@ -372,6 +843,18 @@ class Operations(SyncCore):
         """Delete a workspace and its items (DELETE /api/workspaces/{workspaceId})."""
         return self._call("deleteWorkspace", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
+    def diagnose_identity_failure(self, *, status: Optional[str] = None, code: Optional[str] = None, body: Optional[str] = None, identity_type: Optional[Literal["workspace-identity", "service-principal", "system-assigned-managed-identity", "user-assigned-managed-identity", "user", "conditional-access", "ip-firewall", "cross-tenant-guest"]] = None, service: Optional[str] = None) -> IdentityDiagnosis:
+        """Likely causes, first checks and actions for a failing answer (the link of a failed or remediation install step) (GET /api/admin/identity/diagnose)."""
+        return self._call("diagnoseIdentityFailure", {}, query={"status": status, "code": code, "body": body, "identityType": identity_type, "service": service}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def diagnose_identity_failure_body(self, body: DiagnoseIdentityFailureBodyBody) -> IdentityDiagnosis:
+        """Diagnose a failing answer sent in full (status, body, code, identity type) (POST /api/admin/identity/diagnose)."""
+        return self._call("diagnoseIdentityFailureBody", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def file_change_request(self, incident_id: str, approval_id: str, body: FileChangeRequestBody) -> IdentityIncident:
+        """File the retroactive change request of a verbal approval (POST /api/admin/identity/incidents/{incidentId}/approvals/{approvalId}/change-request)."""
+        return self._call("fileChangeRequest", {"incidentId": incident_id, "approvalId": approval_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
     def get_app(self, app_id: str) -> GetAppResult:
         """One app: its items, what installing it provisions (live or stored, and where), its thread (GET /api/apps/{appId})."""
         return self._call("getApp", {"appId": app_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
@@ -379,6 +862,14 @@ class Operations(SyncCore):
     def get_health(self) -> GetHealthResult:
         """Liveness, the store, the cloud and (in the sandbox) its admin address (GET /api/health)."""
         return self._call("getHealth", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def get_identity_change(self, change_id: str) -> IdentityChange:
+        """One journaled change with its inverse (GET /api/admin/identity/changes/{changeId})."""
+        return self._call("getIdentityChange", {"changeId": change_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def get_incident(self, incident_id: str) -> IdentityIncident:
+        """An incident with its approvals, change requests, changes and verification (GET /api/admin/identity/incidents/{incidentId})."""
+        return self._call("getIncident", {"incidentId": incident_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     def get_install_job(self, job_id: str) -> InstallJob:
         """Poll an install job (every 5 s); provision is present once provisioning completes (GET /api/apps/install-jobs/{jobId})."""
@@ -400,9 +891,21 @@ class Operations(SyncCore):
         """This OpenAPI 3.1 document; servers[0] is this deployment (GET /api/openapi.json)."""
         return self._call("getOpenApiDocument", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
+    def get_rotation(self, rotation_id: str) -> IdentityRotation:
+        """A rotation: steps done, the next step, its log (GET /api/admin/identity/rotations/{rotationId})."""
+        return self._call("getRotation", {"rotationId": rotation_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     def get_workspace(self, workspace_id: str) -> Workspace:
         """Read a workspace (GET /api/workspaces/{workspaceId})."""
         return self._call("getWorkspace", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def grant_workspace_role(self, workspace_id: str, body: GrantWorkspaceRoleBody) -> GrantWorkspaceRoleResult:
+        """Grant a workspace role to a principal (journaled; rolling back deletes the assignment) (POST /api/admin/identity/workspaces/{workspaceId}/role-assignments)."""
+        return self._call("grantWorkspaceRole", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def inspect_identity_token(self, body: InspectIdentityTokenBody) -> InspectIdentityTokenResult:
+        """Decode a token (never stored or logged) and check aud, appid, oid, tid, roles, wids and exp (POST /api/admin/identity/inspect-token)."""
+        return self._call("inspectIdentityToken", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     def install_app(self, app_id: str, body: InstallAppBody) -> InstallAppResult:
         """Install a curated app into a workspace; answers 202 at once with the job id to poll (POST /api/apps/{appId}/install)."""
@@ -411,6 +914,34 @@ class Operations(SyncCore):
     def list_apps(self) -> List[AppSummary]:
         """The curated apps (GET /api/apps)."""
         return self._call("listApps", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def list_credentials(self) -> List[IdentityCredential]:
+        """Registered service-principal credentials (metadata only), soonest expiry first (GET /api/admin/identity/credentials)."""
+        return self._call("listCredentials", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def list_firewall_rules(self, workspace_id: str) -> List[ListFirewallRulesResultItem]:
+        """The platform workspace’s firewall rules (GET /api/admin/identity/workspaces/{workspaceId}/firewall-rules)."""
+        return self._call("listFirewallRules", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def list_identity_alerts(self) -> ListIdentityAlertsResult:
+        """Secret expiry alerts at 90, 30 and 7 days remaining (the console banner) (GET /api/admin/identity/alerts)."""
+        return self._call("listIdentityAlerts", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def list_identity_changes(self, *, incident_id: Optional[str] = None) -> List[IdentityChange]:
+        """The change journal (newest first) (GET /api/admin/identity/changes)."""
+        return self._call("listIdentityChanges", {}, query={"incidentId": incident_id}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def list_identity_signals(self, *, since: Optional[str] = None, principal: Optional[str] = None) -> List[IdentitySignal]:
+        """Backing calls refused on authentication or authorization (newest first; never a token) (GET /api/admin/identity/signals)."""
+        return self._call("listIdentitySignals", {}, query={"since": since, "principal": principal}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def list_incident_events(self, incident_id: str) -> List[ListIncidentEventsResultItem]:
+        """The incident’s timeline (GET /api/admin/identity/incidents/{incidentId}/events)."""
+        return self._call("listIncidentEvents", {"incidentId": incident_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def list_incidents(self) -> List[IdentityIncident]:
+        """Identity incidents, newest first (GET /api/admin/identity/incidents)."""
+        return self._call("listIncidents", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     def list_install_jobs(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None, workspace_id: Optional[str] = None) -> Page[InstallJob]:
         """List install jobs, optionally of one workspace (GET /api/apps/install-jobs)."""
@@ -444,6 +975,10 @@ class Operations(SyncCore):
         """Every entry of list_tokens, page after page."""
         return self._paginate("listTokens", {}, query={"limit": limit})
 
+    def list_workspace_role_assignments(self, workspace_id: str) -> List[ListWorkspaceRoleAssignmentsResultItem]:
+        """Role assignments on the platform workspace (GET /api/admin/identity/workspaces/{workspaceId}/role-assignments)."""
+        return self._call("listWorkspaceRoleAssignments", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     def list_workspaces(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None) -> Page[Workspace]:
         """List the workspaces of the caller’s tenant (GET /api/workspaces)."""
         return self._call("listWorkspaces", {}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
@@ -452,9 +987,25 @@ class Operations(SyncCore):
         """Every entry of list_workspaces, page after page."""
         return self._paginate("listWorkspaces", {}, query={"limit": limit})
 
+    def open_incident(self, body: OpenIncidentBody) -> IdentityIncident:
+        """Open an incident; its severity follows SPEC.md’s rules over the recorded signals and the stated facts (POST /api/admin/identity/incidents)."""
+        return self._call("openIncident", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
     def put_item_content(self, workspace_id: str, item_id: str, body: PutItemContentBody, *, if_match: Optional[str] = None) -> str:
         """Save an item’s content; If-Match must carry the ETag read (412 when it is stale) (PUT /api/workspaces/{workspaceId}/items/{itemId}/content)."""
         return self._call("putItemContent", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers={"if-match": if_match}, body=body)  # type: ignore[no-any-return]
+
+    def record_incident_change(self, incident_id: str, body: RecordIncidentChangeBody) -> IdentityChange:
+        """Record a change made for the incident (a conditional-access change needs an approval and a snapshot first) (POST /api/admin/identity/incidents/{incidentId}/changes)."""
+        return self._call("recordIncidentChange", {"incidentId": incident_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def register_credential(self, body: RegisterCredentialBody) -> IdentityCredential:
+        """Register a service-principal credential by metadata (client id, key id, expiry; no secret value) (POST /api/admin/identity/credentials)."""
+        return self._call("registerCredential", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def remove_firewall_rule(self, workspace_id: str, rule_id: str, *, incident_id: Optional[str] = None) -> IdentityChange:
+        """Remove a firewall rule (journaled; rolling back adds it again) (DELETE /api/admin/identity/workspaces/{workspaceId}/firewall-rules/{ruleId})."""
+        return self._call("removeFirewallRule", {"workspaceId": workspace_id, "ruleId": rule_id}, query={"incidentId": incident_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
     def retry_install_step(self, job_id: str, step_index: str) -> InstallJob:
         """Re-run one provisioning step (after fixing its gate) and recompute the report (POST /api/apps/install-jobs/{jobId}/steps/{stepIndex}/retry)."""
@@ -463,6 +1014,30 @@ class Operations(SyncCore):
     def revoke_token(self, token_id: str) -> str:
         """Revoke a token; effective on the next request (DELETE /api/tokens/{tokenId})."""
         return self._call("revokeToken", {"tokenId": token_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def roll_back_identity_change(self, change_id: str) -> IdentityChange:
+        """Perform a change’s inverse (delete the added rule, delete the added role assignment, …) (POST /api/admin/identity/changes/{changeId}/rollback)."""
+        return self._call("rollBackIdentityChange", {"changeId": change_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def roll_back_rotation(self, rotation_id: str) -> IdentityRotation:
+        """Roll back a rotation before the old secret is deleted: remove the new secret, restore the vault’s previous version (POST /api/admin/identity/rotations/{rotationId}/rollback)."""
+        return self._call("rollBackRotation", {"rotationId": rotation_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def run_identity_probe(self, body: RunIdentityProbeBody) -> RunIdentityProbeResult:
+        """Acquire a token as an identity, read the workspace, count a lakehouse table, run a pipeline; each with its result and time (POST /api/admin/identity/probes)."""
+        return self._call("runIdentityProbe", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def run_rotation_step(self, rotation_id: str, step: str, body: RunRotationStepBody) -> IdentityRotation:
+        """Run the next step: restart-consumers, verify, delete-old-secret (refused before verification and 24 hours of overlap) (POST /api/admin/identity/rotations/{rotationId}/steps/{step})."""
+        return self._call("runRotationStep", {"rotationId": rotation_id, "step": step}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def snapshot_policy(self, incident_id: str, body: SnapshotPolicyBody) -> IdentityIncident:
+        """Take a policy snapshot before an edit (POST /api/admin/identity/incidents/{incidentId}/snapshots)."""
+        return self._call("snapshotPolicy", {"incidentId": incident_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def start_rotation(self, credential_id: str, body: StartRotationBody) -> IdentityRotation:
+        """Start a rotation: create the new secret while the old stays valid and store it in the vault (POST /api/admin/identity/credentials/{credentialId}/rotations)."""
+        return self._call("startRotation", {"credentialId": credential_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     def stream_install_job_events(self, job_id: str, *, last_event_id: Optional[str] = None) -> Iterator[ServerSentEvent]:
         """Server-sent events of a job (phase, item-created, step, done); replays after Last-Event-ID (GET /api/apps/install-jobs/{jobId}/events)."""
@@ -476,6 +1051,10 @@ class Operations(SyncCore):
         """Rename a workspace, or bind it to a platform workspace (admin scope) (PATCH /api/workspaces/{workspaceId})."""
         return self._call("updateWorkspace", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
+    def verify_incident_fix(self, incident_id: str, body: VerifyIncidentFixBody) -> IdentityIncident:
+        """Run the verification checklist: token as the failing identity, workspace read, lakehouse count, pipeline run, sign-ins since the fix (POST /api/admin/identity/incidents/{incidentId}/verify)."""
+        return self._call("verifyIncidentFix", {"incidentId": incident_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
     def whoami(self) -> WhoamiResult:
         """The current caller: tenant, user, how it authenticated, scopes (GET /api/whoami)."""
         return self._call("whoami", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
@@ -485,6 +1064,22 @@ class AsyncOperations(AsyncCore):
     """Every documented operation, asynchronous."""
 
     OPERATIONS = OPERATIONS
+
+    async def add_firewall_rule(self, workspace_id: str, body: AddFirewallRuleBody) -> AddFirewallRuleResult:
+        """Add a firewall rule (journaled; rolling back deletes it) (POST /api/admin/identity/workspaces/{workspaceId}/firewall-rules)."""
+        return await self._call("addFirewallRule", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def approve_incident_change(self, incident_id: str, body: ApproveIncidentChangeBody) -> IdentityIncident:
+        """Record an approval (verbal only for SEV1: a retroactive change request is then due within 24 hours) (POST /api/admin/identity/incidents/{incidentId}/approvals)."""
+        return await self._call("approveIncidentChange", {"incidentId": incident_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def check_egress_address(self, workspace_id: str, *, ip: Optional[str] = None) -> CheckEgressAddressResult:
+        """Whether an egress address is inside the workspace’s firewall ranges (GET /api/admin/identity/workspaces/{workspaceId}/firewall-check)."""
+        return await self._call("checkEgressAddress", {"workspaceId": workspace_id}, query={"ip": ip}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def close_incident(self, incident_id: str) -> IdentityIncident:
+        """Close the incident (only after monitoring for twice its duration) (POST /api/admin/identity/incidents/{incidentId}/close)."""
+        return await self._call("closeIncident", {"incidentId": incident_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def create_item(self, workspace_id: str, body: CreateItemBody) -> Item:
         """Create an item in a workspace (POST /api/workspaces/{workspaceId}/items)."""
@@ -506,6 +1101,10 @@ class AsyncOperations(AsyncCore):
         """Create a workspace (POST /api/workspaces)."""
         return await self._call("createWorkspace", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
+    async def delete_credential(self, credential_id: str) -> str:
+        """Forget a registered credential (the secret itself is untouched) (DELETE /api/admin/identity/credentials/{credentialId})."""
+        return await self._call("deleteCredential", {"credentialId": credential_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     async def delete_item(self, workspace_id: str, item_id: str) -> str:
         """Delete an item (DELETE /api/workspaces/{workspaceId}/items/{itemId})."""
         return await self._call("deleteItem", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
@@ -522,6 +1121,18 @@ class AsyncOperations(AsyncCore):
         """Delete a workspace and its items (DELETE /api/workspaces/{workspaceId})."""
         return await self._call("deleteWorkspace", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
+    async def diagnose_identity_failure(self, *, status: Optional[str] = None, code: Optional[str] = None, body: Optional[str] = None, identity_type: Optional[Literal["workspace-identity", "service-principal", "system-assigned-managed-identity", "user-assigned-managed-identity", "user", "conditional-access", "ip-firewall", "cross-tenant-guest"]] = None, service: Optional[str] = None) -> IdentityDiagnosis:
+        """Likely causes, first checks and actions for a failing answer (the link of a failed or remediation install step) (GET /api/admin/identity/diagnose)."""
+        return await self._call("diagnoseIdentityFailure", {}, query={"status": status, "code": code, "body": body, "identityType": identity_type, "service": service}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def diagnose_identity_failure_body(self, body: DiagnoseIdentityFailureBodyBody) -> IdentityDiagnosis:
+        """Diagnose a failing answer sent in full (status, body, code, identity type) (POST /api/admin/identity/diagnose)."""
+        return await self._call("diagnoseIdentityFailureBody", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def file_change_request(self, incident_id: str, approval_id: str, body: FileChangeRequestBody) -> IdentityIncident:
+        """File the retroactive change request of a verbal approval (POST /api/admin/identity/incidents/{incidentId}/approvals/{approvalId}/change-request)."""
+        return await self._call("fileChangeRequest", {"incidentId": incident_id, "approvalId": approval_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
     async def get_app(self, app_id: str) -> GetAppResult:
         """One app: its items, what installing it provisions (live or stored, and where), its thread (GET /api/apps/{appId})."""
         return await self._call("getApp", {"appId": app_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
@@ -529,6 +1140,14 @@ class AsyncOperations(AsyncCore):
     async def get_health(self) -> GetHealthResult:
         """Liveness, the store, the cloud and (in the sandbox) its admin address (GET /api/health)."""
         return await self._call("getHealth", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def get_identity_change(self, change_id: str) -> IdentityChange:
+        """One journaled change with its inverse (GET /api/admin/identity/changes/{changeId})."""
+        return await self._call("getIdentityChange", {"changeId": change_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def get_incident(self, incident_id: str) -> IdentityIncident:
+        """An incident with its approvals, change requests, changes and verification (GET /api/admin/identity/incidents/{incidentId})."""
+        return await self._call("getIncident", {"incidentId": incident_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def get_install_job(self, job_id: str) -> InstallJob:
         """Poll an install job (every 5 s); provision is present once provisioning completes (GET /api/apps/install-jobs/{jobId})."""
@@ -550,9 +1169,21 @@ class AsyncOperations(AsyncCore):
         """This OpenAPI 3.1 document; servers[0] is this deployment (GET /api/openapi.json)."""
         return await self._call("getOpenApiDocument", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
+    async def get_rotation(self, rotation_id: str) -> IdentityRotation:
+        """A rotation: steps done, the next step, its log (GET /api/admin/identity/rotations/{rotationId})."""
+        return await self._call("getRotation", {"rotationId": rotation_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     async def get_workspace(self, workspace_id: str) -> Workspace:
         """Read a workspace (GET /api/workspaces/{workspaceId})."""
         return await self._call("getWorkspace", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def grant_workspace_role(self, workspace_id: str, body: GrantWorkspaceRoleBody) -> GrantWorkspaceRoleResult:
+        """Grant a workspace role to a principal (journaled; rolling back deletes the assignment) (POST /api/admin/identity/workspaces/{workspaceId}/role-assignments)."""
+        return await self._call("grantWorkspaceRole", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def inspect_identity_token(self, body: InspectIdentityTokenBody) -> InspectIdentityTokenResult:
+        """Decode a token (never stored or logged) and check aud, appid, oid, tid, roles, wids and exp (POST /api/admin/identity/inspect-token)."""
+        return await self._call("inspectIdentityToken", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def install_app(self, app_id: str, body: InstallAppBody) -> InstallAppResult:
         """Install a curated app into a workspace; answers 202 at once with the job id to poll (POST /api/apps/{appId}/install)."""
@@ -561,6 +1192,34 @@ class AsyncOperations(AsyncCore):
     async def list_apps(self) -> List[AppSummary]:
         """The curated apps (GET /api/apps)."""
         return await self._call("listApps", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def list_credentials(self) -> List[IdentityCredential]:
+        """Registered service-principal credentials (metadata only), soonest expiry first (GET /api/admin/identity/credentials)."""
+        return await self._call("listCredentials", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def list_firewall_rules(self, workspace_id: str) -> List[ListFirewallRulesResultItem]:
+        """The platform workspace’s firewall rules (GET /api/admin/identity/workspaces/{workspaceId}/firewall-rules)."""
+        return await self._call("listFirewallRules", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def list_identity_alerts(self) -> ListIdentityAlertsResult:
+        """Secret expiry alerts at 90, 30 and 7 days remaining (the console banner) (GET /api/admin/identity/alerts)."""
+        return await self._call("listIdentityAlerts", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def list_identity_changes(self, *, incident_id: Optional[str] = None) -> List[IdentityChange]:
+        """The change journal (newest first) (GET /api/admin/identity/changes)."""
+        return await self._call("listIdentityChanges", {}, query={"incidentId": incident_id}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def list_identity_signals(self, *, since: Optional[str] = None, principal: Optional[str] = None) -> List[IdentitySignal]:
+        """Backing calls refused on authentication or authorization (newest first; never a token) (GET /api/admin/identity/signals)."""
+        return await self._call("listIdentitySignals", {}, query={"since": since, "principal": principal}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def list_incident_events(self, incident_id: str) -> List[ListIncidentEventsResultItem]:
+        """The incident’s timeline (GET /api/admin/identity/incidents/{incidentId}/events)."""
+        return await self._call("listIncidentEvents", {"incidentId": incident_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def list_incidents(self) -> List[IdentityIncident]:
+        """Identity incidents, newest first (GET /api/admin/identity/incidents)."""
+        return await self._call("listIncidents", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def list_install_jobs(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None, workspace_id: Optional[str] = None) -> Page[InstallJob]:
         """List install jobs, optionally of one workspace (GET /api/apps/install-jobs)."""
@@ -594,6 +1253,10 @@ class AsyncOperations(AsyncCore):
         """Every entry of list_tokens, page after page."""
         return self._paginate("listTokens", {}, query={"limit": limit})
 
+    async def list_workspace_role_assignments(self, workspace_id: str) -> List[ListWorkspaceRoleAssignmentsResultItem]:
+        """Role assignments on the platform workspace (GET /api/admin/identity/workspaces/{workspaceId}/role-assignments)."""
+        return await self._call("listWorkspaceRoleAssignments", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     async def list_workspaces(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None) -> Page[Workspace]:
         """List the workspaces of the caller’s tenant (GET /api/workspaces)."""
         return await self._call("listWorkspaces", {}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
@@ -602,9 +1265,25 @@ class AsyncOperations(AsyncCore):
         """Every entry of list_workspaces, page after page."""
         return self._paginate("listWorkspaces", {}, query={"limit": limit})
 
+    async def open_incident(self, body: OpenIncidentBody) -> IdentityIncident:
+        """Open an incident; its severity follows SPEC.md’s rules over the recorded signals and the stated facts (POST /api/admin/identity/incidents)."""
+        return await self._call("openIncident", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
     async def put_item_content(self, workspace_id: str, item_id: str, body: PutItemContentBody, *, if_match: Optional[str] = None) -> str:
         """Save an item’s content; If-Match must carry the ETag read (412 when it is stale) (PUT /api/workspaces/{workspaceId}/items/{itemId}/content)."""
         return await self._call("putItemContent", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers={"if-match": if_match}, body=body)  # type: ignore[no-any-return]
+
+    async def record_incident_change(self, incident_id: str, body: RecordIncidentChangeBody) -> IdentityChange:
+        """Record a change made for the incident (a conditional-access change needs an approval and a snapshot first) (POST /api/admin/identity/incidents/{incidentId}/changes)."""
+        return await self._call("recordIncidentChange", {"incidentId": incident_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def register_credential(self, body: RegisterCredentialBody) -> IdentityCredential:
+        """Register a service-principal credential by metadata (client id, key id, expiry; no secret value) (POST /api/admin/identity/credentials)."""
+        return await self._call("registerCredential", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def remove_firewall_rule(self, workspace_id: str, rule_id: str, *, incident_id: Optional[str] = None) -> IdentityChange:
+        """Remove a firewall rule (journaled; rolling back adds it again) (DELETE /api/admin/identity/workspaces/{workspaceId}/firewall-rules/{ruleId})."""
+        return await self._call("removeFirewallRule", {"workspaceId": workspace_id, "ruleId": rule_id}, query={"incidentId": incident_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def retry_install_step(self, job_id: str, step_index: str) -> InstallJob:
         """Re-run one provisioning step (after fixing its gate) and recompute the report (POST /api/apps/install-jobs/{jobId}/steps/{stepIndex}/retry)."""
@@ -613,6 +1292,30 @@ class AsyncOperations(AsyncCore):
     async def revoke_token(self, token_id: str) -> str:
         """Revoke a token; effective on the next request (DELETE /api/tokens/{tokenId})."""
         return await self._call("revokeToken", {"tokenId": token_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def roll_back_identity_change(self, change_id: str) -> IdentityChange:
+        """Perform a change’s inverse (delete the added rule, delete the added role assignment, …) (POST /api/admin/identity/changes/{changeId}/rollback)."""
+        return await self._call("rollBackIdentityChange", {"changeId": change_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def roll_back_rotation(self, rotation_id: str) -> IdentityRotation:
+        """Roll back a rotation before the old secret is deleted: remove the new secret, restore the vault’s previous version (POST /api/admin/identity/rotations/{rotationId}/rollback)."""
+        return await self._call("rollBackRotation", {"rotationId": rotation_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def run_identity_probe(self, body: RunIdentityProbeBody) -> RunIdentityProbeResult:
+        """Acquire a token as an identity, read the workspace, count a lakehouse table, run a pipeline; each with its result and time (POST /api/admin/identity/probes)."""
+        return await self._call("runIdentityProbe", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def run_rotation_step(self, rotation_id: str, step: str, body: RunRotationStepBody) -> IdentityRotation:
+        """Run the next step: restart-consumers, verify, delete-old-secret (refused before verification and 24 hours of overlap) (POST /api/admin/identity/rotations/{rotationId}/steps/{step})."""
+        return await self._call("runRotationStep", {"rotationId": rotation_id, "step": step}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def snapshot_policy(self, incident_id: str, body: SnapshotPolicyBody) -> IdentityIncident:
+        """Take a policy snapshot before an edit (POST /api/admin/identity/incidents/{incidentId}/snapshots)."""
+        return await self._call("snapshotPolicy", {"incidentId": incident_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def start_rotation(self, credential_id: str, body: StartRotationBody) -> IdentityRotation:
+        """Start a rotation: create the new secret while the old stays valid and store it in the vault (POST /api/admin/identity/credentials/{credentialId}/rotations)."""
+        return await self._call("startRotation", {"credentialId": credential_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def stream_install_job_events(self, job_id: str, *, last_event_id: Optional[str] = None) -> AsyncIterator[ServerSentEvent]:
         """Server-sent events of a job (phase, item-created, step, done); replays after Last-Event-ID (GET /api/apps/install-jobs/{jobId}/events)."""
@@ -625,6 +1328,10 @@ class AsyncOperations(AsyncCore):
     async def update_workspace(self, workspace_id: str, body: UpdateWorkspaceBody) -> Workspace:
         """Rename a workspace, or bind it to a platform workspace (admin scope) (PATCH /api/workspaces/{workspaceId})."""
         return await self._call("updateWorkspace", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def verify_incident_fix(self, incident_id: str, body: VerifyIncidentFixBody) -> IdentityIncident:
+        """Run the verification checklist: token as the failing identity, workspace read, lakehouse count, pipeline run, sign-ins since the fix (POST /api/admin/identity/incidents/{incidentId}/verify)."""
+        return await self._call("verifyIncidentFix", {"incidentId": incident_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def whoami(self) -> WhoamiResult:
         """The current caller: tenant, user, how it authenticated, scopes (GET /api/whoami)."""

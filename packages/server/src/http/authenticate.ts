@@ -25,7 +25,8 @@ export async function resolveCaller(req: FastifyRequest, tokens: TokenService, s
 export function registerAuthentication(app: FastifyInstance, deps: { tokens: TokenService; sessions: SessionService; limiter: RateLimiter }) {
   app.addHook('onRequest', async (req, reply) => {
     const config = req.routeOptions.config;
-    if (config.public || !req.routeOptions.url) return;
+    // Public routes, unmatched paths (JSON 404) and the console's static files need no caller.
+    if (config.public || !req.routeOptions.url || (req.routeOptions.schema as { hide?: boolean } | undefined)?.hide) return;
     const caller = await resolveCaller(req, deps.tokens, deps.sessions);
     req.caller = caller;
     const wait = deps.limiter.take(caller.tokenId ?? caller.sessionIdHash ?? caller.userId);

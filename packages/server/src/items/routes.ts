@@ -16,7 +16,7 @@ export const ItemSchema = Type.Object(
     description: Type.String(),
     appId: Type.Union([Type.String(), Type.Null()], { description: 'the curated app that installed it' }),
     contentSource: Type.String({ description: "'catalog' until a user saves the content, then 'user'" }),
-    provisioning: Type.Union([Type.Unknown(), Type.Null()], { description: 'live provisioning state: the last StepResult' }),
+    provisioning: Type.Unknown({ description: 'live provisioning state: the last StepResult, or null' }),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },
