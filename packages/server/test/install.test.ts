@@ -114,7 +114,8 @@ test('a 503 once is retried after 1.5 s and the item is created; a persistent 50
 
   await sandbox.admin.clearFaults();
   const ws2 = await workspace(h, tenant);
-  await sandbox.admin.addFault({ service: 'dataPlatform', method: 'POST', path: '/lakehouses', status: 503, message: 'The service is temporarily unavailable: capacity paused' });
+  // The first install created the lakehouse in the shared platform workspace, so the re-install lists it: fail that list.
+  await sandbox.admin.addFault({ service: 'dataPlatform', method: 'GET', path: 'type=Lakehouse', status: 503, message: 'The service is temporarily unavailable: capacity paused' });
   const failed = await install(h, tenant, 'app-lakehouse-inspector', { workspaceId: ws2 });
   const lh = stepOf(failed, 'lakehouse');
   assert.equal(lh.result.status, 'failed');
