@@ -189,9 +189,18 @@ describe('the console in Chromium against the service', { timeout: 300_000 }, ()
     await rig.shot('16-catalog-page');
   });
 
-  test('the service serves the console files to a browser without a session', { todo: 'server: the static console routes need config.public (web/console.ts)' }, async () => {
-    const r = await fetch(`http://127.0.0.1:${(rig.h.app.server.address() as { port: number }).port}/`, { headers: { accept: 'text/html' } });
+  test('the service serves the console files to a browser without a session', async () => {
+    const base = `http://127.0.0.1:${(rig.h.app.server.address() as { port: number }).port}`;
+    const r = await fetch(`${base}/`, { headers: { accept: 'text/html' } });
     assert.equal(r.status, 200);
+    const html = await r.text();
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    assert.ok(asset, 'index.html names its script');
+    assert.equal((await fetch(`${base}${asset}`)).status, 200);
+    const deep = await fetch(`${base}/workspaces/abc/thread`, { headers: { accept: 'text/html' } });
+    assert.equal(deep.status, 200, 'a deep link answers the console');
+    const api = await fetch(`${base}/api/workspaces`);
+    assert.equal(api.status, 401, 'the API still needs credentials');
   });
 
   test('sign out ends the session', async () => {
