@@ -27,7 +27,7 @@ export function gate(name: GateName, profile: CloudProfile, detail: { principal?
     case 'kql-arm-auth':
       return { reason: 'KQL 401/403 from resource manager', remediation: 'assign Contributor on the cluster to the identity', link: `${portal}/#browse/Microsoft.Kusto%2Fclusters` };
     case 'kql-create-table-auth':
-      return { reason: 'KQL 401/403 on .create table', remediation: `create a cluster principal assignment with role AllDatabasesAdmin, principal type App${detail.principal ? ` for ${detail.principal}` : ''}`, link: `${portal}/#browse/Microsoft.Kusto%2Fclusters` };
+      return { reason: 'KQL 401/403 on .create table', remediation: `create a cluster principal assignment with role AllDatabasesAdmin, principal type App${detail.principal?.includes(':') ? ` for ${detail.principal.split(':')[1]}` : ''}`, link: `${portal}/#browse/Microsoft.Kusto%2Fclusters` };
     case 'search-auth':
       return { reason: 'search service 401/403', remediation: 'assign Search Service Contributor on the search service (and Search Index Data Contributor to load documents)', link: `${portal}/#browse/Microsoft.Search%2FsearchServices` };
     case 'warehouse-not-configured':
