@@ -27,7 +27,7 @@ test('every app installs in shared mode: each live item is created in the sandbo
   }
   // Every live platform item of every app is in the sandbox exactly once.
   const state = await sandbox.admin.state();
-  const platformWs = state.dataPlatform.workspaces.find((w: any) => w.id === sandbox.env.SVC_DEFAULT_PLATFORM_WORKSPACE);
+  const platformWs: any = state.dataPlatform.workspaces.find((w: any) => w.id === sandbox.env.SVC_DEFAULT_PLATFORM_WORKSPACE);
   const platformTypes: Record<string, string> = { notebook: 'Notebook', lakehouse: 'Lakehouse', 'semantic-model': 'SemanticModel', activator: 'Reflex', 'data-pipeline': 'DataPipeline', eventstream: 'Eventstream', 'kql-dashboard': 'KQLDashboard', 'mirrored-database': 'MirroredDatabase' };
   for (const app of catalog.apps) {
     for (const item of app.items.filter((i) => platformTypes[i.itemType])) {
@@ -38,10 +38,10 @@ test('every app installs in shared mode: each live item is created in the sandbo
   for (const app of catalog.apps) {
     for (const item of app.items.filter((i) => i.itemType === 'kql-database' || i.itemType === 'eventhouse')) {
       const c = item.content as { database: string; tables: Array<{ name: string; seedRows?: unknown[] }> };
-      const db = state.kql.databases.find((d: any) => d.name === c.database);
+      const db: any = state.kql.databases.find((d: any) => d.name === c.database);
       assert.ok(db, `${app.id}: KQL database ${c.database}`);
       for (const table of c.tables) {
-        const tb = db.tables.find((x: any) => x.name === table.name);
+        const tb: any = db.tables.find((x: any) => x.name === table.name);
         assert.ok(tb, `${c.database}.${table.name}`);
         assert.equal(tb.rowCount, table.seedRows?.length ?? 0, `${c.database}.${table.name} rows`);
       }
