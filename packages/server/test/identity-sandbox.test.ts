@@ -29,6 +29,8 @@ async function setup(t: TestContext) {
     vault = v.url;
   }
   const { h, tenant } = await buildWithSandbox(t, { SVC_GRAPH_URL: graph, SVC_VAULT_URL: vault }, sb);
+  // Signals are service-wide, not per tenant: on a shared PostgreSQL run, earlier tests' failures must not count here.
+  await h.store.db.deleteFrom('identity_signals' as never).execute();
   const call = (method: string, url: string, payload?: unknown) => h.app.inject({ method: method as 'GET', url, headers: tenant.auth, ...(payload !== undefined ? { payload: payload as object } : {}) });
   const ci = sb.ids.servicePrincipals.find((s) => s.name === 'ci-deployer')!;
   const ws = sb.ids.platformWorkspaceId;
