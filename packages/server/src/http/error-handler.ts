@@ -27,6 +27,8 @@ function describe(context: string | undefined, issue: ValidationIssue): string {
 
 /** One error handler for every route: ServiceErrors, validation, body limits, and the unexpected. */
 export function registerErrorHandling(app: FastifyInstance, consoleIndex?: string) {
+  // Read once: deep links are answered from memory, not from disk on every request.
+  const indexHtml = consoleIndex ? fs.readFileSync(consoleIndex) : undefined;
   app.setErrorHandler((err: FastifyError & { validation?: ValidationIssue[]; validationContext?: string }, req, reply) => {
     if (err instanceof ServiceError) {
       if (err.extra.retryAfter) reply.header('retry-after', String(err.extra.retryAfter));
@@ -52,8 +54,8 @@ export function registerErrorHandling(app: FastifyInstance, consoleIndex?: strin
 
   app.setNotFoundHandler((req, reply) => {
     // A console deep link (GET of a page) is answered with the console's index.html.
-    if (req.method === 'GET' && consoleIndex && isConsolePath(req.url) && (req.headers.accept ?? '').includes('text/html')) {
-      return reply.type('text/html').header('cache-control', 'no-cache').send(fs.readFileSync(consoleIndex));
+    if (req.method === 'GET' && indexHtml && isConsolePath(req.url) && (req.headers.accept ?? '').includes('text/html')) {
+      return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml);
     }
     reply.status(404).send({ ok: false, error: { code: 'route_not_found', message: `No route ${req.method} ${req.url.split('?')[0]}` } });
   });

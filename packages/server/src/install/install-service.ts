@@ -12,7 +12,7 @@ import type { Backends } from '../provisioning/context.js';
 import { PROVISIONERS } from '../provisioning/registry.js';
 import { checkOverrides, resolveTarget } from '../provisioning/targets.js';
 import type { JobStore } from './job-store.js';
-import { bindContent, reportOf, runProvisioner } from './runner.js';
+import { bindContent, recordItemState, reportOf, runProvisioner } from './runner.js';
 import { jobStatusOf } from './report.js';
 import type { InstallJob, Mode, TargetOverrides } from './types.js';
 
@@ -79,10 +79,7 @@ export class InstallService {
     const report = reportOf(job.mode, job.provision?.target ?? {}, steps);
     const status = jobStatusOf(report.outcome, report.steps.map((s) => s.result));
     await this.deps.jobs.update(jobId, { tenantId: caller.tenantId }, { status, provision: report }, { kind: 'step-retried', data: { stepIndex, status: result.status, outcome: report.outcome } }, { stepIndex, result });
-    if (step.cosmosItemId) {
-      const state = { status: result.status, resourceId: result.resourceId ?? null, gate: result.gate ?? null, error: result.error ?? null, at: now.toISOString() };
-      await this.deps.db.updateTable('items').set({ provisioning: JSON.stringify(state) }).where('id', '=', step.cosmosItemId).where('tenant_id', '=', caller.tenantId).execute();
-    }
+    if (step.cosmosItemId) await recordItemState(this.deps.db, step.cosmosItemId, result, caller.tenantId);
     return this.get(caller, jobId);
   }
 

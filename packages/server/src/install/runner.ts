@@ -154,18 +154,12 @@ export class InstallRunner {
             { kind: 'step', data: { stepIndex: step.stepIndex, itemType: item.itemType, displayName: item.displayName, status: result.status } },
             { stepIndex: step.stepIndex, result },
           );
-          await this.recordState(step.cosmosItemId!, result);
+          await recordItemState(this.deps.db, step.cosmosItemId!, result);
         })().finally(() => running.delete(step.stepIndex));
         running.set(step.stepIndex, p);
       }
       if (running.size) await Promise.race(running.values());
     }
-  }
-
-  /** Keeps the item's live provisioning state (the console shows it per item). */
-  private async recordState(itemId: string, result: StepResult) {
-    const state = { status: result.status, resourceId: result.resourceId ?? null, gate: result.gate ?? null, error: result.error ?? null, at: new Date().toISOString() };
-    await this.deps.db.updateTable('items').set({ provisioning: JSON.stringify(state) }).where('id', '=', itemId).execute();
   }
 
   /** Records the thread edges the app declares (idempotent). */
@@ -180,6 +174,14 @@ export class InstallRunner {
         .onConflict((oc) => oc.doNothing()).execute();
     }
   }
+}
+
+/** Keeps the item's live provisioning state (the console shows it per item). */
+export async function recordItemState(db: Db, itemId: string, result: StepResult, tenantId?: string): Promise<void> {
+  const state = { status: result.status, resourceId: result.resourceId ?? null, gate: result.gate ?? null, error: result.error ?? null, at: new Date().toISOString() };
+  let q = db.updateTable('items').set({ provisioning: JSON.stringify(state) }).where('id', '=', itemId);
+  if (tenantId) q = q.where('tenant_id', '=', tenantId);
+  await q.execute();
 }
 
 /** Replaces ${item:<key>.id|sqlEndpoint|sqlEndpointId}, ${workspace.id} and ${bi.apiHost} with the live values of this install. */
