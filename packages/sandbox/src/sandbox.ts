@@ -9,6 +9,8 @@ import { armService } from './arm/index.js';
 import { kqlService } from './kql/index.js';
 import { searchService } from './search/index.js';
 import { oneLakeService } from './onelake/index.js';
+import { graphService } from './graph/index.js';
+import { vaultService } from './vault/index.js';
 import { SandboxAdmin } from './admin/api.js';
 import { adminService } from './admin/routes.js';
 
@@ -37,6 +39,8 @@ function environment(urls: SandboxUrls, ids: SandboxIds): Record<string, string>
     SVC_KQL_CLUSTER_NAME: ids.kqlClusterResourceId,
     SVC_KQL_LOCATION: ids.kqlLocation,
     SVC_SEARCH_SERVICE: urls.search,
+    SVC_GRAPH_URL: urls.graph,
+    SVC_VAULT_URL: urls.vault,
     SVC_SANDBOX_ADMIN_URL: urls.admin,
   };
 }
@@ -61,17 +65,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return s.url;
   };
   try {
-    const [identity, dataPlatform, arm, kql, search, oneLake, adminUrl, mi] = await Promise.all([
+    const [identity, dataPlatform, arm, kql, search, oneLake, graph, vault, adminUrl, mi] = await Promise.all([
       start(startService(identityService(core), hooks, core.host)),
       start(startService(dataPlatformService(core), hooks, core.host)),
       start(startService(armService(core), hooks, core.host)),
       start(startService(kqlService(core), hooks, core.host)),
       start(startService(searchService(core), hooks, core.host)),
       start(startService(oneLakeService(core), hooks, core.host)),
+      start(startService(graphService(core), hooks, core.host)),
+      start(startService(vaultService(core), hooks, core.host)),
       start(startPlain(adminService(core, admin, summary), core.host)),
       attachManagedIdentity(core, hooks, core.host),
     ]);
-    core.urls = { identity, managedIdentity: mi.url, dataPlatform, arm, kql, search, oneLake, admin: adminUrl };
+    core.urls = { identity, managedIdentity: mi.url, dataPlatform, arm, kql, search, oneLake, graph, vault, admin: adminUrl };
     env = environment(core.urls, core.ids);
     let stopped = false;
     return {

@@ -23,6 +23,10 @@ export type SandboxUrls = {
   kql: string;
   search: string;
   oneLake: string;
+  /** Graph-shaped application-credential API (addPassword/removePassword). */
+  graph: string;
+  /** Key Vault-shaped secret store. */
+  vault: string;
   admin: string;
 };
 

@@ -3,10 +3,6 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSandbox } from '@svc/sandbox';
-import type { SandboxCore } from '../../sandbox/src/core.js';
-import { startService } from '../../sandbox/src/http/service-server.js';
-import { graphService } from '../../sandbox/src/graph/index.js';
-import { vaultService } from '../../sandbox/src/vault/index.js';
 import { buildWithSandbox, type Sandbox } from './install-helpers.js';
 
 const DAY = 86_400_000;
@@ -15,20 +11,7 @@ const DAY = 86_400_000;
 async function setup(t: TestContext) {
   const sb = await startSandbox({});
   t.after(() => sb.stop());
-  const urls = sb.urls as Record<string, string>;
-  let graph = urls.graph;
-  let vault = urls.vault;
-  if (!graph || !vault) {
-    // Until startSandbox mounts them, serve the two modules on the same sandbox state.
-    const core = (sb.admin as unknown as { core: SandboxCore }).core;
-    const hooks = { log: core.log, get faults() { return core.faults; }, latencyMs: () => 0 };
-    const g = await startService(graphService(core), hooks, core.host);
-    const v = await startService(vaultService(core), hooks, core.host);
-    t.after(() => Promise.all([g.close(), v.close()]).then(() => undefined));
-    graph = g.url;
-    vault = v.url;
-  }
-  const { h, tenant } = await buildWithSandbox(t, { SVC_GRAPH_URL: graph, SVC_VAULT_URL: vault }, sb);
+  const { h, tenant } = await buildWithSandbox(t, {}, sb);
   // Signals are service-wide, not per tenant: on a shared PostgreSQL run, earlier tests' failures must not count here.
   await h.store.db.deleteFrom('identity_signals' as never).execute();
   const call = (method: string, url: string, payload?: unknown) => h.app.inject({ method: method as 'GET', url, headers: tenant.auth, ...(payload !== undefined ? { payload: payload as object } : {}) });
