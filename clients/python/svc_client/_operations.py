@@ -757,6 +757,7 @@ OPERATIONS: Dict[str, Operation] = {
     "listInstallJobs": Operation("listInstallJobs", "GET", "/api/apps/install-jobs", "list_install_jobs", "iter_install_jobs", "json", True, "jobs", True),
     "listItems": Operation("listItems", "GET", "/api/workspaces/{workspaceId}/items", "list_items", "iter_items", "json", True, "items", True),
     "listItemTypes": Operation("listItemTypes", "GET", "/api/item-types", "list_item_types", None, "json", True, "itemTypes", False),
+    "listRotations": Operation("listRotations", "GET", "/api/admin/identity/rotations", "list_rotations", None, "json", True, "rotations", False),
     "listThreadEdges": Operation("listThreadEdges", "GET", "/api/workspaces/{workspaceId}/thread/edges", "list_thread_edges", None, "json", True, "edges", False),
     "listTokens": Operation("listTokens", "GET", "/api/tokens", "list_tokens", "iter_tokens", "json", True, "tokens", True),
     "listWorkspaceRoleAssignments": Operation("listWorkspaceRoleAssignments", "GET", "/api/admin/identity/workspaces/{workspaceId}/role-assignments", "list_workspace_role_assignments", None, "json", True, "assignments", False),
@@ -962,6 +963,10 @@ class Operations(SyncCore):
     def list_item_types(self) -> List[ListItemTypesResultItem]:
         """Every item type, and whether an install provisions it live (GET /api/item-types)."""
         return self._call("listItemTypes", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def list_rotations(self, *, credential_id: Optional[str] = None) -> List[IdentityRotation]:
+        """Rotations, newest first (of one credential with credentialId): state, steps done, the next step (GET /api/admin/identity/rotations)."""
+        return self._call("listRotations", {}, query={"credentialId": credential_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
     def list_thread_edges(self, workspace_id: str) -> List[ThreadEdge]:
         """The lineage edges of a workspace (GET /api/workspaces/{workspaceId}/thread/edges)."""
@@ -1240,6 +1245,10 @@ class AsyncOperations(AsyncCore):
     async def list_item_types(self) -> List[ListItemTypesResultItem]:
         """Every item type, and whether an install provisions it live (GET /api/item-types)."""
         return await self._call("listItemTypes", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def list_rotations(self, *, credential_id: Optional[str] = None) -> List[IdentityRotation]:
+        """Rotations, newest first (of one credential with credentialId): state, steps done, the next step (GET /api/admin/identity/rotations)."""
+        return await self._call("listRotations", {}, query={"credentialId": credential_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def list_thread_edges(self, workspace_id: str) -> List[ThreadEdge]:
         """The lineage edges of a workspace (GET /api/workspaces/{workspaceId}/thread/edges)."""

@@ -88,6 +88,7 @@ const IDENTITY_ROUTES = {
   listIdentitySignals: ['GET', '/api/admin/identity/signals'],
   listIncidentEvents: ['GET', '/api/admin/identity/incidents/{incidentId}/events'],
   listIncidents: ['GET', '/api/admin/identity/incidents'],
+  listRotations: ['GET', '/api/admin/identity/rotations'],
   listWorkspaceRoleAssignments: ['GET', '/api/admin/identity/workspaces/{workspaceId}/role-assignments'],
   openIncident: ['POST', '/api/admin/identity/incidents'],
   recordIncidentChange: ['POST', '/api/admin/identity/incidents/{incidentId}/changes'],

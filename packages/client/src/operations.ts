@@ -24,6 +24,7 @@ export const OPERATIONS = {
   listIdentitySignals: 'identity.listIdentitySignals',
   listIncidentEvents: 'identity.listIncidentEvents',
   listIncidents: 'identity.listIncidents',
+  listRotations: 'identity.listRotations',
   listWorkspaceRoleAssignments: 'identity.listWorkspaceRoleAssignments',
   openIncident: 'identity.openIncident',
   recordIncidentChange: 'identity.recordIncidentChange',

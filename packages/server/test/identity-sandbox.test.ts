@@ -202,6 +202,8 @@ test('a rotation keeps the old secret until verified and 24 hours have passed', 
   const done = await step('delete-old-secret');
   assert.equal(done.statusCode, 200, done.body);
   assert.equal(done.json().rotation.state, 'completed');
+  const listed = (await call('GET', `/api/admin/identity/rotations?credentialId=${cred.id}`)).json().rotations;
+  assert.deepEqual(listed.map((r: { id: string; state: string }) => [r.id, r.state]), [[rot.id, 'completed']]);
   assert.deepEqual(await keys(), [rot.newKeyId]);
   const old = (await call('POST', '/api/admin/identity/probes', probeAs(ci, ws))).json();
   assert.equal(old.results[0].code, 'AADSTS7000215', 'the old secret is gone');

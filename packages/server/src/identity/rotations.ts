@@ -91,6 +91,17 @@ export class RotationService {
     return { ...r, nextStep: r.state === 'in-progress' ? nextStep(r) : undefined };
   }
 
+  /** The tenant's rotations, newest first; of one credential when `credentialId` is given. */
+  async list(caller: Caller, credentialId?: string): Promise<Rotation[]> {
+    let q = this.deps.db.selectFrom('identity_rotations').select('data').where('tenant_id', '=', caller.tenantId);
+    if (credentialId) q = q.where('credential_id', '=', credentialId);
+    const rows = await q.orderBy('created_at', 'desc').orderBy('id').execute();
+    return rows.map(({ data }) => {
+      const r = data as Rotation;
+      return { ...r, nextStep: r.state === 'in-progress' ? nextStep(r) : undefined };
+    });
+  }
+
   /** Runs one of the operator-driven steps: restart-consumers, verify, delete-old-secret. */
   async step(caller: Caller, id: string, step: RotationStep, input: { consumers?: string[] } = {}): Promise<Rotation> {
     const r = await this.get(caller, id);

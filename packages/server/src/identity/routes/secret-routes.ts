@@ -50,6 +50,15 @@ export const secretRoutes = (identity: IdentityService): FastifyPluginAsyncTypeb
     },
   }, async (req, reply) => reply.status(201).send({ ok: true as const, rotation: await rotations.start(req.caller!, req.params.credentialId, req.body ?? {}) }));
 
+  app.get('/api/admin/identity/rotations', {
+    config: { scope: 'admin' },
+    schema: {
+      operationId: 'listRotations', tags, summary: 'Rotations, newest first (of one credential with credentialId): state, steps done, the next step',
+      querystring: Type.Object({ credentialId: Type.Optional(Id('credential id')) }, { additionalProperties: false }),
+      response: { 200: Type.Object({ ok: Ok, rotations: Type.Array(Type.Ref(RotationSchema)) }), ...errors() },
+    },
+  }, async (req) => ({ ok: true as const, rotations: await rotations.list(req.caller!, req.query.credentialId) }));
+
   app.get('/api/admin/identity/rotations/:rotationId', {
     config: { scope: 'admin' },
     schema: { operationId: 'getRotation', tags, summary: 'A rotation: steps done, the next step, its log', params: Type.Object({ rotationId: Id('rotation id') }), response: { 200: Type.Object({ ok: Ok, rotation: Type.Ref(RotationSchema) }), ...errors(404) } },
