@@ -112,10 +112,11 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     kql: new KqlClient(pipeline, profile.armUrl, profile.armAudience, config.env.SVC_KQL_AUDIENCE ?? ''),
     search: new SearchClient(pipeline, profile.searchAudience),
   };
-  const jobs = new JobStore(store.db);
-  const concurrency = Number(config.env.PROVISION_CONCURRENCY ?? 6);
-  const runner = new InstallRunner({ db: store.db, jobs, catalog, profile, env: config.env, backends, concurrency });
-  const worker = deps.worker === false ? undefined : new InstallWorker(jobs, runner, app.log, { maxJobs: Number(config.env.SVC_WORKER_JOBS ?? 4), pollMs: Number(config.env.SVC_WORKER_POLL_MS ?? 500) });
+  const jobs = new JobStore(store.db, config.install.leaseMs);
+  const runner = new InstallRunner({ db: store.db, jobs, catalog, profile, env: config.env, backends, concurrency: config.install.concurrency });
+  const worker = deps.worker === false ? undefined : new InstallWorker(jobs, runner, app.log, {
+    maxJobs: config.install.workerJobs, pollMs: config.install.pollMs, heartbeatMs: Math.floor(config.install.leaseMs / 3),
+  });
   const installs = new InstallService({ db: store.db, jobs, catalog, workspaces, profile, env: config.env, backends, onAccepted: () => worker?.poke() });
   workspaces.busy = (tenantId, workspaceId) => jobs.hasRunning(tenantId, workspaceId);
   const thread = new ThreadService(store.db, workspaces);

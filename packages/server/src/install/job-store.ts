@@ -3,7 +3,8 @@ import type { Db } from '../store/db.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
 import type { InstallJob, InstalledItem, JobStatus, Mode, Phase, ProvisionReport, StepResult, TargetOverrides } from './types.js';
 
-const LEASE_MS = 30_000;
+/** How long a claimed job stays with its worker without a heartbeat (SVC_INSTALL_LEASE_MS). */
+export const DEFAULT_LEASE_MS = 30_000;
 
 type JobRow = {
   id: string; tenant_id: string; workspace_id: string; app_id: string; created_by: string; status: string; phase: string;
@@ -57,7 +58,7 @@ export function toJob(r: JobRow): InstallJob {
 
 /** Persistence of install jobs, their steps and their event log. Every write by a worker is fenced by its lease. */
 export class JobStore {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db, readonly leaseMs = DEFAULT_LEASE_MS) {}
 
   /** Writes the job, its steps and its first event in one transaction. */
   async create(job: { id: string; tenantId: string; workspaceId: string; appId: string; createdBy: string; deploy: boolean; mode: Mode; targetOverrides?: TargetOverrides; totalItems: number }, steps: Omit<StepRow, 'cosmosItemId' | 'result'>[]) {
@@ -98,7 +99,7 @@ export class JobStore {
   /** Claims the oldest running job whose lease is free or expired (SKIP LOCKED: replicas never take the same one). */
   async claim(owner: string): Promise<JobRecord | undefined> {
     const result = await sql<JobRow>`
-      UPDATE install_jobs SET lease_owner = ${owner}, lease_expires_at = now() + ${`${LEASE_MS} milliseconds`}::interval, attempts = attempts + 1
+      UPDATE install_jobs SET lease_owner = ${owner}, lease_expires_at = now() + ${`${this.leaseMs} milliseconds`}::interval, attempts = attempts + 1
       WHERE id = (
         SELECT id FROM install_jobs
         WHERE status = 'running' AND (lease_expires_at IS NULL OR lease_expires_at < now())
@@ -115,7 +116,7 @@ export class JobStore {
 
   /** Extends the lease; false when another worker holds it now (the caller must stop). */
   async heartbeat(jobId: string, owner: string): Promise<boolean> {
-    const r = await sql`UPDATE install_jobs SET lease_expires_at = now() + ${`${LEASE_MS} milliseconds`}::interval WHERE id = ${jobId} AND lease_owner = ${owner} AND status = 'running'`.execute(this.db);
+    const r = await sql`UPDATE install_jobs SET lease_expires_at = now() + ${`${this.leaseMs} milliseconds`}::interval WHERE id = ${jobId} AND lease_owner = ${owner} AND status = 'running'`.execute(this.db);
     return Number(r.numAffectedRows ?? 0) === 1;
   }
 

@@ -3,8 +3,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { JobStore } from './job-store.js';
 import { LeaseLost, type InstallRunner } from './runner.js';
 
-const HEARTBEAT_MS = 10_000;
-
 /** Claims install jobs with a lease, heartbeats while running them, and resumes jobs whose worker died. */
 export class InstallWorker {
   readonly id = `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -13,7 +11,7 @@ export class InstallWorker {
   private stopped = false;
   private polling = false;
 
-  constructor(private readonly jobs: JobStore, private readonly runner: InstallRunner, private readonly log: FastifyBaseLogger, private readonly options: { maxJobs: number; pollMs: number }) {}
+  constructor(private readonly jobs: JobStore, private readonly runner: InstallRunner, private readonly log: FastifyBaseLogger, private readonly options: { maxJobs: number; pollMs: number; heartbeatMs: number }) {}
 
   start(): void {
     this.timer = setInterval(() => this.poke(), this.options.pollMs);
@@ -35,7 +33,7 @@ export class InstallWorker {
       if (job.attempts > 1) this.log.info({ jobId: job.id, attempts: job.attempts }, 'resuming an install job whose worker stopped');
       const beat = setInterval(() => {
         void this.jobs.heartbeat(job.id, this.id).then((ok) => { if (!ok) this.log.warn({ jobId: job.id }, 'lease lost'); }).catch(() => undefined);
-      }, HEARTBEAT_MS);
+      }, this.options.heartbeatMs);
       const run = this.runner.run(job, this.id)
         .catch((err) => {
           if (err instanceof LeaseLost) return;

@@ -1,0 +1,204 @@
+// A service process killed in the middle of provisioning: a new process on the same store resumes the job once its
+// lease expires and finishes it, with a complete report and no backing resource created twice.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { startSandbox } from '@svc/sandbox';
+import { loadCatalog } from '../src/catalog/load-catalog.js';
+import { provisionedAtInstall } from '../src/install/install-service.js';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
+const APP_ID = 'app-iot-realtime';
+const LEASE_MS = 1500;
+
+const freePort = () => new Promise<number>((resolve, reject) => {
+  const s = net.createServer();
+  s.once('error', reject);
+  s.listen(0, '127.0.0.1', () => {
+    const { port } = s.address() as net.AddressInfo;
+    s.close(() => resolve(port));
+  });
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** One service process (main.ts) with its stdout kept, so the test can read what it logged. */
+function startService(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'packages/server/src/main.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => { out += d; });
+  child.stderr!.on('data', (d) => { out += d; });
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  return { child, output: () => out, exited };
+}
+
+async function waitHealthy(base: string, svc: { output: () => string; child: ChildProcess }) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (svc.child.exitCode !== null) throw new Error(`the service exited early:\n${svc.output()}`);
+    const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`the service did not start:\n${svc.output()}`);
+    await sleep(100);
+  }
+}
+
+test('a service killed mid-provisioning: the next process resumes the job after the lease expires, with no duplicates', { timeout: 180_000 }, async (t) => {
+  const sandbox = await startSandbox({});
+  t.after(() => sandbox.stop());
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-resume-'));
+  t.after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const token = `svc_pat_${randomBytes(6).toString('hex')}_${randomBytes(24).toString('hex')}`;
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? os.tmpdir(),
+    ...sandbox.env, // SVC_SANDBOX_ADMIN_URL is set: the service uses this sandbox, it does not start its own
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SVC_LOG_LEVEL: 'info',
+    SVC_DATA_DIR: dataDir,
+    SVC_BOOTSTRAP_TOKEN: token,
+    SVC_INSTALL_LEASE_MS: String(LEASE_MS),
+    SVC_WORKER_POLL_MS: '100',
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+  };
+  const processes: Array<ReturnType<typeof startService>> = [];
+  t.after(async () => {
+    for (const p of processes) if (p.child.exitCode === null && p.child.signalCode === null) { p.child.kill('SIGTERM'); await p.exited; }
+  });
+
+  const first = startService(env);
+  processes.push(first);
+  await waitHealthy(base, first);
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const api = async (method: string, url: string, body?: unknown) => {
+    const r = await fetch(`${base}${url}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: r.status, body: await r.json() as any };
+  };
+  const ws = await api('POST', '/api/workspaces', { name: `resume-${randomBytes(3).toString('hex')}` });
+  assert.equal(ws.status, 201, JSON.stringify(ws.body));
+
+  // Every backing call takes a while, so the kill lands while items are provisioning.
+  await sandbox.admin.setLatency({ dataPlatform: 250, arm: 250, kql: 250, search: 250, oneLake: 250 });
+  const start = await api('POST', `/api/apps/${APP_ID}/install`, { workspaceId: ws.body.workspace.id });
+  assert.equal(start.status, 202, JSON.stringify(start.body));
+  const jobId: string = start.body.jobId;
+
+  // The poller runs across the kill and the restart: the job never vanishes (404) and its progress never goes back.
+  const order = ['creating-items', 'provisioning', 'finalizing', 'done'];
+  const seen: Array<{ phase: string; percent: number }> = [];
+  let unreachable = 0;
+  let killed = false;
+  let stopPolling = false;
+  let killedAt = { percent: 0 };
+  const polling = (async () => {
+    while (!stopPolling) {
+      const r = await fetch(`${base}/api/apps/install-jobs/${jobId}`, { headers: auth }).catch(() => undefined);
+      if (!r) { unreachable++; await sleep(50); continue; }
+      const text = await r.text();
+      assert.equal(r.status, 200, `the job vanished: ${r.status} ${text}`);
+      const job = JSON.parse(text).job;
+      const last = seen.at(-1);
+      if (last) {
+        assert.ok(order.indexOf(job.phase) >= order.indexOf(last.phase), `phase went back from ${last.phase} to ${job.phase}`);
+        assert.ok(job.percentComplete >= last.percent, `percent went down from ${last.percent} to ${job.percentComplete}`);
+      }
+      seen.push({ phase: job.phase, percent: job.percentComplete });
+      if (!killed && job.phase === 'provisioning' && job.percentComplete > 35) {
+        // Some steps are done, the rest are not: kill the process without letting it give its lease back.
+        killed = true;
+        killedAt = { percent: job.percentComplete };
+        first.child.kill('SIGKILL');
+      }
+      if (job.status !== 'running') return job;
+      await sleep(50);
+    }
+    return undefined;
+  })();
+
+  await first.exited;
+  assert.ok(killed, 'the process was killed by the test');
+  assert.ok(killedAt.percent > 35 && killedAt.percent < 95, `killed mid-provisioning at ${killedAt.percent} %`);
+  const killTime = Date.now();
+
+  const second = startService(env);
+  processes.push(second);
+  let job: any;
+  try {
+    let timer: NodeJS.Timeout | undefined;
+    job = await Promise.race([polling, new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`not finished:\n${second.output()}`)), 120_000); })]);
+    clearTimeout(timer);
+  } finally {
+    stopPolling = true;
+  }
+  assert.ok(job, 'the poller saw the end of the job');
+  assert.ok(unreachable > 0, 'the poller saw the service go away between the two processes');
+
+  // The second process resumed the job (the worker logs a second attempt), not before the lease had expired.
+  const resumedLine = second.output().split('\n').find((l) => l.includes('resuming an install job whose worker stopped') && l.includes(jobId));
+  assert.ok(resumedLine, `the second process resumed the job:\n${second.output()}`);
+  assert.equal(JSON.parse(resumedLine).attempts, 2);
+  const resumedAt = JSON.parse(resumedLine).time as number;
+  const healthyLine = second.output().split('\n').find((l) => l.includes('"msg":"Server listening'));
+  console.log(`killed at ${killedAt.percent} %; second process listening after ${healthyLine ? JSON.parse(healthyLine).time - killTime : '?'} ms, resumed the job after ${resumedAt - killTime} ms`);
+  // The dead worker's last heartbeat was at most a third of the lease before the kill.
+  assert.ok(resumedAt - killTime >= (LEASE_MS * 2) / 3, `resumed ${resumedAt - killTime} ms after the kill, before the lease could expire`);
+
+  // A complete report: every live item has exactly one step, provisioned.
+  const app = loadCatalog().get(APP_ID)!;
+  const live = app.items.map((i, stepIndex) => ({ ...i, stepIndex })).filter((i) => provisionedAtInstall(i.itemType));
+  assert.equal(job.status, 'done', JSON.stringify(job.provision));
+  assert.equal(job.phase, 'done');
+  assert.equal(job.percentComplete, 100);
+  assert.equal(job.provision.outcome, 'all-created');
+  assert.deepEqual(job.provision.steps.map((s: any) => s.stepIndex).sort((a: number, b: number) => a - b), live.map((i) => i.stepIndex));
+  for (const s of job.provision.steps) assert.ok(['created', 'exists'].includes(s.result.status), `${s.displayName}: ${JSON.stringify(s.result)}`);
+  assert.equal(job.installed.length, app.items.length);
+  assert.equal(new Set(job.installed.map((i: any) => i.id)).size, app.items.length, 'each stored item once');
+  assert.equal(seen.at(-1)!.percent, 100);
+
+  // The event log: each step result was recorded once, so a step done before the kill was not run again.
+  const stream = await fetch(`${base}/api/apps/install-jobs/${jobId}/events`, { headers: auth });
+  assert.equal(stream.status, 200);
+  const events = (await stream.text()).split('\n\n').filter(Boolean).map((block) => {
+    const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
+    return { seq: Number(field('id')), kind: field('event')!, data: JSON.parse(field('data')!) };
+  });
+  const stepEvents = events.filter((e) => e.kind === 'step');
+  assert.deepEqual(stepEvents.map((e) => e.data.stepIndex).sort((a: number, b: number) => a - b), live.map((i) => i.stepIndex), 'one step event per live item');
+  const itemEvents = events.filter((e) => e.kind === 'item-created');
+  assert.equal(new Set(itemEvents.map((e) => e.data.stepIndex)).size, itemEvents.length, 'no item stored twice');
+  const doneBeforeKill = stepEvents.filter((e) => Date.parse(e.data.at) < killTime).length;
+  assert.ok(doneBeforeKill > 0 && doneBeforeKill < live.length, `${doneBeforeKill} of ${live.length} steps were done before the kill`);
+  assert.equal(events.filter((e) => e.kind === 'phase' && e.data.phase === 'provisioning').length, 2, 'the resumed run entered provisioning again');
+  assert.equal(events.at(-1)!.kind, 'done');
+
+  // The sandbox holds every backing resource once.
+  const state = await sandbox.admin.state();
+  const platformWs: any = state.dataPlatform.workspaces.find((w: any) => w.id === sandbox.env.SVC_DEFAULT_PLATFORM_WORKSPACE);
+  const byName = new Map<string, number>();
+  for (const item of platformWs.items) byName.set(`${item.type}/${item.displayName.toLowerCase()}`, (byName.get(`${item.type}/${item.displayName.toLowerCase()}`) ?? 0) + 1);
+  for (const [name, n] of byName) assert.equal(n, 1, `platform item ${name}`);
+  for (const item of live.filter((i) => ['eventstream', 'activator', 'kql-dashboard'].includes(i.itemType))) {
+    assert.ok([...byName.keys()].some((k) => k.endsWith(`/${item.displayName.toLowerCase()}`)), `${item.displayName} is in the sandbox`);
+  }
+  for (const item of live.filter((i) => i.itemType === 'kql-database' || i.itemType === 'eventhouse')) {
+    const c = item.content as { database: string; tables: Array<{ name: string; seedRows?: unknown[] }> };
+    const dbs = state.kql.databases.filter((d: any) => d.name === c.database);
+    assert.equal(dbs.length, 1, `KQL database ${c.database}`);
+    for (const table of c.tables) {
+      const tb: any = (dbs[0] as any).tables.find((x: any) => x.name === table.name);
+      assert.ok(tb, `${c.database}.${table.name}`);
+      assert.equal(tb.rowCount, table.seedRows?.length ?? 0, `${c.database}.${table.name}: seed rows ingested once`);
+    }
+  }
+  const creates = (await sandbox.admin.requests()).filter((r: any) => r.service === 'dataPlatform' && r.method === 'POST' && /\/workspaces\/[^/]+\/(items|[a-zA-Z]+s)$/.test(r.path.split('?')[0]) && r.status < 300);
+  assert.equal(creates.length, live.filter((i) => !['kql-database', 'eventhouse'].includes(i.itemType)).length, `one create per platform item: ${creates.map((r: any) => r.path).join(', ')}`);
+});
