@@ -12,8 +12,9 @@ import { SCOPES } from '../../packages/server/src/auth/scopes.js';
 const mode = process.argv[2];
 if (mode === 'bare') {
   const app = Fastify({ logger: false });
-  const body = { ok: true, items: [] as unknown[] };
-  app.get('/bare', async () => body);
+  // The same bytes the service answers (handed over by the runner), so the ratio is the service's own cost.
+  const body = process.env.BENCH_BODY ?? JSON.stringify({ ok: true, items: [] });
+  app.get('/bare', async (_req, reply) => reply.type('application/json; charset=utf-8').send(body));
   await app.listen({ port: 0, host: '127.0.0.1' });
   process.stdout.write(JSON.stringify({ url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}/bare` }) + '\n');
 } else {

@@ -11,6 +11,8 @@ import type { Store } from './store/db.js';
 import { TokenService } from './auth/token-service.js';
 import { SessionService } from './auth/session-service.js';
 import { ApiTokenSchema, authRoutes } from './auth/routes.js';
+import { OidcSignIn, oidcSettings } from './auth/oidc.js';
+import { loggableUrl, oidcRoutes } from './auth/oidc-routes.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { Metrics, registerMetrics } from './http/metrics.js';
@@ -20,6 +22,7 @@ import { WorkspaceService } from './workspaces/workspace-service.js';
 import { WorkspaceSchema, workspaceRoutes } from './workspaces/routes.js';
 import { ItemService } from './items/item-service.js';
 import { ItemSchema, itemRoutes } from './items/routes.js';
+import { ReadCache } from './store/read-cache.js';
 import { registerOpenApi } from './openapi/register.js';
 import { systemRoutes } from './openapi/system-routes.js';
 import { loadCatalog } from './catalog/load-catalog.js';
@@ -41,6 +44,10 @@ import { INSTALL_SCHEMAS } from './install/schemas.js';
 import { ThreadService } from './thread/thread-service.js';
 import { THREAD_SCHEMAS, threadRoutes } from './thread/routes.js';
 import { IDENTITY_SCHEMAS, IdentityService, IdentitySignals, identityRoutes } from './identity/index.js';
+import { ReportingClient } from './backends/reporting.js';
+import { PaginatedReportService } from './reports/report-service.js';
+import { reportRoutes } from './reports/routes.js';
+import { REPORT_SCHEMAS } from './reports/schemas.js';
 
 /** What the app is built from: configuration, the store, and what other domains add to health. */
 export interface AppDeps {
@@ -69,13 +76,20 @@ export interface Services {
   worker?: InstallWorker;
   thread: ThreadService;
   identity: IdentityService;
+  reports: PaginatedReportService;
 }
 
 /** Builds the Fastify app: plugins, hooks, then routes, in that order. */
 export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; services: Services; routes: Array<{ method: string; url: string }> }> {
   const { config, store } = deps;
   const app = Fastify({
-    logger: deps.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'] },
+    logger: deps.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'],
+      serializers: {
+        req: (req: { method: string; url: string; hostname: string; ip: string }) => ({ method: req.method, url: loggableUrl(req.url), hostname: req.hostname, remoteAddress: req.ip }),
+      },
+    },
     bodyLimit: config.bodyLimitBytes,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -98,6 +112,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const catalog = loadCatalog();
   const profile = selectCloud(config.env);
   const credential = deps.credential ?? serviceCredential(config.env, profile);
+  const oidc = oidcSettings(config.env, profile, config.publicUrl);
+  const signIn = oidc ? new OidcSignIn(store.db, oidc) : undefined;
   const signals = new IdentitySignals(store.db, metrics);
   const pipeline = new BackingPipeline(profile, credential, {
     timeoutMs: Number(config.env.SVC_BACKING_TIMEOUT_MS ?? 30_000),
@@ -121,7 +137,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   workspaces.busy = (tenantId, workspaceId) => jobs.hasRunning(tenantId, workspaceId);
   const thread = new ThreadService(store.db, workspaces);
   const identity = await IdentityService.create({ db: store.db, profile, pipeline: backends.pipeline, signals, metrics, env: config.env });
-  const services: Services = { tokens, sessions, workspaces, items, metrics, catalog, profile, backends, installs, worker, thread, identity };
+  const reports = PaginatedReportService.create({ client: new ReportingClient(pipeline, profile.biApiUrl, profile.biAudience), workspaces, profile, env: config.env });
+  const services: Services = { tokens, sessions, workspaces, items, metrics, catalog, profile, backends, installs, worker, thread, identity, reports };
 
   const routes: Array<{ method: string; url: string }> = [];
   app.addHook('onRoute', (r) => {
@@ -133,7 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   });
   app.removeContentTypeParser('text/plain'); // the API speaks JSON only: anything else is 415
   await app.register(cookie);
-  for (const schema of [ErrorEnvelope, ApiTokenSchema, WorkspaceSchema, ItemSchema, ...CATALOG_SCHEMAS, ...INSTALL_SCHEMAS, ...THREAD_SCHEMAS, ...IDENTITY_SCHEMAS]) app.addSchema(schema);
+  for (const schema of [ErrorEnvelope, ApiTokenSchema, WorkspaceSchema, ItemSchema, ...CATALOG_SCHEMAS, ...INSTALL_SCHEMAS, ...THREAD_SCHEMAS, ...IDENTITY_SCHEMAS, ...REPORT_SCHEMAS]) app.addSchema(schema);
   await registerOpenApi(app, config);
   const consoleIndex = path.join(CONSOLE_DIST, 'index.html');
   registerErrorHandling(app, fs.existsSync(consoleIndex) ? consoleIndex : undefined);
@@ -141,14 +158,18 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   registerAuthentication(app, { tokens, sessions, limiter: new RateLimiter(config.rateLimitPerMinute) });
 
   const secureCookies = (req: { protocol: string }) => req.protocol === 'https' || (config.publicUrl ?? '').startsWith('https:');
-  await app.register(systemRoutes({ metrics, publicUrl: config.publicUrl, health: () => ({ store: store.kind, cloud: profile.name, ...(deps.health?.() ?? {}) }) }));
+  await app.register(systemRoutes({ metrics, publicUrl: config.publicUrl, health: () => ({
+    store: store.kind, cloud: profile.name, ...(oidc ? { identityProvider: { name: oidc.providerName, loginUrl: '/api/auth/login' } } : {}), ...(deps.health?.() ?? {}),
+  }) }));
   await app.register(authRoutes({ tokens, sessions, secureCookies }));
+  await app.register(oidcRoutes({ signIn, sessions, secureCookies }));
   await app.register(workspaceRoutes(workspaces));
-  await app.register(itemRoutes(items));
+  await app.register(itemRoutes(items, new ReadCache(store.versions, ['items', 'workspaces'], config.readCacheMs)));
   await app.register(catalogRoutes(catalog));
   await app.register(installRoutes(installs));
   await app.register(threadRoutes(thread));
   await app.register(identityRoutes(identity));
+  await app.register(reportRoutes(reports));
   await registerConsole(app);
   if (worker) {
     app.addHook('onReady', async () => worker.start());

@@ -22,6 +22,8 @@ export interface Config {
   rateLimitPerMinute: number;
   bodyLimitBytes: number;
   sessionHours: number;
+  /** How long a serialized item listing is kept (0 = off); writes drop it at once in every process. */
+  readCacheMs: number;
   /** The install pipeline: items in flight per install, jobs per process, work polling, job lease. */
   install: { concurrency: number; workerJobs: number; pollMs: number; leaseMs: number };
   /** Settings of later domains (cloud, targets, sandbox) read by their own modules from this map. */
@@ -82,6 +84,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: intVar(env, 'SVC_RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
     bodyLimitBytes: intVar(env, 'SVC_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     sessionHours: intVar(env, 'SVC_SESSION_HOURS', 12, 1, 24 * 30),
+    readCacheMs: intVar(env, 'SVC_READ_CACHE_MS', 5000, 0, 600_000),
     install: {
       concurrency: intVar(env, 'PROVISION_CONCURRENCY', 6, 1, 64),
       workerJobs: intVar(env, 'SVC_WORKER_JOBS', 4, 1, 256),

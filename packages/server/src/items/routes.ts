@@ -4,6 +4,7 @@ import { ITEM_TYPES } from '../catalog/item-types.js';
 import { pageRequest } from '../store/paging.js';
 import { errors, Id, Ok, PageQuery } from '../http/schemas.js';
 import type { ItemService } from './item-service.js';
+import type { ReadCache } from '../store/read-cache.js';
 
 const DisplayName = Type.String({ minLength: 1, maxLength: 256, pattern: '\\S', description: 'unique per item type in the workspace' });
 
@@ -36,7 +37,7 @@ const WsParams = Type.Object({ workspaceId: Id('workspace id') });
 const ItemParams = Type.Object({ workspaceId: Id('workspace id'), itemId: Id('item id') });
 
 /** Item routes: item types, and a workspace's items with their content. */
-export const itemRoutes = (service: ItemService): FastifyPluginAsyncTypebox => async (app) => {
+export const itemRoutes = (service: ItemService, lists: ReadCache): FastifyPluginAsyncTypebox => async (app) => {
   app.get('/api/item-types', {
     config: { scope: 'read' },
     schema: {
@@ -53,10 +54,15 @@ export const itemRoutes = (service: ItemService): FastifyPluginAsyncTypebox => a
       querystring: Type.Composite([PageQuery, Type.Object({ itemType: Type.Optional(Type.String({ maxLength: 64 })) })], { additionalProperties: false }),
       response: { 200: Type.Object({ ok: Ok, items: Type.Array(Type.Ref(ItemSchema)), nextCursor: Type.Optional(Type.String()) }), ...errors(404) },
     },
-  }, async (req) => ({
-    ok: true as const,
-    ...(await service.list(req.caller!, req.params.workspaceId, pageRequest(req.query), { itemType: req.query.itemType })),
-  }));
+  }, async (req, reply) => {
+    // The hottest read: its serialized answer is cached per tenant and query until an items or workspaces write commits.
+    const page = pageRequest(req.query);
+    const caller = req.caller!;
+    const key = [caller.tenantId, req.params.workspaceId, req.query.itemType ?? '', page.cursor ?? '', page.limit].join('\n');
+    const body = lists.get(key) ?? (await lists.fill(key, async () =>
+      reply.serialize({ ok: true as const, ...(await service.list(caller, req.params.workspaceId, page, { itemType: req.query.itemType })) }) as string));
+    return reply.type('application/json; charset=utf-8').send(body as never); // already serialized by the route's schema
+  });
 
   app.post('/api/workspaces/:workspaceId/items', {
     config: { scope: 'write' },

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
+import { TableVersions, WATCHED_TABLES } from './table-versions.js';
 
 export type Db = Kysely<Database>;
 
@@ -15,6 +16,8 @@ export interface Store {
   listen(channel: string, onPayload: (payload: string) => void): Promise<void>;
   /** Sends a notification to every listener of the channel, in every process. */
   notify(channel: string, payload: string): Promise<void>;
+  /** Versions of the watched tables, moved by every committed write in any process (for read caches). */
+  versions: TableVersions;
   close(): Promise<void>;
 }
 
@@ -78,11 +81,13 @@ export async function openStore(options: { databaseUrl?: string; dataDir: string
     kind = 'pglite';
     listen = async (channel, fn) => { await lite.listen(channel, fn); };
   }
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const versions = new TableVersions();
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: versions.observe(pool) }) });
   await migrate(db, kind);
+  await listen('svc_table_changed', (table) => { if ((WATCHED_TABLES as readonly string[]).includes(table)) versions.bump(table); });
   const notify = async (channel: string, payload: string) => { await sql`SELECT pg_notify(${channel}, ${payload})`.execute(db); };
   return {
-    db, kind, listen, notify,
+    db, kind, listen, notify, versions,
     close: async () => {
       await Promise.all(listeners.map((c) => c.end().catch(() => undefined)));
       await db.destroy();

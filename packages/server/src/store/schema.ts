@@ -37,6 +37,7 @@ export interface Database {
     created_at: Timestamp;
     expires_at: Timestamp;
   };
+  oidc_logins: { state_hash: string; code_verifier: string; nonce: string; redirect_uri: string; return_to: string; created_at: Timestamp; expires_at: Timestamp };
   workspaces: {
     id: string;
     tenant_id: string;

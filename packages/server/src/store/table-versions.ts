@@ -1,0 +1,78 @@
+import type { PostgresPool, PostgresPoolClient } from 'kysely';
+
+/** Tables whose writes are tracked for in-process read caches (migration 004 notifies on the same tables). */
+export const WATCHED_TABLES = ['items', 'workspaces'] as const;
+export type WatchedTable = (typeof WATCHED_TABLES)[number];
+
+const WRITE = /^\s*(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+"?(\w+)"?/i;
+
+/**
+ * A version per watched table, for caches that must never serve what a committed write changed.
+ * The version moves when this process commits a write to the table (seen on the connection, so a
+ * reader of this process sees its own writes at once) and when any process's commit is announced by
+ * the 'svc_table_changed' notification. While this process holds an uncommitted write, the table is
+ * not settled: a value read then may predate the commit and must not be cached.
+ */
+export class TableVersions {
+  private readonly versions = new Map<string, number>();
+  private readonly open = new Map<string, number>();
+  private readonly tracked = new WeakSet<object>();
+
+  version(table: WatchedTable): number {
+    return this.versions.get(table) ?? 0;
+  }
+
+  settled(table: WatchedTable): boolean {
+    return !this.open.get(table);
+  }
+
+  /** A write to the table became visible (a commit here or a notification from anywhere). */
+  bump(table: string): void {
+    this.versions.set(table, (this.versions.get(table) ?? 0) + 1);
+  }
+
+  /** Wraps a pool so every connection reports the watched tables it writes, and when they commit. */
+  observe<P extends PostgresPool>(pool: P): P {
+    const connect = pool.connect.bind(pool);
+    pool.connect = async () => this.track(await connect());
+    return pool;
+  }
+
+  private track(client: PostgresPoolClient): PostgresPoolClient {
+    if (this.tracked.has(client)) return client; // a pooled connection comes back: already wrapped
+    this.tracked.add(client);
+    const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+    let inTransaction = false;
+    const dirty = new Set<string>();
+    const finish = () => {
+      for (const t of dirty) {
+        this.open.set(t, (this.open.get(t) ?? 1) - 1);
+        this.bump(t);
+      }
+      dirty.clear();
+      inTransaction = false;
+    };
+    (client as { query: unknown }).query = async (...args: unknown[]) => {
+      const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string } | undefined)?.text ?? '');
+      const head = text.trimStart().slice(0, 8).toLowerCase();
+      if (head.startsWith('begin') || head.startsWith('start')) inTransaction = true;
+      const table = WRITE.exec(text)?.[1];
+      const watched = table && (WATCHED_TABLES as readonly string[]).includes(table) ? table : undefined;
+      if (watched && !dirty.has(watched)) {
+        dirty.add(watched);
+        this.open.set(watched, (this.open.get(watched) ?? 0) + 1);
+      }
+      try {
+        return await query(...args);
+      } finally {
+        if (head.startsWith('commit') || head.startsWith('rollback') || (!inTransaction && dirty.size)) finish();
+      }
+    };
+    const release = client.release.bind(client);
+    client.release = () => {
+      if (dirty.size) finish(); // a connection handed back mid-write: its transaction is over either way
+      release();
+    };
+    return client;
+  }
+}
