@@ -11,6 +11,7 @@ import { ArmStore } from './arm/store.js';
 import { KqlEngine } from './kql/engine.js';
 import { SearchStore } from './search/store.js';
 import { OneLakeStore } from './onelake/store.js';
+import { ReportingStore } from './reporting/store.js';
 
 /** All state of one sandbox: ids, directory, switches, fault rules, the request log and each service's store. */
 export class SandboxCore {
@@ -27,6 +28,7 @@ export class SandboxCore {
   kql!: KqlEngine;
   search!: SearchStore;
   oneLake!: OneLakeStore;
+  reporting!: ReportingStore;
   readonly log = new RequestLog();
   faults!: Faults;
   latency: Partial<Record<ServiceName, number>> = {};
@@ -61,6 +63,7 @@ export class SandboxCore {
     this.arm = new ArmStore(this.ids, this.idSource, this.switches, this.kql);
     this.search = new SearchStore(this.ids);
     this.oneLake = new OneLakeStore();
+    this.reporting = new ReportingStore(this.ids, this.idSource, this.switches, this.seed);
   }
 
   /** The KQL cluster's own audiences (its URI) besides the public Kusto resource. */

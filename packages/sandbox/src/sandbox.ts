@@ -11,6 +11,7 @@ import { searchService } from './search/index.js';
 import { oneLakeService } from './onelake/index.js';
 import { graphService } from './graph/index.js';
 import { vaultService } from './vault/index.js';
+import { reportingService } from './reporting/index.js';
 import { SandboxAdmin } from './admin/api.js';
 import { adminService } from './admin/routes.js';
 
@@ -41,6 +42,8 @@ function environment(urls: SandboxUrls, ids: SandboxIds): Record<string, string>
     SVC_SEARCH_SERVICE: urls.search,
     SVC_GRAPH_URL: urls.graph,
     SVC_VAULT_URL: urls.vault,
+    SVC_BI_API_URL: urls.reporting,
+    SVC_BI_APP_URL: urls.reporting,
     SVC_SANDBOX_ADMIN_URL: urls.admin,
   };
 }
@@ -65,7 +68,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return s.url;
   };
   try {
-    const [identity, dataPlatform, arm, kql, search, oneLake, graph, vault, adminUrl, mi] = await Promise.all([
+    const [identity, dataPlatform, arm, kql, search, oneLake, graph, vault, reporting, adminUrl, mi] = await Promise.all([
       start(startService(identityService(core), hooks, core.host)),
       start(startService(dataPlatformService(core), hooks, core.host)),
       start(startService(armService(core), hooks, core.host)),
@@ -74,10 +77,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       start(startService(oneLakeService(core), hooks, core.host)),
       start(startService(graphService(core), hooks, core.host)),
       start(startService(vaultService(core), hooks, core.host)),
+      start(startService(reportingService(core), hooks, core.host)),
       start(startPlain(adminService(core, admin, summary), core.host)),
       attachManagedIdentity(core, hooks, core.host),
     ]);
-    core.urls = { identity, managedIdentity: mi.url, dataPlatform, arm, kql, search, oneLake, graph, vault, admin: adminUrl };
+    core.urls = { identity, managedIdentity: mi.url, dataPlatform, arm, kql, search, oneLake, graph, vault, reporting, admin: adminUrl };
     env = environment(core.urls, core.ids);
     let stopped = false;
     return {

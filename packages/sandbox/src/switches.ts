@@ -31,6 +31,40 @@ export interface SwitchValues {
   'identity.failure': { code: string | number; principal?: string } | null;
   /** Lifetime of issued tokens; negative issues tokens that are already expired. */
   'identity.tokenLifetimeSeconds': number;
+  /** Reporting tenant setting "Service principals can use Fabric APIs" (formerly "Allow service principals to use Power BI APIs"); off → 401 PowerBINotAuthorizedException for app callers. */
+  'reporting.servicePrincipalsEnabled': boolean;
+  /** Tenant setting "Embed content in apps" (GenerateToken). */
+  'reporting.embedEnabled': boolean;
+  /** Tenant setting "Download reports" (GET …/Export of the definition). */
+  'reporting.downloadEnabled': boolean;
+  /** "Export reports as PowerPoint presentations or PDF documents" (PDF, ACCESSIBLEPDF, PPTX). */
+  'reporting.export.pdf': boolean;
+  /** "Export reports as Word documents" (DOCX). */
+  'reporting.export.word': boolean;
+  /** "Export to Excel" (XLSX). */
+  'reporting.export.excel': boolean;
+  /** "Export to .csv" (CSV). */
+  'reporting.export.csv': boolean;
+  /** "Export reports as XML documents" (XML). */
+  'reporting.export.xml': boolean;
+  /** "Export reports as MHTML documents" (MHTML). */
+  'reporting.export.mhtml': boolean;
+  /** "Export reports as image files" (IMAGE, PNG). */
+  'reporting.export.image': boolean;
+  /** The capacity of every reporting workspace: fabric (F), premium (P), embedded (A/EM), ppu (Premium Per User) or shared (Pro, no capacity). */
+  'reporting.capacity': 'fabric' | 'premium' | 'embedded' | 'ppu' | 'shared';
+  /** The licence of user callers: pro, ppu or free (free publishes to My workspace only). */
+  'reporting.userLicence': 'pro' | 'ppu' | 'free';
+  /** How long an import stays Publishing. */
+  'reporting.importMs': number;
+  /** How long an ExportTo job takes (NotStarted for the first quarter, then Running). */
+  'reporting.renderMs': number;
+  /** Retry-After (seconds) on unfinished export jobs and 429s. */
+  'reporting.retryAfterSeconds': number;
+  /** Concurrent paginated render requests per capacity; over it → 429. */
+  'reporting.maxConcurrentRenders': number;
+  /** A job running longer than this fails (the real limit is 60 minutes). */
+  'reporting.exportTimeoutMs': number;
 }
 
 export type SwitchName = keyof SwitchValues;
@@ -39,6 +73,8 @@ const ENUMS: Partial<Record<SwitchName, readonly string[]>> = {
   'dataPlatform.asyncMode': ['auto', 'always', 'never'],
   'arm.asyncMode': ['auto', 'always', 'never'],
   'search.authMode': ['aadOrApiKey', 'apiKeyOnly'],
+  'reporting.capacity': ['fabric', 'premium', 'embedded', 'ppu', 'shared'],
+  'reporting.userLicence': ['pro', 'ppu', 'free'],
 };
 
 export function defaultSwitches(pageSize = 25): SwitchValues {
@@ -60,6 +96,23 @@ export function defaultSwitches(pageSize = 25): SwitchValues {
     'search.authMode': 'aadOrApiKey',
     'identity.failure': null,
     'identity.tokenLifetimeSeconds': 3599,
+    'reporting.servicePrincipalsEnabled': true,
+    'reporting.embedEnabled': true,
+    'reporting.downloadEnabled': true,
+    'reporting.export.pdf': true,
+    'reporting.export.word': true,
+    'reporting.export.excel': true,
+    'reporting.export.csv': true,
+    'reporting.export.xml': true,
+    'reporting.export.mhtml': true,
+    'reporting.export.image': true,
+    'reporting.capacity': 'fabric',
+    'reporting.userLicence': 'pro',
+    'reporting.importMs': 300,
+    'reporting.renderMs': 600,
+    'reporting.retryAfterSeconds': 1,
+    'reporting.maxConcurrentRenders': 500,
+    'reporting.exportTimeoutMs': 3_600_000,
   };
 }
 
@@ -79,7 +132,7 @@ export function checkSwitch(values: SwitchValues, name: string, value: unknown):
   if (typeof current === 'boolean') return typeof value === 'boolean' ? undefined : `${name} must be true or false`;
   if (typeof current === 'number') {
     if (typeof value !== 'number' || !Number.isFinite(value)) return `${name} must be a number`;
-    if (key === 'dataPlatform.pageSize' && !(Number.isInteger(value) && value >= 1)) return `${name} must be a positive integer`;
+    if ((key === 'dataPlatform.pageSize' || key === 'reporting.maxConcurrentRenders') && !(Number.isInteger(value) && value >= 1)) return `${name} must be a positive integer`;
     if (key !== 'identity.tokenLifetimeSeconds' && value < 0) return `${name} must not be negative`;
   }
   return undefined;

@@ -1,7 +1,7 @@
 /** The emulated services, one loopback server each (the managed-identity endpoint logs as 'identity'). */
-export type ServiceName = 'identity' | 'dataPlatform' | 'arm' | 'kql' | 'search' | 'oneLake';
+export type ServiceName = 'identity' | 'dataPlatform' | 'arm' | 'kql' | 'search' | 'oneLake' | 'reporting';
 
-export const SERVICE_NAMES: readonly ServiceName[] = ['identity', 'dataPlatform', 'arm', 'kql', 'search', 'oneLake'];
+export const SERVICE_NAMES: readonly ServiceName[] = ['identity', 'dataPlatform', 'arm', 'kql', 'search', 'oneLake', 'reporting'];
 
 export interface SandboxOptions {
   /** Makes every id (tenant, principals, workspace, created items) repeatable. Default 'sandbox'. */
@@ -27,6 +27,8 @@ export type SandboxUrls = {
   graph: string;
   /** Key Vault-shaped secret store. */
   vault: string;
+  /** Power BI REST-shaped reporting API (paginated reports); also serves the rdlreports viewer pages. */
+  reporting: string;
   admin: string;
 };
 
@@ -68,12 +70,13 @@ export interface RequestLogEntry {
 
 /** What grant()/revoke() name: a role of a principal on one of the services. */
 export interface Grant {
-  service: 'dataPlatform' | 'arm' | 'kql' | 'search';
+  service: 'dataPlatform' | 'arm' | 'kql' | 'search' | 'reporting';
   /** dataPlatform: Admin|Member|Contributor|Viewer; arm: Owner|Contributor|Reader; kql: AllDatabasesAdmin|AllDatabasesViewer|AllDatabasesMonitor or a database role (Admin|User|Viewer|Ingestor|Monitor) with `database`; search: Search Service Contributor|Search Index Data Contributor|Search Index Data Reader. */
+  /** reporting: the same workspace roles as dataPlatform (a reporting group is the platform workspace). */
   role: string;
   /** Object id, app id, UPN or display name; the service identity when absent. */
   principal?: string;
-  /** dataPlatform: the workspace (default: the seeded platform workspace). */
+  /** dataPlatform and reporting: the workspace (default: the seeded platform workspace). */
   workspaceId?: string;
   /** kql: a database for database-level roles. */
   database?: string;

@@ -13,6 +13,7 @@ export interface SandboxState {
   kql: ReturnType<SandboxCore['kql']['view']>;
   arm: ReturnType<SandboxCore['arm']['view']>;
   search: ReturnType<SandboxCore['search']['view']>;
+  reporting: ReturnType<SandboxCore['reporting']['view']>;
   oneLake: { paths: ReturnType<SandboxCore['oneLake']['view']> };
   identity: { tenantId: string; principals: ReturnType<Directory['view']> };
   switches: SwitchValues;
@@ -72,6 +73,7 @@ export class SandboxAdmin {
       kql: (c.arm.settle(), c.kql.view()),
       arm: c.arm.view(),
       search: c.search.view(),
+      reporting: (c.reporting.settle(), c.reporting.view()),
       oneLake: { paths: c.oneLake.view() },
       identity: { tenantId: c.ids.tenantId, principals: c.directory.view() },
       switches: { ...c.switches },

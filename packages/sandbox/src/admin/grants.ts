@@ -27,6 +27,8 @@ export function applyGrant(core: SandboxCore, g: Grant, add: boolean): { changed
   if (!g || typeof g !== 'object') throw new AdminError('a grant needs {service, role, principal?}');
   const p = principalOf(core, g.principal);
   switch (g.service) {
+    // A reporting group is the platform workspace: one set of workspace roles serves both APIs.
+    case 'reporting':
     case 'dataPlatform': {
       if (!(g.role in ROLE_RANK)) throw new AdminError(`dataPlatform roles are ${Object.keys(ROLE_RANK).join(', ')}`);
       const ws = core.dataPlatform.workspaces.get((g.workspaceId ?? core.ids.platformWorkspaceId).toLowerCase());

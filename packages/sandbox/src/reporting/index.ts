@@ -1,0 +1,21 @@
+import type { SandboxCore } from '../core.js';
+import { Router } from '../http/router.js';
+import type { ServiceModule } from '../http/service-server.js';
+import { pbiError, reportingErrorReply, reportingFaultCode } from './errors.js';
+import { importRoutes } from './imports-routes.js';
+import { reportRoutes } from './reports-routes.js';
+
+/** The reporting API emulator (Power BI REST /v1.0/myorg, paginated reports). */
+export function reportingService(core: SandboxCore): ServiceModule {
+  const router = new Router();
+  importRoutes(core, router);
+  reportRoutes(core, router);
+  return {
+    name: 'reporting',
+    router,
+    errorReply: reportingErrorReply,
+    faultCode: reportingFaultCode,
+    commonHeaders: (ctx) => ({ RequestId: ctx.requestId }),
+    notFound: () => pbiError(404, 'PowerBIEntityNotFound'),
+  };
+}
