@@ -32,6 +32,7 @@ export class FixService {
 
   async addFirewallRule(caller: Caller, workspaceId: string, rule: { name: string; startIpAddress: string; endIpAddress: string }, incidentId?: string): Promise<{ rule: FirewallRule; change: Change }> {
     for (const f of ['startIpAddress', 'endIpAddress'] as const) if (!isIPv4(rule[f])) throw new InputError(`${f} must be an IPv4 address`, f);
+    await this.deps.journal.requireIncident(caller, incidentId); // before the backing change, which could not be journaled after
     const created = await backing(() => this.deps.platform.addFirewallRule(workspaceId, rule));
     const change = await this.deps.journal.record(caller, {
       kind: 'firewall-rule-added', summary: `added firewall rule ${rule.name} (${rule.startIpAddress}-${rule.endIpAddress}) on workspace ${workspaceId}`,
@@ -41,6 +42,7 @@ export class FixService {
   }
 
   async removeFirewallRule(caller: Caller, workspaceId: string, ruleId: string, incidentId?: string): Promise<{ change: Change }> {
+    await this.deps.journal.requireIncident(caller, incidentId);
     const rule = (await this.listFirewallRules(workspaceId)).find((r) => r.id === ruleId);
     if (!rule) throw new InputError(`No firewall rule '${ruleId}' on workspace ${workspaceId}`, 'ruleId');
     await backing(() => this.deps.platform.deleteFirewallRule(workspaceId, ruleId));
@@ -52,6 +54,7 @@ export class FixService {
   }
 
   async grantRole(caller: Caller, workspaceId: string, input: { principalId: string; role: string; principalType?: string }, incidentId?: string) {
+    await this.deps.journal.requireIncident(caller, incidentId);
     const assignment = await backing(() => this.deps.platform.addRoleAssignment(workspaceId, input.principalId, input.role, input.principalType ?? 'ServicePrincipal'));
     const change = await this.deps.journal.record(caller, {
       kind: 'role-assigned', summary: `granted ${input.role} on workspace ${workspaceId} to ${input.principalId}`, target: { workspaceId, assignment },

@@ -38,7 +38,15 @@ const toChange = (r: Row): Change => ({
 export class ChangeJournal {
   constructor(private readonly db: Db, private readonly now: () => Date) {}
 
+  /** 404 unless the incident is one of the caller's tenant: a change is never linked to another tenant's incident. */
+  async requireIncident(caller: Caller, incidentId: string | undefined): Promise<void> {
+    if (incidentId === undefined) return;
+    const row = await this.db.selectFrom('identity_incidents').select('id').where('tenant_id', '=', caller.tenantId).where('id', '=', incidentId).executeTakeFirst();
+    if (!row) throw new NotFoundError('Incident', incidentId);
+  }
+
   async record(caller: Caller, c: { kind: string; summary: string; target: Record<string, unknown>; inverse: Inverse; incidentId?: string }): Promise<Change> {
+    await this.requireIncident(caller, c.incidentId);
     const row = await this.db.insertInto('identity_changes').values({
       id: randomUUID(), tenant_id: caller.tenantId, incident_id: c.incidentId ?? null, kind: c.kind, summary: c.summary,
       target: JSON.stringify(c.target), inverse: JSON.stringify(c.inverse), state: 'applied', created_by: caller.userName, created_at: this.now().toISOString(),
@@ -47,6 +55,7 @@ export class ChangeJournal {
   }
 
   async list(caller: Caller, filter: { incidentId?: string } = {}): Promise<Change[]> {
+    await this.requireIncident(caller, filter.incidentId);
     let q = this.db.selectFrom('identity_changes').selectAll().where('tenant_id', '=', caller.tenantId);
     if (filter.incidentId) q = q.where('incident_id', '=', filter.incidentId);
     return (await q.orderBy('created_at', 'desc').orderBy('id').limit(500).execute()).map(toChange);

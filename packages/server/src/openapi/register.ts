@@ -42,6 +42,12 @@ export async function registerOpenApi(app: FastifyInstance, config: Config) {
         { name: 'thread', description: 'lineage edges between items' },
       ],
     },
+    // The scope the authentication hook enforces (route config.scope) is recorded on the operation, so tests and
+    // clients read it from the document rather than from a second list.
+    transform: ({ schema, url, route }) => {
+      const scope = (route.config as { scope?: string } | undefined)?.scope;
+      return { schema: scope && schema ? ({ ...schema, 'x-required-scope': scope } as typeof schema) : schema, url };
+    },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
 }

@@ -33,7 +33,7 @@ export const fixRoutes = (identity: IdentityService): FastifyPluginAsyncTypebox 
     schema: {
       operationId: 'addFirewallRule', tags, summary: 'Add a firewall rule (journaled; rolling back deletes it)', params: Ws,
       body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 128 }), startIpAddress: Ipv4, endIpAddress: Ipv4, incidentId: IncidentId }, { additionalProperties: false }),
-      response: { 201: Type.Object({ ok: Ok, rule: Rule, change: Type.Ref(ChangeSchema) }), ...errors(502) },
+      response: { 201: Type.Object({ ok: Ok, rule: Rule, change: Type.Ref(ChangeSchema) }), ...errors(404, 502) },
     },
   }, async (req, reply) => {
     const { incidentId, ...rule } = req.body;
@@ -45,7 +45,7 @@ export const fixRoutes = (identity: IdentityService): FastifyPluginAsyncTypebox 
     schema: {
       operationId: 'removeFirewallRule', tags, summary: 'Remove a firewall rule (journaled; rolling back adds it again)',
       params: Type.Object({ workspaceId: Id('platform workspace id'), ruleId: Id('firewall rule id') }), querystring: Type.Object({ incidentId: IncidentId }, { additionalProperties: false }),
-      response: { 200: Type.Object({ ok: Ok, change: Type.Ref(ChangeSchema) }), ...errors(502) },
+      response: { 200: Type.Object({ ok: Ok, change: Type.Ref(ChangeSchema) }), ...errors(404, 502) },
     },
   }, async (req) => ({ ok: true as const, ...(await fixes.removeFirewallRule(req.caller!, req.params.workspaceId, req.params.ruleId, req.query.incidentId)) }));
 
@@ -64,7 +64,7 @@ export const fixRoutes = (identity: IdentityService): FastifyPluginAsyncTypebox 
         principalType: Type.Optional(Type.Union(['ServicePrincipal', 'User', 'Group', 'ServicePrincipalProfile'].map((r) => Type.Literal(r)))),
         incidentId: IncidentId,
       }, { additionalProperties: false }),
-      response: { 201: Type.Object({ ok: Ok, assignment: Assignment, change: Type.Ref(ChangeSchema) }), ...errors(502) },
+      response: { 201: Type.Object({ ok: Ok, assignment: Assignment, change: Type.Ref(ChangeSchema) }), ...errors(404, 502) },
     },
   }, async (req, reply) => {
     const { incidentId, ...input } = req.body;
@@ -75,7 +75,7 @@ export const fixRoutes = (identity: IdentityService): FastifyPluginAsyncTypebox 
     config: { scope: 'admin' },
     schema: {
       operationId: 'listIdentityChanges', tags, summary: 'The change journal (newest first)', querystring: Type.Object({ incidentId: IncidentId }, { additionalProperties: false }),
-      response: { 200: Type.Object({ ok: Ok, changes: Type.Array(Type.Ref(ChangeSchema)) }), ...errors() },
+      response: { 200: Type.Object({ ok: Ok, changes: Type.Array(Type.Ref(ChangeSchema)) }), ...errors(404) },
     },
   }, async (req) => ({ ok: true as const, changes: await journal.list(req.caller!, { incidentId: req.query.incidentId }) }));
 

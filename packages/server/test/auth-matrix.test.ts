@@ -1,0 +1,271 @@
+// The authorization matrix, generated from the OpenAPI document: every operation the service publishes is called with
+// no credentials, malformed and forged tokens, a malformed session cookie, a revoked token, a token lacking the
+// operation's scope (read from the document's x-required-scope), and a token of another tenant aimed at this tenant's
+// resources. None of these may answer 2xx or leak the other tenant's data. New operations join the matrix by being in
+// the document; an operation without a recorded scope, or a public one nobody listed below, fails the test.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { SCOPES, type Scope } from '../src/auth/scopes.js';
+import { buildWithSandbox } from './install-helpers.js';
+import type { TestTenant } from './helpers.js';
+
+type Json = any;
+type Schema = Record<string, Json>;
+interface Operation {
+  method: string;
+  path: string;
+  id: string;
+  op: Json;
+}
+
+/** Operations that need no caller, by design: liveness, metrics, this document, and signing in. */
+const PUBLIC = (o: Operation) =>
+  ['getHealth', 'getMetrics', 'getOpenApiDocument', 'createSession'].includes(o.id) || o.path.startsWith('/api/auth/');
+
+function operations(doc: Json): Operation[] {
+  const out: Operation[] = [];
+  for (const [path, item] of Object.entries<Json>(doc.paths)) {
+    for (const [method, op] of Object.entries<Json>(item)) {
+      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+      out.push({ method: method.toUpperCase(), path, id: op.operationId, op });
+    }
+  }
+  return out;
+}
+
+/** Resolves a local $ref of the document. */
+function deref(doc: Json, s: Schema): Schema {
+  let cur = s;
+  while (cur && typeof cur.$ref === 'string') {
+    cur = cur.$ref.replace(/^#\//, '').split('/').reduce((node: Json, key: string) => node?.[key], doc);
+  }
+  return cur ?? {};
+}
+
+/** Fields whose valid values the schema does not spell out (checked by the handler). */
+const catalogReports = path.resolve(import.meta.dirname, '../../../catalog/apps/app-casino-analytics/reports');
+const HINTS: Record<string, string> = {
+  itemType: 'notebook',
+  definition: fs.readFileSync(path.join(catalogReports, fs.readdirSync(catalogReports).find((f) => f.endsWith('.rdl'))!), 'utf8'),
+};
+
+const STRING_CANDIDATES = ['matrix', 'a', '0', '1', 'a1', 'x-1', '0.0.0.0', '00000000-0000-0000-0000-000000000000'];
+
+/**
+ * A small valid instance of a schema (required properties only), so that a request passes validation and reaches the
+ * handler. Properties named like an owned resource (workspaceId, itemId, ...) take this tenant's real ids.
+ */
+function sample(doc: Json, schema: Schema, owned: Record<string, string>, name = ''): Json {
+  const s = deref(doc, schema);
+  if (s.const !== undefined) return s.const;
+  if (Array.isArray(s.enum)) return s.enum[0];
+  const alt = s.anyOf ?? s.oneOf;
+  if (Array.isArray(alt)) return sample(doc, alt[0], owned, name);
+  if (Array.isArray(s.allOf)) return Object.assign({}, ...s.allOf.map((x: Schema) => sample(doc, x, owned, name)));
+  const type = Array.isArray(s.type) ? s.type.find((x: string) => x !== 'null') : s.type;
+  if (type === 'object' || s.properties) {
+    const out: Record<string, Json> = {};
+    const props = Object.entries<Schema>(s.properties ?? {});
+    for (const key of s.required ?? []) out[key] = sample(doc, s.properties?.[key] ?? {}, owned, key);
+    // Optional fields that reference an owned resource are sent too: a stored reference must be checked like a path id.
+    for (const [key, p] of props) if (!(key in out) && owned[key] && !/platform/i.test(deref(doc, p).description ?? '')) out[key] = owned[key];
+    for (const [key, p] of props) if (Object.keys(out).length < (s.minProperties ?? 0) && !(key in out)) out[key] = sample(doc, p, owned, key);
+    return out;
+  }
+  if (type === 'array') return Array.from({ length: s.minItems ?? 0 }, () => sample(doc, s.items ?? {}, owned, name));
+  if (type === 'integer' || type === 'number') return s.minimum ?? 1;
+  if (type === 'boolean') return false;
+  if (type === 'string') {
+    if (HINTS[name]) return HINTS[name];
+    if (owned[name] && !/platform/i.test(s.description ?? '')) return owned[name];
+    if (s.format === 'date-time') return new Date(Date.now() + 30 * 86_400_000).toISOString();
+    if (s.format === 'ipv4') return '10.0.0.1';
+    const ok = (v: string) => v.length >= (s.minLength ?? 0) && v.length <= (s.maxLength ?? Infinity) && (!s.pattern || new RegExp(s.pattern, 'u').test(v));
+    const v = STRING_CANDIDATES.find(ok);
+    assert.ok(v !== undefined, `no sample string satisfies ${JSON.stringify(s)}`);
+    return v;
+  }
+  return {};
+}
+
+test('authorization matrix over every operation of the OpenAPI document', async (t) => {
+  const { h, sandbox, tenant: a } = await buildWithSandbox(t);
+  const call = (method: string, url: string, headers: Record<string, string>, payload?: unknown) =>
+    h.app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const doc = (await call('GET', '/api/openapi.json', {})).json();
+  const ops = operations(doc);
+  assert.ok(ops.length > 40, `the document lists ${ops.length} operations`);
+
+  // ---- Tenant A's resources: one of each kind a path parameter can name. ----
+  const marker = `matrix-${randomUUID()}`;
+  const ok = async (method: string, url: string, payload: unknown, status: number) => {
+    const r = await call(method, url, a.auth, payload);
+    assert.equal(r.statusCode, status, `${method} ${url}: ${r.body}`);
+    return r.json();
+  };
+  const ws = (await ok('POST', '/api/workspaces', { name: `${marker}-ws` }, 201)).workspace.id;
+  const item = (await ok('POST', `/api/workspaces/${ws}/items`, { itemType: 'notebook', displayName: `${marker}-item` }, 201)).item.id;
+  const item2 = (await ok('POST', `/api/workspaces/${ws}/items`, { itemType: 'lakehouse', displayName: `${marker}-lh` }, 201)).item.id;
+  const edge = (await ok('POST', `/api/workspaces/${ws}/thread/edges`, { fromItemId: item2, toItemId: item, kind: 'feeds' }, 201)).edge.id;
+  const apps = (await ok('GET', '/api/apps', undefined, 200)).apps;
+  const appId = apps[0].id;
+  const job = (await ok('POST', `/api/apps/${appId}/install`, { workspaceId: ws, deploy: false }, 202)).jobId;
+  const aToken = await a.token2(['read']);
+  const incident = (await ok('POST', '/api/admin/identity/incidents', { title: `${marker}-incident` }, 201)).incident;
+  const approved = (await ok('POST', `/api/admin/identity/incidents/${incident.id}/approvals`, { changeKind: 'conditional-access', approver: `${marker}-lead` }, 201)).incident;
+  const change = (await ok('POST', `/api/admin/identity/incidents/${incident.id}/changes`, { kind: 'note', summary: `${marker}-change` }, 201)).change;
+  const ci = sandbox.ids.servicePrincipals.find((s) => s.name === 'ci-deployer')!;
+  const credential = (await ok('POST', '/api/admin/identity/credentials', {
+    displayName: `${marker}-cred`, clientId: ci.appId, keyId: 'old', expiresAt: ci.secretExpiresAt, vaultSecretName: 'matrix-secret',
+  }, 201)).credential;
+  const rotation = (await ok('POST', `/api/admin/identity/credentials/${credential.id}/rotations`, {}, 201)).rotation;
+
+  // The install (items only) ends before the matrix starts, so that A's state is still while it runs.
+  for (const deadline = Date.now() + 30_000; ;) {
+    const j = (await ok('GET', `/api/apps/install-jobs/${job}`, undefined, 200)).job;
+    if (j.status !== 'running') break;
+    assert.ok(Date.now() < deadline, `install ${job} still running`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const snapshotOfA = async () => ({
+    workspace: (await ok('GET', `/api/workspaces/${ws}`, undefined, 200)).workspace,
+    items: (await ok('GET', `/api/workspaces/${ws}/items?limit=200`, undefined, 200)).items,
+    content: (await ok('GET', `/api/workspaces/${ws}/items/${item}/content`, undefined, 200)),
+    edges: (await ok('GET', `/api/workspaces/${ws}/thread/edges`, undefined, 200)).edges,
+    tokens: (await ok('GET', '/api/tokens?limit=200', undefined, 200)).tokens.map((x: { id: string; name: string; scopes: string[] }) => [x.id, x.name, x.scopes]),
+    job: (await ok('GET', `/api/apps/install-jobs/${job}`, undefined, 200)).job,
+    incident: (await ok('GET', `/api/admin/identity/incidents/${incident.id}`, undefined, 200)).incident,
+    changes: (await ok('GET', '/api/admin/identity/changes', undefined, 200)).changes,
+    credentials: (await ok('GET', '/api/admin/identity/credentials', undefined, 200)).credentials,
+    rotation: (await ok('GET', `/api/admin/identity/rotations/${rotation.id}`, undefined, 200)).rotation,
+  });
+
+  /** Path parameters that name a resource tenant A owns, with its real id. */
+  const owned: Record<string, string> = {
+    workspaceId: ws, itemId: item, edgeId: edge, jobId: job, tokenId: aToken.id, incidentId: incident.id,
+    approvalId: approved.approvals[0].id, changeId: change.id, credentialId: credential.id, rotationId: rotation.id,
+  };
+  /** Values for the other path parameters (global or not tenant-owned). */
+  const fixed: Record<string, string> = { appId, stepIndex: '0', step: 'verify', ruleId: 'matrix-rule' };
+  const aIds = Object.values(owned);
+
+  const paramsOf = (o: Operation) => (o.op.parameters ?? []) as Array<{ in: string; name: string; required?: boolean; description?: string; schema: Schema }>;
+  /** True when a path, query or body field of the operation names one of A's resources. */
+  const isOwned = (p: { name: string; description?: string }) => Boolean(owned[p.name]) && !/platform/i.test(p.description ?? '');
+  const ownedRefs = (o: Operation) => {
+    const inParams = paramsOf(o).some((p) => (p.in === 'path' || (p.in === 'query' && o.method !== 'GET')) && isOwned(p));
+    const body = bodyOf(o);
+    const inBody = body && typeof body === 'object' && Object.values(body).some((v) => aIds.includes(v as string));
+    return inParams || Boolean(inBody);
+  };
+  /** A list filtered by one of A's ids (a GET's query): 404, or an answer without A's data. */
+  const filtersOwned = (o: Operation) => o.method === 'GET' && paramsOf(o).some((p) => p.in === 'query' && isOwned(p));
+  const urlOf = (o: Operation) => {
+    let url = o.path;
+    const query: string[] = [];
+    for (const p of paramsOf(o)) {
+      const value = p.in === 'path' ? (isOwned(p) ? owned[p.name] : fixed[p.name] ?? sample(doc, p.schema, {}, p.name))
+        : p.in === 'query' && isOwned(p) ? owned[p.name]
+        : p.in === 'query' && p.required ? sample(doc, p.schema, owned, p.name) : undefined;
+      if (value === undefined) continue;
+      if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(String(value)));
+      else if (p.in === 'query') query.push(`${encodeURIComponent(p.name)}=${encodeURIComponent(String(value))}`);
+    }
+    assert.ok(!/[{}]/.test(url), `${o.id}: unfilled path parameter in ${url}`);
+    return query.length ? `${url}?${query.join('&')}` : url;
+  };
+  /** Header parameters the operation documents: If-Match takes '*' (any version). */
+  const headersOf = (o: Operation, auth: Record<string, string>) => {
+    const out: Record<string, string> = {};
+    for (const p of paramsOf(o)) if (p.in === 'header' && p.name.toLowerCase() === 'if-match') out['if-match'] = '*';
+    return { ...out, ...auth };
+  };
+  const bodyOf = (o: Operation) => {
+    const s = o.op.requestBody?.content?.['application/json']?.schema;
+    return s ? sample(doc, s, owned) : undefined;
+  };
+
+  // ---- Every operation is either explicitly public or records the scope it needs. ----
+  const isPublic = (o: Operation) => Array.isArray(o.op.security) && o.op.security.length === 0;
+  for (const o of ops) {
+    if (isPublic(o)) assert.ok(PUBLIC(o), `${o.method} ${o.path} (${o.id}) is public but not in the test's list of public operations`);
+    else assert.ok((SCOPES as readonly string[]).includes(o.op['x-required-scope']), `${o.method} ${o.path} (${o.id}) records no x-required-scope`);
+  }
+  const guarded = ops.filter((o) => !isPublic(o));
+
+  // ---- Credentials that must not pass. ----
+  const revoked = await a.token2([...SCOPES]);
+  await ok('DELETE', `/api/tokens/${revoked.id}`, undefined, 200);
+  const forged = `${a.token.slice(0, a.token.lastIndexOf('_') + 1)}${'A'.repeat(48)}`;
+  const rows: Array<{ name: string; headers: Record<string, string> }> = [
+    { name: 'no credentials', headers: {} },
+    { name: 'a malformed bearer token', headers: { authorization: 'Bearer not-a-token' } },
+    { name: 'a token with a forged secret', headers: { authorization: `Bearer ${forged}` } },
+    { name: 'another scheme', headers: { authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}` } },
+    { name: 'a malformed session cookie', headers: { cookie: 'svc_session=forged-session-value' } },
+    { name: 'a revoked token', headers: revoked.auth },
+  ];
+  // A token holding every scope except the one needed (and admin, which implies all).
+  const lacking = new Map<string, TestTenant['auth']>();
+  for (const scope of SCOPES) {
+    const others = SCOPES.filter((s) => s !== scope && s !== 'admin') as Scope[];
+    lacking.set(scope, (await a.token2(others)).auth);
+  }
+  const failures: string[] = [];
+  const before = await snapshotOfA();
+  const leaks = (body: string, sent: string) => [marker, ...aIds].filter((m) => body.includes(m) && !sent.includes(m));
+
+  for (const o of guarded) {
+    const url = urlOf(o);
+    const payload = bodyOf(o);
+    for (const row of rows) {
+      const r = await call(o.method, url, headersOf(o, row.headers), payload);
+      if (r.statusCode !== 401) failures.push(`${o.id} with ${row.name}: ${r.statusCode} ${r.body.slice(0, 200)}`);
+      else if (r.json().ok !== false || typeof r.json().error?.code !== 'string') failures.push(`${o.id} with ${row.name}: 401 without the error envelope`);
+    }
+  }
+
+  // ---- Each operation with a token lacking its scope. ----
+  for (const o of guarded) {
+    const scope = o.op['x-required-scope'] as string;
+    const r = await call(o.method, urlOf(o), headersOf(o, lacking.get(scope)!), bodyOf(o));
+    if (r.statusCode !== 403) failures.push(`${o.id} without '${scope}': ${r.statusCode} ${r.body.slice(0, 200)}`);
+    else if (r.json().error?.code !== 'missing_scope') failures.push(`${o.id} without '${scope}': 403 with code ${r.json().error?.code}`);
+  }
+
+  // ---- Tenant A itself reads each owned resource (so the ids below are real, and a 404 for B means isolation). ----
+  for (const o of guarded.filter((x) => x.method === 'GET' && ownedRefs(x))) {
+    const r = await call('GET', urlOf(o), a.auth);
+    if (o.id === 'streamInstallJobEvents') {
+      if (r.statusCode !== 200) failures.push(`control: A's own ${o.id} answered ${r.statusCode}`);
+      continue;
+    }
+    if (r.statusCode !== 200) failures.push(`control: A's own ${o.id} answered ${r.statusCode} ${r.body.slice(0, 200)}`);
+  }
+
+  // ---- Tenant B, with every scope, aimed at A's resources: 404, as for an unknown id. Elsewhere: never A's data. ----
+  const b = await h.tenant();
+  const crossTenant = guarded.filter(ownedRefs);
+  assert.ok(crossTenant.length >= 25, `only ${crossTenant.length} operations name a tenant-owned resource`);
+  // Reads first, then changes, deletes last, so that a failed isolation shows up as itself and not as a knock-on.
+  const order = (o: Operation) => (o.method === 'GET' ? 0 : o.method === 'DELETE' ? 2 : 1);
+  for (const o of [...guarded].sort((x, y) => order(x) - order(y))) {
+    const url = urlOf(o);
+    const payload = bodyOf(o);
+    const r = await call(o.method, url, headersOf(o, b.auth), payload);
+    const sent = `${url} ${JSON.stringify(payload ?? '')}`;
+    const leaked = leaks(r.body, sent);
+    if (leaked.length) failures.push(`${o.id} by another tenant leaked ${leaked.join(', ')}: ${r.body.slice(0, 200)}`);
+    if (filtersOwned(o) && !crossTenant.includes(o) && r.statusCode !== 404 && r.statusCode !== 200) failures.push(`${o.id} by another tenant on ${url}: ${r.statusCode} ${r.body.slice(0, 200)}`);
+    if (crossTenant.includes(o) && r.statusCode !== 404) failures.push(`${o.id} by another tenant on ${url}: ${r.statusCode} ${r.body.slice(0, 200)}`);
+  }
+
+  assert.deepEqual(failures, [], `${failures.length} cells of the matrix failed:\n${failures.join('\n')}`);
+
+  // A's resources are all still there and unchanged by the calls above.
+  assert.deepEqual(await snapshotOfA(), before);
+  assert.equal((await call('GET', '/api/whoami', aToken.auth)).statusCode, 200);
+});
