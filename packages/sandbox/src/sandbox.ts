@@ -32,6 +32,9 @@ function environment(urls: SandboxUrls, ids: SandboxIds): Record<string, string>
     IDENTITY_HEADER: ids.identityHeader,
     SVC_AUTH_URL: urls.identity,
     SVC_TENANT_ID: ids.tenantId,
+    // The console's app registration: sign-in with the sandbox identity provider works out of the box.
+    SVC_OIDC_CLIENT_ID: ids.consoleApp.appId,
+    SVC_OIDC_CLIENT_SECRET: ids.consoleApp.secret,
     SVC_DATA_PLATFORM_API_URL: `${urls.dataPlatform}/v1`,
     SVC_DEFAULT_PLATFORM_WORKSPACE: ids.platformWorkspaceId,
     SVC_ONELAKE_URL: urls.oneLake,

@@ -3,12 +3,11 @@ import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openStore } from './store/db.js';
 import { buildApp } from './app.js';
-import { ensureTenant } from './auth/token-service.js';
+import { DEFAULT_TENANT, ensureTenant } from './auth/token-service.js';
 import { newToken } from './auth/token-format.js';
 import { SCOPES } from './auth/scopes.js';
 import { selectCloud } from './cloud/profiles.js';
-
-export const DEFAULT_TENANT = 'default';
+import { oidcSettings } from './auth/oidc.js';
 
 /** In the sandbox, a local admin token kept in the data directory so the console can be used at once. */
 function localToken(config: Config): string {
@@ -25,7 +24,9 @@ async function main(): Promise<void> {
   let sandboxMode: boolean;
   try {
     config = loadConfig();
-    sandboxMode = selectCloud(config.env).name === 'sandbox';
+    const profile = selectCloud(config.env);
+    sandboxMode = profile.name === 'sandbox';
+    oidcSettings(config.env, profile, config.publicUrl); // a sign-in misconfiguration stops the start here, named
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`Configuration error: ${err.message}\n`);

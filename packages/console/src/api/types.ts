@@ -16,6 +16,8 @@ export interface Health {
   store: string;
   cloud?: string;
   sandbox?: { admin: string };
+  /** Present when sign-in with the cloud's identity provider is configured. */
+  identityProvider?: { name: string; loginUrl: string };
 }
 
 export interface Workspace {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Card, Field, Input, makeStyles, Text, Title2, tokens } from '@fluentui/react-components';
+import { Button, Card, Divider, Field, Input, makeStyles, Text, Title2, tokens } from '@fluentui/react-components';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useHealth, useSignIn, useWhoAmI } from '../api/session';
 import { CloudBadge } from '../components/CloudBadge';
@@ -10,7 +10,10 @@ const useStyles = makeStyles({
   card: { width: '420px', padding: '28px', display: 'grid', gap: '16px' },
 });
 
-/** Sign in with an API token (svc_pat_…); the service keeps the session in an httpOnly cookie. */
+/**
+ * Sign in with the cloud's identity provider (when the deployment has one configured) or with an API token
+ * (svc_pat_…); either way the service keeps the session in an httpOnly cookie.
+ */
 export function SignInPage() {
   const s = useStyles();
   const [token, setToken] = useState('');
@@ -21,12 +24,20 @@ export function SignInPage() {
   const [params] = useSearchParams();
   const next = params.get('next')?.startsWith('/') ? params.get('next')! : '/workspaces';
   if (me.data) return <Navigate to={next} replace />;
-  const idp = (health.data as { identityProvider?: unknown } | undefined)?.identityProvider;
+  const idp = health.data?.identityProvider;
   return (
     <div className={s.page}>
       <Card className={s.card}>
         <Title2 as="h1">Analytics Workspace</Title2>
         <div><CloudBadge /></div>
+        {idp ? (
+          <>
+            <Button as="a" appearance="primary" href={`${idp.loginUrl}?returnTo=${encodeURIComponent(next)}`} data-testid="sign-in-idp">
+              Sign in with {idp.name}
+            </Button>
+            <Divider>or with an API token</Divider>
+          </>
+        ) : null}
         <form
           style={{ display: 'grid', gap: 12 }}
           onSubmit={(e) => {
@@ -35,14 +46,13 @@ export function SignInPage() {
           }}
         >
           <Field label="API token" hint="A token of the form svc_pat_<id>_<secret>" required>
-            <Input type="password" value={token} onChange={(_, d) => setToken(d.value)} autoFocus autoComplete="off" name="token" />
+            <Input type="password" value={token} onChange={(_, d) => setToken(d.value)} autoFocus={!idp} autoComplete="off" name="token" />
           </Field>
           {signIn.isError && <ErrorMessage error={signIn.error} title="Sign-in refused" />}
-          <Button appearance="primary" type="submit" disabled={!token.trim() || signIn.isPending}>
+          <Button appearance={idp ? 'secondary' : 'primary'} type="submit" disabled={!token.trim() || signIn.isPending}>
             {signIn.isPending ? 'Signing in…' : 'Sign in'}
           </Button>
         </form>
-        {idp ? <Button as="a" href="/api/auth/login">Sign in with your organization</Button> : null}
         <Text size={200}>Sessions last a working day; sign out from the account menu.</Text>
       </Card>
     </div>

@@ -198,6 +198,9 @@ export class TokenService {
   }
 }
 
+/** The tenant main seeds at start (its admin token), and the one a single-tenant OIDC registration signs into. */
+export const DEFAULT_TENANT = 'default';
+
 /** Creates the default tenant and its first admin user when absent; returns their ids. */
 export async function ensureTenant(db: Db, tenantId: string, name: string, admin: { id?: string; displayName: string }) {
   await db.insertInto('tenants').values({ id: tenantId, name }).onConflict((oc) => oc.column('id').doNothing()).execute();

@@ -6,6 +6,8 @@ export type CloudName = 'commercial' | 'gcc' | 'gcc-high' | 'dod' | 'sandbox';
 export interface CloudProfile {
   name: CloudName;
   authUrl: string;
+  /** What the console's sign-in button calls the cloud's identity provider. */
+  identityProviderName: string;
   dataPlatformApiUrl: string;
   dataPlatformAudience: string;
   biApiUrl: string;
@@ -33,6 +35,7 @@ export interface CloudProfile {
 const commercial: CloudProfile = {
   name: 'commercial',
   authUrl: 'https://login.microsoftonline.com',
+  identityProviderName: 'Microsoft Entra ID',
   dataPlatformApiUrl: 'https://api.fabric.microsoft.com/v1',
   dataPlatformAudience: 'https://analysis.windows.net/powerbi/api',
   biApiUrl: 'https://api.powerbi.com',
@@ -61,6 +64,7 @@ const commercial: CloudProfile = {
 const govHigh = (name: 'gcc-high' | 'dod', bi: string, biAudience: string): CloudProfile => ({
   name,
   authUrl: 'https://login.microsoftonline.us',
+  identityProviderName: 'Microsoft Entra ID (Azure Government)',
   // The data platform endpoint for the government clouds is not published yet: override with SVC_DATA_PLATFORM_API_URL.
   dataPlatformApiUrl: 'https://api.fabric.microsoft.us/v1',
   dataPlatformAudience: biAudience,
@@ -144,7 +148,7 @@ export function selectCloud(env: Readonly<Record<string, string | undefined>>): 
   }
   name ??= 'sandbox';
   // The sandbox speaks the commercial audiences but sends tokens to loopback only.
-  const base: CloudProfile = name === 'sandbox' ? { ...commercial, name: 'sandbox', allowedSuffixes: [], allowLoopback: true } : BASE[name];
+  const base: CloudProfile = name === 'sandbox' ? { ...commercial, name: 'sandbox', identityProviderName: 'Sandbox identity provider', allowedSuffixes: [], allowLoopback: true } : BASE[name];
   const profile: Record<string, unknown> = { ...base, allowedSuffixes: [...base.allowedSuffixes] };
   for (const [key, variable] of OVERRIDES) {
     const value = env[variable];

@@ -1,0 +1,11 @@
+-- Console sign-ins through the identity provider that have started and not yet come back (state, PKCE verifier, nonce).
+CREATE TABLE oidc_logins (
+  state_hash     text PRIMARY KEY,
+  code_verifier  text NOT NULL,
+  nonce          text NOT NULL,
+  redirect_uri   text NOT NULL,
+  return_to      text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT date_trunc('milliseconds', now()),
+  expires_at     timestamptz NOT NULL
+);
+CREATE INDEX oidc_logins_expires ON oidc_logins (expires_at);

@@ -1,0 +1,243 @@
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { startSandbox } from '@svc/sandbox';
+import { build } from './helpers.js';
+import { oidcSettings } from '../src/auth/oidc.js';
+import { selectCloud } from '../src/cloud/profiles.js';
+import { ConfigError } from '../src/config.js';
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+/** The service listening on loopback against a fresh sandbox, its sandbox tenant mapped to a fresh service tenant. */
+async function rig(t: TestContext, env: Record<string, string> = {}) {
+  const sb = await startSandbox({});
+  t.after(() => sb.stop());
+  const serviceTenant = `t-${randomUUID()}`;
+  const h = await build(t, { ...sb.env, SVC_OIDC_TENANTS: `${sb.ids.tenantId}=${serviceTenant}`, ...env });
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(h.app.server.address() as { port: number }).port}`;
+  return { sb, h, base, serviceTenant };
+}
+
+const cookieOf = (r: Response, name: string) => r.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
+const valueOf = (setCookie: string | undefined) => setCookie?.split(';')[0]!.split('=').slice(1).join('=');
+
+/** Starts a sign-in and picks `user` on the sandbox's sign-in page, as a browser would; answers the callback address. */
+async function throughProvider(sb: Sandbox, base: string, user: string, returnTo = '/workspaces') {
+  const login = await fetch(`${base}/api/auth/login?returnTo=${encodeURIComponent(returnTo)}`, { redirect: 'manual' });
+  assert.equal(login.status, 302, await login.text());
+  const stateCookie = cookieOf(login, 'svc_oidc_state');
+  assert.ok(stateCookie, 'the state cookie is set');
+  assert.match(stateCookie, /HttpOnly/i);
+  assert.match(stateCookie, /Path=\/api\/auth/);
+  const authorize = new URL(login.headers.get('location')!);
+  assert.equal(`${authorize.origin}${authorize.pathname}`, `${sb.urls.identity}/${sb.ids.tenantId}/oauth2/v2.0/authorize`);
+  const page = await fetch(authorize);
+  assert.equal(page.status, 200);
+  const html = await page.text();
+  const form = new URLSearchParams();
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) form.set(m[1]!, m[2]!.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c))));
+  const account = sb.ids.users.find((u) => u.upn.startsWith(`${user}@`))!;
+  assert.ok(html.includes(account.objectId), 'the sign-in page lists the account');
+  form.set('user', account.objectId);
+  const picked = await fetch(authorize, { method: 'POST', body: form, redirect: 'manual' });
+  assert.equal(picked.status, 302, await picked.text());
+  return { callback: picked.headers.get('location')!, state: valueOf(stateCookie)!, authorize, account };
+}
+
+test('sign-in with the sandbox identity provider: code + PKCE, a user on first sign-in, the same one after, a session', async (t) => {
+  const { sb, h, base, serviceTenant } = await rig(t);
+  const health = await (await fetch(`${base}/api/health`)).json();
+  assert.deepEqual(health.identityProvider, { name: 'Sandbox identity provider', loginUrl: '/api/auth/login' });
+
+  const first = await throughProvider(sb, base, 'ada');
+  const p = first.authorize.searchParams;
+  assert.equal(p.get('client_id'), sb.ids.consoleApp.appId);
+  assert.equal(p.get('response_type'), 'code');
+  assert.equal(p.get('code_challenge_method'), 'S256');
+  assert.match(p.get('code_challenge')!, /^[A-Za-z0-9_-]{43}$/);
+  assert.ok(p.get('nonce') && p.get('state'));
+  assert.equal(p.get('redirect_uri'), `${base}/api/auth/callback`);
+  assert.match(p.get('scope')!, /\bopenid\b/);
+  assert.ok(first.callback.startsWith(`${base}/api/auth/callback?`), first.callback);
+
+  const back = await fetch(first.callback, { redirect: 'manual', headers: { cookie: `svc_oidc_state=${first.state}` } });
+  assert.equal(back.status, 302, await back.text());
+  assert.equal(back.headers.get('location'), '/workspaces');
+  const session = cookieOf(back, 'svc_session');
+  assert.ok(session, 'the session cookie is set');
+  assert.match(session, /HttpOnly/i);
+  assert.match(cookieOf(back, 'svc_oidc_state')!, /svc_oidc_state=;/, 'the state cookie is cleared');
+  const me = await (await fetch(`${base}/api/whoami`, { headers: { cookie: session.split(';')[0]! } })).json();
+  assert.equal(me.authMethod, 'session');
+  assert.equal(me.tenantId, serviceTenant, 'the tid maps to the service tenant');
+  assert.equal(me.userName, 'Ada Admin');
+  assert.deepEqual(me.scopes, ['read', 'write', 'install', 'reports', 'tokens'], 'not an admin unless SVC_OIDC_ADMINS says so');
+  const users = () => h.store.db.selectFrom('users').selectAll().where('tenant_id', '=', serviceTenant).execute();
+  const created = await users();
+  assert.equal(created.length, 1, 'the user is created on first sign-in');
+  assert.equal(created[0]!.oidc_subject, `${sb.ids.tenantId}/${first.account.objectId}`);
+  assert.equal(created[0]!.id, me.userId);
+  const sessionRow = await h.store.db.selectFrom('sessions').select(['method', 'token_id']).where('user_id', '=', me.userId).executeTakeFirstOrThrow();
+  assert.deepEqual(sessionRow, { method: 'oidc', token_id: null });
+
+  const second = await throughProvider(sb, base, 'ada', '/');
+  const again = await fetch(second.callback, { redirect: 'manual', headers: { cookie: `svc_oidc_state=${second.state}` } });
+  assert.equal(again.status, 302);
+  assert.equal(again.headers.get('location'), '/');
+  const me2 = await (await fetch(`${base}/api/whoami`, { headers: { cookie: cookieOf(again, 'svc_session')!.split(';')[0]! } })).json();
+  assert.equal(me2.userId, me.userId, 'the second sign-in reuses the user');
+  assert.equal((await users()).length, 1);
+
+  // The code went to the sandbox's token endpoint with the PKCE verifier and the console app's secret.
+  const exchanges = (await sb.admin.requests({ service: 'identity' })).filter((r) => r.method === 'POST' && r.path.endsWith('/oauth2/v2.0/token'));
+  assert.deepEqual(exchanges.map((r) => r.status), [200, 200], 'two codes redeemed');
+});
+
+test('a tampered, missing or replayed state, a refusal by the provider and a refused code never open a session', async (t) => {
+  const { sb, h, base, serviceTenant } = await rig(t);
+  const noSession = (r: Response) => assert.equal(cookieOf(r, 'svc_session'), undefined, 'no session cookie');
+
+  const a = await throughProvider(sb, base, 'ari');
+  const url = new URL(a.callback);
+  url.searchParams.set('state', `${a.state}x`);
+  let r = await fetch(url, { redirect: 'manual', headers: { cookie: `svc_oidc_state=${a.state}x` } });
+  assert.equal(r.status, 400);
+  assert.equal((await r.json()).error.code, 'oidc_state_unknown', 'a state the service never issued');
+  noSession(r);
+  r = await fetch(a.callback, { redirect: 'manual', headers: { cookie: `svc_oidc_state=${a.state}x` } });
+  assert.equal(r.status, 400);
+  assert.equal((await r.json()).error.code, 'oidc_state_mismatch', 'the state is not this browser’s');
+  noSession(r);
+  r = await fetch(a.callback, { redirect: 'manual' });
+  assert.equal((await r.json()).error.code, 'oidc_state_mismatch', 'no state cookie at all');
+  noSession(r);
+  // A browser reads a page with the code.
+  r = await fetch(a.callback, { redirect: 'manual', headers: { accept: 'text/html' } });
+  assert.equal(r.status, 400);
+  assert.match(r.headers.get('content-type')!, /text\/html/);
+  assert.match(await r.text(), /<code id="code">oidc_state_mismatch<\/code>/);
+
+  // The genuine answer still works once, then its state is spent.
+  r = await fetch(a.callback, { redirect: 'manual', headers: { cookie: `svc_oidc_state=${a.state}` } });
+  assert.equal(r.status, 302);
+  r = await fetch(a.callback, { redirect: 'manual', headers: { cookie: `svc_oidc_state=${a.state}` } });
+  assert.equal(r.status, 400);
+  assert.equal((await r.json()).error.code, 'oidc_state_unknown', 'a replayed answer');
+  noSession(r);
+
+  // Una is not assigned to the console app: the provider answers error=access_denied.
+  const una = await throughProvider(sb, base, 'una');
+  assert.equal(new URL(una.callback).searchParams.get('error'), 'access_denied');
+  r = await fetch(una.callback, { redirect: 'manual', headers: { cookie: `svc_oidc_state=${una.state}` } });
+  assert.equal(r.status, 401);
+  const refused = await r.json();
+  assert.equal(refused.error.code, 'oidc_provider_error');
+  assert.match(refused.error.message, /access_denied.*AADSTS50105/);
+  noSession(r);
+
+  // A code paired with another sign-in's state: the PKCE verifier does not match, the provider refuses the code.
+  const b = await throughProvider(sb, base, 'ari');
+  const c = await throughProvider(sb, base, 'ari');
+  const mixed = new URL(b.callback);
+  mixed.searchParams.set('state', c.state);
+  r = await fetch(mixed, { redirect: 'manual', headers: { cookie: `svc_oidc_state=${c.state}` } });
+  assert.equal(r.status, 401);
+  const body = await r.json();
+  assert.equal(body.error.code, 'oidc_code_refused');
+  assert.doesNotMatch(JSON.stringify(body), new RegExp(new URL(b.callback).searchParams.get('code')!.slice(2, 20)), 'the code is not echoed');
+  noSession(r);
+
+  const users = await h.store.db.selectFrom('users').select('id').where('tenant_id', '=', serviceTenant).execute();
+  assert.equal(users.length, 1, 'only the one completed sign-in created a user');
+});
+
+test('the sign-in settings are checked at start, naming the variable', async () => {
+  const sandbox = selectCloud({ SVC_CLOUD: 'sandbox' });
+  assert.equal(oidcSettings({}, sandbox), undefined, 'off without a client id');
+  assert.throws(() => oidcSettings({ SVC_OIDC_CLIENT_SECRET: 'x' }, sandbox), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_CLIENT_ID');
+  const commercial = selectCloud({ SVC_CLOUD: 'commercial' });
+  assert.throws(() => oidcSettings({ SVC_OIDC_CLIENT_ID: 'c' }, commercial), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_PUBLIC_URL');
+  const url = 'https://analytics.contoso.com';
+  assert.throws(() => oidcSettings({ SVC_OIDC_CLIENT_ID: 'c' }, commercial, url), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_TENANTS', 'organizations needs a tenant map');
+  const tid = randomUUID();
+  const multi = oidcSettings({ SVC_OIDC_CLIENT_ID: 'c', SVC_OIDC_TENANTS: `${tid}=contoso` }, commercial, url)!;
+  assert.equal(multi.issuer, 'https://login.microsoftonline.com/organizations/v2.0');
+  assert.equal(multi.redirectUri, 'https://analytics.contoso.com/api/auth/callback');
+  const high = selectCloud({ SVC_CLOUD: 'gcc-high' });
+  assert.throws(() => oidcSettings({ SVC_OIDC_CLIENT_ID: 'c', SVC_OIDC_TENANTS: `${tid}=x` }, high, 'https://a.agency.us'), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_TENANT');
+  const single = oidcSettings({ SVC_OIDC_CLIENT_ID: 'c', SVC_OIDC_TENANT: tid }, high, 'https://a.agency.us')!;
+  assert.equal(single.issuer, `https://login.microsoftonline.us/${tid}/v2.0`);
+  assert.equal(single.providerName, 'Microsoft Entra ID (Azure Government)');
+  assert.equal(single.allowHttp, false);
+  assert.throws(() => oidcSettings({ SVC_OIDC_CLIENT_ID: 'c', SVC_OIDC_TENANT: tid, SVC_OIDC_SCOPES: 'read,root' }, sandbox), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_SCOPES');
+});
+
+test('a single-tenant registration signs its own tid into the default tenant; SVC_OIDC_ADMINS makes an admin', async (t) => {
+  const { sb, h, base } = await rig(t, { SVC_OIDC_TENANTS: `${randomUUID()}=elsewhere`, SVC_OIDC_ADMINS: 'ada@sandbox.onmicrosoft.com' });
+  const a = await throughProvider(sb, base, 'ada');
+  const r = await fetch(a.callback, { redirect: 'manual', headers: { cookie: `svc_oidc_state=${a.state}` } });
+  assert.equal(r.status, 302);
+  const me = await (await fetch(`${base}/api/whoami`, { headers: { cookie: cookieOf(r, 'svc_session')!.split(';')[0]! } })).json();
+  assert.equal(me.tenantId, 'default');
+  assert.ok(me.scopes.includes('admin'), 'SVC_OIDC_ADMINS makes Ada an admin');
+  await h.store.db.deleteFrom('users').where('id', '=', me.userId).execute();
+});
+
+test('without SVC_OIDC_CLIENT_ID the routes answer 404 oidc_not_configured and health names no provider', async (t) => {
+  const h = await build(t, { SVC_CLOUD: 'sandbox' });
+  const r = await h.app.inject({ method: 'GET', url: '/api/auth/login' });
+  assert.equal(r.statusCode, 404);
+  assert.equal(r.json().error.code, 'oidc_not_configured');
+  const health = (await h.app.inject({ method: 'GET', url: '/api/health' })).json();
+  assert.equal(health.identityProvider, undefined);
+  const bad = await h.app.inject({ method: 'GET', url: '/api/auth/login?returnTo=//evil.example.com' });
+  assert.equal(bad.statusCode, 400, 'returnTo must stay on this site');
+});
+
+test('an id token whose signature does not match the provider’s JWKS is refused, with no session', async (t) => {
+  const sb = await startSandbox({});
+  t.after(() => sb.stop());
+  // Between the service and the sandbox's identity provider: its token answers carry an id token whose claims were
+  // changed after signing (another user's object id), as a forger would.
+  const proxy = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'content-length', 'connection'].includes(k))) as Record<string, string>;
+    const up = await fetch(`${sb.urls.identity}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined, redirect: 'manual' });
+    let text = await up.text();
+    const self = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+    if (req.url!.includes('openid-configuration')) text = text.replace(`"token_endpoint":"${sb.urls.identity}`, `"token_endpoint":"${self}`);
+    if (req.url!.endsWith('/oauth2/v2.0/token') && up.status === 200) {
+      const body = JSON.parse(text);
+      const [head, payload, signature] = body.id_token.split('.');
+      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+      claims.oid = sb.ids.users[1]!.objectId;
+      body.id_token = [head, Buffer.from(JSON.stringify(claims)).toString('base64url'), signature].join('.');
+      text = JSON.stringify(body);
+    }
+    res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/json' });
+    res.end(text);
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  t.after(() => new Promise<void>((r) => proxy.close(() => r())));
+  const serviceTenant = `t-${randomUUID()}`;
+  const h = await build(t, { ...sb.env, SVC_AUTH_URL: `http://127.0.0.1:${(proxy.address() as { port: number }).port}`, SVC_OIDC_TENANTS: `${sb.ids.tenantId}=${serviceTenant}` });
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(h.app.server.address() as { port: number }).port}`;
+  const login = await fetch(`${base}/api/auth/login`, { redirect: 'manual' });
+  const authorize = new URL(login.headers.get('location')!);
+  const state = valueOf(cookieOf(login, 'svc_oidc_state'))!;
+  const form = new URLSearchParams(authorize.searchParams);
+  form.set('user', sb.ids.users[0]!.objectId);
+  const picked = await fetch(`${sb.urls.identity}${authorize.pathname}`, { method: 'POST', body: form, redirect: 'manual' });
+  const r = await fetch(picked.headers.get('location')!, { redirect: 'manual', headers: { cookie: `svc_oidc_state=${state}` } });
+  assert.equal(r.status, 401);
+  const body = await r.json();
+  assert.equal(body.error.code, 'oidc_invalid_token');
+  assert.match(body.error.message, /signature/i);
+  assert.equal(cookieOf(r, 'svc_session'), undefined);
+  assert.equal((await h.store.db.selectFrom('users').select('id').where('tenant_id', '=', serviceTenant).execute()).length, 0, 'no user is created');
+});
