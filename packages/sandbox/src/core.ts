@@ -12,6 +12,7 @@ import { KqlEngine } from './kql/engine.js';
 import { SearchStore } from './search/store.js';
 import { OneLakeStore } from './onelake/store.js';
 import { ReportingStore } from './reporting/store.js';
+import type { TdsServer } from './sql/index.js';
 
 /** All state of one sandbox: ids, directory, switches, fault rules, the request log and each service's store. */
 export class SandboxCore {
@@ -29,6 +30,8 @@ export class SandboxCore {
   search!: SearchStore;
   oneLake!: OneLakeStore;
   reporting!: ReportingStore;
+  /** The TDS endpoint (its state lives in the server, which startSandbox attaches here). */
+  sql?: TdsServer;
   readonly log = new RequestLog();
   faults!: Faults;
   latency: Partial<Record<ServiceName, number>> = {};
@@ -64,6 +67,7 @@ export class SandboxCore {
     this.search = new SearchStore(this.ids);
     this.oneLake = new OneLakeStore();
     this.reporting = new ReportingStore(this.ids, this.idSource, this.switches, this.seed);
+    this.sql?.reset();
   }
 
   /** The KQL cluster's own audiences (its URI) besides the public Kusto resource. */

@@ -61,6 +61,9 @@ export interface SandboxIds {
   searchServiceName: string;
   searchAdminKey: string;
   searchQueryKey: string;
+  /** The Synapse-style workspace and dedicated pool (a database of the TDS endpoint) the warehouse provisioner targets. */
+  warehouseWorkspace: string;
+  warehousePool: string;
   /** The console's app registration (OIDC sign-in with PKCE). */
   consoleApp: { appId: string; objectId: string; name: string; secret: string };
   servicePrincipals: ServicePrincipalIds[];
@@ -103,6 +106,8 @@ export function makeIds(seed: string, now = Date.now()): SandboxIds {
     searchServiceName: 'sandbox-search',
     searchAdminKey: stableHex(seed, 'search:admin-key', 52).toUpperCase(),
     searchQueryKey: stableHex(seed, 'search:query-key', 52).toUpperCase(),
+    warehouseWorkspace: 'sandbox-synapse',
+    warehousePool: 'sandboxpool',
     consoleApp: { name: 'analytics-console', appId: u('app:console'), objectId: u('app:console:object'), secret: `con~${stableHex(seed, 'app:console:secret', 34)}` },
     servicePrincipals: [sp('ci-deployer', 80), sp('reporting-automation', 5), sp('legacy-etl', -10)],
     users: [

@@ -14,6 +14,7 @@ import { vaultService } from './vault/index.js';
 import { reportingService } from './reporting/index.js';
 import { SandboxAdmin } from './admin/api.js';
 import { adminService } from './admin/routes.js';
+import { startSqlEndpoint } from './sql/sandbox-endpoint.js';
 
 /** A running sandbox: every base address, the environment for the service, the seeded ids, the admin helper. */
 export interface Sandbox {
@@ -47,6 +48,9 @@ function environment(urls: SandboxUrls, ids: SandboxIds): Record<string, string>
     SVC_VAULT_URL: urls.vault,
     SVC_BI_API_URL: urls.reporting,
     SVC_BI_APP_URL: urls.reporting,
+    SVC_WAREHOUSE_SERVER: urls.sql,
+    SVC_WAREHOUSE_WORKSPACE: ids.warehouseWorkspace,
+    SVC_WAREHOUSE_DEDICATED_POOL: ids.warehousePool,
     SVC_SANDBOX_ADMIN_URL: urls.admin,
   };
 }
@@ -71,6 +75,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return s.url;
   };
   try {
+    core.sql = await startSqlEndpoint(core);
+    const sql = core.sql;
+    servers.push({ url: sql.url, close: () => sql.stop() });
     const [identity, dataPlatform, arm, kql, search, oneLake, graph, vault, reporting, adminUrl, mi] = await Promise.all([
       start(startService(identityService(core), hooks, core.host)),
       start(startService(dataPlatformService(core), hooks, core.host)),
@@ -84,7 +91,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       start(startPlain(adminService(core, admin, summary), core.host)),
       attachManagedIdentity(core, hooks, core.host),
     ]);
-    core.urls = { identity, managedIdentity: mi.url, dataPlatform, arm, kql, search, oneLake, graph, vault, reporting, admin: adminUrl };
+    core.urls = { identity, managedIdentity: mi.url, dataPlatform, arm, kql, search, oneLake, graph, vault, reporting, sql: sql.address, admin: adminUrl };
     env = environment(core.urls, core.ids);
     let stopped = false;
     return {

@@ -1,7 +1,7 @@
-/** The emulated services, one loopback server each (the managed-identity endpoint logs as 'identity'). */
-export type ServiceName = 'identity' | 'dataPlatform' | 'arm' | 'kql' | 'search' | 'oneLake' | 'reporting';
+/** The emulated services, one loopback server each (the managed-identity endpoint logs as 'identity'; 'sql' is the TDS endpoint). */
+export type ServiceName = 'identity' | 'dataPlatform' | 'arm' | 'kql' | 'search' | 'oneLake' | 'sql' | 'reporting';
 
-export const SERVICE_NAMES: readonly ServiceName[] = ['identity', 'dataPlatform', 'arm', 'kql', 'search', 'oneLake', 'reporting'];
+export const SERVICE_NAMES: readonly ServiceName[] = ['identity', 'dataPlatform', 'arm', 'kql', 'search', 'oneLake', 'sql', 'reporting'];
 
 export interface SandboxOptions {
   /** Makes every id (tenant, principals, workspace, created items) repeatable. Default 'sandbox'. */
@@ -27,12 +27,18 @@ export type SandboxUrls = {
   graph: string;
   /** Key Vault-shaped secret store. */
   vault: string;
+  /** The TDS (T-SQL) endpoint as host:port: the warehouse server and the lakehouses' SQL endpoints. */
+  sql: string;
   /** Power BI REST-shaped reporting API (paginated reports); also serves the rdlreports viewer pages. */
   reporting: string;
   admin: string;
 };
 
-/** A fault rule: matches service, method and a path regex; answers a status, resets, or delays. */
+/**
+ * A fault rule: matches service, method and a path regex; answers a status, resets, or delays. For 'sql' the method is
+ * LOGIN (path `/<database>`) or BATCH (path `/<database>/batch/<T-SQL text>`), and `errorCode` is the SQL error number
+ * the server answers (with `message` as its text, else the catalogued one).
+ */
 export interface FaultRule {
   service: ServiceName;
   method?: string;
@@ -66,18 +72,20 @@ export interface RequestLogEntry {
   /** Object id of the caller when a bearer token identified one. */
   identity?: string;
   fault?: string;
+  /** sql entries (LOGIN, BATCH): the number of the first error the server answered (status is then 400). */
+  sqlError?: number;
 }
 
 /** What grant()/revoke() name: a role of a principal on one of the services. */
 export interface Grant {
-  service: 'dataPlatform' | 'arm' | 'kql' | 'search' | 'reporting';
-  /** dataPlatform: Admin|Member|Contributor|Viewer; arm: Owner|Contributor|Reader; kql: AllDatabasesAdmin|AllDatabasesViewer|AllDatabasesMonitor or a database role (Admin|User|Viewer|Ingestor|Monitor) with `database`; search: Search Service Contributor|Search Index Data Contributor|Search Index Data Reader. */
+  service: 'dataPlatform' | 'arm' | 'kql' | 'search' | 'sql' | 'reporting';
+  /** dataPlatform: Admin|Member|Contributor|Viewer; arm: Owner|Contributor|Reader; kql: AllDatabasesAdmin|AllDatabasesViewer|AllDatabasesMonitor or a database role (Admin|User|Viewer|Ingestor|Monitor) with `database`; search: Search Service Contributor|Search Index Data Contributor|Search Index Data Reader; sql: a fixed database role (db_owner, db_ddladmin, db_datareader, db_datawriter, db_accessadmin, db_securityadmin) or `user` (a database user in no role); granting makes the principal a database user FROM EXTERNAL PROVIDER, revoking `user` drops the user, revoking a role leaves the user without it. */
   /** reporting: the same workspace roles as dataPlatform (a reporting group is the platform workspace). */
   role: string;
   /** Object id, app id, UPN or display name; the service identity when absent. */
   principal?: string;
   /** dataPlatform and reporting: the workspace (default: the seeded platform workspace). */
   workspaceId?: string;
-  /** kql: a database for database-level roles. */
+  /** kql: a database for database-level roles; sql: one database (default: every database the warehouse server hosts). */
   database?: string;
 }

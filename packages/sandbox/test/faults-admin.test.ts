@@ -88,7 +88,7 @@ test('the admin HTTP API: faults, requests since a sequence number, state, grant
     assert.equal(r.identity, sb.ids.serviceIdentity.objectId);
   }
   const state = (await call(`${admin}/state`)).body;
-  assert.deepEqual(Object.keys(state).sort(), ['arm', 'dataPlatform', 'identity', 'kql', 'oneLake', 'search', 'switches']);
+  assert.deepEqual(Object.keys(state).sort(), ['arm', 'dataPlatform', 'identity', 'kql', 'oneLake', 'reporting', 'search', 'sql', 'switches']);
   const platform = state.dataPlatform.workspaces.find((w: any) => w.id === sb.ids.platformWorkspaceId);
   assert.deepEqual(platform.items.map((i: any) => [i.type, i.displayName, i.definitionParts]), [['Notebook', 'Nb', []]]);
   assert.ok(platform.roleAssignments.some((r: any) => r.principal.id === sb.ids.serviceIdentity.objectId && r.role === 'Contributor'));

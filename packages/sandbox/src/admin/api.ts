@@ -5,6 +5,7 @@ import { checkSwitch, type SwitchName, type SwitchValues } from '../switches.js'
 import { AUDIENCES, audienceFor } from '../identity/resources.js';
 import { Directory } from '../identity/directory.js';
 import { checkFaultRule } from './faults.js';
+import type { SqlStateView } from '../sql/index.js';
 import { AdminError, applyGrant } from './grants.js';
 
 /** Everything the state view holds: what tests read to prove there are no duplicates. */
@@ -15,6 +16,8 @@ export interface SandboxState {
   search: ReturnType<SandboxCore['search']['view']>;
   reporting: ReturnType<SandboxCore['reporting']['view']>;
   oneLake: { paths: ReturnType<SandboxCore['oneLake']['view']> };
+  /** The TDS endpoint's databases: schemas, tables with row counts, views, constraints, users and their roles. */
+  sql: SqlStateView;
   identity: { tenantId: string; principals: ReturnType<Directory['view']> };
   switches: SwitchValues;
 }
@@ -75,6 +78,7 @@ export class SandboxAdmin {
       search: c.search.view(),
       reporting: (c.reporting.settle(), c.reporting.view()),
       oneLake: { paths: c.oneLake.view() },
+      sql: c.sql?.view() ?? { databases: [] },
       identity: { tenantId: c.ids.tenantId, principals: c.directory.view() },
       switches: { ...c.switches },
     };

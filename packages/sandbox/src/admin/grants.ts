@@ -5,6 +5,7 @@ import { ROLE_RANK, type WorkspaceRole } from '../data-platform/store.js';
 import type { ClusterRole, DatabaseRole } from '../kql/engine.js';
 import type { ArmRole } from '../arm/store.js';
 import { SEARCH_ROLES, type SearchRole } from '../search/store.js';
+import { FIXED_ROLES } from '../sql/state.js';
 
 /** An error of the admin API (400 unless said otherwise). */
 export class AdminError extends Error {
@@ -81,7 +82,22 @@ export function applyGrant(core: SandboxCore, g: Grant, add: boolean): { changed
       if (!add && i >= 0) list.splice(i, 1);
       return { changed: add ? i < 0 : i >= 0 };
     }
+    case 'sql': {
+      const sql = core.sql;
+      if (!sql) throw new AdminError('the sandbox has no SQL endpoint', 404);
+      const role = g.role.toLowerCase();
+      if (role !== 'user' && !FIXED_ROLES.includes(role)) throw new AdminError(`sql roles are user, ${FIXED_ROLES.join(', ')}`);
+      const dbs = [...sql.state().databases.values()].filter((d) => (g.database ? d.name.toLowerCase() === g.database.toLowerCase() : true));
+      if (g.database && !dbs.length) throw new AdminError(`unknown SQL database '${g.database}'`, 404);
+      // The database user is named as CREATE USER … FROM EXTERNAL PROVIDER names it: the principal's display name.
+      const before = JSON.stringify(sql.view().databases.map((d) => d.users));
+      const options = g.database ? { database: g.database } : {};
+      if (add) sql.grantUser(p.displayName, { ...options, role: role === 'user' ? null : role });
+      else if (role === 'user') sql.revokeUser(p.displayName, options);
+      else for (const d of dbs) d.roles.get(role)?.delete(p.displayName.toLowerCase());
+      return { changed: JSON.stringify(sql.view().databases.map((d) => d.users)) !== before };
+    }
     default:
-      throw new AdminError('service must be dataPlatform, arm, kql or search');
+      throw new AdminError('service must be dataPlatform, arm, kql, search or sql');
   }
 }

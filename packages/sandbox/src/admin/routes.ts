@@ -55,6 +55,7 @@ export function adminService(core: SandboxCore, admin: SandboxAdmin, summary: ()
         arm: s.arm.roleAssignments,
         kql: { clusterPrincipalAssignments: s.kql.principalAssignments, databases: s.kql.databases.map((d) => ({ name: d.name, principals: d.principals })) },
         search: s.search.roleAssignments,
+        sql: s.sql.databases.filter((d) => !d.attached).map((d) => ({ database: d.name, users: d.users })),
       },
     };
   });

@@ -42,6 +42,29 @@ export interface ConnectionHost {
   secureContext?: SecureContext;
   requireEncryption: boolean;
   onLogin?(event: { database: string; principal: string; ok: boolean; number?: number; encrypted: boolean }): void;
+  /** Brings hosted databases up to date (databases mirrored from elsewhere) before a login or batch. */
+  refresh?(): void;
+  /** Added delay before each login and batch, in milliseconds. */
+  latencyMs?(): number;
+  /** Every login and batch once answered: the request log's entry. */
+  onRequest?(event: SqlRequestEvent): void;
+}
+
+/** One login or batch as the request log records it. */
+export interface SqlRequestEvent {
+  method: 'LOGIN' | 'BATCH';
+  database: string;
+  /** The batch's T-SQL (empty for a login). */
+  text: string;
+  /** performance.now() when it arrived. */
+  started: number;
+  /** Object id of the verified caller, if any. */
+  identity?: string;
+  /** Number of the first error answered. */
+  error?: number;
+  /** The connection was reset (by a fault rule) without an answer. */
+  reset?: boolean;
+  faultId?: string;
 }
 
 const FEATURE_FEDAUTH = 0x02;
@@ -54,6 +77,7 @@ export class TdsConnection {
   private queue: Promise<void> = Promise.resolve();
   private packetSize = 4096;
   private session?: Session;
+  private identity?: string;
   private tls?: TlsOverTds;
   private write: (b: Buffer) => void;
 
@@ -118,14 +142,19 @@ export class TdsConnection {
     const login = parseLogin7(payload);
     this.packetSize = Math.min(Math.max(login.packetSize || 4096, 512), 32767);
     const database = login.database || this.host.defaultDatabase;
-    const fail = (errors: SqlServerError[], principal = '') => {
+    const started = performance.now();
+    const record = (e: Partial<SqlRequestEvent>) => this.host.onRequest?.({ method: 'LOGIN', database, text: '', started, faultId: fault?.id, ...e });
+    const fail = (errors: SqlServerError[], principal = '', identity?: string) => {
       this.host.onLogin?.({ database, principal, ok: false, number: errors[errors.length - 1]!.number, encrypted: Boolean(this.tls?.established) });
+      record({ error: errors[errors.length - 1]!.number, identity });
       this.reply(errors.map((error) => ({ t: 'error' as const, error })), true);
       this.socket.end();
     };
+    await this.delay();
+    this.host.refresh?.();
     const fault = this.host.fault('LOGIN', `/${database}`);
     if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
-    if (fault?.reset) return void this.socket.destroy();
+    if (fault?.reset) return void (record({ reset: true }), this.socket.destroy());
     if (fault?.errorCode) return fail([faultError(Number(fault.errorCode), fault.message, database)]);
     if (Date.now() < this.host.pausedUntil()) return fail([sqlError.unavailable(database, this.host.serverName, randomUUID().toUpperCase())]);
     if (!login.fedAuthToken) return fail([login.fedAuthLibrary !== undefined ? sqlError.unsupported('federated authentication workflows other than an access token') : sqlError.loginFailed()]);
@@ -135,12 +164,14 @@ export class TdsConnection {
     } catch {
       return fail([sqlError.loginFailed()]);
     }
-    if (!this.host.audiences.some((a) => sameAudience(a, String(claims.aud)))) return fail([sqlError.loginFailed()], principalOf(claims));
-    if (!this.host.hasDatabase(database)) return fail([sqlError.cannotOpenDatabase(database), sqlError.loginFailed()], principalOf(claims));
+    if (!this.host.audiences.some((a) => sameAudience(a, String(claims.aud)))) return fail([sqlError.loginFailed()], principalOf(claims), claims.oid);
+    if (!this.host.hasDatabase(database)) return fail([sqlError.cannotOpenDatabase(database), sqlError.loginFailed()], principalOf(claims), claims.oid);
     const user = this.host.userFor(database, claims);
-    if (!user) return fail([sqlError.loginFailed()], principalOf(claims));
+    if (!user) return fail([sqlError.loginFailed()], principalOf(claims), claims.oid);
     this.session = { database, user, login: principalOf(claims) };
+    this.identity = claims.oid;
     this.host.onLogin?.({ database, principal: principalOf(claims), ok: true, encrypted: Boolean(this.tls?.established) });
+    record({ identity: claims.oid });
     const size = String(this.packetSize);
     this.send(PacketType.TABULAR_RESULT, Buffer.concat([
       envChange(1, database, 'master'),
@@ -157,11 +188,25 @@ export class TdsConnection {
 
   private async batch(sql: string) {
     if (!this.session) return void this.socket.destroy();
-    const fault = this.host.fault('BATCH', `/${this.session.database}/batch/${sql}`);
+    const started = performance.now();
+    const database = this.session.database;
+    await this.delay();
+    this.host.refresh?.();
+    const fault = this.host.fault('BATCH', `/${database}/batch/${sql}`);
+    const record = (e: Partial<SqlRequestEvent>) => this.host.onRequest?.({ method: 'BATCH', database, text: sql, started, identity: this.identity, faultId: fault?.id, ...e });
     if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
-    if (fault?.reset) return void this.socket.destroy();
-    if (fault?.errorCode) return this.reply([{ t: 'error', error: faultError(Number(fault.errorCode), fault.message, this.session.database) }]);
-    this.reply(this.host.engine.run(this.session, sql));
+    if (fault?.reset) return void (record({ reset: true }), this.socket.destroy());
+    const items: Emitted[] = fault?.errorCode
+      ? [{ t: 'error', error: faultError(Number(fault.errorCode), fault.message, database) }]
+      : this.host.engine.run(this.session, sql);
+    const firstError = items.find((i): i is Emitted & { t: 'error' } => i.t === 'error');
+    record({ error: firstError?.error.number });
+    this.reply(items);
+  }
+
+  private async delay() {
+    const ms = this.host.latencyMs?.() ?? 0;
+    if (ms > 0) await new Promise((r) => setTimeout(r, ms));
   }
 
   /** Writes a batch's results as tokens; every statement ends in DONE, the last without DONE_MORE. */

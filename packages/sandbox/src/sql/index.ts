@@ -1,11 +1,32 @@
 import { createServer, type Socket } from 'node:net';
 import { createSecureContext } from 'node:tls';
-import { TdsConnection, type ConnectionHost, type SqlFault, type TokenClaims } from './connection.js';
+import type { ColumnDef } from './ast.js';
+import { TdsConnection, type ConnectionHost, type SqlFault, type SqlRequestEvent, type TokenClaims } from './connection.js';
 import { SqlEngine, type Session } from './engine.js';
-import { FIXED_ROLES, lookup, newDatabase, newId, type SqlObject, type SqlState } from './state.js';
+import { FIXED_ROLES, lookup, newDatabase, newId, type SqlConstraint, type SqlObject, type SqlState, type SqlTable, type SqlView } from './state.js';
 
 export type { SqlState, SqlDatabase, SqlTable, SqlView, SqlObject, SqlUser } from './state.js';
-export type { TokenClaims, SqlFault } from './connection.js';
+export type { TokenClaims, SqlFault, SqlRequestEvent } from './connection.js';
+
+/** A database the server mirrors from elsewhere (a lakehouse's SQL endpoint): its tables, refreshed before each login and batch. */
+export interface AttachedDatabase {
+  name: string;
+  tables: Array<{ schema: string; name: string; columns: ColumnDef[] }>;
+}
+
+/** What the sandbox's state view shows of the SQL endpoint: per database, its schemas, tables (row counts), views and users. */
+export interface SqlStateView {
+  databases: Array<{
+    name: string;
+    /** A lakehouse's SQL endpoint mirrored from OneLake (not a database the warehouse provisioner writes). */
+    attached: boolean;
+    schemas: string[];
+    tables: Array<{ schema: string; name: string; columns: string[]; rowCount: number }>;
+    views: Array<{ schema: string; name: string; definition: string; alteredCount: number }>;
+    constraints: Array<{ schema: string; name: string; table: string; kind: string; columns: string[]; enforced: boolean }>;
+    users: Array<{ name: string; type: 'E' | 'S'; objectId?: string; roles: string[] }>;
+  }>;
+}
 
 /** The sandbox's fault registry as the endpoint consults it ('sql' service; methods LOGIN and BATCH). */
 export interface SqlFaultSource {
@@ -36,6 +57,12 @@ export interface TdsServerOptions {
   tls?: { key: string | Buffer; cert: string | Buffer };
   /** Answer ENCRYPT_REQ to clients that do not encrypt (needs tls). */
   requireEncryption?: boolean;
+  /** Databases mirrored from elsewhere (lakehouse SQL endpoints), read before each login and batch. */
+  attached?: () => AttachedDatabase[];
+  /** Added delay before each login and batch. */
+  latencyMs?: () => number;
+  /** Called once per login and batch answered (the sandbox's request log). */
+  onRequest?: (event: SqlRequestEvent) => void;
 }
 
 /** A running TDS endpoint and the handles tests and the sandbox use on it. */
@@ -59,6 +86,10 @@ export interface TdsServer {
   exec(database: string, sql: string): void;
   /** Every login attempt: who, where, whether it was over TLS, and the error number of a refusal. */
   logins: Array<{ database: string; principal: string; ok: boolean; number?: number; encrypted: boolean; at: number }>;
+  /** Back to the start: the configured databases, empty, with the configured grants; the login list cleared. */
+  reset(): void;
+  /** The objects by database, as plain data (mirrored databases refreshed first). */
+  view(): SqlStateView;
   stop(): Promise<void>;
 }
 
@@ -71,12 +102,15 @@ const matches = (claims: TokenClaims, principal: string) => {
 export async function startTdsServer(options: TdsServerOptions): Promise<TdsServer> {
   const state: SqlState = { databases: new Map() };
   const addDatabase = (name: string) => { if (!state.databases.has(name.toLowerCase())) state.databases.set(name.toLowerCase(), newDatabase(name)); };
-  for (const d of options.databases ?? ['warehouse']) addDatabase(d);
+  const attachedNames = new Set<string>();
   const engine = new SqlEngine(state, { resolvePrincipal: options.resolvePrincipal });
   const serverName = options.serverName ?? 'sandbox-sql';
   let pausedUntil = 0;
   const logins: TdsServer['logins'] = [];
-  const targets = (database?: string) => [...state.databases.values()].filter((d) => !database || d.name.toLowerCase() === database.toLowerCase());
+  // Without a database: every database the server hosts itself (not the mirrored lakehouse endpoints).
+  const targets = (database?: string) => [...state.databases.entries()]
+    .filter(([key, d]) => (database ? d.name.toLowerCase() === database.toLowerCase() : !attachedNames.has(key)))
+    .map(([, d]) => d);
 
   const grantUser: TdsServer['grantUser'] = (principal, o = {}) => {
     for (const db of targets(o.database)) {
@@ -86,7 +120,55 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
       if (role) db.roles.get(role.toLowerCase())?.add(key);
     }
   };
-  for (const p of options.grants ?? []) grantUser(p);
+  const start = () => {
+    state.databases.clear();
+    attachedNames.clear();
+    for (const d of options.databases ?? ['warehouse']) addDatabase(d);
+    for (const p of options.grants ?? []) grantUser(p);
+  };
+  start();
+
+  /** Mirrors the attached databases: each one and each of its tables exists (created empty with its columns when new). */
+  const refresh = () => {
+    for (const a of options.attached?.() ?? []) {
+      const key = a.name.toLowerCase();
+      if (!state.databases.has(key)) {
+        addDatabase(a.name);
+        attachedNames.add(key);
+      }
+      if (!attachedNames.has(key)) continue;
+      const db = state.databases.get(key)!;
+      for (const t of a.tables) {
+        let schema = db.schemas.get(t.schema.toLowerCase());
+        if (!schema) db.schemas.set(t.schema.toLowerCase(), (schema = { id: newId(), name: t.schema, objects: new Map() }));
+        const existing = schema.objects.get(t.name.toLowerCase());
+        if (!existing) schema.objects.set(t.name.toLowerCase(), { kind: 'table', id: newId(), schema: schema.name, name: t.name, columns: t.columns, rows: [] });
+        else if (existing.kind === 'table' && !existing.columns.length) existing.columns = t.columns;
+      }
+    }
+  };
+
+  const view = (): SqlStateView => {
+    refresh();
+    return {
+      databases: [...state.databases.entries()].map(([key, db]) => {
+        const objects = [...db.schemas.values()].flatMap((s) => [...s.objects.values()]);
+        return {
+          name: db.name,
+          attached: attachedNames.has(key),
+          schemas: [...db.schemas.values()].map((s) => s.name),
+          tables: objects.filter((o): o is SqlTable => o.kind === 'table').map((t) => ({ schema: t.schema, name: t.name, columns: t.columns.map((c) => c.name), rowCount: t.rows.length })),
+          views: objects.filter((o): o is SqlView => o.kind === 'view').map((v) => ({ schema: v.schema, name: v.name, definition: v.definition, alteredCount: v.alteredCount })),
+          constraints: objects.filter((o): o is SqlConstraint => o.kind === 'constraint')
+            .map((c) => ({ schema: c.schema, name: c.name, table: c.table, kind: c.def.kind, columns: c.def.columns, enforced: c.def.enforced })),
+          users: [...db.users.entries()].map(([k, u]) => ({
+            name: u.name, type: u.type, ...(u.objectId ? { objectId: u.objectId } : {}),
+            roles: [...db.roles.entries()].filter(([, members]) => members.has(k)).map(([r]) => r),
+          })),
+        };
+      }),
+    };
+  };
 
   const host: ConnectionHost = {
     engine,
@@ -108,6 +190,9 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
     secureContext: options.tls ? createSecureContext({ key: options.tls.key, cert: options.tls.cert }) : undefined,
     requireEncryption: options.requireEncryption ?? false,
     onLogin: (e) => logins.push({ ...e, at: Date.now() }),
+    refresh,
+    latencyMs: options.latencyMs,
+    onRequest: options.onRequest,
   };
 
   const sockets = new Set<Socket>();
@@ -122,7 +207,7 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
     server.listen(options.port ?? 0, listenHost, () => resolve());
   });
   const port = (server.address() as { port: number }).port;
-  const address = `${listenHost}:${port}`;
+  const address = listenHost.includes(':') ? `[${listenHost}]:${port}` : `${listenHost}:${port}`;
   return {
     port,
     address,
@@ -144,6 +229,12 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
       if (errors.length) throw (errors[0] as { error: Error }).error;
     },
     logins,
+    reset: () => {
+      start();
+      logins.length = 0;
+      pausedUntil = 0;
+    },
+    view,
     stop: () => new Promise<void>((resolve) => {
       for (const s of sockets) s.destroy();
       server.close(() => resolve());

@@ -64,6 +64,9 @@ export function connect(endpoint: SqlEndpoint, token: string, timeoutMs = 15_000
   });
   let loginError: ServerMessage | undefined;
   connection.on('errorMessage', (m: ServerMessage) => { loginError ??= m; if (m.number === 18456) loginError = m; });
+  // A connection lost mid-batch fails the pending request (its callback gets the error); without a listener the
+  // 'error' event would throw out of the process.
+  connection.on('error', () => undefined);
   return new Promise((resolve, reject) => {
     connection.connect((err) => {
       if (!err) return resolve(session(connection, endpoint));

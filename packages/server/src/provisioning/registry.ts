@@ -38,6 +38,8 @@ export function dependenciesOf(itemType: string, content: any): string[] {
     case 'kql-queryset': case 'kql-dashboard': refs.push(content.database); break;
     case 'notebook': refs.push(content.lakehouse); break;
     case 'report': refs.push(content.semanticModel); break;
+    // Its dbt views read lakehouse tables across databases: the lakehouse (and its SQL endpoint) must exist first.
+    case 'warehouse': refs.push(...Object.values((content.sources ?? {}) as Record<string, { lakehouse?: string }>).flatMap((s) => (s.lakehouse ? [s.lakehouse] : []))); break;
   }
   return [...new Set([...refs.filter(Boolean), ...boundItemKeys(content)])];
 }

@@ -1,0 +1,181 @@
+import assert from 'node:assert/strict';
+import { test, type TestContext } from 'node:test';
+import { startSandbox } from '@svc/sandbox';
+import { loadCatalog } from '../src/catalog/load-catalog.js';
+import { connect, parseServer } from '../src/backends/sql.js';
+import { buildWithSandbox, install, stepOf, workspace, type Sandbox } from './install-helpers.js';
+
+const APP = 'app-healthcare-popmgt';
+const app = loadCatalog().get(APP)!;
+const warehouse = app.items.find((i) => i.itemType === 'warehouse')!;
+const content = warehouse.content as { seeds: Array<{ table: string; rows: unknown[] }>; models: Array<{ name: string }>; modelSchema: string };
+const LOGIN_FAILED = "Login failed for user '<token-identified principal>'.";
+
+/** The warehouse pool's objects as the sandbox's state view shows them. */
+async function pool(sandbox: Sandbox) {
+  const db = (await sandbox.admin.state()).sql.databases.find((d) => d.name === sandbox.ids.warehousePool);
+  assert.ok(db, 'the pool is a database of the sandbox TDS endpoint');
+  return db;
+}
+const rowCounts = (db: Awaited<ReturnType<typeof pool>>) => Object.fromEntries(db.tables.map((t) => [`${t.schema}.${t.name}`, t.rowCount]));
+const seeded = Object.fromEntries(content.seeds.map((s) => [s.table, s.rows.length]));
+
+/** A fresh sandbox (set up by `before`), the app wired to it, and the healthcare app installed into a new workspace. */
+async function installHealthcare(t: TestContext, o: { env?: Record<string, string>; before?: (sb: Sandbox) => Promise<unknown> } = {}) {
+  const sb = await startSandbox({});
+  t.after(() => sb.stop());
+  await o.before?.(sb);
+  const rig = await buildWithSandbox(t, o.env, sb);
+  const ws = await workspace(rig.h, rig.tenant);
+  const job = await install(rig.h, rig.tenant, APP, { workspaceId: ws });
+  return { ...rig, ws, job, step: stepOf(job, 'warehouse') };
+}
+
+/** POST the step retry route, as the console's Retry does. */
+async function retry(rig: Awaited<ReturnType<typeof installHealthcare>>) {
+  const r = await rig.h.app.inject({ method: 'POST', url: `/api/apps/install-jobs/${rig.job.id}/steps/${rig.step.stepIndex}/retry`, headers: rig.tenant.auth });
+  assert.equal(r.statusCode, 200, r.body);
+  const job = r.json().job;
+  return { job, step: stepOf(job, 'warehouse') };
+}
+
+test('healthcare installs its warehouse over TDS: tables with the seeded rows, dbt views over the lakehouse; a re-install duplicates nothing', async (t) => {
+  const rig = await installHealthcare(t);
+  const { sandbox, step, job } = rig;
+  assert.equal(step.result.status, 'created', JSON.stringify(step.result));
+  assert.equal(job.provision.outcome, 'all-created');
+  assert.equal(job.status, 'done');
+  assert.deepEqual(step.result.secondaryIds, {
+    sqlEndpoint: sandbox.urls.sql.replace(':', ','), sqlEndpointId: sandbox.ids.warehousePool, server: sandbox.urls.sql, database: sandbox.ids.warehousePool,
+  });
+  const db = await pool(sandbox);
+  assert.deepEqual(rowCounts(db), seeded, 'every seeded table, with exactly its seed rows');
+  assert.deepEqual(db.views.map((v) => `${v.schema}.${v.name}`).sort(), content.models.map((m) => `${content.modelSchema}.${m.name}`).sort());
+  assert.match(db.views.find((v) => v.name === 'ed_utilization')!.definition, /from \[PopHealthLake\]\.\[dbo\]\.\[encounters\] as e\s+join \[PopHealthLake\]\.\[dbo\]\.\[patients\] as p/);
+  assert.deepEqual(db.constraints.map((c) => [c.name, c.table, c.enforced]), [['pk_patient_risk', 'patient_risk', false], ['pk_care_gaps', 'care_gaps', false]]);
+  // The views read the lakehouse the install created, through its SQL endpoint (a database of the same server).
+  const lake = (await sandbox.admin.state()).sql.databases.find((d) => d.name === 'PopHealthLake')!;
+  assert.equal(lake.attached, true);
+  assert.deepEqual(lake.tables.map((x) => x.name).sort(), ['conditions', 'encounters', 'lab_results', 'patients']);
+  // Each batch is in the step log and reached the endpoint as the service identity.
+  assert.ok(step.result.steps.includes(`seed mart.care_gaps: ${seeded['mart.care_gaps']} of ${seeded['mart.care_gaps']} rows inserted`), step.result.steps.join('\n'));
+  assert.ok(step.result.steps.includes('dbt model panel_summary: view analytics.panel_summary created (CREATE OR ALTER VIEW)'));
+  const batches = (await sandbox.admin.requests({ service: 'sql' })).filter((r) => r.method === 'BATCH');
+  assert.ok(batches.some((r) => r.path.includes('CREATE OR ALTER VIEW [analytics].[panel_summary]')));
+  for (const r of batches) assert.deepEqual([r.status, r.identity], [200, sandbox.ids.serviceIdentity.objectId], r.path);
+
+  const before = await pool(sandbox);
+  const again = await install(rig.h, rig.tenant, APP, { workspaceId: rig.ws });
+  const second = stepOf(again, 'warehouse');
+  assert.equal(second.result.status, 'exists', JSON.stringify(second.result));
+  const after = await pool(sandbox);
+  assert.deepEqual(rowCounts(after), seeded, 'no duplicated rows');
+  assert.deepEqual(after.schemas, before.schemas);
+  assert.deepEqual([after.tables.length, after.views.length, after.constraints.length], [before.tables.length, before.views.length, before.constraints.length], 'no duplicated objects');
+  assert.ok(after.views.every((v) => v.alteredCount === 1), 'each view altered in place once');
+  assert.ok(second.result.steps.includes(`seed mart.care_gaps: 0 of ${seeded['mart.care_gaps']} rows inserted, ${seeded['mart.care_gaps']} already present (key gap_id)`), second.result.steps.join('\n'));
+});
+
+test('identity not a database user: the T-SQL gate with the exact statements; the admin runs them; the step retry creates', async (t) => {
+  const rig = await installHealthcare(t, { before: (sb) => sb.admin.revoke({ service: 'sql', role: 'user' }) });
+  const { sandbox: sb, job, step } = rig;
+  assert.equal(step.result.status, 'remediation', JSON.stringify(step.result));
+  assert.equal(step.result.gate.reason, 'warehouse T-SQL not authorized');
+  assert.equal(step.result.error, LOGIN_FAILED);
+  const name = sb.ids.serviceIdentity.name;
+  assert.equal(step.result.gate.remediation, [
+    `-- As an Entra admin of ${sb.urls.sql}, in database [${sb.ids.warehousePool}]:`,
+    `CREATE USER [${name}] FROM EXTERNAL PROVIDER;`,
+    `EXEC sp_addrolemember 'db_owner', '${name}';`,
+  ].join('\n'));
+  assert.equal(job.status, 'partial');
+  assert.deepEqual((await pool(sb)).tables, [], 'nothing was created');
+  const refused = (await sb.admin.requests({ service: 'sql' })).filter((r) => r.method === 'LOGIN');
+  assert.deepEqual(refused.map((r) => [r.status, r.sqlError, r.identity]), [[400, 18456, sb.ids.serviceIdentity.objectId]]);
+
+  // The server's Entra admin runs exactly the gate's T-SQL over TDS.
+  const { host, port } = parseServer(sb.urls.sql);
+  const admin = await connect({ host, port, database: sb.ids.warehousePool, encrypt: false }, await sb.admin.token({ principal: 'ada@sandbox.onmicrosoft.com', audience: 'https://database.windows.net/' }));
+  await admin.batch(step.result.gate.remediation);
+  admin.close();
+  assert.deepEqual((await pool(sb)).users.find((u) => u.name === name)?.roles, ['db_owner']);
+
+  const retried = await retry(rig);
+  assert.equal(retried.step.result.status, 'created', JSON.stringify(retried.step.result));
+  assert.equal(retried.job.provision.outcome, 'all-created');
+  assert.equal(retried.job.status, 'done');
+  assert.deepEqual(rowCounts(await pool(sb)), seeded);
+});
+
+test('a grant revoked to a role without DDL rights: 262 on the first CREATE, the same gate; the sandbox grant fixes it', async (t) => {
+  const rig = await installHealthcare(t, {
+    before: async (sb) => {
+      await sb.admin.revoke({ service: 'sql', role: 'db_owner' });
+      await sb.admin.grant({ service: 'sql', role: 'db_datareader' });
+    },
+  });
+  const { sandbox: sb, step } = rig;
+  assert.equal(step.result.status, 'remediation');
+  assert.equal(step.result.error, `CREATE SCHEMA permission denied in database '${sb.ids.warehousePool}'.`);
+  assert.equal(step.result.gate.reason, 'warehouse T-SQL not authorized');
+  await sb.admin.grant({ service: 'sql', role: 'db_owner' });
+  const retried = await retry(rig);
+  assert.equal(retried.step.result.status, 'created', JSON.stringify(retried.step.result));
+});
+
+test('a server-side error mid-run fails the step with the server’s message unmodified; the retry completes without duplicates', async (t) => {
+  const message = "The transaction log for database 'sandboxpool' is full due to 'ACTIVE_TRANSACTION'.";
+  const rig = await installHealthcare(t, {
+    before: (sb) => sb.admin.addFault({ service: 'sql', method: 'BATCH', path: 'INSERT INTO \\[mart\\]\\.\\[outreach_log\\]', errorCode: '9002', message }),
+  });
+  const { sandbox: sb, job, step } = rig;
+  assert.equal(step.result.status, 'failed', JSON.stringify(step.result));
+  assert.equal(step.result.error, message);
+  assert.equal(job.status, 'partial');
+  // The batches before the failing one ran; the failing one and those after did not.
+  assert.ok(step.result.steps.includes(`seed mart.care_gaps: ${seeded['mart.care_gaps']} of ${seeded['mart.care_gaps']} rows inserted`), step.result.steps.join('\n'));
+  const counts = rowCounts(await pool(sb));
+  assert.equal(counts['mart.care_gaps'], seeded['mart.care_gaps']);
+  assert.equal(counts['mart.outreach_log'], 0);
+  assert.deepEqual((await pool(sb)).views, []);
+  const failed = (await sb.admin.requests({ service: 'sql' })).filter((r) => r.sqlError === 9002);
+  assert.equal(failed.length, 1);
+
+  await sb.admin.clearFaults();
+  const retried = await retry(rig);
+  assert.equal(retried.step.result.status, 'created', JSON.stringify(retried.step.result));
+  assert.deepEqual(rowCounts(await pool(sb)), seeded, 'the retry inserted only the missing rows');
+});
+
+test('a connection the server resets mid-run fails the step (the service keeps running); the retry completes', async (t) => {
+  const rig = await installHealthcare(t, { before: (sb) => sb.admin.addFault({ service: 'sql', method: 'BATCH', path: 'CREATE OR ALTER VIEW', reset: true, count: 1 }) });
+  const { sandbox: sb, step } = rig;
+  assert.equal(step.result.status, 'failed', JSON.stringify(step.result));
+  assert.match(step.result.error, /socket hang up|Connection lost|ECONNRESET/);
+  const retried = await retry(rig);
+  assert.equal(retried.step.result.status, 'created', JSON.stringify(retried.step.result));
+  assert.equal((await pool(sb)).views.length, content.models.length);
+});
+
+test('a token with the wrong audience is refused with 18456: the T-SQL gate, and the endpoint logged who tried', async (t) => {
+  // The service asks for its SQL token with an audience the endpoint does not accept.
+  const rig = await installHealthcare(t, { env: { SVC_SQL_AUDIENCE: 'https://storage.azure.com/' } });
+  assert.equal(rig.step.result.status, 'remediation', JSON.stringify(rig.step.result));
+  assert.equal(rig.step.result.error, LOGIN_FAILED);
+  const logins = (await rig.sandbox.admin.requests({ service: 'sql' })).filter((r) => r.method === 'LOGIN');
+  assert.deepEqual(logins.map((r) => [r.status, r.sqlError, r.identity]), [[400, 18456, rig.sandbox.ids.serviceIdentity.objectId]]);
+  assert.deepEqual((await pool(rig.sandbox)).tables, []);
+});
+
+test('a paused pool (logins answer 40613) is waited for within the bound, and the wait is in the step log', async (t) => {
+  const { sandbox: sb, step } = await installHealthcare(t, { before: (sb) => sb.admin.addFault({ service: 'sql', method: 'LOGIN', errorCode: '40613', count: 2 }) });
+  assert.equal(step.result.status, 'created', JSON.stringify(step.result));
+  const name = sb.ids.warehousePool;
+  assert.deepEqual(step.result.steps.slice(0, 3), [
+    `pool ${name} is not available yet (40613: paused or resuming); retrying in 1 s`,
+    `pool ${name} is not available yet (40613: paused or resuming); retrying in 2 s`,
+    `connected to ${sb.urls.sql}, database ${name} (loopback sandbox, no TLS) after 3 attempts`,
+  ]);
+  const logins = (await sb.admin.requests({ service: 'sql' })).filter((r) => r.method === 'LOGIN');
+  assert.deepEqual(logins.map((r) => r.sqlError ?? r.status), [40613, 40613, 200]);
+});
