@@ -44,6 +44,8 @@ export interface BackingResponse {
   status: number;
   headers: Headers;
   text: string;
+  /** The body's bytes as received (files such as exported reports are not text). */
+  bytes: Uint8Array;
   json<T = any>(): T;
 }
 
@@ -147,7 +149,8 @@ export class BackingPipeline {
     return this.limit(req.service).run(async () => {
       try {
         const res = await fetch(req.url, { method: req.method, headers, body: body as BodyInit | undefined, redirect: 'manual', signal: AbortSignal.timeout(req.timeoutMs ?? this.options.timeoutMs) });
-        const text = await res.text();
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        const text = new TextDecoder().decode(bytes);
         this.options.onCall?.(req.service, res.status, Date.now() - started);
         const location = res.headers.get('location');
         if (res.status >= 300 && res.status < 400 && location && [301, 302, 307, 308].includes(res.status) && redirects < 3) {
@@ -155,7 +158,7 @@ export class BackingPipeline {
           const next = new URL(location, req.url).toString();
           return this.attempt({ ...req, url: next }, redirects + 1);
         }
-        return { status: res.status, headers: res.headers, text, json: () => JSON.parse(text) };
+        return { status: res.status, headers: res.headers, text, bytes, json: () => JSON.parse(text) };
       } catch (err) {
         const e = err as Error & { cause?: { code?: string } };
         const code = e.name === 'TimeoutError' || e.name === 'AbortError' ? 'timeout' : e.cause?.code ?? 'network_error';

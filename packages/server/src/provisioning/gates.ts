@@ -2,7 +2,7 @@ import type { RemediationGate } from '../errors.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 import { BackingError } from '../backends/http-pipeline.js';
 
-/** The eight remediation gates of SPEC.md, by name. */
+/** The eight remediation gates of SPEC.md, by name, and the reporting service's tenant prerequisites. */
 export type GateName =
   | 'no-platform-workspace'
   | 'data-platform-auth'
@@ -11,10 +11,13 @@ export type GateName =
   | 'kql-create-table-auth'
   | 'search-auth'
   | 'warehouse-not-configured'
-  | 'warehouse-tsql-auth';
+  | 'warehouse-tsql-auth'
+  | 'reporting-auth'
+  | 'reporting-tenant-setting'
+  | 'reporting-capacity';
 
 /** The gate object for a name, with links into the selected cloud's portals. */
-export function gate(name: GateName, profile: CloudProfile, detail: { principal?: string; sql?: string } = {}): RemediationGate {
+export function gate(name: GateName, profile: CloudProfile, detail: { principal?: string; sql?: string; setting?: string } = {}): RemediationGate {
   const portal = profile.portalUrl;
   const fabric = profile.fabricPortalUrl;
   switch (name) {
@@ -34,6 +37,12 @@ export function gate(name: GateName, profile: CloudProfile, detail: { principal?
       return { reason: 'warehouse dedicated pool not configured', remediation: 'set SVC_WAREHOUSE_WORKSPACE and SVC_WAREHOUSE_DEDICATED_POOL', link: `${portal}/#browse/Microsoft.Synapse%2Fworkspaces` };
     case 'warehouse-tsql-auth':
       return { reason: 'warehouse T-SQL not authorized', remediation: detail.sql ?? 'create the identity as a database user FROM EXTERNAL PROVIDER and add it to db_owner', link: `${portal}/#browse/Microsoft.Synapse%2Fworkspaces` };
+    case 'reporting-auth':
+      return { reason: 'reporting service 401/403', remediation: 'enable the tenant setting "Service principals can use Fabric APIs" (formerly "Allow service principals to use Power BI APIs") and add the service identity as Member or higher of the workspace', link: `${profile.biAppUrl}/admin-portal/tenantSettings` };
+    case 'reporting-tenant-setting':
+      return { reason: `the tenant setting "${detail.setting ?? 'unknown'}" is off`, remediation: `enable the tenant setting "${detail.setting ?? 'named in the message'}" for the service identity in the admin portal's tenant settings`, link: `${profile.biAppUrl}/admin-portal/tenantSettings` };
+    case 'reporting-capacity':
+      return { reason: 'the workspace has no capacity or licence that allows this', remediation: 'assign the workspace to a Premium, Embedded (A/EM) or Fabric (F) capacity; Premium Per User allows one export every 5 minutes', link: `${profile.biAppUrl}/admin-portal/capacities` };
   }
 }
 

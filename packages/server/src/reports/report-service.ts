@@ -1,0 +1,243 @@
+import { createHash } from 'node:crypto';
+import type { Caller } from '../auth/caller.js';
+import type { CloudProfile } from '../cloud/profiles.js';
+import type { BiExport, BiReport, ReportingClient } from '../backends/reporting.js';
+import { ConflictError, GateError, InputError, NotFoundError, PreconditionError, ServiceError } from '../errors.js';
+import { gate } from '../provisioning/gates.js';
+import type { WorkspaceService } from '../workspaces/workspace-service.js';
+import { checkDefinition, type RdlParameter } from './rdl-check.js';
+import { EXPORT_SETTINGS, reportingFailure } from './reporting-failure.js';
+
+/** A paginated report as the API shows it (SPEC.md "Paginated report"). */
+export interface PaginatedReport {
+  id: string;
+  workspaceId: string;
+  groupId: string;
+  name: string;
+  reportType: string;
+  format: string | null;
+  datasetId: string | null;
+  description: string;
+  modifiedDateTime: string | null;
+  modifiedBy: string | null;
+  webUrl: string;
+  embedUrl: string | null;
+}
+
+/** An export job as the API shows it. */
+export interface ReportExport {
+  id: string;
+  reportId: string;
+  reportName: string | null;
+  status: string;
+  percentComplete: number;
+  createdDateTime: string | null;
+  lastActionDateTime: string | null;
+  fileExtension: string | null;
+  expirationTime: string | null;
+}
+
+/** The API's export formats (SPEC.md's names) and what the wire carries for each. */
+export const EXPORT_FORMATS: Record<string, string> = {
+  PDF: 'PDF', WORD: 'DOCX', EXCEL: 'XLSX', PPTX: 'PPTX', CSV: 'CSV', XML: 'XML', IMAGE: 'IMAGE', MHTML: 'MHTML', ACCESSIBLEPDF: 'ACCESSIBLEPDF',
+};
+
+const PAGINATED = 'PaginatedReport';
+const DOWNLOAD = { setting: 'Download reports' };
+const etagOf = (bytes: Uint8Array) => `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
+
+/** Paginated reports of a workspace, every call made to the reporting service with the service's identity. */
+export class PaginatedReportService {
+  private constructor(private readonly client: ReportingClient, private readonly workspaces: WorkspaceService, private readonly profile: CloudProfile, private readonly env: Readonly<Record<string, string | undefined>>) {}
+
+  static create(options: { client: ReportingClient; workspaces: WorkspaceService; profile: CloudProfile; env: Readonly<Record<string, string | undefined>> }): PaginatedReportService {
+    return new PaginatedReportService(options.client, options.workspaces, options.profile, options.env);
+  }
+
+  /** The reporting group of a workspace of the caller's tenant: its bound platform workspace, else the default one. */
+  private async group(caller: Caller, workspaceId: string): Promise<string> {
+    const ws = await this.workspaces.get(caller, workspaceId);
+    const group = ws.platformWorkspaceId ?? this.env.SVC_DEFAULT_PLATFORM_WORKSPACE;
+    if (!group) throw new GateError(gate('no-platform-workspace', this.profile));
+    return group;
+  }
+
+  /** Runs a reporting call; `setting` is the tenant setting the operation needs, named by a gate when it is off. */
+  private async call<T>(fn: () => Promise<T>, context: { setting?: string } = {}): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      return reportingFailure(err, this.profile, context);
+    }
+  }
+
+  private view(workspaceId: string, groupId: string, r: BiReport): PaginatedReport {
+    return {
+      id: r.id,
+      workspaceId,
+      groupId,
+      name: r.name ?? '',
+      reportType: r.reportType ?? PAGINATED,
+      format: r.format ?? null,
+      datasetId: r.datasetId || null,
+      description: r.description ?? '',
+      modifiedDateTime: r.modifiedDateTime ?? null,
+      modifiedBy: r.modifiedBy ?? null,
+      webUrl: r.webUrl ?? `${this.profile.biAppUrl}/groups/${groupId}/rdlreports/${r.id}`,
+      embedUrl: r.embedUrl ?? null,
+    };
+  }
+
+  /** The workspace's paginated reports (the spec's filtered list, also filtered here: the group route ignores $filter). */
+  async list(caller: Caller, workspaceId: string): Promise<PaginatedReport[]> {
+    const group = await this.group(caller, workspaceId);
+    const reports = await this.call(() => this.client.listReports(group));
+    return reports.filter((r) => (r.reportType ?? PAGINATED) === PAGINATED).map((r) => this.view(workspaceId, group, r)).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** One paginated report; a report of another kind is not found here. */
+  async get(caller: Caller, workspaceId: string, reportId: string): Promise<PaginatedReport> {
+    const group = await this.group(caller, workspaceId);
+    return this.getIn(workspaceId, group, reportId);
+  }
+
+  private async getIn(workspaceId: string, group: string, reportId: string): Promise<PaginatedReport> {
+    const r = await this.call(() => this.client.getReport(group, reportId));
+    if ((r.reportType ?? PAGINATED) !== PAGINATED) throw new NotFoundError('Paginated report', reportId);
+    return this.view(workspaceId, group, r);
+  }
+
+  /** The RDL, its ETag and its parameters. */
+  async getDefinition(caller: Caller, workspaceId: string, reportId: string): Promise<{ report: PaginatedReport; definition: string; etag: string; parameters: RdlParameter[] }> {
+    const group = await this.group(caller, workspaceId);
+    const report = await this.getIn(workspaceId, group, reportId);
+    const bytes = await this.call(() => this.client.exportDefinition(group, reportId), DOWNLOAD);
+    const definition = new TextDecoder().decode(bytes);
+    return { report, definition, etag: etagOf(bytes), parameters: checkDefinition(definition).parameters };
+  }
+
+  /** Checks a definition: 400 naming the first fault's line and element, and how many more there are. */
+  private validate(definition: string): void {
+    const { faults } = checkDefinition(definition);
+    if (!faults.length) return;
+    const f = faults[0]!;
+    const more = faults.length > 1 ? ` (and ${faults.length - 1} more: ${faults.slice(1, 4).map((x) => `line ${x.line} ${x.element}`).join('; ')})` : '';
+    throw new ServiceError(400, 'invalid_rdl', `definition line ${f.line}${f.element ? `, ${f.element}` : ''}: ${f.message}${more}`, { field: 'definition' });
+  }
+
+  /** Publishes a changed definition back (import with Overwrite) when If-Match names the current one; waits for the import. */
+  async putDefinition(caller: Caller, workspaceId: string, reportId: string, definition: string, ifMatch: string | undefined): Promise<{ report: PaginatedReport; etag: string }> {
+    if (!ifMatch) throw new PreconditionError(428, 'Saving a definition needs an If-Match header with the ETag you read (or *)');
+    this.validate(definition);
+    const group = await this.group(caller, workspaceId);
+    const report = await this.getIn(workspaceId, group, reportId);
+    if (ifMatch !== '*') {
+      const current = etagOf(await this.call(() => this.client.exportDefinition(group, reportId), DOWNLOAD));
+      if (!ifMatch.split(',').map((t) => t.trim().replace(/^W\//, '')).includes(current)) {
+        throw new PreconditionError(412, `The definition changed since it was read (current ETag ${current}); read it again and reapply your change`);
+      }
+    }
+    const bytes = new TextEncoder().encode(definition);
+    const imp = await this.call(() => this.client.importRdl(group, report.name, bytes, 'Overwrite'));
+    if (imp.importState === 'Failed') throw new ServiceError(400, 'import_failed', JSON.stringify(imp), { field: 'definition', hint: 'the reporting service refused the import' });
+    return { report: await this.getIn(workspaceId, group, imp.reports?.[0]?.id ?? reportId), etag: etagOf(bytes) };
+  }
+
+  /** Publishes a new report (import with Abort: an existing name is a conflict). */
+  async publish(caller: Caller, workspaceId: string, name: string, definition: string): Promise<PaginatedReport> {
+    this.validate(definition);
+    const group = await this.group(caller, workspaceId);
+    const existing = await this.call(() => this.client.listReports(group));
+    if (existing.some((r) => r.name === name)) throw new ConflictError(`A report named '${name}' already exists in the workspace`, 'conflict', 'name');
+    const imp = await this.call(() => this.client.importRdl(group, name, new TextEncoder().encode(definition), 'Abort'));
+    if (imp.importState === 'Failed' || !imp.reports?.[0]) throw new ServiceError(400, 'import_failed', JSON.stringify(imp), { field: 'definition', hint: 'the reporting service refused the import' });
+    return this.getIn(workspaceId, group, imp.reports[0].id);
+  }
+
+  /** Copies a report under a new name, into the same or another workspace of the tenant. */
+  async clone(caller: Caller, workspaceId: string, reportId: string, body: { name: string; targetWorkspaceId?: string }): Promise<PaginatedReport> {
+    const group = await this.group(caller, workspaceId);
+    const targetWs = body.targetWorkspaceId ?? workspaceId;
+    const targetGroup = body.targetWorkspaceId ? await this.group(caller, body.targetWorkspaceId) : group;
+    const r = await this.call(() => this.client.cloneReport(group, reportId, { name: body.name, ...(targetGroup !== group ? { targetWorkspaceId: targetGroup } : {}) }));
+    return this.view(targetWs, targetGroup, r);
+  }
+
+  async delete(caller: Caller, workspaceId: string, reportId: string): Promise<void> {
+    const group = await this.group(caller, workspaceId);
+    await this.getIn(workspaceId, group, reportId);
+    await this.call(() => this.client.deleteReport(group, reportId));
+  }
+
+  async datasources(caller: Caller, workspaceId: string, reportId: string) {
+    const group = await this.group(caller, workspaceId);
+    const list = await this.call(() => this.client.listDatasources(group, reportId));
+    return list.map((d) => ({
+      name: d.datasourceName ?? d.name ?? null,
+      datasourceType: d.datasourceType ?? null,
+      connectionDetails: { server: d.connectionDetails?.server ?? null, database: d.connectionDetails?.database ?? null },
+      datasourceId: d.datasourceId ?? null,
+      gatewayId: d.gatewayId ?? null,
+    }));
+  }
+
+  /** Rebinds data sources (Default.UpdateDatasources); the service's restrictions come back unmodified. */
+  async updateDatasources(caller: Caller, workspaceId: string, reportId: string, updateDetails: Array<{ datasourceName: string; connectionDetails: { server?: string; database?: string } }>) {
+    const group = await this.group(caller, workspaceId);
+    await this.call(() => this.client.updateDatasources(group, reportId, updateDetails));
+    return this.datasources(caller, workspaceId, reportId);
+  }
+
+  async embedToken(caller: Caller, workspaceId: string, reportId: string, body: { lifetimeInMinutes?: number; username?: string }) {
+    const group = await this.group(caller, workspaceId);
+    const report = await this.getIn(workspaceId, group, reportId);
+    const identities = body.username ? [{ username: body.username, reports: [reportId] }] : undefined;
+    const t = await this.call(() => this.client.generateToken(group, reportId, { ...(body.lifetimeInMinutes ? { lifetimeInMinutes: body.lifetimeInMinutes } : {}), ...(identities ? { identities } : {}) }), { setting: 'Embed content in apps' });
+    return { token: t.token, tokenId: t.tokenId, expiration: t.expiration, embedUrl: report.embedUrl, reportId };
+  }
+
+  private exportView(reportId: string, e: BiExport): ReportExport {
+    return {
+      id: e.id,
+      reportId: e.reportId ?? reportId,
+      reportName: e.reportName ?? null,
+      status: e.status,
+      percentComplete: e.percentComplete ?? 0,
+      createdDateTime: e.createdDateTime ?? null,
+      lastActionDateTime: e.lastActionDateTime ?? null,
+      fileExtension: e.resourceFileExtension ?? e.ResourceFileExtension ?? null,
+      expirationTime: e.expirationTime ?? null,
+    };
+  }
+
+  /** Starts a render job in one of the API's formats (WORD and EXCEL travel as DOCX and XLSX). */
+  async startExport(caller: Caller, workspaceId: string, reportId: string, body: { format: string; parameterValues?: Array<{ name: string; value: string | null }>; formatSettings?: Record<string, string> }): Promise<ReportExport> {
+    const wire = EXPORT_FORMATS[body.format];
+    if (!wire) throw new InputError(`body/format must be one of ${Object.keys(EXPORT_FORMATS).join(', ')}`, 'format');
+    const group = await this.group(caller, workspaceId);
+    const config = {
+      ...(body.parameterValues?.length ? { parameterValues: body.parameterValues } : {}),
+      ...(body.formatSettings && Object.keys(body.formatSettings).length ? { formatSettings: body.formatSettings } : {}),
+    };
+    const e = await this.call(() => this.client.startExport(group, reportId, { format: wire, ...(Object.keys(config).length ? { paginatedReportConfiguration: config } : {}) }), { setting: EXPORT_SETTINGS[wire] });
+    return this.exportView(reportId, e);
+  }
+
+  /** The export's state; Retry-After (seconds) while it is unfinished, as the reporting service says. */
+  async getExport(caller: Caller, workspaceId: string, reportId: string, exportId: string): Promise<{ export: ReportExport; retryAfter?: number }> {
+    const group = await this.group(caller, workspaceId);
+    const { export: e, retryAfter } = await this.call(() => this.client.getExport(group, reportId, exportId));
+    return { export: this.exportView(reportId, e), ...(retryAfter ? { retryAfter } : {}) };
+  }
+
+  /** The exported file with its content type and a file name from the report's name and the export's extension. */
+  async exportFile(caller: Caller, workspaceId: string, reportId: string, exportId: string): Promise<{ bytes: Uint8Array; contentType: string; fileName: string }> {
+    const group = await this.group(caller, workspaceId);
+    const { export: e } = await this.call(() => this.client.getExport(group, reportId, exportId));
+    if (e.status !== 'Succeeded') throw new ConflictError(`Export ${exportId} is ${e.status}${e.status === 'Failed' ? '' : `, ${e.percentComplete ?? 0}% complete`}; the file exists once it has Succeeded`, 'export_not_ready');
+    const file = await this.call(() => this.client.exportFile(group, reportId, exportId));
+    const ext = e.resourceFileExtension ?? e.ResourceFileExtension ?? '';
+    const base = (e.reportName ?? reportId).replace(/[^\w .()-]+/g, '_').trim() || reportId;
+    return { ...file, fileName: `${base}${ext.startsWith('.') || !ext ? ext : `.${ext}`}` };
+  }
+}
