@@ -4,11 +4,15 @@ import type { ServiceModule } from '../http/service-server.js';
 import { pbiError, reportingErrorReply, reportingFaultCode } from './errors.js';
 import { importRoutes } from './imports-routes.js';
 import { reportRoutes } from './reports-routes.js';
+import { exportRoutes } from './exports-routes.js';
+import { tokenRoutes } from './tokens-routes.js';
 
 /** The reporting API emulator (Power BI REST /v1.0/myorg, paginated reports). */
 export function reportingService(core: SandboxCore): ServiceModule {
   const router = new Router();
   importRoutes(core, router);
+  tokenRoutes(core, router);
+  exportRoutes(core, router);
   reportRoutes(core, router);
   return {
     name: 'reporting',

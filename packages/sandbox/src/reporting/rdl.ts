@@ -22,6 +22,8 @@ export interface RdlDataSet {
   fields: Array<{ name: string; dataField: string }>;
   /** Rows carried in the definition (an XML data source's inline `<XmlData>`); empty otherwise. */
   rows: Array<Record<string, string>>;
+  /** Data set filters (expression, operator, values), applied to the rows when rendering. */
+  filters: Array<{ expression: string; operator: string; values: string[] }>;
 }
 
 export interface RdlParameter {
@@ -186,6 +188,11 @@ export function readRdl(bytes: Buffer | string): RdlModel {
       commandText,
       fields: children(child(d, 'Fields'), 'Field').map((f) => ({ name: f.attrs.Name ?? '', dataField: textAt(f, 'DataField') ?? f.attrs.Name ?? '' })),
       rows: inlineRows(commandText),
+      filters: children(child(d, 'Filters'), 'Filter').map((f) => ({
+        expression: textAt(f, 'FilterExpression') ?? '',
+        operator: textAt(f, 'Operator') ?? 'Equal',
+        values: children(child(f, 'FilterValues'), 'FilterValue').map((v) => v.text.trim()),
+      })),
     };
   });
   const setNames = new Set(dataSets.map((d) => d.name));

@@ -76,6 +76,8 @@ export class ReportingStore {
   readonly reports = new Map<string, StoredReport>();
   readonly imports = new Map<string, ImportRecord>();
   readonly exports = new Map<string, ExportJob>();
+  /** Embed tokens by token text: what they grant and until when. */
+  readonly embedTokens = new Map<string, { tokenId: string; reports: string[]; datasets: string[]; accessLevel: string; username?: string; expiresAt: number }>();
   /** When the last export started on a PPU workspace (one per five minutes). */
   lastPpuExport?: number;
   readonly seeded: { salesByRegion: string; inventory: string; customerList: string; executiveOverview: string; customersDatasetId: string };

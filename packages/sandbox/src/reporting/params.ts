@@ -1,0 +1,85 @@
+import { invalidRequest } from './errors.js';
+import type { RdlParameter } from './rdl.js';
+
+/** A parameter's effective values after defaults and checks (null stands for a null value). */
+export interface ParameterValues {
+  parameter: RdlParameter;
+  values: Array<string | null>;
+  labels: string[];
+}
+
+const NULL_DEFAULT = '\u0000null';
+
+/** Normalises a value to its data type, or answers why it cannot be. */
+function coerce(p: RdlParameter, raw: string): { value?: string; problem?: string } {
+  const v = raw.trim();
+  switch (p.dataType) {
+    case 'Boolean':
+      return /^(true|false)$/i.test(v) ? { value: v.toLowerCase() === 'true' ? 'True' : 'False' } : { problem: `'${raw}' is not a Boolean (true or false)` };
+    case 'Integer': {
+      if (!/^[-+]?\d+$/.test(v)) return { problem: `'${raw}' is not an Integer` };
+      const n = Number(v);
+      return n >= -2147483648 && n <= 2147483647 ? { value: String(n) } : { problem: `'${raw}' is outside the Integer range` };
+    }
+    case 'Float':
+      return v !== '' && Number.isFinite(Number(v)) ? { value: String(Number(v)) } : { problem: `'${raw}' is not a Float` };
+    case 'DateTime': {
+      // ISO dates, or US month/day/year as the service reads DateTime parameters.
+      const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(.*)$/.exec(v);
+      const t = us ? Date.parse(`${us[3]}-${us[1]!.padStart(2, '0')}-${us[2]!.padStart(2, '0')}${us[4]?.trim() ? `T${us[4].trim()}` : ''}`) : Date.parse(v);
+      if (!Number.isFinite(t)) return { problem: `'${raw}' is not a DateTime (ISO 8601 or month/day/year)` };
+      return { value: v };
+    }
+    default:
+      return { value: raw };
+  }
+}
+
+/**
+ * Applies `parameterValues` ([{name, value}], a repeated name is a multi-value list) to the report's parameters:
+ * case-sensitive names, data type coercion, Nullable, AllowBlank and ValidValues, defaults for absent ones.
+ */
+export function applyParameters(parameters: RdlParameter[], given: unknown): Map<string, ParameterValues> {
+  if (given !== undefined && !Array.isArray(given)) throw invalidRequest('paginatedReportConfiguration.parameterValues must be an array of {name, value}.');
+  const byName = new Map<string, Array<string | null>>();
+  for (const [i, pv] of ((given as any[]) ?? []).entries()) {
+    if (!pv || typeof pv !== 'object' || typeof pv.name !== 'string' || !pv.name) throw invalidRequest(`paginatedReportConfiguration.parameterValues[${i}].name is required.`);
+    if (pv.value !== null && pv.value !== undefined && typeof pv.value !== 'string') throw invalidRequest(`paginatedReportConfiguration.parameterValues[${i}].value must be a string (or null).`);
+    const p = parameters.find((x) => x.name === pv.name);
+    if (!p) {
+      const near = parameters.find((x) => x.name.toLowerCase() === pv.name.toLowerCase());
+      throw invalidRequest(`The report has no parameter '${pv.name}'${near ? ` (parameter names are case-sensitive; did you mean '${near.name}'?)` : ''}.`);
+    }
+    const list = byName.get(p.name) ?? [];
+    list.push(pv.value ?? null);
+    byName.set(p.name, list);
+  }
+  const out = new Map<string, ParameterValues>();
+  for (const p of parameters) {
+    let values = byName.get(p.name);
+    if (!values) {
+      if (p.defaults === undefined || !p.defaults.length) {
+        if (p.nullable) values = [null];
+        else throw invalidRequest(`The parameter '${p.name}' has no default value; a value is required.`);
+      } else values = p.defaults.map((d) => (d === NULL_DEFAULT ? null : d));
+    }
+    if (values.length > 1 && !p.multiValue) throw invalidRequest(`The parameter '${p.name}' takes one value; ${values.length} were given.`);
+    const checked: Array<string | null> = values.map((v) => {
+      if (v === null) {
+        if (!p.nullable) throw invalidRequest(`The parameter '${p.name}' is not nullable.`);
+        return null;
+      }
+      if (v === '' && p.dataType === 'String' && !p.allowBlank) throw invalidRequest(`The parameter '${p.name}' does not allow a blank value.`);
+      if (v === '' && p.dataType === 'String') return v;
+      const c = coerce(p, v);
+      if (c.problem) throw invalidRequest(`The value of parameter '${p.name}' is not valid: ${c.problem}.`);
+      if (p.validValues && !p.validValues.some((vv) => (coerce(p, vv.value).value ?? vv.value) === c.value)) {
+        throw invalidRequest(`'${v}' is not a valid value of parameter '${p.name}'; valid values are ${p.validValues.map((vv) => vv.value).join(', ')}.`);
+      }
+      return c.value!;
+    });
+    const labels = checked.map((v) => (v === null ? '' : p.validValues?.find((vv) => (coerce(p, vv.value).value ?? vv.value) === v)?.label ?? v));
+    out.set(p.name, { parameter: p, values: checked, labels });
+  }
+  return out;
+}
