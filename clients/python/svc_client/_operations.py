@@ -269,6 +269,21 @@ Item = TypedDict("Item", {
     "workspaceId": "str",
 })
 
+PaginatedReport = TypedDict("PaginatedReport", {
+    "datasetId": "Union[str, None]",
+    "description": "str",
+    "embedUrl": "Union[str, None]",
+    "format": "Union[str, None]",
+    "groupId": "str",
+    "id": "str",
+    "modifiedBy": "Union[str, None]",
+    "modifiedDateTime": "Union[str, None]",
+    "name": "str",
+    "reportType": "str",
+    "webUrl": "str",
+    "workspaceId": "str",
+})
+
 ProvisionReportStepsItem = TypedDict("ProvisionReportStepsItem", {
     "cosmosItemId": "str",
     "displayName": "str",
@@ -288,6 +303,49 @@ RemediationGate = TypedDict("RemediationGate", {
     "link": "str",
     "reason": "str",
     "remediation": "str",
+})
+
+ReportDatasourceConnectionDetails = TypedDict("ReportDatasourceConnectionDetails", {
+    "database": "Union[str, None]",
+    "server": "Union[str, None]",
+})
+
+ReportDatasource = TypedDict("ReportDatasource", {
+    "connectionDetails": "ReportDatasourceConnectionDetails",
+    "datasourceId": "Union[str, None]",
+    "datasourceType": "Union[str, None]",
+    "gatewayId": "Union[str, None]",
+    "name": "Union[str, None]",
+})
+
+ReportExport = TypedDict("ReportExport", {
+    "createdDateTime": "Union[str, None]",
+    "expirationTime": "Union[str, None]",
+    "fileExtension": "Union[str, None]",
+    "id": "str",
+    "lastActionDateTime": "Union[str, None]",
+    "percentComplete": "float",
+    "reportId": "str",
+    "reportName": "Union[str, None]",
+    "status": "str",
+})
+
+ReportParameterValidValuesItem = TypedDict("ReportParameterValidValuesItem", {
+    "label": "str",
+    "value": "str",
+})
+
+ReportParameter = TypedDict("ReportParameter", {
+    "allowBlank": "bool",
+    "dataType": "str",
+    "defaultValues": "List[str]",
+    "hidden": "bool",
+    "multiValue": "bool",
+    "name": "str",
+    "nullable": "bool",
+    "prompt": "str",
+    "validValues": "List[ReportParameterValidValuesItem]",
+    "validValuesDataSet": NotRequired["str"],
 })
 
 StepResult = TypedDict("StepResult", {
@@ -357,11 +415,29 @@ CheckEgressAddressResult = TypedDict("CheckEgressAddressResult", {
     "ruleCount": "int",
 })
 
+ClonePaginatedReportBody = TypedDict("ClonePaginatedReportBody", {
+    "name": "str",
+    "targetWorkspaceId": NotRequired["str"],
+})
+
 CreateItemBody = TypedDict("CreateItemBody", {
     "content": NotRequired["Any"],
     "description": NotRequired["str"],
     "displayName": "str",
     "itemType": "str",
+})
+
+CreatePaginatedReportEmbedTokenBody = TypedDict("CreatePaginatedReportEmbedTokenBody", {
+    "lifetimeInMinutes": NotRequired["int"],
+    "username": NotRequired["str"],
+})
+
+CreatePaginatedReportEmbedTokenResult = TypedDict("CreatePaginatedReportEmbedTokenResult", {
+    "embedUrl": "Union[str, None]",
+    "expiration": "str",
+    "reportId": "str",
+    "token": "str",
+    "tokenId": "str",
 })
 
 CreateSessionBody = TypedDict("CreateSessionBody", {
@@ -460,6 +536,13 @@ GetItemContentResult = TypedDict("GetItemContentResult", {
 
 GetOpenApiDocumentResult = TypedDict("GetOpenApiDocumentResult", {
     "openapi": "str",
+})
+
+GetPaginatedReportDefinitionResult = TypedDict("GetPaginatedReportDefinitionResult", {
+    "definition": "str",
+    "etag": "str",
+    "parameters": "List[ReportParameter]",
+    "report": "PaginatedReport",
 })
 
 GrantWorkspaceRoleBody = TypedDict("GrantWorkspaceRoleBody", {
@@ -589,8 +672,22 @@ OpenIncidentBody = TypedDict("OpenIncidentBody", {
     "title": "str",
 })
 
+PublishPaginatedReportBody = TypedDict("PublishPaginatedReportBody", {
+    "definition": "str",
+    "name": "str",
+})
+
 PutItemContentBody = TypedDict("PutItemContentBody", {
     "content": "Any",
+})
+
+PutPaginatedReportDefinitionBody = TypedDict("PutPaginatedReportDefinitionBody", {
+    "definition": "str",
+})
+
+PutPaginatedReportDefinitionResult = TypedDict("PutPaginatedReportDefinitionResult", {
+    "etag": "str",
+    "report": "PaginatedReport",
 })
 
 RecordIncidentChangeBody = TypedDict("RecordIncidentChangeBody", {
@@ -655,6 +752,17 @@ SnapshotPolicyBody = TypedDict("SnapshotPolicyBody", {
     "snapshot": "Dict[str, Any]",
 })
 
+StartPaginatedReportExportBodyParameterValuesItem = TypedDict("StartPaginatedReportExportBodyParameterValuesItem", {
+    "name": "str",
+    "value": "Union[str, None]",
+})
+
+StartPaginatedReportExportBody = TypedDict("StartPaginatedReportExportBody", {
+    "format": "Literal[\"PDF\", \"WORD\", \"EXCEL\", \"PPTX\", \"CSV\", \"XML\", \"IMAGE\", \"MHTML\", \"ACCESSIBLEPDF\"]",
+    "formatSettings": NotRequired["Dict[str, str]"],
+    "parameterValues": NotRequired["List[StartPaginatedReportExportBodyParameterValuesItem]"],
+})
+
 StartRotationBody = TypedDict("StartRotationBody", {
     "consumers": NotRequired["List[str]"],
     "vaultSecretName": NotRequired["str"],
@@ -663,6 +771,20 @@ StartRotationBody = TypedDict("StartRotationBody", {
 UpdateItemBody = TypedDict("UpdateItemBody", {
     "description": NotRequired["str"],
     "displayName": NotRequired["str"],
+})
+
+UpdatePaginatedReportDatasourcesBodyUpdateDetailsItemConnectionDetails = TypedDict("UpdatePaginatedReportDatasourcesBodyUpdateDetailsItemConnectionDetails", {
+    "database": NotRequired["str"],
+    "server": NotRequired["str"],
+})
+
+UpdatePaginatedReportDatasourcesBodyUpdateDetailsItem = TypedDict("UpdatePaginatedReportDatasourcesBodyUpdateDetailsItem", {
+    "connectionDetails": "UpdatePaginatedReportDatasourcesBodyUpdateDetailsItemConnectionDetails",
+    "datasourceName": "str",
+})
+
+UpdatePaginatedReportDatasourcesBody = TypedDict("UpdatePaginatedReportDatasourcesBody", {
+    "updateDetails": "List[UpdatePaginatedReportDatasourcesBodyUpdateDetailsItem]",
 })
 
 UpdateWorkspaceBody = TypedDict("UpdateWorkspaceBody", {
@@ -718,14 +840,18 @@ OPERATIONS: Dict[str, Operation] = {
     "addFirewallRule": Operation("addFirewallRule", "POST", "/api/admin/identity/workspaces/{workspaceId}/firewall-rules", "add_firewall_rule", None, "json", True, None, False),
     "approveIncidentChange": Operation("approveIncidentChange", "POST", "/api/admin/identity/incidents/{incidentId}/approvals", "approve_incident_change", None, "json", True, "incident", False),
     "checkEgressAddress": Operation("checkEgressAddress", "GET", "/api/admin/identity/workspaces/{workspaceId}/firewall-check", "check_egress_address", None, "json", True, None, False),
+    "clonePaginatedReport": Operation("clonePaginatedReport", "POST", "/api/items/paginated-report/{reportId}/clone", "clone_paginated_report", None, "json", True, "report", False),
     "closeIncident": Operation("closeIncident", "POST", "/api/admin/identity/incidents/{incidentId}/close", "close_incident", None, "json", True, "incident", False),
+    "completeOidcSignIn": Operation("completeOidcSignIn", "GET", "/api/auth/callback", "complete_oidc_sign_in", None, "redirect", False, None, False),
     "createItem": Operation("createItem", "POST", "/api/workspaces/{workspaceId}/items", "create_item", None, "json", True, "item", False),
+    "createPaginatedReportEmbedToken": Operation("createPaginatedReportEmbedToken", "POST", "/api/items/paginated-report/{reportId}/embed-token", "create_paginated_report_embed_token", None, "json", True, None, False),
     "createSession": Operation("createSession", "POST", "/api/session", "create_session", None, "json", True, None, False),
     "createThreadEdge": Operation("createThreadEdge", "POST", "/api/workspaces/{workspaceId}/thread/edges", "create_thread_edge", None, "json", True, "edge", False),
     "createToken": Operation("createToken", "POST", "/api/tokens", "create_token", None, "json", True, None, False),
     "createWorkspace": Operation("createWorkspace", "POST", "/api/workspaces", "create_workspace", None, "json", True, "workspace", False),
     "deleteCredential": Operation("deleteCredential", "DELETE", "/api/admin/identity/credentials/{credentialId}", "delete_credential", None, "json", True, "deleted", False),
     "deleteItem": Operation("deleteItem", "DELETE", "/api/workspaces/{workspaceId}/items/{itemId}", "delete_item", None, "json", True, "deleted", False),
+    "deletePaginatedReport": Operation("deletePaginatedReport", "DELETE", "/api/items/paginated-report/{reportId}", "delete_paginated_report", None, "json", True, "deleted", False),
     "deleteSession": Operation("deleteSession", "DELETE", "/api/session", "delete_session", None, "json", True, None, False),
     "deleteThreadEdge": Operation("deleteThreadEdge", "DELETE", "/api/workspaces/{workspaceId}/thread/edges/{edgeId}", "delete_thread_edge", None, "json", True, "deleted", False),
     "deleteWorkspace": Operation("deleteWorkspace", "DELETE", "/api/workspaces/{workspaceId}", "delete_workspace", None, "json", True, "deleted", False),
@@ -741,6 +867,10 @@ OPERATIONS: Dict[str, Operation] = {
     "getItemContent": Operation("getItemContent", "GET", "/api/workspaces/{workspaceId}/items/{itemId}/content", "get_item_content", None, "json", True, None, False),
     "getMetrics": Operation("getMetrics", "GET", "/metrics", "get_metrics", None, "text", False, None, False),
     "getOpenApiDocument": Operation("getOpenApiDocument", "GET", "/api/openapi.json", "get_open_api_document", None, "json", False, None, False),
+    "getPaginatedReport": Operation("getPaginatedReport", "GET", "/api/items/paginated-report/{reportId}", "get_paginated_report", None, "json", True, "report", False),
+    "getPaginatedReportDefinition": Operation("getPaginatedReportDefinition", "GET", "/api/items/paginated-report/{reportId}/definition", "get_paginated_report_definition", None, "json", True, None, False),
+    "getPaginatedReportExport": Operation("getPaginatedReportExport", "GET", "/api/items/paginated-report/{reportId}/exports/{exportId}", "get_paginated_report_export", None, "json", True, "export", False),
+    "getPaginatedReportExportFile": Operation("getPaginatedReportExportFile", "GET", "/api/items/paginated-report/{reportId}/exports/{exportId}/file", "get_paginated_report_export_file", None, "text", False, None, False),
     "getRotation": Operation("getRotation", "GET", "/api/admin/identity/rotations/{rotationId}", "get_rotation", None, "json", True, "rotation", False),
     "getWorkspace": Operation("getWorkspace", "GET", "/api/workspaces/{workspaceId}", "get_workspace", None, "json", True, "workspace", False),
     "grantWorkspaceRole": Operation("grantWorkspaceRole", "POST", "/api/admin/identity/workspaces/{workspaceId}/role-assignments", "grant_workspace_role", None, "json", True, None, False),
@@ -757,13 +887,17 @@ OPERATIONS: Dict[str, Operation] = {
     "listInstallJobs": Operation("listInstallJobs", "GET", "/api/apps/install-jobs", "list_install_jobs", "iter_install_jobs", "json", True, "jobs", True),
     "listItems": Operation("listItems", "GET", "/api/workspaces/{workspaceId}/items", "list_items", "iter_items", "json", True, "items", True),
     "listItemTypes": Operation("listItemTypes", "GET", "/api/item-types", "list_item_types", None, "json", True, "itemTypes", False),
+    "listPaginatedReportDatasources": Operation("listPaginatedReportDatasources", "GET", "/api/items/paginated-report/{reportId}/datasources", "list_paginated_report_datasources", None, "json", True, "datasources", False),
+    "listPaginatedReports": Operation("listPaginatedReports", "GET", "/api/items/paginated-report", "list_paginated_reports", None, "json", True, "reports", False),
     "listRotations": Operation("listRotations", "GET", "/api/admin/identity/rotations", "list_rotations", None, "json", True, "rotations", False),
     "listThreadEdges": Operation("listThreadEdges", "GET", "/api/workspaces/{workspaceId}/thread/edges", "list_thread_edges", None, "json", True, "edges", False),
     "listTokens": Operation("listTokens", "GET", "/api/tokens", "list_tokens", "iter_tokens", "json", True, "tokens", True),
     "listWorkspaceRoleAssignments": Operation("listWorkspaceRoleAssignments", "GET", "/api/admin/identity/workspaces/{workspaceId}/role-assignments", "list_workspace_role_assignments", None, "json", True, "assignments", False),
     "listWorkspaces": Operation("listWorkspaces", "GET", "/api/workspaces", "list_workspaces", "iter_workspaces", "json", True, "workspaces", True),
     "openIncident": Operation("openIncident", "POST", "/api/admin/identity/incidents", "open_incident", None, "json", True, "incident", False),
+    "publishPaginatedReport": Operation("publishPaginatedReport", "POST", "/api/items/paginated-report", "publish_paginated_report", None, "json", True, "report", False),
     "putItemContent": Operation("putItemContent", "PUT", "/api/workspaces/{workspaceId}/items/{itemId}/content", "put_item_content", None, "json", True, "etag", False),
+    "putPaginatedReportDefinition": Operation("putPaginatedReportDefinition", "PUT", "/api/items/paginated-report/{reportId}/definition", "put_paginated_report_definition", None, "json", True, None, False),
     "recordIncidentChange": Operation("recordIncidentChange", "POST", "/api/admin/identity/incidents/{incidentId}/changes", "record_incident_change", None, "json", True, "change", False),
     "registerCredential": Operation("registerCredential", "POST", "/api/admin/identity/credentials", "register_credential", None, "json", True, "credential", False),
     "removeFirewallRule": Operation("removeFirewallRule", "DELETE", "/api/admin/identity/workspaces/{workspaceId}/firewall-rules/{ruleId}", "remove_firewall_rule", None, "json", True, "change", False),
@@ -774,9 +908,12 @@ OPERATIONS: Dict[str, Operation] = {
     "runIdentityProbe": Operation("runIdentityProbe", "POST", "/api/admin/identity/probes", "run_identity_probe", None, "json", True, None, False),
     "runRotationStep": Operation("runRotationStep", "POST", "/api/admin/identity/rotations/{rotationId}/steps/{step}", "run_rotation_step", None, "json", True, "rotation", False),
     "snapshotPolicy": Operation("snapshotPolicy", "POST", "/api/admin/identity/incidents/{incidentId}/snapshots", "snapshot_policy", None, "json", True, "incident", False),
+    "startOidcSignIn": Operation("startOidcSignIn", "GET", "/api/auth/login", "start_oidc_sign_in", None, "redirect", False, None, False),
+    "startPaginatedReportExport": Operation("startPaginatedReportExport", "POST", "/api/items/paginated-report/{reportId}/exports", "start_paginated_report_export", None, "json", True, "export", False),
     "startRotation": Operation("startRotation", "POST", "/api/admin/identity/credentials/{credentialId}/rotations", "start_rotation", None, "json", True, "rotation", False),
     "streamInstallJobEvents": Operation("streamInstallJobEvents", "GET", "/api/apps/install-jobs/{jobId}/events", "stream_install_job_events", None, "sse", False, None, False),
     "updateItem": Operation("updateItem", "PATCH", "/api/workspaces/{workspaceId}/items/{itemId}", "update_item", None, "json", True, "item", False),
+    "updatePaginatedReportDatasources": Operation("updatePaginatedReportDatasources", "POST", "/api/items/paginated-report/{reportId}/datasources", "update_paginated_report_datasources", None, "json", True, "datasources", False),
     "updateWorkspace": Operation("updateWorkspace", "PATCH", "/api/workspaces/{workspaceId}", "update_workspace", None, "json", True, "workspace", False),
     "verifyIncidentFix": Operation("verifyIncidentFix", "POST", "/api/admin/identity/incidents/{incidentId}/verify", "verify_incident_fix", None, "json", True, "incident", False),
     "whoami": Operation("whoami", "GET", "/api/whoami", "whoami", None, "json", True, None, False),
@@ -800,13 +937,25 @@ class Operations(SyncCore):
         """Whether an egress address is inside the workspace’s firewall ranges (GET /api/admin/identity/workspaces/{workspaceId}/firewall-check)."""
         return self._call("checkEgressAddress", {"workspaceId": workspace_id}, query={"ip": ip}, headers=None, body=None)  # type: ignore[no-any-return]
 
+    def clone_paginated_report(self, report_id: str, body: ClonePaginatedReportBody, *, workspace_id: Optional[str] = None) -> PaginatedReport:
+        """Copy a report under a new name, into this or another workspace of the tenant (POST /api/items/paginated-report/{reportId}/clone)."""
+        return self._call("clonePaginatedReport", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
+
     def close_incident(self, incident_id: str) -> IdentityIncident:
         """Close the incident (only after monitoring for twice its duration) (POST /api/admin/identity/incidents/{incidentId}/close)."""
         return self._call("closeIncident", {"incidentId": incident_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
+    def complete_oidc_sign_in(self, *, code: Optional[str] = None, state: Optional[str] = None, error: Optional[str] = None, error_description: Optional[str] = None) -> str:
+        """Where the identity provider sends the browser back: exchanges the code, checks the id token, sets the session cookie and redirects to the console (GET /api/auth/callback)."""
+        return self._call("completeOidcSignIn", {}, query={"code": code, "state": state, "error": error, "error_description": error_description}, headers=None, body=None)  # type: ignore[no-any-return]
+
     def create_item(self, workspace_id: str, body: CreateItemBody) -> Item:
         """Create an item in a workspace (POST /api/workspaces/{workspaceId}/items)."""
         return self._call("createItem", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def create_paginated_report_embed_token(self, report_id: str, body: CreatePaginatedReportEmbedTokenBody, *, workspace_id: Optional[str] = None) -> CreatePaginatedReportEmbedTokenResult:
+        """A view embed token for the report (GenerateToken, accessLevel View) (POST /api/items/paginated-report/{reportId}/embed-token)."""
+        return self._call("createPaginatedReportEmbedToken", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
 
     def create_session(self, body: CreateSessionBody) -> CreateSessionResult:
         """Sign in to the console with an API token; sets the session cookie (POST /api/session)."""
@@ -831,6 +980,10 @@ class Operations(SyncCore):
     def delete_item(self, workspace_id: str, item_id: str) -> str:
         """Delete an item (DELETE /api/workspaces/{workspaceId}/items/{itemId})."""
         return self._call("deleteItem", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def delete_paginated_report(self, report_id: str, *, workspace_id: Optional[str] = None) -> str:
+        """Delete a paginated report in the reporting service (DELETE /api/items/paginated-report/{reportId})."""
+        return self._call("deletePaginatedReport", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
     def delete_session(self) -> DeleteSessionResult:
         """Sign out: end the console session (DELETE /api/session)."""
@@ -891,6 +1044,22 @@ class Operations(SyncCore):
     def get_open_api_document(self) -> GetOpenApiDocumentResult:
         """This OpenAPI 3.1 document; servers[0] is this deployment (GET /api/openapi.json)."""
         return self._call("getOpenApiDocument", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def get_paginated_report(self, report_id: str, *, workspace_id: Optional[str] = None) -> PaginatedReport:
+        """A paginated report’s metadata: name, type, dataset, web and embed addresses (GET /api/items/paginated-report/{reportId})."""
+        return self._call("getPaginatedReport", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def get_paginated_report_definition(self, report_id: str, *, workspace_id: Optional[str] = None) -> GetPaginatedReportDefinitionResult:
+        """The report’s RDL (downloaded through Export), its ETag and its parameters (GET /api/items/paginated-report/{reportId}/definition)."""
+        return self._call("getPaginatedReportDefinition", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def get_paginated_report_export(self, report_id: str, export_id: str, *, workspace_id: Optional[str] = None) -> ReportExport:
+        """An export’s status and progress; Retry-After (seconds) while it is unfinished (GET /api/items/paginated-report/{reportId}/exports/{exportId})."""
+        return self._call("getPaginatedReportExport", {"reportId": report_id, "exportId": export_id}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def get_paginated_report_export_file(self, report_id: str, export_id: str, *, workspace_id: Optional[str] = None) -> str:
+        """The exported file, with its content type and a file name (409 until the export has Succeeded) (GET /api/items/paginated-report/{reportId}/exports/{exportId}/file)."""
+        return self._call("getPaginatedReportExportFile", {"reportId": report_id, "exportId": export_id}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
     def get_rotation(self, rotation_id: str) -> IdentityRotation:
         """A rotation: steps done, the next step, its log (GET /api/admin/identity/rotations/{rotationId})."""
@@ -964,6 +1133,14 @@ class Operations(SyncCore):
         """Every item type, and whether an install provisions it live (GET /api/item-types)."""
         return self._call("listItemTypes", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
+    def list_paginated_report_datasources(self, report_id: str, *, workspace_id: Optional[str] = None) -> List[ReportDatasource]:
+        """The report’s data sources as the reporting service binds them (GET /api/items/paginated-report/{reportId}/datasources)."""
+        return self._call("listPaginatedReportDatasources", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def list_paginated_reports(self, *, workspace_id: Optional[str] = None) -> List[PaginatedReport]:
+        """The paginated reports of a workspace (the reporting service’s list, kept to reportType PaginatedReport) (GET /api/items/paginated-report)."""
+        return self._call("listPaginatedReports", {}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
+
     def list_rotations(self, *, credential_id: Optional[str] = None) -> List[IdentityRotation]:
         """Rotations, newest first (of one credential with credentialId): state, steps done, the next step (GET /api/admin/identity/rotations)."""
         return self._call("listRotations", {}, query={"credentialId": credential_id}, headers=None, body=None)  # type: ignore[no-any-return]
@@ -996,9 +1173,17 @@ class Operations(SyncCore):
         """Open an incident; its severity follows SPEC.md’s rules over the recorded signals and the stated facts (POST /api/admin/identity/incidents)."""
         return self._call("openIncident", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
+    def publish_paginated_report(self, body: PublishPaginatedReportBody, *, workspace_id: Optional[str] = None) -> PaginatedReport:
+        """Publish a new paginated report from an RDL definition (import with nameConflict Abort) (POST /api/items/paginated-report)."""
+        return self._call("publishPaginatedReport", {}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
+
     def put_item_content(self, workspace_id: str, item_id: str, body: PutItemContentBody, *, if_match: Optional[str] = None) -> str:
         """Save an item’s content; If-Match must carry the ETag read (412 when it is stale) (PUT /api/workspaces/{workspaceId}/items/{itemId}/content)."""
         return self._call("putItemContent", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers={"if-match": if_match}, body=body)  # type: ignore[no-any-return]
+
+    def put_paginated_report_definition(self, report_id: str, body: PutPaginatedReportDefinitionBody, *, workspace_id: Optional[str] = None, if_match: Optional[str] = None) -> PutPaginatedReportDefinitionResult:
+        """Publish a changed RDL back (import with Overwrite, waited for); If-Match must carry the ETag read (412 when stale); invalid RDL is 400 naming the line and element (PUT /api/items/paginated-report/{reportId}/definition)."""
+        return self._call("putPaginatedReportDefinition", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers={"if-match": if_match}, body=body)  # type: ignore[no-any-return]
 
     def record_incident_change(self, incident_id: str, body: RecordIncidentChangeBody) -> IdentityChange:
         """Record a change made for the incident (a conditional-access change needs an approval and a snapshot first) (POST /api/admin/identity/incidents/{incidentId}/changes)."""
@@ -1040,6 +1225,14 @@ class Operations(SyncCore):
         """Take a policy snapshot before an edit (POST /api/admin/identity/incidents/{incidentId}/snapshots)."""
         return self._call("snapshotPolicy", {"incidentId": incident_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
+    def start_oidc_sign_in(self, *, return_to: Optional[str] = None) -> str:
+        """Sign in to the console with the cloud’s identity provider: redirects to its authorize endpoint (authorization code with PKCE S256) (GET /api/auth/login)."""
+        return self._call("startOidcSignIn", {}, query={"returnTo": return_to}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def start_paginated_report_export(self, report_id: str, body: StartPaginatedReportExportBody, *, workspace_id: Optional[str] = None) -> ReportExport:
+        """Start rendering the report to a file (ExportTo); poll the export, then fetch its file (POST /api/items/paginated-report/{reportId}/exports)."""
+        return self._call("startPaginatedReportExport", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
+
     def start_rotation(self, credential_id: str, body: StartRotationBody) -> IdentityRotation:
         """Start a rotation: create the new secret while the old stays valid and store it in the vault (POST /api/admin/identity/credentials/{credentialId}/rotations)."""
         return self._call("startRotation", {"credentialId": credential_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
@@ -1051,6 +1244,10 @@ class Operations(SyncCore):
     def update_item(self, workspace_id: str, item_id: str, body: UpdateItemBody) -> Item:
         """Rename or redescribe an item (PATCH /api/workspaces/{workspaceId}/items/{itemId})."""
         return self._call("updateItem", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def update_paginated_report_datasources(self, report_id: str, body: UpdatePaginatedReportDatasourcesBody, *, workspace_id: Optional[str] = None) -> List[ReportDatasource]:
+        """Rebind data sources (Default.UpdateDatasources: same type, server and database only); a refusal comes back with the reporting service’s text (POST /api/items/paginated-report/{reportId}/datasources)."""
+        return self._call("updatePaginatedReportDatasources", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
 
     def update_workspace(self, workspace_id: str, body: UpdateWorkspaceBody) -> Workspace:
         """Rename a workspace, or bind it to a platform workspace (admin scope) (PATCH /api/workspaces/{workspaceId})."""
@@ -1082,13 +1279,25 @@ class AsyncOperations(AsyncCore):
         """Whether an egress address is inside the workspace’s firewall ranges (GET /api/admin/identity/workspaces/{workspaceId}/firewall-check)."""
         return await self._call("checkEgressAddress", {"workspaceId": workspace_id}, query={"ip": ip}, headers=None, body=None)  # type: ignore[no-any-return]
 
+    async def clone_paginated_report(self, report_id: str, body: ClonePaginatedReportBody, *, workspace_id: Optional[str] = None) -> PaginatedReport:
+        """Copy a report under a new name, into this or another workspace of the tenant (POST /api/items/paginated-report/{reportId}/clone)."""
+        return await self._call("clonePaginatedReport", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
+
     async def close_incident(self, incident_id: str) -> IdentityIncident:
         """Close the incident (only after monitoring for twice its duration) (POST /api/admin/identity/incidents/{incidentId}/close)."""
         return await self._call("closeIncident", {"incidentId": incident_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
+    async def complete_oidc_sign_in(self, *, code: Optional[str] = None, state: Optional[str] = None, error: Optional[str] = None, error_description: Optional[str] = None) -> str:
+        """Where the identity provider sends the browser back: exchanges the code, checks the id token, sets the session cookie and redirects to the console (GET /api/auth/callback)."""
+        return await self._call("completeOidcSignIn", {}, query={"code": code, "state": state, "error": error, "error_description": error_description}, headers=None, body=None)  # type: ignore[no-any-return]
+
     async def create_item(self, workspace_id: str, body: CreateItemBody) -> Item:
         """Create an item in a workspace (POST /api/workspaces/{workspaceId}/items)."""
         return await self._call("createItem", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def create_paginated_report_embed_token(self, report_id: str, body: CreatePaginatedReportEmbedTokenBody, *, workspace_id: Optional[str] = None) -> CreatePaginatedReportEmbedTokenResult:
+        """A view embed token for the report (GenerateToken, accessLevel View) (POST /api/items/paginated-report/{reportId}/embed-token)."""
+        return await self._call("createPaginatedReportEmbedToken", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def create_session(self, body: CreateSessionBody) -> CreateSessionResult:
         """Sign in to the console with an API token; sets the session cookie (POST /api/session)."""
@@ -1113,6 +1322,10 @@ class AsyncOperations(AsyncCore):
     async def delete_item(self, workspace_id: str, item_id: str) -> str:
         """Delete an item (DELETE /api/workspaces/{workspaceId}/items/{itemId})."""
         return await self._call("deleteItem", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def delete_paginated_report(self, report_id: str, *, workspace_id: Optional[str] = None) -> str:
+        """Delete a paginated report in the reporting service (DELETE /api/items/paginated-report/{reportId})."""
+        return await self._call("deletePaginatedReport", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def delete_session(self) -> DeleteSessionResult:
         """Sign out: end the console session (DELETE /api/session)."""
@@ -1173,6 +1386,22 @@ class AsyncOperations(AsyncCore):
     async def get_open_api_document(self) -> GetOpenApiDocumentResult:
         """This OpenAPI 3.1 document; servers[0] is this deployment (GET /api/openapi.json)."""
         return await self._call("getOpenApiDocument", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def get_paginated_report(self, report_id: str, *, workspace_id: Optional[str] = None) -> PaginatedReport:
+        """A paginated report’s metadata: name, type, dataset, web and embed addresses (GET /api/items/paginated-report/{reportId})."""
+        return await self._call("getPaginatedReport", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def get_paginated_report_definition(self, report_id: str, *, workspace_id: Optional[str] = None) -> GetPaginatedReportDefinitionResult:
+        """The report’s RDL (downloaded through Export), its ETag and its parameters (GET /api/items/paginated-report/{reportId}/definition)."""
+        return await self._call("getPaginatedReportDefinition", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def get_paginated_report_export(self, report_id: str, export_id: str, *, workspace_id: Optional[str] = None) -> ReportExport:
+        """An export’s status and progress; Retry-After (seconds) while it is unfinished (GET /api/items/paginated-report/{reportId}/exports/{exportId})."""
+        return await self._call("getPaginatedReportExport", {"reportId": report_id, "exportId": export_id}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def get_paginated_report_export_file(self, report_id: str, export_id: str, *, workspace_id: Optional[str] = None) -> str:
+        """The exported file, with its content type and a file name (409 until the export has Succeeded) (GET /api/items/paginated-report/{reportId}/exports/{exportId}/file)."""
+        return await self._call("getPaginatedReportExportFile", {"reportId": report_id, "exportId": export_id}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def get_rotation(self, rotation_id: str) -> IdentityRotation:
         """A rotation: steps done, the next step, its log (GET /api/admin/identity/rotations/{rotationId})."""
@@ -1246,6 +1475,14 @@ class AsyncOperations(AsyncCore):
         """Every item type, and whether an install provisions it live (GET /api/item-types)."""
         return await self._call("listItemTypes", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
+    async def list_paginated_report_datasources(self, report_id: str, *, workspace_id: Optional[str] = None) -> List[ReportDatasource]:
+        """The report’s data sources as the reporting service binds them (GET /api/items/paginated-report/{reportId}/datasources)."""
+        return await self._call("listPaginatedReportDatasources", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def list_paginated_reports(self, *, workspace_id: Optional[str] = None) -> List[PaginatedReport]:
+        """The paginated reports of a workspace (the reporting service’s list, kept to reportType PaginatedReport) (GET /api/items/paginated-report)."""
+        return await self._call("listPaginatedReports", {}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
+
     async def list_rotations(self, *, credential_id: Optional[str] = None) -> List[IdentityRotation]:
         """Rotations, newest first (of one credential with credentialId): state, steps done, the next step (GET /api/admin/identity/rotations)."""
         return await self._call("listRotations", {}, query={"credentialId": credential_id}, headers=None, body=None)  # type: ignore[no-any-return]
@@ -1278,9 +1515,17 @@ class AsyncOperations(AsyncCore):
         """Open an incident; its severity follows SPEC.md’s rules over the recorded signals and the stated facts (POST /api/admin/identity/incidents)."""
         return await self._call("openIncident", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
+    async def publish_paginated_report(self, body: PublishPaginatedReportBody, *, workspace_id: Optional[str] = None) -> PaginatedReport:
+        """Publish a new paginated report from an RDL definition (import with nameConflict Abort) (POST /api/items/paginated-report)."""
+        return await self._call("publishPaginatedReport", {}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
+
     async def put_item_content(self, workspace_id: str, item_id: str, body: PutItemContentBody, *, if_match: Optional[str] = None) -> str:
         """Save an item’s content; If-Match must carry the ETag read (412 when it is stale) (PUT /api/workspaces/{workspaceId}/items/{itemId}/content)."""
         return await self._call("putItemContent", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers={"if-match": if_match}, body=body)  # type: ignore[no-any-return]
+
+    async def put_paginated_report_definition(self, report_id: str, body: PutPaginatedReportDefinitionBody, *, workspace_id: Optional[str] = None, if_match: Optional[str] = None) -> PutPaginatedReportDefinitionResult:
+        """Publish a changed RDL back (import with Overwrite, waited for); If-Match must carry the ETag read (412 when stale); invalid RDL is 400 naming the line and element (PUT /api/items/paginated-report/{reportId}/definition)."""
+        return await self._call("putPaginatedReportDefinition", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers={"if-match": if_match}, body=body)  # type: ignore[no-any-return]
 
     async def record_incident_change(self, incident_id: str, body: RecordIncidentChangeBody) -> IdentityChange:
         """Record a change made for the incident (a conditional-access change needs an approval and a snapshot first) (POST /api/admin/identity/incidents/{incidentId}/changes)."""
@@ -1322,6 +1567,14 @@ class AsyncOperations(AsyncCore):
         """Take a policy snapshot before an edit (POST /api/admin/identity/incidents/{incidentId}/snapshots)."""
         return await self._call("snapshotPolicy", {"incidentId": incident_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
+    async def start_oidc_sign_in(self, *, return_to: Optional[str] = None) -> str:
+        """Sign in to the console with the cloud’s identity provider: redirects to its authorize endpoint (authorization code with PKCE S256) (GET /api/auth/login)."""
+        return await self._call("startOidcSignIn", {}, query={"returnTo": return_to}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def start_paginated_report_export(self, report_id: str, body: StartPaginatedReportExportBody, *, workspace_id: Optional[str] = None) -> ReportExport:
+        """Start rendering the report to a file (ExportTo); poll the export, then fetch its file (POST /api/items/paginated-report/{reportId}/exports)."""
+        return await self._call("startPaginatedReportExport", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
+
     async def start_rotation(self, credential_id: str, body: StartRotationBody) -> IdentityRotation:
         """Start a rotation: create the new secret while the old stays valid and store it in the vault (POST /api/admin/identity/credentials/{credentialId}/rotations)."""
         return await self._call("startRotation", {"credentialId": credential_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
@@ -1333,6 +1586,10 @@ class AsyncOperations(AsyncCore):
     async def update_item(self, workspace_id: str, item_id: str, body: UpdateItemBody) -> Item:
         """Rename or redescribe an item (PATCH /api/workspaces/{workspaceId}/items/{itemId})."""
         return await self._call("updateItem", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def update_paginated_report_datasources(self, report_id: str, body: UpdatePaginatedReportDatasourcesBody, *, workspace_id: Optional[str] = None) -> List[ReportDatasource]:
+        """Rebind data sources (Default.UpdateDatasources: same type, server and database only); a refusal comes back with the reporting service’s text (POST /api/items/paginated-report/{reportId}/datasources)."""
+        return await self._call("updatePaginatedReportDatasources", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def update_workspace(self, workspace_id: str, body: UpdateWorkspaceBody) -> Workspace:
         """Rename a workspace, or bind it to a platform workspace (admin scope) (PATCH /api/workspaces/{workspaceId})."""

@@ -11,6 +11,8 @@ export type InstallJob = Schemas['InstallJob'];
 export type ThreadEdge = Schemas['ThreadEdge'];
 export type ProvisionReport = Schemas['ProvisionReport'];
 export type StepResult = Schemas['StepResult'];
+export type PaginatedReport = Schemas['PaginatedReport'];
+export type ReportExport = Schemas['ReportExport'];
 
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 /** The success body of an operation (200, 201 or 202). */
@@ -316,6 +318,68 @@ export class SvcClient {
       this.run('createThreadEdge', (i) => this.api.POST('/api/workspaces/{workspaceId}/thread/edges', { ...i, params: { path: { workspaceId } }, body }), SvcClient.key<ThreadEdge>('edge')),
     remove: (workspaceId: string, edgeId: string) =>
       this.run('deleteThreadEdge', (i) => this.api.DELETE('/api/workspaces/{workspaceId}/thread/edges/{edgeId}', { ...i, params: { path: { workspaceId, edgeId } } }), SvcClient.key<string>('deleted')),
+  };
+
+  /**
+   * Paginated reports of a workspace, every call made by the service to the reporting service. `exportToFile` starts
+   * an export, polls it (honouring Retry-After) and answers the file.
+   */
+  readonly reports = {
+    list: (workspaceId: string) =>
+      this.run('listPaginatedReports', (i) => this.api.GET('/api/items/paginated-report', { ...i, params: { query: { workspaceId } } }), SvcClient.key<PaginatedReport[]>('reports')),
+    /** Publishes a new report from RDL (409 when the name is taken). */
+    publish: (workspaceId: string, body: RequestBody<'publishPaginatedReport'>) =>
+      this.run('publishPaginatedReport', (i) => this.api.POST('/api/items/paginated-report', { ...i, params: { query: { workspaceId } }, body }), SvcClient.key<PaginatedReport>('report')),
+    get: (workspaceId: string, reportId: string) =>
+      this.run('getPaginatedReport', (i) => this.api.GET('/api/items/paginated-report/{reportId}', { ...i, params: { path: { reportId }, query: { workspaceId } } }), SvcClient.key<PaginatedReport>('report')),
+    delete: (workspaceId: string, reportId: string) =>
+      this.run('deletePaginatedReport', (i) => this.api.DELETE('/api/items/paginated-report/{reportId}', { ...i, params: { path: { reportId }, query: { workspaceId } } }), SvcClient.key<string>('deleted')),
+    /** The RDL, its ETag and its parameters. */
+    getDefinition: (workspaceId: string, reportId: string) =>
+      this.run('getPaginatedReportDefinition', (i) => this.api.GET('/api/items/paginated-report/{reportId}/definition', { ...i, params: { path: { reportId }, query: { workspaceId } } }), SvcClient.rest<Result<'getPaginatedReportDefinition'>>),
+    /** Publishes the RDL back; `ifMatch` is the ETag read (or '*'). */
+    putDefinition: (workspaceId: string, reportId: string, definition: string, ifMatch: string) =>
+      this.run('putPaginatedReportDefinition', (i) => this.api.PUT('/api/items/paginated-report/{reportId}/definition', { ...i, params: { path: { reportId }, query: { workspaceId }, header: { 'if-match': ifMatch } }, body: { definition } }), SvcClient.rest<Result<'putPaginatedReportDefinition'>>),
+    clone: (workspaceId: string, reportId: string, body: RequestBody<'clonePaginatedReport'>) =>
+      this.run('clonePaginatedReport', (i) => this.api.POST('/api/items/paginated-report/{reportId}/clone', { ...i, params: { path: { reportId }, query: { workspaceId } }, body }), SvcClient.key<PaginatedReport>('report')),
+    datasources: (workspaceId: string, reportId: string) =>
+      this.run('listPaginatedReportDatasources', (i) => this.api.GET('/api/items/paginated-report/{reportId}/datasources', { ...i, params: { path: { reportId }, query: { workspaceId } } }), SvcClient.key<Result<'listPaginatedReportDatasources'>['datasources']>('datasources')),
+    updateDatasources: (workspaceId: string, reportId: string, body: RequestBody<'updatePaginatedReportDatasources'>) =>
+      this.run('updatePaginatedReportDatasources', (i) => this.api.POST('/api/items/paginated-report/{reportId}/datasources', { ...i, params: { path: { reportId }, query: { workspaceId } }, body }), SvcClient.key<Result<'updatePaginatedReportDatasources'>['datasources']>('datasources')),
+    embedToken: (workspaceId: string, reportId: string, body: RequestBody<'createPaginatedReportEmbedToken'> = {}) =>
+      this.run('createPaginatedReportEmbedToken', (i) => this.api.POST('/api/items/paginated-report/{reportId}/embed-token', { ...i, params: { path: { reportId }, query: { workspaceId } }, body }), SvcClient.rest<Result<'createPaginatedReportEmbedToken'>>),
+    startExport: (workspaceId: string, reportId: string, body: RequestBody<'startPaginatedReportExport'>) =>
+      this.run('startPaginatedReportExport', (i) => this.api.POST('/api/items/paginated-report/{reportId}/exports', { ...i, params: { path: { reportId }, query: { workspaceId } }, body }), SvcClient.key<ReportExport>('export')),
+    getExport: (workspaceId: string, reportId: string, exportId: string) =>
+      this.run('getPaginatedReportExport', (i) => this.api.GET('/api/items/paginated-report/{reportId}/exports/{exportId}', { ...i, params: { path: { reportId, exportId }, query: { workspaceId } } }), (b, r) => ({ export: b.export as ReportExport, retryAfter: Number(r.headers.get('retry-after')) || undefined })),
+    /** The exported file's bytes, content type and file name. */
+    exportFile: async (workspaceId: string, reportId: string, exportId: string): Promise<{ bytes: Uint8Array; contentType: string; fileName?: string }> => {
+      let answer: Answer;
+      try {
+        answer = await this.api.GET('/api/items/paginated-report/{reportId}/exports/{exportId}/file', { params: { path: { reportId, exportId }, query: { workspaceId } }, parseAs: 'arrayBuffer', signal: AbortSignal.timeout(this.timeoutMs) }) as Answer;
+      } catch (err) {
+        throw new SvcConnectionError(`getPaginatedReportExportFile: cannot reach ${this.baseUrl}: ${(err as Error)?.message ?? err}`, { cause: err });
+      }
+      if (!answer.response.ok) throw errorFromResponse(answer.response, answer.error);
+      const disposition = answer.response.headers.get('content-disposition') ?? '';
+      const fileName = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
+      return { bytes: new Uint8Array(answer.data as ArrayBuffer), contentType: answer.response.headers.get('content-type') ?? 'application/octet-stream', fileName: fileName ? decodeURIComponent(fileName) : undefined };
+    },
+    /** Starts an export, polls it (Retry-After, else every second) until it ends, and answers its file; a Failed export throws. */
+    exportToFile: async (workspaceId: string, reportId: string, body: RequestBody<'startPaginatedReportExport'>, o: { timeoutMs?: number; onProgress?: (e: ReportExport) => void } = {}) => {
+      let job = await this.reports.startExport(workspaceId, reportId, body);
+      const deadline = Date.now() + (o.timeoutMs ?? 600_000);
+      while (job.status !== 'Succeeded' && job.status !== 'Failed') {
+        const polled = await this.reports.getExport(workspaceId, reportId, job.id);
+        job = polled.export;
+        o.onProgress?.(job);
+        if (job.status === 'Succeeded' || job.status === 'Failed') break;
+        if (Date.now() > deadline) throw new SvcTimeoutError(`export ${job.id} still ${job.status} (${job.percentComplete}%)`, job);
+        await sleep((polled.retryAfter ?? 1) * 1000);
+      }
+      if (job.status === 'Failed') throw new SvcError(`export ${job.id} of report ${reportId} failed in the reporting service`);
+      return { export: job, ...(await this.reports.exportFile(workspaceId, reportId, job.id)) };
+    },
   };
 
   private async *eventStream(jobId: string, lastEventId?: string): AsyncGenerator<InstallEvent> {
