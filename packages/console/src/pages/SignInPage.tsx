@@ -35,7 +35,7 @@ export function SignInPage() {
             <Button as="a" appearance="primary" href={`${idp.loginUrl}?returnTo=${encodeURIComponent(next)}`} data-testid="sign-in-idp">
               Sign in with {idp.name}
             </Button>
-            <Divider>or with an API token</Divider>
+            <Divider>or</Divider>
           </>
         ) : null}
         <form
