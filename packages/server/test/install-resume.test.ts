@@ -2,51 +2,17 @@
 // lease expires and finishes it, with a complete report and no backing resource created twice.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startSandbox } from '@svc/sandbox';
 import { loadCatalog } from '../src/catalog/load-catalog.js';
 import { provisionedAtInstall } from '../src/install/install-service.js';
+import { bootstrapToken, freePort, serviceEnv, sleep, startService, waitHealthy } from './service-process.js';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
 const APP_ID = 'app-iot-realtime';
 const LEASE_MS = 1500;
-
-const freePort = () => new Promise<number>((resolve, reject) => {
-  const s = net.createServer();
-  s.once('error', reject);
-  s.listen(0, '127.0.0.1', () => {
-    const { port } = s.address() as net.AddressInfo;
-    s.close(() => resolve(port));
-  });
-});
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** One service process (main.ts) with its stdout kept, so the test can read what it logged. */
-function startService(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'packages/server/src/main.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
-  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  return { child, output: () => out, exited };
-}
-
-async function waitHealthy(base: string, svc: { output: () => string; child: ChildProcess }) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (svc.child.exitCode !== null) throw new Error(`the service exited early:\n${svc.output()}`);
-    const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`the service did not start:\n${svc.output()}`);
-    await sleep(100);
-  }
-}
 
 test('a service killed mid-provisioning: the next process resumes the job after the lease expires, with no duplicates', { timeout: 180_000 }, async (t) => {
   const sandbox = await startSandbox({});
@@ -55,20 +21,16 @@ test('a service killed mid-provisioning: the next process resumes the job after 
   t.after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const token = `svc_pat_${randomBytes(6).toString('hex')}_${randomBytes(24).toString('hex')}`;
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? os.tmpdir(),
-    ...sandbox.env, // SVC_SANDBOX_ADMIN_URL is set: the service uses this sandbox, it does not start its own
+  const token = bootstrapToken();
+  // SVC_SANDBOX_ADMIN_URL is set in the sandbox's env: the service uses this sandbox, it does not start its own
+  const env = serviceEnv(sandbox.env, {
     PORT: String(port),
-    HOST: '127.0.0.1',
     SVC_LOG_LEVEL: 'info',
     SVC_DATA_DIR: dataDir,
     SVC_BOOTSTRAP_TOKEN: token,
     SVC_INSTALL_LEASE_MS: String(LEASE_MS),
     SVC_WORKER_POLL_MS: '100',
-    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-  };
+  });
   const processes: Array<ReturnType<typeof startService>> = [];
   t.after(async () => {
     for (const p of processes) if (p.child.exitCode === null && p.child.signalCode === null) { p.child.kill('SIGTERM'); await p.exited; }

@@ -1,0 +1,87 @@
+// Real service processes (main.ts) run as children of a test or benchmark, against a sandbox the parent started.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A loopback port nobody listens on right now. */
+export const freePort = () => new Promise<number>((resolve, reject) => {
+  const s = net.createServer();
+  s.once('error', reject);
+  s.listen(0, '127.0.0.1', () => {
+    const { port } = s.address() as net.AddressInfo;
+    s.close(() => resolve(port));
+  });
+});
+
+/** A token in the bootstrap format (SVC_BOOTSTRAP_TOKEN): every process seeds the same admin token. */
+export const bootstrapToken = () => `svc_pat_${randomBytes(6).toString('hex')}_${randomBytes(24).toString('hex')}`;
+
+/** The environment of a child service: only what it needs, plus the sandbox's variables (it then starts no sandbox of its own). */
+export function serviceEnv(sandboxEnv: Record<string, string>, settings: Record<string, string>): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? os.tmpdir(),
+    ...sandboxEnv,
+    HOST: '127.0.0.1',
+    ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...settings,
+  };
+}
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** Everything it wrote to stdout and stderr so far (kept only when asked for). */
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+/** One service process (main.ts); its output is kept unless `keepOutput` is false (long benchmarks). */
+export function startService(env: Record<string, string>, opts: { keepOutput?: boolean } = {}): ServiceProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'packages/server/src/main.ts')], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const keep = opts.keepOutput ?? true;
+  child.stdout!.on('data', (d) => { if (keep) out += d; });
+  child.stderr!.on('data', (d) => { out += d; });
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  return { child, output: () => out, exited };
+}
+
+/** Waits until GET /api/health answers 200; throws with the process's output when it exits or takes over a minute. */
+export async function waitHealthy(base: string, svc: Pick<ServiceProcess, 'output' | 'child'>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (svc.child.exitCode !== null) throw new Error(`the service exited early:\n${svc.output()}`);
+    const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`the service did not start:\n${svc.output()}`);
+    await sleep(100);
+  }
+}
+
+/** Stops a process that is still running (SIGTERM, then SIGKILL after `graceMs`). */
+export async function stopService(p: ServiceProcess, graceMs = 5000): Promise<void> {
+  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
+  p.child.kill('SIGTERM');
+  const timer = setTimeout(() => p.child.kill('SIGKILL'), graceMs);
+  await p.exited;
+  clearTimeout(timer);
+}
+
+/** Resident set size of a process in bytes, read from /proc (Linux); undefined once it has exited. */
+export function rssOf(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const m = /VmRSS:\s+(\d+) kB/.exec(status);
+    return m ? Number(m[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
