@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, part, sandbox, sleep } from './helpers.js';
-import { assertConforms } from './spec-shapes.js';
+import { assertConforms, check, responseSchema, SPECS } from './spec-shapes.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { exportFile, importRdl, reportingApi, simpleRdl, waitImport } from './reporting-helpers.js';
 
 const PLATFORM = 'fabric/platform/swagger.json';
 const KUSTO = 'kusto-arm/resource-manager/Microsoft.Kusto/stable/2024-04-13/kusto.json';
@@ -81,4 +84,65 @@ test('search answers have the shapes of the published 2024-07-01 descriptions', 
   assert.equal(batch.status, 207);
   assertConforms(SEARCH_INDEX, '/docs/search.index', 'POST', batch);
   assertConforms(SEARCH_INDEX, '/docs', 'GET', await call(`${sb.urls.search}/indexes('shapes')/docs?api-version=2024-07-01&search=*`, { token }));
+});
+
+const POWERBI = 'powerbi/swagger.json';
+
+/**
+ * Fields the live reporting service sends that its published description does not declare (reference/reporting-service.md):
+ * Report.format/isFromPbix/datasetWorkspaceId [obs], Import.connectionType/source and Export.resourceFileExtension
+ * (the examples' spelling; the schema writes ResourceFileExtension), and Import.error on a failed import.
+ */
+const OBSERVED = /^\$(\.value\[\d+\])?(\.reports\[\d+\])?\.(format|isFromPbix|datasetWorkspaceId|connectionType|source|resourceFileExtension|error): not declared by the spec$/;
+
+function assertPowerBi(template: string, method: string, res: { status: number; body: unknown }): void {
+  const { schema, file, documented } = responseSchema(POWERBI, template, method, res.status);
+  assert.ok(documented, `${method} ${template}: status ${res.status} is not documented`);
+  const errors = check(res.body, schema, file).filter((e) => !OBSERVED.test(e));
+  assert.deepEqual(errors, [], `${method} ${template} ${res.status}: ${String(JSON.stringify(res.body)).slice(0, 400)}`);
+}
+
+test('reporting answers have the shapes of the published Power BI description, and its request log replays through the description', async (t) => {
+  const sb = await sandbox(t);
+  await sb.admin.setSwitch('reporting.importMs', 20);
+  await sb.admin.setSwitch('reporting.renderMs', 20);
+  await sb.admin.setSwitch('reporting.retryAfterSeconds', 0);
+  await sb.admin.grant({ service: 'reporting', role: 'Member' });
+  const { token, group } = await reportingApi(sb);
+  const G = '/v1.0/myorg/groups/{groupId}';
+  const list = await call(`${group}/reports`, { token });
+  assertPowerBi(`${G}/reports`, 'GET', list);
+  const sales = list.body.value.find((r: any) => r.name === 'Sales by Region');
+  assertPowerBi(`${G}/reports/{reportId}`, 'GET', await call(`${group}/reports/${sales.id}`, { token }));
+  assertPowerBi(`${G}/reports/{reportId}/datasources`, 'GET', await call(`${group}/reports/${list.body.value.find((r: any) => r.name === 'Inventory Snapshot').id}/datasources`, { token }));
+  const started = await importRdl(`${group}/imports?datasetDisplayName=Shape.rdl&nameConflict=Abort`, token, simpleRdl('shape'));
+  assertPowerBi(`${G}/imports`, 'POST', started);
+  const done = await waitImport(group, token, started.body.id);
+  assertPowerBi(`${G}/imports/{importId}`, 'GET', { status: 200, body: done });
+  const failed = await importRdl(`${group}/imports?datasetDisplayName=Broken.rdl&nameConflict=Abort`, token, '<Report/>');
+  assertPowerBi(`${G}/imports/{importId}`, 'GET', { status: 200, body: await waitImport(group, token, failed.body.id) });
+  assertPowerBi(`${G}/imports`, 'GET', await call(`${group}/imports`, { token }));
+  const id = done.reports[0].id;
+  assertPowerBi(`${G}/reports/{reportId}/Clone`, 'POST', await call(`${group}/reports/${id}/Clone`, { token, json: { name: 'Shape copy' } }));
+  assertPowerBi(`${G}/reports/{reportId}/Default.UpdateDatasources`, 'POST', await call(`${group}/reports/${id}/Default.UpdateDatasources`, { token, json: { updateDetails: [{ datasourceName: 'Db', connectionDetails: { server: 'new.example.net' } }] } }));
+  assertPowerBi(`${G}/reports/{reportId}/Default.TakeOver`, 'POST', await call(`${group}/reports/${id}/Default.TakeOver`, { token, method: 'POST' }));
+  assertPowerBi(`${G}/reports/{reportId}/GenerateToken`, 'POST', await call(`${group}/reports/${id}/GenerateToken`, { token, json: { accessLevel: 'View' } }));
+  assertPowerBi('/v1.0/myorg/GenerateToken', 'POST', await call(`${sb.urls.reporting}/v1.0/myorg/GenerateToken`, { token, json: { reports: [{ id }] } }));
+  const exp = await exportFile(group, token, sales.id, { format: 'PDF' });
+  assertPowerBi(`${G}/reports/{reportId}/ExportTo`, 'POST', { status: 202, body: exp.start });
+  assertPowerBi(`${G}/reports/{reportId}/exports/{exportId}`, 'GET', { status: 200, body: exp.status });
+  assert.match(exp.res.headers.get('content-type')!, /^(application\/|image\/|text\/csv|text\/xml|multipart\/related)/, 'a documented file type');
+  assertPowerBi(`${G}/reports/{reportId}`, 'DELETE', await call(`${group}/reports/${id}`, { token, method: 'DELETE' }));
+
+  // Every logged call is an operation of the description; every success status is one it documents.
+  const doc = JSON.parse(fs.readFileSync(path.join(SPECS, POWERBI), 'utf8'));
+  const templates = Object.keys(doc.paths).map((p) => ({ p, re: new RegExp(`^${p.replace(/[.$]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
+  const log = await sb.admin.requests({ service: 'reporting' });
+  assert.ok(log.length >= 18, `${log.length} reporting calls logged`);
+  for (const e of log) {
+    const bare = e.path.split('?')[0]!;
+    const matches = templates.filter((x) => x.re.test(bare) && doc.paths[x.p][e.method.toLowerCase()]);
+    assert.ok(matches.length, `${e.method} ${bare} is an operation of the Power BI description`);
+    if (e.status < 400) assert.ok(matches.some((m) => doc.paths[m.p][e.method.toLowerCase()].responses[String(e.status)]), `${e.method} ${bare} → ${e.status} is documented`);
+  }
 });
