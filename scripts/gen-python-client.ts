@@ -28,7 +28,7 @@ export interface Operation {
   headers: Array<{ name: string; schema: Schema }>;
   body?: { schema: Schema; required: boolean };
   status: string;
-  kind: 'json' | 'text' | 'sse';
+  kind: 'json' | 'text' | 'sse' | 'redirect';
   result?: Schema;
 }
 
@@ -41,10 +41,12 @@ export function operationsOf(doc: Doc): Operation[] {
       if (!op) continue;
       if (!op.operationId) throw new Error(`${method.toUpperCase()} ${p} has no operationId`);
       const params: any[] = op.parameters ?? [];
-      const status = Object.keys(op.responses ?? {}).filter((s) => s.startsWith('2')).sort()[0];
+      // A browser step (sign-in with the identity provider) succeeds with a redirect: its method answers the Location.
+      const codes = Object.keys(op.responses ?? {});
+      const status = codes.filter((s) => s.startsWith('2')).sort()[0] ?? codes.filter((s) => s.startsWith('3')).sort()[0];
       if (!status) throw new Error(`${op.operationId} documents no success response`);
       const content: Record<string, { schema?: Schema }> = op.responses[status].content ?? {};
-      const kind = content['application/json'] ? 'json' : content['text/event-stream'] ? 'sse' : 'text';
+      const kind = status.startsWith('3') ? 'redirect' : content['application/json'] ? 'json' : content['text/event-stream'] ? 'sse' : 'text';
       const pathOrder = [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
       ops.push({
         id: op.operationId,
@@ -185,7 +187,7 @@ function plan(op: Operation, models: Models): MethodPlan {
   if (kw.length) args.push('*', ...kw);
   let returns: string;
   let pageItem: string | undefined;
-  if (op.kind === 'text') returns = 'str';
+  if (op.kind === 'text' || op.kind === 'redirect') returns = 'str';
   else if (op.kind === 'sse') returns = 'ServerSentEvent';
   else if (!op.result) returns = 'Any';
   else if (!shape.envelope) returns = models.forOperation(op.result, `${pascal(op.id)}Result`);

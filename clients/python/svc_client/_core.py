@@ -24,7 +24,7 @@ class Operation(NamedTuple):
     path: str
     name: str
     pager: Optional[str]
-    kind: str  # json, text or sse
+    kind: str  # json, text, sse or redirect (a browser step: the result is the Location it redirects to)
     envelope: bool  # the body is {ok: true, ...}
     unwrap: Optional[str]  # the one payload key the method returns
     paged: bool  # the payload is a list with nextCursor
@@ -82,7 +82,9 @@ def _path(op: Operation, params: Mapping[str, Any]) -> str:
 
 
 def _result(op: Operation, response: httpx.Response) -> Any:
-    """The method's result from a 2xx answer; anything else raises."""
+    """The method's result from a 2xx answer (a redirect's Location for kind redirect); anything else raises."""
+    if op.kind == "redirect" and response.is_redirect:
+        return response.headers["location"]
     if not response.is_success:
         raise error_from_response(response)
     if op.kind == "text":

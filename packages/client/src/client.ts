@@ -227,6 +227,13 @@ export class SvcClient {
     },
     /** Ends the console session. */
     signOut: () => this.run('deleteSession', (i) => this.api.DELETE('/api/session', i), SvcClient.rest<Result<'deleteSession'>>),
+    /**
+     * Where a browser goes to sign in with the cloud's identity provider (GET /api/auth/login answers a redirect to
+     * it); `returnTo` is the console path to land on. Navigate to it; there is nothing for a script to fetch.
+     */
+    identityProviderSignInUrl: (returnTo?: string) => `${this.baseUrl}/api/auth/login${returnTo ? `?returnTo=${encodeURIComponent(returnTo)}` : ''}`,
+    /** The redirect URI to register with the identity provider (GET /api/auth/callback, where it sends the browser back). */
+    identityProviderRedirectUri: () => `${this.baseUrl}/api/auth/callback`,
   };
 
   /**

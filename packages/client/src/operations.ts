@@ -38,6 +38,8 @@ export const OPERATIONS = {
   startRotation: 'identity.startRotation',
   verifyIncidentFix: 'identity.verifyIncidentFix',
   createSession: 'session.signIn',
+  startOidcSignIn: 'session.identityProviderSignInUrl',
+  completeOidcSignIn: 'session.identityProviderRedirectUri',
   listPaginatedReports: 'reports.list',
   publishPaginatedReport: 'reports.publish',
   getPaginatedReport: 'reports.get',
