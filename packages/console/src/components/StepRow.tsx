@@ -34,7 +34,10 @@ export function StepRow({ step, onRetry, retrying, retryError }: { step: Provisi
         <MessageBar intent="warning" layout="multiline" data-testid="remediation">
           <MessageBarBody>
             <MessageBarTitle>Needs an admin: {r.gate.reason}</MessageBarTitle>
-            {r.gate.remediation}{' '}
+            {/* A multi-line remediation is a script to run (the warehouse's T-SQL): kept as lines so it copies as written. */}
+            {r.gate.remediation.includes('\n')
+              ? <pre data-testid="remediation-script" style={{ whiteSpace: 'pre-wrap', margin: '4px 0' }}>{r.gate.remediation}</pre>
+              : r.gate.remediation}{' '}
             {r.gate.link && <Link href={r.gate.link} target="_blank" rel="noreferrer">Open the setting</Link>}
           </MessageBarBody>
           {retry}
