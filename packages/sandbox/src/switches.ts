@@ -37,6 +37,8 @@ export interface SwitchValues {
   'reporting.embedEnabled': boolean;
   /** Tenant setting "Download reports" (GET …/Export of the definition). */
   'reporting.downloadEnabled': boolean;
+  /** Tenant setting "Service principals can access read-only admin APIs" (the admin reports route for app callers). */
+  'reporting.adminApisEnabled': boolean;
   /** "Export reports as PowerPoint presentations or PDF documents" (PDF, ACCESSIBLEPDF, PPTX). */
   'reporting.export.pdf': boolean;
   /** "Export reports as Word documents" (DOCX). */
@@ -99,6 +101,7 @@ export function defaultSwitches(pageSize = 25): SwitchValues {
     'reporting.servicePrincipalsEnabled': true,
     'reporting.embedEnabled': true,
     'reporting.downloadEnabled': true,
+    'reporting.adminApisEnabled': true,
     'reporting.export.pdf': true,
     'reporting.export.word': true,
     'reporting.export.excel': true,

@@ -461,3 +461,48 @@ test('fault rules, latency and the request log cover the reporting service; stat
   assert.equal(state.reporting.reports.length, 4);
   assert.equal(state.switches['reporting.capacity'], 'fabric');
 });
+
+test('admin reports route: $filter/$top/$skip and the authoring fields; admins and allowed service principals only', async (t) => {
+  const sb = await sandbox(t);
+  const { token } = await reportingApi(sb);
+  const admin = `${sb.urls.reporting}/v1.0/myorg/admin/groups/${sb.ids.platformWorkspaceId}/reports`;
+  const paginated = await call(`${admin}?$filter=${encodeURIComponent("reportType eq 'PaginatedReport'")}`, { token });
+  assert.equal(paginated.status, 200);
+  assert.deepEqual(paginated.body.value.map((r: any) => r.name), ['Sales by Region', 'Inventory Snapshot', 'Customer List']);
+  const first = paginated.body.value[0];
+  assert.ok(Date.parse(first.createdDateTime) <= Date.parse(first.modifiedDateTime));
+  assert.equal(first.modifiedBy, sb.ids.serviceIdentity.name);
+  assert.equal(first.isOwnedByMe, undefined);
+  assert.equal((await call(`${admin}?$top=1&$skip=1`, { token })).body.value[0].name, 'Inventory Snapshot');
+  const either = await call(`${admin}?$filter=${encodeURIComponent("name eq 'Customer List' or reportType eq 'PowerBIReport'")}`, { token });
+  assert.deepEqual(either.body.value.map((r: any) => r.name), ['Customer List', 'Executive Overview']);
+  const bad = await call(`${admin}?$filter=${encodeURIComponent("startswith(name,'S')")}`, { token });
+  assert.equal(bad.status, 400);
+  assert.match(bad.body.error.message, /\$filter clause/);
+  assert.equal((await call(admin, { token: (await reportingApi(sb, 'ada@sandbox.onmicrosoft.com')).token })).status, 200, 'Ada is a Fabric administrator');
+  assert.equal((await call(admin, { token: (await reportingApi(sb, 'ari@sandbox.onmicrosoft.com')).token })).status, 401);
+  await sb.admin.setSwitch('reporting.adminApisEnabled', false);
+  assert.equal((await call(admin, { token })).status, 401);
+});
+
+test('viewer: the webUrl renders the report with rp: parameters and rdl:format downloads', async (t) => {
+  const sb = await sandbox(t);
+  const { token, group } = await reportingApi(sb);
+  const sales = (await call(`${group}/reports`, { token })).body.value.find((r: any) => r.name === 'Sales by Region');
+  const page = await fetch(`${sales.webUrl}?rp:Region=Central`);
+  assert.equal(page.status, 200);
+  const html = await page.text();
+  assert.match(html, /<h1>Sales by Region<\/h1>/);
+  assert.match(html, /<td>Denver<\/td>/);
+  assert.doesNotMatch(html, /<td>Seattle<\/td>/);
+  assert.match(html, /<option value="Central" selected>/);
+  const pdf = await fetch(`${sales.webUrl}?rp:Region=West&rdl:format=PDF`);
+  assert.equal(pdf.headers.get('content-type'), 'application/pdf');
+  assert.match(parsePdf(Buffer.from(await pdf.arrayBuffer())).text, /Seattle/);
+  const embed = await fetch(sales.embedUrl);
+  assert.equal(embed.status, 200);
+  const wrong = await fetch(`${sales.webUrl}?rp:Region=North`);
+  assert.equal(wrong.status, 400);
+  assert.match(await wrong.text(), /not a valid value of parameter &apos;Region&apos;/);
+  assert.equal((await fetch(`${sb.urls.reporting}/groups/${sb.ids.platformWorkspaceId}/rdlreports/00000000-0000-4000-8000-000000000000`)).status, 404);
+});

@@ -114,6 +114,7 @@ test('reporting answers have the shapes of the published Power BI description, a
   assertPowerBi(`${G}/reports`, 'GET', list);
   const sales = list.body.value.find((r: any) => r.name === 'Sales by Region');
   assertPowerBi(`${G}/reports/{reportId}`, 'GET', await call(`${group}/reports/${sales.id}`, { token }));
+  assertPowerBi('/v1.0/myorg/admin/groups/{groupId}/reports', 'GET', await call(`${sb.urls.reporting}/v1.0/myorg/admin/groups/${sb.ids.platformWorkspaceId}/reports?$top=2`, { token }));
   assertPowerBi(`${G}/reports/{reportId}/datasources`, 'GET', await call(`${group}/reports/${list.body.value.find((r: any) => r.name === 'Inventory Snapshot').id}/datasources`, { token }));
   const started = await importRdl(`${group}/imports?datasetDisplayName=Shape.rdl&nameConflict=Abort`, token, simpleRdl('shape'));
   assertPowerBi(`${G}/imports`, 'POST', started);
