@@ -2,6 +2,8 @@
 import asyncio
 import uuid
 
+import httpx
+
 import pytest
 
 from svc_client import (
@@ -13,6 +15,7 @@ from svc_client import (
     SvcConfigError,
     SvcConflictError,
     SvcForbiddenError,
+    SvcGateError,
     SvcNotFoundError,
 )
 
@@ -174,3 +177,21 @@ def test_the_deployment_serves_the_document_the_client_was_generated_from(client
     assert committed["paths"].keys() == doc["paths"].keys()
     assert client.get_health()["status"] == "ok"
     assert "svc_" in client.get_metrics()
+
+
+def test_a_live_deployment_gate_raises_svc_gate_error_with_the_hint(client: Client, workspace: dict, live_provisioning: bool) -> None:
+    """A tenant setting switched off in the sandbox's reporting service: the service answers 424 and the client raises."""
+    assert live_provisioning, "the gate comes from the sandbox's reporting service: run through npm run test:clients"
+    admin = client.get_health()["sandbox"]["admin"]
+    assert client.list_paginated_reports(workspace_id=workspace["id"]), "the sandbox seeds paginated reports"
+    httpx.put(f"{admin}/_sandbox/switches/reporting.servicePrincipalsEnabled", json={"value": False}).raise_for_status()
+    try:
+        with pytest.raises(SvcGateError) as caught:
+            client.list_paginated_reports(workspace_id=workspace["id"])
+    finally:
+        httpx.put(f"{admin}/_sandbox/switches/reporting.servicePrincipalsEnabled", json={"value": True}).raise_for_status()
+    gate = caught.value
+    assert gate.status == 424 and gate.code == "deployment_gate"
+    assert "Service principals can use Fabric APIs" in (gate.hint or "")
+    assert gate.remediation == gate.hint and gate.reason and gate.link
+    assert "PowerBINotAuthorizedException" in gate.message, "the reporting service's text is passed on"
