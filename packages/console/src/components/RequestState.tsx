@@ -1,11 +1,15 @@
 import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Spinner } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 import { ApiError } from '../api/client';
+import { consoleDiagnosisLink } from '../api/identity';
 
 /** An error as the service described it: message, code, hint; never an empty list. */
 export function ErrorMessage({ error, title = 'Request failed', onRetry }: { error: unknown; title?: string; onRetry?: () => void }) {
   const e = error instanceof ApiError ? error : undefined;
   const message = error instanceof Error ? error.message : String(error);
+  // A backing refusal names its diagnosis; it opens on the identity page.
+  const diagnosis = consoleDiagnosisLink(e?.hint);
   return (
     <MessageBar intent="error" layout="multiline" role="alert">
       <MessageBarBody>
@@ -13,6 +17,7 @@ export function ErrorMessage({ error, title = 'Request failed', onRetry }: { err
         {message}
         {e && <> <code>({e.status ? `${e.status} ` : ''}{e.code})</code></>}
         {e?.hint && <div>{e.hint}</div>}
+        {diagnosis && <div><Link to={diagnosis}>Open the diagnosis</Link></div>}
       </MessageBarBody>
       {onRetry && (
         <MessageBarActions>

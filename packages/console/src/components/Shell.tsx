@@ -1,7 +1,9 @@
 import { makeStyles, Text, tokens, Toaster, useId } from '@fluentui/react-components';
-import { Apps20Regular, Folder20Regular, History20Regular } from '@fluentui/react-icons';
+import { Apps20Regular, Folder20Regular, History20Regular, ShieldKeyhole20Regular } from '@fluentui/react-icons';
 import { NavLink, Outlet } from 'react-router-dom';
+import { useIsAdmin } from '../api/identity';
 import { CloudBadge } from './CloudBadge';
+import { ExpiryBanner } from './ExpiryBanner';
 import { JobsTray } from './JobsTray';
 import { JobWatcher } from './JobWatcher';
 import { UserMenu } from './UserMenu';
@@ -30,6 +32,7 @@ const useStyles = makeStyles({
 export function Shell() {
   const s = useStyles();
   const toasterId = useId('toaster');
+  const isAdmin = useIsAdmin();
   const cls = ({ isActive }: { isActive: boolean }) => (isActive ? `${s.link} ${s.active}` : s.link);
   return (
     <div className={s.root}>
@@ -45,9 +48,11 @@ export function Shell() {
         <NavLink to="/workspaces" className={cls}><Folder20Regular aria-hidden />Workspaces</NavLink>
         <NavLink to="/apps" className={cls}><Apps20Regular aria-hidden />App catalog</NavLink>
         <NavLink to="/jobs" className={cls}><History20Regular aria-hidden />Install jobs</NavLink>
+        {isAdmin && <NavLink to="/identity" className={cls}><ShieldKeyhole20Regular aria-hidden />Identity</NavLink>}
         <Text size={200} style={{ marginTop: 'auto', padding: 8, color: tokens.colorNeutralForeground3 }}>Analytics Workspace Service</Text>
       </nav>
       <main id="main" className={s.main} tabIndex={-1}>
+        <ExpiryBanner />
         <Outlet />
       </main>
       <Toaster toasterId={toasterId} position="bottom-end" pauseOnHover />

@@ -1,5 +1,7 @@
 import { Button, Link, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { ArrowClockwise20Regular } from '@fluentui/react-icons';
+import { Link as RouterLink } from 'react-router-dom';
+import { consoleDiagnosisLink, useIsAdmin } from '../api/identity';
 import type { ProvisionStep } from '../api/types';
 import { ItemTypeIcon } from './ItemTypeIcon';
 import { StepStatusBadge } from './JobStatus';
@@ -15,6 +17,10 @@ const useStyles = makeStyles({
 export function StepRow({ step, onRetry, retrying, retryError }: { step: ProvisionStep; onRetry?: () => void; retrying?: boolean; retryError?: string }) {
   const s = useStyles();
   const r = step.result;
+  const isAdmin = useIsAdmin();
+  // The service links an identity failure to its diagnosis; admins open it on the identity page.
+  const diagnosis = isAdmin ? consoleDiagnosisLink(r.diagnosis) : undefined;
+  const diagnose = diagnosis && <RouterLink to={diagnosis} data-testid="diagnose-link">Diagnose this failure</RouterLink>;
   const retry = onRetry && (
     <MessageBarActions>
       <Button icon={<ArrowClockwise20Regular />} onClick={onRetry} disabled={retrying} aria-label={`Retry ${step.displayName}`}>
@@ -39,6 +45,7 @@ export function StepRow({ step, onRetry, retrying, retryError }: { step: Provisi
               ? <pre data-testid="remediation-script" style={{ whiteSpace: 'pre-wrap', margin: '4px 0' }}>{r.gate.remediation}</pre>
               : r.gate.remediation}{' '}
             {r.gate.link && <Link href={r.gate.link} target="_blank" rel="noreferrer">Open the setting</Link>}
+            {diagnose && <> · {diagnose}</>}
           </MessageBarBody>
           {retry}
         </MessageBar>
@@ -48,6 +55,7 @@ export function StepRow({ step, onRetry, retrying, retryError }: { step: Provisi
           <MessageBarBody>
             <MessageBarTitle>The backing service refused</MessageBarTitle>
             <code style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{r.error ?? 'no error text'}</code>
+            {diagnose && <div>{diagnose}</div>}
           </MessageBarBody>
           {retry}
         </MessageBar>

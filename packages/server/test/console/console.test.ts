@@ -105,6 +105,13 @@ describe('the console in Chromium against the service', { timeout: 300_000 }, ()
     await step.getByTestId('remediation').waitFor();
     await step.scrollIntoViewIfNeeded();
     await rig.shot('08-remediation-step');
+    // The step's diagnosis link lands on the identity page with the diagnosis shown.
+    await step.getByTestId('diagnose-link').click();
+    await page.waitForURL(/\/identity\?.*tab=diagnose/);
+    await page.getByTestId('diagnosis').getByTestId('likely-causes').waitFor();
+    await rig.shot('08b-step-diagnosis');
+    await page.goBack();
+    await step.getByTestId('remediation').waitFor();
     await sandbox.admin.grant({ service: 'kql', role: 'AllDatabasesAdmin' });
     await step.getByRole('button', { name: /^Retry/ }).click();
     const fixed = page.locator('[data-testid="provision-step"]').filter({ hasText: 'CasinoTelemetry' });

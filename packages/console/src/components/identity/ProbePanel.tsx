@@ -1,0 +1,114 @@
+import { useState } from 'react';
+import { Button, Field, Input, Select, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text } from '@fluentui/react-components';
+import { useQueryClient } from '@tanstack/react-query';
+import { consoleDiagnosisLink, IDENTITY_TYPES, runProbe, type IdentityType, type ProbeIdentity, type ProbeRequest, type ProbeRun } from '../../api/identity';
+import { ErrorMessage } from '../RequestState';
+import { Link } from 'react-router-dom';
+import { fmtTime, OkBadge, Section, useIdentityStyles, useWorkspaceParam, WorkspaceField } from './shared';
+
+type Kind = ProbeIdentity['kind'];
+const CHECKS: Record<string, string> = { token: 'Token', 'workspace-read': 'Workspace read', 'lakehouse-count': 'Lakehouse row count', 'pipeline-run': 'Pipeline run', 'sign-ins': 'Sign-ins' };
+
+/** Acquire a token as an identity, read the workspace, count a lakehouse table, run a pipeline: each with its result, time and diagnosis. */
+export function ProbePanel() {
+  const s = useIdentityStyles();
+  const qc = useQueryClient();
+  const [ws, setWs] = useWorkspaceParam();
+  const [kind, setKind] = useState<Kind>('service');
+  const [f, setF] = useState({ clientId: '', secret: '', tenantId: '', pipelineId: '', lakehouseId: '', table: '', identityType: '' });
+  const [run, setRun] = useState<ProbeRun>();
+  const [error, setError] = useState<unknown>();
+  const [pending, setPending] = useState(false);
+  const set = (k: keyof typeof f) => (_: unknown, d: { value: string }) => setF((o) => ({ ...o, [k]: d.value }));
+  const identity = (): ProbeIdentity => {
+    const tenant = f.tenantId.trim() ? { tenantId: f.tenantId.trim() } : {};
+    if (kind === 'client-credentials') return { kind, clientId: f.clientId.trim(), clientSecret: f.secret, ...tenant };
+    if (kind === 'refresh-token') return { kind, clientId: f.clientId.trim(), refreshToken: f.secret, ...tenant };
+    return { kind: 'service' };
+  };
+  const submit = async () => {
+    const body: ProbeRequest = {
+      identity: identity(), workspaceId: ws,
+      ...(f.pipelineId.trim() ? { pipelineId: f.pipelineId.trim() } : {}),
+      ...(f.lakehouseId.trim() && f.table.trim() ? { lakehouse: { lakehouseId: f.lakehouseId.trim(), table: f.table.trim() } } : {}),
+      ...(f.identityType ? { identityType: f.identityType as IdentityType } : {}),
+    };
+    setF((o) => ({ ...o, secret: '' })); // used for this probe only
+    setPending(true);
+    setError(undefined);
+    try {
+      setRun(await runProbe(body));
+    } catch (err) {
+      setRun(undefined);
+      setError(err);
+    } finally {
+      setPending(false);
+      void qc.invalidateQueries({ queryKey: ['identity', 'signals'] });
+    }
+  };
+  const needsSecret = kind !== 'service';
+  return (
+    <>
+      <Section title="Probe an identity">
+        <form className={s.formCol} aria-label="Probe an identity" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
+          <WorkspaceField value={ws} onChange={setWs} />
+          <div className={s.form}>
+            <Field label="Run as">
+              <Select value={kind} onChange={(_, d) => setKind(d.value as Kind)} name="identityKind">
+                <option value="service">the service's own identity</option>
+                <option value="client-credentials">a service principal (client credentials)</option>
+                <option value="refresh-token">a user (refresh token)</option>
+              </Select>
+            </Field>
+            {needsSecret && <Field label="Client id" required><Input value={f.clientId} onChange={set('clientId')} style={{ width: 300 }} autoComplete="off" /></Field>}
+            {needsSecret && (
+              <Field label={kind === 'client-credentials' ? 'Client secret' : 'Refresh token'} hint="Used for this probe only, never stored" required>
+                <Input type="password" value={f.secret} onChange={set('secret')} style={{ width: 260 }} autoComplete="off" />
+              </Field>
+            )}
+            {needsSecret && <Field label="Tenant id" hint="default: the deployment's"><Input value={f.tenantId} onChange={set('tenantId')} style={{ width: 300 }} /></Field>}
+          </div>
+          <div className={s.form}>
+            <Field label="Pipeline item id" hint="optional: run the pipeline job probe"><Input value={f.pipelineId} onChange={set('pipelineId')} style={{ width: 300 }} /></Field>
+            <Field label="Lakehouse item id" hint="optional: count a table's rows"><Input value={f.lakehouseId} onChange={set('lakehouseId')} style={{ width: 300 }} /></Field>
+            <Field label="Table"><Input value={f.table} onChange={set('table')} style={{ width: 160 }} /></Field>
+            <Field label="Identity type">
+              <Select value={f.identityType} onChange={set('identityType')}>
+                <option value="">not stated</option>
+                {Object.entries(IDENTITY_TYPES).map(([v, label]) => <option key={v} value={v}>{label}</option>)}
+              </Select>
+            </Field>
+          </div>
+          <div><Button appearance="primary" type="submit" disabled={pending || !ws || (needsSecret && (!f.clientId.trim() || !f.secret))}>{pending ? 'Probing…' : 'Run probe'}</Button></div>
+        </form>
+      </Section>
+      {error ? <ErrorMessage error={error} title="The probe could not run" /> : null}
+      {run && (
+        <Section title={`${run.passed ? 'Passed' : 'Failed'} as ${run.principal}`} testId="probe-results">
+          <Table size="small" aria-label="Probe results">
+            <TableHeader><TableRow>
+              <TableHeaderCell style={{ width: 170 }}>Check</TableHeaderCell><TableHeaderCell style={{ width: 90 }}>Result</TableHeaderCell>
+              <TableHeaderCell style={{ width: 180 }}>At</TableHeaderCell><TableHeaderCell style={{ width: 80 }}>Time</TableHeaderCell>
+              <TableHeaderCell>Detail</TableHeaderCell><TableHeaderCell style={{ width: 110 }}>Diagnosis</TableHeaderCell>
+            </TableRow></TableHeader>
+            <TableBody>
+              {run.results.map((r) => {
+                const link = consoleDiagnosisLink(r.diagnosis);
+                return (
+                  <TableRow key={r.check} data-testid="probe-row" data-check={r.check} data-ok={String(r.ok)}>
+                    <TableCell>{CHECKS[r.check] ?? r.check}</TableCell>
+                    <TableCell><OkBadge ok={r.ok} skipped={r.skipped} /></TableCell>
+                    <TableCell>{fmtTime(r.at)}</TableCell>
+                    <TableCell>{r.ms} ms</TableCell>
+                    <TableCell><Text size={200} style={{ wordBreak: 'break-word' }}>{r.status ? `${r.status} ` : ''}{r.code ? `${r.code}: ` : ''}{r.detail}</Text></TableCell>
+                    <TableCell>{link ? <Link to={`${link}${ws ? `&ws=${encodeURIComponent(ws)}` : ''}`}>Diagnose</Link> : '—'}</TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+        </Section>
+      )}
+    </>
+  );
+}

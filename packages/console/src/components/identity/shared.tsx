@@ -1,0 +1,71 @@
+import type { ReactNode } from 'react';
+import { Badge, Field, Input, makeStyles, Subtitle2, tokens } from '@fluentui/react-components';
+import { Link, useSearchParams } from 'react-router-dom';
+import { useWorkspaces } from '../../api/workspaces';
+
+export const useIdentityStyles = makeStyles({
+  section: { display: 'grid', gap: '12px', marginBottom: '28px' },
+  form: { display: 'flex', flexWrap: 'wrap', gap: '12px', alignItems: 'flex-end' },
+  formCol: { display: 'grid', gap: '12px', maxWidth: '720px' },
+  list: { margin: '0', paddingLeft: '20px', display: 'grid', gap: '4px' },
+  mono: { fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase200, wordBreak: 'break-all' },
+  muted: { color: tokens.colorNeutralForeground3 },
+});
+
+/** A titled block of a panel. */
+export function Section({ title, actions, children, testId }: { title: string; actions?: ReactNode; children: ReactNode; testId?: string }) {
+  const s = useIdentityStyles();
+  return (
+    <section className={s.section} aria-label={title} data-testid={testId}>
+      <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
+        <Subtitle2 as="h2" style={{ flexGrow: 1, margin: 0 }}>{title}</Subtitle2>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+export const fmtTime = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
+
+/** ok / failed as a badge, with the words in it (never colour alone). */
+export const OkBadge = ({ ok, skipped, okText = 'ok', failText = 'failed' }: { ok: boolean; skipped?: boolean; okText?: string; failText?: string }) =>
+  skipped ? <Badge appearance="tint" color="subtle">skipped</Badge>
+    : <Badge appearance="tint" color={ok ? 'success' : 'danger'}>{ok ? okText : failText}</Badge>;
+
+/** The console address that diagnoses an answer: status, code and backing service. */
+export function diagnoseHref(input: { status?: number; code?: string; service?: string }): string {
+  const q = new URLSearchParams({ tab: 'diagnose' });
+  if (input.status) q.set('status', String(input.status));
+  if (input.code) q.set('code', input.code);
+  if (input.service) q.set('service', input.service);
+  return `/identity?${q}`;
+}
+
+export const DiagnoseLink = ({ label = 'Diagnose', ...input }: { status?: number; code?: string; service?: string; label?: string }) =>
+  <Link to={diagnoseHref(input)}>{label}</Link>;
+
+/** The platform workspace the fixes and probes act on, kept in the address (`ws`) so a link can name it. */
+export function useWorkspaceParam(): [string, (ws: string) => void] {
+  const [params, setParams] = useSearchParams();
+  return [params.get('ws') ?? '', (ws) => setParams((p) => {
+    const next = new URLSearchParams(p);
+    if (ws) next.set('ws', ws);
+    else next.delete('ws');
+    return next;
+  }, { replace: true })];
+}
+
+/** A platform workspace id field, offering the ids the tenant's workspaces are bound to. */
+export function WorkspaceField({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+  const workspaces = useWorkspaces();
+  const bound = [...new Set((workspaces.data ?? []).map((w) => w.platformWorkspaceId).filter((id): id is string => !!id))];
+  return (
+    <Field label="Platform workspace id" hint="The data platform workspace to act on (a workspace's binding, or the deployment's default workspace)" required style={{ minWidth: 360, maxWidth: 560 }}>
+      <Input value={value} onChange={(_, d) => onChange(d.value.trim())} list="identity-platform-workspaces" name="platformWorkspaceId" autoComplete="off" />
+      <datalist id="identity-platform-workspaces">
+        {bound.map((id) => <option key={id} value={id}>{(workspaces.data ?? []).filter((w) => w.platformWorkspaceId === id).map((w) => w.name).join(', ')}</option>)}
+      </datalist>
+    </Field>
+  );
+}

@@ -1,0 +1,184 @@
+// The console's identity operations page in Chromium against the service and the sandbox:
+// the expiring-secret banner, a diagnosis (typed and from a failing probe), a firewall rule added and rolled back.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { startRig, type ConsoleRig } from './browser.js';
+
+const DAY = 86_400_000;
+
+/** What the test reads of the sandbox's seeded ids. */
+interface Ids { platformWorkspaceId: string; servicePrincipals: Array<{ name: string; appId: string; secret: string }> }
+
+describe('the identity operations page in Chromium', { timeout: 300_000 }, () => {
+  let rig: ConsoleRig;
+  let sandbox: NonNullable<ConsoleRig['sandbox']> & { ids: Ids };
+
+  before(async () => {
+    rig = await startRig();
+    assert.ok(rig.sandbox, 'the identity page is tested against the sandbox');
+    sandbox = rig.sandbox as typeof sandbox;
+  });
+  after(async () => {
+    await rig?.close();
+  });
+
+  /** The sandbox's state as its admin HTTP API reports it. */
+  const sandboxState = async () => {
+    const r = await fetch(`${sandbox.urls.admin}/_sandbox/state`);
+    assert.equal(r.status, 200);
+    return (await r.json()) as { dataPlatform: { workspaces: Array<{ id: string; firewallRules: unknown[] }> } };
+  };
+
+  const signIn = async (page: Page, token: string) => {
+    await page.goto('/sign-in');
+    await page.getByRole('textbox', { name: 'API token' }).fill(token);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/workspaces$/);
+    await page.getByRole('heading', { name: 'Workspaces' }).waitFor();
+  };
+
+  test('without the admin scope there is no Identity entry, and the page refuses clearly', async () => {
+    const { token } = await rig.tenant.token2(['read', 'write', 'install']);
+    const context = await rig.browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: rig.baseUrl });
+    const page = await context.newPage();
+    try {
+      await signIn(page, token);
+      assert.equal(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Identity' }).count(), 0);
+      await page.goto('/identity');
+      await page.getByTestId('identity-refused').getByText('Admins only').waitFor();
+      await rig.shot('identity-01-refused', page);
+      const api = await page.request.get('/api/admin/identity/signals');
+      assert.equal(api.status(), 403, 'the service refuses too, not only the page');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a secret registered to expire in 6 days raises the banner in the shell and on the page', async () => {
+    const { page } = rig;
+    await signIn(page, rig.tenant.token);
+    await page.getByTestId('expiry-banner').waitFor({ state: 'detached' });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Identity' }).click();
+    await page.getByRole('heading', { name: 'Identity operations' }).waitFor();
+    await page.getByRole('tab', { name: 'Secrets' }).click();
+    await page.getByText('No credentials registered').waitFor();
+    await page.getByRole('button', { name: 'Register credential' }).click();
+    const dialog = page.getByRole('dialog');
+    const expiresOn = new Date(Date.now() + 7 * DAY).toISOString().slice(0, 10); // midnight UTC: between 6 and 7 days away
+    await dialog.getByLabel('Display name').fill('reporting-automation');
+    await dialog.getByLabel('Client id').fill(sandbox.ids.servicePrincipals.find((p) => p.name === 'reporting-automation')!.appId);
+    await dialog.getByLabel('Key id').fill('key-2026-a');
+    await dialog.getByLabel('Expires on').fill(expiresOn);
+    await dialog.getByLabel('Vault secret name').fill('reporting-automation-secret');
+    await rig.shot('identity-02-register-credential');
+    await dialog.getByRole('button', { name: 'Register' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const row = page.getByTestId('credential-row').filter({ hasText: 'reporting-automation' });
+    await row.getByText(/6 days · critical/).waitFor();
+    const banner = page.getByTestId('expiry-banner').first();
+    await banner.getByText('Secret reporting-automation expires in 6 days').waitFor();
+    assert.equal(await banner.getAttribute('data-level'), 'critical');
+    await rig.shot('identity-03-secrets-banner');
+    // The shell shows it on every page an admin opens.
+    await page.goto('/workspaces');
+    await page.getByTestId('expiry-banner').getByText(/expires in 6 days/).waitFor();
+    await rig.shot('identity-04-banner-in-shell');
+    await page.getByTestId('expiry-banner').getByRole('button', { name: 'Review secrets' }).click();
+    await page.waitForURL(/\/identity\?tab=secrets$/);
+  });
+
+  test('a diagnosis from an AADSTS code shows causes, first checks and actions; the address carries it', async () => {
+    const { page } = rig;
+    await page.getByRole('tab', { name: 'Diagnose' }).click();
+    await page.getByLabel('Error code').fill('AADSTS53003');
+    await page.getByRole('button', { name: 'Diagnose', exact: true }).click();
+    const diagnosis = page.getByTestId('diagnosis');
+    await diagnosis.getByTestId('likely-causes').getByText(/blocked by conditional access/).waitFor();
+    await diagnosis.getByText('conditional access (inferred)').waitFor();
+    assert.match(page.url(), /tab=diagnose.*code=AADSTS53003/);
+    await rig.shot('identity-05-diagnosis-aadsts');
+    // Reloading the address shows the same diagnosis: a link can carry it.
+    await page.reload();
+    await page.getByTestId('diagnosis').getByText(/blocked by conditional access/).waitFor();
+  });
+
+  test('a probe failing on the identity provider links to its diagnosis', async () => {
+    const { page } = rig;
+    const ci = sandbox.ids.servicePrincipals.find((p) => p.name === 'ci-deployer')!;
+    await sandbox.admin.setSwitch('identity.failure', { code: 'AADSTS7000215', principal: ci.appId });
+    try {
+      await page.goto(`/identity?tab=probes&ws=${sandbox.ids.platformWorkspaceId}`);
+      await page.getByLabel('Run as').selectOption('client-credentials');
+      await page.getByLabel('Client id').fill(ci.appId);
+      await page.getByLabel('Client secret').fill(ci.secret);
+      await page.getByRole('button', { name: 'Run probe' }).click();
+      const token = page.locator('[data-testid="probe-row"][data-check="token"]');
+      await token.getByText('AADSTS7000215').first().waitFor();
+      assert.equal(await token.getAttribute('data-ok'), 'false');
+      assert.equal(await page.getByLabel('Client secret').inputValue(), '', 'the secret is not kept in the form');
+      await rig.shot('identity-06-probe-failed');
+      await token.getByRole('link', { name: 'Diagnose' }).click();
+      await page.waitForURL(/tab=diagnose/);
+      await page.getByTestId('likely-causes').getByText(/invalid client or invalid secret/).waitFor();
+      await rig.shot('identity-07-probe-diagnosis');
+    } finally {
+      await sandbox.admin.setSwitch('identity.failure', null);
+    }
+    // The refusal was recorded as a signal, and the signals table links to the same diagnosis.
+    await page.getByRole('tab', { name: 'Signals' }).click();
+    const signal = page.getByTestId('signal-row').filter({ hasText: 'AADSTS7000215' }).first();
+    await signal.waitFor();
+    assert.doesNotMatch(await page.getByTestId('identity-signals').innerText(), new RegExp(ci.secret.replace(/[~.]/g, '\\$&')));
+    await rig.shot('identity-08-signals');
+  });
+
+  test('a firewall rule added on the page and rolled back from the journal leaves the sandbox as before', async () => {
+    const { page } = rig;
+    const ws = sandbox.ids.platformWorkspaceId;
+    // Firewall rules need Member or Admin on the platform workspace.
+    await sandbox.admin.grant({ service: 'dataPlatform', role: 'Admin' });
+    const rulesOf = async () => (await sandboxState()).dataPlatform.workspaces.find((w) => w.id === ws)!.firewallRules;
+    const before = structuredClone(await rulesOf());
+
+    // A bad workspace shows the service's error with its code, not an empty table.
+    await page.goto('/identity?tab=fixes&ws=ws-does-not-exist');
+    const refused = page.getByTestId('firewall-rules').getByRole('alert');
+    await refused.getByText(/Could not load the firewall rules/).waitFor();
+    assert.match(await refused.innerText(), /\(\d{3} [a-z_]+\)/);
+    await rig.shot('identity-09-fixes-error');
+
+    await page.getByLabel('Platform workspace id').fill(ws);
+    await page.getByTestId('firewall-rules').getByRole('alert').waitFor({ state: 'detached' });
+    await page.getByLabel('Rule name').fill('ci-egress');
+    await page.getByLabel('Start IP address').fill('203.0.113.0');
+    await page.getByLabel('End IP address').fill('203.0.113.255');
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await page.getByTestId('firewall-rule').filter({ hasText: 'ci-egress' }).waitFor();
+    await page.getByTestId('fix-journaled').waitFor();
+    assert.equal((await rulesOf()).length, before.length + 1, 'the rule is in the sandbox');
+    await page.getByLabel('Egress address to check').fill('203.0.113.10');
+    await page.getByRole('button', { name: 'Check', exact: true }).click();
+    await page.getByTestId('egress-result').getByText('203.0.113.10 is allowed (ci-egress)').waitFor();
+    await rig.shot('identity-10-rule-added');
+
+    await page.getByTestId('fix-journaled').getByRole('link', { name: 'change journal' }).click();
+    const change = page.getByTestId('change-row').filter({ hasText: 'ci-egress' });
+    await change.waitFor();
+    assert.equal(await change.getAttribute('data-state'), 'applied');
+    await change.getByRole('button', { name: /^Roll back/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Roll back this change?' });
+    await dialog.getByText(/The rollback performs/).waitFor();
+    await page.waitForTimeout(400); // the dialog's fade-in
+    await rig.shot('identity-11-rollback-confirm');
+    await dialog.getByRole('button', { name: 'Roll back' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.locator(`[data-testid="change-row"][data-state="rolled-back"]`).filter({ hasText: 'ci-egress' }).waitFor();
+    assert.deepEqual(await rulesOf(), before, 'the sandbox is back as before');
+    await rig.shot('identity-12-rolled-back');
+
+    await page.getByRole('tab', { name: 'Firewall and roles' }).click();
+    await page.getByTestId('firewall-rules').waitFor();
+    await page.getByTestId('firewall-rule').filter({ hasText: 'ci-egress' }).waitFor({ state: 'detached' });
+  });
+});
