@@ -1,8 +1,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
 import { cloudFromAddress, hostAllowed, selectCloud } from '../src/cloud/profiles.js';
 import { checkOverrides } from '../src/provisioning/targets.js';
 import { ConfigError } from '../src/config.js';
+import { gate } from '../src/provisioning/gates.js';
+import { BackingError, BackingPipeline } from '../src/backends/http-pipeline.js';
+import { build } from './helpers.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 test('the cloud is chosen from the deployment address, and SVC_CLOUD overrides it', () => {
   const cases: Array<[string, string]> = [
@@ -66,4 +78,159 @@ test('dedicated targetOverrides outside the cloud are refused with 400 naming th
   assert.throws(() => checkOverrides(high, { kqlClusterUri: 'https://attacker.example.com' }), (e: any) => e.status === 400 && e.extra.field === 'targetOverrides.kqlClusterUri');
   assert.throws(() => checkOverrides(high, { searchService: 'https://svc.search.windows.net' }), (e: any) => e.extra.field === 'targetOverrides.searchService');
   checkOverrides(high, { kqlClusterUri: 'https://c1.usgovvirginia.kusto.usgovcloudapi.net', searchService: 'svc.search.azure.us' });
+});
+
+// reference/kql-search-sql-identity.md section 6, row by row: Entra authority, ARM, Kusto suffix, search suffix / audience,
+// SQL suffixes / audience, reporting API, app and resource, data platform API, storage suffix / OneLake.
+const SECTION_6 = {
+  commercial: {
+    entra: 'login.microsoftonline.com', arm: 'management.azure.com', kusto: ['.kusto.windows.net', '.kusto.fabric.microsoft.com'],
+    search: ['.search.windows.net', 'https://search.azure.com'], sql: [['.database.windows.net', '.sql.azuresynapse.net'], 'https://database.windows.net'],
+    biApi: 'api.powerbi.com', biApp: 'app.powerbi.com', biResource: 'https://analysis.windows.net/powerbi/api',
+    fabric: 'https://api.fabric.microsoft.com/v1', storage: '.core.windows.net', oneLake: 'onelake.dfs.fabric.microsoft.com',
+  },
+  gcc: {
+    entra: 'login.microsoftonline.com', arm: 'management.azure.com', kusto: ['.kusto.windows.net'],
+    search: ['.search.windows.net', 'https://search.azure.com'], sql: [['.database.windows.net', '.sql.azuresynapse.net'], 'https://database.windows.net'],
+    biApi: 'api.powerbigov.us', biApp: 'app.powerbigov.us', biResource: 'https://analysis.usgovcloudapi.net/powerbi/api',
+    fabric: null, storage: '.core.windows.net', oneLake: null,
+  },
+  'gcc-high': {
+    entra: 'login.microsoftonline.us', arm: 'management.usgovcloudapi.net', kusto: ['.kusto.usgovcloudapi.net'],
+    search: ['.search.azure.us', 'https://search.azure.us'], sql: [['.database.usgovcloudapi.net', '.sql.azuresynapse.usgovcloudapi.net'], 'https://database.usgovcloudapi.net'],
+    biApi: 'api.high.powerbigov.us', biApp: 'app.high.powerbigov.us', biResource: 'https://high.analysis.usgovcloudapi.net/powerbi/api',
+    fabric: null, storage: '.core.usgovcloudapi.net', oneLake: null,
+  },
+  dod: {
+    entra: 'login.microsoftonline.us', arm: 'management.usgovcloudapi.net', kusto: ['.kusto.usgovcloudapi.net'],
+    search: ['.search.azure.us', 'https://search.azure.us'], sql: [['.database.usgovcloudapi.net', '.sql.azuresynapse.usgovcloudapi.net'], 'https://database.usgovcloudapi.net'],
+    biApi: 'api.mil.powerbigov.us', biApp: 'app.mil.powerbigov.us', biResource: 'https://mil.analysis.usgovcloudapi.net/powerbi/api',
+    fabric: null, storage: '.core.usgovcloudapi.net', oneLake: null,
+  },
+} as const;
+
+const host = (url: string) => new URL(url).host;
+const bare = (s: string) => s.replace(/\/+$/, '');
+
+test('every address, suffix and audience of each cloud is section 6’s, and the service’s token goes to exactly those hosts', () => {
+  const names = Object.keys(SECTION_6) as Array<keyof typeof SECTION_6>;
+  for (const cloud of names) {
+    const row = SECTION_6[cloud];
+    const p = selectCloud({ SVC_CLOUD: cloud });
+    const at = (what: string) => `${cloud}: ${what}`;
+    assert.equal(host(p.authUrl), row.entra, at('Entra authority'));
+    assert.equal(host(p.armUrl), row.arm, at('resource manager'));
+    assert.equal(bare(p.armAudience), `https://${row.arm}`, at('resource manager audience'));
+    assert.deepEqual([...p.kqlSuffixes].sort(), [...row.kusto].sort(), at('KQL suffixes'));
+    assert.equal(p.searchSuffix, row.search[0], at('search suffix'));
+    assert.equal(bare(p.searchAudience), row.search[1], at('search audience'));
+    for (const s of row.sql[0]) assert.ok(p.sqlSuffixes.includes(s), at(`SQL suffix ${s}`));
+    assert.equal(bare(p.sqlAudience), row.sql[1], at('SQL audience'));
+    assert.equal(p.biApiUrl, `https://${row.biApi}`, at('reporting API'));
+    assert.equal(p.biAppUrl, `https://${row.biApp}`, at('reporting app'));
+    assert.equal(p.biAudience, row.biResource, at('reporting resource'));
+    assert.equal(p.storageSuffix, row.storage, at('storage suffix'));
+    if (row.fabric) assert.equal(p.dataPlatformApiUrl, row.fabric, at('data platform API'));
+    if (row.oneLake) assert.equal(host(p.oneLakeUrl), row.oneLake, at('OneLake'));
+
+    // The token may go to every host of the row, over https only ...
+    const own = [
+      `https://${row.entra}`, `https://${row.arm}`, `https://mycluster.region${row.kusto[0]}`, `https://svc${row.search[0]}`,
+      ...row.sql[0].map((s) => `https://srv${s}`), `https://${row.biApi}`, `https://acct.blob${row.storage}`,
+    ];
+    for (const url of own) {
+      assert.equal(hostAllowed(p, url), true, at(`token to ${url}`));
+      assert.equal(hostAllowed(p, url.replace('https:', 'http:')), false, at(`plain http to ${url}`));
+    }
+    // ... and to no host of a cloud whose row differs.
+    for (const other of names) {
+      const o = SECTION_6[other];
+      if (o.entra === row.entra) continue;
+      for (const url of [`https://${o.arm}`, `https://mycluster.region${o.kusto[0]}`, `https://svc${o.search[0]}`, `https://srv${o.sql[0][0]}`, `https://acct.blob${o.storage}`]) {
+        assert.equal(hostAllowed(p, url), false, at(`token to ${other}'s ${url}`));
+      }
+    }
+  }
+  // The government data platform endpoint is not published: it is set on its own, and its exact host is then trusted.
+  const high = selectCloud({ SVC_CLOUD: 'gcc-high', SVC_DATA_PLATFORM_API_URL: 'https://api.fabric.agency.example.us/v1' });
+  assert.equal(high.dataPlatformApiUrl, 'https://api.fabric.agency.example.us/v1');
+  assert.equal(hostAllowed(high, 'https://api.fabric.agency.example.us/v1/workspaces'), true);
+  assert.equal(hostAllowed(high, 'https://other.agency.example.us/v1/workspaces'), false, 'only that host, not its parent domain');
+});
+
+test('remediation links and report web addresses use the selected cloud’s portals', () => {
+  const portals = { commercial: ['portal.azure.com', 'app.fabric.microsoft.com', 'app.powerbi.com'], gcc: ['portal.azure.com', 'app.powerbigov.us', 'app.powerbigov.us'], 'gcc-high': ['portal.azure.us', 'app.high.powerbigov.us', 'app.high.powerbigov.us'], dod: ['portal.azure.us', 'app.mil.powerbigov.us', 'app.mil.powerbigov.us'] } as const;
+  for (const [cloud, [portal, platform, reporting]] of Object.entries(portals)) {
+    const p = selectCloud({ SVC_CLOUD: cloud });
+    for (const name of ['kql-not-configured', 'kql-arm-auth', 'kql-create-table-auth', 'search-auth', 'warehouse-not-configured', 'warehouse-tsql-auth'] as const) {
+      assert.equal(host(gate(name, p).link), portal, `${cloud} ${name}`);
+    }
+    for (const name of ['no-platform-workspace', 'data-platform-auth'] as const) assert.equal(host(gate(name, p).link), platform, `${cloud} ${name}`);
+    for (const name of ['reporting-auth', 'reporting-tenant-setting', 'reporting-capacity'] as const) assert.equal(host(gate(name, p).link), reporting, `${cloud} ${name}`);
+  }
+});
+
+test('an address that matches no cloud rule stops the real start: exit code 2 and a message naming SVC_PUBLIC_URL', () => {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', SVC_PUBLIC_URL: 'https://analytics.example.internal', SVC_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cloud-')) };
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], { cwd: ROOT, env, encoding: 'utf8', timeout: 120_000 });
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /Configuration error: SVC_PUBLIC_URL: matches no cloud rule \(https:\/\/analytics\.example\.internal\); set SVC_CLOUD/);
+  assert.doesNotMatch(r.stdout, /Analytics Workspace Service on/, 'nothing listened');
+  const overridden = spawnSync(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], { cwd: ROOT, env: { ...env, SVC_CLOUD: 'moon' }, encoding: 'utf8', timeout: 120_000 });
+  assert.equal(overridden.status, 2);
+  assert.match(overridden.stderr, /Configuration error: SVC_CLOUD: must be commercial, gcc, gcc-high, dod or sandbox/);
+});
+
+test('a redirect toward a host outside the cloud is not followed: the token never reaches it', async (t) => {
+  // 127.0.0.2 is a loopback address the sandbox profile does not list: a host outside the cloud that this test can watch.
+  const reached: string[] = [];
+  const outside = http.createServer((req, res) => { reached.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`); res.end('{}'); });
+  await new Promise<void>((r) => outside.listen(0, '127.0.0.2', r));
+  const outsideUrl = `http://127.0.0.2:${(outside.address() as AddressInfo).port}`;
+  const seen: Array<{ path?: string; authorization?: string }> = [];
+  const backing = http.createServer((req, res) => {
+    seen.push({ path: req.url, authorization: req.headers.authorization });
+    req.resume();
+    if (req.url === '/same') return res.writeHead(307, { location: '/final' }).end();
+    if (req.url === '/final') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    res.writeHead(req.method === 'GET' ? 302 : 307, { location: `${outsideUrl}/steal${req.url}` }).end();
+  });
+  await new Promise<void>((r) => backing.listen(0, '127.0.0.1', r));
+  t.after(() => { outside.close(); backing.close(); });
+  const base = `http://127.0.0.1:${(backing.address() as AddressInfo).port}`;
+  const pipeline = new BackingPipeline(selectCloud({}), { principal: 'test-identity', getToken: async (aud) => `token-for-${aud}` }, { timeoutMs: 5000, retryDelayMs: 10, concurrencyPerService: 4 });
+
+  for (const method of ['GET', 'POST']) {
+    await assert.rejects(
+      pipeline.send({ service: 'kql', method, url: `${base}/v1/rest/mgmt`, audience: 'https://kusto.kusto.windows.net', json: method === 'POST' ? { csl: '.show tables' } : undefined }),
+      (e: unknown) => e instanceof BackingError && e.message.includes(`127.0.0.2:${(outside.address() as AddressInfo).port}`),
+    );
+  }
+  assert.deepEqual(reached, [], 'the host outside the cloud was called');
+  assert.ok(seen.length >= 2 && seen.every((s) => s.authorization === 'Bearer token-for-https://kusto.kusto.windows.net'), 'the backing host itself got the token');
+  // A redirect on the same host is followed, with the token.
+  const ok = await pipeline.send({ service: 'kql', method: 'POST', url: `${base}/same`, audience: 'https://kusto.kusto.windows.net', json: {} });
+  assert.equal(ok.status, 200);
+  assert.equal(seen.at(-1)!.path, '/final');
+  assert.equal(seen.at(-1)!.authorization, 'Bearer token-for-https://kusto.kusto.windows.net');
+});
+
+test('in GCC High, dedicated targetOverrides at commercial or foreign hosts → 400 naming the field, and no backing call is made', async (t) => {
+  const h = await build(t, { SVC_CLOUD: 'gcc-high', SVC_PUBLIC_URL: 'https://analytics.agency.azurewebsites.us', SVC_IDENTITY: 'client-secret', AZURE_TENANT_ID: '00000000-0000-4000-8000-000000000000', AZURE_CLIENT_ID: '00000000-0000-4000-8000-000000000001', AZURE_CLIENT_SECRET: 'not-used' });
+  const tenant = await h.tenant();
+  const ws = (await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: tenant.auth, payload: { name: 'gov' } })).json().workspace.id;
+  const refused: Array<[string, string]> = [
+    ['kqlClusterUri', 'https://c1.eastus.kusto.windows.net'], ['searchService', 'svc.search.windows.net'], ['warehouseServer', 'ws.sql.azuresynapse.net'],
+    ['lakeAccount', 'acct.dfs.core.windows.net'], ['kqlClusterUri', 'https://attacker.example.us'], ['searchService', 'http://svc.search.azure.us'],
+  ];
+  for (const [field, value] of refused) {
+    const r = await h.app.inject({ method: 'POST', url: '/api/apps/app-casino-analytics/install', headers: tenant.auth, payload: { workspaceId: ws, mode: 'dedicated', targetOverrides: { [field]: value } } });
+    assert.equal(r.statusCode, 400, `${field}=${value}: ${r.body}`);
+    assert.equal(r.json().error.field, `targetOverrides.${field}`);
+    assert.match(r.json().error.message, /outside the gcc-high cloud's allowed DNS suffixes/);
+  }
+  const metrics = await h.app.inject({ method: 'GET', url: '/metrics' });
+  assert.doesNotMatch(metrics.body, /^svc_backing_calls_total\{/m, 'no backing call was made');
+  const jobs = (await h.app.inject({ method: 'GET', url: `/api/apps/install-jobs?workspaceId=${ws}`, headers: tenant.auth })).json().jobs;
+  assert.deepEqual(jobs, [], 'no install job was written');
 });

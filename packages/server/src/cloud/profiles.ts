@@ -96,6 +96,9 @@ const BASE: Record<Exclude<CloudName, 'sandbox'>, CloudProfile> = {
   gcc: {
     ...commercial,
     name: 'gcc',
+    // Section 6: the data platform is not available in GCC, so its KQL and warehouse hosts are not GCC's.
+    kqlSuffixes: ['.kusto.windows.net'],
+    sqlSuffixes: ['.database.windows.net', '.sql.azuresynapse.net'],
     dataPlatformAudience: 'https://analysis.usgovcloudapi.net/powerbi/api',
     biApiUrl: 'https://api.powerbigov.us',
     biAppUrl: 'https://app.powerbigov.us',
