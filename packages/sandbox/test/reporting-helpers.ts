@@ -116,6 +116,7 @@ export async function exportFile(group: string, token: string, reportId: string,
     seen.push(`${poll.status}:${status.status}:${poll.headers.get('retry-after') ?? '-'}`);
     if (poll.status === 202) await sleep(Number(poll.headers.get('retry-after')) * 1000 || 50);
   }
+  if (status.status !== 'Succeeded') return { start: start.body, status, seen, res: undefined as unknown as Response, bytes: Buffer.alloc(0) };
   const res = await fetch(status.resourceLocation, { headers: { authorization: `Bearer ${token}` } });
   return { start: start.body, status, seen, res, bytes: Buffer.from(await res.arrayBuffer()) };
 }

@@ -1,6 +1,9 @@
 import { test } from 'node:test';
+// tedious is the service's client (hoisted from @svc/server): rows are written to the sandbox's warehouse through it.
+import { Connection, Request } from 'tedious';
 import assert from 'node:assert/strict';
 import { call, sandbox, sleep } from './helpers.js';
+import type { Sandbox } from '../src/index.js';
 import { exportFile, importRdl, parsePdf, reportingApi, simpleRdl, unzip, waitImport } from './reporting-helpers.js';
 
 test('reports in a group: paginated reports carry RDL markers, Power BI reports do not; $filter is ignored', async (t) => {
@@ -505,4 +508,45 @@ test('viewer: the webUrl renders the report with rp: parameters and rdl:format d
   assert.equal(wrong.status, 400);
   assert.match(await wrong.text(), /not a valid value of parameter &apos;Region&apos;/);
   assert.equal((await fetch(`${sb.urls.reporting}/groups/${sb.ids.platformWorkspaceId}/rdlreports/00000000-0000-4000-8000-000000000000`)).status, 404);
+});
+
+/** Runs one batch on the sandbox's SQL endpoint as the service identity (a db_owner user of the warehouse pool). */
+async function sqlBatch(sb: Sandbox, sql: string): Promise<void> {
+  const [host, port] = sb.urls.sql.split(':');
+  const token = await sb.admin.token({ audience: 'https://database.windows.net/' });
+  const conn = new Connection({ server: host!, authentication: { type: 'azure-active-directory-access-token', options: { token } }, options: { port: Number(port), database: sb.ids.warehousePool, encrypt: false, connectTimeout: 5000 } });
+  conn.on('error', () => undefined);
+  await new Promise<void>((resolve, reject) => conn.connect((err) => (err ? reject(err) : resolve())));
+  await new Promise<void>((resolve, reject) => conn.execSqlBatch(new Request(sql, (err) => (err ? reject(err) : resolve()))));
+  conn.close();
+}
+
+test('a data set over the sandbox warehouse renders its rows live (query parameters substituted); a failing query fails the job', async (t) => {
+  const sb = await sandbox(t);
+  await sb.admin.setSwitch('reporting.importMs', 0);
+  await sb.admin.setSwitch('reporting.renderMs', 20);
+  await sb.admin.setSwitch('reporting.retryAfterSeconds', 0);
+  await sqlBatch(sb, "CREATE TABLE dbo.Visits (Clinic NVARCHAR(50), Patients INT); INSERT INTO dbo.Visits (Clinic, Patients) VALUES (N'North', 12), (N'South', 30), (N'East', 7);");
+  const { token, group } = await reportingApi(sb);
+  const rdl = simpleRdl('Visits')
+    .replace('Data Source=old.example.net;Initial Catalog=sales', `Data Source=${sb.urls.sql};Initial Catalog=${sb.ids.warehousePool}`)
+    .replace('SELECT Name, Total FROM dbo.T', 'SELECT Clinic AS Name, Patients AS Total FROM dbo.Visits WHERE Patients &gt;= @Top')
+    .replace('<Query><DataSourceName>Db</DataSourceName>', '<Query><DataSourceName>Db</DataSourceName><QueryParameters><QueryParameter Name="@Top"><Value>=Parameters!Top.Value</Value></QueryParameter></QueryParameters>')
+    .replace('</ReportItems><Height>2in</Height>', '<Tablix Name="Visits"><TablixBody><TablixColumns><TablixColumn><Width>2in</Width></TablixColumn></TablixColumns><TablixRows><TablixRow><Height>0.25in</Height><TablixCells><TablixCell><CellContents><Textbox Name="H"><Paragraphs><Paragraph><TextRuns><TextRun><Value>Clinic</Value></TextRun></TextRuns></Paragraph></Paragraphs></Textbox></CellContents></TablixCell></TablixCells></TablixRow><TablixRow><Height>0.25in</Height><TablixCells><TablixCell><CellContents><Textbox Name="C"><Paragraphs><Paragraph><TextRuns><TextRun><Value>=Fields!Name.Value</Value></TextRun></TextRuns></Paragraph></Paragraphs></Textbox></CellContents></TablixCell></TablixCells></TablixRow></TablixRows></TablixBody><DataSetName>Rows</DataSetName></Tablix></ReportItems><Height>2in</Height>');
+  const done = await waitImport(group, token, (await importRdl(`${group}/imports?datasetDisplayName=Visits.rdl&nameConflict=Abort`, token, rdl)).body.id);
+  assert.equal(done.importState, 'Succeeded', JSON.stringify(done));
+  const id = done.reports[0].id;
+  const csv = await exportFile(group, token, id, { format: 'CSV' });
+  assert.deepEqual(csv.bytes.toString('utf8').replace(/^\uFEFF/, '').trim().split('\r\n'), ['Name,Total', 'North,12', 'South,30']);
+  const pdf = await exportFile(group, token, id, { format: 'PDF', paginatedReportConfiguration: { parameterValues: [{ name: 'Top', value: '20' }] } });
+  const text = parsePdf(pdf.bytes).text;
+  assert.match(text, /^South$/m);
+  assert.doesNotMatch(text, /North/);
+  await sqlBatch(sb, 'DROP TABLE dbo.Visits;');
+  const failed = await exportFile(group, token, id, { format: 'CSV' });
+  assert.equal(failed.status.status, 'Failed');
+  assert.equal(failed.status.resourceLocation, undefined);
+  const file = await call(`${group}/reports/${id}/exports/${encodeURIComponent(failed.start.id)}/file`, { token });
+  assert.equal(file.status, 400);
+  assert.match(file.body.error.message, /Failed/);
 });

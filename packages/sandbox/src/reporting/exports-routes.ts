@@ -7,6 +7,7 @@ import { datasourceType, readRdl, type RdlModel } from './rdl.js';
 import { IMAGE_FORMATS, renderFile } from './render/index.js';
 import { layout } from './render/layout.js';
 import { json, reportFor, settingDisabled } from './reports-routes.js';
+import { DataSourceError, liveRows } from './live-data.js';
 import type { ExportJob, StoredReport } from './store.js';
 import type { SwitchName } from '../switches.js';
 
@@ -31,7 +32,17 @@ const PPU_INTERVAL_MS = 5 * 60_000;
 const DAY = 86_400_000;
 
 function exportJson(core: SandboxCore, job: ExportJob, now = Date.now()): Record<string, unknown> {
-  const st = core.reporting.exportState(job, now);
+  let st = core.reporting.exportState(job, now);
+  if (st.status === 'Succeeded' && !job.file) {
+    // The render runs when the job first reads as finished; a data source error fails the job.
+    try {
+      extensionOf(job);
+    } catch (err) {
+      if (!(err instanceof DataSourceError)) throw err;
+      job.error = err.message;
+      st = core.reporting.exportState(job, now);
+    }
+  }
   return {
     id: job.id,
     createdDateTime: new Date(job.createdAt).toISOString(),
@@ -110,7 +121,7 @@ export function exportRoutes(core: SandboxCore, router: Router): void {
     const model = paginated ? readRdl(report.definition) : undefined;
     const parameters = applyParameters(model?.parameters ?? [], body.paginatedReportConfiguration?.parameterValues);
     const userId = identityOf(body, model, caller);
-    const render = renderer(report, model, parameters, userId, format, settings);
+    const render = renderer(core, report, model, parameters, userId, format, settings);
     const renderMs = core.switches['reporting.renderMs'];
     const timeout = core.switches['reporting.exportTimeoutMs'];
     const job: ExportJob = {
@@ -150,6 +161,7 @@ export function exportRoutes(core: SandboxCore, router: Router): void {
   router.get(`${one}/exports/:exportId/file`, async (ctx) => {
     const { report } = await reportFor(core, ctx, 'Viewer');
     const job = jobOf(report.groupId, report.id, ctx.params.exportId!);
+    exportJson(core, job);
     const st = core.reporting.exportState(job);
     if (st.status !== 'Succeeded') throw invalidRequest(`The export job is ${st.status}; its file is available once GET …/exports/{exportId} reports Succeeded.`);
     job.file ??= job.render(new Date(job.startAt));
@@ -164,13 +176,14 @@ export function exportRoutes(core: SandboxCore, router: Router): void {
 }
 
 /** The render of a job, run once when the job first reads as finished (ExecutionTime = when it started running). */
-function renderer(report: StoredReport, model: RdlModel | undefined, parameters: ReturnType<typeof applyParameters>, userId: string, format: string, settings: Record<string, string>) {
+function renderer(core: SandboxCore, report: StoredReport, model: RdlModel | undefined, parameters: ReturnType<typeof applyParameters>, userId: string, format: string, settings: Record<string, string>) {
   return (executionTime: Date) => {
     const rdl: RdlModel = model ?? {
       namespace: '', dataSources: [], dataSets: [], parameters: [], tables: [], pageHeight: '7.5in', pageWidth: '13.33in',
       textboxes: [{ name: 'Title', paragraphs: [report.name], region: 'body' }, { name: 'Footer', paragraphs: ['="Page " & Globals!PageNumber & " of " & Globals!TotalPages'], region: 'footer' }],
     };
-    const rendered = layout(rdl, { reportName: report.name, executionTime, userId, language: 'en-US', renderFormat: format, parameters }, settings);
+    const scope = { reportName: report.name, executionTime, userId, language: 'en-US', renderFormat: format, parameters };
+    const rendered = layout(rdl, scope, settings, liveRows(core, rdl, scope));
     return renderFile(format, rendered, settings);
   };
 }

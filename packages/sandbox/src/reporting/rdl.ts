@@ -24,6 +24,8 @@ export interface RdlDataSet {
   rows: Array<Record<string, string>>;
   /** Data set filters (expression, operator, values), applied to the rows when rendering. */
   filters: Array<{ expression: string; operator: string; values: string[] }>;
+  /** Query parameters: `@Name` in the command text and the expression giving its value. */
+  queryParameters: Array<{ name: string; value: string }>;
 }
 
 export interface RdlParameter {
@@ -188,6 +190,7 @@ export function readRdl(bytes: Buffer | string): RdlModel {
       commandText,
       fields: children(child(d, 'Fields'), 'Field').map((f) => ({ name: f.attrs.Name ?? '', dataField: textAt(f, 'DataField') ?? f.attrs.Name ?? '' })),
       rows: inlineRows(commandText),
+      queryParameters: children(child(q, 'QueryParameters'), 'QueryParameter').map((p) => ({ name: p.attrs.Name ?? '', value: textAt(p, 'Value') ?? '' })),
       filters: children(child(d, 'Filters'), 'Filter').map((f) => ({
         expression: textAt(f, 'FilterExpression') ?? '',
         operator: textAt(f, 'Operator') ?? 'Equal',

@@ -69,6 +69,8 @@ export interface ExportJob {
   /** Renders the file (once, when the job first reads as finished). */
   render: (executionTime: Date) => ExportFile;
   file?: ExportFile;
+  /** Why the render failed (a data source error): the job reads as Failed. */
+  error?: string;
 }
 
 /** The reporting service's state: reports per group, imports and export jobs. */
@@ -148,6 +150,7 @@ export class ReportingStore {
   /** An export job's state at a moment. */
   exportState(job: ExportJob, now = Date.now()): { status: ExportStatus; percentComplete: number; lastAction: number } {
     if (job.failAt !== undefined && now >= job.failAt) return { status: 'Failed', percentComplete: 0, lastAction: job.failAt };
+    if (job.error && now >= job.doneAt) return { status: 'Failed', percentComplete: 100, lastAction: job.doneAt };
     if (now >= job.doneAt) return { status: 'Succeeded', percentComplete: 100, lastAction: job.doneAt };
     if (now < job.startAt) return { status: 'NotStarted', percentComplete: 0, lastAction: job.createdAt };
     const pct = Math.floor(((now - job.startAt) / Math.max(1, job.doneAt - job.startAt)) * 100);

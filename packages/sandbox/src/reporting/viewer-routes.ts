@@ -8,6 +8,7 @@ import { readRdl } from './rdl.js';
 import { renderFile } from './render/index.js';
 import { renderHtml } from './render/documents.js';
 import { layout } from './render/layout.js';
+import { DataSourceError, liveRows } from './live-data.js';
 import type { StoredReport } from './store.js';
 
 /** `rdl:format` names of the viewer and the export format each one renders. */
@@ -51,7 +52,14 @@ function viewer(core: SandboxCore, ctx: RequestContext, report: StoredReport): R
   const settings: Record<string, string> = {};
   for (const [k, v] of ctx.url.searchParams) if (k.startsWith('rdl:') && k !== 'rdl:format') settings[k.slice(4)] = v;
   const wanted = ctx.query('rdl:format');
-  const rendered = layout(model, { reportName: report.name, executionTime: new Date(), userId: 'viewer', language: 'en-US', renderFormat: wanted ?? 'RPL', parameters }, settings);
+  const scope = { reportName: report.name, executionTime: new Date(), userId: 'viewer', language: 'en-US', renderFormat: wanted ?? 'RPL', parameters };
+  let rendered;
+  try {
+    rendered = layout(model, scope, settings, liveRows(core, model, scope));
+  } catch (err) {
+    if (!(err instanceof DataSourceError)) throw err;
+    return page(500, report.name, `<h1>${esc(report.name)}</h1><p class="error">${esc(err.message)}</p>`);
+  }
   if (wanted) {
     const format = URL_FORMATS[wanted.toUpperCase()];
     if (!format) return page(400, report.name, `<p class="error">rdl:format '${esc(wanted)}' is not one of ${Object.keys(URL_FORMATS).join(', ')}.</p>`);

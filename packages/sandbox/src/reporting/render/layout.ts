@@ -242,8 +242,8 @@ export function inches(size: string | undefined, fallback: number): number {
   return { in: n, cm: n / 2.54, mm: n / 25.4, pt: n / 72, pc: n / 6 }[m[2] as 'in']!;
 }
 
-function rowsOf(ds: RdlDataSet, scope: EvalScope): Array<Record<string, string>> {
-  return ds.rows
+function rowsOf(ds: RdlDataSet, scope: EvalScope, live?: Map<string, Array<Record<string, string>>>): Array<Record<string, string>> {
+  return (live?.get(ds.name) ?? ds.rows)
     .map((raw) => Object.fromEntries(ds.fields.map((f) => [f.name, raw[f.dataField] ?? ''])))
     .filter((rec) =>
       ds.filters.every((f) => {
@@ -263,8 +263,11 @@ function rowsOf(ds: RdlDataSet, scope: EvalScope): Array<Record<string, string>>
     );
 }
 
-/** Evaluates the report and lays it out on pages; `linesPerPage` follows the page height (device info may change it). */
-export function layout(model: RdlModel, base: Omit<EvalScope, 'fields' | 'page'>, settings: Record<string, string>): Rendered {
+/**
+ * Evaluates the report and lays it out on pages; `linesPerPage` follows the page height (device info may change it).
+ * `live` holds rows fetched from a data source for some data sets; the others use the rows the definition carries.
+ */
+export function layout(model: RdlModel, base: Omit<EvalScope, 'fields' | 'page'>, settings: Record<string, string>, live?: Map<string, Array<Record<string, string>>>): Rendered {
   const heightIn = settings.UseReportPageSize === 'false' ? inches(settings.PageHeight, 11) : inches(settings.PageHeight ?? model.pageHeight, 11);
   const widthIn = inches(settings.PageWidth ?? model.pageWidth, 8.5);
   const linesPerPage = Math.max(3, Math.floor((heightIn - 1.8) * 4));
@@ -277,7 +280,7 @@ export function layout(model: RdlModel, base: Omit<EvalScope, 'fields' | 'page'>
   }
   const tables: TableData[] = model.tables.map((t) => {
     const ds = model.dataSets.find((d) => d.name === t.dataSetName);
-    const records = ds ? rowsOf(ds, base) : [];
+    const records = ds ? rowsOf(ds, base, live) : [];
     const [head = [], ...rest] = t.rows;
     const headers = head.map((c) => evaluate(c, base));
     const rows = rest.flatMap((r) => (r.some((c) => /Fields!/.test(c)) ? records.map((rec) => r.map((c) => evaluate(c, { ...base, fields: rec }))) : [r.map((c) => evaluate(c, base))]));
