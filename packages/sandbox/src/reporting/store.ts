@@ -117,8 +117,10 @@ export class ReportingStore {
     return `${randomBytes(36).toString('base64')}`;
   }
 
-  /** Finishes imports whose publishing time has passed: validates the RDL, then creates or overwrites the report. */
+  /** Drops expired export jobs; finishes imports whose publishing time has passed (validates the RDL, then creates or overwrites the report). */
   settle(now = Date.now()): void {
+    // An export's file lives 24 hours; expired jobs are forgotten.
+    for (const [id, job] of this.exports) if (now > job.expiresAt) this.exports.delete(id);
     for (const imp of this.imports.values()) {
       if (imp.state !== 'Publishing' || now < imp.readyAt) continue;
       imp.updatedAt = imp.readyAt;
