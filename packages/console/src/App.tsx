@@ -16,6 +16,7 @@ const AppPage = lazy(() => import('./pages/AppPage'));
 const JobsPage = lazy(() => import('./pages/JobsPage'));
 const JobPage = lazy(() => import('./pages/JobPage'));
 const IdentityPage = lazy(() => import('./pages/IdentityPage'));
+const ReportsPage = lazy(() => import('./pages/ReportsPage'));
 
 const loading = <Spinner label="Loading…" style={{ marginTop: 48 }} />;
 
@@ -44,6 +45,7 @@ export function App() {
         <Route path="jobs" element={<Suspense fallback={loading}><JobsPage /></Suspense>} />
         <Route path="jobs/:jobId" element={<Suspense fallback={loading}><JobPage /></Suspense>} />
         <Route path="identity" element={<Suspense fallback={loading}><IdentityPage /></Suspense>} />
+        <Route path="reports" element={<Suspense fallback={loading}><ReportsPage /></Suspense>} />
         <Route path="*" element={<div style={{ padding: 24 }}>This page does not exist. <a href="/workspaces">Go to workspaces</a></div>} />
       </Route>
     </Routes>

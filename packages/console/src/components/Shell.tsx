@@ -1,5 +1,5 @@
 import { makeStyles, Text, tokens, Toaster, useId } from '@fluentui/react-components';
-import { Apps20Regular, Folder20Regular, History20Regular, ShieldKeyhole20Regular } from '@fluentui/react-icons';
+import { Apps20Regular, DocumentTable20Regular, Folder20Regular, History20Regular, ShieldKeyhole20Regular } from '@fluentui/react-icons';
 import { NavLink, Outlet } from 'react-router-dom';
 import { useIsAdmin } from '../api/identity';
 import { CloudBadge } from './CloudBadge';
@@ -48,6 +48,7 @@ export function Shell() {
         <NavLink to="/workspaces" className={cls}><Folder20Regular aria-hidden />Workspaces</NavLink>
         <NavLink to="/apps" className={cls}><Apps20Regular aria-hidden />App catalog</NavLink>
         <NavLink to="/jobs" className={cls}><History20Regular aria-hidden />Install jobs</NavLink>
+        <NavLink to="/reports" className={cls}><DocumentTable20Regular aria-hidden />Paginated reports</NavLink>
         {isAdmin && <NavLink to="/identity" className={cls}><ShieldKeyhole20Regular aria-hidden />Identity</NavLink>}
         <Text size={200} style={{ marginTop: 'auto', padding: 8, color: tokens.colorNeutralForeground3 }}>Analytics Workspace Service</Text>
       </nav>

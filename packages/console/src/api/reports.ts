@@ -1,0 +1,136 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from './client';
+
+/** A paginated report as the service lists it. */
+export interface PaginatedReport {
+  id: string;
+  workspaceId: string;
+  groupId: string;
+  name: string;
+  reportType: string;
+  format: string | null;
+  datasetId: string | null;
+  description: string;
+  modifiedDateTime: string | null;
+  modifiedBy: string | null;
+  webUrl: string;
+  embedUrl: string | null;
+}
+
+export interface ReportParameter {
+  name: string;
+  dataType: string;
+  prompt: string;
+  nullable: boolean;
+  allowBlank: boolean;
+  multiValue: boolean;
+  hidden: boolean;
+  defaultValues: string[];
+  validValues: Array<{ value: string; label: string }>;
+  validValuesDataSet?: string;
+}
+
+export interface ReportDefinition {
+  report: PaginatedReport;
+  definition: string;
+  etag: string;
+  parameters: ReportParameter[];
+}
+
+export interface ReportExport {
+  id: string;
+  reportId: string;
+  reportName: string | null;
+  status: string;
+  percentComplete: number;
+  fileExtension: string | null;
+  expirationTime: string | null;
+}
+
+export interface ReportDatasource {
+  name: string | null;
+  datasourceType: string | null;
+  connectionDetails: { server: string | null; database: string | null };
+  datasourceId: string | null;
+  gatewayId: string | null;
+}
+
+/** The API's export formats (WORD and EXCEL travel to the reporting service as DOCX and XLSX). */
+export const EXPORT_FORMATS = [
+  { id: 'PDF', label: 'PDF', ext: '.pdf' },
+  { id: 'ACCESSIBLEPDF', label: 'Accessible PDF', ext: '.pdf' },
+  { id: 'WORD', label: 'Word', ext: '.docx' },
+  { id: 'EXCEL', label: 'Excel', ext: '.xlsx' },
+  { id: 'PPTX', label: 'PowerPoint', ext: '.pptx' },
+  { id: 'CSV', label: 'CSV', ext: '.csv' },
+  { id: 'XML', label: 'XML', ext: '.xml' },
+  { id: 'MHTML', label: 'MHTML (web archive)', ext: '.mhtml' },
+  { id: 'IMAGE', label: 'Image (TIFF, PNG…)', ext: '.tiff' },
+] as const;
+
+const base = '/api/items/paginated-report';
+const q = (workspaceId: string) => `?workspaceId=${encodeURIComponent(workspaceId)}`;
+const at = (workspaceId: string, reportId: string, rest = '') => `${base}/${encodeURIComponent(reportId)}${rest}${q(workspaceId)}`;
+
+export const useReports = (workspaceId: string | undefined) =>
+  useQuery({
+    queryKey: ['reports', workspaceId],
+    enabled: !!workspaceId,
+    queryFn: async () => (await api<{ reports: PaginatedReport[] }>('GET', `${base}${q(workspaceId!)}`)).reports,
+  });
+
+export const useReport = (workspaceId: string, reportId: string) =>
+  useQuery({ queryKey: ['report', workspaceId, reportId], queryFn: async () => (await api<{ report: PaginatedReport }>('GET', at(workspaceId, reportId))).report });
+
+/** The RDL with its ETag; not refetched behind the editor's back. */
+export const useDefinition = (workspaceId: string, reportId: string) =>
+  useQuery({
+    queryKey: ['report-definition', workspaceId, reportId],
+    queryFn: () => api<ReportDefinition>('GET', at(workspaceId, reportId, '/definition')),
+    refetchOnWindowFocus: false,
+    staleTime: Infinity,
+  });
+
+/** Publishes the RDL back; a stale ETag rejects with ApiError etag_mismatch (412), invalid RDL with invalid_rdl (400). */
+export const saveDefinition = (workspaceId: string, reportId: string, definition: string, etag: string) =>
+  api<{ report: PaginatedReport; etag: string }>('PUT', at(workspaceId, reportId, '/definition'), { definition }, { 'if-match': etag });
+
+export const useDatasources = (workspaceId: string, reportId: string) =>
+  useQuery({ queryKey: ['report-datasources', workspaceId, reportId], queryFn: async () => (await api<{ datasources: ReportDatasource[] }>('GET', at(workspaceId, reportId, '/datasources'))).datasources });
+
+export const startExport = (workspaceId: string, reportId: string, body: { format: string; parameterValues?: Array<{ name: string; value: string | null }>; formatSettings?: Record<string, string> }) =>
+  api<{ export: ReportExport }>('POST', at(workspaceId, reportId, '/exports'), body).then((r) => r.export);
+
+export const getExport = (workspaceId: string, reportId: string, exportId: string) =>
+  api<{ export: ReportExport }>('GET', at(workspaceId, reportId, `/exports/${encodeURIComponent(exportId)}`)).then((r) => r.export);
+
+/** The address of an export's file (the session cookie authorizes the download). */
+export const exportFileUrl = (workspaceId: string, reportId: string, exportId: string) => at(workspaceId, reportId, `/exports/${encodeURIComponent(exportId)}/file`);
+
+export const createEmbedToken = (workspaceId: string, reportId: string, body: { lifetimeInMinutes?: number } = {}) =>
+  api<{ token: string; tokenId: string; expiration: string; embedUrl: string | null }>('POST', at(workspaceId, reportId, '/embed-token'), body);
+
+/** Clone, delete, rebind and publish, each refreshing what it changes. */
+export const useReportMutations = (workspaceId: string) => {
+  const qc = useQueryClient();
+  const refresh = () => qc.invalidateQueries({ queryKey: ['reports', workspaceId] });
+  return {
+    clone: useMutation({
+      mutationFn: async ({ reportId, name }: { reportId: string; name: string }) => (await api<{ report: PaginatedReport }>('POST', at(workspaceId, reportId, '/clone'), { name })).report,
+      onSuccess: refresh,
+    }),
+    remove: useMutation({
+      mutationFn: (reportId: string) => api('DELETE', at(workspaceId, reportId)),
+      onSuccess: refresh,
+    }),
+    publish: useMutation({
+      mutationFn: async (body: { name: string; definition: string }) => (await api<{ report: PaginatedReport }>('POST', `${base}${q(workspaceId)}`, body)).report,
+      onSuccess: refresh,
+    }),
+    rebind: useMutation({
+      mutationFn: async ({ reportId, updateDetails }: { reportId: string; updateDetails: Array<{ datasourceName: string; connectionDetails: { server?: string; database?: string } }> }) =>
+        (await api<{ datasources: ReportDatasource[] }>('POST', at(workspaceId, reportId, '/datasources'), { updateDetails })).datasources,
+      onSuccess: (list, v) => qc.setQueryData(['report-datasources', workspaceId, v.reportId], list),
+    }),
+  };
+};

@@ -1,0 +1,87 @@
+import { useMemo, useState } from 'react';
+import { Button, Checkbox, Field, Input, Select, Text } from '@fluentui/react-components';
+import { Add20Regular } from '@fluentui/react-icons';
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../api/client';
+import { useItems } from '../../api/items';
+import { useHealth } from '../../api/session';
+import { useReportMutations } from '../../api/reports';
+import { FormDialog } from '../FormDialog';
+import { tableReport } from './table-report';
+
+/** The reporting API host of each cloud, written into the semantic-model connection string. */
+const API_HOSTS: Record<string, string> = { gcc: 'api.powerbigov.us', 'gcc-high': 'api.high.powerbigov.us', dod: 'api.mil.powerbigov.us' };
+
+type ModelContent = { model?: { model?: { tables?: Array<{ name: string; columns?: Array<{ name: string; dataType?: string }> }> } } };
+
+/** Create from scratch: a formatted table over one table of a semantic model in the workspace, published as a new report. */
+export function NewReportButton({ workspaceId, onCreated }: { workspaceId: string; onCreated: (reportId: string) => void }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button icon={<Add20Regular />} onClick={() => setOpen(true)}>New table report</Button>
+      {open && <NewReportDialog workspaceId={workspaceId} onClose={() => setOpen(false)} onCreated={(id) => { setOpen(false); onCreated(id); }} />}
+    </>
+  );
+}
+
+function NewReportDialog({ workspaceId, onClose, onCreated }: { workspaceId: string; onClose: () => void; onCreated: (reportId: string) => void }) {
+  const items = useItems(workspaceId);
+  const health = useHealth();
+  const { publish } = useReportMutations(workspaceId);
+  const models = (items.data ?? []).filter((i) => i.itemType === 'semantic-model');
+  const [modelId, setModelId] = useState('');
+  const [table, setTable] = useState('');
+  const [picked, setPicked] = useState<Set<string> | null>(null);
+  const [name, setName] = useState('');
+  const model = models.find((m) => m.id === modelId);
+  const content = useQuery({
+    queryKey: ['content', workspaceId, modelId],
+    enabled: !!modelId,
+    queryFn: () => api<{ content: ModelContent }>('GET', `/api/workspaces/${workspaceId}/items/${modelId}/content`),
+  });
+  const tables = content.data?.content.model?.model?.tables ?? [];
+  const columns = useMemo(() => tables.find((t) => t.name === table)?.columns ?? [], [tables, table]);
+  const chosen = columns.filter((c) => !picked || picked.has(c.name));
+  const datasetId = model?.provisioning?.resourceId ?? undefined;
+
+  const submit = () => {
+    if (!model || !datasetId || !chosen.length) return;
+    const definition = tableReport({ title: name.trim(), apiHost: API_HOSTS[health.data?.cloud ?? ''] ?? 'api.powerbi.com', datasetId, table, columns: chosen });
+    publish.mutate({ name: name.trim(), definition }, { onSuccess: (r) => onCreated(r.id) });
+  };
+
+  return (
+    <FormDialog
+      open onClose={onClose} title="New table report from a semantic model" submitLabel="Create and publish"
+      pending={publish.isPending} error={publish.error} disabled={!name.trim() || !datasetId || !chosen.length} onSubmit={submit}
+    >
+      <Field label="Semantic model" required validationMessage={model && !datasetId ? 'This model is not provisioned in the data platform yet, so a report cannot connect to it' : undefined}>
+        <Select aria-label="Semantic model" value={modelId} onChange={(_, d) => { setModelId(d.value); setTable(''); setPicked(null); }}>
+          <option value="">{items.isPending ? 'Loading…' : models.length ? 'Choose a semantic model' : 'No semantic models in this workspace'}</option>
+          {models.map((m) => <option key={m.id} value={m.id}>{m.displayName}</option>)}
+        </Select>
+      </Field>
+      {modelId && (
+        <Field label="Table" required>
+          <Select aria-label="Table" value={table} onChange={(_, d) => { setTable(d.value); setPicked(null); if (!name) setName(d.value); }}>
+            <option value="">{content.isPending ? 'Loading…' : 'Choose a table'}</option>
+            {tables.map((t) => <option key={t.name} value={t.name}>{t.name}</option>)}
+          </Select>
+        </Field>
+      )}
+      {columns.length > 0 && (
+        <Field label="Columns">
+          <div role="group" aria-label="Columns" style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', maxHeight: 200, overflow: 'auto' }}>
+            {columns.map((c) => (
+              <Checkbox key={c.name} label={c.name} checked={!picked || picked.has(c.name)}
+                onChange={(_, d) => setPicked((old) => { const s = new Set(old ?? columns.map((x) => x.name)); if (d.checked) s.add(c.name); else s.delete(c.name); return s; })} />
+            ))}
+          </div>
+        </Field>
+      )}
+      <Field label="Report name" required><Input aria-label="Report name" value={name} onChange={(_, d) => setName(d.value)} /></Field>
+      <Text size={200}>The report is a formatted table (header row, one row per record), published to the workspace's reporting service with the import call.</Text>
+    </FormDialog>
+  );
+}

@@ -1,0 +1,116 @@
+// The paginated report editor in Chromium against the service and the sandbox's reporting emulator:
+// pick a workspace, the tree, refresh, metadata, the RDL (an invalid one refused, an edit published), parameters, a PDF export downloaded.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { startRig, type ConsoleRig } from './browser.js';
+
+describe('the paginated report editor in Chromium', { timeout: 300_000 }, () => {
+  let rig: ConsoleRig;
+  let workspaceId = '';
+
+  const api = async (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const r = await rig.h.app.inject({ method, url, headers: { ...rig.tenant.auth, ...headers }, ...(body === undefined ? {} : { payload: body as object }) });
+    return { status: r.statusCode, json: r.json() };
+  };
+
+  before(async () => {
+    rig = await startRig();
+    assert.ok(rig.sandbox, 'the editor is tested against the sandbox reporting emulator');
+    const ws = await api('POST', '/api/workspaces', { name: 'Regional reporting' });
+    workspaceId = ws.json.workspace.id;
+    await api('POST', '/api/workspaces', { name: 'Another workspace' });
+    const { page } = rig;
+    await page.goto('/sign-in');
+    await page.getByRole('textbox', { name: 'API token' }).fill(rig.tenant.token);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/workspaces$/);
+  });
+  after(async () => {
+    await rig?.close();
+  });
+
+  test('pick a workspace, see the tree of paginated reports only, refresh, open the metadata', async () => {
+    const { page } = rig;
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Paginated reports' }).click();
+    await page.getByRole('heading', { name: 'Paginated reports' }).waitFor();
+    await page.getByRole('combobox', { name: 'Workspace' }).selectOption({ label: 'Regional reporting' });
+    await page.waitForURL(new RegExp(`workspace=${workspaceId}`));
+    const tree = page.getByRole('tree', { name: 'Paginated reports' });
+    await tree.getByText('Sales by Region').waitFor();
+    assert.equal(await tree.getByText('Executive Overview').count(), 0, 'the Power BI report is not listed');
+    const listed = (await api('GET', `/api/items/paginated-report?workspaceId=${workspaceId}`)).json.reports as Array<{ name: string; id: string }>;
+    assert.equal(await page.getByTestId('report-leaf').count(), listed.length);
+    await rig.shot('reports-01-tree');
+
+    // A report published behind the editor's back appears after Refresh.
+    const sales = listed.find((r) => r.name === 'Sales by Region')!;
+    const def = await api('GET', `/api/items/paginated-report/${sales.id}/definition?workspaceId=${workspaceId}`);
+    assert.equal((await api('POST', `/api/items/paginated-report?workspaceId=${workspaceId}`, { name: 'Sales (published elsewhere)', definition: def.json.definition })).status, 201);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await tree.getByText('Sales (published elsewhere)').waitFor();
+
+    await tree.getByText('Sales by Region').click();
+    const meta = page.getByTestId('report-metadata');
+    await meta.getByText('PaginatedReport').waitFor();
+    await meta.getByText(sales.id, { exact: true }).waitFor();
+    const link = page.getByRole('link', { name: 'Open in the reporting service' });
+    assert.match(String(await link.getAttribute('href')), new RegExp(`/rdlreports/${sales.id}$`));
+    await rig.shot('reports-02-metadata');
+  });
+
+  test('view the RDL, an invalid edit is refused naming the line, a valid edit is published', async () => {
+    const { page } = rig;
+    await page.getByRole('tab', { name: 'Definition (RDL)' }).click();
+    const source = page.getByTestId('rdl-source');
+    await source.waitFor();
+    const original = await source.inputValue();
+    assert.match(original, /<Report [^>]*xmlns="http:\/\/schemas\.microsoft\.com\/sqlserver\/reporting\/2016\/01\/reportdefinition"/);
+    await rig.shot('reports-03-definition');
+
+    await source.fill(original.replace('<DataType>DateTime</DataType>', '<DataType>Date</DataType>'));
+    await page.getByRole('button', { name: 'Publish' }).click();
+    const invalid = page.getByTestId('definition-invalid');
+    await invalid.getByText(/line \d+, <DataType>: DataType 'Date' is not one of/).waitFor();
+    await rig.shot('reports-04-definition-invalid');
+
+    const edited = original.replace('Sales by region and city for a date range.', 'Sales by region, edited in the console.');
+    await source.fill(edited);
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByTestId('definition-state').getByText('Published').waitFor({ timeout: 30_000 });
+    await rig.shot('reports-05-definition-published');
+    const reports = (await api('GET', `/api/items/paginated-report?workspaceId=${workspaceId}`)).json.reports as Array<{ name: string; id: string }>;
+    const sales = reports.find((r) => r.name === 'Sales by Region')!;
+    const after = await api('GET', `/api/items/paginated-report/${sales.id}/definition?workspaceId=${workspaceId}`);
+    assert.match(after.json.definition, /Sales by region, edited in the console\./);
+  });
+
+  test('set parameters, export a PDF with progress, and download it', async () => {
+    const { page } = rig;
+    await page.getByRole('tab', { name: 'Parameters and export' }).click();
+    const region = page.getByRole('group', { name: 'Region' });
+    await region.getByRole('checkbox', { name: 'West' }).waitFor();
+    assert.equal(await region.getByRole('checkbox', { name: 'West' }).isChecked(), true, 'defaults come from the RDL');
+    await region.getByRole('checkbox', { name: 'East' }).uncheck();
+    await region.getByRole('checkbox', { name: 'Central' }).check();
+    await page.getByRole('combobox', { name: 'Export format' }).selectOption('PDF');
+    assert.equal(await region.getByRole('checkbox', { name: 'East' }).isChecked(), false);
+    assert.equal(await region.getByRole('checkbox', { name: 'Central' }).isChecked(), true);
+    await rig.shot('reports-06-parameters');
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    await page.getByTestId('export-progress').waitFor();
+    await rig.shot('reports-07-export-progress');
+    const download = page.getByTestId('export-download');
+    await download.waitFor({ timeout: 60_000 });
+    const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+    assert.equal(file.suggestedFilename(), 'Sales by Region.pdf');
+    const saved = await file.path();
+    const bytes = fs.readFileSync(saved!);
+    assert.equal(bytes.subarray(0, 5).toString('latin1'), '%PDF-');
+    const text = bytes.toString('latin1');
+    assert.match(text, /Chicago/, 'Central rows are in the PDF');
+    assert.doesNotMatch(text, /Boston/, 'East rows are filtered out by the Region parameter');
+    await page.getByRole('region', { name: 'Preview' }).or(page.getByTitle('Report preview')).first().waitFor();
+    await rig.shot('reports-08-export-done');
+  });
+});
