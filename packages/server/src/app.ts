@@ -15,6 +15,7 @@ import { OidcSignIn, oidcSettings } from './auth/oidc.js';
 import { loggableUrl, oidcRoutes } from './auth/oidc-routes.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { registerInputGuard } from './http/input-guard.js';
 import { Metrics, registerMetrics } from './http/metrics.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { ErrorEnvelope } from './http/schemas.js';
@@ -155,6 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const consoleIndex = path.join(CONSOLE_DIST, 'index.html');
   registerErrorHandling(app, fs.existsSync(consoleIndex) ? consoleIndex : undefined);
   registerMetrics(app, metrics);
+  registerInputGuard(app);
   registerAuthentication(app, { tokens, sessions, limiter: new RateLimiter(config.rateLimitPerMinute) });
 
   const secureCookies = (req: { protocol: string }) => req.protocol === 'https' || (config.publicUrl ?? '').startsWith('https:');

@@ -25,6 +25,14 @@ export class HostNotAllowedError extends BackingError {
   }
 }
 
+/** A backing service redirected to another origin: not followed, so the token stays with the host it was meant for. */
+export class RedirectRefusedError extends BackingError {
+  constructor(service: BackingService, status: number, readonly host: string) {
+    super(service, status, '', 'redirect_refused', `The ${service} service answered ${status} toward ${host}, another host: not followed, the service's token is sent only to the host it was issued for`);
+    this.message = this.transport!;
+  }
+}
+
 export interface BackingRequest {
   service: BackingService;
   method: string;
@@ -154,9 +162,11 @@ export class BackingPipeline {
         this.options.onCall?.(req.service, res.status, Date.now() - started);
         const location = res.headers.get('location');
         if (res.status >= 300 && res.status < 400 && location && [301, 302, 307, 308].includes(res.status) && redirects < 3) {
-          // Follow only within the cloud: the token is re-checked against the new host by attempt().
-          const next = new URL(location, req.url).toString();
-          return this.attempt({ ...req, url: next }, redirects + 1);
+          // Followed only to the same origin: another host, even one under an allowed suffix (anyone's storage
+          // account is), never receives the token; the redirect is reported unfollowed instead.
+          const next = new URL(location, req.url);
+          if (next.origin !== new URL(req.url).origin) return new RedirectRefusedError(req.service, res.status, next.host);
+          return this.attempt({ ...req, url: next.toString() }, redirects + 1);
         }
         return { status: res.status, headers: res.headers, text, bytes, json: () => JSON.parse(text) };
       } catch (err) {
