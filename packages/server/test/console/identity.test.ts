@@ -8,7 +8,7 @@ import { startRig, type ConsoleRig } from './browser.js';
 const DAY = 86_400_000;
 
 /** What the test reads of the sandbox's seeded ids. */
-interface Ids { platformWorkspaceId: string; servicePrincipals: Array<{ name: string; appId: string; secret: string }> }
+interface Ids { platformWorkspaceId: string; tenantId: string; servicePrincipals: Array<{ name: string; appId: string; objectId: string; secret: string }> }
 
 describe('the identity operations page in Chromium', { timeout: 300_000 }, () => {
   let rig: ConsoleRig;
@@ -180,5 +180,51 @@ describe('the identity operations page in Chromium', { timeout: 300_000 }, () =>
     await page.getByRole('tab', { name: 'Firewall and roles' }).click();
     await page.getByTestId('firewall-rules').waitFor();
     await page.getByTestId('firewall-rule').filter({ hasText: 'ci-egress' }).waitFor({ state: 'detached' });
+  });
+
+  test('token inspection: the claims table marks each claim ok or wrong with the expected value; the token is not kept', async () => {
+    const { page } = rig;
+    const ci = sandbox.ids.servicePrincipals.find((p) => p.name === 'ci-deployer')!;
+    const other = sandbox.ids.servicePrincipals.find((p) => p.name === 'legacy-etl')!;
+    const good: string = await sandbox.admin.token({ principal: ci.appId, audience: 'dataPlatform' });
+    const bad: string = await sandbox.admin.token({ principal: other.appId, audience: 'arm' });
+    await page.goto('/identity?tab=token');
+    const inspect = async (token: string) => {
+      await page.getByLabel('Access token').fill(token);
+      await page.getByLabel('Expected app id (appid)').fill(ci.appId);
+      await page.getByLabel('Expected tenant id (tid)').fill(sandbox.ids.tenantId);
+      await page.getByRole('button', { name: 'Inspect' }).click();
+      await page.getByTestId('claims').waitFor();
+      assert.equal(await page.getByLabel('Access token').inputValue(), '', 'the field is cleared once sent');
+      assert.ok(!page.url().includes(token.slice(0, 20)), 'the token is not in the address');
+    };
+    await inspect(good);
+    await page.getByRole('heading', { name: 'Every checked claim is as it should be' }).waitFor();
+    const row = (claim: string) => page.locator(`[data-testid="claim-row"]`).filter({ has: page.getByRole('cell', { name: claim, exact: true }) });
+    assert.equal(await row('aud').getAttribute('data-status'), 'ok');
+    assert.equal(await row('appid').getAttribute('data-status'), 'ok');
+    await inspect(bad);
+    await page.getByRole('heading', { name: 'Some claims are wrong' }).waitFor();
+    assert.equal(await row('aud').getAttribute('data-status'), 'wrong');
+    assert.equal(await row('appid').getAttribute('data-status'), 'wrong');
+    assert.match(await row('appid').innerText(), new RegExp(ci.appId), 'the expected value is shown');
+    await rig.shot('identity-13-token-claims');
+  });
+
+  test('an incident opened on the page gets its computed severity; closing before monitoring ends is refused with the code', async () => {
+    const { page } = rig;
+    await page.goto('/identity?tab=incidents');
+    await page.getByText('No identity incidents.').waitFor();
+    await page.getByLabel('Title').fill('CI deployer cannot get a token');
+    await page.getByLabel('Identity type').selectOption('service-principal');
+    await page.getByRole('button', { name: 'Open incident' }).click();
+    const row = page.getByTestId('incident-row').filter({ hasText: 'CI deployer cannot get a token' });
+    await row.waitFor();
+    assert.match(await row.innerText(), /SEV[1-4]/);
+    await row.getByRole('button', { name: 'Close incident CI deployer cannot get a token' }).click();
+    const refused = page.getByTestId('incidents').getByRole('alert');
+    await refused.getByText('The incident cannot close yet').waitFor();
+    assert.match(await refused.innerText(), /\(409 [a-z_]+\)/);
+    await rig.shot('identity-14-incident-close-refused');
   });
 });

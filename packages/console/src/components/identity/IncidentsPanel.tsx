@@ -30,7 +30,7 @@ export function IncidentsPanel() {
               {Object.entries(IDENTITY_TYPES).map(([v, label]) => <option key={v} value={v}>{label}</option>)}
             </Select>
           </Field>
-          <Field label="Signals from the last (minutes)" hint="default: the service's"><Input type="number" min={1} max={10080} value={f.lookbackMinutes} onChange={set('lookbackMinutes')} style={{ width: 120 }} /></Field>
+          <Field label="Signals from the last (minutes)"><Input type="number" min={1} max={10080} value={f.lookbackMinutes} onChange={set('lookbackMinutes')} style={{ width: 120 }} placeholder="default" /></Field>
           <Button appearance="primary" type="submit" disabled={open.isPending || !f.title.trim()}>{open.isPending ? 'Opening…' : 'Open incident'}</Button>
         </form>
         {open.isError && <ErrorMessage error={open.error} title="The incident was not opened" />}
