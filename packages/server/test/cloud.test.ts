@@ -151,6 +151,11 @@ test('every address, suffix and audience of each cloud is section 6’s, and the
       }
     }
   }
+  // Beyond section 6: the identity provider's application API and the vault audience (secret rotation); none in the sandbox.
+  const graph = { commercial: 'https://graph.microsoft.com', gcc: 'https://graph.microsoft.com', 'gcc-high': 'https://graph.microsoft.us', dod: 'https://dod-graph.microsoft.us' };
+  for (const [cloud, url] of Object.entries(graph)) assert.equal(selectCloud({ SVC_CLOUD: cloud }).graphUrl, url, `${cloud} graph`);
+  assert.equal(selectCloud({ SVC_CLOUD: 'dod' }).vaultAudience, 'https://vault.usgovcloudapi.net');
+  assert.equal(selectCloud({}).graphUrl, undefined, 'the sandbox calls no real application API');
   // The government data platform endpoint is not published: it is set on its own, and its exact host is then trusted.
   const high = selectCloud({ SVC_CLOUD: 'gcc-high', SVC_DATA_PLATFORM_API_URL: 'https://api.fabric.agency.example.us/v1' });
   assert.equal(high.dataPlatformApiUrl, 'https://api.fabric.agency.example.us/v1');

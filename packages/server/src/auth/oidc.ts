@@ -1,7 +1,7 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { ConfigError } from '../config.js';
-import type { CloudProfile } from '../cloud/profiles.js';
+import { COMMERCIAL_AUTH_URL, type CloudProfile } from '../cloud/profiles.js';
 import type { Db } from '../store/db.js';
 import { AuthenticationError, ForbiddenError, InputError, ServiceError } from '../errors.js';
 import type { Caller } from './caller.js';
@@ -55,8 +55,8 @@ export function oidcSettings(env: Readonly<Record<string, string | undefined>>, 
   const issuerOverridden = Boolean(env.SVC_OIDC_ISSUER);
   const issuer = (env.SVC_OIDC_ISSUER || `${profile.authUrl}/${tenant}/v2.0`).replace(/\/+$/, '');
   if (!/^https?:\/\//.test(issuer)) throw new ConfigError('SVC_OIDC_ISSUER', `must be an absolute URL, got "${issuer}"`);
-  if (multiTenant && new URL(issuer).origin !== 'https://login.microsoftonline.com') {
-    throw new ConfigError('SVC_OIDC_TENANT', `"${tenant}" (multi-tenant sign-in) is supported only at https://login.microsoftonline.com; set it to your directory tenant id`);
+  if (multiTenant && new URL(issuer).origin !== COMMERCIAL_AUTH_URL) {
+    throw new ConfigError('SVC_OIDC_TENANT', `"${tenant}" (multi-tenant sign-in) is supported only at ${COMMERCIAL_AUTH_URL}; set it to your directory tenant id`);
   }
   const tenants = new Map<string, string>();
   for (const pair of list(env.SVC_OIDC_TENANTS)) {

@@ -28,6 +28,11 @@ export interface CloudProfile {
   fabricPortalUrl: string;
   /** DNS suffixes a backing host must end with before the service's token is sent to it. */
   allowedSuffixes: string[];
+  /** The identity provider's application API (secret rotation); none in the sandbox unless SVC_GRAPH_URL says. */
+  graphUrl?: string;
+  graphAudience: string;
+  /** The secret vault's token audience. */
+  vaultAudience: string;
   /** Only the sandbox: plain http to loopback is allowed. */
   allowLoopback: boolean;
 }
@@ -54,6 +59,9 @@ const commercial: CloudProfile = {
   oneLakeUrl: 'https://onelake.dfs.fabric.microsoft.com',
   portalUrl: 'https://portal.azure.com',
   fabricPortalUrl: 'https://app.fabric.microsoft.com',
+  graphUrl: 'https://graph.microsoft.com',
+  graphAudience: 'https://graph.microsoft.com',
+  vaultAudience: 'https://vault.azure.net',
   allowedSuffixes: [
     'login.microsoftonline.com', 'management.azure.com', '.fabric.microsoft.com', '.powerbi.com', '.analysis.windows.net',
     '.kusto.windows.net', '.search.windows.net', '.database.windows.net', '.sql.azuresynapse.net', '.core.windows.net',
@@ -84,6 +92,9 @@ const govHigh = (name: 'gcc-high' | 'dod', bi: string, biAudience: string): Clou
   oneLakeUrl: 'https://onelake.dfs.fabric.microsoft.us',
   portalUrl: 'https://portal.azure.us',
   fabricPortalUrl: `https://app.${bi}`,
+  graphUrl: name === 'dod' ? 'https://dod-graph.microsoft.us' : 'https://graph.microsoft.us',
+  graphAudience: name === 'dod' ? 'https://dod-graph.microsoft.us' : 'https://graph.microsoft.us',
+  vaultAudience: 'https://vault.usgovcloudapi.net',
   allowedSuffixes: [
     'login.microsoftonline.us', 'management.usgovcloudapi.net', '.fabric.microsoft.us', `.${bi}`, '.usgovcloudapi.net',
     '.kusto.usgovcloudapi.net', '.search.azure.us', '.database.usgovcloudapi.net', '.sql.azuresynapse.usgovcloudapi.net', '.core.usgovcloudapi.net',
@@ -111,6 +122,9 @@ const BASE: Record<Exclude<CloudName, 'sandbox'>, CloudProfile> = {
 };
 
 const hostOf = (url: string) => new URL(url).hostname;
+
+/** The commercial cloud's identity provider: the only one where multi-tenant (organizations/common) sign-in is checked per tid. */
+export const COMMERCIAL_AUTH_URL = commercial.authUrl;
 
 /** Which cloud a deployment address belongs to, by the documented rule (see README "Clouds"). */
 export function cloudFromAddress(publicUrl: string): CloudName | undefined {
@@ -151,7 +165,7 @@ export function selectCloud(env: Readonly<Record<string, string | undefined>>): 
   }
   name ??= 'sandbox';
   // The sandbox speaks the commercial audiences but sends tokens to loopback only.
-  const base: CloudProfile = name === 'sandbox' ? { ...commercial, name: 'sandbox', identityProviderName: 'Sandbox identity provider', allowedSuffixes: [], allowLoopback: true } : BASE[name];
+  const base: CloudProfile = name === 'sandbox' ? { ...commercial, name: 'sandbox', identityProviderName: 'Sandbox identity provider', graphUrl: undefined, allowedSuffixes: [], allowLoopback: true } : BASE[name];
   const profile: Record<string, unknown> = { ...base, allowedSuffixes: [...base.allowedSuffixes] };
   for (const [key, variable] of OVERRIDES) {
     const value = env[variable];

@@ -15,9 +15,6 @@ import { ProbeService } from './probes.js';
 import { RotationService } from './rotations.js';
 import type { IdentitySignals } from './signals.js';
 
-/** Where the identity provider's application API lives per cloud (override with SVC_GRAPH_URL). */
-const GRAPH_URLS: Record<string, string> = { commercial: 'https://graph.microsoft.com', gcc: 'https://graph.microsoft.com', 'gcc-high': 'https://graph.microsoft.us', dod: 'https://dod-graph.microsoft.us' };
-const VAULT_AUDIENCES: Record<string, string> = { 'gcc-high': 'https://vault.usgovcloudapi.net', dod: 'https://vault.usgovcloudapi.net' };
 
 export interface IdentityOptions {
   db: Db;
@@ -47,13 +44,14 @@ export class IdentityService {
     const { db, profile, env } = options;
     this.signals = options.signals;
     this.signals.now = now;
-    const graphUrl = (env.SVC_GRAPH_URL ?? GRAPH_URLS[profile.name])?.replace(/\/+$/, '');
+    // The application API's address is the cloud profile's (none in the sandbox), SVC_GRAPH_URL overriding it.
+    const graphUrl = (env.SVC_GRAPH_URL ?? profile.graphUrl)?.replace(/\/+$/, '');
     const vaultUrl = env.SVC_VAULT_URL?.replace(/\/+$/, '');
     // Graph and the vault are outside the data-plane suffixes: this pipeline also trusts exactly their hosts.
     const extra = [graphUrl, vaultUrl].filter((u): u is string => Boolean(u)).map((u) => new URL(u).hostname);
     const pipeline = new BackingPipeline({ ...profile, allowedSuffixes: [...profile.allowedSuffixes, ...extra] }, options.pipeline.credential, options.pipeline.options);
-    const graph = graphUrl ? new ApplicationCredentialClient(pipeline, graphUrl, env.SVC_GRAPH_AUDIENCE ?? GRAPH_URLS[profile.name] ?? 'https://graph.microsoft.com') : undefined;
-    const vault = vaultUrl ? new VaultClient(pipeline, vaultUrl, env.SVC_VAULT_AUDIENCE ?? VAULT_AUDIENCES[profile.name] ?? 'https://vault.azure.net') : undefined;
+    const graph = graphUrl ? new ApplicationCredentialClient(pipeline, graphUrl, env.SVC_GRAPH_AUDIENCE ?? profile.graphAudience) : undefined;
+    const vault = vaultUrl ? new VaultClient(pipeline, vaultUrl, env.SVC_VAULT_AUDIENCE ?? profile.vaultAudience) : undefined;
     this.journal = new ChangeJournal(db, now);
     const platform = new PlatformIdentityClient(options.pipeline, profile.dataPlatformApiUrl, profile.dataPlatformAudience);
     this.fixes = new FixService({ platform, journal: this.journal, graph, vault });
