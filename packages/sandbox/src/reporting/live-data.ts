@@ -1,7 +1,7 @@
 import type { SandboxCore } from '../core.js';
 import { SqlEngine } from '../sql/engine.js';
 import { datasourceType, parseConnectString, type RdlDataSet, type RdlModel } from './rdl.js';
-import { evaluateValue, type EvalScope } from './render/layout.js';
+import { evaluateValue, type EvalScope } from './render/expressions.js';
 
 /** A data set's query failed at the data source: the render (and its export job) fails with this text. */
 export class DataSourceError extends Error {}
