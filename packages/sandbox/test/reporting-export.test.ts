@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { Connection, Request } from 'tedious';
 import { call, sandbox, sleep } from './helpers.js';
 import type { Sandbox } from '../src/index.js';
-import { exportFile, importRdl, parsePdf, reportingApi, simpleRdl, unzip, waitImport } from './reporting-helpers.js';
+import { exportFile, importRdl, parsePdf, reportingApi, simpleRdl, unzip, waitImport, withTable } from './reporting-helpers.js';
 
 // ExportTo against the reporting emulator: polling, the files of each format, parameters, limits and live data.
 
@@ -195,9 +195,8 @@ test('a data set over the sandbox warehouse renders its rows live (query paramet
   const rdl = simpleRdl('Visits')
     .replace('Data Source=old.example.net;Initial Catalog=sales', `Data Source=${sb.urls.sql};Initial Catalog=${sb.ids.warehousePool}`)
     .replace('SELECT Name, Total FROM dbo.T', 'SELECT Clinic AS Name, Patients AS Total FROM dbo.Visits WHERE Patients &gt;= @Top')
-    .replace('<Query><DataSourceName>Db</DataSourceName>', '<Query><DataSourceName>Db</DataSourceName><QueryParameters><QueryParameter Name="@Top"><Value>=Parameters!Top.Value</Value></QueryParameter></QueryParameters>')
-    .replace('</ReportItems><Height>2in</Height>', '<Tablix Name="Visits"><TablixBody><TablixColumns><TablixColumn><Width>2in</Width></TablixColumn></TablixColumns><TablixRows><TablixRow><Height>0.25in</Height><TablixCells><TablixCell><CellContents><Textbox Name="H"><Paragraphs><Paragraph><TextRuns><TextRun><Value>Clinic</Value></TextRun></TextRuns></Paragraph></Paragraphs></Textbox></CellContents></TablixCell></TablixCells></TablixRow><TablixRow><Height>0.25in</Height><TablixCells><TablixCell><CellContents><Textbox Name="C"><Paragraphs><Paragraph><TextRuns><TextRun><Value>=Fields!Name.Value</Value></TextRun></TextRuns></Paragraph></Paragraphs></Textbox></CellContents></TablixCell></TablixCells></TablixRow></TablixRows></TablixBody><DataSetName>Rows</DataSetName></Tablix></ReportItems><Height>2in</Height>');
-  const done = await waitImport(group, token, (await importRdl(`${group}/imports?datasetDisplayName=Visits.rdl&nameConflict=Abort`, token, rdl)).body.id);
+    .replace('<Query><DataSourceName>Db</DataSourceName>', '<Query><DataSourceName>Db</DataSourceName><QueryParameters><QueryParameter Name="@Top"><Value>=Parameters!Top.Value</Value></QueryParameter></QueryParameters>');
+  const done = await waitImport(group, token, (await importRdl(`${group}/imports?datasetDisplayName=Visits.rdl&nameConflict=Abort`, token, withTable(rdl, 'Rows', ['Name']))).body.id);
   assert.equal(done.importState, 'Succeeded', JSON.stringify(done));
   const id = done.reports[0].id;
   const csv = await exportFile(group, token, id, { format: 'CSV' });
@@ -213,4 +212,40 @@ test('a data set over the sandbox warehouse renders its rows live (query paramet
   const file = await call(`${group}/reports/${id}/exports/${encodeURIComponent(failed.start.id)}/file`, { token });
   assert.equal(file.status, 400);
   assert.match(file.body.error.message, /Failed/);
+});
+
+test('a DAX data set over a sandbox semantic model reads its Direct Lake table on the SQL endpoint (FILTER on a parameter)', async (t) => {
+  const sb = await sandbox(t);
+  await sb.admin.setSwitch('reporting.importMs', 0);
+  await sb.admin.setSwitch('reporting.renderMs', 20);
+  await sb.admin.setSwitch('reporting.retryAfterSeconds', 0);
+  await sb.admin.setSwitch('dataPlatform.asyncMode', 'never');
+  await sqlBatch(sb, "CREATE TABLE dbo.Visits (clinic NVARCHAR(50), patients INT); INSERT INTO dbo.Visits (clinic, patients) VALUES (N'North', 12), (N'South', 30);");
+  const [host, port] = sb.urls.sql.split(':');
+  const bim = {
+    compatibilityLevel: 1604,
+    model: {
+      tables: [{ name: 'Visits', columns: [{ name: 'Clinic', dataType: 'string', sourceColumn: 'clinic' }, { name: 'Patients', dataType: 'int64', sourceColumn: 'patients' }], partitions: [{ name: 'Visits', mode: 'directLake', source: { type: 'entity', entityName: 'Visits', schemaName: 'dbo', expressionSource: 'DatabaseQuery' } }] }],
+      expressions: [{ name: 'DatabaseQuery', kind: 'm', expression: ['let', `    database = Sql.Database("${host},${port}", "${sb.ids.warehousePool}")`, 'in', '    database'] }],
+    },
+  };
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  const dp = await call(`${sb.env.SVC_DATA_PLATFORM_API_URL}/workspaces/${sb.ids.platformWorkspaceId}/semanticModels`, {
+    token: await sb.admin.token({ audience: 'dataPlatform' }),
+    json: { displayName: 'Visits model', definition: { parts: [{ path: 'model.bim', payload: b64(JSON.stringify(bim)), payloadType: 'InlineBase64' }, { path: 'definition.pbism', payload: b64('{"version":"4.0"}'), payloadType: 'InlineBase64' }] } },
+  });
+  assert.equal(dp.status, 201, JSON.stringify(dp.body));
+  const { token, group } = await reportingApi(sb);
+  const rdl = simpleRdl('Visits by clinic')
+    .replace('<DataProvider>SQL</DataProvider><ConnectString>Data Source=old.example.net;Initial Catalog=sales</ConnectString>', `<DataProvider>PBIDATASET</DataProvider><ConnectString>Data Source=pbiazure://api.powerbi.com/;Initial Catalog=sobe_wowvirtualserver-${dp.body.id};Integrated Security=ClaimsToken</ConnectString>`)
+    .replace('<CommandText>SELECT Name, Total FROM dbo.T</CommandText>', "<QueryParameters><QueryParameter Name=\"Clinic\"><Value>=Parameters!Clinic.Value</Value></QueryParameter></QueryParameters><CommandText>EVALUATE FILTER('Visits', 'Visits'[Clinic] = @Clinic)</CommandText>")
+    .replace('<Field Name="Name"><DataField>Name</DataField></Field><Field Name="Total"><DataField>Total</DataField></Field>', '<Field Name="Clinic"><DataField>Visits[Clinic]</DataField></Field><Field Name="Patients"><DataField>Visits[Patients]</DataField></Field>')
+    .replace('<ReportParameters>', '<ReportParameters><ReportParameter Name="Clinic"><DataType>String</DataType><DefaultValue><Values><Value>South</Value></Values></DefaultValue></ReportParameter>');
+  const done = await waitImport(group, token, (await importRdl(`${group}/imports?datasetDisplayName=Clinics.rdl&nameConflict=Abort`, token, withTable(rdl, 'Rows', ['Clinic', 'Patients']))).body.id);
+  assert.equal(done.importState, 'Succeeded', JSON.stringify(done));
+  const identities = [{ username: 'ari@sandbox.onmicrosoft.com', reports: [done.reports[0].id] }];
+  const south = await exportFile(group, token, done.reports[0].id, { format: 'CSV', paginatedReportConfiguration: { identities } });
+  assert.deepEqual(south.bytes.toString('utf8').replace(/^\uFEFF/, '').trim().split('\r\n'), ['Clinic,Patients', 'South,30']);
+  const north = await exportFile(group, token, done.reports[0].id, { format: 'XML', paginatedReportConfiguration: { identities, parameterValues: [{ name: 'Clinic', value: 'North' }] } });
+  assert.match(north.bytes.toString('utf8'), /<Details Clinic="North" Patients="12" \/>/);
 });

@@ -121,3 +121,13 @@ export async function exportFile(group: string, token: string, reportId: string,
   return { start: start.body, status, seen, res, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
+
+/** A definition with a table over a data set added to the body: a header row of the field names, a detail row of their values. */
+export function withTable(rdl: string, dataSet: string, fields: string[]): string {
+  const cell = (name: string, value: string) => `<TablixCell><CellContents><Textbox Name="${name}"><Paragraphs><Paragraph><TextRuns><TextRun><Value>${value}</Value></TextRun></TextRuns></Paragraph></Paragraphs></Textbox></CellContents></TablixCell>`;
+  const tablix = `<Tablix Name="${dataSet}Table"><TablixBody><TablixColumns>${fields.map(() => '<TablixColumn><Width>2in</Width></TablixColumn>').join('')}</TablixColumns><TablixRows>`
+    + `<TablixRow><Height>0.25in</Height><TablixCells>${fields.map((f) => cell(`H_${f}`, f)).join('')}</TablixCells></TablixRow>`
+    + `<TablixRow><Height>0.25in</Height><TablixCells>${fields.map((f) => cell(`D_${f}`, `=Fields!${f}.Value`)).join('')}</TablixCells></TablixRow>`
+    + `</TablixRows></TablixBody><DataSetName>${dataSet}</DataSetName></Tablix>`;
+  return rdl.replace('</ReportItems><Height>', `${tablix}</ReportItems><Height>`);
+}

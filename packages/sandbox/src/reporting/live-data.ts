@@ -22,14 +22,19 @@ function isSandboxServer(core: SandboxCore, server: string | undefined): boolean
 }
 
 /**
- * Rows of the data sets whose data source is the sandbox's SQL endpoint: the command text runs there (query
- * parameters substituted from the report parameters) as the data source's stored credential. Other data sets are
- * absent from the map (their rows are the ones the definition carries).
+ * Rows of the data sets whose data source is the sandbox's SQL endpoint (the command text runs there, query parameters
+ * substituted from the report parameters) or a semantic model of the sandbox over it (see modelRows). Other data sets
+ * are absent from the map: their rows are the ones the definition carries.
  */
 export function liveRows(core: SandboxCore, model: RdlModel, scope: EvalScope): Map<string, Array<Record<string, string>>> {
   const out = new Map<string, Array<Record<string, string>>>();
   for (const ds of model.dataSets) {
     const source = model.dataSources.find((d) => d.name === ds.dataSourceName);
+    if (source && datasourceType(source.provider) === 'AnalysisServices') {
+      const rows = modelRows(core, ds, source.connectString, scope);
+      if (rows) out.set(ds.name, rows);
+      continue;
+    }
     if (!source || datasourceType(source.provider) !== 'Sql') continue;
     const kv = parseConnectString(source.connectString);
     const server = (kv.get('data source') ?? kv.get('server') ?? kv.get('address'))?.value;
@@ -48,12 +53,82 @@ function query(core: SandboxCore, database: string, ds: RdlDataSet, scope: EvalS
     const name = p.name.startsWith('@') ? p.name : `@${p.name}`;
     sql = sql.replace(new RegExp(`${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'gi'), text);
   }
+  return run(core, database, ds.name, sql);
+}
+
+/** Runs a query on the sandbox's SQL endpoint as the data source's stored credential; rows keyed by column name. */
+function run(core: SandboxCore, database: string, dataSet: string, sql: string): Array<Record<string, string>> {
   const engine = new SqlEngine(core.sql!.state());
   const emitted = engine.run({ database, user: 'dbo', login: 'reporting-service' }, sql);
   const error = emitted.find((e) => e.t === 'error');
-  if (error && error.t === 'error') throw new DataSourceError(`Query execution failed for dataset '${ds.name}': ${error.error.message}`);
+  if (error && error.t === 'error') throw new DataSourceError(`Query execution failed for dataset '${dataSet}': ${error.error.message}`);
   const result = emitted.find((e) => e.t === 'rows');
   if (!result || result.t !== 'rows') return [];
   const show = (v: unknown) => (v === null || v === undefined ? '' : v instanceof Date ? v.toISOString() : String(v));
   return result.rows.map((row) => Object.fromEntries(result.columns.map((c, i) => [c.name, show(row[i])])));
+}
+
+interface ModelTable {
+  name: string;
+  columns: Array<{ name: string; sourceColumn?: string }>;
+  partitions?: Array<{ source?: { type?: string; entityName?: string; schemaName?: string; expressionSource?: string } }>;
+}
+
+/** The model.bim of a semantic model of the data platform (any workspace), or undefined. */
+function modelOf(core: SandboxCore, id: string): { tables: ModelTable[]; expressions: Array<{ name: string; expression: string | string[] }> } | undefined {
+  for (const ws of core.dataPlatform.workspaces.values()) {
+    const item = ws.items.get(id) ?? ws.items.get(id.toLowerCase());
+    if (!item || item.type !== 'SemanticModel' || item.deletedAt) continue;
+    const part = item.definition?.parts.find((p) => p.path.toLowerCase() === 'model.bim');
+    if (!part) return undefined;
+    try {
+      const bim = JSON.parse(Buffer.from(part.payload, 'base64').toString('utf8'));
+      return { tables: bim.model?.tables ?? [], expressions: bim.model?.expressions ?? [] };
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+const unquote = (s: string) => s.replace(/^'(.*)'$/, '$1').replace(/''/g, "'");
+
+/**
+ * Rows of a DAX data set over a semantic model of the sandbox whose table is a Direct Lake / DirectQuery entity on
+ * the sandbox's SQL endpoint: `EVALUATE 'Table'`, optionally `FILTER('Table', 'Table'[col] = @P && …)` or `TOPN(n, …)`.
+ * Undefined when the model, the table or its source is not one the sandbox holds (the definition's rows are used).
+ */
+function modelRows(core: SandboxCore, ds: RdlDataSet, connectString: string, scope: EvalScope): Array<Record<string, string>> | undefined {
+  const modelId = /sobe_wowvirtualserver-([0-9a-f-]{36})/i.exec(connectString)?.[1];
+  const model = modelId ? modelOf(core, modelId) : undefined;
+  if (!model) return undefined;
+  const dax = ds.commandText;
+  const tableRef = /EVALUATE\s+(?:TOPN\s*\(\s*\d+\s*,\s*)?(?:FILTER\s*\(\s*)?('(?:[^']|'')+'|[A-Za-z_]\w*)/i.exec(dax)?.[1];
+  const table = tableRef ? model.tables.find((t) => t.name.toLowerCase() === unquote(tableRef).toLowerCase()) : undefined;
+  const source = table?.partitions?.[0]?.source;
+  if (!table || source?.type !== 'entity' || !source.entityName) return undefined;
+  const expression = model.expressions.find((e) => e.name === (source.expressionSource ?? 'DatabaseQuery'))?.expression;
+  const m = /Sql\.Database\(\s*"([^"]+)"\s*,\s*"([^"]+)"/.exec(Array.isArray(expression) ? expression.join('\n') : expression ?? '');
+  if (!m || !isSandboxServer(core, m[1])) return undefined;
+  const column = (name: string) => table.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+  const where: string[] = [];
+  const filter = /FILTER\s*\(\s*(?:'(?:[^']|'')+'|\w+)\s*,\s*([\s\S]*)\)\s*\)?\s*$/i.exec(dax)?.[1];
+  for (const cond of filter ? filter.split('&&') : []) {
+    const c = /^\s*(?:'(?:[^']|'')+'|\w+)?\[([^\]]+)\]\s*=\s*(@\w+|"(?:[^"]|"")*"|-?\d+(?:\.\d+)?)\s*$/.exec(cond.replace(/\)+\s*$/, ''));
+    const col = c ? column(c[1]!) : undefined;
+    if (!c || !col) return undefined;
+    let value: string | null;
+    if (c[2]!.startsWith('@')) {
+      const qp = ds.queryParameters.find((p) => p.name.replace(/^@/, '').toLowerCase() === c[2]!.slice(1).toLowerCase());
+      const v = qp ? evaluateValue(qp.value, scope) : scope.parameters.get(c[2]!.slice(1))?.values[0] ?? null;
+      value = Array.isArray(v) ? v[0] ?? null : v;
+    } else value = c[2]!.startsWith('"') ? c[2]!.slice(1, -1).replace(/""/g, '"') : c[2]!;
+    where.push(value === null ? `[${col.sourceColumn ?? col.name}] IS NULL` : `[${col.sourceColumn ?? col.name}] = ${literal(value)}`);
+  }
+  const top = /TOPN\s*\(\s*(\d+)/i.exec(dax)?.[1];
+  const select = table.columns.map((c) => `[${c.sourceColumn ?? c.name}] AS [${c.name}]`).join(', ');
+  const sql = `SELECT ${top ? `TOP ${top} ` : ''}${select} FROM [${source.schemaName ?? 'dbo'}].[${source.entityName}]${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+  const rows = run(core, m[2]!, ds.name, sql);
+  // DAX results name columns Table[Column]; fields may also name the bare column.
+  return rows.map((r) => Object.fromEntries(Object.entries(r).flatMap(([k, v]) => [[`${table.name}[${k}]`, v], [`'${table.name}'[${k}]`, v], [k, v]])));
 }
