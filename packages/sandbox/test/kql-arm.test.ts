@@ -26,6 +26,7 @@ async function errorOf(p: Promise<unknown>): Promise<any> {
 
 test('resource manager: database PUT answers 201 + Azure-AsyncOperation, polled to Succeeded; the database then exists in the KQL cluster', async (t) => {
   const sb = await sandbox(t);
+  await sb.admin.setSwitch('arm.lroMs', 3000); // long enough to be seen Running on a loaded machine
   const token = await sb.admin.token({ audience: 'https://management.azure.com/' });
   const created = await call(dbUrl(sb, 'Telemetry'), { method: 'PUT', token, json: body });
   assert.equal(created.status, 201);
@@ -41,8 +42,10 @@ test('resource manager: database PUT answers 201 + Azure-AsyncOperation, polled 
   assert.equal(early.response.data.error.code, 'BadRequest_EntityNotFound');
   let op = await call(asyncUrl, { token });
   assert.equal(op.body.status, 'Running');
-  await sleep(320);
-  op = await call(asyncUrl, { token });
+  for (let i = 0; i < 100 && op.body.status === 'Running'; i++) {
+    await sleep(100);
+    op = await call(asyncUrl, { token });
+  }
   assert.equal(op.body.status, 'Succeeded');
   assert.equal((await call(dbUrl(sb, 'Telemetry'), { token })).body.properties.provisioningState, 'Succeeded');
   const again = await call(dbUrl(sb, 'Telemetry'), { method: 'PUT', token, json: body });
