@@ -182,6 +182,27 @@ describe('the identity operations page in Chromium', { timeout: 300_000 }, () =>
     await page.getByTestId('firewall-rule').filter({ hasText: 'ci-egress' }).waitFor({ state: 'detached' });
   });
 
+  test('a role granted on the page and rolled back from the journal leaves the sandbox as before', async () => {
+    const { page } = rig;
+    const ws = sandbox.ids.platformWorkspaceId;
+    const etl = sandbox.ids.servicePrincipals.find((p) => p.name === 'legacy-etl')!;
+    const before = structuredClone((await sandboxState()).dataPlatform);
+    await page.goto(`/identity?tab=fixes&ws=${ws}`);
+    await page.getByTestId('role-assignments').getByRole('table').waitFor();
+    await page.getByLabel('Principal object id').fill(etl.objectId);
+    await page.getByLabel('Role', { exact: true }).selectOption('Viewer');
+    await page.getByRole('button', { name: 'Grant role' }).click();
+    await page.getByTestId('fix-journaled').getByText(/Viewer/).waitFor();
+    await page.getByTestId('role-assignments').getByRole('row').filter({ hasText: etl.objectId }).waitFor();
+    assert.notDeepEqual((await sandboxState()).dataPlatform, before, 'the grant reached the sandbox');
+    await page.getByRole('tab', { name: 'Change journal' }).click();
+    const change = page.locator('[data-testid="change-row"][data-state="applied"]').filter({ hasText: 'Viewer' });
+    await change.getByRole('button', { name: /^Roll back/ }).click();
+    await page.getByRole('dialog', { name: 'Roll back this change?' }).getByRole('button', { name: 'Roll back' }).click();
+    await page.locator('[data-testid="change-row"][data-state="rolled-back"]').filter({ hasText: 'Viewer' }).waitFor();
+    assert.deepEqual((await sandboxState()).dataPlatform, before, 'the sandbox is back as before the grant');
+  });
+
   test('token inspection: the claims table marks each claim ok or wrong with the expected value; the token is not kept', async () => {
     const { page } = rig;
     const ci = sandbox.ids.servicePrincipals.find((p) => p.name === 'ci-deployer')!;
