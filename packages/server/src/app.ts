@@ -128,6 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     dataPlatform: new DataPlatformClient(pipeline, profile.dataPlatformApiUrl, profile.dataPlatformAudience),
     kql: new KqlClient(pipeline, profile.armUrl, profile.armAudience, config.env.SVC_KQL_AUDIENCE ?? ''),
     search: new SearchClient(pipeline, profile.searchAudience),
+    reporting: new ReportingClient(pipeline, profile.biApiUrl, profile.biAudience),
   };
   const jobs = new JobStore(store.db, config.install.leaseMs);
   const runner = new InstallRunner({ db: store.db, jobs, catalog, profile, env: config.env, backends, concurrency: config.install.concurrency });
@@ -138,7 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   workspaces.busy = (tenantId, workspaceId) => jobs.hasRunning(tenantId, workspaceId);
   const thread = new ThreadService(store.db, workspaces);
   const identity = await IdentityService.create({ db: store.db, profile, pipeline: backends.pipeline, signals, metrics, env: config.env });
-  const reports = PaginatedReportService.create({ client: new ReportingClient(pipeline, profile.biApiUrl, profile.biAudience), workspaces, profile, env: config.env });
+  const reports = PaginatedReportService.create({ client: backends.reporting, workspaces, profile, env: config.env });
   const services: Services = { tokens, sessions, workspaces, items, metrics, catalog, profile, backends, installs, worker, thread, identity, reports };
 
   const routes: Array<{ method: string; url: string }> = [];

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
-import { buildWithSandbox, workspace, type Sandbox } from './install-helpers.js';
+import { buildWithSandbox, install, stepOf, workspace, type Sandbox } from './install-helpers.js';
 import type { TestApp, TestTenant } from './helpers.js';
 
 // The paginated-reports API through the real app against the sandbox's reporting emulator, over sockets.
@@ -246,4 +246,26 @@ test('isolation, scopes and input: another tenant 404, no reports scope 403, bad
   const name = await call('POST', `/${sales.id}/clone`, { name: 'a/b' });
   assert.equal(name.statusCode, 400);
   assert.equal(name.json().error.field, 'name');
+});
+
+test('an app install publishes its report item through the import call; a re-run overwrites it in place', async (t) => {
+  const { h, tenant, ws, call } = await setup(t);
+  const job = await install(h, tenant, 'app-casino-analytics', { workspaceId: ws });
+  const step = stepOf(job, 'report');
+  assert.equal(step.result.status, 'created', JSON.stringify(step.result));
+  assert.ok(step.result.steps.some((l: string) => /nameConflict=Abort/.test(l)), step.result.steps.join('\n'));
+  const listed = (await call('GET', '')).json().reports.find((r: { name: string }) => r.name === step.displayName);
+  assert.ok(listed, `${step.displayName} is listed`);
+  assert.equal(listed.id, step.result.resourceId);
+  const { definition } = (await call('GET', `/${listed.id}/definition`)).json();
+  const model = stepOf(job, 'semantic-model');
+  assert.match(definition, new RegExp(`sobe_wowvirtualserver-${model.result.resourceId}`), 'the RDL is bound to the installed semantic model');
+  assert.doesNotMatch(definition, /\$\{/, 'no binding is left in the published RDL');
+
+  const again = await install(h, tenant, 'app-casino-analytics', { workspaceId: ws });
+  const rerun = stepOf(again, 'report');
+  assert.equal(rerun.result.status, 'exists', JSON.stringify(rerun.result));
+  assert.equal(rerun.result.resourceId, listed.id, 'Overwrite keeps the report');
+  const named = (await call('GET', '')).json().reports.filter((r: { name: string }) => r.name === step.displayName);
+  assert.equal(named.length, 1, 'no duplicate report');
 });

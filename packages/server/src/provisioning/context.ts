@@ -3,6 +3,7 @@ import type { BackingPipeline } from '../backends/http-pipeline.js';
 import type { DataPlatformClient } from '../backends/data-platform.js';
 import type { KqlClient } from '../backends/kql.js';
 import type { SearchClient } from '../backends/search.js';
+import type { ReportingClient } from '../backends/reporting.js';
 import type { CatalogItem, CuratedApp } from '../catalog/types.js';
 import type { StepResult } from '../install/types.js';
 import type { ResolvedTarget } from './targets.js';
@@ -13,6 +14,7 @@ export interface Backends {
   dataPlatform: DataPlatformClient;
   kql: KqlClient;
   search: SearchClient;
+  reporting: ReportingClient;
 }
 
 /** What a provisioner gets: the item with its install-time content, the target, the clients, a step log. */

@@ -8,6 +8,7 @@ import { provisionKqlDatabase, provisionKqlQueryset } from './provisioners/kql-d
 import { provisionLakehouse } from './provisioners/lakehouse.js';
 import { provisionMirroredDatabase } from './provisioners/mirrored-database.js';
 import { provisionNotebook } from './provisioners/notebook.js';
+import { provisionReport } from './provisioners/report.js';
 import { provisionSearchIndex } from './provisioners/search-index.js';
 import { provisionSemanticModel } from './provisioners/semantic-model.js';
 import { provisionWarehouse } from './provisioners/warehouse.js';
@@ -27,6 +28,7 @@ export const PROVISIONERS: Readonly<Record<string, Provisioner>> = {
   eventstream: provisionEventstream,
   'kql-dashboard': provisionKqlDashboard,
   'mirrored-database': provisionMirroredDatabase,
+  report: provisionReport,
 };
 
 /** Keys of other items an item's provisioning needs first: those its content references or binds with ${item:<key>.…}. */

@@ -1,6 +1,6 @@
 import type { CloudProfile } from '../cloud/profiles.js';
 import { BackingError, HostNotAllowedError } from '../backends/http-pipeline.js';
-import { GateError, ServiceError } from '../errors.js';
+import { GateError, ServiceError, type RemediationGate } from '../errors.js';
 import { gate } from '../provisioning/gates.js';
 
 /** The tenant setting that governs each export format (exact names of the Export and sharing settings). */
@@ -46,19 +46,27 @@ export class ReportingRefused extends ServiceError {
 }
 
 /**
- * Turns a reporting-service failure into the service's answer, decided by status and error codes (the top code and
- * pbi.error's detail codes), never by text: a tenant setting that is off → 424 naming the setting the operation needs;
- * a capacity or licence refusal → 424; any other 401/403 → 424 for the identity's access; 404/409 → the same status;
- * 429 → 429; other client errors → 400; the rest → 502. The backing text is kept unmodified as the message.
+ * The gate a reporting-service refusal calls for, decided by status and error codes (the top code and pbi.error's detail
+ * codes), never by text: a tenant setting that is off (named by the operation's `setting`); a capacity or licence
+ * refusal; any other 401/403 for the service identity. Undefined when the refusal is not a gate.
+ */
+export function reportingGate(err: BackingError, profile: CloudProfile, setting?: string): RemediationGate | undefined {
+  const codes = codesOf(err);
+  if (codes.some((c) => SETTING_CODES.has(c))) return gate('reporting-tenant-setting', profile, { setting });
+  if (codes.some((c) => CAPACITY_CODES.has(c))) return gate('reporting-capacity', profile);
+  if ((err.status === 401 || err.status === 403) && !codes.some((c) => REQUEST_CODES.has(c))) return gate('reporting-auth', profile);
+  return undefined;
+}
+
+/**
+ * Turns a reporting-service failure into the service's answer: a gate → 424; 404/409 → the same status; 429 → 429;
+ * other client errors → 400; the rest → 502. The backing text is kept unmodified as the message.
  */
 export function reportingFailure(err: unknown, profile: CloudProfile, context: { setting?: string } = {}): never {
   if (!(err instanceof BackingError)) throw err;
   if (err instanceof HostNotAllowedError) throw new ReportingRefused(err, 502, 'host_not_allowed');
-  const codes = codesOf(err);
-  const text = err.body || err.message;
-  if (codes.some((c) => SETTING_CODES.has(c))) throw new GateError(gate('reporting-tenant-setting', profile, { setting: context.setting }), text);
-  if (codes.some((c) => CAPACITY_CODES.has(c))) throw new GateError(gate('reporting-capacity', profile), text);
-  if ((err.status === 401 || err.status === 403) && !codes.some((c) => REQUEST_CODES.has(c))) throw new GateError(gate('reporting-auth', profile), text);
+  const g = reportingGate(err, profile, context.setting);
+  if (g) throw new GateError(g, err.body || err.message);
   if (err.status === 404) throw new ReportingRefused(err, 404, 'not_found');
   if (err.status === 409) throw new ReportingRefused(err, 409, 'conflict');
   if (err.status === 429) throw new ReportingRefused(err, 429, 'rate_limited');
