@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Db } from '../store/db.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
 import { AuthenticationError, ForbiddenError, InputError, NotFoundError } from '../errors.js';
@@ -109,9 +109,8 @@ export class TokenService {
   async seed(value: string, tenantId: string, userId: string, scopes: Scope[]): Promise<boolean> {
     const parsed = parseToken(value);
     if (!parsed) throw new InputError('bootstrap token has the wrong format');
-    const existing = await this.db.selectFrom('api_tokens').select('id').where('id', '=', parsed.id).executeTakeFirst();
-    if (existing) return false;
-    await this.db
+    // Several processes may start at once on a fresh store: the first insert wins, the others find it there.
+    const inserted = await this.db
       .insertInto('api_tokens')
       .values({
         id: parsed.id,
@@ -122,8 +121,9 @@ export class TokenService {
         secret_hash: hashSecret(parsed.secret),
         expires_at: new Date(Date.now() + MAX_EXPIRY_DAYS * DAY_MS).toISOString(),
       })
-      .execute();
-    return true;
+      .onConflict((oc) => oc.column('id').doNothing())
+      .executeTakeFirst();
+    return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 
   /** Resolves a presented bearer value to its caller, or throws 401 with the reason. */
@@ -212,7 +212,15 @@ export async function ensureTenant(db: Db, tenantId: string, name: string, admin
     .orderBy('created_at')
     .executeTakeFirst();
   if (existing) return { tenantId, userId: existing.id };
-  const userId = admin.id ?? randomUUID();
-  await db.insertInto('users').values({ id: userId, tenant_id: tenantId, display_name: admin.displayName, email: null, oidc_subject: null, is_admin: true }).execute();
+  // Processes starting at once on a fresh store all get here: they insert the same id, one row is kept.
+  const userId = admin.id ?? firstAdminId(tenantId);
+  await db.insertInto('users').values({ id: userId, tenant_id: tenantId, display_name: admin.displayName, email: null, oidc_subject: null, is_admin: true })
+    .onConflict((oc) => oc.column('id').doNothing()).execute();
   return { tenantId, userId };
+}
+
+/** The id of a tenant's first admin, the same in every process (a UUID from the tenant id). */
+function firstAdminId(tenantId: string): string {
+  const h = createHash('sha256').update(`first-admin:${tenantId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

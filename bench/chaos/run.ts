@@ -1,0 +1,236 @@
+// bench/chaos: two service processes on one fresh PostgreSQL database, the sandbox answering 429, 503, connection
+// resets and delays at a set rate, N installs across workspaces, and one process killed (SIGKILL) at random moments
+// and restarted. Then it checks what the service promises and exits non-zero on any violation:
+//   - every job ends terminal (done, partial, failed) with a report, and every failed step carries the text of a
+//     fault the sandbox injected (nothing else failed);
+//   - no job ran twice at once: one `step` event per live step, one `item-created` per item, one `done`;
+//   - no backing resource is duplicated (platform items per workspace and type, KQL databases, search indexes);
+//   - no request was lost: the poller of each job never saw it vanish (404), answer 5xx, or go backwards.
+// Settings (environment): DATABASE_URL (required), CHAOS_INSTALLS (100), CHAOS_PARALLEL installs in flight (12),
+// CHAOS_FAULT_RATE per fault kind and backing call (0.03), CHAOS_KILL_MS mean time between kills (6000).
+import pg from 'pg';
+import { loadCatalog } from '../../packages/server/src/catalog/load-catalog.js';
+import { provisionedAtInstall } from '../../packages/server/src/install/install-service.js';
+import { sleep } from '../../packages/server/test/service-process.js';
+import { Cluster, freshDatabase, withSandbox, type Sandbox } from '../lib/cluster.js';
+
+const INSTALLS = Number(process.env.CHAOS_INSTALLS ?? 100);
+const PARALLEL = Number(process.env.CHAOS_PARALLEL ?? 12);
+const RATE = Number(process.env.CHAOS_FAULT_RATE ?? 0.03);
+const KILL_MS = Number(process.env.CHAOS_KILL_MS ?? 6000);
+const LEASE_MS = 4000;
+const FAULTED = ['dataPlatform', 'arm', 'kql', 'search', 'oneLake'] as const;
+/** The text each injected answer carries, so a report can be matched to what was injected. */
+const injectedText = (status: number, service: string) => `Chaos: injected ${status} from ${service}`;
+const PHASES = ['creating-items', 'provisioning', 'finalizing', 'done'];
+
+const violations: string[] = [];
+const violate = (msg: string) => { if (violations.length < 200) violations.push(msg); };
+
+async function injectFaults(sb: Sandbox) {
+  for (const service of FAULTED) {
+    await sb.admin.addFault({ service, status: 429, retryAfter: 1, probability: RATE, message: injectedText(429, service) });
+    await sb.admin.addFault({ service, status: 503, probability: RATE, message: injectedText(503, service) });
+    await sb.admin.addFault({ service, reset: true, probability: RATE });
+    await sb.admin.addFault({ service, delayMs: 1500, probability: RATE });
+  }
+  // Every backing call takes a little while, so kills land in the middle of provisioning.
+  await sb.admin.setLatency({ dataPlatform: 20, arm: 20, kql: 20, search: 20, oneLake: 20 });
+}
+
+/** Kills one process (never the last live one) at random moments and restarts it, until stopped. */
+function killer(cluster: Cluster, stop: () => boolean) {
+  let kills = 0;
+  const done = (async () => {
+    while (!stop()) {
+      await sleep(KILL_MS / 2 + Math.random() * KILL_MS);
+      if (stop()) break;
+      if (cluster.alive().length < cluster.slots.length) continue;
+      const victim = cluster.slots[Math.floor(Math.random() * cluster.slots.length)]!;
+      await cluster.kill(victim);
+      kills++;
+      await sleep(200 + Math.random() * 1500);
+      await cluster.start(victim);
+    }
+  })();
+  return { done, kills: () => kills };
+}
+
+interface Tracked { jobId: string; appId: string; workspaceId: string; polls: number; job?: any }
+
+/** Polls one job through whichever process is alive until it is terminal, checking it never vanishes or goes back. */
+async function poll(cluster: Cluster, t: Tracked, deadline: number) {
+  let last: { phase: number; percent: number } | undefined;
+  for (;;) {
+    const r = await cluster.call('GET', `/api/apps/install-jobs/${t.jobId}`);
+    t.polls++;
+    if (r.status !== 200) {
+      violate(`job ${t.jobId}: GET answered ${r.status} (process ${r.slot}): ${JSON.stringify(r.body)}`);
+      if (r.status === 404) return;
+    } else {
+      const job = r.body.job;
+      const phase = PHASES.indexOf(job.phase);
+      if (last && (phase < last.phase || job.percentComplete < last.percent)) {
+        violate(`job ${t.jobId}: went back from ${PHASES[last.phase]} ${last.percent} % to ${job.phase} ${job.percentComplete} %`);
+      }
+      last = { phase: Math.max(phase, last?.phase ?? 0), percent: Math.max(job.percentComplete, last?.percent ?? 0) };
+      if (job.status !== 'running') { t.job = job; return; }
+    }
+    if (Date.now() > deadline) { violate(`job ${t.jobId}: still running at the deadline`); return; }
+    await sleep(250);
+  }
+}
+
+/** Starts one install; a connection lost during the POST is resolved by listing the workspace's jobs first. */
+async function startInstall(cluster: Cluster, appId: string, i: number): Promise<Tracked[]> {
+  const ws = await cluster.call('POST', '/api/workspaces', { name: `chaos-${i}-${Math.random().toString(36).slice(2, 7)}` });
+  if (ws.status !== 201) throw new Error(`workspace: ${ws.status} ${JSON.stringify(ws.body)}`);
+  const workspaceId = ws.body.workspace.id;
+  for (;;) {
+    const r = await cluster.call('POST', `/api/apps/${appId}/install`, { workspaceId }).catch(() => undefined);
+    if (r && r.status === 202 && r.failovers === 0) return [{ jobId: r.body.jobId, appId, workspaceId, polls: 0 }];
+    if (r && r.status !== 202) throw new Error(`install: ${r.status} ${JSON.stringify(r.body)}`);
+    // The answer may have been lost after the job was written: whatever the workspace holds is ours to follow.
+    const list = await cluster.call('GET', `/api/apps/install-jobs?workspaceId=${workspaceId}`);
+    const jobs = (list.body.jobs as Array<{ id: string }>).map((j) => ({ jobId: j.id, appId, workspaceId, polls: 0 }));
+    if (r) for (const j of [r.body.jobId]) if (!jobs.some((x) => x.jobId === j)) jobs.push({ jobId: j, appId, workspaceId, polls: 0 });
+    if (jobs.length) return jobs;
+  }
+}
+
+async function checkEvents(cluster: Cluster, t: Tracked, liveSteps: number[]) {
+  // The stream ends once the job is terminal (server-sent events, read whole).
+  const alive = cluster.alive()[0]!;
+  const res = await fetch(`${alive.base}/api/apps/install-jobs/${t.jobId}/events`, { headers: { authorization: `Bearer ${cluster.token}` } });
+  const events = (await res.text()).split('\n\n').filter(Boolean).map((block) => {
+    const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
+    return { kind: field('event')!, data: JSON.parse(field('data') ?? '{}') };
+  });
+  const count = (kind: string, key: (d: any) => unknown) => {
+    const m = new Map<unknown, number>();
+    for (const e of events.filter((x) => x.kind === kind)) m.set(key(e.data), (m.get(key(e.data)) ?? 0) + 1);
+    return m;
+  };
+  for (const [step, n] of count('step', (d) => d.stepIndex)) if (n > 1) violate(`job ${t.jobId}: step ${step} recorded ${n} times (ran twice)`);
+  for (const [step, n] of count('item-created', (d) => d.stepIndex)) if (n > 1) violate(`job ${t.jobId}: item of step ${step} stored ${n} times`);
+  const steps = [...count('step', (d) => d.stepIndex).keys()].sort((a: any, b: any) => a - b);
+  if (t.job?.deploy !== false && JSON.stringify(steps) !== JSON.stringify(liveSteps)) violate(`job ${t.jobId}: step events ${JSON.stringify(steps)}, live steps ${JSON.stringify(liveSteps)}`);
+  const done = events.filter((e) => e.kind === 'done').length;
+  if (done !== 1) violate(`job ${t.jobId}: ${done} done events`);
+}
+
+/** A failed step must carry an injected fault: its text, its status, or the reset of the connection. */
+function failureMatchesInjected(result: { error?: string; steps?: string[] }): boolean {
+  const text = `${result.error ?? ''}\n${(result.steps ?? []).join('\n')}`;
+  if (/Chaos: injected (429|503) from /.test(text)) return true;
+  return /ECONNRESET|UND_ERR_SOCKET|other side closed|socket hang up/.test(text);
+}
+
+async function main() {
+  const db = await freshDatabase('svc_chaos');
+  const catalog = loadCatalog();
+  const apps = [...catalog.apps];
+  const started = Date.now();
+  let kills = 0;
+  const tracked: Tracked[] = [];
+  try {
+    await withSandbox(async (sb) => {
+      const cluster = await Cluster.create(sb, db.url, 2, { SVC_INSTALL_LEASE_MS: String(LEASE_MS), SVC_WORKER_POLL_MS: '200' });
+      try {
+        await injectFaults(sb);
+        console.log(`bench/chaos: ${INSTALLS} installs (${PARALLEL} in flight) on 2 processes sharing ${db.url.replace(/\/\/[^@]*@/, '//')}`);
+        console.log(`faults: 429, 503, connection reset and 1.5 s delay, each at ${(RATE * 100).toFixed(1)} % of calls to ${FAULTED.join(', ')}; a kill every ~${KILL_MS} ms`);
+        let stopping = false;
+        const k = killer(cluster, () => stopping);
+        const deadline = Date.now() + Number(process.env.CHAOS_DEADLINE_MS ?? 15 * 60_000);
+        let next = 0;
+        const worker = async () => {
+          while (next < INSTALLS) {
+            const i = next++;
+            const app = apps[i % apps.length]!;
+            const jobs = await startInstall(cluster, app.id, i);
+            tracked.push(...jobs);
+            await Promise.all(jobs.map((j) => poll(cluster, j, deadline)));
+          }
+        };
+        await Promise.all(Array.from({ length: PARALLEL }, worker));
+        stopping = true;
+        await k.done;
+        kills = k.kills();
+        for (const s of cluster.slots) if (!s.healthy) await cluster.start(s);
+
+        // Every job the store holds, not only those this run knows of, ended terminal.
+        const client = new pg.Client({ connectionString: db.url });
+        await client.connect();
+        const rows = (await client.query(`SELECT id, status, attempts FROM install_jobs`)).rows as Array<{ id: string; status: string; attempts: number }>;
+        await client.end();
+        for (const r of rows) if (!['done', 'partial', 'failed'].includes(r.status)) violate(`job ${r.id}: ended ${r.status}`);
+        if (rows.length !== tracked.length) violate(`the store holds ${rows.length} jobs, the run followed ${tracked.length}`);
+        const attempts = rows.reduce((n, r) => n + (r.attempts > 1 ? 1 : 0), 0);
+
+        // Reports: terminal, complete, and failures only where a fault was injected.
+        let failedSteps = 0;
+        const byStatus: Record<string, number> = {};
+        const stepStatus: Record<string, number> = {};
+        for (const t of tracked) {
+          const app = catalog.get(t.appId)!;
+          const liveSteps = app.items.map((i, n) => (provisionedAtInstall(i.itemType) ? n : -1)).filter((n) => n >= 0);
+          if (!t.job) continue;
+          byStatus[t.job.status] = (byStatus[t.job.status] ?? 0) + 1;
+          if (!['done', 'partial', 'failed'].includes(t.job.status)) violate(`job ${t.jobId}: ${t.job.status}`);
+          if (!t.job.provision) { violate(`job ${t.jobId}: no report`); continue; }
+          const reported = t.job.provision.steps.map((s: any) => s.stepIndex).sort((a: number, b: number) => a - b);
+          if (JSON.stringify(reported) !== JSON.stringify(liveSteps)) violate(`job ${t.jobId}: report steps ${JSON.stringify(reported)}, live ${JSON.stringify(liveSteps)}`);
+          for (const s of t.job.provision.steps) {
+            stepStatus[s.result.status] = (stepStatus[s.result.status] ?? 0) + 1;
+            if (s.result.status === 'failed') {
+              failedSteps++;
+              if (!failureMatchesInjected(s.result)) violate(`job ${t.jobId} (${t.appId}) step ${s.stepIndex} ${s.itemType} '${s.displayName}' failed without an injected fault: ${JSON.stringify(s.result).slice(0, 600)}`);
+            } else if (!['created', 'exists'].includes(s.result.status)) {
+              violate(`job ${t.jobId} step ${s.stepIndex} ${s.itemType}: ${s.result.status} ${JSON.stringify(s.result).slice(0, 300)}`);
+            }
+          }
+          await checkEvents(cluster, t, liveSteps);
+        }
+
+        // The sandbox holds every backing resource once.
+        const state = await sb.admin.state();
+        for (const ws of state.dataPlatform.workspaces as any[]) {
+          const seen = new Map<string, number>();
+          for (const item of ws.items) seen.set(`${item.type}/${item.displayName.toLowerCase()}`, (seen.get(`${item.type}/${item.displayName.toLowerCase()}`) ?? 0) + 1);
+          for (const [k2, n] of seen) if (n > 1) violate(`platform workspace ${ws.id}: ${n} items ${k2}`);
+        }
+        const dup = (names: string[], what: string) => {
+          const seen = new Set<string>();
+          for (const n of names) { if (seen.has(n.toLowerCase())) violate(`${what} ${n} exists twice`); seen.add(n.toLowerCase()); }
+        };
+        dup(state.kql.databases.map((d: any) => d.name), 'KQL database');
+        dup(state.search.indexes.map((i: any) => i.name), 'search index');
+        const requests = await sb.admin.requests();
+        const faulted = requests.filter((r) => r.fault).length;
+
+        const polls = tracked.reduce((n, t) => n + t.polls, 0);
+        const seconds = (Date.now() - started) / 1000;
+        console.log(`jobs: ${tracked.length} (${Object.entries(byStatus).map(([s, n]) => `${s} ${n}`).join(', ')}); resumed after a kill: ${attempts}`);
+        console.log(`steps: ${Object.entries(stepStatus).map(([s, n]) => `${s} ${n}`).join(', ')}; failed steps all carry an injected fault: ${failedSteps}`);
+        console.log(`backing calls: ${requests.length}, faulted: ${faulted}; kills: ${kills}; restarts: ${cluster.slots.map((s) => `${s.name} ${s.starts - 1}`).join(', ')}; polls: ${polls}; ${seconds.toFixed(0)} s`);
+        if (violations.length) console.log(cluster.errors().slice(-4000));
+      } finally {
+        await cluster.stop();
+      }
+    });
+  } finally {
+    await db.drop();
+  }
+  if (violations.length) {
+    console.log(`\n${violations.length} violation(s):`);
+    for (const v of violations) console.log(`  - ${v}`);
+    process.exit(1);
+  }
+  console.log('no violations');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

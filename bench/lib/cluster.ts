@@ -1,0 +1,147 @@
+// Service processes sharing one fresh PostgreSQL database, a sandbox in this process, and an API client that goes
+// to whichever process is alive: what bench/chaos and bench/scale have in common.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startSandbox } from '@svc/sandbox';
+import { bootstrapToken, freePort, serviceEnv, sleep, startService, stopService, waitHealthy, type ServiceProcess } from '../../packages/server/test/service-process.js';
+
+export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+/** A fresh database next to the one DATABASE_URL names (dropped by the returned function). */
+export async function freshDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = process.env.DATABASE_URL;
+  if (!base) throw new Error('DATABASE_URL is required (the processes share PostgreSQL), e.g. postgres://svc:svc@127.0.0.1:5432/svc');
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+      await c.end();
+    },
+  };
+}
+
+/** One slot of the cluster: a port and the process currently serving it (replaced on restart). */
+export interface Slot {
+  name: string;
+  port: number;
+  base: string;
+  proc?: ServiceProcess;
+  healthy: boolean;
+  starts: number;
+}
+
+/** Service processes on one database and one sandbox; `settings` are extra SVC_* variables for every process. */
+export class Cluster {
+  readonly token = bootstrapToken();
+  readonly slots: Slot[] = [];
+  private dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
+
+  constructor(readonly sandbox: Sandbox, readonly databaseUrl: string, readonly settings: Record<string, string>) {}
+
+  static async create(sandbox: Sandbox, databaseUrl: string, processes: number, settings: Record<string, string>): Promise<Cluster> {
+    const c = new Cluster(sandbox, databaseUrl, settings);
+    for (let i = 0; i < processes; i++) {
+      const port = await freePort();
+      c.slots.push({ name: String.fromCharCode(65 + i), port, base: `http://127.0.0.1:${port}`, healthy: false, starts: 0 });
+    }
+    // Both at once: migrations and the bootstrap token are raced on purpose.
+    await Promise.all(c.slots.map((s) => c.start(s)));
+    return c;
+  }
+
+  async start(slot: Slot): Promise<void> {
+    const env = serviceEnv(this.sandbox.env, {
+      PORT: String(slot.port),
+      DATABASE_URL: this.databaseUrl,
+      SVC_DATA_DIR: path.join(this.dataDir, slot.name),
+      SVC_BOOTSTRAP_TOKEN: this.token,
+      SVC_LOG_LEVEL: 'warn',
+      SVC_RATE_LIMIT_PER_MINUTE: '10000000',
+      ...this.settings,
+    });
+    slot.proc = startService(env, { keepOutput: false });
+    slot.starts++;
+    await waitHealthy(slot.base, slot.proc, 240_000); // a loaded machine starts slowly
+    slot.healthy = true;
+  }
+
+  /** SIGKILL: no graceful shutdown, leases are not given back. */
+  async kill(slot: Slot): Promise<void> {
+    slot.healthy = false;
+    const p = slot.proc!;
+    p.child.kill('SIGKILL');
+    await p.exited;
+  }
+
+  alive(): Slot[] {
+    return this.slots.filter((s) => s.healthy);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.slots.map((s) => (s.proc ? stopService(s.proc) : undefined)));
+    fs.rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  /** Stderr of every process so far (errors only: the processes log at warn). */
+  errors(): string {
+    return this.slots.map((s) => (s.proc ? `--- ${s.name}\n${s.proc.output()}` : '')).join('\n');
+  }
+
+  /**
+   * One API call to a live process; a connection that fails (the process was killed) is tried again on another
+   * live process until `deadlineMs`. Answers the status, body and which process answered.
+   */
+  async call(method: string, url: string, body?: unknown, deadlineMs = 60_000): Promise<{ status: number; body: any; slot: string; ms: number; failovers: number }> {
+    const until = Date.now() + deadlineMs;
+    let failovers = 0;
+    for (let i = 0; ; i++) {
+      const alive = this.alive();
+      const slot = alive.length ? alive[Math.floor(Math.random() * alive.length)]! : undefined;
+      if (slot) {
+        const t0 = performance.now();
+        try {
+          const r = await fetch(`${slot.base}${url}`, {
+            method,
+            headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          });
+          const text = await r.text();
+          return { status: r.status, body: text ? JSON.parse(text) : undefined, slot: slot.name, ms: performance.now() - t0, failovers };
+        } catch {
+          failovers++;
+        }
+      }
+      if (Date.now() > until) throw new Error(`${method} ${url}: no live process answered within ${deadlineMs} ms`);
+      await sleep(Math.min(50 * (i + 1), 500));
+    }
+  }
+}
+
+export async function withSandbox<T>(fn: (sb: Sandbox) => Promise<T>): Promise<T> {
+  const sb = await startSandbox({});
+  try {
+    return await fn(sb);
+  } finally {
+    await sb.stop();
+  }
+}
+
+export function percentile(values: number[], p: number): number {
+  if (!values.length) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(0)} MB`;
