@@ -44,12 +44,18 @@ export async function mgmt(ctx: ProvisionContext, uri: string, database: string,
   }
 }
 
-/** Tables (.create table: an existing one is success, no change), functions, and seed rows ingested once. */
-export async function applyKqlContent(ctx: ProvisionContext, uri: string, database: string, content: KqlContent) {
+/**
+ * Tables (.create table: an existing one is success, no change), functions, and seed rows ingested once.
+ * Answers whether a table or seed rows were added (a database that existed without them was still provisioned now).
+ */
+export async function applyKqlContent(ctx: ProvisionContext, uri: string, database: string, content: KqlContent): Promise<boolean> {
+  let added = false;
+  const existing = content.tables?.length ? new Set((await mgmt(ctx, uri, database, '.show tables')).map((r) => String(r[0]))) : new Set<string>();
   for (const table of content.tables ?? []) {
     const schema = table.columns.map((c) => `${ident(c.name)}:${c.type}`).join(', ');
     await mgmt(ctx, uri, database, `.create table ${ident(table.name)} (${schema})`);
-    ctx.log(`.create table ${table.name} (${table.columns.length} columns)`);
+    added ||= !existing.has(table.name);
+    ctx.log(`.create table ${table.name} (${table.columns.length} columns)${existing.has(table.name) ? ': exists' : ''}`);
   }
   for (const fn of content.functions ?? []) {
     const doc = fn.docstring ? ` with (docstring=${kqlString(fn.docstring)})` : '';
@@ -66,16 +72,18 @@ export async function applyKqlContent(ctx: ProvisionContext, uri: string, databa
     }
     const csv = table.seedRows.map((r) => r.map(csvField).join(',')).join('\n');
     await mgmt(ctx, uri, database, `.ingest inline into table ${ident(table.name)} <|\n${csv}`);
+    added = true;
     ctx.log(`.ingest inline into table ${table.name}: ${table.seedRows.length} rows`);
   }
+  return added;
 }
 
 /** kql-database and eventhouse: resource-manager PUT of the database, then .create table and inline .ingest. */
 export const provisionKqlDatabase: Provisioner = async (ctx) => {
   const database = ctx.target.kqlDatabase ?? ctx.content.database;
   const db = await ensureDatabase(ctx, database);
-  await applyKqlContent(ctx, db.uri, database, ctx.content);
-  return { status: db.created ? 'created' : 'exists', resourceId: db.id, secondaryIds: { clusterUri: db.uri, database } };
+  const added = await applyKqlContent(ctx, db.uri, database, ctx.content);
+  return { status: db.created || added ? 'created' : 'exists', resourceId: db.id, secondaryIds: { clusterUri: db.uri, database } };
 };
 
 /** kql-queryset: shares its parent database; saved queries become functions in a 'querysets' folder. */

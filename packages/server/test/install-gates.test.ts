@@ -1,0 +1,201 @@
+// Each remediation gate raised through the sandbox (a revoked grant, a switch, a missing setting), shown with its reason,
+// action and link, then cleared by fixing the cause and retrying the step: the step is created and the job's report,
+// outcome and status are recomputed without re-running the install.
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startSandbox } from '@svc/sandbox';
+import { loadCatalog } from '../src/catalog/load-catalog.js';
+import { dependenciesOf } from '../src/provisioning/registry.js';
+import { build, type TestApp, type TestTenant } from './helpers.js';
+import { install, workspace, type Sandbox } from './install-helpers.js';
+
+const catalog = loadCatalog();
+
+/** The reason and action of each gate (SPEC.md "Remediation gates") and where its link points. */
+const GATES = {
+  'no-platform-workspace': { reason: 'no bound platform workspace', action: /bind a capacity to the workspace in the admin area, or set SVC_DEFAULT_PLATFORM_WORKSPACE/, link: /\/admin-portal\/capacities$/ },
+  'data-platform-auth': { reason: 'data platform 401/403', action: /grant the service identity Contributor on the workspace and enable the service-principal tenant setting/, link: /\/admin-portal\/tenantSettings$/ },
+  'kql-not-configured': { reason: 'KQL cluster not configured', action: /^set SVC_KQL_CLUSTER_URI and SVC_KQL_CLUSTER_NAME$/, link: /Microsoft\.Kusto%2Fclusters$/ },
+  'kql-arm-auth': { reason: 'KQL 401/403 from resource manager', action: /^assign Contributor on the cluster to the identity$/, link: /Microsoft\.Kusto%2Fclusters$/ },
+  'kql-create-table-auth': { reason: 'KQL 401/403 on .create table', action: /^create a cluster principal assignment with role AllDatabasesAdmin, principal type App/, link: /Microsoft\.Kusto%2Fclusters$/ },
+  'search-auth': { reason: 'search service 401/403', action: /^assign Search Service Contributor on the search service/, link: /Microsoft\.Search%2FsearchServices$/ },
+} as const;
+
+interface Ctx { h: TestApp; tenant: TestTenant; sandbox: Sandbox; ws: string }
+
+/** A fresh sandbox and an app on a store that a second build can reopen (a restart with new configuration). */
+async function setup(t: TestContext, env: Record<string, string> = {}) {
+  const sandbox = await startSandbox({});
+  t.after(() => sandbox.stop());
+  process.env.IDENTITY_ENDPOINT = sandbox.env.IDENTITY_ENDPOINT;
+  process.env.IDENTITY_HEADER = sandbox.env.IDENTITY_HEADER;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-gates-'));
+  const open = async (extra: Record<string, string>) => {
+    const closers: Array<() => Promise<void>> = [];
+    const h = await build({ after: (fn) => { closers.push(fn); } }, { ...sandbox.env, SVC_WORKER_POLL_MS: '100', SVC_DATA_DIR: dataDir, ...extra });
+    let closed = false;
+    const close = async () => { if (!closed) { closed = true; for (const fn of closers) await fn(); } };
+    t.after(close);
+    return { h, close };
+  };
+  const first = await open(env);
+  const tenant = await first.h.tenant();
+  const ws = await workspace(first.h, tenant);
+  return { sandbox, tenant, ws, h: first.h, close: first.close, open };
+}
+
+function assertGate(step: any, name: keyof typeof GATES) {
+  const g = GATES[name];
+  assert.equal(step.result.status, 'remediation', `${step.displayName}: ${JSON.stringify(step.result)}`);
+  assert.equal(step.result.gate.reason, g.reason);
+  assert.match(step.result.gate.remediation, g.action);
+  assert.match(step.result.gate.link, g.link);
+  assert.match(step.result.gate.link, /^https?:\/\//);
+}
+
+const provisioned = (s: any) => s.result.status === 'created' || s.result.status === 'exists';
+
+/** Retries every step that is not provisioned, dependencies first, checking the report after each retry. */
+async function retryAll(c: Pick<Ctx, 'h' | 'tenant'>, job: any) {
+  const app = catalog.get(job.appId)!;
+  const depth = (key: string, seen = new Set<string>()): number => {
+    if (seen.has(key)) return 0;
+    seen.add(key);
+    const item = app.items.find((i) => i.key === key)!;
+    return 1 + Math.max(0, ...dependenciesOf(item.itemType, item.content).map((k) => depth(k, seen)));
+  };
+  const pending = job.provision.steps.filter((s: any) => !provisioned(s))
+    .sort((a: any, b: any) => depth(app.items[a.stepIndex]!.key) - depth(app.items[b.stepIndex]!.key));
+  const retried = async () => (await c.h.services.installs.events({ tenantId: c.tenant.tenantId } as any, job.id, 0)).filter((e) => e.kind === 'step-retried').length;
+  const retriedBefore = await retried();
+  let current = job;
+  for (const s of pending) {
+    const r = await c.h.app.inject({ method: 'POST', url: `/api/apps/install-jobs/${job.id}/steps/${s.stepIndex}/retry`, headers: c.tenant.auth });
+    assert.equal(r.statusCode, 200, r.body);
+    current = r.json().job;
+    const after = current.provision.steps.find((x: any) => x.stepIndex === s.stepIndex);
+    assert.equal(after.result.status, 'created', `retry of ${s.displayName}: ${JSON.stringify(after.result)}`);
+    assert.ok(after.result.resourceId, 'the retried step names its live resource');
+    assert.equal(current.provision.steps.length, job.provision.steps.length, 'the report keeps every step');
+    // The outcome and status are recomputed from the steps as they are now.
+    const all = current.provision.steps.every(provisioned);
+    assert.equal(current.provision.outcome, all ? 'all-created' : current.provision.steps.every((x: any) => x.result.status === 'remediation') ? 'all-remediation' : 'partial');
+    assert.equal(current.status, all ? 'done' : 'partial');
+  }
+  // The poll answers the same recomputed job, and the event log records each retry.
+  const polled = (await c.h.app.inject({ method: 'GET', url: `/api/apps/install-jobs/${job.id}`, headers: c.tenant.auth })).json().job;
+  assert.deepEqual(polled.provision, current.provision);
+  assert.equal(await retried() - retriedBefore, pending.length);
+  return current;
+}
+
+test('gate "no bound platform workspace": cleared by binding the workspace, then the step retry creates', async (t) => {
+  const c = await setup(t, { SVC_DEFAULT_PLATFORM_WORKSPACE: '' });
+  const job = await install(c.h, c.tenant, 'app-lakehouse-inspector', { workspaceId: c.ws });
+  for (const s of job.provision.steps) assertGate(s, 'no-platform-workspace');
+  assert.equal(job.provision.outcome, 'all-remediation');
+  assert.equal(job.status, 'failed');
+  const before = (await c.sandbox.admin.requests({ service: 'dataPlatform' })).length;
+  // Retrying before the cause is fixed changes nothing and sends nothing.
+  const early = await c.h.app.inject({ method: 'POST', url: `/api/apps/install-jobs/${job.id}/steps/0/retry`, headers: c.tenant.auth });
+  assertGate(early.json().job.provision.steps.find((s: any) => s.stepIndex === 0), 'no-platform-workspace');
+  assert.equal((await c.sandbox.admin.requests({ service: 'dataPlatform' })).length, before);
+
+  const bind = await c.h.app.inject({ method: 'PATCH', url: `/api/workspaces/${c.ws}`, headers: c.tenant.auth, payload: { platformWorkspaceId: c.sandbox.ids.platformWorkspaceId } });
+  assert.equal(bind.statusCode, 200, bind.body);
+  const done = await retryAll(c, job);
+  assert.equal(done.provision.outcome, 'all-created');
+  assert.equal(done.status, 'done');
+  const platformWs: any = (await c.sandbox.admin.state()).dataPlatform.workspaces.find((w: any) => w.id === c.sandbox.ids.platformWorkspaceId);
+  for (const s of done.provision.steps) assert.ok(platformWs.items.some((i: any) => i.id === s.result.resourceId), `${s.displayName} is in the bound workspace`);
+});
+
+test('gate "data platform 401/403": revoked workspace role, then the tenant setting off; cleared by both fixes', async (t) => {
+  const c = await setup(t);
+  await c.sandbox.admin.revoke({ service: 'dataPlatform', role: 'Contributor' });
+  const job = await install(c.h, c.tenant, 'app-lakehouse-inspector', { workspaceId: c.ws });
+  for (const s of job.provision.steps) assertGate(s, 'data-platform-auth');
+  assert.equal(job.provision.outcome, 'all-remediation');
+
+  // Half the fix: the role is back but service principals may not use the APIs → still the same gate.
+  await c.sandbox.admin.grant({ service: 'dataPlatform', role: 'Contributor' });
+  await c.sandbox.admin.setSwitch('dataPlatform.servicePrincipalsEnabled', false);
+  const half = await c.h.app.inject({ method: 'POST', url: `/api/apps/install-jobs/${job.id}/steps/${job.provision.steps[0].stepIndex}/retry`, headers: c.tenant.auth });
+  assert.equal(half.statusCode, 200, half.body);
+  assertGate(half.json().job.provision.steps[0], 'data-platform-auth');
+  assert.equal(half.json().job.provision.outcome, 'all-remediation');
+
+  await c.sandbox.admin.setSwitch('dataPlatform.servicePrincipalsEnabled', true);
+  const done = await retryAll(c, half.json().job);
+  assert.equal(done.provision.outcome, 'all-created');
+  assert.equal(done.status, 'done');
+});
+
+test('gate "KQL cluster not configured": cleared by restarting with the KQL settings on the same store, then the step retry', async (t) => {
+  const c = await setup(t, { SVC_KQL_CLUSTER_URI: '', SVC_KQL_CLUSTER_NAME: '' });
+  const job = await install(c.h, c.tenant, 'app-finops-cost', { workspaceId: c.ws });
+  const kqlStep = job.provision.steps.find((s: any) => s.itemType === 'kql-database');
+  assertGate(kqlStep, 'kql-not-configured');
+  assert.equal(job.provision.outcome, 'partial');
+  assert.equal((await c.sandbox.admin.requests({ service: 'arm' })).length, 0, 'nothing was sent to resource manager');
+
+  // The settings are read at start: the admin sets them and restarts; the job and its report are in the store.
+  await c.close();
+  const restarted = await c.open({});
+  const done = await retryAll({ h: restarted.h, tenant: c.tenant }, job);
+  assert.equal(done.provision.outcome, 'all-created');
+  assert.equal(done.status, 'done');
+  const db = (await c.sandbox.admin.state()).kql.databases.find((d: any) => d.name === (catalog.get('app-finops-cost')!.items.find((i) => i.itemType === 'kql-database')!.content as any).database);
+  assert.ok(db, 'the KQL database exists after the retry');
+});
+
+test('gate "KQL 401/403 from resource manager": revoked Contributor on the cluster, cleared by assigning it', async (t) => {
+  const c = await setup(t);
+  await c.sandbox.admin.revoke({ service: 'arm', role: 'Contributor' });
+  const job = await install(c.h, c.tenant, 'app-finops-cost', { workspaceId: c.ws });
+  assertGate(job.provision.steps.find((s: any) => s.itemType === 'kql-database'), 'kql-arm-auth');
+  assert.equal(job.provision.outcome, 'partial');
+  await c.sandbox.admin.grant({ service: 'arm', role: 'Contributor' });
+  const done = await retryAll(c, job);
+  assert.equal(done.provision.outcome, 'all-created');
+});
+
+test('gate "KQL 401/403 on .create table": revoked AllDatabasesAdmin, cleared by the cluster principal assignment', async (t) => {
+  const c = await setup(t);
+  await c.sandbox.admin.revoke({ service: 'kql', role: 'AllDatabasesAdmin' });
+  const job = await install(c.h, c.tenant, 'app-finops-cost', { workspaceId: c.ws });
+  const step = job.provision.steps.find((s: any) => s.itemType === 'kql-database');
+  assertGate(step, 'kql-create-table-auth');
+  assert.equal(job.provision.outcome, 'partial');
+  await c.sandbox.admin.grant({ service: 'kql', role: 'AllDatabasesAdmin' });
+  const done = await retryAll(c, job);
+  assert.equal(done.provision.outcome, 'all-created');
+  const content = catalog.get('app-finops-cost')!.items.find((i) => i.itemType === 'kql-database')!.content as any;
+  const db: any = (await c.sandbox.admin.state()).kql.databases.find((d: any) => d.name === content.database);
+  for (const table of content.tables) assert.ok(db.tables.some((x: any) => x.name === table.name), `${table.name} created by the retry`);
+});
+
+test('gate "search service 401/403": revoked search roles, cleared by assigning them', async (t) => {
+  const c = await setup(t);
+  await c.sandbox.admin.revoke({ service: 'search', role: 'Search Service Contributor' });
+  await c.sandbox.admin.revoke({ service: 'search', role: 'Search Index Data Contributor' });
+  const job = await install(c.h, c.tenant, 'app-data-steward', { workspaceId: c.ws });
+  const gated = job.provision.steps.filter((s: any) => s.itemType === 'search-index');
+  assert.ok(gated.length > 0);
+  for (const s of gated) assertGate(s, 'search-auth');
+  assert.notEqual(job.provision.outcome, 'all-created');
+  await c.sandbox.admin.grant({ service: 'search', role: 'Search Service Contributor' });
+  await c.sandbox.admin.grant({ service: 'search', role: 'Search Index Data Contributor' });
+  const done = await retryAll(c, job);
+  assert.equal(done.provision.outcome, 'all-created');
+  const indexes = (await c.sandbox.admin.state()).search.indexes;
+  for (const item of catalog.get('app-data-steward')!.items.filter((i) => i.itemType === 'search-index')) {
+    const c2 = item.content as { index: { name: string }; documents: unknown[] };
+    const idx: any = indexes.find((x: any) => x.name === c2.index.name);
+    assert.ok(idx, c2.index.name);
+    assert.equal(idx.documentCount, c2.documents.length);
+  }
+});
