@@ -28,7 +28,7 @@ export interface Operation {
   headers: Array<{ name: string; schema: Schema }>;
   body?: { schema: Schema; required: boolean };
   status: string;
-  kind: 'json' | 'text' | 'sse' | 'redirect';
+  kind: 'json' | 'text' | 'binary' | 'sse' | 'redirect';
   result?: Schema;
 }
 
@@ -46,7 +46,7 @@ export function operationsOf(doc: Doc): Operation[] {
       const status = codes.filter((s) => s.startsWith('2')).sort()[0] ?? codes.filter((s) => s.startsWith('3')).sort()[0];
       if (!status) throw new Error(`${op.operationId} documents no success response`);
       const content: Record<string, { schema?: Schema }> = op.responses[status].content ?? {};
-      const kind = status.startsWith('3') ? 'redirect' : content['application/json'] ? 'json' : content['text/event-stream'] ? 'sse' : 'text';
+      const kind = status.startsWith('3') ? 'redirect' : content['application/json'] ? 'json' : content['text/event-stream'] ? 'sse' : content['application/octet-stream'] ? 'binary' : 'text';
       const pathOrder = [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
       ops.push({
         id: op.operationId,
@@ -188,6 +188,7 @@ function plan(op: Operation, models: Models): MethodPlan {
   let returns: string;
   let pageItem: string | undefined;
   if (op.kind === 'text' || op.kind === 'redirect') returns = 'str';
+  else if (op.kind === 'binary') returns = 'bytes';
   else if (op.kind === 'sse') returns = 'ServerSentEvent';
   else if (!op.result) returns = 'Any';
   else if (!shape.envelope) returns = models.forOperation(op.result, `${pascal(op.id)}Result`);

@@ -24,7 +24,7 @@ class Operation(NamedTuple):
     path: str
     name: str
     pager: Optional[str]
-    kind: str  # json, text, sse or redirect (a browser step: the result is the Location it redirects to)
+    kind: str  # json, text, binary (a file: the result is its bytes), sse or redirect (a browser step: the result is the Location it redirects to)
     envelope: bool  # the body is {ok: true, ...}
     unwrap: Optional[str]  # the one payload key the method returns
     paged: bool  # the payload is a list with nextCursor
@@ -89,6 +89,8 @@ def _result(op: Operation, response: httpx.Response) -> Any:
         raise error_from_response(response)
     if op.kind == "text":
         return response.text
+    if op.kind == "binary":
+        return response.content
     try:
         body = response.json()
     except ValueError as err:

@@ -870,7 +870,7 @@ OPERATIONS: Dict[str, Operation] = {
     "getPaginatedReport": Operation("getPaginatedReport", "GET", "/api/items/paginated-report/{reportId}", "get_paginated_report", None, "json", True, "report", False),
     "getPaginatedReportDefinition": Operation("getPaginatedReportDefinition", "GET", "/api/items/paginated-report/{reportId}/definition", "get_paginated_report_definition", None, "json", True, None, False),
     "getPaginatedReportExport": Operation("getPaginatedReportExport", "GET", "/api/items/paginated-report/{reportId}/exports/{exportId}", "get_paginated_report_export", None, "json", True, "export", False),
-    "getPaginatedReportExportFile": Operation("getPaginatedReportExportFile", "GET", "/api/items/paginated-report/{reportId}/exports/{exportId}/file", "get_paginated_report_export_file", None, "text", False, None, False),
+    "getPaginatedReportExportFile": Operation("getPaginatedReportExportFile", "GET", "/api/items/paginated-report/{reportId}/exports/{exportId}/file", "get_paginated_report_export_file", None, "binary", False, None, False),
     "getRotation": Operation("getRotation", "GET", "/api/admin/identity/rotations/{rotationId}", "get_rotation", None, "json", True, "rotation", False),
     "getWorkspace": Operation("getWorkspace", "GET", "/api/workspaces/{workspaceId}", "get_workspace", None, "json", True, "workspace", False),
     "grantWorkspaceRole": Operation("grantWorkspaceRole", "POST", "/api/admin/identity/workspaces/{workspaceId}/role-assignments", "grant_workspace_role", None, "json", True, None, False),
@@ -1057,7 +1057,7 @@ class Operations(SyncCore):
         """An export’s status and progress; Retry-After (seconds) while it is unfinished (GET /api/items/paginated-report/{reportId}/exports/{exportId})."""
         return self._call("getPaginatedReportExport", {"reportId": report_id, "exportId": export_id}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def get_paginated_report_export_file(self, report_id: str, export_id: str, *, workspace_id: Optional[str] = None) -> str:
+    def get_paginated_report_export_file(self, report_id: str, export_id: str, *, workspace_id: Optional[str] = None) -> bytes:
         """The exported file, with its content type and a file name (409 until the export has Succeeded) (GET /api/items/paginated-report/{reportId}/exports/{exportId}/file)."""
         return self._call("getPaginatedReportExportFile", {"reportId": report_id, "exportId": export_id}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
@@ -1399,7 +1399,7 @@ class AsyncOperations(AsyncCore):
         """An export’s status and progress; Retry-After (seconds) while it is unfinished (GET /api/items/paginated-report/{reportId}/exports/{exportId})."""
         return await self._call("getPaginatedReportExport", {"reportId": report_id, "exportId": export_id}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    async def get_paginated_report_export_file(self, report_id: str, export_id: str, *, workspace_id: Optional[str] = None) -> str:
+    async def get_paginated_report_export_file(self, report_id: str, export_id: str, *, workspace_id: Optional[str] = None) -> bytes:
         """The exported file, with its content type and a file name (409 until the export has Succeeded) (GET /api/items/paginated-report/{reportId}/exports/{exportId}/file)."""
         return await self._call("getPaginatedReportExportFile", {"reportId": report_id, "exportId": export_id}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 

@@ -1,5 +1,6 @@
 """The Python client against a running service: SPEC.md's operations, errors, paging, install and wait."""
 import asyncio
+import time
 import uuid
 
 import httpx
@@ -195,3 +196,18 @@ def test_a_live_deployment_gate_raises_svc_gate_error_with_the_hint(client: Clie
     assert "Service principals can use Fabric APIs" in (gate.hint or "")
     assert gate.remediation == gate.hint and gate.reason and gate.link
     assert "PowerBINotAuthorizedException" in gate.message, "the reporting service's text is passed on"
+
+
+def test_export_a_paginated_report_to_a_pdf_file(client: Client, workspace: dict, live_provisioning: bool) -> None:
+    """Start an export, poll it, and fetch the file as bytes (the generated method of a binary answer)."""
+    assert live_provisioning, "exports come from the sandbox's reporting service: run through npm run test:clients"
+    report = next(r for r in client.list_paginated_reports(workspace_id=workspace["id"]) if r["name"] == "Sales by Region")
+    job = client.start_paginated_report_export(report["id"], {"format": "PDF"}, workspace_id=workspace["id"])
+    for _ in range(120):
+        if job["status"] in ("Succeeded", "Failed"):
+            break
+        time.sleep(0.5)
+        job = client.get_paginated_report_export(report["id"], job["id"], workspace_id=workspace["id"])
+    assert job["status"] == "Succeeded"
+    data = client.get_paginated_report_export_file(report["id"], job["id"], workspace_id=workspace["id"])
+    assert isinstance(data, bytes) and data.startswith(b"%PDF-")
