@@ -249,3 +249,19 @@ test('a DAX data set over a sandbox semantic model reads its Direct Lake table o
   const north = await exportFile(group, token, done.reports[0].id, { format: 'XML', paginatedReportConfiguration: { identities, parameterValues: [{ name: 'Clinic', value: 'North' }] } });
   assert.match(north.bytes.toString('utf8'), /<Details Clinic="North" Patients="12" \/>/);
 });
+
+test('long text wraps at the page width in the PDF', async (t) => {
+  const sb = await sandbox(t);
+  await sb.admin.setSwitch('reporting.importMs', 0);
+  await sb.admin.setSwitch('reporting.renderMs', 10);
+  await sb.admin.setSwitch('reporting.retryAfterSeconds', 0);
+  const { token, group } = await reportingApi(sb);
+  const words = Array.from({ length: 120 }, (_, i) => `word${i}`).join(' ');
+  const rdl = simpleRdl('Title').replace('<Textbox Name="T">', `<Textbox Name="Intro"><Paragraphs><Paragraph><TextRuns><TextRun><Value>${words}</Value></TextRun></TextRuns></Paragraph></Paragraphs></Textbox><Textbox Name="T">`);
+  const done = await waitImport(group, token, (await importRdl(`${group}/imports?datasetDisplayName=Long.rdl&nameConflict=Abort`, token, rdl)).body.id);
+  const text = parsePdf((await exportFile(group, token, done.reports[0].id, { format: 'PDF' })).bytes).text;
+  const lines = text.split('\n').filter((l) => l.startsWith('word'));
+  assert.ok(lines.length >= 5, `${lines.length} wrapped lines`);
+  assert.ok(lines.every((l) => l.length <= 100), 'no line runs past the page');
+  assert.equal(lines.join(' '), words, 'nothing is lost');
+});

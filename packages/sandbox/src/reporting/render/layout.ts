@@ -38,6 +38,29 @@ export interface Rendered {
   pageHeightIn: number;
 }
 
+/** Splits a line at spaces so that no piece is longer than `width` characters (a longer word is cut). */
+function wrap(line: string, width: number): string[] {
+  const out: string[] = [];
+  let cur = '';
+  for (const word of line.split(' ')) {
+    let w = word;
+    while (w.length > width) {
+      if (cur) out.push(cur);
+      out.push(w.slice(0, width));
+      w = w.slice(width);
+      cur = '';
+    }
+    if (!cur) cur = w;
+    else if (cur.length + 1 + w.length <= width) cur += ` ${w}`;
+    else {
+      out.push(cur);
+      cur = w;
+    }
+  }
+  out.push(cur);
+  return out;
+}
+
 /** A size like "8.5in", "21cm", "612pt" in inches. */
 export function inches(size: string | undefined, fallback: number): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(in|cm|mm|pt|pc)\s*$/.exec(size ?? '');
@@ -80,7 +103,10 @@ export function layout(model: RdlModel, base: Omit<EvalScope, 'fields' | 'page'>
   for (const tb of model.textboxes.filter((t) => t.region === 'body')) {
     const text = tb.paragraphs.map((p) => evaluate(p, base)).join('\n');
     texts.push({ name: tb.name, text });
-    text.split('\n').forEach((line, i) => body.push({ kind: 'text', text: line, title: i === 0 && tb.name === model.textboxes[0]?.name }));
+    const title = tb.name === model.textboxes.find((t) => t.region === 'body')?.name;
+    // Text wraps at the page's width (Helvetica averages about half its size per character).
+    const perLine = Math.max(20, Math.floor(((widthIn - 1) * 72) / ((title ? 14 : 10) * 0.5)));
+    text.split('\n').flatMap((line) => wrap(line, perLine)).forEach((line, i) => body.push({ kind: 'text', text: line, title: title && i === 0 }));
   }
   const tables: TableData[] = model.tables.map((t) => {
     const ds = model.dataSets.find((d) => d.name === t.dataSetName);
