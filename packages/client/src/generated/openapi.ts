@@ -5850,7 +5850,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description where the browser goes next */
-                    location?: unknown;
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5936,7 +5936,7 @@ export interface operations {
             302: {
                 headers: {
                     /** @description where the browser goes next */
-                    location?: unknown;
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content?: never;

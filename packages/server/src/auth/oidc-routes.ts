@@ -10,7 +10,7 @@ import { SESSION_COOKIE, type SessionService } from './session-service.js';
 export const OIDC_STATE_COOKIE = 'svc_oidc_state';
 const COOKIE_PATH = '/api/auth';
 
-const Redirect = (description: string) => ({ description, type: 'null', headers: { location: { schema: { type: 'string' }, description: 'where the browser goes next' } } });
+const Redirect = (description: string) => ({ description, type: 'null', headers: { location: { type: 'string', description: 'where the browser goes next' } } });
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
