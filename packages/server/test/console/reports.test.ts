@@ -113,4 +113,66 @@ describe('the paginated report editor in Chromium', { timeout: 300_000 }, () => 
     await page.getByRole('region', { name: 'Preview' }).or(page.getByTitle('Report preview')).first().waitFor();
     await rig.shot('reports-08-export-done');
   });
+
+  test('data sources: a rebind the reporting service refuses shows its text; clone, then delete with confirmation', async () => {
+    const { page } = rig;
+    const tree = page.getByRole('tree', { name: 'Paginated reports' });
+    await tree.getByText('Customer List').click();
+    await page.getByRole('tab', { name: 'Data sources' }).click();
+    const source = page.getByTestId('datasource');
+    await source.getByText(/CustomersModel/).waitFor();
+    await source.getByRole('textbox', { name: 'Database' }).fill('sobe_wowvirtualserver-00000000-0000-4000-8000-000000000001');
+    await source.getByRole('button', { name: 'Rebind' }).click();
+    await source.getByText('The reporting service refused the rebind').waitFor();
+    await source.getByText(/NotDatasourceOwner/).waitFor();
+    await rig.shot('reports-09-rebind-refused');
+
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    await page.getByRole('button', { name: 'Clone' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'Name of the copy' }).fill('Customer List (draft)');
+    await dialog.getByRole('button', { name: 'Clone' }).click();
+    await tree.getByText('Customer List (draft)').waitFor();
+    await page.getByTestId('report-metadata').getByText('Customer List (draft)', { exact: true }).waitFor();
+    await rig.shot('reports-10-cloned');
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByText('This cannot be undone').waitFor();
+    await rig.shot('reports-11-delete-confirm');
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Choose a report in the tree').waitFor();
+    assert.equal(await tree.getByText('Customer List (draft)').count(), 0);
+    const names = ((await api('GET', `/api/items/paginated-report?workspaceId=${workspaceId}`)).json.reports as Array<{ name: string }>).map((r) => r.name);
+    assert.ok(!names.includes('Customer List (draft)'), 'deleted in the reporting service');
+  });
+
+  test('create a formatted-table report from a semantic model table of the workspace and publish it', async () => {
+    const { page } = rig;
+    // The casino app's semantic model, provisioned live, gives the workspace a model with tables.
+    const start = await api('POST', '/api/apps/app-casino-analytics/install', { workspaceId });
+    assert.equal(start.status, 202);
+    for (let i = 0; ; i++) {
+      const job = (await api('GET', `/api/apps/install-jobs/${start.json.jobId}`)).json.job;
+      if (job.status !== 'running') break;
+      assert.ok(i < 600, 'install finished');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await page.getByRole('button', { name: 'New table report' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('combobox', { name: 'Semantic model' }).selectOption({ label: 'Casino Floor Model' });
+    await dialog.getByRole('combobox', { name: 'Table' }).selectOption('Machines');
+    await dialog.getByRole('checkbox', { name: 'manufacturer' }).uncheck();
+    await dialog.getByRole('textbox', { name: 'Report name' }).fill('Machines by zone');
+    await rig.shot('reports-12-new-table-report');
+    await dialog.getByRole('button', { name: 'Create and publish' }).click();
+    await page.getByTestId('report-metadata').getByText('Machines by zone', { exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByRole('tree', { name: 'Paginated reports' }).getByText('Machines by zone').waitFor();
+    await rig.shot('reports-13-new-report-published');
+    const reports = (await api('GET', `/api/items/paginated-report?workspaceId=${workspaceId}`)).json.reports as Array<{ name: string; id: string }>;
+    const created = reports.find((r) => r.name === 'Machines by zone')!;
+    const model = (await api('GET', `/api/workspaces/${workspaceId}/items?itemType=semantic-model`)).json.items[0];
+    const def = (await api('GET', `/api/items/paginated-report/${created.id}/definition?workspaceId=${workspaceId}`)).json.definition as string;
+    assert.match(def, new RegExp(`sobe_wowvirtualserver-${model.provisioning.resourceId}`));
+    assert.match(def, /Machines\[floor_zone\]/);
+    assert.doesNotMatch(def, /manufacturer/);
+  });
 });

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Checkbox, Field, Input, Select, Text } from '@fluentui/react-components';
+import { Button, Checkbox, Field, Input, Label, Select, Text } from '@fluentui/react-components';
 import { Add20Regular } from '@fluentui/react-icons';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
@@ -71,14 +71,16 @@ function NewReportDialog({ workspaceId, onClose, onCreated }: { workspaceId: str
         </Field>
       )}
       {columns.length > 0 && (
-        <Field label="Columns">
-          <div role="group" aria-label="Columns" style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', maxHeight: 200, overflow: 'auto' }}>
+        // Not inside a Field: a Field gives every Fluent control in it the same id.
+        <div style={{ display: 'grid', gap: 4 }}>
+          <Label id="new-report-columns">Columns</Label>
+          <div role="group" aria-labelledby="new-report-columns" style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', maxHeight: 200, overflow: 'auto' }}>
             {columns.map((c) => (
               <Checkbox key={c.name} label={c.name} checked={!picked || picked.has(c.name)}
                 onChange={(_, d) => setPicked((old) => { const s = new Set(old ?? columns.map((x) => x.name)); if (d.checked) s.add(c.name); else s.delete(c.name); return s; })} />
             ))}
           </div>
-        </Field>
+        </div>
       )}
       <Field label="Report name" required><Input aria-label="Report name" value={name} onChange={(_, d) => setName(d.value)} /></Field>
       <Text size={200}>The report is a formatted table (header row, one row per record), published to the workspace's reporting service with the import call.</Text>
