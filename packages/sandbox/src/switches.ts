@@ -4,6 +4,8 @@ export interface SwitchValues {
   'dataPlatform.servicePrincipalsEnabled': boolean;
   /** Per-identity call budget per minute; over it → 429 RequestBlocked with Retry-After. Null = unlimited. */
   'dataPlatform.throttlePerMinute': number | null;
+  /** The throttle's window (ms): the budget is per minute like the real one; tests shorten it. */
+  'dataPlatform.throttleWindowMs': number;
   /** When item creates, getDefinition and updateDefinition answer 202: auto (by type), always, never. */
   'dataPlatform.asyncMode': 'auto' | 'always' | 'never';
   /** Retry-After (seconds) on 202s, running operations and job instances. */
@@ -83,6 +85,7 @@ export function defaultSwitches(pageSize = 25): SwitchValues {
   return {
     'dataPlatform.servicePrincipalsEnabled': true,
     'dataPlatform.throttlePerMinute': null,
+    'dataPlatform.throttleWindowMs': 60_000,
     'dataPlatform.asyncMode': 'auto',
     'dataPlatform.retryAfterSeconds': 1,
     'dataPlatform.lroMs': 300,
@@ -135,7 +138,7 @@ export function checkSwitch(values: SwitchValues, name: string, value: unknown):
   if (typeof current === 'boolean') return typeof value === 'boolean' ? undefined : `${name} must be true or false`;
   if (typeof current === 'number') {
     if (typeof value !== 'number' || !Number.isFinite(value)) return `${name} must be a number`;
-    if ((key === 'dataPlatform.pageSize' || key === 'reporting.maxConcurrentRenders') && !(Number.isInteger(value) && value >= 1)) return `${name} must be a positive integer`;
+    if ((key === 'dataPlatform.pageSize' || key === 'reporting.maxConcurrentRenders' || key === 'dataPlatform.throttleWindowMs') && !(Number.isInteger(value) && value >= 1)) return `${name} must be a positive integer`;
     if (key !== 'identity.tokenLifetimeSeconds' && value < 0) return `${name} must not be negative`;
   }
   return undefined;

@@ -111,6 +111,37 @@ test('429 RequestBlocked with Retry-After from the per-identity throttle', async
   assert.equal((await dp('/items', { token: other })).status, 200, 'the budget is per identity');
 });
 
+test('the throttle window is a switch: once it has passed the identity may call again', async (t) => {
+  const { sb, dp } = await rig(t);
+  await sb.admin.setSwitch('dataPlatform.throttleWindowMs', 1500);
+  await sb.admin.setSwitch('dataPlatform.throttlePerMinute', 2);
+  assert.equal((await dp('/items')).status, 200);
+  assert.equal((await dp('/items')).status, 200);
+  const blocked = await dp('/items');
+  assert.equal(blocked.status, 429);
+  assert.ok(['1', '2'].includes(blocked.headers.get('retry-after')!), `Retry-After within the window: ${blocked.headers.get('retry-after')}`);
+  await sleep(1600);
+  assert.equal((await dp('/items')).status, 200, 'the window has moved on');
+  await assert.rejects(sb.admin.setSwitch('dataPlatform.throttleWindowMs', 0), /positive integer/);
+});
+
+test('in-flight counts: requests being answered per service and the most at once, reset with the request log', async (t) => {
+  const { sb, dp } = await rig(t);
+  await sb.admin.setLatency('dataPlatform', 150);
+  await Promise.all(Array.from({ length: 5 }, () => dp('/items')));
+  const after = await sb.admin.inFlight();
+  assert.deepEqual(after.dataPlatform, { now: 0, peak: 5 });
+  const pending = Promise.all([dp('/items'), dp('/items')]);
+  await sleep(60);
+  assert.equal((await sb.admin.inFlight()).dataPlatform!.now, 2);
+  await sb.admin.clearRequests();
+  assert.deepEqual((await sb.admin.inFlight()).dataPlatform, { now: 2, peak: 2 }, 'the peak starts again from what is in flight');
+  await pending;
+  const http = await call(`${sb.urls.admin}/_sandbox/in-flight`);
+  assert.equal(http.status, 200);
+  assert.deepEqual(http.body.inFlight.dataPlatform, { now: 0, peak: 2 });
+});
+
 test('401 for a wrong audience or no token; 401 when the tenant setting for service principals is off; 403 for a missing role', async (t) => {
   const { sb, dp } = await rig(t);
   const arm = await sb.admin.token({ audience: 'arm' });

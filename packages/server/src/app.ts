@@ -117,9 +117,10 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const signIn = oidc ? new OidcSignIn(store.db, oidc) : undefined;
   const signals = new IdentitySignals(store.db, metrics);
   const pipeline = new BackingPipeline(profile, credential, {
-    timeoutMs: Number(config.env.SVC_BACKING_TIMEOUT_MS ?? 30_000),
-    retryDelayMs: Number(config.env.SVC_BACKING_RETRY_DELAY_MS ?? 1500),
-    concurrencyPerService: Number(config.env.SVC_BACKING_CONCURRENCY ?? 16),
+    timeoutMs: config.backing.timeoutMs,
+    retryDelayMs: config.backing.retryDelayMs,
+    retryAfterMaxMs: config.backing.retryAfterMaxMs,
+    concurrencyPerService: config.backing.concurrency,
     onAuthFailure: (f) => signals.record(f),
     onCall: (service, status) => metrics.count('svc_backing_calls_total', 'Backing-service calls by service and status', { service, status: String(status) }),
   });

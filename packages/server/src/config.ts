@@ -26,6 +26,8 @@ export interface Config {
   readCacheMs: number;
   /** The install pipeline: items in flight per install, jobs per process, work polling, job lease. */
   install: { concurrency: number; workerJobs: number; pollMs: number; leaseMs: number };
+  /** Every backing call: timeout, the one retry's backoff and the longest Retry-After it honours, calls in flight per backing service. */
+  backing: { timeoutMs: number; retryDelayMs: number; retryAfterMaxMs: number; concurrency: number };
   /** Settings of later domains (cloud, targets, sandbox) read by their own modules from this map. */
   env: Readonly<Record<string, string | undefined>>;
 }
@@ -90,6 +92,12 @@ export function loadConfig(env: Env = process.env): Config {
       workerJobs: intVar(env, 'SVC_WORKER_JOBS', 4, 1, 256),
       pollMs: intVar(env, 'SVC_WORKER_POLL_MS', 500, 10, 600_000),
       leaseMs: intVar(env, 'SVC_INSTALL_LEASE_MS', 30_000, 200, 3_600_000),
+    },
+    backing: {
+      timeoutMs: intVar(env, 'SVC_BACKING_TIMEOUT_MS', 30_000, 100, 600_000),
+      retryDelayMs: intVar(env, 'SVC_BACKING_RETRY_DELAY_MS', 1500, 0, 600_000),
+      retryAfterMaxMs: intVar(env, 'SVC_BACKING_RETRY_AFTER_MAX_MS', 10_000, 0, 600_000),
+      concurrency: intVar(env, 'SVC_BACKING_CONCURRENCY', 16, 1, 1024),
     },
     env: { ...env },
   };

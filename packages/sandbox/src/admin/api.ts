@@ -7,6 +7,7 @@ import { Directory } from '../identity/directory.js';
 import { checkFaultRule } from './faults.js';
 import type { SqlStateView } from '../sql/index.js';
 import { AdminError, applyGrant } from './grants.js';
+import type { InFlight } from './request-log.js';
 
 /** Everything the state view holds: what tests read to prove there are no duplicates. */
 export interface SandboxState {
@@ -63,6 +64,11 @@ export class SandboxAdmin {
   /** The request log (optionally one service's, after a sequence number or time). */
   async requests(filter: { service?: ServiceName; since?: string | number } = {}): Promise<RequestLogEntry[]> {
     return this.core.log.list(filter);
+  }
+
+  /** Requests in flight per service now, and the most at once since the request log was last cleared. */
+  async inFlight(): Promise<InFlight> {
+    return this.core.log.inFlight();
   }
 
   async clearRequests(): Promise<void> {

@@ -42,6 +42,7 @@ export function adminService(core: SandboxCore, admin: SandboxAdmin, summary: ()
     body: { requests: await admin.requests({ service: ctx.query('service') as never, since: ctx.query('since') }) },
   }));
   router.delete('/_sandbox/requests', async () => (await admin.clearRequests(), { status: 204 }));
+  router.get('/_sandbox/in-flight', async () => ({ status: 200, body: { inFlight: await admin.inFlight() } }));
   router.get('/_sandbox/state', async () => ({ status: 200, body: await admin.state() }));
   router.post('/_sandbox/reset', async () => (await admin.reset(), { status: 200, body: { ok: true } }));
   router.post('/_sandbox/grant', async (ctx) => ({ status: 200, body: await run(async () => admin.grant(await json(ctx))) }));

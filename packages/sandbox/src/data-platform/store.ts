@@ -149,14 +149,15 @@ export class PlatformStore {
     if (hold > 0) ws.heldNames.set(nameKey(item.type, item.displayName), Date.now() + hold);
   }
 
-  /** Counts a call against the caller's per-minute budget; returns the seconds to wait when over it. */
+  /** Counts a call against the caller's per-minute budget (switch throttleWindowMs); returns the seconds to wait when over it. */
   throttle(callerId: string, now = Date.now()): number | undefined {
     const limit = this.switches['dataPlatform.throttlePerMinute'];
     if (!limit) return undefined;
-    const recent = (this.calls.get(callerId) ?? []).filter((t) => now - t < 60_000);
+    const windowMs = this.switches['dataPlatform.throttleWindowMs'];
+    const recent = (this.calls.get(callerId) ?? []).filter((t) => now - t < windowMs);
     if (recent.length >= limit) {
       this.calls.set(callerId, recent);
-      return Math.max(1, Math.ceil((recent[0]! + 60_000 - now) / 1000));
+      return Math.max(1, Math.ceil((recent[0]! + windowMs - now) / 1000));
     }
     recent.push(now);
     this.calls.set(callerId, recent);

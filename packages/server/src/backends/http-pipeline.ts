@@ -93,13 +93,18 @@ class Semaphore {
 export interface PipelineOptions {
   timeoutMs: number;
   retryDelayMs: number;
+  /** The longest Retry-After the one retry waits for (ms, default 10 s); a longer one is cut to this. */
+  retryAfterMaxMs?: number;
   concurrencyPerService: number;
   /** Told of every 401/403 and identity-provider refusal (identity signals), never with a token. */
   onAuthFailure?: (f: { service: BackingService; status: number; code?: string; url: string; principal: string }) => void;
   onCall?: (service: BackingService, status: number, ms: number) => void;
 }
 
-/** The one HTTP pipeline for every backing call: host check, token, timeout, one retry after 1.5 s on transient failure. */
+/**
+ * The one HTTP pipeline for every backing call: host check, token, timeout, at most `concurrencyPerService` calls in
+ * flight per backing service, one retry on transient failure after 1.5 s or the answer's Retry-After (up to a bound).
+ */
 export class BackingPipeline {
   private readonly limits = new Map<BackingService, Semaphore>();
 
@@ -109,8 +114,18 @@ export class BackingPipeline {
   async send(req: BackingRequest): Promise<BackingResponse> {
     const first = await this.attempt(req);
     if (!this.transient(first)) return this.settle(req, first);
-    await new Promise((r) => setTimeout(r, this.options.retryDelayMs));
+    await new Promise((r) => setTimeout(r, this.retryDelay(first)));
     return this.settle(req, await this.attempt(req));
+  }
+
+  /** The backoff before the one retry: the answer's Retry-After when it asks for longer, never over the bound. */
+  retryDelay(r: BackingResponse | BackingError): number {
+    const header = r instanceof BackingError ? null : r.headers.get('retry-after')?.trim();
+    let asked: number | undefined;
+    if (header && /^\d+$/.test(header)) asked = Number(header) * 1000;
+    else if (header && Number.isFinite(Date.parse(header))) asked = Date.parse(header) - Date.now();
+    if (asked === undefined) return this.options.retryDelayMs;
+    return Math.max(this.options.retryDelayMs, Math.min(asked, this.options.retryAfterMaxMs ?? 10_000));
   }
 
   private transient(r: BackingResponse | BackingError): boolean {

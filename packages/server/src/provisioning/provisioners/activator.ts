@@ -1,4 +1,5 @@
 import { part } from '../../backends/data-platform.js';
+import { BackingError } from '../../backends/http-pipeline.js';
 import { gateOnAuth } from '../gates.js';
 import type { Provisioner } from '../context.js';
 import { ensurePlatformItem, platformPart, stableGuid } from './platform-item.js';
@@ -28,7 +29,13 @@ export const provisionActivator: Provisioner = async (ctx) => {
     const triggerIds: Record<string, string> = {};
     for (const t of c.triggers) {
       if (existing.has(t.name.toLowerCase())) { ctx.log(`trigger '${t.name}' exists`); continue; }
-      const made = await ctx.backends.dataPlatform.createTrigger(ws, item.id, { name: t.name, source: { itemType: source.itemType, itemId: ctx.dependency(c.source)?.resourceId ?? null, table: c.table, database: sourceContent?.database ?? null }, condition: t.condition, action: t.action });
+      const made = await ctx.backends.dataPlatform.createTrigger(ws, item.id, { name: t.name, source: { itemType: source.itemType, itemId: ctx.dependency(c.source)?.resourceId ?? null, table: c.table, database: sourceContent?.database ?? null }, condition: t.condition, action: t.action })
+        .catch((err: unknown) => {
+          // Another install of the same app created it since the listing: the trigger is there, as wanted.
+          if (err instanceof BackingError && err.code === 'TriggerNameAlreadyInUse') return undefined;
+          throw err;
+        });
+      if (!made) { ctx.log(`trigger '${t.name}' exists (created meanwhile)`); continue; }
       triggerIds[t.name] = made.id;
       ctx.log(`trigger '${t.name}' → ${t.action.kind} ${t.action.receiver}`);
     }
