@@ -269,3 +269,32 @@ test('an app install publishes its report item through the import call; a re-run
   const named = (await call('GET', '')).json().reports.filter((r: { name: string }) => r.name === step.displayName);
   assert.equal(named.length, 1, 'no duplicate report');
 });
+
+test('every export format renders a file of its kind (WORD and EXCEL travel as DOCX and XLSX)', async (t) => {
+  const { call, byName } = await setup(t);
+  const sales = await byName('Sales by Region');
+  const expect: Record<string, { ext: string; magic: (b: Buffer) => boolean }> = {
+    PDF: { ext: '.pdf', magic: (b) => b.subarray(0, 5).toString('latin1') === '%PDF-' },
+    ACCESSIBLEPDF: { ext: '.pdf', magic: (b) => b.subarray(0, 5).toString('latin1') === '%PDF-' },
+    WORD: { ext: '.docx', magic: (b) => b.subarray(0, 2).toString('latin1') === 'PK' && b.includes('word/document.xml') },
+    EXCEL: { ext: '.xlsx', magic: (b) => b.subarray(0, 2).toString('latin1') === 'PK' && b.includes('xl/workbook.xml') },
+    PPTX: { ext: '.pptx', magic: (b) => b.subarray(0, 2).toString('latin1') === 'PK' && b.includes('ppt/presentation.xml') },
+    CSV: { ext: '.csv', magic: (b) => /Region/.test(b.toString('utf8')) && /Seattle/.test(b.toString('utf8')) },
+    XML: { ext: '.xml', magic: (b) => /^(\uFEFF)?<\?xml/.test(b.toString('utf8')) && /Seattle/.test(b.toString('utf8')) },
+    MHTML: { ext: '.mhtml', magic: (b) => /MIME-Version/i.test(b.subarray(0, 400).toString('latin1')) },
+    IMAGE: { ext: '.tiff', magic: (b) => ['II*\0', 'MM\0*'].includes(b.subarray(0, 4).toString('latin1')) },
+  };
+  for (const [format, want] of Object.entries(expect)) {
+    let job = (await call('POST', `/${sales.id}/exports`, { format })).json().export;
+    for (let i = 0; job.status !== 'Succeeded' && job.status !== 'Failed'; i++) {
+      assert.ok(i < 200, `${format} export finished`);
+      await new Promise((r) => setTimeout(r, 150));
+      job = (await call('GET', `/${sales.id}/exports/${encodeURIComponent(job.id)}`)).json().export;
+    }
+    assert.equal(job.status, 'Succeeded', format);
+    const file = await call('GET', `/${sales.id}/exports/${encodeURIComponent(job.id)}/file`);
+    assert.equal(file.statusCode, 200, `${format}: ${file.body.slice(0, 200)}`);
+    assert.match(String(file.headers['content-disposition']), new RegExp(`filename="Sales by Region\\${want.ext}"`), format);
+    assert.ok(want.magic(file.rawPayload), `${format} is a file of its kind (${file.headers['content-type']}): ${file.rawPayload.subarray(0, 40).toString('latin1')}`);
+  }
+});
