@@ -121,7 +121,11 @@ export class InstallRunner {
     return result.rows[0]!.id;
   }
 
-  /** Provisions live steps with at most `concurrency` in flight, dependencies first; 35 to 95 %. */
+  /**
+   * Provisions live steps with at most `concurrency` in flight, dependencies first; 35 to 95 %. A step's slot and its
+   * dependents are released as soon as its result is known: storing the result runs alongside the next steps (a job
+   * resumed before a result was stored re-runs that step, idempotently), and the phase ends once every result is stored.
+   */
   private async provision(job: JobRecord, app: CuratedApp, steps: StepRow[], target: ResolvedTarget, now: Date, write: (...a: any[]) => Promise<void>) {
     const live = steps.filter((s) => s.live);
     const results = new Map<string, StepResult>();
@@ -130,9 +134,23 @@ export class InstallRunner {
     const contentByKey = new Map(app.items.map((i) => [i.key, expandSeedTokens(i.content, now)]));
     const pending = live.filter((s) => !s.result);
     const running = new Map<number, Promise<void>>();
+    const saving = new Set<Promise<void>>();
+    let saveFailure: { error: unknown } | undefined;
     let done = results.size;
     const ready = (s: StepRow) => dependenciesOf(s.itemType, contentByKey.get(s.itemKey)).every((k) => !liveKeys.has(k) || results.has(k));
-    while (pending.length || running.size) {
+    const save = (step: StepRow, item: CatalogItem, result: StepResult, percent: number) => {
+      const saved = (async () => {
+        await write(
+          { percentComplete: percent },
+          { kind: 'step', data: { stepIndex: step.stepIndex, itemType: item.itemType, displayName: item.displayName, status: result.status } },
+          { stepIndex: step.stepIndex, result },
+        );
+        await recordItemState(this.deps.db, step.cosmosItemId!, result);
+      })();
+      saving.add(saved);
+      saved.catch((error) => { saveFailure ??= { error }; }).finally(() => saving.delete(saved));
+    };
+    while ((pending.length || running.size) && !saveFailure) {
       while (running.size < this.deps.concurrency && pending.length) {
         const next = pending.findIndex(ready);
         // Nothing ready and nothing running can only be a reference cycle: start in order rather than stall.
@@ -149,17 +167,14 @@ export class InstallRunner {
             : { status: 'skipped', steps: ['deploy is false: stored in the service only, no backing call'] };
           results.set(step.itemKey, result);
           done++;
-          await write(
-            { percentComplete: provisioningPercent(done, live.length) },
-            { kind: 'step', data: { stepIndex: step.stepIndex, itemType: item.itemType, displayName: item.displayName, status: result.status } },
-            { stepIndex: step.stepIndex, result },
-          );
-          await recordItemState(this.deps.db, step.cosmosItemId!, result);
+          save(step, item, result, provisioningPercent(done, live.length));
         })().finally(() => running.delete(step.stepIndex));
         running.set(step.stepIndex, p);
       }
       if (running.size) await Promise.race(running.values());
     }
+    await Promise.allSettled([...saving]);
+    if (saveFailure) throw saveFailure.error;
   }
 
   /** Records the thread edges the app declares (idempotent). */
