@@ -35,7 +35,7 @@ async function setup(t: TestContext, env: Record<string, string> = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-gates-'));
   const open = async (extra: Record<string, string>) => {
     const closers: Array<() => Promise<void>> = [];
-    const h = await build({ after: (fn) => { closers.push(fn); } }, { ...sandbox.env, SVC_WORKER_POLL_MS: '100', SVC_DATA_DIR: dataDir, ...extra });
+    const h = await build({ after: (fn: () => Promise<void>) => { closers.push(fn); } }, { ...sandbox.env, SVC_WORKER_POLL_MS: '100', SVC_DATA_DIR: dataDir, ...extra });
     let closed = false;
     const close = async () => { if (!closed) { closed = true; for (const fn of closers) await fn(); } };
     t.after(close);
