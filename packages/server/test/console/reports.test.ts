@@ -110,8 +110,21 @@ describe('the paginated report editor in Chromium', { timeout: 300_000 }, () => 
     const text = bytes.toString('latin1');
     assert.match(text, /Chicago/, 'Central rows are in the PDF');
     assert.doesNotMatch(text, /Boston/, 'East rows are filtered out by the Region parameter');
-    await page.getByRole('region', { name: 'Preview' }).or(page.getByTitle('Report preview')).first().waitFor();
+    await page.getByTitle('Report preview').waitFor();
     await rig.shot('reports-08-export-done');
+
+    // A paged preview as an image: page 1 as PNG, shown in the page.
+    await page.getByRole('combobox', { name: 'Export format' }).selectOption('IMAGE');
+    await page.getByRole('combobox', { name: 'Image type' }).selectOption('PNG');
+    await page.getByRole('spinbutton', { name: 'From page' }).fill('1');
+    await page.getByRole('spinbutton', { name: 'To page' }).fill('1');
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    const img = page.getByRole('img', { name: 'Report preview' });
+    await img.waitFor({ timeout: 60_000 });
+    await page.waitForFunction(() => ((document.querySelector('img[alt="Report preview"]') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0);
+    assert.ok(await img.evaluate((el) => (el as HTMLImageElement).naturalWidth > 100), 'the PNG decodes in the browser');
+    await img.scrollIntoViewIfNeeded();
+    await rig.shot('reports-08b-image-preview');
   });
 
   test('data sources: a rebind the reporting service refuses shows its text; clone, then delete with confirmation', async () => {

@@ -6,6 +6,10 @@ import { ErrorMessage, RequestState } from '../RequestState';
 
 type Values = Record<string, { values: string[]; isNull: boolean }>;
 
+/** IMAGE encodings (the OutputFormat device-info setting); the browser shows the ones it can display. */
+const IMAGE_TYPES = ['PNG', 'JPEG', 'GIF', 'BMP', 'TIFF', 'EMF'];
+const PREVIEWABLE: Record<string, string> = { PNG: 'image/png', JPEG: 'image/jpeg', GIF: 'image/gif', BMP: 'image/bmp' };
+
 const inputType = (p: ReportParameter) => (p.dataType === 'DateTime' ? 'date' : p.dataType === 'Integer' || p.dataType === 'Float' ? 'number' : 'text');
 
 /** The parameter panel (from the RDL's ReportParameters) and an export to any format, with progress, download and a preview. */
@@ -22,12 +26,14 @@ function Panel({ workspaceId, report, parameters }: { workspaceId: string; repor
   const visible = parameters.filter((p) => !p.hidden);
   const [values, setValues] = useState<Values>(() => Object.fromEntries(parameters.map((p) => [p.name, { values: p.defaultValues.length ? p.defaultValues : [''], isNull: false }])));
   const [format, setFormat] = useState('PDF');
+  const [imageType, setImageType] = useState('PNG');
+  const [pages, setPages] = useState({ start: '', end: '' });
   const [job, setJob] = useState<ReportExport | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const [preview, setPreview] = useState<string | null>(null);
+  const [preview, setPreview] = useState<{ url: string; type: string } | null>(null);
   const alive = useRef(true);
   useEffect(() => () => { alive.current = false; }, []);
-  useEffect(() => () => { if (preview) URL.revokeObjectURL(preview); }, [preview]);
+  useEffect(() => () => { if (preview) URL.revokeObjectURL(preview.url); }, [preview]);
 
   const set = (name: string, v: Partial<Values[string]>) => setValues((old) => ({ ...old, [name]: { ...old[name]!, ...v } }));
   const parameterValues = () => parameters.flatMap((p): Array<{ name: string; value: string | null }> => {
@@ -40,16 +46,23 @@ function Panel({ workspaceId, report, parameters }: { workspaceId: string; repor
     setError(null);
     setPreview(null);
     try {
-      let e = await startExport(workspaceId, report.id, { format, parameterValues: parameterValues() });
+      // Device-info settings of the render: a page range, and the image encoding for IMAGE.
+      const formatSettings: Record<string, string> = {
+        ...(pages.start ? { StartPage: pages.start } : {}),
+        ...(pages.end ? { EndPage: pages.end } : {}),
+        ...(format === 'IMAGE' ? { OutputFormat: imageType } : {}),
+      };
+      let e = await startExport(workspaceId, report.id, { format, parameterValues: parameterValues(), ...(Object.keys(formatSettings).length ? { formatSettings } : {}) });
       setJob(e);
       while (alive.current && e.status !== 'Succeeded' && e.status !== 'Failed') {
         await new Promise((r) => setTimeout(r, 700));
         e = await getExport(workspaceId, report.id, e.id);
         setJob(e);
       }
-      if (e.status === 'Succeeded' && (format === 'PDF' || format === 'ACCESSIBLEPDF')) {
+      const shown = format === 'PDF' || format === 'ACCESSIBLEPDF' ? 'application/pdf' : format === 'IMAGE' && PREVIEWABLE[imageType] ? PREVIEWABLE[imageType] : undefined;
+      if (e.status === 'Succeeded' && shown) {
         const res = await fetch(exportFileUrl(workspaceId, report.id, e.id), { credentials: 'same-origin' });
-        if (res.ok) setPreview(URL.createObjectURL(new Blob([await res.arrayBuffer()], { type: 'application/pdf' })));
+        if (res.ok) setPreview({ url: URL.createObjectURL(new Blob([await res.arrayBuffer()], { type: shown })), type: shown });
       }
     } catch (err) {
       setError(err);
@@ -73,6 +86,15 @@ function Panel({ workspaceId, report, parameters }: { workspaceId: string; repor
               {EXPORT_FORMATS.map((f) => <option key={f.id} value={f.id}>{f.label}</option>)}
             </Select>
           </Field>
+          {format === 'IMAGE' && (
+            <Field label="Image type">
+              <Select aria-label="Image type" value={imageType} onChange={(_, d) => setImageType(d.value)}>
+                {IMAGE_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
+              </Select>
+            </Field>
+          )}
+          <Field label="From page"><Input aria-label="From page" type="number" min={1} value={pages.start} onChange={(_, d) => setPages((p) => ({ ...p, start: d.value }))} style={{ width: 90 }} /></Field>
+          <Field label="To page"><Input aria-label="To page" type="number" min={1} value={pages.end} onChange={(_, d) => setPages((p) => ({ ...p, end: d.value }))} style={{ width: 90 }} /></Field>
           <Button appearance="primary" icon={<DocumentArrowRight20Regular />} disabled={!!running} onClick={() => void run()}>
             {running ? 'Exporting…' : 'Export'}
           </Button>
@@ -92,8 +114,10 @@ function Panel({ workspaceId, report, parameters }: { workspaceId: string; repor
       </Card>
       {preview && (
         <Card aria-label="Preview">
-          <Text weight="semibold">Preview <Link href={preview} target="_blank" rel="noreferrer">(open in a new tab)</Link></Text>
-          <iframe title="Report preview" src={preview} style={{ width: '100%', height: 640, border: `1px solid ${tokens.colorNeutralStroke2}` }} />
+          <Text weight="semibold">Preview <Link href={preview.url} target="_blank" rel="noreferrer">(open in a new tab)</Link></Text>
+          {preview.type === 'application/pdf'
+            ? <iframe title="Report preview" src={preview.url} style={{ width: '100%', height: 640, border: `1px solid ${tokens.colorNeutralStroke2}` }} />
+            : <img alt="Report preview" src={preview.url} style={{ maxWidth: '100%', border: `1px solid ${tokens.colorNeutralStroke2}` }} />}
         </Card>
       )}
     </section>
