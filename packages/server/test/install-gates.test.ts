@@ -22,6 +22,8 @@ const GATES = {
   'kql-arm-auth': { reason: 'KQL 401/403 from resource manager', action: /^assign Contributor on the cluster to the identity$/, link: /Microsoft\.Kusto%2Fclusters$/ },
   'kql-create-table-auth': { reason: 'KQL 401/403 on .create table', action: /^create a cluster principal assignment with role AllDatabasesAdmin, principal type App/, link: /Microsoft\.Kusto%2Fclusters$/ },
   'search-auth': { reason: 'search service 401/403', action: /^assign Search Service Contributor on the search service/, link: /Microsoft\.Search%2FsearchServices$/ },
+  'warehouse-not-configured': { reason: 'warehouse dedicated pool not configured', action: /^set SVC_WAREHOUSE_WORKSPACE and SVC_WAREHOUSE_DEDICATED_POOL$/, link: /Microsoft\.Synapse%2Fworkspaces$/ },
+  'warehouse-tsql-auth': { reason: 'warehouse T-SQL not authorized', action: /FROM EXTERNAL PROVIDER[\s\S]*db_owner/, link: /Microsoft\.Synapse%2Fworkspaces$/ },
 } as const;
 
 interface Ctx { h: TestApp; tenant: TestTenant; sandbox: Sandbox; ws: string }
@@ -198,4 +200,40 @@ test('gate "search service 401/403": revoked search roles, cleared by assigning 
     assert.ok(idx, c2.index.name);
     assert.equal(idx.documentCount, c2.documents.length);
   }
+});
+
+test('gate "warehouse dedicated pool not configured": cleared by restarting with the warehouse settings on the same store, then the step retry', async (t) => {
+  const c = await setup(t, { SVC_WAREHOUSE_WORKSPACE: '', SVC_WAREHOUSE_DEDICATED_POOL: '' });
+  const job = await install(c.h, c.tenant, 'app-healthcare-popmgt', { workspaceId: c.ws });
+  const step = job.provision.steps.find((s: any) => s.itemType === 'warehouse');
+  assertGate(step, 'warehouse-not-configured');
+  assert.equal(job.provision.outcome, 'partial');
+  assert.equal((await c.sandbox.admin.requests()).filter((r: any) => r.service === 'sql').length, 0, 'nothing was sent to the warehouse');
+
+  await c.close();
+  const restarted = await c.open({});
+  const done = await retryAll({ h: restarted.h, tenant: c.tenant }, job);
+  assert.equal(done.provision.outcome, 'all-created');
+  assert.equal(done.status, 'done');
+  const wh = done.provision.steps.find((s: any) => s.itemType === 'warehouse');
+  assert.equal(wh.result.secondaryIds.database, c.sandbox.ids.warehousePool);
+});
+
+test('gate "warehouse T-SQL not authorized": the identity is no database user; cleared by adding it to db_owner', async (t) => {
+  const c = await setup(t);
+  const pool = c.sandbox.ids.warehousePool;
+  await c.sandbox.admin.revoke({ service: 'sql', role: 'user', database: pool });
+  const job = await install(c.h, c.tenant, 'app-healthcare-popmgt', { workspaceId: c.ws });
+  const step = job.provision.steps.find((s: any) => s.itemType === 'warehouse');
+  assertGate(step, 'warehouse-tsql-auth');
+  // The action is the exact T-SQL for this identity, as the admin runs it.
+  assert.match(step.result.gate.remediation, /CREATE USER \[[^\]]+\] FROM EXTERNAL PROVIDER;/);
+  assert.match(step.result.gate.remediation, /EXEC sp_addrolemember 'db_owner', '[^']+';/);
+  assert.match(step.result.gate.link, /Microsoft\.Synapse%2Fworkspaces$/);
+  assert.equal(job.provision.outcome, 'partial');
+
+  await c.sandbox.admin.grant({ service: 'sql', role: 'db_owner', database: pool });
+  const done = await retryAll(c, job);
+  assert.equal(done.provision.outcome, 'all-created');
+  assert.equal(done.status, 'done');
 });
