@@ -1,15 +1,17 @@
-"""The clients users build: every generated operation, plus the install helper that waits for the job."""
+"""The clients users build: every generated operation, plus helpers that wait for an install job and for a report export."""
 from __future__ import annotations
 
 import asyncio
 import time
 from typing import Any, Dict, Optional
 
-from ._operations import AsyncOperations, InstallAppBody, InstallJob, Operations
-from .errors import SvcTimeoutError
+from ._operations import AsyncOperations, InstallAppBody, InstallJob, Operations, StartPaginatedReportExportBody
+from .errors import SvcError, SvcTimeoutError
 
 POLL_INTERVAL = 5.0  # seconds between polls of an install job (SPEC.md: the client polls every 5 s)
 WAIT_TIMEOUT = 600.0
+EXPORT_POLL_INTERVAL = 1.0  # seconds between polls of a paginated-report export
+FINISHED = ("Succeeded", "Failed")
 
 
 class Client(Operations):
@@ -30,6 +32,19 @@ class Client(Operations):
                 raise SvcTimeoutError(f"install job {job_id} still running after {timeout} s ({job['percentComplete']}%)", dict(job))
             time.sleep(interval)
 
+    def export_paginated_report(self, report_id: str, body: StartPaginatedReportExportBody, *, workspace_id: str, timeout: float = WAIT_TIMEOUT, interval: float = EXPORT_POLL_INTERVAL) -> bytes:
+        """Starts an export of a paginated report, polls it until it ends, and answers the file's bytes; a Failed export raises SvcError."""
+        job = self.start_paginated_report_export(report_id, body, workspace_id=workspace_id)
+        deadline = time.monotonic() + timeout
+        while job["status"] not in FINISHED:
+            if time.monotonic() + interval > deadline:
+                raise SvcTimeoutError(f"export {job['id']} still {job['status']} after {timeout} s ({job['percentComplete']}%)", dict(job))
+            time.sleep(interval)
+            job = self.get_paginated_report_export(report_id, job["id"], workspace_id=workspace_id)
+        if job["status"] == "Failed":
+            raise SvcError(f"export {job['id']} of report {report_id} failed in the reporting service")
+        return self.get_paginated_report_export_file(report_id, job["id"], workspace_id=workspace_id)
+
 
 class AsyncClient(AsyncOperations):
     """Asynchronous client: `AsyncClient(base_url=None, token=None, *, timeout=30.0)`; use `async with`."""
@@ -48,6 +63,19 @@ class AsyncClient(AsyncOperations):
             if time.monotonic() + interval > deadline:
                 raise SvcTimeoutError(f"install job {job_id} still running after {timeout} s ({job['percentComplete']}%)", dict(job))
             await asyncio.sleep(interval)
+
+    async def export_paginated_report(self, report_id: str, body: StartPaginatedReportExportBody, *, workspace_id: str, timeout: float = WAIT_TIMEOUT, interval: float = EXPORT_POLL_INTERVAL) -> bytes:
+        """Starts an export of a paginated report, polls it until it ends, and answers the file's bytes; a Failed export raises SvcError."""
+        job = await self.start_paginated_report_export(report_id, body, workspace_id=workspace_id)
+        deadline = time.monotonic() + timeout
+        while job["status"] not in FINISHED:
+            if time.monotonic() + interval > deadline:
+                raise SvcTimeoutError(f"export {job['id']} still {job['status']} after {timeout} s ({job['percentComplete']}%)", dict(job))
+            await asyncio.sleep(interval)
+            job = await self.get_paginated_report_export(report_id, job["id"], workspace_id=workspace_id)
+        if job["status"] == "Failed":
+            raise SvcError(f"export {job['id']} of report {report_id} failed in the reporting service")
+        return await self.get_paginated_report_export_file(report_id, job["id"], workspace_id=workspace_id)
 
 
 class InstallJobHandle(Dict[str, Any]):

@@ -211,3 +211,5 @@ def test_export_a_paginated_report_to_a_pdf_file(client: Client, workspace: dict
     assert job["status"] == "Succeeded"
     data = client.get_paginated_report_export_file(report["id"], job["id"], workspace_id=workspace["id"])
     assert isinstance(data, bytes) and data.startswith(b"%PDF-")
+    csv = client.export_paginated_report(report["id"], {"format": "CSV", "parameterValues": [{"name": "Region", "value": "Central"}]}, workspace_id=workspace["id"])
+    assert b"Chicago" in csv and b"Seattle" not in csv, "the helper waits for the export and the parameter applies"
