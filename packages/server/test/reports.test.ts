@@ -1,15 +1,19 @@
 import { test } from 'node:test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { buildWithSandbox, install, stepOf, workspace, type Sandbox } from './install-helpers.js';
 import type { TestApp, TestTenant } from './helpers.js';
+import { RdlSchema } from '../src/reports/rdl-schema.js';
 
 // The paginated-reports API through the real app against the sandbox's reporting emulator, over sockets.
 
 const BASE = '/api/items/paginated-report';
 
-async function setup(t: TestContext) {
-  const { h, sandbox, tenant } = await buildWithSandbox(t);
+async function setup(t: TestContext, env: Record<string, string> = {}) {
+  const { h, sandbox, tenant } = await buildWithSandbox(t, env);
   const ws = await workspace(h, tenant);
   const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, payload?: unknown, headers: Record<string, string> = {}, who: TestTenant | { auth: Record<string, string> } = tenant) => {
     const sep = path.includes('?') ? '&' : '?';
@@ -297,4 +301,44 @@ test('every export format renders a file of its kind (WORD and EXCEL travel as D
     assert.match(String(file.headers['content-disposition']), new RegExp(`filename="Sales by Region\\${want.ext}"`), format);
     assert.ok(want.magic(file.rawPayload), `${format} is a file of its kind (${file.headers['content-type']}): ${file.rawPayload.subarray(0, 40).toString('latin1')}`);
   }
+});
+
+// A stand-in for the published schema (which carries no open licence and is not vendored): the 2016/01 target namespace,
+// Report with any content, and Description limited to 60 characters, so the XSD step has something to refuse.
+const TEST_XSD = `<?xml version="1.0" encoding="utf-8"?>
+<xsd:schema targetNamespace="http://schemas.microsoft.com/sqlserver/reporting/2016/01/reportdefinition"
+  xmlns:xsd="http://www.w3.org/2001/XMLSchema" elementFormDefault="qualified">
+  <xsd:element name="Report">
+    <xsd:complexType>
+      <xsd:sequence><xsd:any namespace="##any" processContents="lax" minOccurs="0" maxOccurs="unbounded" /></xsd:sequence>
+      <xsd:anyAttribute namespace="##any" processContents="skip" />
+    </xsd:complexType>
+  </xsd:element>
+  <xsd:element name="Description">
+    <xsd:simpleType><xsd:restriction base="xsd:string"><xsd:maxLength value="60" /></xsd:restriction></xsd:simpleType>
+  </xsd:element>
+</xsd:schema>
+`;
+
+test('SVC_RDL_SCHEMA_PATH: definitions are also validated against the schema file, faults naming line and element', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rdl-xsd-'));
+  const xsd = path.join(dir, 'ReportDefinition.xsd');
+  fs.writeFileSync(xsd, TEST_XSD);
+  const { call, byName } = await setup(t, { SVC_RDL_SCHEMA_PATH: xsd });
+  const sales = await byName('Sales by Region');
+  const { definition, etag } = (await call('GET', `/${sales.id}/definition`)).json();
+  const long = definition.replace('Sales by region and city for a date range.', `Sales by region and city for a date range, ${'and much more '.repeat(5)}`);
+  const line = long.split('\n').findIndex((l: string) => l.includes('<Description>')) + 1;
+  const refused = await call('PUT', `/${sales.id}/definition`, { definition: long }, { 'if-match': etag });
+  assert.equal(refused.statusCode, 400, refused.body);
+  assert.equal(refused.json().error.code, 'invalid_rdl');
+  assert.match(refused.json().error.message, new RegExp(`^definition line ${line}, <Description>: not valid against ReportDefinition\\.xsd: .*maxLength`));
+  const fine = definition.replace('Sales by region and city for a date range.', 'Sales by region, checked against the schema.');
+  const ok = await call('PUT', `/${sales.id}/definition`, { definition: fine }, { 'if-match': etag });
+  assert.equal(ok.statusCode, 200, ok.body);
+
+  fs.writeFileSync(path.join(dir, 'not-a-schema.xsd'), '<html/>');
+  // A path that is not a schema stops the start, naming the variable.
+  assert.throws(() => RdlSchema.fromEnv({ SVC_RDL_SCHEMA_PATH: path.join(dir, 'not-a-schema.xsd') }), /SVC_RDL_SCHEMA_PATH.*not an XML schema/);
+  assert.throws(() => RdlSchema.fromEnv({ SVC_RDL_SCHEMA_PATH: path.join(dir, 'missing.xsd') }), /SVC_RDL_SCHEMA_PATH.*cannot read/);
 });

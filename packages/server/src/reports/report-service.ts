@@ -6,6 +6,7 @@ import { ConflictError, GateError, InputError, NotFoundError, PreconditionError,
 import { gate } from '../provisioning/gates.js';
 import type { WorkspaceService } from '../workspaces/workspace-service.js';
 import { checkDefinition, type RdlParameter } from './rdl-check.js';
+import { RdlSchema } from './rdl-schema.js';
 import { EXPORT_SETTINGS, reportingFailure } from './reporting-failure.js';
 
 /** A paginated report as the API shows it (SPEC.md "Paginated report"). */
@@ -48,10 +49,17 @@ const etagOf = (bytes: Uint8Array) => `"${createHash('sha256').update(bytes).dig
 
 /** Paginated reports of a workspace, every call made to the reporting service with the service's identity. */
 export class PaginatedReportService {
-  private constructor(private readonly client: ReportingClient, private readonly workspaces: WorkspaceService, private readonly profile: CloudProfile, private readonly env: Readonly<Record<string, string | undefined>>) {}
+  private constructor(
+    private readonly client: ReportingClient,
+    private readonly workspaces: WorkspaceService,
+    private readonly profile: CloudProfile,
+    private readonly env: Readonly<Record<string, string | undefined>>,
+    private readonly schema: RdlSchema | undefined,
+  ) {}
 
+  /** The service; SVC_RDL_SCHEMA_PATH (the published RDL schema) is read here, once, and a bad path stops the start. */
   static create(options: { client: ReportingClient; workspaces: WorkspaceService; profile: CloudProfile; env: Readonly<Record<string, string | undefined>> }): PaginatedReportService {
-    return new PaginatedReportService(options.client, options.workspaces, options.profile, options.env);
+    return new PaginatedReportService(options.client, options.workspaces, options.profile, options.env, RdlSchema.fromEnv(options.env));
   }
 
   /** The reporting group of a workspace of the caller's tenant: its bound platform workspace, else the default one. */
@@ -116,9 +124,10 @@ export class PaginatedReportService {
     return { report, definition, etag: etagOf(bytes), parameters: checkDefinition(definition).parameters };
   }
 
-  /** Checks a definition: 400 naming the first fault's line and element, and how many more there are. */
-  private validate(definition: string): void {
-    const { faults } = checkDefinition(definition);
+  /** Checks a definition (structure, then the published schema when configured): 400 naming the first fault's line and element, and how many more. */
+  private async validate(definition: string): Promise<void> {
+    let { faults } = checkDefinition(definition);
+    if (!faults.length && this.schema) faults = await this.schema.check(definition);
     if (!faults.length) return;
     const f = faults[0]!;
     const more = faults.length > 1 ? ` (and ${faults.length - 1} more: ${faults.slice(1, 4).map((x) => `line ${x.line} ${x.element}`).join('; ')})` : '';
@@ -128,7 +137,7 @@ export class PaginatedReportService {
   /** Publishes a changed definition back (import with Overwrite) when If-Match names the current one; waits for the import. */
   async putDefinition(caller: Caller, workspaceId: string, reportId: string, definition: string, ifMatch: string | undefined): Promise<{ report: PaginatedReport; etag: string }> {
     if (!ifMatch) throw new PreconditionError(428, 'Saving a definition needs an If-Match header with the ETag you read (or *)');
-    this.validate(definition);
+    await this.validate(definition);
     const group = await this.group(caller, workspaceId);
     const report = await this.getIn(workspaceId, group, reportId);
     if (ifMatch !== '*') {
@@ -145,7 +154,7 @@ export class PaginatedReportService {
 
   /** Publishes a new report (import with Abort: an existing name is a conflict). */
   async publish(caller: Caller, workspaceId: string, name: string, definition: string): Promise<PaginatedReport> {
-    this.validate(definition);
+    await this.validate(definition);
     const group = await this.group(caller, workspaceId);
     const existing = await this.call(() => this.client.listReports(group));
     if (existing.some((r) => r.name === name)) throw new ConflictError(`A report named '${name}' already exists in the workspace`, 'conflict', 'name');
