@@ -14,7 +14,7 @@ import { ApiTokenSchema, authRoutes } from './auth/routes.js';
 import { OidcSignIn, oidcSettings } from './auth/oidc.js';
 import { loggableUrl, oidcRoutes } from './auth/oidc-routes.js';
 import { registerAuthentication } from './http/authenticate.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { clientErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import { registerInputGuard } from './http/input-guard.js';
 import { Metrics, registerMetrics } from './http/metrics.js';
 import { RateLimiter } from './http/rate-limit.js';
@@ -92,13 +92,16 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       },
     },
     bodyLimit: config.bodyLimitBytes,
+    clientErrorHandler,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[A-Za-z0-9._-]{1,100}$/.test(given) ? given : randomUUID();
     },
     trustProxy: config.env.SVC_TRUST_PROXY === 'true',
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
-    routerOptions: { maxParamLength: 200 },
+    // Longer than any URL that gets past the 16 KiB header limit: an over-long id is then a 400 naming the parameter
+    // (its schema's maxLength), never the router's own 414.
+    routerOptions: { maxParamLength: 16 * 1024 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const metrics = new Metrics();

@@ -11,6 +11,11 @@ import { buildWithSandbox, stepOf, workspace } from './install-helpers.js';
 
 /** Sends raw bytes to a listening server and resolves with the status line's code (the server may close early). */
 function rawStatus(port: number, request: string | Buffer): Promise<number> {
+  return rawAnswer(port, request).then((a) => a.status);
+}
+
+/** Sends raw bytes and resolves with the answer's status and body. */
+function rawAnswer(port: number, request: string | Buffer): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     let answer = '';
@@ -18,7 +23,7 @@ function rawStatus(port: number, request: string | Buffer): Promise<number> {
     socket.on('error', (e: NodeJS.ErrnoException) => (answer ? undefined : e.code === 'ECONNRESET' || e.code === 'EPIPE' ? undefined : reject(e)));
     socket.on('close', () => {
       const m = /^HTTP\/1\.1 (\d{3})/.exec(answer);
-      if (m) resolve(Number(m[1]));
+      if (m) resolve({ status: Number(m[1]), body: answer.slice(answer.indexOf('\r\n\r\n') + 4) });
       else reject(new Error(`no HTTP answer: ${JSON.stringify(answer.slice(0, 200))}`));
     });
     socket.write(request);
@@ -88,6 +93,12 @@ test('malformed, mistyped, oversized and deeply nested requests are 4xx with a c
         assert.equal(r.json().ok, false);
       }
     }
+    // An over-long id is a 400 naming the parameter (its schema), not the router's own 414 without the envelope.
+    for (const long of ['a'.repeat(65), 'a'.repeat(5000), encodeURIComponent('\u0345'.repeat(400))]) {
+      const r = await h.app.inject({ method: 'GET', url: `/api/workspaces/${long}`, headers: a.auth });
+      expectError(r, 400, 'invalid_request', `id of ${long.length} characters`);
+      assert.equal(r.json().error.field, 'workspaceId');
+    }
     assert.equal((await h.app.inject({ method: 'GET', url: `/api/workspaces/${other}`, headers: a.auth })).json().workspace.name, 'bystander');
     assert.equal((await h.app.inject({ method: 'GET', url: `/api/workspaces/${other}/items/${item.id}`, headers: a.auth })).statusCode, 200);
     assert.equal((await h.app.inject({ method: 'GET', url: '/api/whoami', headers: a.auth })).statusCode, 200);
@@ -133,7 +144,12 @@ test('malformed, mistyped, oversized and deeply nested requests are 4xx with a c
     await h.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = h.app.server.address() as AddressInfo;
     const bigHeader = `GET /api/whoami HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${a.token}\r\nX-Filler: ${'a'.repeat(64 * 1024)}\r\nConnection: close\r\n\r\n`;
-    assert.equal(await rawStatus(port, bigHeader), 431);
+    const tooBig = await rawAnswer(port, bigHeader);
+    assert.equal(tooBig.status, 431);
+    assert.deepEqual(JSON.parse(tooBig.body).error.code, 'headers_too_large', 'the 431 carries the error envelope');
+    const longUrl = await rawAnswer(port, `GET /api/workspaces?cursor=${'c'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    assert.equal(longUrl.status, 431);
+    assert.equal(JSON.parse(longUrl.body).ok, false);
     const manyHeaders = `GET /api/whoami HTTP/1.1\r\nHost: 127.0.0.1\r\n${Array.from({ length: 2000 }, (_, i) => `X-H${i}: ${'v'.repeat(16)}\r\n`).join('')}Connection: close\r\n\r\n`;
     assert.equal(await rawStatus(port, manyHeaders), 431);
     const bigBody = `POST /api/workspaces HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${a.token}\r\nContent-Type: application/json\r\nContent-Length: ${64 * 1024 * 1024}\r\nConnection: close\r\n\r\n{"name":"`;
@@ -205,4 +221,19 @@ test('a backing service redirecting to another host is not followed: the token n
   const kql = stepOf(job, 'kql-database');
   assert.notEqual(kql.status, 'succeeded', JSON.stringify(kql));
   assert.match(JSON.stringify(kql), /redirect_refused|another host/, JSON.stringify(kql));
+});
+
+test('an identity operation naming a platform workspace the backing service does not know → 404 with its text, not a 5xx', async (t) => {
+  const { h, tenant } = await buildWithSandbox(t);
+  for (const [method, url, payload] of [
+    ['GET', '/api/admin/identity/workspaces/no-such-workspace/firewall-rules', undefined],
+    ['GET', '/api/admin/identity/workspaces/no-such-workspace/firewall-check?ip=10.0.0.1', undefined],
+    ['POST', '/api/admin/identity/workspaces/no-such-workspace/firewall-rules', { name: 'r', startIpAddress: '10.0.0.1', endIpAddress: '10.0.0.2' }],
+    ['GET', '/api/admin/identity/workspaces/no-such-workspace/role-assignments', undefined],
+  ] as const) {
+    const r = await h.app.inject({ method, url, headers: tenant.auth, ...(payload ? { payload } : {}) });
+    assert.equal(r.statusCode, 404, `${method} ${url}: ${r.body}`);
+    assert.equal(r.json().error.code, 'backing_refused');
+    assert.match(r.json().error.message, /WorkspaceNotFound/, 'the backing service’s text, unmodified');
+  }
 });

@@ -25,6 +25,24 @@ function describe(context: string | undefined, issue: ValidationIssue): string {
   return `${where} ${issue.message ?? 'is not valid'}`;
 }
 
+/**
+ * Errors the HTTP parser meets before there is a request (headers over the size limit, a malformed request line, a
+ * client too slow to send its headers): answered with the same envelope as every other error, then the socket closed.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: import('node:net').Socket) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, code, message] = err.code === 'HPE_HEADER_OVERFLOW'
+    ? [431, 'Request Header Fields Too Large', 'headers_too_large', 'The request line and headers are over the size limit (16 KiB)']
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'request_timeout', 'The request was not received in time']
+      : [400, 'Bad Request', 'invalid_request', 'The request is not valid HTTP'];
+  const body = JSON.stringify({ ok: false, error: { code, message } });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(err);
+}
+
 /** One error handler for every route: ServiceErrors, validation, body limits, and the unexpected. */
 export function registerErrorHandling(app: FastifyInstance, consoleIndex?: string) {
   // Read once: deep links are answered from memory, not from disk on every request.

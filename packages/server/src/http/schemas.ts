@@ -29,12 +29,13 @@ const ERROR_TEXT: Record<number, string> = {
   424: 'A deployment gate: a setting of the deployment is missing',
   428: 'The request needs an If-Match header',
   429: 'Rate limited; see Retry-After',
+  431: 'The request line and headers are over the size limit',
   500: 'An unexpected error',
 };
 
 /** Response schemas for the given error statuses, plus those every authenticated route can answer. */
 export function errors(...statuses: number[]): Record<number, TSchema> {
-  const all = new Set([400, 401, 403, 413, 415, 429, 500, ...statuses]);
+  const all = new Set([400, 401, 403, 413, 415, 429, 431, 500, ...statuses]);
   const out: Record<number, TSchema> = {};
   for (const status of all) out[status] = Type.Ref(ErrorEnvelope, { description: ERROR_TEXT[status] ?? 'Error' });
   return out;
@@ -43,7 +44,7 @@ export function errors(...statuses: number[]): Record<number, TSchema> {
 /** Response schemas of a public route (no authentication). */
 export function publicErrors(...statuses: number[]): Record<number, TSchema> {
   const out: Record<number, TSchema> = {};
-  for (const status of new Set([429, 500, ...statuses])) out[status] = Type.Ref(ErrorEnvelope, { description: ERROR_TEXT[status] ?? 'Error' });
+  for (const status of new Set([429, 431, 500, ...statuses])) out[status] = Type.Ref(ErrorEnvelope, { description: ERROR_TEXT[status] ?? 'Error' });
   return out;
 }
 
