@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startSandbox } from '@svc/sandbox';
-import { bootstrapToken, freePort, serviceEnv, sleep, startService, stopService, waitHealthy, type ServiceProcess } from '../../packages/server/test/service-process.js';
+import { spawn } from 'node:child_process';
+import { bootstrapToken, freePort, repoRoot, serviceEnv, sleep, startService, stopService, waitHealthy, type ServiceProcess } from '../../packages/server/test/service-process.js';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -48,9 +49,9 @@ export class Cluster {
   readonly slots: Slot[] = [];
   private dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
 
-  constructor(readonly sandbox: Sandbox, readonly databaseUrl: string, readonly settings: Record<string, string>) {}
+  constructor(readonly sandbox: { env: Record<string, string> }, readonly databaseUrl: string, readonly settings: Record<string, string>) {}
 
-  static async create(sandbox: Sandbox, databaseUrl: string, processes: number, settings: Record<string, string>): Promise<Cluster> {
+  static async create(sandbox: { env: Record<string, string> }, databaseUrl: string, processes: number, settings: Record<string, string>): Promise<Cluster> {
     const c = new Cluster(sandbox, databaseUrl, settings);
     for (let i = 0; i < processes; i++) {
       const port = await freePort();
@@ -127,6 +128,23 @@ export class Cluster {
       await sleep(Math.min(50 * (i + 1), 500));
     }
   }
+}
+
+/** The sandbox in a process of its own (npm run sandbox), so its work does not slow what this process measures. */
+export async function sandboxProcess(): Promise<{ env: Record<string, string>; admin: string; pid: number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'packages/sandbox/src/cli.ts'), '--json'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const info = await new Promise<{ env: Record<string, string>; urls: Record<string, string> }>((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      out += d;
+      try { resolve(JSON.parse(out)); } catch { /* not whole yet */ }
+    });
+    child.once('exit', (code) => reject(new Error(`the sandbox exited with ${code}`)));
+  });
+  return {
+    env: info.env, admin: `${info.urls.admin}/_sandbox`, pid: child.pid!,
+    stop: () => new Promise<void>((r) => { if (child.exitCode !== null) return r(); child.once('exit', () => r()); child.kill('SIGTERM'); }),
+  };
 }
 
 export async function withSandbox<T>(fn: (sb: Sandbox) => Promise<T>): Promise<T> {
