@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { startSandbox } from '@svc/sandbox';
 import { loadCatalog } from '../src/catalog/load-catalog.js';
 import { provisionedAtInstall } from '../src/install/install-service.js';
@@ -39,6 +40,20 @@ test('a service killed mid-provisioning: the next process resumes the job after 
   const first = startService(env);
   processes.push(first);
   await waitHealthy(base, first);
+  // On PostgreSQL a second process runs from the start, as a replica would: while the job's worker heartbeats it must
+  // leave the job alone; once that worker is killed it takes the job over when the lease expires. On PGlite (one process
+  // per data directory) the second process is started after the kill instead.
+  const shared = Boolean(process.env.DATABASE_URL);
+  let standby: { svc: ReturnType<typeof startService>; base: string } | undefined;
+  if (shared) {
+    const port2 = await freePort();
+    standby = { svc: startService({ ...env, PORT: String(port2) }), base: `http://127.0.0.1:${port2}` };
+    processes.push(standby.svc);
+    await waitHealthy(standby.base, standby.svc);
+  }
+  const db = shared ? new pg.Client({ connectionString: process.env.DATABASE_URL }) : undefined;
+  if (db) { await db.connect(); t.after(() => db.end()); }
+  const leaseOwner = async (jobId: string) => (await db!.query<{ lease_owner: string | null }>('SELECT lease_owner FROM install_jobs WHERE id = $1', [jobId])).rows[0]?.lease_owner ?? null;
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const api = async (method: string, url: string, body?: unknown) => {
     const r = await fetch(`${base}${url}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -60,9 +75,15 @@ test('a service killed mid-provisioning: the next process resumes the job after 
   let killed = false;
   let stopPolling = false;
   let killedAt = { percent: 0 };
+  let killTime = 0;
+  let pollBase = base;
+  let victim = first;
+  let survivor: ReturnType<typeof startService> | undefined = standby?.svc;
+  const owners: Array<{ at: number; owner: string | null }> = [];
   const polling = (async () => {
     while (!stopPolling) {
-      const r = await fetch(`${base}/api/apps/install-jobs/${jobId}`, { headers: auth }).catch(() => undefined);
+      if (shared) owners.push({ at: Date.now(), owner: await leaseOwner(jobId) });
+      const r = await fetch(`${pollBase}/api/apps/install-jobs/${jobId}`, { headers: auth }).catch(() => undefined);
       if (!r) { unreachable++; await sleep(50); continue; }
       const text = await r.text();
       assert.equal(r.status, 200, `the job vanished: ${r.status} ${text}`);
@@ -77,7 +98,16 @@ test('a service killed mid-provisioning: the next process resumes the job after 
         // Some steps are done, the rest are not: kill the process without letting it give its lease back.
         killed = true;
         killedAt = { percent: job.percentComplete };
-        first.child.kill('SIGKILL');
+        if (shared) {
+          // Kill whichever process holds the lease (the worker id names its pid); keep polling the other one.
+          const holder = Number(/^worker-(\d+)-/.exec((await leaseOwner(jobId)) ?? '')?.[1]);
+          victim = processes.find((p) => p.child.pid === holder)!;
+          assert.ok(victim, `a running process holds the lease (pid ${holder})`);
+          survivor = victim === first ? standby!.svc : first;
+          pollBase = survivor === first ? base : standby!.base;
+        }
+        victim.child.kill('SIGKILL');
+        killTime = Date.now();
       }
       if (job.status !== 'running') return job;
       await sleep(50);
@@ -85,13 +115,15 @@ test('a service killed mid-provisioning: the next process resumes the job after 
     return undefined;
   })();
 
-  await first.exited;
-  assert.ok(killed, 'the process was killed by the test');
+  while (!killed) await Promise.race([sleep(20), polling.then(() => { if (!killed) throw new Error('the job ended before the kill'); })]);
+  await victim.exited;
   assert.ok(killedAt.percent > 35 && killedAt.percent < 95, `killed mid-provisioning at ${killedAt.percent} %`);
-  const killTime = Date.now();
 
-  const second = startService(env);
-  processes.push(second);
+  if (!survivor) {
+    survivor = startService(env);
+    processes.push(survivor);
+  }
+  const second = survivor;
   let job: any;
   try {
     let timer: NodeJS.Timeout | undefined;
@@ -101,17 +133,26 @@ test('a service killed mid-provisioning: the next process resumes the job after 
     stopPolling = true;
   }
   assert.ok(job, 'the poller saw the end of the job');
-  assert.ok(unreachable > 0, 'the poller saw the service go away between the two processes');
+  if (!shared) assert.ok(unreachable > 0, 'the poller saw the service go away between the two processes');
 
   // The second process resumed the job (the worker logs a second attempt), not before the lease had expired.
   const resumedLine = second.output().split('\n').find((l) => l.includes('resuming an install job whose worker stopped') && l.includes(jobId));
   assert.ok(resumedLine, `the second process resumed the job:\n${second.output()}`);
   assert.equal(JSON.parse(resumedLine).attempts, 2);
   const resumedAt = JSON.parse(resumedLine).time as number;
-  const healthyLine = second.output().split('\n').find((l) => l.includes('"msg":"Server listening'));
-  console.log(`killed at ${killedAt.percent} %; second process listening after ${healthyLine ? JSON.parse(healthyLine).time - killTime : '?'} ms, resumed the job after ${resumedAt - killTime} ms`);
+  console.log(`killed at ${killedAt.percent} % (${shared ? 'PostgreSQL, replica already running' : 'PGlite, second process started after the kill'}); resumed ${resumedAt - killTime} ms after the kill, lease ${LEASE_MS} ms`);
   // The dead worker's last heartbeat was at most a third of the lease before the kill.
   assert.ok(resumedAt - killTime >= (LEASE_MS * 2) / 3, `resumed ${resumedAt - killTime} ms after the kill, before the lease could expire`);
+  if (shared) {
+    // The replica was polling all along: it left the job to its heartbeating worker, and took it once the lease expired.
+    const before = new Set(owners.filter((o) => o.at < killTime && o.owner).map((o) => o.owner));
+    assert.equal(before.size, 1, `one worker held the job until the kill: ${[...before].join(', ')}`);
+    assert.match([...before][0]!, new RegExp(`^worker-${victim.child.pid}-`));
+    const takeover = owners.find((o) => o.at >= killTime && o.owner && !before.has(o.owner));
+    assert.ok(takeover, 'the surviving process took the job');
+    assert.match(takeover.owner!, new RegExp(`^worker-${second.child.pid}-`));
+    assert.ok(resumedAt - killTime <= LEASE_MS + 10_000, `resumed ${resumedAt - killTime} ms after the kill: promptly once the lease expired`);
+  }
 
   // A complete report: every live item has exactly one step, provisioned.
   const app = loadCatalog().get(APP_ID)!;
@@ -127,7 +168,7 @@ test('a service killed mid-provisioning: the next process resumes the job after 
   assert.equal(seen.at(-1)!.percent, 100);
 
   // The event log: each step result was recorded once, so a step done before the kill was not run again.
-  const stream = await fetch(`${base}/api/apps/install-jobs/${jobId}/events`, { headers: auth });
+  const stream = await fetch(`${pollBase}/api/apps/install-jobs/${jobId}/events`, { headers: auth });
   assert.equal(stream.status, 200);
   const events = (await stream.text()).split('\n\n').filter(Boolean).map((block) => {
     const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
