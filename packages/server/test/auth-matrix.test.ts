@@ -92,6 +92,8 @@ function sample(doc: Json, schema: Schema, owned: Record<string, string>, name =
 }
 
 test('authorization matrix over every operation of the OpenAPI document', async (t) => {
+  const cleanup: Array<() => Promise<unknown>> = [];
+  t.after(async () => { for (const c of cleanup) await c(); }); // registered first: runs before the app and its store close
   const { h, sandbox, tenant: a } = await buildWithSandbox(t);
   const call = (method: string, url: string, headers: Record<string, string>, payload?: unknown) =>
     h.app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
@@ -122,6 +124,10 @@ test('authorization matrix over every operation of the OpenAPI document', async 
     displayName: `${marker}-cred`, clientId: ci.appId, keyId: 'old', expiresAt: ci.secretExpiresAt, vaultSecretName: 'matrix-secret',
   }, 201)).credential;
   const rotation = (await ok('POST', `/api/admin/identity/credentials/${credential.id}/rotations`, {}, 201)).rotation;
+  // Expiry alerts count every tenant's credentials: on a shared PostgreSQL run the ones this test registers (A's, and
+  // B's from the matrix's own calls) must not outlive it.
+  const forgetCredentials = (tenantId: string) => cleanup.push(() => h.store.db.deleteFrom('identity_credentials' as never).where('tenant_id' as never, '=', tenantId as never).execute());
+  forgetCredentials(a.tenantId);
 
   // The install (items only) ends before the matrix starts, so that A's state is still while it runs.
   for (const deadline = Date.now() + 30_000; ;) {
@@ -248,6 +254,7 @@ test('authorization matrix over every operation of the OpenAPI document', async 
 
   // ---- Tenant B, with every scope, aimed at A's resources: 404, as for an unknown id. Elsewhere: never A's data. ----
   const b = await h.tenant();
+  forgetCredentials(b.tenantId);
   const crossTenant = guarded.filter(ownedRefs);
   assert.ok(crossTenant.length >= 25, `only ${crossTenant.length} operations name a tenant-owned resource`);
   // Reads first, then changes, deletes last, so that a failed isolation shows up as itself and not as a knock-on.
