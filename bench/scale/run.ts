@@ -2,7 +2,7 @@
 // sandbox's latency set so backing calls dominate. Prints jobs per minute for each and their ratio (goal >= 1.7),
 // the p99 of job polling during the run (goal < 50 ms) and each process's resident memory over the run (goal: flat).
 // Each configuration gets a fresh database and a fresh sandbox, so both do the same work.
-// Settings (environment): DATABASE_URL (required), SCALE_INSTALLS (200), SCALE_LATENCY_MS per backing call (100),
+// Settings (environment): DATABASE_URL (required), SCALE_INSTALLS (200), SCALE_LATENCY_MS per backing call (300),
 // SCALE_POLL_MS between two polls of one job (2000), SCALE_PROCESSES (1,2), and any SVC_* passed to the processes.
 import fs from 'node:fs';
 import { sleep, rssOf } from '../../packages/server/test/service-process.js';
@@ -10,7 +10,7 @@ import { loadCatalog } from '../../packages/server/src/catalog/load-catalog.js';
 import { Cluster, freshDatabase, mb, percentile, sandboxProcess } from '../lib/cluster.js';
 
 const INSTALLS = Number(process.env.SCALE_INSTALLS ?? 200);
-const LATENCY_MS = Number(process.env.SCALE_LATENCY_MS ?? 100);
+const LATENCY_MS = Number(process.env.SCALE_LATENCY_MS ?? 300);
 const POLL_MS = Number(process.env.SCALE_POLL_MS ?? 2000);
 const CONFIGS = (process.env.SCALE_PROCESSES ?? '1,2').split(',').map(Number);
 const passThrough = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('SVC_')).map(([k, v]) => [k, v!]));

@@ -134,7 +134,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     search: new SearchClient(pipeline, profile.searchAudience),
     reporting: new ReportingClient(pipeline, profile.biApiUrl, profile.biAudience),
   };
-  const jobs = new JobStore(store.db, config.install.leaseMs);
+  // The worker's step writes leave four connections of the pool (SVC_DB_POOL) to requests.
+  const jobs = new JobStore(store.db, config.install.leaseMs, store.kind === 'postgres' ? Math.max(1, Number(config.env.SVC_DB_POOL ?? 10) - 4) : Infinity);
   const runner = new InstallRunner({ db: store.db, jobs, catalog, profile, env: config.env, backends, concurrency: config.install.concurrency });
   const worker = deps.worker === false ? undefined : new InstallWorker(jobs, runner, app.log, {
     maxJobs: config.install.workerJobs, pollMs: config.install.pollMs, heartbeatMs: Math.floor(config.install.leaseMs / 3),

@@ -56,9 +56,27 @@ export function toJob(r: JobRow): InstallJob {
   };
 }
 
-/** Persistence of install jobs, their steps and their event log. Every write by a worker is fenced by its lease. */
+/**
+ * Persistence of install jobs, their steps and their event log. Every write by a worker is fenced by its lease.
+ * At most `writeSlots` of its write transactions run at once in a process: the install worker's many concurrent
+ * steps queue here rather than in the connection pool, so API requests (a poll of a job) always find a connection.
+ */
 export class JobStore {
-  constructor(private readonly db: Db, readonly leaseMs = DEFAULT_LEASE_MS) {}
+  private writing = 0;
+  private readonly queued: Array<() => void> = [];
+
+  constructor(private readonly db: Db, readonly leaseMs = DEFAULT_LEASE_MS, private readonly writeSlots = Infinity) {}
+
+  private async slot<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.writing >= this.writeSlots) await new Promise<void>((r) => this.queued.push(r));
+    this.writing++;
+    try {
+      return await fn();
+    } finally {
+      this.writing--;
+      this.queued.shift()?.();
+    }
+  }
 
   /** Writes the job, its steps and its first event in one transaction. */
   async create(job: { id: string; tenantId: string; workspaceId: string; appId: string; createdBy: string; deploy: boolean; mode: Mode; targetOverrides?: TargetOverrides; totalItems: number }, steps: Omit<StepRow, 'cosmosItemId' | 'result'>[]) {
@@ -141,7 +159,7 @@ export class JobStore {
     event?: { kind: string; data: Record<string, unknown> },
     step?: { stepIndex: number; cosmosItemId?: string; result?: StepResult },
   ): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.slot(() => this.db.transaction().execute(async (trx) => {
       let q = trx.updateTable('install_jobs').set({
         ...(change.status ? { status: change.status } : {}),
         ...(change.phase ? { phase: change.phase } : {}),
@@ -168,7 +186,7 @@ export class JobStore {
           SELECT ${jobId}, COALESCE(MAX(seq), 0) + 1, ${event.kind}, ${JSON.stringify(event.data)}::jsonb FROM job_events WHERE job_id = ${jobId}`.execute(trx);
       }
       return true;
-    });
+    }));
   }
 
   /** Events after a sequence number (server-sent events replay from Last-Event-ID). */
