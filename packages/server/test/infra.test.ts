@@ -167,3 +167,20 @@ test('every setting the service reads is documented in README "Configuration"', 
   const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 5));
   for (const name of SETTINGS) assert.ok(section.includes(`\`${name}\``), `${name} in README`);
 });
+
+test('SETTINGS names every variable the service’s code reads (the command-line tool’s own excepted)', () => {
+  const src = path.join(root, 'packages/server/src');
+  const read = new Set<string>();
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) { if (e.name !== 'cli') walk(p); continue; }
+      if (!p.endsWith('.ts')) continue;
+      const text = fs.readFileSync(p, 'utf8');
+      for (const m of text.matchAll(/env\??\.(SVC_[A-Z0-9_]+)|Var\(env, '([A-Z0-9_]+)'|env\[['"](SVC_[A-Z0-9_]+)/g)) read.add((m[1] ?? m[2] ?? m[3])!);
+    }
+  };
+  walk(src);
+  assert.ok(read.size > 30, `found ${read.size} variables`);
+  for (const name of read) assert.ok(SETTINGS.includes(name), `${name} is read in packages/server/src but missing from config.ts SETTINGS`);
+});
