@@ -94,6 +94,26 @@ async function startService() {
   return { baseUrl, stop, log: () => log };
 }
 
+/** Creates a little of everything through the API and answers the ids by parameter name. */
+async function seedData(baseUrl, token) {
+  const call = async (method, url, body, expected) => {
+    const r = await fetch(`${baseUrl}${url}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const json = await r.json();
+    if (r.status !== expected) throw new Error(`seeding: ${method} ${url} answered ${r.status}: ${JSON.stringify(json)}`);
+    return json;
+  };
+  const workspaces = [];
+  for (const name of ['fuzz one', 'fuzz two']) workspaces.push((await call('POST', '/api/workspaces', { name }, 201)).workspace.id);
+  const ws = workspaces[0];
+  const notebook = (await call('POST', `/api/workspaces/${ws}/items`, { itemType: 'notebook', displayName: 'fuzz notebook', content: { cells: [] } }, 201)).item.id;
+  const lakehouse = (await call('POST', `/api/workspaces/${ws}/items`, { itemType: 'lakehouse', displayName: 'fuzz lakehouse' }, 201)).item.id;
+  const edge = (await call('POST', `/api/workspaces/${ws}/thread/edges`, { fromItemId: lakehouse, toItemId: notebook, kind: 'feeds' }, 201)).edge.id;
+  const apps = (await call('GET', '/api/apps', undefined, 200)).apps.map((a) => a.id);
+  const job = (await call('POST', `/api/apps/${apps[0]}/install`, { workspaceId: workspaces[1], deploy: false }, 202)).jobId;
+  const incident = (await call('POST', '/api/admin/identity/incidents', { title: 'fuzz incident' }, 201)).incident.id;
+  return { workspaceId: workspaces, itemId: [notebook, lakehouse], edgeId: [edge], appId: apps, jobId: [job], incidentId: [incident] };
+}
+
 ensureSchemathesis();
 const service = await startService();
 let status = 1;
@@ -106,6 +126,16 @@ try {
   if (minted.status !== 201) throw new Error(`minting the fuzzing token answered ${minted.status}: ${await minted.text()}`);
   const token = (await minted.json()).secret;
   fs.mkdirSync(artifacts, { recursive: true });
+  // Real ids for the path and query parameters, drawn with some probability (generated ids otherwise), so that cases
+  // get past "404 unknown id" into the operations' own logic. Written as schemathesis.toml where schemathesis runs.
+  const dictionaries = await seedData(service.baseUrl, token);
+  const toml = [
+    ...Object.entries(dictionaries).flatMap(([name, values]) => [`[dictionaries.${name}]`, `values = ${JSON.stringify(values)}`, '']),
+    '[parameters]',
+    ...Object.keys(dictionaries).flatMap((name) => [`"path.${name}" = { dictionary = "${name}", probability = 0.6 }`, `"query.${name}" = { dictionary = "${name}", probability = 0.6 }`]),
+    '',
+  ].join('\n');
+  fs.writeFileSync(path.join(artifacts, 'schemathesis.toml'), toml);
   const args = [
     '-m', 'schemathesis.cli', 'run', `${service.baseUrl}/api/openapi.json`,
     '--checks', 'not_a_server_error,status_code_conformance,response_schema_conformance',

@@ -6036,13 +6036,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/event-stream */
+            /** @description text/event-stream: events phase, item-created, step and done, each with an id (for Last-Event-ID) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description Invalid input; the error names the field */

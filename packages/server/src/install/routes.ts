@@ -61,7 +61,14 @@ export const installRoutes = (service: InstallService): FastifyPluginAsyncTypebo
       summary: 'Server-sent events of a job (phase, item-created, step, done); replays after Last-Event-ID',
       params: JobParams,
       headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$' })) }),
-      response: { 200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: Type.String() } } }, ...errors(404) },
+      response: {
+        200: {
+          description: 'text/event-stream: events phase, item-created, step and done, each with an id (for Last-Event-ID)',
+          // The schema of each event's data (what SSE-aware tools validate): a JSON object.
+          content: { 'text/event-stream': { schema: Type.Object({}, { additionalProperties: true, description: 'the data of one event, a JSON object' }) } },
+        },
+        ...errors(404),
+      },
     },
   }, async (req, reply) => {
     let after = Number(req.headers['last-event-id'] ?? 0);
