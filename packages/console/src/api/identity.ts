@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 import { useWhoAmI } from './session';
+import type { Schema } from './schemas';
 
 // Identity operations (SPEC.md: identity failure handling), all under /api/admin/identity/ and admin scope.
 const BASE = '/api/admin/identity';
@@ -17,21 +18,12 @@ export const IDENTITY_TYPES = {
 } as const;
 export type IdentityType = keyof typeof IDENTITY_TYPES;
 
-export interface IdentitySignal { id: string; principal: string; service: string; status: number; code?: string; path: string; at: string }
-export interface Diagnosis {
-  symptom: { id: string; text: string };
-  matchedOn: string;
-  likelyCauses: string[];
-  identityType: IdentityType;
-  identityTypeInferred: boolean;
-  firstChecks: string[];
-  actions: Array<{ action: string; command: string }>;
-  requiredGrant?: string;
-}
+export type IdentitySignal = Schema<'IdentitySignal'>;
+export type Diagnosis = Schema<'IdentityDiagnosis'>;
 export interface DiagnoseInput { status?: number; code?: string; body?: string; identityType?: IdentityType; service?: string }
-export interface ClaimCheck { claim: string; status: 'ok' | 'wrong' | 'missing' | 'unchecked'; actual?: unknown; expected?: unknown }
+export type ClaimCheck = Schema<'IdentityClaimCheck'>;
 export interface TokenInspection { valid: boolean; alg?: unknown; claims: Record<string, unknown>; checks: ClaimCheck[] }
-export interface ProbeResult { check: string; ok: boolean; skipped?: boolean; at: string; ms: number; detail: string; status?: number; code?: string; diagnosis?: string }
+export type ProbeResult = Schema<'IdentityProbeResult'>;
 export type ProbeIdentity =
   | { kind: 'service' }
   | { kind: 'client-credentials'; tenantId?: string; clientId: string; clientSecret: string }
@@ -40,24 +32,11 @@ export interface ProbeRequest { identity: ProbeIdentity; workspaceId: string; pi
 export interface ProbeRun { passed: boolean; principal: string; results: ProbeResult[] }
 export interface FirewallRule { id: string; name: string; startIpAddress: string; endIpAddress: string }
 export interface RoleAssignment { id: string; principal: { id: string; type: string; displayName?: string }; role: string }
-export interface IdentityChange {
-  id: string; kind: string; summary: string; target: Record<string, unknown>; inverse: Record<string, unknown>;
-  state: 'applied' | 'rolled-back'; incidentId?: string; createdBy: string; createdAt: string; rolledBackAt?: string; rolledBackBy?: string;
-}
-export interface Credential { id: string; displayName: string; clientId: string; keyId: string; expiresAt: string; vaultSecretName?: string; consumers: string[]; createdAt: string; updatedAt: string }
-export interface ExpiryAlert {
-  credentialId: string; displayName: string; clientId: string; keyId: string; expiresAt: string;
-  threshold: 90 | 30 | 7 | 0; level: 'notice' | 'warning' | 'critical' | 'expired'; daysRemaining: number; message: string;
-}
-export interface Rotation {
-  id: string; credentialId: string; clientId: string; state: 'in-progress' | 'completed' | 'rolled-back'; done: Record<string, string>; nextStep?: string;
-  oldKeyId: string; newKeyId?: string; vaultSecretName: string; log: Array<{ at: string; step: string; detail: string }>; createdAt: string; updatedAt: string;
-}
-export interface Incident {
-  id: string; title: string; status: 'open' | 'monitoring' | 'closed'; severity: 'SEV1' | 'SEV2' | 'SEV3' | 'SEV4'; severityReasons: string[];
-  identityType?: IdentityType; principals: string[]; startedAt: string; openedAt: string; verifiedAt?: string; monitoringUntil?: string; closedAt?: string;
-  changeRequests: Array<{ approvalId: string; dueAt: string; overdue: boolean }>; changes: IdentityChange[];
-}
+export type IdentityChange = Schema<'IdentityChange'>;
+export type Credential = Schema<'IdentityCredential'>;
+export type ExpiryAlert = Schema<'IdentityAlert'>;
+export type Rotation = Schema<'IdentityRotation'>;
+export type Incident = Schema<'IdentityIncident'>;
 
 /** Whether the signed-in caller holds the admin scope (identity operations need it). */
 export const useIsAdmin = () => useWhoAmI().data?.scopes.includes('admin') ?? false;

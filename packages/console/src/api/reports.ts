@@ -1,34 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
+import type { Schema } from './schemas';
 
 /** A paginated report as the service lists it. */
-export interface PaginatedReport {
-  id: string;
-  workspaceId: string;
-  groupId: string;
-  name: string;
-  reportType: string;
-  format: string | null;
-  datasetId: string | null;
-  description: string;
-  modifiedDateTime: string | null;
-  modifiedBy: string | null;
-  webUrl: string;
-  embedUrl: string | null;
-}
+export type PaginatedReport = Schema<'PaginatedReport'>;
 
-export interface ReportParameter {
-  name: string;
-  dataType: string;
-  prompt: string;
-  nullable: boolean;
-  allowBlank: boolean;
-  multiValue: boolean;
-  hidden: boolean;
-  defaultValues: string[];
-  validValues: Array<{ value: string; label: string }>;
-  validValuesDataSet?: string;
-}
+export type ReportParameter = Schema<'ReportParameter'>;
 
 export interface ReportDefinition {
   report: PaginatedReport;
@@ -37,23 +14,9 @@ export interface ReportDefinition {
   parameters: ReportParameter[];
 }
 
-export interface ReportExport {
-  id: string;
-  reportId: string;
-  reportName: string | null;
-  status: string;
-  percentComplete: number;
-  fileExtension: string | null;
-  expirationTime: string | null;
-}
+export type ReportExport = Schema<'ReportExport'>;
 
-export interface ReportDatasource {
-  name: string | null;
-  datasourceType: string | null;
-  connectionDetails: { server: string | null; database: string | null };
-  datasourceId: string | null;
-  gatewayId: string | null;
-}
+export type ReportDatasource = Schema<'ReportDatasource'>;
 
 /** The API's export formats (WORD and EXCEL travel to the reporting service as DOCX and XLSX). */
 export const EXPORT_FORMATS = [

@@ -1,3 +1,4 @@
+import type { Schema } from './schemas';
 import type { RemediationGate } from './client';
 
 export interface WhoAmI {
@@ -20,14 +21,7 @@ export interface Health {
   identityProvider?: { name: string; loginUrl: string };
 }
 
-export interface Workspace {
-  id: string;
-  name: string;
-  description: string;
-  platformWorkspaceId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type Workspace = Schema<'Workspace'>;
 
 /** An item's live provisioning state: the last StepResult written for it. */
 export interface ItemProvisioning {
@@ -39,18 +33,8 @@ export interface ItemProvisioning {
   at?: string;
 }
 
-export interface Item {
-  id: string;
-  workspaceId: string;
-  itemType: string;
-  displayName: string;
-  description: string;
-  appId: string | null;
-  contentSource: string;
-  provisioning: ItemProvisioning | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The service documents `provisioning` loosely (the last StepResult); the console reads these fields of it. */
+export type Item = Omit<Schema<'Item'>, 'provisioning'> & { provisioning: ItemProvisioning | null };
 
 export interface ItemType {
   id: string;
@@ -90,15 +74,7 @@ export interface AppDetail extends AppSummary {
 export type StepStatus = 'created' | 'exists' | 'skipped' | 'remediation' | 'failed';
 export type JobStatus = 'running' | 'done' | 'partial' | 'failed';
 
-export interface StepResult {
-  status: StepStatus;
-  resourceId?: string;
-  secondaryIds?: Record<string, string>;
-  gate?: RemediationGate;
-  error?: string;
-  steps: string[];
-  diagnosis?: string;
-}
+export type StepResult = Schema<'StepResult'>;
 
 export interface ProvisionStep {
   stepIndex: number;
@@ -108,23 +84,7 @@ export interface ProvisionStep {
   result: StepResult;
 }
 
-export interface InstallJob {
-  id: string;
-  appId: string;
-  workspaceId: string;
-  status: JobStatus;
-  phase: 'creating-items' | 'provisioning' | 'finalizing' | 'done';
-  percentComplete: number;
-  totalItems: number;
-  createdItems: number;
-  installed: Array<{ itemType: string; id: string; displayName: string; status: 'created' }>;
-  provision?: { outcome: string; mode: string; target: Record<string, string>; steps: ProvisionStep[] };
-  deploy: boolean;
-  mode: 'shared' | 'dedicated';
-  createdAt: string;
-  updatedAt: string;
-  finishedAt: string | null;
-}
+export type InstallJob = Schema<'InstallJob'>;
 
 export interface TargetOverrides {
   platformWorkspaceId?: string;
@@ -138,13 +98,6 @@ export interface TargetOverrides {
   lakeContainer?: string;
 }
 
-export interface ThreadEdge {
-  id: string;
-  fromItemId: string;
-  toItemId: string;
-  kind: string;
-  source: string;
-  createdAt: string;
-}
+export type ThreadEdge = Schema<'ThreadEdge'>;
 
 export const EDGE_KINDS = ['feeds', 'reads-from', 'visualizes', 'triggers-on', 'runs'] as const;
