@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build, type TestApp, type TestTenant } from '../helpers.js';
+import { startSandbox, type Sandbox } from '@svc/sandbox';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const consoleDir = path.join(root, 'packages/console');
@@ -29,18 +30,9 @@ export function ensureConsoleBuilt(): void {
   if (r.status !== 0) throw new Error('the console build failed');
 }
 
-type Sandbox = { env: Record<string, string>; urls: Record<string, string>; admin: any; stop(): Promise<void> };
-
-/** The sandbox when its package is present; undefined otherwise (the tests that need it are then skipped). */
-export async function trySandbox(): Promise<Sandbox | undefined> {
-  try {
-    const mod = (await import('@svc/sandbox')) as { startSandbox(o: object): Promise<Sandbox> };
-    return await mod.startSandbox({});
-  } catch (err) {
-    if (process.env.CI_REQUIRE_SANDBOX) throw err;
-    process.stderr.write(`console tests: no sandbox (${(err as Error).message.split('\n')[0]}); installs run with deploy off\n`);
-    return undefined;
-  }
+/** The sandbox every console test runs against (its package is part of the repository: failing to start it fails the test). */
+export async function trySandbox(): Promise<Sandbox> {
+  return startSandbox({});
 }
 
 export interface ConsoleRig {
