@@ -237,3 +237,31 @@ test('an identity operation naming a platform workspace the backing service does
     assert.match(r.json().error.message, /WorkspaceNotFound/, 'the backing service’s text, unmodified');
   }
 });
+
+test('an event stream asked to resume past the end of a finished job ends at once instead of waiting forever', async (t) => {
+  const h = await build(t, { SVC_WORKER_POLL_MS: '100' });
+  const a = await h.tenant();
+  const ws = await workspace(h, a);
+  const start = await h.app.inject({ method: 'POST', url: '/api/apps/app-casino-analytics/install', headers: a.auth, payload: { workspaceId: ws, deploy: false } });
+  assert.equal(start.statusCode, 202, start.body);
+  const { jobId } = start.json();
+  for (const deadline = Date.now() + 60_000; ;) {
+    const job = (await h.app.inject({ method: 'GET', url: `/api/apps/install-jobs/${jobId}`, headers: a.auth })).json().job;
+    if (job.status !== 'running') break;
+    assert.ok(Date.now() < deadline, 'the install did not finish');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = h.app.server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}/api/apps/install-jobs/${jobId}/events`;
+  const all = await (await fetch(url, { headers: a.auth, signal: AbortSignal.timeout(15_000) })).text();
+  const ids = [...all.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+  assert.match(all, /^event: done$/m);
+  for (const lastEventId of [String(ids.at(-1)), '999999999']) {
+    const started = Date.now();
+    const r = await fetch(url, { headers: { ...a.auth, 'last-event-id': lastEventId }, signal: AbortSignal.timeout(15_000) });
+    assert.equal(r.status, 200);
+    assert.equal(await r.text(), '', `nothing after event ${lastEventId}`);
+    assert.ok(Date.now() - started < 5_000, `the stream after ${lastEventId} took ${Date.now() - started} ms to end`);
+  }
+});

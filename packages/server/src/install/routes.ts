@@ -77,14 +77,26 @@ export const installRoutes = (service: InstallService): FastifyPluginAsyncTypebo
     reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-request-id': req.id });
     let closed = false;
     req.raw.on('close', () => { closed = true; });
-    let batch = first;
-    for (;;) {
+    const send = (batch: typeof first) => {
       for (const e of batch) {
         reply.raw.write(`id: ${e.seq}\nevent: ${e.kind}\ndata: ${JSON.stringify({ ...e.data, at: e.at })}\n\n`);
         after = e.seq;
         if (e.kind === 'done' || e.kind === 'failed') closed = true;
       }
+    };
+    let batch = first;
+    for (;;) {
+      send(batch);
       if (closed) break;
+      if (!batch.length) {
+        // A finished job whose events were all sent already (Last-Event-ID at or past its end): the stream ends
+        // with whatever came last, instead of polling for events that will never come.
+        const job = await service.get(req.caller!, req.params.jobId).catch(() => undefined);
+        if (!job || job.status !== 'running') {
+          send(await service.events(req.caller!, req.params.jobId, after).catch(() => []));
+          break;
+        }
+      }
       await new Promise((r) => setTimeout(r, 1000));
       batch = await service.events(req.caller!, req.params.jobId, after).catch(() => []);
     }
