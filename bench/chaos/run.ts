@@ -4,7 +4,8 @@
 //   - every job ends terminal (done, partial, failed) with a report, and every failed step carries the text of a
 //     fault the sandbox injected (nothing else failed);
 //   - no job ran twice at once: one `step` event per live step, one `item-created` per item, one `done`;
-//   - no backing resource is duplicated (platform items per workspace and type, KQL databases, search indexes);
+//   - no backing resource is duplicated (platform items per workspace and type, KQL databases, search indexes,
+//     paginated reports per group);
 //   - no request was lost: the poller of each job never saw it vanish (404), answer 5xx, or go backwards.
 // Settings (environment): DATABASE_URL (required), CHAOS_INSTALLS (100), CHAOS_PARALLEL installs in flight (12),
 // CHAOS_FAULT_RATE per fault kind and backing call (0.03), CHAOS_KILL_MS mean time between kills (6000).
@@ -206,6 +207,9 @@ async function main() {
         };
         dup(state.kql.databases.map((d: any) => d.name), 'KQL database');
         dup(state.search.indexes.map((i: any) => i.name), 'search index');
+        for (const group of new Set(state.reporting.reports.map((r: any) => r.groupId))) {
+          dup(state.reporting.reports.filter((r: any) => r.groupId === group && r.reportType === 'PaginatedReport').map((r: any) => r.name), `paginated report (group ${group})`);
+        }
         const requests = await sb.admin.requests();
         const faulted = requests.filter((r) => r.fault).length;
 

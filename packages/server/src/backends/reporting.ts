@@ -107,6 +107,11 @@ export class ReportingClient {
     return imp;
   }
 
+  /** The group's imports, with their names and states. */
+  async listImports(groupId: string): Promise<BiImport[]> {
+    return (await this.send('GET', `/groups/${seg(groupId)}/imports`)).json<{ value: BiImport[] }>().value ?? [];
+  }
+
   async cloneReport(groupId: string, reportId: string, body: { name: string; targetWorkspaceId?: string }): Promise<BiReport> {
     return (await this.send('POST', `${this.reports(groupId, reportId)}/Clone`, { json: body })).json<BiReport>();
   }
