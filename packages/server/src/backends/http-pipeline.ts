@@ -169,7 +169,7 @@ export class BackingPipeline {
       headers['content-type'] = 'application/json';
     } else if (req.contentType) headers['content-type'] = req.contentType;
     const started = Date.now();
-    return this.limit(req.service).run(async () => {
+    const answer = await this.limit(req.service).run(async (): Promise<BackingResponse | BackingError | { redirectTo: string }> => {
       try {
         const res = await fetch(req.url, { method: req.method, headers, body: body as BodyInit | undefined, redirect: 'manual', signal: AbortSignal.timeout(req.timeoutMs ?? this.options.timeoutMs) });
         const bytes = new Uint8Array(await res.arrayBuffer());
@@ -181,7 +181,7 @@ export class BackingPipeline {
           // account is), never receives the token; the redirect is reported unfollowed instead.
           const next = new URL(location, req.url);
           if (next.origin !== new URL(req.url).origin) return new RedirectRefusedError(req.service, res.status, next.host);
-          return this.attempt({ ...req, url: next.toString() }, redirects + 1);
+          return { redirectTo: next.toString() };
         }
         return { status: res.status, headers: res.headers, text, bytes, json: () => JSON.parse(text) };
       } catch (err) {
@@ -191,5 +191,9 @@ export class BackingPipeline {
         return new BackingError(req.service, 0, '', code, `${req.method} ${host}: ${code === 'timeout' ? `no answer within ${req.timeoutMs ?? this.options.timeoutMs} ms` : e.cause?.code ?? e.message}`);
       }
     });
+    // The redirect is followed after this call's slot is given back: waiting for a second slot while holding one
+    // would deadlock once every slot of the service is held by a redirected call.
+    if ('redirectTo' in answer) return this.attempt({ ...req, url: answer.redirectTo }, redirects + 1);
+    return answer;
   }
 }
