@@ -93,6 +93,8 @@ export class RotationService {
 
   /** The tenant's rotations, newest first; of one credential when `credentialId` is given. */
   async list(caller: Caller, credentialId?: string): Promise<Rotation[]> {
+    // An unknown credential (or another tenant's) is 404, as for its own routes, never an empty list.
+    if (credentialId) await this.deps.credentials.get(caller, credentialId);
     let q = this.deps.db.selectFrom('identity_rotations').select('data').where('tenant_id', '=', caller.tenantId);
     if (credentialId) q = q.where('credential_id', '=', credentialId);
     const rows = await q.orderBy('created_at', 'desc').orderBy('id').execute();

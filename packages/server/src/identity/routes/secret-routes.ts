@@ -55,7 +55,7 @@ export const secretRoutes = (identity: IdentityService): FastifyPluginAsyncTypeb
     schema: {
       operationId: 'listRotations', tags, summary: 'Rotations, newest first (of one credential with credentialId): state, steps done, the next step',
       querystring: Type.Object({ credentialId: Type.Optional(Id('credential id')) }, { additionalProperties: false }),
-      response: { 200: Type.Object({ ok: Ok, rotations: Type.Array(Type.Ref(RotationSchema)) }), ...errors() },
+      response: { 200: Type.Object({ ok: Ok, rotations: Type.Array(Type.Ref(RotationSchema)) }), ...errors(404) },
     },
   }, async (req) => ({ ok: true as const, rotations: await rotations.list(req.caller!, req.query.credentialId) }));
 
