@@ -26,6 +26,9 @@ export function platformWorkspace(ctx: ProvisionContext): string {
   return ws;
 }
 
+/** How long a taken name may stay unlisted (another caller's create still running) before the conflict is reported. */
+const NAME_TAKEN_WAIT_MS = 30_000;
+
 export interface EnsureOptions {
   type: string;
   collection: string;
@@ -58,7 +61,11 @@ export async function ensurePlatformItem(ctx: ProvisionContext, o: EnsureOptions
       } catch (err) {
         if (!(err instanceof BackingError) || err.code !== 'ItemDisplayNameAlreadyInUse') throw err;
         ctx.log('the name was taken meanwhile: updating the existing item');
-        existing = await dp.findItem(ws, o.type, ctx.item.displayName);
+        // Another caller's create may still be running (a 202): the name is taken before the item is listed.
+        const deadline = Date.now() + NAME_TAKEN_WAIT_MS;
+        for (let wait = 500; !(existing = await dp.findItem(ws, o.type, ctx.item.displayName)) && Date.now() < deadline; wait = Math.min(wait * 2, 4000)) {
+          await new Promise((r) => setTimeout(r, wait));
+        }
         if (!existing) throw err;
       }
     } else {
