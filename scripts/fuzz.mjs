@@ -110,6 +110,12 @@ async function seedData(baseUrl, token) {
   const edge = (await call('POST', `/api/workspaces/${ws}/thread/edges`, { fromItemId: lakehouse, toItemId: notebook, kind: 'feeds' }, 201)).edge.id;
   const apps = (await call('GET', '/api/apps', undefined, 200)).apps.map((a) => a.id);
   const job = (await call('POST', `/api/apps/${apps[0]}/install`, { workspaceId: workspaces[1], deploy: false }, 202)).jobId;
+  // The seeded job must be finished before fuzzing: a running job's event stream rightly stays open until it ends,
+  // longer than a fuzzing request waits (on a loaded machine even a deploy-false install takes a while).
+  for (let waited = 0; (await call('GET', `/api/apps/install-jobs/${job}`, undefined, 200)).job.status === 'running'; waited += 500) {
+    if (waited > 180_000) throw new Error(`seeding: install job ${job} still running after 180 s`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
   const incident = (await call('POST', '/api/admin/identity/incidents', { title: 'fuzz incident' }, 201)).incident.id;
   return { workspaceId: workspaces, itemId: [notebook, lakehouse], edgeId: [edge], appId: apps, jobId: [job], incidentId: [incident] };
 }

@@ -265,3 +265,23 @@ test('an event stream asked to resume past the end of a finished job ends at onc
     assert.ok(Date.now() - started < 5_000, `the stream after ${lastEventId} took ${Date.now() - started} ms to end`);
   }
 });
+
+test('date-times JavaScript cannot read back (year 0000, past 9999 in UTC) are 400 naming the field; nothing is stored', async (t) => {
+  const h = await build(t);
+  const tenant = await h.tenant();
+  const post = (url: string, payload: object) => h.app.inject({ method: 'POST', url, headers: tenant.auth, payload });
+  for (const expiresAt of ['0000-01-01T00:00:00Z', '1969-12-31T23:59:59Z', '9999-12-31T23:59:59-23:59']) {
+    const r = await post('/api/admin/identity/credentials', { displayName: 'odd', clientId: 'c1', keyId: `k-${expiresAt}`, expiresAt });
+    assert.equal(r.statusCode, 400, `${expiresAt}: ${r.body}`);
+    assert.equal(r.json().error.field, 'expiresAt');
+  }
+  const incident = await post('/api/admin/identity/incidents', { title: 'odd', startedAt: '0000-06-01T00:00:00Z' });
+  assert.equal(incident.statusCode, 400, incident.body);
+  assert.equal(incident.json().error.field, 'startedAt');
+  // The registry still reads: nothing unreadable was stored.
+  const list = await h.app.inject({ method: 'GET', url: '/api/admin/identity/credentials', headers: tenant.auth });
+  assert.equal(list.statusCode, 200, list.body);
+  assert.deepEqual(list.json().credentials, []);
+  const alerts = await h.app.inject({ method: 'GET', url: '/api/admin/identity/alerts', headers: tenant.auth });
+  assert.equal(alerts.statusCode, 200, alerts.body);
+});

@@ -3,6 +3,7 @@ import type { Caller } from '../auth/caller.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { expiryAlert, type ExpiryAlert } from './secret-alerts.js';
+import { storableInstant } from '../http/input-guard.js';
 
 /** A service-principal credential registered by metadata: never the secret value. */
 export interface Credential {
@@ -46,9 +47,10 @@ export class CredentialRegistry {
 
   async register(caller: Caller, input: { displayName: string; clientId: string; keyId: string; expiresAt: string; vaultSecretName?: string; consumers?: string[] }): Promise<Credential> {
     const at = this.now().toISOString();
+    const expiresAt = storableInstant(input.expiresAt, 'expiresAt');
     const row = await this.db.insertInto('identity_credentials').values({
       id: randomUUID(), tenant_id: caller.tenantId, display_name: input.displayName, client_id: input.clientId.toLowerCase(), application_id: null, key_id: input.keyId,
-      expires_at: new Date(input.expiresAt).toISOString(), vault_secret: input.vaultSecretName ?? null, consumers: JSON.stringify(input.consumers ?? []), created_at: at, updated_at: at,
+      expires_at: expiresAt.toISOString(), vault_secret: input.vaultSecretName ?? null, consumers: JSON.stringify(input.consumers ?? []), created_at: at, updated_at: at,
     }).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
     if (!row) throw new ConflictError(`Key ${input.keyId} of client ${input.clientId} is already registered`, 'duplicate_credential', 'keyId');
     await this.load();

@@ -9,6 +9,7 @@ import type { Change, ChangeJournal } from './journal.js';
 import type { ProbeRequest, ProbeResult, ProbeService } from './probes.js';
 import { classifySeverity, type Severity, type SeverityFacts } from './severity.js';
 import type { IdentitySignals } from './signals.js';
+import { storableInstant } from '../http/input-guard.js';
 
 interface IncidentData {
   identityType?: IdentityType;
@@ -57,7 +58,7 @@ export class IncidentService {
     if (input.principals?.length) points = points.filter((p) => input.principals!.includes(p.principal));
     const { severity, reasons } = classifySeverity(points, input.facts ?? {});
     const first = points.reduce<Date | undefined>((m, p) => (!m || p.at < m ? p.at : m), undefined);
-    const startedAt = input.startedAt ? new Date(input.startedAt) : first ?? now;
+    const startedAt = input.startedAt ? storableInstant(input.startedAt, 'startedAt') : first ?? now;
     if (Number.isNaN(startedAt.getTime()) || startedAt > now) throw new InputError('startedAt must be a past date-time', 'startedAt');
     const data: IncidentData = {
       identityType: input.identityType, principals: input.principals ?? [...new Set(points.map((p) => p.principal))].slice(0, 100), facts: input.facts ?? {},
