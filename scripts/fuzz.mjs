@@ -5,12 +5,11 @@
 // Bounded: FUZZ_MAX_EXAMPLES test cases per operation (default 25) and FUZZ_MAX_TIME seconds of fuzzing (default 200);
 // FUZZ_PHASES picks schemathesis phases (default examples,fuzzing; add coverage for its boundary-value cases, slower).
 // Exits non-zero when schemathesis reports a failure. Reports go to .test-artifacts/fuzz/ (JUnit XML).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
+import { newToken, startLocalService } from './lib/local-service.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const python = process.env.PYTHON ?? 'python3';
@@ -34,65 +33,20 @@ function ensureSchemathesis() {
   if (pip.status !== 0) throw new Error('pip install schemathesis failed');
 }
 
-const freePort = () => new Promise((resolve, reject) => {
-  const srv = net.createServer();
-  srv.once('error', reject);
-  srv.listen(0, '127.0.0.1', () => {
-    const { port } = srv.address();
-    srv.close(() => resolve(port));
-  });
-});
+const bootstrap = newToken();
 
-const alnum = (n, alphabet) => Array.from(crypto.randomBytes(n), (b) => alphabet[b % alphabet.length]).join('');
-const bootstrap = `svc_pat_${alnum(16, 'abcdefghijklmnopqrstuvwxyz0123456789')}_${alnum(48, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789')}`;
-
-async function startService() {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-fuzz-'));
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SVC_DATA_DIR: dataDir,
-    SVC_BOOTSTRAP_TOKEN: bootstrap,
-    SVC_LOG_LEVEL: process.env.SVC_LOG_LEVEL ?? 'warn',
-    SVC_CLOUD: 'sandbox',
+/** The service with settings for fuzzing. */
+const startService = () => startLocalService({
+  token: bootstrap,
+  label: 'fuzz',
+  env: {
     SVC_WORKER_POLL_MS: '200',
     // The fuzzer sends far more than a person: the per-token limit would turn most of its cases into 429s.
     SVC_RATE_LIMIT_PER_MINUTE: '1000000',
     SVC_BACKING_RETRY_DELAY_MS: '50',
     SVC_BACKING_TIMEOUT_MS: '5000',
-  };
-  delete env.SVC_PUBLIC_URL;
-  delete env.DATABASE_URL;
-  delete env.SVC_SANDBOX_ADMIN_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  child.stdout.on('data', (d) => { log += d; });
-  child.stderr.on('data', (d) => { log += d; });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}):\n${log}`);
-    try {
-      if ((await fetch(`${baseUrl}/api/health`)).ok) break;
-    } catch { /* not listening yet */ }
-    if (Date.now() > deadline) {
-      child.kill('SIGTERM');
-      throw new Error(`the service did not answer /api/health within 90 s:\n${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  const stop = async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => { child.once('exit', r); setTimeout(r, 5000); });
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  return { baseUrl, stop, log: () => log };
-}
+  },
+});
 
 /** Creates a little of everything through the API and answers the ids by parameter name. */
 async function seedData(baseUrl, token) {
