@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { Badge, Button, Field, Input, Select, Text, Textarea } from '@fluentui/react-components';
+import { Badge, Button, Field, Input, Text, Textarea } from '@fluentui/react-components';
 import { useSearchParams } from 'react-router-dom';
 import { IDENTITY_TYPES, useDiagnosis, type DiagnoseInput, type IdentityType } from '../../api/identity';
 import { ErrorMessage } from '../RequestState';
-import { Section, useIdentityStyles } from './shared';
+import { IdentityTypeField, Section, useIdentityStyles } from './shared';
 
 const isIdentityType = (v: string | null): v is IdentityType => !!v && v in IDENTITY_TYPES;
 
@@ -78,12 +78,7 @@ export function DiagnosePanel() {
             <Field label="Error code" hint="AADSTS53003, expired_token, AuthorizationFailed…">
               <Input value={form.code} onChange={set('code')} style={{ width: 240 }} name="code" />
             </Field>
-            <Field label="Identity type">
-              <Select value={form.identityType} onChange={set('identityType')} name="identityType">
-                <option value="">Infer from the symptom</option>
-                {Object.entries(IDENTITY_TYPES).map(([v, label]) => <option key={v} value={v}>{label}</option>)}
-              </Select>
-            </Field>
+            <IdentityTypeField value={form.identityType} onChange={set('identityType')} unsetLabel="Infer from the symptom" name="identityType" />
             <Field label="Backing service" hint="optional: dataPlatform, kql, identity…">
               <Input value={form.service} onChange={set('service')} style={{ width: 160 }} name="service" />
             </Field>

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Badge, Button, Field, Input, Select, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text } from '@fluentui/react-components';
+import { Badge, Button, Field, Input, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text } from '@fluentui/react-components';
 import { IDENTITY_TYPES, useIncidentActions, useIncidents, type IdentityType, type Incident } from '../../api/identity';
 import { ErrorMessage, RequestState } from '../RequestState';
-import { fmtTime, Section, useIdentityStyles } from './shared';
+import { fmtTime, IdentityTypeField, Section, useIdentityStyles } from './shared';
 
 const SEV_COLOR = { SEV1: 'danger', SEV2: 'important', SEV3: 'warning', SEV4: 'informative' } as const;
 const STATUS_COLOR = { open: 'danger', monitoring: 'warning', closed: 'subtle' } as const;
@@ -24,12 +24,7 @@ export function IncidentsPanel() {
       <Section title="Open an incident">
         <form className={s.form} aria-label="Open an incident" onSubmit={(e) => { e.preventDefault(); submit(); }}>
           <Field label="Title" required><Input value={f.title} onChange={set('title')} style={{ width: 320 }} /></Field>
-          <Field label="Identity type">
-            <Select value={f.identityType} onChange={set('identityType')}>
-              <option value="">not stated</option>
-              {Object.entries(IDENTITY_TYPES).map(([v, label]) => <option key={v} value={v}>{label}</option>)}
-            </Select>
-          </Field>
+          <IdentityTypeField value={f.identityType} onChange={set('identityType')} unsetLabel="not stated" />
           <Field label="Signals from the last (minutes)"><Input type="number" min={1} max={10080} value={f.lookbackMinutes} onChange={set('lookbackMinutes')} style={{ width: 120 }} placeholder="default" /></Field>
           <Button appearance="primary" type="submit" disabled={open.isPending || !f.title.trim()}>{open.isPending ? 'Opening…' : 'Open incident'}</Button>
         </form>

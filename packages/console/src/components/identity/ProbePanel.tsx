@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Button, Field, Input, Select, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text } from '@fluentui/react-components';
 import { useQueryClient } from '@tanstack/react-query';
-import { consoleDiagnosisLink, IDENTITY_TYPES, runProbe, type IdentityType, type ProbeIdentity, type ProbeRequest, type ProbeRun } from '../../api/identity';
+import { consoleDiagnosisLink, runProbe, type IdentityType, type ProbeIdentity, type ProbeRequest, type ProbeRun } from '../../api/identity';
 import { ErrorMessage } from '../RequestState';
 import { Link } from 'react-router-dom';
-import { fmtTime, OkBadge, Section, useIdentityStyles, useWorkspaceParam, WorkspaceField } from './shared';
+import { fmtTime, IdentityTypeField, OkBadge, Section, useIdentityStyles, useWorkspaceParam, WorkspaceField } from './shared';
 
 type Kind = ProbeIdentity['kind'];
 const CHECKS: Record<string, string> = { token: 'Token', 'workspace-read': 'Workspace read', 'lakehouse-count': 'Lakehouse row count', 'pipeline-run': 'Pipeline run', 'sign-ins': 'Sign-ins' };
@@ -72,12 +72,7 @@ export function ProbePanel() {
             <Field label="Pipeline item id" hint="optional: run the pipeline job probe"><Input value={f.pipelineId} onChange={set('pipelineId')} style={{ width: 300 }} /></Field>
             <Field label="Lakehouse item id" hint="optional: count a table's rows"><Input value={f.lakehouseId} onChange={set('lakehouseId')} style={{ width: 300 }} /></Field>
             <Field label="Table"><Input value={f.table} onChange={set('table')} style={{ width: 160 }} /></Field>
-            <Field label="Identity type">
-              <Select value={f.identityType} onChange={set('identityType')}>
-                <option value="">not stated</option>
-                {Object.entries(IDENTITY_TYPES).map(([v, label]) => <option key={v} value={v}>{label}</option>)}
-              </Select>
-            </Field>
+            <IdentityTypeField value={f.identityType} onChange={set('identityType')} unsetLabel="not stated" />
           </div>
           <div><Button appearance="primary" type="submit" disabled={pending || !ws || (needsSecret && (!f.clientId.trim() || !f.secret))}>{pending ? 'Probing…' : 'Run probe'}</Button></div>
         </form>

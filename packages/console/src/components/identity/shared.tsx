@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
-import { Badge, Field, Input, makeStyles, Subtitle2, tokens } from '@fluentui/react-components';
+import { Badge, Field, Input, makeStyles, Select, Subtitle2, tokens, type SelectProps } from '@fluentui/react-components';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useWorkspaces } from '../../api/workspaces';
+import { IDENTITY_TYPES } from '../../api/identity';
 
 export const useIdentityStyles = makeStyles({
   section: { display: 'grid', gap: '12px', marginBottom: '28px' },
@@ -66,6 +67,18 @@ export function WorkspaceField({ value, onChange }: { value: string; onChange: (
       <datalist id="identity-platform-workspaces">
         {bound.map((id) => <option key={id} value={id}>{(workspaces.data ?? []).filter((w) => w.platformWorkspaceId === id).map((w) => w.name).join(', ')}</option>)}
       </datalist>
+    </Field>
+  );
+}
+
+/** The identity-type picker of the diagnose, probe and incident forms; the empty choice reads `unsetLabel`. */
+export function IdentityTypeField({ value, onChange, unsetLabel, name }: { value: string; onChange: SelectProps['onChange']; unsetLabel: string; name?: string }) {
+  return (
+    <Field label="Identity type">
+      <Select value={value} onChange={onChange} name={name}>
+        <option value="">{unsetLabel}</option>
+        {Object.entries(IDENTITY_TYPES).map(([v, label]) => <option key={v} value={v}>{label}</option>)}
+      </Select>
     </Field>
   );
 }
