@@ -1,5 +1,6 @@
 import { hostAllowed, type CloudProfile } from '../cloud/profiles.js';
 import type { TokenSource } from './credential.js';
+import { Semaphore } from '../semaphore.js';
 
 export type BackingService = 'data-platform' | 'arm' | 'kql' | 'search' | 'sql' | 'reporting' | 'identity' | 'storage';
 
@@ -72,22 +73,6 @@ export function errorCodeOf(text: string, headers?: Headers): string | undefined
     /* not JSON */
   }
   return header;
-}
-
-class Semaphore {
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
-  constructor(private readonly limit: number) {}
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
-    this.active++;
-    try {
-      return await fn();
-    } finally {
-      this.active--;
-      this.waiting.shift()?.();
-    }
-  }
 }
 
 export interface PipelineOptions {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
 import type { InstallJob, InstalledItem, JobStatus, Mode, Phase, ProvisionReport, StepResult, TargetOverrides } from './types.js';
+import { Semaphore } from '../semaphore.js';
 
 /** How long a claimed job stays with its worker without a heartbeat (SVC_INSTALL_LEASE_MS). */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -62,20 +63,10 @@ export function toJob(r: JobRow): InstallJob {
  * steps queue here rather than in the connection pool, so API requests (a poll of a job) always find a connection.
  */
 export class JobStore {
-  private writing = 0;
-  private readonly queued: Array<() => void> = [];
+  private readonly writes: Semaphore;
 
-  constructor(private readonly db: Db, readonly leaseMs = DEFAULT_LEASE_MS, private readonly writeSlots = Infinity) {}
-
-  private async slot<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.writing >= this.writeSlots) await new Promise<void>((r) => this.queued.push(r));
-    this.writing++;
-    try {
-      return await fn();
-    } finally {
-      this.writing--;
-      this.queued.shift()?.();
-    }
+  constructor(private readonly db: Db, readonly leaseMs = DEFAULT_LEASE_MS, writeSlots = Infinity) {
+    this.writes = new Semaphore(writeSlots);
   }
 
   /** Writes the job, its steps and its first event in one transaction. */
@@ -159,7 +150,7 @@ export class JobStore {
     event?: { kind: string; data: Record<string, unknown> },
     step?: { stepIndex: number; cosmosItemId?: string; result?: StepResult },
   ): Promise<boolean> {
-    return this.slot(() => this.db.transaction().execute(async (trx) => {
+    return this.writes.run(() => this.db.transaction().execute(async (trx) => {
       let q = trx.updateTable('install_jobs').set({
         ...(change.status ? { status: change.status } : {}),
         ...(change.phase ? { phase: change.phase } : {}),
