@@ -30,15 +30,10 @@ export function ensureConsoleBuilt(): void {
   if (r.status !== 0) throw new Error('the console build failed');
 }
 
-/** The sandbox every console test runs against (its package is part of the repository: failing to start it fails the test). */
-export async function trySandbox(): Promise<Sandbox> {
-  return startSandbox({});
-}
-
 export interface ConsoleRig {
   h: TestApp;
   tenant: TestTenant;
-  sandbox?: Sandbox;
+  sandbox: Sandbox;
   baseUrl: string;
   browser: Browser;
   page: Page;
@@ -53,7 +48,7 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 export async function startRig(): Promise<ConsoleRig> {
   ensureConsoleBuilt();
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const sandbox = await trySandbox();
+  const sandbox = await startSandbox({}); // part of the repository: failing to start it fails the test
   if (sandbox) {
     process.env.IDENTITY_ENDPOINT = sandbox.env.IDENTITY_ENDPOINT;
     process.env.IDENTITY_HEADER = sandbox.env.IDENTITY_HEADER;
