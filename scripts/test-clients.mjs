@@ -25,7 +25,7 @@ function run(label, cmd, args, opts, summary) {
 const results = [];
 const service = await startLocalService({ token, label: 'clients', env: { SVC_WORKER_POLL_MS: '100' } });
 console.log(`service on ${service.baseUrl} (with the in-process sandbox)`);
-const env = { ...process.env, SVC_BASE_URL: service.baseUrl, SVC_TOKEN: token, SVC_TEST_LIVE: '1' };
+const env = { ...process.env, SVC_BASE_URL: service.baseUrl, SVC_TOKEN: token };
 try {
   if (!only.length || only.includes('python')) {
     if (!process.env.SVC_SKIP_PIP) {

@@ -23,12 +23,6 @@ def token() -> str:
     return value
 
 
-@pytest.fixture(scope="session")
-def live_provisioning() -> bool:
-    """Whether the service runs with its sandbox, so installs may provision live."""
-    return os.environ.get("SVC_TEST_LIVE") == "1"
-
-
 @pytest.fixture()
 def client(base_url: str, token: str):
     with Client(base_url, token, timeout=30) as c:

@@ -113,10 +113,10 @@ def test_svc_base_url_is_honoured(monkeypatch: pytest.MonkeyPatch, base_url: str
         Client(token=token)
 
 
-def test_install_an_app_and_wait_for_it(client: Client, workspace: dict, live_provisioning: bool) -> None:
+def test_install_an_app_and_wait_for_it(client: Client, workspace: dict) -> None:
     apps = client.list_apps()
     app = next(a for a in apps if a["id"] == "app-lakehouse-inspector")
-    handle = client.install_app(app["id"], {"workspaceId": workspace["id"], "deploy": live_provisioning})
+    handle = client.install_app(app["id"], {"workspaceId": workspace["id"], "deploy": True})
     assert handle["jobId"] and handle["totalItems"] == app["totalItems"]
     job = handle.wait(interval=0.2, timeout=180)
     assert job["id"] == handle.job_id
@@ -125,8 +125,6 @@ def test_install_an_app_and_wait_for_it(client: Client, workspace: dict, live_pr
     if job["status"] == "done":
         assert job["percentComplete"] == 100 and job["phase"] == "done"
         assert len(job["installed"]) == app["totalItems"]
-    if not live_provisioning:
-        assert job["status"] == "done" and job["provision"]["outcome"] == "skipped"
     items = list(client.iter_items(workspace["id"]))
     assert {i["id"] for i in items} >= {i["id"] for i in job["installed"]}
     jobs = list(client.iter_install_jobs(workspace_id=workspace["id"]))
@@ -180,9 +178,8 @@ def test_the_deployment_serves_the_document_the_client_was_generated_from(client
     assert "svc_" in client.get_metrics()
 
 
-def test_a_live_deployment_gate_raises_svc_gate_error_with_the_hint(client: Client, workspace: dict, live_provisioning: bool) -> None:
+def test_a_live_deployment_gate_raises_svc_gate_error_with_the_hint(client: Client, workspace: dict) -> None:
     """A tenant setting switched off in the sandbox's reporting service: the service answers 424 and the client raises."""
-    assert live_provisioning, "the gate comes from the sandbox's reporting service: run through npm run test:clients"
     admin = client.get_health()["sandbox"]["admin"]
     assert client.list_paginated_reports(workspace_id=workspace["id"]), "the sandbox seeds paginated reports"
     httpx.put(f"{admin}/_sandbox/switches/reporting.servicePrincipalsEnabled", json={"value": False}).raise_for_status()
@@ -198,9 +195,8 @@ def test_a_live_deployment_gate_raises_svc_gate_error_with_the_hint(client: Clie
     assert "PowerBINotAuthorizedException" in gate.message, "the reporting service's text is passed on"
 
 
-def test_export_a_paginated_report_to_a_pdf_file(client: Client, workspace: dict, live_provisioning: bool) -> None:
+def test_export_a_paginated_report_to_a_pdf_file(client: Client, workspace: dict) -> None:
     """Start an export, poll it, and fetch the file as bytes (the generated method of a binary answer)."""
-    assert live_provisioning, "exports come from the sandbox's reporting service: run through npm run test:clients"
     report = next(r for r in client.list_paginated_reports(workspace_id=workspace["id"]) if r["name"] == "Sales by Region")
     job = client.start_paginated_report_export(report["id"], {"format": "PDF"}, workspace_id=workspace["id"])
     for _ in range(120):
