@@ -156,6 +156,39 @@ export async function withSandbox<T>(fn: (sb: Sandbox) => Promise<T>): Promise<T
   }
 }
 
+/** One scrape of a process's /metrics: each sample line's value by its series (name and labels, as printed). */
+export async function scrape(base: string): Promise<Map<string, number>> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const samples = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const m = /^(\S+(?:\{.*\})?) (\S+)$/.exec(line);
+    if (m && !line.startsWith('#')) samples.set(m[1]!, Number(m[2]));
+  }
+  return samples;
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); 0 when it is gone. */
+export function cpuOf(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds used so far by every PostgreSQL server process on this machine (the shared database's share of the work). */
+export function postgresCpu(): number {
+  let total = 0;
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuOf(Number(pid));
+    } catch { /* gone */ }
+  }
+  return total;
+}
+
 export function percentile(values: number[], p: number): number {
   if (!values.length) return 0;
   const sorted = [...values].sort((a, b) => a - b);

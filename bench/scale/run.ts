@@ -4,10 +4,9 @@
 // Each configuration gets a fresh database and a fresh sandbox, so both do the same work.
 // Settings (environment): DATABASE_URL (required), SCALE_INSTALLS (200), SCALE_LATENCY_MS per backing call (300),
 // SCALE_POLL_MS between two polls of one job (2000), SCALE_PROCESSES (1,2), and any SVC_* passed to the processes.
-import fs from 'node:fs';
 import { sleep, rssOf } from '../../packages/server/test/service-process.js';
 import { loadCatalog } from '../../packages/server/src/catalog/load-catalog.js';
-import { Cluster, freshDatabase, mb, percentile, sandboxProcess } from '../lib/cluster.js';
+import { Cluster, cpuOf, freshDatabase, mb, percentile, postgresCpu, sandboxProcess, scrape } from '../lib/cluster.js';
 
 const INSTALLS = Number(process.env.SCALE_INSTALLS ?? 200);
 const LATENCY_MS = Number(process.env.SCALE_LATENCY_MS ?? 300);
@@ -22,18 +21,19 @@ interface Result {
   statuses: Record<string, number>;
   poll: { count: number; p50: number; p99: number; max: number };
   memory: Array<{ name: string; start: number; firstHalfPeak: number; secondHalfPeak: number; end: number }>;
-  /** CPU seconds used during the run by each service process, the sandbox's process and this one (the pollers). */
+  /** Per process: polls it answered, how many its own timing put over 50 ms, and its event loop's delay over the run. */
+  server: Array<{ name: string; polls: number; over50: number; loopP99Ms: number; loopMaxMs: number }>;
+  /** CPU seconds used during the run by each service process, the sandbox's process, PostgreSQL and this one (the pollers). */
   cpu: Record<string, number>;
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
-function cpuOf(pid: number | undefined): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
+const POLL_ROUTE = 'method="GET",route="/api/apps/install-jobs/:jobId"';
+
+/** The share of a process's polls its own timing put over 50 ms, from two scrapes of its request histogram. */
+function serverPollsOver50(before: Map<string, number>, after: Map<string, number>): { count: number; over: number } {
+  const delta = (series: string) => (after.get(series) ?? 0) - (before.get(series) ?? 0);
+  const count = delta(`svc_http_request_duration_seconds_count{${POLL_ROUTE}}`);
+  return { count, over: count - delta(`svc_http_request_duration_seconds_bucket{${POLL_ROUTE},le="0.05"}`) };
 }
 
 async function measure(processes: number): Promise<Result> {
@@ -62,8 +62,10 @@ async function measure(processes: number): Promise<Result> {
         sample();
         const sampler = setInterval(sample, 500);
 
+        const scrapesBefore = await Promise.all(cluster.slots.map((s) => scrape(s.base))); // also starts a fresh event-loop window
         const cpuBefore = Object.fromEntries(cluster.slots.map((s) => [s.name, cpuOf(s.proc?.child.pid)]));
         const sandboxCpu = cpuOf(sb.pid);
+        const pgCpu = postgresCpu();
         const benchCpu = process.cpuUsage();
         const started = Date.now();
         const jobs = await Promise.all(workspaces.map(async (workspaceId, i) => {
@@ -88,6 +90,13 @@ async function measure(processes: number): Promise<Result> {
         const cpu: Record<string, number> = Object.fromEntries(cluster.slots.map((s) => [s.name, cpuOf(s.proc?.child.pid) - cpuBefore[s.name]!]));
         const used = process.cpuUsage(benchCpu);
         cpu.sandbox = cpuOf(sb.pid) - sandboxCpu;
+        cpu.postgres = postgresCpu() - pgCpu;
+        const scrapesAfter = await Promise.all(cluster.slots.map((s) => scrape(s.base)));
+        const server = cluster.slots.map((s, i) => {
+          const { count, over } = serverPollsOver50(scrapesBefore[i]!, scrapesAfter[i]!);
+          const loop = (q: string) => (scrapesAfter[i]!.get(`svc_event_loop_delay_seconds{quantile="${q}"}`) ?? 0) * 1000;
+          return { name: s.name, polls: count, over50: over, loopP99Ms: loop('0.99'), loopMaxMs: loop('1') };
+        });
         cpu.pollers = (used.user + used.system) / 1e6;
         // Throughput from the jobs' own finish times, so the poll interval does not blur it.
         const lastFinish = Math.max(...finals.map((j) => Date.parse(j.finishedAt)));
@@ -104,7 +113,7 @@ async function measure(processes: number): Promise<Result> {
         return {
           processes, seconds, jobsPerMinute: INSTALLS / (seconds / 60), statuses,
           poll: { count: pollMs.length, p50: percentile(pollMs, 50), p99: percentile(pollMs, 99), max: Math.max(...pollMs) },
-          memory, cpu,
+          memory, server, cpu,
         };
       } finally {
         await cluster.stop();
@@ -128,6 +137,9 @@ async function main() {
     console.log(`${r.processes} process(es): ${r.jobsPerMinute.toFixed(1)} jobs/min (${Object.entries(r.statuses).map(([s, n]) => `${s} ${n}`).join(', ')}); ` +
       `poll p50 ${r.poll.p50.toFixed(1)} ms, p99 ${r.poll.p99.toFixed(1)} ms, max ${r.poll.max.toFixed(0)} ms over ${r.poll.count} polls`);
     console.log(`    CPU seconds during the run: ${Object.entries(r.cpu).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')} (${(Object.values(r.cpu).reduce((a, b) => a + b, 0) / r.seconds).toFixed(2)} cores on average)`);
+    for (const s of r.server) {
+      console.log(`    process ${s.name}: ${s.polls} polls, ${s.over50} over 50 ms by its own timing; event-loop delay p99 ${s.loopP99Ms.toFixed(1)} ms, max ${s.loopMaxMs.toFixed(0)} ms`);
+    }
     for (const m of r.memory) console.log(`    process ${m.name} RSS: start ${mb(m.start)}, peak first half ${mb(m.firstHalfPeak)}, peak second half ${mb(m.secondHalfPeak)}, end ${mb(m.end)}`);
   }
   const one = results.find((r) => r.processes === 1);
@@ -135,6 +147,8 @@ async function main() {
   if (one && two) console.log(`ratio two/one: ${(two.jobsPerMinute / one.jobsPerMinute).toFixed(2)} (goal >= 1.7)`);
   const worst = Math.max(...results.map((r) => r.poll.p99));
   console.log(`poll p99: ${worst.toFixed(1)} ms (goal < 50 ms)`);
+  const growth = results.flatMap((r) => r.memory.map((m) => `${r.processes}/${m.name} ${m.firstHalfPeak ? `${(((m.secondHalfPeak - m.firstHalfPeak) / m.firstHalfPeak) * 100).toFixed(0)}%` : 'n/a'}`));
+  console.log(`memory, second-half peak over first-half peak per process: ${growth.join(', ')} (goal: flat)`);
 }
 
 main().catch((err) => {

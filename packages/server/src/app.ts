@@ -127,16 +127,18 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     onAuthFailure: (f) => signals.record(f),
     onCall: (service, status) => metrics.count('svc_backing_calls_total', 'Backing-service calls by service and status', { service, status: String(status) }),
   });
-  const backends: Backends = {
-    pipeline,
-    dataPlatform: new DataPlatformClient(pipeline, profile.dataPlatformApiUrl, profile.dataPlatformAudience),
-    kql: new KqlClient(pipeline, profile.armUrl, profile.armAudience, config.env.SVC_KQL_AUDIENCE ?? ''),
-    search: new SearchClient(pipeline, profile.searchAudience),
-    reporting: new ReportingClient(pipeline, profile.biApiUrl, profile.biAudience),
-  };
+  const backendsOn = (p: BackingPipeline): Backends => ({
+    pipeline: p,
+    dataPlatform: new DataPlatformClient(p, profile.dataPlatformApiUrl, profile.dataPlatformAudience),
+    kql: new KqlClient(p, profile.armUrl, profile.armAudience, config.env.SVC_KQL_AUDIENCE ?? ''),
+    search: new SearchClient(p, profile.searchAudience),
+    reporting: new ReportingClient(p, profile.biApiUrl, profile.biAudience),
+  });
+  const backends = backendsOn(pipeline);
   // The worker's step writes leave four connections of the pool (SVC_DB_POOL) to requests.
   const jobs = new JobStore(store.db, config.install.leaseMs, store.kind === 'postgres' ? Math.max(1, Number(config.env.SVC_DB_POOL ?? 10) - 4) : Infinity);
-  const runner = new InstallRunner({ db: store.db, jobs, catalog, profile, env: config.env, backends, concurrency: config.install.concurrency });
+  // The worker's provisioning is background work: its backing calls give the event loop back to requests between steps.
+  const runner = new InstallRunner({ db: store.db, jobs, catalog, profile, env: config.env, backends: backendsOn(pipeline.background()), concurrency: config.install.concurrency });
   const worker = deps.worker === false ? undefined : new InstallWorker(jobs, runner, app.log, {
     maxJobs: config.install.workerJobs, pollMs: config.install.pollMs, heartbeatMs: Math.floor(config.install.leaseMs / 3),
   });

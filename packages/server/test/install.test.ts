@@ -185,3 +185,35 @@ test('install input is validated: unknown app 404, bad body 400 naming the field
   assert.equal(noScope.statusCode, 403);
   assert.match(noScope.json().error.message, /'install'/);
 });
+
+test('concurrent writes to one job each append one event, numbered without gaps; a broken fence writes nothing', async (t) => {
+  // The worker polls every ten minutes here: only this test claims the job it writes.
+  const { h, tenant } = await buildWithSandbox(t, { SVC_WORKER_POLL_MS: '600000' });
+  const ws = await workspace(h, tenant, 'events');
+  const { JobStore } = await import('../src/install/job-store.js');
+  const jobs = new JobStore(h.store.db);
+  const id = `job-${Date.now()}`;
+  await jobs.create({ id, tenantId: tenant.tenantId, workspaceId: ws, appId: catalog.apps[0]!.id, createdBy: tenant.userId, deploy: false, mode: 'shared', totalItems: 2 },
+    [0, 1].map((i) => ({ stepIndex: i, itemKey: `k${i}`, itemType: 'notebook', displayName: `n${i}`, live: true })));
+  const claimed = await jobs.claim('owner-a');
+  assert.equal(claimed?.id, id);
+  const writes = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+    jobs.update(id, { owner: 'owner-a' }, { percentComplete: i }, { kind: 'step', data: { n: i } }, { stepIndex: i % 2, result: { status: 'created', steps: [`write ${i}`] } })));
+  assert.deepEqual(writes, Array(20).fill(true));
+  const events = await jobs.events(id, 0);
+  assert.deepEqual(events.map((e) => e.seq), Array.from({ length: 21 }, (_, i) => i + 1), 'the first event and one per write, in order');
+  assert.deepEqual(events.slice(1).map((e) => e.data.n).sort((a, b) => Number(a) - Number(b)), Array.from({ length: 20 }, (_, i) => i));
+  // A write without an event leaves the numbering alone; a write under another owner's fence changes nothing at all.
+  assert.equal(await jobs.update(id, { owner: 'owner-a' }, { percentComplete: 50 }), true);
+  assert.equal(await jobs.update(id, { owner: 'owner-b' }, { phase: 'done', status: 'failed' }, { kind: 'done', data: {} }, { stepIndex: 0, result: { status: 'failed', steps: [] } }), false);
+  assert.equal((await jobs.events(id, 0)).length, 21);
+  const job = await jobs.get(tenant.tenantId, id);
+  assert.equal(job?.status, 'running');
+  assert.equal(job?.percentComplete, 50);
+  const steps = await jobs.steps(id);
+  assert.ok(steps.every((s) => s.result?.status === 'created'), 'the fenced-out write did not touch the steps');
+  // A tenant fence (a step retry) of another tenant does not reach the job.
+  assert.equal(await jobs.update(id, { tenantId: 'another-tenant' }, { status: 'failed' }, { kind: 'x', data: {} }), false);
+  assert.equal(await jobs.update(id, { tenantId: tenant.tenantId }, { percentComplete: 60 }, { kind: 'retry', data: {} }), true);
+  assert.equal((await jobs.events(id, 20)).map((e) => e.seq).join(), '21,22');
+});

@@ -65,3 +65,22 @@ test('registered routes and documented operations agree in both directions', asy
   assert.deepEqual(unregistered, [], 'documented operations with no route');
   assert.ok(registered.size >= 15);
 });
+
+test('/metrics counts requests by route and reports the event-loop delay since the previous scrape', async (t) => {
+  const h = await build(t);
+  await h.app.inject({ method: 'GET', url: '/api/health' });
+  const first = (await h.app.inject({ method: 'GET', url: '/metrics' })).body;
+  assert.match(first, /^svc_http_requests_total\{method="GET",route="\/api\/health",status="200"\} 1$/m);
+  assert.match(first, /^svc_http_request_duration_seconds_count\{method="GET",route="\/api\/health"\} 1$/m);
+  // The loop is held up for 120 ms: the next scrape's maximum shows it, and the one after (a fresh window) does not.
+  await new Promise((r) => setTimeout(r, 30)); // after a reset, the monitor's first tick only takes its baseline
+  const until = Date.now() + 120;
+  while (Date.now() < until) { /* busy */ }
+  await new Promise((r) => setTimeout(r, 30)); // the monitor's timer fires late once, and records it
+  const max = (body: string) => Number(/^svc_event_loop_delay_seconds\{quantile="1"\} (\S+)$/m.exec(body)?.[1]);
+  const held = max((await h.app.inject({ method: 'GET', url: '/metrics' })).body);
+  assert.ok(held >= 0.1, `max delay ${held} s after a 120 ms stall`);
+  const after = max((await h.app.inject({ method: 'GET', url: '/metrics' })).body);
+  assert.ok(after < 0.1, `max delay ${after} s in the next window`);
+  assert.match(first, /^svc_event_loop_delay_seconds\{quantile="0.99"\} \S+$/m);
+});

@@ -1,6 +1,7 @@
 import { hostAllowed, type CloudProfile } from '../cloud/profiles.js';
 import type { TokenSource } from './credential.js';
 import { Semaphore } from '../semaphore.js';
+import { pauseForRequests } from '../background.js';
 
 export type BackingService = 'data-platform' | 'arm' | 'kql' | 'search' | 'sql' | 'reporting' | 'identity' | 'storage';
 
@@ -91,9 +92,21 @@ export interface PipelineOptions {
  * flight per backing service, one retry on transient failure after 1.5 s or the answer's Retry-After (up to a bound).
  */
 export class BackingPipeline {
-  private readonly limits = new Map<BackingService, Semaphore>();
+  constructor(
+    readonly profile: CloudProfile,
+    readonly credential: TokenSource,
+    readonly options: PipelineOptions,
+    private readonly limits = new Map<BackingService, Semaphore>(),
+    private readonly pause?: () => Promise<void>,
+  ) {}
 
-  constructor(readonly profile: CloudProfile, readonly credential: TokenSource, readonly options: PipelineOptions) {}
+  /**
+   * The same pipeline (the same per-service limits) for background work: before each call and after each answer it
+   * waits its turn of the event loop (background.ts), so requests to the service are served between its steps.
+   */
+  background(): BackingPipeline {
+    return new BackingPipeline(this.profile, this.credential, this.options, this.limits, pauseForRequests);
+  }
 
   /** Sends the request; resolves with 2xx (or accepted) answers and throws BackingError otherwise. */
   async send(req: BackingRequest): Promise<BackingResponse> {
@@ -136,6 +149,7 @@ export class BackingPipeline {
   }
 
   private async attempt(req: BackingRequest, redirects = 0): Promise<BackingResponse | BackingError> {
+    await this.pause?.();
     const host = new URL(req.url).host;
     if (req.audience && !hostAllowed(this.profile, req.url)) return new HostNotAllowedError(req.service, host);
     const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
@@ -176,6 +190,7 @@ export class BackingPipeline {
         return new BackingError(req.service, 0, '', code, `${req.method} ${host}: ${code === 'timeout' ? `no answer within ${req.timeoutMs ?? this.options.timeoutMs} ms` : e.cause?.code ?? e.message}`);
       }
     });
+    await this.pause?.();
     // The redirect is followed after this call's slot is given back: waiting for a second slot while holding one
     // would deadlock once every slot of the service is held by a redirected call.
     if ('redirectTo' in answer) return this.attempt({ ...req, url: answer.redirectTo }, redirects + 1);

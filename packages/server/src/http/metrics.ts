@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -64,8 +65,21 @@ export class Metrics {
 
 const escape = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
-/** Times every routed request into the metrics. */
+/** Times every routed request into the metrics, and reports the event loop's delay since the previous scrape. */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics) {
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  metrics.gauge('svc_event_loop_delay_seconds', 'Event-loop delay of this process since the previous scrape (quantiles and max)', () => {
+    const seconds = (ns: number) => (Number.isFinite(ns) ? ns / 1e9 : 0);
+    const values = [
+      { labels: { quantile: '0.5' }, value: seconds(loop.percentile(50)) },
+      { labels: { quantile: '0.99' }, value: seconds(loop.percentile(99)) },
+      { labels: { quantile: '1' }, value: seconds(loop.max) },
+    ];
+    loop.reset();
+    return values;
+  });
+  app.addHook('onClose', async () => loop.disable());
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';
     metrics.observe(req.method, route, reply.statusCode, reply.elapsedTime / 1000);

@@ -3,6 +3,7 @@ import type { Db } from '../store/db.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
 import type { InstallJob, InstalledItem, JobStatus, Mode, Phase, ProvisionReport, StepResult, TargetOverrides } from './types.js';
 import { Semaphore } from '../semaphore.js';
+import { pauseForRequests } from '../background.js';
 
 /** How long a claimed job stays with its worker without a heartbeat (SVC_INSTALL_LEASE_MS). */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -59,7 +60,7 @@ export function toJob(r: JobRow): InstallJob {
 
 /**
  * Persistence of install jobs, their steps and their event log. Every write by a worker is fenced by its lease.
- * At most `writeSlots` of its write transactions run at once in a process: the install worker's many concurrent
+ * At most `writeSlots` of its writes run at once in a process: the install worker's many concurrent
  * steps queue here rather than in the connection pool, so API requests (a poll of a job) always find a connection.
  */
 export class JobStore {
@@ -76,7 +77,7 @@ export class JobStore {
         id: job.id, tenant_id: job.tenantId, workspace_id: job.workspaceId, app_id: job.appId, created_by: job.createdBy,
         status: 'running', phase: 'creating-items', total_items: job.totalItems, deploy: job.deploy, mode: job.mode,
         target_overrides: job.targetOverrides ? JSON.stringify(job.targetOverrides) : null, target: null, installed: '[]', provision: null,
-        lease_owner: null,
+        lease_owner: null, event_seq: 1,
       }).execute();
       if (steps.length) {
         await trx.insertInto('install_steps').values(steps.map((s) => ({
@@ -140,8 +141,9 @@ export class JobStore {
   }
 
   /**
-   * Applies a change to the job and appends its event, fenced by the lease (or by tenant for step retries).
-   * Returns false when the fence no longer holds.
+   * Applies a change to the job, its step and appends its event, fenced by the lease (or by tenant for step retries),
+   * in one statement: one round trip to the database per write. Concurrent writes to one job queue on its row lock,
+   * and each event takes the next number from the job row it updated. Returns false when the fence no longer holds.
    */
   async update(
     jobId: string,
@@ -150,8 +152,9 @@ export class JobStore {
     event?: { kind: string; data: Record<string, unknown> },
     step?: { stepIndex: number; cosmosItemId?: string; result?: StepResult },
   ): Promise<boolean> {
-    return this.writes.run(() => this.db.transaction().execute(async (trx) => {
-      let q = trx.updateTable('install_jobs').set({
+    const now = new Date().toISOString();
+    let statement = this.db.with('job', (db) => {
+      const q = db.updateTable('install_jobs').set({
         ...(change.status ? { status: change.status } : {}),
         ...(change.phase ? { phase: change.phase } : {}),
         ...(change.percentComplete !== undefined ? { percent_complete: sql<number>`GREATEST(percent_complete, ${change.percentComplete})` } : {}),
@@ -159,25 +162,30 @@ export class JobStore {
         ...(change.installed ? { installed: JSON.stringify(change.installed) } : {}),
         ...(change.target ? { target: JSON.stringify(change.target) } : {}),
         ...(change.provision ? { provision: JSON.stringify(change.provision) } : {}),
-        ...(change.finished ? { finished_at: new Date().toISOString(), lease_owner: null, lease_expires_at: null } : {}),
-        updated_at: new Date().toISOString(),
+        ...(change.finished ? { finished_at: now, lease_owner: null, lease_expires_at: null } : {}),
+        ...(event ? { event_seq: sql<number>`event_seq + 1` } : {}),
+        updated_at: now,
       }).where('id', '=', jobId);
-      q = 'owner' in fence ? q.where('lease_owner', '=', fence.owner).where('status', '=', 'running') : q.where('tenant_id', '=', fence.tenantId);
-      const res = await q.executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) return false;
-      if (step) {
-        await trx.updateTable('install_steps').set({
-          ...(step.cosmosItemId ? { cosmos_item_id: step.cosmosItemId } : {}),
-          ...(step.result ? { result: JSON.stringify(step.result) } : {}),
-          updated_at: new Date().toISOString(),
-        }).where('job_id', '=', jobId).where('step_index', '=', step.stepIndex).execute();
-      }
-      if (event) {
-        await sql`INSERT INTO job_events (job_id, seq, kind, data)
-          SELECT ${jobId}, COALESCE(MAX(seq), 0) + 1, ${event.kind}, ${JSON.stringify(event.data)}::jsonb FROM job_events WHERE job_id = ${jobId}`.execute(trx);
-      }
-      return true;
-    }));
+      const fenced = 'owner' in fence ? q.where('lease_owner', '=', fence.owner).where('status', '=', 'running') : q.where('tenant_id', '=', fence.tenantId);
+      return fenced.returning(['id', 'event_seq']);
+    });
+    if (step) {
+      statement = statement.with('step', (db) => db.updateTable('install_steps').set({
+        ...(step.cosmosItemId ? { cosmos_item_id: step.cosmosItemId } : {}),
+        ...(step.result ? { result: JSON.stringify(step.result) } : {}),
+        updated_at: now,
+      }).where('job_id', '=', jobId).where('step_index', '=', step.stepIndex).where(({ exists, selectFrom }) => exists(selectFrom('job').select('id'))).returning('job_id')) as unknown as typeof statement;
+    }
+    if (event) {
+      statement = statement.with('event', (db) => db.insertInto('job_events').columns(['job_id', 'seq', 'kind', 'data']).expression(
+        db.selectFrom('job').select([sql<string>`${jobId}::text`.as('job_id'), 'event_seq as seq', sql<string>`${event.kind}::text`.as('kind'), sql<string>`${JSON.stringify(event.data)}::jsonb`.as('data')]),
+      ).returning('seq')) as unknown as typeof statement;
+    }
+    const worker = 'owner' in fence; // background work: it waits its turn of the event loop (background.ts)
+    if (worker) await pauseForRequests();
+    const written = await this.writes.run(async () => !!(await statement.selectFrom('job').select('id').executeTakeFirst()));
+    if (worker) await pauseForRequests();
+    return written;
   }
 
   /** Events after a sequence number (server-sent events replay from Last-Event-ID). */

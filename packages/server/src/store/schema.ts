@@ -82,6 +82,8 @@ export interface Database {
     lease_owner: string | null;
     lease_expires_at: ColumnType<Date | null, string | null | undefined, string | null>;
     attempts: Generated<number>;
+    /** The seq of the job's last event (the next event takes event_seq + 1). */
+    event_seq: Generated<number>;
     created_at: Timestamp;
     updated_at: Timestamp;
     finished_at: ColumnType<Date | null, string | null | undefined, string | null>;
