@@ -1,5 +1,6 @@
 // Identity operations against the sandbox: diagnosis of each identity-provider and HTTP symptom, token claims,
 // probes before and after a fix, firewall and role rollbacks, expiry alerts, rotation, severity, incident closing.
+import { randomUUID } from 'node:crypto';
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSandbox } from '@svc/sandbox';
@@ -149,7 +150,9 @@ test('add a firewall rule, check an egress address, roll it back: the sandbox is
 test('expiry alerts at 91, 30 and 6 days before expiry: API, /metrics and the banner feed', async (t) => {
   const { h, call } = await setup(t);
   const expiresAt = new Date(Date.now() + 200 * DAY);
-  const reg = await call('POST', '/api/admin/identity/credentials', { displayName: 'ci-deployer', clientId: 'c1', keyId: 'k1', expiresAt: expiresAt.toISOString() });
+  // The gauges cover every tenant of the store (other tests' credentials too): this one is told apart by its client id.
+  const clientId = randomUUID();
+  const reg = await call('POST', '/api/admin/identity/credentials', { displayName: 'ci-deployer', clientId, keyId: 'k1', expiresAt: expiresAt.toISOString() });
   assert.equal(reg.statusCode, 201, reg.body);
   assert.ok(!('secret' in reg.json().credential));
   const at = (days: number) => h.services.identity.setClock(() => new Date(expiresAt.getTime() - days * DAY));
@@ -157,15 +160,15 @@ test('expiry alerts at 91, 30 and 6 days before expiry: API, /metrics and the ba
   const metrics = async () => (await h.app.inject({ method: 'GET', url: '/metrics' })).body;
   at(91);
   assert.deepEqual(await alerts(), []);
-  assert.doesNotMatch(await metrics(), /svc_identity_secret_expiry_alerts\{/);
+  assert.doesNotMatch(await metrics(), new RegExp(`svc_identity_secret_expiry_alerts\\{client_id="${clientId}"`));
   at(30);
   assert.deepEqual((await alerts()).map((a: { threshold: number }) => a.threshold), [30]);
-  assert.match(await metrics(), /svc_identity_secret_expiry_alerts\{client_id="c1",key_id="k1",threshold="30",level="warning"\} 1/);
+  assert.match(await metrics(), new RegExp(`svc_identity_secret_expiry_alerts\\{client_id="${clientId}",key_id="k1",threshold="30",level="warning"\\} 1`));
   at(6);
   const [a] = await alerts();
   assert.deepEqual([a.threshold, a.level, a.daysRemaining], [7, 'critical', 6]);
   assert.match(a.message, /expires in 6 days/);
-  assert.match(await metrics(), /svc_identity_secret_days_remaining\{client_id="c1",key_id="k1"\} 6/);
+  assert.match(await metrics(), new RegExp(`svc_identity_secret_days_remaining\\{client_id="${clientId}",key_id="k1"\\} 6`));
 });
 
 test('a rotation keeps the old secret until verified and 24 hours have passed', async (t) => {
