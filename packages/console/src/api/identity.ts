@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 import { useWhoAmI } from './session';
-import type { Schema } from './schemas';
+import type { Answer, Body, Schema } from './schemas';
 
 // Identity operations (SPEC.md: identity failure handling), all under /api/admin/identity/ and admin scope.
 const BASE = '/api/admin/identity';
@@ -122,6 +122,32 @@ export const useIncidentActions = () => {
   return {
     open: useMutation({ mutationFn: (body: { title: string; identityType?: IdentityType; lookbackMinutes?: number }) => api<{ incident: Incident }>('POST', `${BASE}/incidents`, body), onSuccess: refresh }),
     close: useMutation({ mutationFn: (incidentId: string) => api<{ incident: Incident }>('POST', `${BASE}/incidents/${encodeURIComponent(incidentId)}/close`), onSuccess: refresh }),
+  };
+};
+
+export type IncidentEvent = Answer<'listIncidentEvents'>['events'][number];
+export type VerifyRequest = Body<'verifyIncidentFix'>;
+
+/** An incident's timeline; under the incidents key, so whatever refreshes the incidents refreshes it too. */
+export const useIncidentEvents = (incidentId: string) =>
+  useQuery({ queryKey: ['identity', 'incidents', incidentId, 'events'], queryFn: () => get<IncidentEvent[]>(`/incidents/${encodeURIComponent(incidentId)}/events`, 'events') });
+
+/** An incident's workflow: approve a change, file a verbal approval's change request, snapshot a policy, record a change, verify the fix. */
+export const useIncidentWorkflow = (incidentId: string) => {
+  const qc = useQueryClient();
+  const refresh = () => void qc.invalidateQueries({ queryKey: ['identity'], predicate: (q) => ['incidents', 'changes'].includes(q.queryKey[1] as string) });
+  const at = `${BASE}/incidents/${encodeURIComponent(incidentId)}`;
+  return {
+    approve: useMutation({ mutationFn: (body: Body<'approveIncidentChange'>) => api<Answer<'approveIncidentChange'>>('POST', `${at}/approvals`, body), onSuccess: refresh }),
+    fileChangeRequest: useMutation({
+      mutationFn: ({ approvalId, ...body }: Body<'fileChangeRequest'> & { approvalId: string }) =>
+        api<Answer<'fileChangeRequest'>>('POST', `${at}/approvals/${encodeURIComponent(approvalId)}/change-request`, body),
+      onSuccess: refresh,
+    }),
+    snapshot: useMutation({ mutationFn: (body: Body<'snapshotPolicy'>) => api<Answer<'snapshotPolicy'>>('POST', `${at}/snapshots`, body), onSuccess: refresh }),
+    recordChange: useMutation({ mutationFn: (body: Body<'recordIncidentChange'>) => api<Answer<'recordIncidentChange'>>('POST', `${at}/changes`, body), onSuccess: refresh }),
+    // A failed checklist is an answer too (recorded on the incident and its timeline), so refresh either way.
+    verify: useMutation({ mutationFn: (body: VerifyRequest) => api<Answer<'verifyIncidentFix'>>('POST', `${at}/verify`, body), onSettled: refresh }),
   };
 };
 

@@ -1,5 +1,6 @@
 // The console's identity operations page in Chromium against the service and the sandbox:
-// the expiring-secret banner, a diagnosis (typed and from a failing probe), a firewall rule added and rolled back.
+// the expiring-secret banner, a diagnosis (typed and from a failing probe), a firewall rule added and rolled back, an incident
+// worked through its approval, snapshot, change and verification.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -28,6 +29,21 @@ describe('the identity operations page in Chromium', { timeout: 300_000 }, () =>
     const r = await fetch(`${sandbox.urls.admin}/_sandbox/state`);
     assert.equal(r.status, 200);
     return (await r.json()) as { dataPlatform: { workspaces: Array<{ id: string; firewallRules: unknown[] }> } };
+  };
+
+  /** A data pipeline created in the sandbox's platform workspace (as the service's identity); answers its item id. */
+  const createPipeline = async (ws: string, displayName: string): Promise<string> => {
+    const auth = { authorization: `Bearer ${await sandbox.admin.token({ audience: 'dataPlatform' })}` };
+    const r = await fetch(`${sandbox.urls.dataPlatform}/v1/workspaces/${ws}/dataPipelines`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ displayName }) });
+    assert.ok(r.status === 201 || r.status === 202, await r.clone().text());
+    if (r.status === 201) return ((await r.json()) as { id: string }).id;
+    for (let i = 0; i < 50; i++) { // 202: the item appears once its operation completes
+      const items = (await (await fetch(`${sandbox.urls.dataPlatform}/v1/workspaces/${ws}/items?type=DataPipeline`, { headers: auth })).json()) as { value: Array<{ id: string; displayName: string }> };
+      const item = items.value.find((x) => x.displayName === displayName);
+      if (item) return item.id;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    throw new Error(`the pipeline ${displayName} did not appear in the sandbox`);
   };
 
   const signIn = async (page: Page, token: string) => {
@@ -247,5 +263,61 @@ describe('the identity operations page in Chromium', { timeout: 300_000 }, () =>
     await refused.getByText('The incident cannot close yet').waitFor();
     assert.match(await refused.innerText(), /\(409 [a-z_]+\)/);
     await rig.shot('identity-14-incident-close-refused');
+  });
+
+  test('an incident worked on the page: a change refused without approval, then approved, snapshotted, recorded and verified into monitoring', async () => {
+    const { page } = rig;
+    const ws = sandbox.ids.platformWorkspaceId;
+    // The verification runs the pipeline as the service's identity, which needs a role on the platform workspace.
+    await sandbox.admin.grant({ service: 'dataPlatform', role: 'Admin' });
+    const pipelineId = await createPipeline(ws, 'incident_check');
+    const title = 'Conditional access blocks the CI deployer';
+    await page.goto('/identity?tab=incidents');
+    await page.getByLabel('Title').fill(title);
+    await page.getByLabel('Identity type').selectOption('conditional-access');
+    await page.getByRole('button', { name: 'Open incident' }).click();
+    const row = page.getByTestId('incident-row').filter({ hasText: title });
+    await row.getByRole('button', { name: `Details of incident ${title}` }).click();
+    const detail = page.getByRole('region', { name: `Incident ${title}` });
+    const events = detail.getByTestId('incident-event');
+    await events.filter({ hasText: 'opened' }).waitFor();
+
+    // Recording a conditional-access change before its approval: the service's refusal shows next to the form.
+    const record = detail.getByTestId('action-record-change');
+    await record.getByLabel('Summary').fill('Exclude the CI deployer from CA-07');
+    await record.getByRole('button', { name: 'Record change' }).click();
+    const refused = record.getByRole('alert');
+    await refused.getByText(/needs an approval first/).waitFor();
+    assert.match(await refused.innerText(), /\(409 change_refused\)/);
+    await record.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await rig.shot('identity-15-incident-change-refused');
+
+    const approve = detail.getByTestId('action-approve');
+    await approve.getByLabel('Approver').fill('identity change board');
+    await approve.getByRole('button', { name: 'Record approval' }).click();
+    await events.filter({ hasText: 'conditional-access approved by identity change board' }).waitFor();
+    const snapshot = detail.getByTestId('action-snapshot');
+    await snapshot.getByLabel('Policy').fill('CA-07');
+    await snapshot.getByLabel('Snapshot (JSON)').fill('{"state": "enabled", "excludeGroups": []}');
+    await snapshot.getByRole('button', { name: 'Take snapshot' }).click();
+    await events.filter({ hasText: 'policy CA-07' }).waitFor();
+    await record.getByLabel('Policy').selectOption('CA-07');
+    await record.getByLabel('Summary').fill('Exclude the CI deployer from CA-07');
+    await record.getByRole('button', { name: 'Record change' }).click();
+    await events.filter({ hasText: 'conditional-access: Exclude the CI deployer from CA-07' }).waitFor();
+    await record.getByRole('alert').waitFor({ state: 'detached' });
+    assert.equal(await row.getByText('not verified yet').count(), 1);
+
+    const verify = detail.getByTestId('action-verify');
+    await verify.getByLabel('Platform workspace id').fill(ws);
+    await verify.getByLabel('Pipeline item id').fill(pipelineId);
+    await verify.getByRole('button', { name: 'Run verification' }).click();
+    await row.getByText('monitoring', { exact: true }).waitFor();
+    assert.equal(await row.getByText('not verified yet').count(), 0, 'the row shows when monitoring ends');
+    await detail.getByRole('heading', { name: /Last verification .*: passed/ }).waitFor();
+    await events.filter({ hasText: 'passed (token ok' }).waitFor();
+    assert.deepEqual(await events.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-kind'))), ['opened', 'approval', 'snapshot', 'change', 'verification']);
+    await row.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await rig.shot('identity-16-incident-monitoring');
   });
 });

@@ -1,18 +1,20 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { Badge, Button, Field, Input, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text } from '@fluentui/react-components';
 import { IDENTITY_TYPES, useIncidentActions, useIncidents, type IdentityType, type Incident } from '../../api/identity';
 import { ErrorMessage, RequestState } from '../RequestState';
+import { IncidentDetail } from './IncidentDetail';
 import { fmtTime, IdentityTypeField, Section, useIdentityStyles } from './shared';
 
 const SEV_COLOR = { SEV1: 'danger', SEV2: 'important', SEV3: 'warning', SEV4: 'informative' } as const;
 const STATUS_COLOR = { open: 'danger', monitoring: 'warning', closed: 'subtle' } as const;
 
-/** Identity incidents: open one (severity computed from the recorded signals), see why, close it once monitoring is over. */
+/** Identity incidents: open one (severity computed from the recorded signals), see why, work it (details), close it once monitoring is over. */
 export function IncidentsPanel() {
   const s = useIdentityStyles();
   const incidents = useIncidents();
   const { open, close } = useIncidentActions();
   const [f, setF] = useState({ title: '', identityType: '', lookbackMinutes: '' });
+  const [expanded, setExpanded] = useState<string>();
   const set = (k: keyof typeof f) => (_: unknown, d: { value: string }) => setF((o) => ({ ...o, [k]: d.value }));
   const submit = () => open.mutate({
     title: f.title.trim(),
@@ -37,9 +39,15 @@ export function IncidentsPanel() {
             <Table size="small" aria-label="Incidents">
               <TableHeader><TableRow>
                 <TableHeaderCell style={{ width: 80 }}>Severity</TableHeaderCell><TableHeaderCell>Incident</TableHeaderCell><TableHeaderCell style={{ width: 110 }}>Status</TableHeaderCell>
-                <TableHeaderCell style={{ width: 170 }}>Opened</TableHeaderCell><TableHeaderCell style={{ width: 170 }}>Monitoring until</TableHeaderCell><TableHeaderCell style={{ width: 90 }}><span className="sr-only">Actions</span></TableHeaderCell>
+                <TableHeaderCell style={{ width: 170 }}>Opened</TableHeaderCell><TableHeaderCell style={{ width: 170 }}>Monitoring until</TableHeaderCell><TableHeaderCell style={{ width: 170 }}><span className="sr-only">Actions</span></TableHeaderCell>
               </TableRow></TableHeader>
-              <TableBody>{list.map((i) => <IncidentRow key={i.id} incident={i} onClose={() => close.mutate(i.id)} closing={close.isPending && close.variables === i.id} />)}</TableBody>
+              <TableBody>{list.map((i) => (
+                <Fragment key={i.id}>
+                  <IncidentRow incident={i} onClose={() => close.mutate(i.id)} closing={close.isPending && close.variables === i.id}
+                    expanded={expanded === i.id} onToggle={() => setExpanded((e) => (e === i.id ? undefined : i.id))} />
+                  {expanded === i.id && <TableRow><TableCell colSpan={6}><IncidentDetail incident={i} /></TableCell></TableRow>}
+                </Fragment>
+              ))}</TableBody>
             </Table>
           )}
         </RequestState>
@@ -48,7 +56,7 @@ export function IncidentsPanel() {
   );
 }
 
-function IncidentRow({ incident: i, onClose, closing }: { incident: Incident; onClose: () => void; closing: boolean }) {
+function IncidentRow({ incident: i, onClose, closing, expanded, onToggle }: { incident: Incident; onClose: () => void; closing: boolean; expanded: boolean; onToggle: () => void }) {
   const s = useIdentityStyles();
   const overdue = i.changeRequests.filter((c) => c.overdue).length;
   return (
@@ -63,7 +71,12 @@ function IncidentRow({ incident: i, onClose, closing }: { incident: Incident; on
       <TableCell><Badge appearance="tint" color={STATUS_COLOR[i.status]}>{i.status}</Badge></TableCell>
       <TableCell>{fmtTime(i.openedAt)}</TableCell>
       <TableCell>{i.status === 'closed' ? `closed ${fmtTime(i.closedAt)}` : i.monitoringUntil ? fmtTime(i.monitoringUntil) : 'not verified yet'}</TableCell>
-      <TableCell>{i.status !== 'closed' && <Button size="small" onClick={onClose} disabled={closing} aria-label={`Close incident ${i.title}`}>Close</Button>}</TableCell>
+      <TableCell>
+        <div style={{ display: 'flex', gap: 6 }}>
+          <Button size="small" onClick={onToggle} aria-expanded={expanded} aria-label={`Details of incident ${i.title}`}>{expanded ? 'Hide' : 'Details'}</Button>
+          {i.status !== 'closed' && <Button size="small" onClick={onClose} disabled={closing} aria-label={`Close incident ${i.title}`}>Close</Button>}
+        </div>
+      </TableCell>
     </TableRow>
   );
 }
