@@ -216,4 +216,7 @@ test('concurrent writes to one job each append one event, numbered without gaps;
   assert.equal(await jobs.update(id, { tenantId: 'another-tenant' }, { status: 'failed' }, { kind: 'x', data: {} }), false);
   assert.equal(await jobs.update(id, { tenantId: tenant.tenantId }, { percentComplete: 60 }, { kind: 'retry', data: {} }), true);
   assert.equal((await jobs.events(id, 20)).map((e) => e.seq).join(), '21,22');
+  // Finished, so no worker of another test on a shared PostgreSQL store picks the job up once its lease runs out.
+  assert.equal(await jobs.update(id, { owner: 'owner-a' }, { status: 'done', phase: 'done', finished: true }, { kind: 'done', data: {} }), true);
+  assert.equal((await jobs.get(tenant.tenantId, id))?.status, 'done');
 });

@@ -38,7 +38,7 @@ export class InstallWorker {
         .catch((err) => {
           if (err instanceof LeaseLost) return;
           this.log.error({ err, jobId: job.id }, 'install job stopped on an unexpected error; it will be resumed');
-          return this.jobs.release(job.id, this.id);
+          return this.jobs.release(job.id, this.id).catch(() => undefined); // the lease runs out on its own
         })
         .finally(() => { clearInterval(beat); this.active.delete(job.id); this.poke(); });
       this.active.set(job.id, run);
