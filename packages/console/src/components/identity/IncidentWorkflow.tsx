@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Button, Checkbox, Field, Input, makeStyles, Select, Textarea, tokens } from '@fluentui/react-components';
 import { useIncidentWorkflow, type IdentityType, type Incident, type VerifyRequest } from '../../api/identity';
 import { ErrorMessage } from '../RequestState';
-import { IdentityTypeField, useIdentityStyles, useWorkspaceParam, WorkspaceField } from './shared';
+import { IdentityTypeField, RunAsFields, runAsComplete, runAsIdentity, SERVICE_RUN_AS, useIdentityStyles, useWorkspaceParam, WorkspaceField } from './shared';
 
 const useStyles = makeStyles({
   actions: { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(420px, 1fr))', gap: '16px', alignItems: 'start' },
@@ -112,46 +112,26 @@ function RecordChange({ w, policies }: { w: Workflow; policies: string[] }) {
   );
 }
 
-type Kind = VerifyRequest['identity']['kind'];
-
 function Verify({ w, identityType }: { w: Workflow; identityType?: IdentityType }) {
   const [ws, setWs] = useWorkspaceParam();
-  const [kind, setKind] = useState<Kind>('service');
-  const [f, setF] = useState({ clientId: '', secret: '', pipelineId: '', lakehouseId: '', table: '', identityType: identityType ?? '' });
+  const [runAs, setRunAs] = useState(SERVICE_RUN_AS);
+  const [f, setF] = useState({ pipelineId: '', lakehouseId: '', table: '', identityType: identityType ?? '' });
   const set = field(setF);
-  const needsSecret = kind !== 'service';
-  const identity = (): VerifyRequest['identity'] => {
-    if (kind === 'client-credentials') return { kind, clientId: f.clientId.trim(), clientSecret: f.secret };
-    if (kind === 'refresh-token') return { kind, clientId: f.clientId.trim(), refreshToken: f.secret };
-    return { kind: 'service' };
-  };
   const submit = () => {
     const body: VerifyRequest = {
-      identity: identity(), workspaceId: ws, pipelineId: f.pipelineId.trim(),
+      identity: runAsIdentity(runAs), workspaceId: ws, pipelineId: f.pipelineId.trim(),
       ...(f.lakehouseId.trim() && f.table.trim() ? { lakehouse: { lakehouseId: f.lakehouseId.trim(), table: f.table.trim() } } : {}),
       ...(f.identityType ? { identityType: f.identityType as IdentityType } : {}),
     };
-    setF((o) => ({ ...o, secret: '' })); // used for this verification only
+    setRunAs((r) => ({ ...r, secret: '' })); // used for this verification only
     w.verify.mutate(body);
   };
   return (
     <Action title="Verify the fix" testId="action-verify" label="Run verification" busy="Verifying…" m={w.verify} submit={submit}
-      disabled={!ws || !f.pipelineId.trim() || (needsSecret && (!f.clientId.trim() || !f.secret))}>
+      disabled={!ws || !f.pipelineId.trim() || !runAsComplete(runAs)}>
       <WorkspaceField value={ws} onChange={setWs} />
       <Field label="Pipeline item id" required><Input value={f.pipelineId} onChange={set('pipelineId')} style={{ width: 300 }} /></Field>
-      <Field label="Run as">
-        <Select value={kind} onChange={(_, d) => setKind(d.value as Kind)}>
-          <option value="service">the service's own identity</option>
-          <option value="client-credentials">a service principal (client credentials)</option>
-          <option value="refresh-token">a user (refresh token)</option>
-        </Select>
-      </Field>
-      {needsSecret && <Field label="Client id" required><Input value={f.clientId} onChange={set('clientId')} style={{ width: 300 }} autoComplete="off" /></Field>}
-      {needsSecret && (
-        <Field label={kind === 'client-credentials' ? 'Client secret' : 'Refresh token'} hint="Used for this verification only, never stored" required>
-          <Input type="password" value={f.secret} onChange={set('secret')} style={{ width: 260 }} autoComplete="off" />
-        </Field>
-      )}
+      <RunAsFields value={runAs} onChange={setRunAs} purpose="verification" />
       <Field label="Lakehouse item id" hint="optional: count a table's rows"><Input value={f.lakehouseId} onChange={set('lakehouseId')} style={{ width: 300 }} /></Field>
       <Field label="Table"><Input value={f.table} onChange={set('table')} style={{ width: 160 }} /></Field>
       <IdentityTypeField value={f.identityType} onChange={set('identityType')} unsetLabel="the incident's" />

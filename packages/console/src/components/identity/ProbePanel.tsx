@@ -1,12 +1,11 @@
 import { useState } from 'react';
-import { Button, Field, Input, Select, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text } from '@fluentui/react-components';
+import { Button, Field, Input, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text } from '@fluentui/react-components';
 import { useQueryClient } from '@tanstack/react-query';
-import { consoleDiagnosisLink, runProbe, type IdentityType, type ProbeIdentity, type ProbeRequest, type ProbeRun } from '../../api/identity';
+import { consoleDiagnosisLink, runProbe, type IdentityType, type ProbeRequest, type ProbeRun } from '../../api/identity';
 import { ErrorMessage } from '../RequestState';
 import { Link } from 'react-router-dom';
-import { fmtTime, IdentityTypeField, OkBadge, Section, useIdentityStyles, useWorkspaceParam, WorkspaceField } from './shared';
+import { fmtTime, IdentityTypeField, OkBadge, RunAsFields, runAsComplete, runAsIdentity, SERVICE_RUN_AS, Section, useIdentityStyles, useWorkspaceParam, WorkspaceField } from './shared';
 
-type Kind = ProbeIdentity['kind'];
 const CHECKS: Record<string, string> = { token: 'Token', 'workspace-read': 'Workspace read', 'lakehouse-count': 'Lakehouse row count', 'pipeline-run': 'Pipeline run', 'sign-ins': 'Sign-ins' };
 
 /** Acquire a token as an identity, read the workspace, count a lakehouse table, run a pipeline: each with its result, time and diagnosis. */
@@ -14,26 +13,20 @@ export function ProbePanel() {
   const s = useIdentityStyles();
   const qc = useQueryClient();
   const [ws, setWs] = useWorkspaceParam();
-  const [kind, setKind] = useState<Kind>('service');
-  const [f, setF] = useState({ clientId: '', secret: '', tenantId: '', pipelineId: '', lakehouseId: '', table: '', identityType: '' });
+  const [runAs, setRunAs] = useState(SERVICE_RUN_AS);
+  const [f, setF] = useState({ pipelineId: '', lakehouseId: '', table: '', identityType: '' });
   const [run, setRun] = useState<ProbeRun>();
   const [error, setError] = useState<unknown>();
   const [pending, setPending] = useState(false);
   const set = (k: keyof typeof f) => (_: unknown, d: { value: string }) => setF((o) => ({ ...o, [k]: d.value }));
-  const identity = (): ProbeIdentity => {
-    const tenant = f.tenantId.trim() ? { tenantId: f.tenantId.trim() } : {};
-    if (kind === 'client-credentials') return { kind, clientId: f.clientId.trim(), clientSecret: f.secret, ...tenant };
-    if (kind === 'refresh-token') return { kind, clientId: f.clientId.trim(), refreshToken: f.secret, ...tenant };
-    return { kind: 'service' };
-  };
   const submit = async () => {
     const body: ProbeRequest = {
-      identity: identity(), workspaceId: ws,
+      identity: runAsIdentity(runAs), workspaceId: ws,
       ...(f.pipelineId.trim() ? { pipelineId: f.pipelineId.trim() } : {}),
       ...(f.lakehouseId.trim() && f.table.trim() ? { lakehouse: { lakehouseId: f.lakehouseId.trim(), table: f.table.trim() } } : {}),
       ...(f.identityType ? { identityType: f.identityType as IdentityType } : {}),
     };
-    setF((o) => ({ ...o, secret: '' })); // used for this probe only
+    setRunAs((r) => ({ ...r, secret: '' })); // used for this probe only
     setPending(true);
     setError(undefined);
     try {
@@ -46,27 +39,13 @@ export function ProbePanel() {
       void qc.invalidateQueries({ queryKey: ['identity', 'signals'] });
     }
   };
-  const needsSecret = kind !== 'service';
   return (
     <>
       <Section title="Probe an identity">
         <form className={s.formCol} aria-label="Probe an identity" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
           <WorkspaceField value={ws} onChange={setWs} />
           <div className={s.form}>
-            <Field label="Run as">
-              <Select value={kind} onChange={(_, d) => setKind(d.value as Kind)} name="identityKind">
-                <option value="service">the service's own identity</option>
-                <option value="client-credentials">a service principal (client credentials)</option>
-                <option value="refresh-token">a user (refresh token)</option>
-              </Select>
-            </Field>
-            {needsSecret && <Field label="Client id" required><Input value={f.clientId} onChange={set('clientId')} style={{ width: 300 }} autoComplete="off" /></Field>}
-            {needsSecret && (
-              <Field label={kind === 'client-credentials' ? 'Client secret' : 'Refresh token'} hint="Used for this probe only, never stored" required>
-                <Input type="password" value={f.secret} onChange={set('secret')} style={{ width: 260 }} autoComplete="off" />
-              </Field>
-            )}
-            {needsSecret && <Field label="Tenant id" hint="default: the deployment's"><Input value={f.tenantId} onChange={set('tenantId')} style={{ width: 300 }} /></Field>}
+            <RunAsFields value={runAs} onChange={setRunAs} purpose="probe" tenant />
           </div>
           <div className={s.form}>
             <Field label="Pipeline item id" hint="optional: run the pipeline job probe"><Input value={f.pipelineId} onChange={set('pipelineId')} style={{ width: 300 }} /></Field>
@@ -74,7 +53,7 @@ export function ProbePanel() {
             <Field label="Table"><Input value={f.table} onChange={set('table')} style={{ width: 160 }} /></Field>
             <IdentityTypeField value={f.identityType} onChange={set('identityType')} unsetLabel="not stated" />
           </div>
-          <div><Button appearance="primary" type="submit" disabled={pending || !ws || (needsSecret && (!f.clientId.trim() || !f.secret))}>{pending ? 'Probing…' : 'Run probe'}</Button></div>
+          <div><Button appearance="primary" type="submit" disabled={pending || !ws || !runAsComplete(runAs)}>{pending ? 'Probing…' : 'Run probe'}</Button></div>
         </form>
       </Section>
       {error ? <ErrorMessage error={error} title="The probe could not run" /> : null}

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Badge, Field, Input, makeStyles, Select, Subtitle2, tokens, type SelectProps } from '@fluentui/react-components';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useWorkspaces } from '../../api/workspaces';
-import { IDENTITY_TYPES } from '../../api/identity';
+import { IDENTITY_TYPES, type ProbeIdentity } from '../../api/identity';
 
 export const useIdentityStyles = makeStyles({
   section: { display: 'grid', gap: '12px', marginBottom: '28px' },
@@ -80,5 +80,43 @@ export function IdentityTypeField({ value, onChange, unsetLabel, name }: { value
         {Object.entries(IDENTITY_TYPES).map(([v, label]) => <option key={v} value={v}>{label}</option>)}
       </Select>
     </Field>
+  );
+}
+
+/** Who a probe or a verification runs as: the service's own identity, a service principal or a user. */
+export interface RunAs { kind: ProbeIdentity['kind']; clientId: string; secret: string; tenantId: string }
+export const SERVICE_RUN_AS: RunAs = { kind: 'service', clientId: '', secret: '', tenantId: '' };
+
+/** The request's `identity` for a RunAs (the secret travels for this one run only). */
+export function runAsIdentity(r: RunAs): ProbeIdentity {
+  const tenant = r.tenantId.trim() ? { tenantId: r.tenantId.trim() } : {};
+  if (r.kind === 'client-credentials') return { kind: r.kind, clientId: r.clientId.trim(), clientSecret: r.secret, ...tenant };
+  if (r.kind === 'refresh-token') return { kind: r.kind, clientId: r.clientId.trim(), refreshToken: r.secret, ...tenant };
+  return { kind: 'service' };
+}
+
+export const runAsComplete = (r: RunAs) => r.kind === 'service' || (!!r.clientId.trim() && !!r.secret);
+
+/** The "Run as" picker and, for a principal or a user, its client id and secret (and tenant when `tenant` is set). */
+export function RunAsFields({ value: r, onChange, purpose, tenant }: { value: RunAs; onChange: (r: RunAs) => void; purpose: string; tenant?: boolean }) {
+  const set = (k: 'clientId' | 'secret' | 'tenantId') => (_: unknown, d: { value: string }) => onChange({ ...r, [k]: d.value });
+  const needsSecret = r.kind !== 'service';
+  return (
+    <>
+      <Field label="Run as">
+        <Select value={r.kind} onChange={(_, d) => onChange({ ...r, kind: d.value as RunAs['kind'] })} name="identityKind">
+          <option value="service">the service's own identity</option>
+          <option value="client-credentials">a service principal (client credentials)</option>
+          <option value="refresh-token">a user (refresh token)</option>
+        </Select>
+      </Field>
+      {needsSecret && <Field label="Client id" required><Input value={r.clientId} onChange={set('clientId')} style={{ width: 300 }} autoComplete="off" /></Field>}
+      {needsSecret && (
+        <Field label={r.kind === 'client-credentials' ? 'Client secret' : 'Refresh token'} hint={`Used for this ${purpose} only, never stored`} required>
+          <Input type="password" value={r.secret} onChange={set('secret')} style={{ width: 260 }} autoComplete="off" />
+        </Field>
+      )}
+      {needsSecret && tenant && <Field label="Tenant id" hint="default: the deployment's"><Input value={r.tenantId} onChange={set('tenantId')} style={{ width: 300 }} /></Field>}
+    </>
   );
 }
