@@ -2,11 +2,8 @@
 // its backing calls still count against the same per-service limit as every other call.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { pauseForRequests } from '../src/background.js';
-import { BackingPipeline } from '../src/backends/http-pipeline.js';
-import { selectCloud } from '../src/cloud/profiles.js';
+import { slowBacking, testPipeline } from './backing-helpers.js';
 
 const busy = (ms: number) => { const until = performance.now() + ms; while (performance.now() < until) { /* work */ } };
 
@@ -38,21 +35,11 @@ test('background work is released in the order it paused', async () => {
 });
 
 test('the background pipeline shares the per-service limit with the foreground one', async (t) => {
-  let inFlight = 0;
-  let peak = 0;
-  const backing = http.createServer((req, res) => {
-    inFlight++;
-    peak = Math.max(peak, inFlight);
-    req.resume();
-    setTimeout(() => { inFlight--; res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'); }, 20);
-  });
-  await new Promise<void>((r) => backing.listen(0, '127.0.0.1', r));
-  t.after(() => backing.close());
-  const base = `http://127.0.0.1:${(backing.address() as AddressInfo).port}`;
-  const foreground = new BackingPipeline(selectCloud({}), { principal: 'test-identity', getToken: async (aud) => `token-for-${aud}` }, { timeoutMs: 5000, retryDelayMs: 10, concurrencyPerService: 2 });
+  const { base, peak } = await slowBacking(t, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+  const foreground = testPipeline(2);
   const background = foreground.background();
   const calls = Array.from({ length: 8 }, (_, i) => (i % 2 ? foreground : background).send({ service: 'kql', method: 'GET', url: `${base}/x/${i}`, audience: 'https://kusto.kusto.windows.net' }));
   const answers = await Promise.all(calls);
   assert.deepEqual(answers.map((a) => a.json()), Array(8).fill({ ok: true }));
-  assert.equal(peak, 2, 'never more than the two slots in flight, whichever pipeline sent the call');
+  assert.equal(peak(), 2, 'never more than the two slots in flight, whichever pipeline sent the call');
 });

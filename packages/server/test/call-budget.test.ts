@@ -3,13 +3,10 @@
 // reported unmodified, and no backing service ever sees more than SVC_BACKING_CONCURRENCY calls at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loadCatalog } from '../src/catalog/load-catalog.js';
-import { selectCloud } from '../src/cloud/profiles.js';
-import { BackingPipeline } from '../src/backends/http-pipeline.js';
 import { dependenciesOf } from '../src/provisioning/registry.js';
 import { buildWithSandbox, install, workspace } from './install-helpers.js';
+import { slowBacking, testPipeline } from './backing-helpers.js';
 
 const catalog = loadCatalog();
 const CONCURRENCY = 3;
@@ -110,26 +107,15 @@ test("the one retry waits for a 429's Retry-After, cut to SVC_BACKING_RETRY_AFTE
 });
 
 test('a redirected call gives its slot back before following: with one slot per service, redirects do not deadlock', async (t) => {
-  let inFlight = 0;
-  let peak = 0;
-  const backing = http.createServer((req, res) => {
-    inFlight++;
-    peak = Math.max(peak, inFlight);
-    req.resume();
-    setTimeout(() => {
-      inFlight--;
-      if (req.url!.startsWith('/start')) res.writeHead(307, { location: `/final${req.url!.slice('/start'.length)}` }).end();
-      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-    }, 20);
+  const { base, peak } = await slowBacking(t, (req, res) => {
+    if (req.url!.startsWith('/start')) res.writeHead(307, { location: `/final${req.url!.slice('/start'.length)}` }).end();
+    else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
   });
-  await new Promise<void>((r) => backing.listen(0, '127.0.0.1', r));
-  t.after(() => backing.close());
-  const base = `http://127.0.0.1:${(backing.address() as AddressInfo).port}`;
-  const pipeline = new BackingPipeline(selectCloud({}), { principal: 'test-identity', getToken: async (aud) => `token-for-${aud}` }, { timeoutMs: 5000, retryDelayMs: 10, concurrencyPerService: 1 });
+  const pipeline = testPipeline(1);
   const calls = Array.from({ length: 4 }, (_, i) => pipeline.send({ service: 'kql', method: 'GET', url: `${base}/start/${i}`, audience: 'https://kusto.kusto.windows.net' }));
   let timer: NodeJS.Timeout | undefined;
   const answers = await Promise.race([Promise.all(calls), new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('the redirected calls never finished (deadlock)')), 5000); })]);
   clearTimeout(timer);
   assert.deepEqual(answers.map((a) => a.json()), Array(4).fill({ ok: true }));
-  assert.equal(peak, 1, 'never more than the one slot in flight');
+  assert.equal(peak(), 1, 'never more than the one slot in flight');
 });
