@@ -4,6 +4,7 @@
 // Each configuration gets a fresh database and a fresh sandbox, so both do the same work.
 // Settings (environment): DATABASE_URL (required), SCALE_INSTALLS (200), SCALE_LATENCY_MS per backing call (300),
 // SCALE_POLL_MS between two polls of one job (2000), SCALE_PROCESSES (1,2), and any SVC_* passed to the processes.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { sleep, rssOf } from '../../packages/server/test/service-process.js';
 import { loadCatalog } from '../../packages/server/src/catalog/load-catalog.js';
 import { Cluster, cpuOf, freshDatabase, mb, percentile, postgresCpu, sandboxProcess, scrape } from '../lib/cluster.js';
@@ -20,6 +21,8 @@ interface Result {
   jobsPerMinute: number;
   statuses: Record<string, number>;
   poll: { count: number; p50: number; p99: number; max: number };
+  /** This process's own event-loop delay over the run (the pollers' share of what they measure), in ms. */
+  pollerLoop: { p99: number; max: number };
   memory: Array<{ name: string; start: number; firstHalfPeak: number; secondHalfPeak: number; end: number }>;
   /** Per process: polls it answered, how many its own timing put over 50 ms, and its event loop's delay over the run. */
   server: Array<{ name: string; polls: number; over50: number; loopP99Ms: number; loopMaxMs: number }>;
@@ -67,6 +70,8 @@ async function measure(processes: number): Promise<Result> {
         const sandboxCpu = cpuOf(sb.pid);
         const pgCpu = postgresCpu();
         const benchCpu = process.cpuUsage();
+        const pollerLoop = monitorEventLoopDelay({ resolution: 10 });
+        pollerLoop.enable();
         const started = Date.now();
         const jobs = await Promise.all(workspaces.map(async (workspaceId, i) => {
           const r = await cluster.call('POST', `/api/apps/${apps[i % apps.length]!.id}/install`, { workspaceId });
@@ -98,6 +103,7 @@ async function measure(processes: number): Promise<Result> {
           return { name: s.name, polls: count, over50: over, loopP99Ms: loop('0.99'), loopMaxMs: loop('1') };
         });
         cpu.pollers = (used.user + used.system) / 1e6;
+        pollerLoop.disable();
         // Throughput from the jobs' own finish times, so the poll interval does not blur it.
         const lastFinish = Math.max(...finals.map((j) => Date.parse(j.finishedAt)));
         const seconds = (lastFinish - started) / 1000;
@@ -113,6 +119,7 @@ async function measure(processes: number): Promise<Result> {
         return {
           processes, seconds, jobsPerMinute: INSTALLS / (seconds / 60), statuses,
           poll: { count: pollMs.length, p50: percentile(pollMs, 50), p99: percentile(pollMs, 99), max: Math.max(...pollMs) },
+          pollerLoop: { p99: pollerLoop.percentile(99) / 1e6, max: pollerLoop.max / 1e6 },
           memory, server, cpu,
         };
       } finally {
@@ -135,7 +142,8 @@ async function main() {
   console.log('');
   for (const r of results) {
     console.log(`${r.processes} process(es): ${r.jobsPerMinute.toFixed(1)} jobs/min (${Object.entries(r.statuses).map(([s, n]) => `${s} ${n}`).join(', ')}); ` +
-      `poll p50 ${r.poll.p50.toFixed(1)} ms, p99 ${r.poll.p99.toFixed(1)} ms, max ${r.poll.max.toFixed(0)} ms over ${r.poll.count} polls`);
+      `poll p50 ${r.poll.p50.toFixed(1)} ms, p99 ${r.poll.p99.toFixed(1)} ms, max ${r.poll.max.toFixed(0)} ms over ${r.poll.count} polls ` +
+      `(the pollers' own event-loop delay p99 ${r.pollerLoop.p99.toFixed(1)} ms, max ${r.pollerLoop.max.toFixed(0)} ms)`);
     console.log(`    CPU seconds during the run: ${Object.entries(r.cpu).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')} (${(Object.values(r.cpu).reduce((a, b) => a + b, 0) / r.seconds).toFixed(2)} cores on average)`);
     for (const s of r.server) {
       console.log(`    process ${s.name}: ${s.polls} polls, ${s.over50} over 50 ms by its own timing; event-loop delay p99 ${s.loopP99Ms.toFixed(1)} ms, max ${s.loopMaxMs.toFixed(0)} ms`);

@@ -177,17 +177,15 @@ export class InstallRunner {
     if (saveFailure) throw saveFailure.error;
   }
 
-  /** Records the thread edges the app declares (idempotent). */
+  /** Records the thread edges the app declares, in one statement (idempotent). */
   private async recordThread(job: JobRecord, app: CuratedApp, steps: StepRow[]) {
     const idByKey = new Map(steps.map((s) => [s.itemKey, s.cosmosItemId]));
-    for (const edge of app.edges) {
+    const rows = app.edges.flatMap((edge) => {
       const from = idByKey.get(edge.from);
       const to = idByKey.get(edge.to);
-      if (!from || !to) continue;
-      await this.deps.db.insertInto('thread_edges')
-        .values({ id: randomUUID(), tenant_id: job.tenantId, workspace_id: job.workspaceId, from_item_id: from, to_item_id: to, kind: edge.kind, source: 'app' })
-        .onConflict((oc) => oc.doNothing()).execute();
-    }
+      return from && to ? [{ id: randomUUID(), tenant_id: job.tenantId, workspace_id: job.workspaceId, from_item_id: from, to_item_id: to, kind: edge.kind, source: 'app' }] : [];
+    });
+    if (rows.length) await this.deps.db.insertInto('thread_edges').values(rows).onConflict((oc) => oc.doNothing()).execute();
   }
 }
 
