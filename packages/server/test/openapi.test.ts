@@ -82,5 +82,9 @@ test('/metrics counts requests by route and reports the event-loop delay since t
   assert.ok(held >= 0.1, `max delay ${held} s after a 120 ms stall`);
   const after = max((await h.app.inject({ method: 'GET', url: '/metrics' })).body);
   assert.ok(after < 0.1, `max delay ${after} s in the next window`);
+  // A quiet window: the monitor's own 10 ms interval is not reported as delay.
+  await new Promise((r) => setTimeout(r, 100));
+  const median = Number(/^svc_event_loop_delay_seconds\{quantile="0.5"\} (\S+)$/m.exec((await h.app.inject({ method: 'GET', url: '/metrics' })).body)?.[1]);
+  assert.ok(median < 0.01, `median delay ${median} s while idle`);
   assert.match(first, /^svc_event_loop_delay_seconds\{quantile="0.99"\} \S+$/m);
 });
