@@ -4,9 +4,9 @@
 // Each configuration gets a fresh database and a fresh sandbox, so both do the same work.
 // Settings (environment): DATABASE_URL (required), SCALE_INSTALLS (200), SCALE_LATENCY_MS per backing call (300),
 // SCALE_POLL_MS between two polls of one job (2000), SCALE_PROCESSES (1,2), and any SVC_* passed to the processes.
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { sleep, rssOf } from '../../packages/server/test/service-process.js';
 import { loadCatalog } from '../../packages/server/src/catalog/load-catalog.js';
+import { eventLoopDelay } from '../../packages/server/src/http/metrics.js';
 import { Cluster, cpuOf, freshDatabase, mb, percentile, postgresCpu, sandboxProcess, scrape } from '../lib/cluster.js';
 
 const INSTALLS = Number(process.env.SCALE_INSTALLS ?? 200);
@@ -70,8 +70,7 @@ async function measure(processes: number): Promise<Result> {
         const sandboxCpu = cpuOf(sb.pid);
         const pgCpu = postgresCpu();
         const benchCpu = process.cpuUsage();
-        const pollerLoop = monitorEventLoopDelay({ resolution: 10 });
-        pollerLoop.enable();
+        const pollerLoop = eventLoopDelay();
         const started = Date.now();
         const jobs = await Promise.all(workspaces.map(async (workspaceId, i) => {
           const r = await cluster.call('POST', `/api/apps/${apps[i % apps.length]!.id}/install`, { workspaceId });
@@ -103,7 +102,7 @@ async function measure(processes: number): Promise<Result> {
           return { name: s.name, polls: count, over50: over, loopP99Ms: loop('0.99'), loopMaxMs: loop('1') };
         });
         cpu.pollers = (used.user + used.system) / 1e6;
-        pollerLoop.disable();
+        pollerLoop.stop();
         // Throughput from the jobs' own finish times, so the poll interval does not blur it.
         const lastFinish = Math.max(...finals.map((j) => Date.parse(j.finishedAt)));
         const seconds = (lastFinish - started) / 1000;
@@ -119,8 +118,7 @@ async function measure(processes: number): Promise<Result> {
         return {
           processes, seconds, jobsPerMinute: INSTALLS / (seconds / 60), statuses,
           poll: { count: pollMs.length, p50: percentile(pollMs, 50), p99: percentile(pollMs, 99), max: Math.max(...pollMs) },
-          // The monitor records the interval between its 10 ms turns: the delay is the excess.
-          pollerLoop: { p99: Math.max(0, pollerLoop.percentile(99) / 1e6 - 10), max: Math.max(0, pollerLoop.max / 1e6 - 10) },
+          pollerLoop: pollerLoop.read(),
           memory, server, cpu,
         };
       } finally {

@@ -59,7 +59,7 @@ export class IncidentService {
     const { severity, reasons } = classifySeverity(points, input.facts ?? {});
     const first = points.reduce<Date | undefined>((m, p) => (!m || p.at < m ? p.at : m), undefined);
     const startedAt = input.startedAt ? storableInstant(input.startedAt, 'startedAt') : first ?? now;
-    if (Number.isNaN(startedAt.getTime()) || startedAt > now) throw new InputError('startedAt must be a past date-time', 'startedAt');
+    if (startedAt > now) throw new InputError('startedAt must be a past date-time', 'startedAt');
     const data: IncidentData = {
       identityType: input.identityType, principals: input.principals ?? [...new Set(points.map((p) => p.principal))].slice(0, 100), facts: input.facts ?? {},
       severityReasons: reasons, startedAt: startedAt.toISOString(), approvals: [], snapshots: [],
