@@ -7,7 +7,7 @@ import { loadConfig } from '../../packages/server/src/config.js';
 import { openStore } from '../../packages/server/src/store/db.js';
 import { buildApp } from '../../packages/server/src/app.js';
 import { ensureTenant } from '../../packages/server/src/auth/token-service.js';
-import { SCOPES } from '../../packages/server/src/auth/scopes.js';
+import { TENANT_SCOPES } from '../../packages/server/src/auth/scopes.js';
 
 const mode = process.argv[2];
 if (mode === 'bare') {
@@ -24,7 +24,7 @@ if (mode === 'bare') {
   const { app, services } = await buildApp({ config, store, logger: false });
   const tenantId = `bench-${Date.now()}`;
   const { userId } = await ensureTenant(store.db, tenantId, 'Bench', { displayName: 'Bench' });
-  const caller = { tenantId, userId, userName: 'Bench', method: 'token' as const, scopes: [...SCOPES] };
+  const caller = { tenantId, userId, userName: 'Bench', method: 'token' as const, scopes: [...TENANT_SCOPES] };
   const { secret } = await services.tokens.issue(caller, { name: 'bench', scopes: ['read'] });
   const ws = await services.workspaces.create(caller, { name: 'Bench' });
   for (let i = 0; i < 20; i++) await services.items.create(caller, ws.id, { itemType: i % 2 ? 'notebook' : 'lakehouse', displayName: `Item${i}` });

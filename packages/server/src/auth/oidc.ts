@@ -5,7 +5,7 @@ import { COMMERCIAL_AUTH_URL, type CloudProfile } from '../cloud/profiles.js';
 import type { Db } from '../store/db.js';
 import { AuthenticationError, ForbiddenError, InputError, ServiceError } from '../errors.js';
 import type { Caller } from './caller.js';
-import { SCOPES, type Scope } from './scopes.js';
+import { TENANT_SCOPES, type Scope } from './scopes.js';
 import { DEFAULT_TENANT } from './token-service.js';
 
 /** How long a started sign-in may take before its state is refused. */
@@ -68,8 +68,8 @@ export function oidcSettings(env: Readonly<Record<string, string | undefined>>, 
     throw new ConfigError('SVC_OIDC_TENANTS', `is required with SVC_OIDC_TENANT=${tenant}: list which directory tenants may sign in and into which service tenant`);
   }
   const userScopes = env.SVC_OIDC_SCOPES ? list(env.SVC_OIDC_SCOPES) : DEFAULT_USER_SCOPES;
-  const unknown = userScopes.find((s) => !(SCOPES as readonly string[]).includes(s));
-  if (unknown) throw new ConfigError('SVC_OIDC_SCOPES', `"${unknown}" is not one of ${SCOPES.join(', ')}`);
+  const unknown = userScopes.find((s) => !(TENANT_SCOPES as readonly string[]).includes(s));
+  if (unknown) throw new ConfigError('SVC_OIDC_SCOPES', `"${unknown}" is not one of ${TENANT_SCOPES.join(', ')}`);
   return {
     clientId,
     clientSecret: env.SVC_OIDC_CLIENT_SECRET || undefined,
@@ -182,7 +182,7 @@ export class OidcSignIn {
     if (!tid) throw new AuthenticationError('The id token has no tid (directory tenant) claim', 'oidc_invalid_token');
     const tenantId = this.tenantFor(tid);
     const user = await this.user(tenantId, tid, claims);
-    const scopes = user.isAdmin ? [...SCOPES] : this.settings.userScopes;
+    const scopes = user.isAdmin ? [...TENANT_SCOPES] : this.settings.userScopes;
     return { caller: { tenantId, userId: user.id, userName: user.displayName, method: 'session', scopes }, returnTo: login.return_to, created: user.created };
   }
 

@@ -7,7 +7,7 @@ import { SCOPES } from './scopes.js';
 import { SESSION_COOKIE, type SessionService } from './session-service.js';
 import { MAX_EXPIRY_DAYS, type TokenService } from './token-service.js';
 
-const ScopeSchema = Type.Union(SCOPES.map((s) => Type.Literal(s)), { description: 'read, write, install, reports, tokens or admin (admin implies all)' });
+const ScopeSchema = Type.Union(SCOPES.map((s) => Type.Literal(s)), { description: 'read, write, install, reports, tokens, admin (implies the tenant scopes before it), metrics, operator (deployment-wide; implies metrics)' });
 
 export const ApiTokenSchema = Type.Object(
   {
