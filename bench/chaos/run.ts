@@ -122,8 +122,8 @@ async function checkEvents(cluster: Cluster, t: Tracked, liveSteps: number[]) {
 }
 
 /** A failed step must carry an injected fault: its text, its status, or the reset of the connection. */
-function failureMatchesInjected(result: { error?: string; steps?: string[] }): boolean {
-  const text = `${result.error ?? ''}\n${(result.steps ?? []).join('\n')}`;
+function failureMatchesInjected(result: { error?: string; message?: string; steps?: string[] }): boolean {
+  const text = `${result.error ?? ''}\n${result.message ?? ''}\n${(result.steps ?? []).join('\n')}`;
   if (/Chaos: injected (429|503) from /.test(text)) return true;
   return /ECONNRESET|UND_ERR_SOCKET|other side closed|socket hang up/.test(text);
 }

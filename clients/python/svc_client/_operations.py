@@ -348,14 +348,44 @@ ReportParameter = TypedDict("ReportParameter", {
     "validValuesDataSet": NotRequired["str"],
 })
 
+ResourceAssignmentSettings = TypedDict("ResourceAssignmentSettings", {
+    "address": NotRequired["str"],
+    "container": NotRequired["str"],
+    "database": NotRequired["str"],
+    "location": NotRequired["str"],
+    "resourceId": NotRequired["str"],
+    "workspace": NotRequired["str"],
+})
+
+ResourceAssignment = TypedDict("ResourceAssignment", {
+    "assignedAt": "str",
+    "assignedBy": "Union[str, None]",
+    "id": "str",
+    "isDefault": "bool",
+    "kind": "Literal[\"platform-workspace\", \"kql-cluster\", \"search-service\", \"warehouse\", \"lake\"]",
+    "resource": "str",
+    "settings": "ResourceAssignmentSettings",
+    "tenantId": "str",
+})
+
 StepResult = TypedDict("StepResult", {
+    "code": NotRequired["str"],
     "diagnosis": NotRequired["str"],
     "error": NotRequired["str"],
     "gate": NotRequired["RemediationGate"],
+    "message": NotRequired["str"],
     "resourceId": NotRequired["str"],
     "secondaryIds": NotRequired["Dict[str, str]"],
     "status": "Literal[\"created\", \"exists\", \"skipped\", \"remediation\", \"failed\"]",
     "steps": "List[str]",
+})
+
+Tenant = TypedDict("Tenant", {
+    "createdAt": "str",
+    "id": "str",
+    "name": "str",
+    "platformWorkspaces": "int",
+    "targets": "int",
 })
 
 ThreadEdge = TypedDict("ThreadEdge", {
@@ -399,6 +429,20 @@ ApproveIncidentChangeBody = TypedDict("ApproveIncidentChangeBody", {
     "approver": "str",
     "changeKind": "str",
     "verbal": NotRequired["bool"],
+})
+
+AssignPlatformWorkspaceBody = TypedDict("AssignPlatformWorkspaceBody", {
+    "platformWorkspaceId": "str",
+})
+
+AssignTargetBody = TypedDict("AssignTargetBody", {
+    "address": "str",
+    "container": NotRequired["str"],
+    "database": NotRequired["str"],
+    "kind": "Literal[\"kql-cluster\", \"search-service\", \"warehouse\", \"lake\"]",
+    "location": NotRequired["str"],
+    "resourceId": NotRequired["str"],
+    "workspace": NotRequired["str"],
 })
 
 CheckEgressAddressResultAllowingRulesItem = TypedDict("CheckEgressAddressResultAllowingRulesItem", {
@@ -451,6 +495,20 @@ CreateSessionResult = TypedDict("CreateSessionResult", {
     "userName": "str",
 })
 
+CreateTenantBody = TypedDict("CreateTenantBody", {
+    "id": "str",
+    "name": "str",
+})
+
+CreateTenantAdminTokenBody = TypedDict("CreateTenantAdminTokenBody", {
+    "expiresInDays": NotRequired["int"],
+})
+
+CreateTenantAdminTokenResult = TypedDict("CreateTenantAdminTokenResult", {
+    "secret": "str",
+    "token": "ApiToken",
+})
+
 CreateThreadEdgeBody = TypedDict("CreateThreadEdgeBody", {
     "fromItemId": "str",
     "kind": "Literal[\"feeds\", \"reads-from\", \"visualizes\", \"triggers-on\", \"runs\"]",
@@ -460,7 +518,7 @@ CreateThreadEdgeBody = TypedDict("CreateThreadEdgeBody", {
 CreateTokenBody = TypedDict("CreateTokenBody", {
     "expiresInDays": NotRequired["int"],
     "name": "str",
-    "scopes": "List[Literal[\"read\", \"write\", \"install\", \"reports\", \"tokens\", \"admin\"]]",
+    "scopes": "List[Literal[\"read\", \"write\", \"install\", \"reports\", \"tokens\", \"admin\", \"metrics\", \"operator\"]]",
 })
 
 CreateTokenResult = TypedDict("CreateTokenResult", {
@@ -597,7 +655,7 @@ InstallAppBodyTargetOverrides = TypedDict("InstallAppBodyTargetOverrides", {
     "warehouseServer": NotRequired["str"],
     "warehouseWorkspace": NotRequired["str"],
 })
-InstallAppBodyTargetOverrides.__doc__ = "dedicated mode only; every address must be under the cloud’s allowed DNS suffixes"
+InstallAppBodyTargetOverrides.__doc__ = "dedicated mode only (and required there): every platform workspace and address must be assigned to the tenant by the deployment operator, and under the cloud’s allowed DNS suffixes"
 
 InstallAppBody = TypedDict("InstallAppBody", {
     "deploy": NotRequired["bool"],
@@ -768,6 +826,11 @@ StartRotationBody = TypedDict("StartRotationBody", {
     "vaultSecretName": NotRequired["str"],
 })
 
+UnassignPlatformWorkspaceResult = TypedDict("UnassignPlatformWorkspaceResult", {
+    "unassigned": "str",
+    "unboundWorkspaces": "int",
+})
+
 UpdateItemBody = TypedDict("UpdateItemBody", {
     "description": NotRequired["str"],
     "displayName": NotRequired["str"],
@@ -839,6 +902,8 @@ WhoamiResult = TypedDict("WhoamiResult", {
 OPERATIONS: Dict[str, Operation] = {
     "addFirewallRule": Operation("addFirewallRule", "POST", "/api/admin/identity/workspaces/{workspaceId}/firewall-rules", "add_firewall_rule", None, "json", True, None, False),
     "approveIncidentChange": Operation("approveIncidentChange", "POST", "/api/admin/identity/incidents/{incidentId}/approvals", "approve_incident_change", None, "json", True, "incident", False),
+    "assignPlatformWorkspace": Operation("assignPlatformWorkspace", "POST", "/api/operator/tenants/{tenantId}/platform-workspaces", "assign_platform_workspace", None, "json", True, "assignment", False),
+    "assignTarget": Operation("assignTarget", "POST", "/api/operator/tenants/{tenantId}/targets", "assign_target", None, "json", True, "assignment", False),
     "checkEgressAddress": Operation("checkEgressAddress", "GET", "/api/admin/identity/workspaces/{workspaceId}/firewall-check", "check_egress_address", None, "json", True, None, False),
     "clonePaginatedReport": Operation("clonePaginatedReport", "POST", "/api/items/paginated-report/{reportId}/clone", "clone_paginated_report", None, "json", True, "report", False),
     "closeIncident": Operation("closeIncident", "POST", "/api/admin/identity/incidents/{incidentId}/close", "close_incident", None, "json", True, "incident", False),
@@ -846,6 +911,8 @@ OPERATIONS: Dict[str, Operation] = {
     "createItem": Operation("createItem", "POST", "/api/workspaces/{workspaceId}/items", "create_item", None, "json", True, "item", False),
     "createPaginatedReportEmbedToken": Operation("createPaginatedReportEmbedToken", "POST", "/api/items/paginated-report/{reportId}/embed-token", "create_paginated_report_embed_token", None, "json", True, None, False),
     "createSession": Operation("createSession", "POST", "/api/session", "create_session", None, "json", True, None, False),
+    "createTenant": Operation("createTenant", "POST", "/api/operator/tenants", "create_tenant", None, "json", True, "tenant", False),
+    "createTenantAdminToken": Operation("createTenantAdminToken", "POST", "/api/operator/tenants/{tenantId}/admin-tokens", "create_tenant_admin_token", None, "json", True, None, False),
     "createThreadEdge": Operation("createThreadEdge", "POST", "/api/workspaces/{workspaceId}/thread/edges", "create_thread_edge", None, "json", True, "edge", False),
     "createToken": Operation("createToken", "POST", "/api/tokens", "create_token", None, "json", True, None, False),
     "createWorkspace": Operation("createWorkspace", "POST", "/api/workspaces", "create_workspace", None, "json", True, "workspace", False),
@@ -872,6 +939,7 @@ OPERATIONS: Dict[str, Operation] = {
     "getPaginatedReportExport": Operation("getPaginatedReportExport", "GET", "/api/items/paginated-report/{reportId}/exports/{exportId}", "get_paginated_report_export", None, "json", True, "export", False),
     "getPaginatedReportExportFile": Operation("getPaginatedReportExportFile", "GET", "/api/items/paginated-report/{reportId}/exports/{exportId}/file", "get_paginated_report_export_file", None, "binary", False, None, False),
     "getRotation": Operation("getRotation", "GET", "/api/admin/identity/rotations/{rotationId}", "get_rotation", None, "json", True, "rotation", False),
+    "getTenant": Operation("getTenant", "GET", "/api/operator/tenants/{tenantId}", "get_tenant", None, "json", True, "tenant", False),
     "getWorkspace": Operation("getWorkspace", "GET", "/api/workspaces/{workspaceId}", "get_workspace", None, "json", True, "workspace", False),
     "grantWorkspaceRole": Operation("grantWorkspaceRole", "POST", "/api/admin/identity/workspaces/{workspaceId}/role-assignments", "grant_workspace_role", None, "json", True, None, False),
     "inspectIdentityToken": Operation("inspectIdentityToken", "POST", "/api/admin/identity/inspect-token", "inspect_identity_token", None, "json", True, None, False),
@@ -890,6 +958,9 @@ OPERATIONS: Dict[str, Operation] = {
     "listPaginatedReportDatasources": Operation("listPaginatedReportDatasources", "GET", "/api/items/paginated-report/{reportId}/datasources", "list_paginated_report_datasources", None, "json", True, "datasources", False),
     "listPaginatedReports": Operation("listPaginatedReports", "GET", "/api/items/paginated-report", "list_paginated_reports", None, "json", True, "reports", False),
     "listRotations": Operation("listRotations", "GET", "/api/admin/identity/rotations", "list_rotations", None, "json", True, "rotations", False),
+    "listTenantPlatformWorkspaces": Operation("listTenantPlatformWorkspaces", "GET", "/api/operator/tenants/{tenantId}/platform-workspaces", "list_tenant_platform_workspaces", None, "json", True, "platformWorkspaces", False),
+    "listTenants": Operation("listTenants", "GET", "/api/operator/tenants", "list_tenants", "iter_tenants", "json", True, "tenants", True),
+    "listTenantTargets": Operation("listTenantTargets", "GET", "/api/operator/tenants/{tenantId}/targets", "list_tenant_targets", None, "json", True, "targets", False),
     "listThreadEdges": Operation("listThreadEdges", "GET", "/api/workspaces/{workspaceId}/thread/edges", "list_thread_edges", None, "json", True, "edges", False),
     "listTokens": Operation("listTokens", "GET", "/api/tokens", "list_tokens", "iter_tokens", "json", True, "tokens", True),
     "listWorkspaceRoleAssignments": Operation("listWorkspaceRoleAssignments", "GET", "/api/admin/identity/workspaces/{workspaceId}/role-assignments", "list_workspace_role_assignments", None, "json", True, "assignments", False),
@@ -912,6 +983,8 @@ OPERATIONS: Dict[str, Operation] = {
     "startPaginatedReportExport": Operation("startPaginatedReportExport", "POST", "/api/items/paginated-report/{reportId}/exports", "start_paginated_report_export", None, "json", True, "export", False),
     "startRotation": Operation("startRotation", "POST", "/api/admin/identity/credentials/{credentialId}/rotations", "start_rotation", None, "json", True, "rotation", False),
     "streamInstallJobEvents": Operation("streamInstallJobEvents", "GET", "/api/apps/install-jobs/{jobId}/events", "stream_install_job_events", None, "sse", False, None, False),
+    "unassignPlatformWorkspace": Operation("unassignPlatformWorkspace", "DELETE", "/api/operator/tenants/{tenantId}/platform-workspaces/{platformWorkspaceId}", "unassign_platform_workspace", None, "json", True, None, False),
+    "unassignTarget": Operation("unassignTarget", "DELETE", "/api/operator/tenants/{tenantId}/targets/{targetId}", "unassign_target", None, "json", True, "unassigned", False),
     "updateItem": Operation("updateItem", "PATCH", "/api/workspaces/{workspaceId}/items/{itemId}", "update_item", None, "json", True, "item", False),
     "updatePaginatedReportDatasources": Operation("updatePaginatedReportDatasources", "POST", "/api/items/paginated-report/{reportId}/datasources", "update_paginated_report_datasources", None, "json", True, "datasources", False),
     "updateWorkspace": Operation("updateWorkspace", "PATCH", "/api/workspaces/{workspaceId}", "update_workspace", None, "json", True, "workspace", False),
@@ -932,6 +1005,14 @@ class Operations(SyncCore):
     def approve_incident_change(self, incident_id: str, body: ApproveIncidentChangeBody) -> IdentityIncident:
         """Record an approval (verbal only for SEV1: a retroactive change request is then due within 24 hours) (POST /api/admin/identity/incidents/{incidentId}/approvals)."""
         return self._call("approveIncidentChange", {"incidentId": incident_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def assign_platform_workspace(self, tenant_id: str, body: AssignPlatformWorkspaceBody) -> ResourceAssignment:
+        """Assign a platform workspace to the tenant (201; 200 when it already is; 409 when another tenant holds it) (POST /api/operator/tenants/{tenantId}/platform-workspaces)."""
+        return self._call("assignPlatformWorkspace", {"tenantId": tenant_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def assign_target(self, tenant_id: str, body: AssignTargetBody) -> ResourceAssignment:
+        """Assign an install target to the tenant (201; 200 when it already is; 409 when another tenant holds it) (POST /api/operator/tenants/{tenantId}/targets)."""
+        return self._call("assignTarget", {"tenantId": tenant_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     def check_egress_address(self, workspace_id: str, *, ip: Optional[str] = None) -> CheckEgressAddressResult:
         """Whether an egress address is inside the workspace’s firewall ranges (GET /api/admin/identity/workspaces/{workspaceId}/firewall-check)."""
@@ -960,6 +1041,14 @@ class Operations(SyncCore):
     def create_session(self, body: CreateSessionBody) -> CreateSessionResult:
         """Sign in to the console with an API token; sets the session cookie (POST /api/session)."""
         return self._call("createSession", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def create_tenant(self, body: CreateTenantBody) -> Tenant:
+        """Create a tenant (it sees nothing of the others; assign it platform workspaces and targets next) (POST /api/operator/tenants)."""
+        return self._call("createTenant", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def create_tenant_admin_token(self, tenant_id: str, body: CreateTenantAdminTokenBody) -> CreateTenantAdminTokenResult:
+        """An admin token of the tenant’s first admin (created when absent), for automation before anyone signs in; the secret is shown once (POST /api/operator/tenants/{tenantId}/admin-tokens)."""
+        return self._call("createTenantAdminToken", {"tenantId": tenant_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     def create_thread_edge(self, workspace_id: str, body: CreateThreadEdgeBody) -> ThreadEdge:
         """Add a lineage edge between two items of the workspace (POST /api/workspaces/{workspaceId}/thread/edges)."""
@@ -1065,6 +1154,10 @@ class Operations(SyncCore):
         """A rotation: steps done, the next step, its log (GET /api/admin/identity/rotations/{rotationId})."""
         return self._call("getRotation", {"rotationId": rotation_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
+    def get_tenant(self, tenant_id: str) -> Tenant:
+        """A tenant (GET /api/operator/tenants/{tenantId})."""
+        return self._call("getTenant", {"tenantId": tenant_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     def get_workspace(self, workspace_id: str) -> Workspace:
         """Read a workspace (GET /api/workspaces/{workspaceId})."""
         return self._call("getWorkspace", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
@@ -1102,7 +1195,7 @@ class Operations(SyncCore):
         return self._call("listIdentityChanges", {}, query={"incidentId": incident_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
     def list_identity_signals(self, *, since: Optional[str] = None, principal: Optional[str] = None) -> List[IdentitySignal]:
-        """Backing calls refused on authentication or authorization (newest first; never a token) (GET /api/admin/identity/signals)."""
+        """Backing calls refused on authentication or authorization, of the caller’s tenant (every tenant’s for the operator); newest first, never a token (GET /api/admin/identity/signals)."""
         return self._call("listIdentitySignals", {}, query={"since": since, "principal": principal}, headers=None, body=None)  # type: ignore[no-any-return]
 
     def list_incident_events(self, incident_id: str) -> List[ListIncidentEventsResultItem]:
@@ -1144,6 +1237,22 @@ class Operations(SyncCore):
     def list_rotations(self, *, credential_id: Optional[str] = None) -> List[IdentityRotation]:
         """Rotations, newest first (of one credential with credentialId): state, steps done, the next step (GET /api/admin/identity/rotations)."""
         return self._call("listRotations", {}, query={"credentialId": credential_id}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def list_tenant_platform_workspaces(self, tenant_id: str) -> List[ResourceAssignment]:
+        """The platform workspaces (and their reporting groups) assigned to the tenant; the default serves its unbound workspaces (GET /api/operator/tenants/{tenantId}/platform-workspaces)."""
+        return self._call("listTenantPlatformWorkspaces", {"tenantId": tenant_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def list_tenants(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None) -> Page[Tenant]:
+        """Every tenant of the deployment, with how many platform workspaces and targets each is assigned (GET /api/operator/tenants)."""
+        return self._call("listTenants", {}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def iter_tenants(self, *, limit: Optional[Union[int, str]] = None) -> Iterator[Tenant]:
+        """Every entry of list_tenants, page after page."""
+        return self._paginate("listTenants", {}, query={"limit": limit})
+
+    def list_tenant_targets(self, tenant_id: str) -> List[ResourceAssignment]:
+        """The install targets assigned to the tenant: KQL clusters, search services, warehouses, lakes (the first of each kind is its shared set) (GET /api/operator/tenants/{tenantId}/targets)."""
+        return self._call("listTenantTargets", {"tenantId": tenant_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     def list_thread_edges(self, workspace_id: str) -> List[ThreadEdge]:
         """The lineage edges of a workspace (GET /api/workspaces/{workspaceId}/thread/edges)."""
@@ -1241,6 +1350,14 @@ class Operations(SyncCore):
         """Server-sent events of a job (phase, item-created, step, done); replays after Last-Event-ID (GET /api/apps/install-jobs/{jobId}/events)."""
         return self._stream("streamInstallJobEvents", {"jobId": job_id}, headers={"last-event-id": last_event_id})
 
+    def unassign_platform_workspace(self, tenant_id: str, platform_workspace_id: str) -> UnassignPlatformWorkspaceResult:
+        """Take a platform workspace from the tenant; its workspaces bound to it are unbound (nothing in the platform is deleted) (DELETE /api/operator/tenants/{tenantId}/platform-workspaces/{platformWorkspaceId})."""
+        return self._call("unassignPlatformWorkspace", {"tenantId": tenant_id, "platformWorkspaceId": platform_workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def unassign_target(self, tenant_id: str, target_id: str) -> str:
+        """Take an install target from the tenant (nothing in the target is deleted) (DELETE /api/operator/tenants/{tenantId}/targets/{targetId})."""
+        return self._call("unassignTarget", {"tenantId": tenant_id, "targetId": target_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     def update_item(self, workspace_id: str, item_id: str, body: UpdateItemBody) -> Item:
         """Rename or redescribe an item (PATCH /api/workspaces/{workspaceId}/items/{itemId})."""
         return self._call("updateItem", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
@@ -1250,7 +1367,7 @@ class Operations(SyncCore):
         return self._call("updatePaginatedReportDatasources", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
 
     def update_workspace(self, workspace_id: str, body: UpdateWorkspaceBody) -> Workspace:
-        """Rename a workspace, or bind it to a platform workspace (admin scope) (PATCH /api/workspaces/{workspaceId})."""
+        """Rename a workspace, or bind it to a platform workspace of the tenant (admin scope; another tenant’s is 404) (PATCH /api/workspaces/{workspaceId})."""
         return self._call("updateWorkspace", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     def verify_incident_fix(self, incident_id: str, body: VerifyIncidentFixBody) -> IdentityIncident:
@@ -1274,6 +1391,14 @@ class AsyncOperations(AsyncCore):
     async def approve_incident_change(self, incident_id: str, body: ApproveIncidentChangeBody) -> IdentityIncident:
         """Record an approval (verbal only for SEV1: a retroactive change request is then due within 24 hours) (POST /api/admin/identity/incidents/{incidentId}/approvals)."""
         return await self._call("approveIncidentChange", {"incidentId": incident_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def assign_platform_workspace(self, tenant_id: str, body: AssignPlatformWorkspaceBody) -> ResourceAssignment:
+        """Assign a platform workspace to the tenant (201; 200 when it already is; 409 when another tenant holds it) (POST /api/operator/tenants/{tenantId}/platform-workspaces)."""
+        return await self._call("assignPlatformWorkspace", {"tenantId": tenant_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def assign_target(self, tenant_id: str, body: AssignTargetBody) -> ResourceAssignment:
+        """Assign an install target to the tenant (201; 200 when it already is; 409 when another tenant holds it) (POST /api/operator/tenants/{tenantId}/targets)."""
+        return await self._call("assignTarget", {"tenantId": tenant_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def check_egress_address(self, workspace_id: str, *, ip: Optional[str] = None) -> CheckEgressAddressResult:
         """Whether an egress address is inside the workspace’s firewall ranges (GET /api/admin/identity/workspaces/{workspaceId}/firewall-check)."""
@@ -1302,6 +1427,14 @@ class AsyncOperations(AsyncCore):
     async def create_session(self, body: CreateSessionBody) -> CreateSessionResult:
         """Sign in to the console with an API token; sets the session cookie (POST /api/session)."""
         return await self._call("createSession", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def create_tenant(self, body: CreateTenantBody) -> Tenant:
+        """Create a tenant (it sees nothing of the others; assign it platform workspaces and targets next) (POST /api/operator/tenants)."""
+        return await self._call("createTenant", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def create_tenant_admin_token(self, tenant_id: str, body: CreateTenantAdminTokenBody) -> CreateTenantAdminTokenResult:
+        """An admin token of the tenant’s first admin (created when absent), for automation before anyone signs in; the secret is shown once (POST /api/operator/tenants/{tenantId}/admin-tokens)."""
+        return await self._call("createTenantAdminToken", {"tenantId": tenant_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def create_thread_edge(self, workspace_id: str, body: CreateThreadEdgeBody) -> ThreadEdge:
         """Add a lineage edge between two items of the workspace (POST /api/workspaces/{workspaceId}/thread/edges)."""
@@ -1407,6 +1540,10 @@ class AsyncOperations(AsyncCore):
         """A rotation: steps done, the next step, its log (GET /api/admin/identity/rotations/{rotationId})."""
         return await self._call("getRotation", {"rotationId": rotation_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
+    async def get_tenant(self, tenant_id: str) -> Tenant:
+        """A tenant (GET /api/operator/tenants/{tenantId})."""
+        return await self._call("getTenant", {"tenantId": tenant_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     async def get_workspace(self, workspace_id: str) -> Workspace:
         """Read a workspace (GET /api/workspaces/{workspaceId})."""
         return await self._call("getWorkspace", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
@@ -1444,7 +1581,7 @@ class AsyncOperations(AsyncCore):
         return await self._call("listIdentityChanges", {}, query={"incidentId": incident_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def list_identity_signals(self, *, since: Optional[str] = None, principal: Optional[str] = None) -> List[IdentitySignal]:
-        """Backing calls refused on authentication or authorization (newest first; never a token) (GET /api/admin/identity/signals)."""
+        """Backing calls refused on authentication or authorization, of the caller’s tenant (every tenant’s for the operator); newest first, never a token (GET /api/admin/identity/signals)."""
         return await self._call("listIdentitySignals", {}, query={"since": since, "principal": principal}, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def list_incident_events(self, incident_id: str) -> List[ListIncidentEventsResultItem]:
@@ -1486,6 +1623,22 @@ class AsyncOperations(AsyncCore):
     async def list_rotations(self, *, credential_id: Optional[str] = None) -> List[IdentityRotation]:
         """Rotations, newest first (of one credential with credentialId): state, steps done, the next step (GET /api/admin/identity/rotations)."""
         return await self._call("listRotations", {}, query={"credentialId": credential_id}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def list_tenant_platform_workspaces(self, tenant_id: str) -> List[ResourceAssignment]:
+        """The platform workspaces (and their reporting groups) assigned to the tenant; the default serves its unbound workspaces (GET /api/operator/tenants/{tenantId}/platform-workspaces)."""
+        return await self._call("listTenantPlatformWorkspaces", {"tenantId": tenant_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def list_tenants(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None) -> Page[Tenant]:
+        """Every tenant of the deployment, with how many platform workspaces and targets each is assigned (GET /api/operator/tenants)."""
+        return await self._call("listTenants", {}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def iter_tenants(self, *, limit: Optional[Union[int, str]] = None) -> AsyncIterator[Tenant]:
+        """Every entry of list_tenants, page after page."""
+        return self._paginate("listTenants", {}, query={"limit": limit})
+
+    async def list_tenant_targets(self, tenant_id: str) -> List[ResourceAssignment]:
+        """The install targets assigned to the tenant: KQL clusters, search services, warehouses, lakes (the first of each kind is its shared set) (GET /api/operator/tenants/{tenantId}/targets)."""
+        return await self._call("listTenantTargets", {"tenantId": tenant_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def list_thread_edges(self, workspace_id: str) -> List[ThreadEdge]:
         """The lineage edges of a workspace (GET /api/workspaces/{workspaceId}/thread/edges)."""
@@ -1583,6 +1736,14 @@ class AsyncOperations(AsyncCore):
         """Server-sent events of a job (phase, item-created, step, done); replays after Last-Event-ID (GET /api/apps/install-jobs/{jobId}/events)."""
         return await self._stream("streamInstallJobEvents", {"jobId": job_id}, headers={"last-event-id": last_event_id})
 
+    async def unassign_platform_workspace(self, tenant_id: str, platform_workspace_id: str) -> UnassignPlatformWorkspaceResult:
+        """Take a platform workspace from the tenant; its workspaces bound to it are unbound (nothing in the platform is deleted) (DELETE /api/operator/tenants/{tenantId}/platform-workspaces/{platformWorkspaceId})."""
+        return await self._call("unassignPlatformWorkspace", {"tenantId": tenant_id, "platformWorkspaceId": platform_workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def unassign_target(self, tenant_id: str, target_id: str) -> str:
+        """Take an install target from the tenant (nothing in the target is deleted) (DELETE /api/operator/tenants/{tenantId}/targets/{targetId})."""
+        return await self._call("unassignTarget", {"tenantId": tenant_id, "targetId": target_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     async def update_item(self, workspace_id: str, item_id: str, body: UpdateItemBody) -> Item:
         """Rename or redescribe an item (PATCH /api/workspaces/{workspaceId}/items/{itemId})."""
         return await self._call("updateItem", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
@@ -1592,7 +1753,7 @@ class AsyncOperations(AsyncCore):
         return await self._call("updatePaginatedReportDatasources", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def update_workspace(self, workspace_id: str, body: UpdateWorkspaceBody) -> Workspace:
-        """Rename a workspace, or bind it to a platform workspace (admin scope) (PATCH /api/workspaces/{workspaceId})."""
+        """Rename a workspace, or bind it to a platform workspace of the tenant (admin scope; another tenant’s is 404) (PATCH /api/workspaces/{workspaceId})."""
         return await self._call("updateWorkspace", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def verify_incident_fix(self, incident_id: str, body: VerifyIncidentFixBody) -> IdentityIncident:

@@ -49,6 +49,9 @@ import { ReportingClient } from './backends/reporting.js';
 import { PaginatedReportService } from './reports/report-service.js';
 import { reportRoutes } from './reports/routes.js';
 import { REPORT_SCHEMAS } from './reports/schemas.js';
+import { TenancyService } from './tenancy/tenancy-service.js';
+import { operatorRoutes } from './tenancy/routes.js';
+import { TENANCY_SCHEMAS } from './tenancy/schemas.js';
 
 /** What the app is built from: configuration, the store, and what other domains add to health. */
 export interface AppDeps {
@@ -78,6 +81,7 @@ export interface Services {
   thread: ThreadService;
   identity: IdentityService;
   reports: PaginatedReportService;
+  tenancy: TenancyService;
 }
 
 /** Builds the Fastify app: plugins, hooks, then routes, in that order. */
@@ -111,10 +115,11 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   });
   await store.listen('svc_token_revoked', (id) => tokens.evict(id));
   const sessions = SessionService.create(store.db, config.sessionHours);
-  const workspaces = WorkspaceService.create(store.db);
-  const items = ItemService.create(store.db, workspaces);
   const catalog = loadCatalog();
   const profile = selectCloud(config.env);
+  const tenancy = TenancyService.create({ db: store.db, profile, env: config.env, tokens });
+  const workspaces = WorkspaceService.create(store.db, tenancy);
+  const items = ItemService.create(store.db, workspaces);
   const credential = deps.credential ?? serviceCredential(config.env, profile);
   const oidc = oidcSettings(config.env, profile, config.publicUrl);
   const signIn = oidc ? new OidcSignIn(store.db, oidc) : undefined;
@@ -138,16 +143,16 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   // The worker's step writes leave four connections of the pool (SVC_DB_POOL) to requests.
   const jobs = new JobStore(store.db, config.install.leaseMs, store.kind === 'postgres' ? Math.max(1, Number(config.env.SVC_DB_POOL ?? 10) - 4) : Infinity);
   // The worker's provisioning is background work: its backing calls give the event loop back to requests between steps.
-  const runner = new InstallRunner({ db: store.db, jobs, catalog, profile, env: config.env, backends: backendsOn(pipeline.background()), concurrency: config.install.concurrency });
+  const runner = new InstallRunner({ db: store.db, jobs, catalog, profile, tenancy, backends: backendsOn(pipeline.background()), concurrency: config.install.concurrency });
   const worker = deps.worker === false ? undefined : new InstallWorker(jobs, runner, app.log, {
     maxJobs: config.install.workerJobs, pollMs: config.install.pollMs, heartbeatMs: Math.floor(config.install.leaseMs / 3),
   });
-  const installs = new InstallService({ db: store.db, jobs, catalog, workspaces, profile, env: config.env, backends, onAccepted: () => worker?.poke() });
+  const installs = new InstallService({ db: store.db, jobs, catalog, workspaces, profile, tenancy, backends, onAccepted: () => worker?.poke() });
   workspaces.busy = (tenantId, workspaceId) => jobs.hasRunning(tenantId, workspaceId);
   const thread = new ThreadService(store.db, workspaces);
-  const identity = await IdentityService.create({ db: store.db, profile, pipeline: backends.pipeline, signals, metrics, env: config.env });
-  const reports = PaginatedReportService.create({ client: backends.reporting, workspaces, profile, env: config.env });
-  const services: Services = { tokens, sessions, workspaces, items, metrics, catalog, profile, backends, installs, worker, thread, identity, reports };
+  const identity = await IdentityService.create({ db: store.db, profile, pipeline: backends.pipeline, signals, metrics, env: config.env, tenancy });
+  const reports = PaginatedReportService.create({ client: backends.reporting, workspaces, tenancy, profile, env: config.env });
+  const services: Services = { tokens, sessions, workspaces, items, metrics, catalog, profile, backends, installs, worker, thread, identity, reports, tenancy };
 
   const routes: Array<{ method: string; url: string }> = [];
   app.addHook('onRoute', (r) => {
@@ -159,7 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   });
   app.removeContentTypeParser('text/plain'); // the API speaks JSON only: anything else is 415
   await app.register(cookie);
-  for (const schema of [ErrorEnvelope, ApiTokenSchema, WorkspaceSchema, ItemSchema, ...CATALOG_SCHEMAS, ...INSTALL_SCHEMAS, ...THREAD_SCHEMAS, ...IDENTITY_SCHEMAS, ...REPORT_SCHEMAS]) app.addSchema(schema);
+  for (const schema of [ErrorEnvelope, ApiTokenSchema, WorkspaceSchema, ItemSchema, ...CATALOG_SCHEMAS, ...INSTALL_SCHEMAS, ...THREAD_SCHEMAS, ...IDENTITY_SCHEMAS, ...REPORT_SCHEMAS, ...TENANCY_SCHEMAS]) app.addSchema(schema);
   await registerOpenApi(app, config);
   const consoleIndex = path.join(CONSOLE_DIST, 'index.html');
   registerErrorHandling(app, fs.existsSync(consoleIndex) ? consoleIndex : undefined);
@@ -178,8 +183,9 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   await app.register(catalogRoutes(catalog));
   await app.register(installRoutes(installs));
   await app.register(threadRoutes(thread));
-  await app.register(identityRoutes(identity));
+  await app.register(identityRoutes(identity, tenancy));
   await app.register(reportRoutes(reports));
+  await app.register(operatorRoutes(tenancy));
   await registerConsole(app);
   if (worker) {
     app.addHook('onReady', async () => worker.start());

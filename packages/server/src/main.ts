@@ -54,6 +54,8 @@ async function main(): Promise<void> {
   });
 
   const { userId } = await ensureTenant(store.db, DEFAULT_TENANT, 'Default tenant', { displayName: 'Administrator' });
+  // The SVC_* shared set (in the sandbox, its platform workspace and targets) is the default tenant's.
+  await services.tenancy.reserveDefaults();
   const bootstrap = config.bootstrapToken ?? (sandboxMode ? localToken(config) : undefined);
   if (bootstrap && (await services.tokens.seed(bootstrap, DEFAULT_TENANT, userId, [...SCOPES]))) {
     app.log.info('seeded the bootstrap admin token');

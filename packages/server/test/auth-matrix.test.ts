@@ -1,15 +1,18 @@
 // The authorization matrix, generated from the OpenAPI document: every operation the service publishes is called with
 // no credentials, malformed and forged tokens, a malformed session cookie, a revoked token, a token lacking the
 // operation's scope (read from the document's x-required-scope), and a token of another tenant aimed at this tenant's
-// resources. None of these may answer 2xx or leak the other tenant's data. New operations join the matrix by being in
-// the document; an operation without a recorded scope, or a public one nobody listed below, fails the test.
+// resources. None of these may answer 2xx or leak the other tenant's data. Both tenants hold a platform workspace of
+// their own (assigned by the operator), so that report, identity and install calls reach the backing services: the
+// other tenant's workspace, report, export, job, item and platform workspace ids answer 404, and the sandbox's request
+// log shows nothing was sent toward the first tenant's platform workspace or reports. New operations join the matrix by
+// being in the document; an operation without a recorded scope, or a public one nobody listed below, fails the test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { SCOPES, type Scope } from '../src/auth/scopes.js';
-import { buildWithSandbox } from './install-helpers.js';
+import { SCOPES, TENANT_SCOPES, type Scope } from '../src/auth/scopes.js';
+import { buildWithSandbox, OPERATOR } from './install-helpers.js';
 import type { TestTenant } from './helpers.js';
 
 type Json = any;
@@ -52,6 +55,15 @@ const HINTS: Record<string, string> = {
   definition: fs.readFileSync(path.join(catalogReports, fs.readdirSync(catalogReports).find((f) => f.endsWith('.rdl'))!), 'utf8'),
 };
 
+/**
+ * The owned id a field of this name and description names: a field described as a platform workspace (a path's
+ * workspaceId of the identity operations, a body's platformWorkspaceId) takes the platform workspace; others by name.
+ */
+function ownedValue(owned: Record<string, string>, name: string, description = ''): string | undefined {
+  if (/platform workspace/i.test(description) && (name === 'workspaceId' || name === 'platformWorkspaceId')) return owned.platformWorkspaceId;
+  return /platform/i.test(description) ? undefined : owned[name];
+}
+
 const STRING_CANDIDATES = ['matrix', 'a', '0', '1', 'a1', 'x-1', '0.0.0.0', '00000000-0000-0000-0000-000000000000'];
 
 /**
@@ -71,7 +83,7 @@ function sample(doc: Json, schema: Schema, owned: Record<string, string>, name =
     const props = Object.entries<Schema>(s.properties ?? {});
     for (const key of s.required ?? []) out[key] = sample(doc, s.properties?.[key] ?? {}, owned, key);
     // Optional fields that reference an owned resource are sent too: a stored reference must be checked like a path id.
-    for (const [key, p] of props) if (!(key in out) && owned[key] && !/platform/i.test(deref(doc, p).description ?? '')) out[key] = owned[key];
+    for (const [key, p] of props) if (!(key in out) && ownedValue(owned, key, deref(doc, p).description) !== undefined) out[key] = ownedValue(owned, key, deref(doc, p).description);
     for (const [key, p] of props) if (Object.keys(out).length < (s.minProperties ?? 0) && !(key in out)) out[key] = sample(doc, p, owned, key);
     return out;
   }
@@ -80,7 +92,7 @@ function sample(doc: Json, schema: Schema, owned: Record<string, string>, name =
   if (type === 'boolean') return false;
   if (type === 'string') {
     if (HINTS[name]) return HINTS[name];
-    if (owned[name] && !/platform/i.test(s.description ?? '')) return owned[name];
+    if (ownedValue(owned, name, s.description) !== undefined) return ownedValue(owned, name, s.description);
     if (s.format === 'date-time') return new Date(Date.now() + 30 * 86_400_000).toISOString();
     if (s.format === 'ipv4') return '10.0.0.1';
     const ok = (v: string) => v.length >= (s.minLength ?? 0) && v.length <= (s.maxLength ?? Infinity) && (!s.pattern || new RegExp(s.pattern, 'u').test(v));
@@ -124,6 +136,19 @@ test('authorization matrix over every operation of the OpenAPI document', async 
     displayName: `${marker}-cred`, clientId: ci.appId, keyId: 'old', expiresAt: ci.secretExpiresAt, vaultSecretName: 'matrix-secret',
   }, 201)).credential;
   const rotation = (await ok('POST', `/api/admin/identity/credentials/${credential.id}/rotations`, {}, 201)).rotation;
+  // Identity operations on a platform workspace need its Admin role (firewall rules, role assignments).
+  await sandbox.admin.grant({ service: 'dataPlatform', role: 'Admin' });
+  // A's platform workspace (the sandbox's, assigned to A) with its reporting group's reports, and an export of one.
+  const aPws = sandbox.ids.platformWorkspaceId;
+  const reports = (await ok('GET', `/api/items/paginated-report?workspaceId=${ws}`, undefined, 200)).reports as Array<{ id: string; name: string }>;
+  const report = reports.find((r) => r.name === 'Sales by Region')!.id;
+  const exported = (await ok('POST', `/api/items/paginated-report/${report}/exports?workspaceId=${ws}`, { format: 'CSV', parameterValues: [{ name: 'Region', value: 'West' }] }, 202)).export.id as string;
+  for (const deadline = Date.now() + 30_000; ;) {
+    const e = (await ok('GET', `/api/items/paginated-report/${report}/exports/${encodeURIComponent(exported)}?workspaceId=${ws}`, undefined, 200)).export;
+    if (e.status === 'Succeeded') break;
+    assert.ok(e.status !== 'Failed' && Date.now() < deadline, `export ${JSON.stringify(e)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
   // Expiry alerts count every tenant's credentials: on a shared PostgreSQL run the ones this test registers (A's, and
   // B's from the matrix's own calls) must not outlive it.
   const forgetCredentials = (tenantId: string) => cleanup.push(() => h.store.db.deleteFrom('identity_credentials' as never).where('tenant_id' as never, '=', tenantId as never).execute());
@@ -147,12 +172,17 @@ test('authorization matrix over every operation of the OpenAPI document', async 
     changes: (await ok('GET', '/api/admin/identity/changes', undefined, 200)).changes,
     credentials: (await ok('GET', '/api/admin/identity/credentials', undefined, 200)).credentials,
     rotation: (await ok('GET', `/api/admin/identity/rotations/${rotation.id}`, undefined, 200)).rotation,
+    reports: (await ok('GET', `/api/items/paginated-report?workspaceId=${ws}`, undefined, 200)).reports,
+    definition: (await ok('GET', `/api/items/paginated-report/${report}/definition?workspaceId=${ws}`, undefined, 200)).etag,
+    roleAssignments: (await ok('GET', `/api/admin/identity/workspaces/${aPws}/role-assignments`, undefined, 200)).assignments,
+    firewallRules: (await ok('GET', `/api/admin/identity/workspaces/${aPws}/firewall-rules`, undefined, 200)).rules,
   });
 
   /** Path parameters that name a resource tenant A owns, with its real id. */
   const owned: Record<string, string> = {
     workspaceId: ws, itemId: item, edgeId: edge, jobId: job, tokenId: aToken.id, incidentId: incident.id,
     approvalId: approved.approvals[0].id, changeId: change.id, credentialId: credential.id, rotationId: rotation.id,
+    reportId: report, exportId: exported, platformWorkspaceId: aPws,
   };
   /** Values for the other path parameters (global or not tenant-owned). */
   const fixed: Record<string, string> = { appId, stepIndex: '0', step: 'verify', ruleId: 'matrix-rule' };
@@ -160,7 +190,8 @@ test('authorization matrix over every operation of the OpenAPI document', async 
 
   const paramsOf = (o: Operation) => (o.op.parameters ?? []) as Array<{ in: string; name: string; required?: boolean; description?: string; schema: Schema }>;
   /** True when a path, query or body field of the operation names one of A's resources. */
-  const isOwned = (p: { name: string; description?: string }) => Boolean(owned[p.name]) && !/platform/i.test(p.description ?? '');
+  const ownedOf = (p: { name: string; description?: string; schema?: Schema }) => ownedValue(owned, p.name, p.description ?? p.schema?.description);
+  const isOwned = (p: { name: string; description?: string; schema?: Schema }) => ownedOf(p) !== undefined;
   const ownedRefs = (o: Operation) => {
     const inParams = paramsOf(o).some((p) => (p.in === 'path' || (p.in === 'query' && o.method !== 'GET')) && isOwned(p));
     const body = bodyOf(o);
@@ -173,8 +204,8 @@ test('authorization matrix over every operation of the OpenAPI document', async 
     let url = o.path;
     const query: string[] = [];
     for (const p of paramsOf(o)) {
-      const value = p.in === 'path' ? (isOwned(p) ? owned[p.name] : fixed[p.name] ?? sample(doc, p.schema, {}, p.name))
-        : p.in === 'query' && isOwned(p) ? owned[p.name]
+      const value = p.in === 'path' ? (isOwned(p) ? ownedOf(p) : fixed[p.name] ?? sample(doc, p.schema, {}, p.name))
+        : p.in === 'query' && isOwned(p) ? ownedOf(p)
         : p.in === 'query' && p.required ? sample(doc, p.schema, owned, p.name) : undefined;
       if (value === undefined) continue;
       if (p.in === 'path') url = url.replace(`{${p.name}}`, encodeURIComponent(String(value)));
@@ -203,7 +234,7 @@ test('authorization matrix over every operation of the OpenAPI document', async 
   const guarded = ops.filter((o) => !isPublic(o));
 
   // ---- Credentials that must not pass. ----
-  const revoked = await a.token2([...SCOPES]);
+  const revoked = await a.token2([...TENANT_SCOPES]);
   await ok('DELETE', `/api/tokens/${revoked.id}`, undefined, 200);
   const forged = `${a.token.slice(0, a.token.lastIndexOf('_') + 1)}${'A'.repeat(48)}`;
   const rows: Array<{ name: string; headers: Record<string, string> }> = [
@@ -253,9 +284,23 @@ test('authorization matrix over every operation of the OpenAPI document', async 
   }
 
   // ---- Tenant B, with every scope, aimed at A's resources: 404, as for an unknown id. Elsewhere: never A's data. ----
+  // B is a tenant of its own with its own platform workspace (made by the service identity, assigned by the operator).
   const b = await h.tenant();
   forgetCredentials(b.tenantId);
-  const crossTenant = guarded.filter(ownedRefs);
+  const platformToken = await h.services.backends.pipeline.credential.getToken(h.services.profile.dataPlatformAudience);
+  const made = await fetch(`${sandbox.env.SVC_DATA_PLATFORM_API_URL}/workspaces`, {
+    method: 'POST', headers: { authorization: `Bearer ${platformToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ displayName: `b-${randomUUID()}`, capacityId: sandbox.ids.capacityId }),
+  });
+  assert.equal(made.status, 201);
+  const bPws = (await made.json()).id as string;
+  await h.services.tenancy.assignPlatformWorkspace(OPERATOR, b.tenantId, bPws);
+  const bWs = (await call('POST', '/api/workspaces', b.auth, { name: 'B’s own workspace' })).json().workspace.id as string;
+  assert.equal((await call('PATCH', `/api/workspaces/${bWs}`, b.auth, { platformWorkspaceId: bPws })).statusCode, 200);
+  const bPhase = Date.now();
+  // The deployment's operations (tenants and what each may use) are not a tenant's: B, a tenant admin, is refused them.
+  const deployment = (o: Operation) => ['operator', 'metrics'].includes(o.op['x-required-scope']);
+  const crossTenant = guarded.filter((o) => ownedRefs(o) && !deployment(o));
   assert.ok(crossTenant.length >= 25, `only ${crossTenant.length} operations name a tenant-owned resource`);
   // Reads first, then changes, deletes last, so that a failed isolation shows up as itself and not as a knock-on.
   const order = (o: Operation) => (o.method === 'GET' ? 0 : o.method === 'DELETE' ? 2 : 1);
@@ -268,6 +313,24 @@ test('authorization matrix over every operation of the OpenAPI document', async 
     if (leaked.length) failures.push(`${o.id} by another tenant leaked ${leaked.join(', ')}: ${r.body.slice(0, 200)}`);
     if (filtersOwned(o) && !crossTenant.includes(o) && r.statusCode !== 404) failures.push(`${o.id} by another tenant on ${url}: ${r.statusCode} ${r.body.slice(0, 200)}`);
     if (crossTenant.includes(o) && r.statusCode !== 404) failures.push(`${o.id} by another tenant on ${url}: ${r.statusCode} ${r.body.slice(0, 200)}`);
+    if (deployment(o) && (r.statusCode !== 403 || r.json().error?.code !== 'missing_scope')) failures.push(`${o.id} by a tenant admin: ${r.statusCode} ${r.body.slice(0, 200)}`);
+  }
+
+  // ---- B from its own workspace (its own reporting group) at A's report and export ids: 404 from its group. ----
+  const reportOps = guarded.filter((o) => paramsOf(o).some((p) => p.in === 'path' && p.name === 'reportId'));
+  assert.ok(reportOps.length >= 10, `only ${reportOps.length} report operations`);
+  for (const o of reportOps) {
+    const url = urlOf(o).replace(`workspaceId=${ws}`, `workspaceId=${bWs}`);
+    const r = await call(o.method, url, headersOf(o, b.auth), bodyOf(o));
+    if (r.statusCode !== 404) failures.push(`${o.id} by another tenant from its own workspace on ${url}: ${r.statusCode} ${r.body.slice(0, 200)}`);
+    const leaked = leaks(r.body, url);
+    if (leaked.length) failures.push(`${o.id} by another tenant from its own workspace leaked ${leaked.join(', ')}`);
+  }
+  // Nothing B sent reached A's platform workspace; what named A's report or export went to B's group and was refused.
+  for (const r of await sandbox.admin.requests({ since: bPhase })) {
+    const path = r.path.toLowerCase();
+    if (path.includes(aPws.toLowerCase())) failures.push(`B's calls reached A's platform workspace: ${r.method} ${r.path} ${r.status}`);
+    if ((path.includes(report.toLowerCase()) || r.path.includes(exported)) && (!path.includes(bPws.toLowerCase()) || r.status !== 404)) failures.push(`B's call naming A's report: ${r.method} ${r.path} ${r.status}`);
   }
 
   assert.deepEqual(failures, [], `${failures.length} cells of the matrix failed:\n${failures.join('\n')}`);

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { cloudFromAddress, hostAllowed, selectCloud } from '../src/cloud/profiles.js';
-import { checkOverrides } from '../src/provisioning/targets.js';
+import { addressOf } from '../src/tenancy/resources.js';
 import { ConfigError } from '../src/config.js';
 import { gate } from '../src/provisioning/gates.js';
 import { BackingError, BackingPipeline } from '../src/backends/http-pipeline.js';
@@ -73,11 +73,18 @@ test('a token goes only over https to hosts under the cloud’s suffixes; loopba
   assert.equal(hostAllowed(commercial, 'https://svc.search.azure.us'), false);
 });
 
-test('dedicated targetOverrides outside the cloud are refused with 400 naming the field', () => {
+test('dedicated target addresses outside the cloud, or carrying more than a host, are refused with 400 naming the field', () => {
   const high = selectCloud({ SVC_CLOUD: 'gcc-high' });
-  assert.throws(() => checkOverrides(high, { kqlClusterUri: 'https://attacker.example.com' }), (e: any) => e.status === 400 && e.extra.field === 'targetOverrides.kqlClusterUri');
-  assert.throws(() => checkOverrides(high, { searchService: 'https://svc.search.windows.net' }), (e: any) => e.extra.field === 'targetOverrides.searchService');
-  checkOverrides(high, { kqlClusterUri: 'https://c1.usgovvirginia.kusto.usgovcloudapi.net', searchService: 'svc.search.azure.us' });
+  const refused = (value: string, field: string) => assert.throws(() => addressOf(high, value, field), (e: any) => e.status === 400 && e.extra.field === field, value);
+  refused('https://attacker.example.com', 'targetOverrides.kqlClusterUri');
+  refused('https://svc.search.windows.net', 'targetOverrides.searchService');
+  refused('http://c1.usgovvirginia.kusto.usgovcloudapi.net', 'targetOverrides.kqlClusterUri');
+  for (const trick of ['https://c1.kusto.usgovcloudapi.net/v1/rest/mgmt', 'https://c1.kusto.usgovcloudapi.net?x=1', 'https://c1.kusto.usgovcloudapi.net#f',
+    'https://user:pw@c1.kusto.usgovcloudapi.net', 'https://attacker.example.com@c1.kusto.usgovcloudapi.net', 'c1.kusto.usgovcloudapi.net/../evil', 'https://c1.kusto.usgovcloudapi.net\\evil']) {
+    refused(trick, 'targetOverrides.kqlClusterUri');
+  }
+  assert.deepEqual(addressOf(high, 'https://C1.usgovvirginia.kusto.usgovcloudapi.net/', 'f'), { url: 'https://c1.usgovvirginia.kusto.usgovcloudapi.net', key: 'c1.usgovvirginia.kusto.usgovcloudapi.net' });
+  assert.equal(addressOf(high, 'svc.search.azure.us', 'f').key, 'svc.search.azure.us');
 });
 
 // reference/kql-search-sql-identity.md section 6, row by row: Entra authority, ARM, Kusto suffix, search suffix / audience,

@@ -10,7 +10,8 @@ import { startSandbox } from '@svc/sandbox';
 import { loadCatalog } from '../src/catalog/load-catalog.js';
 import { dependenciesOf } from '../src/provisioning/registry.js';
 import { build, type TestApp, type TestTenant } from './helpers.js';
-import { install, workspace, type Sandbox } from './install-helpers.js';
+import { defaultTenant, install, workspace, type Sandbox } from './install-helpers.js';
+import { DEFAULT_TENANT, ensureTenant } from '../src/auth/token-service.js';
 
 const catalog = loadCatalog();
 
@@ -18,11 +19,11 @@ const catalog = loadCatalog();
 const GATES = {
   'no-platform-workspace': { reason: 'no bound platform workspace', action: /bind a capacity to the workspace in the admin area, or set SVC_DEFAULT_PLATFORM_WORKSPACE/, link: /\/admin-portal\/capacities$/ },
   'data-platform-auth': { reason: 'data platform 401/403', action: /grant the service identity Contributor on the workspace and enable the service-principal tenant setting/, link: /\/admin-portal\/tenantSettings$/ },
-  'kql-not-configured': { reason: 'KQL cluster not configured', action: /^set SVC_KQL_CLUSTER_URI and SVC_KQL_CLUSTER_NAME$/, link: /Microsoft\.Kusto%2Fclusters$/ },
+  'kql-not-configured': { reason: 'KQL cluster not configured', action: /^set SVC_KQL_CLUSTER_URI and SVC_KQL_CLUSTER_NAME; in a tenant other than the default one, the deployment operator assigns it \(POST \/api\/operator\/tenants\/\{tenantId\}\/targets, kind kql-cluster with its resourceId\)$/, link: /Microsoft\.Kusto%2Fclusters$/ },
   'kql-arm-auth': { reason: 'KQL 401/403 from resource manager', action: /^assign Contributor on the cluster to the identity$/, link: /Microsoft\.Kusto%2Fclusters$/ },
   'kql-create-table-auth': { reason: 'KQL 401/403 on .create table', action: /^create a cluster principal assignment with role AllDatabasesAdmin, principal type App/, link: /Microsoft\.Kusto%2Fclusters$/ },
   'search-auth': { reason: 'search service 401/403', action: /^assign Search Service Contributor on the search service/, link: /Microsoft\.Search%2FsearchServices$/ },
-  'warehouse-not-configured': { reason: 'warehouse dedicated pool not configured', action: /^set SVC_WAREHOUSE_WORKSPACE and SVC_WAREHOUSE_DEDICATED_POOL$/, link: /Microsoft\.Synapse%2Fworkspaces$/ },
+  'warehouse-not-configured': { reason: 'warehouse dedicated pool not configured', action: /^set SVC_WAREHOUSE_WORKSPACE and SVC_WAREHOUSE_DEDICATED_POOL; in a tenant other than the default one/, link: /Microsoft\.Synapse%2Fworkspaces$/ },
   'warehouse-tsql-auth': { reason: 'warehouse T-SQL not authorized', action: /FROM EXTERNAL PROVIDER[\s\S]*db_owner/, link: /Microsoft\.Synapse%2Fworkspaces$/ },
 } as const;
 
@@ -38,13 +39,18 @@ async function setup(t: TestContext, env: Record<string, string> = {}) {
   const open = async (extra: Record<string, string>) => {
     const closers: Array<() => Promise<void>> = [];
     const h = await build({ after: (fn: () => Promise<void>) => { closers.push(fn); } }, { ...sandbox.env, SVC_WORKER_POLL_MS: '100', SVC_DATA_DIR: dataDir, ...extra });
+    // As main does at every start: the SVC_* shared set is the default tenant's.
+    await ensureTenant(h.store.db, DEFAULT_TENANT, 'Default tenant', { displayName: 'Administrator' });
+    await h.services.tenancy.reserveDefaults();
     let closed = false;
     const close = async () => { if (!closed) { closed = true; for (const fn of closers) await fn(); } };
     t.after(close);
     return { h, close };
   };
+  // The gates of SVC_* settings are the default tenant's: its shared set is those settings (another tenant's is
+  // what the operator assigned it; tenancy.test.ts covers that).
   const first = await open(env);
-  const tenant = await first.h.tenant();
+  const tenant = await defaultTenant(first.h, sandbox);
   const ws = await workspace(first.h, tenant);
   return { sandbox, tenant, ws, h: first.h, close: first.close, open };
 }

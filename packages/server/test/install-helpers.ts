@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { startSandbox } from '@svc/sandbox';
 import { build, type TestApp, type TestTenant } from './helpers.js';
+import { DEFAULT_TENANT, ensureTenant } from '../src/auth/token-service.js';
+import { TENANT_SCOPES, type Scope } from '../src/auth/scopes.js';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -13,9 +15,55 @@ export async function buildWithSandbox(t: TestContext, env: Record<string, strin
   process.env.IDENTITY_HEADER = sb.env.IDENTITY_HEADER;
   const h = await build(t, { ...sb.env, SVC_WORKER_POLL_MS: '100', ...env });
   const tenant = await h.tenant();
+  await giveSandbox(h, tenant.tenantId, sb);
   return { h, sandbox: sb, tenant };
 }
 
+/** The operator a test acts as when it assigns resources. */
+export const OPERATOR = { tenantId: 'default', userId: 'test-operator', userName: 'Test operator', method: 'token' as const, scopes: ['operator' as const] };
+
+/** The sandbox's platform workspace and shared-set targets, as an operator assigns them. */
+function sandboxTargets(sb: Sandbox) {
+  return [
+    { kind: 'kql-cluster' as const, address: sb.env.SVC_KQL_CLUSTER_URI!, resourceId: sb.env.SVC_KQL_CLUSTER_NAME, location: sb.env.SVC_KQL_LOCATION },
+    { kind: 'search-service' as const, address: sb.env.SVC_SEARCH_SERVICE! },
+    { kind: 'warehouse' as const, address: sb.env.SVC_WAREHOUSE_SERVER!, workspace: sb.env.SVC_WAREHOUSE_WORKSPACE, database: sb.env.SVC_WAREHOUSE_DEDICATED_POOL },
+  ];
+}
+
+/** Takes the sandbox's resources from whichever tenant holds them (test files share a PostgreSQL store). */
+async function takeSandbox(h: TestApp, sb: Sandbox, what: { platformWorkspace: boolean }): Promise<void> {
+  const drop = (kind: string, resource: string) => h.store.db.deleteFrom('tenant_resources').where('kind', '=', kind).where('resource', '=', resource.toLowerCase()).execute();
+  if (what.platformWorkspace) await drop('platform-workspace', sb.ids.platformWorkspaceId);
+  for (const t of sandboxTargets(sb)) await drop(t.kind, new URL(/^[a-z]+:\/\//.test(t.address) ? t.address : `https://${t.address}`).host);
+}
+
+/**
+ * Assigns the sandbox's platform workspace (unless told not to) and its shared-set targets (KQL cluster, search
+ * service, warehouse) to the tenant, as an operator would.
+ */
+export async function giveSandbox(h: TestApp, tenantId: string, sb: Sandbox, what = { platformWorkspace: true }): Promise<void> {
+  await takeSandbox(h, sb, what);
+  if (what.platformWorkspace) await h.services.tenancy.assignPlatformWorkspace(OPERATOR, tenantId, sb.ids.platformWorkspaceId);
+  for (const target of sandboxTargets(sb)) await h.services.tenancy.assignTarget(OPERATOR, tenantId, target);
+}
+
+/**
+ * The default tenant with a new admin token, as a start of the service leaves it: its SVC_* settings (the sandbox's
+ * shared set) reserved for it, taken back from test tenants that held them.
+ */
+export async function defaultTenant(h: TestApp, sb: Sandbox): Promise<TestTenant> {
+  const { userId } = await ensureTenant(h.store.db, DEFAULT_TENANT, 'Default tenant', { displayName: 'Administrator' });
+  await takeSandbox(h, sb, { platformWorkspace: true });
+  await h.services.tenancy.reserveDefaults();
+  const admin = { tenantId: DEFAULT_TENANT, userId, userName: 'Administrator', method: 'token' as const, scopes: [...TENANT_SCOPES] };
+  const mint = async (scopes: Scope[]) => {
+    const { secret, token } = await h.services.tokens.issue(admin, { name: 'test', scopes });
+    return { token: secret, auth: { authorization: `Bearer ${secret}` }, id: token.id };
+  };
+  const first = await mint([...TENANT_SCOPES]);
+  return { tenantId: DEFAULT_TENANT, userId, token: first.token, auth: first.auth, token2: mint };
+}
 /** Creates a workspace and returns its id. */
 export async function workspace(h: TestApp, tenant: TestTenant, name = `ws-${Math.random().toString(36).slice(2, 8)}`): Promise<string> {
   const r = await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: tenant.auth, payload: { name } });

@@ -11,6 +11,7 @@ import { connect, SqlError } from '../src/backends/sql.js';
 import type { TokenSource } from '../src/backends/credential.js';
 import type { Backends, ProvisionContext } from '../src/provisioning/context.js';
 import { resolveTarget } from '../src/provisioning/targets.js';
+import { sharedSetFromEnv } from '../src/tenancy/tenancy-service.js';
 import { runProvisioner } from '../src/install/runner.js';
 
 const SQL_AUDIENCE = 'https://database.windows.net/';
@@ -44,7 +45,7 @@ function context(server: TdsServer, content: unknown = expandSeedTokens(item.con
   const pipeline = new BackingPipeline(profile, credential, { timeoutMs: 5_000, retryDelayMs: 10, concurrencyPerService: 4 });
   return {
     app, item, content, storedItemId: 'item-1', profile,
-    target: resolveTarget(profile, settings, 'shared', null),
+    target: resolveTarget(profile, sharedSetFromEnv(settings), 'shared'),
     backends: { pipeline } as unknown as Backends,
     dependency: () => undefined,
     contentOf: (k) => app.items.find((i) => i.key === k)?.content,
@@ -179,7 +180,7 @@ describe('warehouse T-SQL gate', () => {
       const ctx = context(server, undefined, { SVC_WAREHOUSE_WORKSPACE: '', SVC_WAREHOUSE_DEDICATED_POOL: '' });
       const result = await runProvisioner({ ...ctx, target: { ...ctx.target, warehouseWorkspace: undefined, warehousePool: undefined, warehouseDatabase: undefined } });
       assert.equal(result.status, 'remediation');
-      assert.equal(result.gate!.remediation, 'set SVC_WAREHOUSE_WORKSPACE and SVC_WAREHOUSE_DEDICATED_POOL');
+      assert.match(result.gate!.remediation, /^set SVC_WAREHOUSE_WORKSPACE and SVC_WAREHOUSE_DEDICATED_POOL; in a tenant other than the default one, the deployment operator assigns it/);
       assert.equal(server.logins.length, 0);
     } finally {
       await server.stop();
@@ -220,7 +221,9 @@ describe('logins', () => {
     const before = server.logins.length;
     const result = await runProvisioner(context(server, undefined, {}, selectCloud({ SVC_CLOUD: 'commercial' })));
     assert.equal(result.status, 'failed');
-    assert.match(result.error!, /Refused to send the service's token to 127\.0\.0\.1/);
+    assert.equal(result.error, undefined, 'the refusal is the service’s own, not presented as the backing service’s text');
+    assert.equal(result.code, 'host_not_allowed');
+    assert.match(result.message!, /Refused to send the service's token to 127\.0\.0\.1/);
     assert.equal(server.logins.length, before);
   });
 });

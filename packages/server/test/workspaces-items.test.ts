@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { build } from './helpers.js';
+import { randomUUID } from 'node:crypto';
+import { OPERATOR } from './install-helpers.js';
 
 test('validation errors name the field and change nothing', async (t) => {
   const h = await build(t);
@@ -110,8 +112,13 @@ test('workspaces: rename, bind to a platform workspace (admin), delete with item
   const ws = (await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: a.auth, payload: { name: 'W' } })).json().workspace;
   const renamed = await h.app.inject({ method: 'PATCH', url: `/api/workspaces/${ws.id}`, headers: a.auth, payload: { name: 'Finance' } });
   assert.equal(renamed.json().workspace.name, 'Finance');
-  const bound = await h.app.inject({ method: 'PATCH', url: `/api/workspaces/${ws.id}`, headers: a.auth, payload: { platformWorkspaceId: 'b1e2c3d4-0000-4000-8000-000000000001' } });
-  assert.equal(bound.json().workspace.platformWorkspaceId, 'b1e2c3d4-0000-4000-8000-000000000001');
+  // Binding takes a platform workspace the operator assigned to the tenant; any other is not found.
+  const pws = randomUUID();
+  const unassigned = await h.app.inject({ method: 'PATCH', url: `/api/workspaces/${ws.id}`, headers: a.auth, payload: { platformWorkspaceId: pws } });
+  assert.equal(unassigned.statusCode, 404, unassigned.body);
+  await h.services.tenancy.assignPlatformWorkspace(OPERATOR, a.tenantId, pws);
+  const bound = await h.app.inject({ method: 'PATCH', url: `/api/workspaces/${ws.id}`, headers: a.auth, payload: { platformWorkspaceId: pws } });
+  assert.equal(bound.json().workspace.platformWorkspaceId, pws);
   const empty = await h.app.inject({ method: 'PATCH', url: `/api/workspaces/${ws.id}`, headers: a.auth, payload: {} });
   assert.equal(empty.statusCode, 400);
   await h.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/items`, headers: a.auth, payload: { itemType: 'notebook', displayName: 'N' } });

@@ -29,6 +29,8 @@ export interface ItemProvisioning {
   resourceId?: string | null;
   gate?: RemediationGate | null;
   error?: string | null;
+  code?: string | null;
+  message?: string | null;
   steps?: string[];
   at?: string;
 }

@@ -28,6 +28,11 @@ export function ProvisioningPanel({ item, live }: { item: Item; live: boolean })
               <MessageBarBody><MessageBarTitle>Backing service error</MessageBarTitle><code style={{ whiteSpace: 'pre-wrap' }}>{p.error}</code></MessageBarBody>
             </MessageBar>
           )}
+          {!p.error && p.message && (
+            <MessageBar intent="error" layout="multiline">
+              <MessageBarBody><MessageBarTitle>Failed ({p.code ?? 'error'})</MessageBarTitle>{p.message}</MessageBarBody>
+            </MessageBar>
+          )}
         </div>
       )}
     </Card>

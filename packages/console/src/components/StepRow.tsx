@@ -53,8 +53,9 @@ export function StepRow({ step, onRetry, retrying, retryError }: { step: Provisi
       {r.status === 'failed' && (
         <MessageBar intent="error" layout="multiline" data-testid="step-failed">
           <MessageBarBody>
-            <MessageBarTitle>The backing service refused</MessageBarTitle>
-            <code style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{r.error ?? 'no error text'}</code>
+            {r.error !== undefined
+              ? <><MessageBarTitle>The backing service refused</MessageBarTitle><code style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{r.error}</code></>
+              : <><MessageBarTitle>Failed{r.code ? ` (${r.code})` : ''}</MessageBarTitle>{r.message ?? 'no description'}</>}
             {diagnose && <div>{diagnose}</div>}
           </MessageBarBody>
           {retry}

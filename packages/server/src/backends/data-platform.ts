@@ -1,5 +1,5 @@
 import type { BackingPipeline } from './http-pipeline.js';
-import { BackingError } from './http-pipeline.js';
+import { BackingError, backingPath } from './http-pipeline.js';
 import { followOperation } from './lro.js';
 
 /** A data-platform item as listed. */
@@ -35,12 +35,12 @@ export class DataPlatformClient {
   /** Every item of a type in the workspace, across all pages. */
   async listItems(workspaceId: string, type: string): Promise<PlatformItem[]> {
     const out: PlatformItem[] = [];
-    let url: string | undefined = this.url(`/workspaces/${workspaceId}/items?type=${encodeURIComponent(type)}`);
+    let url: string | undefined = this.url(`${backingPath`/workspaces/${workspaceId}/items`}?type=${encodeURIComponent(type)}`);
     while (url) {
       const res = await this.pipeline.send({ service: 'data-platform', method: 'GET', url, audience: this.audience });
       const body = res.json<{ value: PlatformItem[]; continuationToken?: string; continuationUri?: string }>();
       out.push(...body.value);
-      url = body.continuationUri ?? (body.continuationToken ? this.url(`/workspaces/${workspaceId}/items?type=${encodeURIComponent(type)}&continuationToken=${encodeURIComponent(body.continuationToken)}`) : undefined);
+      url = body.continuationUri ?? (body.continuationToken ? this.url(`${backingPath`/workspaces/${workspaceId}/items`}?type=${encodeURIComponent(type)}&continuationToken=${encodeURIComponent(body.continuationToken)}`) : undefined);
     }
     return out;
   }
@@ -53,7 +53,7 @@ export class DataPlatformClient {
 
   /** Creates an item on its typed collection; follows a 202 to the created item. */
   async createItem(workspaceId: string, collection: string, body: Record<string, unknown>): Promise<PlatformItem> {
-    const res = await this.pipeline.send({ service: 'data-platform', method: 'POST', url: this.url(`/workspaces/${workspaceId}/${collection}`), audience: this.audience, json: body });
+    const res = await this.pipeline.send({ service: 'data-platform', method: 'POST', url: this.url(backingPath`/workspaces/${workspaceId}/${collection}`), audience: this.audience, json: body });
     if (res.status === 202) {
       const result = await followOperation(this.pipeline, 'data-platform', this.audience, res);
       if (result?.text) return result.json<PlatformItem>();
@@ -66,28 +66,28 @@ export class DataPlatformClient {
 
   /** Replaces an item's definition; follows a 202 to its end. */
   async updateDefinition(workspaceId: string, itemId: string, definition: Definition): Promise<void> {
-    const res = await this.pipeline.send({ service: 'data-platform', method: 'POST', url: this.url(`/workspaces/${workspaceId}/items/${itemId}/updateDefinition`), audience: this.audience, json: { definition } });
+    const res = await this.pipeline.send({ service: 'data-platform', method: 'POST', url: this.url(backingPath`/workspaces/${workspaceId}/items/${itemId}/updateDefinition`), audience: this.audience, json: { definition } });
     if (res.status === 202) await followOperation(this.pipeline, 'data-platform', this.audience, res);
   }
 
   /** A lakehouse with its properties (OneLake paths, SQL endpoint and its provisioning status). */
   async getLakehouse(workspaceId: string, lakehouseId: string) {
-    const res = await this.pipeline.send({ service: 'data-platform', method: 'GET', url: this.url(`/workspaces/${workspaceId}/lakehouses/${lakehouseId}`), audience: this.audience });
+    const res = await this.pipeline.send({ service: 'data-platform', method: 'GET', url: this.url(backingPath`/workspaces/${workspaceId}/lakehouses/${lakehouseId}`), audience: this.audience });
     return res.json<{ id: string; properties?: { oneLakeTablesPath?: string; sqlEndpointProperties?: { id?: string; connectionString?: string; provisioningStatus?: string } } }>();
   }
 
   async getWorkspace(workspaceId: string) {
-    return (await this.pipeline.send({ service: 'data-platform', method: 'GET', url: this.url(`/workspaces/${workspaceId}`), audience: this.audience })).json();
+    return (await this.pipeline.send({ service: 'data-platform', method: 'GET', url: this.url(backingPath`/workspaces/${workspaceId}`), audience: this.audience })).json();
   }
 
   /** Posts activator triggers (the spec's /reflexes/{id}/triggers extension). */
   async listTriggers(workspaceId: string, reflexId: string): Promise<Array<{ id: string; name: string }>> {
-    const res = await this.pipeline.send({ service: 'data-platform', method: 'GET', url: this.url(`/workspaces/${workspaceId}/reflexes/${reflexId}/triggers`), audience: this.audience });
+    const res = await this.pipeline.send({ service: 'data-platform', method: 'GET', url: this.url(backingPath`/workspaces/${workspaceId}/reflexes/${reflexId}/triggers`), audience: this.audience });
     return res.json<{ value: Array<{ id: string; name: string }> }>().value;
   }
 
   async createTrigger(workspaceId: string, reflexId: string, trigger: Record<string, unknown>): Promise<{ id: string }> {
-    const res = await this.pipeline.send({ service: 'data-platform', method: 'POST', url: this.url(`/workspaces/${workspaceId}/reflexes/${reflexId}/triggers`), audience: this.audience, json: trigger });
+    const res = await this.pipeline.send({ service: 'data-platform', method: 'POST', url: this.url(backingPath`/workspaces/${workspaceId}/reflexes/${reflexId}/triggers`), audience: this.audience, json: trigger });
     return res.json<{ id: string }>();
   }
 }

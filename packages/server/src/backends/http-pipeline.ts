@@ -35,6 +35,36 @@ export class RedirectRefusedError extends BackingError {
   }
 }
 
+/** A value that would have changed the path's shape (empty, '.' or '..'): refused before anything is sent. */
+export class UnsafePathError extends Error {
+  readonly code = 'unsafe_path';
+  constructor(value: string) {
+    super(`Refused to build a backing path with the segment '${value.slice(0, 80)}'`);
+    this.name = 'UnsafePathError';
+  }
+}
+
+/**
+ * A backing path from a template: every interpolated value is one whole segment, percent-encoded, so an identifier
+ * can never add a segment, a query or a fragment; an empty, '.' or '..' value is refused. Every client builds its
+ * paths with it, and send() refuses a URL with a dot segment, so an identifier cannot redirect the service's token.
+ */
+export function backingPath(strings: TemplateStringsArray, ...values: Array<string | number>): string {
+  let out = strings[0]!;
+  values.forEach((v, i) => {
+    const text = String(v);
+    if (text === '' || text === '.' || text === '..') throw new UnsafePathError(text);
+    out += encodeURIComponent(text) + strings[i + 1]!;
+  });
+  return out;
+}
+
+/** True when a URL's path has a '.' or '..' segment (plain or percent-encoded), which a URL parser would resolve away. */
+function hasDotSegment(url: string): boolean {
+  const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').split(/[?#]/)[0]!;
+  return path.split('/').some((seg) => /^(?:\.|%2e){1,2}$/i.test(seg));
+}
+
 export interface BackingRequest {
   service: BackingService;
   method: string;
@@ -150,6 +180,7 @@ export class BackingPipeline {
 
   private async attempt(req: BackingRequest, redirects = 0): Promise<BackingResponse | BackingError> {
     await this.pause?.();
+    if (hasDotSegment(req.url)) throw new UnsafePathError(req.url);
     const host = new URL(req.url).host;
     if (req.audience && !hostAllowed(this.profile, req.url)) return new HostNotAllowedError(req.service, host);
     const headers: Record<string, string> = { accept: 'application/json', ...req.headers };

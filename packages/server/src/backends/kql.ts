@@ -1,4 +1,4 @@
-import type { BackingPipeline } from './http-pipeline.js';
+import { backingPath, type BackingPipeline } from './http-pipeline.js';
 import { followArmOperation } from './lro.js';
 
 export const ARM_API_VERSION = '2024-04-13';
@@ -9,7 +9,8 @@ export class KqlClient {
 
   /** Creates or updates a database under the cluster (PUT is idempotent); returns its ARM id and whether it was new. */
   async putDatabase(clusterResourceId: string, database: string, location: string): Promise<{ id: string; created: boolean }> {
-    const url = `${this.armUrl}${clusterResourceId}/databases/${encodeURIComponent(database)}?api-version=${ARM_API_VERSION}`;
+    // The cluster's ARM id is a path of its own (a setting, or an operator's target checked against the id's pattern).
+    const url = `${this.armUrl}${clusterResourceId}${backingPath`/databases/${database}`}?api-version=${ARM_API_VERSION}`;
     const res = await this.pipeline.send({
       service: 'arm', method: 'PUT', url, audience: this.armAudience,
       json: { kind: 'ReadWrite', location, properties: { softDeletePeriod: 'P365D', hotCachePeriod: 'P31D' } },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { BackingPipeline, BackingResponse } from './http-pipeline.js';
-import { BackingError } from './http-pipeline.js';
+import { BackingError, backingPath } from './http-pipeline.js';
 
 /** A report as the reporting service answers it (Report of the REST API, plus fields the live service also sends). */
 export interface BiReport {
@@ -52,8 +52,6 @@ export interface BiImport {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const seg = encodeURIComponent;
-
 /** The reporting API (/v1.0/myorg, group routes): reports, definitions through Export and imports, exports, tokens. */
 export class ReportingClient {
   private readonly base: string;
@@ -70,7 +68,7 @@ export class ReportingClient {
   }
 
   private reports(groupId: string, reportId?: string) {
-    return `/groups/${seg(groupId)}/reports${reportId ? `/${seg(reportId)}` : ''}`;
+    return reportId ? backingPath`/groups/${groupId}/reports/${reportId}` : backingPath`/groups/${groupId}/reports`;
   }
 
   /** The group's reports. The spec's filter is sent; the group route ignores it, so callers filter on reportType too. */
@@ -95,21 +93,21 @@ export class ReportingClient {
     const boundary = `----svc${randomBytes(12).toString('hex')}`;
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="file0"; filename="${fileName.replace(/["\r\n]/g, '_')}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
     const body = Buffer.concat([Buffer.from(head), rdl, Buffer.from(`\r\n--${boundary}--\r\n`)]);
-    const query = `datasetDisplayName=${seg(fileName)}&nameConflict=${nameConflict}`;
-    const res = await this.send('POST', `/groups/${seg(groupId)}/imports?${query}`, { body, contentType: `multipart/form-data; boundary=${boundary}` });
+    const query = `datasetDisplayName=${encodeURIComponent(fileName)}&nameConflict=${nameConflict}`;
+    const res = await this.send('POST', `${backingPath`/groups/${groupId}/imports`}?${query}`, { body, contentType: `multipart/form-data; boundary=${boundary}` });
     let imp = res.json<BiImport>();
     const deadline = Date.now() + deadlineMs;
     while (imp.importState !== 'Succeeded' && imp.importState !== 'Failed') {
       if (Date.now() > deadline) throw new BackingError('reporting', 0, '', 'import_timeout', `import ${imp.id} still ${imp.importState ?? 'pending'} after ${deadlineMs / 1000} s`);
       await sleep(Math.min(Number(res.headers.get('retry-after') ?? 0) * 1000 || 300, 5000));
-      imp = (await this.send('GET', `/groups/${seg(groupId)}/imports/${seg(imp.id)}`)).json<BiImport>();
+      imp = (await this.send('GET', backingPath`/groups/${groupId}/imports/${imp.id}`)).json<BiImport>();
     }
     return imp;
   }
 
   /** The group's imports, with their names and states. */
   async listImports(groupId: string): Promise<BiImport[]> {
-    return (await this.send('GET', `/groups/${seg(groupId)}/imports`)).json<{ value: BiImport[] }>().value ?? [];
+    return (await this.send('GET', backingPath`/groups/${groupId}/imports`)).json<{ value: BiImport[] }>().value ?? [];
   }
 
   async cloneReport(groupId: string, reportId: string, body: { name: string; targetWorkspaceId?: string }): Promise<BiReport> {
@@ -140,14 +138,14 @@ export class ReportingClient {
 
   /** The export's state, and Retry-After (seconds) while it is unfinished. */
   async getExport(groupId: string, reportId: string, exportId: string): Promise<{ export: BiExport; retryAfter?: number }> {
-    const res = await this.send('GET', `${this.reports(groupId, reportId)}/exports/${seg(exportId)}`);
+    const res = await this.send('GET', this.reports(groupId, reportId) + backingPath`/exports/${exportId}`);
     const retry = Number(res.headers.get('retry-after'));
     return { export: res.json<BiExport>(), ...(Number.isFinite(retry) && retry > 0 ? { retryAfter: retry } : {}) };
   }
 
   /** The exported file's bytes and content type. */
   async exportFile(groupId: string, reportId: string, exportId: string): Promise<{ bytes: Uint8Array; contentType: string }> {
-    const res = await this.send('GET', `${this.reports(groupId, reportId)}/exports/${seg(exportId)}/file`, { accept: '*/*' });
+    const res = await this.send('GET', this.reports(groupId, reportId) + backingPath`/exports/${exportId}/file`, { accept: '*/*' });
     return { bytes: res.bytes, contentType: res.headers.get('content-type') ?? 'application/octet-stream' };
   }
 }

@@ -5,6 +5,7 @@ import { checkCsrf, CSRF_HEADER, SESSION_COOKIE, type SessionService } from '../
 import type { TokenService } from '../auth/token-service.js';
 import { AuthenticationError, ForbiddenError, RateLimitError } from '../errors.js';
 import type { RateLimiter } from './rate-limit.js';
+import { tenantContext } from '../tenancy/tenant-context.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -39,4 +40,6 @@ export function registerAuthentication(app: FastifyInstance, deps: { tokens: Tok
     }
     if (!SAFE_METHODS.has(req.method)) checkCsrf(caller, req.headers[CSRF_HEADER] as string | undefined);
   });
+  // The rest of the request runs as its caller's tenant's work (the next hooks and the handler start inside `done`).
+  app.addHook('onRequest', (req, _reply, done) => (req.caller ? tenantContext.run(req.caller.tenantId, done) : done()));
 }

@@ -60,4 +60,9 @@ export const PageQuery = Type.Object(
 /** An id in a path: letters, digits, '-' and '_' only. */
 export const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description });
 
+export const GUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+/** A platform workspace id (its reporting group id too): a GUID, checked before it travels into any backing path. */
+export const PlatformWorkspaceId = (description = 'platform workspace id (a GUID)') => Type.String({ pattern: GUID_PATTERN, description });
+
 export const Ok = Type.Literal(true);

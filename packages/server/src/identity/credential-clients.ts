@@ -1,4 +1,4 @@
-import type { BackingPipeline } from '../backends/http-pipeline.js';
+import { backingPath, type BackingPipeline } from '../backends/http-pipeline.js';
 
 /** A password credential as the identity provider's application API answers it (secretText only on creation). */
 export interface PasswordCredential {
@@ -38,7 +38,7 @@ export class VaultClient {
   constructor(private readonly pipeline: BackingPipeline, private readonly vaultUrl: string, private readonly audience: string) {}
 
   private url(name: string, version = '') {
-    return `${this.vaultUrl}/secrets/${encodeURIComponent(name)}${version ? `/${version}` : ''}?api-version=7.4`;
+    return `${this.vaultUrl}${version ? backingPath`/secrets/${name}/${version}` : backingPath`/secrets/${name}`}?api-version=7.4`;
   }
 
   /** Stores a new version; answers the version id (the value passes through and is not kept). */

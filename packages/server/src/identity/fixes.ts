@@ -6,12 +6,14 @@ import type { ApplicationCredentialClient, VaultClient } from './credential-clie
 import { rulesAllowing } from './firewall.js';
 import type { Change, ChangeJournal, Inverse } from './journal.js';
 import type { FirewallRule, PlatformIdentityClient } from './platform-client.js';
+import type { TenancyService } from '../tenancy/tenancy-service.js';
 
 export interface FixDeps {
   platform: PlatformIdentityClient;
   journal: ChangeJournal;
   graph?: ApplicationCredentialClient;
   vault?: VaultClient;
+  tenancy: TenancyService;
 }
 
 /** Fixes with rollback: firewall rules and workspace role grants, each journaled with its inverse. */
@@ -71,6 +73,8 @@ export class FixService {
   async rollback(caller: Caller, changeId: string): Promise<Change> {
     const change = await this.deps.journal.get(caller, changeId);
     if (change.state !== 'applied') return this.deps.journal.markRolledBack(caller, changeId); // answers 409
+    // The platform workspace may have been taken from the tenant since the change: then it is not the tenant's to touch.
+    if ('workspaceId' in change.inverse) await this.deps.tenancy.requirePlatformWorkspace(caller, change.inverse.workspaceId);
     await this.perform(change.inverse);
     return this.deps.journal.markRolledBack(caller, changeId);
   }

@@ -3,6 +3,7 @@ import { BackingPipeline } from '../backends/http-pipeline.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 import type { Metrics } from '../http/metrics.js';
 import type { Db } from '../store/db.js';
+import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { checkClaims, decodeToken, type ClaimExpectations } from './claims.js';
 import { ApplicationCredentialClient, VaultClient } from './credential-clients.js';
 import { CredentialRegistry } from './credentials.js';
@@ -23,6 +24,8 @@ export interface IdentityOptions {
   signals: IdentitySignals;
   metrics: Metrics;
   env: Readonly<Record<string, string | undefined>>;
+  /** Which platform workspaces each tenant may touch (a rollback re-checks the one its change named). */
+  tenancy: TenancyService;
   /** The clock of the whole domain (tests set it to days before an expiry, or past the 24-hour overlap). */
   now?: () => Date;
 }
@@ -54,7 +57,7 @@ export class IdentityService {
     const vault = vaultUrl ? new VaultClient(pipeline, vaultUrl, env.SVC_VAULT_AUDIENCE ?? profile.vaultAudience) : undefined;
     this.journal = new ChangeJournal(db, now);
     const platform = new PlatformIdentityClient(options.pipeline, profile.dataPlatformApiUrl, profile.dataPlatformAudience);
-    this.fixes = new FixService({ platform, journal: this.journal, graph, vault });
+    this.fixes = new FixService({ platform, journal: this.journal, graph, vault, tenancy: options.tenancy });
     this.probes = new ProbeService({ profile, servicePipeline: options.pipeline, signals: this.signals, tenantId: env.SVC_TENANT_ID, now });
     this.credentials = new CredentialRegistry(db, now);
     this.rotations = new RotationService({

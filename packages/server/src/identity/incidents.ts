@@ -54,7 +54,7 @@ export class IncidentService {
   async open(caller: Caller, input: { title: string; identityType?: IdentityType; principals?: string[]; facts?: SeverityFacts; lookbackMinutes?: number; startedAt?: string }): Promise<Incident> {
     const now = this.deps.now();
     const since = new Date(now.getTime() - (input.lookbackMinutes ?? 60) * 60_000);
-    let points = await this.deps.signals.points(since);
+    let points = await this.deps.signals.points(caller.tenantId, since);
     if (input.principals?.length) points = points.filter((p) => input.principals!.includes(p.principal));
     const { severity, reasons } = classifySeverity(points, input.facts ?? {});
     const first = points.reduce<Date | undefined>((m, p) => (!m || p.at < m ? p.at : m), undefined);
@@ -142,7 +142,7 @@ export class IncidentService {
     const changes = await this.deps.journal.list(caller, { incidentId: id });
     const fixAt = changes.length ? new Date(Math.max(...changes.map((c) => Date.parse(c.createdAt)))) : new Date(row.opened_at);
     // Refusals after the fix count; those at the fix's instant came before it took effect.
-    const failures = (await this.deps.signals.list({ since: fixAt, principal: run.principal })).filter((s) => Date.parse(s.at) > fixAt.getTime());
+    const failures = (await this.deps.signals.list({ tenantId: caller.tenantId, since: fixAt, principal: run.principal })).filter((s) => Date.parse(s.at) > fixAt.getTime());
     const checks: ProbeResult[] = [...run.results, {
       check: 'sign-ins', ok: failures.length === 0, at: now.toISOString(), ms: 0,
       detail: failures.length ? `${failures.length} refused sign-in(s) or call(s) of ${run.principal} since the fix at ${fixAt.toISOString()}` : `result code 0: no refusal of ${run.principal} since the fix at ${fixAt.toISOString()}`,

@@ -1,4 +1,4 @@
-import type { BackingPipeline } from '../backends/http-pipeline.js';
+import { backingPath, type BackingPipeline } from '../backends/http-pipeline.js';
 
 export interface FirewallRule {
   id: string;
@@ -33,36 +33,36 @@ export class PlatformIdentityClient {
   }
 
   listFirewallRules(ws: string): Promise<FirewallRule[]> {
-    return this.all(`/workspaces/${ws}/firewallRules`);
+    return this.all(backingPath`/workspaces/${ws}/firewallRules`);
   }
 
   async addFirewallRule(ws: string, rule: Omit<FirewallRule, 'id'>): Promise<FirewallRule> {
-    return (await this.send('POST', `/workspaces/${ws}/firewallRules`, rule)).json<FirewallRule>();
+    return (await this.send('POST', backingPath`/workspaces/${ws}/firewallRules`, rule)).json<FirewallRule>();
   }
 
   async deleteFirewallRule(ws: string, ruleId: string): Promise<void> {
-    await this.send('DELETE', `/workspaces/${ws}/firewallRules/${ruleId}`);
+    await this.send('DELETE', backingPath`/workspaces/${ws}/firewallRules/${ruleId}`);
   }
 
   listRoleAssignments(ws: string): Promise<RoleAssignment[]> {
-    return this.all(`/workspaces/${ws}/roleAssignments`);
+    return this.all(backingPath`/workspaces/${ws}/roleAssignments`);
   }
 
   async addRoleAssignment(ws: string, principalId: string, role: string, type = 'ServicePrincipal'): Promise<RoleAssignment> {
-    return (await this.send('POST', `/workspaces/${ws}/roleAssignments`, { principal: { id: principalId, type }, role })).json<RoleAssignment>();
+    return (await this.send('POST', backingPath`/workspaces/${ws}/roleAssignments`, { principal: { id: principalId, type }, role })).json<RoleAssignment>();
   }
 
   async deleteRoleAssignment(ws: string, id: string): Promise<void> {
-    await this.send('DELETE', `/workspaces/${ws}/roleAssignments/${id}`);
+    await this.send('DELETE', backingPath`/workspaces/${ws}/roleAssignments/${id}`);
   }
 
   async getWorkspace(ws: string): Promise<{ id: string; displayName?: string }> {
-    return (await this.send('GET', `/workspaces/${ws}`)).json();
+    return (await this.send('GET', backingPath`/workspaces/${ws}`)).json();
   }
 
   /** Starts a pipeline job instance; answers the job-instance address (202 + Location). */
   async runPipeline(ws: string, pipelineId: string): Promise<{ status: number; location?: string }> {
-    const res = await this.send('POST', `/workspaces/${ws}/items/${pipelineId}/jobs/instances?jobType=Pipeline`);
+    const res = await this.send('POST', `${backingPath`/workspaces/${ws}/items/${pipelineId}/jobs/instances`}?jobType=Pipeline`);
     return { status: res.status, location: res.headers.get('location') ?? undefined };
   }
 }

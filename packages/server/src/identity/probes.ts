@@ -1,4 +1,4 @@
-import { BackingError, BackingPipeline } from '../backends/http-pipeline.js';
+import { BackingError, BackingPipeline, backingPath } from '../backends/http-pipeline.js';
 import type { TokenSource } from '../backends/credential.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 import { InputError } from '../errors.js';
@@ -121,11 +121,11 @@ export class ProbeService {
   private async lakehouseCount(pipeline: BackingPipeline, ws: string, lh: { lakehouseId: string; table: string }): Promise<string> {
     const { profile } = this.deps;
     const dir = `${lh.lakehouseId}/Tables/${lh.table}`;
-    const list = await pipeline.send({ service: 'storage', method: 'GET', url: `${profile.oneLakeUrl}/${ws}?resource=filesystem&recursive=true&directory=${encodeURIComponent(dir)}`, audience: profile.storageAudience });
+    const list = await pipeline.send({ service: 'storage', method: 'GET', url: `${profile.oneLakeUrl}${backingPath`/${ws}`}?resource=filesystem&recursive=true&directory=${encodeURIComponent(dir)}`, audience: profile.storageAudience });
     const files = (list.json<{ paths: Array<{ name: string; isDirectory?: string }> }>().paths ?? []).filter((p) => p.isDirectory !== 'true' && !p.name.includes('/_delta_log/'));
     let rows = 0;
     for (const f of files) {
-      const res = await pipeline.send({ service: 'storage', method: 'GET', url: `${profile.oneLakeUrl}/${ws}/${f.name.split('/').map(encodeURIComponent).join('/')}`, audience: profile.storageAudience });
+      const res = await pipeline.send({ service: 'storage', method: 'GET', url: `${profile.oneLakeUrl}${backingPath`/${ws}`}/${f.name.split('/').map(encodeURIComponent).join('/')}`, audience: profile.storageAudience });
       const lines = res.text.split(/\r?\n/).filter((l) => l.trim());
       rows += f.name.endsWith('.csv') ? Math.max(0, lines.length - 1) : lines.length;
     }

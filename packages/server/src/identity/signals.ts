@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/db.js';
 import type { Metrics } from '../http/metrics.js';
 import type { SignalPoint } from './severity.js';
+import { tenantContext } from '../tenancy/tenant-context.js';
 
 /** One backing call refused on authentication or authorization: who, which service, the code, when; never a token. */
 export interface IdentitySignal {
@@ -14,7 +15,7 @@ export interface IdentitySignal {
   at: string;
 }
 
-type Row = { id: string; principal: string; service: string; status: number; code: string | null; path: string; at: Date };
+type Row = { id: string; tenant_id: string | null; principal: string; service: string; status: number; code: string | null; path: string; at: Date };
 const toSignal = (r: Row): IdentitySignal => ({ id: r.id, principal: r.principal, service: r.service, status: r.status, ...(r.code ? { code: r.code } : {}), path: r.path, at: r.at.toISOString() });
 
 /** Records identity signals (the pipeline's onAuthFailure hook and the probes) and reads them back. */
@@ -24,15 +25,19 @@ export class IdentitySignals {
 
   constructor(private readonly db: Db, private readonly metrics?: Metrics) {}
 
-  /** Records a failure; the URL is kept as a path without its query string (no secrets travel in paths). */
+  /**
+   * Records a failure for the tenant whose work made the call (tenantContext; none for the deployment's own work);
+   * the URL is kept as a path without its query string (no secrets travel in paths).
+   */
   record(f: { service: string; status: number; code?: string; url?: string; principal: string; at?: Date }): void {
+    const tenantId = tenantContext.current() ?? null;
     let path = '';
     try {
       path = f.url ? new URL(f.url).pathname : '';
     } catch { /* not a URL */ }
     this.metrics?.count('svc_identity_auth_failures_total', 'Backing calls refused on authentication or authorization, by service and code', { service: f.service, code: f.code ?? String(f.status) });
     const p = this.db.insertInto('identity_signals')
-      .values({ id: randomUUID(), principal: f.principal, service: f.service, status: f.status, code: f.code ?? null, path, at: (f.at ?? this.now()).toISOString() })
+      .values({ id: randomUUID(), tenant_id: tenantId, principal: f.principal, service: f.service, status: f.status, code: f.code ?? null, path, at: (f.at ?? this.now()).toISOString() })
       .execute().catch(() => undefined).finally(() => this.pending.delete(p));
     this.pending.add(p);
   }
@@ -42,16 +47,18 @@ export class IdentitySignals {
     await Promise.all([...this.pending]);
   }
 
-  async list(filter: { since?: Date; principal?: string; limit?: number } = {}): Promise<IdentitySignal[]> {
+  /** Signals, newest first: of one tenant, or (tenantId undefined: the operator) of every tenant and the deployment. */
+  async list(filter: { tenantId: string | undefined; since?: Date; principal?: string; limit?: number }): Promise<IdentitySignal[]> {
     await this.flush();
     let q = this.db.selectFrom('identity_signals').selectAll();
+    if (filter.tenantId !== undefined) q = q.where('tenant_id', '=', filter.tenantId);
     if (filter.since) q = q.where('at', '>=', filter.since as never);
     if (filter.principal) q = q.where('principal', '=', filter.principal);
     const rows = await q.orderBy('at', 'desc').orderBy('id').limit(filter.limit ?? 500).execute();
     return rows.map(toSignal);
   }
 
-  async points(since: Date): Promise<SignalPoint[]> {
-    return (await this.list({ since, limit: 10_000 })).map((s) => ({ principal: s.principal, status: s.status, code: s.code, at: new Date(s.at) }));
+  async points(tenantId: string, since: Date): Promise<SignalPoint[]> {
+    return (await this.list({ tenantId, since, limit: 10_000 })).map((s) => ({ principal: s.principal, status: s.status, code: s.code, at: new Date(s.at) }));
   }
 }

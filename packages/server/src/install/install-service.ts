@@ -3,14 +3,16 @@ import type { Caller } from '../auth/caller.js';
 import type { Catalog } from '../catalog/types.js';
 import { itemType } from '../catalog/item-types.js';
 import type { CloudProfile } from '../cloud/profiles.js';
-import { ConflictError, InputError, NotFoundError } from '../errors.js';
+import { ConflictError, ForbiddenError, InputError, NotFoundError } from '../errors.js';
 import type { Db } from '../store/db.js';
 import type { PageRequest } from '../store/paging.js';
 import type { WorkspaceService } from '../workspaces/workspace-service.js';
 import { expandSeedTokens } from '../catalog/seed-tokens.js';
 import type { Backends } from '../provisioning/context.js';
 import { PROVISIONERS } from '../provisioning/registry.js';
-import { checkOverrides, resolveTarget } from '../provisioning/targets.js';
+import { installTarget } from '../provisioning/targets.js';
+import type { TenancyService } from '../tenancy/tenancy-service.js';
+import { hasScope } from '../auth/scopes.js';
 import type { JobStore } from './job-store.js';
 import { bindContent, recordItemState, reportOf, runProvisioner } from './runner.js';
 import { jobStatusOf } from './report.js';
@@ -22,7 +24,7 @@ export const provisionedAtInstall = (type: string) => itemType(type)?.provisioni
 /** Starts installs, answers polls, and re-runs one step after an admin fixed its gate. */
 export class InstallService {
   constructor(
-    private readonly deps: { db: Db; jobs: JobStore; catalog: Catalog; workspaces: WorkspaceService; profile: CloudProfile; env: Readonly<Record<string, string | undefined>>; backends: Backends; onAccepted: () => void },
+    private readonly deps: { db: Db; jobs: JobStore; catalog: Catalog; workspaces: WorkspaceService; profile: CloudProfile; tenancy: TenancyService; backends: Backends; onAccepted: () => void },
   ) {}
 
   /** Validates caller, workspace, app and body; writes the job and its work in one transaction. */
@@ -31,8 +33,15 @@ export class InstallService {
     if (!app) throw new NotFoundError('App', appId);
     const mode = body.mode ?? 'shared';
     if (body.targetOverrides && mode !== 'dedicated') throw new InputError('body/targetOverrides is only accepted with mode "dedicated"', 'targetOverrides');
-    if (body.targetOverrides) checkOverrides(this.deps.profile, body.targetOverrides);
+    if (mode === 'dedicated') {
+      if (!hasScope(caller.scopes, 'admin')) throw new ForbiddenError("A dedicated install needs the 'admin' scope", 'missing_scope');
+      if (!body.targetOverrides || !Object.keys(body.targetOverrides).length) {
+        throw new InputError('body/targetOverrides is required with mode "dedicated": name the platform workspace and targets of the tenant to install into', 'targetOverrides');
+      }
+    }
     await this.deps.workspaces.get(caller, body.workspaceId);
+    // Every platform workspace and address of a dedicated install is the tenant's, or the install is not accepted.
+    if (body.targetOverrides) await this.deps.tenancy.checkOverrides(caller.tenantId, body.targetOverrides, true);
     const id = randomUUID();
     await this.deps.jobs.create(
       { id, tenantId: caller.tenantId, workspaceId: body.workspaceId, appId, createdBy: caller.userId, deploy: body.deploy ?? true, mode, targetOverrides: body.targetOverrides, totalItems: app.items.length },
@@ -66,7 +75,7 @@ export class InstallService {
     if (!app) throw new NotFoundError('App', job.appId);
     const ws = await this.deps.workspaces.get(caller, job.workspaceId);
     const record = await this.deps.db.selectFrom('install_jobs').select('target_overrides').where('id', '=', jobId).executeTakeFirstOrThrow();
-    const target = resolveTarget(this.deps.profile, this.deps.env, job.mode, ws.platformWorkspaceId, record.target_overrides as TargetOverrides | null);
+    const target = await installTarget(this.deps.tenancy, this.deps.profile, { tenantId: caller.tenantId, mode: job.mode, binding: ws.platformWorkspaceId, overrides: record.target_overrides as TargetOverrides | null });
     const now = new Date();
     const content = new Map(app.items.map((i) => [i.key, expandSeedTokens(i.content, now)]));
     const results = new Map(steps.filter((s) => s.result).map((s) => [s.itemKey, s.result!]));

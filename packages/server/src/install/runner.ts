@@ -9,7 +9,8 @@ import { BackingError } from '../backends/http-pipeline.js';
 import type { Backends, ProvisionContext } from '../provisioning/context.js';
 import { GateRaised } from '../provisioning/gates.js';
 import { dependenciesOf, PROVISIONERS } from '../provisioning/registry.js';
-import { resolveTarget, targetRecord, type ResolvedTarget } from '../provisioning/targets.js';
+import { installTarget, targetRecord, type ResolvedTarget } from '../provisioning/targets.js';
+import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { newEtag } from '../items/item-service.js';
 import type { JobRecord, JobStore, StepRow } from './job-store.js';
 import { creatingPercent, jobStatusOf, outcomeOf, provisioningPercent } from './report.js';
@@ -20,7 +21,7 @@ export interface RunnerDeps {
   jobs: JobStore;
   catalog: Catalog;
   profile: CloudProfile;
-  env: Readonly<Record<string, string | undefined>>;
+  tenancy: TenancyService;
   backends: Backends;
   concurrency: number;
 }
@@ -43,9 +44,14 @@ export async function runProvisioner(ctx: Omit<ProvisionContext, 'log'>): Promis
     }
     if (err instanceof BackingError) {
       steps.push(`${err.service} ${err.status ? `answered ${err.status}` : 'failed'}${err.code ? ` (${err.code})` : ''}`);
-      return { status: 'failed', error: err.body || err.message, steps, diagnosis: err.status === 401 || err.status === 403 || err.service === 'identity' ? diagnosisLink(err) : undefined };
+      const diagnosis = err.status === 401 || err.status === 403 || err.service === 'identity' ? diagnosisLink(err) : undefined;
+      // Only what the backing service answered travels as `error`; a call that got no answer is described by the service.
+      if (err.body) return { status: 'failed', error: err.body, ...(err.code ? { code: err.code } : {}), steps, diagnosis };
+      return { status: 'failed', code: err.code ?? 'backing_unreachable', message: err.message, steps, diagnosis };
     }
-    return { status: 'failed', error: (err as Error).message, steps };
+    // A fault of the service itself (a provisioner's bug): its own code and message, never presented as the backing's.
+    steps.push(`the ${ctx.item.itemType} provisioner stopped on an internal error`);
+    return { status: 'failed', code: 'internal_error', message: `The service failed while provisioning this ${ctx.item.itemType} (an internal error, not the backing service's answer): ${(err as Error).message}`, steps };
   }
 }
 
@@ -74,7 +80,7 @@ export class InstallRunner {
     const installed = await this.createItems(job, app, steps, now, write);
 
     const ws = await this.deps.db.selectFrom('workspaces').select('platform_workspace_id').where('id', '=', job.workspaceId).where('tenant_id', '=', job.tenantId).executeTakeFirst();
-    const target = resolveTarget(this.deps.profile, this.deps.env, job.mode, ws?.platform_workspace_id ?? null, job.targetOverrides);
+    const target = await installTarget(this.deps.tenancy, this.deps.profile, { tenantId: job.tenantId, mode: job.mode, binding: ws?.platform_workspace_id ?? null, overrides: job.targetOverrides });
     await write({ phase: 'provisioning', percentComplete: 35, installed, target: targetRecord(target) }, { kind: 'phase', data: { phase: 'provisioning', percentComplete: 35 } });
     await this.provision(job, app, steps, target, now, write);
 
@@ -191,7 +197,7 @@ export class InstallRunner {
 
 /** Keeps the item's live provisioning state (the console shows it per item). */
 export async function recordItemState(db: Db, itemId: string, result: StepResult, tenantId?: string): Promise<void> {
-  const state = { status: result.status, resourceId: result.resourceId ?? null, gate: result.gate ?? null, error: result.error ?? null, at: new Date().toISOString() };
+  const state = { status: result.status, resourceId: result.resourceId ?? null, gate: result.gate ?? null, error: result.error ?? null, code: result.code ?? null, message: result.message ?? null, at: new Date().toISOString() };
   let q = db.updateTable('items').set({ provisioning: JSON.stringify(state) }).where('id', '=', itemId);
   if (tenantId) q = q.where('tenant_id', '=', tenantId);
   await q.execute();

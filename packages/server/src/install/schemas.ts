@@ -1,4 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import { PlatformWorkspaceId } from '../http/schemas.js';
+import { NAME_PATTERNS } from '../tenancy/resources.js';
 
 const Gate = Type.Object({ reason: Type.String(), remediation: Type.String(), link: Type.String() }, { $id: 'RemediationGate' });
 
@@ -8,7 +10,9 @@ export const StepResultSchema = Type.Object(
     resourceId: Type.Optional(Type.String({ description: 'the live resource in the backing service' })),
     secondaryIds: Type.Optional(Type.Record(Type.String(), Type.String())),
     gate: Type.Optional(Type.Ref(Gate)),
-    error: Type.Optional(Type.String({ description: 'the backing service’s error text, unmodified' })),
+    error: Type.Optional(Type.String({ description: 'the backing service’s error text, unmodified (only ever its own words)' })),
+    code: Type.Optional(Type.String({ description: 'the failure’s code: the backing service’s error code when it answered one, else the service’s own (timeout, network_error, host_not_allowed, redirect_refused, internal_error, …)' })),
+    message: Type.Optional(Type.String({ description: 'the service’s own description of a failure that is not a backing service’s answer' })),
     steps: Type.Array(Type.String(), { description: 'step log' }),
     diagnosis: Type.Optional(Type.String({ description: 'where to diagnose an identity failure' })),
   },
@@ -52,10 +56,22 @@ export const InstallJobSchema = Type.Object(
   { $id: 'InstallJob' },
 );
 
+const Address = (what: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 300, pattern: '^\\S+$', description: `${what}: https://host or host[:port], under the cloud’s DNS suffixes and assigned to the tenant` }));
+const Named = (pattern: string, description: string) => Type.Optional(Type.String({ pattern, description }));
+
 export const TargetOverridesSchema = Type.Object(
-  Object.fromEntries(['platformWorkspaceId', 'kqlClusterUri', 'kqlDatabase', 'warehouseWorkspace', 'warehouseServer', 'warehouseDatabase', 'searchService', 'lakeAccount', 'lakeContainer']
-    .map((k) => [k, Type.Optional(Type.String({ minLength: 1, maxLength: 500 }))])),
-  { additionalProperties: false, description: 'dedicated mode only; every address must be under the cloud’s allowed DNS suffixes' },
+  {
+    platformWorkspaceId: Type.Optional(PlatformWorkspaceId('a platform workspace assigned to the tenant (a GUID)')),
+    kqlClusterUri: Address('the KQL cluster’s URI'),
+    kqlDatabase: Named(NAME_PATTERNS.kqlDatabase, 'the KQL database name (default: each item’s own)'),
+    warehouseWorkspace: Named(NAME_PATTERNS.warehouseWorkspace, 'the Synapse workspace name'),
+    warehouseServer: Address('the warehouse’s T-SQL server'),
+    warehouseDatabase: Named(NAME_PATTERNS.warehouseDatabase, 'the dedicated pool'),
+    searchService: Address('the search service’s URI'),
+    lakeAccount: Address('the lake account’s host'),
+    lakeContainer: Named(NAME_PATTERNS.lakeContainer, 'the lake container'),
+  },
+  { additionalProperties: false, minProperties: 1, description: 'dedicated mode only (and required there): every platform workspace and address must be assigned to the tenant by the deployment operator, and under the cloud’s allowed DNS suffixes' },
 );
 
 export const INSTALL_SCHEMAS = [Gate, StepResultSchema, ProvisionReportSchema, InstallJobSchema];

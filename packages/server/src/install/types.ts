@@ -12,7 +12,12 @@ export interface StepResult {
   resourceId?: string;
   secondaryIds?: Record<string, string>;
   gate?: RemediationGate;
+  /** The backing service's error text, unmodified (only ever the backing service's own words). */
   error?: string;
+  /** The failure's code: the backing service's error code when it answered one, else the service's own (timeout, network_error, host_not_allowed, redirect_refused, internal_error, …). */
+  code?: string;
+  /** The service's own description of a failure that is not a backing service's answer (no answer, a refused address, an internal error). */
+  message?: string;
   steps: string[];
   /** Where to read a diagnosis of a failed or remediation step (identity operations). */
   diagnosis?: string;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobStore } from './job-store.js';
 import { LeaseLost, type InstallRunner } from './runner.js';
+import { tenantContext } from '../tenancy/tenant-context.js';
 
 /** Claims install jobs with a lease, heartbeats while running them, and resumes jobs whose worker died. */
 export class InstallWorker {
@@ -34,7 +35,7 @@ export class InstallWorker {
       const beat = setInterval(() => {
         void this.jobs.heartbeat(job.id, this.id).then((ok) => { if (!ok) this.log.warn({ jobId: job.id }, 'lease lost'); }).catch(() => undefined);
       }, this.options.heartbeatMs);
-      const run = this.runner.run(job, this.id)
+      const run = tenantContext.run(job.tenantId, () => this.runner.run(job, this.id))
         .catch((err) => {
           if (err instanceof LeaseLost) return;
           this.log.error({ err, jobId: job.id }, 'install job stopped on an unexpected error; it will be resumed');

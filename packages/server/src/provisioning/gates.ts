@@ -16,17 +16,20 @@ export type GateName =
   | 'reporting-tenant-setting'
   | 'reporting-capacity';
 
+/** The SVC_* settings serve the default tenant; another tenant's resources are assigned by the deployment operator. */
+const OTHER_TENANTS = '; in a tenant other than the default one, the deployment operator assigns it (POST /api/operator/tenants/{tenantId}';
+
 /** The gate object for a name, with links into the selected cloud's portals. */
 export function gate(name: GateName, profile: CloudProfile, detail: { principal?: string; sql?: string; setting?: string } = {}): RemediationGate {
   const portal = profile.portalUrl;
   const fabric = profile.fabricPortalUrl;
   switch (name) {
     case 'no-platform-workspace':
-      return { reason: 'no bound platform workspace', remediation: 'bind a capacity to the workspace in the admin area, or set SVC_DEFAULT_PLATFORM_WORKSPACE', link: `${fabric}/admin-portal/capacities` };
+      return { reason: 'no bound platform workspace', remediation: `bind a capacity to the workspace in the admin area, or set SVC_DEFAULT_PLATFORM_WORKSPACE${OTHER_TENANTS}/platform-workspaces)`, link: `${fabric}/admin-portal/capacities` };
     case 'data-platform-auth':
       return { reason: 'data platform 401/403', remediation: 'grant the service identity Contributor on the workspace and enable the service-principal tenant setting ("Service principals can use Fabric APIs")', link: `${fabric}/admin-portal/tenantSettings` };
     case 'kql-not-configured':
-      return { reason: 'KQL cluster not configured', remediation: 'set SVC_KQL_CLUSTER_URI and SVC_KQL_CLUSTER_NAME', link: `${portal}/#browse/Microsoft.Kusto%2Fclusters` };
+      return { reason: 'KQL cluster not configured', remediation: `set SVC_KQL_CLUSTER_URI and SVC_KQL_CLUSTER_NAME${OTHER_TENANTS}/targets, kind kql-cluster with its resourceId)`, link: `${portal}/#browse/Microsoft.Kusto%2Fclusters` };
     case 'kql-arm-auth':
       return { reason: 'KQL 401/403 from resource manager', remediation: 'assign Contributor on the cluster to the identity', link: `${portal}/#browse/Microsoft.Kusto%2Fclusters` };
     case 'kql-create-table-auth':
@@ -34,7 +37,7 @@ export function gate(name: GateName, profile: CloudProfile, detail: { principal?
     case 'search-auth':
       return { reason: 'search service 401/403', remediation: 'assign Search Service Contributor on the search service (and Search Index Data Contributor to load documents)', link: `${portal}/#browse/Microsoft.Search%2FsearchServices` };
     case 'warehouse-not-configured':
-      return { reason: 'warehouse dedicated pool not configured', remediation: 'set SVC_WAREHOUSE_WORKSPACE and SVC_WAREHOUSE_DEDICATED_POOL', link: `${portal}/#browse/Microsoft.Synapse%2Fworkspaces` };
+      return { reason: 'warehouse dedicated pool not configured', remediation: `set SVC_WAREHOUSE_WORKSPACE and SVC_WAREHOUSE_DEDICATED_POOL${OTHER_TENANTS}/targets, kind warehouse)`, link: `${portal}/#browse/Microsoft.Synapse%2Fworkspaces` };
     case 'warehouse-tsql-auth':
       return { reason: 'warehouse T-SQL not authorized', remediation: detail.sql ?? 'create the identity as a database user FROM EXTERNAL PROVIDER and add it to db_owner', link: `${portal}/#browse/Microsoft.Synapse%2Fworkspaces` };
     case 'reporting-auth':

@@ -1,5 +1,5 @@
-import { InputError } from '../errors.js';
-import { hostAllowed, type CloudProfile } from '../cloud/profiles.js';
+import type { CloudProfile } from '../cloud/profiles.js';
+import type { SharedSet, TenancyService } from '../tenancy/tenancy-service.js';
 import type { Mode, TargetOverrides } from '../install/types.js';
 
 /** Where an install provisions: resolved from the cloud profile and SVC_* settings, or from targetOverrides. */
@@ -23,55 +23,62 @@ export interface ResolvedTarget {
   lakeContainer?: string;
 }
 
-const ADDRESS_FIELDS: Array<keyof TargetOverrides> = ['kqlClusterUri', 'searchService', 'warehouseServer', 'lakeAccount'];
-
-/** Refuses targetOverrides whose addresses leave the selected cloud (400 naming the field); nothing is sent. */
-export function checkOverrides(profile: CloudProfile, overrides: TargetOverrides): void {
-  for (const field of ADDRESS_FIELDS) {
-    const value = overrides[field];
-    if (!value) continue;
-    const url = /^[a-z]+:\/\//i.test(value) ? value : `https://${value}`;
-    if (!hostAllowed(profile, url)) {
-      let host = value;
-      try { host = new URL(url).host; } catch { /* keep the raw value */ }
-      throw new InputError(`body/targetOverrides/${field} points at ${host}, outside the ${profile.name} cloud's allowed DNS suffixes; the service's token is never sent there`, `targetOverrides.${field}`);
-    }
-  }
-}
-
 /** Resolves the install's target (a plain record: it is stored in the job and shown in the report). */
-export function resolveTarget(profile: CloudProfile, env: Readonly<Record<string, string | undefined>>, mode: Mode, boundWorkspace: string | null, overrides?: TargetOverrides | null): ResolvedTarget {
-  const shared: ResolvedTarget = {
+export function resolveTarget(profile: CloudProfile, shared: SharedSet, mode: Mode, overrides?: TargetOverrides | null): ResolvedTarget {
+  const base: ResolvedTarget = {
     mode,
-    platformWorkspaceId: boundWorkspace ?? env.SVC_DEFAULT_PLATFORM_WORKSPACE ?? undefined,
+    platformWorkspaceId: shared.platformWorkspaceId,
     dataPlatformApiUrl: profile.dataPlatformApiUrl,
     armUrl: profile.armUrl,
     oneLakeUrl: profile.oneLakeUrl,
-    kqlClusterUri: env.SVC_KQL_CLUSTER_URI?.replace(/\/+$/, ''),
-    kqlClusterResourceId: env.SVC_KQL_CLUSTER_NAME,
-    kqlLocation: env.SVC_KQL_LOCATION ?? 'eastus',
-    searchService: env.SVC_SEARCH_SERVICE?.replace(/\/+$/, ''),
-    warehouseWorkspace: env.SVC_WAREHOUSE_WORKSPACE,
-    warehousePool: env.SVC_WAREHOUSE_DEDICATED_POOL,
-    warehouseServer: env.SVC_WAREHOUSE_SERVER,
-    warehouseDatabase: env.SVC_WAREHOUSE_DATABASE ?? env.SVC_WAREHOUSE_DEDICATED_POOL,
-    lakeAccount: env.SVC_LAKE_ACCOUNT,
-    lakeContainer: env.SVC_LAKE_CONTAINER,
+    kqlClusterUri: shared.kqlClusterUri,
+    kqlClusterResourceId: shared.kqlClusterResourceId,
+    kqlLocation: shared.kqlLocation ?? 'eastus',
+    searchService: shared.searchService,
+    warehouseWorkspace: shared.warehouseWorkspace,
+    warehousePool: shared.warehousePool,
+    warehouseServer: shared.warehouseServer,
+    warehouseDatabase: shared.warehouseDatabase,
+    lakeAccount: shared.lakeAccount,
+    lakeContainer: shared.lakeContainer,
   };
-  if (mode === 'shared' || !overrides) return shared;
+  if (mode === 'shared' || !overrides) return base;
   const withScheme = (v?: string) => (v && !/^[a-z]+:\/\//i.test(v) ? `https://${v}` : v);
   return {
-    ...shared,
-    platformWorkspaceId: overrides.platformWorkspaceId ?? shared.platformWorkspaceId,
-    kqlClusterUri: withScheme(overrides.kqlClusterUri) ?? shared.kqlClusterUri,
+    ...base,
+    platformWorkspaceId: overrides.platformWorkspaceId ?? base.platformWorkspaceId,
+    kqlClusterUri: withScheme(overrides.kqlClusterUri) ?? base.kqlClusterUri,
     kqlDatabase: overrides.kqlDatabase,
-    searchService: withScheme(overrides.searchService) ?? shared.searchService,
-    warehouseWorkspace: overrides.warehouseWorkspace ?? shared.warehouseWorkspace,
-    warehouseServer: overrides.warehouseServer ?? shared.warehouseServer,
-    warehouseDatabase: overrides.warehouseDatabase ?? shared.warehouseDatabase,
-    lakeAccount: overrides.lakeAccount ?? shared.lakeAccount,
-    lakeContainer: overrides.lakeContainer ?? shared.lakeContainer,
+    searchService: withScheme(overrides.searchService) ?? base.searchService,
+    warehouseWorkspace: overrides.warehouseWorkspace ?? base.warehouseWorkspace,
+    warehouseServer: overrides.warehouseServer ?? base.warehouseServer,
+    warehouseDatabase: overrides.warehouseDatabase ?? base.warehouseDatabase,
+    lakeAccount: overrides.lakeAccount ?? base.lakeAccount,
+    lakeContainer: overrides.lakeContainer ?? base.lakeContainer,
   };
+}
+
+/**
+ * The target of a tenant's install: its shared set (the workspace's binding, else the tenant's default platform
+ * workspace), and in dedicated mode the overrides, each of which must be assigned to the tenant. `strict` answers 404
+ * for one that is not; otherwise (a job running later) it is left unset, so the step meets its gate and nothing
+ * falls back to a resource the install did not name.
+ */
+export async function installTarget(tenancy: TenancyService, profile: CloudProfile, job: { tenantId: string; mode: Mode; binding: string | null; overrides?: TargetOverrides | null }, strict = false): Promise<ResolvedTarget> {
+  const shared = await tenancy.sharedSet(job.tenantId, job.binding);
+  if (job.mode === 'shared' || !job.overrides) return resolveTarget(profile, shared, job.mode);
+  const { unheld, kql } = await tenancy.checkOverrides(job.tenantId, job.overrides, strict);
+  const target = resolveTarget(profile, shared, job.mode, job.overrides);
+  if (job.overrides.kqlClusterUri) {
+    target.kqlClusterResourceId = kql?.resourceId;
+    target.kqlLocation = kql?.location ?? target.kqlLocation;
+  }
+  for (const field of unheld) {
+    target[field] = undefined;
+    if (field === 'warehouseServer') target.warehouseWorkspace = undefined;
+    if (field === 'kqlClusterUri') target.kqlClusterResourceId = undefined;
+  }
+  return target;
 }
 
 /** The target as stored and shown in the report: every set value, as strings. */

@@ -5,6 +5,7 @@ import type { BiExport, BiReport, ReportingClient } from '../backends/reporting.
 import { ConflictError, GateError, InputError, NotFoundError, PreconditionError, ServiceError } from '../errors.js';
 import { gate } from '../provisioning/gates.js';
 import type { WorkspaceService } from '../workspaces/workspace-service.js';
+import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { checkDefinition, type RdlParameter } from './rdl-check.js';
 import { RdlSchema } from './rdl-schema.js';
 import { EXPORT_SETTINGS, reportingFailure } from './reporting-failure.js';
@@ -52,20 +53,23 @@ export class PaginatedReportService {
   private constructor(
     private readonly client: ReportingClient,
     private readonly workspaces: WorkspaceService,
+    private readonly tenancy: TenancyService,
     private readonly profile: CloudProfile,
-    private readonly env: Readonly<Record<string, string | undefined>>,
     private readonly schema: RdlSchema | undefined,
   ) {}
 
   /** The service; SVC_RDL_SCHEMA_PATH (the published RDL schema) is read here, once, and a bad path stops the start. */
-  static create(options: { client: ReportingClient; workspaces: WorkspaceService; profile: CloudProfile; env: Readonly<Record<string, string | undefined>> }): PaginatedReportService {
-    return new PaginatedReportService(options.client, options.workspaces, options.profile, options.env, RdlSchema.fromEnv(options.env));
+  static create(options: { client: ReportingClient; workspaces: WorkspaceService; tenancy: TenancyService; profile: CloudProfile; env: Readonly<Record<string, string | undefined>> }): PaginatedReportService {
+    return new PaginatedReportService(options.client, options.workspaces, options.tenancy, options.profile, RdlSchema.fromEnv(options.env));
   }
 
-  /** The reporting group of a workspace of the caller's tenant: its bound platform workspace, else the default one. */
+  /**
+   * The reporting group of a workspace of the caller's tenant: its bound platform workspace, else the tenant's default
+   * one, and only ever one assigned to the tenant (a report of any other group is then not found).
+   */
   private async group(caller: Caller, workspaceId: string): Promise<string> {
     const ws = await this.workspaces.get(caller, workspaceId);
-    const group = ws.platformWorkspaceId ?? this.env.SVC_DEFAULT_PLATFORM_WORKSPACE;
+    const group = (await this.tenancy.sharedSet(caller.tenantId, ws.platformWorkspaceId)).platformWorkspaceId;
     if (!group) throw new GateError(gate('no-platform-workspace', this.profile));
     return group;
   }

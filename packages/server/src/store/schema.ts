@@ -110,7 +110,16 @@ export interface Database {
     source: string;
     created_at: Timestamp;
   };
-  identity_signals: { id: string; principal: string; service: string; status: number; code: string | null; path: string; at: Timestamp };
+  identity_signals: { id: string; tenant_id: string | null; principal: string; service: string; status: number; code: string | null; path: string; at: Timestamp };
+  tenant_resources: {
+    id: string;
+    kind: string;
+    resource: string;
+    tenant_id: string;
+    settings: Json;
+    assigned_by: string | null;
+    created_at: Timestamp;
+  };
   identity_changes: {
     id: string;
     tenant_id: string;

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { pageRequest } from '../store/paging.js';
-import { errors, Id, Ok, PageQuery } from '../http/schemas.js';
+import { errors, Id, Ok, PageQuery, PlatformWorkspaceId } from '../http/schemas.js';
 import type { WorkspaceService } from './workspace-service.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'display name, 1 to 200 characters' });
@@ -54,13 +54,13 @@ export const workspaceRoutes = (service: WorkspaceService): FastifyPluginAsyncTy
     config: { scope: 'write' },
     schema: {
       operationId: 'updateWorkspace', tags: ['workspaces'],
-      summary: 'Rename a workspace, or bind it to a platform workspace (admin scope)',
+      summary: 'Rename a workspace, or bind it to a platform workspace of the tenant (admin scope; another tenant’s is 404)',
       params: Params,
       body: Type.Object(
         {
           name: Type.Optional(Name),
           description: Type.Optional(Description),
-          platformWorkspaceId: Type.Optional(Type.Union([Id('platform workspace id'), Type.Null()])),
+          platformWorkspaceId: Type.Optional(Type.Union([PlatformWorkspaceId('a platform workspace assigned to the tenant (a GUID), or null to unbind'), Type.Null()])),
         },
         { additionalProperties: false, minProperties: 1 },
       ),

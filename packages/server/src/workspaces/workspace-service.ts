@@ -3,7 +3,9 @@ import type { Caller } from '../auth/caller.js';
 import { hasScope } from '../auth/scopes.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import type { Db } from '../store/db.js';
+import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
+import { platformWorkspaceKey } from '../tenancy/resources.js';
 
 /** A workspace as the API shows it. */
 export interface Workspace {
@@ -32,10 +34,10 @@ export function toWorkspace(r: Row): Workspace {
 
 /** Workspaces of the caller's tenant; another tenant's workspace is indistinguishable from an unknown one. */
 export class WorkspaceService {
-  private constructor(private readonly db: Db) {}
+  private constructor(private readonly db: Db, private readonly tenancy: TenancyService) {}
 
-  static create(db: Db): WorkspaceService {
-    return new WorkspaceService(db);
+  static create(db: Db, tenancy: TenancyService): WorkspaceService {
+    return new WorkspaceService(db, tenancy);
   }
 
   async create(caller: Caller, input: { name: string; description?: string }): Promise<Workspace> {
@@ -72,10 +74,19 @@ export class WorkspaceService {
     return toWorkspace(row);
   }
 
-  /** Renames or redescribes; binding a platform workspace needs the admin scope. */
+  /**
+   * Renames or redescribes; binding a platform workspace needs the admin scope and one assigned to the caller's
+   * tenant (another tenant's, or an unknown one, is 404).
+   */
   async update(caller: Caller, id: string, patch: { name?: string; description?: string; platformWorkspaceId?: string | null }): Promise<Workspace> {
     if (patch.platformWorkspaceId !== undefined && !hasScope(caller.scopes, 'admin')) {
       throw new ForbiddenError("Binding a platform workspace needs the 'admin' scope", 'missing_scope');
+    }
+    if (patch.platformWorkspaceId) {
+      await this.get(caller, id);
+      if (!(await this.tenancy.owns(caller.tenantId, 'platform-workspace', platformWorkspaceKey(patch.platformWorkspaceId, 'platformWorkspaceId')))) {
+        throw new NotFoundError('Platform workspace', patch.platformWorkspaceId);
+      }
     }
     const row = await this.db
       .updateTable('workspaces')

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, Id, Ok } from '../../http/schemas.js';
 import type { IdentityService } from '../identity-service.js';
+import { hasScope } from '../../auth/scopes.js';
 import { ClaimCheckSchema, DiagnosisSchema, IdentityTypeName, ProbeIdentitySchema, ProbeResultSchema, SignalSchema } from '../schemas.js';
 
 const tags = ['identity'];
@@ -18,11 +19,15 @@ export const diagnoseRoutes = (identity: IdentityService): FastifyPluginAsyncTyp
   app.get('/api/admin/identity/signals', {
     config: { scope: 'admin' },
     schema: {
-      operationId: 'listIdentitySignals', tags, summary: 'Backing calls refused on authentication or authorization (newest first; never a token)',
+      operationId: 'listIdentitySignals', tags, summary: 'Backing calls refused on authentication or authorization, of the caller’s tenant (every tenant’s for the operator); newest first, never a token',
       querystring: Type.Object({ since: Type.Optional(Type.String({ format: 'date-time' })), principal: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false }),
       response: { 200: Type.Object({ ok: Ok, signals: Type.Array(Type.Ref(SignalSchema)) }), ...errors() },
     },
-  }, async (req) => ({ ok: true as const, signals: await identity.signals.list({ since: req.query.since ? new Date(req.query.since) : undefined, principal: req.query.principal }) }));
+  }, async (req) => ({ ok: true as const, signals: await identity.signals.list({
+    // A tenant's admin sees the tenant's signals; the deployment operator sees every tenant's and the deployment's own.
+    tenantId: hasScope(req.caller!.scopes, 'operator') ? undefined : req.caller!.tenantId,
+    since: req.query.since ? new Date(req.query.since) : undefined, principal: req.query.principal,
+  }) }));
 
   app.get('/api/admin/identity/diagnose', {
     config: { scope: 'admin' },

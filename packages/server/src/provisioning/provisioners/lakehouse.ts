@@ -1,4 +1,5 @@
 import { gateOnAuth } from '../gates.js';
+import { backingPath } from '../../backends/http-pipeline.js';
 import type { ProvisionContext, Provisioner } from '../context.js';
 import { ensurePlatformItem } from './platform-item.js';
 
@@ -28,7 +29,7 @@ export const provisionLakehouse: Provisioner = async (ctx) => {
   for (const table of ctx.content.tables as Array<{ name: string; folder: string }>) {
     // A directory PUT is idempotent: an existing folder answers 201 again (409 PathAlreadyExists is also fine).
     await ctx.backends.pipeline.send({
-      service: 'storage', method: 'PUT', url: `${onelake}/${ws}/${item.id}/${table.folder}?resource=directory`,
+      service: 'storage', method: 'PUT', url: `${onelake}${backingPath`/${ws}/${item.id}`}/${table.folder.split('/').map(encodeURIComponent).join('/')}?resource=directory`,
       audience: ctx.profile.storageAudience, accept: [409],
     });
     ctx.log(`table folder ${table.folder}`);
