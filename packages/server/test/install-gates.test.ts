@@ -10,7 +10,7 @@ import { startSandbox } from '@svc/sandbox';
 import { loadCatalog } from '../src/catalog/load-catalog.js';
 import { dependenciesOf } from '../src/provisioning/registry.js';
 import { build, type TestApp, type TestTenant } from './helpers.js';
-import { defaultTenant, install, workspace, type Sandbox } from './install-helpers.js';
+import { defaultTenant, install, OPERATOR, workspace, type Sandbox } from './install-helpers.js';
 import { DEFAULT_TENANT, ensureTenant } from '../src/auth/token-service.js';
 
 const catalog = loadCatalog();
@@ -100,7 +100,7 @@ async function retryAll(c: Pick<Ctx, 'h' | 'tenant'>, job: any) {
   return current;
 }
 
-test('gate "no bound platform workspace": cleared by binding the workspace, then the step retry creates', async (t) => {
+test('gate "no bound platform workspace": cleared by assigning the tenant a platform workspace and binding it, then the step retry creates', async (t) => {
   const c = await setup(t, { SVC_DEFAULT_PLATFORM_WORKSPACE: '' });
   const job = await install(c.h, c.tenant, 'app-lakehouse-inspector', { workspaceId: c.ws });
   for (const s of job.provision.steps) assertGate(s, 'no-platform-workspace');
@@ -112,6 +112,10 @@ test('gate "no bound platform workspace": cleared by binding the workspace, then
   assertGate(early.json().job.provision.steps.find((s: any) => s.stepIndex === 0), 'no-platform-workspace');
   assert.equal((await c.sandbox.admin.requests({ service: 'dataPlatform' })).length, before);
 
+  // The remediation: the platform workspace is assigned to the tenant (the operator), then bound to the workspace.
+  const refused = await c.h.app.inject({ method: 'PATCH', url: `/api/workspaces/${c.ws}`, headers: c.tenant.auth, payload: { platformWorkspaceId: c.sandbox.ids.platformWorkspaceId } });
+  assert.equal(refused.statusCode, 404, 'not the tenant’s until assigned');
+  await c.h.services.tenancy.assignPlatformWorkspace(OPERATOR, c.tenant.tenantId, c.sandbox.ids.platformWorkspaceId);
   const bind = await c.h.app.inject({ method: 'PATCH', url: `/api/workspaces/${c.ws}`, headers: c.tenant.auth, payload: { platformWorkspaceId: c.sandbox.ids.platformWorkspaceId } });
   assert.equal(bind.statusCode, 200, bind.body);
   const done = await retryAll(c, job);
