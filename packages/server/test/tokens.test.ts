@@ -1,6 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { build } from './helpers.js';
+import { randomUUID } from 'node:crypto';
+import { build, type TestApp } from './helpers.js';
+import type { Scope } from '../src/auth/scopes.js';
+
+/** Another (non-admin) user of the tenant, with a token of their own holding `scopes`. */
+async function colleague(h: TestApp, tenantId: string, scopes: Scope[]) {
+  const userId = `u-${randomUUID()}`;
+  await h.store.db.insertInto('users').values({ id: userId, tenant_id: tenantId, display_name: 'Colleague', email: null, oidc_subject: null, is_admin: false }).execute();
+  const { secret, token } = await h.services.tokens.issue({ tenantId, userId, userName: 'Colleague', method: 'token', scopes }, { name: 'colleague', scopes });
+  return { userId, id: token.id, auth: { authorization: `Bearer ${secret}` } };
+}
+
+const idsOf = (r: { json(): { tokens: Array<{ id: string }> } }) => r.json().tokens.map((x) => x.id).sort();
 
 test('token life cycle: create, use, list without secrets, revoke effective on the next request', async (t) => {
   const h = await build(t);
@@ -122,4 +134,34 @@ test('the per-token rate limit answers 429 with Retry-After', async (t) => {
   }
   assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429]);
   assert.ok(Number(retryAfter) >= 1);
+});
+
+test('the tokens scope manages the caller’s own tokens only; admin manages every token of the tenant', async (t) => {
+  const h = await build(t);
+  const admin = await h.tenant();
+  const adminTokenId = (await h.app.inject({ method: 'GET', url: '/api/whoami', headers: admin.auth })).json().tokenId;
+  const bob = await colleague(h, admin.tenantId, ['tokens', 'read']);
+  const minted = await h.app.inject({ method: 'POST', url: '/api/tokens', headers: bob.auth, payload: { name: 'bob ci', scopes: ['read'] } });
+  assert.equal(minted.statusCode, 201);
+  const bobsOwn = [bob.id, minted.json().token.id].sort();
+
+  const bobList = await h.app.inject({ method: 'GET', url: '/api/tokens', headers: bob.auth });
+  assert.equal(bobList.statusCode, 200);
+  assert.deepEqual(idsOf(bobList), bobsOwn, 'tokens lists only the caller’s own tokens');
+  const adminList = await h.app.inject({ method: 'GET', url: '/api/tokens', headers: admin.auth });
+  assert.deepEqual(idsOf(adminList), [adminTokenId, ...bobsOwn].sort(), 'admin lists every token of the tenant');
+
+  const unknown = await h.app.inject({ method: 'DELETE', url: '/api/tokens/nosuchtoken1', headers: bob.auth });
+  const foreign = await h.app.inject({ method: 'DELETE', url: `/api/tokens/${adminTokenId}`, headers: bob.auth });
+  assert.equal(foreign.statusCode, 404, 'another user’s token is not found');
+  assert.equal(foreign.json().error.code, unknown.json().error.code);
+  assert.equal(foreign.json().error.message, unknown.json().error.message.replace('nosuchtoken1', adminTokenId), 'exactly as for an unknown id');
+  assert.equal((await h.app.inject({ method: 'GET', url: '/api/whoami', headers: admin.auth })).statusCode, 200, 'the admin’s token still works');
+
+  const own = await h.app.inject({ method: 'DELETE', url: `/api/tokens/${minted.json().token.id}`, headers: bob.auth });
+  assert.equal(own.statusCode, 200, 'a user revokes their own token');
+  const byAdmin = await h.app.inject({ method: 'DELETE', url: `/api/tokens/${bob.id}`, headers: admin.auth });
+  assert.equal(byAdmin.statusCode, 200, 'an admin revokes any token of the tenant');
+  const gone = await h.app.inject({ method: 'GET', url: '/api/whoami', headers: bob.auth });
+  assert.equal(gone.json().error.code, 'token_revoked');
 });

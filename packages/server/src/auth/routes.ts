@@ -49,7 +49,7 @@ export const authRoutes = (deps: { tokens: TokenService; sessions: SessionServic
   app.get('/api/tokens', {
     config: { scope: 'tokens' },
     schema: {
-      operationId: 'listTokens', tags: ['tokens'], summary: 'List the tenant’s live API tokens (never their secrets)',
+      operationId: 'listTokens', tags: ['tokens'], summary: 'List live API tokens (never their secrets): the caller’s own with the tokens scope, every one of the tenant with admin',
       querystring: PageQuery,
       response: { 200: Type.Object({ ok: Ok, tokens: Type.Array(Type.Ref(ApiTokenSchema)), nextCursor: Type.Optional(Type.String()) }), ...errors() },
     },
@@ -74,7 +74,7 @@ export const authRoutes = (deps: { tokens: TokenService; sessions: SessionServic
   app.delete('/api/tokens/:tokenId', {
     config: { scope: 'tokens' },
     schema: {
-      operationId: 'revokeToken', tags: ['tokens'], summary: 'Revoke a token; effective on the next request',
+      operationId: 'revokeToken', tags: ['tokens'], summary: 'Revoke a token, effective on the next request: one of the caller’s own with the tokens scope, any of the tenant with admin; another user’s token is 404 without admin',
       params: Type.Object({ tokenId: Id('token id') }),
       response: { 200: Type.Object({ ok: Ok, revoked: Type.String() }), ...errors(404) },
     },

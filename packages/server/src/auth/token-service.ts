@@ -42,6 +42,11 @@ function toApiToken(row: TokenRow): ApiToken {
   };
 }
 
+/** Whose tokens the caller manages: undefined (every user's of the tenant) with admin, else the caller's own user. */
+function managedOwner(caller: Caller): string | undefined {
+  return hasScope(caller.scopes, 'admin') ? undefined : caller.userId;
+}
+
 /** Issues, verifies, lists and revokes scoped API tokens, always within the caller's tenant. */
 export class TokenService {
   private readonly lastUsedWritten = new Map<string, number>();
@@ -167,7 +172,7 @@ export class TokenService {
       .catch(() => this.lastUsedWritten.delete(id));
   }
 
-  /** Lists the tenant's live tokens (not revoked), newest last, without secrets. */
+  /** Lists the live tokens (not revoked) the caller manages, newest last, without secrets. */
   async list(caller: Caller, page: PageRequest) {
     let q = this.db
       .selectFrom('api_tokens')
@@ -177,20 +182,24 @@ export class TokenService {
       .orderBy('created_at')
       .orderBy('id')
       .limit(page.limit + 1);
+    const owner = managedOwner(caller);
+    if (owner) q = q.where('user_id', '=', owner);
     if (page.cursor) q = q.where(afterCursor(page.cursor));
     const { rows, nextCursor } = toPage(await q.execute(), page.limit);
     return { tokens: rows.map(toApiToken), nextCursor };
   }
 
-  /** Revokes a token of the caller's tenant at once; 404 for unknown or other-tenant ids. */
+  /** Revokes a token the caller manages at once; 404 for unknown ids and ids the caller does not manage alike. */
   async revoke(caller: Caller, tokenId: string): Promise<void> {
-    const result = await this.db
+    let q = this.db
       .updateTable('api_tokens')
       .set({ revoked_at: new Date().toISOString() })
       .where('id', '=', tokenId)
       .where('tenant_id', '=', caller.tenantId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
+      .where('revoked_at', 'is', null);
+    const owner = managedOwner(caller);
+    if (owner) q = q.where('user_id', '=', owner);
+    const result = await q.executeTakeFirst();
     if (!result.numUpdatedRows) throw new NotFoundError('Token', tokenId);
     this.verified.delete(tokenId);
     await this.notify?.(tokenId);
