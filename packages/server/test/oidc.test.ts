@@ -241,3 +241,21 @@ test('an id token whose signature does not match the provider’s JWKS is refuse
   assert.equal(cookieOf(r, 'svc_session'), undefined);
   assert.equal((await h.store.db.selectFrom('users').select('id').where('tenant_id', '=', serviceTenant).execute()).length, 0, 'no user is created');
 });
+
+test('a token minted from an identity-provider session has no parent and is not cut to the session’s hours', async (t) => {
+  const { sb, base } = await rig(t);
+  const a = await throughProvider(sb, base, 'ada');
+  const back = await fetch(a.callback, { redirect: 'manual', headers: { cookie: `svc_oidc_state=${a.state}` } });
+  const cookie = cookieOf(back, 'svc_session')!.split(';')[0]!;
+  const { csrfToken } = await (await fetch(`${base}/api/whoami`, { headers: { cookie } })).json();
+  const r = await fetch(`${base}/api/tokens`, {
+    method: 'POST', headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'automation', scopes: ['read'], expiresInDays: 90 }),
+  });
+  assert.equal(r.status, 201);
+  const body = await r.json();
+  assert.equal(body.token.parentId, null);
+  assert.equal(body.expiryCapped, false);
+  const days = (Date.parse(body.token.expiresAt) - Date.now()) / 86_400_000;
+  assert.ok(days > 89.9 && days <= 90, `90 days, not the session's 12 hours: ${days}`);
+});

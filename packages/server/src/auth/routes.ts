@@ -18,6 +18,7 @@ export const ApiTokenSchema = Type.Object(
     expiresAt: Type.String({ format: 'date-time' }),
     lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     userId: Type.String(),
+    parentId: Type.Union([Type.String(), Type.Null()], { description: 'the token this one was minted with (directly or through a console session opened with it); revoking that token revokes this one' }),
   },
   { $id: 'ApiToken' },
 );
@@ -63,11 +64,19 @@ export const authRoutes = (deps: { tokens: TokenService; sessions: SessionServic
         {
           name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
           scopes: Type.Array(ScopeSchema, { minItems: 1, maxItems: SCOPES.length }),
-          expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EXPIRY_DAYS, description: 'default 30, at most 90' })),
+          expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EXPIRY_DAYS, description: 'default 30, at most 90; never beyond the expiry of the token the request is made with (see expiryCapped)' })),
         },
         { additionalProperties: false },
       ),
-      response: { 201: Type.Object({ ok: Ok, token: Type.Ref(ApiTokenSchema), secret: Type.String({ description: 'svc_pat_<id>_<secret>, shown once' }) }), ...errors() },
+      response: {
+        201: Type.Object({
+          ok: Ok,
+          token: Type.Ref(ApiTokenSchema),
+          secret: Type.String({ description: 'svc_pat_<id>_<secret>, shown once' }),
+          expiryCapped: Type.Boolean({ description: 'true when the expiry was cut to that of the token the request was made with: a token never outlives its parent' }),
+        }),
+        ...errors(),
+      },
     },
   }, async (req, reply) => reply.status(201).send({ ok: true as const, ...(await deps.tokens.issue(req.caller!, req.body)) }));
 
