@@ -308,3 +308,16 @@ test('the callback never answers 500: a stored return path that is not same-orig
     assert.equal(cookieOf(failed, 'svc_session'), undefined);
   }
 });
+
+test('starting sign-ins is limited per client address, and a refused start stores nothing', async (t) => {
+  const { h, base } = await rig(t, { SVC_SIGNIN_RATE_LIMIT_PER_MINUTE: '2' });
+  const logins = async () => (await h.store.db.selectFrom('oidc_logins').select('state_hash').execute()).length;
+  const before = await logins();
+  for (let i = 0; i < 2; i++) assert.equal((await fetch(`${base}/api/auth/login`, { redirect: 'manual' })).status, 302);
+  const r = await fetch(`${base}/api/auth/login`, { redirect: 'manual' });
+  assert.equal(r.status, 429);
+  assert.ok(Number(r.headers.get('retry-after')) >= 1);
+  assert.equal((await r.json()).error.code, 'rate_limited');
+  assert.equal(cookieOf(r, 'svc_oidc_state'), undefined);
+  assert.equal(await logins(), before + 2, 'the refused start wrote no row');
+});

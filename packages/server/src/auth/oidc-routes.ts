@@ -34,7 +34,7 @@ export const oidcRoutes = (deps: { signIn?: OidcSignIn; sessions: SessionService
   };
 
   app.get('/api/auth/login', {
-    config: { public: true },
+    config: { public: true, signIn: true },
     schema: {
       operationId: 'startOidcSignIn', tags: ['session'], security: [],
       summary: 'Sign in to the console with the cloud’s identity provider: redirects to its authorize endpoint (authorization code with PKCE S256)',
@@ -60,7 +60,7 @@ export const oidcRoutes = (deps: { signIn?: OidcSignIn; sessions: SessionService
   });
 
   app.get('/api/auth/callback', {
-    config: { public: true },
+    config: { public: true, signIn: true },
     schema: {
       operationId: 'completeOidcSignIn', tags: ['session'], security: [],
       summary: 'Where the identity provider sends the browser back: exchanges the code, checks the id token, sets the session cookie and redirects to the console',

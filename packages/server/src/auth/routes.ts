@@ -93,7 +93,7 @@ export const authRoutes = (deps: { tokens: TokenService; sessions: SessionServic
   });
 
   app.post('/api/session', {
-    config: { public: true },
+    config: { public: true, signIn: true },
     schema: {
       operationId: 'createSession', tags: ['session'], summary: 'Sign in to the console with an API token; sets the session cookie',
       security: [],
