@@ -223,10 +223,11 @@ export class TokenService {
       // One generation per statement: each sees the children committed meanwhile (a mint holds its parent's row
       // until its child is written), so no token minted during the revocation escapes it.
       const ids = [tokenId];
-      for (let generation = [tokenId]; generation.length; ids.push(...generation)) {
+      for (let generation = [tokenId]; generation.length > 0; ) {
         const children = await trx.updateTable('api_tokens').set({ revoked_at: now })
           .where('parent_id', 'in', generation).where('revoked_at', 'is', null).returning('id').execute();
         generation = children.map((c) => c.id);
+        ids.push(...generation);
       }
       await trx.deleteFrom('sessions').where('token_id', 'in', ids).execute();
       return ids;
