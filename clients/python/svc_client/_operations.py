@@ -17,6 +17,7 @@ ApiToken = TypedDict("ApiToken", {
     "id": "str",
     "lastUsedAt": "Union[str, None]",
     "name": "str",
+    "parentId": "Union[str, None]",
     "scopes": "List[str]",
     "userId": "str",
 })
@@ -522,6 +523,7 @@ CreateTokenBody = TypedDict("CreateTokenBody", {
 })
 
 CreateTokenResult = TypedDict("CreateTokenResult", {
+    "expiryCapped": "bool",
     "secret": "str",
     "token": "ApiToken",
 })
@@ -1259,7 +1261,7 @@ class Operations(SyncCore):
         return self._call("listThreadEdges", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     def list_tokens(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None) -> Page[ApiToken]:
-        """List the tenant’s live API tokens (never their secrets) (GET /api/tokens)."""
+        """List live API tokens (never their secrets): the caller’s own with the tokens scope, every one of the tenant with admin (GET /api/tokens)."""
         return self._call("listTokens", {}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
 
     def iter_tokens(self, *, limit: Optional[Union[int, str]] = None) -> Iterator[ApiToken]:
@@ -1311,7 +1313,7 @@ class Operations(SyncCore):
         return self._call("retryInstallStep", {"jobId": job_id, "stepIndex": step_index}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     def revoke_token(self, token_id: str) -> str:
-        """Revoke a token; effective on the next request (DELETE /api/tokens/{tokenId})."""
+        """Revoke a token, effective on the next request: one of the caller’s own with the tokens scope, any of the tenant with admin; another user’s token is 404 without admin (DELETE /api/tokens/{tokenId})."""
         return self._call("revokeToken", {"tokenId": token_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     def roll_back_identity_change(self, change_id: str) -> IdentityChange:
@@ -1645,7 +1647,7 @@ class AsyncOperations(AsyncCore):
         return await self._call("listThreadEdges", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def list_tokens(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None) -> Page[ApiToken]:
-        """List the tenant’s live API tokens (never their secrets) (GET /api/tokens)."""
+        """List live API tokens (never their secrets): the caller’s own with the tokens scope, every one of the tenant with admin (GET /api/tokens)."""
         return await self._call("listTokens", {}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
 
     def iter_tokens(self, *, limit: Optional[Union[int, str]] = None) -> AsyncIterator[ApiToken]:
@@ -1697,7 +1699,7 @@ class AsyncOperations(AsyncCore):
         return await self._call("retryInstallStep", {"jobId": job_id, "stepIndex": step_index}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def revoke_token(self, token_id: str) -> str:
-        """Revoke a token; effective on the next request (DELETE /api/tokens/{tokenId})."""
+        """Revoke a token, effective on the next request: one of the caller’s own with the tokens scope, any of the tenant with admin; another user’s token is 404 without admin (DELETE /api/tokens/{tokenId})."""
         return await self._call("revokeToken", {"tokenId": token_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def roll_back_identity_change(self, change_id: str) -> IdentityChange:

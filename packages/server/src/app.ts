@@ -170,7 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   registerErrorHandling(app, fs.existsSync(consoleIndex) ? consoleIndex : undefined);
   registerMetrics(app, metrics);
   registerInputGuard(app);
-  registerAuthentication(app, { tokens, sessions, limiter: new RateLimiter(config.rateLimitPerMinute) });
+  registerAuthentication(app, { tokens, sessions, limiter: new RateLimiter(config.rateLimitPerMinute), signInLimiter: new RateLimiter(config.signInRateLimitPerMinute) });
 
   const secureCookies = (req: { protocol: string }) => req.protocol === 'https' || (config.publicUrl ?? '').startsWith('https:');
   await app.register(systemRoutes({ metrics, publicUrl: config.publicUrl, health: () => ({

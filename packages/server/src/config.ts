@@ -20,6 +20,8 @@ export interface Config {
   bootstrapToken?: string;
   logLevel: LogLevel;
   rateLimitPerMinute: number;
+  /** Requests a minute per client address to the sign-in routes, which anyone may call. */
+  signInRateLimitPerMinute: number;
   bodyLimitBytes: number;
   sessionHours: number;
   /** How long a serialized item listing is kept (0 = off); writes drop it at once in every process. */
@@ -84,6 +86,7 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrapToken,
     logLevel,
     rateLimitPerMinute: intVar(env, 'SVC_RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
+    signInRateLimitPerMinute: intVar(env, 'SVC_SIGNIN_RATE_LIMIT_PER_MINUTE', 30, 1, 10_000_000),
     bodyLimitBytes: intVar(env, 'SVC_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     sessionHours: intVar(env, 'SVC_SESSION_HOURS', 12, 1, 24 * 30),
     readCacheMs: intVar(env, 'SVC_READ_CACHE_MS', 5000, 0, 600_000),
@@ -121,4 +124,5 @@ export const SETTINGS: readonly string[] = [
   'SVC_BACKING_CONCURRENCY', 'SVC_SANDBOX_ADMIN_URL', 'SVC_OIDC_ISSUER', 'SVC_OIDC_TENANT', 'SVC_OIDC_TENANTS',
   'SVC_OIDC_CLIENT_ID', 'SVC_OIDC_CLIENT_SECRET', 'SVC_OIDC_SCOPES', 'SVC_OIDC_ADMINS', 'SVC_RDL_SCHEMA_PATH',
   'SVC_READ_CACHE_MS', 'SVC_BACKING_RETRY_AFTER_MAX_MS', 'SVC_GRAPH_AUDIENCE', 'SVC_VAULT_AUDIENCE',
+  'SVC_SIGNIN_RATE_LIMIT_PER_MINUTE',
 ];

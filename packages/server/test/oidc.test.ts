@@ -241,3 +241,83 @@ test('an id token whose signature does not match the provider’s JWKS is refuse
   assert.equal(cookieOf(r, 'svc_session'), undefined);
   assert.equal((await h.store.db.selectFrom('users').select('id').where('tenant_id', '=', serviceTenant).execute()).length, 0, 'no user is created');
 });
+
+test('a token minted from an identity-provider session has no parent and is not cut to the session’s hours', async (t) => {
+  const { sb, base } = await rig(t);
+  const a = await throughProvider(sb, base, 'ada');
+  const back = await fetch(a.callback, { redirect: 'manual', headers: { cookie: `svc_oidc_state=${a.state}` } });
+  const cookie = cookieOf(back, 'svc_session')!.split(';')[0]!;
+  const { csrfToken } = await (await fetch(`${base}/api/whoami`, { headers: { cookie } })).json();
+  const r = await fetch(`${base}/api/tokens`, {
+    method: 'POST', headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'automation', scopes: ['read'], expiresInDays: 90 }),
+  });
+  assert.equal(r.status, 201);
+  const body = await r.json();
+  assert.equal(body.token.parentId, null);
+  assert.equal(body.expiryCapped, false);
+  const days = (Date.parse(body.token.expiresAt) - Date.now()) / 86_400_000;
+  assert.ok(days > 89.9 && days <= 90, `90 days, not the session's 12 hours: ${days}`);
+});
+
+test('returnTo must be a same-origin path: anything else is 400 naming it at login, and no sign-in is started', async (t) => {
+  const { h, base } = await rig(t);
+  const logins = async () => (await h.store.db.selectFrom('oidc_logins').select('state_hash').execute()).length;
+  const before = await logins();
+  // As they appear in the query string.
+  const refused = [
+    '/%09/evil.example.com/x', '/%0A/x', '/%0D%0ALocation:%20https://evil.example.com', '//evil.example.com', '/%5Cevil.example.com',
+    'https%3A%2F%2Fevil.example.com%2F', 'evil', '', '/..//evil.example.com', '/a/%2E%2E/%2E%2E//evil.example.com', '/a%5C..%5C..%5C/evil.example.com',
+    '/%20/x', '/x%C2%85y', '/x%E2%80%A8y', '/x%7F', `/${'a'.repeat(600)}`,
+  ];
+  for (const value of refused) {
+    const r = await fetch(`${base}/api/auth/login?returnTo=${value}`, { redirect: 'manual' });
+    assert.equal(r.status, 400, `${value}: ${r.status}`);
+    const body = await r.json();
+    assert.equal(body.ok, false);
+    assert.equal(body.error.field, 'returnTo', value);
+    assert.equal(typeof body.error.code, 'string');
+    assert.equal(cookieOf(r, 'svc_oidc_state'), undefined, `${value}: no sign-in state`);
+  }
+  assert.equal(await logins(), before, 'a refused returnTo stores nothing');
+
+  const odd = await fetch(`${base}/api/auth/login?returnTo=${encodeURIComponent('/workspaces/a/../b?tab=items#top')}`, { redirect: 'manual' });
+  assert.equal(odd.status, 302);
+  const stored = await h.store.db.selectFrom('oidc_logins').select('return_to').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+  assert.equal(stored.return_to, '/workspaces/b?tab=items#top', 'the path is kept as the service resolves it');
+});
+
+test('the callback never answers 500: a stored return path that is not same-origin lands on /, failures keep the envelope', async (t) => {
+  const { sb, h, base } = await rig(t);
+  const a = await throughProvider(sb, base, 'ada');
+  // A sign-in started before returnTo was checked this strictly.
+  await h.store.db.updateTable('oidc_logins').set({ return_to: '/\n/x' }).execute();
+  const r = await fetch(a.callback, { redirect: 'manual', headers: { cookie: `svc_oidc_state=${a.state}` } });
+  assert.equal(r.status, 302, await r.text());
+  assert.equal(r.headers.get('location'), '/');
+  assert.ok(cookieOf(r, 'svc_session'), 'the sign-in completed');
+
+  // An unexpected failure inside the callback: a browser gets the sign-in error page, an API caller the envelope.
+  for (const accept of ['text/html', 'application/json']) {
+    const b = await throughProvider(sb, base, 'ada');
+    await h.store.db.updateTable('oidc_logins').set({ redirect_uri: 'not a url' }).execute();
+    const failed = await fetch(b.callback, { redirect: 'manual', headers: { accept, cookie: `svc_oidc_state=${b.state}` } });
+    assert.ok(failed.status >= 400, `${accept}: ${failed.status}`);
+    if (accept === 'text/html') assert.match(await failed.text(), /<h1>Sign-in failed<\/h1>[\s\S]*<code id="code">internal<\/code>/);
+    else assert.equal((await failed.json()).error.code, 'internal');
+    assert.equal(cookieOf(failed, 'svc_session'), undefined);
+  }
+});
+
+test('starting sign-ins is limited per client address, and a refused start stores nothing', async (t) => {
+  const { h, base } = await rig(t, { SVC_SIGNIN_RATE_LIMIT_PER_MINUTE: '2' });
+  const logins = async () => (await h.store.db.selectFrom('oidc_logins').select('state_hash').execute()).length;
+  const before = await logins();
+  for (let i = 0; i < 2; i++) assert.equal((await fetch(`${base}/api/auth/login`, { redirect: 'manual' })).status, 302);
+  const r = await fetch(`${base}/api/auth/login`, { redirect: 'manual' });
+  assert.equal(r.status, 429);
+  assert.ok(Number(r.headers.get('retry-after')) >= 1);
+  assert.equal((await r.json()).error.code, 'rate_limited');
+  assert.equal(cookieOf(r, 'svc_oidc_state'), undefined);
+  assert.equal(await logins(), before + 2, 'the refused start wrote no row');
+});

@@ -990,7 +990,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the tenant’s live API tokens (never their secrets) */
+        /** List live API tokens (never their secrets): the caller’s own with the tokens scope, every one of the tenant with admin */
         get: operations["listTokens"];
         put?: never;
         /** Create a scoped API token; the secret is shown only in this answer */
@@ -1011,7 +1011,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a token; effective on the next request */
+        /** Revoke a token, effective on the next request: one of the caller’s own with the tokens scope, any of the tenant with admin; another user’s token is 404 without admin */
         delete: operations["revokeToken"];
         options?: never;
         head?: never;
@@ -1191,6 +1191,8 @@ export interface components {
             id: string;
             lastUsedAt: string | null;
             name: string;
+            /** @description the token this one was minted with (directly or through a console session opened with it); revoking that token revokes this one */
+            parentId: string | null;
             scopes: string[];
             userId: string;
         };
@@ -6522,7 +6524,7 @@ export interface operations {
     startOidcSignIn: {
         parameters: {
             query?: {
-                /** @description the console path to land on once signed in (default /) */
+                /** @description the console path to land on once signed in (default /): a path on this site, with one leading / and no control characters or whitespace */
                 returnTo?: string;
             };
             header?: never;
@@ -10080,7 +10082,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description default 30, at most 90 */
+                    /** @description default 30, at most 90; never beyond the expiry of the token the request is made with (see expiryCapped) */
                     expiresInDays?: number;
                     name: string;
                     scopes: ("read" | "write" | "install" | "reports" | "tokens" | "admin" | "metrics" | "operator")[];
@@ -10095,6 +10097,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description true when the expiry was cut to that of the token the request was made with: a token never outlives its parent */
+                        expiryCapped: boolean;
                         /** @enum {boolean} */
                         ok: true;
                         /** @description svc_pat_<id>_<secret>, shown once */

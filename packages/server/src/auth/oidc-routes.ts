@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { publicErrors } from '../http/schemas.js';
 import { ServiceError } from '../errors.js';
 import { LOGIN_TTL_SECONDS, type OidcSignIn } from './oidc.js';
+import { RETURN_TO_MAX_LENGTH, returnPath } from './return-path.js';
 import { SESSION_COOKIE, type SessionService } from './session-service.js';
 
 /** Binds a started sign-in to the browser that started it: holds the state, httpOnly, for ten minutes. */
@@ -33,27 +34,33 @@ export const oidcRoutes = (deps: { signIn?: OidcSignIn; sessions: SessionService
   };
 
   app.get('/api/auth/login', {
-    config: { public: true },
+    config: { public: true, signIn: true },
     schema: {
       operationId: 'startOidcSignIn', tags: ['session'], security: [],
       summary: 'Sign in to the console with the cloud’s identity provider: redirects to its authorize endpoint (authorization code with PKCE S256)',
       querystring: Type.Object(
-        { returnTo: Type.Optional(Type.String({ maxLength: 500, pattern: '^/(?![/\\\\])', description: 'the console path to land on once signed in (default /)' })) },
+        {
+          returnTo: Type.Optional(Type.String({
+            maxLength: RETURN_TO_MAX_LENGTH,
+            description: 'the console path to land on once signed in (default /): a path on this site, with one leading / and no control characters or whitespace',
+          })),
+        },
         { additionalProperties: false },
       ),
       response: { 302: Redirect('to the identity provider; a short-lived httpOnly cookie binds the sign-in to this browser'), ...publicErrors(400, 404, 502) },
     },
   }, async (req, reply) => {
+    const returnTo = returnPath(req.query.returnTo);
     const signIn = configured();
     const redirectUri = signIn.settings.redirectUri ?? `${req.protocol}://${req.host}/api/auth/callback`;
-    const { url, state } = await signIn.begin(redirectUri, req.query.returnTo ?? '/');
+    const { url, state } = await signIn.begin(redirectUri, returnTo);
     reply.setCookie(OIDC_STATE_COOKIE, state, { httpOnly: true, sameSite: 'lax', path: COOKIE_PATH, secure: deps.secureCookies(req), maxAge: LOGIN_TTL_SECONDS });
     reply.header('cache-control', 'no-store');
     return reply.redirect(url, 302);
   });
 
   app.get('/api/auth/callback', {
-    config: { public: true },
+    config: { public: true, signIn: true },
     schema: {
       operationId: 'completeOidcSignIn', tags: ['session'], security: [],
       summary: 'Where the identity provider sends the browser back: exchanges the code, checks the id token, sets the session cookie and redirects to the console',
@@ -78,11 +85,12 @@ export const oidcRoutes = (deps: { signIn?: OidcSignIn; sessions: SessionService
       reply.setCookie(SESSION_COOKIE, session.cookie, { httpOnly: true, sameSite: 'lax', path: '/', secure: deps.secureCookies(req), expires: session.expiresAt });
       return reply.redirect(done.returnTo, 302);
     } catch (err) {
-      // A browser gets a page it can read; API callers get the error envelope from the one error handler.
-      if (err instanceof ServiceError && (req.headers.accept ?? '').includes('text/html')) {
-        return (reply as unknown as FastifyReply).status(err.status).type('text/html; charset=utf-8').send(errorPage(err));
-      }
-      throw err;
+      // API callers get the error envelope from the one error handler; a browser gets a page it can read, also when
+      // the failure was not foreseen.
+      if (!(req.headers.accept ?? '').includes('text/html')) throw err;
+      if (!(err instanceof ServiceError)) req.log.error({ err }, 'unexpected error in the sign-in callback');
+      const failure = err instanceof ServiceError ? err : new ServiceError(500, 'internal', 'The sign-in could not be completed because of an unexpected error; the request id is in the x-request-id header');
+      return (reply as unknown as FastifyReply).status(failure.status).type('text/html; charset=utf-8').send(errorPage(failure));
     }
   });
 };

@@ -5,6 +5,7 @@ import { COMMERCIAL_AUTH_URL, type CloudProfile } from '../cloud/profiles.js';
 import type { Db } from '../store/db.js';
 import { AuthenticationError, ForbiddenError, InputError, ServiceError } from '../errors.js';
 import type { Caller } from './caller.js';
+import { sameOriginPath } from './return-path.js';
 import { TENANT_SCOPES, type Scope } from './scopes.js';
 import { DEFAULT_TENANT } from './token-service.js';
 
@@ -183,7 +184,9 @@ export class OidcSignIn {
     const tenantId = this.tenantFor(tid);
     const user = await this.user(tenantId, tid, claims);
     const scopes = user.isAdmin ? [...TENANT_SCOPES] : this.settings.userScopes;
-    return { caller: { tenantId, userId: user.id, userName: user.displayName, method: 'session', scopes }, returnTo: login.return_to, created: user.created };
+    // Checked again: a sign-in started before returnTo was checked as strictly lands on the console's home.
+    const returnTo = sameOriginPath(login.return_to) ?? '/';
+    return { caller: { tenantId, userId: user.id, userName: user.displayName, method: 'session', scopes }, returnTo, created: user.created };
   }
 
   private grantFailure(err: unknown): ServiceError {

@@ -18,6 +18,7 @@ export const ApiTokenSchema = Type.Object(
     expiresAt: Type.String({ format: 'date-time' }),
     lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     userId: Type.String(),
+    parentId: Type.Union([Type.String(), Type.Null()], { description: 'the token this one was minted with (directly or through a console session opened with it); revoking that token revokes this one' }),
   },
   { $id: 'ApiToken' },
 );
@@ -49,7 +50,7 @@ export const authRoutes = (deps: { tokens: TokenService; sessions: SessionServic
   app.get('/api/tokens', {
     config: { scope: 'tokens' },
     schema: {
-      operationId: 'listTokens', tags: ['tokens'], summary: 'List the tenant’s live API tokens (never their secrets)',
+      operationId: 'listTokens', tags: ['tokens'], summary: 'List live API tokens (never their secrets): the caller’s own with the tokens scope, every one of the tenant with admin',
       querystring: PageQuery,
       response: { 200: Type.Object({ ok: Ok, tokens: Type.Array(Type.Ref(ApiTokenSchema)), nextCursor: Type.Optional(Type.String()) }), ...errors() },
     },
@@ -63,18 +64,26 @@ export const authRoutes = (deps: { tokens: TokenService; sessions: SessionServic
         {
           name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
           scopes: Type.Array(ScopeSchema, { minItems: 1, maxItems: SCOPES.length }),
-          expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EXPIRY_DAYS, description: 'default 30, at most 90' })),
+          expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EXPIRY_DAYS, description: 'default 30, at most 90; never beyond the expiry of the token the request is made with (see expiryCapped)' })),
         },
         { additionalProperties: false },
       ),
-      response: { 201: Type.Object({ ok: Ok, token: Type.Ref(ApiTokenSchema), secret: Type.String({ description: 'svc_pat_<id>_<secret>, shown once' }) }), ...errors() },
+      response: {
+        201: Type.Object({
+          ok: Ok,
+          token: Type.Ref(ApiTokenSchema),
+          secret: Type.String({ description: 'svc_pat_<id>_<secret>, shown once' }),
+          expiryCapped: Type.Boolean({ description: 'true when the expiry was cut to that of the token the request was made with: a token never outlives its parent' }),
+        }),
+        ...errors(),
+      },
     },
   }, async (req, reply) => reply.status(201).send({ ok: true as const, ...(await deps.tokens.issue(req.caller!, req.body)) }));
 
   app.delete('/api/tokens/:tokenId', {
     config: { scope: 'tokens' },
     schema: {
-      operationId: 'revokeToken', tags: ['tokens'], summary: 'Revoke a token; effective on the next request',
+      operationId: 'revokeToken', tags: ['tokens'], summary: 'Revoke a token, effective on the next request: one of the caller’s own with the tokens scope, any of the tenant with admin; another user’s token is 404 without admin',
       params: Type.Object({ tokenId: Id('token id') }),
       response: { 200: Type.Object({ ok: Ok, revoked: Type.String() }), ...errors(404) },
     },
@@ -84,7 +93,7 @@ export const authRoutes = (deps: { tokens: TokenService; sessions: SessionServic
   });
 
   app.post('/api/session', {
-    config: { public: true },
+    config: { public: true, signIn: true },
     schema: {
       operationId: 'createSession', tags: ['session'], summary: 'Sign in to the console with an API token; sets the session cookie',
       security: [],

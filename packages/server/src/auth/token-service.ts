@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/db.js';
+import type { Transaction } from 'kysely';
+import type { Database } from '../store/schema.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
 import { AuthenticationError, ForbiddenError, InputError, NotFoundError } from '../errors.js';
 import type { Caller } from './caller.js';
@@ -15,6 +17,8 @@ export interface ApiToken {
   expiresAt: string;
   lastUsedAt: string | null;
   userId: string;
+  /** The token this one was minted with, directly or through a console session opened with it. */
+  parentId: string | null;
 }
 
 export const DEFAULT_EXPIRY_DAYS = 30;
@@ -27,8 +31,9 @@ type VerifiedRow = {
 };
 
 type TokenRow = {
-  id: string; name: string; scopes: string[]; created_at: Date; expires_at: Date; last_used_at: Date | null; user_id: string;
+  id: string; name: string; scopes: string[]; created_at: Date; expires_at: Date; last_used_at: Date | null; user_id: string; parent_id: string | null;
 };
+const TOKEN_COLUMNS = ['id', 'name', 'scopes', 'created_at', 'expires_at', 'last_used_at', 'user_id', 'parent_id'] as const;
 
 function toApiToken(row: TokenRow): ApiToken {
   return {
@@ -39,7 +44,13 @@ function toApiToken(row: TokenRow): ApiToken {
     expiresAt: row.expires_at.toISOString(),
     lastUsedAt: row.last_used_at ? row.last_used_at.toISOString() : null,
     userId: row.user_id,
+    parentId: row.parent_id,
   };
+}
+
+/** Whose tokens the caller manages: undefined (every user's of the tenant) with admin, else the caller's own user. */
+function managedOwner(caller: Caller): string | undefined {
+  return hasScope(caller.scopes, 'admin') ? undefined : caller.userId;
 }
 
 /** Issues, verifies, lists and revokes scoped API tokens, always within the caller's tenant. */
@@ -79,7 +90,11 @@ export class TokenService {
     return row;
   }
 
-  /** Mints a token for the caller's user; never with scopes the caller lacks. Returns the secret once. */
+  /**
+   * Mints a token for the caller's user; never with scopes the caller lacks. A token minted with a token (or a session
+   * opened with one) records it as its parent and never outlives it: the expiry is cut to the parent's, and
+   * `expiryCapped` says so. Returns the secret once.
+   */
   async issue(caller: Caller, input: { name: string; scopes: string[]; expiresInDays?: number }) {
     const unknown = input.scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
     if (unknown.length) throw new InputError(`body/scopes contains unknown scope '${unknown[0]}'`, 'scopes');
@@ -87,22 +102,27 @@ export class TokenService {
     if (missing.length) {
       throw new ForbiddenError(`A token cannot grant scope '${missing[0]}' that the caller does not hold`, 'scope_escalation');
     }
-    const days = input.expiresInDays ?? DEFAULT_EXPIRY_DAYS;
+    const requested = Date.now() + (input.expiresInDays ?? DEFAULT_EXPIRY_DAYS) * DAY_MS;
     const token = newToken();
-    const row = await this.db
-      .insertInto('api_tokens')
-      .values({
-        id: token.id,
-        tenant_id: caller.tenantId,
-        user_id: caller.userId,
-        name: input.name,
-        scopes: [...new Set(input.scopes)],
-        secret_hash: hashSecret(token.secret),
-        expires_at: new Date(Date.now() + days * DAY_MS).toISOString(),
-      })
-      .returning(['id', 'name', 'scopes', 'created_at', 'expires_at', 'last_used_at', 'user_id'])
-      .executeTakeFirstOrThrow();
-    return { token: toApiToken(row), secret: token.value };
+    return this.db.transaction().execute(async (trx) => {
+      const parentExpiry = caller.tokenId ? await liveParentExpiry(trx, caller.tokenId) : Infinity;
+      const expires = Math.min(requested, parentExpiry);
+      const row = await trx
+        .insertInto('api_tokens')
+        .values({
+          id: token.id,
+          tenant_id: caller.tenantId,
+          user_id: caller.userId,
+          name: input.name,
+          scopes: [...new Set(input.scopes)],
+          secret_hash: hashSecret(token.secret),
+          expires_at: new Date(expires).toISOString(),
+          parent_id: caller.tokenId ?? null,
+        })
+        .returning(TOKEN_COLUMNS)
+        .executeTakeFirstOrThrow();
+      return { token: toApiToken(row), secret: token.value, expiryCapped: expires < requested };
+    });
   }
 
   /** Seeds a known token (SVC_BOOTSTRAP_TOKEN) for a user when its id is absent. */
@@ -167,35 +187,65 @@ export class TokenService {
       .catch(() => this.lastUsedWritten.delete(id));
   }
 
-  /** Lists the tenant's live tokens (not revoked), newest last, without secrets. */
+  /** Lists the live tokens (not revoked) the caller manages, newest last, without secrets. */
   async list(caller: Caller, page: PageRequest) {
     let q = this.db
       .selectFrom('api_tokens')
-      .select(['id', 'name', 'scopes', 'created_at', 'expires_at', 'last_used_at', 'user_id'])
+      .select(TOKEN_COLUMNS)
       .where('tenant_id', '=', caller.tenantId)
       .where('revoked_at', 'is', null)
       .orderBy('created_at')
       .orderBy('id')
       .limit(page.limit + 1);
+    const owner = managedOwner(caller);
+    if (owner) q = q.where('user_id', '=', owner);
     if (page.cursor) q = q.where(afterCursor(page.cursor));
     const { rows, nextCursor } = toPage(await q.execute(), page.limit);
     return { tokens: rows.map(toApiToken), nextCursor };
   }
 
-  /** Revokes a token of the caller's tenant at once; 404 for unknown or other-tenant ids. */
+  /**
+   * Revokes a token the caller manages at once, with every token minted from it (transitively) and their console
+   * sessions; 404 for unknown ids and ids the caller does not manage alike. Every process forgets them (NOTIFY).
+   */
   async revoke(caller: Caller, tokenId: string): Promise<void> {
-    const result = await this.db
-      .updateTable('api_tokens')
-      .set({ revoked_at: new Date().toISOString() })
-      .where('id', '=', tokenId)
-      .where('tenant_id', '=', caller.tenantId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    if (!result.numUpdatedRows) throw new NotFoundError('Token', tokenId);
-    this.verified.delete(tokenId);
-    await this.notify?.(tokenId);
-    await this.db.deleteFrom('sessions').where('token_id', '=', tokenId).execute();
+    const revoked = await this.db.transaction().execute(async (trx) => {
+      const now = new Date().toISOString();
+      let q = trx
+        .updateTable('api_tokens')
+        .set({ revoked_at: now })
+        .where('id', '=', tokenId)
+        .where('tenant_id', '=', caller.tenantId)
+        .where('revoked_at', 'is', null);
+      const owner = managedOwner(caller);
+      if (owner) q = q.where('user_id', '=', owner);
+      if (!(await q.returning('id').executeTakeFirst())) throw new NotFoundError('Token', tokenId);
+      // One generation per statement: each sees the children committed meanwhile (a mint holds its parent's row
+      // until its child is written), so no token minted during the revocation escapes it.
+      const ids = [tokenId];
+      for (let generation = [tokenId]; generation.length > 0; ) {
+        const children = await trx.updateTable('api_tokens').set({ revoked_at: now })
+          .where('parent_id', 'in', generation).where('revoked_at', 'is', null).returning('id').execute();
+        generation = children.map((c) => c.id);
+        ids.push(...generation);
+      }
+      await trx.deleteFrom('sessions').where('token_id', 'in', ids).execute();
+      return ids;
+    });
+    for (const id of revoked) this.verified.delete(id);
+    for (const id of revoked) await this.notify?.(id);
   }
+}
+
+/**
+ * The expiry of the token a new one is minted with, its row held (FOR SHARE) until the new one is written, so that a
+ * revocation of the parent waits for the child and revokes it too; 401 when the parent was revoked or expired meanwhile.
+ */
+async function liveParentExpiry(trx: Transaction<Database>, parentId: string): Promise<number> {
+  const parent = await trx.selectFrom('api_tokens').select(['expires_at', 'revoked_at']).where('id', '=', parentId).forShare().executeTakeFirst();
+  if (!parent || parent.revoked_at) throw new AuthenticationError('The token this request was made with has been revoked', 'token_revoked');
+  if (parent.expires_at.getTime() <= Date.now()) throw new AuthenticationError('The token this request was made with has expired', 'token_expired');
+  return parent.expires_at.getTime();
 }
 
 /** The tenant main seeds at start (its admin token), and the one a single-tenant OIDC registration signs into. */

@@ -3,9 +3,16 @@ import type { Caller } from '../auth/caller.js';
 import { hasScope } from '../auth/scopes.js';
 import { checkCsrf, CSRF_HEADER, SESSION_COOKIE, type SessionService } from '../auth/session-service.js';
 import type { TokenService } from '../auth/token-service.js';
-import { AuthenticationError, ForbiddenError, RateLimitError } from '../errors.js';
-import type { RateLimiter } from './rate-limit.js';
+import { AuthenticationError, ForbiddenError } from '../errors.js';
+import { addressKey, type RateLimiter } from './rate-limit.js';
 import { tenantContext } from '../tenancy/tenant-context.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A public sign-in route: limited per client address (SVC_SIGNIN_RATE_LIMIT_PER_MINUTE), as it costs a store write or a token check. */
+    signIn?: boolean;
+  }
+}
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -22,19 +29,19 @@ export async function resolveCaller(req: FastifyRequest, tokens: TokenService, s
   throw new AuthenticationError('Send "Authorization: Bearer svc_pat_<id>_<secret>" or sign in to the console');
 }
 
-/** The one authentication hook: every non-public route gets a caller, its scope checked, CSRF enforced. */
-export function registerAuthentication(app: FastifyInstance, deps: { tokens: TokenService; sessions: SessionService; limiter: RateLimiter }) {
-  app.addHook('onRequest', async (req, reply) => {
+/**
+ * The one authentication hook: every non-public route gets a caller, its scope checked, CSRF enforced, and its rate
+ * limit per caller; the sign-in routes get theirs per client address (req.ip, which SVC_TRUST_PROXY decides).
+ */
+export function registerAuthentication(app: FastifyInstance, deps: { tokens: TokenService; sessions: SessionService; limiter: RateLimiter; signInLimiter: RateLimiter }) {
+  app.addHook('onRequest', async (req) => {
     const config = req.routeOptions.config;
+    if (config.signIn) deps.signInLimiter.limit(addressKey(req.ip));
     // Public routes, unmatched paths (JSON 404) and the console's static files need no caller.
     if (config.public || !req.routeOptions.url || (req.routeOptions.schema as { hide?: boolean } | undefined)?.hide) return;
     const caller = await resolveCaller(req, deps.tokens, deps.sessions);
     req.caller = caller;
-    const wait = deps.limiter.take(caller.tokenId ?? caller.sessionIdHash ?? caller.userId);
-    if (wait > 0) {
-      reply.header('retry-after', String(wait));
-      throw new RateLimitError(wait);
-    }
+    deps.limiter.limit(caller.tokenId ?? caller.sessionIdHash ?? caller.userId);
     if (config.scope && !hasScope(caller.scopes, config.scope)) {
       throw new ForbiddenError(`This operation needs the '${config.scope}' scope`, 'missing_scope');
     }

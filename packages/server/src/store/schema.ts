@@ -25,6 +25,8 @@ export interface Database {
     expires_at: Timestamp;
     last_used_at: Timestamp | null;
     revoked_at: Timestamp | null;
+    /** The token this one was minted with (directly or through a session opened with it); null for none. */
+    parent_id: ColumnType<string | null, string | null | undefined, string | null>;
   };
   sessions: {
     id_hash: string;
