@@ -95,6 +95,20 @@ test('rotation: steps in order, the old secret deleted only after verification a
   assert.equal(mayRun(r, 'delete-old-secret', new Date(now.getTime() + 24 * 3_600_000)).ok, true);
 });
 
+test('rotation: the time left before the old secret may go carries 60 minutes into an hour', () => {
+  const t0 = now.toISOString();
+  const r: RotationProgress = { state: 'in-progress', done: { 'create-new-secret': t0, 'store-in-vault': t0, 'restart-consumers': t0, verify: t0 } };
+  const MIN = 60_000;
+  const leftWhen = (msLeft: number) => /\((.+) from now\)/.exec((mayRun(r, 'delete-old-secret', new Date(now.getTime() + 24 * 3_600_000 - msLeft)) as { reason: string }).reason)![1];
+  assert.equal(leftWhen(59.5 * MIN), '1 h', '59.5 min rounds up to a whole hour, not "0 h 60 min"');
+  assert.equal(leftWhen((23 * 60 + 59.9) * MIN), '24 h', '23 h 59.9 min is not "23 h 60 min"');
+  assert.equal(leftWhen(24 * 3_600_000), '24 h', 'exactly 24 h (the moment the new secret was created)');
+  assert.equal(leftWhen((23 * 60 + 59) * MIN), '23 h 59 min');
+  assert.equal(leftWhen(60 * MIN + 1), '1 h 1 min', 'a part of a minute counts as a minute: never sooner than it is');
+  assert.equal(leftWhen(90_000), '2 min');
+  assert.equal(leftWhen(1), '1 min');
+});
+
 test('incidents: approvals, snapshots, and monitoring for twice the duration', () => {
   assert.match(String(approvalProblem('SEV2', true)), /only for SEV1/);
   assert.equal(approvalProblem('SEV1', true), undefined);
