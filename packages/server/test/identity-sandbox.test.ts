@@ -147,6 +147,58 @@ test('add a firewall rule, check an egress address, roll it back: the sandbox is
   assert.equal(journal[0].state, 'rolled-back');
 });
 
+test('a service-identity 401/403 on an identity operation is a 424 gate naming the role or tenant setting; other refusals keep the backing text', async (t) => {
+  const { sb, call, ci, ws } = await setup(t);
+  const gated = (r: { statusCode: number; body: string; json(): any }, reason: RegExp, remediation: RegExp, backingCode: string) => {
+    assert.equal(r.statusCode, 424, r.body);
+    const { error } = r.json();
+    assert.equal(error.code, 'deployment_gate');
+    assert.match(error.gate.reason, reason);
+    assert.match(error.gate.remediation, remediation);
+    assert.equal(error.hint, error.gate.remediation);
+    // The message is the data platform's own answer, unmodified.
+    assert.equal(JSON.parse(error.message).errorCode, backingCode, error.message);
+  };
+  // Reduced to what provisioning needs: firewall rules (Admin) are refused, role assignments can still be read (Viewer).
+  await sb.admin.grant({ service: 'dataPlatform', role: 'Contributor' });
+  const notAdmin = /not Admin on the workspace/;
+  const grantAdmin = new RegExp(`grant the service identity Admin on the platform workspace ${ws}: reading and changing the workspace firewall rules needs Admin`);
+  gated(await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`), notAdmin, grantAdmin, 'InsufficientWorkspaceRole');
+  gated(await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-check?ip=203.0.113.10`), notAdmin, grantAdmin, 'InsufficientWorkspaceRole');
+  gated(await call('POST', `/api/admin/identity/workspaces/${ws}/firewall-rules`, { name: 'ci-egress', startIpAddress: '203.0.113.0', endIpAddress: '203.0.113.255' }), notAdmin, grantAdmin, 'InsufficientWorkspaceRole');
+  assert.deepEqual((await call('GET', '/api/admin/identity/changes')).json().changes, [], 'a refused fix is not journaled');
+  assert.equal((await call('GET', `/api/admin/identity/workspaces/${ws}/role-assignments`)).statusCode, 200, 'a Contributor lists role assignments');
+  gated(await call('POST', `/api/admin/identity/workspaces/${ws}/role-assignments`, { principalId: ci.objectId, role: 'Contributor' }), /not Member on the workspace/, /Member on the platform workspace .*granting a workspace role/, 'InsufficientWorkspaceRole');
+  await sb.admin.grant({ service: 'dataPlatform', role: 'Member' });
+  gated(await call('POST', `/api/admin/identity/workspaces/${ws}/role-assignments`, { principalId: ci.objectId, role: 'Admin' }), notAdmin, /grant the service identity Admin/, 'InsufficientWorkspaceRole');
+
+  // A rollback the service identity may no longer perform: the gate, and the change stays applied.
+  await sb.admin.grant({ service: 'dataPlatform', role: 'Admin' });
+  const added = await call('POST', `/api/admin/identity/workspaces/${ws}/firewall-rules`, { name: 'office', startIpAddress: '198.51.100.1', endIpAddress: '198.51.100.9' });
+  assert.equal(added.statusCode, 201, added.body);
+  await sb.admin.revoke({ service: 'dataPlatform', role: 'Admin' });
+  gated(await call('POST', `/api/admin/identity/changes/${added.json().change.id}/rollback`), notAdmin, grantAdmin, 'InsufficientPrivileges');
+  assert.equal((await call('GET', `/api/admin/identity/changes/${added.json().change.id}`)).json().change.state, 'applied');
+
+  // The tenant setting off: 401 from the platform, a gate naming the setting.
+  await sb.admin.grant({ service: 'dataPlatform', role: 'Admin' });
+  await sb.admin.setSwitch('dataPlatform.servicePrincipalsEnabled', false);
+  gated(await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`), /may not use the platform APIs/, /"Service principals can use Fabric APIs".*needs Admin/, 'Unauthorized');
+  await sb.admin.setSwitch('dataPlatform.servicePrincipalsEnabled', true);
+
+  // Other refusals are no gate: the backing service's text is passed on unmodified, with its status where it is the caller's.
+  const raw = JSON.stringify({ requestId: '00000000-0000-0000-0000-000000000007', errorCode: 'ClientIpNotAllowed', message: 'Client IP not allowed (custom text 7)' });
+  await sb.admin.addFault({ service: 'dataPlatform', method: 'GET', path: '/firewallRules', status: 403, body: raw, count: 1 });
+  const ip = await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`);
+  assert.equal(ip.statusCode, 502, ip.body);
+  assert.deepEqual([ip.json().error.code, ip.json().error.message], ['backing_refused', raw]);
+  assert.equal(ip.json().error.gate, undefined);
+  const unknown = await call('GET', `/api/admin/identity/workspaces/${randomUUID()}/firewall-rules`);
+  assert.deepEqual([unknown.statusCode, unknown.json().error.code], [404, 'backing_refused']);
+  assert.equal(JSON.parse(unknown.json().error.message).errorCode, 'WorkspaceNotFound');
+  assert.equal((await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`)).statusCode, 200, 'Admin again: the rules are listed');
+});
+
 test('expiry alerts at 91, 30 and 6 days before expiry: API, /metrics and the banner feed', async (t) => {
   const { h, call } = await setup(t);
   const expiresAt = new Date(Date.now() + 200 * DAY);
