@@ -36,6 +36,52 @@ test('every symptom of SPEC.md’s table maps to its likely cause', () => {
   assert.throws(() => diagnose({}), /at least one/);
 });
 
+test('the required grant names the role the failing data-platform call needs (reference/data-platform-api.md)', () => {
+  const refused = { status: 403, code: 'InsufficientWorkspaceRole', service: 'data-platform' } as const;
+  const cases: Array<[Parameters<typeof diagnose>[0]['call'], string]> = [
+    [{ call: 'firewall-rules' }, 'Admin'],
+    [{ call: 'grant-role', role: 'Admin' }, 'Admin'],
+    [{ call: 'grant-role', role: 'Contributor' }, 'Member'],
+    [{ call: 'remove-role-assignment', role: 'Admin' }, 'Admin'],
+    [{ call: 'create-item' }, 'Contributor'],
+    [{ call: 'run-pipeline' }, 'Contributor'],
+    [{ call: 'read-workspace' }, 'Viewer'],
+    [{ call: 'list-role-assignments' }, 'Viewer'],
+  ];
+  for (const [call, role] of cases) {
+    const d = diagnose({ ...refused, call });
+    assert.match(d.requiredGrant!, new RegExp(`^the identity holds ${role} or higher on the workspace \\(.+ needs it\\), and the tenant setting "Service principals can use Fabric APIs"`), JSON.stringify(call));
+    assert.ok(d.actions.some((a) => a.action === `grant the identity ${role} on the workspace (journaled, can be rolled back)`), JSON.stringify(d.actions));
+  }
+  // The call unknown (a pasted answer, a link): each role with its calls, never Contributor for everything.
+  const any = diagnose(refused);
+  assert.match(any.requiredGrant!, /Viewer for reading the workspace, listing the workspace role assignments; Contributor for creating and updating items \(provisioning\), running a pipeline job; Member for granting a workspace role .*; Admin for reading and changing the workspace firewall rules/);
+  assert.doesNotMatch(JSON.stringify(any), /Contributor on the workspace/);
+  assert.ok(any.actions.some((a) => /the workspace role the failing call needs/.test(a.action)));
+});
+
+test('diagnose knows every name the API gives a backing service, each with its required grant', () => {
+  const grants: Record<string, RegExp> = {
+    'data-platform': /workspace role the failing call needs.*"Service principals can use Fabric APIs"/,
+    dataPlatform: /workspace role the failing call needs.*"Service principals can use Fabric APIs"/,
+    arm: /^Contributor on the cluster$/,
+    kql: /^the AllDatabasesAdmin cluster principal role, principal type App$/,
+    search: /^the Search Service Contributor role on the service/,
+    sql: /FROM EXTERNAL PROVIDER .*db_owner/,
+    warehouse: /FROM EXTERNAL PROVIDER .*db_owner/,
+    reporting: /service principals use the reporting APIs.*Contributor or higher on the workspace to publish \(Member or higher for embed tokens\)/,
+    storage: /OneLake data: Contributor or higher to write/,
+    oneLake: /OneLake data: Contributor or higher to write/,
+    identity: /a valid credential for the identity/,
+  };
+  for (const [service, grant] of Object.entries(grants)) {
+    assert.match(diagnose({ status: 403, service }).requiredGrant ?? '(none)', grant, service);
+  }
+  assert.match(diagnose({ code: 'AADSTS7000215', service: 'identity' }).requiredGrant!, /a valid credential/, 'the identity provider answers without 401/403');
+  assert.equal(diagnose({ status: 500, service: 'dataPlatform' }).requiredGrant, undefined, 'no grant for a failure that is not one of authorization');
+  assert.throws(() => diagnose({ status: 403, service: 'fabric' }), (e: Error & { field?: string }) => /Unknown backing service 'fabric': use one of data-platform/.test(e.message));
+});
+
 const jwt = (claims: Record<string, unknown>) => ['{"alg":"RS256"}', JSON.stringify(claims), 'sig'].map((p, i) => (i < 2 ? Buffer.from(p).toString('base64url') : p)).join('.');
 
 test('claim checks mark each claim ok, or wrong with the expected value', () => {

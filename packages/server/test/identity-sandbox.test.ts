@@ -57,7 +57,8 @@ test('each AADSTS code and HTTP symptom from the sandbox diagnoses to SPEC.md’
   await sb.admin.setSwitch('identity.tokenLifetimeSeconds', -60);
   const expired = await symptomOf(probeAs(ci, ws), 'workspace-read');
   assert.deepEqual([expired.code, expired.symptom], ['TokenExpired', 'http-401']);
-  assert.match(expired.diagnosis.requiredGrant, /Contributor on the workspace/);
+  // The link names no call: the grant lists the role each call needs, the workspace read's among them.
+  assert.match(expired.diagnosis.requiredGrant, /Viewer for reading the workspace.*Contributor for creating and updating items/);
   await sb.admin.setSwitch('identity.tokenLifetimeSeconds', 3599);
   await sb.admin.revoke({ service: 'dataPlatform', role: 'Contributor', principal: ci.appId });
   assert.equal((await symptomOf(probeAs(ci, ws), 'workspace-read')).symptom, 'http-403-authorization-failed');
@@ -80,6 +81,27 @@ test('the service’s own 401/403 is recorded by the pipeline hook', async (t) =
   assert.equal(r.json().passed, false);
   const signals = (await call('GET', '/api/admin/identity/signals')).json().signals;
   assert.ok(signals.some((s: { service: string; status: number; principal: string }) => s.service === 'data-platform' && s.status === 403 && s.principal.startsWith('managed')), JSON.stringify(signals));
+});
+
+test('POST /api/admin/identity/diagnose knows each name the API reports for a backing service and answers its grant', async (t) => {
+  const { call } = await setup(t);
+  // The names of BackingService (signals, install step links), the catalog's `backing`, and the sandbox's spelling.
+  const names: Record<string, RegExp> = {
+    'data-platform': /Admin for reading and changing the workspace firewall rules/, dataPlatform: /Admin for reading and changing the workspace firewall rules/,
+    arm: /Contributor on the cluster/, kql: /AllDatabasesAdmin/, search: /Search Service Contributor/, sql: /db_owner/, warehouse: /db_owner/,
+    reporting: /reporting APIs/, storage: /OneLake/, oneLake: /OneLake/, identity: /valid credential/,
+  };
+  for (const [service, grant] of Object.entries(names)) {
+    const r = await call('POST', '/api/admin/identity/diagnose', { status: 403, service });
+    assert.equal(r.statusCode, 200, `${service}: ${r.body}`);
+    assert.match(r.json().diagnosis.requiredGrant ?? '(none)', grant, service);
+    const q = await call('GET', `/api/admin/identity/diagnose?status=401&service=${encodeURIComponent(service)}`);
+    assert.match(q.json().diagnosis.requiredGrant ?? '(none)', grant, `GET ${service}`);
+  }
+  const unknown = await call('POST', '/api/admin/identity/diagnose', { status: 403, service: 'lakehouse' });
+  assert.equal(unknown.statusCode, 400, unknown.body);
+  assert.deepEqual([unknown.json().error.code, unknown.json().error.field], ['invalid_request', 'service']);
+  assert.match(unknown.json().error.message, /dataPlatform/);
 });
 
 test('token inspection: a good token passes, a bad one names each wrong claim with the expected value', async (t) => {
