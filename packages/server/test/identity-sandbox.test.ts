@@ -24,6 +24,12 @@ async function setup(t: TestContext) {
 const probeAs = (ci: { appId: string; secret: string }, ws: string, extra: Record<string, unknown> = {}) =>
   ({ identity: { kind: 'client-credentials', clientId: ci.appId, clientSecret: ci.secret }, workspaceId: ws, ...extra });
 
+/** The service identity's role on the platform workspace, as the sandbox holds it. */
+async function roleOfService(sb: Sandbox): Promise<string | undefined> {
+  const ws = (await sb.admin.state()).dataPlatform.workspaces.find((w: { id: string }) => w.id === sb.ids.platformWorkspaceId)!;
+  return ws.roleAssignments.find((r: { principal: { id: string } }) => r.principal.id === sb.ids.serviceIdentity.objectId)?.role;
+}
+
 /** Makes the service identity workspace Admin (firewall rules and role grants need Member or Admin). */
 const elevate = (sb: Sandbox) => sb.admin.grant({ service: 'dataPlatform', role: 'Admin' });
 
@@ -102,6 +108,21 @@ test('POST /api/admin/identity/diagnose knows each name the API reports for a ba
   assert.equal(unknown.statusCode, 400, unknown.body);
   assert.deepEqual([unknown.json().error.code, unknown.json().error.field], ['invalid_request', 'service']);
   assert.match(unknown.json().error.message, /dataPlatform/);
+});
+
+test('a probe as the service identity names the role each check needs, and carries the gate of its own 403', async (t) => {
+  const { sb, call, ci, ws } = await setup(t);
+  await sb.admin.revoke({ service: 'dataPlatform', role: (await roleOfService(sb)) ?? 'Admin' });
+  const r = (await call('POST', '/api/admin/identity/probes', { identity: { kind: 'service' }, workspaceId: ws })).json();
+  const read = r.results.find((x: { check: string }) => x.check === 'workspace-read');
+  assert.deepEqual([read.ok, read.status, read.code], [false, 403, 'InsufficientPrivileges']);
+  assert.match(read.diagnosis, /required: the identity holds Viewer or higher on the workspace \(reading the workspace needs it\)/);
+  assert.match(read.gate.reason, /not Viewer on the workspace/);
+  assert.match(read.gate.remediation, new RegExp(`grant the service identity Viewer on the platform workspace ${ws}`));
+  // Another identity's probe: the same role named, no gate (the gate is the service identity's own).
+  const other = (await call('POST', '/api/admin/identity/probes', probeAs(ci, ws))).json().results.find((x: { check: string }) => x.check === 'workspace-read');
+  assert.match(other.diagnosis, /required: the identity holds Viewer or higher/);
+  assert.equal(other.gate, undefined);
 });
 
 test('token inspection: a good token passes, a bad one names each wrong claim with the expected value', async (t) => {

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 
-const Gate = Type.Object({ reason: Type.String(), remediation: Type.String(), link: Type.String() }, { $id: 'RemediationGate' });
+/** A remediation gate (errors.ts RemediationGate), registered once and referenced by step results and probe results. */
+export const Gate = Type.Object({ reason: Type.String(), remediation: Type.String(), link: Type.String() }, { $id: 'RemediationGate' });
 
 export const StepResultSchema = Type.Object(
   {
