@@ -189,6 +189,7 @@ IdentityProbeResult = TypedDict("IdentityProbeResult", {
     "code": NotRequired["str"],
     "detail": "str",
     "diagnosis": NotRequired["str"],
+    "gate": NotRequired["RemediationGate"],
     "ms": "int",
     "ok": "bool",
     "skipped": NotRequired["bool"],
@@ -460,7 +461,7 @@ CreateThreadEdgeBody = TypedDict("CreateThreadEdgeBody", {
 CreateTokenBody = TypedDict("CreateTokenBody", {
     "expiresInDays": NotRequired["int"],
     "name": "str",
-    "scopes": "List[Literal[\"read\", \"write\", \"install\", \"reports\", \"tokens\", \"admin\"]]",
+    "scopes": "List[Literal[\"read\", \"write\", \"install\", \"reports\", \"tokens\", \"admin\", \"metrics\", \"operator\"]]",
 })
 
 CreateTokenResult = TypedDict("CreateTokenResult", {

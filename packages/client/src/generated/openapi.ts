@@ -1248,6 +1248,7 @@ export interface components {
             code?: string;
             detail: string;
             diagnosis?: string;
+            gate?: components["schemas"]["RemediationGate"];
             ms: number;
             ok: boolean;
             skipped?: boolean;
@@ -1884,6 +1885,15 @@ export interface operations {
             };
             /** @description The content type is not supported */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A deployment gate: a setting of the deployment is missing */
+            424: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4744,6 +4754,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description A deployment gate: a setting of the deployment is missing */
+            424: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
@@ -4859,6 +4878,15 @@ export interface operations {
             };
             /** @description The content type is not supported */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A deployment gate: a setting of the deployment is missing */
+            424: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5010,6 +5038,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description A deployment gate: a setting of the deployment is missing */
+            424: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
@@ -5141,6 +5178,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description A deployment gate: a setting of the deployment is missing */
+            424: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
@@ -5259,6 +5305,15 @@ export interface operations {
             };
             /** @description The content type is not supported */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A deployment gate: a setting of the deployment is missing */
+            424: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5405,6 +5460,15 @@ export interface operations {
             };
             /** @description The content type is not supported */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A deployment gate: a setting of the deployment is missing */
+            424: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8758,7 +8822,7 @@ export interface operations {
                     /** @description default 30, at most 90 */
                     expiresInDays?: number;
                     name: string;
-                    scopes: ("read" | "write" | "install" | "reports" | "tokens" | "admin")[];
+                    scopes: ("read" | "write" | "install" | "reports" | "tokens" | "admin" | "metrics" | "operator")[];
                 };
             };
         };
