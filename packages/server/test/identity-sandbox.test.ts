@@ -30,8 +30,6 @@ async function roleOfService(sb: Sandbox): Promise<string | undefined> {
   return ws.roleAssignments.find((r: { principal: { id: string } }) => r.principal.id === sb.ids.serviceIdentity.objectId)?.role;
 }
 
-/** Makes the service identity workspace Admin (firewall rules and role grants need Member or Admin). */
-const elevate = (sb: Sandbox) => sb.admin.grant({ service: 'dataPlatform', role: 'Admin' });
 
 test('each AADSTS code and HTTP symptom from the sandbox diagnoses to SPEC.md’s cause', async (t) => {
   const { sb, call, ci, ws } = await setup(t);
@@ -82,7 +80,7 @@ test('each AADSTS code and HTTP symptom from the sandbox diagnoses to SPEC.md’
 
 test('the service’s own 401/403 is recorded by the pipeline hook', async (t) => {
   const { sb, call, ws } = await setup(t);
-  await sb.admin.revoke({ service: 'dataPlatform', role: 'Contributor' });
+  await sb.admin.revoke({ service: 'dataPlatform', role: 'Admin' });
   const r = await call('POST', '/api/admin/identity/probes', { identity: { kind: 'service' }, workspaceId: ws });
   assert.equal(r.json().passed, false);
   const signals = (await call('GET', '/api/admin/identity/signals')).json().signals;
@@ -112,7 +110,8 @@ test('POST /api/admin/identity/diagnose knows each name the API reports for a ba
 
 test('a probe as the service identity names the role each check needs, and carries the gate of its own 403', async (t) => {
   const { sb, call, ci, ws } = await setup(t);
-  await sb.admin.revoke({ service: 'dataPlatform', role: (await roleOfService(sb)) ?? 'Admin' });
+  await sb.admin.revoke({ service: 'dataPlatform', role: 'Admin' });
+  assert.equal(await roleOfService(sb), undefined);
   const r = (await call('POST', '/api/admin/identity/probes', { identity: { kind: 'service' }, workspaceId: ws })).json();
   const read = r.results.find((x: { check: string }) => x.check === 'workspace-read');
   assert.deepEqual([read.ok, read.status, read.code], [false, 403, 'InsufficientPrivileges']);
@@ -150,7 +149,6 @@ test('token inspection: a good token passes, a bad one names each wrong claim wi
 
 test('a probe fails, passes after a role grant, and fails again once the grant is rolled back', async (t) => {
   const { sb, call, ci, ws } = await setup(t);
-  await elevate(sb);
   const first = (await call('POST', '/api/admin/identity/probes', probeAs(ci, ws))).json();
   assert.equal(first.passed, false);
   assert.deepEqual(first.results.map((r: { check: string; ok: boolean }) => [r.check, r.ok]), [['token', true], ['workspace-read', false]]);
@@ -173,7 +171,6 @@ test('a probe fails, passes after a role grant, and fails again once the grant i
 
 test('add a firewall rule, check an egress address, roll it back: the sandbox is as before', async (t) => {
   const { sb, call, ws } = await setup(t);
-  await elevate(sb);
   const rulesOf = async () => (await sb.admin.state()).dataPlatform.workspaces.find((w: { id: string }) => w.id === ws)!.firewallRules;
   const before = structuredClone(await rulesOf());
   assert.equal((await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-check?ip=203.0.113.10`)).json().allowed, false);
@@ -188,6 +185,17 @@ test('add a firewall rule, check an egress address, roll it back: the sandbox is
   assert.deepEqual(await rulesOf(), before);
   const journal = (await call('GET', '/api/admin/identity/changes')).json().changes;
   assert.equal(journal[0].state, 'rolled-back');
+});
+
+test('with the sandbox’s default grants (npm start) the service identity is workspace Admin: firewall rules list and add work', async (t) => {
+  const { sb, call, ws } = await setup(t);
+  assert.equal(await roleOfService(sb), 'Admin', 'the grant the README documents for identity operations');
+  const listed = await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`);
+  assert.equal(listed.statusCode, 200, listed.body);
+  const added = await call('POST', `/api/admin/identity/workspaces/${ws}/firewall-rules`, { name: 'office', startIpAddress: '198.51.100.1', endIpAddress: '198.51.100.9' });
+  assert.equal(added.statusCode, 201, added.body);
+  assert.deepEqual((await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`)).json().rules.map((r: { name: string }) => r.name), [...listed.json().rules.map((r: { name: string }) => r.name), 'office']);
+  assert.equal((await call('GET', `/api/admin/identity/workspaces/${ws}/role-assignments`)).statusCode, 200);
 });
 
 test('a service-identity 401/403 on an identity operation is a 424 gate naming the role or tenant setting; other refusals keep the backing text', async (t) => {
@@ -352,7 +360,6 @@ test('SEV1 from 11 principals failing within 5 minutes; SEV3 from one user’s 4
 
 test('an incident cannot close before monitoring for twice its duration', async (t) => {
   const { sb, h, call, ci, ws } = await setup(t);
-  await elevate(sb);
   const miToken = await sb.admin.token({ audience: 'dataPlatform' });
   const pipe = await fetch(`${sb.urls.dataPlatform}/v1/workspaces/${ws}/dataPipelines`, { method: 'POST', headers: { authorization: `Bearer ${miToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ displayName: 'nightly_load' }) });
   assert.ok(pipe.status === 201 || pipe.status === 202, await pipe.clone().text());
