@@ -190,6 +190,7 @@ IdentityProbeResult = TypedDict("IdentityProbeResult", {
     "code": NotRequired["str"],
     "detail": "str",
     "diagnosis": NotRequired["str"],
+    "gate": NotRequired["RemediationGate"],
     "ms": "int",
     "ok": "bool",
     "skipped": NotRequired["bool"],

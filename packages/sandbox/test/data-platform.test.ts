@@ -157,7 +157,7 @@ test('401 for a wrong audience or no token; 401 when the tenant setting for serv
   const user = await sb.admin.token({ principal: 'ada@sandbox.onmicrosoft.com', audience: 'dataPlatform' });
   assert.equal((await dp('/items', { token: user })).status, 200, 'users are not affected');
   await sb.admin.setSwitch('dataPlatform.servicePrincipalsEnabled', true);
-  await sb.admin.revoke({ service: 'dataPlatform', role: 'Contributor' });
+  await sb.admin.revoke({ service: 'dataPlatform', role: 'Admin' });
   const none = await dp('/notebooks', { json: { displayName: 'X' } });
   assert.equal(none.status, 403);
   assert.equal(none.body.errorCode, 'InsufficientPrivileges');
@@ -226,6 +226,8 @@ test('role assignments, GET workspace, firewall rules and reflex triggers (marke
   assert.equal(ra.headers.get('location'), `${sb.env.SVC_DATA_PLATFORM_API_URL}/workspaces/${sb.ids.platformWorkspaceId}/roleAssignments/${ci.objectId}`);
   assert.equal(ra.body.principal.servicePrincipalDetails.aadAppId, ci.appId);
   assert.equal((await dp('/roleAssignments', { token: admin, json: { principal: { id: ci.objectId, type: 'ServicePrincipal' }, role: 'Viewer' } })).body.errorCode, 'PrincipalAlreadyHasWorkspaceRolePermissions');
+  // The service identity reduced from its seeded Admin to what provisioning needs.
+  await sb.admin.grant({ service: 'dataPlatform', role: 'Contributor' });
   assert.equal((await dp('/roleAssignments', { json: { principal: { id: ci.objectId, type: 'ServicePrincipal' }, role: 'Viewer' } })).status, 403, 'a Contributor cannot grant roles');
   const fw = await dp('/firewallRules', { token: admin, json: { name: 'office', startIpAddress: '10.0.0.1', endIpAddress: '10.0.0.9' } });
   assert.equal(fw.status, 201);

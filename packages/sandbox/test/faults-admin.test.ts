@@ -91,10 +91,16 @@ test('the admin HTTP API: faults, requests since a sequence number, state, grant
   assert.deepEqual(Object.keys(state).sort(), ['arm', 'dataPlatform', 'identity', 'kql', 'oneLake', 'reporting', 'search', 'sql', 'switches']);
   const platform = state.dataPlatform.workspaces.find((w: any) => w.id === sb.ids.platformWorkspaceId);
   assert.deepEqual(platform.items.map((i: any) => [i.type, i.displayName, i.definitionParts]), [['Notebook', 'Nb', []]]);
-  assert.ok(platform.roleAssignments.some((r: any) => r.principal.id === sb.ids.serviceIdentity.objectId && r.role === 'Contributor'));
+  assert.ok(platform.roleAssignments.some((r: any) => r.principal.id === sb.ids.serviceIdentity.objectId && r.role === 'Admin'), 'seeded with the documented grant');
   assert.ok(state.kql.principalAssignments.some((a: any) => a.role === 'AllDatabasesAdmin' && a.principalId === sb.ids.serviceIdentity.appId));
   assert.ok(state.identity.principals.some((p: any) => p.kind === 'guest'));
   assert.ok(!JSON.stringify(state).includes(sb.ids.servicePrincipals[0]!.secret), 'no secret in the state view');
+  // The seeded Admin holds the firewall rules; reduced to Contributor (provisioning only) they are refused.
+  assert.equal((await call(`${ws}/firewallRules`, { token })).status, 200);
+  await call(`${admin}/grant`, { json: { service: 'dataPlatform', role: 'Contributor' } });
+  const reduced = await call(`${ws}/firewallRules`, { token });
+  assert.deepEqual([reduced.status, reduced.body.errorCode], [403, 'InsufficientWorkspaceRole']);
+  assert.equal((await call(`${ws}/items`, { token })).status, 200);
   assert.equal((await call(`${admin}/revoke`, { json: { service: 'dataPlatform', role: 'Contributor' } })).body.changed, true);
   assert.equal((await call(`${ws}/items`, { token })).status, 403);
   await call(`${admin}/grant`, { json: { service: 'dataPlatform', role: 'Contributor' } });

@@ -234,8 +234,9 @@ test('GenerateToken: service principals only for paginated reports, Member role,
   const sales = list.find((r: any) => r.name === 'Sales by Region');
   const customers = list.find((r: any) => r.name === 'Customer List');
   const gen = (tk: string, body: unknown, id = sales.id) => call(`${group}/reports/${id}/GenerateToken`, { token: tk, json: body });
+  await sb.admin.grant({ service: 'reporting', role: 'Contributor' });
   const contributor = await gen(token, { accessLevel: 'View' });
-  assert.equal(contributor.status, 403, 'the service identity is Contributor; paginated embed tokens need Member');
+  assert.equal(contributor.status, 403, 'reduced to Contributor: paginated embed tokens need Member');
   await sb.admin.grant({ service: 'reporting', role: 'Member' });
   const ok = await gen(token, { accessLevel: 'View', lifetimeInMinutes: 10 });
   assert.equal(ok.status, 200);

@@ -136,8 +136,6 @@ test('authorization matrix over every operation of the OpenAPI document', async 
     displayName: `${marker}-cred`, clientId: ci.appId, keyId: 'old', expiresAt: ci.secretExpiresAt, vaultSecretName: 'matrix-secret',
   }, 201)).credential;
   const rotation = (await ok('POST', `/api/admin/identity/credentials/${credential.id}/rotations`, {}, 201)).rotation;
-  // Identity operations on a platform workspace need its Admin role (firewall rules, role assignments).
-  await sandbox.admin.grant({ service: 'dataPlatform', role: 'Admin' });
   // A's platform workspace (the sandbox's, assigned to A) with its reporting group's reports, and an export of one.
   const aPws = sandbox.ids.platformWorkspaceId;
   const reports = (await ok('GET', `/api/items/paginated-report?workspaceId=${ws}`, undefined, 200)).reports as Array<{ id: string; name: string }>;

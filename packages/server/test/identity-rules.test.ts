@@ -36,6 +36,52 @@ test('every symptom of SPEC.md’s table maps to its likely cause', () => {
   assert.throws(() => diagnose({}), /at least one/);
 });
 
+test('the required grant names the role the failing data-platform call needs (reference/data-platform-api.md)', () => {
+  const refused = { status: 403, code: 'InsufficientWorkspaceRole', service: 'data-platform' } as const;
+  const cases: Array<[Parameters<typeof diagnose>[0]['call'], string]> = [
+    [{ call: 'firewall-rules' }, 'Admin'],
+    [{ call: 'grant-role', role: 'Admin' }, 'Admin'],
+    [{ call: 'grant-role', role: 'Contributor' }, 'Member'],
+    [{ call: 'remove-role-assignment', role: 'Admin' }, 'Admin'],
+    [{ call: 'create-item' }, 'Contributor'],
+    [{ call: 'run-pipeline' }, 'Contributor'],
+    [{ call: 'read-workspace' }, 'Viewer'],
+    [{ call: 'list-role-assignments' }, 'Viewer'],
+  ];
+  for (const [call, role] of cases) {
+    const d = diagnose({ ...refused, call });
+    assert.match(d.requiredGrant!, new RegExp(`^the identity holds ${role} or higher on the workspace \\(.+ needs it\\), and the tenant setting "Service principals can use Fabric APIs"`), JSON.stringify(call));
+    assert.ok(d.actions.some((a) => a.action === `grant the identity ${role} on the workspace (journaled, can be rolled back)`), JSON.stringify(d.actions));
+  }
+  // The call unknown (a pasted answer, a link): each role with its calls, never Contributor for everything.
+  const any = diagnose(refused);
+  assert.match(any.requiredGrant!, /Viewer for reading the workspace, listing the workspace role assignments; Contributor for creating and updating items \(provisioning\), running a pipeline job; Member for granting a workspace role .*; Admin for reading and changing the workspace firewall rules/);
+  assert.doesNotMatch(JSON.stringify(any), /Contributor on the workspace/);
+  assert.ok(any.actions.some((a) => /the workspace role the failing call needs/.test(a.action)));
+});
+
+test('diagnose knows every name the API gives a backing service, each with its required grant', () => {
+  const grants: Record<string, RegExp> = {
+    'data-platform': /workspace role the failing call needs.*"Service principals can use Fabric APIs"/,
+    dataPlatform: /workspace role the failing call needs.*"Service principals can use Fabric APIs"/,
+    arm: /^Contributor on the cluster$/,
+    kql: /^the AllDatabasesAdmin cluster principal role, principal type App$/,
+    search: /^the Search Service Contributor role on the service/,
+    sql: /FROM EXTERNAL PROVIDER .*db_owner/,
+    warehouse: /FROM EXTERNAL PROVIDER .*db_owner/,
+    reporting: /service principals use the reporting APIs.*Contributor or higher on the workspace to publish \(Member or higher for embed tokens\)/,
+    storage: /OneLake data: Contributor or higher to write/,
+    oneLake: /OneLake data: Contributor or higher to write/,
+    identity: /a valid credential for the identity/,
+  };
+  for (const [service, grant] of Object.entries(grants)) {
+    assert.match(diagnose({ status: 403, service }).requiredGrant ?? '(none)', grant, service);
+  }
+  assert.match(diagnose({ code: 'AADSTS7000215', service: 'identity' }).requiredGrant!, /a valid credential/, 'the identity provider answers without 401/403');
+  assert.equal(diagnose({ status: 500, service: 'dataPlatform' }).requiredGrant, undefined, 'no grant for a failure that is not one of authorization');
+  assert.throws(() => diagnose({ status: 403, service: 'fabric' }), (e: Error & { field?: string }) => /Unknown backing service 'fabric': use one of data-platform/.test(e.message));
+});
+
 const jwt = (claims: Record<string, unknown>) => ['{"alg":"RS256"}', JSON.stringify(claims), 'sig'].map((p, i) => (i < 2 ? Buffer.from(p).toString('base64url') : p)).join('.');
 
 test('claim checks mark each claim ok, or wrong with the expected value', () => {
@@ -93,6 +139,20 @@ test('rotation: steps in order, the old secret deleted only after verification a
   assert.equal(early.ok, false);
   assert.match((early as { reason: string }).reason, /24 hours/);
   assert.equal(mayRun(r, 'delete-old-secret', new Date(now.getTime() + 24 * 3_600_000)).ok, true);
+});
+
+test('rotation: the time left before the old secret may go carries 60 minutes into an hour', () => {
+  const t0 = now.toISOString();
+  const r: RotationProgress = { state: 'in-progress', done: { 'create-new-secret': t0, 'store-in-vault': t0, 'restart-consumers': t0, verify: t0 } };
+  const MIN = 60_000;
+  const leftWhen = (msLeft: number) => /\((.+) from now\)/.exec((mayRun(r, 'delete-old-secret', new Date(now.getTime() + 24 * 3_600_000 - msLeft)) as { reason: string }).reason)![1];
+  assert.equal(leftWhen(59.5 * MIN), '1 h', '59.5 min rounds up to a whole hour, not "0 h 60 min"');
+  assert.equal(leftWhen((23 * 60 + 59.9) * MIN), '24 h', '23 h 59.9 min is not "23 h 60 min"');
+  assert.equal(leftWhen(24 * 3_600_000), '24 h', 'exactly 24 h (the moment the new secret was created)');
+  assert.equal(leftWhen((23 * 60 + 59) * MIN), '23 h 59 min');
+  assert.equal(leftWhen(60 * MIN + 1), '1 h 1 min', 'a part of a minute counts as a minute: never sooner than it is');
+  assert.equal(leftWhen(90_000), '2 min');
+  assert.equal(leftWhen(1), '1 min');
 });
 
 test('incidents: approvals, snapshots, and monitoring for twice the duration', () => {

@@ -23,8 +23,12 @@ async function setup(t: TestContext) {
 const probeAs = (ci: { appId: string; secret: string }, ws: string, extra: Record<string, unknown> = {}) =>
   ({ identity: { kind: 'client-credentials', clientId: ci.appId, clientSecret: ci.secret }, workspaceId: ws, ...extra });
 
-/** Makes the service identity workspace Admin (firewall rules and role grants need Member or Admin). */
-const elevate = (sb: Sandbox) => sb.admin.grant({ service: 'dataPlatform', role: 'Admin' });
+/** The service identity's role on the platform workspace, as the sandbox holds it. */
+async function roleOfService(sb: Sandbox): Promise<string | undefined> {
+  const ws = (await sb.admin.state()).dataPlatform.workspaces.find((w: { id: string }) => w.id === sb.ids.platformWorkspaceId)!;
+  return ws.roleAssignments.find((r: { principal: { id: string } }) => r.principal.id === sb.ids.serviceIdentity.objectId)?.role;
+}
+
 
 test('each AADSTS code and HTTP symptom from the sandbox diagnoses to SPEC.md’s cause', async (t) => {
   const { sb, call, ci, ws } = await setup(t);
@@ -56,7 +60,8 @@ test('each AADSTS code and HTTP symptom from the sandbox diagnoses to SPEC.md’
   await sb.admin.setSwitch('identity.tokenLifetimeSeconds', -60);
   const expired = await symptomOf(probeAs(ci, ws), 'workspace-read');
   assert.deepEqual([expired.code, expired.symptom], ['TokenExpired', 'http-401']);
-  assert.match(expired.diagnosis.requiredGrant, /Contributor on the workspace/);
+  // The link names no call: the grant lists the role each call needs, the workspace read's among them.
+  assert.match(expired.diagnosis.requiredGrant, /Viewer for reading the workspace.*Contributor for creating and updating items/);
   await sb.admin.setSwitch('identity.tokenLifetimeSeconds', 3599);
   await sb.admin.revoke({ service: 'dataPlatform', role: 'Contributor', principal: ci.appId });
   assert.equal((await symptomOf(probeAs(ci, ws), 'workspace-read')).symptom, 'http-403-authorization-failed');
@@ -74,11 +79,48 @@ test('each AADSTS code and HTTP symptom from the sandbox diagnoses to SPEC.md’
 
 test('the service’s own 401/403 is recorded by the pipeline hook', async (t) => {
   const { sb, call, ws } = await setup(t);
-  await sb.admin.revoke({ service: 'dataPlatform', role: 'Contributor' });
+  await sb.admin.revoke({ service: 'dataPlatform', role: 'Admin' });
   const r = await call('POST', '/api/admin/identity/probes', { identity: { kind: 'service' }, workspaceId: ws });
   assert.equal(r.json().passed, false);
   const signals = (await call('GET', '/api/admin/identity/signals')).json().signals;
   assert.ok(signals.some((s: { service: string; status: number; principal: string }) => s.service === 'data-platform' && s.status === 403 && s.principal.startsWith('managed')), JSON.stringify(signals));
+});
+
+test('POST /api/admin/identity/diagnose knows each name the API reports for a backing service and answers its grant', async (t) => {
+  const { call } = await setup(t);
+  // The names of BackingService (signals, install step links), the catalog's `backing`, and the sandbox's spelling.
+  const names: Record<string, RegExp> = {
+    'data-platform': /Admin for reading and changing the workspace firewall rules/, dataPlatform: /Admin for reading and changing the workspace firewall rules/,
+    arm: /Contributor on the cluster/, kql: /AllDatabasesAdmin/, search: /Search Service Contributor/, sql: /db_owner/, warehouse: /db_owner/,
+    reporting: /reporting APIs/, storage: /OneLake/, oneLake: /OneLake/, identity: /valid credential/,
+  };
+  for (const [service, grant] of Object.entries(names)) {
+    const r = await call('POST', '/api/admin/identity/diagnose', { status: 403, service });
+    assert.equal(r.statusCode, 200, `${service}: ${r.body}`);
+    assert.match(r.json().diagnosis.requiredGrant ?? '(none)', grant, service);
+    const q = await call('GET', `/api/admin/identity/diagnose?status=401&service=${encodeURIComponent(service)}`);
+    assert.match(q.json().diagnosis.requiredGrant ?? '(none)', grant, `GET ${service}`);
+  }
+  const unknown = await call('POST', '/api/admin/identity/diagnose', { status: 403, service: 'lakehouse' });
+  assert.equal(unknown.statusCode, 400, unknown.body);
+  assert.deepEqual([unknown.json().error.code, unknown.json().error.field], ['invalid_request', 'service']);
+  assert.match(unknown.json().error.message, /dataPlatform/);
+});
+
+test('a probe as the service identity names the role each check needs, and carries the gate of its own 403', async (t) => {
+  const { sb, call, ci, ws } = await setup(t);
+  await sb.admin.revoke({ service: 'dataPlatform', role: 'Admin' });
+  assert.equal(await roleOfService(sb), undefined);
+  const r = (await call('POST', '/api/admin/identity/probes', { identity: { kind: 'service' }, workspaceId: ws })).json();
+  const read = r.results.find((x: { check: string }) => x.check === 'workspace-read');
+  assert.deepEqual([read.ok, read.status, read.code], [false, 403, 'InsufficientPrivileges']);
+  assert.match(read.diagnosis, /required: the identity holds Viewer or higher on the workspace \(reading the workspace needs it\)/);
+  assert.match(read.gate.reason, /not Viewer on the workspace/);
+  assert.match(read.gate.remediation, new RegExp(`grant the service identity Viewer on the platform workspace ${ws}`));
+  // Another identity's probe: the same role named, no gate (the gate is the service identity's own).
+  const other = (await call('POST', '/api/admin/identity/probes', probeAs(ci, ws))).json().results.find((x: { check: string }) => x.check === 'workspace-read');
+  assert.match(other.diagnosis, /required: the identity holds Viewer or higher/);
+  assert.equal(other.gate, undefined);
 });
 
 test('token inspection: a good token passes, a bad one names each wrong claim with the expected value', async (t) => {
@@ -106,7 +148,6 @@ test('token inspection: a good token passes, a bad one names each wrong claim wi
 
 test('a probe fails, passes after a role grant, and fails again once the grant is rolled back', async (t) => {
   const { sb, call, ci, ws } = await setup(t);
-  await elevate(sb);
   const first = (await call('POST', '/api/admin/identity/probes', probeAs(ci, ws))).json();
   assert.equal(first.passed, false);
   assert.deepEqual(first.results.map((r: { check: string; ok: boolean }) => [r.check, r.ok]), [['token', true], ['workspace-read', false]]);
@@ -129,7 +170,6 @@ test('a probe fails, passes after a role grant, and fails again once the grant i
 
 test('add a firewall rule, check an egress address, roll it back: the sandbox is as before', async (t) => {
   const { sb, call, ws } = await setup(t);
-  await elevate(sb);
   const rulesOf = async () => (await sb.admin.state()).dataPlatform.workspaces.find((w: { id: string }) => w.id === ws)!.firewallRules;
   const before = structuredClone(await rulesOf());
   assert.equal((await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-check?ip=203.0.113.10`)).json().allowed, false);
@@ -144,6 +184,69 @@ test('add a firewall rule, check an egress address, roll it back: the sandbox is
   assert.deepEqual(await rulesOf(), before);
   const journal = (await call('GET', '/api/admin/identity/changes')).json().changes;
   assert.equal(journal[0].state, 'rolled-back');
+});
+
+test('with the sandbox’s default grants (npm start) the service identity is workspace Admin: firewall rules list and add work', async (t) => {
+  const { sb, call, ws } = await setup(t);
+  assert.equal(await roleOfService(sb), 'Admin', 'the grant the README documents for identity operations');
+  const listed = await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`);
+  assert.equal(listed.statusCode, 200, listed.body);
+  const added = await call('POST', `/api/admin/identity/workspaces/${ws}/firewall-rules`, { name: 'office', startIpAddress: '198.51.100.1', endIpAddress: '198.51.100.9' });
+  assert.equal(added.statusCode, 201, added.body);
+  assert.deepEqual((await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`)).json().rules.map((r: { name: string }) => r.name), [...listed.json().rules.map((r: { name: string }) => r.name), 'office']);
+  assert.equal((await call('GET', `/api/admin/identity/workspaces/${ws}/role-assignments`)).statusCode, 200);
+});
+
+test('a service-identity 401/403 on an identity operation is a 424 gate naming the role or tenant setting; other refusals keep the backing text', async (t) => {
+  const { sb, call, ci, ws } = await setup(t);
+  const gated = (r: { statusCode: number; body: string; json(): any }, reason: RegExp, remediation: RegExp, backingCode: string) => {
+    assert.equal(r.statusCode, 424, r.body);
+    const { error } = r.json();
+    assert.equal(error.code, 'deployment_gate');
+    assert.match(error.gate.reason, reason);
+    assert.match(error.gate.remediation, remediation);
+    assert.equal(error.hint, error.gate.remediation);
+    // The message is the data platform's own answer, unmodified.
+    assert.equal(JSON.parse(error.message).errorCode, backingCode, error.message);
+  };
+  // Reduced to what provisioning needs: firewall rules (Admin) are refused, role assignments can still be read (Viewer).
+  await sb.admin.grant({ service: 'dataPlatform', role: 'Contributor' });
+  const notAdmin = /not Admin on the workspace/;
+  const grantAdmin = new RegExp(`grant the service identity Admin on the platform workspace ${ws}: reading and changing the workspace firewall rules needs Admin`);
+  gated(await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`), notAdmin, grantAdmin, 'InsufficientWorkspaceRole');
+  gated(await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-check?ip=203.0.113.10`), notAdmin, grantAdmin, 'InsufficientWorkspaceRole');
+  gated(await call('POST', `/api/admin/identity/workspaces/${ws}/firewall-rules`, { name: 'ci-egress', startIpAddress: '203.0.113.0', endIpAddress: '203.0.113.255' }), notAdmin, grantAdmin, 'InsufficientWorkspaceRole');
+  assert.deepEqual((await call('GET', '/api/admin/identity/changes')).json().changes, [], 'a refused fix is not journaled');
+  assert.equal((await call('GET', `/api/admin/identity/workspaces/${ws}/role-assignments`)).statusCode, 200, 'a Contributor lists role assignments');
+  gated(await call('POST', `/api/admin/identity/workspaces/${ws}/role-assignments`, { principalId: ci.objectId, role: 'Contributor' }), /not Member on the workspace/, /Member on the platform workspace .*granting a workspace role/, 'InsufficientWorkspaceRole');
+  await sb.admin.grant({ service: 'dataPlatform', role: 'Member' });
+  gated(await call('POST', `/api/admin/identity/workspaces/${ws}/role-assignments`, { principalId: ci.objectId, role: 'Admin' }), notAdmin, /grant the service identity Admin/, 'InsufficientWorkspaceRole');
+
+  // A rollback the service identity may no longer perform: the gate, and the change stays applied.
+  await sb.admin.grant({ service: 'dataPlatform', role: 'Admin' });
+  const added = await call('POST', `/api/admin/identity/workspaces/${ws}/firewall-rules`, { name: 'office', startIpAddress: '198.51.100.1', endIpAddress: '198.51.100.9' });
+  assert.equal(added.statusCode, 201, added.body);
+  await sb.admin.revoke({ service: 'dataPlatform', role: 'Admin' });
+  gated(await call('POST', `/api/admin/identity/changes/${added.json().change.id}/rollback`), notAdmin, grantAdmin, 'InsufficientPrivileges');
+  assert.equal((await call('GET', `/api/admin/identity/changes/${added.json().change.id}`)).json().change.state, 'applied');
+
+  // The tenant setting off: 401 from the platform, a gate naming the setting.
+  await sb.admin.grant({ service: 'dataPlatform', role: 'Admin' });
+  await sb.admin.setSwitch('dataPlatform.servicePrincipalsEnabled', false);
+  gated(await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`), /may not use the platform APIs/, /"Service principals can use Fabric APIs".*needs Admin/, 'Unauthorized');
+  await sb.admin.setSwitch('dataPlatform.servicePrincipalsEnabled', true);
+
+  // Other refusals are no gate: the backing service's text is passed on unmodified, with its status where it is the caller's.
+  const raw = JSON.stringify({ requestId: '00000000-0000-0000-0000-000000000007', errorCode: 'ClientIpNotAllowed', message: 'Client IP not allowed (custom text 7)' });
+  await sb.admin.addFault({ service: 'dataPlatform', method: 'GET', path: '/firewallRules', status: 403, body: raw, count: 1 });
+  const ip = await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`);
+  assert.equal(ip.statusCode, 502, ip.body);
+  assert.deepEqual([ip.json().error.code, ip.json().error.message], ['backing_refused', raw]);
+  assert.equal(ip.json().error.gate, undefined);
+  const unknown = await call('GET', `/api/admin/identity/workspaces/${randomUUID()}/firewall-rules`);
+  assert.deepEqual([unknown.statusCode, unknown.json().error.code], [404, 'backing_refused']);
+  assert.equal(JSON.parse(unknown.json().error.message).errorCode, 'WorkspaceNotFound');
+  assert.equal((await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`)).statusCode, 200, 'Admin again: the rules are listed');
 });
 
 test('expiry alerts at 91, 30 and 6 days before expiry: API, /metrics and the banner feed', async (t) => {
@@ -258,7 +361,6 @@ test('SEV1 from 11 principals failing within 5 minutes; SEV3 from one user’s 4
 
 test('an incident cannot close before monitoring for twice its duration', async (t) => {
   const { sb, h, call, ci, ws } = await setup(t);
-  await elevate(sb);
   const miToken = await sb.admin.token({ audience: 'dataPlatform' });
   const pipe = await fetch(`${sb.urls.dataPlatform}/v1/workspaces/${ws}/dataPipelines`, { method: 'POST', headers: { authorization: `Bearer ${miToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ displayName: 'nightly_load' }) });
   assert.ok(pipe.status === 201 || pipe.status === 202, await pipe.clone().text());

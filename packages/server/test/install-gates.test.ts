@@ -127,12 +127,12 @@ test('gate "no bound platform workspace": cleared by assigning the tenant a plat
 
 test('gate "data platform 401/403": revoked workspace role, then the tenant setting off; cleared by both fixes', async (t) => {
   const c = await setup(t);
-  await c.sandbox.admin.revoke({ service: 'dataPlatform', role: 'Contributor' });
+  await c.sandbox.admin.revoke({ service: 'dataPlatform', role: 'Admin' });
   const job = await install(c.h, c.tenant, 'app-lakehouse-inspector', { workspaceId: c.ws });
   for (const s of job.provision.steps) assertGate(s, 'data-platform-auth');
   assert.equal(job.provision.outcome, 'all-remediation');
 
-  // Half the fix: the role is back but service principals may not use the APIs → still the same gate.
+  // Half the fix: a role back (Contributor is enough to provision) but service principals may not use the APIs → still the same gate.
   await c.sandbox.admin.grant({ service: 'dataPlatform', role: 'Contributor' });
   await c.sandbox.admin.setSwitch('dataPlatform.servicePrincipalsEnabled', false);
   const half = await c.h.app.inject({ method: 'POST', url: `/api/apps/install-jobs/${job.id}/steps/${job.provision.steps[0].stepIndex}/retry`, headers: c.tenant.auth });

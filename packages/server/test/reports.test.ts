@@ -199,7 +199,8 @@ test('export to PDF: 202, polling with Retry-After, then a real PDF file; embed 
   assert.equal(file.rawPayload.subarray(0, 5).toString('latin1'), '%PDF-');
   assert.match(file.rawPayload.toString('latin1'), /%%EOF\s*$/);
 
-  // Embed tokens need the identity to be Member of the workspace (it is Contributor): a gate saying so, then a token.
+  // Embed tokens need the identity to be Member of the workspace: reduced to Contributor, a gate saying so, then a token.
+  await sandbox.admin.grant({ service: 'reporting', role: 'Contributor' });
   const gated = await call('POST', `/${sales.id}/embed-token`, { lifetimeInMinutes: 30 });
   assert.equal(gated.statusCode, 424, gated.body);
   assert.match(gated.json().error.message, /InsufficientWorkspaceRole/);

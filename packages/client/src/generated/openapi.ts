@@ -1372,6 +1372,7 @@ export interface components {
             code?: string;
             detail: string;
             diagnosis?: string;
+            gate?: components["schemas"]["RemediationGate"];
             ms: number;
             ok: boolean;
             skipped?: boolean;
@@ -2042,6 +2043,15 @@ export interface operations {
             };
             /** @description The content type is not supported */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A deployment gate: a setting of the deployment is missing */
+            424: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4902,6 +4912,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description A deployment gate: a setting of the deployment is missing */
+            424: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
@@ -5017,6 +5036,15 @@ export interface operations {
             };
             /** @description The content type is not supported */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A deployment gate: a setting of the deployment is missing */
+            424: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5168,6 +5196,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description A deployment gate: a setting of the deployment is missing */
+            424: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
@@ -5299,6 +5336,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description A deployment gate: a setting of the deployment is missing */
+            424: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Rate limited; see Retry-After */
             429: {
                 headers: {
@@ -5417,6 +5463,15 @@ export interface operations {
             };
             /** @description The content type is not supported */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A deployment gate: a setting of the deployment is missing */
+            424: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5563,6 +5618,15 @@ export interface operations {
             };
             /** @description The content type is not supported */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A deployment gate: a setting of the deployment is missing */
+            424: {
                 headers: {
                     [name: string]: unknown;
                 };

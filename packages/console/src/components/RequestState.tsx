@@ -1,4 +1,4 @@
-import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Spinner } from '@fluentui/react-components';
+import { Button, Link as ExternalLink, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Spinner } from '@fluentui/react-components';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { ApiError } from '../api/client';
@@ -16,7 +16,13 @@ export function ErrorMessage({ error, title = 'Request failed', onRetry }: { err
         <MessageBarTitle>{title}</MessageBarTitle>
         {message}
         {e && <> <code>({e.status ? `${e.status} ` : ''}{e.code})</code></>}
-        {e?.hint && <div>{e.hint}</div>}
+        {/* A deployment gate (424) names what an admin must fix; its hint is the same remediation. */}
+        {e?.gate ? (
+          <div data-testid="error-gate">
+            <strong>Needs an admin: {e.gate.reason}.</strong> {e.gate.remediation}{' '}
+            {e.gate.link && <ExternalLink href={e.gate.link} target="_blank" rel="noreferrer">Open the setting</ExternalLink>}
+          </div>
+        ) : e?.hint && <div>{e.hint}</div>}
         {diagnosis && <div><Link to={diagnosis}>Open the diagnosis</Link></div>}
       </MessageBarBody>
       {onRetry && (

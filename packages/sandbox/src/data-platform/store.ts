@@ -98,8 +98,10 @@ export class PlatformStore {
 
   constructor(readonly ids: SandboxIds, readonly idSource: IdSource, readonly switches: SwitchValues) {
     const ws = this.addWorkspace(ids.platformWorkspaceId, ids.platformWorkspaceName, 'The data platform workspace the service provisions into', ids.capacityId);
+    // The grant a deployment documents (README): Admin, which identity operations need (firewall rules, granting roles);
+    // provisioning alone needs Contributor. Tests reduce it with the admin API's grant/revoke.
     const mi = ids.serviceIdentity;
-    ws.roleAssignments.set(mi.objectId, { id: mi.objectId, principal: { id: mi.objectId, type: 'ServicePrincipal' }, role: 'Contributor' });
+    ws.roleAssignments.set(mi.objectId, { id: mi.objectId, principal: { id: mi.objectId, type: 'ServicePrincipal' }, role: 'Admin' });
     const ada = ids.users[0]!;
     ws.roleAssignments.set(ada.objectId, { id: ada.objectId, principal: { id: ada.objectId, type: 'User' }, role: 'Admin' });
   }

@@ -1,4 +1,4 @@
-import { ServiceError } from '../errors.js';
+import { GateError, ServiceError, type RemediationGate } from '../errors.js';
 import { BackingError } from '../backends/http-pipeline.js';
 
 // The backing service's verdict on what the caller named (an id it does not know, input it refuses, a conflict) is the
@@ -16,12 +16,17 @@ export class BackingRefused extends ServiceError {
   }
 }
 
-/** Runs a backing call, turning a BackingError into BackingRefused. */
-export async function backing<T>(fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs a backing call, turning a BackingError into BackingRefused, or into a 424 GateError (the backing text kept as its
+ * message) when `gateOf` names a gate for it.
+ */
+export async function backing<T>(fn: () => Promise<T>, gateOf?: (err: BackingError) => RemediationGate | undefined): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof BackingError) throw new BackingRefused(err);
-    throw err;
+    if (!(err instanceof BackingError)) throw err;
+    const g = gateOf?.(err);
+    if (g) throw new GateError(g, err.body || err.message);
+    throw new BackingRefused(err);
   }
 }

@@ -1,4 +1,6 @@
+import type { BackingService } from '../backends/http-pipeline.js';
 import { InputError } from '../errors.js';
+import { PLATFORM_CALLS, roleNeeded, WORKSPACE_ROLES, type PlatformNeed } from '../provisioning/gates.js';
 import { IDENTITY_TYPES, type IdentityType } from './identity-types.js';
 
 /** One row of SPEC.md's "Identity-provider and backing-API failures" table, with the actions an operator takes. */
@@ -13,7 +15,9 @@ interface Symptom {
 
 const probe = { action: 'acquire a token as the failing identity and read the workspace', command: 'svc identity probe' };
 const inspect = { action: 'inspect the failing token: aud, appid, oid, tid, roles and exp', command: 'svc identity inspect-token' };
-const grant = { action: 'grant the identity Contributor on the workspace (journaled, can be rolled back)', command: 'svc identity grant' };
+// The role is the failing call's (grantAction); without the call, the required grant lists the role of each call.
+const grant = { action: 'grant the identity the workspace role the failing call needs (see the required grant; journaled, can be rolled back)', command: 'svc identity grant' };
+const grantAction = (call: PlatformNeed) => ({ ...grant, action: `grant the identity ${roleNeeded(call)} on the workspace (journaled, can be rolled back)` });
 const rotate = { action: 'rotate the secret: new secret while the old stays valid, vault, restart consumers, verify, delete the old after 24 h', command: 'svc identity secrets rotate' };
 const incident = { action: 'open an incident; its severity is computed from the recorded signals', command: 'svc identity incident open' };
 
@@ -69,14 +73,44 @@ export const SYMPTOMS: Symptom[] = [
   },
 ];
 
-/** Required grants per backing service when a call returns 401 or 403 (SPEC.md, authentication towards backing services). */
-const REQUIRED_GRANTS: Record<string, string> = {
-  'data-platform': 'the identity holds Contributor on the workspace, and the tenant setting that lets service principals use platform APIs is enabled',
+const PLATFORM_SETTING = 'the tenant setting "Service principals can use Fabric APIs" is enabled for the identity (or a security group holding it)';
+
+/** The data platform's grant: the role of the failing call when it is known, else the role of each call. */
+function platformGrant(call?: PlatformNeed): string {
+  if (call) return `the identity holds ${roleNeeded(call)} or higher on the workspace (${PLATFORM_CALLS[call.call].what} needs it), and ${PLATFORM_SETTING}`;
+  const byRole = WORKSPACE_ROLES.map((role) => {
+    const calls = Object.values(PLATFORM_CALLS).filter((c) => c.role === role).map((c) => c.what);
+    return `${role} for ${calls.join(', ')}`;
+  });
+  return `the identity holds the workspace role the failing call needs (${byRole.join('; ')}), and ${PLATFORM_SETTING}`;
+}
+
+/**
+ * Required grants per backing service when a call returns 401 or 403 (SPEC.md, authentication towards backing
+ * services; the data platform's roles per call from reference/data-platform-api.md).
+ */
+const REQUIRED_GRANTS: Record<Exclude<BackingService, 'data-platform'>, string> = {
   arm: 'Contributor on the cluster',
   kql: 'the AllDatabasesAdmin cluster principal role, principal type App',
-  search: 'the Search Service Contributor role on the service',
+  search: 'the Search Service Contributor role on the service (and Search Index Data Contributor to load documents)',
   sql: 'a database user created FROM EXTERNAL PROVIDER for the identity, added to role db_owner',
+  reporting: 'the tenant setting that lets service principals use the reporting APIs ("Service principals can use Fabric APIs") is enabled, and the identity holds Contributor or higher on the workspace to publish (Member or higher for embed tokens), with Build permission on the source semantic model',
+  storage: 'a workspace role on the platform workspace that reaches the lakehouse’s OneLake data: Contributor or higher to write, at least Viewer with read access to the lakehouse data to read',
+  identity: 'a valid credential for the identity in the tenant (managed identity enabled, or a current client secret or certificate for the client id) that conditional access lets through; for secret rotation, the right to manage the application’s passwords (its owner, or Application.ReadWrite.OwnedBy) and to set secrets in the vault',
 };
+
+/** Every name a backing service goes by in the API (signals, install steps, the catalog's `backing`) and the sandbox. */
+const SERVICE_NAMES: Record<string, BackingService> = {
+  dataplatform: 'data-platform', arm: 'arm', resourcemanager: 'arm', kql: 'kql', search: 'search', sql: 'sql', warehouse: 'sql',
+  reporting: 'reporting', identity: 'identity', storage: 'storage', onelake: 'storage',
+};
+
+/** The backing service a name means (case, hyphens, underscores and spaces aside), or 400 naming the known names. */
+export function backingServiceOf(name: string): BackingService {
+  const service = SERVICE_NAMES[name.toLowerCase().replace(/[-_\s]/g, '')];
+  if (!service) throw new InputError(`Unknown backing service '${name}': use one of data-platform (dataPlatform), arm, kql, search, sql (warehouse), reporting, identity, storage (oneLake)`, 'service');
+  return service;
+}
 
 const AADSTS_ROWS: Record<string, string> = {
   AADSTS50076: 'AADSTS50076', AADSTS700016: 'AADSTS700016', AADSTS7000215: 'AADSTS700016', AADSTS7000222: 'AADSTS700016',
@@ -90,6 +124,8 @@ export interface DiagnoseInput {
   body?: string;
   identityType?: IdentityType;
   service?: string;
+  /** The data-platform call that failed, when the caller knows it (the probes do): its role is named. */
+  call?: PlatformNeed;
 }
 
 export interface Diagnosis {
@@ -130,6 +166,7 @@ function match(input: DiagnoseInput): { row: Symptom; on: string } | undefined {
 /** SPEC.md's likely causes, the first checks for the identity type, and the actions, for one failing answer. */
 export function diagnose(input: DiagnoseInput): Diagnosis {
   if (input.status === undefined && !input.code && !input.body) throw new InputError('Give at least one of status, code or body', 'status');
+  const service = input.service ? backingServiceOf(input.service) : undefined;
   const found = match(input);
   if (!found) {
     const type = input.identityType ?? 'service-principal';
@@ -142,7 +179,9 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     };
   }
   const type = input.identityType ?? found.row.suggests;
-  const grantText = (input.status === 401 || input.status === 403) && input.service ? REQUIRED_GRANTS[input.service] : undefined;
+  // An HTTP service's grant answers its 401/403; the identity provider's answers any of its symptoms.
+  const grantText = !service || !(input.status === 401 || input.status === 403 || service === 'identity') ? undefined
+    : service === 'data-platform' ? platformGrant(input.call) : REQUIRED_GRANTS[service];
   return {
     symptom: { id: found.row.id, text: found.row.symptom },
     matchedOn: found.on,
@@ -150,7 +189,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     identityType: type,
     identityTypeInferred: !input.identityType,
     firstChecks: [...IDENTITY_TYPES[type].firstChecks],
-    actions: found.row.actions,
+    actions: input.call ? found.row.actions.map((a) => (a === grant ? grantAction(input.call!) : a)) : found.row.actions,
     ...(grantText ? { requiredGrant: grantText } : {}),
   };
 }

@@ -1,6 +1,8 @@
 import { isIPv4 } from 'node:net';
 import type { Caller } from '../auth/caller.js';
+import type { CloudProfile } from '../cloud/profiles.js';
 import { InputError } from '../errors.js';
+import { platformGate, WORKSPACE_ROLES, type PlatformNeed, type WorkspaceRole } from '../provisioning/gates.js';
 import { backing } from './backing-refusal.js';
 import type { ApplicationCredentialClient, VaultClient } from './credential-clients.js';
 import { rulesAllowing } from './firewall.js';
@@ -8,7 +10,11 @@ import type { Change, ChangeJournal, Inverse } from './journal.js';
 import type { FirewallRule, PlatformIdentityClient } from './platform-client.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 
+/** The workspace role a string names, if it names one. */
+const workspaceRole = (role: string | undefined): WorkspaceRole | undefined => WORKSPACE_ROLES.find((r) => r === role);
+
 export interface FixDeps {
+  profile: CloudProfile;
   platform: PlatformIdentityClient;
   journal: ChangeJournal;
   graph?: ApplicationCredentialClient;
@@ -20,8 +26,13 @@ export interface FixDeps {
 export class FixService {
   constructor(private readonly deps: FixDeps) {}
 
+  /** A data-platform call as the service identity: its 401/403 is the gate naming the role or setting the call needs. */
+  private platformCall<T>(need: PlatformNeed, fn: () => Promise<T>): Promise<T> {
+    return backing(fn, (err) => platformGate(err, this.deps.profile, need));
+  }
+
   listFirewallRules(workspaceId: string): Promise<FirewallRule[]> {
-    return backing(() => this.deps.platform.listFirewallRules(workspaceId));
+    return this.platformCall({ call: 'firewall-rules', workspaceId }, () => this.deps.platform.listFirewallRules(workspaceId));
   }
 
   /** Whether the egress address is inside a rule's range, and which rules allow it. */
@@ -35,7 +46,7 @@ export class FixService {
   async addFirewallRule(caller: Caller, workspaceId: string, rule: { name: string; startIpAddress: string; endIpAddress: string }, incidentId?: string): Promise<{ rule: FirewallRule; change: Change }> {
     for (const f of ['startIpAddress', 'endIpAddress'] as const) if (!isIPv4(rule[f])) throw new InputError(`${f} must be an IPv4 address`, f);
     await this.deps.journal.requireIncident(caller, incidentId); // before the backing change, which could not be journaled after
-    const created = await backing(() => this.deps.platform.addFirewallRule(workspaceId, rule));
+    const created = await this.platformCall({ call: 'firewall-rules', workspaceId }, () => this.deps.platform.addFirewallRule(workspaceId, rule));
     const change = await this.deps.journal.record(caller, {
       kind: 'firewall-rule-added', summary: `added firewall rule ${rule.name} (${rule.startIpAddress}-${rule.endIpAddress}) on workspace ${workspaceId}`,
       target: { workspaceId, rule: created }, inverse: { kind: 'delete-firewall-rule', workspaceId, ruleId: created.id }, incidentId,
@@ -47,7 +58,7 @@ export class FixService {
     await this.deps.journal.requireIncident(caller, incidentId);
     const rule = (await this.listFirewallRules(workspaceId)).find((r) => r.id === ruleId);
     if (!rule) throw new InputError(`No firewall rule '${ruleId}' on workspace ${workspaceId}`, 'ruleId');
-    await backing(() => this.deps.platform.deleteFirewallRule(workspaceId, ruleId));
+    await this.platformCall({ call: 'firewall-rules', workspaceId }, () => this.deps.platform.deleteFirewallRule(workspaceId, ruleId));
     const change = await this.deps.journal.record(caller, {
       kind: 'firewall-rule-removed', summary: `removed firewall rule ${rule.name} from workspace ${workspaceId}`, target: { workspaceId, rule },
       inverse: { kind: 'add-firewall-rule', workspaceId, name: rule.name, startIpAddress: rule.startIpAddress, endIpAddress: rule.endIpAddress }, incidentId,
@@ -57,7 +68,8 @@ export class FixService {
 
   async grantRole(caller: Caller, workspaceId: string, input: { principalId: string; role: string; principalType?: string }, incidentId?: string) {
     await this.deps.journal.requireIncident(caller, incidentId);
-    const assignment = await backing(() => this.deps.platform.addRoleAssignment(workspaceId, input.principalId, input.role, input.principalType ?? 'ServicePrincipal'));
+    const need: PlatformNeed = { call: 'grant-role', role: workspaceRole(input.role), workspaceId };
+    const assignment = await this.platformCall(need, () => this.deps.platform.addRoleAssignment(workspaceId, input.principalId, input.role, input.principalType ?? 'ServicePrincipal'));
     const change = await this.deps.journal.record(caller, {
       kind: 'role-assigned', summary: `granted ${input.role} on workspace ${workspaceId} to ${input.principalId}`, target: { workspaceId, assignment },
       inverse: { kind: 'delete-role-assignment', workspaceId, assignmentId: assignment.id }, incidentId,
@@ -66,7 +78,7 @@ export class FixService {
   }
 
   listRoleAssignments(workspaceId: string) {
-    return backing(() => this.deps.platform.listRoleAssignments(workspaceId));
+    return this.platformCall({ call: 'list-role-assignments', workspaceId }, () => this.deps.platform.listRoleAssignments(workspaceId));
   }
 
   /** Performs a change's inverse, then marks it rolled back. */
@@ -75,16 +87,21 @@ export class FixService {
     if (change.state !== 'applied') return this.deps.journal.markRolledBack(caller, changeId); // answers 409
     // The platform workspace may have been taken from the tenant since the change: then it is not the tenant's to touch.
     if ('workspaceId' in change.inverse) await this.deps.tenancy.requirePlatformWorkspace(caller, change.inverse.workspaceId);
-    await this.perform(change.inverse);
+    await this.perform(change);
     return this.deps.journal.markRolledBack(caller, changeId);
   }
 
-  private async perform(inv: Inverse): Promise<void> {
+  private async perform(change: Change): Promise<void> {
     const { platform, graph, vault } = this.deps;
+    const inv: Inverse = change.inverse;
     switch (inv.kind) {
-      case 'delete-firewall-rule': return backing(() => platform.deleteFirewallRule(inv.workspaceId, inv.ruleId));
-      case 'add-firewall-rule': await backing(() => platform.addFirewallRule(inv.workspaceId, { name: inv.name, startIpAddress: inv.startIpAddress, endIpAddress: inv.endIpAddress })); return;
-      case 'delete-role-assignment': return backing(() => platform.deleteRoleAssignment(inv.workspaceId, inv.assignmentId));
+      case 'delete-firewall-rule': return this.platformCall({ call: 'firewall-rules', workspaceId: inv.workspaceId }, () => platform.deleteFirewallRule(inv.workspaceId, inv.ruleId));
+      case 'add-firewall-rule': await this.platformCall({ call: 'firewall-rules', workspaceId: inv.workspaceId }, () => platform.addFirewallRule(inv.workspaceId, { name: inv.name, startIpAddress: inv.startIpAddress, endIpAddress: inv.endIpAddress })); return;
+      case 'delete-role-assignment': {
+        // Removing an Admin's assignment needs Admin: the role is the one the journaled grant made.
+        const role = workspaceRole((change.target.assignment as { role?: string } | undefined)?.role);
+        return this.platformCall({ call: 'remove-role-assignment', role, workspaceId: inv.workspaceId }, () => platform.deleteRoleAssignment(inv.workspaceId, inv.assignmentId));
+      }
       case 'remove-password':
         if (!graph) throw new InputError('The identity provider’s application API is not configured (SVC_GRAPH_URL)', 'changeId');
         return backing(() => graph.removePassword(inv.clientId, inv.keyId));

@@ -57,7 +57,7 @@ export class IdentityService {
     const vault = vaultUrl ? new VaultClient(pipeline, vaultUrl, env.SVC_VAULT_AUDIENCE ?? profile.vaultAudience) : undefined;
     this.journal = new ChangeJournal(db, now);
     const platform = new PlatformIdentityClient(options.pipeline, profile.dataPlatformApiUrl, profile.dataPlatformAudience);
-    this.fixes = new FixService({ platform, journal: this.journal, graph, vault, tenancy: options.tenancy });
+    this.fixes = new FixService({ profile, platform, journal: this.journal, graph, vault, tenancy: options.tenancy });
     this.probes = new ProbeService({ profile, servicePipeline: options.pipeline, signals: this.signals, tenantId: env.SVC_TENANT_ID, now });
     this.credentials = new CredentialRegistry(db, now);
     this.rotations = new RotationService({

@@ -1,7 +1,8 @@
 import { BackingError, BackingPipeline, backingPath } from '../backends/http-pipeline.js';
 import type { TokenSource } from '../backends/credential.js';
 import type { CloudProfile } from '../cloud/profiles.js';
-import { InputError } from '../errors.js';
+import { InputError, type RemediationGate } from '../errors.js';
+import { platformGate, type PlatformNeed } from '../provisioning/gates.js';
 import { diagnose } from './diagnosis.js';
 import type { IdentityType } from './identity-types.js';
 import { PlatformIdentityClient } from './platform-client.js';
@@ -34,6 +35,8 @@ export interface ProbeResult {
   status?: number;
   code?: string;
   diagnosis?: string;
+  /** The service identity's own 401/403 from the data platform: the role or tenant setting it lacks. */
+  gate?: RemediationGate;
 }
 
 export interface ProbeDeps {
@@ -54,7 +57,8 @@ export class ProbeService {
   async run(req: ProbeRequest): Promise<{ ok: boolean; principal: string; results: ProbeResult[] }> {
     const { profile } = this.deps;
     const results: ProbeResult[] = [];
-    const step = async (check: ProbeCheck, fn: () => Promise<string>) => {
+    const asService = req.identity.kind === 'service';
+    const step = async (check: ProbeCheck, fn: () => Promise<string>, call?: PlatformNeed) => {
       const at = this.deps.now().toISOString();
       const started = Date.now();
       try {
@@ -62,8 +66,13 @@ export class ProbeService {
       } catch (err) {
         const ms = Date.now() - started;
         if (!(err instanceof BackingError)) throw err;
-        const d = diagnose({ status: err.status, code: err.code, body: err.body, service: err.service, identityType: req.identityType });
-        results.push({ check, ok: false, at, ms, detail: err.body || err.message, status: err.status, ...(err.code ? { code: err.code } : {}), diagnosis: `${d.symptom.text}: ${d.likelyCauses.join('; ')} (${diagnosisLink(err.service, err.status, err.code)})` });
+        const d = diagnose({ status: err.status, code: err.code, body: err.body, service: err.service, identityType: req.identityType, ...(call && err.service === 'data-platform' ? { call } : {}) });
+        const gate = asService && call ? platformGate(err, profile, call) : undefined;
+        const grant = d.requiredGrant ? `; required: ${d.requiredGrant}` : '';
+        results.push({
+          check, ok: false, at, ms, detail: err.body || err.message, status: err.status, ...(err.code ? { code: err.code } : {}),
+          diagnosis: `${d.symptom.text}: ${d.likelyCauses.join('; ')}${grant} (${diagnosisLink(err.service, err.status, err.code)})`, ...(gate ? { gate } : {}),
+        });
       }
     };
     const skip = (check: ProbeCheck, why: string) => results.push({ check, ok: false, skipped: true, at: this.deps.now().toISOString(), ms: 0, detail: why });
@@ -77,14 +86,14 @@ export class ProbeService {
     const platform = new PlatformIdentityClient(pipeline, profile.dataPlatformApiUrl, profile.dataPlatformAudience);
     const haveToken = results[0]!.ok;
     const noToken = 'not run: no token';
-    if (haveToken) await step('workspace-read', async () => `read workspace ${(await platform.getWorkspace(req.workspaceId)).displayName ?? req.workspaceId}`);
+    if (haveToken) await step('workspace-read', async () => `read workspace ${(await platform.getWorkspace(req.workspaceId)).displayName ?? req.workspaceId}`, { call: 'read-workspace', workspaceId: req.workspaceId });
     else skip('workspace-read', noToken);
     if (req.lakehouse) {
       if (haveToken) await step('lakehouse-count', () => this.lakehouseCount(pipeline, req.workspaceId, req.lakehouse!));
       else skip('lakehouse-count', noToken);
     } else if (req.identityType === 'workspace-identity') skip('lakehouse-count', 'not run: give lakehouse {lakehouseId, table} for a workspace-identity case');
     if (req.pipelineId) {
-      if (haveToken) await step('pipeline-run', () => this.pipelineRun(pipeline, platform, req.workspaceId, req.pipelineId!));
+      if (haveToken) await step('pipeline-run', () => this.pipelineRun(pipeline, platform, req.workspaceId, req.pipelineId!), { call: 'run-pipeline', workspaceId: req.workspaceId });
       else skip('pipeline-run', noToken);
     }
     return { ok: results.every((r) => r.ok || r.skipped) && haveToken, principal: source.principal, results };

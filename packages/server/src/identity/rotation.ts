@@ -18,6 +18,18 @@ export function nextStep(r: RotationProgress): RotationStep | undefined {
   return ROTATION_STEPS.find((s) => !r.done[s]);
 }
 
+/**
+ * A wait as hours and minutes, rounded up to the whole minute (never sooner than it is), with 60 minutes carried into
+ * an hour: "1 h", "23 h 59 min", "24 h", "45 min".
+ */
+export function formatTimeLeft(ms: number): string {
+  const minutes = Math.max(1, Math.ceil(ms / 60_000));
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  if (!h) return `${m} min`;
+  return m ? `${h} h ${m} min` : `${h} h`;
+}
+
 /** Whether `step` may run now; the reason when it may not (out of order, not verified, overlap not over). */
 export function mayRun(r: RotationProgress, step: RotationStep, now: Date): { ok: true } | { ok: false; reason: string; retryAt?: string } {
   if (r.state !== 'in-progress') return { ok: false, reason: `the rotation is ${r.state}` };
@@ -28,10 +40,8 @@ export function mayRun(r: RotationProgress, step: RotationStep, now: Date): { ok
     const created = Date.parse(r.done['create-new-secret']!);
     const until = created + OVERLAP_MS;
     if (now.getTime() < until) {
-      const left = until - now.getTime();
-      const h = Math.floor(left / 3_600_000);
-      const m = Math.ceil((left % 3_600_000) / 60_000);
-      return { ok: false, reason: `both secrets stay active for 24 hours: the old secret may be deleted from ${new Date(until).toISOString()} (${h} h ${m} min from now)`, retryAt: new Date(until).toISOString() };
+      const left = formatTimeLeft(until - now.getTime());
+      return { ok: false, reason: `both secrets stay active for 24 hours: the old secret may be deleted from ${new Date(until).toISOString()} (${left} from now)`, retryAt: new Date(until).toISOString() };
     }
   }
   return { ok: true };

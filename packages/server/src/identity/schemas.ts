@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { Gate } from '../install/schemas.js';
 import { IDENTITY_TYPE_NAMES } from './identity-types.js';
 import { ROTATION_STEPS } from './rotation.js';
 
@@ -32,6 +33,7 @@ export const ProbeResultSchema = Type.Object({
   check: Type.Union(['token', 'workspace-read', 'lakehouse-count', 'pipeline-run', 'sign-ins'].map((c) => Type.Literal(c))),
   ok: Type.Boolean(), skipped: Opt(Type.Boolean()), at: Time(), ms: Type.Integer(), detail: S(),
   status: Opt(Type.Integer()), code: Opt(S()), diagnosis: Opt(S()),
+  gate: Opt(Type.Ref(Gate, { description: 'the service identity’s own 401/403 from the data platform: the role or tenant setting it lacks' })),
 }, { $id: 'IdentityProbeResult' });
 
 export const ChangeSchema = Type.Object({

@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { PlatformWorkspaceId } from '../http/schemas.js';
 import { NAME_PATTERNS } from '../tenancy/resources.js';
 
-const Gate = Type.Object({ reason: Type.String(), remediation: Type.String(), link: Type.String() }, { $id: 'RemediationGate' });
+/** A remediation gate (errors.ts RemediationGate), registered once and referenced by step results and probe results. */
+export const Gate = Type.Object({ reason: Type.String(), remediation: Type.String(), link: Type.String() }, { $id: 'RemediationGate' });
 
 export const StepResultSchema = Type.Object(
   {

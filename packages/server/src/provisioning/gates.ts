@@ -6,6 +6,8 @@ import { BackingError } from '../backends/http-pipeline.js';
 export type GateName =
   | 'no-platform-workspace'
   | 'data-platform-auth'
+  | 'data-platform-role'
+  | 'data-platform-tenant-setting'
   | 'kql-not-configured'
   | 'kql-arm-auth'
   | 'kql-create-table-auth'
@@ -19,8 +21,41 @@ export type GateName =
 /** The SVC_* settings serve the default tenant; another tenant's resources are assigned by the deployment operator. */
 const OTHER_TENANTS = '; in a tenant other than the default one, the deployment operator assigns it (POST /api/operator/tenants/{tenantId}';
 
+/** The data platform's workspace roles, lowest first. */
+export const WORKSPACE_ROLES = ['Viewer', 'Contributor', 'Member', 'Admin'] as const;
+export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];
+
+/**
+ * The data-platform calls of the service and the workspace role each needs (reference/data-platform-api.md): a Viewer
+ * reads the workspace, a Contributor creates items and runs jobs, a Member grants roles up to its own, an Admin grants
+ * Admin and holds the networking calls, firewall rules among them.
+ */
+export const PLATFORM_CALLS = {
+  'read-workspace': { role: 'Viewer', what: 'reading the workspace' },
+  'list-role-assignments': { role: 'Viewer', what: 'listing the workspace role assignments' },
+  'create-item': { role: 'Contributor', what: 'creating and updating items (provisioning)' },
+  'run-pipeline': { role: 'Contributor', what: 'running a pipeline job' },
+  'grant-role': { role: 'Member', what: 'granting a workspace role (a Member grants up to Member; only an Admin grants Admin)' },
+  'remove-role-assignment': { role: 'Member', what: 'removing a role assignment (only an Admin removes an Admin)' },
+  'firewall-rules': { role: 'Admin', what: 'reading and changing the workspace firewall rules' },
+} as const satisfies Record<string, { role: WorkspaceRole; what: string }>;
+export type PlatformCall = keyof typeof PLATFORM_CALLS;
+
+/** One data-platform call on a workspace; `role` is the role a grant or removal is about. */
+export interface PlatformNeed {
+  call: PlatformCall;
+  role?: WorkspaceRole;
+  workspaceId?: string;
+}
+
+/** The workspace role a call needs: the call's own, or the role it grants or removes when that is higher. */
+export function roleNeeded(need: PlatformNeed): WorkspaceRole {
+  const own: WorkspaceRole = PLATFORM_CALLS[need.call].role;
+  return need.role && WORKSPACE_ROLES.indexOf(need.role) > WORKSPACE_ROLES.indexOf(own) ? need.role : own;
+}
+
 /** The gate object for a name, with links into the selected cloud's portals. */
-export function gate(name: GateName, profile: CloudProfile, detail: { principal?: string; sql?: string; setting?: string } = {}): RemediationGate {
+export function gate(name: GateName, profile: CloudProfile, detail: { principal?: string; sql?: string; setting?: string; need?: PlatformNeed } = {}): RemediationGate {
   const portal = profile.portalUrl;
   const fabric = profile.fabricPortalUrl;
   switch (name) {
@@ -28,6 +63,23 @@ export function gate(name: GateName, profile: CloudProfile, detail: { principal?
       return { reason: 'no bound platform workspace', remediation: `bind a capacity to the workspace in the admin area, or set SVC_DEFAULT_PLATFORM_WORKSPACE${OTHER_TENANTS}/platform-workspaces)`, link: `${fabric}/admin-portal/capacities` };
     case 'data-platform-auth':
       return { reason: 'data platform 401/403', remediation: 'grant the service identity Contributor on the workspace and enable the service-principal tenant setting ("Service principals can use Fabric APIs")', link: `${fabric}/admin-portal/tenantSettings` };
+    case 'data-platform-role': {
+      const need = detail.need ?? { call: 'create-item' };
+      const role = roleNeeded(need);
+      return {
+        reason: `data platform 403: the service identity is not ${role} on the workspace`,
+        remediation: `grant the service identity ${role} on the platform workspace${need.workspaceId ? ` ${need.workspaceId}` : ''}: ${PLATFORM_CALLS[need.call].what} needs ${role} or higher`,
+        link: need.workspaceId ? `${fabric}/groups/${encodeURIComponent(need.workspaceId)}` : fabric,
+      };
+    }
+    case 'data-platform-tenant-setting': {
+      const need = detail.need ?? { call: 'create-item' };
+      return {
+        reason: 'data platform 401: the service identity may not use the platform APIs',
+        remediation: `enable the tenant setting "Service principals can use Fabric APIs" for the service identity (or a security group holding it); ${PLATFORM_CALLS[need.call].what} also needs ${roleNeeded(need)} or higher on the workspace`,
+        link: `${fabric}/admin-portal/tenantSettings`,
+      };
+    }
     case 'kql-not-configured':
       return { reason: 'KQL cluster not configured', remediation: `set SVC_KQL_CLUSTER_URI and SVC_KQL_CLUSTER_NAME${OTHER_TENANTS}/targets, kind kql-cluster with its resourceId)`, link: `${portal}/#browse/Microsoft.Kusto%2Fclusters` };
     case 'kql-arm-auth':
@@ -54,6 +106,23 @@ export class GateRaised extends Error {
   constructor(readonly gate: RemediationGate, readonly cause?: BackingError) {
     super(gate.reason);
   }
+}
+
+/** 401 codes that say the token itself is bad (expired, malformed), not that a grant or setting is missing. */
+const PLATFORM_TOKEN_CODES = new Set(['TokenExpired', 'InvalidToken']);
+/** 403 codes that say the caller's workspace role is missing or too low. */
+const PLATFORM_ROLE_CODES = new Set(['InsufficientPrivileges', 'InsufficientWorkspaceRole']);
+
+/**
+ * The gate a data-platform refusal of the service identity calls for, decided by status and error code, never by text:
+ * 401 (but a bad token) → the service-principal tenant setting; 403 with a role code (or none) → the role `need` names.
+ * Undefined for every other refusal (a firewall or feature refusal, a bad token), which is passed on as it is.
+ */
+export function platformGate(err: BackingError, profile: CloudProfile, need: PlatformNeed): RemediationGate | undefined {
+  if (err.service !== 'data-platform') return undefined;
+  if (err.status === 401 && !PLATFORM_TOKEN_CODES.has(err.code ?? '')) return gate('data-platform-tenant-setting', profile, { need });
+  if (err.status === 403 && (!err.code || PLATFORM_ROLE_CODES.has(err.code))) return gate('data-platform-role', profile, { need });
+  return undefined;
 }
 
 /** A 401 or 403 from a backing call becomes the named gate; anything else stays an error. Decided by status, never by text. */

@@ -152,8 +152,7 @@ describe('the identity operations page in Chromium', { timeout: 300_000 }, () =>
   test('a firewall rule added on the page and rolled back from the journal leaves the sandbox as before', async () => {
     const { page } = rig;
     const ws = sandbox.ids.platformWorkspaceId;
-    // Firewall rules need Member or Admin on the platform workspace.
-    await sandbox.admin.grant({ service: 'dataPlatform', role: 'Admin' });
+    // Firewall rules need Admin on the platform workspace: the sandbox seeds the service identity with it (the README's grant).
     const rulesOf = async () => (await sandboxState()).dataPlatform.workspaces.find((w) => w.id === ws)!.firewallRules;
     const before = structuredClone(await rulesOf());
 
@@ -196,6 +195,20 @@ describe('the identity operations page in Chromium', { timeout: 300_000 }, () =>
     await page.getByRole('tab', { name: 'Firewall and roles' }).click();
     await page.getByTestId('firewall-rules').waitFor();
     await page.getByTestId('firewall-rule').filter({ hasText: 'ci-egress' }).waitFor({ state: 'detached' });
+
+    // Reduced to what provisioning needs: the page shows the 424 gate naming the missing role, with where to fix it.
+    await sandbox.admin.grant({ service: 'dataPlatform', role: 'Contributor' });
+    try {
+      await page.goto(`/identity?tab=fixes&ws=${ws}`);
+      const gate = page.getByTestId('firewall-rules').getByTestId('error-gate');
+      await gate.getByText('Needs an admin: data platform 403: the service identity is not Admin on the workspace.').waitFor();
+      assert.match(await gate.innerText(), new RegExp(`grant the service identity Admin on the platform workspace ${ws}`));
+      assert.match(String(await gate.getByRole('link', { name: 'Open the setting' }).getAttribute('href')), new RegExp(`/groups/${ws}$`));
+      assert.match(await page.getByTestId('firewall-rules').getByRole('alert').innerText(), /\(424 deployment_gate\)/);
+      await rig.shot('identity-12b-firewall-gate');
+    } finally {
+      await sandbox.admin.grant({ service: 'dataPlatform', role: 'Admin' });
+    }
   });
 
   test('a role granted on the page and rolled back from the journal leaves the sandbox as before', async () => {

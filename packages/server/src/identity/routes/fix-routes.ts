@@ -16,7 +16,7 @@ export const fixRoutes = (identity: IdentityService): FastifyPluginAsyncTypebox 
   const { fixes, journal } = identity;
   app.get('/api/admin/identity/workspaces/:workspaceId/firewall-rules', {
     config: { scope: 'admin' },
-    schema: { operationId: 'listFirewallRules', tags, summary: 'The platform workspace’s firewall rules', params: Ws, response: { 200: Type.Object({ ok: Ok, rules: Type.Array(Rule) }), ...errors(404, 502) } },
+    schema: { operationId: 'listFirewallRules', tags, summary: 'The platform workspace’s firewall rules', params: Ws, response: { 200: Type.Object({ ok: Ok, rules: Type.Array(Rule) }), ...errors(404, 424, 502) } },
   }, async (req) => ({ ok: true as const, rules: await fixes.listFirewallRules(req.params.workspaceId) }));
 
   app.get('/api/admin/identity/workspaces/:workspaceId/firewall-check', {
@@ -24,7 +24,7 @@ export const fixRoutes = (identity: IdentityService): FastifyPluginAsyncTypebox 
     schema: {
       operationId: 'checkEgressAddress', tags, summary: 'Whether an egress address is inside the workspace’s firewall ranges',
       params: Ws, querystring: Type.Object({ ip: Ipv4 }, { additionalProperties: false }),
-      response: { 200: Type.Object({ ok: Ok, ip: Type.String(), allowed: Type.Boolean(), allowingRules: Type.Array(Rule), ruleCount: Type.Integer() }), ...errors(404, 502) },
+      response: { 200: Type.Object({ ok: Ok, ip: Type.String(), allowed: Type.Boolean(), allowingRules: Type.Array(Rule), ruleCount: Type.Integer() }), ...errors(404, 424, 502) },
     },
   }, async (req) => ({ ok: true as const, ...(await fixes.checkEgress(req.params.workspaceId, req.query.ip)) }));
 
@@ -33,7 +33,7 @@ export const fixRoutes = (identity: IdentityService): FastifyPluginAsyncTypebox 
     schema: {
       operationId: 'addFirewallRule', tags, summary: 'Add a firewall rule (journaled; rolling back deletes it)', params: Ws,
       body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 128 }), startIpAddress: Ipv4, endIpAddress: Ipv4, incidentId: IncidentId }, { additionalProperties: false }),
-      response: { 201: Type.Object({ ok: Ok, rule: Rule, change: Type.Ref(ChangeSchema) }), ...errors(404, 409, 502) },
+      response: { 201: Type.Object({ ok: Ok, rule: Rule, change: Type.Ref(ChangeSchema) }), ...errors(404, 409, 424, 502) },
     },
   }, async (req, reply) => {
     const { incidentId, ...rule } = req.body;
@@ -45,13 +45,13 @@ export const fixRoutes = (identity: IdentityService): FastifyPluginAsyncTypebox 
     schema: {
       operationId: 'removeFirewallRule', tags, summary: 'Remove a firewall rule (journaled; rolling back adds it again)',
       params: Type.Object({ workspaceId: Id('platform workspace id'), ruleId: Id('firewall rule id') }), querystring: Type.Object({ incidentId: IncidentId }, { additionalProperties: false }),
-      response: { 200: Type.Object({ ok: Ok, change: Type.Ref(ChangeSchema) }), ...errors(404, 409, 502) },
+      response: { 200: Type.Object({ ok: Ok, change: Type.Ref(ChangeSchema) }), ...errors(404, 409, 424, 502) },
     },
   }, async (req) => ({ ok: true as const, ...(await fixes.removeFirewallRule(req.caller!, req.params.workspaceId, req.params.ruleId, req.query.incidentId)) }));
 
   app.get('/api/admin/identity/workspaces/:workspaceId/role-assignments', {
     config: { scope: 'admin' },
-    schema: { operationId: 'listWorkspaceRoleAssignments', tags, summary: 'Role assignments on the platform workspace', params: Ws, response: { 200: Type.Object({ ok: Ok, assignments: Type.Array(Assignment) }), ...errors(404, 502) } },
+    schema: { operationId: 'listWorkspaceRoleAssignments', tags, summary: 'Role assignments on the platform workspace', params: Ws, response: { 200: Type.Object({ ok: Ok, assignments: Type.Array(Assignment) }), ...errors(404, 424, 502) } },
   }, async (req) => ({ ok: true as const, assignments: await fixes.listRoleAssignments(req.params.workspaceId) }));
 
   app.post('/api/admin/identity/workspaces/:workspaceId/role-assignments', {
@@ -64,7 +64,7 @@ export const fixRoutes = (identity: IdentityService): FastifyPluginAsyncTypebox 
         principalType: Type.Optional(Type.Union(['ServicePrincipal', 'User', 'Group', 'ServicePrincipalProfile'].map((r) => Type.Literal(r)))),
         incidentId: IncidentId,
       }, { additionalProperties: false }),
-      response: { 201: Type.Object({ ok: Ok, assignment: Assignment, change: Type.Ref(ChangeSchema) }), ...errors(404, 409, 502) },
+      response: { 201: Type.Object({ ok: Ok, assignment: Assignment, change: Type.Ref(ChangeSchema) }), ...errors(404, 409, 424, 502) },
     },
   }, async (req, reply) => {
     const { incidentId, ...input } = req.body;
@@ -88,7 +88,7 @@ export const fixRoutes = (identity: IdentityService): FastifyPluginAsyncTypebox 
     config: { scope: 'admin' },
     schema: {
       operationId: 'rollBackIdentityChange', tags, summary: 'Perform a change’s inverse (delete the added rule, delete the added role assignment, …)',
-      params: Type.Object({ changeId: Id('change id') }), response: { 200: Type.Object({ ok: Ok, change: Type.Ref(ChangeSchema) }), ...errors(404, 409, 502) },
+      params: Type.Object({ changeId: Id('change id') }), response: { 200: Type.Object({ ok: Ok, change: Type.Ref(ChangeSchema) }), ...errors(404, 409, 424, 502) },
     },
   }, async (req) => ({ ok: true as const, change: await fixes.rollback(req.caller!, req.params.changeId) }));
 };
