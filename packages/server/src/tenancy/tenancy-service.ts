@@ -62,6 +62,9 @@ const KIND_NAMES: Record<ResourceKind, string> = {
   'platform-workspace': 'Platform workspace', 'kql-cluster': 'KQL cluster', 'search-service': 'Search service', warehouse: 'Warehouse server', lake: 'Lake account',
 };
 
+/** Who reserved a resource for the default tenant at start. */
+const ENV_ASSIGNER = 'SVC_* settings';
+
 /** The default tenant's shared set, from the SVC_* settings. */
 export function sharedSetFromEnv(env: Env): SharedSet {
   const trim = (v?: string) => v?.replace(/\/+$/, '') || undefined;
@@ -134,11 +137,21 @@ export class TenancyService {
     return out;
   }
 
-  /** At start: the SVC_* shared set is the default tenant's (unless an operator gave a resource to another tenant). */
+  /**
+   * At start: the SVC_* shared set is the default tenant's (unless an operator gave a resource to another tenant). A
+   * target reserved so by an earlier start whose setting has changed since is released (the sandbox's addresses change
+   * at every start); a platform workspace stays, since the tenant's workspaces may be bound to it.
+   */
   async reserveDefaults(): Promise<void> {
-    for (const r of this.envResources()) {
+    const current = this.envResources();
+    const stale = await this.db.selectFrom('tenant_resources').select(['kind', 'resource']).where('tenant_id', '=', DEFAULT_TENANT)
+      .where('assigned_by', '=', ENV_ASSIGNER).where('kind', '<>', 'platform-workspace').execute();
+    for (const r of stale.filter((x) => !current.some((c) => c.kind === x.kind && c.key === x.resource))) {
+      await this.db.deleteFrom('tenant_resources').where('kind', '=', r.kind).where('resource', '=', r.resource).where('assigned_by', '=', ENV_ASSIGNER).execute();
+    }
+    for (const r of current) {
       await this.db.insertInto('tenant_resources')
-        .values({ id: randomUUID(), kind: r.kind, resource: r.key, tenant_id: DEFAULT_TENANT, settings: JSON.stringify(r.settings), assigned_by: 'SVC_* settings' })
+        .values({ id: randomUUID(), kind: r.kind, resource: r.key, tenant_id: DEFAULT_TENANT, settings: JSON.stringify(r.settings), assigned_by: ENV_ASSIGNER })
         .onConflict((oc) => oc.columns(['kind', 'resource']).doNothing()).execute();
     }
   }
