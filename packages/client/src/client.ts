@@ -13,6 +13,8 @@ export type ProvisionReport = Schemas['ProvisionReport'];
 export type StepResult = Schemas['StepResult'];
 export type PaginatedReport = Schemas['PaginatedReport'];
 export type ReportExport = Schemas['ReportExport'];
+export type Tenant = Schemas['Tenant'];
+export type ResourceAssignment = Schemas['ResourceAssignment'];
 
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 /** The success body of an operation (200, 201 or 202). */
@@ -247,6 +249,28 @@ export class SvcClient {
         this.run(id, (i) => (this.api as unknown as Record<string, (p: string, o: object) => Promise<Answer>>)[method]!(path, { ...i, params: { path: params.path, query: params.query }, body: params.body }), SvcClient.rest<Record<string, unknown>>),
     ]),
   ) as Record<IdentityOperation, (params?: { path?: Record<string, string>; query?: Record<string, string>; body?: unknown }) => Promise<Record<string, unknown>>>;
+
+  /** The deployment operator's calls (scope `operator`): tenants, and the platform workspaces and targets each may use. */
+  readonly operator = {
+    listTenants: (o?: PageOptions) => this.run('listTenants', (i) => this.api.GET('/api/operator/tenants', { ...i, params: { query: SvcClient.query(o) } }), SvcClient.page<Tenant>('tenants')),
+    createTenant: (body: RequestBody<'createTenant'>) => this.run('createTenant', (i) => this.api.POST('/api/operator/tenants', { ...i, body }), SvcClient.key<Tenant>('tenant')),
+    getTenant: (tenantId: string) => this.run('getTenant', (i) => this.api.GET('/api/operator/tenants/{tenantId}', { ...i, params: { path: { tenantId } } }), SvcClient.key<Tenant>('tenant')),
+    /** A token of the tenant's first admin (created when absent); `secret` is shown only in this answer. */
+    createAdminToken: (tenantId: string, body: RequestBody<'createTenantAdminToken'> = {}) =>
+      this.run('createTenantAdminToken', (i) => this.api.POST('/api/operator/tenants/{tenantId}/admin-tokens', { ...i, params: { path: { tenantId } }, body }), SvcClient.rest<Result<'createTenantAdminToken'>>),
+    listPlatformWorkspaces: (tenantId: string) =>
+      this.run('listTenantPlatformWorkspaces', (i) => this.api.GET('/api/operator/tenants/{tenantId}/platform-workspaces', { ...i, params: { path: { tenantId } } }), SvcClient.key<ResourceAssignment[]>('platformWorkspaces')),
+    assignPlatformWorkspace: (tenantId: string, platformWorkspaceId: string) =>
+      this.run('assignPlatformWorkspace', (i) => this.api.POST('/api/operator/tenants/{tenantId}/platform-workspaces', { ...i, params: { path: { tenantId } }, body: { platformWorkspaceId } }), SvcClient.key<ResourceAssignment>('assignment')),
+    unassignPlatformWorkspace: (tenantId: string, platformWorkspaceId: string) =>
+      this.run('unassignPlatformWorkspace', (i) => this.api.DELETE('/api/operator/tenants/{tenantId}/platform-workspaces/{platformWorkspaceId}', { ...i, params: { path: { tenantId, platformWorkspaceId } } }), SvcClient.rest<Result<'unassignPlatformWorkspace'>>),
+    listTargets: (tenantId: string) =>
+      this.run('listTenantTargets', (i) => this.api.GET('/api/operator/tenants/{tenantId}/targets', { ...i, params: { path: { tenantId } } }), SvcClient.key<ResourceAssignment[]>('targets')),
+    assignTarget: (tenantId: string, body: RequestBody<'assignTarget'>) =>
+      this.run('assignTarget', (i) => this.api.POST('/api/operator/tenants/{tenantId}/targets', { ...i, params: { path: { tenantId } }, body }), SvcClient.key<ResourceAssignment>('assignment')),
+    unassignTarget: (tenantId: string, targetId: string) =>
+      this.run('unassignTarget', (i) => this.api.DELETE('/api/operator/tenants/{tenantId}/targets/{targetId}', { ...i, params: { path: { tenantId, targetId } } }), SvcClient.key<string>('unassigned')),
+  };
 
   readonly tokens = {
     list: (o?: PageOptions) => this.run('listTokens', (i) => this.api.GET('/api/tokens', { ...i, params: { query: SvcClient.query(o) } }), SvcClient.page<ApiToken>('tokens')),

@@ -83,6 +83,16 @@ export const OPERATIONS = {
   updateItem: 'items.update',
   updateWorkspace: 'workspaces.update',
   whoami: 'whoami',
+  listTenants: 'operator.listTenants',
+  createTenant: 'operator.createTenant',
+  getTenant: 'operator.getTenant',
+  createTenantAdminToken: 'operator.createAdminToken',
+  listTenantPlatformWorkspaces: 'operator.listPlatformWorkspaces',
+  assignPlatformWorkspace: 'operator.assignPlatformWorkspace',
+  unassignPlatformWorkspace: 'operator.unassignPlatformWorkspace',
+  listTenantTargets: 'operator.listTargets',
+  assignTarget: 'operator.assignTarget',
+  unassignTarget: 'operator.unassignTarget',
 } as const;
 
 export type OperationId = keyof typeof OPERATIONS;

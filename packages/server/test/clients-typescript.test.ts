@@ -9,6 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from './helpers.js';
+import { randomUUID } from 'node:crypto';
+import { SCOPES } from '../src/auth/scopes.js';
 import {
   createSvcClient, OPERATIONS, SvcAuthenticationError, SvcBadRequestError, SvcConflictError, SvcError, SvcForbiddenError,
   SvcGateError, SvcNotFoundError, SvcRateLimitError, SvcTimeoutError,
@@ -23,10 +25,32 @@ async function service(t: TestContext): Promise<{ baseUrl: string; token: string
   const h = await build(t);
   await h.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = h.app.server.address() as { port: number };
-  return { baseUrl: `http://127.0.0.1:${port}`, token: (await h.tenant()).token };
+  // Every scope, as the launcher's local admin token has: the deployment's operator among them.
+  return { baseUrl: `http://127.0.0.1:${port}`, token: (await h.tenant([...SCOPES])).token };
 }
 
 const unique = (prefix: string) => `${prefix} ${Math.random().toString(36).slice(2, 8)}`;
+
+test('the operator’s calls: a tenant, its first admin’s token, a platform workspace assigned and taken back; a tenant admin is refused them', async (t) => {
+  const { baseUrl, token } = await service(t);
+  const op = createSvcClient({ baseUrl, token });
+  const id = `ts-${Math.random().toString(36).slice(2, 10)}`;
+  assert.equal((await op.operator.createTenant({ id, name: 'TS tenant' })).id, id);
+  await assert.rejects(op.operator.createTenant({ id, name: 'again' }), SvcConflictError);
+  const pws = randomUUID();
+  const assigned = await op.operator.assignPlatformWorkspace(id, pws);
+  assert.equal(assigned.resource, pws);
+  assert.equal(assigned.isDefault, true);
+  assert.deepEqual((await op.operator.listPlatformWorkspaces(id)).map((a) => a.resource), [pws]);
+  assert.equal((await op.operator.getTenant(id)).platformWorkspaces, 1);
+  const admin = createSvcClient({ baseUrl, token: (await op.operator.createAdminToken(id)).secret });
+  assert.equal((await admin.whoami()).tenantId, id);
+  await assert.rejects(admin.operator.listTenants(), SvcForbiddenError);
+  const ws = await admin.workspaces.create({ name: unique('bound') });
+  assert.equal((await admin.workspaces.update(ws.id, { platformWorkspaceId: pws })).platformWorkspaceId, pws);
+  assert.equal((await op.operator.unassignPlatformWorkspace(id, pws)).unboundWorkspaces, 1);
+  await assert.rejects(admin.workspaces.update(ws.id, { platformWorkspaceId: pws }), SvcNotFoundError);
+});
 
 test('whoami, workspaces and items through the client; payloads, never envelopes', async (t) => {
   const { baseUrl, token } = await service(t);
