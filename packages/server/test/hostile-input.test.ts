@@ -7,7 +7,8 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { build } from './helpers.js';
-import { buildWithSandbox, stepOf, workspace } from './install-helpers.js';
+import { buildWithSandbox, OPERATOR, stepOf, workspace } from './install-helpers.js';
+import { randomUUID } from 'node:crypto';
 
 /** Sends raw bytes to a listening server and resolves with the status line's code (the server may close early). */
 function rawStatus(port: number, request: string | Buffer): Promise<number> {
@@ -201,8 +202,11 @@ test('a backing service redirecting to another host is not followed: the token n
   await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r));
   t.after(() => { elsewhere.close(); redirecting.close(); });
 
-  const { h, tenant } = await buildWithSandbox(t, { SVC_BACKING_RETRY_DELAY_MS: '50' });
+  const { h, tenant, sandbox } = await buildWithSandbox(t, { SVC_BACKING_RETRY_DELAY_MS: '50' });
   const ws = await workspace(h, tenant);
+  // The redirecting cluster is one the operator assigned to the tenant (a dedicated install takes no other); its
+  // databases are created through the sandbox's resource manager, its data plane is the redirecting server.
+  await h.services.tenancy.assignTarget(OPERATOR, tenant.tenantId, { kind: 'kql-cluster', address: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`, resourceId: sandbox.env.SVC_KQL_CLUSTER_NAME });
   const start = await h.app.inject({
     method: 'POST', url: '/api/apps/app-casino-analytics/install', headers: tenant.auth,
     payload: { workspaceId: ws, mode: 'dedicated', targetOverrides: { kqlClusterUri: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`, kqlDatabase: 'redirected' } },
@@ -225,16 +229,31 @@ test('a backing service redirecting to another host is not followed: the token n
 
 test('an identity operation naming a platform workspace the backing service does not know → 404 with its text, not a 5xx', async (t) => {
   const { h, tenant } = await buildWithSandbox(t);
-  for (const [method, url, payload] of [
-    ['GET', '/api/admin/identity/workspaces/no-such-workspace/firewall-rules', undefined],
-    ['GET', '/api/admin/identity/workspaces/no-such-workspace/firewall-check?ip=10.0.0.1', undefined],
-    ['POST', '/api/admin/identity/workspaces/no-such-workspace/firewall-rules', { name: 'r', startIpAddress: '10.0.0.1', endIpAddress: '10.0.0.2' }],
-    ['GET', '/api/admin/identity/workspaces/no-such-workspace/role-assignments', undefined],
-  ] as const) {
+  // Assigned to the tenant by the operator, unknown to the data platform: its 404 and text come back.
+  const unknown = randomUUID();
+  await h.services.tenancy.assignPlatformWorkspace(OPERATOR, tenant.tenantId, unknown);
+  const calls = (ws: string) => [
+    ['GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`, undefined],
+    ['GET', `/api/admin/identity/workspaces/${ws}/firewall-check?ip=10.0.0.1`, undefined],
+    ['POST', `/api/admin/identity/workspaces/${ws}/firewall-rules`, { name: 'r', startIpAddress: '10.0.0.1', endIpAddress: '10.0.0.2' }],
+    ['GET', `/api/admin/identity/workspaces/${ws}/role-assignments`, undefined],
+  ] as const;
+  for (const [method, url, payload] of calls(unknown)) {
     const r = await h.app.inject({ method, url, headers: tenant.auth, ...(payload ? { payload } : {}) });
     assert.equal(r.statusCode, 404, `${method} ${url}: ${r.body}`);
     assert.equal(r.json().error.code, 'backing_refused');
     assert.match(r.json().error.message, /WorkspaceNotFound/, 'the backing service’s text, unmodified');
+  }
+  // Not a GUID: 400 naming the parameter, before anything is sent. Not assigned to the tenant: 404, ours.
+  for (const [method, url, payload] of calls('no-such-workspace')) {
+    const r = await h.app.inject({ method, url, headers: tenant.auth, ...(payload ? { payload } : {}) });
+    assert.equal(r.statusCode, 400, `${method} ${url}: ${r.body}`);
+    assert.match(r.json().error.message, /workspaceId/);
+  }
+  for (const [method, url, payload] of calls(randomUUID())) {
+    const r = await h.app.inject({ method, url, headers: tenant.auth, ...(payload ? { payload } : {}) });
+    assert.equal(r.statusCode, 404, `${method} ${url}: ${r.body}`);
+    assert.equal(r.json().error.code, 'not_found');
   }
 });
 

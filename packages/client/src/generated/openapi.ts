@@ -3872,7 +3872,7 @@ export interface operations {
                     };
                     /** @description pipeline item id */
                     pipelineId: string;
-                    /** @description platform workspace id */
+                    /** @description platform workspace id (a GUID) */
                     workspaceId: string;
                 };
             };
@@ -4136,7 +4136,7 @@ export interface operations {
                     };
                     /** @description pipeline item id */
                     pipelineId?: string;
-                    /** @description platform workspace id */
+                    /** @description platform workspace id (a GUID) */
                     workspaceId: string;
                 };
             };
@@ -4830,7 +4830,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description platform workspace id */
+                /** @description platform workspace id (a GUID) */
                 workspaceId: string;
             };
             cookie?: never;
@@ -4964,7 +4964,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description platform workspace id */
+                /** @description platform workspace id (a GUID) */
                 workspaceId: string;
             };
             cookie?: never;
@@ -5095,7 +5095,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description platform workspace id */
+                /** @description platform workspace id (a GUID) */
                 workspaceId: string;
             };
             cookie?: never;
@@ -5253,7 +5253,7 @@ export interface operations {
             path: {
                 /** @description firewall rule id */
                 ruleId: string;
-                /** @description platform workspace id */
+                /** @description platform workspace id (a GUID) */
                 workspaceId: string;
             };
             cookie?: never;
@@ -5388,7 +5388,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description platform workspace id */
+                /** @description platform workspace id (a GUID) */
                 workspaceId: string;
             };
             cookie?: never;
@@ -5522,7 +5522,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description platform workspace id */
+                /** @description platform workspace id (a GUID) */
                 workspaceId: string;
             };
             cookie?: never;

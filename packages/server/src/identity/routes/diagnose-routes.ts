@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, Id, Ok } from '../../http/schemas.js';
+import { errors, Id, Ok, PlatformWorkspaceId } from '../../http/schemas.js';
 import type { IdentityService } from '../identity-service.js';
 import { hasScope } from '../../auth/scopes.js';
 import { ClaimCheckSchema, DiagnosisSchema, IdentityTypeName, ProbeIdentitySchema, ProbeResultSchema, SignalSchema } from '../schemas.js';
@@ -75,7 +75,7 @@ export const diagnoseRoutes = (identity: IdentityService): FastifyPluginAsyncTyp
     schema: {
       operationId: 'runIdentityProbe', tags, summary: 'Acquire a token as an identity, read the workspace, count a lakehouse table, run a pipeline; each with its result and time',
       body: Type.Object({
-        identity: ProbeIdentitySchema, workspaceId: Id('platform workspace id'), pipelineId: Type.Optional(Id('pipeline item id')),
+        identity: ProbeIdentitySchema, workspaceId: PlatformWorkspaceId(), pipelineId: Type.Optional(Id('pipeline item id')),
         lakehouse: Type.Optional(Type.Object({ lakehouseId: Id('lakehouse item id'), table: Type.String({ pattern: '^[A-Za-z0-9_]{1,256}$' }) }, { additionalProperties: false })),
         identityType: Type.Optional(IdentityTypeName),
       }, { additionalProperties: false }),

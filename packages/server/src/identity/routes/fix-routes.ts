@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, Id, Ok } from '../../http/schemas.js';
+import { errors, Id, Ok, PlatformWorkspaceId } from '../../http/schemas.js';
 import type { IdentityService } from '../identity-service.js';
 import { ChangeSchema } from '../schemas.js';
 
 const tags = ['identity'];
-const Ws = Type.Object({ workspaceId: Id('platform workspace id') });
+const Ws = Type.Object({ workspaceId: PlatformWorkspaceId() });
 const Rule = Type.Object({ id: Type.String(), name: Type.String(), startIpAddress: Type.String(), endIpAddress: Type.String() });
 const Ipv4 = Type.String({ format: 'ipv4' });
 const IncidentId = Type.Optional(Id('the incident this change belongs to'));
@@ -44,7 +44,7 @@ export const fixRoutes = (identity: IdentityService): FastifyPluginAsyncTypebox 
     config: { scope: 'admin' },
     schema: {
       operationId: 'removeFirewallRule', tags, summary: 'Remove a firewall rule (journaled; rolling back adds it again)',
-      params: Type.Object({ workspaceId: Id('platform workspace id'), ruleId: Id('firewall rule id') }), querystring: Type.Object({ incidentId: IncidentId }, { additionalProperties: false }),
+      params: Type.Object({ workspaceId: PlatformWorkspaceId(), ruleId: Id('firewall rule id') }), querystring: Type.Object({ incidentId: IncidentId }, { additionalProperties: false }),
       response: { 200: Type.Object({ ok: Ok, change: Type.Ref(ChangeSchema) }), ...errors(404, 409, 424, 502) },
     },
   }, async (req) => ({ ok: true as const, ...(await fixes.removeFirewallRule(req.caller!, req.params.workspaceId, req.params.ruleId, req.query.incidentId)) }));

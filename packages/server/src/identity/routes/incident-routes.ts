@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, Id, Ok } from '../../http/schemas.js';
+import { errors, Id, Ok, PlatformWorkspaceId } from '../../http/schemas.js';
 import type { IdentityService } from '../identity-service.js';
 import { ChangeSchema, IdentityTypeName, IncidentSchema, ProbeIdentitySchema, SeverityFactsSchema } from '../schemas.js';
 
@@ -85,7 +85,7 @@ export const incidentRoutes = (identity: IdentityService): FastifyPluginAsyncTyp
     schema: {
       operationId: 'verifyIncidentFix', tags, summary: 'Run the verification checklist: token as the failing identity, workspace read, lakehouse count, pipeline run, sign-ins since the fix', params: Params,
       body: Type.Object({
-        identity: ProbeIdentitySchema, workspaceId: Id('platform workspace id'), pipelineId: Id('pipeline item id'),
+        identity: ProbeIdentitySchema, workspaceId: PlatformWorkspaceId(), pipelineId: Id('pipeline item id'),
         lakehouse: Type.Optional(Type.Object({ lakehouseId: Id('lakehouse item id'), table: Type.String({ pattern: '^[A-Za-z0-9_]{1,256}$' }) }, { additionalProperties: false })),
         identityType: Type.Optional(IdentityTypeName),
       }, { additionalProperties: false }),
