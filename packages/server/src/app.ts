@@ -18,6 +18,7 @@ import { clientErrorHandler, registerErrorHandling } from './http/error-handler.
 import { registerInputGuard } from './http/input-guard.js';
 import { Metrics, registerMetrics } from './http/metrics.js';
 import { RateLimiter } from './http/rate-limit.js';
+import { registerSecurityHeaders, servedOverHttps } from './http/security-headers.js';
 import { ErrorEnvelope } from './http/schemas.js';
 import { WorkspaceService } from './workspaces/workspace-service.js';
 import { WorkspaceSchema, workspaceRoutes } from './workspaces/routes.js';
@@ -158,6 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     reply.header('x-request-id', req.id);
   });
   app.removeContentTypeParser('text/plain'); // the API speaks JSON only: anything else is 415
+  await registerSecurityHeaders(app, config.publicUrl);
   await app.register(cookie);
   for (const schema of [ErrorEnvelope, ApiTokenSchema, WorkspaceSchema, ItemSchema, ...CATALOG_SCHEMAS, ...INSTALL_SCHEMAS, ...THREAD_SCHEMAS, ...IDENTITY_SCHEMAS, ...REPORT_SCHEMAS]) app.addSchema(schema);
   await registerOpenApi(app, config);
@@ -167,7 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   registerInputGuard(app);
   registerAuthentication(app, { tokens, sessions, limiter: new RateLimiter(config.rateLimitPerMinute) });
 
-  const secureCookies = (req: { protocol: string }) => req.protocol === 'https' || (config.publicUrl ?? '').startsWith('https:');
+  const secureCookies = (req: { protocol: string }) => servedOverHttps(req, config.publicUrl);
   await app.register(systemRoutes({ metrics, publicUrl: config.publicUrl, health: () => ({
     store: store.kind, cloud: profile.name, ...(oidc ? { identityProvider: { name: oidc.providerName, loginUrl: '/api/auth/login' } } : {}), ...(deps.health?.() ?? {}),
   }) }));
