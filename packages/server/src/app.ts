@@ -167,7 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   registerErrorHandling(app, fs.existsSync(consoleIndex) ? consoleIndex : undefined);
   registerMetrics(app, metrics);
   registerInputGuard(app);
-  registerAuthentication(app, { tokens, sessions, limiter: new RateLimiter(config.rateLimitPerMinute) });
+  registerAuthentication(app, { tokens, sessions, limiter: new RateLimiter(config.rateLimitPerMinute), metricsToken: config.metricsToken });
 
   const secureCookies = (req: { protocol: string }) => servedOverHttps(req, config.publicUrl);
   await app.register(systemRoutes({ metrics, publicUrl: config.publicUrl, health: () => ({

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from './helpers.js';
+import { SCOPES } from '../src/auth/scopes.js';
 import {
   createSvcClient, OPERATIONS, SvcAuthenticationError, SvcBadRequestError, SvcConflictError, SvcError, SvcForbiddenError,
   SvcGateError, SvcNotFoundError, SvcRateLimitError, SvcTimeoutError,
@@ -23,7 +24,8 @@ async function service(t: TestContext): Promise<{ baseUrl: string; token: string
   const h = await build(t);
   await h.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = h.app.server.address() as { port: number };
-  return { baseUrl: `http://127.0.0.1:${port}`, token: (await h.tenant()).token };
+  // Every scope, as the launcher's bootstrap token has (metrics included, for system.metrics).
+  return { baseUrl: `http://127.0.0.1:${port}`, token: (await h.tenant([...SCOPES])).token };
 }
 
 const unique = (prefix: string) => `${prefix} ${Math.random().toString(36).slice(2, 8)}`;

@@ -7,7 +7,7 @@ import { loadConfig } from '../src/config.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { buildApp, type Services } from '../src/app.js';
 import { ensureTenant } from '../src/auth/token-service.js';
-import { TENANT_SCOPES, type Scope } from '../src/auth/scopes.js';
+import { SCOPES, TENANT_SCOPES, type Scope } from '../src/auth/scopes.js';
 import type { FastifyInstance } from 'fastify';
 
 /** A running app on a fresh store: PostgreSQL when DATABASE_URL is set, else PGlite in a temp dir. */
@@ -45,7 +45,8 @@ export async function build(t: TestContext | { after(fn: () => Promise<void>): v
   const tenant = async (scopes: Scope[] = [...TENANT_SCOPES]): Promise<TestTenant> => {
     const tenantId = `t-${randomUUID()}`;
     const { userId } = await ensureTenant(store.db, tenantId, 'Test tenant', { displayName: 'Test Admin' });
-    const admin = { tenantId, userId, userName: 'Test Admin', method: 'token' as const, scopes: [...TENANT_SCOPES] };
+    // Mints as the bootstrap token could: any scope, deployment scopes (metrics, operator) included.
+    const admin = { tenantId, userId, userName: 'Test Admin', method: 'token' as const, scopes: [...SCOPES] };
     const mint = async (s: Scope[]) => {
       const { secret, token } = await services.tokens.issue(admin, { name: 'test', scopes: s });
       return { token: secret, auth: { authorization: `Bearer ${secret}` }, id: token.id };
