@@ -460,7 +460,7 @@ CreateThreadEdgeBody = TypedDict("CreateThreadEdgeBody", {
 CreateTokenBody = TypedDict("CreateTokenBody", {
     "expiresInDays": NotRequired["int"],
     "name": "str",
-    "scopes": "List[Literal[\"read\", \"write\", \"install\", \"reports\", \"tokens\", \"admin\"]]",
+    "scopes": "List[Literal[\"read\", \"write\", \"install\", \"reports\", \"tokens\", \"admin\", \"metrics\", \"operator\"]]",
 })
 
 CreateTokenResult = TypedDict("CreateTokenResult", {
@@ -1038,7 +1038,7 @@ class Operations(SyncCore):
         return self._call("getItemContent", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     def get_metrics(self) -> str:
-        """Prometheus text metrics (GET /metrics)."""
+        """Prometheus text metrics (scope metrics, or the deployment’s SVC_METRICS_TOKEN as the bearer) (GET /metrics)."""
         return self._call("getMetrics", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     def get_open_api_document(self) -> GetOpenApiDocumentResult:
@@ -1380,7 +1380,7 @@ class AsyncOperations(AsyncCore):
         return await self._call("getItemContent", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def get_metrics(self) -> str:
-        """Prometheus text metrics (GET /metrics)."""
+        """Prometheus text metrics (scope metrics, or the deployment’s SVC_METRICS_TOKEN as the bearer) (GET /metrics)."""
         return await self._call("getMetrics", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def get_open_api_document(self) -> GetOpenApiDocumentResult:

@@ -1047,7 +1047,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus text metrics */
+        /** Prometheus text metrics (scope metrics, or the deployment’s SVC_METRICS_TOKEN as the bearer) */
         get: operations["getMetrics"];
         put?: never;
         post?: never;
@@ -8758,7 +8758,7 @@ export interface operations {
                     /** @description default 30, at most 90 */
                     expiresInDays?: number;
                     name: string;
-                    scopes: ("read" | "write" | "install" | "reports" | "tokens" | "admin")[];
+                    scopes: ("read" | "write" | "install" | "reports" | "tokens" | "admin" | "metrics" | "operator")[];
                 };
             };
         };
@@ -10810,6 +10810,51 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+            /** @description Invalid input; the error names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller lacks the scope the operation needs, or a CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limited; see Retry-After */
