@@ -12,10 +12,11 @@ import { TokenService } from './auth/token-service.js';
 import { SessionService } from './auth/session-service.js';
 import { ApiTokenSchema, authRoutes } from './auth/routes.js';
 import { OidcSignIn, oidcSettings } from './auth/oidc.js';
-import { loggableUrl, oidcRoutes } from './auth/oidc-routes.js';
+import { oidcRoutes } from './auth/oidc-routes.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { clientErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import { registerInputGuard } from './http/input-guard.js';
+import { loggableUrl } from './http/loggable-url.js';
 import { Metrics, registerMetrics } from './http/metrics.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { registerSecurityHeaders, servedOverHttps } from './http/security-headers.js';
@@ -58,6 +59,8 @@ export interface AppDeps {
   /** Extra fields for GET /api/health (the cloud, the sandbox's admin address). */
   health?: () => Record<string, unknown>;
   logger?: boolean | object;
+  /** Where the service's own logger (its level, redaction and serializers) writes, instead of stdout (tests read it). */
+  logStream?: { write(line: string): void };
   /** Start the install worker (default true; tests of the API alone may leave it off). */
   worker?: boolean;
   /** Replace the service identity (tests); default: the credential SVC_IDENTITY selects. */
@@ -91,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       serializers: {
         req: (req: { method: string; url: string; hostname: string; ip: string }) => ({ method: req.method, url: loggableUrl(req.url), hostname: req.hostname, remoteAddress: req.ip }),
       },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     bodyLimit: config.bodyLimitBytes,
     clientErrorHandler,
