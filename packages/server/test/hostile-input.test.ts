@@ -89,6 +89,34 @@ test('malformed, mistyped, oversized and deeply nested requests are 4xx with a c
     assert.equal(({} as { polluted?: boolean }).polluted, undefined);
   });
 
+  await t.test('names made only of whitespace or invisible characters → 400 naming the field', async () => {
+    const item = (await send('POST', `/api/workspaces/${ws}/items`, JSON.stringify({ itemType: 'notebook', displayName: 'named' }))).json().item;
+    const blank = ['\u200B', '\u200B\u200C\u200D', '\u2060', '\uFEFF', '\u00A0', '\u3000', ' \u200B\t', '\u00AD', '\u180E', '\u3164', '\u2028', '\u202E\u2066', '\uFE0F', '\u200E\u200F'];
+    for (const name of blank) {
+      for (const [method, url, payload, field] of [
+        ['POST', '/api/workspaces', { name }, 'name'],
+        ['PATCH', `/api/workspaces/${ws}`, { name }, 'name'],
+        ['POST', `/api/workspaces/${ws}/items`, { itemType: 'notebook', displayName: name }, 'displayName'],
+        ['PATCH', `/api/workspaces/${ws}/items/${item.id}`, { displayName: name }, 'displayName'],
+        ['POST', '/api/tokens', { name, scopes: ['read'] }, 'name'],
+        ['POST', `/api/items/paginated-report?workspaceId=${ws}`, { name, definition: '<Report/>' }, 'name'],
+        ['POST', `/api/items/paginated-report/r1/clone?workspaceId=${ws}`, { name }, 'name'],
+        ['POST', '/api/admin/identity/credentials', { displayName: name, clientId: 'c1', keyId: 'k1', expiresAt: '2030-01-01T00:00:00Z' }, 'displayName'],
+        ['POST', `/api/admin/identity/workspaces/${ws}/firewall-rules`, { name, startIpAddress: '10.0.0.1', endIpAddress: '10.0.0.2' }, 'name'],
+      ] as const) {
+        const r = await send(method, url, JSON.stringify(payload));
+        expectError(r, 400, 'invalid_request', `${method} ${url} ${JSON.stringify(name)}`);
+        assert.equal(r.json().error.field, field, r.body);
+        assert.match(r.json().error.message, /must contain a visible character/, r.body);
+      }
+    }
+    // A zero-width joiner inside an emoji sequence, or around visible text, is still a name.
+    for (const name of ['\u{1F469}\u200D\u{1F4BB}', '\u200Bvisible\u200B']) {
+      const r = await send('POST', '/api/workspaces', JSON.stringify({ name }));
+      assert.equal(r.statusCode, 201, r.body);
+    }
+  });
+
   await t.test('a content type other than JSON → 415 unsupported_media_type', async () => {
     for (const [type, body] of [['text/plain', 'name=x'], ['application/xml', '<name>x</name>'], ['application/x-www-form-urlencoded', 'name=x'], ['multipart/form-data; boundary=x', '--x--'], ['application/json-patch+json', '[]']]) {
       expectError(await send('POST', '/api/workspaces', body!, type), 415, 'unsupported_media_type', type!);

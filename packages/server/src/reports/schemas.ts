@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Id } from '../http/schemas.js';
+import { describedPattern, Id, VISIBLE_CHARACTER } from '../http/schemas.js';
 import { EXPORT_FORMATS } from './report-service.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -80,7 +80,10 @@ export const ExportParams = Type.Object({
 });
 
 export const Definition = Type.String({ minLength: 1, maxLength: 4_000_000, description: 'the RDL (report definition XML, 2016/01 namespace)' });
-export const ReportName = Type.String({ minLength: 1, maxLength: 200, pattern: '^(?=.*\\S)[^\\\\/:*?"<>|]+$', description: 'report name (no \\ / : * ? " < > |)' });
+export const ReportName = Type.String({
+  minLength: 1, maxLength: 200, description: 'report name (no \\ / : * ? " < > |), at least one visible character',
+  pattern: describedPattern(`^(?=[\\s\\S]*${VISIBLE_CHARACTER})[^\\\\/:*?"<>|]+$`, 'must contain a visible character and none of \\ / : * ? " < > |'),
+});
 
 export const ExportRequest = Type.Object(
   {
