@@ -2037,6 +2037,7 @@ export interface operations {
                 "application/json": {
                     clientId: string;
                     consumers?: string[];
+                    /** @description the credential as people know it; at least one visible character */
                     displayName: string;
                     /** Format: date-time */
                     expiresAt: string;
@@ -4921,6 +4922,7 @@ export interface operations {
                     endIpAddress: string;
                     /** @description the incident this change belongs to */
                     incidentId?: string;
+                    /** @description the rule’s name; at least one visible character */
                     name: string;
                     /** Format: ipv4 */
                     startIpAddress: string;
@@ -6737,7 +6739,7 @@ export interface operations {
                 "application/json": {
                     /** @description the RDL (report definition XML, 2016/01 namespace) */
                     definition: string;
-                    /** @description report name (no \ / : * ? " < > |) */
+                    /** @description report name (no \ / : * ? " < > |), at least one visible character */
                     name: string;
                 };
             };
@@ -7140,7 +7142,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description report name (no \ / : * ? " < > |) */
+                    /** @description report name (no \ / : * ? " < > |), at least one visible character */
                     name: string;
                     /** @description a service workspace; default the same one */
                     targetWorkspaceId?: string;
@@ -8757,6 +8759,7 @@ export interface operations {
                 "application/json": {
                     /** @description default 30, at most 90 */
                     expiresInDays?: number;
+                    /** @description what the token is for; at least one visible character */
                     name: string;
                     scopes: ("read" | "write" | "install" | "reports" | "tokens" | "admin" | "metrics" | "operator")[];
                 };
@@ -9176,7 +9179,7 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string;
-                    /** @description display name, 1 to 200 characters */
+                    /** @description display name, 1 to 200 characters, at least one of them visible */
                     name: string;
                 };
             };
@@ -9508,7 +9511,7 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string;
-                    /** @description display name, 1 to 200 characters */
+                    /** @description display name, 1 to 200 characters, at least one of them visible */
                     name?: string;
                     platformWorkspaceId?: string | null;
                 };
@@ -9742,7 +9745,7 @@ export interface operations {
                     /** @description initial stored content (JSON) */
                     content?: unknown;
                     description?: string;
-                    /** @description unique per item type in the workspace */
+                    /** @description unique per item type in the workspace; at least one visible character */
                     displayName: string;
                     itemType: string;
                 };
@@ -10090,7 +10093,7 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string;
-                    /** @description unique per item type in the workspace */
+                    /** @description unique per item type in the workspace; at least one visible character */
                     displayName?: string;
                 };
             };
