@@ -46,6 +46,8 @@ export interface Slot {
 /** Service processes on one database and one sandbox; `settings` are extra SVC_* variables for every process. */
 export class Cluster {
   readonly token = bootstrapToken();
+  /** Every process's SVC_METRICS_TOKEN: what `scrape` sends for /metrics. */
+  readonly metricsToken = randomBytes(32).toString('hex');
   readonly slots: Slot[] = [];
   private dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
 
@@ -71,6 +73,7 @@ export class Cluster {
       SVC_LOG_LEVEL: 'warn',
       SVC_RATE_LIMIT_PER_MINUTE: '10000000',
       ...this.settings,
+      SVC_METRICS_TOKEN: this.metricsToken,
     });
     slot.proc = startService(env, { keepOutput: false });
     slot.starts++;
@@ -156,9 +159,11 @@ export async function withSandbox<T>(fn: (sb: Sandbox) => Promise<T>): Promise<T
   }
 }
 
-/** One scrape of a process's /metrics: each sample line's value by its series (name and labels, as printed). */
-export async function scrape(base: string): Promise<Map<string, number>> {
-  const text = await (await fetch(`${base}/metrics`)).text();
+/** One scrape of a process's /metrics with its SVC_METRICS_TOKEN: each sample line's value by its series (name and labels, as printed). */
+export async function scrape(base: string, metricsToken: string): Promise<Map<string, number>> {
+  const r = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+  const text = await r.text();
+  if (!r.ok) throw new Error(`GET ${base}/metrics answered ${r.status}: ${text.slice(0, 200)}`);
   const samples = new Map<string, number>();
   for (const line of text.split('\n')) {
     const m = /^(\S+(?:\{.*\})?) (\S+)$/.exec(line);

@@ -65,7 +65,7 @@ async function measure(processes: number): Promise<Result> {
         sample();
         const sampler = setInterval(sample, 500);
 
-        const scrapesBefore = await Promise.all(cluster.slots.map((s) => scrape(s.base))); // also starts a fresh event-loop window
+        const scrapesBefore = await Promise.all(cluster.slots.map((s) => scrape(s.base, cluster.metricsToken))); // also starts a fresh event-loop window
         const cpuBefore = Object.fromEntries(cluster.slots.map((s) => [s.name, cpuOf(s.proc?.child.pid)]));
         const sandboxCpu = cpuOf(sb.pid);
         const pgCpu = postgresCpu();
@@ -95,7 +95,7 @@ async function measure(processes: number): Promise<Result> {
         const used = process.cpuUsage(benchCpu);
         cpu.sandbox = cpuOf(sb.pid) - sandboxCpu;
         cpu.postgres = postgresCpu() - pgCpu;
-        const scrapesAfter = await Promise.all(cluster.slots.map((s) => scrape(s.base)));
+        const scrapesAfter = await Promise.all(cluster.slots.map((s) => scrape(s.base, cluster.metricsToken)));
         const server = cluster.slots.map((s, i) => {
           const { count, over } = serverPollsOver50(scrapesBefore[i]!, scrapesAfter[i]!);
           const loop = (q: string) => (scrapesAfter[i]!.get(`svc_event_loop_delay_seconds{quantile="${q}"}`) ?? 0) * 1000;

@@ -1130,7 +1130,7 @@ class Operations(SyncCore):
         return self._call("getItemContent", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     def get_metrics(self) -> str:
-        """Prometheus text metrics (GET /metrics)."""
+        """Prometheus text metrics (scope metrics, or the deployment’s SVC_METRICS_TOKEN as the bearer) (GET /metrics)."""
         return self._call("getMetrics", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     def get_open_api_document(self) -> GetOpenApiDocumentResult:
@@ -1516,7 +1516,7 @@ class AsyncOperations(AsyncCore):
         return await self._call("getItemContent", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def get_metrics(self) -> str:
-        """Prometheus text metrics (GET /metrics)."""
+        """Prometheus text metrics (scope metrics, or the deployment’s SVC_METRICS_TOKEN as the bearer) (GET /metrics)."""
         return await self._call("getMetrics", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def get_open_api_document(self) -> GetOpenApiDocumentResult:

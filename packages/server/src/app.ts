@@ -12,12 +12,14 @@ import { TokenService } from './auth/token-service.js';
 import { SessionService } from './auth/session-service.js';
 import { ApiTokenSchema, authRoutes } from './auth/routes.js';
 import { OidcSignIn, oidcSettings } from './auth/oidc.js';
-import { loggableUrl, oidcRoutes } from './auth/oidc-routes.js';
+import { oidcRoutes } from './auth/oidc-routes.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { clientErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import { registerInputGuard } from './http/input-guard.js';
+import { loggableUrl } from './http/loggable-url.js';
 import { Metrics, registerMetrics } from './http/metrics.js';
 import { RateLimiter } from './http/rate-limit.js';
+import { registerSecurityHeaders, servedOverHttps } from './http/security-headers.js';
 import { ErrorEnvelope } from './http/schemas.js';
 import { WorkspaceService } from './workspaces/workspace-service.js';
 import { WorkspaceSchema, workspaceRoutes } from './workspaces/routes.js';
@@ -60,6 +62,8 @@ export interface AppDeps {
   /** Extra fields for GET /api/health (the cloud, the sandbox's admin address). */
   health?: () => Record<string, unknown>;
   logger?: boolean | object;
+  /** Where the service's own logger (its level, redaction and serializers) writes, instead of stdout (tests read it). */
+  logStream?: { write(line: string): void };
   /** Start the install worker (default true; tests of the API alone may leave it off). */
   worker?: boolean;
   /** Replace the service identity (tests); default: the credential SVC_IDENTITY selects. */
@@ -94,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       serializers: {
         req: (req: { method: string; url: string; hostname: string; ip: string }) => ({ method: req.method, url: loggableUrl(req.url), hostname: req.hostname, remoteAddress: req.ip }),
       },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     bodyLimit: config.bodyLimitBytes,
     clientErrorHandler,
@@ -163,6 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     reply.header('x-request-id', req.id);
   });
   app.removeContentTypeParser('text/plain'); // the API speaks JSON only: anything else is 415
+  await registerSecurityHeaders(app, config.publicUrl);
   await app.register(cookie);
   for (const schema of [ErrorEnvelope, ApiTokenSchema, WorkspaceSchema, ItemSchema, ...CATALOG_SCHEMAS, ...INSTALL_SCHEMAS, ...THREAD_SCHEMAS, ...IDENTITY_SCHEMAS, ...REPORT_SCHEMAS, ...TENANCY_SCHEMAS]) app.addSchema(schema);
   await registerOpenApi(app, config);
@@ -170,9 +176,9 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   registerErrorHandling(app, fs.existsSync(consoleIndex) ? consoleIndex : undefined);
   registerMetrics(app, metrics);
   registerInputGuard(app);
-  registerAuthentication(app, { tokens, sessions, limiter: new RateLimiter(config.rateLimitPerMinute), signInLimiter: new RateLimiter(config.signInRateLimitPerMinute) });
+  registerAuthentication(app, { tokens, sessions, limiter: new RateLimiter(config.rateLimitPerMinute), signInLimiter: new RateLimiter(config.signInRateLimitPerMinute), metricsToken: config.metricsToken });
 
-  const secureCookies = (req: { protocol: string }) => req.protocol === 'https' || (config.publicUrl ?? '').startsWith('https:');
+  const secureCookies = (req: { protocol: string }) => servedOverHttps(req, config.publicUrl);
   await app.register(systemRoutes({ metrics, publicUrl: config.publicUrl, health: () => ({
     store: store.kind, cloud: profile.name, ...(oidc ? { identityProvider: { name: oidc.providerName, loginUrl: '/api/auth/login' } } : {}), ...(deps.health?.() ?? {}),
   }) }));

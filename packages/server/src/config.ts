@@ -18,6 +18,8 @@ export interface Config {
   databaseUrl?: string;
   publicUrl?: string;
   bootstrapToken?: string;
+  /** A static bearer that may read /metrics only (SVC_METRICS_TOKEN), for a scraper that holds no API token. */
+  metricsToken?: string;
   logLevel: LogLevel;
   rateLimitPerMinute: number;
   /** Requests a minute per client address to the sign-in routes, which anyone may call. */
@@ -62,6 +64,8 @@ function urlVar(env: Env, name: string, protocols: string[]): string | undefined
 
 const LOG_LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const TOKEN_FORMAT = /^svc_pat_[a-z0-9]{8,32}_[A-Za-z0-9]{32,64}$/;
+// An RFC 6750 bearer value long enough to be a secret (openssl rand -hex 32 gives 64 characters).
+const METRICS_TOKEN_FORMAT = /^(?=.{32,256}$)[A-Za-z0-9._~+/-]+=*$/;
 
 /** Reads and validates the configuration; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): Config {
@@ -76,6 +80,10 @@ export function loadConfig(env: Env = process.env): Config {
       'must look like svc_pat_<id>_<secret>: id 8-32 lowercase letters and digits, secret 32-64 letters and digits',
     );
   }
+  const metricsToken = env.SVC_METRICS_TOKEN || undefined;
+  if (metricsToken && !METRICS_TOKEN_FORMAT.test(metricsToken)) {
+    throw new ConfigError('SVC_METRICS_TOKEN', 'must be 32 to 256 characters: letters, digits and - . _ ~ + / (e.g. the output of openssl rand -hex 32)');
+  }
   const host = env.HOST || '0.0.0.0';
   return {
     port: intVar(env, 'PORT', 8080, 0, 65535),
@@ -84,6 +92,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: urlVar(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     publicUrl: urlVar(env, 'SVC_PUBLIC_URL', ['http:', 'https:']),
     bootstrapToken,
+    metricsToken,
     logLevel,
     rateLimitPerMinute: intVar(env, 'SVC_RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
     signInRateLimitPerMinute: intVar(env, 'SVC_SIGNIN_RATE_LIMIT_PER_MINUTE', 30, 1, 10_000_000),
@@ -123,6 +132,6 @@ export const SETTINGS: readonly string[] = [
   'SVC_WORKER_JOBS', 'SVC_WORKER_POLL_MS', 'SVC_INSTALL_LEASE_MS', 'SVC_BACKING_TIMEOUT_MS', 'SVC_BACKING_RETRY_DELAY_MS',
   'SVC_BACKING_CONCURRENCY', 'SVC_SANDBOX_ADMIN_URL', 'SVC_OIDC_ISSUER', 'SVC_OIDC_TENANT', 'SVC_OIDC_TENANTS',
   'SVC_OIDC_CLIENT_ID', 'SVC_OIDC_CLIENT_SECRET', 'SVC_OIDC_SCOPES', 'SVC_OIDC_ADMINS', 'SVC_RDL_SCHEMA_PATH',
-  'SVC_READ_CACHE_MS', 'SVC_BACKING_RETRY_AFTER_MAX_MS', 'SVC_GRAPH_AUDIENCE', 'SVC_VAULT_AUDIENCE',
+  'SVC_READ_CACHE_MS', 'SVC_BACKING_RETRY_AFTER_MAX_MS', 'SVC_GRAPH_AUDIENCE', 'SVC_VAULT_AUDIENCE', 'SVC_METRICS_TOKEN',
   'SVC_SIGNIN_RATE_LIMIT_PER_MINUTE',
 ];

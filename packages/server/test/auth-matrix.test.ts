@@ -24,9 +24,9 @@ interface Operation {
   op: Json;
 }
 
-/** Operations that need no caller, by design: liveness, metrics, this document, and signing in. */
+/** Operations that need no caller, by design: liveness, this document, and signing in (metrics need the metrics scope). */
 const PUBLIC = (o: Operation) =>
-  ['getHealth', 'getMetrics', 'getOpenApiDocument', 'createSession'].includes(o.id) || o.path.startsWith('/api/auth/');
+  ['getHealth', 'getOpenApiDocument', 'createSession'].includes(o.id) || o.path.startsWith('/api/auth/');
 
 function operations(doc: Json): Operation[] {
   const out: Operation[] = [];

@@ -241,7 +241,8 @@ test('in GCC High, dedicated targetOverrides at commercial or foreign hosts → 
     assert.equal(r.json().error.field, `targetOverrides.${field}`);
     assert.match(r.json().error.message, /outside the gcc-high cloud's allowed DNS suffixes/);
   }
-  const metrics = await h.app.inject({ method: 'GET', url: '/metrics' });
+  const metrics = await h.app.inject({ method: 'GET', url: '/metrics', headers: (await tenant.token2(['metrics'])).auth });
+  assert.equal(metrics.statusCode, 200, metrics.body);
   assert.doesNotMatch(metrics.body, /^svc_backing_calls_total\{/m, 'no backing call was made');
   const jobs = (await h.app.inject({ method: 'GET', url: `/api/apps/install-jobs?workspaceId=${ws}`, headers: tenant.auth })).json().jobs;
   assert.deepEqual(jobs, [], 'no install job was written');

@@ -51,6 +51,73 @@ test('malformed, mistyped, oversized and deeply nested requests are 4xx with a c
     expectError(await send('POST', '/api/workspaces', ''), 400, 'invalid_request', 'empty JSON body');
   });
 
+  await t.test('invalid UTF-8 in a JSON body → 400 naming the body, never stored as U+FFFD', async () => {
+    const count = async () => (await h.app.inject({ method: 'GET', url: '/api/workspaces?limit=200', headers: a.auth })).json().workspaces.length;
+    const before = await count();
+    // A stray byte, an overlong '/', a UTF-8-encoded surrogate (CESU), a truncated sequence, a lone continuation byte.
+    for (const bytes of [[0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0x80]]) {
+      const bad = Buffer.from(bytes);
+      for (const [url, head, tail] of [
+        ['/api/workspaces', '{"name":"bad ', '"}'],
+        ['/api/workspaces', '{"name":"fine","description":"bad ', '"}'],
+        [`/api/workspaces/${ws}/items`, '{"itemType":"notebook","displayName":"bad ', '"}'],
+        ['/api/tokens', '{"scopes":["read"],"name":"bad ', '"}'],
+      ] as const) {
+        const r = await send('POST', url, Buffer.concat([Buffer.from(head), bad, Buffer.from(tail)]));
+        expectError(r, 400, 'invalid_request', `${url} with ${bad.toString('hex')}`);
+        assert.equal(r.json().error.field, 'body', r.body);
+        assert.match(r.json().error.message, /UTF-8/, r.body);
+      }
+    }
+    assert.equal(await count(), before, 'nothing was stored');
+    const fine = await send('POST', '/api/workspaces', Buffer.from('{"name":"caf\u00e9 \u{1F9EA}"}', 'utf8'));
+    assert.equal(fine.statusCode, 201, fine.body);
+  });
+
+  await t.test("'__proto__' and 'constructor.prototype' keys → 400 saying so, naming the field; no prototype changes", async () => {
+    for (const [url, body, field] of [
+      ['/api/workspaces', '{"name":"p","__proto__":{"polluted":true}}', '__proto__'],
+      ['/api/workspaces', '{"name":"p","\\u005f_proto__":{"polluted":true}}', '__proto__'],
+      ['/api/workspaces', '{"name":"p","constructor":{"prototype":{"polluted":true}}}', 'constructor.prototype'],
+      [`/api/workspaces/${ws}/items`, '{"itemType":"notebook","displayName":"p","content":{"cells":[{"__proto__":{"polluted":true}}]}}', 'content.cells.0.__proto__'],
+    ] as const) {
+      const r = await send('POST', url, body);
+      expectError(r, 400, 'invalid_request', body);
+      assert.equal(r.json().error.field, field, r.body);
+      assert.match(r.json().error.message, field.endsWith('__proto__') ? /'__proto__'.*not accepted/ : /'constructor\.prototype'.*not accepted/, r.body);
+      assert.doesNotMatch(r.json().error.message, /not valid JSON/, r.body);
+    }
+    assert.equal(({} as { polluted?: boolean }).polluted, undefined);
+  });
+
+  await t.test('names made only of whitespace or invisible characters → 400 naming the field', async () => {
+    const item = (await send('POST', `/api/workspaces/${ws}/items`, JSON.stringify({ itemType: 'notebook', displayName: 'named' }))).json().item;
+    const blank = ['\u200B', '\u200B\u200C\u200D', '\u2060', '\uFEFF', '\u00A0', '\u3000', ' \u200B\t', '\u00AD', '\u180E', '\u3164', '\u2028', '\u202E\u2066', '\uFE0F', '\u200E\u200F'];
+    for (const name of blank) {
+      for (const [method, url, payload, field] of [
+        ['POST', '/api/workspaces', { name }, 'name'],
+        ['PATCH', `/api/workspaces/${ws}`, { name }, 'name'],
+        ['POST', `/api/workspaces/${ws}/items`, { itemType: 'notebook', displayName: name }, 'displayName'],
+        ['PATCH', `/api/workspaces/${ws}/items/${item.id}`, { displayName: name }, 'displayName'],
+        ['POST', '/api/tokens', { name, scopes: ['read'] }, 'name'],
+        ['POST', `/api/items/paginated-report?workspaceId=${ws}`, { name, definition: '<Report/>' }, 'name'],
+        ['POST', `/api/items/paginated-report/r1/clone?workspaceId=${ws}`, { name }, 'name'],
+        ['POST', '/api/admin/identity/credentials', { displayName: name, clientId: 'c1', keyId: 'k1', expiresAt: '2030-01-01T00:00:00Z' }, 'displayName'],
+        ['POST', `/api/admin/identity/workspaces/${ws}/firewall-rules`, { name, startIpAddress: '10.0.0.1', endIpAddress: '10.0.0.2' }, 'name'],
+      ] as const) {
+        const r = await send(method, url, JSON.stringify(payload));
+        expectError(r, 400, 'invalid_request', `${method} ${url} ${JSON.stringify(name)}`);
+        assert.equal(r.json().error.field, field, r.body);
+        assert.match(r.json().error.message, /must contain a visible character/, r.body);
+      }
+    }
+    // A zero-width joiner inside an emoji sequence, or around visible text, is still a name.
+    for (const name of ['\u{1F469}\u200D\u{1F4BB}', '\u200Bvisible\u200B']) {
+      const r = await send('POST', '/api/workspaces', JSON.stringify({ name }));
+      assert.equal(r.statusCode, 201, r.body);
+    }
+  });
+
   await t.test('a content type other than JSON → 415 unsupported_media_type', async () => {
     for (const [type, body] of [['text/plain', 'name=x'], ['application/xml', '<name>x</name>'], ['application/x-www-form-urlencoded', 'name=x'], ['multipart/form-data; boundary=x', '--x--'], ['application/json-patch+json', '[]']]) {
       expectError(await send('POST', '/api/workspaces', body!, type), 415, 'unsupported_media_type', type!);

@@ -139,6 +139,31 @@ test('publish a new report, an import conflict, clone and delete', async (t) => 
   assert.equal((await call('DELETE', `/${cloned.id}`)).statusCode, 404);
 });
 
+test('an RDL up to the schema’s size is taken: a 3 MB definition published and put back, one over 4,000,000 characters 400 naming it', async (t) => {
+  const { call, byName } = await setup(t);
+  const sales = await byName('Sales by Region');
+  const { definition, etag } = (await call('GET', `/${sales.id}/definition`)).json();
+  // A description of about 3 MB in UTF-8 (accented text and quotes, which JSON escapes): three times SVC_BODY_LIMIT_BYTES.
+  const filler = 'Ventes par région et par ville — « l’année » "détaillée" \\ ';
+  const large = definition.replace('Sales by region and city for a date range.', filler.repeat(Math.ceil(3_000_000 / Buffer.byteLength(filler))));
+  const body = JSON.stringify({ name: 'Regional sales (large)', definition: large });
+  assert.ok(Buffer.byteLength(body) > 3_000_000 && large.length < 4_000_000, `${Buffer.byteLength(body)} bytes, ${large.length} characters`);
+
+  const created = await call('POST', '', { name: 'Regional sales (large)', definition: large });
+  assert.equal(created.statusCode, 201, created.body.slice(0, 500));
+  const id = created.json().report.id;
+  const read = (await call('GET', `/${id}/definition`)).json();
+  assert.equal(read.definition, large, 'the reporting service holds the 3 MB definition as published');
+  const put = await call('PUT', `/${sales.id}/definition`, { definition: large }, { 'if-match': etag });
+  assert.equal(put.statusCode, 200, put.body.slice(0, 500));
+  assert.equal((await call('GET', `/${sales.id}/definition`)).json().definition, large);
+
+  const over = await call('PUT', `/${sales.id}/definition`, { definition: `${large}${'x'.repeat(4_000_001 - large.length)}` }, { 'if-match': '*' });
+  assert.equal(over.statusCode, 400, over.body.slice(0, 500));
+  assert.equal(over.json().error.field, 'definition');
+  assert.match(over.json().error.message, /4000000 characters/);
+});
+
 test('datasources: read, rebind a report the service owns, and a refused rebind passed on unmodified', async (t) => {
   const { call, byName } = await setup(t);
   const inventory = await byName('Inventory Snapshot');

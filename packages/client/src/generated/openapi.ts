@@ -1169,7 +1169,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prometheus text metrics */
+        /** Prometheus text metrics (scope metrics, or the deployment’s SVC_METRICS_TOKEN as the bearer) */
         get: operations["getMetrics"];
         put?: never;
         post?: never;
@@ -2205,6 +2205,7 @@ export interface operations {
                 "application/json": {
                     clientId: string;
                     consumers?: string[];
+                    /** @description the credential as people know it; at least one visible character */
                     displayName: string;
                     /** Format: date-time */
                     expiresAt: string;
@@ -5107,6 +5108,7 @@ export interface operations {
                     endIpAddress: string;
                     /** @description the incident this change belongs to */
                     incidentId?: string;
+                    /** @description the rule’s name; at least one visible character */
                     name: string;
                     /** Format: ipv4 */
                     startIpAddress: string;
@@ -6968,7 +6970,7 @@ export interface operations {
                 "application/json": {
                     /** @description the RDL (report definition XML, 2016/01 namespace) */
                     definition: string;
-                    /** @description report name (no \ / : * ? " < > |) */
+                    /** @description report name (no \ / : * ? " < > |), at least one visible character */
                     name: string;
                 };
             };
@@ -7371,7 +7373,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description report name (no \ / : * ? " < > |) */
+                    /** @description report name (no \ / : * ? " < > |), at least one visible character */
                     name: string;
                     /** @description a service workspace; default the same one */
                     targetWorkspaceId?: string;
@@ -10148,6 +10150,7 @@ export interface operations {
                 "application/json": {
                     /** @description default 30, at most 90; never beyond the expiry of the token the request is made with (see expiryCapped) */
                     expiresInDays?: number;
+                    /** @description what the token is for; at least one visible character */
                     name: string;
                     scopes: ("read" | "write" | "install" | "reports" | "tokens" | "admin" | "metrics" | "operator")[];
                 };
@@ -10569,7 +10572,7 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string;
-                    /** @description display name, 1 to 200 characters */
+                    /** @description display name, 1 to 200 characters, at least one of them visible */
                     name: string;
                 };
             };
@@ -10901,7 +10904,7 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string;
-                    /** @description display name, 1 to 200 characters */
+                    /** @description display name, 1 to 200 characters, at least one of them visible */
                     name?: string;
                     platformWorkspaceId?: string | null;
                 };
@@ -11135,7 +11138,7 @@ export interface operations {
                     /** @description initial stored content (JSON) */
                     content?: unknown;
                     description?: string;
-                    /** @description unique per item type in the workspace */
+                    /** @description unique per item type in the workspace; at least one visible character */
                     displayName: string;
                     itemType: string;
                 };
@@ -11483,7 +11486,7 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string;
-                    /** @description unique per item type in the workspace */
+                    /** @description unique per item type in the workspace; at least one visible character */
                     displayName?: string;
                 };
             };
@@ -12203,6 +12206,51 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+            /** @description Invalid input; the error names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller lacks the scope the operation needs, or a CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Rate limited; see Retry-After */

@@ -21,11 +21,6 @@ function errorPage(err: ServiceError): string {
     + `<body><h1>Sign-in failed</h1><p id="message">${esc(err.message)}</p><p>Error code: <code id="code">${esc(err.code)}</code></p><p><a href="/sign-in">Back to sign-in</a></p></body></html>`;
 }
 
-/** The URL as logged: the callback's query (authorization code, state) never reaches the logs. */
-export function loggableUrl(url: string): string {
-  return url.startsWith('/api/auth/callback?') ? '/api/auth/callback?[redacted]' : url;
-}
-
 /** GET /api/auth/login and /api/auth/callback: console sign-in with the cloud's identity provider. */
 export const oidcRoutes = (deps: { signIn?: OidcSignIn; sessions: SessionService; secureCookies: (req: { protocol: string }) => boolean }): FastifyPluginAsyncTypebox => async (app) => {
   const configured = (): OidcSignIn => {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { pageRequest } from '../store/paging.js';
-import { errors, Id, Ok, PageQuery, publicErrors } from '../http/schemas.js';
+import { errors, Id, Name, Ok, PageQuery, publicErrors } from '../http/schemas.js';
 import { AuthenticationError } from '../errors.js';
 import { SCOPES } from './scopes.js';
 import { SESSION_COOKIE, type SessionService } from './session-service.js';
@@ -62,7 +62,7 @@ export const authRoutes = (deps: { tokens: TokenService; sessions: SessionServic
       operationId: 'createToken', tags: ['tokens'], summary: 'Create a scoped API token; the secret is shown only in this answer',
       body: Type.Object(
         {
-          name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
+          name: Name(100, 'what the token is for; at least one visible character'),
           scopes: Type.Array(ScopeSchema, { minItems: 1, maxItems: SCOPES.length }),
           expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EXPIRY_DAYS, description: 'default 30, at most 90; never beyond the expiry of the token the request is made with (see expiryCapped)' })),
         },

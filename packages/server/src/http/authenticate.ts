@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
 import { hasScope } from '../auth/scopes.js';
 import { checkCsrf, CSRF_HEADER, SESSION_COOKIE, type SessionService } from '../auth/session-service.js';
@@ -29,16 +30,26 @@ export async function resolveCaller(req: FastifyRequest, tokens: TokenService, s
   throw new AuthenticationError('Send "Authorization: Bearer svc_pat_<id>_<secret>" or sign in to the console');
 }
 
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** Whether the Authorization header is "Bearer <expected>", compared in constant time (digests of equal length). */
+export function bearerIs(header: string | undefined, expected: string): boolean {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return m ? timingSafeEqual(digest(m[1]!), digest(expected)) : false;
+}
+
 /**
  * The one authentication hook: every non-public route gets a caller, its scope checked, CSRF enforced, and its rate
- * limit per caller; the sign-in routes get theirs per client address (req.ip, which SVC_TRUST_PROXY decides).
+ * limit per caller; the sign-in routes get theirs per client address (req.ip, which SVC_TRUST_PROXY decides). A route
+ * that needs the `metrics` scope also takes the deployment's static SVC_METRICS_TOKEN (no caller: it reads metrics only).
  */
-export function registerAuthentication(app: FastifyInstance, deps: { tokens: TokenService; sessions: SessionService; limiter: RateLimiter; signInLimiter: RateLimiter }) {
+export function registerAuthentication(app: FastifyInstance, deps: { tokens: TokenService; sessions: SessionService; limiter: RateLimiter; signInLimiter: RateLimiter; metricsToken?: string }) {
   app.addHook('onRequest', async (req) => {
     const config = req.routeOptions.config;
     if (config.signIn) deps.signInLimiter.limit(addressKey(req.ip));
     // Public routes, unmatched paths (JSON 404) and the console's static files need no caller.
     if (config.public || !req.routeOptions.url || (req.routeOptions.schema as { hide?: boolean } | undefined)?.hide) return;
+    if (config.scope === 'metrics' && deps.metricsToken && bearerIs(req.headers.authorization, deps.metricsToken)) return deps.limiter.limit('metrics-token');
     const caller = await resolveCaller(req, deps.tokens, deps.sessions);
     req.caller = caller;
     deps.limiter.limit(caller.tokenId ?? caller.sessionIdHash ?? caller.userId);

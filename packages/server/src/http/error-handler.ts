@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fs from 'node:fs';
 import { errorBody, ServiceError } from '../errors.js';
+import { patternText } from './schemas.js';
 import { isConsolePath } from '../web/console.js';
 
 interface ValidationIssue {
@@ -22,6 +23,8 @@ function describe(context: string | undefined, issue: ValidationIssue): string {
   const where = `${context ?? 'body'}${issue.instancePath}`;
   if (issue.keyword === 'additionalProperties') return `${where} has an unknown field '${String(issue.params.additionalProperty)}'`;
   if (issue.keyword === 'required') return `${where} is missing the required field '${String(issue.params.missingProperty)}'`;
+  const text = issue.keyword === 'pattern' ? patternText(String(issue.params.pattern)) : undefined;
+  if (text) return `${where} ${text}`;
   return `${where} ${issue.message ?? 'is not valid'}`;
 }
 

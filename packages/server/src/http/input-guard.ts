@@ -23,17 +23,52 @@ export function checkJsonValue(value: unknown, maxDepth = MAX_JSON_DEPTH): [stri
     if (depth >= maxDepth) return [field(path.slice(0, 1)), `is nested deeper than ${maxDepth} levels`];
     for (const [k, child] of Object.entries(v)) {
       if (unstorable.test(k)) return [field([...path, k.replace(unstorable, '?')]), 'has a key with U+0000 or an unpaired UTF-16 surrogate'];
+      // JSON.parse keeps these as plain keys, but a later merge or assignment would change an object's prototype.
+      if (k === '__proto__') return [field([...path, k]), "is a key named '__proto__', which is not accepted: it could change the prototype of objects"];
+      if (k === 'constructor' && child && typeof child === 'object' && Object.hasOwn(child, 'prototype')) {
+        return [field([...path, k, 'prototype']), "is a 'constructor.prototype' key, which is not accepted: it could change the prototype of objects"];
+      }
       stack.push({ v: child, path: [...path, k], depth: depth + 1 });
     }
   }
   return undefined;
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
- * Refuses, before validation, JSON bodies and query strings nested deeper than MAX_JSON_DEPTH and strings that cannot be
- * stored as given: 400 naming the field, instead of a stack overflow or a store error later.
+ * The JSON body parser: the bytes must be UTF-8 (invalid sequences are refused, never stored as U+FFFD) and JSON;
+ * either fault is 400 naming the body. Keys that could reach a prototype are refused by the guard below.
+ */
+function parseJsonBody(body: Buffer): unknown {
+  if (body.length === 0) throw new InputError("body is empty but content-type is 'application/json'", 'body');
+  let text: string;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    throw new InputError('body is not valid UTF-8 (a JSON body must be UTF-8 encoded)', 'body');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new InputError(`body is not valid JSON: ${(err as Error).message}`, 'body');
+  }
+}
+
+/**
+ * Parses JSON bodies (strict UTF-8), and refuses, before validation, JSON bodies and query strings nested deeper than
+ * MAX_JSON_DEPTH, strings that cannot be stored as given, and '__proto__' or 'constructor.prototype' keys: 400 naming
+ * the field, instead of a stack overflow, a store error or a polluted prototype later.
  */
 export function registerInputGuard(app: FastifyInstance, maxDepth = MAX_JSON_DEPTH) {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+    try {
+      done(null, parseJsonBody(body as Buffer));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
   app.addHook('preValidation', async (req) => {
     for (const [where, value] of [['body', req.body], ['query', req.query]] as const) {
       if (value === undefined || value === null) continue;

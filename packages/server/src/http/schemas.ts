@@ -57,6 +57,33 @@ export const PageQuery = Type.Object(
   { additionalProperties: false },
 );
 
+const PATTERN_TEXT = new Map<string, string>();
+
+/** A schema pattern, with the words its refusal uses instead of the expression itself. */
+export function describedPattern(pattern: string, text: string): string {
+  PATTERN_TEXT.set(pattern, text);
+  return pattern;
+}
+
+/** What a value failing `pattern` must be, when the pattern was described. */
+export const patternText = (pattern: string): string | undefined => PATTERN_TEXT.get(pattern);
+
+// What shows nothing: whitespace (\s: U+00A0, U+2000–U+200A, U+2028, U+3000, U+FEFF, …) and the invisible format and
+// filler characters (soft hyphen, combining grapheme joiner, Arabic letter mark, Hangul and Khmer fillers, Mongolian
+// selectors, zero-width space/joiners and direction marks, bidi embeddings and isolates, word joiner and invisible
+// operators, variation selectors). Code points are written as \u escapes so that other regex dialects read the same class.
+const INVISIBLE = '\\s\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0';
+
+/** One visible character (anything but INVISIBLE). */
+export const VISIBLE_CHARACTER = `[^${INVISIBLE}]`;
+
+/**
+ * A name people read (workspace, item, token, report, credential, rule): 1 to `maxLength` characters with at least one
+ * visible, so a name made only of spaces or zero-width characters is 400 naming the field.
+ */
+export const Name = (maxLength: number, description: string) =>
+  Type.String({ minLength: 1, maxLength, pattern: describedPattern(VISIBLE_CHARACTER, 'must contain a visible character, not only spaces or invisible (zero-width) characters'), description });
+
 /** An id in a path: letters, digits, '-' and '_' only. */
 export const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description });
 

@@ -85,11 +85,7 @@ export class CredentialRegistry {
     return alertsOf(await this.list(caller), this.now());
   }
 
-  /** Every tenant's alerts from the cache (the metrics gauge reads this at scrape time). */
-  cachedAlerts(): CredentialAlert[] {
-    return alertsOf(this.cache, this.now());
-  }
-
+  /** Every tenant's credentials from the cache (the metrics gauges read it at scrape time). */
   cached(): Credential[] {
     return this.cache;
   }

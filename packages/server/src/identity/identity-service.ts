@@ -14,6 +14,7 @@ import { ChangeJournal } from './journal.js';
 import { PlatformIdentityClient } from './platform-client.js';
 import { ProbeService } from './probes.js';
 import { RotationService } from './rotations.js';
+import { registerExpiryGauges } from './secret-alerts.js';
 import type { IdentitySignals } from './signals.js';
 
 
@@ -71,10 +72,7 @@ export class IdentityService {
   static async create(options: IdentityOptions): Promise<IdentityService> {
     const service = new IdentityService(options);
     await service.credentials.load();
-    options.metrics.gauge('svc_identity_secret_days_remaining', 'Days until each registered service-principal secret expires', () =>
-      service.credentials.cached().map((c) => ({ labels: { client_id: c.clientId, key_id: c.keyId }, value: Math.floor((Date.parse(c.expiresAt) - service.now().getTime()) / 86_400_000) })));
-    options.metrics.gauge('svc_identity_secret_expiry_alerts', 'Registered secrets inside an expiry alert threshold (90, 30, 7 days; 0 = expired)', () =>
-      service.credentials.cachedAlerts().map((a) => ({ labels: { client_id: a.clientId, key_id: a.keyId, threshold: String(a.threshold), level: a.level }, value: 1 })));
+    registerExpiryGauges(options.metrics, () => service.credentials.cached().map((c) => new Date(c.expiresAt)), () => service.now());
     return service;
   }
 

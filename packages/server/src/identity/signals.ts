@@ -18,6 +18,12 @@ export interface IdentitySignal {
 type Row = { id: string; tenant_id: string | null; principal: string; service: string; status: number; code: string | null; path: string; at: Date };
 const toSignal = (r: Row): IdentitySignal => ({ id: r.id, principal: r.principal, service: r.service, status: r.status, ...(r.code ? { code: r.code } : {}), path: r.path, at: r.at.toISOString() });
 
+/**
+ * A refusal's code as a metric label: a status or a service's error name (AADSTS7000215, InsufficientPrivileges); anything
+ * else (an id, free text) is 'other', so a scrape never carries a tenant's identifiers.
+ */
+export const codeLabel = (code: string) => (/^(?:\d{1,3}|[A-Za-z][A-Za-z0-9_.]{0,63})$/.test(code) && !/[0-9a-f]{16,}/i.test(code) ? code : 'other');
+
 /** Records identity signals (the pipeline's onAuthFailure hook and the probes) and reads them back. */
 export class IdentitySignals {
   private pending = new Set<Promise<unknown>>();
@@ -35,7 +41,7 @@ export class IdentitySignals {
     try {
       path = f.url ? new URL(f.url).pathname : '';
     } catch { /* not a URL */ }
-    this.metrics?.count('svc_identity_auth_failures_total', 'Backing calls refused on authentication or authorization, by service and code', { service: f.service, code: f.code ?? String(f.status) });
+    this.metrics?.count('svc_identity_auth_failures_total', 'Backing calls refused on authentication or authorization, by service and code', { service: f.service, code: codeLabel(f.code ?? String(f.status)) });
     const p = this.db.insertInto('identity_signals')
       .values({ id: randomUUID(), tenant_id: tenantId, principal: f.principal, service: f.service, status: f.status, code: f.code ?? null, path, at: (f.at ?? this.now()).toISOString() })
       .execute().catch(() => undefined).finally(() => this.pending.delete(p));

@@ -2,11 +2,11 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ITEM_TYPES } from '../catalog/item-types.js';
 import { pageRequest } from '../store/paging.js';
-import { errors, Id, Ok, PageQuery } from '../http/schemas.js';
+import { errors, Id, Name, Ok, PageQuery } from '../http/schemas.js';
 import type { ItemService } from './item-service.js';
 import type { ReadCache } from '../store/read-cache.js';
 
-const DisplayName = Type.String({ minLength: 1, maxLength: 256, pattern: '\\S', description: 'unique per item type in the workspace' });
+const DisplayName = Name(256, 'unique per item type in the workspace; at least one visible character');
 
 export const ItemSchema = Type.Object(
   {

@@ -27,6 +27,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config) {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'svc_pat_<id>_<secret>', description: 'a scoped API token' },
           cookieAuth: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'the console session; changes also need the X-CSRF-Token header' },
+          metricsToken: { type: 'http', scheme: 'bearer', description: 'the deployment’s SVC_METRICS_TOKEN: reads /metrics only' },
         },
       },
       security: [{ bearerAuth: [] }, { cookieAuth: [] }],

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { publicErrors } from '../http/schemas.js';
+import { errors, publicErrors } from '../http/schemas.js';
 import type { Metrics } from '../http/metrics.js';
 import { API_VERSION } from './register.js';
 
-/** Health, metrics and the OpenAPI document: public routes. */
+/** Health and the OpenAPI document (public routes), and metrics. */
 export const systemRoutes = (deps: { metrics: Metrics; health: () => Record<string, unknown>; publicUrl?: string }): FastifyPluginAsyncTypebox => async (app) => {
   app.get('/api/health', {
     config: { public: true },
@@ -20,11 +20,13 @@ export const systemRoutes = (deps: { metrics: Metrics; health: () => Record<stri
     },
   }, async () => ({ ok: true as const, status: 'ok' as const, version: API_VERSION, store: 'unknown', ...deps.health() }));
 
+  // Deployment-wide figures: a token or session with the metrics (or operator) scope, or the static SVC_METRICS_TOKEN.
   app.get('/metrics', {
-    config: { public: true },
+    config: { scope: 'metrics' },
     schema: {
-      operationId: 'getMetrics', tags: ['system'], summary: 'Prometheus text metrics', security: [],
-      response: { 200: { description: 'Prometheus exposition format', content: { 'text/plain': { schema: Type.String() } } }, ...publicErrors() },
+      operationId: 'getMetrics', tags: ['system'], summary: 'Prometheus text metrics (scope metrics, or the deployment’s SVC_METRICS_TOKEN as the bearer)',
+      security: [{ bearerAuth: [] }, { cookieAuth: [] }, { metricsToken: [] }],
+      response: { 200: { description: 'Prometheus exposition format', content: { 'text/plain': { schema: Type.String() } } }, ...errors() },
     },
   }, async (_req, reply) => reply.type('text/plain; version=0.0.4').send(deps.metrics.render()));
 

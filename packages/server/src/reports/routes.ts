@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, Ok } from '../http/schemas.js';
 import type { PaginatedReportService } from './report-service.js';
 import {
-  Definition, DatasourceSchema, DatasourceUpdate, ExportParams, ExportRequest, PaginatedReportSchema, ReportExportSchema, ReportName,
+  Definition, DEFINITION_BODY_LIMIT, DatasourceSchema, DatasourceUpdate, ExportParams, ExportRequest, PaginatedReportSchema, ReportExportSchema, ReportName,
   ReportParameterSchema, ReportParams, WorkspaceQuery,
 } from './schemas.js';
 
@@ -25,6 +25,7 @@ export const reportRoutes = (service: PaginatedReportService): FastifyPluginAsyn
 
   app.post(BASE, {
     config,
+    bodyLimit: DEFINITION_BODY_LIMIT,
     schema: {
       operationId: 'publishPaginatedReport', tags, summary: 'Publish a new paginated report from an RDL definition (import with nameConflict Abort)',
       querystring: WorkspaceQuery,
@@ -69,6 +70,7 @@ export const reportRoutes = (service: PaginatedReportService): FastifyPluginAsyn
 
   app.put(`${BASE}/:reportId/definition`, {
     config,
+    bodyLimit: DEFINITION_BODY_LIMIT,
     schema: {
       operationId: 'putPaginatedReportDefinition', tags,
       summary: 'Publish a changed RDL back (import with Overwrite, waited for); If-Match must carry the ETag read (412 when stale); invalid RDL is 400 naming the line and element',

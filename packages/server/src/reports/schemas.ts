@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Id } from '../http/schemas.js';
+import { describedPattern, Id, VISIBLE_CHARACTER } from '../http/schemas.js';
 import { EXPORT_FORMATS } from './report-service.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -79,8 +79,19 @@ export const ExportParams = Type.Object({
   exportId: Type.String({ minLength: 1, maxLength: 512, pattern: '^[A-Za-z0-9+/=._-]+$', description: 'the export id (URL-encoded)' }),
 });
 
-export const Definition = Type.String({ minLength: 1, maxLength: 4_000_000, description: 'the RDL (report definition XML, 2016/01 namespace)' });
-export const ReportName = Type.String({ minLength: 1, maxLength: 200, pattern: '^(?=.*\\S)[^\\\\/:*?"<>|]+$', description: 'report name (no \\ / : * ? " < > |)' });
+/** The longest RDL the service takes, in characters. */
+export const DEFINITION_MAX_LENGTH = 4_000_000;
+export const Definition = Type.String({ minLength: 1, maxLength: DEFINITION_MAX_LENGTH, description: 'the RDL (report definition XML, 2016/01 namespace)' });
+/**
+ * The body limit of the routes that take a Definition (the service-wide SVC_BODY_LIMIT_BYTES is far smaller): a
+ * definition of the longest length in UTF-8 bytes as JSON carries it, at the longest JSON.stringify writes a character
+ * (\u00XX, six bytes), plus 64 KiB for the name and the JSON around it.
+ */
+export const DEFINITION_BODY_LIMIT = DEFINITION_MAX_LENGTH * 6 + 64 * 1024;
+export const ReportName = Type.String({
+  minLength: 1, maxLength: 200, description: 'report name (no \\ / : * ? " < > |), at least one visible character',
+  pattern: describedPattern(`^(?=[\\s\\S]*${VISIBLE_CHARACTER})[^\\\\/:*?"<>|]+$`, 'must contain a visible character and none of \\ / : * ? " < > |'),
+});
 
 export const ExportRequest = Type.Object(
   {

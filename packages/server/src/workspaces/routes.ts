@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { pageRequest } from '../store/paging.js';
-import { errors, Id, Ok, PageQuery, PlatformWorkspaceId } from '../http/schemas.js';
+import { errors, Id, Name, Ok, PageQuery, PlatformWorkspaceId } from '../http/schemas.js';
 import type { WorkspaceService } from './workspace-service.js';
 
-const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'display name, 1 to 200 characters' });
+const WorkspaceName = Name(200, 'display name, 1 to 200 characters, at least one of them visible');
 const Description = Type.String({ maxLength: 2000 });
 
 export const WorkspaceSchema = Type.Object(
@@ -36,7 +36,7 @@ export const workspaceRoutes = (service: WorkspaceService): FastifyPluginAsyncTy
     config: { scope: 'write' },
     schema: {
       operationId: 'createWorkspace', tags: ['workspaces'], summary: 'Create a workspace',
-      body: Type.Object({ name: Name, description: Type.Optional(Description) }, { additionalProperties: false }),
+      body: Type.Object({ name: WorkspaceName, description: Type.Optional(Description) }, { additionalProperties: false }),
       response: { 201: Type.Object({ ok: Ok, workspace: Type.Ref(WorkspaceSchema) }), ...errors() },
     },
   }, async (req, reply) => reply.status(201).send({ ok: true as const, workspace: await service.create(req.caller!, req.body) }));
@@ -58,7 +58,7 @@ export const workspaceRoutes = (service: WorkspaceService): FastifyPluginAsyncTy
       params: Params,
       body: Type.Object(
         {
-          name: Type.Optional(Name),
+          name: Type.Optional(WorkspaceName),
           description: Type.Optional(Description),
           platformWorkspaceId: Type.Optional(Type.Union([PlatformWorkspaceId('a platform workspace assigned to the tenant (a GUID), or null to unbind'), Type.Null()])),
         },

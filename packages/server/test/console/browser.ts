@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build, type TestApp, type TestTenant } from '../helpers.js';
 import { startSandbox, type Sandbox } from '@svc/sandbox';
 
@@ -37,9 +37,29 @@ export interface ConsoleRig {
   baseUrl: string;
   browser: Browser;
   page: Page;
+  /** Content-Security-Policy violations any page of the rig's contexts reported (close() fails when there is one). */
+  cspViolations: string[];
+  /** Another browser context (another browser profile) on the console, watched for CSP violations like the first. */
+  newContext(): Promise<BrowserContext>;
   /** Saves a screenshot under .test-artifacts/console/<name>.png. */
   shot(name: string, page?: Page): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Records every CSP violation of a context's pages and frames: the `securitypolicyviolation` event (listened to by an
+ * init script, which the page's CSP does not govern) and Chromium's console report of a refusal.
+ */
+async function watchCsp(context: BrowserContext, violations: string[]): Promise<void> {
+  await context.exposeBinding('__svcCspViolation', (_source, text: string) => { violations.push(text); });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      (window as unknown as { __svcCspViolation(t: string): void }).__svcCspViolation(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} in ${e.documentURI}`);
+    });
+  });
+  context.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) violations.push(`console: ${m.text()}`);
+  });
 }
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
@@ -68,11 +88,16 @@ export async function startRig(): Promise<ConsoleRig> {
     baseUrl = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
   }
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: baseUrl });
-  const page = await context.newPage();
+  const cspViolations: string[] = [];
+  const newContext = async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: baseUrl });
+    await watchCsp(context, cspViolations);
+    return context;
+  };
+  const page = await (await newContext()).newPage();
   page.setDefaultTimeout(15_000);
   return {
-    h, tenant, sandbox, baseUrl, browser, page,
+    h, tenant, sandbox, baseUrl, browser, page, cspViolations, newContext,
     shot: async (name, p = page) => {
       await p.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
     },
@@ -82,6 +107,7 @@ export async function startRig(): Promise<ConsoleRig> {
       await new Promise((r) => (front ? front.close(r) : r(undefined)));
       for (const c of closers) await c();
       await sandbox?.stop();
+      if (cspViolations.length) throw new Error(`the console reported Content-Security-Policy violations:\n${cspViolations.join('\n')}`);
     },
   };
 }

@@ -56,7 +56,7 @@ describe('the identity operations page in Chromium', { timeout: 300_000 }, () =>
 
   test('without the admin scope there is no Identity entry, and the page refuses clearly', async () => {
     const { token } = await rig.tenant.token2(['read', 'write', 'install']);
-    const context = await rig.browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: rig.baseUrl });
+    const context = await rig.newContext();
     const page = await context.newPage();
     try {
       await signIn(page, token);

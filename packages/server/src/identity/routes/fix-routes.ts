@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, Id, Ok, PlatformWorkspaceId } from '../../http/schemas.js';
+import { errors, Id, Name, Ok, PlatformWorkspaceId } from '../../http/schemas.js';
 import type { IdentityService } from '../identity-service.js';
 import { ChangeSchema } from '../schemas.js';
 
@@ -32,7 +32,7 @@ export const fixRoutes = (identity: IdentityService): FastifyPluginAsyncTypebox 
     config: { scope: 'admin' },
     schema: {
       operationId: 'addFirewallRule', tags, summary: 'Add a firewall rule (journaled; rolling back deletes it)', params: Ws,
-      body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 128 }), startIpAddress: Ipv4, endIpAddress: Ipv4, incidentId: IncidentId }, { additionalProperties: false }),
+      body: Type.Object({ name: Name(128, 'the rule’s name; at least one visible character'), startIpAddress: Ipv4, endIpAddress: Ipv4, incidentId: IncidentId }, { additionalProperties: false }),
       response: { 201: Type.Object({ ok: Ok, rule: Rule, change: Type.Ref(ChangeSchema) }), ...errors(404, 409, 424, 502) },
     },
   }, async (req, reply) => {

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+
+/** Whether a request reached the deployment over https: its own scheme (X-Forwarded-Proto behind a trusted proxy), or SVC_PUBLIC_URL's. */
+export const servedOverHttps = (req: { protocol: string }, publicUrl?: string) => req.protocol === 'https' || (publicUrl ?? '').startsWith('https:');
+
+/**
+ * The one Content-Security-Policy of the console and the API. Scripts come only from the service's own files (the
+ * console's build has no inline script). Styles allow 'unsafe-inline': Fluent UI's Griffel inserts <style> elements at
+ * run time and components set style attributes. blob: carries the export preview (a PDF in a frame, an image).
+ */
+export const CSP_DIRECTIVES: Record<string, string[]> = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'img-src': ["'self'", 'data:', 'blob:'],
+  'font-src': ["'self'", 'data:'],
+  'connect-src': ["'self'"],
+  'frame-src': ["'self'", 'blob:'],
+  'object-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'none'"],
+};
+
+export const HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * Security headers on every answer (console pages, API JSON, the OpenAPI document, the sign-in error page, 404s):
+ * the CSP above, nosniff, no framing, no referrer; HSTS only when the request came over https or the deployment's
+ * public address is https (an http deployment must not pin browsers to a scheme it does not serve).
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, publicUrl?: string) {
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    strictTransportSecurity: false,
+    xFrameOptions: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    if (servedOverHttps(req, publicUrl)) reply.header('strict-transport-security', HSTS);
+  });
+}

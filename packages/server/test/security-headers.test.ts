@@ -1,0 +1,51 @@
+// Security headers on every kind of answer: API JSON, errors, 404s, the OpenAPI document and the sign-in error page
+// (the console's pages are checked in Chromium, test/console). HSTS only when the deployment is reached over https.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { build } from './helpers.js';
+
+/** The Content-Security-Policy header as a map of directive → sources. */
+function csp(header: string | string[] | number | undefined): Map<string, string[]> {
+  assert.equal(typeof header, 'string', 'a Content-Security-Policy header');
+  return new Map((header as string).split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map(([name, ...sources]) => [name!, sources]));
+}
+
+test('every kind of answer carries the CSP without inline script, no framing, nosniff and a referrer policy; no HSTS over http', async (t) => {
+  const h = await build(t);
+  const a = await h.tenant();
+  const answers = {
+    'API JSON': await h.app.inject({ method: 'GET', url: '/api/whoami', headers: a.auth }),
+    'public JSON': await h.app.inject({ method: 'GET', url: '/api/health' }),
+    '401': await h.app.inject({ method: 'GET', url: '/api/whoami' }),
+    '400': await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: { ...a.auth, 'content-type': 'application/json' }, payload: '{' }),
+    '404': await h.app.inject({ method: 'GET', url: '/api/no-such-route' }),
+    'OpenAPI document': await h.app.inject({ method: 'GET', url: '/api/openapi.json' }),
+    'sign-in error page': await h.app.inject({ method: 'GET', url: '/api/auth/callback?state=x&code=y', headers: { accept: 'text/html' } }),
+  };
+  assert.match(String(answers['sign-in error page'].headers['content-type']), /^text\/html/, 'the callback answers a browser with a page');
+  for (const [label, r] of Object.entries(answers)) {
+    const policy = csp(r.headers['content-security-policy']);
+    assert.deepEqual(policy.get('script-src'), ["'self'"], `${label}: scripts only from the service`);
+    assert.deepEqual(policy.get('default-src'), ["'self'"], label);
+    assert.deepEqual(policy.get('object-src'), ["'none'"], label);
+    assert.deepEqual(policy.get('frame-ancestors'), ["'none'"], label);
+    assert.equal(r.headers['x-content-type-options'], 'nosniff', label);
+    assert.equal(r.headers['x-frame-options'], 'DENY', label);
+    assert.equal(r.headers['referrer-policy'], 'no-referrer', label);
+    assert.equal(r.headers['strict-transport-security'], undefined, `${label}: no HSTS over http`);
+  }
+});
+
+test('HSTS when the request came over https through a trusted proxy, and on every answer when SVC_PUBLIC_URL is https', async (t) => {
+  const proxied = await build(t, { SVC_TRUST_PROXY: 'true' });
+  const overHttps = await proxied.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-forwarded-proto': 'https' } });
+  assert.match(String(overHttps.headers['strict-transport-security']), /^max-age=\d{8,}/);
+  const overHttp = await proxied.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-forwarded-proto': 'http' } });
+  assert.equal(overHttp.headers['strict-transport-security'], undefined);
+
+  const published = await build(t, { SVC_PUBLIC_URL: 'https://analytics.agency.example.gov' });
+  for (const url of ['/api/health', '/api/openapi.json', '/api/whoami', '/api/no-such-route']) {
+    const r = await published.app.inject({ method: 'GET', url });
+    assert.match(String(r.headers['strict-transport-security']), /^max-age=\d{8,}; includeSubDomains$/, url);
+  }
+});
