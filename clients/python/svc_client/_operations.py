@@ -356,6 +356,7 @@ ResourceAssignmentSettings = TypedDict("ResourceAssignmentSettings", {
     "database": NotRequired["str"],
     "location": NotRequired["str"],
     "resourceId": NotRequired["str"],
+    "vaultSecretName": NotRequired["str"],
     "workspace": NotRequired["str"],
 })
 
@@ -364,7 +365,7 @@ ResourceAssignment = TypedDict("ResourceAssignment", {
     "assignedBy": "Union[str, None]",
     "id": "str",
     "isDefault": "bool",
-    "kind": "Literal[\"platform-workspace\", \"kql-cluster\", \"search-service\", \"warehouse\", \"lake\"]",
+    "kind": "Literal[\"platform-workspace\", \"kql-cluster\", \"search-service\", \"warehouse\", \"lake\", \"application\", \"vault-secret\"]",
     "resource": "str",
     "settings": "ResourceAssignmentSettings",
     "tenantId": "str",
@@ -431,6 +432,11 @@ ApproveIncidentChangeBody = TypedDict("ApproveIncidentChangeBody", {
     "approver": "str",
     "changeKind": "str",
     "verbal": NotRequired["bool"],
+})
+
+AssignApplicationBody = TypedDict("AssignApplicationBody", {
+    "clientId": "str",
+    "vaultSecretName": NotRequired["str"],
 })
 
 AssignPlatformWorkspaceBody = TypedDict("AssignPlatformWorkspaceBody", {
@@ -905,6 +911,7 @@ WhoamiResult = TypedDict("WhoamiResult", {
 OPERATIONS: Dict[str, Operation] = {
     "addFirewallRule": Operation("addFirewallRule", "POST", "/api/admin/identity/workspaces/{workspaceId}/firewall-rules", "add_firewall_rule", None, "json", True, None, False),
     "approveIncidentChange": Operation("approveIncidentChange", "POST", "/api/admin/identity/incidents/{incidentId}/approvals", "approve_incident_change", None, "json", True, "incident", False),
+    "assignApplication": Operation("assignApplication", "POST", "/api/operator/tenants/{tenantId}/applications", "assign_application", None, "json", True, "assignment", False),
     "assignPlatformWorkspace": Operation("assignPlatformWorkspace", "POST", "/api/operator/tenants/{tenantId}/platform-workspaces", "assign_platform_workspace", None, "json", True, "assignment", False),
     "assignTarget": Operation("assignTarget", "POST", "/api/operator/tenants/{tenantId}/targets", "assign_target", None, "json", True, "assignment", False),
     "checkEgressAddress": Operation("checkEgressAddress", "GET", "/api/admin/identity/workspaces/{workspaceId}/firewall-check", "check_egress_address", None, "json", True, None, False),
@@ -961,6 +968,7 @@ OPERATIONS: Dict[str, Operation] = {
     "listPaginatedReportDatasources": Operation("listPaginatedReportDatasources", "GET", "/api/items/paginated-report/{reportId}/datasources", "list_paginated_report_datasources", None, "json", True, "datasources", False),
     "listPaginatedReports": Operation("listPaginatedReports", "GET", "/api/items/paginated-report", "list_paginated_reports", None, "json", True, "reports", False),
     "listRotations": Operation("listRotations", "GET", "/api/admin/identity/rotations", "list_rotations", None, "json", True, "rotations", False),
+    "listTenantApplications": Operation("listTenantApplications", "GET", "/api/operator/tenants/{tenantId}/applications", "list_tenant_applications", None, "json", True, "applications", False),
     "listTenantPlatformWorkspaces": Operation("listTenantPlatformWorkspaces", "GET", "/api/operator/tenants/{tenantId}/platform-workspaces", "list_tenant_platform_workspaces", None, "json", True, "platformWorkspaces", False),
     "listTenants": Operation("listTenants", "GET", "/api/operator/tenants", "list_tenants", "iter_tenants", "json", True, "tenants", True),
     "listTenantTargets": Operation("listTenantTargets", "GET", "/api/operator/tenants/{tenantId}/targets", "list_tenant_targets", None, "json", True, "targets", False),
@@ -986,6 +994,7 @@ OPERATIONS: Dict[str, Operation] = {
     "startPaginatedReportExport": Operation("startPaginatedReportExport", "POST", "/api/items/paginated-report/{reportId}/exports", "start_paginated_report_export", None, "json", True, "export", False),
     "startRotation": Operation("startRotation", "POST", "/api/admin/identity/credentials/{credentialId}/rotations", "start_rotation", None, "json", True, "rotation", False),
     "streamInstallJobEvents": Operation("streamInstallJobEvents", "GET", "/api/apps/install-jobs/{jobId}/events", "stream_install_job_events", None, "sse", False, None, False),
+    "unassignApplication": Operation("unassignApplication", "DELETE", "/api/operator/tenants/{tenantId}/applications/{clientId}", "unassign_application", None, "json", True, "unassigned", False),
     "unassignPlatformWorkspace": Operation("unassignPlatformWorkspace", "DELETE", "/api/operator/tenants/{tenantId}/platform-workspaces/{platformWorkspaceId}", "unassign_platform_workspace", None, "json", True, None, False),
     "unassignTarget": Operation("unassignTarget", "DELETE", "/api/operator/tenants/{tenantId}/targets/{targetId}", "unassign_target", None, "json", True, "unassigned", False),
     "updateItem": Operation("updateItem", "PATCH", "/api/workspaces/{workspaceId}/items/{itemId}", "update_item", None, "json", True, "item", False),
@@ -1008,6 +1017,10 @@ class Operations(SyncCore):
     def approve_incident_change(self, incident_id: str, body: ApproveIncidentChangeBody) -> IdentityIncident:
         """Record an approval (verbal only for SEV1: a retroactive change request is then due within 24 hours) (POST /api/admin/identity/incidents/{incidentId}/approvals)."""
         return self._call("approveIncidentChange", {"incidentId": incident_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def assign_application(self, tenant_id: str, body: AssignApplicationBody) -> ResourceAssignment:
+        """Assign an app registration (and the vault secret its rotations write) to the tenant (201; 200 when it already is; 409 when another tenant holds either) (POST /api/operator/tenants/{tenantId}/applications)."""
+        return self._call("assignApplication", {"tenantId": tenant_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     def assign_platform_workspace(self, tenant_id: str, body: AssignPlatformWorkspaceBody) -> ResourceAssignment:
         """Assign a platform workspace to the tenant (201; 200 when it already is; 409 when another tenant holds it) (POST /api/operator/tenants/{tenantId}/platform-workspaces)."""
@@ -1241,6 +1254,10 @@ class Operations(SyncCore):
         """Rotations, newest first (of one credential with credentialId): state, steps done, the next step (GET /api/admin/identity/rotations)."""
         return self._call("listRotations", {}, query={"credentialId": credential_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
+    def list_tenant_applications(self, tenant_id: str) -> List[ResourceAssignment]:
+        """The app registrations whose secrets the tenant’s admins may register and rotate, each with its vault secret (GET /api/operator/tenants/{tenantId}/applications)."""
+        return self._call("listTenantApplications", {"tenantId": tenant_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     def list_tenant_platform_workspaces(self, tenant_id: str) -> List[ResourceAssignment]:
         """The platform workspaces (and their reporting groups) assigned to the tenant; the default serves its unbound workspaces (GET /api/operator/tenants/{tenantId}/platform-workspaces)."""
         return self._call("listTenantPlatformWorkspaces", {"tenantId": tenant_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
@@ -1353,6 +1370,10 @@ class Operations(SyncCore):
         """Server-sent events of a job (phase, item-created, step, done); replays after Last-Event-ID (GET /api/apps/install-jobs/{jobId}/events)."""
         return self._stream("streamInstallJobEvents", {"jobId": job_id}, headers={"last-event-id": last_event_id})
 
+    def unassign_application(self, tenant_id: str, client_id: str) -> str:
+        """Take an app registration (and its vault secret) from the tenant; its registered credentials can no longer be rotated there (DELETE /api/operator/tenants/{tenantId}/applications/{clientId})."""
+        return self._call("unassignApplication", {"tenantId": tenant_id, "clientId": client_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     def unassign_platform_workspace(self, tenant_id: str, platform_workspace_id: str) -> UnassignPlatformWorkspaceResult:
         """Take a platform workspace from the tenant; its workspaces bound to it are unbound (nothing in the platform is deleted) (DELETE /api/operator/tenants/{tenantId}/platform-workspaces/{platformWorkspaceId})."""
         return self._call("unassignPlatformWorkspace", {"tenantId": tenant_id, "platformWorkspaceId": platform_workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
@@ -1394,6 +1415,10 @@ class AsyncOperations(AsyncCore):
     async def approve_incident_change(self, incident_id: str, body: ApproveIncidentChangeBody) -> IdentityIncident:
         """Record an approval (verbal only for SEV1: a retroactive change request is then due within 24 hours) (POST /api/admin/identity/incidents/{incidentId}/approvals)."""
         return await self._call("approveIncidentChange", {"incidentId": incident_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def assign_application(self, tenant_id: str, body: AssignApplicationBody) -> ResourceAssignment:
+        """Assign an app registration (and the vault secret its rotations write) to the tenant (201; 200 when it already is; 409 when another tenant holds either) (POST /api/operator/tenants/{tenantId}/applications)."""
+        return await self._call("assignApplication", {"tenantId": tenant_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def assign_platform_workspace(self, tenant_id: str, body: AssignPlatformWorkspaceBody) -> ResourceAssignment:
         """Assign a platform workspace to the tenant (201; 200 when it already is; 409 when another tenant holds it) (POST /api/operator/tenants/{tenantId}/platform-workspaces)."""
@@ -1627,6 +1652,10 @@ class AsyncOperations(AsyncCore):
         """Rotations, newest first (of one credential with credentialId): state, steps done, the next step (GET /api/admin/identity/rotations)."""
         return await self._call("listRotations", {}, query={"credentialId": credential_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
+    async def list_tenant_applications(self, tenant_id: str) -> List[ResourceAssignment]:
+        """The app registrations whose secrets the tenant’s admins may register and rotate, each with its vault secret (GET /api/operator/tenants/{tenantId}/applications)."""
+        return await self._call("listTenantApplications", {"tenantId": tenant_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     async def list_tenant_platform_workspaces(self, tenant_id: str) -> List[ResourceAssignment]:
         """The platform workspaces (and their reporting groups) assigned to the tenant; the default serves its unbound workspaces (GET /api/operator/tenants/{tenantId}/platform-workspaces)."""
         return await self._call("listTenantPlatformWorkspaces", {"tenantId": tenant_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
@@ -1738,6 +1767,10 @@ class AsyncOperations(AsyncCore):
     async def stream_install_job_events(self, job_id: str, *, last_event_id: Optional[str] = None) -> AsyncIterator[ServerSentEvent]:
         """Server-sent events of a job (phase, item-created, step, done); replays after Last-Event-ID (GET /api/apps/install-jobs/{jobId}/events)."""
         return await self._stream("streamInstallJobEvents", {"jobId": job_id}, headers={"last-event-id": last_event_id})
+
+    async def unassign_application(self, tenant_id: str, client_id: str) -> str:
+        """Take an app registration (and its vault secret) from the tenant; its registered credentials can no longer be rotated there (DELETE /api/operator/tenants/{tenantId}/applications/{clientId})."""
+        return await self._call("unassignApplication", {"tenantId": tenant_id, "clientId": client_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def unassign_platform_workspace(self, tenant_id: str, platform_workspace_id: str) -> UnassignPlatformWorkspaceResult:
         """Take a platform workspace from the tenant; its workspaces bound to it are unbound (nothing in the platform is deleted) (DELETE /api/operator/tenants/{tenantId}/platform-workspaces/{platformWorkspaceId})."""

@@ -270,6 +270,13 @@ export class SvcClient {
       this.run('assignTarget', (i) => this.api.POST('/api/operator/tenants/{tenantId}/targets', { ...i, params: { path: { tenantId } }, body }), SvcClient.key<ResourceAssignment>('assignment')),
     unassignTarget: (tenantId: string, targetId: string) =>
       this.run('unassignTarget', (i) => this.api.DELETE('/api/operator/tenants/{tenantId}/targets/{targetId}', { ...i, params: { path: { tenantId, targetId } } }), SvcClient.key<string>('unassigned')),
+    listApplications: (tenantId: string) =>
+      this.run('listTenantApplications', (i) => this.api.GET('/api/operator/tenants/{tenantId}/applications', { ...i, params: { path: { tenantId } } }), SvcClient.key<ResourceAssignment[]>('applications')),
+    /** An app registration (and the vault secret its rotations write) the tenant's admins may rotate. */
+    assignApplication: (tenantId: string, body: RequestBody<'assignApplication'>) =>
+      this.run('assignApplication', (i) => this.api.POST('/api/operator/tenants/{tenantId}/applications', { ...i, params: { path: { tenantId } }, body }), SvcClient.key<ResourceAssignment>('assignment')),
+    unassignApplication: (tenantId: string, clientId: string) =>
+      this.run('unassignApplication', (i) => this.api.DELETE('/api/operator/tenants/{tenantId}/applications/{clientId}', { ...i, params: { path: { tenantId, clientId } } }), SvcClient.key<string>('unassigned')),
   };
 
   readonly tokens = {

@@ -93,6 +93,9 @@ export const OPERATIONS = {
   listTenantTargets: 'operator.listTargets',
   assignTarget: 'operator.assignTarget',
   unassignTarget: 'operator.unassignTarget',
+  listTenantApplications: 'operator.listApplications',
+  assignApplication: 'operator.assignApplication',
+  unassignApplication: 'operator.unassignApplication',
 } as const;
 
 export type OperationId = keyof typeof OPERATIONS;

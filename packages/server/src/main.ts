@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  let sandbox: { urls: Record<string, string>; env: Record<string, string>; stop(): Promise<void> } | undefined;
+  let sandbox: { urls: Record<string, string>; env: Record<string, string>; ids: { servicePrincipals: Array<{ name: string; appId: string }> }; stop(): Promise<void> } | undefined;
   // The sandbox runs in-process unless the environment already points at a running one (npm run sandbox).
   if (sandboxMode && !config.env.SVC_SANDBOX_ADMIN_URL) {
     const { startSandbox } = await import('@svc/sandbox');
@@ -56,6 +56,7 @@ async function main(): Promise<void> {
   const { userId } = await ensureTenant(store.db, DEFAULT_TENANT, 'Default tenant', { displayName: 'Administrator' });
   // The SVC_* shared set (in the sandbox, its platform workspace and targets) is the default tenant's.
   await services.tenancy.reserveDefaults();
+  if (sandbox) await services.tenancy.reserveApplications(sandbox.ids.servicePrincipals.map((sp) => ({ clientId: sp.appId, vaultSecretName: `${sp.name}-secret` })), 'the sandbox');
   const bootstrap = config.bootstrapToken ?? (sandboxMode ? localToken(config) : undefined);
   if (bootstrap && (await services.tokens.seed(bootstrap, DEFAULT_TENANT, userId, [...SCOPES]))) {
     app.log.info('seeded the bootstrap admin token');

@@ -133,7 +133,7 @@ test('authorization matrix over every operation of the OpenAPI document', async 
   const change = (await ok('POST', `/api/admin/identity/incidents/${incident.id}/changes`, { kind: 'note', summary: `${marker}-change` }, 201)).change;
   const ci = sandbox.ids.servicePrincipals.find((s) => s.name === 'ci-deployer')!;
   const credential = (await ok('POST', '/api/admin/identity/credentials', {
-    displayName: `${marker}-cred`, clientId: ci.appId, keyId: 'old', expiresAt: ci.secretExpiresAt, vaultSecretName: 'matrix-secret',
+    displayName: `${marker}-cred`, clientId: ci.appId, keyId: 'old', expiresAt: ci.secretExpiresAt, vaultSecretName: 'ci-deployer-secret',
   }, 201)).credential;
   const rotation = (await ok('POST', `/api/admin/identity/credentials/${credential.id}/rotations`, {}, 201)).rotation;
   // A's platform workspace (the sandbox's, assigned to A) with its reporting group's reports, and an export of one.

@@ -335,7 +335,7 @@ test('a rotation keeps the old secret until verified and 24 hours have passed', 
 
 test('a rotation rolled back removes the new secret and restores the vault', async (t) => {
   const { sb, call, ci } = await setup(t);
-  const cred = (await call('POST', '/api/admin/identity/credentials', { displayName: 'ci', clientId: ci.appId, keyId: 'old', expiresAt: ci.secretExpiresAt, vaultSecretName: 'ci-secret' })).json().credential;
+  const cred = (await call('POST', '/api/admin/identity/credentials', { displayName: 'ci', clientId: ci.appId, keyId: 'old', expiresAt: ci.secretExpiresAt, vaultSecretName: 'ci-deployer-secret' })).json().credential;
   const rot = (await call('POST', `/api/admin/identity/credentials/${cred.id}/rotations`, {})).json().rotation;
   const rb = await call('POST', `/api/admin/identity/rotations/${rot.id}/rollback`);
   assert.equal(rb.statusCode, 200, rb.body);

@@ -46,6 +46,19 @@ export async function giveSandbox(h: TestApp, tenantId: string, sb: Sandbox, wha
   await takeSandbox(h, sb, what);
   if (what.platformWorkspace) await h.services.tenancy.assignPlatformWorkspace(OPERATOR, tenantId, sb.ids.platformWorkspaceId);
   for (const target of sandboxTargets(sb)) await h.services.tenancy.assignTarget(OPERATOR, tenantId, target);
+  await giveSandboxApplications(h, tenantId, sb);
+}
+
+/** The sandbox's service principals, each with the vault secret `<name>-secret`, as the tenant's to rotate. */
+export async function giveSandboxApplications(h: TestApp, tenantId: string, sb: Sandbox): Promise<void> {
+  for (const sp of sb.ids.servicePrincipals) {
+    const secret = `${sp.name}-secret`;
+    await h.store.db.deleteFrom('tenant_resources').where((eb) => eb.or([
+      eb.and([eb('kind', '=', 'application'), eb('resource', '=', sp.appId.toLowerCase())]),
+      eb.and([eb('kind', '=', 'vault-secret'), eb('resource', '=', secret)]),
+    ])).execute();
+    await h.services.tenancy.assignApplication(OPERATOR, tenantId, { clientId: sp.appId, vaultSecretName: secret });
+  }
 }
 
 /**

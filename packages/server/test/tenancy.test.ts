@@ -190,6 +190,27 @@ test('two tenants: platform workspaces, reports, bindings, installs and identity
     assert.ok((await signalsOf(operator)).some((x) => x.service === 'reporting'), 'the operator sees every tenant’s');
   });
 
+  await t.test('secrets: B registers and rotates only app registrations and vault secrets assigned to it', async () => {
+    const since = Date.now();
+    const ci = sandbox.ids.servicePrincipals.find((x) => x.name === 'ci-deployer')!;
+    const register = (auth: Auth, clientId: string, vaultSecretName: string) => call('POST', '/api/admin/identity/credentials', auth, { displayName: 'ci', clientId, keyId: 'k1', expiresAt: ci.secretExpiresAt, vaultSecretName });
+    // A's app registration (assigned to A), and A's vault secret named on an app of B's: 404, nothing sent.
+    assert.equal((await register(b, ci.appId, 'ci-deployer-secret')).statusCode, 404);
+    const other = sandbox.ids.servicePrincipals.find((x) => x.name === 'legacy-etl')!;
+    await h.store.db.deleteFrom('tenant_resources').where('kind', '=', 'application').where('resource', '=', other.appId.toLowerCase()).execute();
+    const stolenSecret = await call('POST', `/api/operator/tenants/${bId}/applications`, operator, { clientId: other.appId, vaultSecretName: 'ci-deployer-secret' });
+    assert.equal(stolenSecret.statusCode, 409, stolenSecret.body);
+    assert.equal((await call('POST', `/api/operator/tenants/${bId}/applications`, operator, { clientId: other.appId, vaultSecretName: 'b-etl-secret' })).statusCode, 201);
+    assert.equal((await register(b, other.appId, 'ci-deployer-secret')).statusCode, 404, 'a vault secret of A’s');
+    const own = await register(b, other.appId, 'b-etl-secret');
+    assert.equal(own.statusCode, 201, own.body);
+    // A rotation that names A's vault secret instead of the registered one is refused before the identity provider is called.
+    const rotation = await call('POST', `/api/admin/identity/credentials/${own.json().credential.id}/rotations`, b, { vaultSecretName: 'ci-deployer-secret' });
+    assert.equal(rotation.statusCode, 404, rotation.body);
+    assert.deepEqual((await sandbox.admin.requests({ since })).filter((r) => /addPassword|removePassword|\/secrets\//.test(r.path)), [], 'no application or vault call');
+    assert.deepEqual((await call('GET', `/api/operator/tenants/${bId}/applications`, operator)).json().applications.map((x: { resource: string; settings: { vaultSecretName?: string } }) => [x.resource, x.settings.vaultSecretName]), [[other.appId.toLowerCase(), 'b-etl-secret']]);
+  });
+
   await t.test('unassigning a platform workspace unbinds it; B is back to the gate', async () => {
     const r = await call('DELETE', `/api/operator/tenants/${bId}/platform-workspaces/${bPws}`, operator);
     assert.equal(r.statusCode, 200, r.body);

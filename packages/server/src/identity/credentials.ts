@@ -4,6 +4,7 @@ import { ConflictError, NotFoundError } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { expiryAlert, type ExpiryAlert } from './secret-alerts.js';
 import { storableInstant } from '../http/input-guard.js';
+import type { TenancyService } from '../tenancy/tenancy-service.js';
 
 /** A service-principal credential registered by metadata: never the secret value. */
 export interface Credential {
@@ -37,7 +38,7 @@ const toCredential = (r: Row): Credential => ({
 export class CredentialRegistry {
   private cache: Array<Credential & { tenantId: string }> = [];
 
-  constructor(private readonly db: Db, private readonly now: () => Date) {}
+  constructor(private readonly db: Db, private readonly now: () => Date, private readonly tenancy: TenancyService) {}
 
   /** Loads every tenant's credentials for the metrics gauge. */
   async load(): Promise<void> {
@@ -45,7 +46,9 @@ export class CredentialRegistry {
     this.cache = rows.map((r) => ({ ...toCredential(r), tenantId: r.tenant_id }));
   }
 
+  /** Registers a credential of an app registration (and vault secret) the operator assigned to the tenant; 404 for another. */
   async register(caller: Caller, input: { displayName: string; clientId: string; keyId: string; expiresAt: string; vaultSecretName?: string; consumers?: string[] }): Promise<Credential> {
+    await this.tenancy.requireApplication(caller, input.clientId, input.vaultSecretName);
     const at = this.now().toISOString();
     const expiresAt = storableInstant(input.expiresAt, 'expiresAt');
     const row = await this.db.insertInto('identity_credentials').values({

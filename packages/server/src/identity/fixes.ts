@@ -87,6 +87,8 @@ export class FixService {
     if (change.state !== 'applied') return this.deps.journal.markRolledBack(caller, changeId); // answers 409
     // The platform workspace may have been taken from the tenant since the change: then it is not the tenant's to touch.
     if ('workspaceId' in change.inverse) await this.deps.tenancy.requirePlatformWorkspace(caller, change.inverse.workspaceId);
+    if ('clientId' in change.inverse) await this.deps.tenancy.requireApplication(caller, change.inverse.clientId);
+    if ('secretName' in change.inverse) await this.deps.tenancy.requireVaultSecret(caller, change.inverse.secretName);
     await this.perform(change);
     return this.deps.journal.markRolledBack(caller, changeId);
   }

@@ -60,9 +60,9 @@ export class IdentityService {
     const platform = new PlatformIdentityClient(options.pipeline, profile.dataPlatformApiUrl, profile.dataPlatformAudience);
     this.fixes = new FixService({ profile, platform, journal: this.journal, graph, vault, tenancy: options.tenancy });
     this.probes = new ProbeService({ profile, servicePipeline: options.pipeline, signals: this.signals, tenantId: env.SVC_TENANT_ID, now });
-    this.credentials = new CredentialRegistry(db, now);
+    this.credentials = new CredentialRegistry(db, now, options.tenancy);
     this.rotations = new RotationService({
-      db, credentials: this.credentials, journal: this.journal, fixes: this.fixes, graph, vault, authUrl: profile.authUrl,
+      db, credentials: this.credentials, journal: this.journal, fixes: this.fixes, graph, vault, tenancy: options.tenancy, authUrl: profile.authUrl,
       scope: `${profile.dataPlatformAudience.replace(/\/+$/, '')}/.default`, tenantId: env.SVC_TENANT_ID, now,
     });
     this.incidents = new IncidentService({ db, signals: this.signals, journal: this.journal, probes: this.probes, now });

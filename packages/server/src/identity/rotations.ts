@@ -8,6 +8,7 @@ import type { CredentialRegistry } from './credentials.js';
 import type { FixService } from './fixes.js';
 import type { ChangeJournal } from './journal.js';
 import { mayRun, nextStep, type RotationProgress, type RotationStep } from './rotation.js';
+import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { acquireToken } from './token-client.js';
 
 const CADENCE_MS = 90 * 86_400_000;
@@ -38,6 +39,7 @@ export interface RotationDeps {
   fixes: FixService;
   graph?: ApplicationCredentialClient;
   vault?: VaultClient;
+  tenancy: TenancyService;
   authUrl: string;
   scope: string;
   tenantId?: string;
@@ -61,6 +63,8 @@ export class RotationService {
     const cred = await this.deps.credentials.get(caller, credentialId);
     const vaultSecretName = input.vaultSecretName ?? cred.vaultSecretName;
     if (!vaultSecretName) throw new InputError('vaultSecretName is required (the credential names no vault secret)', 'vaultSecretName');
+    // The app registration and the vault secret must still be the tenant's: the service's identity can change any.
+    await this.deps.tenancy.requireApplication(caller, cred.clientId, vaultSecretName);
     const busy = await this.deps.db.selectFrom('identity_rotations').select('id').where('tenant_id', '=', caller.tenantId).where('credential_id', '=', credentialId).where('state', '=', 'in-progress').executeTakeFirst();
     if (busy) throw new ConflictError(`Rotation ${busy.id} of this credential is in progress`, 'rotation_in_progress');
     const now = this.deps.now();
@@ -111,6 +115,7 @@ export class RotationService {
     const allowed = mayRun(r, step, now);
     if (!allowed.ok) throw new ConflictError(`Cannot ${step} yet: ${allowed.reason}`, step === 'delete-old-secret' && allowed.retryAt ? 'overlap_not_over' : 'rotation_step_refused');
     const { graph, vault } = this.clients();
+    await this.deps.tenancy.requireApplication(caller, r.clientId, r.vaultSecretName);
     if (step === 'restart-consumers') {
       const consumers = input.consumers ?? r.consumers;
       this.mark(r, step, consumers.length ? `consumers restarted: ${consumers.join(', ')}` : 'no cached consumers registered');

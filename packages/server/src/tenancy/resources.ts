@@ -3,10 +3,11 @@ import { InputError } from '../errors.js';
 import { GUID_PATTERN } from '../http/schemas.js';
 
 /** The kinds of backing resource a tenant is assigned: platform workspaces and the targets of its installs. */
-export const RESOURCE_KINDS = ['platform-workspace', 'kql-cluster', 'search-service', 'warehouse', 'lake'] as const;
+export const TARGET_KINDS = ['kql-cluster', 'search-service', 'warehouse', 'lake'] as const;
+export type TargetKind = (typeof TARGET_KINDS)[number];
+/** Every kind: platform workspaces, install targets, and the app registrations and vault secrets rotations change. */
+export const RESOURCE_KINDS = ['platform-workspace', ...TARGET_KINDS, 'application', 'vault-secret'] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
-export type TargetKind = Exclude<ResourceKind, 'platform-workspace'>;
-export const TARGET_KINDS = RESOURCE_KINDS.filter((k): k is TargetKind => k !== 'platform-workspace');
 
 const GUID = new RegExp(GUID_PATTERN);
 
@@ -24,6 +25,12 @@ export interface TargetSettings {
   database?: string;
   /** lake: the container. */
   container?: string;
+}
+
+/** What an assigned application (an app registration whose secrets the tenant rotates) carries. */
+export interface ApplicationSettings {
+  /** The vault secret its rotations write the new secret to, assigned with it. */
+  vaultSecretName?: string;
 }
 
 /** The lowercase key of a platform workspace id, or 400 naming the field. */

@@ -5,7 +5,8 @@ import { pageRequest } from '../store/paging.js';
 import { MAX_EXPIRY_DAYS } from '../auth/token-service.js';
 import { ApiTokenSchema } from '../auth/routes.js';
 import type { TenancyService } from './tenancy-service.js';
-import { AssignmentAnswer, AssignmentSchema, NewPlatformWorkspace, NewTarget, NewTenant, TenantParams, TenantSchema } from './schemas.js';
+import { AssignmentAnswer, AssignmentSchema, NewApplication, NewPlatformWorkspace, NewTarget, NewTenant, TenantParams, TenantSchema } from './schemas.js';
+import { GUID_PATTERN } from '../http/schemas.js';
 
 const tags = ['operator'];
 const config = { scope: 'operator' as const };
@@ -104,5 +105,37 @@ export const operatorRoutes = (tenancy: TenancyService): FastifyPluginAsyncTypeb
   }, async (req) => {
     await tenancy.unassignTarget(req.params.tenantId, req.params.targetId);
     return { ok: true as const, unassigned: req.params.targetId };
+  });
+
+  app.get(`${BASE}/:tenantId/applications`, {
+    config,
+    schema: {
+      operationId: 'listTenantApplications', tags, summary: 'The app registrations whose secrets the tenant’s admins may register and rotate, each with its vault secret',
+      params: TenantParams, response: { 200: Type.Object({ ok: Ok, applications: Type.Array(Type.Ref(AssignmentSchema)) }), ...errors(404) },
+    },
+  }, async (req) => ({ ok: true as const, applications: await tenancy.assignments(req.params.tenantId, ['application']) }));
+
+  app.post(`${BASE}/:tenantId/applications`, {
+    config,
+    schema: {
+      operationId: 'assignApplication', tags, summary: 'Assign an app registration (and the vault secret its rotations write) to the tenant (201; 200 when it already is; 409 when another tenant holds either)',
+      params: TenantParams, body: NewApplication,
+      response: { 200: AssignmentAnswer, 201: AssignmentAnswer, ...errors(404, 409) },
+    },
+  }, async (req, reply) => {
+    const r = await tenancy.assignApplication(req.caller!, req.params.tenantId, req.body);
+    return reply.status(r.created ? 201 : 200).send({ ok: true as const, assignment: r.assignment });
+  });
+
+  app.delete(`${BASE}/:tenantId/applications/:clientId`, {
+    config,
+    schema: {
+      operationId: 'unassignApplication', tags, summary: 'Take an app registration (and its vault secret) from the tenant; its registered credentials can no longer be rotated there',
+      params: Type.Object({ tenantId: TenantParams.properties.tenantId, clientId: Type.String({ pattern: GUID_PATTERN, description: 'the client id' }) }),
+      response: { 200: Type.Object({ ok: Ok, unassigned: Type.String() }), ...errors(404) },
+    },
+  }, async (req) => {
+    await tenancy.unassignApplication(req.params.tenantId, req.params.clientId);
+    return { ok: true as const, unassigned: req.params.clientId };
   });
 };

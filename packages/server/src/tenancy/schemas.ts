@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Ok, PlatformWorkspaceId } from '../http/schemas.js';
+import { GUID_PATTERN, Ok, PlatformWorkspaceId } from '../http/schemas.js';
 import { NAME_PATTERNS, RESOURCE_KINDS, TARGET_KINDS } from './resources.js';
 
 export const TenantId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'service tenant id' });
@@ -19,6 +19,7 @@ const Settings = Type.Object({
   workspace: Type.Optional(Type.String()),
   database: Type.Optional(Type.String()),
   container: Type.Optional(Type.String()),
+  vaultSecretName: Type.Optional(Type.String({ description: 'application: the vault secret its rotations write' })),
 });
 
 export const AssignmentSchema = Type.Object({
@@ -47,6 +48,11 @@ export const NewTarget = Type.Object({
   workspace: Type.Optional(Type.String({ pattern: NAME_PATTERNS.warehouseWorkspace, description: 'warehouse: the Synapse workspace name (required)' })),
   database: Type.Optional(Type.String({ pattern: NAME_PATTERNS.warehouseDatabase, description: 'warehouse: the dedicated pool (required)' })),
   container: Type.Optional(Type.String({ pattern: NAME_PATTERNS.lakeContainer, description: 'lake: the container' })),
+}, { additionalProperties: false });
+
+export const NewApplication = Type.Object({
+  clientId: Type.String({ pattern: GUID_PATTERN, description: 'the app registration’s client (application) id' }),
+  vaultSecretName: Type.Optional(Type.String({ pattern: '^[0-9A-Za-z-]{1,127}$', description: 'the vault secret its rotations write the new secret to (assigned with it)' })),
 }, { additionalProperties: false });
 
 export const TenantParams = Type.Object({ tenantId: TenantId });

@@ -8,7 +8,9 @@ import { ConflictError, InputError, NotFoundError } from '../errors.js';
 import type { Db } from '../store/db.js';
 import type { TargetOverrides } from '../install/types.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
-import { addressOf, platformWorkspaceKey, type ResourceKind, type TargetKind, type TargetSettings } from './resources.js';
+import { addressOf, platformWorkspaceKey, TARGET_KINDS, type ApplicationSettings, type ResourceKind, type TargetKind, type TargetSettings } from './resources.js';
+
+type Settings = TargetSettings | ApplicationSettings | Record<string, never>;
 
 /** A target as the operator sends it. */
 export interface TargetInput { kind: TargetKind; address: string; resourceId?: string; location?: string; workspace?: string; database?: string; container?: string }
@@ -34,7 +36,7 @@ export interface Assignment {
   /** The platform workspace id, or the target's host[:port]. */
   resource: string;
   tenantId: string;
-  settings: TargetSettings | Record<string, never>;
+  settings: Settings;
   /** The tenant's shared-mode choice of its kind (the first assigned; for the default tenant, the SVC_* setting). */
   isDefault: boolean;
   assignedBy: string | null;
@@ -60,6 +62,7 @@ type Row = { id: string; kind: string; resource: string; tenant_id: string; sett
 
 const KIND_NAMES: Record<ResourceKind, string> = {
   'platform-workspace': 'Platform workspace', 'kql-cluster': 'KQL cluster', 'search-service': 'Search service', warehouse: 'Warehouse server', lake: 'Lake account',
+  application: 'Application', 'vault-secret': 'Vault secret',
 };
 
 /** Who reserved a resource for the default tenant at start. */
@@ -120,10 +123,10 @@ export class TenancyService {
   }
 
   /** The SVC_* shared set's resources, as (kind, key, settings) to reserve for the default tenant. */
-  private envResources(): Array<{ kind: ResourceKind; key: string; settings: TargetSettings | Record<string, never> }> {
+  private envResources(): Array<{ kind: ResourceKind; key: string; settings: Settings }> {
     const e = this.envSet;
-    const out: Array<{ kind: ResourceKind; key: string; settings: TargetSettings | Record<string, never> }> = [];
-    const add = (kind: ResourceKind, make: () => { key: string; settings: TargetSettings | Record<string, never> }) => {
+    const out: Array<{ kind: ResourceKind; key: string; settings: Settings }> = [];
+    const add = (kind: ResourceKind, make: () => { key: string; settings: Settings }) => {
       try {
         out.push({ kind, ...make() });
       } catch { /* a setting the cloud refuses is refused again where it is used */ }
@@ -156,13 +159,26 @@ export class TenancyService {
     }
   }
 
+  /**
+   * In the sandbox: its service principals' app registrations, each with the vault secret `<name>-secret`, are the
+   * default tenant's to rotate (unless an operator gave one to another tenant), so the console's secrets page works.
+   */
+  async reserveApplications(apps: Array<{ clientId: string; vaultSecretName: string }>, by: string): Promise<void> {
+    for (const app of apps) {
+      for (const [kind, resource, settings] of [['application', app.clientId.toLowerCase(), { vaultSecretName: app.vaultSecretName.toLowerCase() }], ['vault-secret', app.vaultSecretName.toLowerCase(), {}]] as const) {
+        await this.db.insertInto('tenant_resources').values({ id: randomUUID(), kind, resource, tenant_id: DEFAULT_TENANT, settings: JSON.stringify(settings), assigned_by: by })
+          .onConflict((oc) => oc.columns(['kind', 'resource']).doNothing()).execute();
+      }
+    }
+  }
+
   // ---- The operator's view ----
 
   async listTenants(page: PageRequest): Promise<{ tenants: Tenant[]; nextCursor?: string }> {
     let q = this.db.selectFrom('tenants').select(['id', 'name', 'created_at'])
       .select((eb) => [
         eb.selectFrom('tenant_resources').whereRef('tenant_resources.tenant_id', '=', 'tenants.id').where('kind', '=', 'platform-workspace').select(eb.fn.countAll<string>().as('n')).as('pws'),
-        eb.selectFrom('tenant_resources').whereRef('tenant_resources.tenant_id', '=', 'tenants.id').where('kind', '<>', 'platform-workspace').select(eb.fn.countAll<string>().as('n')).as('tgt'),
+        eb.selectFrom('tenant_resources').whereRef('tenant_resources.tenant_id', '=', 'tenants.id').where('kind', 'in', [...TARGET_KINDS]).select(eb.fn.countAll<string>().as('n')).as('tgt'),
       ])
       .orderBy('created_at').orderBy('id').limit(page.limit + 1);
     if (page.cursor) q = q.where(afterCursor(page.cursor, 'tenants'));
@@ -173,9 +189,9 @@ export class TenancyService {
   async getTenant(tenantId: string): Promise<Tenant> {
     const row = await this.db.selectFrom('tenants').select(['id', 'name', 'created_at']).where('id', '=', tenantId).executeTakeFirst();
     if (!row) throw new NotFoundError('Tenant', tenantId);
-    const counts = await this.db.selectFrom('tenant_resources').select(['kind']).where('tenant_id', '=', tenantId).execute();
-    const pws = counts.filter((c) => c.kind === 'platform-workspace').length;
-    return { id: row.id, name: row.name, createdAt: row.created_at.toISOString(), platformWorkspaces: pws, targets: counts.length - pws };
+    const kinds = (await this.db.selectFrom('tenant_resources').select(['kind']).where('tenant_id', '=', tenantId).execute()).map((c) => c.kind);
+    const count = (...of: readonly string[]) => kinds.filter((k) => of.includes(k)).length;
+    return { id: row.id, name: row.name, createdAt: row.created_at.toISOString(), platformWorkspaces: count('platform-workspace'), targets: count(...TARGET_KINDS) };
   }
 
   async createTenant(input: { id: string; name: string }): Promise<Tenant> {
@@ -193,13 +209,13 @@ export class TenancyService {
     const rows = (await q.orderBy('created_at').orderBy('id').execute()) as Row[];
     const defaults = this.defaultsOf(tenantId, rows);
     return rows.map((r) => ({
-      id: r.id, kind: r.kind as ResourceKind, resource: r.resource, tenantId: r.tenant_id, settings: (r.settings ?? {}) as TargetSettings,
+      id: r.id, kind: r.kind as ResourceKind, resource: r.resource, tenantId: r.tenant_id, settings: (r.settings ?? {}) as Settings,
       isDefault: defaults.get(r.kind as ResourceKind)?.id === r.id, assignedBy: r.assigned_by, assignedAt: r.created_at.toISOString(),
     }));
   }
 
   /** Assigns a resource to a tenant; the same tenant again is a no-op, another tenant's is a conflict. */
-  async assign(operator: Caller, tenantId: string, kind: ResourceKind, key: string, settings: TargetSettings | Record<string, never>): Promise<{ assignment: Assignment; created: boolean }> {
+  async assign(operator: Caller, tenantId: string, kind: ResourceKind, key: string, settings: Settings): Promise<{ assignment: Assignment; created: boolean }> {
     await this.getTenant(tenantId);
     const inserted = await this.db.insertInto('tenant_resources')
       .values({ id: randomUUID(), kind, resource: key, tenant_id: tenantId, settings: JSON.stringify(settings), assigned_by: operator.userName })
@@ -228,10 +244,57 @@ export class TenancyService {
     return this.assign(operator, tenantId, input.kind, key, JSON.parse(JSON.stringify(settings)) as TargetSettings);
   }
 
+  /**
+   * Assigns an app registration (by client id) whose secrets the tenant's admins may rotate with the service's
+   * identity, and the vault secret its rotations write to: both become the tenant's alone.
+   */
+  async assignApplication(operator: Caller, tenantId: string, input: { clientId: string; vaultSecretName?: string }) {
+    const clientId = platformWorkspaceKey(input.clientId, 'clientId');
+    const secret = input.vaultSecretName?.toLowerCase();
+    if (secret) {
+      const holder = await this.db.selectFrom('tenant_resources').select('tenant_id').where('kind', '=', 'vault-secret').where('resource', '=', secret).executeTakeFirst();
+      if (holder && holder.tenant_id !== tenantId) throw new ConflictError(`Vault secret '${input.vaultSecretName}' is assigned to tenant '${holder.tenant_id}'; unassign it there first`, 'resource_assigned', 'vaultSecretName');
+    }
+    const result = await this.assign(operator, tenantId, 'application', clientId, secret ? { vaultSecretName: secret } : {});
+    if (secret) {
+      await this.assign(operator, tenantId, 'vault-secret', secret, {});
+      if ((result.assignment.settings as ApplicationSettings).vaultSecretName !== secret) {
+        await this.db.updateTable('tenant_resources').set({ settings: JSON.stringify({ vaultSecretName: secret }) }).where('kind', '=', 'application').where('resource', '=', clientId).execute();
+        result.assignment.settings = { vaultSecretName: secret };
+      }
+    }
+    return result;
+  }
+
+  /** Takes an application from a tenant, with the vault secret assigned with it. */
+  async unassignApplication(tenantId: string, clientId: string): Promise<void> {
+    await this.getTenant(tenantId);
+    const gone = await this.db.deleteFrom('tenant_resources').where('tenant_id', '=', tenantId).where('kind', '=', 'application').where('resource', '=', clientId.toLowerCase()).returning('settings').executeTakeFirst();
+    if (!gone) throw new NotFoundError('Application', clientId);
+    const secret = (gone.settings as ApplicationSettings | null)?.vaultSecretName;
+    if (secret) await this.db.deleteFrom('tenant_resources').where('tenant_id', '=', tenantId).where('kind', '=', 'vault-secret').where('resource', '=', secret).execute();
+  }
+
+  /**
+   * 404 unless the app registration (and the vault secret, when named) is the caller's tenant's: a credential is
+   * registered, rotated and rolled back only on those (an operator reaches every one).
+   */
+  async requireApplication(caller: Caller, clientId: string, vaultSecretName?: string): Promise<void> {
+    if (hasScope(caller.scopes, 'operator')) return;
+    if (!(await this.owns(caller.tenantId, 'application', clientId))) throw new NotFoundError('Application', clientId);
+    if (vaultSecretName) await this.requireVaultSecret(caller, vaultSecretName);
+  }
+
+  /** 404 unless the vault secret is the caller's tenant's (an operator reaches every one). */
+  async requireVaultSecret(caller: Caller, name: string): Promise<void> {
+    if (hasScope(caller.scopes, 'operator')) return;
+    if (!(await this.owns(caller.tenantId, 'vault-secret', name))) throw new NotFoundError('Vault secret', name);
+  }
+
   /** Takes an install target from a tenant by its assignment id. */
   async unassignTarget(tenantId: string, id: string): Promise<void> {
     await this.getTenant(tenantId);
-    const gone = await this.db.deleteFrom('tenant_resources').where('tenant_id', '=', tenantId).where('id', '=', id).where('kind', '<>', 'platform-workspace').executeTakeFirst();
+    const gone = await this.db.deleteFrom('tenant_resources').where('tenant_id', '=', tenantId).where('id', '=', id).where('kind', 'in', [...TARGET_KINDS]).executeTakeFirst();
     if (!Number(gone.numDeletedRows)) throw new NotFoundError('Target', id);
   }
 

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build, type TestApp, type TestTenant } from '../helpers.js';
 import { startSandbox, type Sandbox } from '@svc/sandbox';
+import { giveSandbox } from '../install-helpers.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const consoleDir = path.join(root, 'packages/console');
@@ -76,6 +77,8 @@ export async function startRig(): Promise<ConsoleRig> {
   const closers: Array<() => Promise<void>> = [];
   const h = await build({ after: (fn: () => Promise<void>) => { closers.push(fn); } }, { ...(sandbox?.env ?? {}), SVC_WORKER_POLL_MS: '100' });
   const tenant = await h.tenant();
+  // The tenant holds the sandbox's platform workspace, targets and applications, as the operator assigns them.
+  await giveSandbox(h, tenant.tenantId, sandbox);
   await h.app.listen({ port: 0, host: '127.0.0.1' });
   const addr = h.app.server.address() as { port: number };
   let baseUrl = `http://127.0.0.1:${addr.port}`;
