@@ -102,7 +102,7 @@ test('malformed, mistyped, oversized and deeply nested requests are 4xx with a c
         ['POST', '/api/tokens', { name, scopes: ['read'] }, 'name'],
         ['POST', `/api/items/paginated-report?workspaceId=${ws}`, { name, definition: '<Report/>' }, 'name'],
         ['POST', `/api/items/paginated-report/r1/clone?workspaceId=${ws}`, { name }, 'name'],
-        ['POST', '/api/admin/identity/credentials', { displayName: name, clientId: 'c1', keyId: 'k1', expiresAt: '2030-01-01T00:00:00Z' }, 'displayName'],
+        ['POST', '/api/admin/identity/credentials', { displayName: name, clientId: '00000000-0000-4000-8000-0000000000c1', keyId: 'k1', expiresAt: '2030-01-01T00:00:00Z' }, 'displayName'],
         ['POST', `/api/admin/identity/workspaces/${ws}/firewall-rules`, { name, startIpAddress: '10.0.0.1', endIpAddress: '10.0.0.2' }, 'name'],
       ] as const) {
         const r = await send(method, url, JSON.stringify(payload));
@@ -357,7 +357,7 @@ test('date-times JavaScript cannot read back (year 0000, past 9999 in UTC) are 4
   const tenant = await h.tenant();
   const post = (url: string, payload: object) => h.app.inject({ method: 'POST', url, headers: tenant.auth, payload });
   for (const expiresAt of ['0000-01-01T00:00:00Z', '1969-12-31T23:59:59Z', '9999-12-31T23:59:59-23:59']) {
-    const r = await post('/api/admin/identity/credentials', { displayName: 'odd', clientId: 'c1', keyId: `k-${expiresAt}`, expiresAt });
+    const r = await post('/api/admin/identity/credentials', { displayName: 'odd', clientId: '00000000-0000-4000-8000-0000000000c1', keyId: `k-${expiresAt}`, expiresAt });
     assert.equal(r.statusCode, 400, `${expiresAt}: ${r.body}`);
     assert.equal(r.json().error.field, 'expiresAt');
   }

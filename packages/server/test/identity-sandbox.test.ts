@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSandbox } from '@svc/sandbox';
-import { buildWithSandbox, type Sandbox } from './install-helpers.js';
+import { buildWithSandbox, OPERATOR, type Sandbox } from './install-helpers.js';
 import { tenantContext } from '../src/tenancy/tenant-context.js';
 
 const DAY = 86_400_000;
@@ -198,7 +198,7 @@ test('with the sandbox’s default grants (npm start) the service identity is wo
 });
 
 test('a service-identity 401/403 on an identity operation is a 424 gate naming the role or tenant setting; other refusals keep the backing text', async (t) => {
-  const { sb, call, ci, ws } = await setup(t);
+  const { sb, call, ci, ws, h, tenant } = await setup(t);
   const gated = (r: { statusCode: number; body: string; json(): any }, reason: RegExp, remediation: RegExp, backingCode: string) => {
     assert.equal(r.statusCode, 424, r.body);
     const { error } = r.json();
@@ -243,7 +243,10 @@ test('a service-identity 401/403 on an identity operation is a 424 gate naming t
   assert.equal(ip.statusCode, 502, ip.body);
   assert.deepEqual([ip.json().error.code, ip.json().error.message], ['backing_refused', raw]);
   assert.equal(ip.json().error.gate, undefined);
-  const unknown = await call('GET', `/api/admin/identity/workspaces/${randomUUID()}/firewall-rules`);
+  // A platform workspace the operator assigned to the tenant that the data platform does not know: its 404 and text.
+  const missing = randomUUID();
+  await h.services.tenancy.assignPlatformWorkspace(OPERATOR, tenant.tenantId, missing);
+  const unknown = await call('GET', `/api/admin/identity/workspaces/${missing}/firewall-rules`);
   assert.deepEqual([unknown.statusCode, unknown.json().error.code], [404, 'backing_refused']);
   assert.equal(JSON.parse(unknown.json().error.message).errorCode, 'WorkspaceNotFound');
   assert.equal((await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`)).statusCode, 200, 'Admin again: the rules are listed');
@@ -253,6 +256,7 @@ test('expiry alerts at 91, 30 and 6 days before expiry: API, /metrics and the ba
   const { h, tenant, call } = await setup(t);
   const expiresAt = new Date(Date.now() + 200 * DAY);
   const clientId = randomUUID();
+  await h.services.tenancy.assignApplication(OPERATOR, tenant.tenantId, { clientId });
   const reg = await call('POST', '/api/admin/identity/credentials', { displayName: 'ci-deployer', clientId, keyId: 'k1', expiresAt: expiresAt.toISOString() });
   assert.equal(reg.statusCode, 201, reg.body);
   assert.ok(!('secret' in reg.json().credential));

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { build } from './helpers.js';
+import { OPERATOR } from './install-helpers.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 
 const METRICS_TOKEN = `metrics-${'0123456789abcdef'.repeat(3)}`;
@@ -77,6 +78,7 @@ test('a scrape names no tenant: registered secrets are counted by alert level, r
   for (const [i, d] of days.entries()) {
     const tenant = tenants[i % 2]!;
     const body = { displayName: `cred-${randomUUID()}`, clientId: randomUUID(), keyId: `key-${randomUUID()}`, expiresAt: new Date(now + d * DAY_MS).toISOString() };
+    await h.services.tenancy.assignApplication(OPERATOR, tenant.tenantId, { clientId: body.clientId });
     const r = await h.app.inject({ method: 'POST', url: '/api/admin/identity/credentials', headers: tenant.auth, payload: body });
     assert.equal(r.statusCode, 201, r.body);
     secrets.push(body.displayName, body.clientId, body.keyId, r.json().credential.id);

@@ -2240,6 +2240,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description the app registration’s client id (assigned to the tenant by the operator) */
                     clientId: string;
                     consumers?: string[];
                     /** @description the credential as people know it; at least one visible character */

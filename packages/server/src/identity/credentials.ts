@@ -48,9 +48,9 @@ export class CredentialRegistry {
 
   /** Registers a credential of an app registration (and vault secret) the operator assigned to the tenant; 404 for another. */
   async register(caller: Caller, input: { displayName: string; clientId: string; keyId: string; expiresAt: string; vaultSecretName?: string; consumers?: string[] }): Promise<Credential> {
+    const expiresAt = storableInstant(input.expiresAt, 'expiresAt');
     await this.tenancy.requireApplication(caller, input.clientId, input.vaultSecretName);
     const at = this.now().toISOString();
-    const expiresAt = storableInstant(input.expiresAt, 'expiresAt');
     const row = await this.db.insertInto('identity_credentials').values({
       id: randomUUID(), tenant_id: caller.tenantId, display_name: input.displayName, client_id: input.clientId.toLowerCase(), application_id: null, key_id: input.keyId,
       expires_at: expiresAt.toISOString(), vault_secret: input.vaultSecretName ?? null, consumers: JSON.stringify(input.consumers ?? []), created_at: at, updated_at: at,

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, Id, Name, Ok } from '../../http/schemas.js';
+import { errors, GUID_PATTERN, Id, Name, Ok } from '../../http/schemas.js';
 import type { IdentityService } from '../identity-service.js';
 import { AlertSchema, CredentialSchema, RotationSchema } from '../schemas.js';
 
@@ -20,7 +20,7 @@ export const secretRoutes = (identity: IdentityService): FastifyPluginAsyncTypeb
     schema: {
       operationId: 'registerCredential', tags, summary: 'Register a service-principal credential by metadata (client id, key id, expiry; no secret value)',
       body: Type.Object({
-        displayName: Name(200, 'the credential as people know it; at least one visible character'), clientId: Type.String({ minLength: 1, maxLength: 100 }), keyId: Type.String({ minLength: 1, maxLength: 100 }),
+        displayName: Name(200, 'the credential as people know it; at least one visible character'), clientId: Type.String({ pattern: GUID_PATTERN, description: 'the app registration’s client id (assigned to the tenant by the operator)' }), keyId: Type.String({ minLength: 1, maxLength: 100 }),
         expiresAt: Type.String({ format: 'date-time' }), vaultSecretName: Type.Optional(Type.String({ pattern: '^[0-9A-Za-z-]{1,127}$' })), consumers: Type.Optional(Names),
       }, { additionalProperties: false }),
       response: { 201: Type.Object({ ok: Ok, credential: Type.Ref(CredentialSchema) }), ...errors(409) },
