@@ -2,25 +2,17 @@ import type { CloudProfile } from '../cloud/profiles.js';
 import type { SharedSet, TenancyService } from '../tenancy/tenancy-service.js';
 import type { Mode, TargetOverrides } from '../install/types.js';
 
-/** Where an install provisions: resolved from the cloud profile and SVC_* settings, or from targetOverrides. */
-export interface ResolvedTarget {
+/**
+ * Where an install provisions: its tenant's shared set (platform workspace, KQL cluster, search service, warehouse,
+ * lake), with the dedicated overrides over it, and the cloud's service addresses.
+ */
+export interface ResolvedTarget extends SharedSet {
   mode: Mode;
-  platformWorkspaceId?: string;
   dataPlatformApiUrl: string;
   armUrl: string;
   oneLakeUrl: string;
-  kqlClusterUri?: string;
-  /** ARM id of the cluster: /subscriptions/{sub}/resourceGroups/{rg}/providers/Microsoft.Kusto/clusters/{name} */
-  kqlClusterResourceId?: string;
   kqlDatabase?: string;
   kqlLocation: string;
-  searchService?: string;
-  warehouseWorkspace?: string;
-  warehousePool?: string;
-  warehouseServer?: string;
-  warehouseDatabase?: string;
-  lakeAccount?: string;
-  lakeContainer?: string;
 }
 
 /** Resolves the install's target (a plain record: it is stored in the job and shown in the report). */
