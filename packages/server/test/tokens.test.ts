@@ -102,7 +102,7 @@ test('a missing scope answers 403 naming it', async (t) => {
   assert.equal(tokens.statusCode, 403);
   assert.match(tokens.json().error.message, /'tokens'/);
   const ws = (await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: admin.auth, payload: { name: 'W' } })).json().workspace;
-  const bind = await h.app.inject({ method: 'PATCH', url: `/api/workspaces/${ws.id}`, headers: (await admin.token2(['write'])).auth, payload: { platformWorkspaceId: 'abc' } });
+  const bind = await h.app.inject({ method: 'PATCH', url: `/api/workspaces/${ws.id}`, headers: (await admin.token2(['write'])).auth, payload: { platformWorkspaceId: '00000000-0000-4000-8000-000000000abc' } });
   assert.equal(bind.statusCode, 403);
   assert.match(bind.json().error.message, /'admin'/);
 });
