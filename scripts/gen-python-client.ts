@@ -182,7 +182,7 @@ function plan(op: Operation, models: Models): MethodPlan {
     bodyArg = 'body';
   }
   const kw: string[] = [];
-  for (const q of op.query) kw.push(`${pyIdent(q.name)}: ${q.name === 'limit' ? 'Optional[Union[int, str]]' : `Optional[${models.type(q.schema, pascal(q.name))}]`} = None`);
+  for (const q of op.query) kw.push(`${pyIdent(q.name)}: Optional[${models.type(q.schema, pascal(q.name))}] = None`);
   for (const h of op.headers) kw.push(`${pyIdent(h.name)}: Optional[str] = None`);
   if (kw.length) args.push('*', ...kw);
   let returns: string;

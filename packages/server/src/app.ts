@@ -16,6 +16,7 @@ import { loggableUrl, oidcRoutes } from './auth/oidc-routes.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { clientErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import { registerInputGuard } from './http/input-guard.js';
+import { registerQueryIntegers } from './http/query-integers.js';
 import { Metrics, registerMetrics } from './http/metrics.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { ErrorEnvelope } from './http/schemas.js';
@@ -165,6 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   registerErrorHandling(app, fs.existsSync(consoleIndex) ? consoleIndex : undefined);
   registerMetrics(app, metrics);
   registerInputGuard(app);
+  registerQueryIntegers(app);
   registerAuthentication(app, { tokens, sessions, limiter: new RateLimiter(config.rateLimitPerMinute) });
 
   const secureCookies = (req: { protocol: string }) => req.protocol === 'https' || (config.publicUrl ?? '').startsWith('https:');

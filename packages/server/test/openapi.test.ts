@@ -88,3 +88,39 @@ test('/metrics counts requests by route and reports the event-loop delay since t
   assert.ok(median < 0.01, `median delay ${median} s while idle`);
   assert.match(first, /^svc_event_loop_delay_seconds\{quantile="0.99"\} \S+$/m);
 });
+
+type Param = { name: string; in: string; required?: boolean; schema: Record<string, unknown> };
+type Op = { operationId: string; parameters?: Param[]; responses: Record<string, unknown> };
+const operations = (doc: { paths: Record<string, Record<string, Op>> }) =>
+  Object.values(doc.paths).flatMap((item) => METHODS.map((m) => item[m]).filter((op): op is Op => !!op));
+
+test('paging parameters are declared as the service reads them: limit an integer 1–200, cursor never empty', async (t) => {
+  const h = await build(t);
+  const doc = (await h.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+  const paged = operations(doc).filter((op) => op.parameters?.some((p) => p.in === 'query' && p.name === 'limit'));
+  assert.deepEqual(paged.map((op) => op.operationId).sort(), ['listInstallJobs', 'listItems', 'listTokens', 'listWorkspaces']);
+  for (const op of paged) {
+    const param = (name: string) => op.parameters!.find((p) => p.in === 'query' && p.name === name)!.schema;
+    assert.deepEqual({ ...param('limit'), description: undefined }, { type: 'integer', minimum: 1, maximum: 200, default: 50, description: undefined }, op.operationId);
+    assert.equal(param('cursor').minLength, 1, op.operationId);
+  }
+
+  const a = await h.tenant();
+  for (const name of ['A', 'B', 'C']) await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: a.auth, payload: { name } });
+  const list = (query: string) => h.app.inject({ method: 'GET', url: `/api/workspaces${query}`, headers: a.auth });
+  const two = await list('?limit=2');
+  assert.equal(two.statusCode, 200, two.body);
+  assert.equal(two.json().workspaces.length, 2);
+  assert.equal((await list(`?limit=200&cursor=${two.json().nextCursor}`)).json().workspaces.length, 1);
+  for (const bad of ['abc', '1.5', '0', '201', '-1', '', '2&limit=3', '0x10']) {
+    const r = await list(`?limit=${bad}`);
+    assert.equal(r.statusCode, 400, `limit=${bad}: ${r.body}`);
+    assert.equal(r.json().ok, false);
+    assert.equal(r.json().error.field, 'limit', `limit=${bad}: ${r.body}`);
+  }
+  for (const bad of ['', 'zzz']) {
+    const r = await list(`?cursor=${bad}`);
+    assert.equal(r.statusCode, 400, `cursor=${bad}: ${r.body}`);
+    assert.equal(r.json().error.field, 'cursor', `cursor=${bad}: ${r.body}`);
+  }
+});

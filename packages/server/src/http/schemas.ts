@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../store/paging.js';
 
 /** The shared error envelope, registered once and referenced by every route's error responses. */
 export const ErrorEnvelope = Type.Object(
@@ -48,11 +49,14 @@ export function publicErrors(...statuses: number[]): Record<number, TSchema> {
   return out;
 }
 
-/** The paging query string shared by every list. */
+/**
+ * The paging query string shared by every list. `limit` is an integer (query integers are read from their decimal
+ * text, see http/query-integers.ts); `cursor` is only ever one the service issued, so an empty one is refused.
+ */
 export const PageQuery = Type.Object(
   {
-    cursor: Type.Optional(Type.String({ description: 'nextCursor of the previous page' })),
-    limit: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: 'page size, 1 to 200 (default 50)' })),
+    cursor: Type.Optional(Type.String({ minLength: 1, description: 'nextCursor of the previous page; omit it for the first page' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: `page size, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})` })),
   },
   { additionalProperties: false },
 );
