@@ -460,7 +460,7 @@ CreateThreadEdgeBody = TypedDict("CreateThreadEdgeBody", {
 CreateTokenBody = TypedDict("CreateTokenBody", {
     "expiresInDays": NotRequired["int"],
     "name": "str",
-    "scopes": "List[Literal[\"read\", \"write\", \"install\", \"reports\", \"tokens\", \"admin\"]]",
+    "scopes": "List[Literal[\"read\", \"write\", \"install\", \"reports\", \"tokens\", \"admin\", \"metrics\", \"operator\"]]",
 })
 
 CreateTokenResult = TypedDict("CreateTokenResult", {
@@ -1113,19 +1113,19 @@ class Operations(SyncCore):
         """Identity incidents, newest first (GET /api/admin/identity/incidents)."""
         return self._call("listIncidents", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def list_install_jobs(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None, workspace_id: Optional[str] = None) -> Page[InstallJob]:
+    def list_install_jobs(self, *, cursor: Optional[str] = None, limit: Optional[int] = None, workspace_id: Optional[str] = None) -> Page[InstallJob]:
         """List install jobs, optionally of one workspace (GET /api/apps/install-jobs)."""
         return self._call("listInstallJobs", {}, query={"cursor": cursor, "limit": limit, "workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def iter_install_jobs(self, *, limit: Optional[Union[int, str]] = None, workspace_id: Optional[str] = None) -> Iterator[InstallJob]:
+    def iter_install_jobs(self, *, limit: Optional[int] = None, workspace_id: Optional[str] = None) -> Iterator[InstallJob]:
         """Every entry of list_install_jobs, page after page."""
         return self._paginate("listInstallJobs", {}, query={"limit": limit, "workspaceId": workspace_id})
 
-    def list_items(self, workspace_id: str, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None, item_type: Optional[str] = None) -> Page[Item]:
+    def list_items(self, workspace_id: str, *, cursor: Optional[str] = None, limit: Optional[int] = None, item_type: Optional[str] = None) -> Page[Item]:
         """List the items of a workspace (GET /api/workspaces/{workspaceId}/items)."""
         return self._call("listItems", {"workspaceId": workspace_id}, query={"cursor": cursor, "limit": limit, "itemType": item_type}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def iter_items(self, workspace_id: str, *, limit: Optional[Union[int, str]] = None, item_type: Optional[str] = None) -> Iterator[Item]:
+    def iter_items(self, workspace_id: str, *, limit: Optional[int] = None, item_type: Optional[str] = None) -> Iterator[Item]:
         """Every entry of list_items, page after page."""
         return self._paginate("listItems", {"workspaceId": workspace_id}, query={"limit": limit, "itemType": item_type})
 
@@ -1149,11 +1149,11 @@ class Operations(SyncCore):
         """The lineage edges of a workspace (GET /api/workspaces/{workspaceId}/thread/edges)."""
         return self._call("listThreadEdges", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def list_tokens(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None) -> Page[ApiToken]:
+    def list_tokens(self, *, cursor: Optional[str] = None, limit: Optional[int] = None) -> Page[ApiToken]:
         """List the tenant’s live API tokens (never their secrets) (GET /api/tokens)."""
         return self._call("listTokens", {}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def iter_tokens(self, *, limit: Optional[Union[int, str]] = None) -> Iterator[ApiToken]:
+    def iter_tokens(self, *, limit: Optional[int] = None) -> Iterator[ApiToken]:
         """Every entry of list_tokens, page after page."""
         return self._paginate("listTokens", {}, query={"limit": limit})
 
@@ -1161,11 +1161,11 @@ class Operations(SyncCore):
         """Role assignments on the platform workspace (GET /api/admin/identity/workspaces/{workspaceId}/role-assignments)."""
         return self._call("listWorkspaceRoleAssignments", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def list_workspaces(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None) -> Page[Workspace]:
+    def list_workspaces(self, *, cursor: Optional[str] = None, limit: Optional[int] = None) -> Page[Workspace]:
         """List the workspaces of the caller’s tenant (GET /api/workspaces)."""
         return self._call("listWorkspaces", {}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def iter_workspaces(self, *, limit: Optional[Union[int, str]] = None) -> Iterator[Workspace]:
+    def iter_workspaces(self, *, limit: Optional[int] = None) -> Iterator[Workspace]:
         """Every entry of list_workspaces, page after page."""
         return self._paginate("listWorkspaces", {}, query={"limit": limit})
 
@@ -1455,19 +1455,19 @@ class AsyncOperations(AsyncCore):
         """Identity incidents, newest first (GET /api/admin/identity/incidents)."""
         return await self._call("listIncidents", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
-    async def list_install_jobs(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None, workspace_id: Optional[str] = None) -> Page[InstallJob]:
+    async def list_install_jobs(self, *, cursor: Optional[str] = None, limit: Optional[int] = None, workspace_id: Optional[str] = None) -> Page[InstallJob]:
         """List install jobs, optionally of one workspace (GET /api/apps/install-jobs)."""
         return await self._call("listInstallJobs", {}, query={"cursor": cursor, "limit": limit, "workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def iter_install_jobs(self, *, limit: Optional[Union[int, str]] = None, workspace_id: Optional[str] = None) -> AsyncIterator[InstallJob]:
+    def iter_install_jobs(self, *, limit: Optional[int] = None, workspace_id: Optional[str] = None) -> AsyncIterator[InstallJob]:
         """Every entry of list_install_jobs, page after page."""
         return self._paginate("listInstallJobs", {}, query={"limit": limit, "workspaceId": workspace_id})
 
-    async def list_items(self, workspace_id: str, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None, item_type: Optional[str] = None) -> Page[Item]:
+    async def list_items(self, workspace_id: str, *, cursor: Optional[str] = None, limit: Optional[int] = None, item_type: Optional[str] = None) -> Page[Item]:
         """List the items of a workspace (GET /api/workspaces/{workspaceId}/items)."""
         return await self._call("listItems", {"workspaceId": workspace_id}, query={"cursor": cursor, "limit": limit, "itemType": item_type}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def iter_items(self, workspace_id: str, *, limit: Optional[Union[int, str]] = None, item_type: Optional[str] = None) -> AsyncIterator[Item]:
+    def iter_items(self, workspace_id: str, *, limit: Optional[int] = None, item_type: Optional[str] = None) -> AsyncIterator[Item]:
         """Every entry of list_items, page after page."""
         return self._paginate("listItems", {"workspaceId": workspace_id}, query={"limit": limit, "itemType": item_type})
 
@@ -1491,11 +1491,11 @@ class AsyncOperations(AsyncCore):
         """The lineage edges of a workspace (GET /api/workspaces/{workspaceId}/thread/edges)."""
         return await self._call("listThreadEdges", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
-    async def list_tokens(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None) -> Page[ApiToken]:
+    async def list_tokens(self, *, cursor: Optional[str] = None, limit: Optional[int] = None) -> Page[ApiToken]:
         """List the tenant’s live API tokens (never their secrets) (GET /api/tokens)."""
         return await self._call("listTokens", {}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def iter_tokens(self, *, limit: Optional[Union[int, str]] = None) -> AsyncIterator[ApiToken]:
+    def iter_tokens(self, *, limit: Optional[int] = None) -> AsyncIterator[ApiToken]:
         """Every entry of list_tokens, page after page."""
         return self._paginate("listTokens", {}, query={"limit": limit})
 
@@ -1503,11 +1503,11 @@ class AsyncOperations(AsyncCore):
         """Role assignments on the platform workspace (GET /api/admin/identity/workspaces/{workspaceId}/role-assignments)."""
         return await self._call("listWorkspaceRoleAssignments", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
-    async def list_workspaces(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None) -> Page[Workspace]:
+    async def list_workspaces(self, *, cursor: Optional[str] = None, limit: Optional[int] = None) -> Page[Workspace]:
         """List the workspaces of the caller’s tenant (GET /api/workspaces)."""
         return await self._call("listWorkspaces", {}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def iter_workspaces(self, *, limit: Optional[Union[int, str]] = None) -> AsyncIterator[Workspace]:
+    def iter_workspaces(self, *, limit: Optional[int] = None) -> AsyncIterator[Workspace]:
         """Every entry of list_workspaces, page after page."""
         return self._paginate("listWorkspaces", {}, query={"limit": limit})
 

@@ -5813,10 +5813,10 @@ export interface operations {
     listInstallJobs: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page; omit it for the first page */
                 cursor?: string;
                 /** @description page size, 1 to 200 (default 50) */
-                limit?: string;
+                limit?: number;
                 /** @description workspace id */
                 workspaceId?: string;
             };
@@ -8646,10 +8646,10 @@ export interface operations {
     listTokens: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page; omit it for the first page */
                 cursor?: string;
                 /** @description page size, 1 to 200 (default 50) */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -8758,7 +8758,7 @@ export interface operations {
                     /** @description default 30, at most 90 */
                     expiresInDays?: number;
                     name: string;
-                    scopes: ("read" | "write" | "install" | "reports" | "tokens" | "admin")[];
+                    scopes: ("read" | "write" | "install" | "reports" | "tokens" | "admin" | "metrics" | "operator")[];
                 };
             };
         };
@@ -9066,10 +9066,10 @@ export interface operations {
     listWorkspaces: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page; omit it for the first page */
                 cursor?: string;
                 /** @description page size, 1 to 200 (default 50) */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -9614,11 +9614,11 @@ export interface operations {
     listItems: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page; omit it for the first page */
                 cursor?: string;
                 itemType?: string;
                 /** @description page size, 1 to 200 (default 50) */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
