@@ -124,3 +124,29 @@ test('paging parameters are declared as the service reads them: limit an integer
     assert.equal(r.json().error.field, 'cursor', `cursor=${bad}: ${r.body}`);
   }
 });
+
+test('a conditional write declares If-Match required and answers 428 with the envelope without it', async (t) => {
+  const h = await build(t);
+  const doc = (await h.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+  // Every operation that documents 428 requires If-Match, and every If-Match is required and documents 428.
+  const with428 = operations(doc).filter((op) => '428' in op.responses).map((op) => op.operationId).sort();
+  const withIfMatch = operations(doc).filter((op) => op.parameters?.some((p) => p.in === 'header' && p.name === 'if-match' && p.required)).map((op) => op.operationId).sort();
+  const optionalIfMatch = operations(doc).filter((op) => op.parameters?.some((p) => p.in === 'header' && p.name === 'if-match' && !p.required)).map((op) => op.operationId);
+  assert.deepEqual(with428, ['putItemContent', 'putPaginatedReportDefinition']);
+  assert.deepEqual(withIfMatch, with428);
+  assert.deepEqual(optionalIfMatch, []);
+
+  const a = await h.tenant();
+  const ws = (await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: a.auth, payload: { name: 'W' } })).json().workspace;
+  const item = (await h.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/items`, headers: a.auth, payload: { itemType: 'notebook', displayName: 'N' } })).json().item;
+  const url = `/api/workspaces/${ws.id}/items/${item.id}/content`;
+  const missing = await h.app.inject({ method: 'PUT', url, headers: a.auth, payload: { content: { cells: [] } } });
+  assert.equal(missing.statusCode, 428);
+  assert.deepEqual(missing.json(), { ok: false, error: { code: 'precondition_required', message: 'This change needs an If-Match header with the ETag you read (or *)', field: 'If-Match' } });
+  const empty = await h.app.inject({ method: 'PUT', url, headers: { ...a.auth, 'if-match': '' }, payload: { content: { cells: [] } } });
+  assert.equal(empty.statusCode, 400, empty.body);
+  assert.equal(empty.json().error.field, 'if-match');
+  const unknown = await h.app.inject({ method: 'PUT', url: `/api/workspaces/${ws.id}/items/none/content`, headers: { ...a.auth, 'if-match': '*' }, payload: { content: {} } });
+  assert.equal(unknown.statusCode, 404);
+  assert.equal((await h.app.inject({ method: 'PUT', url, headers: { ...a.auth, 'if-match': '*' }, payload: { content: { cells: [] } } })).statusCode, 200);
+});

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fs from 'node:fs';
-import { errorBody, ServiceError } from '../errors.js';
+import { errorBody, PreconditionError, ServiceError } from '../errors.js';
 import { isConsolePath } from '../web/console.js';
 
 interface ValidationIssue {
@@ -55,6 +55,10 @@ export function registerErrorHandling(app: FastifyInstance, consoleIndex?: strin
     }
     if (err.validation?.length) {
       const issue = err.validation[0]!;
+      // A conditional write without If-Match (IfMatchHeaders) is 428 Precondition Required (RFC 6585), not 400.
+      if (err.validationContext === 'headers' && issue.keyword === 'required' && issue.params.missingProperty === 'if-match') {
+        return reply.status(428).send(errorBody(new PreconditionError(428, 'This change needs an If-Match header with the ETag you read (or *)')));
+      }
       const field = fieldOf(err.validationContext, issue);
       return reply.status(400).send({ ok: false, error: { code: 'invalid_request', message: describe(err.validationContext, issue), field } });
     }

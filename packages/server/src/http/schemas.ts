@@ -61,6 +61,11 @@ export const PageQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** The headers of a conditional write: If-Match is required; without it the answer is 428 (http/error-handler.ts), with a stale one 412. */
+export const IfMatchHeaders = Type.Object({
+  'if-match': Type.String({ minLength: 1, description: 'the ETag read, or * for any version; without it the answer is 428, with a stale one 412' }),
+});
+
 /** An id in a path: letters, digits, '-' and '_' only. */
 export const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description });
 
