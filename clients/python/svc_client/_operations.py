@@ -1177,12 +1177,12 @@ class Operations(SyncCore):
         """Publish a new paginated report from an RDL definition (import with nameConflict Abort) (POST /api/items/paginated-report)."""
         return self._call("publishPaginatedReport", {}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
 
-    def put_item_content(self, workspace_id: str, item_id: str, body: PutItemContentBody, *, if_match: Optional[str] = None) -> str:
-        """Save an item’s content; If-Match must carry the ETag read (412 when it is stale) (PUT /api/workspaces/{workspaceId}/items/{itemId}/content)."""
+    def put_item_content(self, workspace_id: str, item_id: str, body: PutItemContentBody, *, if_match: str) -> str:
+        """Save an item’s content; If-Match must carry the ETag read (428 without it, 412 when it is stale) (PUT /api/workspaces/{workspaceId}/items/{itemId}/content)."""
         return self._call("putItemContent", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers={"if-match": if_match}, body=body)  # type: ignore[no-any-return]
 
-    def put_paginated_report_definition(self, report_id: str, body: PutPaginatedReportDefinitionBody, *, workspace_id: Optional[str] = None, if_match: Optional[str] = None) -> PutPaginatedReportDefinitionResult:
-        """Publish a changed RDL back (import with Overwrite, waited for); If-Match must carry the ETag read (412 when stale); invalid RDL is 400 naming the line and element (PUT /api/items/paginated-report/{reportId}/definition)."""
+    def put_paginated_report_definition(self, report_id: str, body: PutPaginatedReportDefinitionBody, *, workspace_id: Optional[str] = None, if_match: str) -> PutPaginatedReportDefinitionResult:
+        """Publish a changed RDL back (import with Overwrite, waited for); If-Match must carry the ETag read (428 without it, 412 when stale); invalid RDL is 400 naming the line and element (PUT /api/items/paginated-report/{reportId}/definition)."""
         return self._call("putPaginatedReportDefinition", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers={"if-match": if_match}, body=body)  # type: ignore[no-any-return]
 
     def record_incident_change(self, incident_id: str, body: RecordIncidentChangeBody) -> IdentityChange:
@@ -1519,12 +1519,12 @@ class AsyncOperations(AsyncCore):
         """Publish a new paginated report from an RDL definition (import with nameConflict Abort) (POST /api/items/paginated-report)."""
         return await self._call("publishPaginatedReport", {}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
 
-    async def put_item_content(self, workspace_id: str, item_id: str, body: PutItemContentBody, *, if_match: Optional[str] = None) -> str:
-        """Save an item’s content; If-Match must carry the ETag read (412 when it is stale) (PUT /api/workspaces/{workspaceId}/items/{itemId}/content)."""
+    async def put_item_content(self, workspace_id: str, item_id: str, body: PutItemContentBody, *, if_match: str) -> str:
+        """Save an item’s content; If-Match must carry the ETag read (428 without it, 412 when it is stale) (PUT /api/workspaces/{workspaceId}/items/{itemId}/content)."""
         return await self._call("putItemContent", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers={"if-match": if_match}, body=body)  # type: ignore[no-any-return]
 
-    async def put_paginated_report_definition(self, report_id: str, body: PutPaginatedReportDefinitionBody, *, workspace_id: Optional[str] = None, if_match: Optional[str] = None) -> PutPaginatedReportDefinitionResult:
-        """Publish a changed RDL back (import with Overwrite, waited for); If-Match must carry the ETag read (412 when stale); invalid RDL is 400 naming the line and element (PUT /api/items/paginated-report/{reportId}/definition)."""
+    async def put_paginated_report_definition(self, report_id: str, body: PutPaginatedReportDefinitionBody, *, workspace_id: Optional[str] = None, if_match: str) -> PutPaginatedReportDefinitionResult:
+        """Publish a changed RDL back (import with Overwrite, waited for); If-Match must carry the ETag read (428 without it, 412 when stale); invalid RDL is 400 naming the line and element (PUT /api/items/paginated-report/{reportId}/definition)."""
         return await self._call("putPaginatedReportDefinition", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers={"if-match": if_match}, body=body)  # type: ignore[no-any-return]
 
     async def record_incident_change(self, incident_id: str, body: RecordIncidentChangeBody) -> IdentityChange:

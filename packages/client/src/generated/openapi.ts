@@ -749,7 +749,7 @@ export interface paths {
         };
         /** The report’s RDL (downloaded through Export), its ETag and its parameters */
         get: operations["getPaginatedReportDefinition"];
-        /** Publish a changed RDL back (import with Overwrite, waited for); If-Match must carry the ETag read (412 when stale); invalid RDL is 400 naming the line and element */
+        /** Publish a changed RDL back (import with Overwrite, waited for); If-Match must carry the ETag read (428 without it, 412 when stale); invalid RDL is 400 naming the line and element */
         put: operations["putPaginatedReportDefinition"];
         post?: never;
         delete?: never;
@@ -996,7 +996,7 @@ export interface paths {
         };
         /** Read an item’s stored content; the ETag header versions it */
         get: operations["getItemContent"];
-        /** Save an item’s content; If-Match must carry the ETag read (412 when it is stale) */
+        /** Save an item’s content; If-Match must carry the ETag read (428 without it, 412 when it is stale) */
         put: operations["putItemContent"];
         post?: never;
         delete?: never;
@@ -7684,9 +7684,9 @@ export interface operations {
                 /** @description the service workspace whose bound reporting workspace holds the reports */
                 workspaceId: string;
             };
-            header?: {
-                /** @description the ETag read, or * */
-                "if-match"?: string;
+            header: {
+                /** @description the ETag read, or * for any version; without it the answer is 428, with a stale one 412 */
+                "if-match": string;
             };
             path: {
                 /** @description report id */
@@ -10315,9 +10315,9 @@ export interface operations {
     putItemContent: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description the ETag read, or * */
-                "if-match"?: string;
+            header: {
+                /** @description the ETag read, or * for any version; without it the answer is 428, with a stale one 412 */
+                "if-match": string;
             };
             path: {
                 /** @description item id */
