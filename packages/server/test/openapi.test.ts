@@ -150,3 +150,21 @@ test('a conditional write declares If-Match required and answers 428 with the en
   assert.equal(unknown.statusCode, 404);
   assert.equal((await h.app.inject({ method: 'PUT', url, headers: { ...a.auth, 'if-match': '*' }, payload: { content: { cells: [] } } })).statusCode, 200);
 });
+
+test('ok is declared a plain boolean: no boolean enum anywhere in the document', async (t) => {
+  const h = await build(t);
+  const doc = (await h.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+  const found: string[] = [];
+  const walk = (v: unknown, at: string) => {
+    if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}/${i}`));
+    else if (v && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      if ((Array.isArray(o.enum) && o.enum.some((x) => typeof x === 'boolean')) || typeof o.const === 'boolean') found.push(at);
+      for (const [k, x] of Object.entries(o)) walk(x, `${at}/${k}`);
+    }
+  };
+  walk(doc, '#');
+  assert.deepEqual(found, []);
+  assert.deepEqual(doc.components.schemas.ErrorEnvelope.properties.ok.type, 'boolean');
+  assert.deepEqual(doc.paths['/api/whoami'].get.responses['200'].content['application/json'].schema.properties.ok.type, 'boolean');
+});

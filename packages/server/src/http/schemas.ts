@@ -1,10 +1,18 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../store/paging.js';
 
+// `ok` is declared a plain boolean, not a one-value enum: generated clients (openapi-generator's python among them)
+// refuse every answer when a boolean carries an enum. The server's own type still says `true` / `false`, and so do
+// the generated TypeScript types (scripts/gen-clients.ts: ok at the root of a 2xx body is true, ErrorEnvelope's false).
+/** `ok` of every success answer. */
+export const Ok = Type.Unsafe<true>(Type.Boolean({ description: 'always true: every success answers ok true' }));
+/** `ok` of every failure answer. */
+export const NotOk = Type.Unsafe<false>(Type.Boolean({ description: 'always false: every failure answers ok false' }));
+
 /** The shared error envelope, registered once and referenced by every route's error responses. */
 export const ErrorEnvelope = Type.Object(
   {
-    ok: Type.Literal(false),
+    ok: NotOk,
     error: Type.Object({
       code: Type.String({ description: 'stable machine-readable code' }),
       message: Type.String({ description: 'what went wrong, for people' }),
@@ -68,5 +76,3 @@ export const IfMatchHeaders = Type.Object({
 
 /** An id in a path: letters, digits, '-' and '_' only. */
 export const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description });
-
-export const Ok = Type.Literal(true);
