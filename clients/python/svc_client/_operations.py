@@ -51,7 +51,7 @@ ErrorEnvelopeError = TypedDict("ErrorEnvelopeError", {
 
 ErrorEnvelope = TypedDict("ErrorEnvelope", {
     "error": "ErrorEnvelopeError",
-    "ok": "Literal[False]",
+    "ok": "bool",
 })
 ErrorEnvelope.__doc__ = "Every failure: ok false and an error with a code and a message"
 

@@ -1102,7 +1102,7 @@ export interface components {
                 /** @description what went wrong, for people */
                 message: string;
             };
-            /** @enum {boolean} */
+            /** @description always false: every failure answers ok false */
             ok: false;
         };
         IdentityAlert: {
@@ -1508,7 +1508,7 @@ export interface operations {
                         alerts: components["schemas"]["IdentityAlert"][];
                         /** Format: date-time */
                         now: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -1607,7 +1607,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         changes: components["schemas"]["IdentityChange"][];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -1715,7 +1715,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         change: components["schemas"]["IdentityChange"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -1823,7 +1823,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         change: components["schemas"]["IdentityChange"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -1946,7 +1946,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         credentials: components["schemas"]["IdentityCredential"][];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -2054,7 +2054,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         credential: components["schemas"]["IdentityCredential"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -2162,7 +2162,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         deleted: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -2276,7 +2276,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         rotation: components["schemas"]["IdentityRotation"];
                     };
@@ -2416,7 +2416,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         diagnosis: components["schemas"]["IdentityDiagnosis"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -2525,7 +2525,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         diagnosis: components["schemas"]["IdentityDiagnosis"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -2621,7 +2621,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         incidents: components["schemas"]["IdentityIncident"][];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -2744,7 +2744,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         incident: components["schemas"]["IdentityIncident"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -2843,7 +2843,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         incident: components["schemas"]["IdentityIncident"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -2959,7 +2959,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         incident: components["schemas"]["IdentityIncident"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -3084,7 +3084,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         incident: components["schemas"]["IdentityIncident"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -3209,7 +3209,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         change: components["schemas"]["IdentityChange"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -3326,7 +3326,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         incident: components["schemas"]["IdentityIncident"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -3449,7 +3449,7 @@ export interface operations {
                             kind: string;
                             seq: number;
                         }[];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -3566,7 +3566,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         incident: components["schemas"]["IdentityIncident"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -3718,7 +3718,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         incident: components["schemas"]["IdentityIncident"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -3849,7 +3849,7 @@ export interface operations {
                         claims: {
                             [key: string]: unknown;
                         };
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         /** @description every checked claim is as it should be */
                         valid: boolean;
@@ -3981,7 +3981,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         passed: boolean;
                         principal: string;
@@ -4082,7 +4082,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         rotations: components["schemas"]["IdentityRotation"][];
                     };
@@ -4190,7 +4190,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         rotation: components["schemas"]["IdentityRotation"];
                     };
@@ -4298,7 +4298,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         rotation: components["schemas"]["IdentityRotation"];
                     };
@@ -4440,7 +4440,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         rotation: components["schemas"]["IdentityRotation"];
                     };
@@ -4575,7 +4575,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         signals: components["schemas"]["IdentitySignal"][];
                     };
@@ -4684,7 +4684,7 @@ export interface operations {
                             startIpAddress: string;
                         }[];
                         ip: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         ruleCount: number;
                     };
@@ -4801,7 +4801,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         rules: {
                             endIpAddress: string;
@@ -4936,7 +4936,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         change: components["schemas"]["IdentityChange"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         rule: {
                             endIpAddress: string;
@@ -5073,7 +5073,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         change: components["schemas"]["IdentityChange"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -5207,7 +5207,7 @@ export interface operations {
                             };
                             role: string;
                         }[];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -5344,7 +5344,7 @@ export interface operations {
                             role: string;
                         };
                         change: components["schemas"]["IdentityChange"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -5467,7 +5467,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         apps: components["schemas"]["AppSummary"][];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -5590,7 +5590,7 @@ export interface operations {
                             totalItems: number;
                             version: string;
                         };
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -5721,7 +5721,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         jobId: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         totalItems: number;
                     };
@@ -5835,7 +5835,7 @@ export interface operations {
                     "application/json": {
                         jobs: components["schemas"]["InstallJob"][];
                         nextCursor?: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -5943,7 +5943,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         job: components["schemas"]["InstallJob"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -6160,7 +6160,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         job: components["schemas"]["InstallJob"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -6448,7 +6448,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         cloud?: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         sandbox?: {
                             admin: string;
@@ -6517,7 +6517,7 @@ export interface operations {
                             provisionedLive: boolean;
                             provisioning: "live" | "stored";
                         }[];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -6615,7 +6615,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         reports: components["schemas"]["PaginatedReport"][];
                     };
@@ -6750,7 +6750,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         report: components["schemas"]["PaginatedReport"];
                     };
@@ -6888,7 +6888,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         report: components["schemas"]["PaginatedReport"];
                     };
@@ -7018,7 +7018,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         deleted: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -7155,7 +7155,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         report: components["schemas"]["PaginatedReport"];
                     };
@@ -7285,7 +7285,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         datasources: components["schemas"]["ReportDatasource"][];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -7439,7 +7439,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         datasources: components["schemas"]["ReportDatasource"][];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -7570,7 +7570,7 @@ export interface operations {
                         /** @description the RDL */
                         definition: string;
                         etag: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         parameters: components["schemas"]["ReportParameter"][];
                         report: components["schemas"]["PaginatedReport"];
@@ -7711,7 +7711,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         etag: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         report: components["schemas"]["PaginatedReport"];
                     };
@@ -7868,7 +7868,7 @@ export interface operations {
                     "application/json": {
                         embedUrl: string | null;
                         expiration: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         reportId: string;
                         token: string;
@@ -8027,7 +8027,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         export: components["schemas"]["ReportExport"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -8158,7 +8158,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         export: components["schemas"]["ReportExport"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -8476,7 +8476,7 @@ export interface operations {
                         csrfToken: string;
                         /** Format: date-time */
                         expiresAt: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         tenantId: string;
                         userName: string;
@@ -8564,7 +8564,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -8665,7 +8665,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         nextCursor?: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         tokens: components["schemas"]["ApiToken"][];
                     };
@@ -8770,7 +8770,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         /** @description svc_pat_<id>_<secret>, shown once */
                         secret: string;
@@ -8871,7 +8871,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         revoked: string;
                     };
@@ -8979,7 +8979,7 @@ export interface operations {
                         authMethod: "token" | "session";
                         /** @description for console sessions: send it as X-CSRF-Token on changes */
                         csrfToken?: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         scopes: string[];
                         tenantId: string;
@@ -9085,7 +9085,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         nextCursor?: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         workspaces: components["schemas"]["Workspace"][];
                     };
@@ -9189,7 +9189,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         workspace: components["schemas"]["Workspace"];
                     };
@@ -9288,7 +9288,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         workspace: components["schemas"]["Workspace"];
                     };
@@ -9397,7 +9397,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         deleted: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -9522,7 +9522,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         workspace: components["schemas"]["Workspace"];
                     };
@@ -9638,7 +9638,7 @@ export interface operations {
                     "application/json": {
                         items: components["schemas"]["Item"][];
                         nextCursor?: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -9757,7 +9757,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         item: components["schemas"]["Item"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -9876,7 +9876,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         item: components["schemas"]["Item"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -9986,7 +9986,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         deleted: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -10104,7 +10104,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         item: components["schemas"]["Item"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -10224,7 +10224,7 @@ export interface operations {
                     "application/json": {
                         content: unknown;
                         etag: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -10343,7 +10343,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         etag: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -10469,7 +10469,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         edges: components["schemas"]["ThreadEdge"][];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -10587,7 +10587,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         edge: components["schemas"]["ThreadEdge"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -10706,7 +10706,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         deleted: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
