@@ -168,3 +168,22 @@ test('ok is declared a plain boolean: no boolean enum anywhere in the document',
   assert.deepEqual(doc.components.schemas.ErrorEnvelope.properties.ok.type, 'boolean');
   assert.deepEqual(doc.paths['/api/whoami'].get.responses['200'].content['application/json'].schema.properties.ok.type, 'boolean');
 });
+
+test('a method a documented path does not take answers 405 with Allow naming the documented ones; an unknown path 404', async (t) => {
+  const h = await build(t);
+  const doc = (await h.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+  for (const [p, item] of Object.entries<Record<string, unknown>>(doc.paths)) {
+    const documented = METHODS.filter((m) => item[m]).map((m) => m.toUpperCase());
+    const expected = [...documented, ...(documented.includes('GET') ? ['HEAD'] : [])].sort().join(', ');
+    const url = p.replace(/\{\w+\}/g, 'x1');
+    for (const method of ['TRACE', 'QUERY', ...['PUT', 'PATCH', 'DELETE'].filter((m) => !documented.includes(m))].slice(0, 3) as Array<'PUT'>) {
+      const r = await h.app.inject({ method, url });
+      assert.equal(r.statusCode, 405, `${method} ${p}: ${r.body}`);
+      assert.equal(r.headers.allow, expected, `${method} ${p}`);
+      assert.equal(r.json().error.code, 'method_not_allowed');
+    }
+  }
+  const unknown = await h.app.inject({ method: 'TRACE', url: '/api/no-such-thing' });
+  assert.equal(unknown.statusCode, 404);
+  assert.equal(unknown.json().error.code, 'route_not_found');
+});
