@@ -187,3 +187,17 @@ test('a method a documented path does not take answers 405 with Allow naming the
   assert.equal(unknown.statusCode, 404);
   assert.equal(unknown.json().error.code, 'route_not_found');
 });
+
+test('createItem declares itemType an enum of the item type registry, and an unknown type is 400 naming it', async (t) => {
+  const h = await build(t);
+  const doc = (await h.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+  const body = doc.paths['/api/workspaces/{workspaceId}/items'].post.requestBody.content['application/json'].schema;
+  const types = (await h.app.inject({ method: 'GET', url: '/api/item-types', headers: (await h.tenant()).auth })).json().itemTypes.map((x: { id: string }) => x.id);
+  assert.equal(body.properties.itemType.type, 'string');
+  assert.deepEqual(body.properties.itemType.enum, types);
+  const a = await h.tenant();
+  const ws = (await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: a.auth, payload: { name: 'W' } })).json().workspace;
+  const r = await h.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/items`, headers: a.auth, payload: { itemType: '0', displayName: 'x' } });
+  assert.equal(r.statusCode, 400);
+  assert.equal(r.json().error.field, 'itemType');
+});

@@ -71,7 +71,7 @@ export const itemRoutes = (service: ItemService, lists: ReadCache): FastifyPlugi
       params: WsParams,
       body: Type.Object(
         {
-          itemType: Type.String({ minLength: 1, maxLength: 64 }),
+          itemType: Type.Unsafe<string>({ type: 'string', enum: ITEM_TYPES.map((t) => t.id), description: 'an item type id (GET /api/item-types)' }),
           displayName: DisplayName,
           description: Type.Optional(Type.String({ maxLength: 2000 })),
           content: Type.Optional(Type.Unknown({ description: 'initial stored content (JSON)' })),
