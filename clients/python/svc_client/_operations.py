@@ -424,7 +424,7 @@ CreateItemBody = TypedDict("CreateItemBody", {
     "content": NotRequired["Any"],
     "description": NotRequired["str"],
     "displayName": "str",
-    "itemType": "str",
+    "itemType": "Literal[\"notebook\", \"lakehouse\", \"warehouse\", \"kql-database\", \"kql-queryset\", \"eventhouse\", \"search-index\", \"semantic-model\", \"activator\", \"data-pipeline\", \"eventstream\", \"report\", \"kql-dashboard\", \"mirrored-database\", \"dashboard\", \"scorecard\", \"data-product\", \"prompt-flow\", \"dataflow-spec\", \"power-bi-report\", \"data-agent\"]",
 })
 
 CreatePaginatedReportEmbedTokenBody = TypedDict("CreatePaginatedReportEmbedTokenBody", {

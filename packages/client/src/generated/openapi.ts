@@ -9744,7 +9744,11 @@ export interface operations {
                     description?: string;
                     /** @description unique per item type in the workspace */
                     displayName: string;
-                    itemType: string;
+                    /**
+                     * @description an item type id (GET /api/item-types)
+                     * @enum {string}
+                     */
+                    itemType: "notebook" | "lakehouse" | "warehouse" | "kql-database" | "kql-queryset" | "eventhouse" | "search-index" | "semantic-model" | "activator" | "data-pipeline" | "eventstream" | "report" | "kql-dashboard" | "mirrored-database" | "dashboard" | "scorecard" | "data-product" | "prompt-flow" | "dataflow-spec" | "power-bi-report" | "data-agent";
                 };
             };
         };
