@@ -16,6 +16,7 @@ import { loggableUrl, oidcRoutes } from './auth/oidc-routes.js';
 import { registerAuthentication } from './http/authenticate.js';
 import { clientErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import { registerInputGuard } from './http/input-guard.js';
+import { registerJsonBody } from './http/json-body.js';
 import { registerQueryIntegers } from './http/query-integers.js';
 import { Metrics, registerMetrics } from './http/metrics.js';
 import { RateLimiter } from './http/rate-limit.js';
@@ -159,6 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     reply.header('x-request-id', req.id);
   });
   app.removeContentTypeParser('text/plain'); // the API speaks JSON only: anything else is 415
+  registerJsonBody(app);
   await app.register(cookie);
   for (const schema of [ErrorEnvelope, ApiTokenSchema, WorkspaceSchema, ItemSchema, ...CATALOG_SCHEMAS, ...INSTALL_SCHEMAS, ...THREAD_SCHEMAS, ...IDENTITY_SCHEMAS, ...REPORT_SCHEMAS]) app.addSchema(schema);
   await registerOpenApi(app, config);
