@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, FALSE, TRUE, type SchemaObject, type TransformNodeOptions } from 'openapi-typescript';
 import { documentText, liveDocument, sortKeys } from './gen-openapi.js';
 import { operationsOf, pythonOperations, PYTHON_OPERATIONS_PATH } from './gen-python-client.js';
 
@@ -16,9 +16,21 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 type Doc = Parameters<typeof pythonOperations>[0];
 
-/** The TypeScript types of a document, as openapi-typescript writes them. */
+/**
+ * The envelope rule in the types: the document declares `ok` a plain boolean (a one-value boolean enum breaks other
+ * languages' generators), while every success body answers ok true and the error envelope ok false. So the `ok` at
+ * the root of a 2xx JSON body is typed `true`, and ErrorEnvelope's `false`; any other boolean named ok stays boolean.
+ */
+export function envelopeOk(schema: SchemaObject, options: TransformNodeOptions) {
+  if ((schema as { type?: unknown }).type !== 'boolean' || !options.path) return undefined;
+  if (/\/responses\/2\d\d\/content\/application~1json\/ok$/.test(options.path)) return TRUE;
+  if (options.path === '#/components/schemas/ErrorEnvelope/ok') return FALSE;
+  return undefined;
+}
+
+/** The TypeScript types of a document, as openapi-typescript writes them (with the envelope rule above). */
 export async function typescriptTypes(doc: Doc): Promise<string> {
-  const ast = await openapiTS(structuredClone(doc) as never, { alphabetize: true });
+  const ast = await openapiTS(structuredClone(doc) as never, { alphabetize: true, transform: envelopeOk });
   return '// Generated from openapi/openapi.json by scripts/gen-clients.ts with openapi-typescript. Do not edit: run `npm run gen:clients`.\n\n' + astToString(ast);
 }
 

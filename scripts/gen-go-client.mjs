@@ -2,42 +2,16 @@
 // Generator CLI (the jar from Maven Central, fetched by mvn into ~/.m2) and compiles it with `go build` and `go vet`,
 // proving that a client for another language can be generated from the document as it stands.
 // Options: --doc FILE (default openapi/openapi.json), --out DIR (default a temporary directory, removed afterwards).
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { GENERATOR_VERSION, generatorJar, must, sh } from './lib/openapi-generator.mjs';
 
-const GENERATOR_VERSION = '7.25.0';
-const ARTIFACT = `org.openapitools:openapi-generator-cli:${GENERATOR_VERSION}`;
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const arg = (name) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : undefined;
 };
-
-function sh(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, ...opts });
-  if (r.error) throw new Error(`${cmd}: ${r.error.message}`);
-  return r;
-}
-
-function must(label, r) {
-  if (r.status !== 0) {
-    process.stdout.write(r.stdout ?? '');
-    process.stderr.write(r.stderr ?? '');
-    console.error(`FAIL ${label} (exit ${r.status})`);
-    process.exit(1);
-  }
-  return r;
-}
-
-/** The generator jar in the local Maven repository, fetched with mvn when absent. */
-function generatorJar() {
-  const repo = process.env.MAVEN_REPO ?? path.join(os.homedir(), '.m2', 'repository');
-  const jar = path.join(repo, 'org/openapitools/openapi-generator-cli', GENERATOR_VERSION, `openapi-generator-cli-${GENERATOR_VERSION}.jar`);
-  if (!fs.existsSync(jar)) must(`mvn dependency:get ${ARTIFACT}`, sh('mvn', ['-q', '-B', 'dependency:get', `-Dartifact=${ARTIFACT}`, '-Dtransitive=false'], { stdio: 'inherit' }));
-  return jar;
-}
 
 const doc = path.resolve(root, arg('--doc') ?? 'openapi/openapi.json');
 const keep = arg('--out');

@@ -25,7 +25,7 @@ export interface Operation {
   summary: string;
   pathParams: Array<{ name: string; required: boolean }>;
   query: Array<{ name: string; schema: Schema }>;
-  headers: Array<{ name: string; schema: Schema }>;
+  headers: Array<{ name: string; schema: Schema; required: boolean }>;
   body?: { schema: Schema; required: boolean };
   status: string;
   kind: 'json' | 'text' | 'binary' | 'sse' | 'redirect';
@@ -55,7 +55,7 @@ export function operationsOf(doc: Doc): Operation[] {
         summary: op.summary ?? op.operationId,
         pathParams: pathOrder.map((name) => ({ name, required: true })),
         query: params.filter((x) => x.in === 'query').map((x) => ({ name: x.name, schema: x.schema ?? {} })),
-        headers: params.filter((x) => x.in === 'header').map((x) => ({ name: x.name, schema: x.schema ?? {} })),
+        headers: params.filter((x) => x.in === 'header').map((x) => ({ name: x.name, schema: x.schema ?? {}, required: !!x.required })),
         body: op.requestBody ? { schema: op.requestBody.content['application/json'].schema, required: !!op.requestBody.required } : undefined,
         status,
         kind,
@@ -182,8 +182,8 @@ function plan(op: Operation, models: Models): MethodPlan {
     bodyArg = 'body';
   }
   const kw: string[] = [];
-  for (const q of op.query) kw.push(`${pyIdent(q.name)}: ${q.name === 'limit' ? 'Optional[Union[int, str]]' : `Optional[${models.type(q.schema, pascal(q.name))}]`} = None`);
-  for (const h of op.headers) kw.push(`${pyIdent(h.name)}: Optional[str] = None`);
+  for (const q of op.query) kw.push(`${pyIdent(q.name)}: Optional[${models.type(q.schema, pascal(q.name))}] = None`);
+  for (const h of op.headers) kw.push(h.required ? `${pyIdent(h.name)}: str` : `${pyIdent(h.name)}: Optional[str] = None`);
   if (kw.length) args.push('*', ...kw);
   let returns: string;
   let pageItem: string | undefined;

@@ -52,7 +52,7 @@ ErrorEnvelopeError = TypedDict("ErrorEnvelopeError", {
 
 ErrorEnvelope = TypedDict("ErrorEnvelope", {
     "error": "ErrorEnvelopeError",
-    "ok": "Literal[False]",
+    "ok": "bool",
 })
 ErrorEnvelope.__doc__ = "Every failure: ok false and an error with a code and a message"
 
@@ -476,7 +476,7 @@ CreateItemBody = TypedDict("CreateItemBody", {
     "content": NotRequired["Any"],
     "description": NotRequired["str"],
     "displayName": "str",
-    "itemType": "str",
+    "itemType": "Literal[\"notebook\", \"lakehouse\", \"warehouse\", \"kql-database\", \"kql-queryset\", \"eventhouse\", \"search-index\", \"semantic-model\", \"activator\", \"data-pipeline\", \"eventstream\", \"report\", \"kql-dashboard\", \"mirrored-database\", \"dashboard\", \"scorecard\", \"data-product\", \"prompt-flow\", \"dataflow-spec\", \"power-bi-report\", \"data-agent\"]",
 })
 
 CreatePaginatedReportEmbedTokenBody = TypedDict("CreatePaginatedReportEmbedTokenBody", {
@@ -1222,19 +1222,19 @@ class Operations(SyncCore):
         """Identity incidents, newest first (GET /api/admin/identity/incidents)."""
         return self._call("listIncidents", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def list_install_jobs(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None, workspace_id: Optional[str] = None) -> Page[InstallJob]:
+    def list_install_jobs(self, *, cursor: Optional[str] = None, limit: Optional[int] = None, workspace_id: Optional[str] = None) -> Page[InstallJob]:
         """List install jobs, optionally of one workspace (GET /api/apps/install-jobs)."""
         return self._call("listInstallJobs", {}, query={"cursor": cursor, "limit": limit, "workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def iter_install_jobs(self, *, limit: Optional[Union[int, str]] = None, workspace_id: Optional[str] = None) -> Iterator[InstallJob]:
+    def iter_install_jobs(self, *, limit: Optional[int] = None, workspace_id: Optional[str] = None) -> Iterator[InstallJob]:
         """Every entry of list_install_jobs, page after page."""
         return self._paginate("listInstallJobs", {}, query={"limit": limit, "workspaceId": workspace_id})
 
-    def list_items(self, workspace_id: str, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None, item_type: Optional[str] = None) -> Page[Item]:
+    def list_items(self, workspace_id: str, *, cursor: Optional[str] = None, limit: Optional[int] = None, item_type: Optional[str] = None) -> Page[Item]:
         """List the items of a workspace (GET /api/workspaces/{workspaceId}/items)."""
         return self._call("listItems", {"workspaceId": workspace_id}, query={"cursor": cursor, "limit": limit, "itemType": item_type}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def iter_items(self, workspace_id: str, *, limit: Optional[Union[int, str]] = None, item_type: Optional[str] = None) -> Iterator[Item]:
+    def iter_items(self, workspace_id: str, *, limit: Optional[int] = None, item_type: Optional[str] = None) -> Iterator[Item]:
         """Every entry of list_items, page after page."""
         return self._paginate("listItems", {"workspaceId": workspace_id}, query={"limit": limit, "itemType": item_type})
 
@@ -1262,11 +1262,11 @@ class Operations(SyncCore):
         """The platform workspaces (and their reporting groups) assigned to the tenant; the default serves its unbound workspaces (GET /api/operator/tenants/{tenantId}/platform-workspaces)."""
         return self._call("listTenantPlatformWorkspaces", {"tenantId": tenant_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def list_tenants(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None) -> Page[Tenant]:
+    def list_tenants(self, *, cursor: Optional[str] = None, limit: Optional[int] = None) -> Page[Tenant]:
         """Every tenant of the deployment, with how many platform workspaces and targets each is assigned (GET /api/operator/tenants)."""
         return self._call("listTenants", {}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def iter_tenants(self, *, limit: Optional[Union[int, str]] = None) -> Iterator[Tenant]:
+    def iter_tenants(self, *, limit: Optional[int] = None) -> Iterator[Tenant]:
         """Every entry of list_tenants, page after page."""
         return self._paginate("listTenants", {}, query={"limit": limit})
 
@@ -1278,11 +1278,11 @@ class Operations(SyncCore):
         """The lineage edges of a workspace (GET /api/workspaces/{workspaceId}/thread/edges)."""
         return self._call("listThreadEdges", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def list_tokens(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None) -> Page[ApiToken]:
+    def list_tokens(self, *, cursor: Optional[str] = None, limit: Optional[int] = None) -> Page[ApiToken]:
         """List live API tokens (never their secrets): the caller’s own with the tokens scope, every one of the tenant with admin (GET /api/tokens)."""
         return self._call("listTokens", {}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def iter_tokens(self, *, limit: Optional[Union[int, str]] = None) -> Iterator[ApiToken]:
+    def iter_tokens(self, *, limit: Optional[int] = None) -> Iterator[ApiToken]:
         """Every entry of list_tokens, page after page."""
         return self._paginate("listTokens", {}, query={"limit": limit})
 
@@ -1290,11 +1290,11 @@ class Operations(SyncCore):
         """Role assignments on the platform workspace (GET /api/admin/identity/workspaces/{workspaceId}/role-assignments)."""
         return self._call("listWorkspaceRoleAssignments", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def list_workspaces(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None) -> Page[Workspace]:
+    def list_workspaces(self, *, cursor: Optional[str] = None, limit: Optional[int] = None) -> Page[Workspace]:
         """List the workspaces of the caller’s tenant (GET /api/workspaces)."""
         return self._call("listWorkspaces", {}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def iter_workspaces(self, *, limit: Optional[Union[int, str]] = None) -> Iterator[Workspace]:
+    def iter_workspaces(self, *, limit: Optional[int] = None) -> Iterator[Workspace]:
         """Every entry of list_workspaces, page after page."""
         return self._paginate("listWorkspaces", {}, query={"limit": limit})
 
@@ -1306,12 +1306,12 @@ class Operations(SyncCore):
         """Publish a new paginated report from an RDL definition (import with nameConflict Abort) (POST /api/items/paginated-report)."""
         return self._call("publishPaginatedReport", {}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
 
-    def put_item_content(self, workspace_id: str, item_id: str, body: PutItemContentBody, *, if_match: Optional[str] = None) -> str:
-        """Save an item’s content; If-Match must carry the ETag read (412 when it is stale) (PUT /api/workspaces/{workspaceId}/items/{itemId}/content)."""
+    def put_item_content(self, workspace_id: str, item_id: str, body: PutItemContentBody, *, if_match: str) -> str:
+        """Save an item’s content; If-Match must carry the ETag read (428 without it, 412 when it is stale) (PUT /api/workspaces/{workspaceId}/items/{itemId}/content)."""
         return self._call("putItemContent", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers={"if-match": if_match}, body=body)  # type: ignore[no-any-return]
 
-    def put_paginated_report_definition(self, report_id: str, body: PutPaginatedReportDefinitionBody, *, workspace_id: Optional[str] = None, if_match: Optional[str] = None) -> PutPaginatedReportDefinitionResult:
-        """Publish a changed RDL back (import with Overwrite, waited for); If-Match must carry the ETag read (412 when stale); invalid RDL is 400 naming the line and element (PUT /api/items/paginated-report/{reportId}/definition)."""
+    def put_paginated_report_definition(self, report_id: str, body: PutPaginatedReportDefinitionBody, *, workspace_id: Optional[str] = None, if_match: str) -> PutPaginatedReportDefinitionResult:
+        """Publish a changed RDL back (import with Overwrite, waited for); If-Match must carry the ETag read (428 without it, 412 when stale); invalid RDL is 400 naming the line and element (PUT /api/items/paginated-report/{reportId}/definition)."""
         return self._call("putPaginatedReportDefinition", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers={"if-match": if_match}, body=body)  # type: ignore[no-any-return]
 
     def record_incident_change(self, incident_id: str, body: RecordIncidentChangeBody) -> IdentityChange:
@@ -1620,19 +1620,19 @@ class AsyncOperations(AsyncCore):
         """Identity incidents, newest first (GET /api/admin/identity/incidents)."""
         return await self._call("listIncidents", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
-    async def list_install_jobs(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None, workspace_id: Optional[str] = None) -> Page[InstallJob]:
+    async def list_install_jobs(self, *, cursor: Optional[str] = None, limit: Optional[int] = None, workspace_id: Optional[str] = None) -> Page[InstallJob]:
         """List install jobs, optionally of one workspace (GET /api/apps/install-jobs)."""
         return await self._call("listInstallJobs", {}, query={"cursor": cursor, "limit": limit, "workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def iter_install_jobs(self, *, limit: Optional[Union[int, str]] = None, workspace_id: Optional[str] = None) -> AsyncIterator[InstallJob]:
+    def iter_install_jobs(self, *, limit: Optional[int] = None, workspace_id: Optional[str] = None) -> AsyncIterator[InstallJob]:
         """Every entry of list_install_jobs, page after page."""
         return self._paginate("listInstallJobs", {}, query={"limit": limit, "workspaceId": workspace_id})
 
-    async def list_items(self, workspace_id: str, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None, item_type: Optional[str] = None) -> Page[Item]:
+    async def list_items(self, workspace_id: str, *, cursor: Optional[str] = None, limit: Optional[int] = None, item_type: Optional[str] = None) -> Page[Item]:
         """List the items of a workspace (GET /api/workspaces/{workspaceId}/items)."""
         return await self._call("listItems", {"workspaceId": workspace_id}, query={"cursor": cursor, "limit": limit, "itemType": item_type}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def iter_items(self, workspace_id: str, *, limit: Optional[Union[int, str]] = None, item_type: Optional[str] = None) -> AsyncIterator[Item]:
+    def iter_items(self, workspace_id: str, *, limit: Optional[int] = None, item_type: Optional[str] = None) -> AsyncIterator[Item]:
         """Every entry of list_items, page after page."""
         return self._paginate("listItems", {"workspaceId": workspace_id}, query={"limit": limit, "itemType": item_type})
 
@@ -1660,11 +1660,11 @@ class AsyncOperations(AsyncCore):
         """The platform workspaces (and their reporting groups) assigned to the tenant; the default serves its unbound workspaces (GET /api/operator/tenants/{tenantId}/platform-workspaces)."""
         return await self._call("listTenantPlatformWorkspaces", {"tenantId": tenant_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
-    async def list_tenants(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None) -> Page[Tenant]:
+    async def list_tenants(self, *, cursor: Optional[str] = None, limit: Optional[int] = None) -> Page[Tenant]:
         """Every tenant of the deployment, with how many platform workspaces and targets each is assigned (GET /api/operator/tenants)."""
         return await self._call("listTenants", {}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def iter_tenants(self, *, limit: Optional[Union[int, str]] = None) -> AsyncIterator[Tenant]:
+    def iter_tenants(self, *, limit: Optional[int] = None) -> AsyncIterator[Tenant]:
         """Every entry of list_tenants, page after page."""
         return self._paginate("listTenants", {}, query={"limit": limit})
 
@@ -1676,11 +1676,11 @@ class AsyncOperations(AsyncCore):
         """The lineage edges of a workspace (GET /api/workspaces/{workspaceId}/thread/edges)."""
         return await self._call("listThreadEdges", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
-    async def list_tokens(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None) -> Page[ApiToken]:
+    async def list_tokens(self, *, cursor: Optional[str] = None, limit: Optional[int] = None) -> Page[ApiToken]:
         """List live API tokens (never their secrets): the caller’s own with the tokens scope, every one of the tenant with admin (GET /api/tokens)."""
         return await self._call("listTokens", {}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def iter_tokens(self, *, limit: Optional[Union[int, str]] = None) -> AsyncIterator[ApiToken]:
+    def iter_tokens(self, *, limit: Optional[int] = None) -> AsyncIterator[ApiToken]:
         """Every entry of list_tokens, page after page."""
         return self._paginate("listTokens", {}, query={"limit": limit})
 
@@ -1688,11 +1688,11 @@ class AsyncOperations(AsyncCore):
         """Role assignments on the platform workspace (GET /api/admin/identity/workspaces/{workspaceId}/role-assignments)."""
         return await self._call("listWorkspaceRoleAssignments", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
-    async def list_workspaces(self, *, cursor: Optional[str] = None, limit: Optional[Union[int, str]] = None) -> Page[Workspace]:
+    async def list_workspaces(self, *, cursor: Optional[str] = None, limit: Optional[int] = None) -> Page[Workspace]:
         """List the workspaces of the caller’s tenant (GET /api/workspaces)."""
         return await self._call("listWorkspaces", {}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def iter_workspaces(self, *, limit: Optional[Union[int, str]] = None) -> AsyncIterator[Workspace]:
+    def iter_workspaces(self, *, limit: Optional[int] = None) -> AsyncIterator[Workspace]:
         """Every entry of list_workspaces, page after page."""
         return self._paginate("listWorkspaces", {}, query={"limit": limit})
 
@@ -1704,12 +1704,12 @@ class AsyncOperations(AsyncCore):
         """Publish a new paginated report from an RDL definition (import with nameConflict Abort) (POST /api/items/paginated-report)."""
         return await self._call("publishPaginatedReport", {}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
 
-    async def put_item_content(self, workspace_id: str, item_id: str, body: PutItemContentBody, *, if_match: Optional[str] = None) -> str:
-        """Save an item’s content; If-Match must carry the ETag read (412 when it is stale) (PUT /api/workspaces/{workspaceId}/items/{itemId}/content)."""
+    async def put_item_content(self, workspace_id: str, item_id: str, body: PutItemContentBody, *, if_match: str) -> str:
+        """Save an item’s content; If-Match must carry the ETag read (428 without it, 412 when it is stale) (PUT /api/workspaces/{workspaceId}/items/{itemId}/content)."""
         return await self._call("putItemContent", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers={"if-match": if_match}, body=body)  # type: ignore[no-any-return]
 
-    async def put_paginated_report_definition(self, report_id: str, body: PutPaginatedReportDefinitionBody, *, workspace_id: Optional[str] = None, if_match: Optional[str] = None) -> PutPaginatedReportDefinitionResult:
-        """Publish a changed RDL back (import with Overwrite, waited for); If-Match must carry the ETag read (412 when stale); invalid RDL is 400 naming the line and element (PUT /api/items/paginated-report/{reportId}/definition)."""
+    async def put_paginated_report_definition(self, report_id: str, body: PutPaginatedReportDefinitionBody, *, workspace_id: Optional[str] = None, if_match: str) -> PutPaginatedReportDefinitionResult:
+        """Publish a changed RDL back (import with Overwrite, waited for); If-Match must carry the ETag read (428 without it, 412 when stale); invalid RDL is 400 naming the line and element (PUT /api/items/paginated-report/{reportId}/definition)."""
         return await self._call("putPaginatedReportDefinition", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers={"if-match": if_match}, body=body)  # type: ignore[no-any-return]
 
     async def record_incident_change(self, incident_id: str, body: RecordIncidentChangeBody) -> IdentityChange:

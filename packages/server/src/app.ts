@@ -17,6 +17,7 @@ import { registerAuthentication } from './http/authenticate.js';
 import { clientErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import { registerInputGuard } from './http/input-guard.js';
 import { loggableUrl } from './http/loggable-url.js';
+import { registerQueryIntegers } from './http/query-integers.js';
 import { Metrics, registerMetrics } from './http/metrics.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { registerSecurityHeaders, servedOverHttps } from './http/security-headers.js';
@@ -176,6 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   registerErrorHandling(app, fs.existsSync(consoleIndex) ? consoleIndex : undefined);
   registerMetrics(app, metrics);
   registerInputGuard(app);
+  registerQueryIntegers(app);
   registerAuthentication(app, { tokens, sessions, limiter: new RateLimiter(config.rateLimitPerMinute), signInLimiter: new RateLimiter(config.signInRateLimitPerMinute), metricsToken: config.metricsToken });
 
   const secureCookies = (req: { protocol: string }) => servedOverHttps(req, config.publicUrl);

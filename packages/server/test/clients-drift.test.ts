@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { check, DOCUMENT_PATH, generate, ROOT, TS_OPERATIONS_PATH, TS_TYPES_PATH } from '../../../scripts/gen-clients.js';
+import { check, DOCUMENT_PATH, generate, ROOT, TS_OPERATIONS_PATH, TS_TYPES_PATH, typescriptTypes } from '../../../scripts/gen-clients.js';
 import { liveDocument } from '../../../scripts/gen-openapi.js';
 import { PYTHON_OPERATIONS_PATH } from '../../../scripts/gen-python-client.js';
 
@@ -87,4 +87,20 @@ test('the CI command (gen-clients --check) exits non-zero on an edited committed
   const passed = gate(['--root', root]);
   assert.equal(passed.status, 0, passed.stdout + passed.stderr);
   assert.match(passed.stdout, /no drift/);
+});
+
+test('the document declares ok a plain boolean; the TypeScript types keep ok true on successes and false on the error envelope', async () => {
+  const doc = (await liveDocument()) as { paths: Record<string, any>; components: { schemas: Record<string, any> } };
+  const whoami = doc.paths['/api/whoami'].get.responses['200'].content['application/json'].schema;
+  assert.deepEqual(whoami.properties.ok, { type: 'boolean', description: 'always true: every success answers ok true' });
+  assert.equal(doc.components.schemas.ErrorEnvelope.properties.ok.type, 'boolean');
+  const types = await typescriptTypes(doc as never);
+  const oks = [...types.matchAll(/^\s+ok: (\w+);$/gm)].map((m) => m[1]);
+  const successes = Object.values(doc.paths).flatMap((item) => Object.values(item)).flatMap((op: any) => Object.entries(op.responses ?? {}))
+    .filter(([status, r]: [string, any]) => status.startsWith('2') && r.content?.['application/json']?.schema?.properties?.ok).length;
+  assert.ok(successes > 50, `${successes} success bodies with ok`);
+  assert.equal(oks.filter((t) => t === 'true').length, successes);
+  assert.equal(oks.filter((t) => t === 'false').length, 1, 'ErrorEnvelope');
+  // A boolean that happens to be called ok, inside a body, stays a boolean (a probe's outcome).
+  assert.match(types, /IdentityProbeResult: \{[^}]*\bok: boolean;/);
 });

@@ -749,7 +749,7 @@ export interface paths {
         };
         /** The report’s RDL (downloaded through Export), its ETag and its parameters */
         get: operations["getPaginatedReportDefinition"];
-        /** Publish a changed RDL back (import with Overwrite, waited for); If-Match must carry the ETag read (412 when stale); invalid RDL is 400 naming the line and element */
+        /** Publish a changed RDL back (import with Overwrite, waited for); If-Match must carry the ETag read (428 without it, 412 when stale); invalid RDL is 400 naming the line and element */
         put: operations["putPaginatedReportDefinition"];
         post?: never;
         delete?: never;
@@ -1153,7 +1153,7 @@ export interface paths {
         };
         /** Read an item’s stored content; the ETag header versions it */
         get: operations["getItemContent"];
-        /** Save an item’s content; If-Match must carry the ETag read (412 when it is stale) */
+        /** Save an item’s content; If-Match must carry the ETag read (428 without it, 412 when it is stale) */
         put: operations["putItemContent"];
         post?: never;
         delete?: never;
@@ -1261,7 +1261,7 @@ export interface components {
                 /** @description what went wrong, for people */
                 message: string;
             };
-            /** @enum {boolean} */
+            /** @description always false: every failure answers ok false */
             ok: false;
         };
         IdentityAlert: {
@@ -1704,7 +1704,7 @@ export interface operations {
                         alerts: components["schemas"]["IdentityAlert"][];
                         /** Format: date-time */
                         now: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -1803,7 +1803,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         changes: components["schemas"]["IdentityChange"][];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -1911,7 +1911,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         change: components["schemas"]["IdentityChange"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -2019,7 +2019,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         change: components["schemas"]["IdentityChange"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -2151,7 +2151,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         credentials: components["schemas"]["IdentityCredential"][];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -2261,7 +2261,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         credential: components["schemas"]["IdentityCredential"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -2369,7 +2369,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         deleted: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -2483,7 +2483,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         rotation: components["schemas"]["IdentityRotation"];
                     };
@@ -2623,7 +2623,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         diagnosis: components["schemas"]["IdentityDiagnosis"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -2732,7 +2732,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         diagnosis: components["schemas"]["IdentityDiagnosis"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -2828,7 +2828,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         incidents: components["schemas"]["IdentityIncident"][];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -2951,7 +2951,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         incident: components["schemas"]["IdentityIncident"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -3050,7 +3050,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         incident: components["schemas"]["IdentityIncident"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -3166,7 +3166,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         incident: components["schemas"]["IdentityIncident"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -3291,7 +3291,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         incident: components["schemas"]["IdentityIncident"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -3416,7 +3416,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         change: components["schemas"]["IdentityChange"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -3533,7 +3533,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         incident: components["schemas"]["IdentityIncident"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -3656,7 +3656,7 @@ export interface operations {
                             kind: string;
                             seq: number;
                         }[];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -3773,7 +3773,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         incident: components["schemas"]["IdentityIncident"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -3925,7 +3925,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         incident: components["schemas"]["IdentityIncident"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -4056,7 +4056,7 @@ export interface operations {
                         claims: {
                             [key: string]: unknown;
                         };
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         /** @description every checked claim is as it should be */
                         valid: boolean;
@@ -4188,7 +4188,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         passed: boolean;
                         principal: string;
@@ -4289,7 +4289,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         rotations: components["schemas"]["IdentityRotation"][];
                     };
@@ -4397,7 +4397,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         rotation: components["schemas"]["IdentityRotation"];
                     };
@@ -4505,7 +4505,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         rotation: components["schemas"]["IdentityRotation"];
                     };
@@ -4647,7 +4647,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         rotation: components["schemas"]["IdentityRotation"];
                     };
@@ -4782,7 +4782,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         signals: components["schemas"]["IdentitySignal"][];
                     };
@@ -4891,7 +4891,7 @@ export interface operations {
                             startIpAddress: string;
                         }[];
                         ip: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         ruleCount: number;
                     };
@@ -5017,7 +5017,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         rules: {
                             endIpAddress: string;
@@ -5162,7 +5162,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         change: components["schemas"]["IdentityChange"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         rule: {
                             endIpAddress: string;
@@ -5308,7 +5308,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         change: components["schemas"]["IdentityChange"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -5451,7 +5451,7 @@ export interface operations {
                             };
                             role: string;
                         }[];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -5597,7 +5597,7 @@ export interface operations {
                             role: string;
                         };
                         change: components["schemas"]["IdentityChange"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -5729,7 +5729,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         apps: components["schemas"]["AppSummary"][];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -5852,7 +5852,7 @@ export interface operations {
                             totalItems: number;
                             version: string;
                         };
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -5992,7 +5992,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         jobId: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         totalItems: number;
                     };
@@ -6084,10 +6084,10 @@ export interface operations {
     listInstallJobs: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page; omit it for the first page */
                 cursor?: string;
                 /** @description page size, 1 to 200 (default 50) */
-                limit?: string;
+                limit?: number;
                 /** @description workspace id */
                 workspaceId?: string;
             };
@@ -6106,7 +6106,7 @@ export interface operations {
                     "application/json": {
                         jobs: components["schemas"]["InstallJob"][];
                         nextCursor?: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -6214,7 +6214,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         job: components["schemas"]["InstallJob"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -6431,7 +6431,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         job: components["schemas"]["InstallJob"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -6719,7 +6719,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         cloud?: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         sandbox?: {
                             admin: string;
@@ -6788,7 +6788,7 @@ export interface operations {
                             provisionedLive: boolean;
                             provisioning: "live" | "stored";
                         }[];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -6886,7 +6886,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         reports: components["schemas"]["PaginatedReport"][];
                     };
@@ -7021,7 +7021,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         report: components["schemas"]["PaginatedReport"];
                     };
@@ -7159,7 +7159,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         report: components["schemas"]["PaginatedReport"];
                     };
@@ -7289,7 +7289,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         deleted: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -7426,7 +7426,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         report: components["schemas"]["PaginatedReport"];
                     };
@@ -7556,7 +7556,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         datasources: components["schemas"]["ReportDatasource"][];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -7710,7 +7710,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         datasources: components["schemas"]["ReportDatasource"][];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -7841,7 +7841,7 @@ export interface operations {
                         /** @description the RDL */
                         definition: string;
                         etag: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         parameters: components["schemas"]["ReportParameter"][];
                         report: components["schemas"]["PaginatedReport"];
@@ -7955,9 +7955,9 @@ export interface operations {
                 /** @description the service workspace whose bound reporting workspace holds the reports */
                 workspaceId: string;
             };
-            header?: {
-                /** @description the ETag read, or * */
-                "if-match"?: string;
+            header: {
+                /** @description the ETag read, or * for any version; without it the answer is 428, with a stale one 412 */
+                "if-match": string;
             };
             path: {
                 /** @description report id */
@@ -7982,7 +7982,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         etag: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         report: components["schemas"]["PaginatedReport"];
                     };
@@ -8139,7 +8139,7 @@ export interface operations {
                     "application/json": {
                         embedUrl: string | null;
                         expiration: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         reportId: string;
                         token: string;
@@ -8298,7 +8298,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         export: components["schemas"]["ReportExport"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -8429,7 +8429,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         export: components["schemas"]["ReportExport"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -8725,10 +8725,10 @@ export interface operations {
     listTenants: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page; omit it for the first page */
                 cursor?: string;
                 /** @description page size, 1 to 200 (default 50) */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -8744,7 +8744,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         nextCursor?: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         tenants: components["schemas"]["Tenant"][];
                     };
@@ -8848,7 +8848,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         tenant: components["schemas"]["Tenant"];
                     };
@@ -8956,7 +8956,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         tenant: components["schemas"]["Tenant"];
                     };
@@ -9070,7 +9070,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         secret: string;
                         token: components["schemas"]["ApiToken"];
@@ -9180,7 +9180,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         applications: components["schemas"]["ResourceAssignment"][];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -9297,7 +9297,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         assignment: components["schemas"]["ResourceAssignment"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -9310,7 +9310,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         assignment: components["schemas"]["ResourceAssignment"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -9428,7 +9428,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         unassigned: string;
                     };
@@ -9536,7 +9536,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         platformWorkspaces: components["schemas"]["ResourceAssignment"][];
                     };
@@ -9652,7 +9652,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         assignment: components["schemas"]["ResourceAssignment"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -9665,7 +9665,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         assignment: components["schemas"]["ResourceAssignment"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -9783,7 +9783,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         unassigned: string;
                         unboundWorkspaces: number;
@@ -9892,7 +9892,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         targets: components["schemas"]["ResourceAssignment"][];
                     };
@@ -10019,7 +10019,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         assignment: components["schemas"]["ResourceAssignment"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -10032,7 +10032,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         assignment: components["schemas"]["ResourceAssignment"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -10150,7 +10150,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         unassigned: string;
                     };
@@ -10264,7 +10264,7 @@ export interface operations {
                         csrfToken: string;
                         /** Format: date-time */
                         expiresAt: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         tenantId: string;
                         userName: string;
@@ -10352,7 +10352,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -10434,10 +10434,10 @@ export interface operations {
     listTokens: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page; omit it for the first page */
                 cursor?: string;
                 /** @description page size, 1 to 200 (default 50) */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -10453,7 +10453,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         nextCursor?: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         tokens: components["schemas"]["ApiToken"][];
                     };
@@ -10561,7 +10561,7 @@ export interface operations {
                     "application/json": {
                         /** @description true when the expiry was cut to that of the token the request was made with: a token never outlives its parent */
                         expiryCapped: boolean;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         /** @description svc_pat_<id>_<secret>, shown once */
                         secret: string;
@@ -10662,7 +10662,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         revoked: string;
                     };
@@ -10770,7 +10770,7 @@ export interface operations {
                         authMethod: "token" | "session";
                         /** @description for console sessions: send it as X-CSRF-Token on changes */
                         csrfToken?: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         scopes: string[];
                         tenantId: string;
@@ -10857,10 +10857,10 @@ export interface operations {
     listWorkspaces: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page; omit it for the first page */
                 cursor?: string;
                 /** @description page size, 1 to 200 (default 50) */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path?: never;
@@ -10876,7 +10876,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         nextCursor?: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         workspaces: components["schemas"]["Workspace"][];
                     };
@@ -10980,7 +10980,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         workspace: components["schemas"]["Workspace"];
                     };
@@ -11079,7 +11079,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         workspace: components["schemas"]["Workspace"];
                     };
@@ -11188,7 +11188,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         deleted: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -11313,7 +11313,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                         workspace: components["schemas"]["Workspace"];
                     };
@@ -11405,11 +11405,11 @@ export interface operations {
     listItems: {
         parameters: {
             query?: {
-                /** @description nextCursor of the previous page */
+                /** @description nextCursor of the previous page; omit it for the first page */
                 cursor?: string;
                 itemType?: string;
                 /** @description page size, 1 to 200 (default 50) */
-                limit?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -11429,7 +11429,7 @@ export interface operations {
                     "application/json": {
                         items: components["schemas"]["Item"][];
                         nextCursor?: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -11535,7 +11535,11 @@ export interface operations {
                     description?: string;
                     /** @description unique per item type in the workspace; at least one visible character */
                     displayName: string;
-                    itemType: string;
+                    /**
+                     * @description an item type id (GET /api/item-types)
+                     * @enum {string}
+                     */
+                    itemType: "notebook" | "lakehouse" | "warehouse" | "kql-database" | "kql-queryset" | "eventhouse" | "search-index" | "semantic-model" | "activator" | "data-pipeline" | "eventstream" | "report" | "kql-dashboard" | "mirrored-database" | "dashboard" | "scorecard" | "data-product" | "prompt-flow" | "dataflow-spec" | "power-bi-report" | "data-agent";
                 };
             };
         };
@@ -11548,7 +11552,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         item: components["schemas"]["Item"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -11667,7 +11671,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         item: components["schemas"]["Item"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -11777,7 +11781,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         deleted: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -11895,7 +11899,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         item: components["schemas"]["Item"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -12015,7 +12019,7 @@ export interface operations {
                     "application/json": {
                         content: unknown;
                         etag: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -12106,9 +12110,9 @@ export interface operations {
     putItemContent: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description the ETag read, or * */
-                "if-match"?: string;
+            header: {
+                /** @description the ETag read, or * for any version; without it the answer is 428, with a stale one 412 */
+                "if-match": string;
             };
             path: {
                 /** @description item id */
@@ -12134,7 +12138,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         etag: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -12260,7 +12264,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         edges: components["schemas"]["ThreadEdge"][];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -12378,7 +12382,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         edge: components["schemas"]["ThreadEdge"];
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };
@@ -12497,7 +12501,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         deleted: string;
-                        /** @enum {boolean} */
+                        /** @description always true: every success answers ok true */
                         ok: true;
                     };
                 };

@@ -1,8 +1,9 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fs from 'node:fs';
-import { errorBody, ServiceError } from '../errors.js';
+import { errorBody, PreconditionError, ServiceError } from '../errors.js';
 import { patternText } from './schemas.js';
 import { isConsolePath } from '../web/console.js';
+import { RouteMethods } from './route-methods.js';
 
 interface ValidationIssue {
   instancePath: string;
@@ -46,11 +47,18 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: impor
   socket.destroy(err);
 }
 
-/** One error handler for every route: ServiceErrors, validation, body limits, and the unexpected. */
+/**
+ * One error handler for every route: ServiceErrors, validation, body limits, and the unexpected; and the answer to an
+ * unmatched request (405 with Allow for a known path, else 404). Register it before the routes.
+ */
 export function registerErrorHandling(app: FastifyInstance, consoleIndex?: string) {
+  const routeMethods = RouteMethods.collect(app);
   // Read once: deep links are answered from memory, not from disk on every request.
   const indexHtml = consoleIndex ? fs.readFileSync(consoleIndex) : undefined;
   app.setErrorHandler((err: FastifyError & { validation?: ValidationIssue[]; validationContext?: string }, req, reply) => {
+    // A request that matched no route (a QUERY without a content type fails before the not-found handler) is answered
+    // for what it is: a method the path does not take, or a path that does not exist.
+    if (req.is404 && !(err instanceof ServiceError)) return unmatched(req, reply);
     if (err instanceof ServiceError) {
       if (err.extra.retryAfter) reply.header('retry-after', String(err.extra.retryAfter));
       if (err.status >= 500) req.log.error({ err }, 'service error');
@@ -58,6 +66,10 @@ export function registerErrorHandling(app: FastifyInstance, consoleIndex?: strin
     }
     if (err.validation?.length) {
       const issue = err.validation[0]!;
+      // A conditional write without If-Match (IfMatchHeaders) is 428 Precondition Required (RFC 6585), not 400.
+      if (err.validationContext === 'headers' && issue.keyword === 'required' && issue.params.missingProperty === 'if-match') {
+        return reply.status(428).send(errorBody(new PreconditionError(428, 'This change needs an If-Match header with the ETag you read (or *)')));
+      }
       const field = fieldOf(err.validationContext, issue);
       return reply.status(400).send({ ok: false, error: { code: 'invalid_request', message: describe(err.validationContext, issue), field } });
     }
@@ -73,11 +85,21 @@ export function registerErrorHandling(app: FastifyInstance, consoleIndex?: strin
     return reply.status(500).send({ ok: false, error: { code: 'internal', message: 'An unexpected error occurred; the request id is in the x-request-id header' } });
   });
 
+  function unmatched(req: FastifyRequest, reply: FastifyReply) {
+    const path = req.url.split('?')[0]!;
+    const allow = routeMethods.allowed(path);
+    if (allow.length) {
+      return reply.status(405).header('allow', allow.join(', '))
+        .send({ ok: false, error: { code: 'method_not_allowed', message: `${req.method} is not allowed on ${path}; it answers ${allow.join(', ')}` } });
+    }
+    return reply.status(404).send({ ok: false, error: { code: 'route_not_found', message: `No route ${req.method} ${path}` } });
+  }
+
   app.setNotFoundHandler((req, reply) => {
     // A console deep link (GET of a page) is answered with the console's index.html.
     if (req.method === 'GET' && indexHtml && isConsolePath(req.url) && (req.headers.accept ?? '').includes('text/html')) {
       return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml);
     }
-    reply.status(404).send({ ok: false, error: { code: 'route_not_found', message: `No route ${req.method} ${req.url.split('?')[0]}` } });
+    return unmatched(req, reply);
   });
 }

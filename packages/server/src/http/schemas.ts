@@ -1,9 +1,18 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../store/paging.js';
+
+// `ok` is declared a plain boolean, not a one-value enum: generated clients (openapi-generator's python among them)
+// refuse every answer when a boolean carries an enum. The server's own type still says `true` / `false`, and so do
+// the generated TypeScript types (scripts/gen-clients.ts: ok at the root of a 2xx body is true, ErrorEnvelope's false).
+/** `ok` of every success answer. */
+export const Ok = Type.Unsafe<true>(Type.Boolean({ description: 'always true: every success answers ok true' }));
+/** `ok` of every failure answer. */
+export const NotOk = Type.Unsafe<false>(Type.Boolean({ description: 'always false: every failure answers ok false' }));
 
 /** The shared error envelope, registered once and referenced by every route's error responses. */
 export const ErrorEnvelope = Type.Object(
   {
-    ok: Type.Literal(false),
+    ok: NotOk,
     error: Type.Object({
       code: Type.String({ description: 'stable machine-readable code' }),
       message: Type.String({ description: 'what went wrong, for people' }),
@@ -48,14 +57,22 @@ export function publicErrors(...statuses: number[]): Record<number, TSchema> {
   return out;
 }
 
-/** The paging query string shared by every list. */
+/**
+ * The paging query string shared by every list. `limit` is an integer (query integers are read from their decimal
+ * text, see http/query-integers.ts); `cursor` is only ever one the service issued, so an empty one is refused.
+ */
 export const PageQuery = Type.Object(
   {
-    cursor: Type.Optional(Type.String({ description: 'nextCursor of the previous page' })),
-    limit: Type.Optional(Type.String({ pattern: '^[0-9]+$', description: 'page size, 1 to 200 (default 50)' })),
+    cursor: Type.Optional(Type.String({ minLength: 1, description: 'nextCursor of the previous page; omit it for the first page' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: `page size, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})` })),
   },
   { additionalProperties: false },
 );
+
+/** The headers of a conditional write: If-Match is required; without it the answer is 428 (http/error-handler.ts), with a stale one 412. */
+export const IfMatchHeaders = Type.Object({
+  'if-match': Type.String({ minLength: 1, description: 'the ETag read, or * for any version; without it the answer is 428, with a stale one 412' }),
+});
 
 const PATTERN_TEXT = new Map<string, string>();
 
@@ -92,4 +109,3 @@ export const GUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 /** A platform workspace id (its reporting group id too): a GUID, checked before it travels into any backing path. */
 export const PlatformWorkspaceId = (description = 'platform workspace id (a GUID)') => Type.String({ pattern: GUID_PATTERN, description });
 
-export const Ok = Type.Literal(true);

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ITEM_TYPES } from '../catalog/item-types.js';
 import { pageRequest } from '../store/paging.js';
-import { errors, Id, Name, Ok, PageQuery } from '../http/schemas.js';
+import { errors, Id, IfMatchHeaders, Name, Ok, PageQuery } from '../http/schemas.js';
 import type { ItemService } from './item-service.js';
 import type { ReadCache } from '../store/read-cache.js';
 
@@ -71,7 +71,7 @@ export const itemRoutes = (service: ItemService, lists: ReadCache): FastifyPlugi
       params: WsParams,
       body: Type.Object(
         {
-          itemType: Type.String({ minLength: 1, maxLength: 64 }),
+          itemType: Type.Unsafe<string>({ type: 'string', enum: ITEM_TYPES.map((t) => t.id), description: 'an item type id (GET /api/item-types)' }),
           displayName: DisplayName,
           description: Type.Optional(Type.String({ maxLength: 2000 })),
           content: Type.Optional(Type.Unknown({ description: 'initial stored content (JSON)' })),
@@ -130,9 +130,9 @@ export const itemRoutes = (service: ItemService, lists: ReadCache): FastifyPlugi
     config: { scope: 'write' },
     schema: {
       operationId: 'putItemContent', tags: ['items'],
-      summary: 'Save an item’s content; If-Match must carry the ETag read (412 when it is stale)',
+      summary: 'Save an item’s content; If-Match must carry the ETag read (428 without it, 412 when it is stale)',
       params: ItemParams,
-      headers: Type.Object({ 'if-match': Type.Optional(Type.String({ description: 'the ETag read, or *' })) }),
+      headers: IfMatchHeaders,
       body: Type.Object({ content: Type.Unknown() }, { additionalProperties: false, required: ['content'] }),
       response: { 200: Type.Object({ ok: Ok, etag: Type.String() }), ...errors(404, 412, 428) },
     },

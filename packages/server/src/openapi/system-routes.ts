@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, publicErrors } from '../http/schemas.js';
+import { errors, Ok, publicErrors } from '../http/schemas.js';
 import type { Metrics } from '../http/metrics.js';
 import { API_VERSION } from './register.js';
 
@@ -12,7 +12,7 @@ export const systemRoutes = (deps: { metrics: Metrics; health: () => Record<stri
       operationId: 'getHealth', tags: ['system'], summary: 'Liveness, the store, the cloud and (in the sandbox) its admin address', security: [],
       response: {
         200: Type.Object(
-          { ok: Type.Literal(true), status: Type.Literal('ok'), version: Type.String(), store: Type.String(), cloud: Type.Optional(Type.String()), sandbox: Type.Optional(Type.Object({ admin: Type.String() }, { additionalProperties: true })) },
+          { ok: Ok, status: Type.Literal('ok'), version: Type.String(), store: Type.String(), cloud: Type.Optional(Type.String()), sandbox: Type.Optional(Type.Object({ admin: Type.String() }, { additionalProperties: true })) },
           { additionalProperties: true },
         ),
         ...publicErrors(),

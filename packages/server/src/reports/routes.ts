@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, Ok } from '../http/schemas.js';
+import { errors, IfMatchHeaders, Ok } from '../http/schemas.js';
 import type { PaginatedReportService } from './report-service.js';
 import {
   Definition, DEFINITION_BODY_LIMIT, DatasourceSchema, DatasourceUpdate, ExportParams, ExportRequest, PaginatedReportSchema, ReportExportSchema, ReportName,
@@ -73,9 +73,9 @@ export const reportRoutes = (service: PaginatedReportService): FastifyPluginAsyn
     bodyLimit: DEFINITION_BODY_LIMIT,
     schema: {
       operationId: 'putPaginatedReportDefinition', tags,
-      summary: 'Publish a changed RDL back (import with Overwrite, waited for); If-Match must carry the ETag read (412 when stale); invalid RDL is 400 naming the line and element',
+      summary: 'Publish a changed RDL back (import with Overwrite, waited for); If-Match must carry the ETag read (428 without it, 412 when stale); invalid RDL is 400 naming the line and element',
       params: ReportParams, querystring: WorkspaceQuery,
-      headers: Type.Object({ 'if-match': Type.Optional(Type.String({ description: 'the ETag read, or *' })) }),
+      headers: IfMatchHeaders,
       body: Type.Object({ definition: Definition }, { additionalProperties: false }),
       response: { 200: Type.Object({ ok: Ok, report: Report, etag: Type.String() }), ...errors(404, 412, 424, 428, 502) },
     },

@@ -15,17 +15,13 @@ export interface CursorPosition {
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 200;
 
-/** Reads `cursor` and `limit` from a query string, answering 400 naming the field when bad. */
-export function pageRequest(query: { cursor?: string; limit?: string }): PageRequest {
-  let limit = DEFAULT_LIMIT;
-  if (query.limit !== undefined) {
-    limit = Number(query.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-      throw new InputError(`querystring/limit must be an integer from 1 to ${MAX_LIMIT}`, 'limit');
-    }
-  }
+/**
+ * The page a list's query asks for. `limit` was already validated by the route's schema (PageQuery: an integer from 1
+ * to MAX_LIMIT); the cursor is decoded here, 400 naming `cursor` when the service did not issue it.
+ */
+export function pageRequest(query: { cursor?: string; limit?: number }): PageRequest {
   if (query.cursor !== undefined) decodeCursor(query.cursor);
-  return { cursor: query.cursor, limit };
+  return { cursor: query.cursor, limit: query.limit ?? DEFAULT_LIMIT };
 }
 
 /** Encodes the last row of a page as the cursor of the next. */

@@ -1,0 +1,30 @@
+import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
+
+// A query string is text. The validator keeps coerceTypes off, so a JSON body's "5" is never taken for 5; integer
+// query parameters are read here instead, for the routes that declare them, before validation.
+const DECIMAL = /^-?[0-9]+$/;
+
+/** The names of the integer properties of a route's querystring schema (an inline object, as TypeBox writes it). */
+export function integerQueryParameters(querystring: unknown): string[] {
+  const properties = (querystring as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
+  return Object.entries(properties).filter(([, s]) => s?.type === 'integer').map(([name]) => name);
+}
+
+/**
+ * Reads each integer query parameter given as decimal digits as a number; anything else (`abc`, `1.5`, a repeated
+ * parameter) is left as it came, so the schema refuses it with 400 naming the parameter.
+ */
+export function registerQueryIntegers(app: FastifyInstance) {
+  app.addHook('onRoute', (route) => {
+    const names = integerQueryParameters(route.schema?.querystring);
+    if (!names.length) return;
+    const read: preValidationAsyncHookHandler = async (req) => {
+      const query = req.query as Record<string, unknown>;
+      for (const name of names) {
+        const value = query[name];
+        if (typeof value === 'string' && DECIMAL.test(value)) query[name] = Number(value);
+      }
+    };
+    route.preValidation = [read, ...[route.preValidation ?? []].flat()];
+  });
+}
