@@ -1102,7 +1102,7 @@ class Operations(SyncCore):
         """Delete a workspace and its items (DELETE /api/workspaces/{workspaceId})."""
         return self._call("deleteWorkspace", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def diagnose_identity_failure(self, *, status: Optional[str] = None, code: Optional[str] = None, body: Optional[str] = None, identity_type: Optional[Literal["workspace-identity", "service-principal", "system-assigned-managed-identity", "user-assigned-managed-identity", "user", "conditional-access", "ip-firewall", "cross-tenant-guest"]] = None, service: Optional[str] = None) -> IdentityDiagnosis:
+    def diagnose_identity_failure(self, *, status: Optional[int] = None, code: Optional[str] = None, body: Optional[str] = None, identity_type: Optional[Literal["workspace-identity", "service-principal", "system-assigned-managed-identity", "user-assigned-managed-identity", "user", "conditional-access", "ip-firewall", "cross-tenant-guest"]] = None, service: Optional[str] = None) -> IdentityDiagnosis:
         """Likely causes, first checks and actions for a failing answer (the link of a failed or remediation install step) (GET /api/admin/identity/diagnose)."""
         return self._call("diagnoseIdentityFailure", {}, query={"status": status, "code": code, "body": body, "identityType": identity_type, "service": service}, headers=None, body=None)  # type: ignore[no-any-return]
 
@@ -1500,7 +1500,7 @@ class AsyncOperations(AsyncCore):
         """Delete a workspace and its items (DELETE /api/workspaces/{workspaceId})."""
         return await self._call("deleteWorkspace", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
-    async def diagnose_identity_failure(self, *, status: Optional[str] = None, code: Optional[str] = None, body: Optional[str] = None, identity_type: Optional[Literal["workspace-identity", "service-principal", "system-assigned-managed-identity", "user-assigned-managed-identity", "user", "conditional-access", "ip-firewall", "cross-tenant-guest"]] = None, service: Optional[str] = None) -> IdentityDiagnosis:
+    async def diagnose_identity_failure(self, *, status: Optional[int] = None, code: Optional[str] = None, body: Optional[str] = None, identity_type: Optional[Literal["workspace-identity", "service-principal", "system-assigned-managed-identity", "user-assigned-managed-identity", "user", "conditional-access", "ip-firewall", "cross-tenant-guest"]] = None, service: Optional[str] = None) -> IdentityDiagnosis:
         """Likely causes, first checks and actions for a failing answer (the link of a failed or remediation install step) (GET /api/admin/identity/diagnose)."""
         return await self._call("diagnoseIdentityFailure", {}, query={"status": status, "code": code, "body": body, "identityType": identity_type, "service": service}, headers=None, body=None)  # type: ignore[no-any-return]
 

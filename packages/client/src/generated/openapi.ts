@@ -2293,6 +2293,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Unknown id, or one of another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Conflicts with existing state */
             409: {
                 headers: {
@@ -2607,7 +2616,7 @@ export interface operations {
                 /** @description an identity type of SPEC.md’s failure-handling table */
                 identityType?: "workspace-identity" | "service-principal" | "system-assigned-managed-identity" | "user-assigned-managed-identity" | "user" | "conditional-access" | "ip-firewall" | "cross-tenant-guest";
                 service?: string;
-                status?: string;
+                status?: number;
             };
             header?: never;
             path?: never;
@@ -4216,6 +4225,15 @@ export interface operations {
             };
             /** @description The caller lacks the scope the operation needs, or a CSRF token */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown id, or one of another tenant */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -14,7 +14,7 @@ export function BindWorkspaceDialog({ workspace, onClose }: { workspace: Workspa
       pending={update.isPending} error={update.error}
       onSubmit={() => update.mutate({ id: workspace.id, platformWorkspaceId: value.trim() || null }, { onSuccess: onClose })}
     >
-      <Field label="Platform workspace id" hint="Installs into this workspace provision in the bound platform workspace. Leave empty to use the tenant's shared one.">
+      <Field label="Platform workspace id" hint="One of the platform workspaces the operator assigned to your tenant; installs and reports of this workspace use it. Leave empty to use the tenant's default one.">
         <Input value={value} onChange={(_, d) => setValue(d.value)} autoFocus />
       </Field>
     </FormDialog>

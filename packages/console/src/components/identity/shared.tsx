@@ -62,7 +62,7 @@ export function WorkspaceField({ value, onChange }: { value: string; onChange: (
   const workspaces = useWorkspaces();
   const bound = [...new Set((workspaces.data ?? []).map((w) => w.platformWorkspaceId).filter((id): id is string => !!id))];
   return (
-    <Field label="Platform workspace id" hint="The data platform workspace to act on (a workspace's binding, or the deployment's default workspace)" required style={{ minWidth: 360, maxWidth: 560 }}>
+    <Field label="Platform workspace id" hint="A platform workspace assigned to your tenant (a workspace's binding, or the tenant's default one); any other is not found" required style={{ minWidth: 360, maxWidth: 560 }}>
       <Input value={value} onChange={(_, d) => onChange(d.value.trim())} list="identity-platform-workspaces" name="platformWorkspaceId" autoComplete="off" />
       <datalist id="identity-platform-workspaces">
         {bound.map((id) => <option key={id} value={id}>{(workspaces.data ?? []).filter((w) => w.platformWorkspaceId === id).map((w) => w.name).join(', ')}</option>)}

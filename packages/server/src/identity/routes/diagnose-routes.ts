@@ -34,12 +34,12 @@ export const diagnoseRoutes = (identity: IdentityService): FastifyPluginAsyncTyp
     schema: {
       operationId: 'diagnoseIdentityFailure', tags, summary: 'Likely causes, first checks and actions for a failing answer (the link of a failed or remediation install step)',
       querystring: Type.Object({
-        status: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' })), code: Type.Optional(Type.String({ maxLength: 200 })),
+        status: Type.Optional(Type.Integer({ minimum: 0, maximum: 599 })), code: Type.Optional(Type.String({ maxLength: 200 })),
         body: Type.Optional(Type.String({ maxLength: 4000 })), identityType: Type.Optional(IdentityTypeName), service: Type.Optional(Type.String({ maxLength: 40 })),
       }, { additionalProperties: false }),
       response: { 200: Type.Object({ ok: Ok, diagnosis: Type.Ref(DiagnosisSchema) }), ...errors() },
     },
-  }, async (req) => ({ ok: true as const, diagnosis: identity.diagnose({ ...req.query, status: req.query.status === undefined ? undefined : Number(req.query.status) }) }));
+  }, async (req) => ({ ok: true as const, diagnosis: identity.diagnose(req.query) }));
 
   app.post('/api/admin/identity/diagnose', {
     config: { scope: 'admin' },
@@ -79,7 +79,7 @@ export const diagnoseRoutes = (identity: IdentityService): FastifyPluginAsyncTyp
         lakehouse: Type.Optional(Type.Object({ lakehouseId: Id('lakehouse item id'), table: Type.String({ pattern: '^[A-Za-z0-9_]{1,256}$' }) }, { additionalProperties: false })),
         identityType: Type.Optional(IdentityTypeName),
       }, { additionalProperties: false }),
-      response: { 200: Type.Object({ ok: Ok, passed: Type.Boolean(), principal: Type.String(), results: Type.Array(Type.Ref(ProbeResultSchema)) }), ...errors() },
+      response: { 200: Type.Object({ ok: Ok, passed: Type.Boolean(), principal: Type.String(), results: Type.Array(Type.Ref(ProbeResultSchema)) }), ...errors(404) },
     },
   }, async (req) => {
     const r = await identity.probes.run(req.body);

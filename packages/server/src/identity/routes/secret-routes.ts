@@ -23,7 +23,7 @@ export const secretRoutes = (identity: IdentityService): FastifyPluginAsyncTypeb
         displayName: Name(200, 'the credential as people know it; at least one visible character'), clientId: Type.String({ pattern: GUID_PATTERN, description: 'the app registration’s client id (assigned to the tenant by the operator)' }), keyId: Type.String({ minLength: 1, maxLength: 100 }),
         expiresAt: Type.String({ format: 'date-time' }), vaultSecretName: Type.Optional(Type.String({ pattern: '^[0-9A-Za-z-]{1,127}$' })), consumers: Type.Optional(Names),
       }, { additionalProperties: false }),
-      response: { 201: Type.Object({ ok: Ok, credential: Type.Ref(CredentialSchema) }), ...errors(409) },
+      response: { 201: Type.Object({ ok: Ok, credential: Type.Ref(CredentialSchema) }), ...errors(404, 409) },
     },
   }, async (req, reply) => reply.status(201).send({ ok: true as const, credential: await credentials.register(req.caller!, req.body) }));
 
