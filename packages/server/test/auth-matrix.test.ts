@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SCOPES, TENANT_SCOPES, type Scope } from '../src/auth/scopes.js';
-import { buildWithSandbox, OPERATOR } from './install-helpers.js';
+import { buildWithSandbox, newPlatformWorkspace, OPERATOR } from './install-helpers.js';
 import type { TestTenant } from './helpers.js';
 
 type Json = any;
@@ -285,13 +285,7 @@ test('authorization matrix over every operation of the OpenAPI document', async 
   // B is a tenant of its own with its own platform workspace (made by the service identity, assigned by the operator).
   const b = await h.tenant();
   forgetCredentials(b.tenantId);
-  const platformToken = await h.services.backends.pipeline.credential.getToken(h.services.profile.dataPlatformAudience);
-  const made = await fetch(`${sandbox.env.SVC_DATA_PLATFORM_API_URL}/workspaces`, {
-    method: 'POST', headers: { authorization: `Bearer ${platformToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ displayName: `b-${randomUUID()}`, capacityId: sandbox.ids.capacityId }),
-  });
-  assert.equal(made.status, 201);
-  const bPws = (await made.json()).id as string;
+  const bPws = await newPlatformWorkspace(h, sandbox, `b-${randomUUID()}`);
   await h.services.tenancy.assignPlatformWorkspace(OPERATOR, b.tenantId, bPws);
   const bWs = (await call('POST', '/api/workspaces', b.auth, { name: 'B’s own workspace' })).json().workspace.id as string;
   assert.equal((await call('PATCH', `/api/workspaces/${bWs}`, b.auth, { platformWorkspaceId: bPws })).statusCode, 200);

@@ -22,6 +22,22 @@ export async function buildWithSandbox(t: TestContext, env: Record<string, strin
 /** The operator a test acts as when it assigns resources. */
 export const OPERATOR = { tenantId: 'default', userId: 'test-operator', userName: 'Test operator', method: 'token' as const, scopes: ['operator' as const] };
 
+/**
+ * A new platform workspace in the sandbox, made by the service identity (which is then its Admin). The sandbox's ids
+ * are the same in every run, so on a store other test files share, an earlier file's assignment of it is dropped.
+ */
+export async function newPlatformWorkspace(h: TestApp, sb: Sandbox, name: string): Promise<string> {
+  const token = await h.services.backends.pipeline.credential.getToken(h.services.profile.dataPlatformAudience);
+  const res = await fetch(`${sb.env.SVC_DATA_PLATFORM_API_URL}/workspaces`, {
+    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ displayName: name, capacityId: sb.ids.capacityId }),
+  });
+  assert.equal(res.status, 201, await res.clone().text());
+  const id = (await res.json()).id as string;
+  await h.store.db.deleteFrom('tenant_resources').where('kind', '=', 'platform-workspace').where('resource', '=', id.toLowerCase()).execute();
+  return id;
+}
+
 /** The sandbox's platform workspace and shared-set targets, as an operator assigns them. */
 function sandboxTargets(sb: Sandbox) {
   return [

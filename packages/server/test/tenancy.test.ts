@@ -8,21 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { ensureTenant } from '../src/auth/token-service.js';
 import { SCOPES } from '../src/auth/scopes.js';
 import { TenancyService } from '../src/tenancy/tenancy-service.js';
-import { buildWithSandbox, install, workspace, type Sandbox } from './install-helpers.js';
+import { buildWithSandbox, install, newPlatformWorkspace, workspace, type Sandbox } from './install-helpers.js';
 import type { TestApp, TestTenant } from './helpers.js';
 
 type Auth = { authorization: string };
-
-/** A second platform workspace in the sandbox, made by the service identity (which is then its Admin). */
-async function platformWorkspace(h: TestApp, sandbox: Sandbox, name: string): Promise<string> {
-  const token = await h.services.backends.pipeline.credential.getToken(h.services.profile.dataPlatformAudience);
-  const res = await fetch(`${sandbox.env.SVC_DATA_PLATFORM_API_URL}/workspaces`, {
-    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ displayName: name, capacityId: sandbox.ids.capacityId }),
-  });
-  assert.equal(res.status, 201, await res.clone().text());
-  return (await res.json()).id;
-}
 
 async function setup(t: TestContext) {
   const { h, sandbox, tenant: a } = await buildWithSandbox(t);
@@ -40,7 +29,7 @@ async function setup(t: TestContext) {
   const b = { authorization: `Bearer ${bAdmin.json().secret}` };
   const bUser = { authorization: `Bearer ${(await call('POST', '/api/tokens', b, { name: 'b-user', scopes: ['read', 'write', 'install', 'reports', 'tokens'] })).json().secret}` };
   const aPws = sandbox.ids.platformWorkspaceId;
-  const bPws = await platformWorkspace(h, sandbox, `Tenant B platform ${bId}`);
+  const bPws = await newPlatformWorkspace(h, sandbox, `Tenant B platform ${bId}`);
   return { h, sandbox, a, b, bUser, bId, operator, call, aPws, bPws };
 }
 
@@ -200,15 +189,15 @@ test('two tenants: platform workspaces, reports, bindings, installs and identity
     await h.store.db.deleteFrom('tenant_resources').where('kind', '=', 'application').where('resource', '=', other.appId.toLowerCase()).execute();
     const stolenSecret = await call('POST', `/api/operator/tenants/${bId}/applications`, operator, { clientId: other.appId, vaultSecretName: 'ci-deployer-secret' });
     assert.equal(stolenSecret.statusCode, 409, stolenSecret.body);
-    assert.equal((await call('POST', `/api/operator/tenants/${bId}/applications`, operator, { clientId: other.appId, vaultSecretName: 'b-etl-secret' })).statusCode, 201);
+    assert.equal((await call('POST', `/api/operator/tenants/${bId}/applications`, operator, { clientId: other.appId, vaultSecretName: `${bId}-etl-secret` })).statusCode, 201);
     assert.equal((await register(b, other.appId, 'ci-deployer-secret')).statusCode, 404, 'a vault secret of A’s');
-    const own = await register(b, other.appId, 'b-etl-secret');
+    const own = await register(b, other.appId, `${bId}-etl-secret`);
     assert.equal(own.statusCode, 201, own.body);
     // A rotation that names A's vault secret instead of the registered one is refused before the identity provider is called.
     const rotation = await call('POST', `/api/admin/identity/credentials/${own.json().credential.id}/rotations`, b, { vaultSecretName: 'ci-deployer-secret' });
     assert.equal(rotation.statusCode, 404, rotation.body);
     assert.deepEqual((await sandbox.admin.requests({ since })).filter((r) => /addPassword|removePassword|\/secrets\//.test(r.path)), [], 'no application or vault call');
-    assert.deepEqual((await call('GET', `/api/operator/tenants/${bId}/applications`, operator)).json().applications.map((x: { resource: string; settings: { vaultSecretName?: string } }) => [x.resource, x.settings.vaultSecretName]), [[other.appId.toLowerCase(), 'b-etl-secret']]);
+    assert.deepEqual((await call('GET', `/api/operator/tenants/${bId}/applications`, operator)).json().applications.map((x: { resource: string; settings: { vaultSecretName?: string } }) => [x.resource, x.settings.vaultSecretName]), [[other.appId.toLowerCase(), `${bId}-etl-secret`]]);
   });
 
   await t.test('unassigning a platform workspace unbinds it; B is back to the gate', async () => {
