@@ -332,7 +332,8 @@ export class TenancyService {
       for (const r of rows) if (envKeys.get(r.kind as ResourceKind) === r.resource) out.set(r.kind as ResourceKind, r);
       return out;
     }
-    for (const r of rows) if (!out.has(r.kind as ResourceKind)) out.set(r.kind as ResourceKind, r);
+    // Applications and vault secrets have no default: a credential names its own.
+    for (const r of rows) if (!out.has(r.kind as ResourceKind) && r.kind !== 'application' && r.kind !== 'vault-secret') out.set(r.kind as ResourceKind, r);
     return out;
   }
 
