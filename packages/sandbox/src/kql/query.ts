@@ -2,18 +2,9 @@ import { semanticError, syntaxError } from './errors.js';
 import { Tokens, evaluate, parseExpr, truthy, type Env, type Expr } from './expr.js';
 import { tokenize } from './lexer.js';
 import { aggregate, aggregateColumns, isAggregate, type AggSpec } from './summarize.js';
-import { typeOfValue, type KqlType } from './values.js';
+import { typeOfValue, type Column, type KqlType, type ResultTable } from './values.js';
 
-export interface Column {
-  name: string;
-  type: KqlType;
-}
-
-/** A tabular result with runtime values (Date for datetime, Span for timespan). */
-export interface ResultTable {
-  columns: Column[];
-  rows: Record<string, unknown>[];
-}
+export type { Column, ResultTable };
 
 /** Resolves the names a query uses: tables and stored functions of the database. */
 export interface QueryHost {

@@ -1,7 +1,6 @@
 import { semanticError } from './errors.js';
 import { evaluate, truthy, type Env, type Expr } from './expr.js';
-import type { Column } from './query.js';
-import type { KqlType } from './values.js';
+import type { Column, KqlType } from './values.js';
 
 export interface AggSpec {
   name?: string;

@@ -1,6 +1,18 @@
 /** Kusto scalar types the emulator stores. */
 export type KqlType = 'string' | 'long' | 'int' | 'real' | 'bool' | 'datetime' | 'timespan' | 'dynamic' | 'guid' | 'decimal';
 
+/** A column of a result: its name and KQL type. */
+export interface Column {
+  name: string;
+  type: KqlType;
+}
+
+/** A tabular result with runtime values (Date for datetime, Span for timespan). */
+export interface ResultTable {
+  columns: Column[];
+  rows: Record<string, unknown>[];
+}
+
 const ALIASES: Record<string, KqlType> = {
   string: 'string', long: 'long', int64: 'long', int: 'int', int32: 'int', real: 'real', double: 'real', float: 'real', bool: 'bool', boolean: 'bool',
   datetime: 'datetime', date: 'datetime', timespan: 'timespan', time: 'timespan', dynamic: 'dynamic', guid: 'guid', uniqueid: 'guid', decimal: 'decimal',
