@@ -6,8 +6,8 @@ import { address, ConfigError, flag, int, list, oneOf, pattern, readSection, tex
 
 export { ConfigError } from './config-setting.js';
 
-// Every environment variable the service reads is declared here, once, in the section of the configuration it fills,
-// with its README default and meaning.
+// Every environment variable the service reads is declared here, once, in the section of the configuration it fills;
+// README "Configuration" is generated from these declarations (npm run gen:readme-config) and checked against them.
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -189,7 +189,7 @@ export interface Config {
 /** Every section, in README order. */
 const SECTIONS: readonly Section[] = [SERVER, STORE, AUTH, METRICS, OIDC, IDENTITY, IDENTITY_OPS, CLOUD, SHARED_SET, REPORTS, INSTALL, BACKING, SANDBOX];
 
-/** Every setting the service reads, in README order. */
+/** Every setting the service reads, in README order (the "Configuration" table is generated from them). */
 export const DECLARED: readonly Setting<unknown>[] = SECTIONS.flatMap((s) => Object.values(s));
 
 /**

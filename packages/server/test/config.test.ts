@@ -1,5 +1,5 @@
-// The configuration: config.ts alone reads the environment, every setting it reads is declared once, and a bad value
-// stops the start naming the variable.
+// The configuration: config.ts alone reads the environment, every setting it reads is declared once and listed in
+// README "Configuration" (generated from the declarations), and a bad value stops the start naming the variable.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, DECLARED, loadConfig, SETTINGS } from '../src/config.js';
 import type { SettingKind } from '../src/config-setting.js';
+import { configTable, README_PATH, tableIn } from '../../../scripts/gen-readme-config.js';
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
 
@@ -48,6 +49,17 @@ test('the check above catches each way of reading the environment', () => {
   const reads = ['const a = process.env.SVC_X;', "process['env'].X", "import { env } from 'node:process';", 'options.env.SVC_X', 'env[name]', 'env?.SVC_X'];
   for (const line of reads) assert.ok(line.match(READS_ENVIRONMENT), line);
   for (const line of ['const sandboxEnv = started.env;', 'this.envSet = set;', 'loadConfigOver(started.env)']) assert.equal(line.match(READS_ENVIRONMENT), null, line);
+});
+
+test('README "Configuration" lists exactly the declared settings, each once, as config.ts describes them', () => {
+  const readme = fs.readFileSync(README_PATH, 'utf8').split('\n');
+  const { start, end } = tableIn(readme);
+  const rows = readme.slice(start + 2, end);
+  const listed = rows.map((r) => [...r.split('|')[1]!.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]!)).flat();
+  assert.equal(new Set(SETTINGS).size, SETTINGS.length, 'each setting is declared once');
+  assert.equal(new Set(listed).size, listed.length, 'each setting is listed once');
+  assert.deepEqual([...listed].sort(), [...SETTINGS].sort(), 'README lists the declared settings, no more, no fewer');
+  assert.deepEqual(readme.slice(start, end), configTable(), 'README differs from the declarations: run npm run gen:readme-config');
 });
 
 /** A value each kind of validated setting refuses. */
