@@ -16,7 +16,7 @@ export async function liveDocument(): Promise<Record<string, unknown>> {
   delete env.SVC_PUBLIC_URL;
   delete env.DATABASE_URL;
   const config = loadConfig(env);
-  const store = await openStore({ dataDir: config.dataDir });
+  const store = await openStore(config.store);
   try {
     const { app } = await buildApp({ config, store, logger: false, worker: false });
     await app.ready();

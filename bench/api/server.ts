@@ -20,7 +20,7 @@ if (mode === 'bare') {
 } else {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
   const config = loadConfig({ ...process.env, SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent', SVC_RATE_LIMIT_PER_MINUTE: '10000000' });
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir });
+  const store = await openStore(config.store);
   const { app, services } = await buildApp({ config, store, logger: false });
   const tenantId = `bench-${Date.now()}`;
   const { userId } = await ensureTenant(store.db, tenantId, 'Bench', { displayName: 'Bench' });

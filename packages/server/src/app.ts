@@ -94,20 +94,20 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const { config, store } = deps;
   const app = Fastify({
     logger: deps.logger ?? {
-      level: config.logLevel,
+      level: config.server.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'],
       serializers: {
         req: (req: { method: string; url: string; hostname: string; ip: string }) => ({ method: req.method, url: loggableUrl(req.url), hostname: req.hostname, remoteAddress: req.ip }),
       },
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
-    bodyLimit: config.bodyLimitBytes,
+    bodyLimit: config.server.bodyLimitBytes,
     clientErrorHandler,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[A-Za-z0-9._-]{1,100}$/.test(given) ? given : randomUUID();
     },
-    trustProxy: config.env.SVC_TRUST_PROXY === 'true',
+    trustProxy: config.server.trustProxy,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
     // Longer than any URL that gets past the 16 KiB header limit: an over-long id is then a 400 naming the parameter
     // (its schema's maxLength), never the router's own 414.
@@ -116,18 +116,18 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
 
   const metrics = new Metrics();
   const tokens = TokenService.create(store.db, {
-    cacheMs: Number(config.env.SVC_AUTH_CACHE_SECONDS ?? 30) * 1000,
+    cacheMs: config.auth.tokenCacheSeconds * 1000,
     notify: (id) => store.notify('svc_token_revoked', id),
   });
   await store.listen('svc_token_revoked', (id) => tokens.evict(id));
-  const sessions = SessionService.create(store.db, config.sessionHours);
+  const sessions = SessionService.create(store.db, config.auth.sessionHours);
   const catalog = loadCatalog();
-  const profile = selectCloud(config.env);
-  const tenancy = TenancyService.create({ db: store.db, profile, env: config.env, tokens });
+  const profile = selectCloud(config.cloud);
+  const tenancy = TenancyService.create({ db: store.db, profile, sharedSet: config.sharedSet, tokens });
   const workspaces = WorkspaceService.create(store.db, tenancy);
   const items = ItemService.create(store.db, workspaces);
-  const credential = deps.credential ?? serviceCredential(config.env, profile);
-  const oidc = oidcSettings(config.env, profile, config.publicUrl);
+  const credential = deps.credential ?? serviceCredential(config.identity, profile);
+  const oidc = oidcSettings(config.oidc, profile, config.server.publicUrl);
   const signIn = oidc ? new OidcSignIn(store.db, oidc) : undefined;
   const signals = new IdentitySignals(store.db, metrics);
   const pipeline = new BackingPipeline(profile, credential, {
@@ -141,13 +141,13 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const backendsOn = (p: BackingPipeline): Backends => ({
     pipeline: p,
     dataPlatform: new DataPlatformClient(p, profile.dataPlatformApiUrl, profile.dataPlatformAudience),
-    kql: new KqlClient(p, profile.armUrl, profile.armAudience, config.env.SVC_KQL_AUDIENCE ?? ''),
+    kql: new KqlClient(p, profile.armUrl, profile.armAudience, config.cloud.overrides.kqlAudience ?? ''),
     search: new SearchClient(p, profile.searchAudience),
     reporting: new ReportingClient(p, profile.biApiUrl, profile.biAudience),
   });
   const backends = backendsOn(pipeline);
   // The worker's step writes leave four connections of the pool (SVC_DB_POOL) to requests.
-  const jobs = new JobStore(store.db, config.install.leaseMs, store.kind === 'postgres' ? Math.max(1, Number(config.env.SVC_DB_POOL ?? 10) - 4) : Infinity);
+  const jobs = new JobStore(store.db, config.install.leaseMs, store.kind === 'postgres' ? Math.max(1, config.store.pool - 4) : Infinity);
   // The worker's provisioning is background work: its backing calls give the event loop back to requests between steps.
   const runner = new InstallRunner({ db: store.db, jobs, catalog, profile, tenancy, backends: backendsOn(pipeline.background()), concurrency: config.install.concurrency });
   const worker = deps.worker === false ? undefined : new InstallWorker(jobs, runner, app.log, {
@@ -156,8 +156,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const installs = new InstallService({ db: store.db, jobs, catalog, workspaces, profile, tenancy, backends, onAccepted: () => worker?.poke() });
   workspaces.busy = (tenantId, workspaceId) => jobs.hasRunning(tenantId, workspaceId);
   const thread = new ThreadService(store.db, workspaces);
-  const identity = await IdentityService.create({ db: store.db, profile, pipeline: backends.pipeline, signals, metrics, env: config.env, tenancy });
-  const reports = PaginatedReportService.create({ client: backends.reporting, workspaces, tenancy, profile, env: config.env });
+  const identity = await IdentityService.create({ db: store.db, profile, pipeline: backends.pipeline, signals, metrics, settings: config.identityOps, tenancy });
+  const reports = PaginatedReportService.create({ client: backends.reporting, workspaces, tenancy, profile, settings: config.reports });
   const services: Services = { tokens, sessions, workspaces, items, metrics, catalog, profile, backends, installs, worker, thread, identity, reports, tenancy };
 
   const routes: Array<{ method: string; url: string }> = [];
@@ -169,25 +169,25 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     reply.header('x-request-id', req.id);
   });
   app.removeContentTypeParser('text/plain'); // the API speaks JSON only: anything else is 415
-  await registerSecurityHeaders(app, config.publicUrl);
+  await registerSecurityHeaders(app, config.server.publicUrl);
   await app.register(cookie);
   for (const schema of [ErrorEnvelope, ApiTokenSchema, WorkspaceSchema, ItemSchema, ...CATALOG_SCHEMAS, ...INSTALL_SCHEMAS, ...THREAD_SCHEMAS, ...IDENTITY_SCHEMAS, ...REPORT_SCHEMAS, ...TENANCY_SCHEMAS]) app.addSchema(schema);
-  await registerOpenApi(app, config);
+  await registerOpenApi(app, config.server.publicUrl);
   const consoleIndex = path.join(CONSOLE_DIST, 'index.html');
   registerErrorHandling(app, fs.existsSync(consoleIndex) ? consoleIndex : undefined);
   registerMetrics(app, metrics);
   registerInputGuard(app);
   registerQueryIntegers(app);
-  registerAuthentication(app, { tokens, sessions, limiter: new RateLimiter(config.rateLimitPerMinute), signInLimiter: new RateLimiter(config.signInRateLimitPerMinute), metricsToken: config.metricsToken });
+  registerAuthentication(app, { tokens, sessions, limiter: new RateLimiter(config.server.rateLimitPerMinute), signInLimiter: new RateLimiter(config.server.signInRateLimitPerMinute), metricsToken: config.metrics.token });
 
-  const secureCookies = (req: { protocol: string }) => servedOverHttps(req, config.publicUrl);
-  await app.register(systemRoutes({ metrics, publicUrl: config.publicUrl, health: () => ({
+  const secureCookies = (req: { protocol: string }) => servedOverHttps(req, config.server.publicUrl);
+  await app.register(systemRoutes({ metrics, publicUrl: config.server.publicUrl, health: () => ({
     store: store.kind, cloud: profile.name, ...(oidc ? { identityProvider: { name: oidc.providerName, loginUrl: '/api/auth/login' } } : {}), ...(deps.health?.() ?? {}),
   }) }));
   await app.register(authRoutes({ tokens, sessions, secureCookies }));
   await app.register(oidcRoutes({ signIn, sessions, secureCookies }));
   await app.register(workspaceRoutes(workspaces));
-  await app.register(itemRoutes(items, new ReadCache(store.versions, ['items', 'workspaces'], config.readCacheMs)));
+  await app.register(itemRoutes(items, new ReadCache(store.versions, ['items', 'workspaces'], config.store.readCacheMs)));
   await app.register(catalogRoutes(catalog));
   await app.register(installRoutes(installs));
   await app.register(threadRoutes(thread));

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, loadConfigOver, type Config } from './config.js';
 import { openStore } from './store/db.js';
 import { buildApp } from './app.js';
 import { DEFAULT_TENANT, ensureTenant } from './auth/token-service.js';
@@ -11,64 +11,66 @@ import { oidcSettings } from './auth/oidc.js';
 
 /** In the sandbox, a local admin token kept in the data directory so the console can be used at once. */
 function localToken(config: Config): string {
-  const file = path.join(config.dataDir, 'local-admin-token');
+  const file = path.join(config.store.dataDir, 'local-admin-token');
   if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  fs.mkdirSync(config.store.dataDir, { recursive: true });
   const { value } = newToken();
   fs.writeFileSync(file, value + '\n', { mode: 0o600 });
   return value;
 }
 
+/** What depends on the selected cloud (sign-in) is checked at once, so a misconfiguration stops the start, named. */
+function checked(config: Config): Config {
+  oidcSettings(config.oidc, selectCloud(config.cloud), config.server.publicUrl);
+  return config;
+}
+
+/**
+ * The one place the service writes the process environment: @azure/identity's ManagedIdentityCredential reads its
+ * endpoint from there (no option takes it), so the in-process sandbox's managed identity is named to the library.
+ */
+function pointManagedIdentityAt(sandboxEnv: Record<string, string>): void {
+  for (const name of ['IDENTITY_ENDPOINT', 'IDENTITY_HEADER']) process.env[name] = sandboxEnv[name];
+}
+
 async function main(): Promise<void> {
-  let config: Config;
-  let sandboxMode: boolean;
-  try {
-    config = loadConfig();
-    const profile = selectCloud(config.env);
-    sandboxMode = profile.name === 'sandbox';
-    oidcSettings(config.env, profile, config.publicUrl); // a sign-in misconfiguration stops the start here, named
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`Configuration error: ${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  let config = checked(loadConfig());
+  const sandboxMode = config.cloud.name === 'sandbox';
 
   let sandbox: { urls: Record<string, string>; env: Record<string, string>; ids: { servicePrincipals: Array<{ name: string; appId: string }> }; stop(): Promise<void> } | undefined;
   // The sandbox runs in-process unless the environment already points at a running one (npm run sandbox).
-  if (sandboxMode && !config.env.SVC_SANDBOX_ADMIN_URL) {
+  if (sandboxMode && !config.sandbox.adminUrl) {
     const { startSandbox } = await import('@svc/sandbox');
     const started = await startSandbox({});
     sandbox = started;
-    config = { ...config, env: { ...started.env, ...config.env } };
-    // @azure/identity's ManagedIdentityCredential reads its endpoint from the process environment.
-    for (const name of ['IDENTITY_ENDPOINT', 'IDENTITY_HEADER']) process.env[name] ??= started.env[name];
+    config = checked(loadConfigOver(started.env));
+    pointManagedIdentityAt(started.env);
   }
 
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const store = await openStore(config.store);
   const { app, services } = await buildApp({
     config,
     store,
-    health: () => (sandbox ? { sandbox: { admin: sandbox.urls.admin } } : config.env.SVC_SANDBOX_ADMIN_URL ? { sandbox: { admin: config.env.SVC_SANDBOX_ADMIN_URL } } : {}),
+    health: () => (sandbox ? { sandbox: { admin: sandbox.urls.admin } } : config.sandbox.adminUrl ? { sandbox: { admin: config.sandbox.adminUrl } } : {}),
   });
 
   const { userId } = await ensureTenant(store.db, DEFAULT_TENANT, 'Default tenant', { displayName: 'Administrator' });
   // The SVC_* shared set (in the sandbox, its platform workspace and targets) is the default tenant's.
   await services.tenancy.reserveDefaults();
   if (sandbox) await services.tenancy.reserveApplications(sandbox.ids.servicePrincipals.map((sp) => ({ clientId: sp.appId, vaultSecretName: `${sp.name}-secret` })), 'the sandbox');
-  const bootstrap = config.bootstrapToken ?? (sandboxMode ? localToken(config) : undefined);
+  const bootstrap = config.auth.bootstrapToken ?? (sandboxMode ? localToken(config) : undefined);
   if (bootstrap && (await services.tokens.seed(bootstrap, DEFAULT_TENANT, userId, [...SCOPES]))) {
     app.log.info('seeded the bootstrap admin token');
   }
 
-  await app.listen({ port: config.port, host: config.host });
-  const address = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`;
+  const { port, host } = config.server;
+  await app.listen({ port, host });
+  const address = `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
   const lines = [`Analytics Workspace Service on ${address} (store: ${store.kind})`];
   if (sandbox) {
     lines.push('Cloud: sandbox (local emulators of the backing services)');
     for (const [name, url] of Object.entries(sandbox.urls)) lines.push(`  sandbox ${name.padEnd(16)} ${url}`);
-    if (!config.bootstrapToken) lines.push(`Local admin token (in ${path.join(config.dataDir, 'local-admin-token')}):`, `  ${bootstrap}`);
+    if (!config.auth.bootstrapToken) lines.push(`Local admin token (in ${path.join(config.store.dataDir, 'local-admin-token')}):`, `  ${bootstrap}`);
   }
   process.stdout.write(lines.join('\n') + '\n');
 
@@ -87,6 +89,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
+  // An invalid setting, wherever it is found at start, stops the start naming the variable.
+  if (err instanceof ConfigError) {
+    process.stderr.write(`Configuration error: ${err.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`Failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TestContext } from 'node:test';
 import { BackingPipeline } from '../src/backends/http-pipeline.js';
-import { selectCloud } from '../src/cloud/profiles.js';
+import { cloudOf } from './helpers.js';
 
 /** A local backing service that answers every call after 20 ms with `answer`, counting the most calls it held at once. */
 export async function slowBacking(t: TestContext, answer: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<{ base: string; peak(): number }> {
@@ -21,4 +21,4 @@ export async function slowBacking(t: TestContext, answer: (req: http.IncomingMes
 
 /** A pipeline of the commercial cloud with a fixed token and `concurrencyPerService` slots per backing service. */
 export const testPipeline = (concurrencyPerService: number) =>
-  new BackingPipeline(selectCloud({}), { principal: 'test-identity', getToken: async (aud) => `token-for-${aud}` }, { timeoutMs: 5000, retryDelayMs: 10, concurrencyPerService });
+  new BackingPipeline(cloudOf({}), { principal: 'test-identity', getToken: async (aud) => `token-for-${aud}` }, { timeoutMs: 5000, retryDelayMs: 10, concurrencyPerService });

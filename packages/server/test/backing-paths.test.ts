@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { backingPath, BackingPipeline, UnsafePathError } from '../src/backends/http-pipeline.js';
 import { DataPlatformClient } from '../src/backends/data-platform.js';
-import { selectCloud } from '../src/cloud/profiles.js';
+import { cloudOf } from './helpers.js';
 import { runProvisioner } from '../src/install/runner.js';
 import { resolveTarget } from '../src/provisioning/targets.js';
 import { loadApp, DEFAULT_CATALOG_DIR } from '../src/catalog/load-catalog.js';
@@ -30,7 +30,7 @@ test('the pipeline refuses a URL with a dot segment before anything is sent; an 
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   t.after(() => new Promise<void>((r) => server.close(() => r())));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  const pipeline = new BackingPipeline(selectCloud({ SVC_CLOUD: 'sandbox' }), credential, { timeoutMs: 2000, retryDelayMs: 0, concurrencyPerService: 2 });
+  const pipeline = new BackingPipeline(cloudOf({ SVC_CLOUD: 'sandbox' }), credential, { timeoutMs: 2000, retryDelayMs: 0, concurrencyPerService: 2 });
   for (const path of ['/workspaces/../admin', '/workspaces/%2E%2E/admin', '/a/./b', '/x/%2e']) {
     await assert.rejects(pipeline.send({ service: 'data-platform', method: 'GET', url: `${base}${path}`, audience: 'a' }), UnsafePathError, path);
   }
@@ -44,7 +44,7 @@ test('the pipeline refuses a URL with a dot segment before anything is sent; an 
 });
 
 test('a provisioner’s internal fault is the service’s failure (code internal_error, its own message), never the backing’s error text', async () => {
-  const profile = selectCloud({ SVC_CLOUD: 'sandbox' });
+  const profile = cloudOf({ SVC_CLOUD: 'sandbox' });
   const app = loadApp(join(DEFAULT_CATALOG_DIR, 'app-finops-cost'));
   const item = app.items.find((i) => i.itemType === 'kql-database')!;
   const result = await runProvisioner({

@@ -7,12 +7,12 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import { cloudFromAddress, hostAllowed, selectCloud } from '../src/cloud/profiles.js';
+import { cloudFromAddress, hostAllowed } from '../src/cloud/profiles.js';
 import { addressOf } from '../src/tenancy/resources.js';
 import { ConfigError } from '../src/config.js';
 import { gate } from '../src/provisioning/gates.js';
 import { BackingError, BackingPipeline } from '../src/backends/http-pipeline.js';
-import { build } from './helpers.js';
+import { build, cloudOf } from './helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -28,16 +28,16 @@ test('the cloud is chosen from the deployment address, and SVC_CLOUD overrides i
   ];
   for (const [url, cloud] of cases) {
     assert.equal(cloudFromAddress(url), cloud, url);
-    assert.equal(selectCloud({ SVC_PUBLIC_URL: url }).name, cloud, url);
+    assert.equal(cloudOf({ SVC_PUBLIC_URL: url }).name, cloud, url);
   }
-  assert.equal(selectCloud({ SVC_PUBLIC_URL: 'https://analytics.agency.gov', SVC_CLOUD: 'dod' }).name, 'dod');
-  assert.equal(selectCloud({}).name, 'sandbox');
+  assert.equal(cloudOf({ SVC_PUBLIC_URL: 'https://analytics.agency.gov', SVC_CLOUD: 'dod' }).name, 'dod');
+  assert.equal(cloudOf({}).name, 'sandbox');
 });
 
 test('an address that matches no rule, or an unknown SVC_CLOUD, stops the start naming the variable', () => {
-  assert.throws(() => selectCloud({ SVC_PUBLIC_URL: 'https://analytics.example.internal' }), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_PUBLIC_URL');
-  assert.throws(() => selectCloud({ SVC_CLOUD: 'china' }), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_CLOUD');
-  assert.throws(() => selectCloud({ SVC_CLOUD: 'gcc', SVC_DATA_PLATFORM_API_URL: 'not a url' }), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_DATA_PLATFORM_API_URL');
+  assert.throws(() => cloudOf({ SVC_PUBLIC_URL: 'https://analytics.example.internal' }), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_PUBLIC_URL');
+  assert.throws(() => cloudOf({ SVC_CLOUD: 'china' }), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_CLOUD');
+  assert.throws(() => cloudOf({ SVC_CLOUD: 'gcc', SVC_DATA_PLATFORM_API_URL: 'not a url' }), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_DATA_PLATFORM_API_URL');
 });
 
 test('every address and audience of each cloud (reference/ section 6)', () => {
@@ -48,33 +48,33 @@ test('every address and audience of each cloud (reference/ section 6)', () => {
     dod: { authUrl: 'https://login.microsoftonline.us', armUrl: 'https://management.usgovcloudapi.net', biApiUrl: 'https://api.mil.powerbigov.us', biAppUrl: 'https://app.mil.powerbigov.us', biAudience: 'https://mil.analysis.usgovcloudapi.net/powerbi/api', searchAudience: 'https://search.azure.us', sqlAudience: 'https://database.usgovcloudapi.net/' },
   } as const;
   for (const [cloud, expected] of Object.entries(table)) {
-    const p = selectCloud({ SVC_CLOUD: cloud });
+    const p = cloudOf({ SVC_CLOUD: cloud });
     for (const [key, value] of Object.entries(expected)) assert.equal((p as unknown as Record<string, string>)[key], value, `${cloud}.${key}`);
   }
-  assert.deepEqual(selectCloud({ SVC_CLOUD: 'gcc-high' }).kqlSuffixes, ['.kusto.usgovcloudapi.net']);
-  assert.equal(selectCloud({ SVC_CLOUD: 'dod' }).searchSuffix, '.search.azure.us');
+  assert.deepEqual(cloudOf({ SVC_CLOUD: 'gcc-high' }).kqlSuffixes, ['.kusto.usgovcloudapi.net']);
+  assert.equal(cloudOf({ SVC_CLOUD: 'dod' }).searchSuffix, '.search.azure.us');
   // The government data platform endpoint is not published: it can be set on its own.
-  assert.equal(selectCloud({ SVC_CLOUD: 'gcc-high', SVC_DATA_PLATFORM_API_URL: 'https://api.fabric.example.us/v1' }).dataPlatformApiUrl, 'https://api.fabric.example.us/v1');
+  assert.equal(cloudOf({ SVC_CLOUD: 'gcc-high', SVC_DATA_PLATFORM_API_URL: 'https://api.fabric.example.us/v1' }).dataPlatformApiUrl, 'https://api.fabric.example.us/v1');
 });
 
 test('a token goes only over https to hosts under the cloud’s suffixes; loopback only in the sandbox', () => {
-  const high = selectCloud({ SVC_CLOUD: 'gcc-high' });
+  const high = cloudOf({ SVC_CLOUD: 'gcc-high' });
   assert.equal(hostAllowed(high, 'https://mycluster.eastus.kusto.usgovcloudapi.net/v1/rest/mgmt'), true);
   assert.equal(hostAllowed(high, 'https://mycluster.eastus.kusto.windows.net/v1/rest/mgmt'), false, 'commercial KQL from GCC-High');
   assert.equal(hostAllowed(high, 'http://mycluster.eastus.kusto.usgovcloudapi.net'), false, 'plain http');
   assert.equal(hostAllowed(high, 'https://evil.example.com'), false);
   assert.equal(hostAllowed(high, 'http://127.0.0.1:9999'), false);
   assert.equal(hostAllowed(high, 'https://kusto.usgovcloudapi.net.evil.com'), false, 'suffix tricks');
-  const sandbox = selectCloud({});
+  const sandbox = cloudOf({});
   assert.equal(hostAllowed(sandbox, 'http://127.0.0.1:9999/v1'), true);
   assert.equal(hostAllowed(sandbox, 'https://api.fabric.microsoft.com/v1'), false);
-  const commercial = selectCloud({ SVC_CLOUD: 'commercial' });
+  const commercial = cloudOf({ SVC_CLOUD: 'commercial' });
   assert.equal(hostAllowed(commercial, 'https://svc.search.windows.net'), true);
   assert.equal(hostAllowed(commercial, 'https://svc.search.azure.us'), false);
 });
 
 test('dedicated target addresses outside the cloud, or carrying more than a host, are refused with 400 naming the field', () => {
-  const high = selectCloud({ SVC_CLOUD: 'gcc-high' });
+  const high = cloudOf({ SVC_CLOUD: 'gcc-high' });
   const refused = (value: string, field: string) => assert.throws(() => addressOf(high, value, field), (e: any) => e.status === 400 && e.extra.field === field, value);
   refused('https://attacker.example.com', 'targetOverrides.kqlClusterUri');
   refused('https://svc.search.windows.net', 'targetOverrides.searchService');
@@ -123,7 +123,7 @@ test('every address, suffix and audience of each cloud is section 6’s, and the
   const names = Object.keys(SECTION_6) as Array<keyof typeof SECTION_6>;
   for (const cloud of names) {
     const row = SECTION_6[cloud];
-    const p = selectCloud({ SVC_CLOUD: cloud });
+    const p = cloudOf({ SVC_CLOUD: cloud });
     const at = (what: string) => `${cloud}: ${what}`;
     assert.equal(host(p.authUrl), row.entra, at('Entra authority'));
     assert.equal(host(p.armUrl), row.arm, at('resource manager'));
@@ -160,11 +160,11 @@ test('every address, suffix and audience of each cloud is section 6’s, and the
   }
   // Beyond section 6: the identity provider's application API and the vault audience (secret rotation); none in the sandbox.
   const graph = { commercial: 'https://graph.microsoft.com', gcc: 'https://graph.microsoft.com', 'gcc-high': 'https://graph.microsoft.us', dod: 'https://dod-graph.microsoft.us' };
-  for (const [cloud, url] of Object.entries(graph)) assert.equal(selectCloud({ SVC_CLOUD: cloud }).graphUrl, url, `${cloud} graph`);
-  assert.equal(selectCloud({ SVC_CLOUD: 'dod' }).vaultAudience, 'https://vault.usgovcloudapi.net');
-  assert.equal(selectCloud({}).graphUrl, undefined, 'the sandbox calls no real application API');
+  for (const [cloud, url] of Object.entries(graph)) assert.equal(cloudOf({ SVC_CLOUD: cloud }).graphUrl, url, `${cloud} graph`);
+  assert.equal(cloudOf({ SVC_CLOUD: 'dod' }).vaultAudience, 'https://vault.usgovcloudapi.net');
+  assert.equal(cloudOf({}).graphUrl, undefined, 'the sandbox calls no real application API');
   // The government data platform endpoint is not published: it is set on its own, and its exact host is then trusted.
-  const high = selectCloud({ SVC_CLOUD: 'gcc-high', SVC_DATA_PLATFORM_API_URL: 'https://api.fabric.agency.example.us/v1' });
+  const high = cloudOf({ SVC_CLOUD: 'gcc-high', SVC_DATA_PLATFORM_API_URL: 'https://api.fabric.agency.example.us/v1' });
   assert.equal(high.dataPlatformApiUrl, 'https://api.fabric.agency.example.us/v1');
   assert.equal(hostAllowed(high, 'https://api.fabric.agency.example.us/v1/workspaces'), true);
   assert.equal(hostAllowed(high, 'https://other.agency.example.us/v1/workspaces'), false, 'only that host, not its parent domain');
@@ -173,7 +173,7 @@ test('every address, suffix and audience of each cloud is section 6’s, and the
 test('remediation links and report web addresses use the selected cloud’s portals', () => {
   const portals = { commercial: ['portal.azure.com', 'app.fabric.microsoft.com', 'app.powerbi.com'], gcc: ['portal.azure.com', 'app.powerbigov.us', 'app.powerbigov.us'], 'gcc-high': ['portal.azure.us', 'app.high.powerbigov.us', 'app.high.powerbigov.us'], dod: ['portal.azure.us', 'app.mil.powerbigov.us', 'app.mil.powerbigov.us'] } as const;
   for (const [cloud, [portal, platform, reporting]] of Object.entries(portals)) {
-    const p = selectCloud({ SVC_CLOUD: cloud });
+    const p = cloudOf({ SVC_CLOUD: cloud });
     for (const name of ['kql-not-configured', 'kql-arm-auth', 'kql-create-table-auth', 'search-auth', 'warehouse-not-configured', 'warehouse-tsql-auth'] as const) {
       assert.equal(host(gate(name, p).link), portal, `${cloud} ${name}`);
     }
@@ -210,7 +210,7 @@ test('a redirect toward a host outside the cloud is not followed: the token neve
   await new Promise<void>((r) => backing.listen(0, '127.0.0.1', r));
   t.after(() => { outside.close(); backing.close(); });
   const base = `http://127.0.0.1:${(backing.address() as AddressInfo).port}`;
-  const pipeline = new BackingPipeline(selectCloud({}), { principal: 'test-identity', getToken: async (aud) => `token-for-${aud}` }, { timeoutMs: 5000, retryDelayMs: 10, concurrencyPerService: 4 });
+  const pipeline = new BackingPipeline(cloudOf({}), { principal: 'test-identity', getToken: async (aud) => `token-for-${aud}` }, { timeoutMs: 5000, retryDelayMs: 10, concurrencyPerService: 4 });
 
   for (const method of ['GET', 'POST']) {
     await assert.rejects(

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { TestContext } from 'node:test';
 import { loadConfig } from '../src/config.js';
+import { selectCloud, type CloudProfile } from '../src/cloud/profiles.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { buildApp, type Services } from '../src/app.js';
 import { ensureTenant } from '../src/auth/token-service.js';
@@ -31,6 +32,11 @@ export interface TestTenant {
   token2(scopes: Scope[]): Promise<{ token: string; auth: { authorization: string }; id: string }>;
 }
 
+/** The cloud profile the service selects for env-like settings (read, as at start, by loadConfig). */
+export function cloudOf(env: Record<string, string | undefined> = {}): CloudProfile {
+  return selectCloud(loadConfig(env).cloud);
+}
+
 /**
  * Builds the real app for a test file and closes it when the test ends. With `logStream`, the service's own logger
  * (level from SVC_LOG_LEVEL, its redaction and serializers) writes there; otherwise nothing is logged.
@@ -38,7 +44,7 @@ export interface TestTenant {
 export async function build(t: TestContext | { after(fn: () => Promise<void>): void }, env: Record<string, string> = {}, options: { logStream?: { write(line: string): void } } = {}): Promise<TestApp> {
   const dataDir = env.SVC_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
   const config = loadConfig({ SVC_LOG_LEVEL: 'silent', ...process.env, SVC_DATA_DIR: dataDir, ...env });
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const store = await openStore(config.store);
   const { app, services, routes } = await buildApp({ config, store, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
   await app.ready();
   t.after(async () => {

@@ -52,8 +52,8 @@ test('SVC_METRICS_TOKEN must be a bearer value of 32 to 256 characters', () => {
   for (const bad of ['short', 'x'.repeat(257), `${'a'.repeat(40)} b`, `${'a'.repeat(40)}"`, `${'a'.repeat(40)}=x`]) {
     assert.throws(() => loadConfig({ SVC_METRICS_TOKEN: bad }), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_METRICS_TOKEN', JSON.stringify(bad));
   }
-  assert.equal(loadConfig({ SVC_METRICS_TOKEN: METRICS_TOKEN }).metricsToken, METRICS_TOKEN);
-  assert.equal(loadConfig({}).metricsToken, undefined);
+  assert.equal(loadConfig({ SVC_METRICS_TOKEN: METRICS_TOKEN }).metrics.token, METRICS_TOKEN);
+  assert.equal(loadConfig({}).metrics.token, undefined);
 });
 
 test('a scrape names no tenant: registered secrets are counted by alert level, refusal codes that look like ids are "other"', async (t) => {

@@ -6,7 +6,7 @@ import { startSandbox } from '@svc/sandbox';
 import { build } from './helpers.js';
 import { oidcSettings } from '../src/auth/oidc.js';
 import { selectCloud } from '../src/cloud/profiles.js';
-import { ConfigError } from '../src/config.js';
+import { ConfigError, loadConfig } from '../src/config.js';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -155,24 +155,29 @@ test('a tampered, missing or replayed state, a refusal by the provider and a ref
 });
 
 test('the sign-in settings are checked at start, naming the variable', async () => {
-  const sandbox = selectCloud({ SVC_CLOUD: 'sandbox' });
-  assert.equal(oidcSettings({}, sandbox), undefined, 'off without a client id');
-  assert.throws(() => oidcSettings({ SVC_OIDC_CLIENT_SECRET: 'x' }, sandbox), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_CLIENT_ID');
-  const commercial = selectCloud({ SVC_CLOUD: 'commercial' });
-  assert.throws(() => oidcSettings({ SVC_OIDC_CLIENT_ID: 'c' }, commercial), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_PUBLIC_URL');
+  // As at start: loadConfig reads the variables, oidcSettings checks what depends on the selected cloud.
+  const settings = (env: Record<string, string>) => {
+    const config = loadConfig(env);
+    return oidcSettings(config.oidc, selectCloud(config.cloud), config.server.publicUrl);
+  };
+  const sandbox = { SVC_CLOUD: 'sandbox' };
+  assert.equal(settings(sandbox), undefined, 'off without a client id');
+  assert.throws(() => settings({ ...sandbox, SVC_OIDC_CLIENT_SECRET: 'x' }), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_CLIENT_ID');
+  const commercial = { SVC_CLOUD: 'commercial' };
+  assert.throws(() => settings({ ...commercial, SVC_OIDC_CLIENT_ID: 'c' }), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_PUBLIC_URL');
   const url = 'https://analytics.contoso.com';
-  assert.throws(() => oidcSettings({ SVC_OIDC_CLIENT_ID: 'c' }, commercial, url), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_TENANTS', 'organizations needs a tenant map');
+  assert.throws(() => settings({ ...commercial, SVC_PUBLIC_URL: url, SVC_OIDC_CLIENT_ID: 'c' }), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_TENANTS', 'organizations needs a tenant map');
   const tid = randomUUID();
-  const multi = oidcSettings({ SVC_OIDC_CLIENT_ID: 'c', SVC_OIDC_TENANTS: `${tid}=contoso` }, commercial, url)!;
+  const multi = settings({ ...commercial, SVC_PUBLIC_URL: url, SVC_OIDC_CLIENT_ID: 'c', SVC_OIDC_TENANTS: `${tid}=contoso` })!;
   assert.equal(multi.issuer, 'https://login.microsoftonline.com/organizations/v2.0');
   assert.equal(multi.redirectUri, 'https://analytics.contoso.com/api/auth/callback');
-  const high = selectCloud({ SVC_CLOUD: 'gcc-high' });
-  assert.throws(() => oidcSettings({ SVC_OIDC_CLIENT_ID: 'c', SVC_OIDC_TENANTS: `${tid}=x` }, high, 'https://a.agency.us'), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_TENANT');
-  const single = oidcSettings({ SVC_OIDC_CLIENT_ID: 'c', SVC_OIDC_TENANT: tid }, high, 'https://a.agency.us')!;
+  const high = { SVC_CLOUD: 'gcc-high', SVC_PUBLIC_URL: 'https://a.agency.us' };
+  assert.throws(() => settings({ ...high, SVC_OIDC_CLIENT_ID: 'c', SVC_OIDC_TENANTS: `${tid}=x` }), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_TENANT');
+  const single = settings({ ...high, SVC_OIDC_CLIENT_ID: 'c', SVC_OIDC_TENANT: tid })!;
   assert.equal(single.issuer, `https://login.microsoftonline.us/${tid}/v2.0`);
   assert.equal(single.providerName, 'Microsoft Entra ID (Azure Government)');
   assert.equal(single.allowHttp, false);
-  assert.throws(() => oidcSettings({ SVC_OIDC_CLIENT_ID: 'c', SVC_OIDC_TENANT: tid, SVC_OIDC_SCOPES: 'read,root' }, sandbox), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_SCOPES');
+  assert.throws(() => settings({ ...sandbox, SVC_OIDC_CLIENT_ID: 'c', SVC_OIDC_TENANT: tid, SVC_OIDC_SCOPES: 'read,root' }), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_SCOPES');
 });
 
 test('a single-tenant registration signs its own tid into the default tenant; SVC_OIDC_ADMINS makes an admin', async (t) => {

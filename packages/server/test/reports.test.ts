@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { buildWithSandbox, install, stepOf, workspace, type Sandbox } from './install-helpers.js';
 import type { TestApp, TestTenant } from './helpers.js';
+import { loadConfig } from '../src/config.js';
 import { RdlSchema } from '../src/reports/rdl-schema.js';
 
 // The paginated-reports API through the real app against the sandbox's reporting emulator, over sockets.
@@ -365,6 +366,6 @@ test('SVC_RDL_SCHEMA_PATH: definitions are also validated against the schema fil
 
   fs.writeFileSync(path.join(dir, 'not-a-schema.xsd'), '<html/>');
   // A path that is not a schema stops the start, naming the variable.
-  assert.throws(() => RdlSchema.fromEnv({ SVC_RDL_SCHEMA_PATH: path.join(dir, 'not-a-schema.xsd') }), /SVC_RDL_SCHEMA_PATH.*not an XML schema/);
-  assert.throws(() => RdlSchema.fromEnv({ SVC_RDL_SCHEMA_PATH: path.join(dir, 'missing.xsd') }), /SVC_RDL_SCHEMA_PATH.*cannot read/);
+  assert.throws(() => RdlSchema.fromConfig(loadConfig({ SVC_RDL_SCHEMA_PATH: path.join(dir, 'not-a-schema.xsd') }).reports), /SVC_RDL_SCHEMA_PATH.*not an XML schema/);
+  assert.throws(() => RdlSchema.fromConfig(loadConfig({ SVC_RDL_SCHEMA_PATH: path.join(dir, 'missing.xsd') }).reports), /SVC_RDL_SCHEMA_PATH.*cannot read/);
 });

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { ensureTenant } from '../src/auth/token-service.js';
 import { SCOPES } from '../src/auth/scopes.js';
 import { TenancyService } from '../src/tenancy/tenancy-service.js';
+import { loadConfig } from '../src/config.js';
 import { buildWithSandbox, install, newPlatformWorkspace, workspace, type Sandbox } from './install-helpers.js';
 import type { TestApp, TestTenant } from './helpers.js';
 
@@ -227,7 +228,7 @@ test('the SVC_* shared set is the default tenant’s: reserved at start, its def
   const pws = await h.services.tenancy.assignments('default', ['platform-workspace']);
   assert.ok(pws.some((p) => p.resource === sandbox.ids.platformWorkspaceId.toLowerCase() && p.isDefault && p.assignedBy === 'SVC_* settings'));
   // A later start with another KQL cluster releases the one the settings reserved before, and reserves the new one.
-  const restarted = TenancyService.create({ db: h.store.db, profile: h.services.profile, env: { ...sandbox.env, SVC_KQL_CLUSTER_URI: 'http://127.0.0.1:9' }, tokens: h.services.tokens });
+  const restarted = TenancyService.create({ db: h.store.db, profile: h.services.profile, sharedSet: loadConfig({ ...sandbox.env, SVC_KQL_CLUSTER_URI: 'http://127.0.0.1:9' }).sharedSet, tokens: h.services.tokens });
   await restarted.reserveDefaults();
   const kql = (await restarted.assignments('default', ['kql-cluster'])).filter((x) => x.assignedBy === 'SVC_* settings').map((x) => x.resource);
   assert.ok(kql.includes('127.0.0.1:9') && !kql.includes(new URL(sandbox.env.SVC_KQL_CLUSTER_URI!).host), kql.join());

@@ -32,6 +32,7 @@ import dns from 'node:dns';
 const lookup = dns.lookup;
 dns.lookup = (host, options, cb) => host === process.env.WAREHOUSE_HOST ? cb(null, [{ address: '127.0.0.1', family: 4 }]) : lookup(host, options, cb);
 const { selectCloud } = await import(process.env.SRC_PROFILES);
+const { loadConfig } = await import(process.env.SRC_CONFIG);
 const { BackingPipeline } = await import(process.env.SRC_PIPELINE);
 const { resolveTarget } = await import(process.env.SRC_TARGETS);
 const { runProvisioner } = await import(process.env.SRC_RUNNER);
@@ -39,10 +40,10 @@ const { loadApp, DEFAULT_CATALOG_DIR } = await import(process.env.SRC_CATALOG);
 const { expandSeedTokens } = await import(process.env.SRC_SEEDS);
 const app = loadApp(DEFAULT_CATALOG_DIR + '/app-healthcare-popmgt');
 const item = app.items.find((i) => i.itemType === 'warehouse');
-const profile = selectCloud({ SVC_CLOUD: 'commercial' });
+const config = loadConfig({ SVC_CLOUD: 'commercial', SVC_WAREHOUSE_WORKSPACE: 'popmgt-ws', SVC_WAREHOUSE_DEDICATED_POOL: 'popmgtpool', SVC_WAREHOUSE_SERVER: process.env.WAREHOUSE_HOST + ':' + process.env.WAREHOUSE_PORT });
+const profile = selectCloud(config.cloud);
 const credential = { principal: 'managed', getToken: async (aud) => { if (aud !== profile.sqlAudience) throw new Error('unexpected audience ' + aud); return process.env.TOKEN; } };
-const { sharedSetFromEnv } = await import(process.env.SRC_TENANCY);
-const target = resolveTarget(profile, sharedSetFromEnv({ SVC_WAREHOUSE_WORKSPACE: 'popmgt-ws', SVC_WAREHOUSE_DEDICATED_POOL: 'popmgtpool', SVC_WAREHOUSE_SERVER: process.env.WAREHOUSE_HOST + ':' + process.env.WAREHOUSE_PORT }), 'shared');
+const target = resolveTarget(profile, config.sharedSet, 'shared');
 const pipeline = new BackingPipeline(profile, credential, { timeoutMs: 5000, retryDelayMs: 10, concurrencyPerService: 4 });
 const result = await runProvisioner({ app, item, content: expandSeedTokens(item.content, new Date()), storedItemId: 'i', target, profile, backends: { pipeline }, dependency: () => undefined, contentOf: () => undefined });
 process.stdout.write(JSON.stringify(result));
@@ -71,7 +72,7 @@ test('the same provisioner reaches a real-cloud-shaped server (commercial cloud,
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], {
     env: {
       ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem'), TOKEN: token, WAREHOUSE_HOST: HOST, WAREHOUSE_PORT: String(server.port),
-      SRC_PROFILES: src('cloud/profiles.ts'), SRC_PIPELINE: src('backends/http-pipeline.ts'), SRC_TARGETS: src('provisioning/targets.ts'), SRC_TENANCY: src('tenancy/tenancy-service.ts'),
+      SRC_PROFILES: src('cloud/profiles.ts'), SRC_PIPELINE: src('backends/http-pipeline.ts'), SRC_TARGETS: src('provisioning/targets.ts'), SRC_CONFIG: src('config.ts'),
       SRC_RUNNER: src('install/runner.ts'), SRC_CATALOG: src('catalog/index.ts'), SRC_SEEDS: src('catalog/seed-tokens.ts'),
     },
   });

@@ -5,13 +5,14 @@ import { generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { startTdsServer, type TdsServer, type SqlTable, type SqlView } from '../../sandbox/src/sql/index.js';
 import { DEFAULT_CATALOG_DIR, loadApp } from '../src/catalog/index.js';
 import { expandSeedTokens } from '../src/catalog/seed-tokens.js';
-import { selectCloud, type CloudProfile } from '../src/cloud/profiles.js';
+import type { CloudProfile } from '../src/cloud/profiles.js';
 import { BackingPipeline } from '../src/backends/http-pipeline.js';
 import { connect, SqlError } from '../src/backends/sql.js';
 import type { TokenSource } from '../src/backends/credential.js';
 import type { Backends, ProvisionContext } from '../src/provisioning/context.js';
 import { resolveTarget } from '../src/provisioning/targets.js';
-import { sharedSetFromEnv } from '../src/tenancy/tenancy-service.js';
+import { loadConfig } from '../src/config.js';
+import { cloudOf } from './helpers.js';
 import { runProvisioner } from '../src/install/runner.js';
 
 const SQL_AUDIENCE = 'https://database.windows.net/';
@@ -40,12 +41,12 @@ const app = loadApp(join(DEFAULT_CATALOG_DIR, 'app-healthcare-popmgt'));
 const item = app.items.find((i) => i.itemType === 'warehouse')!;
 
 /** A ProvisionContext as the runner builds it, for the sandbox cloud and the given SVC_* settings. */
-function context(server: TdsServer, content: unknown = expandSeedTokens(item.content, new Date()), env: Record<string, string> = {}, profile: CloudProfile = selectCloud({ SVC_CLOUD: 'sandbox' })): Omit<ProvisionContext, 'log'> {
+function context(server: TdsServer, content: unknown = expandSeedTokens(item.content, new Date()), env: Record<string, string> = {}, profile: CloudProfile = cloudOf({ SVC_CLOUD: 'sandbox' })): Omit<ProvisionContext, 'log'> {
   const settings = { SVC_WAREHOUSE_WORKSPACE: 'popmgt-ws', SVC_WAREHOUSE_DEDICATED_POOL: 'popmgtpool', SVC_WAREHOUSE_SERVER: server.address, ...env };
   const pipeline = new BackingPipeline(profile, credential, { timeoutMs: 5_000, retryDelayMs: 10, concurrencyPerService: 4 });
   return {
     app, item, content, storedItemId: 'item-1', profile,
-    target: resolveTarget(profile, sharedSetFromEnv(settings), 'shared'),
+    target: resolveTarget(profile, loadConfig(settings).sharedSet, 'shared'),
     backends: { pipeline } as unknown as Backends,
     dependency: () => undefined,
     contentOf: (k) => app.items.find((i) => i.key === k)?.content,
@@ -219,7 +220,7 @@ describe('logins', () => {
 
   test('the token is never sent to a host outside the cloud: a commercial profile refuses the loopback server', async () => {
     const before = server.logins.length;
-    const result = await runProvisioner(context(server, undefined, {}, selectCloud({ SVC_CLOUD: 'commercial' })));
+    const result = await runProvisioner(context(server, undefined, {}, cloudOf({ SVC_CLOUD: 'commercial' })));
     assert.equal(result.status, 'failed');
     assert.equal(result.error, undefined, 'the refusal is the service’s own, not presented as the backing service’s text');
     assert.equal(result.code, 'host_not_allowed');

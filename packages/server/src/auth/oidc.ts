@@ -1,6 +1,6 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import * as oidc from 'openid-client';
-import { ConfigError } from '../config.js';
+import { ConfigError, type OidcConfig } from '../config.js';
 import { COMMERCIAL_AUTH_URL, type CloudProfile } from '../cloud/profiles.js';
 import type { Db } from '../store/db.js';
 import { AuthenticationError, ForbiddenError, InputError, ServiceError } from '../errors.js';
@@ -12,9 +12,8 @@ import { DEFAULT_TENANT } from './token-service.js';
 /** How long a started sign-in may take before its state is refused. */
 export const LOGIN_TTL_SECONDS = 600;
 const MULTI_TENANT = ['organizations', 'common'];
-const DEFAULT_USER_SCOPES: Scope[] = ['read', 'write', 'install', 'reports', 'tokens'];
 
-/** Console sign-in through the cloud's identity provider (authorization code with PKCE), read from SVC_OIDC_*. */
+/** Console sign-in through the cloud's identity provider (authorization code with PKCE), from the SVC_OIDC_* settings. */
 export interface OidcSettings {
   clientId: string;
   /** Absent for a public client (PKCE alone). */
@@ -38,50 +37,35 @@ export interface OidcSettings {
   allowHttp: boolean;
 }
 
-const list = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-
-/** Reads the OIDC settings; undefined when SVC_OIDC_CLIENT_ID is not set (sign-in with the identity provider is off). */
-export function oidcSettings(env: Readonly<Record<string, string | undefined>>, profile: CloudProfile, publicUrl?: string): OidcSettings | undefined {
-  const clientId = env.SVC_OIDC_CLIENT_ID?.trim();
-  if (!clientId) {
-    const stray = Object.keys(env).find((k) => k.startsWith('SVC_OIDC_') && env[k]);
-    if (stray) throw new ConfigError('SVC_OIDC_CLIENT_ID', `is required when ${stray} is set (the app registration's client id)`);
-    return undefined;
-  }
+/**
+ * The sign-in settings for the selected cloud; undefined when SVC_OIDC_CLIENT_ID is not set (sign-in with the identity
+ * provider is off). What depends on the cloud is checked here and stops the start naming the variable.
+ */
+export function oidcSettings(oidcConfig: OidcConfig, profile: CloudProfile, publicUrl?: string): OidcSettings | undefined {
+  const { clientId, tenant } = oidcConfig;
+  if (!clientId) return undefined;
   if (!publicUrl && profile.name !== 'sandbox') {
     throw new ConfigError('SVC_PUBLIC_URL', 'is required for sign-in with the identity provider: the redirect URI is <SVC_PUBLIC_URL>/api/auth/callback');
   }
-  const tenant = (env.SVC_OIDC_TENANT || env.SVC_TENANT_ID || 'organizations').trim();
   const multiTenant = MULTI_TENANT.includes(tenant.toLowerCase());
-  const issuerOverridden = Boolean(env.SVC_OIDC_ISSUER);
-  const issuer = (env.SVC_OIDC_ISSUER || `${profile.authUrl}/${tenant}/v2.0`).replace(/\/+$/, '');
-  if (!/^https?:\/\//.test(issuer)) throw new ConfigError('SVC_OIDC_ISSUER', `must be an absolute URL, got "${issuer}"`);
+  const issuer = oidcConfig.issuer ?? `${profile.authUrl}/${tenant}/v2.0`;
   if (multiTenant && new URL(issuer).origin !== COMMERCIAL_AUTH_URL) {
     throw new ConfigError('SVC_OIDC_TENANT', `"${tenant}" (multi-tenant sign-in) is supported only at ${COMMERCIAL_AUTH_URL}; set it to your directory tenant id`);
   }
-  const tenants = new Map<string, string>();
-  for (const pair of list(env.SVC_OIDC_TENANTS)) {
-    const m = /^([0-9a-f-]{36})=([A-Za-z0-9_-]{1,64})$/i.exec(pair);
-    if (!m) throw new ConfigError('SVC_OIDC_TENANTS', `"${pair}" is not <directory tenant id>=<service tenant id>`);
-    tenants.set(m[1]!.toLowerCase(), m[2]!);
-  }
-  if (multiTenant && !tenants.size) {
+  if (multiTenant && !oidcConfig.tenants.size) {
     throw new ConfigError('SVC_OIDC_TENANTS', `is required with SVC_OIDC_TENANT=${tenant}: list which directory tenants may sign in and into which service tenant`);
   }
-  const userScopes = env.SVC_OIDC_SCOPES ? list(env.SVC_OIDC_SCOPES) : DEFAULT_USER_SCOPES;
-  const unknown = userScopes.find((s) => !(TENANT_SCOPES as readonly string[]).includes(s));
-  if (unknown) throw new ConfigError('SVC_OIDC_SCOPES', `"${unknown}" is not one of ${TENANT_SCOPES.join(', ')}`);
   return {
     clientId,
-    clientSecret: env.SVC_OIDC_CLIENT_SECRET || undefined,
+    clientSecret: oidcConfig.clientSecret,
     tenant,
     multiTenant,
     issuer,
-    issuerOverridden,
+    issuerOverridden: oidcConfig.issuer !== undefined,
     redirectUri: publicUrl ? `${publicUrl}/api/auth/callback` : undefined,
-    tenants,
-    userScopes: userScopes as Scope[],
-    admins: new Set(list(env.SVC_OIDC_ADMINS).map((s) => s.toLowerCase())),
+    tenants: new Map(oidcConfig.tenants),
+    userScopes: [...oidcConfig.userScopes],
+    admins: new Set(oidcConfig.admins),
     providerName: profile.identityProviderName,
     allowHttp: profile.allowLoopback,
   };

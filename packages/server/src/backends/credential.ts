@@ -1,7 +1,7 @@
 import {
   ClientCertificateCredential, ClientSecretCredential, ManagedIdentityCredential, WorkloadIdentityCredential, type TokenCredential,
 } from '@azure/identity';
-import { ConfigError } from '../config.js';
+import type { ServiceIdentity } from '../config.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 
 /** Gives the service identity's bearer token for an audience, cached and refreshed before expiry. */
@@ -13,35 +13,25 @@ export interface TokenSource {
 
 const REFRESH_BEFORE_MS = 5 * 60_000;
 
-/** Chooses the @azure/identity credential from SVC_IDENTITY (managed by default) with the cloud's authority host. */
-export function serviceCredential(env: Readonly<Record<string, string | undefined>>, profile: CloudProfile): TokenSource {
-  const kind = env.SVC_IDENTITY ?? 'managed';
+/** The @azure/identity credential of the configured service identity (SVC_IDENTITY), with the cloud's authority host. */
+export function serviceCredential(identity: ServiceIdentity, profile: CloudProfile): TokenSource {
   const authorityHost = profile.authUrl;
-  const clientId = env.AZURE_CLIENT_ID;
   let credential: TokenCredential;
-  switch (kind) {
+  switch (identity.kind) {
     case 'managed':
-      credential = clientId ? new ManagedIdentityCredential({ clientId }) : new ManagedIdentityCredential();
+      credential = identity.clientId ? new ManagedIdentityCredential({ clientId: identity.clientId }) : new ManagedIdentityCredential();
       break;
     case 'workload':
-      credential = new WorkloadIdentityCredential({ authorityHost, tenantId: env.AZURE_TENANT_ID, clientId });
+      credential = new WorkloadIdentityCredential({ authorityHost, tenantId: identity.tenantId, clientId: identity.clientId });
       break;
     case 'client-secret':
-      if (!env.AZURE_TENANT_ID || !clientId || !env.AZURE_CLIENT_SECRET) {
-        throw new ConfigError('SVC_IDENTITY', 'client-secret needs AZURE_TENANT_ID, AZURE_CLIENT_ID and AZURE_CLIENT_SECRET');
-      }
-      credential = new ClientSecretCredential(env.AZURE_TENANT_ID, clientId, env.AZURE_CLIENT_SECRET, { authorityHost });
+      credential = new ClientSecretCredential(identity.tenantId, identity.clientId, identity.clientSecret, { authorityHost });
       break;
     case 'client-certificate':
-      if (!env.AZURE_TENANT_ID || !clientId || !env.AZURE_CLIENT_CERTIFICATE_PATH) {
-        throw new ConfigError('SVC_IDENTITY', 'client-certificate needs AZURE_TENANT_ID, AZURE_CLIENT_ID and AZURE_CLIENT_CERTIFICATE_PATH');
-      }
-      credential = new ClientCertificateCredential(env.AZURE_TENANT_ID, clientId, { certificatePath: env.AZURE_CLIENT_CERTIFICATE_PATH }, { authorityHost });
+      credential = new ClientCertificateCredential(identity.tenantId, identity.clientId, { certificatePath: identity.certificatePath }, { authorityHost });
       break;
-    default:
-      throw new ConfigError('SVC_IDENTITY', `must be managed, workload, client-secret or client-certificate, got "${kind}"`);
   }
-  return cachedTokens(credential, `${kind}${clientId ? `:${clientId}` : ''}`);
+  return cachedTokens(credential, `${identity.kind}${identity.clientId ? `:${identity.clientId}` : ''}`);
 }
 
 /** Wraps a credential with a per-audience cache; concurrent callers share one fetch. */

@@ -1,6 +1,5 @@
-import { ConfigError } from '../config.js';
-
-export type CloudName = 'commercial' | 'gcc' | 'gcc-high' | 'dod' | 'sandbox';
+export const CLOUD_NAMES = ['commercial', 'gcc', 'gcc-high', 'dod', 'sandbox'] as const;
+export type CloudName = (typeof CLOUD_NAMES)[number];
 
 /** Every address and token audience the service uses in one cloud. Nothing outside this file names a host. */
 export interface CloudProfile {
@@ -137,46 +136,24 @@ export function cloudFromAddress(publicUrl: string): CloudName | undefined {
   return undefined;
 }
 
-const OVERRIDES: Array<[keyof CloudProfile, string]> = [
-  ['authUrl', 'SVC_AUTH_URL'],
-  ['dataPlatformApiUrl', 'SVC_DATA_PLATFORM_API_URL'],
-  ['dataPlatformAudience', 'SVC_DATA_PLATFORM_AUDIENCE'],
-  ['biApiUrl', 'SVC_BI_API_URL'],
-  ['biAppUrl', 'SVC_BI_APP_URL'],
-  ['biAudience', 'SVC_BI_AUDIENCE'],
-  ['armUrl', 'SVC_ARM_URL'],
-  ['armAudience', 'SVC_ARM_AUDIENCE'],
-  ['kqlAudience', 'SVC_KQL_AUDIENCE'],
-  ['searchAudience', 'SVC_SEARCH_AUDIENCE'],
-  ['sqlAudience', 'SVC_SQL_AUDIENCE'],
-  ['oneLakeUrl', 'SVC_ONELAKE_URL'],
-  ['storageAudience', 'SVC_STORAGE_AUDIENCE'],
-];
+/** The addresses and audiences a deployment may set for its cloud (config.ts, section `cloud`: SVC_AUTH_URL and the others). */
+export type CloudOverrides = Partial<Pick<CloudProfile,
+  'authUrl' | 'dataPlatformApiUrl' | 'dataPlatformAudience' | 'biApiUrl' | 'biAppUrl' | 'biAudience' | 'armUrl' | 'armAudience' |
+  'kqlAudience' | 'searchAudience' | 'sqlAudience' | 'oneLakeUrl' | 'storageAudience'>>;
 
-/** Selects the cloud (SVC_CLOUD, else from SVC_PUBLIC_URL, else sandbox) and applies per-address overrides. */
-export function selectCloud(env: Readonly<Record<string, string | undefined>>): CloudProfile {
-  let name = env.SVC_CLOUD as CloudName | undefined;
-  if (name && !['commercial', 'gcc', 'gcc-high', 'dod', 'sandbox'].includes(name)) {
-    throw new ConfigError('SVC_CLOUD', `must be commercial, gcc, gcc-high, dod or sandbox, got "${name}"`);
-  }
-  if (!name && env.SVC_PUBLIC_URL) {
-    name = cloudFromAddress(env.SVC_PUBLIC_URL);
-    if (!name) throw new ConfigError('SVC_PUBLIC_URL', `matches no cloud rule (${env.SVC_PUBLIC_URL}); set SVC_CLOUD to one of commercial, gcc, gcc-high, dod, sandbox`);
-  }
-  name ??= 'sandbox';
+/** The profile of the configured cloud with the deployment's overrides applied (config.ts has validated both). */
+export function selectCloud(cloud: { name: CloudName; overrides: CloudOverrides }): CloudProfile {
+  const { name } = cloud;
   // The sandbox speaks the commercial audiences but sends tokens to loopback only.
   const base: CloudProfile = name === 'sandbox' ? { ...commercial, name: 'sandbox', identityProviderName: 'Sandbox identity provider', graphUrl: undefined, allowedSuffixes: [], allowLoopback: true } : BASE[name];
-  const profile: Record<string, unknown> = { ...base, allowedSuffixes: [...base.allowedSuffixes] };
-  for (const [key, variable] of OVERRIDES) {
-    const value = env[variable];
+  const profile: CloudProfile = { ...base, allowedSuffixes: [...base.allowedSuffixes] };
+  for (const [key, value] of Object.entries(cloud.overrides) as Array<[keyof CloudOverrides, string | undefined]>) {
     if (!value) continue;
-    if (!/^https?:\/\//.test(value)) throw new ConfigError(variable, `must be an absolute URL, got "${value}"`);
-    profile[key] = value.replace(/\/+$/, '');
+    profile[key] = value;
     // An address the operator set explicitly is trusted as an exact host (not its parents).
-    const host = hostOf(value);
-    if (name !== 'sandbox' && key.endsWith('Url')) (profile.allowedSuffixes as string[]).push(host);
+    if (name !== 'sandbox' && key.endsWith('Url')) profile.allowedSuffixes.push(hostOf(value));
   }
-  return profile as unknown as CloudProfile;
+  return profile;
 }
 
 /** Whether the service's token may be sent to this URL: https under an allowed suffix, or loopback in the sandbox. */

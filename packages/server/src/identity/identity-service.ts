@@ -1,6 +1,7 @@
 import type { Caller } from '../auth/caller.js';
 import { BackingPipeline } from '../backends/http-pipeline.js';
 import type { CloudProfile } from '../cloud/profiles.js';
+import type { IdentityOpsConfig } from '../config.js';
 import type { Metrics } from '../http/metrics.js';
 import type { Db } from '../store/db.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
@@ -24,7 +25,8 @@ export interface IdentityOptions {
   pipeline: BackingPipeline;
   signals: IdentitySignals;
   metrics: Metrics;
-  env: Readonly<Record<string, string | undefined>>;
+  /** The tenant, graph and vault settings (SVC_TENANT_ID, SVC_GRAPH_*, SVC_VAULT_*). */
+  settings: IdentityOpsConfig;
   /** Which platform workspaces each tenant may touch (a rollback re-checks the one its change named). */
   tenancy: TenancyService;
   /** The clock of the whole domain (tests set it to days before an expiry, or past the 24-hour overlap). */
@@ -45,25 +47,25 @@ export class IdentityService {
   private constructor(private readonly options: IdentityOptions) {
     this.clock = options.now ?? (() => new Date());
     const now = () => this.clock();
-    const { db, profile, env } = options;
+    const { db, profile, settings } = options;
     this.signals = options.signals;
     this.signals.now = now;
     // The application API's address is the cloud profile's (none in the sandbox), SVC_GRAPH_URL overriding it.
-    const graphUrl = (env.SVC_GRAPH_URL ?? profile.graphUrl)?.replace(/\/+$/, '');
-    const vaultUrl = env.SVC_VAULT_URL?.replace(/\/+$/, '');
+    const graphUrl = (settings.graphUrl ?? profile.graphUrl)?.replace(/\/+$/, '');
+    const vaultUrl = settings.vaultUrl;
     // Graph and the vault are outside the data-plane suffixes: this pipeline also trusts exactly their hosts.
     const extra = [graphUrl, vaultUrl].filter((u): u is string => Boolean(u)).map((u) => new URL(u).hostname);
     const pipeline = new BackingPipeline({ ...profile, allowedSuffixes: [...profile.allowedSuffixes, ...extra] }, options.pipeline.credential, options.pipeline.options);
-    const graph = graphUrl ? new ApplicationCredentialClient(pipeline, graphUrl, env.SVC_GRAPH_AUDIENCE ?? profile.graphAudience) : undefined;
-    const vault = vaultUrl ? new VaultClient(pipeline, vaultUrl, env.SVC_VAULT_AUDIENCE ?? profile.vaultAudience) : undefined;
+    const graph = graphUrl ? new ApplicationCredentialClient(pipeline, graphUrl, settings.graphAudience ?? profile.graphAudience) : undefined;
+    const vault = vaultUrl ? new VaultClient(pipeline, vaultUrl, settings.vaultAudience ?? profile.vaultAudience) : undefined;
     this.journal = new ChangeJournal(db, now);
     const platform = new PlatformIdentityClient(options.pipeline, profile.dataPlatformApiUrl, profile.dataPlatformAudience);
     this.fixes = new FixService({ profile, platform, journal: this.journal, graph, vault, tenancy: options.tenancy });
-    this.probes = new ProbeService({ profile, servicePipeline: options.pipeline, signals: this.signals, tenantId: env.SVC_TENANT_ID, now });
+    this.probes = new ProbeService({ profile, servicePipeline: options.pipeline, signals: this.signals, tenantId: settings.tenantId, now });
     this.credentials = new CredentialRegistry(db, now, options.tenancy);
     this.rotations = new RotationService({
       db, credentials: this.credentials, journal: this.journal, fixes: this.fixes, graph, vault, tenancy: options.tenancy, authUrl: profile.authUrl,
-      scope: `${profile.dataPlatformAudience.replace(/\/+$/, '')}/.default`, tenantId: env.SVC_TENANT_ID, now,
+      scope: `${profile.dataPlatformAudience.replace(/\/+$/, '')}/.default`, tenantId: settings.tenantId, now,
     });
     this.incidents = new IncidentService({ db, signals: this.signals, journal: this.journal, probes: this.probes, now });
   }

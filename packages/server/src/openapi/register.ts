@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
-import type { Config } from '../config.js';
 import { SESSION_COOKIE } from '../auth/session-service.js';
 import { SCOPE_DESCRIPTIONS } from '../auth/scopes.js';
 
@@ -9,7 +8,7 @@ export const API_VERSION = '1.0.0';
 const scopeText = Object.entries(SCOPE_DESCRIPTIONS).map(([s, d]) => `- \`${s}\`: ${d}`).join('\n');
 
 /** Registers @fastify/swagger so the OpenAPI 3.1 document is generated from the route schemas. */
-export async function registerOpenApi(app: FastifyInstance, config: Config) {
+export async function registerOpenApi(app: FastifyInstance, publicUrl: string | undefined) {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -22,7 +21,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config) {
           'Every success answers `{"ok": true, ...}`; every failure `{"ok": false, "error": {"code", "message", "hint"?, "field"?, "gate"?}}`.\n\n' +
           `Scopes:\n${scopeText}`,
       },
-      servers: [{ url: config.publicUrl ?? 'http://localhost:8080', description: 'this deployment' }],
+      servers: [{ url: publicUrl ?? 'http://localhost:8080', description: 'this deployment' }],
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'svc_pat_<id>_<secret>', description: 'a scoped API token' },

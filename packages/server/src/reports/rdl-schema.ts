@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { memoryPages, validateXML } from 'xmllint-wasm';
-import { ConfigError } from '../config.js';
+import { ConfigError, type ReportsConfig } from '../config.js';
 import type { RdlFault } from './rdl-check.js';
 
 /**
@@ -13,8 +13,8 @@ export class RdlSchema {
   private constructor(private readonly fileName: string, private readonly xsd: string) {}
 
   /** The schema SVC_RDL_SCHEMA_PATH names, read once at start; undefined when the variable is unset. */
-  static fromEnv(env: Readonly<Record<string, string | undefined>>): RdlSchema | undefined {
-    const file = env.SVC_RDL_SCHEMA_PATH;
+  static fromConfig(reports: ReportsConfig): RdlSchema | undefined {
+    const file = reports.rdlSchemaPath;
     if (!file) return undefined;
     let xsd: string;
     try {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
 import type { CloudProfile } from '../cloud/profiles.js';
+import type { ReportsConfig } from '../config.js';
 import type { BiExport, BiReport, ReportingClient } from '../backends/reporting.js';
 import { ConflictError, GateError, InputError, NotFoundError, PreconditionError, ServiceError } from '../errors.js';
 import { gate } from '../provisioning/gates.js';
@@ -59,8 +60,8 @@ export class PaginatedReportService {
   ) {}
 
   /** The service; SVC_RDL_SCHEMA_PATH (the published RDL schema) is read here, once, and a bad path stops the start. */
-  static create(options: { client: ReportingClient; workspaces: WorkspaceService; tenancy: TenancyService; profile: CloudProfile; env: Readonly<Record<string, string | undefined>> }): PaginatedReportService {
-    return new PaginatedReportService(options.client, options.workspaces, options.tenancy, options.profile, RdlSchema.fromEnv(options.env));
+  static create(options: { client: ReportingClient; workspaces: WorkspaceService; tenancy: TenancyService; profile: CloudProfile; settings: ReportsConfig }): PaginatedReportService {
+    return new PaginatedReportService(options.client, options.workspaces, options.tenancy, options.profile, RdlSchema.fromConfig(options.settings));
   }
 
   /**

@@ -56,15 +56,15 @@ async function pglitePool(dataDir: string): Promise<PostgresPool & { ready: Prom
   };
 }
 
-/** Opens PostgreSQL when a URL is given, else PGlite in dataDir, and applies the committed migrations. */
-export async function openStore(options: { databaseUrl?: string; dataDir: string }): Promise<Store> {
+/** Opens PostgreSQL when a URL is given (a pool of `pool` connections), else PGlite in dataDir, and applies the committed migrations. */
+export async function openStore(options: { databaseUrl?: string; dataDir: string; pool: number }): Promise<Store> {
   let pool: PostgresPool;
   let kind: Store['kind'];
   let listen: Store['listen'];
   const listeners: pg.Client[] = [];
   if (options.databaseUrl) {
     const url = options.databaseUrl;
-    pool = new pg.Pool({ connectionString: url, max: Number(process.env.SVC_DB_POOL ?? 10) });
+    pool = new pg.Pool({ connectionString: url, max: options.pool });
     kind = 'postgres';
     listen = async (channel, fn) => {
       const client = new pg.Client({ connectionString: url });

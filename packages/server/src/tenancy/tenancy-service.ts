@@ -15,8 +15,6 @@ type Settings = TargetSettings | ApplicationSettings | Record<string, never>;
 /** A target as the operator sends it. */
 export interface TargetInput { kind: TargetKind; address: string; resourceId?: string; location?: string; workspace?: string; database?: string; container?: string }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 /** The targetOverrides fields that name a resource the tenant must hold. */
 export type CheckedField = 'platformWorkspaceId' | 'kqlClusterUri' | 'searchService' | 'warehouseServer' | 'lakeAccount';
 
@@ -68,24 +66,6 @@ const KIND_NAMES: Record<ResourceKind, string> = {
 /** Who reserved a resource for the default tenant at start. */
 const ENV_ASSIGNER = 'SVC_* settings';
 
-/** The default tenant's shared set, from the SVC_* settings. */
-export function sharedSetFromEnv(env: Env): SharedSet {
-  const trim = (v?: string) => v?.replace(/\/+$/, '') || undefined;
-  return {
-    platformWorkspaceId: env.SVC_DEFAULT_PLATFORM_WORKSPACE || undefined,
-    kqlClusterUri: trim(env.SVC_KQL_CLUSTER_URI),
-    kqlClusterResourceId: env.SVC_KQL_CLUSTER_NAME || undefined,
-    kqlLocation: env.SVC_KQL_LOCATION || undefined,
-    searchService: trim(env.SVC_SEARCH_SERVICE),
-    warehouseWorkspace: env.SVC_WAREHOUSE_WORKSPACE || undefined,
-    warehousePool: env.SVC_WAREHOUSE_DEDICATED_POOL || undefined,
-    warehouseServer: env.SVC_WAREHOUSE_SERVER || undefined,
-    warehouseDatabase: env.SVC_WAREHOUSE_DATABASE || env.SVC_WAREHOUSE_DEDICATED_POOL || undefined,
-    lakeAccount: env.SVC_LAKE_ACCOUNT || undefined,
-    lakeContainer: env.SVC_LAKE_CONTAINER || undefined,
-  };
-}
-
 /** A shared set from a tenant's first-assigned target of each kind. */
 function sharedSetOf(defaults: Map<ResourceKind, Row>): SharedSet {
   const s = (kind: TargetKind) => defaults.get(kind)?.settings as TargetSettings | undefined;
@@ -106,14 +86,11 @@ function sharedSetOf(defaults: Map<ResourceKind, Row>): SharedSet {
  * service's identity can reach is used only by the tenant it is assigned to; another tenant's resource is not found.
  */
 export class TenancyService {
-  private readonly envSet: SharedSet;
+  private constructor(private readonly db: Db, private readonly profile: CloudProfile, private readonly envSet: SharedSet, private readonly tokens: TokenService) {}
 
-  private constructor(private readonly db: Db, private readonly profile: CloudProfile, env: Env, private readonly tokens: TokenService) {
-    this.envSet = sharedSetFromEnv(env);
-  }
-
-  static create(options: { db: Db; profile: CloudProfile; env: Env; tokens: TokenService }): TenancyService {
-    return new TenancyService(options.db, options.profile, options.env, options.tokens);
+  /** The service; `sharedSet` is the default tenant's, from the SVC_* settings (config.ts, section `sharedSet`). */
+  static create(options: { db: Db; profile: CloudProfile; sharedSet: SharedSet; tokens: TokenService }): TenancyService {
+    return new TenancyService(options.db, options.profile, options.sharedSet, options.tokens);
   }
 
   /** The warehouse server of a workspace name in this cloud (what the provisioner connects to). */
