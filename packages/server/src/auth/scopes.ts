@@ -22,6 +22,9 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
 
 const isTenantScope = (s: string): s is TenantScope => (TENANT_SCOPES as readonly string[]).includes(s);
 
+/** True when `s` names a scope. */
+export const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);
+
 /** True when the held scopes grant `needed`. */
 export function hasScope(held: readonly string[], needed: Scope): boolean {
   if (held.includes(needed)) return true;

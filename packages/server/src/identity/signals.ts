@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/db.js';
+import type { StoreRow } from '../store/schema.js';
 import type { Metrics } from '../http/metrics.js';
 import type { SignalPoint } from './severity.js';
 import { tenantContext } from '../tenancy/tenant-context.js';
@@ -15,8 +16,7 @@ export interface IdentitySignal {
   at: string;
 }
 
-type Row = { id: string; tenant_id: string | null; principal: string; service: string; status: number; code: string | null; path: string; at: Date };
-const toSignal = (r: Row): IdentitySignal => ({ id: r.id, principal: r.principal, service: r.service, status: r.status, ...(r.code ? { code: r.code } : {}), path: r.path, at: r.at.toISOString() });
+const toSignal = (r: StoreRow<'identity_signals'>): IdentitySignal => ({ id: r.id, principal: r.principal, service: r.service, status: r.status, ...(r.code ? { code: r.code } : {}), path: r.path, at: r.at.toISOString() });
 
 /**
  * A refusal's code as a metric label: a status or a service's error name (AADSTS7000215, InsufficientPrivileges); anything

@@ -5,6 +5,8 @@ export type Phase = 'creating-items' | 'provisioning' | 'finalizing' | 'done';
 export type StepStatus = 'created' | 'exists' | 'skipped' | 'remediation' | 'failed';
 export type Outcome = 'all-created' | 'partial' | 'all-remediation' | 'skipped';
 export type Mode = 'shared' | 'dedicated';
+/** The kinds of a job's events (the server-sent event names). */
+export type JobEventKind = 'phase' | 'item-created' | 'step' | 'step-retried' | 'done' | 'failed';
 
 /** The result of provisioning one item (SPEC.md StepResult). */
 export interface StepResult {

@@ -33,6 +33,9 @@ export interface ApplicationSettings {
   vaultSecretName?: string;
 }
 
+/** What an assignment carries: a target's settings, an application's, or nothing (a platform workspace, a vault secret). */
+export type ResourceSettings = TargetSettings | ApplicationSettings | Record<string, never>;
+
 /** The lowercase key of a platform workspace id, or 400 naming the field. */
 export function platformWorkspaceKey(id: string, field: string): string {
   if (!GUID.test(id)) throw new InputError(`${field} must be a platform workspace id (a GUID), got '${id.slice(0, 80)}'`, field);
