@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError } from '../errors.js';
 import type { Db } from '../store/db.js';
 import type { StoreRow } from '../store/schema.js';
 import { expiryAlert, type ExpiryAlert } from './secret-alerts.js';
-import { storableInstant } from '../http/input-guard.js';
+import { storableInstant } from '../values.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 
 /** A service-principal credential registered by metadata: never the secret value. */

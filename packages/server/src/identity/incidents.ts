@@ -10,7 +10,7 @@ import type { Change, ChangeJournal } from './journal.js';
 import type { ProbeRequest, ProbeResult, ProbeService } from './probes.js';
 import { classifySeverity, type Severity, type SeverityFacts } from './severity.js';
 import type { IdentitySignals } from './signals.js';
-import { storableInstant } from '../http/input-guard.js';
+import { storableInstant } from '../values.js';
 
 /** What an incident row keeps in its data column. */
 export interface IncidentData {

@@ -1,4 +1,4 @@
-import type { Metrics } from '../http/metrics.js';
+import type { Metrics } from '../metrics.js';
 
 /** Expiry alerts fire at 90, 30 and 7 days remaining (SPEC.md, credential operations). */
 export const ALERT_THRESHOLDS = [90, 30, 7] as const;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/db.js';
 import type { StoreRow } from '../store/schema.js';
-import type { Metrics } from '../http/metrics.js';
+import type { Metrics } from '../metrics.js';
 import type { SignalPoint } from './severity.js';
 import { tenantContext } from '../tenancy/tenant-context.js';
 

@@ -1,6 +1,6 @@
 import { hostAllowed, type CloudProfile } from '../cloud/profiles.js';
 import { InputError } from '../errors.js';
-import { GUID_PATTERN } from '../http/schemas.js';
+import { GUID_PATTERN } from '../values.js';
 
 /** The kinds of backing resource a tenant is assigned: platform workspaces and the targets of its installs. */
 export const TARGET_KINDS = ['kql-cluster', 'search-service', 'warehouse', 'lake'] as const;
