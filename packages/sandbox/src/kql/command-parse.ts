@@ -18,11 +18,6 @@ export class CommandText {
     return true;
   }
 
-  peekChar(): string {
-    this.skipWs();
-    return this.text[this.pos] ?? '';
-  }
-
   name(): string {
     this.skipWs();
     const rest = this.text.slice(this.pos);
