@@ -100,7 +100,7 @@ const unquote = (v: string) => {
 };
 
 /** `docstring="…", folder="…"` → map (keys lower-cased). */
-export function parseProps(text: string): Record<string, string> {
+function parseProps(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const pair of splitTop(text)) {
     const eq = pair.indexOf('=');

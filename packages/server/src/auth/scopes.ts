@@ -4,7 +4,7 @@
  * a tenant's administrator does not manage the deployment.
  */
 export const TENANT_SCOPES = ['read', 'write', 'install', 'reports', 'tokens', 'admin'] as const;
-export const DEPLOYMENT_SCOPES = ['metrics', 'operator'] as const;
+const DEPLOYMENT_SCOPES = ['metrics', 'operator'] as const;
 export const SCOPES = [...TENANT_SCOPES, ...DEPLOYMENT_SCOPES] as const;
 export type Scope = (typeof SCOPES)[number];
 export type TenantScope = (typeof TENANT_SCOPES)[number];

@@ -8,7 +8,7 @@ import { GUID_PATTERN } from '../values.js';
 /** `ok` of every success answer. */
 export const Ok = Type.Unsafe<true>(Type.Boolean({ description: 'always true: every success answers ok true' }));
 /** `ok` of every failure answer. */
-export const NotOk = Type.Unsafe<false>(Type.Boolean({ description: 'always false: every failure answers ok false' }));
+const NotOk = Type.Unsafe<false>(Type.Boolean({ description: 'always false: every failure answers ok false' }));
 
 /** The shared error envelope, registered once and referenced by every route's error responses. */
 export const ErrorEnvelope = Type.Object(

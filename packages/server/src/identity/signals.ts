@@ -22,7 +22,7 @@ const toSignal = (r: StoreRow<'identity_signals'>): IdentitySignal => ({ id: r.i
  * A refusal's code as a metric label: a status or a service's error name (AADSTS7000215, InsufficientPrivileges); anything
  * else (an id, free text) is 'other', so a scrape never carries a tenant's identifiers.
  */
-export const codeLabel = (code: string) => (/^(?:\d{1,3}|[A-Za-z][A-Za-z0-9_.]{0,63})$/.test(code) && !/[0-9a-f]{16,}/i.test(code) ? code : 'other');
+const codeLabel = (code: string) => (/^(?:\d{1,3}|[A-Za-z][A-Za-z0-9_.]{0,63})$/.test(code) && !/[0-9a-f]{16,}/i.test(code) ? code : 'other');
 
 /** Records identity signals (the pipeline's onAuthFailure hook and the probes) and reads them back. */
 export class IdentitySignals {

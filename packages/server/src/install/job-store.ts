@@ -34,7 +34,7 @@ export interface StepRow {
   result: StepResult | null;
 }
 
-export function toJob(r: JobRow): InstallJob {
+function toJob(r: JobRow): InstallJob {
   return {
     id: r.id,
     appId: r.app_id,

@@ -6,7 +6,7 @@ import { JOB_STATUSES, MODES, OUTCOMES, PHASES, STEP_STATUSES } from './types.js
 /** A remediation gate (errors.ts RemediationGate), registered once and referenced by step results and probe results. */
 export const Gate = Type.Object({ reason: Type.String(), remediation: Type.String(), link: Type.String() }, { $id: 'RemediationGate' });
 
-export const StepResultSchema = Type.Object(
+const StepResultSchema = Type.Object(
   {
     status: Type.Union(STEP_STATUSES.map((s) => Type.Literal(s))),
     resourceId: Type.Optional(Type.String({ description: 'the live resource in the backing service' })),
@@ -21,7 +21,7 @@ export const StepResultSchema = Type.Object(
   { $id: 'StepResult' },
 );
 
-export const ProvisionReportSchema = Type.Object(
+const ProvisionReportSchema = Type.Object(
   {
     outcome: Type.Union(OUTCOMES.map((s) => Type.Literal(s))),
     mode: Type.Union(MODES.map((m) => Type.Literal(m))),

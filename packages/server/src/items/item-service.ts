@@ -25,7 +25,7 @@ const COLUMNS = ['id', 'workspace_id', 'item_type', 'display_name', 'description
 
 type Row = StoreRow<'items', (typeof COLUMNS)[number]>;
 
-export function toItem(r: Row): Item {
+function toItem(r: Row): Item {
   return {
     id: r.id,
     workspaceId: r.workspace_id,

@@ -22,7 +22,7 @@ const COLUMNS = ['id', 'name', 'description', 'platform_workspace_id', 'created_
 
 type Row = StoreRow<'workspaces', (typeof COLUMNS)[number]>;
 
-export function toWorkspace(r: Row): Workspace {
+function toWorkspace(r: Row): Workspace {
   return {
     id: r.id,
     name: r.name,

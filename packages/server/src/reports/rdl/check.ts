@@ -2,7 +2,7 @@ import { lineAt, lineMap } from './lines.js';
 import { kid, kids, localName, parseXml, type XmlElement } from './xml.js';
 
 /** The RDL 2016/01 report definition namespace. */
-export const RDL_2016_NS = 'http://schemas.microsoft.com/sqlserver/reporting/2016/01/reportdefinition';
+const RDL_2016_NS = 'http://schemas.microsoft.com/sqlserver/reporting/2016/01/reportdefinition';
 
 /** The data types a report parameter may declare. */
 export const RDL_PARAMETER_TYPES = ['Boolean', 'DateTime', 'Integer', 'Float', 'String'] as const;
