@@ -7,7 +7,7 @@ export function stableUuid(seed: string, label: string): string {
 }
 
 /** Hex text derived from the seed and a label. */
-export function stableHex(seed: string, label: string, length = 32): string {
+function stableHex(seed: string, label: string, length = 32): string {
   let out = '';
   for (let i = 0; out.length < length; i++) out += createHash('sha256').update(`${seed}\u0000${label}\u0000${i}`).digest('hex');
   return out.slice(0, length);

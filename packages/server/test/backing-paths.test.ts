@@ -37,9 +37,9 @@ test('the pipeline refuses a URL with a dot segment before anything is sent; an 
   assert.deepEqual(seen, [], 'nothing reached the server');
   // Through a client: an identifier that tries to climb out of its workspace stays inside its own segment.
   const client = new DataPlatformClient(pipeline, base, 'a');
-  await client.getWorkspace('x/../../roleAssignments#');
-  assert.deepEqual(seen, ['/v1/workspaces/x%2F..%2F..%2FroleAssignments%23']);
-  await assert.rejects(client.getWorkspace('..'), UnsafePathError);
+  await client.getLakehouse('x/../../roleAssignments#', 'lh');
+  assert.deepEqual(seen, ['/v1/workspaces/x%2F..%2F..%2FroleAssignments%23/lakehouses/lh']);
+  await assert.rejects(client.getLakehouse('ws', '..'), UnsafePathError);
   assert.equal(seen.length, 1);
 });
 

@@ -164,7 +164,7 @@ describe('a broken app is refused with the app, item and problem named', () => {
   test('an RDL without a Page, in the wrong namespace, or not well-formed', () => {
     const rdlFile = join('reports', 'daily-floor-performance.rdl');
     const cases: [(s: string) => string, RegExp][] = [
-      [(s) => s.replace(/<Page>[\s\S]*<\/Page>/, ''), /ReportSection 1 has no Page/],
+      [(s) => s.replace(/<Page>[\s\S]*<\/Page>/, ''), /daily-floor-performance.rdl line \d+, <ReportSection>: Page is required/],
       [(s) => s.replace('2016/01/reportdefinition"', '2010/01/reportdefinition"'), /namespace .* not the 2016\/01/],
       [(s) => s.replace('</DataSets>', ''), /not well-formed XML/],
       [(s) => s.replace('Fields!NetWin.Value', 'Fields!NetWinn.Value'), /Fields!NetWinn/],

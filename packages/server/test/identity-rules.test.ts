@@ -125,7 +125,7 @@ test('expiry alerts at 90, 30 and 7 days remaining', () => {
   assert.equal(expiryAlert(exp, at(30))?.threshold, 30);
   assert.equal(expiryAlert(exp, at(8))?.threshold, 30);
   assert.deepEqual(expiryAlert(exp, at(6)), { threshold: 7, level: 'critical', daysRemaining: 6 });
-  assert.equal(expiryAlert(exp, at(-1))?.level, 'expired');
+  assert.deepEqual(expiryAlert(exp, at(-1)), { threshold: 0, level: 'expired', daysRemaining: 0 });
 });
 
 test('rotation: steps in order, the old secret deleted only after verification and 24 hours', () => {

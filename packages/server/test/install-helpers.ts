@@ -4,6 +4,7 @@ import { startSandbox } from '@svc/sandbox';
 import { build, type TestApp, type TestTenant } from './helpers.js';
 import { DEFAULT_TENANT, ensureTenant } from '../src/auth/token-service.js';
 import { TENANT_SCOPES, type Scope } from '../src/auth/scopes.js';
+import type { ResourceKind } from '../src/tenancy/resources.js';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -49,7 +50,7 @@ function sandboxTargets(sb: Sandbox) {
 
 /** Takes the sandbox's resources from whichever tenant holds them (test files share a PostgreSQL store). */
 async function takeSandbox(h: TestApp, sb: Sandbox, what: { platformWorkspace: boolean }): Promise<void> {
-  const drop = (kind: string, resource: string) => h.store.db.deleteFrom('tenant_resources').where('kind', '=', kind).where('resource', '=', resource.toLowerCase()).execute();
+  const drop = (kind: ResourceKind, resource: string) => h.store.db.deleteFrom('tenant_resources').where('kind', '=', kind).where('resource', '=', resource.toLowerCase()).execute();
   if (what.platformWorkspace) await drop('platform-workspace', sb.ids.platformWorkspaceId);
   for (const t of sandboxTargets(sb)) await drop(t.kind, new URL(/^[a-z]+:\/\//.test(t.address) ? t.address : `https://${t.address}`).host);
 }

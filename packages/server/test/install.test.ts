@@ -213,8 +213,8 @@ test('concurrent writes to one job each append one event, numbered without gaps;
   const steps = await jobs.steps(id);
   assert.ok(steps.every((s) => s.result?.status === 'created'), 'the fenced-out write did not touch the steps');
   // A tenant fence (a step retry) of another tenant does not reach the job.
-  assert.equal(await jobs.update(id, { tenantId: 'another-tenant' }, { status: 'failed' }, { kind: 'x', data: {} }), false);
-  assert.equal(await jobs.update(id, { tenantId: tenant.tenantId }, { percentComplete: 60 }, { kind: 'retry', data: {} }), true);
+  assert.equal(await jobs.update(id, { tenantId: 'another-tenant' }, { status: 'failed' }, { kind: 'step-retried', data: {} }), false);
+  assert.equal(await jobs.update(id, { tenantId: tenant.tenantId }, { percentComplete: 60 }, { kind: 'step-retried', data: {} }), true);
   assert.equal((await jobs.events(id, 20)).map((e) => e.seq).join(), '21,22');
   // Finished, so no worker of another test on a shared PostgreSQL store picks the job up once its lease runs out.
   assert.equal(await jobs.update(id, { owner: 'owner-a' }, { status: 'done', phase: 'done', finished: true }, { kind: 'done', data: {} }), true);

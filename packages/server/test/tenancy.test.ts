@@ -214,7 +214,7 @@ test('two tenants: platform workspaces, reports, bindings, installs and identity
 test('the SVC_* shared set is the default tenant’s: reserved at start, its default platform workspace and targets', async (t) => {
   const { h, sandbox } = await buildWithSandbox(t);
   // Give the sandbox's resources back to the default tenant as a fresh start would (they are a test tenant's here).
-  for (const kind of ['platform-workspace', 'kql-cluster', 'search-service', 'warehouse']) {
+  for (const kind of ['platform-workspace', 'kql-cluster', 'search-service', 'warehouse'] as const) {
     await h.store.db.deleteFrom('tenant_resources').where('kind', '=', kind).where('tenant_id', '<>', 'default').execute();
   }
   await ensureTenant(h.store.db, 'default', 'Default tenant', { displayName: 'Administrator' });

@@ -58,10 +58,6 @@ export const useDiagnosis = (input: DiagnoseInput | undefined) =>
     staleTime: Infinity,
   });
 
-/** Token inspection: the token travels in the request body only and is kept by neither the page nor the service. */
-export const useInspectToken = () =>
-  useMutation({ mutationFn: (body: { token: string; expectedAppId?: string; expectedTenantId?: string; expectedObjectId?: string }) => api<TokenInspection>('POST', `${BASE}/inspect-token`, body) });
-
 /** Runs a probe; the secret or refresh token goes in this one request body and is kept by neither side. */
 export const runProbe = (body: ProbeRequest) => api<ProbeRun>('POST', `${BASE}/probes`, body);
 

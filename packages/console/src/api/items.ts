@@ -32,11 +32,3 @@ export const useCreateItem = (workspaceId: string) => {
     onSuccess: () => qc.invalidateQueries({ queryKey: ['items', workspaceId] }),
   });
 };
-
-export const useDeleteItem = (workspaceId: string) => {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (itemId: string) => api('DELETE', `/api/workspaces/${workspaceId}/items/${itemId}`),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['items', workspaceId] }),
-  });
-};

@@ -4,7 +4,7 @@ import { allPages, api } from './client';
 import type { InstallJob, StepStatus, TargetOverrides } from './types';
 
 /** The client's polling interval of install jobs (SPEC.md: every 5 s). */
-export const POLL_MS = 5000;
+const POLL_MS = 5000;
 
 const isRunning = (job: InstallJob | undefined) => !job || job.status === 'running';
 

@@ -30,7 +30,6 @@ function write(next: TrackedJob[]) {
 
 export const trackJob = (job: TrackedJob) => write([job, ...cache.filter((j) => j.jobId !== job.jobId)]);
 export const markNotified = (jobId: string) => write(cache.map((j) => (j.jobId === jobId ? { ...j, notified: true } : j)));
-export const forgetJobs = () => write([]);
 
 /** The tracked jobs, newest first. */
 export const useTrackedJobs = () =>

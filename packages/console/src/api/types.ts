@@ -73,10 +73,8 @@ export interface AppDetail extends AppSummary {
   edges: Array<{ from: string; to: string; kind: string }>;
 }
 
-export type StepStatus = 'created' | 'exists' | 'skipped' | 'remediation' | 'failed';
-export type JobStatus = 'running' | 'done' | 'partial' | 'failed';
-
 export type StepResult = Schema<'StepResult'>;
+export type StepStatus = StepResult['status'];
 
 export interface ProvisionStep {
   stepIndex: number;

@@ -4,7 +4,7 @@ export const NODE_W = 210;
 export const NODE_H = 44;
 const COL_GAP = 130;
 const ROW_GAP = 28;
-export const PAD = 16;
+const PAD = 16;
 
 export interface Placed { id: string; x: number; y: number }
 

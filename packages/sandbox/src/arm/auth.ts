@@ -4,7 +4,7 @@ import { callerFrom, type Caller } from '../identity/caller.js';
 import { AUDIENCES } from '../identity/resources.js';
 import { armError, badRequest } from './errors.js';
 
-export const API_VERSIONS = ['2024-04-13', '2023-08-15', '2023-05-02', '2022-12-29', '2022-11-11', '2022-07-07', '2022-02-01'];
+const API_VERSIONS = ['2024-04-13', '2023-08-15', '2023-05-02', '2022-12-29', '2022-11-11', '2022-07-07', '2022-02-01'];
 
 /** Authenticates an ARM call (bearer token for management.azure.com), then checks api-version. */
 export async function armCaller(core: SandboxCore, ctx: RequestContext, resourceType = 'clusters'): Promise<Caller> {
@@ -32,7 +32,7 @@ export async function armCaller(core: SandboxCore, ctx: RequestContext, resource
 }
 
 /** RBAC: Owner and Contributor may do everything, Reader only reads. 403 AuthorizationFailed otherwise. */
-export function armAuthorize(core: SandboxCore, caller: Caller, action: string, scope: string): void {
+function armAuthorize(core: SandboxCore, caller: Caller, action: string, scope: string): void {
   const roles = core.arm.rolesAt(caller.objectId, scope);
   const ok = roles.includes('Owner') || roles.includes('Contributor') || (action.endsWith('/read') && roles.includes('Reader'));
   if (ok) return;

@@ -16,7 +16,7 @@ function operationUrl(core: SandboxCore, op: ArmOperation, apiVersion: string): 
 }
 
 /** The Database resource body. */
-export function databaseJson(core: SandboxCore, db: ArmDatabase) {
+function databaseJson(core: SandboxCore, db: ArmDatabase) {
   const state = db.deleting ? 'Deleting' : Date.now() >= db.readyAt ? 'Succeeded' : 'Creating';
   return {
     id: `${core.ids.kqlClusterResourceId}/Databases/${db.name}`,

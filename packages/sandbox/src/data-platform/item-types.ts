@@ -57,7 +57,7 @@ const RULES: ItemTypeRule[] = [
 ];
 
 /** Every ItemType value of the published enum (common/definitions.json). */
-export const ITEM_TYPES = [
+const ITEM_TYPES = [
   'Dashboard', 'Report', 'SemanticModel', 'PaginatedReport', 'Datamart', 'Lakehouse', 'Eventhouse', 'Environment', 'KQLDatabase', 'KQLQueryset',
   'KQLDashboard', 'DataPipeline', 'Notebook', 'SparkJobDefinition', 'MLExperiment', 'MLModel', 'Warehouse', 'Eventstream', 'SQLEndpoint',
   'MirroredWarehouse', 'MirroredDatabase', 'Reflex', 'GraphQLApi', 'MountedDataFactory', 'SQLDatabase', 'CopyJob', 'VariableLibrary', 'Dataflow',

@@ -18,7 +18,7 @@ export function accepted(core: SandboxCore, op: Operation): Reply {
 type OpStatus = 'NotStarted' | 'Running' | 'Succeeded' | 'Failed';
 
 /** The operation's state now: NotStarted for the first third of its run, then Running, then Succeeded or Failed. */
-export function operationState(op: Operation, now = Date.now()): { status: OpStatus; percentComplete: number; lastUpdated: number } {
+function operationState(op: Operation, now = Date.now()): { status: OpStatus; percentComplete: number; lastUpdated: number } {
   const span = Math.max(1, op.readyAt - op.createdAt);
   if (now >= op.readyAt) return { status: op.error ? 'Failed' : 'Succeeded', percentComplete: 100, lastUpdated: op.readyAt };
   const elapsed = now - op.createdAt;

@@ -31,8 +31,3 @@ export function callerFrom(claims: JWTPayload & Record<string, any>, audience: s
     claims,
   };
 }
-
-/** The ids a role assignment may name for this caller (object id, app id, UPN). */
-export function callerKeys(c: Caller): string[] {
-  return [c.objectId, c.appId, c.upn?.toLowerCase()].filter((x): x is string => Boolean(x));
-}

@@ -38,9 +38,6 @@ const CATALOG: Record<number, Entry> = {
   7000112: { error: 'unauthorized_client', status: 400, text: (v) => `Application '${v.clientId}'(${v.appName}) is disabled.` },
 };
 
-/** The AADSTS codes the failure switch accepts. */
-export const SWITCHABLE_CODES = [50076, 700016, 7000215, 7000222, 50105, 53003, 500011];
-
 /** An Entra error as a ServiceError (code 'AADSTS<n>'). */
 export function entraError(code: number, vars: Vars = {}): ServiceError {
   const e = CATALOG[code];

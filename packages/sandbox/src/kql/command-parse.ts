@@ -18,11 +18,6 @@ export class CommandText {
     return true;
   }
 
-  peekChar(): string {
-    this.skipWs();
-    return this.text[this.pos] ?? '';
-  }
-
   name(): string {
     this.skipWs();
     const rest = this.text.slice(this.pos);
@@ -105,7 +100,7 @@ const unquote = (v: string) => {
 };
 
 /** `docstring="…", folder="…"` → map (keys lower-cased). */
-export function parseProps(text: string): Record<string, string> {
+function parseProps(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const pair of splitTop(text)) {
     const eq = pair.indexOf('=');

@@ -50,7 +50,7 @@ export function parseSpan(text: string): Span | undefined {
   return undefined;
 }
 
-export function formatSpan(s: Span): string {
+function formatSpan(s: Span): string {
   const neg = s.ms < 0;
   let ms = Math.abs(s.ms);
   const d = Math.floor(ms / 86_400_000);

@@ -15,7 +15,7 @@ const FORMATS = ['PPTX', 'PDF', 'PNG', 'IMAGE', 'XLSX', 'DOCX', 'CSV', 'XML', 'M
 const PAGINATED_ONLY = ['IMAGE', 'XLSX', 'DOCX', 'CSV', 'XML', 'MHTML', 'ACCESSIBLEPDF'];
 
 /** The tenant setting (switch and its name in the admin portal) that allows each format. */
-export const FORMAT_SETTINGS: Record<string, [SwitchName, string]> = {
+const FORMAT_SETTINGS: Record<string, [SwitchName, string]> = {
   PDF: ['reporting.export.pdf', 'Export reports as PowerPoint presentations or PDF documents'],
   ACCESSIBLEPDF: ['reporting.export.pdf', 'Export reports as PowerPoint presentations or PDF documents'],
   PPTX: ['reporting.export.pdf', 'Export reports as PowerPoint presentations or PDF documents'],

@@ -41,7 +41,7 @@ async function filePart(ctx: RequestContext): Promise<{ field: string; filename:
   });
 }
 
-export function importJson(core: SandboxCore, imp: ImportRecord, caller: Caller): Record<string, unknown> {
+function importJson(core: SandboxCore, imp: ImportRecord, caller: Caller): Record<string, unknown> {
   const report = imp.reportId ? core.reporting.reports.get(imp.reportId) : undefined;
   return {
     id: imp.id,

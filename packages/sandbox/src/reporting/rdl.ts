@@ -1,12 +1,12 @@
 import { XmlError, child, children, descendants, escapeXml, parseXml, textAt, type XmlElement } from './xml.js';
 
-export const RDL_NAMESPACES = [
+const RDL_NAMESPACES = [
   'http://schemas.microsoft.com/sqlserver/reporting/2016/01/reportdefinition',
   'http://schemas.microsoft.com/sqlserver/reporting/2010/01/reportdefinition',
   'http://schemas.microsoft.com/sqlserver/reporting/2008/01/reportdefinition',
 ];
 
-export const PARAMETER_TYPES = ['Boolean', 'DateTime', 'Integer', 'Float', 'String'] as const;
+const PARAMETER_TYPES = ['Boolean', 'DateTime', 'Integer', 'Float', 'String'] as const;
 export type ParameterType = (typeof PARAMETER_TYPES)[number];
 
 export interface RdlDataSource {

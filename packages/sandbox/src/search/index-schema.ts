@@ -5,7 +5,7 @@ export const invalid = (detail: string) => new ServiceError(400, '', `The reques
 const PRIMITIVES = ['Edm.String', 'Edm.Int32', 'Edm.Int64', 'Edm.Double', 'Edm.Boolean', 'Edm.DateTimeOffset', 'Edm.GeographyPoint', 'Edm.ComplexType', 'Edm.Single', 'Edm.Half', 'Edm.Int16', 'Edm.SByte', 'Edm.Byte'];
 const VECTOR_ELEMENTS = ['Edm.Single', 'Edm.Half', 'Edm.Int16', 'Edm.SByte', 'Edm.Byte'];
 const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,127}$/;
-export const INDEX_NAME = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){0,127}$/;
+const INDEX_NAME = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){0,127}$/;
 
 /** Element type of a field type: 'Collection(Edm.String)' → 'Edm.String'. */
 export const elementType = (type: string) => /^Collection\((.+)\)$/.exec(type)?.[1] ?? type;

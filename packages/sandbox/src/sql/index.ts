@@ -5,7 +5,7 @@ import { TdsConnection, type ConnectionHost, type SqlFault, type SqlRequestEvent
 import { SqlEngine, type Session } from './engine.js';
 import { FIXED_ROLES, lookup, newDatabase, newId, type SqlConstraint, type SqlObject, type SqlState, type SqlTable, type SqlView } from './state.js';
 
-export type { SqlState, SqlDatabase, SqlTable, SqlView, SqlObject, SqlUser } from './state.js';
+export type { SqlState, SqlTable, SqlView, SqlObject } from './state.js';
 export type { TokenClaims, SqlFault, SqlRequestEvent } from './connection.js';
 
 /** A database the server mirrors from elsewhere (a lakehouse's SQL endpoint): its tables, refreshed before each login and batch. */

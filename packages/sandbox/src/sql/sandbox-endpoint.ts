@@ -41,7 +41,7 @@ function deltaColumns(core: SandboxCore, ws: string, item: string, folder: strin
  * table per folder under Tables/ (Tables/<schema>/<table> when schema-enabled), once its SQL endpoint is provisioned.
  * The seeded platform workspace wins a name shared by lakehouses of several workspaces.
  */
-export function lakehouseEndpoints(core: SandboxCore): AttachedDatabase[] {
+function lakehouseEndpoints(core: SandboxCore): AttachedDatabase[] {
   const out = new Map<string, AttachedDatabase>();
   const workspaces = [...core.dataPlatform.workspaces.values()].sort((a, b) => Number(b.id === core.ids.platformWorkspaceId) - Number(a.id === core.ids.platformWorkspaceId));
   for (const ws of workspaces) {

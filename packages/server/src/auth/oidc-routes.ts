@@ -8,7 +8,7 @@ import { RETURN_TO_MAX_LENGTH, returnPath } from './return-path.js';
 import { SESSION_COOKIE, type SessionService } from './session-service.js';
 
 /** Binds a started sign-in to the browser that started it: holds the state, httpOnly, for ten minutes. */
-export const OIDC_STATE_COOKIE = 'svc_oidc_state';
+const OIDC_STATE_COOKIE = 'svc_oidc_state';
 const COOKIE_PATH = '/api/auth';
 
 const Redirect = (description: string) => ({ description, type: 'null', headers: { location: { type: 'string', description: 'where the browser goes next' } } });

@@ -4,7 +4,7 @@
  * a tenant's administrator does not manage the deployment.
  */
 export const TENANT_SCOPES = ['read', 'write', 'install', 'reports', 'tokens', 'admin'] as const;
-export const DEPLOYMENT_SCOPES = ['metrics', 'operator'] as const;
+const DEPLOYMENT_SCOPES = ['metrics', 'operator'] as const;
 export const SCOPES = [...TENANT_SCOPES, ...DEPLOYMENT_SCOPES] as const;
 export type Scope = (typeof SCOPES)[number];
 export type TenantScope = (typeof TENANT_SCOPES)[number];
@@ -21,6 +21,9 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
 };
 
 const isTenantScope = (s: string): s is TenantScope => (TENANT_SCOPES as readonly string[]).includes(s);
+
+/** True when `s` names a scope. */
+export const isScope = (s: string): s is Scope => (SCOPES as readonly string[]).includes(s);
 
 /** True when the held scopes grant `needed`. */
 export function hasScope(held: readonly string[], needed: Scope): boolean {

@@ -11,7 +11,7 @@ export function parseToken(value: string): { id: string; secret: string } | null
 }
 
 /** Uniformly random characters from an alphabet (rejection sampling, no modulo bias). */
-export function randomString(length: number, alphabet = ALNUM): string {
+function randomString(length: number, alphabet = ALNUM): string {
   const out: string[] = [];
   const limit = 256 - (256 % alphabet.length);
   while (out.length < length) {

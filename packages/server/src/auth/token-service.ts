@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/db.js';
 import type { Transaction } from 'kysely';
-import type { Database } from '../store/schema.js';
+import type { Database, StoreRow } from '../store/schema.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
 import { AuthenticationError, ForbiddenError, InputError, NotFoundError } from '../errors.js';
 import type { Caller } from './caller.js';
-import { expandScopes, hasScope, SCOPES, type Scope } from './scopes.js';
+import { expandScopes, hasScope, isScope, type Scope } from './scopes.js';
 import { hashSecret, newToken, parseToken, secretMatches } from './token-format.js';
 
 /** A token as listed: never with its secret. */
@@ -26,20 +26,16 @@ export const MAX_EXPIRY_DAYS = 90;
 const LAST_USED_EVERY_MS = 60_000;
 const DAY_MS = 86_400_000;
 
-type VerifiedRow = {
-  id: string; tenant_id: string; user_id: string; scopes: string[]; secret_hash: string; expires_at: Date; revoked_at: Date | null; display_name: string;
-};
+type VerifiedRow = StoreRow<'api_tokens', 'id' | 'tenant_id' | 'user_id' | 'scopes' | 'secret_hash' | 'expires_at' | 'revoked_at'> & StoreRow<'users', 'display_name'>;
 
-type TokenRow = {
-  id: string; name: string; scopes: string[]; created_at: Date; expires_at: Date; last_used_at: Date | null; user_id: string; parent_id: string | null;
-};
 const TOKEN_COLUMNS = ['id', 'name', 'scopes', 'created_at', 'expires_at', 'last_used_at', 'user_id', 'parent_id'] as const;
+type TokenRow = StoreRow<'api_tokens', (typeof TOKEN_COLUMNS)[number]>;
 
 function toApiToken(row: TokenRow): ApiToken {
   return {
     id: row.id,
     name: row.name,
-    scopes: row.scopes as Scope[],
+    scopes: row.scopes,
     createdAt: row.created_at.toISOString(),
     expiresAt: row.expires_at.toISOString(),
     lastUsedAt: row.last_used_at ? row.last_used_at.toISOString() : null,
@@ -96,9 +92,10 @@ export class TokenService {
    * `expiryCapped` says so. Returns the secret once.
    */
   async issue(caller: Caller, input: { name: string; scopes: string[]; expiresInDays?: number }) {
-    const unknown = input.scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+    const unknown = input.scopes.filter((s) => !isScope(s));
     if (unknown.length) throw new InputError(`body/scopes contains unknown scope '${unknown[0]}'`, 'scopes');
-    const missing = input.scopes.filter((s) => !hasScope(caller.scopes, s as Scope));
+    const scopes = input.scopes.filter(isScope);
+    const missing = scopes.filter((s) => !hasScope(caller.scopes, s));
     if (missing.length) {
       throw new ForbiddenError(`A token cannot grant scope '${missing[0]}' that the caller does not hold`, 'scope_escalation');
     }
@@ -114,7 +111,7 @@ export class TokenService {
           tenant_id: caller.tenantId,
           user_id: caller.userId,
           name: input.name,
-          scopes: [...new Set(input.scopes)],
+          scopes: [...new Set(scopes)],
           secret_hash: hashSecret(token.secret),
           expires_at: new Date(expires).toISOString(),
           parent_id: caller.tokenId ?? null,

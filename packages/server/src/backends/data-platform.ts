@@ -76,10 +76,6 @@ export class DataPlatformClient {
     return res.json<{ id: string; properties?: { oneLakeTablesPath?: string; sqlEndpointProperties?: { id?: string; connectionString?: string; provisioningStatus?: string } } }>();
   }
 
-  async getWorkspace(workspaceId: string) {
-    return (await this.pipeline.send({ service: 'data-platform', method: 'GET', url: this.url(backingPath`/workspaces/${workspaceId}`), audience: this.audience })).json();
-  }
-
   /** Posts activator triggers (the spec's /reflexes/{id}/triggers extension). */
   async listTriggers(workspaceId: string, reflexId: string): Promise<Array<{ id: string; name: string }>> {
     const res = await this.pipeline.send({ service: 'data-platform', method: 'GET', url: this.url(backingPath`/workspaces/${workspaceId}/reflexes/${reflexId}/triggers`), audience: this.audience });

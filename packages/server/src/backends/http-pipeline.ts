@@ -93,7 +93,7 @@ const TRANSIENT_STATUS = new Set([429, 502, 503, 504]);
 const TRANSIENT_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /** Reads the error code of any backing service's error body (data platform, ARM, Kusto, Search, Entra, reporting). */
-export function errorCodeOf(text: string, headers?: Headers): string | undefined {
+function errorCodeOf(text: string, headers?: Headers): string | undefined {
   const header = headers?.get('x-ms-public-api-error-code') ?? undefined;
   try {
     const body = JSON.parse(text);

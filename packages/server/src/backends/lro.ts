@@ -4,7 +4,7 @@ import { BackingError } from './http-pipeline.js';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Seconds of a Retry-After header as milliseconds, with a floor and a ceiling. */
-export function retryAfterMs(res: BackingResponse, fallbackMs = 1000): number {
+function retryAfterMs(res: BackingResponse, fallbackMs = 1000): number {
   const v = Number(res.headers.get('retry-after'));
   return Number.isFinite(v) && v >= 0 ? Math.min(Math.max(v * 1000, 50), 30_000) : fallbackMs;
 }

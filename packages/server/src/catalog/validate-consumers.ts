@@ -1,6 +1,6 @@
+import { checkRdl, faultText } from '../reports/rdl/check.js';
 import { firstMention, type AppCheck } from './app-check.js';
 import type { ActivatorContent, EventstreamContent, KqlDashboardContent, KqlDatabaseContent, KqlQuerysetContent, ReportContent, SearchIndexContent, SemanticModelContent } from './content-schemas.js';
-import { checkRdl } from './rdl.js';
 import { fitsColumn, storeTables } from './store-tables.js';
 import type { CatalogItem } from './types.js';
 import { modelIndex, unresolvedDaxRef } from './validate-model.js';
@@ -36,12 +36,8 @@ export function validateReport(check: AppCheck, item: CatalogItem) {
   const c = item.content as ReportContent;
   const model = c.semanticModel ? check.ref(item, c.semanticModel, ['semantic-model'], 'semanticModel') : undefined;
   if (model) check.imply(item.key, model.key, 'visualizes', `the report's data set queries '${model.key}'`);
-  let rdl: ReturnType<typeof checkRdl>;
-  try {
-    rdl = checkRdl(c.rdl);
-  } catch (err) {
-    check.fail(item, `${c.rdlFile}: ${(err as Error).message}`);
-  }
+  const rdl = checkRdl(c.rdl, { complete: true });
+  if (rdl.faults[0]) check.fail(item, `${c.rdlFile} ${faultText(rdl.faults[0])}`);
   for (const ds of rdl.dataSources.filter((d) => d.provider === 'PBIDATASET')) {
     if (!model) check.fail(item, `data source '${ds.name}' is a semantic model but the content names no semanticModel`);
     if (!ds.connectString.includes(`\${item:${model.key}.id}`)) check.fail(item, `data source '${ds.name}' ConnectString must name the model as \${item:${model.key}.id}`);

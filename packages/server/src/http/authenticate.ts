@@ -18,7 +18,7 @@ declare module 'fastify' {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Reads the caller from the bearer token or the session cookie; throws 401 when neither is valid. */
-export async function resolveCaller(req: FastifyRequest, tokens: TokenService, sessions: SessionService): Promise<Caller> {
+async function resolveCaller(req: FastifyRequest, tokens: TokenService, sessions: SessionService): Promise<Caller> {
   const header = req.headers.authorization;
   if (header !== undefined) {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -33,7 +33,7 @@ export async function resolveCaller(req: FastifyRequest, tokens: TokenService, s
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /** Whether the Authorization header is "Bearer <expected>", compared in constant time (digests of equal length). */
-export function bearerIs(header: string | undefined, expected: string): boolean {
+function bearerIs(header: string | undefined, expected: string): boolean {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   return m ? timingSafeEqual(digest(m[1]!), digest(expected)) : false;
 }

@@ -80,14 +80,3 @@ export function registerInputGuard(app: FastifyInstance, maxDepth = MAX_JSON_DEP
     }
   });
 }
-
-/**
- * A date-time from a request that is to be stored: schema-valid RFC 3339 also allows years 0000 and 9999 with offsets
- * that PostgreSQL keeps but JavaScript cannot read back; only years 1970 to 9999 (UTC) are accepted, else 400 naming the field.
- */
-export function storableInstant(value: string, field: string): Date {
-  const at = new Date(value);
-  const year = at.getUTCFullYear();
-  if (Number.isNaN(at.getTime()) || year < 1970 || year > 9999) throw new InputError(`${field} must be a date-time from 1970 to 9999`, field);
-  return at;
-}

@@ -5,7 +5,7 @@ import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
 const DECIMAL = /^-?[0-9]+$/;
 
 /** The names of the integer properties of a route's querystring schema (an inline object, as TypeBox writes it). */
-export function integerQueryParameters(querystring: unknown): string[] {
+function integerQueryParameters(querystring: unknown): string[] {
   const properties = (querystring as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
   return Object.entries(properties).filter(([, s]) => s?.type === 'integer').map(([name]) => name);
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /** A route's URL pattern (`/api/workspaces/:workspaceId`, `/assets/*`) as an expression over a request path. */
-export function pathPattern(url: string): RegExp {
+function pathPattern(url: string): RegExp {
   const parts = url.split('/').map((segment) => {
     if (segment === '*') return '.*';
     if (segment.startsWith(':')) return '[^/]+';

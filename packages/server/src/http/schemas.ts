@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../store/paging.js';
+import { GUID_PATTERN } from '../values.js';
 
 // `ok` is declared a plain boolean, not a one-value enum: generated clients (openapi-generator's python among them)
 // refuse every answer when a boolean carries an enum. The server's own type still says `true` / `false`, and so do
@@ -7,7 +8,7 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from '../store/paging.js';
 /** `ok` of every success answer. */
 export const Ok = Type.Unsafe<true>(Type.Boolean({ description: 'always true: every success answers ok true' }));
 /** `ok` of every failure answer. */
-export const NotOk = Type.Unsafe<false>(Type.Boolean({ description: 'always false: every failure answers ok false' }));
+const NotOk = Type.Unsafe<false>(Type.Boolean({ description: 'always false: every failure answers ok false' }));
 
 /** The shared error envelope, registered once and referenced by every route's error responses. */
 export const ErrorEnvelope = Type.Object(
@@ -103,8 +104,6 @@ export const Name = (maxLength: number, description: string) =>
 
 /** An id in a path: letters, digits, '-' and '_' only. */
 export const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description });
-
-export const GUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
 /** A platform workspace id (its reporting group id too): a GUID, checked before it travels into any backing path. */
 export const PlatformWorkspaceId = (description = 'platform workspace id (a GUID)') => Type.String({ pattern: GUID_PATTERN, description });

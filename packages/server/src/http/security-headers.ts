@@ -9,7 +9,7 @@ export const servedOverHttps = (req: { protocol: string }, publicUrl?: string) =
  * console's build has no inline script). Styles allow 'unsafe-inline': Fluent UI's Griffel inserts <style> elements at
  * run time and components set style attributes. blob: carries the export preview (a PDF in a frame, an image).
  */
-export const CSP_DIRECTIVES: Record<string, string[]> = {
+const CSP_DIRECTIVES: Record<string, string[]> = {
   'default-src': ["'self'"],
   'script-src': ["'self'"],
   'style-src': ["'self'", "'unsafe-inline'"],
@@ -23,7 +23,7 @@ export const CSP_DIRECTIVES: Record<string, string[]> = {
   'frame-ancestors': ["'none'"],
 };
 
-export const HSTS = 'max-age=31536000; includeSubDomains';
+const HSTS = 'max-age=31536000; includeSubDomains';
 
 /**
  * Security headers on every answer (console pages, API JSON, the OpenAPI document, the sign-in error page, 404s):

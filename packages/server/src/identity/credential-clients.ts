@@ -18,11 +18,6 @@ export class ApplicationCredentialClient {
     return `${this.graphUrl}/v1.0/applications(appId='${encodeURIComponent(clientId)}')`;
   }
 
-  async passwords(clientId: string): Promise<PasswordCredential[]> {
-    const res = await this.pipeline.send({ service: 'identity', method: 'GET', url: this.app(clientId), audience: this.audience });
-    return res.json<{ passwordCredentials: PasswordCredential[] }>().passwordCredentials ?? [];
-  }
-
   async addPassword(clientId: string, displayName: string, endDateTime: Date): Promise<PasswordCredential> {
     const res = await this.pipeline.send({ service: 'identity', method: 'POST', url: `${this.app(clientId)}/addPassword`, audience: this.audience, json: { passwordCredential: { displayName, endDateTime: endDateTime.toISOString() } } });
     return res.json<PasswordCredential>();

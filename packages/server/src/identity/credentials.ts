@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { Db } from '../store/db.js';
+import type { StoreRow } from '../store/schema.js';
 import { expiryAlert, type ExpiryAlert } from './secret-alerts.js';
-import { storableInstant } from '../http/input-guard.js';
+import { storableInstant } from '../values.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 
 /** A service-principal credential registered by metadata: never the secret value. */
@@ -28,8 +29,7 @@ export interface CredentialAlert extends ExpiryAlert {
   message: string;
 }
 
-type Row = { id: string; tenant_id: string; display_name: string; client_id: string; key_id: string; expires_at: Date; vault_secret: string | null; consumers: any; created_at: Date; updated_at: Date };
-const toCredential = (r: Row): Credential => ({
+const toCredential = (r: StoreRow<'identity_credentials'>): Credential => ({
   id: r.id, displayName: r.display_name, clientId: r.client_id, keyId: r.key_id, expiresAt: r.expires_at.toISOString(),
   ...(r.vault_secret ? { vaultSecretName: r.vault_secret } : {}), consumers: r.consumers ?? [], createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString(),
 });

@@ -21,7 +21,7 @@ const grantAction = (call: PlatformNeed) => ({ ...grant, action: `grant the iden
 const rotate = { action: 'rotate the secret: new secret while the old stays valid, vault, restart consumers, verify, delete the old after 24 h', command: 'svc identity secrets rotate' };
 const incident = { action: 'open an incident; its severity is computed from the recorded signals', command: 'svc identity incident open' };
 
-export const SYMPTOMS: Symptom[] = [
+const SYMPTOMS: Symptom[] = [
   {
     id: 'http-401', symptom: 'HTTP 401 from the data platform API', suggests: 'service-principal',
     likelyCauses: ['expired or rotated secret', 'identity not granted', 'expired token'],
@@ -106,7 +106,7 @@ const SERVICE_NAMES: Record<string, BackingService> = {
 };
 
 /** The backing service a name means (case, hyphens, underscores and spaces aside), or 400 naming the known names. */
-export function backingServiceOf(name: string): BackingService {
+function backingServiceOf(name: string): BackingService {
   const service = SERVICE_NAMES[name.toLowerCase().replace(/[-_\s]/g, '')];
   if (!service) throw new InputError(`Unknown backing service '${name}': use one of data-platform (dataPlatform), arm, kql, search, sql (warehouse), reporting, identity, storage (oneLake)`, 'service');
   return service;

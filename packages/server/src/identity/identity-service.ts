@@ -2,7 +2,7 @@ import type { Caller } from '../auth/caller.js';
 import { BackingPipeline } from '../backends/http-pipeline.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 import type { IdentityOpsConfig } from '../config.js';
-import type { Metrics } from '../http/metrics.js';
+import type { Metrics } from '../metrics.js';
 import type { Db } from '../store/db.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { checkClaims, decodeToken, type ClaimExpectations } from './claims.js';

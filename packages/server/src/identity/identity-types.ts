@@ -28,6 +28,3 @@ export const IDENTITY_TYPES = {
 
 export type IdentityType = keyof typeof IDENTITY_TYPES;
 export const IDENTITY_TYPE_NAMES = Object.keys(IDENTITY_TYPES) as IdentityType[];
-
-/** True for the string names of SPEC.md's identity types. */
-export const isIdentityType = (s: unknown): s is IdentityType => typeof s === 'string' && s in IDENTITY_TYPES;

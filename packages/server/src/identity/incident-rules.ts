@@ -1,7 +1,7 @@
 import type { Severity } from './severity.js';
 
 /** Change kinds that need the identity change board's approval before they are made. */
-export const APPROVAL_REQUIRED = new Set(['conditional-access']);
+const APPROVAL_REQUIRED = new Set(['conditional-access']);
 const DAY_MS = 86_400_000;
 
 export interface Approval {

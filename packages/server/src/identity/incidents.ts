@@ -3,15 +3,17 @@ import { sql } from 'kysely';
 import type { Caller } from '../auth/caller.js';
 import { ConflictError, InputError, NotFoundError } from '../errors.js';
 import type { Db } from '../store/db.js';
+import type { StoreRow } from '../store/schema.js';
 import type { IdentityType } from './identity-types.js';
 import { approvalProblem, changeProblem, changeRequestDue, closeProblem, monitoringUntil, openChangeRequests, type Approval } from './incident-rules.js';
 import type { Change, ChangeJournal } from './journal.js';
 import type { ProbeRequest, ProbeResult, ProbeService } from './probes.js';
 import { classifySeverity, type Severity, type SeverityFacts } from './severity.js';
 import type { IdentitySignals } from './signals.js';
-import { storableInstant } from '../http/input-guard.js';
+import { storableInstant } from '../values.js';
 
-interface IncidentData {
+/** What an incident row keeps in its data column. */
+export interface IncidentData {
   identityType?: IdentityType;
   principals: string[];
   facts: SeverityFacts;
@@ -37,7 +39,7 @@ export interface Incident extends Omit<IncidentData, 'snapshots'> {
   changes: Change[];
 }
 
-type Row = { id: string; title: string; status: string; severity: string; data: any; opened_at: Date; closed_at: Date | null; created_by: string };
+type Row = StoreRow<'identity_incidents'>;
 
 export interface IncidentDeps {
   db: Db;
@@ -88,7 +90,7 @@ export class IncidentService {
   /** Records an approval; verbal approval only for SEV1, with a retroactive change request due within 24 hours. */
   async approve(caller: Caller, id: string, input: { changeKind: string; approver: string; verbal?: boolean }): Promise<Incident> {
     const row = await this.openRow(caller, id);
-    const problem = approvalProblem(row.severity as Severity, Boolean(input.verbal));
+    const problem = approvalProblem(row.severity, Boolean(input.verbal));
     if (problem) throw new ConflictError(problem, 'approval_refused', 'verbal');
     const now = this.deps.now();
     const approval: Approval = { id: randomUUID(), changeKind: input.changeKind, approver: input.approver, verbal: Boolean(input.verbal), at: now.toISOString(), ...(input.verbal ? { changeRequestDueAt: changeRequestDue(now).toISOString() } : {}) };
@@ -100,7 +102,7 @@ export class IncidentService {
   /** Files the retroactive change request of a verbal approval. */
   async fileChangeRequest(caller: Caller, id: string, approvalId: string, changeRequestId: string): Promise<Incident> {
     const row = await this.row(caller, id);
-    const a = (row.data as IncidentData).approvals.find((x) => x.id === approvalId);
+    const a = row.data.approvals.find((x) => x.id === approvalId);
     if (!a) throw new NotFoundError('Approval', approvalId);
     if (!a.verbal) throw new ConflictError('Only verbal approvals need a retroactive change request', 'not_verbal');
     await this.update(id, row, (d) => { d.approvals.find((x) => x.id === approvalId)!.changeRequestId = changeRequestId; });
@@ -120,7 +122,7 @@ export class IncidentService {
   /** Records a change made outside the service (e.g. a conditional-access edit): approval and snapshot checked, journaled with its inverse. */
   async recordChange(caller: Caller, id: string, input: { kind: string; summary: string; policy?: string }): Promise<Change> {
     const row = await this.openRow(caller, id);
-    const d = row.data as IncidentData;
+    const d = row.data;
     const snap = input.policy ? [...d.snapshots].reverse().find((s) => s.policy === input.policy) : undefined;
     const problem = changeProblem(input.kind, d.approvals, Boolean(snap));
     if (problem) throw new ConflictError(problem, 'change_refused');
@@ -135,7 +137,7 @@ export class IncidentService {
   /** The verification checklist after a fix; when it passes, monitoring runs for twice the incident's duration. */
   async verify(caller: Caller, id: string, probe: ProbeRequest & { pipelineId: string }): Promise<Incident> {
     const row = await this.openRow(caller, id);
-    const d = row.data as IncidentData;
+    const d = row.data;
     const identityType = probe.identityType ?? d.identityType;
     const run = await this.deps.probes.run({ ...probe, identityType });
     const now = this.deps.now();
@@ -162,7 +164,7 @@ export class IncidentService {
   /** Closes the incident once monitoring is over and every verbal approval has its change request. */
   async close(caller: Caller, id: string): Promise<Incident> {
     const row = await this.row(caller, id);
-    const d = row.data as IncidentData;
+    const d = row.data;
     const problem = closeProblem({ status: row.status, monitoringUntil: d.monitoringUntil }, this.deps.now())
       ?? (openChangeRequests(d.approvals, this.deps.now()).length ? 'file the retroactive change request of every verbal approval first' : undefined);
     if (problem) throw new ConflictError(`The incident cannot close: ${problem}`, 'incident_not_closable');
@@ -183,8 +185,8 @@ export class IncidentService {
     return row;
   }
 
-  private async update(id: string, row: Row, change: (d: IncidentData) => void, status?: string) {
-    const data = structuredClone(row.data) as IncidentData;
+  private async update(id: string, row: Row, change: (d: IncidentData) => void, status?: Incident['status']) {
+    const data = structuredClone(row.data);
     change(data);
     await this.deps.db.updateTable('identity_incidents').set({ data: JSON.stringify(data), ...(status ? { status } : {}) }).where('id', '=', id).execute();
   }
@@ -197,9 +199,9 @@ export class IncidentService {
   }
 
   private async view(caller: Caller, r: Row): Promise<Incident> {
-    const d = r.data as IncidentData;
+    const d = r.data;
     return {
-      ...d, id: r.id, title: r.title, status: r.status as Incident['status'], severity: r.severity as Severity, openedAt: r.opened_at.toISOString(),
+      ...d, id: r.id, title: r.title, status: r.status, severity: r.severity, openedAt: r.opened_at.toISOString(),
       ...(r.closed_at ? { closedAt: r.closed_at.toISOString() } : {}), createdBy: r.created_by,
       snapshots: d.snapshots.map((s) => ({ policy: s.policy, at: s.at })), changeRequests: openChangeRequests(d.approvals, this.deps.now()),
       changes: await this.deps.journal.list(caller, { incidentId: r.id }),

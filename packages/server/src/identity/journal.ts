@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { Db } from '../store/db.js';
+import type { StoreRow } from '../store/schema.js';
 
 /** How to undo a change; each kind is performed by the fix service's rollback. */
 export type Inverse =
@@ -27,9 +28,8 @@ export interface Change {
   rolledBackBy?: string;
 }
 
-type Row = { id: string; kind: string; summary: string; target: any; inverse: any; state: string; incident_id: string | null; created_by: string; created_at: Date; rolled_back_at: Date | null; rolled_back_by: string | null };
-const toChange = (r: Row): Change => ({
-  id: r.id, kind: r.kind, summary: r.summary, target: r.target, inverse: r.inverse, state: r.state as Change['state'],
+const toChange = (r: StoreRow<'identity_changes'>): Change => ({
+  id: r.id, kind: r.kind, summary: r.summary, target: r.target, inverse: r.inverse, state: r.state,
   ...(r.incident_id ? { incidentId: r.incident_id } : {}), createdBy: r.created_by, createdAt: r.created_at.toISOString(),
   ...(r.rolled_back_at ? { rolledBackAt: r.rolled_back_at.toISOString() } : {}), ...(r.rolled_back_by ? { rolledBackBy: r.rolled_back_by } : {}),
 });

@@ -22,7 +22,7 @@ export function nextStep(r: RotationProgress): RotationStep | undefined {
  * A wait as hours and minutes, rounded up to the whole minute (never sooner than it is), with 60 minutes carried into
  * an hour: "1 h", "23 h 59 min", "24 h", "45 min".
  */
-export function formatTimeLeft(ms: number): string {
+function formatTimeLeft(ms: number): string {
   const minutes = Math.max(1, Math.ceil(ms / 60_000));
   const h = Math.floor(minutes / 60);
   const m = minutes % 60;

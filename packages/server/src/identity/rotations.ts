@@ -91,7 +91,7 @@ export class RotationService {
   async get(caller: Caller, id: string): Promise<Rotation> {
     const row = await this.deps.db.selectFrom('identity_rotations').select(['data', 'state']).where('tenant_id', '=', caller.tenantId).where('id', '=', id).executeTakeFirst();
     if (!row) throw new NotFoundError('Rotation', id);
-    const r = row.data as Rotation;
+    const r = row.data;
     return { ...r, nextStep: r.state === 'in-progress' ? nextStep(r) : undefined };
   }
 
@@ -102,10 +102,7 @@ export class RotationService {
     let q = this.deps.db.selectFrom('identity_rotations').select('data').where('tenant_id', '=', caller.tenantId);
     if (credentialId) q = q.where('credential_id', '=', credentialId);
     const rows = await q.orderBy('created_at', 'desc').orderBy('id').execute();
-    return rows.map(({ data }) => {
-      const r = data as Rotation;
-      return { ...r, nextStep: r.state === 'in-progress' ? nextStep(r) : undefined };
-    });
+    return rows.map(({ data: r }) => ({ ...r, nextStep: r.state === 'in-progress' ? nextStep(r) : undefined }));
   }
 
   /** Runs one of the operator-driven steps: restart-consumers, verify, delete-old-secret. */

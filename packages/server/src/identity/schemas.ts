@@ -54,7 +54,7 @@ export const AlertSchema = Type.Object({
   daysRemaining: Type.Integer(), message: S(),
 }, { $id: 'IdentityAlert' });
 
-export const RotationStepName = Type.Union(ROTATION_STEPS.map((s) => Type.Literal(s)));
+const RotationStepName = Type.Union(ROTATION_STEPS.map((s) => Type.Literal(s)));
 
 export const RotationSchema = Type.Object({
   id: S(), credentialId: S(), clientId: S(), state: Type.Union(['in-progress', 'completed', 'rolled-back'].map((s) => Type.Literal(s))),

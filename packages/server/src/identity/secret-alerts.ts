@@ -1,7 +1,5 @@
-import type { Metrics } from '../http/metrics.js';
+import type { Metrics } from '../metrics.js';
 
-/** Expiry alerts fire at 90, 30 and 7 days remaining (SPEC.md, credential operations). */
-export const ALERT_THRESHOLDS = [90, 30, 7] as const;
 const DAY_MS = 86_400_000;
 
 export interface ExpiryAlert {
@@ -11,20 +9,17 @@ export interface ExpiryAlert {
   daysRemaining: number;
 }
 
-/** The alert a secret expiring at `expiresAt` raises at `now`, or undefined while more than 90 days remain. */
-export function expiryAlert(expiresAt: Date, now: Date): ExpiryAlert | undefined {
-  const days = (expiresAt.getTime() - now.getTime()) / DAY_MS;
-  const daysRemaining = Math.max(0, Math.floor(days));
-  if (days <= 0) return { threshold: 0, level: 'expired', daysRemaining: 0 };
-  if (days <= 7) return { threshold: 7, level: 'critical', daysRemaining };
-  if (days <= 30) return { threshold: 30, level: 'warning', daysRemaining };
-  if (days <= 90) return { threshold: 90, level: 'notice', daysRemaining };
-  return undefined;
-}
-
+/** Expiry alerts fire at 90, 30 and 7 days remaining (SPEC.md, credential operations), and once expired; widest first. */
 const LEVELS: ReadonlyArray<Pick<ExpiryAlert, 'threshold' | 'level'>> = [
   { threshold: 90, level: 'notice' }, { threshold: 30, level: 'warning' }, { threshold: 7, level: 'critical' }, { threshold: 0, level: 'expired' },
 ];
+
+/** The alert a secret expiring at `expiresAt` raises at `now` (the tightest threshold reached), or undefined while more than 90 days remain. */
+export function expiryAlert(expiresAt: Date, now: Date): ExpiryAlert | undefined {
+  const days = (expiresAt.getTime() - now.getTime()) / DAY_MS;
+  const reached = LEVELS.filter((l) => days <= l.threshold).at(-1);
+  return reached && { ...reached, daysRemaining: Math.max(0, Math.floor(days)) };
+}
 
 /**
  * The secret-expiry gauges of /metrics, over every tenant's registered secrets: how many are inside each alert

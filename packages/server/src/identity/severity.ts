@@ -26,7 +26,7 @@ export type Severity = 'SEV1' | 'SEV2' | 'SEV3' | 'SEV4';
 const WINDOW_MS = 5 * 60_000;
 
 /** The most distinct principals failing within any 5-minute window, and when that window started. */
-export function peakDistinctPrincipals(signals: SignalPoint[]): { count: number; from?: Date } {
+function peakDistinctPrincipals(signals: SignalPoint[]): { count: number; from?: Date } {
   const sorted = [...signals].sort((a, b) => a.at.getTime() - b.at.getTime());
   let best = { count: 0, from: undefined as Date | undefined };
   const inWindow = new Map<string, number>();

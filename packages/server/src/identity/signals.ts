@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../store/db.js';
-import type { Metrics } from '../http/metrics.js';
+import type { StoreRow } from '../store/schema.js';
+import type { Metrics } from '../metrics.js';
 import type { SignalPoint } from './severity.js';
 import { tenantContext } from '../tenancy/tenant-context.js';
 
@@ -15,14 +16,13 @@ export interface IdentitySignal {
   at: string;
 }
 
-type Row = { id: string; tenant_id: string | null; principal: string; service: string; status: number; code: string | null; path: string; at: Date };
-const toSignal = (r: Row): IdentitySignal => ({ id: r.id, principal: r.principal, service: r.service, status: r.status, ...(r.code ? { code: r.code } : {}), path: r.path, at: r.at.toISOString() });
+const toSignal = (r: StoreRow<'identity_signals'>): IdentitySignal => ({ id: r.id, principal: r.principal, service: r.service, status: r.status, ...(r.code ? { code: r.code } : {}), path: r.path, at: r.at.toISOString() });
 
 /**
  * A refusal's code as a metric label: a status or a service's error name (AADSTS7000215, InsufficientPrivileges); anything
  * else (an id, free text) is 'other', so a scrape never carries a tenant's identifiers.
  */
-export const codeLabel = (code: string) => (/^(?:\d{1,3}|[A-Za-z][A-Za-z0-9_.]{0,63})$/.test(code) && !/[0-9a-f]{16,}/i.test(code) ? code : 'other');
+const codeLabel = (code: string) => (/^(?:\d{1,3}|[A-Za-z][A-Za-z0-9_.]{0,63})$/.test(code) && !/[0-9a-f]{16,}/i.test(code) ? code : 'other');
 
 /** Records identity signals (the pipeline's onAuthFailure hook and the probes) and reads them back. */
 export class IdentitySignals {

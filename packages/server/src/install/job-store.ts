@@ -1,19 +1,15 @@
 import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
-import type { InstallJob, InstalledItem, JobStatus, Mode, Phase, ProvisionReport, StepResult, TargetOverrides } from './types.js';
+import type { StoreRow } from '../store/schema.js';
+import type { InstallJob, InstalledItem, JobEventKind, JobStatus, Mode, Phase, ProvisionReport, StepResult, TargetOverrides } from './types.js';
 import { Semaphore } from '../semaphore.js';
 import { pauseForRequests } from '../background.js';
 
 /** How long a claimed job stays with its worker without a heartbeat (SVC_INSTALL_LEASE_MS). */
 export const DEFAULT_LEASE_MS = 30_000;
 
-type JobRow = {
-  id: string; tenant_id: string; workspace_id: string; app_id: string; created_by: string; status: string; phase: string;
-  percent_complete: number; total_items: number; created_items: number; deploy: boolean; mode: string;
-  target_overrides: unknown; target: unknown; installed: unknown; provision: unknown; created_at: Date; updated_at: Date;
-  finished_at: Date | null; lease_owner: string | null; attempts: number;
-};
+type JobRow = StoreRow<'install_jobs'>;
 
 /** A job row as the worker sees it. */
 export interface JobRecord {
@@ -38,20 +34,20 @@ export interface StepRow {
   result: StepResult | null;
 }
 
-export function toJob(r: JobRow): InstallJob {
+function toJob(r: JobRow): InstallJob {
   return {
     id: r.id,
     appId: r.app_id,
     workspaceId: r.workspace_id,
-    status: r.status as JobStatus,
-    phase: r.phase as Phase,
+    status: r.status,
+    phase: r.phase,
     percentComplete: r.percent_complete,
     totalItems: r.total_items,
     createdItems: r.created_items,
-    installed: (r.installed as InstalledItem[]) ?? [],
-    ...(r.provision ? { provision: r.provision as ProvisionReport } : {}),
+    installed: r.installed ?? [],
+    ...(r.provision ? { provision: r.provision } : {}),
     deploy: r.deploy,
-    mode: r.mode as Mode,
+    mode: r.mode,
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
     finishedAt: r.finished_at ? r.finished_at.toISOString() : null,
@@ -90,14 +86,14 @@ export class JobStore {
 
   async get(tenantId: string, jobId: string): Promise<InstallJob | undefined> {
     const row = await this.db.selectFrom('install_jobs').selectAll().where('id', '=', jobId).where('tenant_id', '=', tenantId).executeTakeFirst();
-    return row ? toJob(row as JobRow) : undefined;
+    return row ? toJob(row) : undefined;
   }
 
   async list(tenantId: string, workspaceId: string | undefined, page: PageRequest) {
     let q = this.db.selectFrom('install_jobs').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').limit(page.limit + 1);
     if (workspaceId) q = q.where('workspace_id', '=', workspaceId);
     if (page.cursor) q = q.where(afterCursor(page.cursor));
-    const { rows, nextCursor } = toPage((await q.execute()) as JobRow[], page.limit);
+    const { rows, nextCursor } = toPage(await q.execute(), page.limit);
     return { jobs: rows.map(toJob), nextCursor };
   }
 
@@ -120,7 +116,7 @@ export class JobStore {
     if (!r) return undefined;
     return {
       id: r.id, tenantId: r.tenant_id, workspaceId: r.workspace_id, appId: r.app_id, createdBy: r.created_by, deploy: r.deploy,
-      mode: r.mode as Mode, targetOverrides: (r.target_overrides as TargetOverrides) ?? null, attempts: r.attempts,
+      mode: r.mode, targetOverrides: r.target_overrides ?? null, attempts: r.attempts,
     };
   }
 
@@ -137,7 +133,7 @@ export class JobStore {
 
   async steps(jobId: string): Promise<StepRow[]> {
     const rows = await this.db.selectFrom('install_steps').selectAll().where('job_id', '=', jobId).orderBy('step_index').execute();
-    return rows.map((r) => ({ stepIndex: r.step_index, itemKey: r.item_key, itemType: r.item_type, displayName: r.display_name, live: r.live, cosmosItemId: r.cosmos_item_id, result: r.result as StepResult | null }));
+    return rows.map((r) => ({ stepIndex: r.step_index, itemKey: r.item_key, itemType: r.item_type, displayName: r.display_name, live: r.live, cosmosItemId: r.cosmos_item_id, result: r.result }));
   }
 
   /**
@@ -149,7 +145,7 @@ export class JobStore {
     jobId: string,
     fence: { owner: string } | { tenantId: string },
     change: { status?: JobStatus; phase?: Phase; percentComplete?: number; createdItems?: number; installed?: InstalledItem[]; target?: Record<string, string>; provision?: ProvisionReport; finished?: boolean },
-    event?: { kind: string; data: Record<string, unknown> },
+    event?: { kind: JobEventKind; data: Record<string, unknown> },
     step?: { stepIndex: number; cosmosItemId?: string; result?: StepResult },
   ): Promise<boolean> {
     const now = new Date().toISOString();
@@ -191,6 +187,6 @@ export class JobStore {
   /** Events after a sequence number (server-sent events replay from Last-Event-ID). */
   async events(jobId: string, after: number) {
     const rows = await this.db.selectFrom('job_events').select(['seq', 'kind', 'data', 'created_at']).where('job_id', '=', jobId).where('seq', '>', after).orderBy('seq').execute();
-    return rows.map((r) => ({ seq: r.seq, kind: r.kind, data: r.data as Record<string, unknown>, at: r.created_at.toISOString() }));
+    return rows.map((r) => ({ seq: r.seq, kind: r.kind, data: r.data, at: r.created_at.toISOString() }));
   }
 }

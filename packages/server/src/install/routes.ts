@@ -4,6 +4,7 @@ import { errors, Id, Ok, PageQuery } from '../http/schemas.js';
 import { pageRequest } from '../store/paging.js';
 import type { InstallService } from './install-service.js';
 import { InstallJobSchema, TargetOverridesSchema } from './schemas.js';
+import { MODES } from './types.js';
 
 const JobParams = Type.Object({ jobId: Id('install job id') });
 
@@ -18,7 +19,7 @@ export const installRoutes = (service: InstallService): FastifyPluginAsyncTypebo
         {
           workspaceId: Id('target workspace'),
           deploy: Type.Optional(Type.Boolean({ description: 'true (default): also provision live; false: store items only' })),
-          mode: Type.Optional(Type.Union([Type.Literal('shared'), Type.Literal('dedicated')], { description: 'default shared' })),
+          mode: Type.Optional(Type.Union(MODES.map((m) => Type.Literal(m)), { description: 'default shared' })),
           targetOverrides: Type.Optional(TargetOverridesSchema),
         },
         { additionalProperties: false },

@@ -1,13 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { PlatformWorkspaceId } from '../http/schemas.js';
 import { NAME_PATTERNS } from '../tenancy/resources.js';
+import { JOB_STATUSES, MODES, OUTCOMES, PHASES, STEP_STATUSES } from './types.js';
 
 /** A remediation gate (errors.ts RemediationGate), registered once and referenced by step results and probe results. */
 export const Gate = Type.Object({ reason: Type.String(), remediation: Type.String(), link: Type.String() }, { $id: 'RemediationGate' });
 
-export const StepResultSchema = Type.Object(
+const StepResultSchema = Type.Object(
   {
-    status: Type.Union(['created', 'exists', 'skipped', 'remediation', 'failed'].map((s) => Type.Literal(s))),
+    status: Type.Union(STEP_STATUSES.map((s) => Type.Literal(s))),
     resourceId: Type.Optional(Type.String({ description: 'the live resource in the backing service' })),
     secondaryIds: Type.Optional(Type.Record(Type.String(), Type.String())),
     gate: Type.Optional(Type.Ref(Gate)),
@@ -20,10 +21,10 @@ export const StepResultSchema = Type.Object(
   { $id: 'StepResult' },
 );
 
-export const ProvisionReportSchema = Type.Object(
+const ProvisionReportSchema = Type.Object(
   {
-    outcome: Type.Union(['all-created', 'partial', 'all-remediation', 'skipped'].map((s) => Type.Literal(s))),
-    mode: Type.Union([Type.Literal('shared'), Type.Literal('dedicated')]),
+    outcome: Type.Union(OUTCOMES.map((s) => Type.Literal(s))),
+    mode: Type.Union(MODES.map((m) => Type.Literal(m))),
     target: Type.Record(Type.String(), Type.String(), { description: 'the resolved target settings' }),
     steps: Type.Array(Type.Object({
       stepIndex: Type.Integer(),
@@ -41,15 +42,15 @@ export const InstallJobSchema = Type.Object(
     id: Type.String(),
     appId: Type.String(),
     workspaceId: Type.String(),
-    status: Type.Union(['running', 'done', 'partial', 'failed'].map((s) => Type.Literal(s))),
-    phase: Type.Union(['creating-items', 'provisioning', 'finalizing', 'done'].map((s) => Type.Literal(s))),
+    status: Type.Union(JOB_STATUSES.map((s) => Type.Literal(s))),
+    phase: Type.Union(PHASES.map((s) => Type.Literal(s))),
     percentComplete: Type.Integer({ minimum: 0, maximum: 100 }),
     totalItems: Type.Integer(),
     createdItems: Type.Integer(),
     installed: Type.Array(Type.Object({ itemType: Type.String(), id: Type.String(), displayName: Type.String(), status: Type.Literal('created') })),
     provision: Type.Optional(Type.Ref(ProvisionReportSchema, { description: 'present once provisioning completes' })),
     deploy: Type.Boolean(),
-    mode: Type.Union([Type.Literal('shared'), Type.Literal('dedicated')]),
+    mode: Type.Union(MODES.map((m) => Type.Literal(m))),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
     finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),

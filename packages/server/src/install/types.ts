@@ -1,10 +1,17 @@
 import type { RemediationGate } from '../errors.js';
 
-export type JobStatus = 'running' | 'done' | 'partial' | 'failed';
-export type Phase = 'creating-items' | 'provisioning' | 'finalizing' | 'done';
-export type StepStatus = 'created' | 'exists' | 'skipped' | 'remediation' | 'failed';
-export type Outcome = 'all-created' | 'partial' | 'all-remediation' | 'skipped';
-export type Mode = 'shared' | 'dedicated';
+export const JOB_STATUSES = ['running', 'done', 'partial', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export const PHASES = ['creating-items', 'provisioning', 'finalizing', 'done'] as const;
+export type Phase = (typeof PHASES)[number];
+export const STEP_STATUSES = ['created', 'exists', 'skipped', 'remediation', 'failed'] as const;
+export type StepStatus = (typeof STEP_STATUSES)[number];
+export const OUTCOMES = ['all-created', 'partial', 'all-remediation', 'skipped'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+export const MODES = ['shared', 'dedicated'] as const;
+export type Mode = (typeof MODES)[number];
+/** The kinds of a job's events (the server-sent event names). */
+export type JobEventKind = 'phase' | 'item-created' | 'step' | 'step-retried' | 'done' | 'failed';
 
 /** The result of provisioning one item (SPEC.md StepResult). */
 export interface StepResult {

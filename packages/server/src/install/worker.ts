@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
 import type { JobStore } from './job-store.js';
 import { LeaseLost, type InstallRunner } from './runner.js';
 import { tenantContext } from '../tenancy/tenant-context.js';
+
+/** Where the worker reports claims, resumptions and failures (the service's pino logger fits). */
+export interface WorkerLog {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
 
 /** Claims install jobs with a lease, heartbeats while running them, and resumes jobs whose worker died. */
 export class InstallWorker {
@@ -12,7 +18,7 @@ export class InstallWorker {
   private stopped = false;
   private polling = false;
 
-  constructor(private readonly jobs: JobStore, private readonly runner: InstallRunner, private readonly log: FastifyBaseLogger, private readonly options: { maxJobs: number; pollMs: number; heartbeatMs: number }) {}
+  constructor(private readonly jobs: JobStore, private readonly runner: InstallRunner, private readonly log: WorkerLog, private readonly options: { maxJobs: number; pollMs: number; heartbeatMs: number }) {}
 
   start(): void {
     this.timer = setInterval(() => this.poke(), this.options.pollMs);

@@ -4,6 +4,7 @@ import { isItemType } from '../catalog/item-types.js';
 import { ConflictError, InputError, NotFoundError, PreconditionError } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
+import type { StoreRow } from '../store/schema.js';
 import type { WorkspaceService } from '../workspaces/workspace-service.js';
 
 /** An item as the API shows it (content is read separately, with its ETag). */
@@ -22,12 +23,9 @@ export interface Item {
 
 const COLUMNS = ['id', 'workspace_id', 'item_type', 'display_name', 'description', 'app_id', 'content_source', 'provisioning', 'created_at', 'updated_at'] as const;
 
-type Row = {
-  id: string; workspace_id: string; item_type: string; display_name: string; description: string; app_id: string | null;
-  content_source: string; provisioning: unknown; created_at: Date; updated_at: Date;
-};
+type Row = StoreRow<'items', (typeof COLUMNS)[number]>;
 
-export function toItem(r: Row): Item {
+function toItem(r: Row): Item {
   return {
     id: r.id,
     workspaceId: r.workspace_id,

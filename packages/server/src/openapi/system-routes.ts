@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, Ok, publicErrors } from '../http/schemas.js';
-import type { Metrics } from '../http/metrics.js';
+import type { Metrics } from '../metrics.js';
 import { API_VERSION } from './register.js';
 
 /** Health and the OpenAPI document (public routes), and metrics. */

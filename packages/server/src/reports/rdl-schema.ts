@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { memoryPages, validateXML } from 'xmllint-wasm';
 import { ConfigError, type ReportsConfig } from '../config.js';
-import type { RdlFault } from './rdl-check.js';
+import type { RdlFault } from './rdl/check.js';
 
 /**
  * The published RDL schema (rdl2016.xsd, "ReportDefinition.xsd"), when SVC_RDL_SCHEMA_PATH names it: definitions are

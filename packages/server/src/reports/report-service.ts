@@ -7,7 +7,7 @@ import { ConflictError, GateError, InputError, NotFoundError, PreconditionError,
 import { gate } from '../provisioning/gates.js';
 import type { WorkspaceService } from '../workspaces/workspace-service.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
-import { checkDefinition, type RdlParameter } from './rdl-check.js';
+import { checkRdl, faultText, type RdlParameter } from './rdl/check.js';
 import { RdlSchema } from './rdl-schema.js';
 import { EXPORT_SETTINGS, reportingFailure } from './reporting-failure.js';
 
@@ -126,17 +126,17 @@ export class PaginatedReportService {
     const report = await this.getIn(workspaceId, group, reportId);
     const bytes = await this.call(() => this.client.exportDefinition(group, reportId), DOWNLOAD);
     const definition = new TextDecoder().decode(bytes);
-    return { report, definition, etag: etagOf(bytes), parameters: checkDefinition(definition).parameters };
+    return { report, definition, etag: etagOf(bytes), parameters: checkRdl(definition).parameters };
   }
 
   /** Checks a definition (structure, then the published schema when configured): 400 naming the first fault's line and element, and how many more. */
   private async validate(definition: string): Promise<void> {
-    let { faults } = checkDefinition(definition);
+    let { faults } = checkRdl(definition);
     if (!faults.length && this.schema) faults = await this.schema.check(definition);
     if (!faults.length) return;
     const f = faults[0]!;
     const more = faults.length > 1 ? ` (and ${faults.length - 1} more: ${faults.slice(1, 4).map((x) => `line ${x.line} ${x.element}`).join('; ')})` : '';
-    throw new ServiceError(400, 'invalid_rdl', `definition line ${f.line}${f.element ? `, ${f.element}` : ''}: ${f.message}${more}`, { field: 'definition' });
+    throw new ServiceError(400, 'invalid_rdl', `definition ${faultText(f)}${more}`, { field: 'definition' });
   }
 
   /** Publishes a changed definition back (import with Overwrite) when If-Match names the current one; waits for the import. */

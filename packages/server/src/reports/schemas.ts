@@ -80,7 +80,7 @@ export const ExportParams = Type.Object({
 });
 
 /** The longest RDL the service takes, in characters. */
-export const DEFINITION_MAX_LENGTH = 4_000_000;
+const DEFINITION_MAX_LENGTH = 4_000_000;
 export const Definition = Type.String({ minLength: 1, maxLength: DEFINITION_MAX_LENGTH, description: 'the RDL (report definition XML, 2016/01 namespace)' });
 /**
  * The body limit of the routes that take a Definition (the service-wide SVC_BODY_LIMIT_BYTES is far smaller): a

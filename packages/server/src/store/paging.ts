@@ -25,12 +25,12 @@ export function pageRequest(query: { cursor?: string; limit?: number }): PageReq
 }
 
 /** Encodes the last row of a page as the cursor of the next. */
-export function encodeCursor(pos: CursorPosition): string {
+function encodeCursor(pos: CursorPosition): string {
   return Buffer.from(JSON.stringify([pos.createdAt.toISOString(), pos.id])).toString('base64url');
 }
 
 /** Decodes a cursor; 400 naming `cursor` when it was not made by encodeCursor. */
-export function decodeCursor(cursor: string): CursorPosition {
+function decodeCursor(cursor: string): CursorPosition {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
     const date = new Date(createdAt);

@@ -1,4 +1,12 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { Scope } from '../auth/scopes.js';
+import type { Change, Inverse } from '../identity/journal.js';
+import type { Incident, IncidentData } from '../identity/incidents.js';
+import type { RotationState } from '../identity/rotation.js';
+import type { Rotation } from '../identity/rotations.js';
+import type { Severity } from '../identity/severity.js';
+import type { InstalledItem, JobEventKind, JobStatus, Mode, Phase, ProvisionReport, StepResult, TargetOverrides } from '../install/types.js';
+import type { ResourceKind, ResourceSettings } from '../tenancy/resources.js';
 
 type Timestamp = ColumnType<Date, string | undefined, string>;
 
@@ -19,7 +27,7 @@ export interface Database {
     tenant_id: string;
     user_id: string;
     name: string;
-    scopes: string[];
+    scopes: Scope[];
     secret_hash: string;
     created_at: Timestamp;
     expires_at: Timestamp;
@@ -33,7 +41,7 @@ export interface Database {
     tenant_id: string;
     user_id: string;
     token_id: string | null;
-    scopes: string[];
+    scopes: Scope[];
     csrf_token: string;
     method: string;
     created_at: Timestamp;
@@ -70,17 +78,17 @@ export interface Database {
     workspace_id: string;
     app_id: string;
     created_by: string;
-    status: string;
-    phase: string;
+    status: JobStatus;
+    phase: Phase;
     percent_complete: Generated<number>;
     total_items: number;
     created_items: Generated<number>;
     deploy: boolean;
-    mode: string;
-    target_overrides: Json;
-    target: Json;
-    installed: Json;
-    provision: Json;
+    mode: Mode;
+    target_overrides: Json<TargetOverrides | null>;
+    target: Json<Record<string, string> | null>;
+    installed: Json<InstalledItem[]>;
+    provision: Json<ProvisionReport | null>;
     lease_owner: string | null;
     lease_expires_at: ColumnType<Date | null, string | null | undefined, string | null>;
     attempts: Generated<number>;
@@ -98,10 +106,10 @@ export interface Database {
     display_name: string;
     live: boolean;
     cosmos_item_id: string | null;
-    result: Json;
+    result: Json<StepResult | null>;
     updated_at: Timestamp;
   };
-  job_events: { job_id: string; seq: number; kind: string; data: Json; created_at: Timestamp };
+  job_events: { job_id: string; seq: number; kind: JobEventKind; data: Json<Record<string, unknown>>; created_at: Timestamp };
   thread_edges: {
     id: string;
     tenant_id: string;
@@ -115,10 +123,10 @@ export interface Database {
   identity_signals: { id: string; tenant_id: string | null; principal: string; service: string; status: number; code: string | null; path: string; at: Timestamp };
   tenant_resources: {
     id: string;
-    kind: string;
+    kind: ResourceKind;
     resource: string;
     tenant_id: string;
-    settings: Json;
+    settings: Json<ResourceSettings>;
     assigned_by: string | null;
     created_at: Timestamp;
   };
@@ -128,9 +136,9 @@ export interface Database {
     incident_id: string | null;
     kind: string;
     summary: string;
-    target: Json;
-    inverse: Json;
-    state: string;
+    target: Json<Record<string, unknown>>;
+    inverse: Json<Inverse>;
+    state: Change['state'];
     created_by: string;
     created_at: Timestamp;
     rolled_back_at: ColumnType<Date | null, string | null | undefined, string | null>;
@@ -145,24 +153,27 @@ export interface Database {
     key_id: string;
     expires_at: Timestamp;
     vault_secret: string | null;
-    consumers: Json;
+    consumers: Json<string[]>;
     created_at: Timestamp;
     updated_at: Timestamp;
   };
-  identity_rotations: { id: string; tenant_id: string; credential_id: string; state: string; data: Json; created_at: Timestamp; updated_at: Timestamp };
+  identity_rotations: { id: string; tenant_id: string; credential_id: string; state: RotationState; data: Json<Rotation>; created_at: Timestamp; updated_at: Timestamp };
   identity_incidents: {
     id: string;
     tenant_id: string;
     title: string;
-    status: string;
-    severity: string;
-    data: Json;
+    status: Incident['status'];
+    severity: Severity;
+    data: Json<IncidentData>;
     opened_at: Timestamp;
     closed_at: ColumnType<Date | null, string | null | undefined, string | null>;
     created_by: string;
   };
-  identity_incident_events: { incident_id: string; seq: number; kind: string; data: Json; at: Timestamp };
+  identity_incident_events: { incident_id: string; seq: number; kind: string; data: Json<Record<string, unknown>>; at: Timestamp };
 }
 
-/** A jsonb column: read as parsed JSON, written as JSON text. */
-type Json = ColumnType<any, string | null | undefined, string | null>;
+/** A jsonb column: read as parsed JSON (`T`, what the code wrote), written as JSON text. */
+type Json<T> = ColumnType<T, string | null | undefined, string | null>;
+
+/** A row of `table` as read, with every column or the columns `C`. */
+export type StoreRow<T extends keyof Database, C extends keyof Database[T] = keyof Database[T]> = Selectable<Pick<Database[T], C>>;

@@ -1,6 +1,6 @@
 import { hostAllowed, type CloudProfile } from '../cloud/profiles.js';
 import { InputError } from '../errors.js';
-import { GUID_PATTERN } from '../http/schemas.js';
+import { GUID_PATTERN } from '../values.js';
 
 /** The kinds of backing resource a tenant is assigned: platform workspaces and the targets of its installs. */
 export const TARGET_KINDS = ['kql-cluster', 'search-service', 'warehouse', 'lake'] as const;
@@ -32,6 +32,9 @@ export interface ApplicationSettings {
   /** The vault secret its rotations write the new secret to, assigned with it. */
   vaultSecretName?: string;
 }
+
+/** What an assignment carries: a target's settings, an application's, or nothing (a platform workspace, a vault secret). */
+export type ResourceSettings = TargetSettings | ApplicationSettings | Record<string, never>;
 
 /** The lowercase key of a platform workspace id, or 400 naming the field. */
 export function platformWorkspaceKey(id: string, field: string): string {

@@ -6,7 +6,7 @@ import { MAX_EXPIRY_DAYS } from '../auth/token-service.js';
 import { ApiTokenSchema } from '../auth/routes.js';
 import type { TenancyService } from './tenancy-service.js';
 import { AssignmentAnswer, AssignmentSchema, NewApplication, NewPlatformWorkspace, NewTarget, NewTenant, TenantParams, TenantSchema } from './schemas.js';
-import { GUID_PATTERN } from '../http/schemas.js';
+import { GUID_PATTERN } from '../values.js';
 
 const tags = ['operator'];
 const config = { scope: 'operator' as const };

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { GUID_PATTERN, Ok, PlatformWorkspaceId } from '../http/schemas.js';
+import { Ok, PlatformWorkspaceId } from '../http/schemas.js';
+import { GUID_PATTERN } from '../values.js';
 import { NAME_PATTERNS, RESOURCE_KINDS, TARGET_KINDS } from './resources.js';
 
-export const TenantId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'service tenant id' });
+const TenantId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'service tenant id' });
 
 export const TenantSchema = Type.Object({
   id: Type.String(),

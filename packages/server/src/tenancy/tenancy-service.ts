@@ -8,9 +8,10 @@ import { ConflictError, InputError, NotFoundError } from '../errors.js';
 import type { Db } from '../store/db.js';
 import type { TargetOverrides } from '../install/types.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
-import { addressOf, platformWorkspaceKey, TARGET_KINDS, type ApplicationSettings, type ResourceKind, type TargetKind, type TargetSettings } from './resources.js';
+import { addressOf, platformWorkspaceKey, TARGET_KINDS, type ApplicationSettings, type ResourceKind, type ResourceSettings, type TargetKind, type TargetSettings } from './resources.js';
+import type { StoreRow } from '../store/schema.js';
 
-type Settings = TargetSettings | ApplicationSettings | Record<string, never>;
+type Settings = ResourceSettings;
 
 /** A target as the operator sends it. */
 export interface TargetInput { kind: TargetKind; address: string; resourceId?: string; location?: string; workspace?: string; database?: string; container?: string }
@@ -56,7 +57,7 @@ export interface SharedSet {
   lakeContainer?: string;
 }
 
-type Row = { id: string; kind: string; resource: string; tenant_id: string; settings: unknown; assigned_by: string | null; created_at: Date };
+type Row = StoreRow<'tenant_resources'>;
 
 const KIND_NAMES: Record<ResourceKind, string> = {
   'platform-workspace': 'Platform workspace', 'kql-cluster': 'KQL cluster', 'search-service': 'Search service', warehouse: 'Warehouse server', lake: 'Lake account',
@@ -183,11 +184,11 @@ export class TenancyService {
     await this.getTenant(tenantId);
     let q = this.db.selectFrom('tenant_resources').selectAll().where('tenant_id', '=', tenantId);
     if (kinds) q = q.where('kind', 'in', [...kinds]);
-    const rows = (await q.orderBy('created_at').orderBy('id').execute()) as Row[];
+    const rows = await q.orderBy('created_at').orderBy('id').execute();
     const defaults = this.defaultsOf(tenantId, rows);
     return rows.map((r) => ({
-      id: r.id, kind: r.kind as ResourceKind, resource: r.resource, tenantId: r.tenant_id, settings: (r.settings ?? {}) as Settings,
-      isDefault: defaults.get(r.kind as ResourceKind)?.id === r.id, assignedBy: r.assigned_by, assignedAt: r.created_at.toISOString(),
+      id: r.id, kind: r.kind, resource: r.resource, tenantId: r.tenant_id, settings: r.settings,
+      isDefault: defaults.get(r.kind)?.id === r.id, assignedBy: r.assigned_by, assignedAt: r.created_at.toISOString(),
     }));
   }
 
@@ -306,11 +307,11 @@ export class TenancyService {
     const out = new Map<ResourceKind, Row>();
     if (tenantId === DEFAULT_TENANT) {
       const envKeys = new Map(this.envResources().map((r) => [r.kind, r.key]));
-      for (const r of rows) if (envKeys.get(r.kind as ResourceKind) === r.resource) out.set(r.kind as ResourceKind, r);
+      for (const r of rows) if (envKeys.get(r.kind) === r.resource) out.set(r.kind, r);
       return out;
     }
     // Applications and vault secrets have no default: a credential names its own.
-    for (const r of rows) if (!out.has(r.kind as ResourceKind) && r.kind !== 'application' && r.kind !== 'vault-secret') out.set(r.kind as ResourceKind, r);
+    for (const r of rows) if (!out.has(r.kind) && r.kind !== 'application' && r.kind !== 'vault-secret') out.set(r.kind, r);
     return out;
   }
 
@@ -362,7 +363,7 @@ export class TenancyService {
    * a binding to a platform workspace the tenant no longer holds resolves to none (the gate), never to a fallback.
    */
   async sharedSet(tenantId: string, binding: string | null = null): Promise<SharedSet> {
-    const rows = (await this.db.selectFrom('tenant_resources').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute()) as Row[];
+    const rows = await this.db.selectFrom('tenant_resources').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute();
     // The default tenant's targets are its SVC_* settings, exactly as written, while they are still its own.
     const set = tenantId === DEFAULT_TENANT ? this.defaultTenantSet(rows) : sharedSetOf(this.defaultsOf(tenantId, rows));
     if (!binding) return set;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
 import { ConflictError, InputError, NotFoundError } from '../errors.js';
 import type { Db } from '../store/db.js';
+import type { StoreRow } from '../store/schema.js';
 import type { WorkspaceService } from '../workspaces/workspace-service.js';
 
 export const EDGE_KINDS = ['feeds', 'reads-from', 'visualizes', 'triggers-on', 'runs'] as const;
@@ -16,7 +17,7 @@ export interface ThreadEdge {
   createdAt: string;
 }
 
-type Row = { id: string; from_item_id: string; to_item_id: string; kind: string; source: string; created_at: Date };
+type Row = StoreRow<'thread_edges', 'id' | 'from_item_id' | 'to_item_id' | 'kind' | 'source' | 'created_at'>;
 const toEdge = (r: Row): ThreadEdge => ({ id: r.id, fromItemId: r.from_item_id, toItemId: r.to_item_id, kind: r.kind, source: r.source, createdAt: r.created_at.toISOString() });
 
 /** The thread of a workspace: edges an install records and edges users add. */

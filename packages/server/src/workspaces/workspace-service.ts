@@ -5,6 +5,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../errors.js';
 import type { Db } from '../store/db.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
+import type { StoreRow } from '../store/schema.js';
 import { platformWorkspaceKey } from '../tenancy/resources.js';
 
 /** A workspace as the API shows it. */
@@ -17,11 +18,11 @@ export interface Workspace {
   updatedAt: string;
 }
 
-type Row = { id: string; name: string; description: string; platform_workspace_id: string | null; created_at: Date; updated_at: Date };
-
 const COLUMNS = ['id', 'name', 'description', 'platform_workspace_id', 'created_at', 'updated_at'] as const;
 
-export function toWorkspace(r: Row): Workspace {
+type Row = StoreRow<'workspaces', (typeof COLUMNS)[number]>;
+
+function toWorkspace(r: Row): Workspace {
   return {
     id: r.id,
     name: r.name,

@@ -35,7 +35,7 @@ export const OkBadge = ({ ok, skipped, okText = 'ok', failText = 'failed' }: { o
     : <Badge appearance="tint" color={ok ? 'success' : 'danger'}>{ok ? okText : failText}</Badge>;
 
 /** The console address that diagnoses an answer: status, code and backing service. */
-export function diagnoseHref(input: { status?: number; code?: string; service?: string }): string {
+function diagnoseHref(input: { status?: number; code?: string; service?: string }): string {
   const q = new URLSearchParams({ tab: 'diagnose' });
   if (input.status) q.set('status', String(input.status));
   if (input.code) q.set('code', input.code);

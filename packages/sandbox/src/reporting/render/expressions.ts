@@ -15,7 +15,7 @@ export interface EvalScope {
 type Value = string | Array<string | null> | null;
 
 /** ExecutionTime as the en-US renderers show it: 1/15/2025 10:30:00 AM (UTC). */
-export function usDateTime(d: Date): string {
+function usDateTime(d: Date): string {
   const h = d.getUTCHours();
   const two = (n: number) => String(n).padStart(2, '0');
   return `${d.getUTCMonth() + 1}/${d.getUTCDate()}/${d.getUTCFullYear()} ${h % 12 || 12}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} ${h < 12 ? 'AM' : 'PM'}`;

@@ -62,7 +62,7 @@ function wrap(line: string, width: number): string[] {
 }
 
 /** A size like "8.5in", "21cm", "612pt" in inches. */
-export function inches(size: string | undefined, fallback: number): number {
+function inches(size: string | undefined, fallback: number): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(in|cm|mm|pt|pc)\s*$/.exec(size ?? '');
   if (!m) return fallback;
   const n = Number(m[1]);

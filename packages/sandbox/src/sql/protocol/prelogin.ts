@@ -18,7 +18,7 @@ export function parsePrelogin(payload: Buffer): Map<number, Buffer> {
 }
 
 /** Builds a PRELOGIN payload from ordered options. */
-export function buildPrelogin(options: Array<[number, Buffer]>): Buffer {
+function buildPrelogin(options: Array<[number, Buffer]>): Buffer {
   const tableLength = options.length * 5 + 1;
   const table = Buffer.alloc(tableLength);
   let dataOffset = tableLength;

@@ -7,7 +7,7 @@ export const DoneStatus = { FINAL: 0x00, MORE: 0x01, ERROR: 0x02, COUNT: 0x10, A
 
 const TDS_7_4 = 0x74000004;
 /** SQL_Latin1_General_CP1_CI_AS. */
-export const COLLATION = Buffer.from([0x09, 0x04, 0xd0, 0x00, 0x34]);
+const COLLATION = Buffer.from([0x09, 0x04, 0xd0, 0x00, 0x34]);
 
 const ucs2 = (s: string) => Buffer.from(s, 'ucs2');
 

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, GUID_PATTERN, Id, Name, Ok } from '../../http/schemas.js';
+import { errors, Id, Name, Ok } from '../../http/schemas.js';
+import { GUID_PATTERN } from '../../values.js';
 import type { IdentityService } from '../identity-service.js';
 import { AlertSchema, CredentialSchema, RotationSchema } from '../schemas.js';
 

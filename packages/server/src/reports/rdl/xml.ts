@@ -109,8 +109,3 @@ export const kids = (el: XmlElement | undefined, name: string) => el?.children.f
 
 /** The first child element of `el` with local name `name`. */
 export const kid = (el: XmlElement | undefined, name: string) => kids(el, name)[0];
-
-/** Every descendant of `el` (depth first, `el` excluded) with local name `name`. */
-export function descendants(el: XmlElement, name: string): XmlElement[] {
-  return el.children.flatMap((c) => [...(localName(c.name) === name ? [c] : []), ...descendants(c, name)]);
-}
