@@ -1,7 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { AppCheck } from '../catalog/app-check.js';
 import type { CatalogItem, EdgeKind } from '../catalog/types.js';
-import type { ProvisionOutcome, TypedProvisionContext } from '../provisioning/context.js';
+import type { ProvisionOutcome, StepContext, TypedProvisionContext } from '../provisioning/context.js';
 import type { PlannedCall } from './calls.js';
 import type { ItemTypeId } from './index.js';
 
@@ -64,13 +64,19 @@ export interface StoredItemType<Id extends string, S extends TSchema = TSchema, 
   provision?: never;
 }
 
+/** A live resource as a lifecycle operation reads it: its id in the backing service and what it holds now. */
+export interface LiveState {
+  resourceId: string;
+  content?: unknown;
+}
+
 /**
  * A type an install provisions live. `calls` declares every backing call `provision` makes (a test holds the two
  * together against the sandbox's request log); the app page's plan text is derived from it.
  *
- * The lifecycle operations after install (issue 19) will live here too, as optional members no type has yet:
- * `readLive(ctx)` (the live resource's state, for drift), `apply(ctx)` (push the stored content to it) and
- * `remove(ctx)` (delete it at uninstall). Nothing calls them until that issue adds them.
+ * The lifecycle operations after install (issue 19: drift, apply, uninstall) live here too, as the optional members
+ * `readLive`, `apply` and `remove`. No type implements them yet and nothing calls them; that issue may refine their
+ * signatures, and each type that implements one declares its calls beside `calls`.
  */
 export interface LiveItemType<Id extends string, S extends TSchema = TSchema, C = Static<S>> extends ItemTypeBase<Id, S, C> {
   backing: Backing;
@@ -80,6 +86,12 @@ export interface LiveItemType<Id extends string, S extends TSchema = TSchema, C 
   calls(content: C): readonly PlannedCall[];
   /** Creates or updates the live resource; a gate is raised by throwing GateRaised, a backing refusal by BackingError. */
   provision(ctx: TypedProvisionContext<C>): Promise<ProvisionOutcome>;
+  /** Issue 19: the live resource as it is now (drift compares it with the stored content), or undefined when it is gone. */
+  readLive?(ctx: TypedProvisionContext<C>): Promise<LiveState | undefined>;
+  /** Issue 19: applies the item's stored content to its live resource (an edited item, or one that drifted). */
+  apply?(ctx: TypedProvisionContext<C>): Promise<ProvisionOutcome>;
+  /** Issue 19: deletes the live resource at uninstall; answers whether there was one to delete. */
+  remove?(ctx: StepContext, resourceId: string): Promise<{ removed: boolean }>;
 }
 
 /** An item type: live (provisioned in a backing service at install) or stored only. */
