@@ -2,14 +2,14 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, Id, Ok } from '../http/schemas.js';
 import { NotFoundError } from '../errors.js';
-import { CALL_CONDITIONS, CALL_SERVICES } from '../item-types/calls.js';
+import { CALL_CONDITIONS, CALL_METHODS, CALL_SERVICES } from '../item-types/calls.js';
 import { describeApp } from './describe-app.js';
 import type { Catalog, CuratedApp } from './types.js';
 
 const Enum = (values: readonly string[], description: string) => Type.Unsafe<string>({ type: 'string', enum: [...values], description });
 const PlannedCall = Type.Object({
   service: Enum(CALL_SERVICES, 'the backing service called'),
-  method: Enum(['GET', 'PUT', 'POST', 'DELETE', 'LOGIN', 'BATCH'], 'an HTTP method, or the T-SQL endpoint\'s LOGIN and BATCH'),
+  method: Enum(CALL_METHODS, 'an HTTP method, or the T-SQL endpoint\'s LOGIN and BATCH'),
   path: Type.String({ description: "relative to the service's address; {name} stands for one segment or value, {ws} is the platform workspace, {id} the item's live id" }),
   command: Type.Optional(Type.String({ description: 'what the call carries when the path does not say it: a KQL command, a T-SQL statement' })),
   times: Type.Optional(Type.Integer({ description: 'how many such calls the content makes' })),

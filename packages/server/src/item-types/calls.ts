@@ -24,7 +24,8 @@ export const CALL_CONDITIONS = {
 export type CallCondition = keyof typeof CALL_CONDITIONS;
 
 /** The methods of the calls: HTTP's, and the T-SQL endpoint's sign-in and batch. */
-export type CallMethod = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'LOGIN' | 'BATCH';
+export const CALL_METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'LOGIN', 'BATCH'] as const;
+export type CallMethod = (typeof CALL_METHODS)[number];
 
 /**
  * One backing call a provisioner makes. `path` is relative to the service's address (the data platform API URL, the
