@@ -3,7 +3,7 @@ import { openWarehouse, SqlError, type SqlSession } from '../backends/sql.js';
 import type { CatalogItem } from '../catalog/types.js';
 import { validateWarehouse } from '../catalog/validate-stores.js';
 import type { ProvisionOutcome, StepContext, TypedProvisionContext } from '../provisioning/context.js';
-import { compileModels, type DbtSource } from '../provisioning/dbt/compile.js';
+import { compileModels } from '../provisioning/dbt/compile.js';
 import { classifyDdl, guardedBatch, nstring, quoteName, seedStatements, type ColumnType } from '../provisioning/dbt/tsql.js';
 import { gate, GateRaised } from '../provisioning/gates.js';
 import type { PlannedCall } from './calls.js';
@@ -97,7 +97,7 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
   const lakehouses = new Map(ctx.app.items.map((i: CatalogItem) => [i.key, i]));
   const models = compileModels(content.models ?? [], {
     modelSchema,
-    sources: (content.sources ?? {}) as Record<string, DbtSource>,
+    sources: content.sources ?? {},
     lakehouseDatabase: (k) => lakehouses.get(k)?.displayName,
   });
   const session = await open(ctx, server, database);
@@ -131,7 +131,7 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
       const [schema, name] = seed.table.includes('.') ? seed.table.split('.') as [string, string] : ['dbo', seed.table];
       const table = tables.get(key(schema, name));
       if (!table) throw new Error(`seed rows for ${seed.table}: the warehouse's DDL declares no such table`);
-      const statements = seedStatements(table.schema, table.name, table.columns, seed.key, seed.rows as unknown[][]);
+      const statements = seedStatements(table.schema, table.name, table.columns, seed.key, seed.rows);
       let inserted = 0;
       for (let i = 0; i < statements.length; i += SEED_ROWS_PER_BATCH) {
         inserted += (await run(ctx, session, statements.slice(i, i + SEED_ROWS_PER_BATCH).join('\n'))).rowCount;
