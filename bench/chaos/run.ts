@@ -12,7 +12,7 @@
 import pg from 'pg';
 import { loadCatalog } from '../../packages/server/src/catalog/load-catalog.js';
 import { provisionedAtInstall } from '../../packages/server/src/install/install-service.js';
-import { dependenciesOf } from '../../packages/server/src/provisioning/registry.js';
+import { dependenciesOf } from '../../packages/server/src/item-types/index.js';
 import { sleep } from '../../packages/server/test/service-process.js';
 import { Cluster, freshDatabase, withSandbox, type Sandbox } from '../lib/cluster.js';
 

@@ -13,7 +13,7 @@ import { startSandbox } from '@svc/sandbox';
 import { loadCatalog } from '../../packages/server/src/catalog/load-catalog.js';
 import { expandSeedTokens } from '../../packages/server/src/catalog/seed-tokens.js';
 import { provisionedAtInstall } from '../../packages/server/src/install/install-service.js';
-import { dependenciesOf } from '../../packages/server/src/provisioning/registry.js';
+import { dependenciesOf } from '../../packages/server/src/item-types/index.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 50);

@@ -560,9 +560,19 @@ GetAppResultEdgesItem = TypedDict("GetAppResultEdgesItem", {
     "to": "str",
 })
 
+GetAppResultItemsItemCallsItem = TypedDict("GetAppResultItemsItemCallsItem", {
+    "command": NotRequired["str"],
+    "method": "Literal[\"GET\", \"PUT\", \"POST\", \"DELETE\", \"LOGIN\", \"BATCH\"]",
+    "path": "str",
+    "service": "Literal[\"data-platform\", \"onelake\", \"arm\", \"kql\", \"search\", \"sql\", \"reporting\"]",
+    "times": NotRequired["int"],
+    "when": NotRequired["Literal[\"new\", \"existing\", \"accepted\", \"pending\", \"unseeded\", \"missing\", \"conflict\"]"],
+})
+
 GetAppResultItemsItem = TypedDict("GetAppResultItemsItem", {
     "action": "str",
     "backing": NotRequired["str"],
+    "calls": "List[GetAppResultItemsItemCallsItem]",
     "displayName": "str",
     "itemType": "str",
     "key": "str",
@@ -698,10 +708,12 @@ ListIncidentEventsResultItem = TypedDict("ListIncidentEventsResultItem", {
 })
 
 ListItemTypesResultItem = TypedDict("ListItemTypesResultItem", {
-    "backing": NotRequired["str"],
+    "backing": NotRequired["Literal[\"data-platform\", \"kql\", \"search\", \"warehouse\", \"reporting\"]"],
     "description": "str",
     "displayName": "str",
-    "id": "str",
+    "editor": "Literal[\"json\", \"cells\", \"kql-schema\", \"sql\"]",
+    "icon": "Literal[\"Notebook\", \"HomeDatabase\", \"Server\", \"DatabaseLightning\", \"DatabaseSearch\", \"DatabaseMultiple\", \"Search\", \"DataTrending\", \"Alert\", \"Flow\", \"ArrowSync\", \"DocumentText\", \"Grid\", \"Database\", \"Board\", \"Target\", \"Box\", \"Sparkle\", \"DataFunnel\", \"ChartMultiple\", \"Bot\"]",
+    "id": "Literal[\"notebook\", \"lakehouse\", \"warehouse\", \"kql-database\", \"kql-queryset\", \"eventhouse\", \"search-index\", \"semantic-model\", \"activator\", \"data-pipeline\", \"eventstream\", \"report\", \"kql-dashboard\", \"mirrored-database\", \"dashboard\", \"scorecard\", \"data-product\", \"prompt-flow\", \"dataflow-spec\", \"power-bi-report\", \"data-agent\"]",
     "provisionedLive": "bool",
     "provisioning": "Literal[\"live\", \"stored\"]",
 })

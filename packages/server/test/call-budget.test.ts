@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadCatalog } from '../src/catalog/load-catalog.js';
-import { dependenciesOf } from '../src/provisioning/registry.js';
+import { dependenciesOf } from '../src/item-types/index.js';
 import { buildWithSandbox, install, workspace } from './install-helpers.js';
 import { slowBacking, testPipeline } from './backing-helpers.js';
 

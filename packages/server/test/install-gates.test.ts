@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startSandbox } from '@svc/sandbox';
 import { loadCatalog } from '../src/catalog/load-catalog.js';
-import { dependenciesOf } from '../src/provisioning/registry.js';
+import { dependenciesOf } from '../src/item-types/index.js';
 import { build, type TestApp, type TestTenant } from './helpers.js';
 import { defaultTenant, install, OPERATOR, workspace, type Sandbox } from './install-helpers.js';
 import { DEFAULT_TENANT, ensureTenant } from '../src/auth/token-service.js';

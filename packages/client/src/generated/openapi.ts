@@ -5855,8 +5855,33 @@ export interface operations {
                             }[];
                             id: string;
                             items: {
+                                /** @description the calls as text, or that the item is stored only */
                                 action: string;
                                 backing?: string;
+                                /** @description the backing calls that provision the item, in order (none for a stored item) */
+                                calls: {
+                                    /** @description what the call carries when the path does not say it: a KQL command, a T-SQL statement */
+                                    command?: string;
+                                    /**
+                                     * @description an HTTP method, or the T-SQL endpoint's LOGIN and BATCH
+                                     * @enum {string}
+                                     */
+                                    method: "GET" | "PUT" | "POST" | "DELETE" | "LOGIN" | "BATCH";
+                                    /** @description relative to the service's address; {name} stands for one segment or value, {ws} is the platform workspace, {id} the item's live id */
+                                    path: string;
+                                    /**
+                                     * @description the backing service called
+                                     * @enum {string}
+                                     */
+                                    service: "data-platform" | "onelake" | "arm" | "kql" | "search" | "sql" | "reporting";
+                                    /** @description how many such calls the content makes */
+                                    times?: number;
+                                    /**
+                                     * @description new: if new; existing: if it exists; accepted: while a 202 runs; pending: until ready; unseeded: if the table is empty; missing: if missing; conflict: on a name conflict
+                                     * @enum {string}
+                                     */
+                                    when?: "new" | "existing" | "accepted" | "pending" | "unseeded" | "missing" | "conflict";
+                                }[];
                                 displayName: string;
                                 itemType: string;
                                 key: string;
@@ -6799,10 +6824,28 @@ export interface operations {
                 content: {
                     "application/json": {
                         itemTypes: {
-                            backing?: string;
+                            /**
+                             * @description where a live item is provisioned
+                             * @enum {string}
+                             */
+                            backing?: "data-platform" | "kql" | "search" | "warehouse" | "reporting";
                             description: string;
                             displayName: string;
-                            id: string;
+                            /**
+                             * @description the console’s editor of the content besides JSON (json: JSON alone)
+                             * @enum {string}
+                             */
+                            editor: "json" | "cells" | "kql-schema" | "sql";
+                            /**
+                             * @description the console’s icon of the type: a Fluent UI icon name
+                             * @enum {string}
+                             */
+                            icon: "Notebook" | "HomeDatabase" | "Server" | "DatabaseLightning" | "DatabaseSearch" | "DatabaseMultiple" | "Search" | "DataTrending" | "Alert" | "Flow" | "ArrowSync" | "DocumentText" | "Grid" | "Database" | "Board" | "Target" | "Box" | "Sparkle" | "DataFunnel" | "ChartMultiple" | "Bot";
+                            /**
+                             * @description the item type id
+                             * @enum {string}
+                             */
+                            id: "notebook" | "lakehouse" | "warehouse" | "kql-database" | "kql-queryset" | "eventhouse" | "search-index" | "semantic-model" | "activator" | "data-pipeline" | "eventstream" | "report" | "kql-dashboard" | "mirrored-database" | "dashboard" | "scorecard" | "data-product" | "prompt-flow" | "dataflow-spec" | "power-bi-report" | "data-agent";
                             provisionedLive: boolean;
                             provisioning: "live" | "stored";
                         }[];

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { allPages, api } from './client';
+import type { Body } from './schemas';
 import type { Item, ItemType } from './types';
 
 export const useItemTypes = () =>
@@ -27,7 +28,7 @@ export const saveContent = (workspaceId: string, itemId: string, content: unknow
 export const useCreateItem = (workspaceId: string) => {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async (body: { itemType: string; displayName: string; description?: string }) =>
+    mutationFn: async (body: Body<'createItem'>) =>
       (await api<{ item: Item }>('POST', `/api/workspaces/${workspaceId}/items`, body)).item,
     onSuccess: () => qc.invalidateQueries({ queryKey: ['items', workspaceId] }),
   });

@@ -1,4 +1,4 @@
-import type { Schema } from './schemas';
+import type { Answer, Schema } from './schemas';
 import type { RemediationGate } from './client';
 
 export interface WhoAmI {
@@ -38,13 +38,10 @@ export interface ItemProvisioning {
 /** The service documents `provisioning` loosely (the last StepResult); the console reads these fields of it. */
 export type Item = Omit<Schema<'Item'>, 'provisioning'> & { provisioning: ItemProvisioning | null };
 
-export interface ItemType {
-  id: string;
-  displayName: string;
-  description: string;
-  provisioning: 'live' | 'stored';
-  backing?: string;
-}
+/** An item type of the service's registry: its id, names, backing service, and the console's icon and editor of it. */
+export type ItemType = Answer<'listItemTypes'>['itemTypes'][number];
+/** The id of an item type (the service's registry): a name that is none does not compile. */
+export type ItemTypeId = ItemType['id'];
 
 export interface AppSummary {
   id: string;

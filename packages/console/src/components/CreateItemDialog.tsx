@@ -3,6 +3,7 @@ import { Field, Input, Select, Textarea } from '@fluentui/react-components';
 import { useNavigate } from 'react-router-dom';
 import { ApiError } from '../api/client';
 import { useCreateItem, useItemTypes } from '../api/items';
+import type { ItemTypeId } from '../api/types';
 import { FormDialog } from './FormDialog';
 
 /** New item of any type; opens its editor once created. */
@@ -10,7 +11,7 @@ export function CreateItemDialog({ workspaceId, open, onClose }: { workspaceId: 
   const types = useItemTypes();
   const create = useCreateItem(workspaceId);
   const navigate = useNavigate();
-  const [itemType, setItemType] = useState('notebook');
+  const [itemType, setItemType] = useState<ItemTypeId>('notebook');
   const [displayName, setDisplayName] = useState('');
   const [description, setDescription] = useState('');
   const err = create.error instanceof ApiError ? create.error : undefined;
@@ -26,7 +27,7 @@ export function CreateItemDialog({ workspaceId, open, onClose }: { workspaceId: 
       })}
     >
       <Field label="Item type" required hint={types.data?.find((t) => t.id === itemType)?.description}>
-        <Select value={itemType} onChange={(_, d) => setItemType(d.value)} disabled={!types.data}>
+        <Select value={itemType} onChange={(_, d) => setItemType(types.data?.find((t) => t.id === d.value)?.id ?? itemType)} disabled={!types.data}>
           <optgroup label="Provisioned live by installs">{live.map((t) => <option key={t.id} value={t.id}>{t.displayName}</option>)}</optgroup>
           <optgroup label="Stored in the service">{stored.map((t) => <option key={t.id} value={t.id}>{t.displayName}</option>)}</optgroup>
         </Select>

@@ -3,7 +3,7 @@ import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle,
 import { ArrowClockwise20Regular, Save20Regular } from '@fluentui/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../api/client';
-import { saveContent } from '../api/items';
+import { saveContent, useItemTypes } from '../api/items';
 import type { Item } from '../api/types';
 import { editorFor, JsonEditor } from '../editors';
 import { ErrorMessage } from './RequestState';
@@ -16,8 +16,10 @@ export function ItemEditor({ item, content, etag }: { item: Item; content: unkno
   const [draft, setDraft] = useState<unknown>(content);
   const [base, setBase] = useState({ content, etag });
   const [state, setState] = useState<SaveState>({ kind: 'idle' });
-  const special = editorFor(item.itemType);
-  const [tab, setTab] = useState(special ? 'special' : 'json');
+  const special = editorFor(useItemTypes().data?.find((t) => t.id === item.itemType));
+  // The type's own editor is the first tab once the item types are read, unless the user picked one.
+  const [picked, setTab] = useState<string>();
+  const tab = picked ?? (special ? 'special' : 'json');
   const dirty = JSON.stringify(draft) !== JSON.stringify(base.content);
   const key = ['content', item.workspaceId, item.id];
 

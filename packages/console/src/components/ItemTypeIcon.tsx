@@ -5,33 +5,37 @@ import {
   DocumentText20Regular, Flow20Regular, Grid20Regular, HomeDatabase20Regular, Notebook20Regular, ArrowSync20Regular,
   Server20Regular, Sparkle20Regular, Target20Regular, Box20Regular, Search20Regular,
 } from '@fluentui/react-icons';
+import { useItemTypes } from '../api/items';
+import type { ItemType } from '../api/types';
 
-const ICONS: Record<string, FluentIcon> = {
-  notebook: Notebook20Regular,
-  lakehouse: HomeDatabase20Regular,
-  warehouse: Server20Regular,
-  'kql-database': DatabaseLightning20Regular,
-  'kql-queryset': DatabaseSearch20Regular,
-  eventhouse: DatabaseMultiple20Regular,
-  'search-index': Search20Regular,
-  'semantic-model': DataTrending20Regular,
-  activator: Alert20Regular,
-  'data-pipeline': Flow20Regular,
-  eventstream: ArrowSync20Regular,
-  report: DocumentText20Regular,
-  'kql-dashboard': Grid20Regular,
-  'mirrored-database': Database20Regular,
-  dashboard: Board20Regular,
-  scorecard: Target20Regular,
-  'data-product': Box20Regular,
-  'prompt-flow': Sparkle20Regular,
-  'dataflow-spec': DataFunnel20Regular,
-  'power-bi-report': ChartMultiple20Regular,
-  'data-agent': Bot20Regular,
+/** Every icon an item type may name (GET /api/item-types `icon`); one the service adds does not compile until it is here. */
+const ICONS: Record<ItemType['icon'], FluentIcon> = {
+  Notebook: Notebook20Regular,
+  HomeDatabase: HomeDatabase20Regular,
+  Server: Server20Regular,
+  DatabaseLightning: DatabaseLightning20Regular,
+  DatabaseSearch: DatabaseSearch20Regular,
+  DatabaseMultiple: DatabaseMultiple20Regular,
+  Search: Search20Regular,
+  DataTrending: DataTrending20Regular,
+  Alert: Alert20Regular,
+  Flow: Flow20Regular,
+  ArrowSync: ArrowSync20Regular,
+  DocumentText: DocumentText20Regular,
+  Grid: Grid20Regular,
+  Database: Database20Regular,
+  Board: Board20Regular,
+  Target: Target20Regular,
+  Box: Box20Regular,
+  Sparkle: Sparkle20Regular,
+  DataFunnel: DataFunnel20Regular,
+  ChartMultiple: ChartMultiple20Regular,
+  Bot: Bot20Regular,
 };
 
-/** The icon of an item type (a plain document for types it does not know). */
+/** The icon the service names for an item type (a plain document until the types are read, or for a type it does not list). */
 export function ItemTypeIcon({ itemType, title }: { itemType: string; title?: string }) {
-  const Icon = ICONS[itemType] ?? Document20Regular;
-  return <Icon aria-label={title} aria-hidden={title ? undefined : true} style={{ flexShrink: 0 }} />;
+  const icon = useItemTypes().data?.find((t) => t.id === itemType)?.icon;
+  const Icon = icon ? ICONS[icon] : Document20Regular;
+  return <Icon aria-label={title} aria-hidden={title ? undefined : true} style={{ flexShrink: 0 }} data-icon={icon ?? 'Document'} />;
 }

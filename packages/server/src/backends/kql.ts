@@ -1,7 +1,7 @@
 import { backingPath, type BackingPipeline } from './http-pipeline.js';
 import { followArmOperation } from './lro.js';
 
-const ARM_API_VERSION = '2024-04-13';
+export const ARM_API_VERSION = '2024-04-13';
 
 /** The KQL cluster: the resource manager's database PUT and the data plane's management and query endpoints. */
 export class KqlClient {

@@ -1,6 +1,6 @@
 import { backingPath, type BackingPipeline } from './http-pipeline.js';
 
-const SEARCH_API_VERSION = '2024-07-01';
+export const SEARCH_API_VERSION = '2024-07-01';
 
 /** The search service: index upsert and document batches. */
 export class SearchClient {

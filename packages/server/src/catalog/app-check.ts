@@ -1,4 +1,5 @@
 import { CatalogError } from './catalog-error.js';
+import type { ItemTypeId } from '../item-types/index.js';
 import type { CatalogItem, EdgeKind } from './types.js';
 
 /** An edge an item's content implies; `kind` undefined accepts any kind between the two keys. */
@@ -24,7 +25,7 @@ export class AppCheck {
   }
 
   /** The item `key` refers to from `item`'s `field`; fails unless it exists and is one of `types`. */
-  ref(item: CatalogItem, key: unknown, types: readonly string[], field: string): CatalogItem {
+  ref(item: CatalogItem, key: unknown, types: readonly ItemTypeId[], field: string): CatalogItem {
     if (typeof key !== 'string') this.fail(item, `${field} must be an item key`);
     const target = this.items.get(key);
     if (!target) this.fail(item, `${field} refers to '${key}', which is not an item of this app`);
@@ -39,7 +40,7 @@ export class AppCheck {
   }
 
   /** Items of one type. */
-  ofType(itemType: string): CatalogItem[] {
+  ofType(itemType: ItemTypeId): CatalogItem[] {
     return [...this.items.values()].filter((i) => i.itemType === itemType);
   }
 }

@@ -1,7 +1,8 @@
 import type { AppCheck } from './app-check.js';
+import type { ItemTypeId } from '../item-types/index.js';
 import type { CatalogItem } from './types.js';
 
-const SQL_TYPES = ['lakehouse', 'warehouse'];
+const SQL_TYPES: readonly ItemTypeId[] = ['lakehouse', 'warehouse'];
 
 /**
  * Checks the `${…}` install-time tokens of an item's content: clock tokens, `${item:<key>.id|sqlEndpoint|sqlEndpointId}`, `${workspace.id}`,

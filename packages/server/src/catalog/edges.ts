@@ -1,17 +1,9 @@
+import { edgeRules } from '../item-types/index.js';
 import type { AppCheck } from './app-check.js';
-import { EDGE_KINDS, type CatalogEdge, type EdgeKind } from './types.js';
+import { EDGE_KINDS, type CatalogEdge } from './types.js';
 
-const STORES = ['lakehouse', 'warehouse', 'kql-database', 'eventhouse', 'search-index', 'mirrored-database'];
-const STORED_READERS = ['dataflow-spec', 'prompt-flow', 'data-agent', 'data-product', 'scorecard', 'dashboard', 'power-bi-report'];
-
-/** Which item types each edge kind may join (from → to). */
-export const EDGE_RULES: Readonly<Record<EdgeKind, { from: readonly string[]; to: readonly string[] }>> = {
-  runs: { from: ['data-pipeline'], to: ['notebook', 'data-pipeline'] },
-  feeds: { from: ['notebook', 'data-pipeline', 'eventstream', 'dataflow-spec', ...STORES], to: STORES },
-  'reads-from': { from: ['semantic-model', 'notebook', 'kql-queryset', 'warehouse', 'data-pipeline', 'search-index', ...STORED_READERS], to: [...STORES, 'eventstream', 'semantic-model', 'kql-queryset'] },
-  visualizes: { from: ['report', 'power-bi-report', 'dashboard', 'kql-dashboard', 'scorecard'], to: ['semantic-model', 'kql-database', 'eventhouse', 'lakehouse', 'warehouse', 'kql-queryset', 'search-index'] },
-  'triggers-on': { from: ['activator'], to: ['kql-database', 'eventhouse', 'eventstream', 'lakehouse', 'search-index'] },
-};
+/** Which item types each edge kind may join (from → to), from the edge ends each item type declares. */
+export const EDGE_RULES = edgeRules();
 
 /** Checks the app's declared edges (known keys and kinds, allowed types, no duplicates) and that every edge its content implies is declared. */
 export function validateEdges(check: AppCheck, edges: readonly CatalogEdge[]) {

@@ -3,17 +3,13 @@ import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
+import type { ContentFiles } from '../item-types/descriptor.js';
+import { findItemType, validationOrder } from '../item-types/index.js';
 import { AppCheck, firstDuplicate } from './app-check.js';
 import { CatalogError } from './catalog-error.js';
-import { CONTENT_SCHEMAS, type ReportContent } from './content-schemas.js';
 import { validateEdges } from './edges.js';
-import { itemType } from './item-types.js';
 import { checkBindings } from './bindings.js';
 import type { Catalog, CatalogItem, CuratedApp, EdgeKind } from './types.js';
-import { validateActivator, validateKqlQueries, validateReport, validateStored } from './validate-consumers.js';
-import { validateEventstream, validateNotebook, validatePipeline } from './validate-flows.js';
-import { validateSemanticModel } from './validate-model.js';
-import { validateKqlDatabase, validateLakehouse, validateMirroredDatabase, validateSearchIndex, validateWarehouse } from './validate-stores.js';
 
 /** The catalog folder of the repository: `<repo>/catalog/apps`. */
 export const DEFAULT_CATALOG_DIR = fileURLToPath(new URL('../../../../catalog/apps', import.meta.url));
@@ -36,24 +32,8 @@ const Manifest = Type.Object(
 );
 type Manifest = Static<typeof Manifest>;
 
-type Validator = (check: AppCheck, item: CatalogItem) => void;
-// Ordered so that an item is checked after the items it refers to.
-const VALIDATORS: [string, Validator][] = [
-  ['lakehouse', validateLakehouse],
-  ['kql-database', validateKqlDatabase],
-  ['eventhouse', validateKqlDatabase],
-  ['search-index', validateSearchIndex],
-  ['mirrored-database', validateMirroredDatabase],
-  ['warehouse', validateWarehouse],
-  ['eventstream', validateEventstream],
-  ['semantic-model', validateSemanticModel],
-  ['notebook', validateNotebook],
-  ['data-pipeline', validatePipeline],
-  ['activator', validateActivator],
-  ['report', validateReport],
-  ['kql-dashboard', validateKqlQueries],
-  ['kql-queryset', validateKqlQueries],
-];
+// Each item type's checks run after those of the types they read, so that an item's own fault is the one named.
+const VALIDATION_ORDER = validationOrder();
 
 /** Reads and parses a JSON file of an app, failing with the app and item named. */
 function readJson(appId: string, itemKey: string | undefined, path: string): unknown {
@@ -96,30 +76,31 @@ export function loadApp(appDir: string): CuratedApp {
 
   const used = new Set(['app.json', 'README.md']);
   const items: CatalogItem[] = m.items.map((i) => {
-    const info = itemType(i.itemType);
-    if (!info) return fail(i.key, `itemType '${i.itemType}' is not an item type`);
-    if (i.itemType === 'lakehouse' && !/^[A-Za-z][A-Za-z0-9_]*$/.test(i.displayName)) fail(i.key, `lakehouse name '${i.displayName}' may use only letters, digits and _ (the data platform rejects '-')`);
+    const type = findItemType(i.itemType);
+    if (!type) return fail(i.key, `itemType '${i.itemType}' is not an item type`);
+    if (type.nameRule && !type.nameRule.pattern.test(i.displayName)) fail(i.key, `${type.id} name '${i.displayName}' ${type.nameRule.rule}`);
     const path = inside(appDir, m.id, i.key, i.content);
     used.add(relative(appDir, path));
-    let content = readJson(m.id, i.key, path);
-    const schema = CONTENT_SCHEMAS[i.itemType];
-    if (!content || typeof content !== 'object' || Array.isArray(content)) fail(i.key, `${i.content} must hold a JSON object`);
-    const err = schema && Value.Errors(schema, content).First();
+    const raw = readJson(m.id, i.key, path);
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) fail(i.key, `${i.content} must hold a JSON object`);
+    const err = Value.Errors(type.content, raw).First();
     if (err) fail(i.key, `${i.content}${err.path}: ${err.message}`);
-    if (i.itemType === 'report') {
-      const rdlPath = inside(appDir, m.id, i.key, (content as ReportContent).rdlFile);
-      if (!existsSync(rdlPath)) fail(i.key, `RDL file ${(content as ReportContent).rdlFile} is missing`);
-      used.add(relative(appDir, rdlPath));
-      content = { ...(content as object), rdl: readFileSync(rdlPath, 'utf8') };
-    }
-    return { key: i.key, itemType: i.itemType, displayName: i.displayName, description: i.description, provisioning: info.provisioning, content };
+    const files: ContentFiles = {
+      read: (rel, what) => {
+        const file = inside(appDir, m.id, i.key, rel);
+        if (!existsSync(file)) fail(i.key, `${what} ${rel} is missing`);
+        used.add(relative(appDir, file));
+        return readFileSync(file, 'utf8');
+      },
+    };
+    const content = type.load ? type.load(raw, files) : raw;
+    return { key: i.key, itemType: type.id, displayName: i.displayName, description: i.description, provisioning: type.provision ? 'live' : 'stored', content };
   });
   const stray = listFiles(appDir).find((f) => !used.has(f));
   if (stray) fail(undefined, `file ${stray} is not the content of any item`);
 
   const check = new AppCheck(m.id, new Map(items.map((i) => [i.key, i])));
-  for (const [type, validate] of VALIDATORS) for (const item of items.filter((i) => i.itemType === type)) validate(check, item);
-  for (const item of items.filter((i) => i.provisioning === 'stored')) validateStored(check, item);
+  for (const type of VALIDATION_ORDER) for (const item of items.filter((i) => i.itemType === type.id)) type.validate?.(check, item);
   for (const item of items) checkBindings(check, item);
   const edges = m.edges.map((e) => ({ from: e.from, to: e.to, kind: e.kind as EdgeKind }));
   validateEdges(check, edges);

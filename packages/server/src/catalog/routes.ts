@@ -2,12 +2,24 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, Id, Ok } from '../http/schemas.js';
 import { NotFoundError } from '../errors.js';
+import { CALL_CONDITIONS, CALL_METHODS, CALL_SERVICES } from '../item-types/calls.js';
 import { describeApp } from './describe-app.js';
 import type { Catalog, CuratedApp } from './types.js';
 
+const Enum = (values: readonly string[], description: string) => Type.Unsafe<string>({ type: 'string', enum: [...values], description });
+const PlannedCall = Type.Object({
+  service: Enum(CALL_SERVICES, 'the backing service called'),
+  method: Enum(CALL_METHODS, 'an HTTP method, or the T-SQL endpoint\'s LOGIN and BATCH'),
+  path: Type.String({ description: "relative to the service's address; {name} stands for one segment or value, {ws} is the platform workspace, {id} the item's live id" }),
+  command: Type.Optional(Type.String({ description: 'what the call carries when the path does not say it: a KQL command, a T-SQL statement' })),
+  times: Type.Optional(Type.Integer({ description: 'how many such calls the content makes' })),
+  when: Type.Optional(Enum(Object.keys(CALL_CONDITIONS), Object.entries(CALL_CONDITIONS).map(([k, v]) => `${k}: ${v}`).join('; '))),
+});
 const PlannedItem = Type.Object({
   key: Type.String(), itemType: Type.String(), displayName: Type.String(),
-  provisioning: Type.Union([Type.Literal('live'), Type.Literal('stored')]), backing: Type.Optional(Type.String()), action: Type.String(),
+  provisioning: Type.Union([Type.Literal('live'), Type.Literal('stored')]), backing: Type.Optional(Type.String()),
+  calls: Type.Array(PlannedCall, { description: 'the backing calls that provision the item, in order (none for a stored item)' }),
+  action: Type.String({ description: 'the calls as text, or that the item is stored only' }),
 });
 const AppSummary = Type.Object(
   {

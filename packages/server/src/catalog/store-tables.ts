@@ -1,6 +1,11 @@
 import type { AppCheck } from './app-check.js';
 import { fitsKql, fitsSearch, fitsSpark, fitsSql } from './column-types.js';
-import type { EventstreamContent, KqlDatabaseContent, LakehouseContent, MirroredDatabaseContent, SearchIndexContent, WarehouseContent } from './content-schemas.js';
+import type { EventstreamContent } from '../item-types/eventstream.js';
+import type { KqlDatabaseContent } from '../item-types/kql-database.js';
+import type { LakehouseContent } from '../item-types/lakehouse.js';
+import type { MirroredDatabaseContent } from '../item-types/mirrored-database.js';
+import type { SearchIndexContent } from '../item-types/search-index.js';
+import type { WarehouseContent } from '../item-types/warehouse.js';
 import { parseDdl } from './sql-ddl.js';
 import type { CatalogItem } from './types.js';
 

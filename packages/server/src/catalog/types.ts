@@ -1,4 +1,5 @@
-import type { ItemTypeInfo } from './item-types.js';
+import type { Provisioning } from '../item-types/descriptor.js';
+import type { ItemTypeId } from '../item-types/index.js';
 
 /** The kinds of thread (lineage) edge an app may declare. */
 export const EDGE_KINDS = ['feeds', 'reads-from', 'visualizes', 'triggers-on', 'runs'] as const;
@@ -15,10 +16,10 @@ export interface CatalogEdge {
 /** One item of a curated app, with its parsed content (a report's content also carries the RDL text as `rdl`). */
 export interface CatalogItem {
   key: string;
-  itemType: string;
+  itemType: ItemTypeId;
   displayName: string;
   description: string;
-  provisioning: ItemTypeInfo['provisioning'];
+  provisioning: Provisioning;
   content: unknown;
 }
 

@@ -1,11 +1,19 @@
 import { checkRdl, faultText } from '../reports/rdl/check.js';
 import { firstMention, type AppCheck } from './app-check.js';
-import type { ActivatorContent, EventstreamContent, KqlDashboardContent, KqlDatabaseContent, KqlQuerysetContent, ReportContent, SearchIndexContent, SemanticModelContent } from './content-schemas.js';
+import type { ActivatorContent } from '../item-types/activator.js';
+import type { EventstreamContent } from '../item-types/eventstream.js';
+import type { ItemTypeId } from '../item-types/index.js';
+import type { KqlDashboardContent } from '../item-types/kql-dashboard.js';
+import type { KqlDatabaseContent } from '../item-types/kql-database.js';
+import type { KqlQuerysetContent } from '../item-types/kql-queryset.js';
+import type { ReportContent } from '../item-types/report.js';
+import type { SearchIndexContent } from '../item-types/search-index.js';
+import type { SemanticModelContent } from '../item-types/semantic-model.js';
 import { fitsColumn, storeTables } from './store-tables.js';
 import type { CatalogItem } from './types.js';
 import { modelIndex, unresolvedDaxRef } from './validate-model.js';
 
-const KQL_TYPES = ['kql-database', 'eventhouse'];
+const KQL_TYPES: readonly ItemTypeId[] = ['kql-database', 'eventhouse'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[a-z]{2,}$/i;
 
 /** The table and function names a KQL database declares. */

@@ -1,10 +1,17 @@
 import { escapeRe, firstMention, type AppCheck } from './app-check.js';
-import type { EventstreamContent, KqlDatabaseContent, LakehouseContent, MirroredDatabaseContent, NotebookContent, PipelineContent, SearchIndexContent } from './content-schemas.js';
+import type { EventstreamContent } from '../item-types/eventstream.js';
+import type { ItemTypeId } from '../item-types/index.js';
+import type { KqlDatabaseContent } from '../item-types/kql-database.js';
+import type { LakehouseContent } from '../item-types/lakehouse.js';
+import type { MirroredDatabaseContent } from '../item-types/mirrored-database.js';
+import type { NotebookContent } from '../item-types/notebook.js';
+import type { PipelineContent } from '../item-types/data-pipeline.js';
+import type { SearchIndexContent } from '../item-types/search-index.js';
 import { storeTables } from './store-tables.js';
 import type { CatalogItem } from './types.js';
 
-const READ_TYPES = ['lakehouse', 'warehouse', 'kql-database', 'eventhouse', 'search-index', 'eventstream', 'mirrored-database', 'semantic-model'];
-const WRITE_TYPES = ['lakehouse', 'warehouse', 'kql-database', 'eventhouse', 'search-index'];
+const READ_TYPES: readonly ItemTypeId[] = ['lakehouse', 'warehouse', 'kql-database', 'eventhouse', 'search-index', 'eventstream', 'mirrored-database', 'semantic-model'];
+const WRITE_TYPES: readonly ItemTypeId[] = ['lakehouse', 'warehouse', 'kql-database', 'eventhouse', 'search-index'];
 const WRITE_CALLS = [
   /\.saveAsTable\(\s*["']([\w.]+)["']/g,
   /\.insertInto\(\s*["']([\w.]+)["']/g,

@@ -1,6 +1,6 @@
 import { firstDuplicate, type AppCheck } from './app-check.js';
 import { TMSL_TYPES, tmslTypeOf } from './column-types.js';
-import type { SemanticModelContent } from './content-schemas.js';
+import type { SemanticModelContent } from '../item-types/semantic-model.js';
 import { storeTables } from './store-tables.js';
 import type { CatalogItem } from './types.js';
 

@@ -1,6 +1,10 @@
 import { firstDuplicate, firstMention, type AppCheck } from './app-check.js';
 import { fitsKql, fitsSearch, fitsSpark, fitsSql, isKqlType, isSearchType, isSparkType } from './column-types.js';
-import type { KqlDatabaseContent, LakehouseContent, MirroredDatabaseContent, SearchIndexContent, WarehouseContent } from './content-schemas.js';
+import type { KqlDatabaseContent } from '../item-types/kql-database.js';
+import type { LakehouseContent } from '../item-types/lakehouse.js';
+import type { MirroredDatabaseContent } from '../item-types/mirrored-database.js';
+import type { SearchIndexContent } from '../item-types/search-index.js';
+import type { WarehouseContent } from '../item-types/warehouse.js';
 import { parseDdl, readJinja } from './sql-ddl.js';
 import type { CatalogItem } from './types.js';
 

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
 import type { Catalog } from '../catalog/types.js';
-import { itemType } from '../catalog/item-types.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 import { ConflictError, ForbiddenError, InputError, NotFoundError } from '../errors.js';
 import type { Db } from '../store/db.js';
@@ -9,7 +8,7 @@ import type { PageRequest } from '../store/paging.js';
 import type { WorkspaceService } from '../workspaces/workspace-service.js';
 import { expandSeedTokens } from '../catalog/seed-tokens.js';
 import type { Backends } from '../provisioning/context.js';
-import { PROVISIONERS } from '../provisioning/registry.js';
+import { isLive } from '../item-types/index.js';
 import { installTarget } from '../provisioning/targets.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { hasScope } from '../auth/scopes.js';
@@ -19,7 +18,7 @@ import { jobStatusOf } from './report.js';
 import type { InstallJob, Mode, TargetOverrides } from './types.js';
 
 /** Whether an item of this type gets a provisioning step at install. */
-export const provisionedAtInstall = (type: string) => itemType(type)?.provisioning === 'live' && type in PROVISIONERS;
+export const provisionedAtInstall = isLive;
 
 /** Starts installs, answers polls, and re-runs one step after an admin fixed its gate. */
 export class InstallService {

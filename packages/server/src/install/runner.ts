@@ -8,7 +8,7 @@ import type { CloudProfile } from '../cloud/profiles.js';
 import { BackingError } from '../backends/http-pipeline.js';
 import type { Backends, ProvisionContext } from '../provisioning/context.js';
 import { GateRaised } from '../provisioning/gates.js';
-import { dependenciesOf, PROVISIONERS } from '../provisioning/registry.js';
+import { dependenciesOf, provisionerOf } from '../item-types/index.js';
 import { installTarget, targetRecord, type ResolvedTarget } from '../provisioning/targets.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { newEtag } from '../items/item-service.js';
@@ -32,7 +32,7 @@ export class LeaseLost extends Error {}
 /** Runs one provisioner and turns what it throws into a StepResult; never throws. */
 export async function runProvisioner(ctx: Omit<ProvisionContext, 'log'>): Promise<StepResult> {
   const steps: string[] = [];
-  const provisioner = PROVISIONERS[ctx.item.itemType]!;
+  const provisioner = provisionerOf(ctx.item.itemType)!;
   try {
     const outcome = await provisioner({ ...ctx, log: (line) => steps.push(line) });
     return { ...outcome, steps };
@@ -143,7 +143,7 @@ export class InstallRunner {
     const saving = new Set<Promise<void>>();
     let saveFailure: { error: unknown } | undefined;
     let done = results.size;
-    const ready = (s: StepRow) => dependenciesOf(s.itemType, contentByKey.get(s.itemKey)).every((k) => !liveKeys.has(k) || results.has(k));
+    const ready = (s: StepRow) => dependenciesOf(app.items[s.stepIndex]!.itemType, contentByKey.get(s.itemKey)).every((k) => !liveKeys.has(k) || results.has(k));
     const save = (step: StepRow, item: CatalogItem, result: StepResult, percent: number) => {
       const saved = (async () => {
         await write(

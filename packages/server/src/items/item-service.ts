@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
-import { isItemType } from '../catalog/item-types.js';
+import { isItemTypeId } from '../item-types/index.js';
 import { ConflictError, InputError, NotFoundError, PreconditionError } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
@@ -54,7 +54,7 @@ export class ItemService {
   }
 
   async create(caller: Caller, workspaceId: string, input: { itemType: string; displayName: string; description?: string; content?: unknown }): Promise<Item> {
-    if (!isItemType(input.itemType)) throw new InputError(`body/itemType '${input.itemType}' is not an item type; see GET /api/item-types`, 'itemType');
+    if (!isItemTypeId(input.itemType)) throw new InputError(`body/itemType '${input.itemType}' is not an item type; see GET /api/item-types`, 'itemType');
     await this.workspaces.get(caller, workspaceId);
     try {
       const row = await this.db

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ITEM_TYPES } from '../catalog/item-types.js';
+import { BACKINGS, ITEM_EDITORS, ITEM_ICONS } from '../item-types/descriptor.js';
+import { ITEM_TYPE_IDS, ITEM_TYPES } from '../item-types/index.js';
 import { pageRequest } from '../store/paging.js';
 import { errors, Id, IfMatchHeaders, Name, Ok, PageQuery } from '../http/schemas.js';
 import type { ItemService } from './item-service.js';
@@ -24,13 +25,24 @@ export const ItemSchema = Type.Object(
   { $id: 'Item' },
 );
 
+/** A string enum of `values` (one `enum` keyword: what other languages' generators read best). */
+const Enum = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: 'string', enum: [...values], description });
+
 const ItemTypeSchema = Type.Object({
-  id: Type.String(),
+  id: Enum(ITEM_TYPE_IDS, 'the item type id'),
   displayName: Type.String(),
   description: Type.String(),
   provisioning: Type.Union([Type.Literal('live'), Type.Literal('stored')]),
   provisionedLive: Type.Boolean(),
-  backing: Type.Optional(Type.String()),
+  backing: Type.Optional(Enum(BACKINGS, 'where a live item is provisioned')),
+  icon: Enum(ITEM_ICONS, 'the console’s icon of the type: a Fluent UI icon name'),
+  editor: Enum(ITEM_EDITORS, 'the console’s editor of the content besides JSON (json: JSON alone)'),
+});
+
+/** An item type as GET /api/item-types lists it. */
+const itemTypeView = (t: (typeof ITEM_TYPES)[number]) => ({
+  id: t.id, displayName: t.displayName, description: t.description, provisioning: t.provision ? 'live' as const : 'stored' as const,
+  provisionedLive: Boolean(t.provision), ...(t.backing ? { backing: t.backing } : {}), icon: t.icon, editor: t.editor,
 });
 
 const WsParams = Type.Object({ workspaceId: Id('workspace id') });
@@ -44,7 +56,7 @@ export const itemRoutes = (service: ItemService, lists: ReadCache): FastifyPlugi
       operationId: 'listItemTypes', tags: ['items'], summary: 'Every item type, and whether an install provisions it live',
       response: { 200: Type.Object({ ok: Ok, itemTypes: Type.Array(ItemTypeSchema) }), ...errors() },
     },
-  }, async () => ({ ok: true as const, itemTypes: ITEM_TYPES.map((t) => ({ ...t, provisionedLive: t.provisioning === 'live' })) }));
+  }, async () => ({ ok: true as const, itemTypes: ITEM_TYPES.map(itemTypeView) }));
 
   app.get('/api/workspaces/:workspaceId/items', {
     config: { scope: 'read' },
@@ -71,7 +83,7 @@ export const itemRoutes = (service: ItemService, lists: ReadCache): FastifyPlugi
       params: WsParams,
       body: Type.Object(
         {
-          itemType: Type.Unsafe<string>({ type: 'string', enum: ITEM_TYPES.map((t) => t.id), description: 'an item type id (GET /api/item-types)' }),
+          itemType: Enum(ITEM_TYPE_IDS, 'an item type id (GET /api/item-types)'),
           displayName: DisplayName,
           description: Type.Optional(Type.String({ maxLength: 2000 })),
           content: Type.Optional(Type.Unknown({ description: 'initial stored content (JSON)' })),

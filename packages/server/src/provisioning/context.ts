@@ -1,3 +1,4 @@
+import type { Static, TSchema } from '@sinclair/typebox';
 import type { CloudProfile } from '../cloud/profiles.js';
 import type { BackingPipeline } from '../backends/http-pipeline.js';
 import type { DataPlatformClient } from '../backends/data-platform.js';
@@ -17,12 +18,12 @@ export interface Backends {
   reporting: ReportingClient;
 }
 
-/** What a provisioner gets: the item with its install-time content, the target, the clients, a step log. */
+/** What the runner hands over to provision one item: the item with its install-time content, the target, the clients, a step log. */
 export interface ProvisionContext {
   app: CuratedApp;
   item: CatalogItem;
-  /** The item's content with seed tokens replaced by install-time timestamps. */
-  content: any;
+  /** The item's content with seed tokens replaced by install-time timestamps and bindings by live values. */
+  content: unknown;
   storedItemId: string;
   target: ResolvedTarget;
   profile: CloudProfile;
@@ -31,11 +32,24 @@ export interface ProvisionContext {
   /** The result of another item of the same install, by key (dependencies are provisioned first). */
   dependency(key: string): StepResult | undefined;
   /** Content of another item of the app, by key. */
-  contentOf(key: string): any;
+  contentOf(key: string): unknown;
+}
+
+/** What the shared provisioning helpers read: the context without the item's content. */
+export type StepContext = Omit<ProvisionContext, 'content' | 'contentOf'>;
+
+/**
+ * What an item type's provisioner gets: the context with its content typed (the catalog checked it against the
+ * type's schema), and other items' content read through their type's schema.
+ */
+export interface TypedProvisionContext<C> extends StepContext {
+  content: C;
+  /** Content of another item of the app, by key; `schema` is its type's content schema (a different one throws). */
+  contentOf<S extends TSchema>(key: string, schema: S): Static<S> | undefined;
 }
 
 /** What a provisioner returns; the runner adds the step log. A gate is raised by throwing GateRaised. */
 export type ProvisionOutcome = Omit<StepResult, 'steps'>;
 
-/** One provisioner per live item type. */
+/** A live item type's provisioner, as the runner calls it. */
 export type Provisioner = (ctx: ProvisionContext) => Promise<ProvisionOutcome>;

@@ -6,11 +6,14 @@ import { api } from '../../api/client';
 import { useItems } from '../../api/items';
 import { useHealth } from '../../api/session';
 import { useReportMutations } from '../../api/reports';
+import type { ItemTypeId } from '../../api/types';
 import { FormDialog } from '../FormDialog';
 import { tableReport } from './table-report';
 
 /** The reporting API host of each cloud, written into the semantic-model connection string. */
 const API_HOSTS: Record<string, string> = { gcc: 'api.powerbigov.us', 'gcc-high': 'api.high.powerbigov.us', dod: 'api.mil.powerbigov.us' };
+
+const SEMANTIC_MODEL: ItemTypeId = 'semantic-model';
 
 type ModelContent = { model?: { model?: { tables?: Array<{ name: string; columns?: Array<{ name: string; dataType?: string }> }> } } };
 
@@ -29,7 +32,7 @@ function NewReportDialog({ workspaceId, onClose, onCreated }: { workspaceId: str
   const items = useItems(workspaceId);
   const health = useHealth();
   const { publish } = useReportMutations(workspaceId);
-  const models = (items.data ?? []).filter((i) => i.itemType === 'semantic-model');
+  const models = (items.data ?? []).filter((i) => i.itemType === SEMANTIC_MODEL);
   const [modelId, setModelId] = useState('');
   const [table, setTable] = useState('');
   const [picked, setPicked] = useState<Set<string> | null>(null);

@@ -1,14 +1,51 @@
-import { BackingError } from '../../backends/http-pipeline.js';
-import { reportingGate } from '../../reports/reporting-failure.js';
-import { GateRaised } from '../gates.js';
-import type { Provisioner } from '../context.js';
-import { platformWorkspace } from './platform-item.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { BackingError } from '../backends/http-pipeline.js';
+import { validateReport } from '../catalog/validate-consumers.js';
+import type { ProvisionOutcome, StepContext, TypedProvisionContext } from '../provisioning/context.js';
+import { GateRaised } from '../provisioning/gates.js';
+import { platformWorkspace } from '../provisioning/platform-item.js';
+import { reportingGate } from '../reports/reporting-failure.js';
+import type { PlannedCall } from './calls.js';
+import { Key } from './content-parts.js';
+import type { LiveItemType } from './descriptor.js';
+
+/** Report content as stored in JSON: the RDL file and the semantic model it reads. */
+export const ReportFile = Type.Object({ rdlFile: Type.String({ pattern: '\\.rdl$' }), semanticModel: Type.Optional(Key) });
+/** Report content as loaded: the JSON plus the RDL text read from `rdlFile`. */
+export type ReportContent = Static<typeof ReportFile> & { rdl: string };
+
+const GROUP = '/v1.0/myorg/groups/{ws}';
+const CALLS: readonly PlannedCall[] = [
+  { service: 'reporting', method: 'GET', path: `${GROUP}/reports?$filter=reportType eq 'PaginatedReport'` },
+  { service: 'reporting', method: 'POST', path: `${GROUP}/imports?datasetDisplayName={name}.rdl&nameConflict=Abort`, when: 'new' },
+  { service: 'reporting', method: 'POST', path: `${GROUP}/imports?datasetDisplayName={name}.rdl&nameConflict=Overwrite`, when: 'existing' },
+  { service: 'reporting', method: 'GET', path: `${GROUP}/imports/{import}`, when: 'pending' },
+  { service: 'reporting', method: 'GET', path: `${GROUP}/imports`, when: 'new' },
+  { service: 'reporting', method: 'DELETE', path: `${GROUP}/reports/{report}`, when: 'conflict' },
+];
 
 /**
  * report: publishes the item's RDL to the reporting service through the import call, named after the item:
  * Overwrite when a paginated report of that name exists (idempotent re-run), else Abort; waits for the import.
  */
-export const provisionReport: Provisioner = async (ctx) => {
+export const report: LiveItemType<'report', typeof ReportFile, ReportContent> = {
+  id: 'report',
+  displayName: 'Paginated report',
+  description: 'an RDL report published to the reporting service',
+  icon: 'DocumentText',
+  editor: 'json',
+  backing: 'reporting',
+  content: ReportFile,
+  load: (c, files) => ({ ...c, rdl: files.read(c.rdlFile, 'RDL file') }),
+  validate: validateReport,
+  validatesAfter: ['semantic-model'],
+  edges: { from: ['visualizes'], to: [] },
+  dependsOn: (c) => [c.semanticModel],
+  calls: () => CALLS,
+  provision: provisionReport,
+};
+
+async function provisionReport(ctx: TypedProvisionContext<ReportContent>): Promise<ProvisionOutcome> {
   const group = platformWorkspace(ctx);
   const reporting = ctx.backends.reporting;
   const name = ctx.item.displayName;
@@ -41,7 +78,7 @@ export const provisionReport: Provisioner = async (ctx) => {
     if (g) throw new GateRaised(g, err as BackingError);
     throw err;
   }
-};
+}
 
 const samePaginated = (r: { name?: string; reportType?: string }, name: string) =>
   r.name?.toLowerCase() === name.toLowerCase() && (r.reportType ?? 'PaginatedReport') === 'PaginatedReport';
@@ -50,7 +87,7 @@ const samePaginated = (r: { name?: string; reportType?: string }, name: string) 
  * Once no import of this name is still publishing, keeps the paginated report of this name with the lowest id and
  * deletes the others; every install that runs this at the same time keeps the same one. Answers the kept id.
  */
-async function keepOne(ctx: Parameters<Provisioner>[0], group: string, name: string): Promise<string | undefined> {
+async function keepOne(ctx: StepContext, group: string, name: string): Promise<string | undefined> {
   const reporting = ctx.backends.reporting;
   const deadline = Date.now() + 60_000;
   const fileName = `${name}.rdl`.toLowerCase();

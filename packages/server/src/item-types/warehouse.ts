@@ -1,10 +1,24 @@
-import { openWarehouse, SqlError, type SqlSession } from '../../backends/sql.js';
-import type { CatalogItem } from '../../catalog/types.js';
-import type { WarehouseContent } from '../../catalog/content-schemas.js';
-import { compileModels, type DbtSource } from '../dbt/compile.js';
-import { classifyDdl, guardedBatch, nstring, quoteName, seedStatements, type ColumnType } from '../dbt/tsql.js';
-import { gate, GateRaised } from '../gates.js';
-import type { ProvisionContext, Provisioner } from '../context.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { openWarehouse, SqlError, type SqlSession } from '../backends/sql.js';
+import type { CatalogItem } from '../catalog/types.js';
+import { validateWarehouse } from '../catalog/validate-stores.js';
+import type { ProvisionOutcome, StepContext, TypedProvisionContext } from '../provisioning/context.js';
+import { compileModels } from '../provisioning/dbt/compile.js';
+import { classifyDdl, guardedBatch, nstring, quoteName, seedStatements, type ColumnType } from '../provisioning/dbt/tsql.js';
+import { gate, GateRaised } from '../provisioning/gates.js';
+import type { PlannedCall } from './calls.js';
+import { Key, Name, Row } from './content-parts.js';
+import type { LiveItemType } from './descriptor.js';
+
+/** Warehouse content: DDL, keyed seeds, dbt sources and models. */
+export const WarehouseContent = Type.Object({
+  ddl: Type.Array(Name, { minItems: 1 }),
+  seeds: Type.Optional(Type.Array(Type.Object({ table: Name, key: Type.Array(Name, { minItems: 1 }), rows: Type.Array(Row, { minItems: 1 }) }))),
+  modelSchema: Type.Optional(Name),
+  models: Type.Optional(Type.Array(Type.Object({ name: Type.String({ pattern: '^[a-z_][a-z0-9_]*$' }), sql: Name }))),
+  sources: Type.Optional(Type.Record(Type.String(), Type.Object({ schema: Name, lakehouse: Type.Optional(Key), tables: Type.Array(Name, { minItems: 1 }) }))),
+});
+export type WarehouseContent = Static<typeof WarehouseContent>;
 
 /** How long a paused or resuming pool is waited for (the spec's resume takes 1 to 3 minutes). */
 export const RESUME_BOUND_MS = 4 * 60_000;
@@ -15,7 +29,7 @@ const NOT_AUTHORIZED = new Set([18456, 229, 262]);
 const SEED_ROWS_PER_BATCH = 100;
 
 /** The warehouse server and database of the install: SVC_WAREHOUSE_* (shared) or targetOverrides (dedicated). */
-function endpointOf(ctx: ProvisionContext): { server: string; database: string } {
+function endpointOf(ctx: StepContext): { server: string; database: string } {
   const t = ctx.target;
   const database = t.warehouseDatabase ?? t.warehousePool;
   if (!t.warehouseWorkspace || !database) throw new GateRaised(gate('warehouse-not-configured', ctx.profile));
@@ -24,7 +38,7 @@ function endpointOf(ctx: ProvisionContext): { server: string; database: string }
 }
 
 /** The display name Entra gives the identity (what CREATE USER names), read from its own SQL token. */
-async function principalName(ctx: ProvisionContext): Promise<string> {
+async function principalName(ctx: StepContext): Promise<string> {
   try {
     const token = await ctx.backends.pipeline.credential.getToken(ctx.profile.sqlAudience);
     const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, string>;
@@ -36,7 +50,7 @@ async function principalName(ctx: ProvisionContext): Promise<string> {
 }
 
 /** The "warehouse T-SQL not authorized" gate with the exact T-SQL an admin of the database runs. */
-async function authGate(ctx: ProvisionContext, err: SqlError, server: string, database: string): Promise<never> {
+async function authGate(ctx: StepContext, err: SqlError, server: string, database: string): Promise<never> {
   const name = await principalName(ctx);
   const sql = [
     `-- As an Entra admin of ${server}, in database ${quoteName(database)}:`,
@@ -47,7 +61,7 @@ async function authGate(ctx: ProvisionContext, err: SqlError, server: string, da
 }
 
 /** Connects as the service identity, waiting within RESUME_BOUND_MS while the pool resumes. */
-async function open(ctx: ProvisionContext, server: string, database: string): Promise<SqlSession> {
+async function open(ctx: StepContext, server: string, database: string): Promise<SqlSession> {
   const deadline = Date.now() + RESUME_BOUND_MS;
   for (let attempt = 1, delay = 1_000; ; attempt++, delay = Math.min(delay * 2, 15_000)) {
     try {
@@ -64,7 +78,7 @@ async function open(ctx: ProvisionContext, server: string, database: string): Pr
 }
 
 /** Runs one batch, turning 229/262 into the T-SQL gate; other server errors fail the step with the server's text. */
-async function run(ctx: ProvisionContext, session: SqlSession, sql: string) {
+async function run(ctx: StepContext, session: SqlSession, sql: string) {
   try {
     return await session.batch(sql);
   } catch (err) {
@@ -75,15 +89,15 @@ async function run(ctx: ProvisionContext, session: SqlSession, sql: string) {
 
 const key = (schema: string, name: string) => `${schema}.${name}`.toLowerCase();
 
-/** warehouse: the bundle's DDL, keyed seed rows and dbt models (as views) over T-SQL, as the service identity. */
-export const provisionWarehouse: Provisioner = async (ctx) => {
+/** The bundle's DDL, keyed seed rows and dbt models (as views) over T-SQL, as the service identity. */
+async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>): Promise<ProvisionOutcome> {
   const { server, database } = endpointOf(ctx);
-  const content = ctx.content as WarehouseContent;
+  const content = ctx.content;
   const modelSchema = content.modelSchema ?? 'dbo';
   const lakehouses = new Map(ctx.app.items.map((i: CatalogItem) => [i.key, i]));
   const models = compileModels(content.models ?? [], {
     modelSchema,
-    sources: (content.sources ?? {}) as Record<string, DbtSource>,
+    sources: content.sources ?? {},
     lakehouseDatabase: (k) => lakehouses.get(k)?.displayName,
   });
   const session = await open(ctx, server, database);
@@ -117,7 +131,7 @@ export const provisionWarehouse: Provisioner = async (ctx) => {
       const [schema, name] = seed.table.includes('.') ? seed.table.split('.') as [string, string] : ['dbo', seed.table];
       const table = tables.get(key(schema, name));
       if (!table) throw new Error(`seed rows for ${seed.table}: the warehouse's DDL declares no such table`);
-      const statements = seedStatements(table.schema, table.name, table.columns, seed.key, seed.rows as unknown[][]);
+      const statements = seedStatements(table.schema, table.name, table.columns, seed.key, seed.rows);
       let inserted = 0;
       for (let i = 0; i < statements.length; i += SEED_ROWS_PER_BATCH) {
         inserted += (await run(ctx, session, statements.slice(i, i + SEED_ROWS_PER_BATCH).join('\n'))).rowCount;
@@ -137,4 +151,32 @@ export const provisionWarehouse: Provisioner = async (ctx) => {
   const { host, port } = session.endpoint;
   const sqlEndpoint = port === 1433 ? host : `${host},${port}`;
   return { status: created ? 'created' : 'exists', resourceId: `${server}/${database}`, secondaryIds: { sqlEndpoint, sqlEndpointId: database, server, database } };
+}
+
+const batch = (command: string, times?: number, when?: PlannedCall['when']): PlannedCall => ({ service: 'sql', method: 'BATCH', path: '/{database}/batch/{sql*}', command, ...(times === undefined ? {} : { times }), ...(when ? { when } : {}) });
+
+/** warehouse: T-SQL over the service's identity: bundled DDL and seed rows, and dbt models run as views. */
+export const warehouse: LiveItemType<'warehouse', typeof WarehouseContent> = {
+  id: 'warehouse',
+  displayName: 'Warehouse',
+  description: 'T-SQL tables and views',
+  icon: 'Server',
+  editor: 'sql',
+  backing: 'warehouse',
+  content: WarehouseContent,
+  validate: validateWarehouse,
+  validatesAfter: ['lakehouse'],
+  edges: { from: ['feeds', 'reads-from'], to: ['feeds', 'reads-from', 'visualizes'] },
+  // Its dbt views read lakehouse tables across databases: the lakehouse (and its SQL endpoint) must exist first.
+  dependsOn: (c) => Object.values(c.sources ?? {}).map((s) => s.lakehouse),
+  calls: (c) => [
+    { service: 'sql', method: 'LOGIN', path: '/{database}' },
+    batch('SELECT … FROM INFORMATION_SCHEMA.TABLES'),
+    batch('SELECT … FROM INFORMATION_SCHEMA.SCHEMATA'),
+    batch('DDL statement, existence-guarded', c.ddl.length),
+    ...(c.models?.length ? [batch(`CREATE SCHEMA ${c.modelSchema ?? 'dbo'}`, undefined, 'missing')] : []),
+    ...(c.seeds ?? []).map((s) => batch(`key-guarded INSERT of ${s.table} seed rows`, Math.ceil(s.rows.length / SEED_ROWS_PER_BATCH))),
+    ...(c.models?.length ? [batch('CREATE OR ALTER VIEW (a dbt model)', c.models.length)] : []),
+  ],
+  provision: provisionWarehouse,
 };

@@ -1,12 +1,16 @@
-import { gate, gateOnAuth, GateRaised } from '../gates.js';
-import type { ProvisionContext, Provisioner } from '../context.js';
+import { ARM_API_VERSION } from '../backends/kql.js';
+import type { PlannedCall } from '../item-types/calls.js';
+import { gate, gateOnAuth, GateRaised } from './gates.js';
+import type { StepContext } from './context.js';
 
 type Column = { name: string; type: string };
 type Table = { name: string; columns: Column[]; seedRows?: unknown[][] };
 type KqlContent = { database: string; tables?: Table[]; functions?: Array<{ name: string; parameters: string; body: string; docstring?: string }> };
 
-const ident = (name: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `['${name.replace(/'/g, "\\'")}']`);
-const kqlString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+/** A KQL name as written in a command: bare, or bracketed and quoted. */
+export const ident = (name: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `['${name.replace(/'/g, "\\'")}']`);
+/** A KQL string literal. */
+export const kqlString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 
 /** One CSV field as `.ingest inline` reads it: quoted when needed, "" escaping a quote. */
 export function csvField(value: unknown): string {
@@ -16,7 +20,7 @@ export function csvField(value: unknown): string {
 }
 
 /** The cluster the install targets, or the "KQL cluster not configured" gate. */
-function cluster(ctx: ProvisionContext) {
+function cluster(ctx: StepContext) {
   const uri = ctx.target.kqlClusterUri;
   const resourceId = ctx.target.kqlClusterResourceId;
   if (!uri || !resourceId) throw new GateRaised(gate('kql-not-configured', ctx.profile));
@@ -24,7 +28,7 @@ function cluster(ctx: ProvisionContext) {
 }
 
 /** Creates or updates the database with the resource manager's PUT (idempotent). */
-export async function ensureDatabase(ctx: ProvisionContext, database: string) {
+export async function ensureDatabase(ctx: StepContext, database: string) {
   const { uri, resourceId } = cluster(ctx);
   try {
     const db = await ctx.backends.kql.putDatabase(resourceId, database, ctx.target.kqlLocation);
@@ -36,7 +40,7 @@ export async function ensureDatabase(ctx: ProvisionContext, database: string) {
 }
 
 /** Runs management commands, turning a 401/403 into the AllDatabasesAdmin gate. */
-export async function mgmt(ctx: ProvisionContext, uri: string, database: string, csl: string) {
+export async function mgmt(ctx: StepContext, uri: string, database: string, csl: string) {
   try {
     return await ctx.backends.kql.mgmt(uri, database, csl);
   } catch (err) {
@@ -48,7 +52,7 @@ export async function mgmt(ctx: ProvisionContext, uri: string, database: string,
  * Tables (.create table: an existing one is success, no change), functions, and seed rows ingested once.
  * Answers whether a table or seed rows were added (a database that existed without them was still provisioned now).
  */
-export async function applyKqlContent(ctx: ProvisionContext, uri: string, database: string, content: KqlContent): Promise<boolean> {
+export async function applyKqlContent(ctx: StepContext, uri: string, database: string, content: KqlContent): Promise<boolean> {
   let added = false;
   const existing = content.tables?.length ? new Set((await mgmt(ctx, uri, database, '.show tables')).map((r) => String(r[0]))) : new Set<string>();
   for (const table of content.tables ?? []) {
@@ -78,27 +82,29 @@ export async function applyKqlContent(ctx: ProvisionContext, uri: string, databa
   return added;
 }
 
-/** kql-database and eventhouse: resource-manager PUT of the database, then .create table and inline .ingest. */
-export const provisionKqlDatabase: Provisioner = async (ctx) => {
-  const database = ctx.target.kqlDatabase ?? ctx.content.database;
-  const db = await ensureDatabase(ctx, database);
-  const added = await applyKqlContent(ctx, db.uri, database, ctx.content);
-  return { status: db.created || added ? 'created' : 'exists', resourceId: db.id, secondaryIds: { clusterUri: db.uri, database } };
-};
+/** The resource manager's database PUT ensureDatabase makes, and its asynchronous operation. */
+export const DATABASE_CALLS: readonly PlannedCall[] = [
+  { service: 'arm', method: 'PUT', path: `/subscriptions/{subscription}/resourceGroups/{group}/providers/Microsoft.Kusto/clusters/{cluster}/databases/{database}?api-version=${ARM_API_VERSION}` },
+  { service: 'arm', method: 'GET', path: '/subscriptions/{subscription}/providers/Microsoft.Kusto/locations/{location}/operationResults/{operation}', when: 'accepted' },
+];
 
-/** kql-queryset: shares its parent database; saved queries become functions in a 'querysets' folder. */
-export const provisionKqlQueryset: Provisioner = async (ctx) => {
-  const parent = ctx.contentOf(ctx.content.database) as KqlContent;
-  const database = ctx.target.kqlDatabase ?? parent.database;
-  const db = await ensureDatabase(ctx, database);
-  const folder = kqlString(`querysets/${ctx.item.displayName}`);
-  let created = db.created;
-  const existing = new Set((await mgmt(ctx, db.uri, database, '.show functions')).map((r) => String(r[0])));
-  for (const q of ctx.content.queries as Array<{ name: string; text: string }>) {
-    const name = q.name.replace(/[^A-Za-z0-9_]/g, '_');
-    if (!existing.has(name)) created = true;
-    await mgmt(ctx, db.uri, database, `.create-or-alter function with (folder=${folder}) ${ident(name)}() { ${q.text} }`);
-    ctx.log(`saved query ${q.name}`);
-  }
-  return { status: created ? 'created' : 'exists', resourceId: `${db.id}/querysets/${ctx.item.displayName}`, secondaryIds: { clusterUri: db.uri, database } };
-};
+const MGMT = '/v1/rest/mgmt';
+
+/** The calls ensureDatabase and applyKqlContent make for `content`. */
+export function kqlContentCalls(content: KqlContent): PlannedCall[] {
+  const tables = content.tables ?? [];
+  const seeded = tables.filter((t) => t.seedRows?.length).length;
+  const rows = tables.reduce((n, t) => n + (t.seedRows?.length ?? 0), 0);
+  return [
+    ...DATABASE_CALLS,
+    ...(tables.length ? [
+      { service: 'kql', method: 'POST', path: MGMT, command: '.show tables' },
+      { service: 'kql', method: 'POST', path: MGMT, command: '.create table', times: tables.length },
+    ] as const : []),
+    ...(content.functions?.length ? [{ service: 'kql', method: 'POST', path: MGMT, command: '.create-or-alter function', times: content.functions.length } as const] : []),
+    ...(seeded ? [
+      { service: 'kql', method: 'POST', path: '/v2/rest/query', command: '<table> | count', times: seeded },
+      { service: 'kql', method: 'POST', path: MGMT, command: `.ingest inline of ${rows} rows`, times: seeded, when: 'unseeded' },
+    ] as const : []),
+  ];
+}

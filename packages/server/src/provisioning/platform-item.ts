@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { BackingError } from '../../backends/http-pipeline.js';
-import { part, type Definition, type PlatformItem } from '../../backends/data-platform.js';
-import { gate, gateOnAuth, GateRaised } from '../gates.js';
-import type { ProvisionContext } from '../context.js';
+import { BackingError } from '../backends/http-pipeline.js';
+import { part, type Definition, type PlatformItem } from '../backends/data-platform.js';
+import type { PlannedCall } from '../item-types/calls.js';
+import { gate, gateOnAuth, GateRaised } from './gates.js';
+import type { StepContext } from './context.js';
 
 /** A stable GUID from text (the .platform logicalId of an app's item). */
 export function stableGuid(text: string): string {
@@ -11,7 +12,7 @@ export function stableGuid(text: string): string {
 }
 
 /** The `.platform` part every definition carries. */
-export function platformPart(ctx: ProvisionContext, type: string) {
+export function platformPart(ctx: StepContext, type: string) {
   return part('.platform', JSON.stringify({
     $schema: 'https://developer.microsoft.com/json-schemas/fabric/gitIntegration/platformProperties/2.0.0/schema.json',
     metadata: { type, displayName: ctx.item.displayName, description: ctx.item.description },
@@ -20,7 +21,7 @@ export function platformPart(ctx: ProvisionContext, type: string) {
 }
 
 /** The platform workspace the install targets, or the "no bound platform workspace" gate. */
-export function platformWorkspace(ctx: ProvisionContext): string {
+export function platformWorkspace(ctx: StepContext): string {
   const ws = ctx.target.platformWorkspaceId;
   if (!ws) throw new GateRaised(gate('no-platform-workspace', ctx.profile));
   return ws;
@@ -29,20 +30,42 @@ export function platformWorkspace(ctx: ProvisionContext): string {
 /** How long a taken name may stay unlisted (another caller's create still running) before the conflict is reported. */
 const NAME_TAKEN_WAIT_MS = 30_000;
 
-export interface EnsureOptions {
+/** A data-platform item type as the platform names it: its type and its typed collection. */
+export interface PlatformKind {
   type: string;
   collection: string;
-  definition?: Definition;
   /** Send the definition with the create (required for semantic models and mirrored databases). */
   definitionAtCreate?: boolean;
+}
+
+export interface EnsureOptions extends PlatformKind {
+  definition?: Definition;
   creationPayload?: Record<string, unknown>;
+}
+
+/** The long-running operation a 202 answer names, followed to its end and its result. */
+export const OPERATION_CALLS: readonly PlannedCall[] = [
+  { service: 'data-platform', method: 'GET', path: '/operations/{operation}', when: 'accepted' },
+  { service: 'data-platform', method: 'GET', path: '/operations/{operation}/result', when: 'accepted' },
+];
+
+/** The calls ensurePlatformItem makes for `kind`, with or without a definition (the long-running operations last). */
+export function platformItemCalls(kind: PlatformKind, withDefinition: boolean): PlannedCall[] {
+  const update: PlannedCall = { service: 'data-platform', method: 'POST', path: '/workspaces/{ws}/items/{id}/updateDefinition' };
+  return [
+    { service: 'data-platform', method: 'GET', path: `/workspaces/{ws}/items?type=${kind.type}` },
+    { service: 'data-platform', method: 'POST', path: `/workspaces/{ws}/${kind.collection}`, when: 'new' },
+    // A definition sent with the create is sent again only to an item that existed.
+    ...(withDefinition ? [kind.definitionAtCreate ? { ...update, when: 'existing' as const } : update] : []),
+    ...OPERATION_CALLS,
+  ];
 }
 
 /**
  * Find-or-create by display name (SPEC.md idempotency): list every page of the type; found → update the
  * definition; otherwise create (then update the definition). A name race re-lists and updates.
  */
-export async function ensurePlatformItem(ctx: ProvisionContext, o: EnsureOptions): Promise<{ item: PlatformItem; created: boolean }> {
+export async function ensurePlatformItem(ctx: StepContext, o: EnsureOptions): Promise<{ item: PlatformItem; created: boolean }> {
   const ws = platformWorkspace(ctx);
   const dp = ctx.backends.dataPlatform;
   try {

@@ -1,0 +1,46 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { part } from '../backends/data-platform.js';
+import { validatePipeline } from '../catalog/validate-flows.js';
+import { ensurePlatformItem, platformItemCalls, platformPart, type PlatformKind } from '../provisioning/platform-item.js';
+import { Key, Name } from './content-parts.js';
+import type { LiveItemType } from './descriptor.js';
+
+const Activity = Type.Object({ name: Name, type: Name, dependsOn: Type.Optional(Type.Array(Type.Unknown())), typeProperties: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: true });
+/** Data pipeline content: the variant and its pipeline-content activities. */
+export const PipelineContent = Type.Object({
+  variant: Type.Union([Type.Literal('notebook'), Type.Literal('copy')]),
+  notebook: Type.Optional(Key),
+  lakehouse: Type.Optional(Key),
+  description: Type.Optional(Type.String()),
+  parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  activities: Type.Array(Activity, { minItems: 1 }),
+});
+export type PipelineContent = Static<typeof PipelineContent>;
+
+const PLATFORM: PlatformKind = { type: 'DataPipeline', collection: 'dataPipelines' };
+
+/** data-pipeline: POST /workspaces/{ws}/dataPipelines, then update definition; notebook activities point at the app's live notebook. */
+export const dataPipeline: LiveItemType<'data-pipeline', typeof PipelineContent> = {
+  id: 'data-pipeline',
+  displayName: 'Data pipeline',
+  description: 'activities that run notebooks and copy data',
+  icon: 'Flow',
+  editor: 'json',
+  backing: 'data-platform',
+  content: PipelineContent,
+  validate: validatePipeline,
+  validatesAfter: ['lakehouse'],
+  edges: { from: ['runs', 'feeds', 'reads-from'], to: ['runs'] },
+  // The notebooks, pipelines and lakehouses it runs are named by ${item:<key>.id} bindings: those are its dependencies.
+  calls: () => platformItemCalls(PLATFORM, true),
+  async provision(ctx) {
+    const ws = ctx.target.platformWorkspaceId ?? '';
+    // Activities already carry the live ids of the notebooks, pipelines and lakehouses they use (bindings resolved by the runner).
+    const c = ctx.content;
+    const notebookId = c.notebook ? ctx.dependency(c.notebook)?.resourceId : undefined;
+    const pipelineContent = { properties: { description: c.description ?? ctx.item.description, activities: c.activities, ...(c.parameters ? { parameters: c.parameters } : {}) } };
+    const definition = { parts: [part('pipeline-content.json', JSON.stringify(pipelineContent, null, 2)), platformPart(ctx, 'DataPipeline')] };
+    const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition });
+    return { status: created ? 'created' : 'exists', resourceId: item.id, secondaryIds: { platformWorkspaceId: ws, ...(notebookId ? { notebookId } : {}) } };
+  },
+};

@@ -1,0 +1,98 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { AppCheck } from '../catalog/app-check.js';
+import type { CatalogItem, EdgeKind } from '../catalog/types.js';
+import type { ProvisionOutcome, StepContext, TypedProvisionContext } from '../provisioning/context.js';
+import type { PlannedCall } from './calls.js';
+import type { ItemTypeId } from './index.js';
+
+/** Where a live item is provisioned. */
+export const BACKINGS = ['data-platform', 'kql', 'search', 'warehouse', 'reporting'] as const;
+export type Backing = (typeof BACKINGS)[number];
+
+/** Whether an install provisions an item live or stores it in the service only. */
+export type Provisioning = 'live' | 'stored';
+
+/** The console's icon of a type: a Fluent UI icon name (the console maps each to its component). */
+export const ITEM_ICONS = [
+  'Notebook', 'HomeDatabase', 'Server', 'DatabaseLightning', 'DatabaseSearch', 'DatabaseMultiple', 'Search', 'DataTrending', 'Alert', 'Flow',
+  'ArrowSync', 'DocumentText', 'Grid', 'Database', 'Board', 'Target', 'Box', 'Sparkle', 'DataFunnel', 'ChartMultiple', 'Bot',
+] as const;
+export type ItemIcon = (typeof ITEM_ICONS)[number];
+
+/** The console's editor of a type's content, beside the JSON editor every type has ('json': that one alone). */
+export const ITEM_EDITORS = ['json', 'cells', 'kql-schema', 'sql'] as const;
+export type ItemEditor = (typeof ITEM_EDITORS)[number];
+
+/** The files of the app folder an item's content names (a report's RDL); reading one marks it as content. */
+export interface ContentFiles {
+  /** The text of `path` (relative to the app folder); a CatalogError names `what` when it is missing or outside. */
+  read(path: string, what: string): string;
+}
+
+/** The edge kinds that may start at an item of the type, and those that may end at one (EDGE_RULES is their product). */
+export interface EdgeEnds {
+  from: readonly EdgeKind[];
+  to: readonly EdgeKind[];
+}
+
+/**
+ * What every item type declares. `S` is the schema of its content file, `C` the content as loaded (the file's, unless
+ * `load` adds what it names, such as a report's RDL text).
+ */
+export interface ItemTypeBase<Id extends string, S extends TSchema, C> {
+  id: Id;
+  displayName: string;
+  description: string;
+  icon: ItemIcon;
+  editor: ItemEditor;
+  /** The content file's schema, checked before anything else reads the content. */
+  content: S;
+  /** A rule on the item's display name beyond the manifest's (the data platform's naming of the type). */
+  nameRule?: { pattern: RegExp; rule: string };
+  /** The content as loaded from its file, with the files it names read (`files` marks them as content). */
+  load?(content: Static<S>, files: ContentFiles): C;
+  /** The catalog's checks of an item against the rest of its app (references, tables, implied thread edges). */
+  validate?(check: AppCheck, item: CatalogItem): void;
+  /** Types whose content `validate` reads: their items are validated first, so that their own faults are named. */
+  validatesAfter?: readonly ItemTypeId[];
+  edges: EdgeEnds;
+}
+
+/** A type that an install stores in the service only: it has no backing service and no calls. */
+export interface StoredItemType<Id extends string, S extends TSchema = TSchema, C = Static<S>> extends ItemTypeBase<Id, S, C> {
+  backing?: never;
+  provision?: never;
+}
+
+/** A live resource as a lifecycle operation reads it: its id in the backing service and what it holds now. */
+export interface LiveState {
+  resourceId: string;
+  content?: unknown;
+}
+
+/**
+ * A type an install provisions live. `calls` declares every backing call `provision` makes (a test holds the two
+ * together against the sandbox's request log); the app page's plan text is derived from it.
+ *
+ * The lifecycle operations after install (issue 19: drift, apply, uninstall) live here too, as the optional members
+ * `readLive`, `apply` and `remove`. No type implements them yet and nothing calls them; that issue may refine their
+ * signatures, and each type that implements one declares its calls beside `calls`.
+ */
+export interface LiveItemType<Id extends string, S extends TSchema = TSchema, C = Static<S>> extends ItemTypeBase<Id, S, C> {
+  backing: Backing;
+  /** Keys of other items whose live results provisioning needs first (besides those its `${item:…}` bindings name). */
+  dependsOn?(content: C): readonly (string | undefined)[];
+  /** The backing calls `provision` makes for this content, in order. */
+  calls(content: C): readonly PlannedCall[];
+  /** Creates or updates the live resource; a gate is raised by throwing GateRaised, a backing refusal by BackingError. */
+  provision(ctx: TypedProvisionContext<C>): Promise<ProvisionOutcome>;
+  /** Issue 19: the live resource as it is now (drift compares it with the stored content), or undefined when it is gone. */
+  readLive?(ctx: TypedProvisionContext<C>): Promise<LiveState | undefined>;
+  /** Issue 19: applies the item's stored content to its live resource (an edited item, or one that drifted). */
+  apply?(ctx: TypedProvisionContext<C>): Promise<ProvisionOutcome>;
+  /** Issue 19: deletes the live resource at uninstall; answers whether there was one to delete. */
+  remove?(ctx: StepContext, resourceId: string): Promise<{ removed: boolean }>;
+}
+
+/** An item type: live (provisioned in a backing service at install) or stored only. */
+export type ItemTypeDescriptor<Id extends string, S extends TSchema = TSchema, C = Static<S>> = LiveItemType<Id, S, C> | StoredItemType<Id, S, C>;

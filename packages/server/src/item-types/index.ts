@@ -1,0 +1,120 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import { boundItemKeys } from '../catalog/bindings.js';
+import { EDGE_KINDS, type EdgeKind } from '../catalog/types.js';
+import type { ProvisionContext, Provisioner } from '../provisioning/context.js';
+import { activator } from './activator.js';
+import { dashboard } from './dashboard.js';
+import { dataAgent } from './data-agent.js';
+import { dataPipeline } from './data-pipeline.js';
+import { dataProduct } from './data-product.js';
+import { dataflowSpec } from './dataflow-spec.js';
+import type { ItemTypeDescriptor, LiveItemType } from './descriptor.js';
+import { eventhouse } from './eventhouse.js';
+import { eventstream } from './eventstream.js';
+import { kqlDashboard } from './kql-dashboard.js';
+import { kqlDatabase } from './kql-database.js';
+import { kqlQueryset } from './kql-queryset.js';
+import { lakehouse } from './lakehouse.js';
+import { mirroredDatabase } from './mirrored-database.js';
+import { notebook } from './notebook.js';
+import { powerBiReport } from './power-bi-report.js';
+import { promptFlow } from './prompt-flow.js';
+import { report } from './report.js';
+import { scorecard } from './scorecard.js';
+import { searchIndex } from './search-index.js';
+import { semanticModel } from './semantic-model.js';
+import { warehouse } from './warehouse.js';
+
+/**
+ * Every item type, one module each: the eleven live types of SPEC.md, then the report, KQL dashboard and mirrored
+ * database its catalog table provisions live, then the stored-only types. GET /api/item-types lists them in this order.
+ */
+export const ITEM_TYPES = [
+  notebook, lakehouse, warehouse, kqlDatabase, kqlQueryset, eventhouse, searchIndex, semanticModel, activator, dataPipeline, eventstream,
+  report, kqlDashboard, mirroredDatabase,
+  dashboard, scorecard, dataProduct, promptFlow, dataflowSpec, powerBiReport, dataAgent,
+] as const;
+
+/** The id of an item type: a name that is not one of them does not compile. */
+export type ItemTypeId = (typeof ITEM_TYPES)[number]['id'];
+
+/** Any item type, its content erased (the catalog checked each item's content against its own type's schema). */
+export type AnyItemType = ItemTypeDescriptor<ItemTypeId, TSchema, unknown>;
+/** Any live item type, its content erased. */
+export type AnyLiveItemType = LiveItemType<ItemTypeId, TSchema, unknown>;
+
+const ALL: readonly AnyItemType[] = ITEM_TYPES;
+const BY_ID = new Map<string, AnyItemType>(ALL.map((t) => [t.id, t]));
+if (BY_ID.size !== ALL.length) throw new Error('two item types share an id');
+
+/** Every item type id, in the registry's order. */
+export const ITEM_TYPE_IDS: readonly ItemTypeId[] = ALL.map((t) => t.id);
+
+/** True for the id of an item type. */
+export function isItemTypeId(id: string): id is ItemTypeId {
+  return BY_ID.has(id);
+}
+
+/** The item type with that id, or undefined for a name that is none. */
+export function findItemType(id: string): AnyItemType | undefined {
+  return BY_ID.get(id);
+}
+
+/** The item type of an id. */
+export function itemTypeOf(id: ItemTypeId): AnyItemType {
+  return BY_ID.get(id)!;
+}
+
+/** The live type of an id, or undefined for a stored-only type. */
+export function liveItemType(id: ItemTypeId): AnyLiveItemType | undefined {
+  const t = itemTypeOf(id);
+  return t.provision ? t : undefined;
+}
+
+/** Whether an install provisions items of the type live. */
+export const isLive = (id: ItemTypeId): boolean => liveItemType(id) !== undefined;
+
+/** Keys of other items an item's provisioning needs first: those its type names and those its `${item:<key>.…}` bindings name. */
+export function dependenciesOf(id: ItemTypeId, content: unknown): string[] {
+  const named = liveItemType(id)?.dependsOn?.(content) ?? [];
+  return [...new Set([...named.filter((k): k is string => Boolean(k)), ...boundItemKeys(content)])];
+}
+
+/** The provisioner of a live type as the runner calls it, with the item's content typed and other items' read by their schema. */
+export function provisionerOf(id: ItemTypeId): Provisioner | undefined {
+  const type = liveItemType(id);
+  if (!type) return undefined;
+  return (ctx: ProvisionContext) => type.provision({
+    ...ctx,
+    contentOf: <S extends TSchema>(key: string, schema: S) => {
+      const other = ctx.app.items.find((i) => i.key === key);
+      if (!other) return undefined;
+      if (itemTypeOf(other.itemType).content !== schema) throw new Error(`item '${key}' is a ${other.itemType}, whose content has another schema`);
+      return ctx.contentOf(key) as Static<S>;
+    },
+  });
+}
+
+/** Which item types each edge kind may join (from → to): the product of the kinds each type lets start and end at it. */
+export function edgeRules(): Record<EdgeKind, { from: ItemTypeId[]; to: ItemTypeId[] }> {
+  return Object.fromEntries(EDGE_KINDS.map((k) => [k, {
+    from: ALL.filter((t) => t.edges.from.includes(k)).map((t) => t.id),
+    to: ALL.filter((t) => t.edges.to.includes(k)).map((t) => t.id),
+  }])) as Record<EdgeKind, { from: ItemTypeId[]; to: ItemTypeId[] }>;
+}
+
+/**
+ * The order the catalog validates items in: live types after the types their validation reads (registry order
+ * otherwise), then the stored-only types, whose fields may name an item of any type.
+ */
+export function validationOrder(): AnyItemType[] {
+  const order: AnyItemType[] = [];
+  const visit = (t: AnyItemType, path: ItemTypeId[]) => {
+    if (order.includes(t)) return;
+    if (path.includes(t.id)) throw new Error(`item types validate after each other in a cycle: ${[...path, t.id].join(' -> ')}`);
+    for (const before of t.validatesAfter ?? []) visit(itemTypeOf(before), [...path, t.id]);
+    order.push(t);
+  };
+  for (const t of ALL.filter((x) => x.provision)) visit(t, []);
+  return [...order, ...ALL.filter((t) => !t.provision)];
+}

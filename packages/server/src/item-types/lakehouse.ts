@@ -1,0 +1,71 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { backingPath } from '../backends/http-pipeline.js';
+import { validateLakehouse } from '../catalog/validate-stores.js';
+import type { StepContext } from '../provisioning/context.js';
+import { gateOnAuth } from '../provisioning/gates.js';
+import { ensurePlatformItem, platformItemCalls, type PlatformKind } from '../provisioning/platform-item.js';
+import { Column, Name, Row } from './content-parts.js';
+import type { LiveItemType } from './descriptor.js';
+
+/** A lakehouse table: its folder, Spark columns and seed rows. */
+export const LakehouseTable = Type.Object({ name: Name, folder: Name, columns: Type.Array(Column, { minItems: 1 }), seedRows: Type.Optional(Type.Array(Row)) });
+/** Lakehouse content: tables and declared file folders. */
+export const LakehouseContent = Type.Object({ tables: Type.Array(LakehouseTable, { minItems: 1 }), files: Type.Optional(Type.Array(Name)) });
+export type LakehouseContent = Static<typeof LakehouseContent>;
+
+const PLATFORM: PlatformKind = { type: 'Lakehouse', collection: 'lakehouses' };
+const SQL_ENDPOINT_WAIT_MS = 120_000;
+
+/** Waits (bounded) for the lakehouse's SQL endpoint, which lags the create; returns its id and connection string. */
+async function sqlEndpoint(ctx: StepContext, ws: string, id: string) {
+  const deadline = Date.now() + SQL_ENDPOINT_WAIT_MS;
+  for (let wait = 250; ; wait = Math.min(wait * 2, 5000)) {
+    const lh = await ctx.backends.dataPlatform.getLakehouse(ws, id).catch((err) => gateOnAuth(err, 'data-platform-auth', ctx.profile));
+    const sql = lh.properties?.sqlEndpointProperties;
+    if (sql?.provisioningStatus === 'Success' || !sql?.provisioningStatus) return sql;
+    if (sql.provisioningStatus === 'Failed' || Date.now() > deadline) {
+      ctx.log(`SQL endpoint ${sql.provisioningStatus === 'Failed' ? 'failed to provision' : 'still provisioning'}; continuing without it`);
+      return sql;
+    }
+    ctx.log(`SQL endpoint ${sql.provisioningStatus}: waiting`);
+    await new Promise((r) => setTimeout(r, wait));
+  }
+}
+
+/** lakehouse: POST /workspaces/{ws}/lakehouses, then declare each table folder under Tables/ in OneLake. */
+export const lakehouse: LiveItemType<'lakehouse', typeof LakehouseContent> = {
+  id: 'lakehouse',
+  displayName: 'Lakehouse',
+  description: 'Delta tables and files',
+  icon: 'HomeDatabase',
+  editor: 'json',
+  backing: 'data-platform',
+  content: LakehouseContent,
+  nameRule: { pattern: /^[A-Za-z][A-Za-z0-9_]*$/, rule: "may use only letters, digits and _ (the data platform rejects '-')" },
+  validate: validateLakehouse,
+  edges: { from: ['feeds'], to: ['feeds', 'reads-from', 'visualizes', 'triggers-on'] },
+  calls: (c) => [
+    ...platformItemCalls(PLATFORM, false),
+    { service: 'onelake', method: 'PUT', path: '/{ws}/{id}/Tables/{table}?resource=directory', times: c.tables.length },
+    { service: 'data-platform', method: 'GET', path: '/workspaces/{ws}/lakehouses/{id}' },
+  ],
+  async provision(ctx) {
+    const { item, created } = await ensurePlatformItem(ctx, PLATFORM);
+    const ws = ctx.target.platformWorkspaceId!;
+    const onelake = ctx.target.oneLakeUrl;
+    for (const table of ctx.content.tables) {
+      // A directory PUT is idempotent: an existing folder answers 201 again (409 PathAlreadyExists is also fine).
+      await ctx.backends.pipeline.send({
+        service: 'storage', method: 'PUT', url: `${onelake}${backingPath`/${ws}/${item.id}`}/${table.folder.split('/').map(encodeURIComponent).join('/')}?resource=directory`,
+        audience: ctx.profile.storageAudience, accept: [409],
+      });
+      ctx.log(`table folder ${table.folder}`);
+    }
+    const sql = await sqlEndpoint(ctx, ws, item.id);
+    return {
+      status: created ? 'created' : 'exists',
+      resourceId: item.id,
+      secondaryIds: { platformWorkspaceId: ws, ...(sql?.id ? { sqlEndpointId: sql.id } : {}), ...(sql?.connectionString ? { sqlEndpoint: sql.connectionString } : {}) },
+    };
+  },
+};
