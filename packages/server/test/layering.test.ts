@@ -1,63 +1,67 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
+import { cruise } from 'dependency-cruiser';
 
-// The dependency rule of DESIGN.md ("the domain never imports Fastify"): only the HTTP edge (http/, route files,
-// app.ts, main.ts, web/, openapi/) imports Fastify or http/; a domain's route schemas (`<domain>/schemas.ts`) may
-// import http/schemas and nothing else of it; and the domain imports neither the edge nor those schemas.
+// The layering rule of DESIGN.md is declared once, in .dependency-cruiser.cjs (CI runs it as `npm run check:layers`).
+// These tests hold the repository to it and show that it refuses each kind of break it names.
 
-const SRC = path.resolve(import.meta.dirname, '../src');
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const RULES = path.join(ROOT, '.dependency-cruiser.cjs');
+const SOURCES = ['packages/server/src', 'packages/sandbox/src', 'packages/console/src', 'packages/client/src'];
 
-type Kind = 'edge' | 'route-schemas' | 'domain';
-
-function kindOf(rel: string): Kind {
-  if (/^(http|web|openapi)\//.test(rel) || rel === 'app.ts' || rel === 'main.ts') return 'edge';
-  if (/(^|\/)routes(\.ts|\/)|-routes\.ts$/.test(rel)) return 'edge';
-  if (/^[\w-]+\/schemas\.ts$/.test(rel)) return 'route-schemas';
-  return 'domain';
+async function violations(baseDir: string, sources: string[]): Promise<string[]> {
+  const config = (await import(RULES)).default as { forbidden: unknown[]; options: Record<string, unknown> };
+  const { tsConfig: _repoTsConfig, ...options } = config.options;
+  const result = await cruise(sources, {
+    ...options,
+    ...(baseDir === ROOT ? { tsConfig: { fileName: path.join(ROOT, 'tsconfig.json') } } : {}),
+    baseDir,
+    ruleSet: { forbidden: config.forbidden },
+    validate: true,
+  } as never);
+  const output = result.output as { summary: { violations: Array<{ rule: { name: string }; from: string; to: string }> } };
+  return output.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`);
 }
 
-function sources(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = path.join(dir, e.name);
-    return e.isDirectory() ? sources(full) : e.name.endsWith('.ts') ? [full] : [];
-  });
-}
-
-/** The import specifiers of a file (static, re-exports and dynamic). */
-const importsOf = (text: string) => [...text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*'([^']+)'/g)].map((m) => m[1]!);
-
-/** Why `spec`, imported by a file of `kind` at `rel`, breaks the rule; undefined when it does not. */
-function violation(rel: string, kind: Kind, spec: string): string | undefined {
-  if (kind === 'edge') return undefined;
-  if (spec === 'fastify' || spec.startsWith('@fastify/')) return `imports ${spec}`;
-  if (!spec.startsWith('.')) return undefined;
-  const target = path.relative(SRC, path.resolve(SRC, path.dirname(rel), spec)).replace(/\.js$/, '.ts').split(path.sep).join('/');
-  if (kind === 'route-schemas') return target.startsWith('http/') && target !== 'http/schemas.ts' ? `imports ${target}` : undefined;
-  const targetKind = kindOf(target);
-  return targetKind === 'domain' ? undefined : `imports ${target} (${targetKind === 'edge' ? 'the HTTP edge' : 'route schemas'})`;
-}
-
-test('the domain imports neither Fastify nor http/, route files nor route schemas', () => {
-  const found: string[] = [];
-  for (const file of sources(SRC)) {
-    const rel = path.relative(SRC, file).split(path.sep).join('/');
-    for (const spec of importsOf(fs.readFileSync(file, 'utf8'))) {
-      const why = violation(rel, kindOf(rel), spec);
-      if (why) found.push(`${rel} ${why}`);
-    }
-  }
-  assert.deepEqual(found, []);
+test('the repository keeps the layering rule: no run-time cycles, the domain imports neither Fastify nor the edge, sandbox and service apart', async () => {
+  assert.deepEqual(await violations(ROOT, SOURCES), []);
 });
 
-test('the rule sees what it is meant to refuse', () => {
-  assert.equal(violation('install/worker.ts', 'domain', 'fastify'), 'imports fastify');
-  assert.equal(violation('identity/incidents.ts', 'domain', '../http/input-guard.js'), 'imports http/input-guard.ts (the HTTP edge)');
-  assert.equal(violation('identity/fixes.ts', 'domain', './routes/fix-routes.js'), 'imports identity/routes/fix-routes.ts (the HTTP edge)');
-  assert.equal(violation('tenancy/tenancy-service.ts', 'domain', './schemas.js'), 'imports tenancy/schemas.ts (route schemas)');
-  assert.equal(violation('install/schemas.ts', 'route-schemas', '../http/metrics.js'), 'imports http/metrics.ts');
-  assert.equal(violation('install/schemas.ts', 'route-schemas', '../http/schemas.js'), undefined);
-  assert.equal(violation('install/routes.ts', 'edge', 'fastify'), undefined);
-  assert.deepEqual(importsOf("import type { A } from 'fastify';\nexport { B } from './b.js';\nconst c = await import('../http/c.js');"), ['fastify', './b.js', '../http/c.js']);
+test('the rule refuses each break it names', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'layers-'));
+  const write = (rel: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  };
+  try {
+    write('packages/server/src/http/guard.ts', 'export const guard = 1;\n');
+    write('packages/server/src/http/schemas.ts', 'export const schema = 1;\n');
+    write('packages/server/src/http/metrics.ts', 'export const metrics = 1;\n');
+    write('packages/server/src/install/worker.ts', "import { guard } from '../http/guard.js';\nexport const w = guard;\n");
+    write('packages/server/src/install/job.ts', "import type { FastifyInstance } from 'fastify';\nexport type J = FastifyInstance;\n");
+    write('packages/server/src/install/schemas.ts', "import { metrics } from '../http/metrics.js';\nimport { schema } from '../http/schemas.js';\nexport const s = [metrics, schema];\n");
+    write('packages/server/src/install/routes.ts', "import { guard } from '../http/guard.js';\nexport const r = guard;\n");
+    write('packages/server/src/tenancy/a.ts', "import { b } from './b.js';\nexport const a = () => b;\n");
+    write('packages/server/src/tenancy/b.ts', "import { a } from './a.js';\nexport const b = () => a;\n");
+    write('packages/server/src/tenancy/c.ts', "import type { D } from './d.js';\nexport type C = { d?: D };\n");
+    write('packages/server/src/tenancy/d.ts', "import type { C } from './c.js';\nexport type D = { c?: C };\n");
+    write('packages/server/src/reports/svc.ts', "import { start } from '../../../sandbox/src/index.js';\nexport const s = start;\n");
+    write('packages/server/src/main.ts', "import { start } from '../../sandbox/src/index.js';\nexport const m = start;\n");
+    write('packages/sandbox/src/index.ts', "import { a } from '../../server/src/tenancy/a.js';\nexport const start = a;\n");
+    const found = await violations(dir, ['packages']);
+    const has = (rule: string, from: string, to: string) => found.includes(`${rule}: ${from} -> ${to}`);
+    assert.ok(has('domain-not-edge', 'packages/server/src/install/worker.ts', 'packages/server/src/http/guard.ts'), found.join('\n'));
+    assert.ok(found.some((v) => v.startsWith('domain-not-fastify: packages/server/src/install/job.ts')), found.join('\n'));
+    assert.ok(has('route-schemas-only-http-schemas', 'packages/server/src/install/schemas.ts', 'packages/server/src/http/metrics.ts'), found.join('\n'));
+    assert.ok(found.some((v) => v.startsWith('no-cycles: packages/server/src/tenancy/a.ts')), found.join('\n'));
+    assert.ok(has('server-sandbox-only-in-main', 'packages/server/src/reports/svc.ts', 'packages/sandbox/src/index.ts'), found.join('\n'));
+    assert.ok(has('sandbox-not-server', 'packages/sandbox/src/index.ts', 'packages/server/src/tenancy/a.ts'), found.join('\n'));
+    // What the rule allows: the edge importing http/, route schemas importing http/schemas, main.ts starting the sandbox, type-only cycles.
+    assert.ok(!found.some((v) => v.includes('install/routes.ts') || v.includes('src/main.ts') || v.includes('tenancy/c.ts') || v.includes('http/schemas.ts')), found.join('\n'));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
