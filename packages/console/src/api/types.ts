@@ -1,15 +1,8 @@
-import type { Answer, Schema } from './schemas';
+import type { Answer, Body, Schema } from './schemas';
 import type { RemediationGate } from './client';
 
-export interface WhoAmI {
-  tenantId: string;
-  userId: string;
-  userName: string;
-  authMethod: 'token' | 'session';
-  scopes: string[];
-  tokenId: string | null;
-  csrfToken?: string;
-}
+/** The caller: tenant, user, how it signed in, and its scopes. */
+export type WhoAmI = Omit<Answer<'whoami'>, 'ok'>;
 
 export interface Health {
   status: string;
@@ -43,57 +36,21 @@ export type ItemType = Answer<'listItemTypes'>['itemTypes'][number];
 /** The id of an item type (the service's registry): a name that is none does not compile. */
 export type ItemTypeId = ItemType['id'];
 
-export interface AppSummary {
-  id: string;
-  displayName: string;
-  summary: string;
-  description: string;
-  version: string;
-  totalItems: number;
-  liveItems: number;
-  storedItems: number;
-  liveTypes: string[];
-  storedTypes: string[];
-}
+export type AppSummary = Schema<'AppSummary'>;
 
-export interface PlannedItem {
-  key: string;
-  itemType: string;
-  displayName: string;
-  provisioning: 'live' | 'stored';
-  backing?: string;
-  action: string;
-}
-
-export interface AppDetail extends AppSummary {
-  items: PlannedItem[];
-  edges: Array<{ from: string; to: string; kind: string }>;
-}
+/** An app with the items it installs, each with its planned backing calls, and its lineage edges. */
+export type AppDetail = Answer<'getApp'>['app'];
+export type PlannedItem = AppDetail['items'][number];
 
 export type StepResult = Schema<'StepResult'>;
 export type StepStatus = StepResult['status'];
 
-export interface ProvisionStep {
-  stepIndex: number;
-  itemType: string;
-  displayName: string;
-  cosmosItemId: string;
-  result: StepResult;
-}
+export type ProvisionStep = Schema<'ProvisionReport'>['steps'][number];
 
 export type InstallJob = Schema<'InstallJob'>;
 
-export interface TargetOverrides {
-  platformWorkspaceId?: string;
-  kqlClusterUri?: string;
-  kqlDatabase?: string;
-  warehouseWorkspace?: string;
-  warehouseServer?: string;
-  warehouseDatabase?: string;
-  searchService?: string;
-  lakeAccount?: string;
-  lakeContainer?: string;
-}
+/** Where a dedicated install goes: the install body's targetOverrides. */
+export type TargetOverrides = NonNullable<Body<'installApp'>['targetOverrides']>;
 
 export type ThreadEdge = Schema<'ThreadEdge'>;
 
