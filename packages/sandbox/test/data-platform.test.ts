@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, part, sandbox, sleep } from './helpers.js';
+import { call, DFS_VERSION, part, sandbox, sleep } from './helpers.js';
 
 async function rig(t: Parameters<typeof sandbox>[0], options = {}) {
   const sb = await sandbox(t, options);
@@ -281,9 +281,9 @@ test('lakehouse: the SQL endpoint turns Success after a delay; OneLake table fol
   assert.equal(first.body.properties.sqlEndpointProperties.provisioningStatus, 'InProgress');
   assert.equal(first.body.properties.oneLakeTablesPath, `${sb.env.SVC_ONELAKE_URL}/${sb.ids.platformWorkspaceId}/${lh.id}/Tables`);
   const storage = await sb.admin.token({ audience: 'storage' });
-  const put = await call(`${first.body.properties.oneLakeTablesPath}/orders?resource=directory`, { method: 'PUT', token: storage });
+  const put = await call(`${first.body.properties.oneLakeTablesPath}/orders?resource=directory`, { method: 'PUT', token: storage, headers: DFS_VERSION });
   assert.equal(put.status, 201);
-  assert.equal((await call(`${sb.env.SVC_ONELAKE_URL}/${sb.ids.platformWorkspaceId}/${lh.id}/Other?resource=directory`, { method: 'PUT', token: storage })).body.error.code, 'OperationNotAllowedOnThePath');
+  assert.equal((await call(`${sb.env.SVC_ONELAKE_URL}/${sb.ids.platformWorkspaceId}/${lh.id}/Other?resource=directory`, { method: 'PUT', token: storage, headers: DFS_VERSION })).body.error.code, 'OperationNotAllowedOnThePath');
   await sleep(320);
   assert.equal((await dp(`/lakehouses/${lh.id}`)).body.properties.sqlEndpointProperties.provisioningStatus, 'Success');
   const tables = await dp(`/lakehouses/${lh.id}/tables`);

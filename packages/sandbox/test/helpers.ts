@@ -24,6 +24,9 @@ export async function call(url: string, opts: { method?: string; token?: string;
   return { status: res.status, headers: res.headers, body, text };
 }
 
+/** The header every OneLake (DFS) request carries: the storage API version it speaks. */
+export const DFS_VERSION = { 'x-ms-version': '2025-01-05' };
+
 /** A definition part from text. */
 export const part = (path: string, text: string) => ({ path, payload: Buffer.from(text).toString('base64'), payloadType: 'InlineBase64' });
 

@@ -4,7 +4,7 @@ import { generateKeyPair, SignJWT } from 'jose';
 // tedious is the service's client (hoisted from @svc/server): the mounted endpoint is tested against the real driver.
 import { Connection, Request } from 'tedious';
 import type { Sandbox } from '../src/index.js';
-import { call, sandbox } from './helpers.js';
+import { call, DFS_VERSION, sandbox } from './helpers.js';
 
 const SQL = 'https://database.windows.net/';
 type Message = { number: number; state: number; class: number; message: string };
@@ -166,15 +166,15 @@ test('lakehouse SQL endpoints: each lakehouse is a database of the endpoint, its
   const lh = (await call(`${ws}/lakehouses`, { token: fabric, json: { displayName: 'ClinicLake' } })).body;
   const storage = await sb.admin.token({ audience: 'storage' });
   const tables = `${sb.env.SVC_ONELAKE_URL}/${sb.ids.platformWorkspaceId}/${lh.id}/Tables`;
-  assert.equal((await call(`${tables}/visits?resource=directory`, { method: 'PUT', token: storage })).status, 201);
+  assert.equal((await call(`${tables}/visits?resource=directory`, { method: 'PUT', token: storage, headers: DFS_VERSION })).status, 201);
   // A Delta commit with the table's schema (what a writer puts in _delta_log before any data file).
   const commit = `${tables}/patients/_delta_log/00000000000000000000.json`;
   const schema = { type: 'struct', fields: [{ name: 'patient_id', type: 'string', nullable: false, metadata: {} }, { name: 'birth_year', type: 'integer', nullable: true, metadata: {} }, { name: 'score', type: 'decimal(6,3)', nullable: true, metadata: {} }] };
   const lines = [JSON.stringify({ protocol: { minReaderVersion: 1, minWriterVersion: 2 } }), JSON.stringify({ metaData: { id: 'm1', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(schema), partitionColumns: [], configuration: {} } })].join('\n');
-  assert.equal((await call(`${commit}?resource=file`, { method: 'PUT', token: storage })).status, 201);
-  const append = await fetch(`${commit}?action=append&position=0`, { method: 'PATCH', headers: { authorization: `Bearer ${storage}`, 'content-type': 'application/octet-stream' }, body: lines });
+  assert.equal((await call(`${commit}?resource=file`, { method: 'PUT', token: storage, headers: DFS_VERSION })).status, 201);
+  const append = await fetch(`${commit}?action=append&position=0`, { method: 'PATCH', headers: { ...DFS_VERSION, authorization: `Bearer ${storage}`, 'content-type': 'application/octet-stream' }, body: lines });
   assert.equal(append.status, 202);
-  assert.equal((await call(`${commit}?action=flush&position=${Buffer.byteLength(lines)}`, { method: 'PATCH', token: storage })).status, 200);
+  assert.equal((await call(`${commit}?action=flush&position=${Buffer.byteLength(lines)}`, { method: 'PATCH', token: storage, headers: DFS_VERSION })).status, 200);
 
   const db = (await sb.admin.state()).sql.databases.find((d) => d.name === 'ClinicLake')!;
   assert.ok(db, 'the lakehouse is a database');

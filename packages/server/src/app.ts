@@ -37,6 +37,7 @@ import { selectCloud, type CloudProfile } from './cloud/profiles.js';
 import { serviceCredential, type TokenSource } from './backends/credential.js';
 import { BackingPipeline } from './backends/http-pipeline.js';
 import { DataPlatformClient } from './backends/data-platform.js';
+import { OneLakeClient } from './backends/onelake.js';
 import { KqlClient } from './backends/kql.js';
 import { SearchClient } from './backends/search.js';
 import type { Backends } from './provisioning/context.js';
@@ -145,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const backendsOn = (p: BackingPipeline): Backends => ({
     pipeline: p,
     dataPlatform: new DataPlatformClient(p, profile.dataPlatformApiUrl, profile.dataPlatformAudience),
+    oneLake: new OneLakeClient(p, profile.oneLakeUrl, profile.storageAudience),
     kql: new KqlClient(p, profile.armUrl, profile.armAudience, config.cloud.overrides.kqlAudience ?? ''),
     search: new SearchClient(p, profile.searchAudience),
     reporting: new ReportingClient(p, profile.biApiUrl, profile.biAudience),
@@ -160,7 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const installs = new InstallService({ db: store.db, jobs, catalog, workspaces, profile, tenancy, backends, onAccepted: () => worker?.poke() });
   workspaces.busy = (tenantId, workspaceId) => jobs.hasRunning(tenantId, workspaceId);
   const thread = new ThreadService(store.db, workspaces);
-  const identity = await IdentityService.create({ db: store.db, profile, pipeline: backends.pipeline, signals, metrics, settings: config.identityOps, tenancy });
+  const identity = await IdentityService.create({ db: store.db, profile, backends, signals, metrics, settings: config.identityOps, tenancy });
   const reports = PaginatedReportService.create({ client: backends.reporting, workspaces, tenancy, profile, settings: config.reports });
   const services: Services = { tokens, sessions, workspaces, items, metrics, catalog, profile, backends, installs, worker, thread, identity, reports, tenancy };
 

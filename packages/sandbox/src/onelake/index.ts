@@ -9,8 +9,19 @@ import { ROLE_RANK } from '../data-platform/store.js';
 
 const adls = (status: number, code: string, message: string) => new ServiceError(status, code, message);
 
-/** Resolves /{workspace}/{item or Name.Type}/{path}, checking the bearer token and the caller's workspace role. */
+/**
+ * Storage refuses a request that names no API version (x-ms-version is a required header of every DFS operation in
+ * specs/storage-dfs), or names one not in the version format, before it looks at the token.
+ */
+function requireVersion(ctx: RequestContext): void {
+  const version = ctx.header('x-ms-version');
+  if (version === undefined) throw adls(400, 'MissingRequiredHeader', "An HTTP header that's mandatory for this request is not specified. (x-ms-version)");
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(version)) throw adls(400, 'InvalidHeaderValue', 'The value for one of the HTTP headers is not in the correct format. (x-ms-version)');
+}
+
+/** Resolves /{workspace}/{item or Name.Type}/{path}, checking the API version, the bearer token and the caller's workspace role. */
 async function open(core: SandboxCore, ctx: RequestContext, write: boolean) {
+  requireVersion(ctx);
   const v = await core.tokens.verifyBearer(ctx.header('authorization'), [...AUDIENCES.storage]);
   if (!v.ok) {
     throw v.reason === 'missing'

@@ -1,4 +1,4 @@
-import type { BackingPipeline } from './http-pipeline.js';
+import type { BackingPipeline, BackingResponse } from './http-pipeline.js';
 import { BackingError, backingPath } from './http-pipeline.js';
 import { followOperation } from './lro.js';
 
@@ -21,28 +21,84 @@ export interface Definition {
   parts: DefinitionPart[];
 }
 
+export interface FirewallRule {
+  id: string;
+  name: string;
+  startIpAddress: string;
+  endIpAddress: string;
+}
+
+export interface RoleAssignment {
+  id: string;
+  principal: { id: string; type: string; displayName?: string };
+  role: string;
+}
+
+/** A job instance as polled (a pipeline run). */
+export interface JobInstance {
+  id: string;
+  status: string;
+  failureReason?: { errorCode?: string; message?: string } | null;
+}
+
+/** One page of a list: both continuation fields are absent on the last page. */
+interface Page<T> {
+  value: T[];
+  continuationToken?: string;
+  continuationUri?: string;
+}
+
 /** A definition part from text. */
 export const part = (path: string, text: string): DefinitionPart => ({ path, payload: Buffer.from(text, 'utf8').toString('base64'), payloadType: 'InlineBase64' });
 
-/** The data platform API (/v1): items, definitions, long-running operations, role assignments, jobs, firewall rules. */
+/** A continuation token as a query value: the service sends it URL-encoded, as its continuationUri carries it. */
+function tokenParam(token: string): string {
+  try {
+    return encodeURIComponent(decodeURIComponent(token));
+  } catch {
+    return encodeURIComponent(token);
+  }
+}
+
+/**
+ * The data platform API (/v1), the one client installs and identity operations share: items, definitions, long-running
+ * operations, lakehouses, activator triggers, role assignments, firewall rules, workspace read, pipeline job runs.
+ */
 export class DataPlatformClient {
   constructor(private readonly pipeline: BackingPipeline, private readonly baseUrl: string, private readonly audience: string) {}
 
-  private url(path: string) {
-    return `${this.baseUrl}${path}`;
+  /** The same client over another pipeline (a probe acting as another identity, under the same per-service limits). */
+  through(pipeline: BackingPipeline): DataPlatformClient {
+    return new DataPlatformClient(pipeline, this.baseUrl, this.audience);
+  }
+
+  private url(path: string, query = '') {
+    return `${this.baseUrl}${path}${query ? `?${query}` : ''}`;
+  }
+
+  private send(method: string, url: string, json?: unknown): Promise<BackingResponse> {
+    return this.pipeline.send({ service: 'data-platform', method, url, audience: this.audience, ...(json !== undefined ? { json } : {}) });
+  }
+
+  /**
+   * Every entry of a list, across its pages. The next page is asked for with the page's continuationToken on the
+   * list's own address; a page that carries only a continuationUri is followed as given.
+   */
+  private async all<T>(path: string, query = ''): Promise<T[]> {
+    const out: T[] = [];
+    let url: string | undefined = this.url(path, query);
+    while (url) {
+      const page: Page<T> = (await this.send('GET', url)).json();
+      out.push(...page.value);
+      const next = page.continuationToken ? `continuationToken=${tokenParam(page.continuationToken)}` : undefined;
+      url = next ? this.url(path, query ? `${query}&${next}` : next) : page.continuationUri;
+    }
+    return out;
   }
 
   /** Every item of a type in the workspace, across all pages. */
-  async listItems(workspaceId: string, type: string): Promise<PlatformItem[]> {
-    const out: PlatformItem[] = [];
-    let url: string | undefined = this.url(`${backingPath`/workspaces/${workspaceId}/items`}?type=${encodeURIComponent(type)}`);
-    while (url) {
-      const res = await this.pipeline.send({ service: 'data-platform', method: 'GET', url, audience: this.audience });
-      const body = res.json<{ value: PlatformItem[]; continuationToken?: string; continuationUri?: string }>();
-      out.push(...body.value);
-      url = body.continuationUri ?? (body.continuationToken ? this.url(`${backingPath`/workspaces/${workspaceId}/items`}?type=${encodeURIComponent(type)}&continuationToken=${encodeURIComponent(body.continuationToken)}`) : undefined);
-    }
-    return out;
+  listItems(workspaceId: string, type: string): Promise<PlatformItem[]> {
+    return this.all(backingPath`/workspaces/${workspaceId}/items`, `type=${encodeURIComponent(type)}`);
   }
 
   /** Finds an item by display name (case-insensitive, per type). */
@@ -53,7 +109,7 @@ export class DataPlatformClient {
 
   /** Creates an item on its typed collection; follows a 202 to the created item. */
   async createItem(workspaceId: string, collection: string, body: Record<string, unknown>): Promise<PlatformItem> {
-    const res = await this.pipeline.send({ service: 'data-platform', method: 'POST', url: this.url(backingPath`/workspaces/${workspaceId}/${collection}`), audience: this.audience, json: body });
+    const res = await this.send('POST', this.url(backingPath`/workspaces/${workspaceId}/${collection}`), body);
     if (res.status === 202) {
       const result = await followOperation(this.pipeline, 'data-platform', this.audience, res);
       if (result?.text) return result.json<PlatformItem>();
@@ -66,24 +122,65 @@ export class DataPlatformClient {
 
   /** Replaces an item's definition; follows a 202 to its end. */
   async updateDefinition(workspaceId: string, itemId: string, definition: Definition): Promise<void> {
-    const res = await this.pipeline.send({ service: 'data-platform', method: 'POST', url: this.url(backingPath`/workspaces/${workspaceId}/items/${itemId}/updateDefinition`), audience: this.audience, json: { definition } });
+    const res = await this.send('POST', this.url(backingPath`/workspaces/${workspaceId}/items/${itemId}/updateDefinition`), { definition });
     if (res.status === 202) await followOperation(this.pipeline, 'data-platform', this.audience, res);
   }
 
   /** A lakehouse with its properties (OneLake paths, SQL endpoint and its provisioning status). */
   async getLakehouse(workspaceId: string, lakehouseId: string) {
-    const res = await this.pipeline.send({ service: 'data-platform', method: 'GET', url: this.url(backingPath`/workspaces/${workspaceId}/lakehouses/${lakehouseId}`), audience: this.audience });
+    const res = await this.send('GET', this.url(backingPath`/workspaces/${workspaceId}/lakehouses/${lakehouseId}`));
     return res.json<{ id: string; properties?: { oneLakeTablesPath?: string; sqlEndpointProperties?: { id?: string; connectionString?: string; provisioningStatus?: string } } }>();
   }
 
-  /** Posts activator triggers (the spec's /reflexes/{id}/triggers extension). */
-  async listTriggers(workspaceId: string, reflexId: string): Promise<Array<{ id: string; name: string }>> {
-    const res = await this.pipeline.send({ service: 'data-platform', method: 'GET', url: this.url(backingPath`/workspaces/${workspaceId}/reflexes/${reflexId}/triggers`), audience: this.audience });
-    return res.json<{ value: Array<{ id: string; name: string }> }>().value;
+  /** An activator's triggers (the spec's /reflexes/{id}/triggers extension), across all pages. */
+  listTriggers(workspaceId: string, reflexId: string): Promise<Array<{ id: string; name: string }>> {
+    return this.all(backingPath`/workspaces/${workspaceId}/reflexes/${reflexId}/triggers`);
   }
 
   async createTrigger(workspaceId: string, reflexId: string, trigger: Record<string, unknown>): Promise<{ id: string }> {
-    const res = await this.pipeline.send({ service: 'data-platform', method: 'POST', url: this.url(backingPath`/workspaces/${workspaceId}/reflexes/${reflexId}/triggers`), audience: this.audience, json: trigger });
-    return res.json<{ id: string }>();
+    return (await this.send('POST', this.url(backingPath`/workspaces/${workspaceId}/reflexes/${reflexId}/triggers`), trigger)).json<{ id: string }>();
+  }
+
+  /** The workspace (Viewer or higher). */
+  async getWorkspace(workspaceId: string): Promise<{ id: string; displayName?: string }> {
+    return (await this.send('GET', this.url(backingPath`/workspaces/${workspaceId}`))).json();
+  }
+
+  listFirewallRules(workspaceId: string): Promise<FirewallRule[]> {
+    return this.all(backingPath`/workspaces/${workspaceId}/firewallRules`);
+  }
+
+  async addFirewallRule(workspaceId: string, rule: Omit<FirewallRule, 'id'>): Promise<FirewallRule> {
+    return (await this.send('POST', this.url(backingPath`/workspaces/${workspaceId}/firewallRules`), rule)).json<FirewallRule>();
+  }
+
+  async deleteFirewallRule(workspaceId: string, ruleId: string): Promise<void> {
+    await this.send('DELETE', this.url(backingPath`/workspaces/${workspaceId}/firewallRules/${ruleId}`));
+  }
+
+  listRoleAssignments(workspaceId: string): Promise<RoleAssignment[]> {
+    return this.all(backingPath`/workspaces/${workspaceId}/roleAssignments`);
+  }
+
+  async addRoleAssignment(workspaceId: string, principalId: string, role: string, type = 'ServicePrincipal'): Promise<RoleAssignment> {
+    const body = { principal: { id: principalId, type }, role };
+    return (await this.send('POST', this.url(backingPath`/workspaces/${workspaceId}/roleAssignments`), body)).json<RoleAssignment>();
+  }
+
+  async deleteRoleAssignment(workspaceId: string, assignmentId: string): Promise<void> {
+    await this.send('DELETE', this.url(backingPath`/workspaces/${workspaceId}/roleAssignments/${assignmentId}`));
+  }
+
+  /** Starts a pipeline job instance; answers the job instance's address (202 + Location). */
+  async runPipeline(workspaceId: string, pipelineId: string): Promise<{ status: number; location?: string }> {
+    const res = await this.send('POST', this.url(backingPath`/workspaces/${workspaceId}/items/${pipelineId}/jobs/instances`, 'jobType=Pipeline'));
+    return { status: res.status, location: res.headers.get('location') ?? undefined };
+  }
+
+  /** A job instance at the address runPipeline answered, with the Retry-After the service asks for (seconds). */
+  async getJobInstance(location: string): Promise<{ job: JobInstance; retryAfter?: number }> {
+    const res = await this.send('GET', location);
+    const retryAfter = Number(res.headers.get('retry-after') ?? NaN);
+    return { job: res.json<JobInstance>(), ...(Number.isFinite(retryAfter) ? { retryAfter } : {}) };
   }
 }

@@ -138,6 +138,20 @@ export class BackingPipeline {
     return new BackingPipeline(this.profile, this.credential, this.options, this.limits, pauseForRequests);
   }
 
+  /**
+   * The same pipeline (the same per-service limits) acting as another identity: a probe's calls as an identity it
+   * was given wait their turn behind the installs' calls like any other call of the process.
+   */
+  as(credential: TokenSource, onAuthFailure = this.options.onAuthFailure): BackingPipeline {
+    return new BackingPipeline(this.profile, credential, { ...this.options, onAuthFailure }, this.limits, this.pause);
+  }
+
+  /** The same pipeline (the same per-service limits) that also sends its token to these hosts (outside the cloud's suffixes). */
+  trusting(hosts: string[]): BackingPipeline {
+    const profile = { ...this.profile, allowedSuffixes: [...this.profile.allowedSuffixes, ...hosts] };
+    return new BackingPipeline(profile, this.credential, this.options, this.limits, this.pause);
+  }
+
   /** Sends the request; resolves with 2xx (or accepted) answers and throws BackingError otherwise. */
   async send(req: BackingRequest): Promise<BackingResponse> {
     const first = await this.attempt(req);

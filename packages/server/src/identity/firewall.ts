@@ -1,5 +1,5 @@
 import { isIPv4 } from 'node:net';
-import type { FirewallRule } from './platform-client.js';
+import type { FirewallRule } from '../backends/data-platform.js';
 
 const ipNumber = (ip: string) => ip.split('.').reduce((n, o) => n * 256 + Number(o), 0);
 

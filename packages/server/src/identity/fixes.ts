@@ -7,7 +7,7 @@ import { backing } from './backing-refusal.js';
 import type { ApplicationCredentialClient, VaultClient } from './credential-clients.js';
 import { rulesAllowing } from './firewall.js';
 import type { Change, ChangeJournal, Inverse } from './journal.js';
-import type { FirewallRule, PlatformIdentityClient } from './platform-client.js';
+import type { DataPlatformClient, FirewallRule } from '../backends/data-platform.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 
 /** The workspace role a string names, if it names one. */
@@ -15,7 +15,7 @@ const workspaceRole = (role: string | undefined): WorkspaceRole | undefined => W
 
 export interface FixDeps {
   profile: CloudProfile;
-  platform: PlatformIdentityClient;
+  platform: DataPlatformClient;
   journal: ChangeJournal;
   graph?: ApplicationCredentialClient;
   vault?: VaultClient;

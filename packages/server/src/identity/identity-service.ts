@@ -1,8 +1,8 @@
 import type { Caller } from '../auth/caller.js';
-import { BackingPipeline } from '../backends/http-pipeline.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 import type { IdentityOpsConfig } from '../config.js';
 import type { Metrics } from '../metrics.js';
+import type { Backends } from '../provisioning/context.js';
 import type { Db } from '../store/db.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { checkClaims, decodeToken, type ClaimExpectations } from './claims.js';
@@ -12,7 +12,6 @@ import { diagnose, type DiagnoseInput } from './diagnosis.js';
 import { FixService } from './fixes.js';
 import { IncidentService } from './incidents.js';
 import { ChangeJournal } from './journal.js';
-import { PlatformIdentityClient } from './platform-client.js';
 import { ProbeService } from './probes.js';
 import { RotationService } from './rotations.js';
 import { registerExpiryGauges } from './secret-alerts.js';
@@ -22,7 +21,8 @@ import type { IdentitySignals } from './signals.js';
 export interface IdentityOptions {
   db: Db;
   profile: CloudProfile;
-  pipeline: BackingPipeline;
+  /** The backing clients the installs use (built once in the composition root): the same instances, the same limits. */
+  backends: Pick<Backends, 'pipeline' | 'dataPlatform' | 'oneLake'>;
   signals: IdentitySignals;
   metrics: Metrics;
   /** The tenant, graph and vault settings (SVC_TENANT_ID, SVC_GRAPH_*, SVC_VAULT_*). */
@@ -47,21 +47,20 @@ export class IdentityService {
   private constructor(private readonly options: IdentityOptions) {
     this.clock = options.now ?? (() => new Date());
     const now = () => this.clock();
-    const { db, profile, settings } = options;
+    const { db, profile, settings, backends } = options;
     this.signals = options.signals;
     this.signals.now = now;
     // The application API's address is the cloud profile's (none in the sandbox), SVC_GRAPH_URL overriding it.
     const graphUrl = (settings.graphUrl ?? profile.graphUrl)?.replace(/\/+$/, '');
     const vaultUrl = settings.vaultUrl;
-    // Graph and the vault are outside the data-plane suffixes: this pipeline also trusts exactly their hosts.
+    // Graph and the vault are outside the data-plane suffixes: their calls' pipeline also trusts exactly their hosts.
     const extra = [graphUrl, vaultUrl].filter((u): u is string => Boolean(u)).map((u) => new URL(u).hostname);
-    const pipeline = new BackingPipeline({ ...profile, allowedSuffixes: [...profile.allowedSuffixes, ...extra] }, options.pipeline.credential, options.pipeline.options);
+    const pipeline = backends.pipeline.trusting(extra);
     const graph = graphUrl ? new ApplicationCredentialClient(pipeline, graphUrl, settings.graphAudience ?? profile.graphAudience) : undefined;
     const vault = vaultUrl ? new VaultClient(pipeline, vaultUrl, settings.vaultAudience ?? profile.vaultAudience) : undefined;
     this.journal = new ChangeJournal(db, now);
-    const platform = new PlatformIdentityClient(options.pipeline, profile.dataPlatformApiUrl, profile.dataPlatformAudience);
-    this.fixes = new FixService({ profile, platform, journal: this.journal, graph, vault, tenancy: options.tenancy });
-    this.probes = new ProbeService({ profile, servicePipeline: options.pipeline, signals: this.signals, tenantId: settings.tenantId, now });
+    this.fixes = new FixService({ profile, platform: backends.dataPlatform, journal: this.journal, graph, vault, tenancy: options.tenancy });
+    this.probes = new ProbeService({ profile, backends, signals: this.signals, tenantId: settings.tenantId, now });
     this.credentials = new CredentialRegistry(db, now, options.tenancy);
     this.rotations = new RotationService({
       db, credentials: this.credentials, journal: this.journal, fixes: this.fixes, graph, vault, tenancy: options.tenancy, authUrl: profile.authUrl,

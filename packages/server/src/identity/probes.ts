@@ -1,11 +1,13 @@
-import { BackingError, BackingPipeline, backingPath } from '../backends/http-pipeline.js';
+import type { DataPlatformClient } from '../backends/data-platform.js';
+import { BackingError } from '../backends/http-pipeline.js';
 import type { TokenSource } from '../backends/credential.js';
+import { isDirectory, type OneLakeClient } from '../backends/onelake.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 import { InputError, type RemediationGate } from '../errors.js';
+import type { Backends } from '../provisioning/context.js';
 import { platformGate, type PlatformNeed } from '../provisioning/gates.js';
 import { diagnose } from './diagnosis.js';
 import type { IdentityType } from './identity-types.js';
-import { PlatformIdentityClient } from './platform-client.js';
 import type { IdentitySignals } from './signals.js';
 import { acquireToken } from './token-client.js';
 
@@ -41,7 +43,8 @@ export interface ProbeResult {
 
 export interface ProbeDeps {
   profile: CloudProfile;
-  servicePipeline: BackingPipeline;
+  /** The service identity's clients (the installs' own); a probe as another identity uses them over its pipeline. */
+  backends: Pick<Backends, 'pipeline' | 'dataPlatform' | 'oneLake'>;
   signals: IdentitySignals;
   tenantId?: string;
   now: () => Date;
@@ -82,26 +85,36 @@ export class ProbeService {
       await source.getToken(profile.dataPlatformAudience);
       return `token issued for ${profile.dataPlatformAudience}`;
     });
-    const pipeline = req.identity.kind === 'service' ? this.deps.servicePipeline : new BackingPipeline(profile, source, { ...this.deps.servicePipeline.options, onAuthFailure: (f) => this.deps.signals.record(f) });
-    const platform = new PlatformIdentityClient(pipeline, profile.dataPlatformApiUrl, profile.dataPlatformAudience);
+    const { platform, oneLake } = this.clientsAs(req.identity, source);
     const haveToken = results[0]!.ok;
     const noToken = 'not run: no token';
     if (haveToken) await step('workspace-read', async () => `read workspace ${(await platform.getWorkspace(req.workspaceId)).displayName ?? req.workspaceId}`, { call: 'read-workspace', workspaceId: req.workspaceId });
     else skip('workspace-read', noToken);
     if (req.lakehouse) {
-      if (haveToken) await step('lakehouse-count', () => this.lakehouseCount(pipeline, req.workspaceId, req.lakehouse!));
+      if (haveToken) await step('lakehouse-count', () => this.lakehouseCount(oneLake, req.workspaceId, req.lakehouse!));
       else skip('lakehouse-count', noToken);
     } else if (req.identityType === 'workspace-identity') skip('lakehouse-count', 'not run: give lakehouse {lakehouseId, table} for a workspace-identity case');
     if (req.pipelineId) {
-      if (haveToken) await step('pipeline-run', () => this.pipelineRun(pipeline, platform, req.workspaceId, req.pipelineId!), { call: 'run-pipeline', workspaceId: req.workspaceId });
+      if (haveToken) await step('pipeline-run', () => this.pipelineRun(platform, req.workspaceId, req.pipelineId!), { call: 'run-pipeline', workspaceId: req.workspaceId });
       else skip('pipeline-run', noToken);
     }
     return { ok: results.every((r) => r.ok || r.skipped) && haveToken, principal: source.principal, results };
   }
 
+  /**
+   * The clients a probe calls: the service's own, or the same clients over a pipeline acting as the given identity,
+   * which keeps the service's per-service limits (a probe waits its turn behind the installs' calls).
+   */
+  private clientsAs(identity: ProbeIdentity, source: TokenSource): { platform: DataPlatformClient; oneLake: OneLakeClient } {
+    const { backends, signals } = this.deps;
+    if (identity.kind === 'service') return { platform: backends.dataPlatform, oneLake: backends.oneLake };
+    const pipeline = backends.pipeline.as(source, (f) => signals.record(f));
+    return { platform: backends.dataPlatform.through(pipeline), oneLake: backends.oneLake.through(pipeline) };
+  }
+
   /** The identity's tokens: acquired once per audience; the secret lives only in this closure for the probe. */
   private tokenSource(identity: ProbeIdentity): TokenSource {
-    if (identity.kind === 'service') return this.deps.servicePipeline.credential;
+    if (identity.kind === 'service') return this.deps.backends.pipeline.credential;
     const tenantId = identity.tenantId ?? this.deps.tenantId;
     if (!tenantId) throw new InputError('identity.tenantId is required (the deployment has no SVC_TENANT_ID)', 'identity.tenantId');
     const cache = new Map<string, string>();
@@ -127,32 +140,28 @@ export class ProbeService {
   }
 
   /** Counts the rows of a lakehouse table's files in OneLake (CSV without its header, or JSON lines). */
-  private async lakehouseCount(pipeline: BackingPipeline, ws: string, lh: { lakehouseId: string; table: string }): Promise<string> {
-    const { profile } = this.deps;
-    const dir = `${lh.lakehouseId}/Tables/${lh.table}`;
-    const list = await pipeline.send({ service: 'storage', method: 'GET', url: `${profile.oneLakeUrl}${backingPath`/${ws}`}?resource=filesystem&recursive=true&directory=${encodeURIComponent(dir)}`, audience: profile.storageAudience });
-    const files = (list.json<{ paths: Array<{ name: string; isDirectory?: string }> }>().paths ?? []).filter((p) => p.isDirectory !== 'true' && !p.name.includes('/_delta_log/'));
+  private async lakehouseCount(oneLake: OneLakeClient, ws: string, lh: { lakehouseId: string; table: string }): Promise<string> {
+    const paths = await oneLake.listPaths(ws, `${lh.lakehouseId}/Tables/${lh.table}`, true);
+    const files = paths.filter((p) => !isDirectory(p) && !p.name.includes('/_delta_log/'));
     let rows = 0;
     for (const f of files) {
-      const res = await pipeline.send({ service: 'storage', method: 'GET', url: `${profile.oneLakeUrl}${backingPath`/${ws}`}/${f.name.split('/').map(encodeURIComponent).join('/')}`, audience: profile.storageAudience });
-      const lines = res.text.split(/\r?\n/).filter((l) => l.trim());
+      const lines = (await oneLake.readText(ws, f.name)).split(/\r?\n/).filter((l) => l.trim());
       rows += f.name.endsWith('.csv') ? Math.max(0, lines.length - 1) : lines.length;
     }
     return `SELECT COUNT(*) FROM ${lh.table}: ${rows} rows in ${files.length} file(s)`;
   }
 
   /** Starts a pipeline job instance and follows it (bounded) to its end. */
-  private async pipelineRun(pipeline: BackingPipeline, platform: PlatformIdentityClient, ws: string, pipelineId: string): Promise<string> {
+  private async pipelineRun(platform: DataPlatformClient, ws: string, pipelineId: string): Promise<string> {
     const started = await platform.runPipeline(ws, pipelineId);
     if (!started.location) return `job accepted (${started.status})`;
     const deadline = Date.now() + (this.deps.jobDeadlineMs ?? 30_000);
     for (;;) {
-      const res = await pipeline.send({ service: 'data-platform', method: 'GET', url: started.location, audience: this.deps.profile.dataPlatformAudience });
-      const job = res.json<{ id: string; status: string; failureReason?: { errorCode?: string; message?: string } | null }>();
+      const { job, retryAfter } = await platform.getJobInstance(started.location);
       if (job.status === 'Completed') return `job ${job.id} Completed`;
       if (job.status === 'Failed' || job.status === 'Cancelled') throw new BackingError('data-platform', 200, JSON.stringify(job.failureReason ?? job), job.failureReason?.errorCode ?? job.status);
       if (Date.now() > deadline) return `job ${job.id} ${job.status} (still running at the probe's deadline)`;
-      const wait = Math.min(Math.max(Number(res.headers.get('retry-after') ?? 1) * 1000, 100), 2000);
+      const wait = Math.min(Math.max((retryAfter ?? 1) * 1000, 100), 2000);
       await new Promise((r) => setTimeout(r, Math.min(wait, 250)));
     }
   }

@@ -1,5 +1,4 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { backingPath } from '../backends/http-pipeline.js';
 import { validateLakehouse } from '../catalog/validate-stores.js';
 import type { StepContext } from '../provisioning/context.js';
 import { gateOnAuth } from '../provisioning/gates.js';
@@ -52,13 +51,8 @@ export const lakehouse: LiveItemType<'lakehouse', typeof LakehouseContent> = {
   async provision(ctx) {
     const { item, created } = await ensurePlatformItem(ctx, PLATFORM);
     const ws = ctx.target.platformWorkspaceId!;
-    const onelake = ctx.target.oneLakeUrl;
     for (const table of ctx.content.tables) {
-      // A directory PUT is idempotent: an existing folder answers 201 again (409 PathAlreadyExists is also fine).
-      await ctx.backends.pipeline.send({
-        service: 'storage', method: 'PUT', url: `${onelake}${backingPath`/${ws}/${item.id}`}/${table.folder.split('/').map(encodeURIComponent).join('/')}?resource=directory`,
-        audience: ctx.profile.storageAudience, accept: [409],
-      });
+      await ctx.backends.oneLake.createDirectory(ws, item.id, table.folder);
       ctx.log(`table folder ${table.folder}`);
     }
     const sql = await sqlEndpoint(ctx, ws, item.id);

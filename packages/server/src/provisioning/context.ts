@@ -2,6 +2,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { CloudProfile } from '../cloud/profiles.js';
 import type { BackingPipeline } from '../backends/http-pipeline.js';
 import type { DataPlatformClient } from '../backends/data-platform.js';
+import type { OneLakeClient } from '../backends/onelake.js';
 import type { KqlClient } from '../backends/kql.js';
 import type { SearchClient } from '../backends/search.js';
 import type { ReportingClient } from '../backends/reporting.js';
@@ -9,10 +10,11 @@ import type { CatalogItem, CuratedApp } from '../catalog/types.js';
 import type { StepResult } from '../install/types.js';
 import type { ResolvedTarget } from './targets.js';
 
-/** The backing clients a provisioner may call, all over the one pipeline. */
+/** The one client of each backing service, all over the one pipeline: what provisioners and identity operations call. */
 export interface Backends {
   pipeline: BackingPipeline;
   dataPlatform: DataPlatformClient;
+  oneLake: OneLakeClient;
   kql: KqlClient;
   search: SearchClient;
   reporting: ReportingClient;

@@ -10,7 +10,6 @@ export interface ResolvedTarget extends SharedSet {
   mode: Mode;
   dataPlatformApiUrl: string;
   armUrl: string;
-  oneLakeUrl: string;
   kqlDatabase?: string;
   kqlLocation: string;
 }
@@ -22,7 +21,6 @@ export function resolveTarget(profile: CloudProfile, shared: SharedSet, mode: Mo
     platformWorkspaceId: shared.platformWorkspaceId,
     dataPlatformApiUrl: profile.dataPlatformApiUrl,
     armUrl: profile.armUrl,
-    oneLakeUrl: profile.oneLakeUrl,
     kqlClusterUri: shared.kqlClusterUri,
     kqlClusterResourceId: shared.kqlClusterResourceId,
     kqlLocation: shared.kqlLocation ?? 'eastus',
