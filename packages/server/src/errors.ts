@@ -1,3 +1,5 @@
+import type { BackingError } from './backends/http-pipeline.js';
+
 /** A remediation gate: the tenant-level setting an admin must fix, with a link to where. */
 export interface RemediationGate {
   reason: string;
@@ -54,8 +56,9 @@ export class PreconditionError extends ServiceError {
   }
 }
 
+/** A remediation gate applies (424): the one gate error of installs, reports and identity operations; `cause` is the backing failure that called for it, if one did. */
 export class GateError extends ServiceError {
-  constructor(gate: RemediationGate, message = gate.reason) {
+  constructor(readonly gate: RemediationGate, message = gate.reason, readonly cause?: BackingError) {
     super(424, 'deployment_gate', message, { gate, hint: gate.remediation });
   }
 }

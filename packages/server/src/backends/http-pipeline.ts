@@ -90,7 +90,12 @@ export interface BackingResponse {
 }
 
 const TRANSIENT_STATUS = new Set([429, 502, 503, 504]);
-const TRANSIENT_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+const TRANSIENT_CODES = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'timeout']);
+
+/** Whether an answer (or a call that got none, status 0, by its code) is transient: retried once here, classified so in failures.ts. */
+export function transientFailure(status: number, code?: string): boolean {
+  return status === 0 ? TRANSIENT_CODES.has(code ?? '') : TRANSIENT_STATUS.has(status);
+}
 
 /** Reads the error code of any backing service's error body (data platform, ARM, Kusto, Search, Entra, reporting). */
 function errorCodeOf(text: string, headers?: Headers): string | undefined {
@@ -172,8 +177,7 @@ export class BackingPipeline {
 
   private transient(r: BackingResponse | BackingError): boolean {
     if (r instanceof HostNotAllowedError) return false;
-    if (r instanceof BackingError) return r.status === 0 ? TRANSIENT_CODES.has(r.code ?? '') || r.code === 'timeout' : TRANSIENT_STATUS.has(r.status);
-    return TRANSIENT_STATUS.has(r.status);
+    return r instanceof BackingError ? transientFailure(r.status, r.code) : TRANSIENT_STATUS.has(r.status);
   }
 
   private settle(req: BackingRequest, r: BackingResponse | BackingError): BackingResponse {

@@ -2,8 +2,8 @@ import { isIPv4 } from 'node:net';
 import type { Caller } from '../auth/caller.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 import { InputError } from '../errors.js';
-import { platformGate, WORKSPACE_ROLES, type PlatformNeed, type WorkspaceRole } from '../provisioning/gates.js';
-import { backing } from './backing-refusal.js';
+import { backing } from '../backends/failures.js';
+import { WORKSPACE_ROLES, type PlatformNeed, type WorkspaceRole } from '../provisioning/gates.js';
 import type { ApplicationCredentialClient, VaultClient } from './credential-clients.js';
 import { rulesAllowing } from './firewall.js';
 import type { Change, ChangeJournal, Inverse } from './journal.js';
@@ -28,7 +28,7 @@ export class FixService {
 
   /** A data-platform call as the service identity: its 401/403 is the gate naming the role or setting the call needs. */
   private platformCall<T>(need: PlatformNeed, fn: () => Promise<T>): Promise<T> {
-    return backing(fn, (err) => platformGate(err, this.deps.profile, need));
+    return backing(fn, { profile: this.deps.profile, gates: { platform: need } });
   }
 
   listFirewallRules(workspaceId: string): Promise<FirewallRule[]> {

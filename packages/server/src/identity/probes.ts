@@ -5,7 +5,8 @@ import { isDirectory, type OneLakeClient } from '../backends/onelake.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 import { InputError, type RemediationGate } from '../errors.js';
 import type { Backends } from '../provisioning/context.js';
-import { platformGate, type PlatformNeed } from '../provisioning/gates.js';
+import { classify } from '../backends/failures.js';
+import type { PlatformNeed } from '../provisioning/gates.js';
 import { diagnose } from './diagnosis.js';
 import type { IdentityType } from './identity-types.js';
 import type { IdentitySignals } from './signals.js';
@@ -70,7 +71,8 @@ export class ProbeService {
         const ms = Date.now() - started;
         if (!(err instanceof BackingError)) throw err;
         const d = diagnose({ status: err.status, code: err.code, body: err.body, service: err.service, identityType: req.identityType, ...(call && err.service === 'data-platform' ? { call } : {}) });
-        const gate = asService && call ? platformGate(err, profile, call) : undefined;
+        const v = asService && call ? classify(err, { profile, gates: { platform: call } }) : undefined;
+        const gate = v?.kind === 'gate' ? v.gate : undefined;
         const grant = d.requiredGrant ? `; required: ${d.requiredGrant}` : '';
         results.push({
           check, ok: false, at, ms, detail: err.body || err.message, status: err.status, ...(err.code ? { code: err.code } : {}),

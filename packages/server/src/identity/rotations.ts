@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
 import { ConflictError, InputError, NotFoundError, ServiceError } from '../errors.js';
 import type { Db } from '../store/db.js';
-import { backing } from './backing-refusal.js';
+import { backing } from '../backends/failures.js';
 import type { ApplicationCredentialClient, VaultClient } from './credential-clients.js';
 import type { CredentialRegistry } from './credentials.js';
 import type { FixService } from './fixes.js';

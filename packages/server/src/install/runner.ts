@@ -5,14 +5,13 @@ import type { Catalog, CatalogItem, CuratedApp } from '../catalog/types.js';
 import { expandSeedTokens } from '../catalog/seed-tokens.js';
 import { resolveBindings } from '../catalog/bindings.js';
 import type { CloudProfile } from '../cloud/profiles.js';
-import { BackingError } from '../backends/http-pipeline.js';
 import type { Backends, ProvisionContext } from '../provisioning/context.js';
-import { GateRaised } from '../provisioning/gates.js';
 import { dependenciesOf, provisionerOf } from '../item-types/index.js';
 import { installTarget, targetRecord, type ResolvedTarget } from '../provisioning/targets.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { newEtag } from '../items/item-service.js';
 import type { JobRecord, JobStore, StepRow } from './job-store.js';
+import { failedStep } from './step-failure.js';
 import { creatingPercent, jobStatusOf, outcomeOf, provisioningPercent } from './report.js';
 import type { InstalledItem, ProvisionReport, StepResult } from './types.js';
 
@@ -37,28 +36,8 @@ export async function runProvisioner(ctx: Omit<ProvisionContext, 'log'>): Promis
     const outcome = await provisioner({ ...ctx, log: (line) => steps.push(line) });
     return { ...outcome, steps };
   } catch (err) {
-    if (err instanceof GateRaised) {
-      if (err.cause) steps.push(`${err.cause.service} answered ${err.cause.status}${err.cause.code ? ` ${err.cause.code}` : ''}`);
-      // The backing service's own text travels with the gate, unmodified, so the admin sees what it said.
-      return { status: 'remediation', gate: err.gate, ...(err.cause?.body ? { error: err.cause.body } : {}), steps, diagnosis: diagnosisLink(err.cause) };
-    }
-    if (err instanceof BackingError) {
-      steps.push(`${err.service} ${err.status ? `answered ${err.status}` : 'failed'}${err.code ? ` (${err.code})` : ''}`);
-      const diagnosis = err.status === 401 || err.status === 403 || err.service === 'identity' ? diagnosisLink(err) : undefined;
-      // Only what the backing service answered travels as `error`; a call that got no answer is described by the service.
-      if (err.body) return { status: 'failed', error: err.body, ...(err.code ? { code: err.code } : {}), steps, diagnosis };
-      return { status: 'failed', code: err.code ?? 'backing_unreachable', message: err.message, steps, diagnosis };
-    }
-    // A fault of the service itself (a provisioner's bug): its own code and message, never presented as the backing's.
-    steps.push(`the ${ctx.item.itemType} provisioner stopped on an internal error`);
-    return { status: 'failed', code: 'internal_error', message: `The service failed while provisioning this ${ctx.item.itemType} (an internal error, not the backing service's answer): ${(err as Error).message}`, steps };
+    return failedStep(err, ctx.item.itemType, steps);
   }
-}
-
-function diagnosisLink(err?: BackingError): string | undefined {
-  if (!err) return undefined;
-  const q = new URLSearchParams({ service: err.service, status: String(err.status), ...(err.code ? { code: err.code } : {}) });
-  return `/api/admin/identity/diagnose?${q}`;
 }
 
 /** Moves one claimed job through creating-items, provisioning, finalizing and done; resumable at every point. */

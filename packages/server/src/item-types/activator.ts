@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { part } from '../backends/data-platform.js';
 import { BackingError } from '../backends/http-pipeline.js';
 import { validateActivator } from '../catalog/validate-consumers.js';
-import { gateOnAuth } from '../provisioning/gates.js';
+import { raiseGate } from '../backends/failures.js';
 import { ensurePlatformItem, platformItemCalls, platformPart, stableGuid, type PlatformKind } from '../provisioning/platform-item.js';
 import { Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
@@ -80,7 +80,7 @@ export const activator: LiveItemType<'activator', typeof ActivatorContent> = {
       }
       return { status: created ? 'created' : 'exists', resourceId: item.id, secondaryIds: { platformWorkspaceId: ws, ...triggerIds } };
     } catch (err) {
-      gateOnAuth(err, 'data-platform-auth', ctx.profile);
+      raiseGate(err, { profile: ctx.profile, gates: { auth: 'data-platform-auth' } });
     }
   },
 };

@@ -84,7 +84,7 @@ export interface LiveItemType<Id extends string, S extends TSchema = TSchema, C 
   dependsOn?(content: C): readonly (string | undefined)[];
   /** The backing calls `provision` makes for this content, in order. */
   calls(content: C): readonly PlannedCall[];
-  /** Creates or updates the live resource; a gate is raised by throwing GateRaised, a backing refusal by BackingError. */
+  /** Creates or updates the live resource; a gate is raised by throwing GateError, a backing refusal by BackingError. */
   provision(ctx: TypedProvisionContext<C>): Promise<ProvisionOutcome>;
   /** Issue 19: the live resource as it is now (drift compares it with the stored content), or undefined when it is gone. */
   readLive?(ctx: TypedProvisionContext<C>): Promise<LiveState | undefined>;

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { validateLakehouse } from '../catalog/validate-stores.js';
 import type { StepContext } from '../provisioning/context.js';
-import { gateOnAuth } from '../provisioning/gates.js';
+import { raiseGate } from '../backends/failures.js';
 import { ensurePlatformItem, platformItemCalls, type PlatformKind } from '../provisioning/platform-item.js';
 import { Column, Name, Row } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
@@ -19,7 +19,7 @@ const SQL_ENDPOINT_WAIT_MS = 120_000;
 async function sqlEndpoint(ctx: StepContext, ws: string, id: string) {
   const deadline = Date.now() + SQL_ENDPOINT_WAIT_MS;
   for (let wait = 250; ; wait = Math.min(wait * 2, 5000)) {
-    const lh = await ctx.backends.dataPlatform.getLakehouse(ws, id).catch((err) => gateOnAuth(err, 'data-platform-auth', ctx.profile));
+    const lh = await ctx.backends.dataPlatform.getLakehouse(ws, id).catch((err) => raiseGate(err, { profile: ctx.profile, gates: { auth: 'data-platform-auth' } }));
     const sql = lh.properties?.sqlEndpointProperties;
     if (sql?.provisioningStatus === 'Success' || !sql?.provisioningStatus) return sql;
     if (sql.provisioningStatus === 'Failed' || Date.now() > deadline) {

@@ -2,9 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { BackingError } from '../backends/http-pipeline.js';
 import { validateReport } from '../catalog/validate-consumers.js';
 import type { ProvisionOutcome, StepContext, TypedProvisionContext } from '../provisioning/context.js';
-import { GateRaised } from '../provisioning/gates.js';
 import { platformWorkspace } from '../provisioning/platform-item.js';
-import { reportingGate } from '../reports/reporting-failure.js';
+import { raiseGate } from '../backends/failures.js';
 import type { PlannedCall } from './calls.js';
 import { Key } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
@@ -74,9 +73,7 @@ async function provisionReport(ctx: TypedProvisionContext<ReportContent>): Promi
     const kept = existing.length ? report.id : (await keepOne(ctx, group, name)) ?? report.id;
     return { status: existing.length || kept !== report.id ? 'exists' : 'created', resourceId: kept, secondaryIds: { platformWorkspaceId: group, importId: imp.id } };
   } catch (err) {
-    const g = err instanceof BackingError ? reportingGate(err, ctx.profile) : undefined;
-    if (g) throw new GateRaised(g, err as BackingError);
-    throw err;
+    raiseGate(err, { profile: ctx.profile, gates: { reporting: {} } });
   }
 }
 

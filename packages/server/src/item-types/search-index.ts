@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { BackingError } from '../backends/http-pipeline.js';
 import { SEARCH_API_VERSION } from '../backends/search.js';
 import { validateSearchIndex } from '../catalog/validate-stores.js';
-import { gateOnAuth } from '../provisioning/gates.js';
+import { raiseGate } from '../backends/failures.js';
 import { Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 
@@ -48,7 +48,7 @@ export const searchIndex: LiveItemType<'search-index', typeof SearchIndexContent
       }
       return { status: created ? 'created' : 'exists', resourceId: `${service}/indexes/${index.name}`, secondaryIds: { searchService: service, index: index.name } };
     } catch (err) {
-      gateOnAuth(err, 'search-auth', ctx.profile);
+      raiseGate(err, { profile: ctx.profile, gates: { auth: 'search-auth' } });
     }
   },
 };

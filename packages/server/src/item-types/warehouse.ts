@@ -1,11 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { classify, raiseGate } from '../backends/failures.js';
 import { openWarehouse, SqlError, type SqlSession } from '../backends/sql.js';
 import type { CatalogItem } from '../catalog/types.js';
 import { validateWarehouse } from '../catalog/validate-stores.js';
 import type { ProvisionOutcome, StepContext, TypedProvisionContext } from '../provisioning/context.js';
 import { compileModels } from '../provisioning/dbt/compile.js';
 import { classifyDdl, guardedBatch, nstring, quoteName, seedStatements, type ColumnType } from '../provisioning/dbt/tsql.js';
-import { gate, GateRaised } from '../provisioning/gates.js';
+import { GateError } from '../errors.js';
+import { gate } from '../provisioning/gates.js';
 import type { PlannedCall } from './calls.js';
 import { Key, Name, Row } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
@@ -24,15 +26,15 @@ export type WarehouseContent = Static<typeof WarehouseContent>;
 export const RESUME_BOUND_MS = 4 * 60_000;
 /** Login errors of a pool that is paused, resuming or warming up. */
 const RESUMING = new Set([40613, 42108, 42109]);
-/** Login failed, object permission denied, CREATE permission denied: the identity is not a database user with rights. */
-const NOT_AUTHORIZED = new Set([18456, 229, 262]);
+/** The gate family of every T-SQL call: a login or permission error (the classifier's) is the T-SQL gate. */
+const TSQL_GATES = { auth: 'warehouse-tsql-auth' } as const;
 const SEED_ROWS_PER_BATCH = 100;
 
 /** The warehouse server and database of the install: SVC_WAREHOUSE_* (shared) or targetOverrides (dedicated). */
 function endpointOf(ctx: StepContext): { server: string; database: string } {
   const t = ctx.target;
   const database = t.warehouseDatabase ?? t.warehousePool;
-  if (!t.warehouseWorkspace || !database) throw new GateRaised(gate('warehouse-not-configured', ctx.profile));
+  if (!t.warehouseWorkspace || !database) throw new GateError(gate('warehouse-not-configured', ctx.profile));
   const synapse = ctx.profile.sqlSuffixes.find((s) => s.includes('azuresynapse')) ?? ctx.profile.sqlSuffixes[0]!;
   return { server: t.warehouseServer ?? `${t.warehouseWorkspace}${synapse}`, database };
 }
@@ -49,6 +51,9 @@ async function principalName(ctx: StepContext): Promise<string> {
   }
 }
 
+/** Whether a failed T-SQL call calls for the T-SQL gate: the identity is not a database user with rights. */
+const needsGrant = (ctx: StepContext, err: unknown): err is SqlError => err instanceof SqlError && classify(err, { profile: ctx.profile, gates: TSQL_GATES }).kind === 'gate';
+
 /** The "warehouse T-SQL not authorized" gate with the exact T-SQL an admin of the database runs. */
 async function authGate(ctx: StepContext, err: SqlError, server: string, database: string): Promise<never> {
   const name = await principalName(ctx);
@@ -57,7 +62,7 @@ async function authGate(ctx: StepContext, err: SqlError, server: string, databas
     `CREATE USER ${quoteName(name)} FROM EXTERNAL PROVIDER;`,
     `EXEC sp_addrolemember 'db_owner', ${nstring(name).slice(1)};`,
   ].join('\n');
-  throw new GateRaised(gate('warehouse-tsql-auth', ctx.profile, { sql }), err);
+  return raiseGate(err, { profile: ctx.profile, gates: { ...TSQL_GATES, detail: { sql } } });
 }
 
 /** Connects as the service identity, waiting within RESUME_BOUND_MS while the pool resumes. */
@@ -69,7 +74,7 @@ async function open(ctx: StepContext, server: string, database: string): Promise
       ctx.log(`connected to ${server}, database ${database} (${session.endpoint.encrypt ? 'TLS' : 'loopback sandbox, no TLS'})${attempt > 1 ? ` after ${attempt} attempts` : ''}`);
       return session;
     } catch (err) {
-      if (err instanceof SqlError && NOT_AUTHORIZED.has(err.number)) return authGate(ctx, err, server, database);
+      if (needsGrant(ctx, err)) return authGate(ctx, err, server, database);
       if (!(err instanceof SqlError && RESUMING.has(err.number)) || Date.now() + delay > deadline) throw err;
       ctx.log(`pool ${database} is not available yet (${err.number}: paused or resuming); retrying in ${delay / 1000} s`);
       await new Promise((r) => setTimeout(r, delay));
@@ -82,7 +87,7 @@ async function run(ctx: StepContext, session: SqlSession, sql: string) {
   try {
     return await session.batch(sql);
   } catch (err) {
-    if (err instanceof SqlError && NOT_AUTHORIZED.has(err.number)) return authGate(ctx, err, session.endpoint.host, session.endpoint.database);
+    if (needsGrant(ctx, err)) return authGate(ctx, err, session.endpoint.host, session.endpoint.database);
     throw err;
   }
 }

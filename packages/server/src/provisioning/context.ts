@@ -50,7 +50,7 @@ export interface TypedProvisionContext<C> extends StepContext {
   contentOf<S extends TSchema>(key: string, schema: S): Static<S> | undefined;
 }
 
-/** What a provisioner returns; the runner adds the step log. A gate is raised by throwing GateRaised. */
+/** What a provisioner returns; the runner adds the step log. A gate is raised by throwing GateError. */
 export type ProvisionOutcome = Omit<StepResult, 'steps'>;
 
 /** A live item type's provisioner, as the runner calls it. */

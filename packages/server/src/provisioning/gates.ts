@@ -1,8 +1,10 @@
 import type { RemediationGate } from '../errors.js';
 import type { CloudProfile } from '../cloud/profiles.js';
-import { BackingError } from '../backends/http-pipeline.js';
 
-/** The eight remediation gates of SPEC.md, by name, and the reporting service's tenant prerequisites. */
+/**
+ * The eight remediation gates of SPEC.md, by name, and the reporting service's tenant prerequisites: the table of what
+ * each gate says. Which failure calls for which gate is decided in one place, backends/failures.ts.
+ */
 export type GateName =
   | 'no-platform-workspace'
   | 'data-platform-auth'
@@ -54,8 +56,16 @@ export function roleNeeded(need: PlatformNeed): WorkspaceRole {
   return need.role && WORKSPACE_ROLES.indexOf(need.role) > WORKSPACE_ROLES.indexOf(own) ? need.role : own;
 }
 
+/** What a gate's text names: the principal, the T-SQL to run, the tenant setting, the data-platform call. */
+export interface GateDetail {
+  principal?: string;
+  sql?: string;
+  setting?: string;
+  need?: PlatformNeed;
+}
+
 /** The gate object for a name, with links into the selected cloud's portals. */
-export function gate(name: GateName, profile: CloudProfile, detail: { principal?: string; sql?: string; setting?: string; need?: PlatformNeed } = {}): RemediationGate {
+export function gate(name: GateName, profile: CloudProfile, detail: GateDetail = {}): RemediationGate {
   const portal = profile.portalUrl;
   const fabric = profile.fabricPortalUrl;
   switch (name) {
@@ -101,32 +111,15 @@ export function gate(name: GateName, profile: CloudProfile, detail: { principal?
   }
 }
 
-/** Thrown by a provisioner when a gate applies: the runner turns it into a remediation step. */
-export class GateRaised extends Error {
-  constructor(readonly gate: RemediationGate, readonly cause?: BackingError) {
-    super(gate.reason);
-  }
-}
-
-/** 401 codes that say the token itself is bad (expired, malformed), not that a grant or setting is missing. */
-const PLATFORM_TOKEN_CODES = new Set(['TokenExpired', 'InvalidToken']);
-/** 403 codes that say the caller's workspace role is missing or too low. */
-const PLATFORM_ROLE_CODES = new Set(['InsufficientPrivileges', 'InsufficientWorkspaceRole']);
-
-/**
- * The gate a data-platform refusal of the service identity calls for, decided by status and error code, never by text:
- * 401 (but a bad token) → the service-principal tenant setting; 403 with a role code (or none) → the role `need` names.
- * Undefined for every other refusal (a firewall or feature refusal, a bad token), which is passed on as it is.
- */
-export function platformGate(err: BackingError, profile: CloudProfile, need: PlatformNeed): RemediationGate | undefined {
-  if (err.service !== 'data-platform') return undefined;
-  if (err.status === 401 && !PLATFORM_TOKEN_CODES.has(err.code ?? '')) return gate('data-platform-tenant-setting', profile, { need });
-  if (err.status === 403 && (!err.code || PLATFORM_ROLE_CODES.has(err.code))) return gate('data-platform-role', profile, { need });
-  return undefined;
-}
-
-/** A 401 or 403 from a backing call becomes the named gate; anything else stays an error. Decided by status, never by text. */
-export function gateOnAuth(err: unknown, name: GateName, profile: CloudProfile, detail?: { principal?: string }): never {
-  if (err instanceof BackingError && (err.status === 401 || err.status === 403)) throw new GateRaised(gate(name, profile, detail), err);
-  throw err;
-}
+/** The tenant setting that governs each export format (exact names of the Export and sharing settings), named by the reporting-tenant-setting gate. */
+export const EXPORT_SETTINGS: Record<string, string> = {
+  PDF: 'Export reports as PowerPoint presentations or PDF documents',
+  ACCESSIBLEPDF: 'Export reports as PowerPoint presentations or PDF documents',
+  PPTX: 'Export reports as PowerPoint presentations or PDF documents',
+  DOCX: 'Export reports as Word documents',
+  XLSX: 'Export to Excel',
+  CSV: 'Export to .csv',
+  XML: 'Export reports as XML documents',
+  MHTML: 'Export reports as MHTML documents',
+  IMAGE: 'Export reports as image files',
+};

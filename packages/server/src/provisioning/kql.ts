@@ -1,6 +1,8 @@
 import { ARM_API_VERSION } from '../backends/kql.js';
 import type { PlannedCall } from '../item-types/calls.js';
-import { gate, gateOnAuth, GateRaised } from './gates.js';
+import { raiseGate } from '../backends/failures.js';
+import { GateError } from '../errors.js';
+import { gate } from './gates.js';
 import type { StepContext } from './context.js';
 
 type Column = { name: string; type: string };
@@ -23,7 +25,7 @@ export function csvField(value: unknown): string {
 function cluster(ctx: StepContext) {
   const uri = ctx.target.kqlClusterUri;
   const resourceId = ctx.target.kqlClusterResourceId;
-  if (!uri || !resourceId) throw new GateRaised(gate('kql-not-configured', ctx.profile));
+  if (!uri || !resourceId) throw new GateError(gate('kql-not-configured', ctx.profile));
   return { uri, resourceId };
 }
 
@@ -35,7 +37,7 @@ export async function ensureDatabase(ctx: StepContext, database: string) {
     ctx.log(`database ${database}: ${db.created ? 'created' : 'exists'} (resource manager PUT)`);
     return { ...db, uri };
   } catch (err) {
-    gateOnAuth(err, 'kql-arm-auth', ctx.profile);
+    raiseGate(err, { profile: ctx.profile, gates: { auth: 'kql-arm-auth' } });
   }
 }
 
@@ -44,7 +46,7 @@ export async function mgmt(ctx: StepContext, uri: string, database: string, csl:
   try {
     return await ctx.backends.kql.mgmt(uri, database, csl);
   } catch (err) {
-    gateOnAuth(err, 'kql-create-table-auth', ctx.profile, { principal: ctx.backends.pipeline.credential.principal });
+    raiseGate(err, { profile: ctx.profile, gates: { auth: 'kql-create-table-auth', detail: { principal: ctx.backends.pipeline.credential.principal } } });
   }
 }
 
@@ -68,7 +70,7 @@ export async function applyKqlContent(ctx: StepContext, uri: string, database: s
   }
   for (const table of content.tables ?? []) {
     if (!table.seedRows?.length) continue;
-    const rows = await ctx.backends.kql.query(uri, database, `${ident(table.name)} | count`).catch((err) => gateOnAuth(err, 'kql-create-table-auth', ctx.profile));
+    const rows = await ctx.backends.kql.query(uri, database, `${ident(table.name)} | count`).catch((err) => raiseGate(err, { profile: ctx.profile, gates: { auth: 'kql-create-table-auth' } }));
     const count = Number((rows[0] ?? [0])[0]);
     if (count > 0) {
       ctx.log(`seed rows of ${table.name}: already present (${count} rows), not ingested again`);

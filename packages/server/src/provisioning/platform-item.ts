@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { BackingError } from '../backends/http-pipeline.js';
 import { part, type Definition, type PlatformItem } from '../backends/data-platform.js';
 import type { PlannedCall } from '../item-types/calls.js';
-import { gate, gateOnAuth, GateRaised } from './gates.js';
+import { raiseGate } from '../backends/failures.js';
+import { GateError } from '../errors.js';
+import { gate } from './gates.js';
 import type { StepContext } from './context.js';
 
 /** A stable GUID from text (the .platform logicalId of an app's item). */
@@ -23,7 +25,7 @@ export function platformPart(ctx: StepContext, type: string) {
 /** The platform workspace the install targets, or the "no bound platform workspace" gate. */
 export function platformWorkspace(ctx: StepContext): string {
   const ws = ctx.target.platformWorkspaceId;
-  if (!ws) throw new GateRaised(gate('no-platform-workspace', ctx.profile));
+  if (!ws) throw new GateError(gate('no-platform-workspace', ctx.profile));
   return ws;
 }
 
@@ -100,6 +102,6 @@ export async function ensurePlatformItem(ctx: StepContext, o: EnsureOptions): Pr
     }
     return { item: existing, created };
   } catch (err) {
-    gateOnAuth(err, 'data-platform-auth', ctx.profile);
+    raiseGate(err, { profile: ctx.profile, gates: { auth: 'data-platform-auth' } });
   }
 }

@@ -4,12 +4,12 @@ import type { CloudProfile } from '../cloud/profiles.js';
 import type { ReportsConfig } from '../config.js';
 import type { BiExport, BiReport, ReportingClient } from '../backends/reporting.js';
 import { ConflictError, GateError, InputError, NotFoundError, PreconditionError, ServiceError } from '../errors.js';
-import { gate } from '../provisioning/gates.js';
+import { backing } from '../backends/failures.js';
+import { EXPORT_SETTINGS, gate } from '../provisioning/gates.js';
 import type { WorkspaceService } from '../workspaces/workspace-service.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { checkRdl, faultText, type RdlParameter } from './rdl/check.js';
 import { RdlSchema } from './rdl-schema.js';
-import { EXPORT_SETTINGS, reportingFailure } from './reporting-failure.js';
 
 /** A paginated report as the API shows it (SPEC.md "Paginated report"). */
 export interface PaginatedReport {
@@ -76,12 +76,8 @@ export class PaginatedReportService {
   }
 
   /** Runs a reporting call; `setting` is the tenant setting the operation needs, named by a gate when it is off. */
-  private async call<T>(fn: () => Promise<T>, context: { setting?: string } = {}): Promise<T> {
-    try {
-      return await fn();
-    } catch (err) {
-      return reportingFailure(err, this.profile, context);
-    }
+  private call<T>(fn: () => Promise<T>, context: { setting?: string } = {}): Promise<T> {
+    return backing(fn, { profile: this.profile, gates: { reporting: context } });
   }
 
   private view(workspaceId: string, groupId: string, r: BiReport): PaginatedReport {
