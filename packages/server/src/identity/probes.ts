@@ -10,7 +10,7 @@ import type { PlatformNeed } from '../provisioning/gates.js';
 import { diagnose } from './diagnosis.js';
 import type { IdentityType } from './identity-types.js';
 import type { IdentitySignals } from './signals.js';
-import { acquireToken } from './token-client.js';
+import { acquireToken } from '../backends/token-endpoint.js';
 
 /** Who a probe runs as: the service's own identity, or an identity whose secret or refresh token is given for this probe only. */
 export type ProbeIdentity =

@@ -3,13 +3,14 @@ import type { Caller } from '../auth/caller.js';
 import { ConflictError, InputError, NotFoundError, ServiceError } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { backing } from '../backends/failures.js';
-import type { ApplicationCredentialClient, VaultClient } from './credential-clients.js';
+import type { ApplicationCredentialClient } from '../backends/graph.js';
+import type { VaultClient } from '../backends/vault.js';
 import type { CredentialRegistry } from './credentials.js';
 import type { FixService } from './fixes.js';
 import type { ChangeJournal } from './journal.js';
 import { mayRun, nextStep, type RotationProgress, type RotationStep } from './rotation.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
-import { acquireToken } from './token-client.js';
+import { acquireToken } from '../backends/token-endpoint.js';
 
 const CADENCE_MS = 90 * 86_400_000;
 
