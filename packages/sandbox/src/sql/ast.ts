@@ -5,6 +5,8 @@ export type Name = string[];
 export type Expr =
   | { t: 'lit'; v: string | number | boolean | null }
   | { t: 'col'; parts: string[] }
+  /** A @variable: an RPC parameter (sp_executesql, sp_execute). */
+  | { t: 'var'; name: string }
   | { t: 'fn'; name: string; args: Expr[]; star?: boolean; distinct?: boolean }
   | { t: 'bin'; op: string; l: Expr; r: Expr }
   | { t: 'not'; e: Expr }

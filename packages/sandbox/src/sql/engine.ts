@@ -15,6 +15,8 @@ export interface Session {
   user: string;
   /** The login's principal name, as SUSER_SNAME() shows it. */
   login: string;
+  /** Parameter values of an RPC (sp_executesql, sp_execute), by lower-cased name with its @. */
+  variables?: Map<string, unknown>;
 }
 
 /** What one batch produced, in order: statement completions, result sets, messages and errors. */
@@ -257,6 +259,7 @@ export class SqlEngine {
       database: db.name,
       user: session.user,
       login: session.login,
+      variables: session.variables,
       relation: (name) => this.relation(session, name),
       schemaId: (name) => db.schemas.get(name.replace(/^\[|\]$/g, '').toLowerCase())?.id ?? null,
       objectId: (name, type) => {

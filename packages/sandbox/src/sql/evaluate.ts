@@ -10,6 +10,8 @@ export interface EvalEnv {
   schemaId(name: string): number | null;
   objectId(name: string, type?: string): number | null;
   isRoleMember(role: string, user?: string): number | null;
+  /** Parameter values by lower-cased name with its @ (an RPC's parameters); absent in a plain batch. */
+  variables?: Map<string, unknown>;
   database: string;
   user: string;
   login: string;
@@ -93,6 +95,10 @@ export function evaluate(env: EvalEnv, e: Expr, scope?: Scope): unknown {
   switch (e.t) {
     case 'lit': return e.v;
     case 'col': return lookupColumn(scope, e.parts);
+    case 'var': {
+      if (!env.variables?.has(e.name.toLowerCase())) throw new SqlServerError(137, 2, 15, `Must declare the scalar variable "${e.name}".`, true);
+      return env.variables.get(e.name.toLowerCase());
+    }
     case 'neg': { const v = evaluate(env, e.e, scope); return v === null ? null : -Number(v); }
     case 'not': { const v = truth(evaluate(env, e.e, scope)); return v === null ? null : !v; }
     case 'isnull': { const v = evaluate(env, e.e, scope); return (v === null || v === undefined) !== e.not; }
