@@ -45,6 +45,8 @@ export interface ConstraintDef {
   enforced: boolean;
 }
 
+export type DropKind = 'TABLE' | 'VIEW' | 'SCHEMA' | 'USER' | 'EXTERNAL TABLE' | 'EXTERNAL DATA SOURCE' | 'EXTERNAL FILE FORMAT';
+
 /** The statements the sandbox executes. */
 export type Stmt =
   | { t: 'set' }
@@ -53,7 +55,10 @@ export type Stmt =
   | { t: 'addConstraint'; table: Name; constraint: ConstraintDef }
   | { t: 'insert'; table: Name; columns?: string[]; values?: Expr[][]; select?: Select }
   | { t: 'createView'; name: Name; mode: 'create' | 'alter' | 'createOrAlter'; body: string; text: string }
-  | { t: 'drop'; kind: 'TABLE' | 'VIEW' | 'SCHEMA' | 'USER'; ifExists: boolean; names: Name[] }
+  | { t: 'drop'; kind: DropKind; ifExists: boolean; names: Name[] }
+  /** CREATE EXTERNAL DATA SOURCE / FILE FORMAT: the WITH options by upper-cased key (values unquoted). */
+  | { t: 'createExternal'; kind: 'DATA SOURCE' | 'FILE FORMAT'; name: string; options: Record<string, string> }
+  | { t: 'createExternalTable'; name: Name; columns: ColumnDef[]; options: Record<string, string> }
   | { t: 'createUser'; name: string; external: boolean; objectId?: string }
   | { t: 'alterRole'; role: string; add: boolean; member: string }
   | { t: 'exec'; proc: Name; args: Expr[] }

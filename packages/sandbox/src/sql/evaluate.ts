@@ -9,6 +9,8 @@ export interface EvalEnv {
   relation(name: Name): Relation;
   schemaId(name: string): number | null;
   objectId(name: string, type?: string): number | null;
+  /** The schema and name of an object id in the session's database. */
+  objectName(id: number): { schema: string; name: string } | undefined;
   isRoleMember(role: string, user?: string): number | null;
   /** Parameter values by lower-cased name with its @ (an RPC's parameters); absent in a plain batch. */
   variables?: Map<string, unknown>;
@@ -164,6 +166,8 @@ function call(env: EvalEnv, e: Expr & { t: 'fn' }, scope?: Scope): unknown {
   switch (e.name) {
     case 'SCHEMA_ID': return env.schemaId(String(arg(0)));
     case 'OBJECT_ID': return env.objectId(String(arg(0)), arg(1) === undefined ? undefined : String(arg(1)));
+    case 'OBJECT_NAME': return env.objectName(Number(arg(0)))?.name ?? null;
+    case 'OBJECT_SCHEMA_NAME': return env.objectName(Number(arg(0)))?.schema ?? null;
     case 'IS_ROLEMEMBER': return env.isRoleMember(String(arg(0)), arg(1) === undefined ? undefined : String(arg(1)));
     case 'DB_NAME': return env.database;
     case 'USER_NAME': return env.user;
