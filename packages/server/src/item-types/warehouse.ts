@@ -4,11 +4,13 @@ import type { CatalogItem } from '../catalog/types.js';
 import { validateWarehouse } from '../catalog/validate-stores.js';
 import type { ProvisionOutcome, StepContext, TypedProvisionContext } from '../provisioning/context.js';
 import { compileModels } from '../provisioning/dbt/compile.js';
+import { externalPlan, externalSchema, type LakeSource } from '../provisioning/dbt/external.js';
 import { classifyDdl, guardedBatch, nstring, quoteName, seedStatements, type ColumnType } from '../provisioning/dbt/tsql.js';
 import { gate, GateRaised } from '../provisioning/gates.js';
 import type { PlannedCall } from './calls.js';
 import { Key, Name, Row } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
+import { LakehouseContent } from './lakehouse.js';
 
 /** Warehouse content: DDL, keyed seeds, dbt sources and models. */
 export const WarehouseContent = Type.Object({
@@ -89,7 +91,48 @@ async function run(ctx: StepContext, session: SqlSession, sql: string) {
 
 const key = (schema: string, name: string) => `${schema}.${name}`.toLowerCase();
 
-/** The bundle's DDL, keyed seed rows and dbt models (as views) over T-SQL, as the service identity. */
+/** The lakehouse sources of the content, resolved to their lakehouse's tables and OneLake location (the lakehouse step ran first). */
+function lakeSources(ctx: TypedProvisionContext<WarehouseContent>): LakeSource[] {
+  const host = new URL(ctx.target.oneLakeUrl).host;
+  return Object.entries(ctx.content.sources ?? {}).flatMap(([name, s]) => {
+    if (!s.lakehouse) return [];
+    const item = ctx.app.items.find((i: CatalogItem) => i.key === s.lakehouse);
+    const lake = ctx.contentOf(s.lakehouse, LakehouseContent);
+    const step = ctx.dependency(s.lakehouse);
+    if (!item || !lake) throw new Error(`source '${name}' reads lakehouse '${s.lakehouse}', which is not an item of this app`);
+    if (!step?.resourceId) throw new Error(`source '${name}' reads lakehouse '${s.lakehouse}', whose step has no live id`);
+    const tables = s.tables.map((t) => {
+      const table = lake.tables.find((x) => x.name === t);
+      if (!table) throw new Error(`source '${name}' names table '${t}', which lakehouse '${s.lakehouse}' does not declare`);
+      return table;
+    });
+    const workspaceId = step.secondaryIds?.platformWorkspaceId ?? ctx.target.platformWorkspaceId!;
+    return [{ schema: externalSchema(item.displayName, s.schema), location: { host, workspaceId, itemId: step.resourceId }, tables }];
+  });
+}
+
+/**
+ * Lakehouse sources as external tables over OneLake (a dedicated SQL pool reads no other database): the data source,
+ * file format, schema and external tables that do not exist yet are created, each in its own batch.
+ */
+async function provisionExternal(ctx: StepContext, session: SqlSession, sources: LakeSource[], existing: Set<string>, schemas: Set<string>): Promise<boolean> {
+  const plan = externalPlan(sources);
+  const listed = await run(ctx, session, "SELECT name, N'source' FROM sys.external_data_sources UNION ALL SELECT name, N'format' FROM sys.external_file_formats");
+  const have = new Set(listed.rows.map((r) => `${String(r[1])}:${String(r[0]).toLowerCase()}`));
+  let created = false;
+  const ensure = async (exists: boolean, sql: string, what: string) => {
+    if (!exists) await run(ctx, session, sql);
+    created ||= !exists;
+    ctx.log(`${what} ${exists ? 'exists' : 'created'}`);
+  };
+  for (const d of plan.dataSources) await ensure(have.has(`source:${d.name.toLowerCase()}`), d.sql, `external data source ${d.name}`);
+  await ensure(have.has(`format:${plan.fileFormat.name.toLowerCase()}`), plan.fileFormat.sql, `external file format ${plan.fileFormat.name} (Parquet)`);
+  for (const schema of plan.schemas) await ensure(schemas.has(schema.toLowerCase()), guardedBatch(classifyDdl(`CREATE SCHEMA ${quoteName(schema)}`)), `schema ${schema}`);
+  for (const t of plan.tables) await ensure(existing.has(key(t.schema, t.name)), t.sql, `external table ${t.schema}.${t.name}`);
+  return created;
+}
+
+/** The bundle's DDL, keyed seed rows, lakehouse sources (external tables) and dbt models (as views) over T-SQL. */
 async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>): Promise<ProvisionOutcome> {
   const { server, database } = endpointOf(ctx);
   const content = ctx.content;
@@ -98,8 +141,9 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
   const models = compileModels(content.models ?? [], {
     modelSchema,
     sources: content.sources ?? {},
-    lakehouseDatabase: (k) => lakehouses.get(k)?.displayName,
+    lakehouseSchema: (k, schema) => { const lh = lakehouses.get(k); return lh && externalSchema(lh.displayName, schema); },
   });
+  const sources = lakeSources(ctx);
   const session = await open(ctx, server, database);
   let created = false;
   try {
@@ -117,6 +161,7 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
       if (d.kind === 'schema') {
         const isNew = !schemas.has(d.name.toLowerCase());
         created ||= isNew;
+        if (isNew) schemas.add(d.name.toLowerCase());
         ctx.log(`${label}: schema ${d.name} ${isNew ? 'created' : 'exists'}`);
       } else if (d.kind === 'table') {
         tables.set(key(d.schema, d.name), d);
@@ -124,7 +169,7 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
         created ||= isNew;
         ctx.log(`${label}: table ${d.schema}.${d.name} ${isNew ? 'created' : 'exists'} (${d.columns.length} columns)`);
       } else if (d.kind === 'constraint') ctx.log(`${label}: constraint ${d.name} on ${d.schema}.${d.table} (guarded by OBJECT_ID)`);
-      else if (d.kind === 'view') ctx.log(`${label}: view ${d.schema}.${d.name} (CREATE OR ALTER)`);
+      else if (d.kind === 'view') ctx.log(`${label}: view ${d.schema}.${d.name} (guarded by OBJECT_ID)`);
       else ctx.log(`${label}: ran as written (not a statement the provisioner guards): ${d.sql.slice(0, 60)}`);
     }
     for (const seed of content.seeds ?? []) {
@@ -139,12 +184,8 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
       created ||= inserted > 0;
       ctx.log(`seed ${seed.table}: ${inserted} of ${statements.length} rows inserted${inserted < statements.length ? `, ${statements.length - inserted} already present (key ${seed.key.join(', ')})` : ''}`);
     }
-    for (const m of models) {
-      await run(ctx, session, `CREATE OR ALTER VIEW ${quoteName(m.schema)}.${quoteName(m.name)} AS\n${m.select}`);
-      const isNew = !existing.has(key(m.schema, m.name));
-      created ||= isNew;
-      ctx.log(`dbt model ${m.name}: view ${m.schema}.${m.name} ${isNew ? 'created' : 'altered'} (CREATE OR ALTER VIEW)`);
-    }
+    if (sources.length) created = (await provisionExternal(ctx, session, sources, existing, schemas)) || created;
+    if (models.length) created = (await provisionViews(ctx, session, models)) || created;
   } finally {
     session.close();
   }
@@ -153,9 +194,38 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
   return { status: created ? 'created' : 'exists', resourceId: `${server}/${database}`, secondaryIds: { sqlEndpoint, sqlEndpointId: database, server, database } };
 }
 
+/**
+ * The dbt models as views, in dependency order. A dedicated SQL pool has CREATE VIEW and DROP VIEW only: a missing view
+ * is created, a view whose stored definition differs is dropped and created again (each in its own batch, as CREATE
+ * VIEW must start its batch), an unchanged one is left alone. Returns whether a view was created.
+ */
+async function provisionViews(ctx: StepContext, session: SqlSession, models: ReturnType<typeof compileModels>): Promise<boolean> {
+  const stored = await run(ctx, session, 'SELECT OBJECT_SCHEMA_NAME(object_id), OBJECT_NAME(object_id), definition FROM sys.sql_modules');
+  const definitions = new Map(stored.rows.map((r) => [key(String(r[0]), String(r[1])), String(r[2] ?? '')]));
+  let created = false;
+  for (const m of models) {
+    const name = `${quoteName(m.schema)}.${quoteName(m.name)}`;
+    const sql = `CREATE VIEW ${name} AS\n${m.select}`;
+    const current = definitions.get(key(m.schema, m.name));
+    if (current === undefined) {
+      await run(ctx, session, sql);
+      created = true;
+      ctx.log(`dbt model ${m.name}: view ${m.schema}.${m.name} created (CREATE VIEW)`);
+    } else if (current.trim() !== sql.trim()) {
+      await run(ctx, session, `DROP VIEW ${name}`);
+      await run(ctx, session, sql);
+      ctx.log(`dbt model ${m.name}: view ${m.schema}.${m.name} changed: dropped and created again (DROP VIEW, CREATE VIEW)`);
+    } else ctx.log(`dbt model ${m.name}: view ${m.schema}.${m.name} unchanged`);
+  }
+  return created;
+}
+
+/** How many lakehouse tables the content reads (each an external table). */
+const lakeTables = (c: WarehouseContent) => Object.values(c.sources ?? {}).reduce((n, s) => n + (s.lakehouse ? s.tables.length : 0), 0);
+
 const batch = (command: string, times?: number, when?: PlannedCall['when']): PlannedCall => ({ service: 'sql', method: 'BATCH', path: '/{database}/batch/{sql*}', command, ...(times === undefined ? {} : { times }), ...(when ? { when } : {}) });
 
-/** warehouse: T-SQL over the service's identity: bundled DDL and seed rows, and dbt models run as views. */
+/** warehouse: T-SQL over the service's identity: bundled DDL and seed rows, lakehouse sources as external tables, and dbt models run as views. */
 export const warehouse: LiveItemType<'warehouse', typeof WarehouseContent> = {
   id: 'warehouse',
   displayName: 'Warehouse',
@@ -167,7 +237,7 @@ export const warehouse: LiveItemType<'warehouse', typeof WarehouseContent> = {
   validate: validateWarehouse,
   validatesAfter: ['lakehouse'],
   edges: { from: ['feeds', 'reads-from'], to: ['feeds', 'reads-from', 'visualizes'] },
-  // Its dbt views read lakehouse tables across databases: the lakehouse (and its SQL endpoint) must exist first.
+  // Its dbt views read lakehouse tables through external tables over the lakehouse's folders: the lakehouse must exist first.
   dependsOn: (c) => Object.values(c.sources ?? {}).map((s) => s.lakehouse),
   calls: (c) => [
     { service: 'sql', method: 'LOGIN', path: '/{database}' },
@@ -176,7 +246,18 @@ export const warehouse: LiveItemType<'warehouse', typeof WarehouseContent> = {
     batch('DDL statement, existence-guarded', c.ddl.length),
     ...(c.models?.length ? [batch(`CREATE SCHEMA ${c.modelSchema ?? 'dbo'}`, undefined, 'missing')] : []),
     ...(c.seeds ?? []).map((s) => batch(`key-guarded INSERT of ${s.table} seed rows`, Math.ceil(s.rows.length / SEED_ROWS_PER_BATCH))),
-    ...(c.models?.length ? [batch('CREATE OR ALTER VIEW (a dbt model)', c.models.length)] : []),
+    ...(lakeTables(c) ? [
+      batch('SELECT … FROM sys.external_data_sources UNION ALL … sys.external_file_formats'),
+      batch('CREATE EXTERNAL DATA SOURCE (OneLake, per workspace)', undefined, 'missing'),
+      batch('CREATE EXTERNAL FILE FORMAT (Parquet)', undefined, 'missing'),
+      batch('CREATE SCHEMA for the lakehouse\'s external tables', undefined, 'missing'),
+      batch('CREATE EXTERNAL TABLE (a lakehouse source table)', lakeTables(c), 'missing'),
+    ] : []),
+    ...(c.models?.length ? [
+      batch('SELECT … FROM sys.sql_modules'),
+      batch('CREATE VIEW (a dbt model)', c.models.length, 'missing'),
+      batch('DROP VIEW, then CREATE VIEW (a dbt model whose definition changed)', undefined, 'changed'),
+    ] : []),
   ],
   provision: provisionWarehouse,
 };
