@@ -36,7 +36,7 @@ export type SandboxUrls = {
 
 /**
  * A fault rule: matches service, method and a path regex; answers a status, resets, or delays. For 'sql' the method is
- * LOGIN (path `/<database>`) or BATCH (path `/<database>/batch/<T-SQL text>`), and `errorCode` is the SQL error number
+ * LOGIN (path `/<database>`), BATCH (path `/<database>/batch/<T-SQL text>`) or RPC (path `/<database>/rpc/<statement>`), and `errorCode` is the SQL error number
  * the server answers (with `message` as its text, else the catalogued one).
  */
 export interface FaultRule {

@@ -221,6 +221,12 @@ describe('a broken app is refused with the app, item and problem named', () => {
       return c;
     }), 'popmgt-warehouse', /refs 'stg_gaps'/);
   });
+  test('warehouse DDL a dedicated SQL pool refuses: FOREIGN KEY', () => {
+    refuses(broken('app-healthcare-popmgt', 'items/popmgt-warehouse.json', (c) => {
+      c.ddl.push('ALTER TABLE mart.care_gaps ADD CONSTRAINT fk_gap_patient FOREIGN KEY (patient_id) REFERENCES mart.patient_risk (patient_id)');
+      return c;
+    }), 'popmgt-warehouse', /FOREIGN KEY, which a dedicated SQL pool does not support/);
+  });
   test('manifest faults: a lakehouse name with -, a duplicate key, an unknown type, too few items, bad JSON', () => {
     refuses(broken('app-finops-cost', 'app.json', (m) => {
       m.items[1].displayName = 'FinOps-Billing';

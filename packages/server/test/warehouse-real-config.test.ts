@@ -45,7 +45,7 @@ const profile = selectCloud(config.cloud);
 const credential = { principal: 'managed', getToken: async (aud) => { if (aud !== profile.sqlAudience) throw new Error('unexpected audience ' + aud); return process.env.TOKEN; } };
 const target = resolveTarget(profile, config.sharedSet, 'shared');
 const pipeline = new BackingPipeline(profile, credential, { timeoutMs: 5000, retryDelayMs: 10, concurrencyPerService: 4 });
-const result = await runProvisioner({ app, item, content: expandSeedTokens(item.content, new Date()), storedItemId: 'i', target, profile, backends: { pipeline }, dependency: () => undefined, contentOf: () => undefined });
+const result = await runProvisioner({ app, item, content: expandSeedTokens(item.content, new Date()), storedItemId: 'i', target, profile, backends: { pipeline }, dependency: (k) => (k === 'clinical-lakehouse' ? { status: 'created', resourceId: 'lh-1', secondaryIds: { platformWorkspaceId: 'ws-1' }, steps: [] } : undefined), contentOf: (k) => app.items.find((i) => i.key === k)?.content });
 process.stdout.write(JSON.stringify(result));
 `;
 
@@ -65,8 +65,6 @@ test('the same provisioner reaches a real-cloud-shaped server (commercial cloud,
     verifyToken: async (jwt) => (await jwtVerify(jwt, keys.publicKey)).payload as any,
   });
   t.after(() => server.stop());
-  server.addDatabase('PopHealthLake');
-  server.exec('PopHealthLake', 'CREATE TABLE dbo.patients (patient_id varchar(20), pcp_id varchar(20)); CREATE TABLE dbo.encounters (encounter_id varchar(20), patient_id varchar(20), encounter_type varchar(20), encounter_date date)');
   const token = await new SignJWT({ aud: 'https://database.windows.net/', oid: 'oid-mi', appid: 'app-mi', name: MI }).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('1h').sign(keys.privateKey);
 
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], {
@@ -81,4 +79,6 @@ test('the same provisioner reaches a real-cloud-shaped server (commercial cloud,
   assert.match(result.steps[0], new RegExp(`^connected to ${HOST.replace(/\./g, '\\.')}:\\d+, database popmgtpool \\(TLS\\)$`));
   assert.deepEqual(server.logins.map((l) => [l.ok, l.encrypted]), [[true, true]]);
   assert.equal((server.object('popmgtpool', 'mart.care_gaps') as SqlTable).rows.length, 12);
+  // The lakehouse is read through OneLake's public host, the platform workspace its container.
+  assert.deepEqual(server.view().databases[0]!.dataSources, [{ name: 'onelake_ws1', type: 'HADOOP', location: 'abfss://ws-1@onelake.dfs.fabric.microsoft.com' }]);
 });

@@ -48,16 +48,10 @@ function context(server: TdsServer, content: unknown = expandSeedTokens(item.con
     app, item, content, storedItemId: 'item-1', profile,
     target: resolveTarget(profile, loadConfig(settings).sharedSet, 'shared'),
     backends: { pipeline } as unknown as Backends,
-    dependency: () => undefined,
+    // The lakehouse step ran first: its live id and platform workspace place the external tables' files.
+    dependency: (k) => (k === 'clinical-lakehouse' ? { status: 'created', resourceId: 'lh-1', secondaryIds: { platformWorkspaceId: 'ws-1' }, steps: [] } : undefined),
     contentOf: (k) => app.items.find((i) => i.key === k)?.content,
   };
-}
-
-/** The lakehouse's SQL endpoint, which the lake source's views read across databases. */
-function hostLakehouse(server: TdsServer) {
-  server.addDatabase('PopHealthLake');
-  server.exec('PopHealthLake', 'CREATE TABLE dbo.patients (patient_id varchar(20), pcp_id varchar(20))');
-  server.exec('PopHealthLake', 'CREATE TABLE dbo.encounters (encounter_id varchar(20), patient_id varchar(20), encounter_type varchar(20), encounter_date date)');
 }
 
 const table = (s: TdsServer, name: string) => s.object('popmgtpool', name) as SqlTable | undefined;
@@ -65,9 +59,9 @@ const view = (s: TdsServer, name: string) => s.object('popmgtpool', name) as Sql
 
 describe('warehouse provisioning over TDS', () => {
   let server: TdsServer;
+  const batches: Array<{ text: string; error?: number }> = [];
   before(async () => {
-    server = await startServer({ grants: [MI] });
-    hostLakehouse(server);
+    server = await startServer({ grants: [MI], onRequest: (e) => { if (e.method !== 'LOGIN') batches.push({ text: e.text, error: e.error }); } });
   });
   after(() => server.stop());
 
@@ -82,23 +76,38 @@ describe('warehouse provisioning over TDS', () => {
     assert.equal(server.object('popmgtpool', 'mart.pk_patient_risk')?.kind, 'constraint');
     for (const v of ['stg_care_gaps', 'open_care_gaps', 'ed_utilization', 'panel_summary']) assert.equal(view(server, `analytics.${v}`)?.kind, 'view', v);
     assert.match(view(server, 'analytics.open_care_gaps')!.definition, /from \[analytics\]\.\[stg_care_gaps\] as s\s+join \[quality\]\.\[care_gap_measures\] as m/);
-    assert.match(view(server, 'analytics.ed_utilization')!.definition, /from \[PopHealthLake\]\.\[dbo\]\.\[encounters\] as e/);
+    // The lakehouse's tables are external tables over its OneLake folders (a dedicated pool reads no other database).
+    assert.match(view(server, 'analytics.ed_utilization')!.definition, /from \[PopHealthLake\]\.\[encounters\] as e/);
+    const encounters = table(server, 'PopHealthLake.encounters')!;
+    assert.deepEqual(encounters.external, { location: '/lh-1/Tables/encounters/', dataSource: 'onelake_ws1', fileFormat: 'lake_parquet' });
+    assert.deepEqual(encounters.columns.map((c) => [c.name, c.type]).slice(0, 3), [['encounter_id', 'nvarchar'], ['patient_id', 'nvarchar'], ['encounter_date', 'date']]);
+    const pool = server.view().databases.find((d) => d.name === 'popmgtpool')!;
+    assert.deepEqual(pool.dataSources, [{ name: 'onelake_ws1', type: 'HADOOP', location: `abfss://ws-1@${new URL(cloudOf({ SVC_CLOUD: 'sandbox' }).oneLakeUrl).host}` }]);
+    assert.deepEqual(pool.fileFormats, [{ name: 'lake_parquet', type: 'PARQUET' }]);
+    // Nothing the pool refuses was sent, and nothing was refused.
+    assert.deepEqual(batches.filter((b) => b.error !== undefined), []);
+    for (const b of batches) assert.doesNotMatch(b.text, /CREATE\s+OR\s+ALTER|FOREIGN\s+KEY|REFERENCES|\[PopHealthLake\]\.\[dbo\]/i, b.text);
     assert.doesNotMatch(view(server, 'analytics.stg_care_gaps')!.definition, /\{\{|config\(/);
     // Dates went in as the column types hold them.
     const risk = table(server, 'mart.patient_risk')!;
     assert.match(String(risk.rows[0]![5]), /^\d{4}-\d{2}-\d{2}$/);
     assert.ok(first.steps.some((l) => /^ddl 1\/9: schema quality created$/.test(l)), first.steps.join('\n'));
     assert.ok(first.steps.includes('seed mart.care_gaps: 12 of 12 rows inserted'), first.steps.join('\n'));
-    assert.ok(first.steps.includes('dbt model panel_summary: view analytics.panel_summary created (CREATE OR ALTER VIEW)'));
+    assert.ok(first.steps.includes('dbt model panel_summary: view analytics.panel_summary created (CREATE VIEW)'), first.steps.join('\n'));
+    assert.ok(first.steps.includes('external table PopHealthLake.encounters created'), first.steps.join('\n'));
     assert.deepEqual(first.secondaryIds, { sqlEndpoint: `127.0.0.1,${server.port}`, sqlEndpointId: 'popmgtpool', server: server.address, database: 'popmgtpool' });
 
     const objectsBefore = [...server.state().databases.get('popmgtpool')!.schemas.values()].map((s) => s.objects.size);
+    const stateBefore = JSON.stringify(server.view());
     const second = await runProvisioner(context(server));
     assert.equal(second.status, 'exists', JSON.stringify(second));
+    assert.equal(JSON.stringify(server.view()), stateBefore, 'a re-run leaves the pool as it was');
+    assert.ok(second.steps.includes('external table PopHealthLake.encounters exists'), second.steps.join('\n'));
+    assert.ok(second.steps.includes('dbt model panel_summary: view analytics.panel_summary unchanged'), second.steps.join('\n'));
     assert.equal(table(server, 'mart.care_gaps')!.rows.length, 12);
     assert.equal(table(server, 'mart.patient_risk')!.rows.length, 10);
     assert.deepEqual([...server.state().databases.get('popmgtpool')!.schemas.values()].map((s) => s.objects.size), objectsBefore);
-    assert.equal(view(server, 'analytics.panel_summary')!.alteredCount, 1);
+    assert.equal(view(server, 'analytics.panel_summary')!.alteredCount, 0);
     assert.ok(second.steps.includes('seed mart.care_gaps: 0 of 12 rows inserted, 12 already present (key gap_id)'), second.steps.join('\n'));
     assert.ok(second.steps.includes('ddl 4/9: table quality.care_gap_measures exists (6 columns)'));
   });
@@ -111,15 +120,32 @@ describe('warehouse provisioning over TDS', () => {
     assert.equal(result.status, 'failed');
     assert.equal(result.error, "Invalid object name 'mart.discharges'.");
     // Batches before the failing one ran.
-    assert.ok(result.steps.includes('dbt model panel_summary: view analytics.panel_summary altered (CREATE OR ALTER VIEW)'), result.steps.join('\n'));
+    assert.ok(result.steps.includes('dbt model panel_summary: view analytics.panel_summary unchanged'), result.steps.join('\n'));
     assert.equal(view(server, 'analytics.readmissions'), undefined);
+  });
+
+  test('a model whose SQL changed: its view is dropped and created again, each in its own batch; then unchanged', async () => {
+    const content = structuredClone(expandSeedTokens(item.content, new Date())) as any;
+    const model = content.models.find((m: any) => m.name === 'stg_care_gaps');
+    model.sql = model.sql.replace('g.closed_on,', 'g.closed_on, g.measure_id as measure,');
+    const id = view(server, 'analytics.stg_care_gaps')!.id;
+    const since = batches.length;
+    const changed = await runProvisioner(context(server, content));
+    assert.equal(changed.status, 'exists', JSON.stringify(changed));
+    assert.ok(changed.steps.includes('dbt model stg_care_gaps: view analytics.stg_care_gaps changed: dropped and created again (DROP VIEW, CREATE VIEW)'), changed.steps.join('\n'));
+    assert.notEqual(view(server, 'analytics.stg_care_gaps')!.id, id);
+    assert.ok(view(server, 'analytics.stg_care_gaps')!.columns.includes('measure'));
+    const sent = batches.slice(since).map((b) => b.text);
+    const drop = sent.indexOf('DROP VIEW [analytics].[stg_care_gaps]');
+    assert.ok(drop >= 0 && sent[drop + 1]!.startsWith('CREATE VIEW [analytics].[stg_care_gaps] AS'), sent.join('\n---\n'));
+    const again = await runProvisioner(context(server, content));
+    assert.ok(again.steps.includes('dbt model stg_care_gaps: view analytics.stg_care_gaps unchanged'), again.steps.join('\n'));
   });
 
   test('an error injected by a fault rule on one batch reaches the step as the server sent it', async () => {
     const message = "The INSERT permission was denied on the object 'outreach_log', database 'popmgtpool', schema 'mart'.";
     const faults = { match: (_s: string, method: string, path: string) => (method === 'BATCH' && path.includes('INSERT INTO [mart].[outreach_log]') ? { id: 'f1', errorCode: '2627', message } : undefined) };
     const s = await startServer({ grants: [MI], faults });
-    hostLakehouse(s);
     try {
       const result = await runProvisioner(context(s));
       assert.equal(result.status, 'failed');
@@ -135,7 +161,6 @@ describe('warehouse provisioning over TDS', () => {
 describe('warehouse T-SQL gate', () => {
   test('identity not a database user: remediation with the exact T-SQL; the admin runs it; the step retry creates', async () => {
     const server = await startServer();
-    hostLakehouse(server);
     try {
       const gated = await runProvisioner(context(server));
       assert.equal(gated.status, 'remediation', JSON.stringify(gated));
@@ -210,7 +235,6 @@ describe('logins', () => {
   });
 
   test('a paused pool is waited for within the bound and the wait is in the step log', async () => {
-    hostLakehouse(server);
     server.setPaused(1_500);
     const result = await runProvisioner(context(server));
     assert.equal(result.status, 'created', JSON.stringify(result));

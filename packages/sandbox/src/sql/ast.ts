@@ -5,6 +5,8 @@ export type Name = string[];
 export type Expr =
   | { t: 'lit'; v: string | number | boolean | null }
   | { t: 'col'; parts: string[] }
+  /** A @variable: an RPC parameter (sp_executesql, sp_execute). */
+  | { t: 'var'; name: string }
   | { t: 'fn'; name: string; args: Expr[]; star?: boolean; distinct?: boolean }
   | { t: 'bin'; op: string; l: Expr; r: Expr }
   | { t: 'not'; e: Expr }
@@ -43,6 +45,8 @@ export interface ConstraintDef {
   enforced: boolean;
 }
 
+export type DropKind = 'TABLE' | 'VIEW' | 'SCHEMA' | 'USER' | 'EXTERNAL TABLE' | 'EXTERNAL DATA SOURCE' | 'EXTERNAL FILE FORMAT';
+
 /** The statements the sandbox executes. */
 export type Stmt =
   | { t: 'set' }
@@ -51,7 +55,10 @@ export type Stmt =
   | { t: 'addConstraint'; table: Name; constraint: ConstraintDef }
   | { t: 'insert'; table: Name; columns?: string[]; values?: Expr[][]; select?: Select }
   | { t: 'createView'; name: Name; mode: 'create' | 'alter' | 'createOrAlter'; body: string; text: string }
-  | { t: 'drop'; kind: 'TABLE' | 'VIEW' | 'SCHEMA' | 'USER'; ifExists: boolean; names: Name[] }
+  | { t: 'drop'; kind: DropKind; ifExists: boolean; names: Name[] }
+  /** CREATE EXTERNAL DATA SOURCE / FILE FORMAT: the WITH options by upper-cased key (values unquoted). */
+  | { t: 'createExternal'; kind: 'DATA SOURCE' | 'FILE FORMAT'; name: string; options: Record<string, string> }
+  | { t: 'createExternalTable'; name: Name; columns: ColumnDef[]; options: Record<string, string> }
   | { t: 'createUser'; name: string; external: boolean; objectId?: string }
   | { t: 'alterRole'; role: string; add: boolean; member: string }
   | { t: 'exec'; proc: Name; args: Expr[] }

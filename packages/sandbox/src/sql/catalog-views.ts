@@ -28,7 +28,9 @@ export function catalogView(db: SqlDatabase, schema: string, name: string): Rela
     case 'information_schema.columns':
       return {
         columns: [col('TABLE_SCHEMA'), col('TABLE_NAME'), col('COLUMN_NAME'), col('ORDINAL_POSITION', 'int'), col('DATA_TYPE'), col('IS_NULLABLE')],
-        rows: tablesAndViews.flatMap(({ s, o }) => (o.kind === 'table' ? o.columns.map((c, i) => [s.name, o.name, c.name, i + 1, c.type, c.nullable ? 'YES' : 'NO']) : [])),
+        rows: tablesAndViews.flatMap(({ s, o }) => (o.kind === 'table'
+          ? o.columns.map((c, i) => [s.name, o.name, c.name, i + 1, c.type, c.nullable ? 'YES' : 'NO'])
+          : o.kind === 'view' ? o.columns.map((c, i) => [s.name, o.name, c, i + 1, null, 'YES']) : [])),
       };
     case 'information_schema.schemata':
       return { columns: [col('CATALOG_NAME'), col('SCHEMA_NAME')], rows: [...db.schemas.values()].map((s) => [db.name, s.name]) };
@@ -37,11 +39,28 @@ export function catalogView(db: SqlDatabase, schema: string, name: string): Rela
     case 'sys.objects': case 'sys.tables': case 'sys.views': {
       const kind = name.toLowerCase() === 'tables' ? 'table' : name.toLowerCase() === 'views' ? 'view' : undefined;
       const code = (k: string) => (k === 'table' ? 'U' : k === 'view' ? 'V' : 'PK');
-      return {
-        columns: [col('name'), col('object_id', 'int'), col('schema_id', 'int'), col('type')],
-        rows: objects.filter(({ o }) => !kind || o.kind === kind).map(({ s, o }) => [o.name, o.id, s.id, code(o.kind)]),
-      };
+      const listed = objects.filter(({ o }) => !kind || o.kind === kind);
+      if (kind === 'table') {
+        return {
+          columns: [col('name'), col('object_id', 'int'), col('schema_id', 'int'), col('type'), col('is_external', 'bit')],
+          rows: listed.map(({ s, o }) => [o.name, o.id, s.id, 'U', o.kind === 'table' && o.external ? 1 : 0]),
+        };
+      }
+      return { columns: [col('name'), col('object_id', 'int'), col('schema_id', 'int'), col('type')], rows: listed.map(({ s, o }) => [o.name, o.id, s.id, code(o.kind)]) };
     }
+    case 'sys.sql_modules':
+      return { columns: [col('object_id', 'int'), col('definition')], rows: objects.flatMap(({ o }) => (o.kind === 'view' ? [[o.id, o.text]] : [])) };
+    case 'sys.external_data_sources':
+      return { columns: [col('name'), col('data_source_id', 'int'), col('location'), col('type_desc')], rows: [...db.dataSources.values()].map((d) => [d.name, d.id, d.location ?? null, d.type]) };
+    case 'sys.external_file_formats':
+      return { columns: [col('name'), col('file_format_id', 'int'), col('format_type')], rows: [...db.fileFormats.values()].map((f) => [f.name, f.id, f.type]) };
+    case 'sys.external_tables':
+      return {
+        columns: [col('name'), col('object_id', 'int'), col('schema_id', 'int'), col('location'), col('data_source_id', 'int'), col('file_format_id', 'int')],
+        rows: objects.flatMap(({ s, o }) => (o.kind === 'table' && o.external
+          ? [[o.name, o.id, s.id, o.external.location, db.dataSources.get(o.external.dataSource.toLowerCase())?.id ?? null, db.fileFormats.get(o.external.fileFormat.toLowerCase())?.id ?? null]]
+          : [])),
+      };
     case 'sys.database_principals':
       return {
         columns: [col('name'), col('principal_id', 'int'), col('type'), col('type_desc')],

@@ -6,7 +6,9 @@ import { faultError, SqlServerError, sqlError } from './errors.js';
 import { parseLogin7 } from './protocol/login7.js';
 import { batchText, encodeMessage, MessageReader, PacketType, type TdsMessage } from './protocol/packets.js';
 import { Encryption, parsePrelogin, PreloginOption, preloginResponse } from './protocol/prelogin.js';
-import { collationChange, colMetadata, done, DoneStatus, envChange, featureExtAck, loginAck, message, row } from './protocol/tokens.js';
+import { parseRpc } from './protocol/rpc.js';
+import { collationChange, colMetadata, done, DoneStatus, envChange, featureExtAck, loginAck, message, returnIntValue, returnStatus, row } from './protocol/tokens.js';
+import { RpcCalls, type RpcOutcome } from './rpc-calls.js';
 import { TlsOverTds } from './tls-over-tds.js';
 
 /** The claims the endpoint needs from a verified Entra access token. */
@@ -38,7 +40,7 @@ export interface ConnectionHost {
   hasDatabase(name: string): boolean;
   defaultDatabase: string;
   pausedUntil(): number;
-  fault(method: 'LOGIN' | 'BATCH', path: string): SqlFault | undefined;
+  fault(method: SqlRequestEvent['method'], path: string): SqlFault | undefined;
   secureContext?: SecureContext;
   requireEncryption: boolean;
   onLogin?(event: { database: string; principal: string; ok: boolean; number?: number; encrypted: boolean }): void;
@@ -52,9 +54,9 @@ export interface ConnectionHost {
 
 /** One login or batch as the request log records it. */
 export interface SqlRequestEvent {
-  method: 'LOGIN' | 'BATCH';
+  method: 'LOGIN' | 'BATCH' | 'RPC';
   database: string;
-  /** The batch's T-SQL (empty for a login). */
+  /** The batch's T-SQL, or the RPC's procedure and statement (empty for a login). */
   text: string;
   /** performance.now() when it arrived. */
   started: number;
@@ -79,10 +81,12 @@ export class TdsConnection {
   private session?: Session;
   private identity?: string;
   private tls?: TlsOverTds;
+  private rpcCalls: RpcCalls;
   private write: (b: Buffer) => void;
 
   constructor(private readonly socket: Socket, private readonly host: ConnectionHost) {
     this.write = (b) => { if (!socket.destroyed) socket.write(b); };
+    this.rpcCalls = new RpcCalls(host.engine);
     socket.on('data', (chunk) => this.receive(chunk));
     socket.on('error', () => socket.destroy());
   }
@@ -114,7 +118,7 @@ export class TdsConnection {
       case PacketType.LOGIN7: return this.login(m.payload);
       case PacketType.SQL_BATCH: return this.batch(batchText(m.payload));
       case PacketType.ATTENTION: return this.send(PacketType.TABULAR_RESULT, done(DoneStatus.ATTN));
-      case PacketType.RPC: return this.reply([{ t: 'error', error: sqlError.unsupported('RPC requests (use SQL batches)') }]);
+      case PacketType.RPC: return this.rpc(m.payload);
       default: this.socket.destroy();
     }
   }
@@ -187,21 +191,49 @@ export class TdsConnection {
   }
 
   private async batch(sql: string) {
+    await this.request('BATCH', sql, sql, () => ({ items: this.host.engine.run(this.session!, sql), outputs: [], text: sql }));
+  }
+
+  /** An RPC (sp_executesql, sp_prepare/sp_execute/sp_unprepare): run as its statement with the parameters bound. */
+  private async rpc(payload: Buffer) {
+    let parsed: ReturnType<typeof parseRpc> | undefined;
+    let parseError: SqlServerError | undefined;
+    try {
+      parsed = parseRpc(payload);
+    } catch (err) {
+      parseError = sqlError.unsupported(`RPC parameters of this kind (${(err as Error).message})`);
+    }
+    const statement = parsed?.parameters.find((p) => typeof p.value === 'string')?.value as string | undefined;
+    const label = `${parsed?.procedure ?? 'rpc'} ${statement ?? ''}`.trim();
+    await this.request('RPC', statement ?? '', label, () => {
+      if (parseError) throw parseError;
+      return this.rpcCalls.run(this.session!, parsed!);
+    }, true);
+  }
+
+  /** One request after login: latency, fault rules, the engine, the request log, then the answer. */
+  private async request(method: 'BATCH' | 'RPC', faultText: string, logText: string, execute: () => RpcOutcome, proc = false) {
     if (!this.session) return void this.socket.destroy();
     const started = performance.now();
     const database = this.session.database;
     await this.delay();
     this.host.refresh?.();
-    const fault = this.host.fault('BATCH', `/${database}/batch/${sql}`);
-    const record = (e: Partial<SqlRequestEvent>) => this.host.onRequest?.({ method: 'BATCH', database, text: sql, started, identity: this.identity, faultId: fault?.id, ...e });
+    const fault = this.host.fault(method, `/${database}/${method === 'BATCH' ? 'batch' : 'rpc'}/${faultText}`);
+    const record = (e: Partial<SqlRequestEvent>) => this.host.onRequest?.({ method, database, text: logText, started, identity: this.identity, faultId: fault?.id, ...e });
     if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
     if (fault?.reset) return void (record({ reset: true }), this.socket.destroy());
-    const items: Emitted[] = fault?.errorCode
-      ? [{ t: 'error', error: faultError(Number(fault.errorCode), fault.message, database) }]
-      : this.host.engine.run(this.session, sql);
-    const firstError = items.find((i): i is Emitted & { t: 'error' } => i.t === 'error');
+    let outcome: RpcOutcome;
+    try {
+      outcome = fault?.errorCode
+        ? { items: [{ t: 'error', error: faultError(Number(fault.errorCode), fault.message, database) }], outputs: [], text: logText }
+        : execute();
+    } catch (err) {
+      if (!(err instanceof SqlServerError)) throw err;
+      outcome = { items: [{ t: 'error', error: err }], outputs: [], text: logText };
+    }
+    const firstError = outcome.items.find((i): i is Emitted & { t: 'error' } => i.t === 'error');
     record({ error: firstError?.error.number });
-    this.reply(items);
+    this.reply(outcome.items, false, proc ? outcome : undefined);
   }
 
   private async delay() {
@@ -209,8 +241,12 @@ export class TdsConnection {
     if (ms > 0) await new Promise((r) => setTimeout(r, ms));
   }
 
-  /** Writes a batch's results as tokens; every statement ends in DONE, the last without DONE_MORE. */
-  private reply(items: Emitted[], login = false) {
+  /**
+   * Writes the results as tokens. A batch: every statement ends in DONE, the last without DONE_MORE. An RPC: each
+   * statement ends in DONEINPROC, then the OUTPUT values, RETURNSTATUS and a final DONEPROC, as SQL Server answers.
+   */
+  private reply(items: Emitted[], login = false, proc?: RpcOutcome) {
+    const kind = proc ? 'inProc' as const : 'batch' as const;
     const parts: Buffer[] = [];
     const dones: number[] = [];
     for (const it of items) {
@@ -224,11 +260,17 @@ export class TdsConnection {
         parts.push(message({ number: e.number, state: e.state, class: e.severity, message: e.message, serverName: this.host.serverName, lineNumber: login ? 65536 : 1 }));
         if (login) continue;
         dones.push(parts.length);
-        parts.push(done(DoneStatus.ERROR | DoneStatus.MORE));
+        parts.push(done(DoneStatus.ERROR | DoneStatus.MORE, 0, 0xc1, kind));
         continue;
       }
       dones.push(parts.length);
-      parts.push(done(DoneStatus.MORE | (it.rowCount !== undefined ? DoneStatus.COUNT : 0), it.rowCount ?? 0));
+      parts.push(done(DoneStatus.MORE | (it.rowCount !== undefined ? DoneStatus.COUNT : 0), it.rowCount ?? 0, 0xc1, kind));
+    }
+    if (proc) {
+      const failed = items.some((i) => i.t === 'error');
+      for (const o of proc.outputs) parts.push(returnIntValue(o.ordinal, o.name, o.value));
+      parts.push(returnStatus(failed ? -6 : 0), done(failed ? DoneStatus.ERROR : DoneStatus.FINAL, 0, 0xe0, 'proc'));
+      return this.send(PacketType.TABULAR_RESULT, Buffer.concat(parts));
     }
     const last = dones[dones.length - 1];
     if (last === undefined) parts.push(done(items.some((i) => i.t === 'error') ? DoneStatus.ERROR : DoneStatus.FINAL));

@@ -8,6 +8,8 @@ export const STATEMENT_WORDS = new Set(['SELECT', 'INSERT', 'UPDATE', 'DELETE', 
 /** A position in a batch's tokens with the small vocabulary of a recursive-descent parser. */
 export class Cursor {
   i = 0;
+  /** Constructs the batch uses that a dedicated SQL pool's grammar lacks (CREATE OR ALTER, FOREIGN KEY), by token. */
+  readonly poolRefusals: Tok[] = [];
   constructor(readonly toks: Tok[], readonly src: string) {}
 
   peek(offset = 0): Tok | undefined {
@@ -52,7 +54,7 @@ export class Cursor {
   /** Msg 102 near the current token (or the last one at the end of the batch). */
   fail(): never {
     const t = this.peek() ?? this.toks[this.toks.length - 1];
-    throw sqlError.syntax(t ? this.src.slice(t.start, t.end) : '');
+    throw sqlError.syntax(t ? this.src.slice(t.start, t.end) : '', t?.start);
   }
 
   /** A bare or quoted identifier. */

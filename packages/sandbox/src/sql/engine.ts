@@ -4,9 +4,10 @@ import { SqlServerError, sqlError } from './errors.js';
 import { evaluate, runSelect, type EvalEnv } from './evaluate.js';
 import { parseBatch } from './parser.js';
 import type { ResultColumn, ServerMessage } from './protocol/tokens.js';
-import { FIXED_ROLES, findObject, newId, resolveName, type SqlDatabase, type SqlState, type SqlTable } from './state.js';
+import { FIXED_ROLES, findObject, newId, resolveName, type ObjectRef, type SqlDatabase, type SqlState, type SqlTable } from './state.js';
 import { coerce } from './values.js';
-import { referencedObjects } from './view-refs.js';
+import { createExternal, createExternalTable } from './external.js';
+import { createView, drop } from './ddl.js';
 
 /** Who runs a batch and where: the database user the login mapped to. */
 export interface Session {
@@ -15,6 +16,8 @@ export interface Session {
   user: string;
   /** The login's principal name, as SUSER_SNAME() shows it. */
   login: string;
+  /** Parameter values of an RPC (sp_executesql, sp_execute), by lower-cased name with its @. */
+  variables?: Map<string, unknown>;
 }
 
 /** What one batch produced, in order: statement completions, result sets, messages and errors. */
@@ -27,9 +30,14 @@ export type Emitted =
 export interface EngineOptions {
   /** Whether a principal name exists in the directory (CREATE USER … FROM EXTERNAL PROVIDER); absent: any name. */
   resolvePrincipal?: (name: string) => { objectId: string } | undefined;
+  /**
+   * 'synapse-dedicated' (the default): a dedicated SQL pool's dialect — no CREATE OR ALTER, no FOREIGN KEY, no names in
+   * another database, syntax errors as its parser's 103010. 'sql-server': SQL Server's grammar and 102/156.
+   */
+  dialect?: 'synapse-dedicated' | 'sql-server';
 }
 
-type Permission = 'ddl' | 'write' | 'read' | 'access' | 'security';
+export type Permission = 'ddl' | 'write' | 'read' | 'access' | 'security';
 const GRANTING: Record<Permission, string> = { ddl: 'db_ddladmin', write: 'db_datawriter', read: 'db_datareader', access: 'db_accessadmin', security: 'db_securityadmin' };
 
 /** Executes T-SQL batches against the endpoint's state with SQL Server's permission checks and errors. */
@@ -40,9 +48,12 @@ export class SqlEngine {
   run(session: Session, sql: string, out: Emitted[] = []): Emitted[] {
     let statements: Stmt[];
     try {
-      statements = parseBatch(sql);
+      const parsed = parseBatch(sql);
+      const refused = this.pool ? parsed.poolRefusals[0] : undefined;
+      if (refused) throw sqlError.syntax(refused.v, refused.start);
+      statements = parsed.statements;
     } catch (err) {
-      out.push({ t: 'error', error: asSqlError(err) });
+      out.push({ t: 'error', error: this.asParseError(sql, asSqlError(err)) });
       return out;
     }
     for (const s of statements) {
@@ -57,11 +68,30 @@ export class SqlEngine {
     return out;
   }
 
+  private get pool(): boolean {
+    return (this.options.dialect ?? 'synapse-dedicated') === 'synapse-dedicated';
+  }
+
+  /** A dedicated pool's parser reports every syntax error as 103010 with the line and column of the token. */
+  private asParseError(sql: string, error: SqlServerError): SqlServerError {
+    if (!this.pool || !error.at) return error;
+    const before = sql.slice(0, error.at.offset).split('\n');
+    return sqlError.parseError(before.length, before[before.length - 1]!.length + 1, error.at.near);
+  }
+
+  /** A name in the session's database; in a dedicated pool a name in another database is refused (40515). */
+  ref(parts: Name, session: Session): ObjectRef {
+    const ref = resolveName(parts, session.database);
+    if (this.pool && ref.database.toLowerCase() !== session.database.toLowerCase()) throw sqlError.crossDatabase(ref.written);
+    return ref;
+  }
+
   private db(session: Session): SqlDatabase {
     return this.state.databases.get(session.database.toLowerCase())!;
   }
 
-  private can(session: Session, db: SqlDatabase, p: Permission): boolean {
+  /** Whether the session's user holds a permission (dbo, db_owner, or the role that grants it). */
+  can(session: Session, db: SqlDatabase, p: Permission): boolean {
     if (session.user === 'dbo') return true;
     const user = session.user.toLowerCase();
     return db.roles.get('db_owner')!.has(user) || db.roles.get(GRANTING[p])!.has(user);
@@ -77,7 +107,7 @@ export class SqlEngine {
         db.schemas.set(s.name.toLowerCase(), { id: newId(), name: s.name, objects: new Map() });
         return void out.push({ t: 'done' });
       case 'createTable': {
-        const ref = resolveName(s.name, session.database);
+        const ref = this.ref(s.name, session);
         if (!this.can(session, db, 'ddl')) throw sqlError.createPermission('CREATE TABLE', db.name);
         const schema = db.schemas.get(ref.schema.toLowerCase());
         if (!schema) throw sqlError.schemaMissing(ref.schema);
@@ -88,7 +118,7 @@ export class SqlEngine {
         return void out.push({ t: 'done' });
       }
       case 'addConstraint': {
-        const ref = resolveName(s.table, session.database);
+        const ref = this.ref(s.table, session);
         const table = findObject(this.state, ref);
         if (!table || table.kind !== 'table') throw new SqlServerError(4902, 1, 16, `Cannot find the object "${ref.written}" because it does not exist or you do not have permissions.`);
         if (!this.can(session, db, 'ddl')) throw sqlError.createPermission('ALTER TABLE', db.name);
@@ -96,8 +126,16 @@ export class SqlEngine {
         return void out.push({ t: 'done' });
       }
       case 'insert': return this.insert(session, db, s.table, s.columns, s.values, s.select, out);
-      case 'createView': return this.createView(session, db, s, out);
-      case 'drop': return this.drop(session, db, s, out);
+      case 'createView': return createView(this, session, db, s, out);
+      case 'createExternal':
+        if (!this.can(session, db, 'ddl')) throw sqlError.createPermission(`CREATE EXTERNAL ${s.kind}`, db.name);
+        createExternal(db, s);
+        return void out.push({ t: 'done' });
+      case 'createExternalTable':
+        if (!this.can(session, db, 'ddl')) throw sqlError.createPermission('CREATE EXTERNAL TABLE', db.name);
+        createExternalTable(db, this.ref(s.name, session), s);
+        return void out.push({ t: 'done' });
+      case 'drop': return drop(this, session, db, s, out);
       case 'createUser': {
         if (!this.can(session, db, 'access')) throw sqlError.noPermission();
         if (db.users.has(s.name.toLowerCase()) || FIXED_ROLES.includes(s.name.toLowerCase())) throw sqlError.principalExists(s.name);
@@ -155,10 +193,11 @@ export class SqlEngine {
   }
 
   private insert(session: Session, db: SqlDatabase, name: Name, columns: string[] | undefined, values: SqlValues | undefined, select: Select | undefined, out: Emitted[]) {
-    const ref = resolveName(name, session.database);
+    const ref = this.ref(name, session);
     const table = findObject(this.state, ref);
     if (!table || table.kind === 'constraint') throw sqlError.invalidObject(ref.written);
     if (table.kind === 'view') throw sqlError.unsupported('INSERT through a view');
+    if (table.external) throw sqlError.externalDml();
     if (!this.can(session, db, 'write')) throw sqlError.objectPermission('INSERT', table.name, db.name, table.schema);
     const targets = (columns ?? table.columns.map((c) => c.name)).map((c) => {
       const i = table.columns.findIndex((x) => x.name.toLowerCase() === c.toLowerCase());
@@ -195,51 +234,6 @@ export class SqlEngine {
     }
   }
 
-  private createView(session: Session, db: SqlDatabase, s: Stmt & { t: 'createView' }, out: Emitted[]) {
-    const ref = resolveName(s.name, session.database);
-    if (!this.can(session, db, 'ddl')) throw sqlError.createPermission(s.mode === 'alter' ? 'ALTER VIEW' : 'CREATE VIEW', db.name);
-    const schema = db.schemas.get(ref.schema.toLowerCase());
-    if (!schema) throw sqlError.schemaMissing(ref.schema);
-    const existing = schema.objects.get(ref.name.toLowerCase());
-    if (existing && (s.mode === 'create' || existing.kind !== 'view')) throw sqlError.objectExists(ref.name);
-    if (!existing && s.mode === 'alter') throw sqlError.invalidObject(ref.written);
-    for (const parts of referencedObjects(s.body)) {
-      const target = resolveName(parts, session.database);
-      if (!findObject(this.state, target) && !(this.state.databases.has(target.database.toLowerCase()) && catalogView(db, target.schema, target.name))) {
-        throw sqlError.invalidObject(target.written);
-      }
-    }
-    const view = existing?.kind === 'view' ? existing : { kind: 'view' as const, id: newId(), schema: schema.name, name: ref.name, definition: '', text: '', alteredCount: -1 };
-    Object.assign(view, { definition: s.body, text: s.text, alteredCount: view.alteredCount + 1 });
-    schema.objects.set(ref.name.toLowerCase(), view);
-    out.push({ t: 'done' });
-  }
-
-  private drop(session: Session, db: SqlDatabase, s: Stmt & { t: 'drop' }, out: Emitted[]) {
-    if (!this.can(session, db, s.kind === 'USER' ? 'access' : 'ddl')) throw sqlError.noPermission();
-    for (const parts of s.names) {
-      const ref = resolveName(parts, session.database);
-      if (s.kind === 'USER' || s.kind === 'SCHEMA') {
-        const map = s.kind === 'USER' ? db.users : db.schemas;
-        if (!map.has(ref.name.toLowerCase()) && !s.ifExists) throw new SqlServerError(15151, 1, 16, `Cannot drop the ${s.kind.toLowerCase()} '${ref.name}', because it does not exist or you do not have permission.`);
-        const schema = db.schemas.get(ref.name.toLowerCase());
-        if (s.kind === 'SCHEMA' && schema?.objects.size) throw new SqlServerError(3729, 1, 16, `Cannot drop schema '${ref.name}' because it is being referenced by object '${[...schema.objects.values()][0]!.name}'.`);
-        map.delete(ref.name.toLowerCase());
-        if (s.kind === 'USER') for (const members of db.roles.values()) members.delete(ref.name.toLowerCase());
-        continue;
-      }
-      const o = findObject(this.state, ref);
-      if (!o || o.kind !== (s.kind === 'TABLE' ? 'table' : 'view')) {
-        if (s.ifExists) continue;
-        throw new SqlServerError(3701, 5, 11, `Cannot drop the ${s.kind.toLowerCase()} '${ref.written}', because it does not exist or you do not have permission.`);
-      }
-      const schema = db.schemas.get(o.schema.toLowerCase())!;
-      schema.objects.delete(o.name.toLowerCase());
-      for (const [k, c] of schema.objects) if (c.kind === 'constraint' && c.table === o.name) schema.objects.delete(k);
-    }
-    out.push({ t: 'done' });
-  }
-
   private execProc(session: Session, db: SqlDatabase, proc: Name, args: unknown[], out: Emitted[]) {
     const name = proc[proc.length - 1]!.toLowerCase();
     if (name !== 'sp_addrolemember' && name !== 'sp_droprolemember') throw sqlError.procMissing(proc.join('.'));
@@ -257,6 +251,7 @@ export class SqlEngine {
       database: db.name,
       user: session.user,
       login: session.login,
+      variables: session.variables,
       relation: (name) => this.relation(session, name),
       schemaId: (name) => db.schemas.get(name.replace(/^\[|\]$/g, '').toLowerCase())?.id ?? null,
       objectId: (name, type) => {
@@ -265,6 +260,7 @@ export class SqlEngine {
         const code = o.kind === 'table' ? 'U' : o.kind === 'view' ? 'V' : o.def.kind === 'UNIQUE' ? 'UQ' : 'PK';
         return !type || type.trim().toUpperCase() === code ? o.id : null;
       },
+      objectName: (id) => [...db.schemas.values()].flatMap((sc) => [...sc.objects.values()]).find((o) => o.id === id),
       isRoleMember: (role, user) => {
         const members = db.roles.get(role.toLowerCase());
         if (!members) return null;
@@ -275,7 +271,7 @@ export class SqlEngine {
   }
 
   private relation(session: Session, name: Name): Relation {
-    const ref = resolveName(name, session.database);
+    const ref = this.ref(name, session);
     const db = this.state.databases.get(ref.database.toLowerCase());
     if (!db) throw sqlError.invalidObject(ref.written);
     const view = catalogView(db, ref.schema, ref.name);

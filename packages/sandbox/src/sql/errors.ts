@@ -1,5 +1,7 @@
 /** A T-SQL error as SQL Server raises it: number, state, class (severity) and text from sys.messages. */
 export class SqlServerError extends Error {
+  /** Where in the batch a syntax error was found (offset into its text) and the text near it. */
+  at?: { offset: number; near: string };
   constructor(readonly number: number, readonly state: number, readonly severity: number, message: string, readonly abortsBatch = false) {
     super(message);
     this.name = 'SqlServerError';
@@ -10,7 +12,14 @@ const e = (number: number, state: number, severity: number, text: string, aborts
 
 /** The messages the sandbox raises, by number, with the real states and classes. */
 export const sqlError = {
-  syntax: (near: string) => e(102, 1, 15, `Incorrect syntax near '${near}'.`, true),
+  syntax: (near: string, offset?: number) => Object.assign(e(102, 1, 15, `Incorrect syntax near '${near}'.`, true), offset === undefined ? {} : { at: { offset, near } }),
+  /** A dedicated SQL pool's parser error (its PDW grammar): every syntax error is 103010 with line and column. */
+  parseError: (line: number, column: number, near: string) => e(103010, 1, 16, `Parse error at line: ${line}, column: ${column}: Incorrect syntax near '${near}'.`, true),
+  /** Msg 40515: a name with another database in it (Azure SQL and Synapse pools answer cross-database names so). */
+  crossDatabase: (name: string) => e(40515, 1, 15, `Reference to database and/or server name in '${name}' is not supported in this version of SQL Server.`, true),
+  externalDml: () => e(46519, 10, 16, 'DML Operations are not supported with external tables.', true),
+  noColumnName: (n: number) => e(4511, 1, 16, `Create View or Function failed because no column name was specified for column ${n}.`, true),
+  unboundIdentifier: (name: string) => e(4104, 1, 16, `The multi-part identifier "${name}" could not be bound.`, true),
   unclosedQuote: (text: string) => e(105, 1, 15, `Unclosed quotation mark after the character string '${text}'.`, true),
   missingEndComment: () => e(113, 1, 15, "Missing end comment mark '*/'.", true),
   mustBeFirst: (what: string) => e(111, 1, 15, `'${what}' must be the first statement in a query batch.`, true),

@@ -9,7 +9,11 @@ export interface EvalEnv {
   relation(name: Name): Relation;
   schemaId(name: string): number | null;
   objectId(name: string, type?: string): number | null;
+  /** The schema and name of an object id in the session's database. */
+  objectName(id: number): { schema: string; name: string } | undefined;
   isRoleMember(role: string, user?: string): number | null;
+  /** Parameter values by lower-cased name with its @ (an RPC's parameters); absent in a plain batch. */
+  variables?: Map<string, unknown>;
   database: string;
   user: string;
   login: string;
@@ -93,6 +97,10 @@ export function evaluate(env: EvalEnv, e: Expr, scope?: Scope): unknown {
   switch (e.t) {
     case 'lit': return e.v;
     case 'col': return lookupColumn(scope, e.parts);
+    case 'var': {
+      if (!env.variables?.has(e.name.toLowerCase())) throw new SqlServerError(137, 2, 15, `Must declare the scalar variable "${e.name}".`, true);
+      return env.variables.get(e.name.toLowerCase());
+    }
     case 'neg': { const v = evaluate(env, e.e, scope); return v === null ? null : -Number(v); }
     case 'not': { const v = truth(evaluate(env, e.e, scope)); return v === null ? null : !v; }
     case 'isnull': { const v = evaluate(env, e.e, scope); return (v === null || v === undefined) !== e.not; }
@@ -158,6 +166,8 @@ function call(env: EvalEnv, e: Expr & { t: 'fn' }, scope?: Scope): unknown {
   switch (e.name) {
     case 'SCHEMA_ID': return env.schemaId(String(arg(0)));
     case 'OBJECT_ID': return env.objectId(String(arg(0)), arg(1) === undefined ? undefined : String(arg(1)));
+    case 'OBJECT_NAME': return env.objectName(Number(arg(0)))?.name ?? null;
+    case 'OBJECT_SCHEMA_NAME': return env.objectName(Number(arg(0)))?.schema ?? null;
     case 'IS_ROLEMEMBER': return env.isRoleMember(String(arg(0)), arg(1) === undefined ? undefined : String(arg(1)));
     case 'DB_NAME': return env.database;
     case 'USER_NAME': return env.user;

@@ -105,6 +105,7 @@ function parsePrimary(c: Cursor): Expr {
     return e;
   }
   if (t.k === 'var' && t.v.startsWith('@@')) { c.i++; return { t: 'fn', name: t.v.toUpperCase(), args: [] }; }
+  if (t.k === 'var') { c.i++; return { t: 'var', name: t.v }; }
   if (c.isKw('CURRENT_USER') || c.isKw('SYSTEM_USER') || c.isKw('SESSION_USER')) { c.i++; return { t: 'fn', name: 'USER_NAME', args: [] }; }
   if ((t.k === 'word' && !STATEMENT_WORDS.has(t.v.toUpperCase()) && !CLAUSE_WORDS.has(t.v.toUpperCase())) || t.k === 'qid') {
     const parts = [c.ident()];

@@ -21,7 +21,10 @@ export interface SqlStateView {
     /** A lakehouse's SQL endpoint mirrored from OneLake (not a database the warehouse provisioner writes). */
     attached: boolean;
     schemas: string[];
-    tables: Array<{ schema: string; name: string; columns: string[]; rowCount: number }>;
+    tables: Array<{ schema: string; name: string; columns: string[]; rowCount: number; external?: { location: string; dataSource: string; fileFormat: string } }>;
+    /** External data sources (TYPE, LOCATION) and file formats (FORMAT_TYPE). */
+    dataSources: Array<{ name: string; type: string; location?: string }>;
+    fileFormats: Array<{ name: string; type: string }>;
     views: Array<{ schema: string; name: string; definition: string; alteredCount: number }>;
     constraints: Array<{ schema: string; name: string; table: string; kind: string; columns: string[]; enforced: boolean }>;
     users: Array<{ name: string; type: 'E' | 'S'; objectId?: string; roles: string[] }>;
@@ -48,6 +51,8 @@ export interface TdsServerOptions {
   grants?: string[];
   /** The server's Entra admins: they log in as dbo to any database (they run the remediation T-SQL). */
   admins?: string[];
+  /** The T-SQL dialect: a Synapse dedicated SQL pool's (default) or SQL Server's. */
+  dialect?: 'synapse-dedicated' | 'sql-server';
   /** Resolves CREATE USER [name] FROM EXTERNAL PROVIDER in the directory; absent: any name is accepted. */
   resolvePrincipal?: (name: string) => { objectId: string } | undefined;
   faults?: SqlFaultSource;
@@ -103,7 +108,7 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
   const state: SqlState = { databases: new Map() };
   const addDatabase = (name: string) => { if (!state.databases.has(name.toLowerCase())) state.databases.set(name.toLowerCase(), newDatabase(name)); };
   const attachedNames = new Set<string>();
-  const engine = new SqlEngine(state, { resolvePrincipal: options.resolvePrincipal });
+  const engine = new SqlEngine(state, { resolvePrincipal: options.resolvePrincipal, dialect: options.dialect });
   const serverName = options.serverName ?? 'sandbox-sql';
   let pausedUntil = 0;
   const logins: TdsServer['logins'] = [];
@@ -157,7 +162,10 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
           name: db.name,
           attached: attachedNames.has(key),
           schemas: [...db.schemas.values()].map((s) => s.name),
-          tables: objects.filter((o): o is SqlTable => o.kind === 'table').map((t) => ({ schema: t.schema, name: t.name, columns: t.columns.map((c) => c.name), rowCount: t.rows.length })),
+          tables: objects.filter((o): o is SqlTable => o.kind === 'table')
+            .map((t) => ({ schema: t.schema, name: t.name, columns: t.columns.map((c) => c.name), rowCount: t.rows.length, ...(t.external ? { external: t.external } : {}) })),
+          dataSources: [...db.dataSources.values()].map((d) => ({ name: d.name, type: d.type, location: d.location })),
+          fileFormats: [...db.fileFormats.values()].map((f) => ({ name: f.name, type: f.type })),
           views: objects.filter((o): o is SqlView => o.kind === 'view').map((v) => ({ schema: v.schema, name: v.name, definition: v.definition, alteredCount: v.alteredCount })),
           constraints: objects.filter((o): o is SqlConstraint => o.kind === 'constraint')
             .map((c) => ({ schema: c.schema, name: c.name, table: c.table, kind: c.def.kind, columns: c.def.columns, enforced: c.def.enforced })),

@@ -2,17 +2,25 @@ import { Cursor, STATEMENT_WORDS } from './cursor.js';
 import { sqlError } from './errors.js';
 import { parseExpr, parseSelect } from './exprs.js';
 import { tokenize } from './lexer.js';
-import type { ColumnDef, ConstraintDef, Expr, Stmt } from './ast.js';
+import type { Tok } from './lexer.js';
+import type { ColumnDef, ConstraintDef, DropKind, Expr, Stmt } from './ast.js';
+import { createExternal } from './parse-external.js';
+
+/** A parsed batch, and the tokens of constructs a dedicated SQL pool's grammar lacks (its parser refuses them). */
+export interface ParsedBatch {
+  statements: Stmt[];
+  poolRefusals: Tok[];
+}
 
 /** Parses a whole batch first, as SQL Server compiles it: a syntax error runs nothing. */
-export function parseBatch(sql: string): Stmt[] {
+export function parseBatch(sql: string): ParsedBatch {
   const c = new Cursor(tokenize(sql), sql);
   const out: Stmt[] = [];
   while (!c.atEnd()) {
     if (c.acceptOp(';')) continue;
     out.push(statement(c, out.length === 0));
   }
-  return out;
+  return { statements: out, poolRefusals: c.poolRefusals };
 }
 
 function statement(c: Cursor, first: boolean): Stmt {
@@ -51,7 +59,12 @@ function create(c: Cursor, first: boolean): Stmt {
     return { t: 'createSchema', name };
   }
   if (c.acceptKw('TABLE')) return createTable(c);
-  if (c.acceptKw('OR', 'ALTER', 'VIEW')) return view(c, 'createOrAlter', first, 'CREATE VIEW');
+  if (c.isKw('EXTERNAL')) return createExternal(c, column);
+  if (c.isKw('OR') && c.isKw('ALTER', 1) && c.isKw('VIEW', 2)) {
+    c.poolRefusals.push(c.peek()!);
+    c.i += 3;
+    return view(c, 'createOrAlter', first, 'CREATE VIEW');
+  }
   if (c.acceptKw('VIEW')) return view(c, 'create', first, 'CREATE VIEW');
   if (c.acceptKw('USER')) {
     const name = c.ident();
@@ -104,7 +117,8 @@ function createTable(c: Cursor): Stmt {
   return { t: 'createTable', name, columns, constraints };
 }
 
-function column(c: Cursor, constraints: ConstraintDef[]): ColumnDef {
+/** A column definition (CREATE TABLE and CREATE EXTERNAL TABLE). */
+export function column(c: Cursor, constraints: ConstraintDef[]): ColumnDef {
   const col: ColumnDef = { name: c.ident(), type: c.ident().toLowerCase(), nullable: true };
   if (c.acceptOp('(')) {
     if (c.acceptKw('MAX')) col.length = 'max';
@@ -127,13 +141,17 @@ function column(c: Cursor, constraints: ConstraintDef[]): ColumnDef {
       constraints.push({ kind: 'PRIMARY KEY', columns: [col.name], enforced });
       col.nullable = false;
     } else if (c.isOp('(')) c.skipParens();
-    else c.i++;
+    else {
+      if (c.isKw('REFERENCES') || c.isKw('FOREIGN')) c.poolRefusals.push(c.peek()!);
+      c.i++;
+    }
   }
   return col;
 }
 
 function constraint(c: Cursor): ConstraintDef | undefined {
   const name = c.acceptKw('CONSTRAINT') ? c.ident() : undefined;
+  if (c.isKw('FOREIGN')) c.poolRefusals.push(c.peek()!);
   const kind = c.acceptKw('PRIMARY', 'KEY') ? 'PRIMARY KEY' : c.acceptKw('UNIQUE') ? 'UNIQUE' : undefined;
   if (!kind) {
     while (!c.atEnd() && !c.isOp(',') && !c.isOp(')')) c.isOp('(') ? c.skipParens() : c.i++;
@@ -163,9 +181,12 @@ function alter(c: Cursor, first: boolean): Stmt {
   if (c.acceptKw('TABLE')) {
     const table = c.name();
     c.expectKw('ADD');
-    if (c.isKw('CONSTRAINT') || c.isKw('PRIMARY') || c.isKw('UNIQUE')) {
+    if (c.isKw('CONSTRAINT') || c.isKw('PRIMARY') || c.isKw('UNIQUE') || c.isKw('FOREIGN')) {
+      const refusals = c.poolRefusals.length;
       const k = constraint(c);
       if (k) return { t: 'addConstraint', table, constraint: k };
+      // A FOREIGN KEY: SQL Server keeps it, the sandbox only needs it refused where the pool refuses it.
+      if (c.poolRefusals.length > refusals) return { t: 'set' };
     }
     throw sqlError.unsupported('ALTER TABLE other than ADD CONSTRAINT PRIMARY KEY/UNIQUE');
   }
@@ -200,8 +221,12 @@ function insert(c: Cursor): Stmt {
 
 function drop(c: Cursor): Stmt {
   c.expectKw('DROP');
-  const kind = (['TABLE', 'VIEW', 'SCHEMA', 'USER'] as const).find((k) => c.acceptKw(k));
-  if (!kind) throw sqlError.unsupported(`DROP ${c.peek()?.v ?? ''}`.trim());
+  const external = c.acceptKw('EXTERNAL');
+  const kinds: Array<[string[], DropKind]> = external
+    ? [[['TABLE'], 'EXTERNAL TABLE'], [['DATA', 'SOURCE'], 'EXTERNAL DATA SOURCE'], [['FILE', 'FORMAT'], 'EXTERNAL FILE FORMAT']]
+    : [[['TABLE'], 'TABLE'], [['VIEW'], 'VIEW'], [['SCHEMA'], 'SCHEMA'], [['USER'], 'USER']];
+  const kind = kinds.find(([words]) => c.acceptKw(...words))?.[1];
+  if (!kind) throw sqlError.unsupported(`DROP ${external ? 'EXTERNAL ' : ''}${c.peek()?.v ?? ''}`.trim());
   const ifExists = c.acceptKw('IF', 'EXISTS');
   const names = [c.name()];
   while (c.acceptOp(',')) names.push(c.name());

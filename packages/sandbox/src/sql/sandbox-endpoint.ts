@@ -87,7 +87,7 @@ export function startSqlEndpoint(core: SandboxCore): Promise<TdsServer> {
     latencyMs: () => core.latency.sql ?? 0,
     attached: () => lakehouseEndpoints(core),
     onRequest: (e) => {
-      const path = e.method === 'LOGIN' ? `/${e.database}` : `/${e.database}/batch/${e.text.slice(0, 200)}`;
+      const path = e.method === 'LOGIN' ? `/${e.database}` : `/${e.database}/${e.method === 'RPC' ? 'rpc' : 'batch'}/${e.text.slice(0, 200)}`;
       const entry = core.log.begin('sql', e.method, path);
       entry.startedAt = new Date(Date.now() - (performance.now() - e.started)).toISOString();
       if (e.faultId) entry.fault = e.faultId;

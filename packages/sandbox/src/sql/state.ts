@@ -8,6 +8,8 @@ export interface SqlTable {
   name: string;
   columns: ColumnDef[];
   rows: unknown[][];
+  /** An external table (PolyBase): where its files are; it holds no rows of its own. */
+  external?: { location: string; dataSource: string; fileFormat: string };
 }
 
 /** A view: its SELECT body and the full statement that last created or altered it. */
@@ -19,6 +21,8 @@ export interface SqlView {
   definition: string;
   text: string;
   alteredCount: number;
+  /** Its column names, as its SELECT list names them. */
+  columns: string[];
 }
 
 /** A PRIMARY KEY or UNIQUE constraint (a schema-scoped object, as in sys.objects). */
@@ -48,8 +52,20 @@ export interface SqlUser {
   objectId?: string;
 }
 
+/** An external data source or file format (database-scoped, not schema objects). */
+export interface SqlExternal {
+  id: number;
+  name: string;
+  /** TYPE of a data source, FORMAT_TYPE of a file format. */
+  type: string;
+  /** LOCATION of a data source. */
+  location?: string;
+}
+
 export interface SqlDatabase {
   name: string;
+  dataSources: Map<string, SqlExternal>;
+  fileFormats: Map<string, SqlExternal>;
   schemas: Map<string, SqlSchema>;
   users: Map<string, SqlUser>;
   /** Fixed database roles → lower-cased member names. */
@@ -72,6 +88,8 @@ export const newId = () => ++nextId;
 export function newDatabase(name: string): SqlDatabase {
   return {
     name,
+    dataSources: new Map(),
+    fileFormats: new Map(),
     schemas: new Map([['dbo', { id: 1, name: 'dbo', objects: new Map() }]]),
     users: new Map([['dbo', { id: 1, name: 'dbo', type: 'S' }]]),
     roles: new Map(FIXED_ROLES.map((r) => [r, new Set<string>()])),

@@ -62,6 +62,11 @@ export function validateKqlDatabase(check: AppCheck, item: CatalogItem) {
 /** A warehouse: DDL, seeds against it, and dbt models whose refs and sources resolve without cycles. */
 export function validateWarehouse(check: AppCheck, item: CatalogItem) {
   const c = item.content as WarehouseContent;
+  // The warehouse is a Synapse dedicated SQL pool: its grammar has no FOREIGN KEY and no CREATE OR ALTER.
+  for (const [i, stmt] of c.ddl.entries()) {
+    if (/\bFOREIGN\s+KEY\b|\bREFERENCES\b/i.test(stmt)) check.fail(item, `ddl[${i}] declares a FOREIGN KEY, which a dedicated SQL pool does not support; keep the relationship in the semantic model`);
+    if (/^\s*CREATE\s+OR\s+ALTER\b/i.test(stmt)) check.fail(item, `ddl[${i}] uses CREATE OR ALTER, which a dedicated SQL pool does not support`);
+  }
   let ddl: ReturnType<typeof parseDdl>;
   try {
     ddl = parseDdl(c.ddl);

@@ -18,6 +18,8 @@ export const CALL_CONDITIONS = {
   unseeded: 'if the table is empty',
   /** the schema is neither in the database nor in the content's DDL */
   missing: 'if missing',
+  /** what exists differs from the content (a view whose definition changed) */
+  changed: 'if changed',
   /** another install published the same name meanwhile */
   conflict: 'on a name conflict',
 } as const;

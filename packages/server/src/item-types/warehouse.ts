@@ -5,12 +5,14 @@ import type { CatalogItem } from '../catalog/types.js';
 import { validateWarehouse } from '../catalog/validate-stores.js';
 import type { ProvisionOutcome, StepContext, TypedProvisionContext } from '../provisioning/context.js';
 import { compileModels } from '../provisioning/dbt/compile.js';
+import { externalSchema } from '../provisioning/dbt/external.js';
 import { classifyDdl, guardedBatch, nstring, quoteName, seedStatements, type ColumnType } from '../provisioning/dbt/tsql.js';
 import { GateError } from '../errors.js';
 import { gate } from '../provisioning/gates.js';
 import type { PlannedCall } from './calls.js';
 import { Key, Name, Row } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
+import { lakeSources, provisionExternal, provisionViews } from './warehouse-objects.js';
 
 /** Warehouse content: DDL, keyed seeds, dbt sources and models. */
 export const WarehouseContent = Type.Object({
@@ -94,7 +96,7 @@ async function run(ctx: StepContext, session: SqlSession, sql: string) {
 
 const key = (schema: string, name: string) => `${schema}.${name}`.toLowerCase();
 
-/** The bundle's DDL, keyed seed rows and dbt models (as views) over T-SQL, as the service identity. */
+/** The bundle's DDL, keyed seed rows, lakehouse sources (external tables) and dbt models (as views) over T-SQL. */
 async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>): Promise<ProvisionOutcome> {
   const { server, database } = endpointOf(ctx);
   const content = ctx.content;
@@ -103,8 +105,9 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
   const models = compileModels(content.models ?? [], {
     modelSchema,
     sources: content.sources ?? {},
-    lakehouseDatabase: (k) => lakehouses.get(k)?.displayName,
+    lakehouseSchema: (k, schema) => { const lh = lakehouses.get(k); return lh && externalSchema(lh.displayName, schema); },
   });
+  const sources = lakeSources(ctx);
   const session = await open(ctx, server, database);
   let created = false;
   try {
@@ -122,6 +125,7 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
       if (d.kind === 'schema') {
         const isNew = !schemas.has(d.name.toLowerCase());
         created ||= isNew;
+        if (isNew) schemas.add(d.name.toLowerCase());
         ctx.log(`${label}: schema ${d.name} ${isNew ? 'created' : 'exists'}`);
       } else if (d.kind === 'table') {
         tables.set(key(d.schema, d.name), d);
@@ -129,7 +133,7 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
         created ||= isNew;
         ctx.log(`${label}: table ${d.schema}.${d.name} ${isNew ? 'created' : 'exists'} (${d.columns.length} columns)`);
       } else if (d.kind === 'constraint') ctx.log(`${label}: constraint ${d.name} on ${d.schema}.${d.table} (guarded by OBJECT_ID)`);
-      else if (d.kind === 'view') ctx.log(`${label}: view ${d.schema}.${d.name} (CREATE OR ALTER)`);
+      else if (d.kind === 'view') ctx.log(`${label}: view ${d.schema}.${d.name} (guarded by OBJECT_ID)`);
       else ctx.log(`${label}: ran as written (not a statement the provisioner guards): ${d.sql.slice(0, 60)}`);
     }
     for (const seed of content.seeds ?? []) {
@@ -144,12 +148,9 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
       created ||= inserted > 0;
       ctx.log(`seed ${seed.table}: ${inserted} of ${statements.length} rows inserted${inserted < statements.length ? `, ${statements.length - inserted} already present (key ${seed.key.join(', ')})` : ''}`);
     }
-    for (const m of models) {
-      await run(ctx, session, `CREATE OR ALTER VIEW ${quoteName(m.schema)}.${quoteName(m.name)} AS\n${m.select}`);
-      const isNew = !existing.has(key(m.schema, m.name));
-      created ||= isNew;
-      ctx.log(`dbt model ${m.name}: view ${m.schema}.${m.name} ${isNew ? 'created' : 'altered'} (CREATE OR ALTER VIEW)`);
-    }
+    const send = (sql: string) => run(ctx, session, sql);
+    if (sources.length) created = (await provisionExternal(ctx, send, sources, existing, schemas)) || created;
+    if (models.length) created = (await provisionViews(ctx, send, models)) || created;
   } finally {
     session.close();
   }
@@ -158,9 +159,12 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
   return { status: created ? 'created' : 'exists', resourceId: `${server}/${database}`, secondaryIds: { sqlEndpoint, sqlEndpointId: database, server, database } };
 }
 
+/** How many lakehouse tables the content reads (each an external table). */
+const lakeTables = (c: WarehouseContent) => Object.values(c.sources ?? {}).reduce((n, s) => n + (s.lakehouse ? s.tables.length : 0), 0);
+
 const batch = (command: string, times?: number, when?: PlannedCall['when']): PlannedCall => ({ service: 'sql', method: 'BATCH', path: '/{database}/batch/{sql*}', command, ...(times === undefined ? {} : { times }), ...(when ? { when } : {}) });
 
-/** warehouse: T-SQL over the service's identity: bundled DDL and seed rows, and dbt models run as views. */
+/** warehouse: T-SQL over the service's identity: bundled DDL and seed rows, lakehouse sources as external tables, and dbt models run as views. */
 export const warehouse: LiveItemType<'warehouse', typeof WarehouseContent> = {
   id: 'warehouse',
   displayName: 'Warehouse',
@@ -172,7 +176,7 @@ export const warehouse: LiveItemType<'warehouse', typeof WarehouseContent> = {
   validate: validateWarehouse,
   validatesAfter: ['lakehouse'],
   edges: { from: ['feeds', 'reads-from'], to: ['feeds', 'reads-from', 'visualizes'] },
-  // Its dbt views read lakehouse tables across databases: the lakehouse (and its SQL endpoint) must exist first.
+  // Its dbt views read lakehouse tables through external tables over the lakehouse's folders: the lakehouse must exist first.
   dependsOn: (c) => Object.values(c.sources ?? {}).map((s) => s.lakehouse),
   calls: (c) => [
     { service: 'sql', method: 'LOGIN', path: '/{database}' },
@@ -181,7 +185,18 @@ export const warehouse: LiveItemType<'warehouse', typeof WarehouseContent> = {
     batch('DDL statement, existence-guarded', c.ddl.length),
     ...(c.models?.length ? [batch(`CREATE SCHEMA ${c.modelSchema ?? 'dbo'}`, undefined, 'missing')] : []),
     ...(c.seeds ?? []).map((s) => batch(`key-guarded INSERT of ${s.table} seed rows`, Math.ceil(s.rows.length / SEED_ROWS_PER_BATCH))),
-    ...(c.models?.length ? [batch('CREATE OR ALTER VIEW (a dbt model)', c.models.length)] : []),
+    ...(lakeTables(c) ? [
+      batch('SELECT … FROM sys.external_data_sources UNION ALL … sys.external_file_formats'),
+      batch('CREATE EXTERNAL DATA SOURCE (OneLake, per workspace)', undefined, 'missing'),
+      batch('CREATE EXTERNAL FILE FORMAT (Parquet)', undefined, 'missing'),
+      batch('CREATE SCHEMA for the lakehouse\'s external tables', undefined, 'missing'),
+      batch('CREATE EXTERNAL TABLE (a lakehouse source table)', lakeTables(c), 'missing'),
+    ] : []),
+    ...(c.models?.length ? [
+      batch('SELECT … FROM sys.sql_modules'),
+      batch('CREATE VIEW (a dbt model)', c.models.length, 'missing'),
+      batch('DROP VIEW, then CREATE VIEW (a dbt model whose definition changed)', undefined, 'changed'),
+    ] : []),
   ],
   provision: provisionWarehouse,
 };

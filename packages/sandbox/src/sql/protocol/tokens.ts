@@ -1,6 +1,6 @@
 /** Writers for the server-to-client tokens of a TABULAR_RESULT message (MS-TDS 2.2.7). */
 
-const TOKEN = { COLMETADATA: 0x81, ERROR: 0xaa, INFO: 0xab, LOGINACK: 0xad, FEATUREEXTACK: 0xae, ROW: 0xd1, ENVCHANGE: 0xe3, DONE: 0xfd } as const;
+const TOKEN = { RETURNSTATUS: 0x79, COLMETADATA: 0x81, ERROR: 0xaa, RETURNVALUE: 0xac, INFO: 0xab, LOGINACK: 0xad, FEATUREEXTACK: 0xae, ROW: 0xd1, ENVCHANGE: 0xe3, DONE: 0xfd, DONEPROC: 0xfe, DONEINPROC: 0xff } as const;
 
 /** DONE status bits. */
 export const DoneStatus = { FINAL: 0x00, MORE: 0x01, ERROR: 0x02, COUNT: 0x10, ATTN: 0x20 } as const;
@@ -83,10 +83,13 @@ export function message(m: ServerMessage): Buffer {
   return withLength(m.class > 10 ? TOKEN.ERROR : TOKEN.INFO, body);
 }
 
-/** DONE: status bits, current command, row count (8 bytes since TDS 7.2). */
-export function done(status: number, rowCount = 0, curCmd = 0xc1): Buffer {
+/** Which DONE token ends a statement: a batch's (DONE), one inside a procedure (DONEINPROC), or the procedure's (DONEPROC). */
+export type DoneKind = 'batch' | 'inProc' | 'proc';
+
+/** DONE, DONEINPROC or DONEPROC: status bits, current command, row count (8 bytes since TDS 7.2). */
+export function done(status: number, rowCount = 0, curCmd = 0xc1, kind: DoneKind = 'batch'): Buffer {
   const b = Buffer.alloc(13);
-  b[0] = TOKEN.DONE;
+  b[0] = kind === 'batch' ? TOKEN.DONE : kind === 'inProc' ? TOKEN.DONEINPROC : TOKEN.DONEPROC;
   b.writeUInt16LE(status, 1);
   b.writeUInt16LE(curCmd, 3);
   b.writeBigUInt64LE(BigInt(rowCount), 5);
@@ -145,4 +148,25 @@ export function row(columns: ResultColumn[], values: unknown[]): Buffer {
     }
   });
   return Buffer.concat(parts);
+}
+
+/** RETURNSTATUS: a procedure's return code. */
+export function returnStatus(value: number): Buffer {
+  const b = Buffer.alloc(5);
+  b[0] = TOKEN.RETURNSTATUS;
+  b.writeInt32LE(value, 1);
+  return b;
+}
+
+/** RETURNVALUE of an int OUTPUT parameter (sp_prepare's handle). */
+export function returnIntValue(ordinal: number, name: string, value: number): Buffer {
+  const head = Buffer.alloc(3);
+  head[0] = TOKEN.RETURNVALUE;
+  head.writeUInt16LE(ordinal, 1);
+  const meta = Buffer.alloc(7);
+  meta[0] = 0x01; // status: output parameter
+  meta.writeUInt16LE(0x0001, 5); // UserType 0 (4 bytes), flags: nullable
+  const typed = Buffer.from([0x26, 4, 4, 0, 0, 0, 0]);
+  typed.writeInt32LE(value, 3);
+  return Buffer.concat([head, bVarchar(name), meta, typed]);
 }

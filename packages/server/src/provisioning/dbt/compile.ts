@@ -6,7 +6,7 @@ export interface DbtModel {
   sql: string;
 }
 
-/** A dbt source: a schema of this warehouse, or of a lakehouse of the app (read across databases). */
+/** A dbt source: a schema of this warehouse, or of a lakehouse of the app (read through external tables). */
 export interface DbtSource {
   schema: string;
   lakehouse?: string;
@@ -33,8 +33,8 @@ export interface CompileOptions {
   /** Schema the views go to (dbt's target schema). */
   modelSchema: string;
   sources: Record<string, DbtSource>;
-  /** The database name of a lakehouse source, by the lakehouse item's key. */
-  lakehouseDatabase: (key: string) => string | undefined;
+  /** The warehouse schema holding the external tables of a lakehouse source, by the lakehouse item's key and source schema. */
+  lakehouseSchema: (key: string, schema: string) => string | undefined;
 }
 
 const STRING = String.raw`\s*(?:'([^']*)'|"([^"]*)")\s*`;
@@ -82,11 +82,11 @@ function sourceName(model: string, o: CompileOptions, source: string, table: str
   const s = o.sources[source];
   if (!s) throw new DbtCompileError(model, `source('${source}', '${table}') names no declared source`);
   if (!s.tables.includes(table)) throw new DbtCompileError(model, `source '${source}' declares no table '${table}'`);
-  const name = `${quoteName(s.schema)}.${quoteName(table)}`;
-  if (!s.lakehouse) return name;
-  const database = o.lakehouseDatabase(s.lakehouse);
-  if (!database) throw new DbtCompileError(model, `source '${source}' reads lakehouse '${s.lakehouse}', which is not an item of this app`);
-  return `${quoteName(database)}.${name}`;
+  if (!s.lakehouse) return `${quoteName(s.schema)}.${quoteName(table)}`;
+  // A dedicated SQL pool has no names in other databases: a lakehouse table is an external table of this warehouse.
+  const schema = o.lakehouseSchema(s.lakehouse, s.schema);
+  if (!schema) throw new DbtCompileError(model, `source '${source}' reads lakehouse '${s.lakehouse}', which is not an item of this app`);
+  return `${quoteName(schema)}.${quoteName(table)}`;
 }
 
 function inDependencyOrder(models: Map<string, CompiledModel>): CompiledModel[] {

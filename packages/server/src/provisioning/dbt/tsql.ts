@@ -46,7 +46,8 @@ export function classifyDdl(sql: string): DdlStatement {
   m = new RegExp(`^CREATE\\s+(?:OR\\s+ALTER\\s+)?VIEW\\s+(${NAME})`, 'i').exec(text);
   if (m) {
     const [schema, name] = twoPart(m[1]!);
-    return { kind: 'view', schema, name, sql: text.replace(/^CREATE\s+(?:OR\s+ALTER\s+)?VIEW/i, 'CREATE OR ALTER VIEW') };
+    // A dedicated SQL pool has CREATE VIEW only (no CREATE OR ALTER).
+    return { kind: 'view', schema, name, sql: text.replace(/^CREATE\s+(?:OR\s+ALTER\s+)?VIEW/i, 'CREATE VIEW') };
   }
   return { kind: 'other', sql: text };
 }
@@ -76,14 +77,15 @@ function columnsOf(body: string): ColumnType[] {
   return columns;
 }
 
-/** The statement as one idempotent batch: existence-guarded CREATE SCHEMA/TABLE/constraint, CREATE OR ALTER VIEW. */
+/** The statement as one idempotent batch: existence-guarded CREATE SCHEMA/TABLE/constraint/VIEW (CREATE VIEW starts its batch, hence EXEC). */
 export function guardedBatch(d: DdlStatement): string {
   switch (d.kind) {
     // CREATE SCHEMA must start its batch, hence EXEC.
     case 'schema': return `IF SCHEMA_ID(${nstring(d.name)}) IS NULL EXEC(${nstring(`CREATE SCHEMA ${quoteName(d.name)}`)})`;
     case 'table': return `IF OBJECT_ID(${nstring(`${quoteName(d.schema)}.${quoteName(d.name)}`)}, N'U') IS NULL\n${d.sql}`;
     case 'constraint': return `IF OBJECT_ID(${nstring(`${quoteName(d.schema)}.${quoteName(d.name)}`)}) IS NULL\n${d.sql}`;
-    case 'view': case 'other': return d.sql;
+    case 'view': return `IF OBJECT_ID(${nstring(`${quoteName(d.schema)}.${quoteName(d.name)}`)}, N'V') IS NULL EXEC(${nstring(d.sql)})`;
+    case 'other': return d.sql;
   }
 }
 
