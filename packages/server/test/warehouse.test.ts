@@ -7,6 +7,7 @@ import { DEFAULT_CATALOG_DIR, loadApp } from '../src/catalog/index.js';
 import { expandSeedTokens } from '../src/catalog/seed-tokens.js';
 import type { CloudProfile } from '../src/cloud/profiles.js';
 import { BackingPipeline } from '../src/backends/http-pipeline.js';
+import { OneLakeClient } from '../src/backends/onelake.js';
 import { connect, SqlError } from '../src/backends/sql.js';
 import type { TokenSource } from '../src/backends/credential.js';
 import type { Backends, ProvisionContext } from '../src/provisioning/context.js';
@@ -47,7 +48,7 @@ function context(server: TdsServer, content: unknown = expandSeedTokens(item.con
   return {
     app, item, content, storedItemId: 'item-1', profile,
     target: resolveTarget(profile, loadConfig(settings).sharedSet, 'shared'),
-    backends: { pipeline } as unknown as Backends,
+    backends: { pipeline, oneLake: new OneLakeClient(pipeline, profile.oneLakeUrl, profile.storageAudience) } as unknown as Backends,
     // The lakehouse step ran first: its live id and platform workspace place the external tables' files.
     dependency: (k) => (k === 'clinical-lakehouse' ? { status: 'created', resourceId: 'lh-1', secondaryIds: { platformWorkspaceId: 'ws-1' }, steps: [] } : undefined),
     contentOf: (k) => app.items.find((i) => i.key === k)?.content,

@@ -26,6 +26,11 @@ const segments = (path: string) => path.split('/').map((s) => backingPath`/${s}`
 export class OneLakeClient {
   constructor(private readonly pipeline: BackingPipeline, private readonly baseUrl: string, private readonly audience: string) {}
 
+  /** The OneLake host, as abfss:// addresses (a SQL pool's external data source) name it. */
+  get host(): string {
+    return new URL(this.baseUrl).host;
+  }
+
   /** The same client over another pipeline (a probe acting as another identity, under the same per-service limits). */
   through(pipeline: BackingPipeline): OneLakeClient {
     return new OneLakeClient(pipeline, this.baseUrl, this.audience);

@@ -14,7 +14,7 @@ const key = (schema: string, name: string) => `${schema}.${name}`.toLowerCase();
 
 /** The lakehouse sources of the content, resolved to their lakehouse's tables and OneLake location (the lakehouse step ran first). */
 export function lakeSources(ctx: TypedProvisionContext<WarehouseContent>): LakeSource[] {
-  const host = new URL(ctx.target.oneLakeUrl).host;
+  const host = ctx.backends.oneLake.host;
   return Object.entries(ctx.content.sources ?? {}).flatMap(([name, s]) => {
     if (!s.lakehouse) return [];
     const item = ctx.app.items.find((i: CatalogItem) => i.key === s.lakehouse);
