@@ -17,7 +17,9 @@ const useStyles = makeStyles({
  * One provisioning step of the report: its status and resource, a gate as a warning, a failure with the service's text,
  * and Retry. `retrying`: the step is re-opened and the service's worker runs it; `retryDisabled`: the job runs.
  */
-export function StepRow({ step, onRetry, retrying, retryDisabled, retryError }: { step: ProvisionStep; onRetry?: () => void; retrying?: boolean; retryDisabled?: boolean; retryError?: string }) {
+export function StepRow({ step, onRetry, retrying, retryDisabled, retryError }: {
+  step: ProvisionStep; onRetry?: () => void; retrying?: boolean; retryDisabled?: boolean; retryError?: string;
+}) {
   const s = useStyles();
   const r = step.result;
   const isAdmin = useIsAdmin();

@@ -153,15 +153,18 @@ export class JobStore {
         .where('id', '=', jobId).where('tenant_id', '=', tenantId).forUpdate().executeTakeFirst();
       if (!job || (job.status === 'running' && !(job.phase === 'provisioning' && job.unleased))) return false;
       const now = new Date().toISOString();
-      await trx.updateTable('install_steps').set({ result: null, updated_at: now }).where('job_id', '=', jobId).where('step_index', '=', step.stepIndex).execute();
-      const live = await trx.selectFrom('install_steps').select(sql<boolean>`result IS NOT NULL`.as('done')).where('job_id', '=', jobId).where('live', '=', true).execute();
+      const steps = trx.updateTable('install_steps').where('job_id', '=', jobId);
+      await steps.set({ result: null, updated_at: now }).where('step_index', '=', step.stepIndex).execute();
+      const live = await trx.selectFrom('install_steps').select(sql<boolean>`result IS NOT NULL`.as('done'))
+        .where('job_id', '=', jobId).where('live', '=', true).execute();
       const percentComplete = provisioningPercent(live.filter((s) => s.done).length, live.length);
       const seq = job.event_seq + 1;
       await trx.updateTable('install_jobs').set({
         status: 'running', phase: 'provisioning', percent_complete: percentComplete, provision: null, finished_at: null,
         lease_owner: null, lease_expires_at: null, attempts: 0, event_seq: seq, updated_at: now,
       }).where('id', '=', jobId).execute();
-      const data = { stepIndex: step.stepIndex, itemType: step.itemType, displayName: step.displayName, status: 'running', phase: 'provisioning', percentComplete };
+      const { stepIndex, itemType, displayName } = step; // only these: the caller may pass the whole step row
+      const data = { stepIndex, itemType, displayName, status: 'running', phase: 'provisioning', percentComplete };
       await trx.insertInto('job_events').values({ job_id: jobId, seq, kind: 'step-retried', data: JSON.stringify(data) }).execute();
       return true;
     });

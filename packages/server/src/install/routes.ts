@@ -51,7 +51,10 @@ export const installRoutes = (service: InstallService): FastifyPluginAsyncTypebo
     schema: {
       operationId: 'retryInstallStep', tags: ['install'],
       summary: 'Re-open one provisioning step (after fixing its gate): 202 with the job running again; poll it like an install until the worker has run the step',
-      description: 'The worker runs the re-opened step under the job\'s lease and recomputes the report from the stored steps. Several steps may be re-opened one after another until a worker claims the job; while a worker runs it, 409 job_running.',
+      description: [
+        "The worker runs the re-opened step under the job's lease and recomputes the report from the stored steps.",
+        'Several steps may be re-opened one after another until a worker claims the job; while a worker runs it, 409 job_running.',
+      ].join(' '),
       params: Type.Object({ jobId: Id('install job id'), stepIndex: Type.String({ pattern: '^[0-9]{1,3}$' }) }),
       response: { 202: Type.Object({ ok: Ok, job: Type.Ref(InstallJobSchema) }), ...errors(404, 409) },
     },
