@@ -1339,7 +1339,7 @@ class Operations(SyncCore):
         return self._call("removeFirewallRule", {"workspaceId": workspace_id, "ruleId": rule_id}, query={"incidentId": incident_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
     def retry_install_step(self, job_id: str, step_index: str) -> InstallJob:
-        """Re-run one provisioning step (after fixing its gate) and recompute the report (POST /api/apps/install-jobs/{jobId}/steps/{stepIndex}/retry)."""
+        """Re-open one provisioning step (after fixing its gate): 202 with the job running again; poll it like an install until the worker has run the step (POST /api/apps/install-jobs/{jobId}/steps/{stepIndex}/retry)."""
         return self._call("retryInstallStep", {"jobId": job_id, "stepIndex": step_index}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     def revoke_token(self, token_id: str) -> str:
@@ -1379,7 +1379,7 @@ class Operations(SyncCore):
         return self._call("startRotation", {"credentialId": credential_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     def stream_install_job_events(self, job_id: str, *, last_event_id: Optional[str] = None) -> Iterator[ServerSentEvent]:
-        """Server-sent events of a job (phase, item-created, step, done); replays after Last-Event-ID (GET /api/apps/install-jobs/{jobId}/events)."""
+        """Server-sent events of a job (phase, item-created, step, step-retried, done); replays after Last-Event-ID (GET /api/apps/install-jobs/{jobId}/events)."""
         return self._stream("streamInstallJobEvents", {"jobId": job_id}, headers={"last-event-id": last_event_id})
 
     def unassign_application(self, tenant_id: str, client_id: str) -> str:
@@ -1737,7 +1737,7 @@ class AsyncOperations(AsyncCore):
         return await self._call("removeFirewallRule", {"workspaceId": workspace_id, "ruleId": rule_id}, query={"incidentId": incident_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def retry_install_step(self, job_id: str, step_index: str) -> InstallJob:
-        """Re-run one provisioning step (after fixing its gate) and recompute the report (POST /api/apps/install-jobs/{jobId}/steps/{stepIndex}/retry)."""
+        """Re-open one provisioning step (after fixing its gate): 202 with the job running again; poll it like an install until the worker has run the step (POST /api/apps/install-jobs/{jobId}/steps/{stepIndex}/retry)."""
         return await self._call("retryInstallStep", {"jobId": job_id, "stepIndex": step_index}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def revoke_token(self, token_id: str) -> str:
@@ -1777,7 +1777,7 @@ class AsyncOperations(AsyncCore):
         return await self._call("startRotation", {"credentialId": credential_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def stream_install_job_events(self, job_id: str, *, last_event_id: Optional[str] = None) -> AsyncIterator[ServerSentEvent]:
-        """Server-sent events of a job (phase, item-created, step, done); replays after Last-Event-ID (GET /api/apps/install-jobs/{jobId}/events)."""
+        """Server-sent events of a job (phase, item-created, step, step-retried, done); replays after Last-Event-ID (GET /api/apps/install-jobs/{jobId}/events)."""
         return await self._stream("streamInstallJobEvents", {"jobId": job_id}, headers={"last-event-id": last_event_id})
 
     async def unassign_application(self, tenant_id: str, client_id: str) -> str:

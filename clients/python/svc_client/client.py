@@ -19,7 +19,11 @@ class Client(Operations):
 
     def install_app(self, app_id: str, body: InstallAppBody) -> "InstallJobHandle":  # type: ignore[override]
         """Start installing a curated app; `.wait()` on the answer polls the job until it finishes."""
-        return InstallJobHandle(self, super().install_app(app_id, body))
+        return InstallJobHandle(self, super().install_app(app_id, body), "jobId")
+
+    def retry_install_step(self, job_id: str, step_index: str) -> "InstallJobHandle":  # type: ignore[override]
+        """Re-open one provisioning step for the service's worker (202): the job, running again; `.wait()` polls it until it finishes."""
+        return InstallJobHandle(self, super().retry_install_step(job_id, step_index), "id")
 
     def wait_for_install_job(self, job_id: str, *, timeout: float = WAIT_TIMEOUT, interval: float = POLL_INTERVAL) -> InstallJob:
         """Polls the job every `interval` seconds until its status is not running; returns the final job."""
@@ -51,7 +55,11 @@ class AsyncClient(AsyncOperations):
 
     async def install_app(self, app_id: str, body: InstallAppBody) -> "AsyncInstallJobHandle":  # type: ignore[override]
         """Start installing a curated app; `await handle.wait()` polls the job until it finishes."""
-        return AsyncInstallJobHandle(self, await super().install_app(app_id, body))
+        return AsyncInstallJobHandle(self, await super().install_app(app_id, body), "jobId")
+
+    async def retry_install_step(self, job_id: str, step_index: str) -> "AsyncInstallJobHandle":  # type: ignore[override]
+        """Re-open one provisioning step for the service's worker (202): the job, running again; `await handle.wait()` polls it until it finishes."""
+        return AsyncInstallJobHandle(self, await super().retry_install_step(job_id, step_index), "id")
 
     async def wait_for_install_job(self, job_id: str, *, timeout: float = WAIT_TIMEOUT, interval: float = POLL_INTERVAL) -> InstallJob:
         """Polls the job every `interval` seconds until its status is not running; returns the final job."""
@@ -79,15 +87,16 @@ class AsyncClient(AsyncOperations):
 
 
 class InstallJobHandle(Dict[str, Any]):
-    """The install answer (`jobId`, `totalItems`) with `wait()`."""
+    """An answer naming an install job (the install's `jobId` and `totalItems`, or a step retry's job) with `wait()`."""
 
-    def __init__(self, client: Client, started: Dict[str, Any]) -> None:
-        super().__init__(started)
+    def __init__(self, client: Client, answer: Dict[str, Any], id_key: str) -> None:
+        super().__init__(answer)
         self._client = client
+        self._id_key = id_key
 
     @property
     def job_id(self) -> str:
-        return str(self["jobId"])
+        return str(self[self._id_key])
 
     def wait(self, timeout: float = WAIT_TIMEOUT, interval: float = POLL_INTERVAL) -> InstallJob:
         """Polls every `interval` seconds (default 5) until the job is done, partial or failed; returns the final job."""
@@ -95,15 +104,16 @@ class InstallJobHandle(Dict[str, Any]):
 
 
 class AsyncInstallJobHandle(Dict[str, Any]):
-    """The install answer (`jobId`, `totalItems`) with an awaitable `wait()`."""
+    """An answer naming an install job (the install's `jobId` and `totalItems`, or a step retry's job) with an awaitable `wait()`."""
 
-    def __init__(self, client: AsyncClient, started: Dict[str, Any]) -> None:
-        super().__init__(started)
+    def __init__(self, client: AsyncClient, answer: Dict[str, Any], id_key: str) -> None:
+        super().__init__(answer)
         self._client = client
+        self._id_key = id_key
 
     @property
     def job_id(self) -> str:
-        return str(self["jobId"])
+        return str(self[self._id_key])
 
     async def wait(self, timeout: float = WAIT_TIMEOUT, interval: float = POLL_INTERVAL) -> InstallJob:
         """Polls every `interval` seconds (default 5) until the job is done, partial or failed; returns the final job."""

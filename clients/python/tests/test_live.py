@@ -133,6 +133,21 @@ def test_install_an_app_and_wait_for_it(client: Client, workspace: dict) -> None
     assert events and events[-1] in ("done", "failed")
 
 
+def test_retry_a_step_and_wait_for_the_job(client: Client, workspace: dict) -> None:
+    job = client.install_app("app-lakehouse-inspector", {"workspaceId": workspace["id"]}).wait(interval=0.2, timeout=180)
+    step = job["provision"]["steps"][0]
+    handle = client.retry_install_step(job["id"], str(step["stepIndex"]))
+    assert (handle.job_id, handle["status"], handle["phase"]) == (job["id"], "running", "provisioning")
+    assert "provision" not in handle
+    retried = handle.wait(interval=0.2, timeout=180)
+    assert retried["status"] != "running" and retried["finishedAt"] is not None
+    assert [s["stepIndex"] for s in retried["provision"]["steps"]] == [s["stepIndex"] for s in job["provision"]["steps"]]
+    events = [e.event for e in client.stream_install_job_events(job["id"])]
+    assert events[events.index("step-retried"):] == ["step-retried", "phase", "step", "phase", "done"]
+    with pytest.raises(SvcNotFoundError):
+        client.retry_install_step(job["id"], "99")
+
+
 def test_unknown_install_job_and_app_raise_not_found(client: Client, workspace: dict) -> None:
     with pytest.raises(SvcNotFoundError):
         client.get_install_job("no-such-job")

@@ -332,6 +332,7 @@ export class SvcClient {
     list: (o?: PageOptions & { workspaceId?: string }) =>
       this.run('listInstallJobs', (i) => this.api.GET('/api/apps/install-jobs', { ...i, params: { query: SvcClient.query(o) } }), SvcClient.page<InstallJob>('jobs')),
     iterate: (o?: { limit?: number; workspaceId?: string }) => this.pages((cursor) => this.installs.list({ ...o, cursor })),
+    /** Re-opens one provisioning step for the service's worker (202): answers the job, running again; follow it with `wait`. */
     retryStep: (jobId: string, stepIndex: number) =>
       this.run('retryInstallStep', (i) => this.api.POST('/api/apps/install-jobs/{jobId}/steps/{stepIndex}/retry', { ...i, params: { path: { jobId, stepIndex: String(stepIndex) } } }), SvcClient.key<InstallJob>('job')),
     /** Polls the job every `intervalMs` (default 5 s) until its status is not running; returns the final job. */

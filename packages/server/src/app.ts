@@ -159,7 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const worker = deps.worker === false ? undefined : new InstallWorker(jobs, runner, app.log, {
     maxJobs: config.install.workerJobs, pollMs: config.install.pollMs, heartbeatMs: Math.floor(config.install.leaseMs / 3),
   });
-  const installs = new InstallService({ db: store.db, jobs, catalog, workspaces, profile, tenancy, backends, onAccepted: () => worker?.poke() });
+  const installs = new InstallService({ jobs, catalog, workspaces, tenancy, onAccepted: () => worker?.poke() });
   workspaces.busy = (tenantId, workspaceId) => jobs.hasRunning(tenantId, workspaceId);
   const thread = new ThreadService(store.db, workspaces);
   const identity = await IdentityService.create({ db: store.db, profile, backends, signals, metrics, settings: config.identityOps, tenancy });

@@ -139,6 +139,24 @@ test('catalog and installs: start, wait (polling), list, events', async (t) => {
   await assert.rejects(svc.installs.wait(started.jobId, { timeoutMs: -1 }).then(() => { throw new SvcTimeoutError('unreached'); }), SvcTimeoutError);
 });
 
+test('installs: a step retry answers the job running again, and wait follows it to the recomputed report', async (t) => {
+  const { baseUrl, token } = await service(t);
+  const svc = createSvcClient({ baseUrl, token });
+  const ws = await svc.workspaces.create({ name: unique('retry') });
+  const { jobId } = await svc.installs.start('app-lakehouse-inspector', { workspaceId: ws.id });
+  const installed = await svc.installs.wait(jobId, { intervalMs: 200, timeoutMs: 120_000 });
+  const step = installed.provision!.steps[0]!;
+  const retried = await svc.installs.retryStep(jobId, step.stepIndex);
+  assert.deepEqual([retried.id, retried.status, retried.phase, retried.provision], [jobId, 'running', 'provisioning', undefined]);
+  const job = await svc.installs.wait(jobId, { intervalMs: 200, timeoutMs: 120_000 });
+  assert.notEqual(job.status, 'running');
+  assert.deepEqual(job.provision!.steps.map((s) => s.stepIndex), installed.provision!.steps.map((s) => s.stepIndex), 'the report keeps every step');
+  const kinds: string[] = [];
+  for await (const e of svc.installs.events(jobId)) kinds.push(e.event);
+  assert.deepEqual(kinds.slice(kinds.indexOf('step-retried')), ['step-retried', 'phase', 'step', 'phase', 'done'], 'the stream follows the re-opened job to its end');
+  await assert.rejects(svc.installs.retryStep(jobId, 99), SvcNotFoundError);
+});
+
 test('a cookie session works with X-CSRF-Token on changes, and is refused without it', async (t) => {
   const { baseUrl, token } = await service(t);
   const r = await fetch(`${baseUrl}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });

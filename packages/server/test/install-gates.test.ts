@@ -10,7 +10,7 @@ import { startSandbox } from '@svc/sandbox';
 import { loadCatalog } from '../src/catalog/load-catalog.js';
 import { dependenciesOf } from '../src/item-types/index.js';
 import { build, type TestApp, type TestTenant } from './helpers.js';
-import { defaultTenant, install, OPERATOR, workspace, type Sandbox } from './install-helpers.js';
+import { defaultTenant, install, OPERATOR, retryStep, workspace, type Sandbox } from './install-helpers.js';
 import { DEFAULT_TENANT, ensureTenant } from '../src/auth/token-service.js';
 
 const catalog = loadCatalog();
@@ -66,7 +66,7 @@ function assertGate(step: any, name: keyof typeof GATES) {
 
 const provisioned = (s: any) => s.result.status === 'created' || s.result.status === 'exists';
 
-/** Retries every step that is not provisioned, dependencies first, checking the report after each retry. */
+/** Retries every step that is not provisioned, dependencies first, following the job to the end and checking the report after each retry. */
 async function retryAll(c: Pick<Ctx, 'h' | 'tenant'>, job: any) {
   const app = catalog.get(job.appId)!;
   const depth = (key: string, seen = new Set<string>()): number => {
@@ -81,9 +81,7 @@ async function retryAll(c: Pick<Ctx, 'h' | 'tenant'>, job: any) {
   const retriedBefore = await retried();
   let current = job;
   for (const s of pending) {
-    const r = await c.h.app.inject({ method: 'POST', url: `/api/apps/install-jobs/${job.id}/steps/${s.stepIndex}/retry`, headers: c.tenant.auth });
-    assert.equal(r.statusCode, 200, r.body);
-    current = r.json().job;
+    current = await retryStep(c.h, c.tenant, job.id, s.stepIndex);
     const after = current.provision.steps.find((x: any) => x.stepIndex === s.stepIndex);
     assert.equal(after.result.status, 'created', `retry of ${s.displayName}: ${JSON.stringify(after.result)}`);
     assert.ok(after.result.resourceId, 'the retried step names its live resource');
@@ -108,8 +106,9 @@ test('gate "no bound platform workspace": cleared by assigning the tenant a plat
   assert.equal(job.status, 'failed');
   const before = (await c.sandbox.admin.requests({ service: 'dataPlatform' })).length;
   // Retrying before the cause is fixed changes nothing and sends nothing.
-  const early = await c.h.app.inject({ method: 'POST', url: `/api/apps/install-jobs/${job.id}/steps/0/retry`, headers: c.tenant.auth });
-  assertGate(early.json().job.provision.steps.find((s: any) => s.stepIndex === 0), 'no-platform-workspace');
+  const early = await retryStep(c.h, c.tenant, job.id, 0);
+  assertGate(early.provision.steps.find((s: any) => s.stepIndex === 0), 'no-platform-workspace');
+  assert.deepEqual([early.provision.outcome, early.status], ['all-remediation', 'failed']);
   assert.equal((await c.sandbox.admin.requests({ service: 'dataPlatform' })).length, before);
 
   // The remediation: the platform workspace is assigned to the tenant (the operator), then bound to the workspace.
@@ -135,13 +134,12 @@ test('gate "data platform 401/403": revoked workspace role, then the tenant sett
   // Half the fix: a role back (Contributor is enough to provision) but service principals may not use the APIs → still the same gate.
   await c.sandbox.admin.grant({ service: 'dataPlatform', role: 'Contributor' });
   await c.sandbox.admin.setSwitch('dataPlatform.servicePrincipalsEnabled', false);
-  const half = await c.h.app.inject({ method: 'POST', url: `/api/apps/install-jobs/${job.id}/steps/${job.provision.steps[0].stepIndex}/retry`, headers: c.tenant.auth });
-  assert.equal(half.statusCode, 200, half.body);
-  assertGate(half.json().job.provision.steps[0], 'data-platform-auth');
-  assert.equal(half.json().job.provision.outcome, 'all-remediation');
+  const half = await retryStep(c.h, c.tenant, job.id, job.provision.steps[0].stepIndex);
+  assertGate(half.provision.steps[0], 'data-platform-auth');
+  assert.equal(half.provision.outcome, 'all-remediation');
 
   await c.sandbox.admin.setSwitch('dataPlatform.servicePrincipalsEnabled', true);
-  const done = await retryAll(c, half.json().job);
+  const done = await retryAll(c, half);
   assert.equal(done.provision.outcome, 'all-created');
   assert.equal(done.status, 'done');
 });

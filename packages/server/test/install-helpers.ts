@@ -106,6 +106,28 @@ export async function install(h: TestApp, tenant: TestTenant, appId: string, bod
   const start = await h.app.inject({ method: 'POST', url: `/api/apps/${appId}/install`, headers: tenant.auth, payload: body });
   assert.equal(start.statusCode, 202, start.body);
   const { jobId, totalItems } = start.json();
+  const job = await follow(h, tenant, jobId, timeoutMs);
+  assert.equal(job.totalItems, totalItems);
+  return job;
+}
+
+/** POSTs a step retry as the console's Retry does: 202 with the job running again, its report absent until the worker ends. */
+export async function startRetry(h: TestApp, tenant: TestTenant, jobId: string, stepIndex: number) {
+  const r = await h.app.inject({ method: 'POST', url: `/api/apps/install-jobs/${jobId}/steps/${stepIndex}/retry`, headers: tenant.auth });
+  assert.equal(r.statusCode, 202, r.body);
+  const job = r.json().job;
+  assert.deepEqual([job.status, job.phase, job.provision, job.finishedAt], ['running', 'provisioning', undefined, null], 'the step is re-opened for the worker');
+  return job;
+}
+
+/** Retries a step and polls the job until the worker has run it. */
+export async function retryStep(h: TestApp, tenant: TestTenant, jobId: string, stepIndex: number, timeoutMs = 120_000) {
+  await startRetry(h, tenant, jobId, stepIndex);
+  return follow(h, tenant, jobId, timeoutMs);
+}
+
+/** Polls a job to the end, checking phases stay in order, progress never goes down and the report waits for the end. */
+export async function follow(h: TestApp, tenant: TestTenant, jobId: string, timeoutMs = 120_000) {
   const order = ['creating-items', 'provisioning', 'finalizing', 'done'];
   let lastPhase = 0;
   let lastPercent = 0;
@@ -122,11 +144,11 @@ export async function install(h: TestApp, tenant: TestTenant, appId: string, bod
     if (job.status !== 'running') {
       assert.equal(job.phase, 'done');
       assert.equal(job.percentComplete, 100);
-      assert.equal(job.totalItems, totalItems);
+      assert.ok(job.finishedAt, 'a finished job names when');
       return job;
     }
     assert.equal(job.provision, undefined, 'provision is absent while the job runs');
-    if (Date.now() > deadline) throw new Error(`install ${jobId} still running after ${timeoutMs} ms: ${r.body}`);
+    if (Date.now() > deadline) throw new Error(`job ${jobId} still running after ${timeoutMs} ms: ${r.body}`);
     await new Promise((res) => setTimeout(res, 100));
   }
 }

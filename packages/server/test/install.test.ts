@@ -212,11 +212,20 @@ test('concurrent writes to one job each append one event, numbered without gaps;
   assert.equal(job?.percentComplete, 50);
   const steps = await jobs.steps(id);
   assert.ok(steps.every((s) => s.result?.status === 'created'), 'the fenced-out write did not touch the steps');
-  // A tenant fence (a step retry) of another tenant does not reach the job.
-  assert.equal(await jobs.update(id, { tenantId: 'another-tenant' }, { status: 'failed' }, { kind: 'step-retried', data: {} }), false);
-  assert.equal(await jobs.update(id, { tenantId: tenant.tenantId }, { percentComplete: 60 }, { kind: 'step-retried', data: {} }), true);
-  assert.equal((await jobs.events(id, 20)).map((e) => e.seq).join(), '21,22');
+  // A step retry re-opens nothing while a worker holds the job, nor a job of another tenant.
+  const step = { stepIndex: 0, itemType: 'notebook', displayName: 'n0' };
+  assert.equal(await jobs.reopen(tenant.tenantId, id, step), false, 'owner-a holds the lease');
+  assert.equal((await jobs.events(id, 0)).length, 21);
   // Finished, so no worker of another test on a shared PostgreSQL store picks the job up once its lease runs out.
   assert.equal(await jobs.update(id, { owner: 'owner-a' }, { status: 'done', phase: 'done', finished: true }, { kind: 'done', data: {} }), true);
   assert.equal((await jobs.get(tenant.tenantId, id))?.status, 'done');
+  // Finished, the job re-opens for its tenant only: the step's result is cleared and the event numbered after the rest.
+  assert.equal(await jobs.reopen('another-tenant', id, step), false);
+  assert.equal(await jobs.reopen(tenant.tenantId, id, step), true);
+  assert.deepEqual((await jobs.events(id, 21)).map((e) => [e.seq, e.kind]), [[22, 'done'], [23, 'step-retried']]);
+  assert.deepEqual((await jobs.steps(id)).map((s) => s.result?.status ?? null), [null, 'created']);
+  assert.equal(await jobs.update(id, { owner: 'owner-a' }, { status: 'done', phase: 'done', finished: true }), false, 'the lease was given up by the re-open');
+  const row = await h.store.db.selectFrom('install_jobs').select(['status', 'phase', 'lease_owner', 'provision', 'finished_at']).where('id', '=', id).executeTakeFirstOrThrow();
+  assert.deepEqual(row, { status: 'running', phase: 'provisioning', lease_owner: null, provision: null, finished_at: null }, 're-opened, the job waits for a claim');
+  await h.store.db.updateTable('install_jobs').set({ status: 'done', phase: 'done' }).where('id', '=', id).execute(); // no worker of another test takes it
 });

@@ -3,7 +3,7 @@ import { test, type TestContext } from 'node:test';
 import { startSandbox } from '@svc/sandbox';
 import { loadCatalog } from '../src/catalog/load-catalog.js';
 import { connect, parseServer } from '../src/backends/sql.js';
-import { buildWithSandbox, install, stepOf, workspace, type Sandbox } from './install-helpers.js';
+import { buildWithSandbox, install, retryStep, stepOf, workspace, type Sandbox } from './install-helpers.js';
 
 const APP = 'app-healthcare-popmgt';
 const app = loadCatalog().get(APP)!;
@@ -32,11 +32,9 @@ async function installHealthcare(t: TestContext, o: { env?: Record<string, strin
   return { ...rig, ws, job, step: stepOf(job, 'warehouse') };
 }
 
-/** POST the step retry route, as the console's Retry does. */
+/** Retries the warehouse step as the console's Retry does (202), and follows the job until the worker has run it. */
 async function retry(rig: Awaited<ReturnType<typeof installHealthcare>>) {
-  const r = await rig.h.app.inject({ method: 'POST', url: `/api/apps/install-jobs/${rig.job.id}/steps/${rig.step.stepIndex}/retry`, headers: rig.tenant.auth });
-  assert.equal(r.statusCode, 200, r.body);
-  const job = r.json().job;
+  const job = await retryStep(rig.h, rig.tenant, rig.job.id, rig.step.stepIndex);
   return { job, step: stepOf(job, 'warehouse') };
 }
 

@@ -574,7 +574,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Server-sent events of a job (phase, item-created, step, done); replays after Last-Event-ID */
+        /** Server-sent events of a job (phase, item-created, step, step-retried, done); replays after Last-Event-ID */
         get: operations["streamInstallJobEvents"];
         put?: never;
         post?: never;
@@ -593,7 +593,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Re-run one provisioning step (after fixing its gate) and recompute the report */
+        /**
+         * Re-open one provisioning step (after fixing its gate): 202 with the job running again; poll it like an install until the worker has run the step
+         * @description The worker runs the re-opened step under the job's lease and recomputes the report from the stored steps. Several steps may be re-opened one after another until a worker claims the job; while a worker runs it, 409 job_running.
+         */
         post: operations["retryInstallStep"];
         delete?: never;
         options?: never;
@@ -6359,7 +6362,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/event-stream: events phase, item-created, step and done, each with an id (for Last-Event-ID) */
+            /** @description text/event-stream: events phase, item-created, step, step-retried and done, each with an id (for Last-Event-ID) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6467,7 +6470,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Default Response */
-            200: {
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -53,8 +53,8 @@ export function useJobEvents(jobId: string | undefined, running: boolean) {
       qc.setQueryData<Record<number, StepEvent>>(['job-steps', jobId], (old) => ({ ...old, [data.stepIndex]: data }));
       refresh();
     });
-    source.addEventListener('done', () => source.close());
-    source.onerror = () => source.close(); // polling carries on
+    // The service ends the stream with the job (a retried job's replay holds an earlier run's done); polling carries on.
+    source.onerror = () => source.close();
     return () => {
       source.close();
       if (timer) clearTimeout(timer);
@@ -75,14 +75,16 @@ export const useStartInstall = () =>
     mutationFn: ({ appId, ...body }: InstallRequest) => api<{ jobId: string; totalItems: number }>('POST', `/api/apps/${appId}/install`, body),
   });
 
-/** Re-runs one provisioning step and puts the recomputed job in the cache. */
+/**
+ * Re-opens one provisioning step for the service's worker (202). The answer is the job, running again: it goes in the
+ * cache, so polling and the event stream follow it to its recomputed report as they follow an install.
+ */
 export const useRetryStep = (jobId: string) => {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: async (stepIndex: number) => (await api<{ job: InstallJob }>('POST', `/api/apps/install-jobs/${jobId}/steps/${stepIndex}/retry`)).job,
     onSuccess: (job) => {
       qc.setQueryData(['job', jobId], job);
-      void qc.invalidateQueries({ queryKey: ['items', job.workspaceId] });
       void qc.invalidateQueries({ queryKey: ['jobs'] });
     },
   });

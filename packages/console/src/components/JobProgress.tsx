@@ -1,6 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Field, ProgressBar, Text, makeStyles } from '@fluentui/react-components';
+import { useQueryClient } from '@tanstack/react-query';
 import { useJob, useJobEvents, useRetryStep, useStepEvents } from '../api/jobs';
+import type { InstallJob } from '../api/types';
 import { ItemTypeIcon } from './ItemTypeIcon';
 import { JobStatusBadge, outcomeText, PHASES, StepStatusBadge } from './JobStatus';
 import { RequestState } from './RequestState';
@@ -19,7 +21,26 @@ export function JobProgress({ jobId }: { jobId: string }) {
   useJobEvents(jobId, running);
   const seen = useStepEvents(jobId).data;
   const retry = useRetryStep(jobId);
-  const [retrying, setRetrying] = useState<number>();
+  const qc = useQueryClient();
+  // Steps re-opened from this page: their rows show "Retrying…" until the worker has run them and the job has ended.
+  const [retried, setRetried] = useState<ReadonlySet<number>>(new Set());
+  // While a retried job runs again it has no report (SPEC.md): the page keeps showing the last one it had.
+  const lastReport = useRef<{ jobId: string; report: InstallJob['provision'] }>(undefined);
+  if (job.data?.provision) lastReport.current = { jobId, report: job.data.provision };
+  const report = job.data?.provision ?? (running && lastReport.current?.jobId === jobId ? lastReport.current.report : undefined);
+  useEffect(() => {
+    if (!retried.size || running || retry.isPending) return;
+    setRetried(new Set());
+    // The worker has run the retried steps: the items' live state and the job list changed.
+    void qc.invalidateQueries({ queryKey: ['items', job.data!.workspaceId] });
+    void qc.invalidateQueries({ queryKey: ['jobs'] });
+    void qc.invalidateQueries({ queryKey: ['edges', job.data!.workspaceId] });
+  }, [retried, running, retry.isPending, qc, job.data]);
+  const startRetry = (stepIndex: number) => {
+    setRetried((prev) => new Set([...(running ? prev : []), stepIndex]));
+    // A refused retry (409 while a worker runs the job) is shown on its row, which stops showing "Retrying…".
+    retry.mutate(stepIndex, { onError: () => setRetried((prev) => new Set([...prev].filter((i) => i !== stepIndex))) });
+  };
   return (
     <RequestState query={job} label="the install job">
       {(j) => (
@@ -34,15 +55,14 @@ export function JobProgress({ jobId }: { jobId: string }) {
             <ProgressBar value={j.percentComplete / 100} thickness="large" aria-label="Install progress" color={j.status === 'failed' ? 'error' : j.status === 'partial' ? 'warning' : 'brand'} />
           </Field>
           <div className={s.list} aria-label="Per-item results">
-            {j.provision
-              ? j.provision.steps.map((step) => (
+            {report
+              ? report.steps.map((step) => (
                 <StepRow
                   key={step.stepIndex} step={step}
-                  onRetry={step.result.status === 'remediation' || step.result.status === 'failed' ? () => {
-                    setRetrying(step.stepIndex);
-                    retry.mutate(step.stepIndex, { onSettled: () => setRetrying(undefined) });
-                  } : undefined}
-                  retrying={retrying === step.stepIndex}
+                  onRetry={step.result.status === 'remediation' || step.result.status === 'failed' ? () => startRetry(step.stepIndex) : undefined}
+                  retrying={retried.has(step.stepIndex) && (running || retry.isPending)}
+                  // A worker runs the job: another step can be retried once it has finished.
+                  retryDisabled={running}
                   retryError={retry.isError && retry.variables === step.stepIndex ? (retry.error as Error).message : undefined}
                 />
               ))
@@ -56,7 +76,7 @@ export function JobProgress({ jobId }: { jobId: string }) {
                   </div>
                 );
               })}
-            {!j.provision && j.installed.length === 0 && <Text size={200}>Creating the app's items…</Text>}
+            {!report && j.installed.length === 0 && <Text size={200}>Creating the app's items…</Text>}
           </div>
         </div>
       )}

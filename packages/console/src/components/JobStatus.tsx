@@ -2,7 +2,7 @@ import { Badge } from '@fluentui/react-components';
 import type { InstallJob, StepStatus } from '../api/types';
 
 const JOB_COLOR = { running: 'brand', done: 'success', partial: 'warning', failed: 'danger' } as const;
-const STEP_COLOR = { created: 'success', exists: 'success', skipped: 'subtle', remediation: 'warning', failed: 'danger' } as const;
+const STEP_COLOR = { created: 'success', exists: 'success', skipped: 'subtle', remediation: 'warning', failed: 'danger', running: 'brand' } as const;
 
 export const PHASES: Record<InstallJob['phase'], string> = {
   'creating-items': 'Creating items', provisioning: 'Provisioning', finalizing: 'Finalizing', done: 'Done',
@@ -23,6 +23,7 @@ export function JobStatusBadge({ status }: { status: InstallJob['status'] }) {
   return <Badge appearance="tint" color={JOB_COLOR[status]} data-testid="job-status">{status}</Badge>;
 }
 
-export function StepStatusBadge({ status }: { status: StepStatus }) {
+/** A step's status, or `running` while the worker runs a retried step. */
+export function StepStatusBadge({ status }: { status: StepStatus | 'running' }) {
   return <Badge appearance="tint" color={STEP_COLOR[status] ?? 'informative'} data-testid="step-status">{status}</Badge>;
 }

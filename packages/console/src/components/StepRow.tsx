@@ -1,4 +1,4 @@
-import { Button, Link, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Button, Link, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Spinner, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { ArrowClockwise20Regular } from '@fluentui/react-icons';
 import { Link as RouterLink } from 'react-router-dom';
 import { consoleDiagnosisLink, useIsAdmin } from '../api/identity';
@@ -13,8 +13,13 @@ const useStyles = makeStyles({
   id: { maxWidth: '260px', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
 });
 
-/** One provisioning step of the report: its status and resource, a gate as a warning, a failure with the service's text, and Retry. */
-export function StepRow({ step, onRetry, retrying, retryError }: { step: ProvisionStep; onRetry?: () => void; retrying?: boolean; retryError?: string }) {
+/**
+ * One provisioning step of the report: its status and resource, a gate as a warning, a failure with the service's text,
+ * and Retry. `retrying`: the step is re-opened and the service's worker runs it; `retryDisabled`: the job runs.
+ */
+export function StepRow({ step, onRetry, retrying, retryDisabled, retryError }: {
+  step: ProvisionStep; onRetry?: () => void; retrying?: boolean; retryDisabled?: boolean; retryError?: string;
+}) {
   const s = useStyles();
   const r = step.result;
   const isAdmin = useIsAdmin();
@@ -23,18 +28,18 @@ export function StepRow({ step, onRetry, retrying, retryError }: { step: Provisi
   const diagnose = diagnosis && <RouterLink to={diagnosis} data-testid="diagnose-link">Diagnose this failure</RouterLink>;
   const retry = onRetry && (
     <MessageBarActions>
-      <Button icon={<ArrowClockwise20Regular />} onClick={onRetry} disabled={retrying} aria-label={`Retry ${step.displayName}`}>
+      <Button icon={retrying ? <Spinner size="tiny" /> : <ArrowClockwise20Regular />} onClick={onRetry} disabled={retrying || retryDisabled} aria-label={`Retry ${step.displayName}`}>
         {retrying ? 'Retrying…' : 'Retry'}
       </Button>
     </MessageBarActions>
   );
   return (
-    <div className={s.row} data-testid="provision-step" data-step={step.stepIndex} data-status={r.status}>
+    <div className={s.row} data-testid="provision-step" data-step={step.stepIndex} data-status={retrying ? 'running' : r.status}>
       <div className={s.line}>
         <ItemTypeIcon itemType={step.itemType} title={step.itemType} />
         <Text className={s.name} weight="semibold">{step.displayName}</Text>
         {r.resourceId && <Text size={200} font="monospace" className={s.id} title={r.resourceId}>{r.resourceId}</Text>}
-        <StepStatusBadge status={r.status} />
+        <StepStatusBadge status={retrying ? 'running' : r.status} />
       </div>
       {r.status === 'remediation' && r.gate && (
         <MessageBar intent="warning" layout="multiline" data-testid="remediation">

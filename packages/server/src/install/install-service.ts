@@ -1,29 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
 import type { Catalog } from '../catalog/types.js';
-import type { CloudProfile } from '../cloud/profiles.js';
 import { ConflictError, ForbiddenError, InputError, NotFoundError } from '../errors.js';
-import type { Db } from '../store/db.js';
 import type { PageRequest } from '../store/paging.js';
 import type { WorkspaceService } from '../workspaces/workspace-service.js';
-import { expandSeedTokens } from '../catalog/seed-tokens.js';
-import type { Backends } from '../provisioning/context.js';
 import { isLive } from '../item-types/index.js';
-import { installTarget } from '../provisioning/targets.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { hasScope } from '../auth/scopes.js';
 import type { JobStore } from './job-store.js';
-import { bindContent, recordItemState, reportOf, runProvisioner } from './runner.js';
-import { jobStatusOf } from './report.js';
 import type { InstallJob, Mode, TargetOverrides } from './types.js';
 
 /** Whether an item of this type gets a provisioning step at install. */
 export const provisionedAtInstall = isLive;
 
-/** Starts installs, answers polls, and re-runs one step after an admin fixed its gate. */
+/** Starts installs, answers polls, and re-opens a step for the worker after an admin fixed its gate. */
 export class InstallService {
   constructor(
-    private readonly deps: { db: Db; jobs: JobStore; catalog: Catalog; workspaces: WorkspaceService; profile: CloudProfile; tenancy: TenancyService; backends: Backends; onAccepted: () => void },
+    private readonly deps: { jobs: JobStore; catalog: Catalog; workspaces: WorkspaceService; tenancy: TenancyService; onAccepted: () => void },
   ) {}
 
   /** Validates caller, workspace, app and body; writes the job and its work in one transaction. */
@@ -61,33 +54,23 @@ export class InstallService {
     return this.deps.jobs.list(caller.tenantId, workspaceId, page);
   }
 
-  /** Re-runs one provisioning step and recomputes the report, without re-running the install. */
+  /**
+   * Re-opens one provisioning step (after an admin fixed its gate) and hands the job back to the worker, which runs the
+   * step under the job's lease like any other and recomputes the report from the stored steps (DESIGN.md "Install
+   * pipeline"). Answers the job, running again; the caller follows it as it follows an install. Several steps may be
+   * re-opened one after another until a worker claims the job; once one holds it, 409 job_running.
+   */
   async retryStep(caller: Caller, jobId: string, stepIndex: number): Promise<InstallJob> {
     const job = await this.get(caller, jobId);
-    if (job.status === 'running') throw new ConflictError('The install is still running; retry a step once it has finished', 'job_running');
-    const steps = await this.deps.jobs.steps(jobId);
-    const step = steps.find((s) => s.stepIndex === stepIndex);
+    const step = (await this.deps.jobs.steps(jobId)).find((s) => s.stepIndex === stepIndex);
     if (!step) throw new NotFoundError('Step', String(stepIndex));
     if (!step.live) throw new InputError(`step ${stepIndex} (${step.itemType}) is stored only and has nothing to provision`, 'stepIndex');
     if (!job.deploy) throw new InputError('the install ran with deploy false; install again with deploy true to provision', 'stepIndex');
-    const app = this.deps.catalog.get(job.appId);
-    if (!app) throw new NotFoundError('App', job.appId);
-    const ws = await this.deps.workspaces.get(caller, job.workspaceId);
-    const record = await this.deps.db.selectFrom('install_jobs').select('target_overrides').where('id', '=', jobId).executeTakeFirstOrThrow();
-    const target = await installTarget(this.deps.tenancy, this.deps.profile, { tenantId: caller.tenantId, mode: job.mode, binding: ws.platformWorkspaceId, overrides: record.target_overrides as TargetOverrides | null });
-    const now = new Date();
-    const content = new Map(app.items.map((i) => [i.key, expandSeedTokens(i.content, now)]));
-    const results = new Map(steps.filter((s) => s.result).map((s) => [s.itemKey, s.result!]));
-    const item = app.items[stepIndex]!;
-    const result = await runProvisioner({
-      app, item, content: bindContent(content.get(item.key), results, target, this.deps.profile), storedItemId: step.cosmosItemId ?? '', target, profile: this.deps.profile, backends: this.deps.backends,
-      dependency: (k) => results.get(k), contentOf: (k) => content.get(k),
-    });
-    step.result = result;
-    const report = reportOf(job.mode, job.provision?.target ?? {}, steps);
-    const status = jobStatusOf(report.outcome, report.steps.map((s) => s.result));
-    await this.deps.jobs.update(jobId, { tenantId: caller.tenantId }, { status, provision: report }, { kind: 'step-retried', data: { stepIndex, status: result.status, outcome: report.outcome } }, { stepIndex, result });
-    if (step.cosmosItemId) await recordItemState(this.deps.db, step.cosmosItemId, result, caller.tenantId);
+    if (!this.deps.catalog.get(job.appId)) throw new NotFoundError('App', job.appId);
+    if (!(await this.deps.jobs.reopen(caller.tenantId, jobId, step))) {
+      throw new ConflictError('The install is running in a worker; retry a step once it has finished', 'job_running');
+    }
+    this.deps.onAccepted();
     return this.get(caller, jobId);
   }
 

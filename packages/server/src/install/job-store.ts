@@ -5,6 +5,7 @@ import type { StoreRow } from '../store/schema.js';
 import type { InstallJob, InstalledItem, JobEventKind, JobStatus, Mode, Phase, ProvisionReport, StepResult, TargetOverrides } from './types.js';
 import { Semaphore } from '../semaphore.js';
 import { pauseForRequests } from '../background.js';
+import { provisioningPercent } from './report.js';
 
 /** How long a claimed job stays with its worker without a heartbeat (SVC_INSTALL_LEASE_MS). */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -137,13 +138,46 @@ export class JobStore {
   }
 
   /**
-   * Applies a change to the job, its step and appends its event, fenced by the lease (or by tenant for step retries),
-   * in one statement: one round trip to the database per write. Concurrent writes to one job queue on its row lock,
-   * and each event takes the next number from the job row it updated. Returns false when the fence no longer holds.
+   * Re-opens one step for the worker (a step retry), in one transaction: clears its result and puts the job back to
+   * `running` in the `provisioning` phase with no lease, so the next claim runs the steps without a result, and appends
+   * a `step-retried` event. The job's report is dropped until the worker recomputes it (SPEC.md: absent while
+   * provisioning runs), and its attempts count from zero again (a later attempt is a resumption). Accepted when the job has finished, or when it is running in the provisioning phase and no
+   * worker holds a live lease on it (re-opened by another retry and not claimed yet, or its worker stopped): a worker
+   * that already read the job's steps would not see the re-opened one. False when a worker holds it, or the tenant has
+   * no such job.
+   */
+  async reopen(tenantId: string, jobId: string, step: Pick<StepRow, 'stepIndex' | 'itemType' | 'displayName'>): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const job = await trx.selectFrom('install_jobs')
+        .select(['status', 'phase', 'event_seq', sql<boolean>`lease_owner IS NULL OR lease_expires_at < now()`.as('unleased')])
+        .where('id', '=', jobId).where('tenant_id', '=', tenantId).forUpdate().executeTakeFirst();
+      if (!job || (job.status === 'running' && !(job.phase === 'provisioning' && job.unleased))) return false;
+      const now = new Date().toISOString();
+      const steps = trx.updateTable('install_steps').where('job_id', '=', jobId);
+      await steps.set({ result: null, updated_at: now }).where('step_index', '=', step.stepIndex).execute();
+      const live = await trx.selectFrom('install_steps').select(sql<boolean>`result IS NOT NULL`.as('done'))
+        .where('job_id', '=', jobId).where('live', '=', true).execute();
+      const percentComplete = provisioningPercent(live.filter((s) => s.done).length, live.length);
+      const seq = job.event_seq + 1;
+      await trx.updateTable('install_jobs').set({
+        status: 'running', phase: 'provisioning', percent_complete: percentComplete, provision: null, finished_at: null,
+        lease_owner: null, lease_expires_at: null, attempts: 0, event_seq: seq, updated_at: now,
+      }).where('id', '=', jobId).execute();
+      const { stepIndex, itemType, displayName } = step; // only these: the caller may pass the whole step row
+      const data = { stepIndex, itemType, displayName, status: 'running', phase: 'provisioning', percentComplete };
+      await trx.insertInto('job_events').values({ job_id: jobId, seq, kind: 'step-retried', data: JSON.stringify(data) }).execute();
+      return true;
+    });
+  }
+
+  /**
+   * Applies a change to the job, its step and appends its event, fenced by the worker's lease, in one statement: one
+   * round trip to the database per write. Concurrent writes to one job queue on its row lock, and each event takes
+   * the next number from the job row it updated. Returns false when the lease no longer holds.
    */
   async update(
     jobId: string,
-    fence: { owner: string } | { tenantId: string },
+    fence: { owner: string },
     change: { status?: JobStatus; phase?: Phase; percentComplete?: number; createdItems?: number; installed?: InstalledItem[]; target?: Record<string, string>; provision?: ProvisionReport; finished?: boolean },
     event?: { kind: JobEventKind; data: Record<string, unknown> },
     step?: { stepIndex: number; cosmosItemId?: string; result?: StepResult },
@@ -162,8 +196,7 @@ export class JobStore {
         ...(event ? { event_seq: sql<number>`event_seq + 1` } : {}),
         updated_at: now,
       }).where('id', '=', jobId);
-      const fenced = 'owner' in fence ? q.where('lease_owner', '=', fence.owner).where('status', '=', 'running') : q.where('tenant_id', '=', fence.tenantId);
-      return fenced.returning(['id', 'event_seq']);
+      return q.where('lease_owner', '=', fence.owner).where('status', '=', 'running').returning(['id', 'event_seq']);
     });
     if (step) {
       statement = statement.with('step', (db) => db.updateTable('install_steps').set({
@@ -177,10 +210,10 @@ export class JobStore {
         db.selectFrom('job').select([sql<string>`${jobId}::text`.as('job_id'), 'event_seq as seq', sql<string>`${event.kind}::text`.as('kind'), sql<string>`${JSON.stringify(event.data)}::jsonb`.as('data')]),
       ).returning('seq')) as unknown as typeof statement;
     }
-    const worker = 'owner' in fence; // background work: it waits its turn of the event loop (background.ts)
-    if (worker) await pauseForRequests();
+    // Background work: it waits its turn of the event loop (background.ts).
+    await pauseForRequests();
     const written = await this.writes.run(async () => !!(await statement.selectFrom('job').select('id').executeTakeFirst()));
-    if (worker) await pauseForRequests();
+    await pauseForRequests();
     return written;
   }
 

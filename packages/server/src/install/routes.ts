@@ -49,22 +49,27 @@ export const installRoutes = (service: InstallService): FastifyPluginAsyncTypebo
   app.post('/api/apps/install-jobs/:jobId/steps/:stepIndex/retry', {
     config: { scope: 'install' },
     schema: {
-      operationId: 'retryInstallStep', tags: ['install'], summary: 'Re-run one provisioning step (after fixing its gate) and recompute the report',
+      operationId: 'retryInstallStep', tags: ['install'],
+      summary: 'Re-open one provisioning step (after fixing its gate): 202 with the job running again; poll it like an install until the worker has run the step',
+      description: [
+        "The worker runs the re-opened step under the job's lease and recomputes the report from the stored steps.",
+        'Several steps may be re-opened one after another until a worker claims the job; while a worker runs it, 409 job_running.',
+      ].join(' '),
       params: Type.Object({ jobId: Id('install job id'), stepIndex: Type.String({ pattern: '^[0-9]{1,3}$' }) }),
-      response: { 200: Type.Object({ ok: Ok, job: Type.Ref(InstallJobSchema) }), ...errors(404, 409) },
+      response: { 202: Type.Object({ ok: Ok, job: Type.Ref(InstallJobSchema) }), ...errors(404, 409) },
     },
-  }, async (req) => ({ ok: true as const, job: await service.retryStep(req.caller!, req.params.jobId, Number(req.params.stepIndex)) }));
+  }, async (req, reply) => reply.status(202).send({ ok: true as const, job: await service.retryStep(req.caller!, req.params.jobId, Number(req.params.stepIndex)) }));
 
   app.get('/api/apps/install-jobs/:jobId/events', {
     config: { scope: 'read' },
     schema: {
       operationId: 'streamInstallJobEvents', tags: ['install'],
-      summary: 'Server-sent events of a job (phase, item-created, step, done); replays after Last-Event-ID',
+      summary: 'Server-sent events of a job (phase, item-created, step, step-retried, done); replays after Last-Event-ID',
       params: JobParams,
       headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$' })) }),
       response: {
         200: {
-          description: 'text/event-stream: events phase, item-created, step and done, each with an id (for Last-Event-ID)',
+          description: 'text/event-stream: events phase, item-created, step, step-retried and done, each with an id (for Last-Event-ID)',
           // The schema of each event's data (what SSE-aware tools validate): a JSON object.
           content: { 'text/event-stream': { schema: Type.Object({}, { additionalProperties: true, description: 'the data of one event, a JSON object' }) } },
         },
@@ -82,8 +87,10 @@ export const installRoutes = (service: InstallService): FastifyPluginAsyncTypebo
       for (const e of batch) {
         reply.raw.write(`id: ${e.seq}\nevent: ${e.kind}\ndata: ${JSON.stringify({ ...e.data, at: e.at })}\n\n`);
         after = e.seq;
-        if (e.kind === 'done' || e.kind === 'failed') closed = true;
       }
+      // The stream ends with the job: a done or failed event that is the last one so far (a step retry re-opens a
+      // finished job, so a replay can hold an earlier run's done followed by more events).
+      if (batch.length && ['done', 'failed'].includes(batch.at(-1)!.kind)) closed = true;
     };
     let batch = first;
     for (;;) {

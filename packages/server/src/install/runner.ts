@@ -130,7 +130,7 @@ export class InstallRunner {
           { kind: 'step', data: { stepIndex: step.stepIndex, itemType: item.itemType, displayName: item.displayName, status: result.status } },
           { stepIndex: step.stepIndex, result },
         );
-        await recordItemState(this.deps.db, step.cosmosItemId!, result);
+        await recordItemState(this.deps.db, step.cosmosItemId!, result, job.tenantId);
       })();
       saving.add(saved);
       saved.catch((error) => { saveFailure ??= { error }; }).finally(() => saving.delete(saved));
@@ -175,15 +175,13 @@ export class InstallRunner {
 }
 
 /** Keeps the item's live provisioning state (the console shows it per item). */
-export async function recordItemState(db: Db, itemId: string, result: StepResult, tenantId?: string): Promise<void> {
+async function recordItemState(db: Db, itemId: string, result: StepResult, tenantId: string): Promise<void> {
   const state = { status: result.status, resourceId: result.resourceId ?? null, gate: result.gate ?? null, error: result.error ?? null, code: result.code ?? null, message: result.message ?? null, at: new Date().toISOString() };
-  let q = db.updateTable('items').set({ provisioning: JSON.stringify(state) }).where('id', '=', itemId);
-  if (tenantId) q = q.where('tenant_id', '=', tenantId);
-  await q.execute();
+  await db.updateTable('items').set({ provisioning: JSON.stringify(state) }).where('id', '=', itemId).where('tenant_id', '=', tenantId).execute();
 }
 
 /** Replaces ${item:<key>.id|sqlEndpoint|sqlEndpointId}, ${workspace.id} and ${bi.apiHost} with the live values of this install. */
-export function bindContent(content: unknown, results: Map<string, StepResult>, target: ResolvedTarget, profile: CloudProfile): any {
+function bindContent(content: unknown, results: Map<string, StepResult>, target: ResolvedTarget, profile: CloudProfile): any {
   return resolveBindings(content, (token) => {
     if (token === 'workspace.id') return target.platformWorkspaceId;
     if (token === 'bi.apiHost') return new URL(profile.biApiUrl).host;
@@ -195,7 +193,7 @@ export function bindContent(content: unknown, results: Map<string, StepResult>, 
 }
 
 /** The ProvisionReport from the job's steps. */
-export function reportOf(mode: ProvisionReport['mode'], target: Record<string, string>, steps: StepRow[]): ProvisionReport {
+function reportOf(mode: ProvisionReport['mode'], target: Record<string, string>, steps: StepRow[]): ProvisionReport {
   const live = steps.filter((s) => s.live && s.result);
   const provSteps = live.map((s) => ({ stepIndex: s.stepIndex, itemType: s.itemType, displayName: s.displayName, cosmosItemId: s.cosmosItemId ?? '', result: s.result! }));
   return { outcome: outcomeOf(provSteps.map((s) => s.result)), mode, target, steps: provSteps };

@@ -97,7 +97,7 @@ describe('the console in Chromium against the service', { timeout: 300_000 }, ()
     assert.notEqual(job.status, 'running');
   });
 
-  test('a remediation step shows the gate; fixing the grant and pressing Retry turns it created', async (t) => {
+  test('a remediation step shows the gate; fixing the grant and pressing Retry runs the step again in the worker, then shows it created', async (t) => {
     const { page, sandbox } = rig;
     assert.ok(sandbox, 'the console tests run against the sandbox');
     await page.goto(`/jobs/${jobId}`);
@@ -113,8 +113,14 @@ describe('the console in Chromium against the service', { timeout: 300_000 }, ()
     await page.goBack();
     await step.getByTestId('remediation').waitFor();
     await sandbox.admin.grant({ service: 'kql', role: 'AllDatabasesAdmin' });
+    // The retried step's first KQL command waits two seconds, so the page is seen following the running job.
+    await sandbox.admin.addFault({ service: 'kql', delayMs: 2000, count: 1 });
     await step.getByRole('button', { name: /^Retry/ }).click();
     const fixed = page.locator('[data-testid="provision-step"]').filter({ hasText: 'CasinoTelemetry' });
+    // The retry answers at once with the job running again; the report stays on the page with the step running.
+    await page.getByTestId('job-progress').and(page.locator('[data-job-status="running"]')).waitFor({ timeout: 10_000 });
+    await fixed.and(page.locator('[data-status="running"]')).getByRole('button', { name: /^Retry/ }).and(page.locator('[disabled]')).waitFor();
+    await rig.shot('09a-retry-running');
     // The database itself was made by the first attempt's resource-manager PUT, so the service may report it as exists.
     await fixed.and(page.locator('[data-status="created"], [data-status="exists"]')).waitFor({ timeout: 60_000 });
     await page.getByTestId('job-status').filter({ hasText: 'done' }).waitFor();
