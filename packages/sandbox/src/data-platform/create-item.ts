@@ -101,7 +101,7 @@ export function createItem(core: SandboxCore, caller: Caller, ws: Workspace, bod
     id, workspaceId: ws.id, type, displayName: body.displayName, description: body.description ?? '', definition,
     logicalId: (definition && platformMetadata(definition).logicalId) || core.idSource.next('logical'),
     creationPayload: body.creationPayload ?? undefined, createdAt: now, readyAt: now, lagUntil: now + core.switches['dataPlatform.postCreateLagMs'],
-    triggers: [], ...(type === 'Lakehouse' ? { sqlEndpointId: core.idSource.next('sql-endpoint') } : {}),
+    ...(type === 'Lakehouse' ? { sqlEndpointId: core.idSource.next('sql-endpoint') } : {}),
   };
   ws.items.set(id, item);
   if (!async) return { status: 201, body: itemJson(item) };

@@ -21,13 +21,6 @@ export interface FirewallRule {
   endIpAddress: string;
 }
 
-export interface Trigger {
-  id: string;
-  name: string;
-  body: Record<string, unknown>;
-  createdTimeUtc: string;
-}
-
 export interface Item {
   id: string;
   workspaceId: string;
@@ -43,7 +36,6 @@ export interface Item {
   /** Calls on the item answer EntityNotFound until then (post-create lag). */
   lagUntil: number;
   deletedAt?: number;
-  triggers: Trigger[];
   sqlEndpointId?: string;
 }
 
@@ -89,7 +81,7 @@ export interface JobInstance {
 
 const nameKey = (type: string, name: string) => `${type.toLowerCase()}|${name.toLowerCase()}`;
 
-/** The data platform's state: workspaces with items, role assignments, firewall rules, triggers; operations and jobs. */
+/** The data platform's state: workspaces with items, role assignments, firewall rules; operations and jobs. */
 export class PlatformStore {
   readonly workspaces = new Map<string, Workspace>();
   readonly operations = new Map<string, Operation>();
@@ -193,7 +185,6 @@ export class PlatformStore {
         recycleBin: [...ws.items.values()].filter((i) => i.deletedAt).map((i) => ({ id: i.id, type: i.type, displayName: i.displayName })),
         roleAssignments: [...ws.roleAssignments.values()].map((r) => ({ ...r, principal: { ...r.principal } })),
         firewallRules: ws.firewallRules.map((r) => ({ ...r })),
-        triggers: [...ws.items.values()].flatMap((i) => i.triggers.map((t) => ({ reflexId: i.id, id: t.id, name: t.name }))),
       })),
     };
   }

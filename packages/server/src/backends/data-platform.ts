@@ -24,7 +24,7 @@ export interface Definition {
 /** A definition part from text. */
 export const part = (path: string, text: string): DefinitionPart => ({ path, payload: Buffer.from(text, 'utf8').toString('base64'), payloadType: 'InlineBase64' });
 
-/** The data platform API (/v1): items, definitions, long-running operations, role assignments, jobs, firewall rules. */
+/** The data platform API (/v1): items, definitions, long-running operations, connections, role assignments, jobs, firewall rules. */
 export class DataPlatformClient {
   constructor(private readonly pipeline: BackingPipeline, private readonly baseUrl: string, private readonly audience: string) {}
 
@@ -70,20 +70,17 @@ export class DataPlatformClient {
     if (res.status === 202) await followOperation(this.pipeline, 'data-platform', this.audience, res);
   }
 
+  /** An item's definition as the platform stores it (getDefinition); follows a 202 to the operation's result. */
+  async getDefinition(workspaceId: string, itemId: string): Promise<Definition> {
+    const res = await this.pipeline.send({ service: 'data-platform', method: 'POST', url: this.url(backingPath`/workspaces/${workspaceId}/items/${itemId}/getDefinition`), audience: this.audience });
+    const result = res.status === 202 ? await followOperation(this.pipeline, 'data-platform', this.audience, res) : res;
+    if (!result?.text) throw new BackingError('data-platform', res.status, res.text, 'OperationHasNoResult', 'getDefinition finished without a definition');
+    return result.json<{ definition: Definition }>().definition;
+  }
+
   /** A lakehouse with its properties (OneLake paths, SQL endpoint and its provisioning status). */
   async getLakehouse(workspaceId: string, lakehouseId: string) {
     const res = await this.pipeline.send({ service: 'data-platform', method: 'GET', url: this.url(backingPath`/workspaces/${workspaceId}/lakehouses/${lakehouseId}`), audience: this.audience });
     return res.json<{ id: string; properties?: { oneLakeTablesPath?: string; sqlEndpointProperties?: { id?: string; connectionString?: string; provisioningStatus?: string } } }>();
-  }
-
-  /** Posts activator triggers (the spec's /reflexes/{id}/triggers extension). */
-  async listTriggers(workspaceId: string, reflexId: string): Promise<Array<{ id: string; name: string }>> {
-    const res = await this.pipeline.send({ service: 'data-platform', method: 'GET', url: this.url(backingPath`/workspaces/${workspaceId}/reflexes/${reflexId}/triggers`), audience: this.audience });
-    return res.json<{ value: Array<{ id: string; name: string }> }>().value;
-  }
-
-  async createTrigger(workspaceId: string, reflexId: string, trigger: Record<string, unknown>): Promise<{ id: string }> {
-    const res = await this.pipeline.send({ service: 'data-platform', method: 'POST', url: this.url(backingPath`/workspaces/${workspaceId}/reflexes/${reflexId}/triggers`), audience: this.audience, json: trigger });
-    return res.json<{ id: string }>();
   }
 }

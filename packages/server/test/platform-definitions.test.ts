@@ -1,0 +1,40 @@
+// Definitions the real data platform accepts: an activator's rules travel in ReflexEntities.json and are read back
+// (the reflex API has no /triggers path), a mirrored database names a real connection, an eventstream's KQL
+// destination names the database's item id.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { part } from '../src/backends/data-platform.js';
+import { missingRules } from '../src/item-types/activator.js';
+import { buildWithSandbox, install, workspace } from './install-helpers.js';
+
+test('activator: rules go in ReflexEntities.json and are read back; no /triggers call; a re-install confirms them again', async (t) => {
+  const { h, sandbox, tenant } = await buildWithSandbox(t);
+  const since = (await sandbox.admin.requests()).at(-1)?.seq ?? 0;
+  const ws = await workspace(h, tenant);
+  const job = await install(h, tenant, 'app-finops-cost', { workspaceId: ws });
+  const steps = job.provision.steps.filter((s: any) => s.itemType === 'activator');
+  assert.ok(steps.length > 0);
+  for (const s of steps) {
+    assert.equal(s.result.status, 'created', JSON.stringify(s.result));
+    assert.ok(s.result.steps.some((l: string) => /^definition read back: ReflexEntities\.json holds the \d+ rule\(s\)/.test(l)), s.result.steps.join('\n'));
+  }
+  const requests = await sandbox.admin.requests({ since, service: 'dataPlatform' });
+  assert.deepEqual(requests.filter((r: any) => /\/triggers(\?|$)/.test(r.path)), [], 'no call to a path the reflex API does not have');
+  for (const s of steps) assert.ok(requests.some((r: any) => r.method === 'POST' && r.path.endsWith(`/items/${s.result.resourceId}/getDefinition`)), 'the definition is read back');
+  const again = await install(h, tenant, 'app-finops-cost', { workspaceId: await workspace(h, tenant) });
+  for (const s of again.provision.steps.filter((x: any) => x.itemType === 'activator')) {
+    assert.equal(s.result.status, 'exists', JSON.stringify(s.result));
+    assert.ok(s.result.steps.some((l: string) => l.startsWith('definition read back')));
+  }
+});
+
+test('activator: a read-back definition without a rule names the rules it lacks', () => {
+  const rule = (id: string, name: string) => ({ uniqueIdentifier: id, payload: { name }, type: 'rule-v1' });
+  const wanted = [{ uniqueIdentifier: 's', payload: { name: 'src' }, type: 'kqlSource-v1' }, rule('a', 'Hot'), rule('b', 'Cold')];
+  const def = (entities: unknown) => ({ parts: [part('ReflexEntities.json', JSON.stringify(entities))] });
+  assert.deepEqual(missingRules(wanted, def([rule('a', 'Hot'), rule('b', 'Cold')])), []);
+  assert.deepEqual(missingRules(wanted, def([rule('a', 'Hot')])), ['Cold']);
+  assert.deepEqual(missingRules(wanted, def([])), ['Hot', 'Cold']);
+  assert.deepEqual(missingRules(wanted, { parts: [] }), ['Hot', 'Cold'], 'no ReflexEntities.json part at all');
+  assert.deepEqual(missingRules(wanted, { parts: [part('ReflexEntities.json', 'not json')] }), ['Hot', 'Cold']);
+});
