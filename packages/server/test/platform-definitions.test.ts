@@ -38,3 +38,43 @@ test('activator: a read-back definition without a rule names the rules it lacks'
   assert.deepEqual(missingRules(wanted, { parts: [] }), ['Hot', 'Cold'], 'no ReflexEntities.json part at all');
   assert.deepEqual(missingRules(wanted, { parts: [part('ReflexEntities.json', 'not json')] }), ['Hot', 'Cold']);
 });
+
+test('mirrored database: mirroring.json carries the id of the connection the content names, resolved through GET /v1/connections', async (t) => {
+  const { h, sandbox, tenant } = await buildWithSandbox(t);
+  const since = (await sandbox.admin.requests()).at(-1)?.seq ?? 0;
+  const job = await install(h, tenant, 'app-mirror-onboard', { workspaceId: await workspace(h, tenant) });
+  assert.equal(job.provision.outcome, 'all-created', JSON.stringify(job.provision.steps.map((s: any) => s.result)));
+  const mirrors = job.provision.steps.filter((s: any) => s.itemType === 'mirrored-database');
+  assert.equal(mirrors.length, 3);
+  for (const s of mirrors) {
+    const name = s.result.steps.map((l: string) => /^connection '([^']+)' → /.exec(l)?.[1]).find(Boolean);
+    const seeded = sandbox.ids.connections.find((c) => c.displayName === name);
+    assert.ok(seeded, s.result.steps.join('\n'));
+    assert.equal(s.result.secondaryIds.connectionId, seeded.id);
+  }
+  const requests = await sandbox.admin.requests({ since, service: 'dataPlatform' });
+  assert.ok(requests.some((r: any) => r.method === 'GET' && /^\/v1\/connections(\?|$)/.test(r.path)), 'the connections are listed');
+});
+
+test('gate "mirror connection missing": names the connection; cleared once the connection exists, by the step retry', async (t) => {
+  const { h, sandbox, tenant } = await buildWithSandbox(t);
+  assert.equal(await sandbox.admin.removeConnection('sql-hr-prod'), true);
+  const before = (await sandbox.admin.state()).dataPlatform.workspaces[0]!.items.length;
+  const job = await install(h, tenant, 'app-mirror-onboard', { workspaceId: await workspace(h, tenant) });
+  const hr = job.provision.steps.find((s: any) => s.displayName === 'HrMirror');
+  assert.equal(hr.result.status, 'remediation', JSON.stringify(hr.result));
+  assert.equal(hr.result.gate.reason, "the data platform has no connection 'sql-hr-prod'");
+  assert.match(hr.result.gate.remediation, /^create the cloud connection 'sql-hr-prod' to the source database/);
+  assert.match(hr.result.gate.link, /^https?:\/\/[^/]+\/groups\/me\/gateways$/);
+  assert.equal(job.provision.outcome, 'partial');
+  const items = (await sandbox.admin.state()).dataPlatform.workspaces[0]!.items;
+  assert.equal(items.filter((i) => i.displayName === 'HrMirror').length, 0, 'no mirror sent with an unresolved connection');
+  assert.equal(items.length - before, job.provision.steps.filter((s: any) => s.result.status === 'created').length, 'the other items are created');
+  // The tenant admin makes the connection (the sandbox back to its seeded state), and the step retry creates the mirror.
+  await sandbox.admin.reset();
+  const r = await h.app.inject({ method: 'POST', url: `/api/apps/install-jobs/${job.id}/steps/${hr.stepIndex}/retry`, headers: tenant.auth });
+  assert.equal(r.statusCode, 200, r.body);
+  const after = r.json().job.provision.steps.find((s: any) => s.stepIndex === hr.stepIndex);
+  assert.equal(after.result.status, 'created', JSON.stringify(after.result));
+  assert.equal(after.result.secondaryIds.connectionId, sandbox.ids.connections.find((c) => c.displayName === 'sql-hr-prod')!.id);
+});

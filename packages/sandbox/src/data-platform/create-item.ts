@@ -4,6 +4,7 @@ import type { Caller } from '../identity/caller.js';
 import type { ServiceError } from '../http/errors.js';
 import { checkDefinitionContent, checkDefinitionShape, platformMetadata, type Definition } from './definitions.js';
 import { fabricError, invalidInput } from './errors.js';
+import { checkPartContent } from './part-content.js';
 import { canonicalType, creatable, ruleFor, type ItemTypeRule } from './item-types.js';
 import { itemJson } from './item-json.js';
 import { accepted } from './operations.js';
@@ -90,7 +91,7 @@ export function createItem(core: SandboxCore, caller: Caller, ws: Workspace, bod
   const conflict = core.dataPlatform.nameConflict(ws, type, body.displayName);
   if (conflict) throw conflict;
 
-  const contentError: ServiceError | undefined = definition ? checkDefinitionContent(definition, rule) : undefined;
+  const contentError: ServiceError | undefined = definition ? checkDefinitionContent(definition, rule) ?? checkPartContent(core, definition, rule) : undefined;
   const async = goesAsync(core, rule, hasDefinition);
   if (contentError && !async) throw contentError;
   if (contentError) return accepted(core, core.dataPlatform.startOperation(caller.objectId, { error: contentError }));

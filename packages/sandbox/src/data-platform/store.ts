@@ -21,6 +21,16 @@ export interface FirewallRule {
   endIpAddress: string;
 }
 
+/** A cloud connection (GET /v1/connections): tenant-wide, named by display name, referenced by id. */
+export interface Connection {
+  id: string;
+  displayName: string;
+  connectivityType: 'ShareableCloud';
+  connectionDetails: { type: string; path: string };
+  privacyLevel: 'Organizational';
+  credentialDetails: { credentialType: string; singleSignOnType: 'None'; connectionEncryption: 'Encrypted'; skipTestConnection: boolean };
+}
+
 export interface Item {
   id: string;
   workspaceId: string;
@@ -86,6 +96,7 @@ export class PlatformStore {
   readonly workspaces = new Map<string, Workspace>();
   readonly operations = new Map<string, Operation>();
   readonly jobs = new Map<string, JobInstance>();
+  readonly connections = new Map<string, Connection>();
   private readonly calls = new Map<string, number[]>();
 
   constructor(readonly ids: SandboxIds, readonly idSource: IdSource, readonly switches: SwitchValues) {
@@ -96,6 +107,12 @@ export class PlatformStore {
     ws.roleAssignments.set(mi.objectId, { id: mi.objectId, principal: { id: mi.objectId, type: 'ServicePrincipal' }, role: 'Admin' });
     const ada = ids.users[0]!;
     ws.roleAssignments.set(ada.objectId, { id: ada.objectId, principal: { id: ada.objectId, type: 'User' }, role: 'Admin' });
+    for (const c of ids.connections) {
+      this.connections.set(c.id, {
+        id: c.id, displayName: c.displayName, connectivityType: 'ShareableCloud', connectionDetails: { type: 'SQL', path: `${c.server};${c.database}` },
+        privacyLevel: 'Organizational', credentialDetails: { credentialType: 'ServicePrincipal', singleSignOnType: 'None', connectionEncryption: 'Encrypted', skipTestConnection: false },
+      });
+    }
   }
 
   addWorkspace(id: string, displayName: string, description: string, capacityId?: string): Workspace {
@@ -178,6 +195,7 @@ export class PlatformStore {
   view() {
     this.settle();
     return {
+      connections: [...this.connections.values()].map((c) => ({ id: c.id, displayName: c.displayName, path: c.connectionDetails.path })),
       workspaces: [...this.workspaces.values()].map((ws) => ({
         id: ws.id,
         displayName: ws.displayName,

@@ -10,6 +10,14 @@ export interface PlatformItem {
   workspaceId?: string;
 }
 
+/** A data-platform connection as listed (GET /v1/connections). */
+export interface PlatformConnection {
+  id: string;
+  displayName?: string;
+  connectivityType?: string;
+  connectionDetails?: { type?: string; path?: string };
+}
+
 export interface DefinitionPart {
   path: string;
   payload: string;
@@ -49,6 +57,19 @@ export class DataPlatformClient {
   async findItem(workspaceId: string, type: string, displayName: string): Promise<PlatformItem | undefined> {
     const lower = displayName.toLowerCase();
     return (await this.listItems(workspaceId, type)).find((i) => i.displayName.toLowerCase() === lower);
+  }
+
+  /** Every connection the service identity may use, across all pages (GET /v1/connections). */
+  async listConnections(): Promise<PlatformConnection[]> {
+    const out: PlatformConnection[] = [];
+    let url: string | undefined = this.url('/connections');
+    while (url) {
+      const res = await this.pipeline.send({ service: 'data-platform', method: 'GET', url, audience: this.audience });
+      const body = res.json<{ value: PlatformConnection[]; continuationToken?: string; continuationUri?: string }>();
+      out.push(...body.value);
+      url = body.continuationUri ?? (body.continuationToken ? this.url(`/connections?continuationToken=${encodeURIComponent(body.continuationToken)}`) : undefined);
+    }
+    return out;
   }
 
   /** Creates an item on its typed collection; follows a 202 to the created item. */
