@@ -105,7 +105,10 @@ export function createItem(core: SandboxCore, caller: Caller, ws: Workspace, bod
     ...(type === 'Lakehouse' ? { sqlEndpointId: core.idSource.next('sql-endpoint') } : {}),
   };
   ws.items.set(id, item);
-  if (!async) return { status: 201, body: itemJson(item) };
+  if (!async) {
+    const location = rule.locationOnCreate && typedAs ? { location: `${core.urls.dataPlatform}/v1/workspaces/${ws.id}/${rule.collection}/${id}` } : undefined;
+    return { status: 201, ...(location ? { headers: location } : {}), body: itemJson(item) };
+  }
   const op = core.dataPlatform.startOperation(caller.objectId, { result: () => itemJson(item) });
   item.readyAt = op.readyAt;
   item.createdAt = op.readyAt;

@@ -1,0 +1,18 @@
+// Headers the real services send that clients rely on: a KQL dashboard's 201 names its URL, every operation poll
+// carries Retry-After, and the KQL cluster always answers an x-ms-client-request-id.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { call, sandbox } from './helpers.js';
+
+test('a KQL dashboard created with 201 answers Location, the new dashboard’s URL', async (t) => {
+  const sb = await sandbox(t);
+  await sb.admin.setSwitch('dataPlatform.asyncMode', 'never');
+  const token = await sb.admin.token({ audience: 'dataPlatform' });
+  const ws = `${sb.env.SVC_DATA_PLATFORM_API_URL}/workspaces/${sb.ids.platformWorkspaceId}`;
+  const res = await call(`${ws}/kqlDashboards`, { token, json: { displayName: 'Plant Operations' } });
+  assert.equal(res.status, 201);
+  assert.equal(res.headers.get('location'), `${sb.urls.dataPlatform}/v1/workspaces/${sb.ids.platformWorkspaceId}/kqlDashboards/${res.body.id}`);
+  const got = await call(res.headers.get('location')!, { token });
+  assert.equal(got.status, 200);
+  assert.equal(got.body.displayName, 'Plant Operations');
+});
