@@ -2,7 +2,7 @@
 // carries Retry-After, and the KQL cluster always answers an x-ms-client-request-id.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { call, sandbox } from './helpers.js';
+import { call, part, sandbox, sleep } from './helpers.js';
 
 test('a KQL dashboard created with 201 answers Location, the new dashboard’s URL', async (t) => {
   const sb = await sandbox(t);
@@ -15,4 +15,19 @@ test('a KQL dashboard created with 201 answers Location, the new dashboard’s U
   const got = await call(res.headers.get('location')!, { token });
   assert.equal(got.status, 200);
   assert.equal(got.body.displayName, 'Plant Operations');
+});
+
+test('every operation poll answers Retry-After, the Succeeded one too', async (t) => {
+  const sb = await sandbox(t);
+  await sb.admin.setSwitch('dataPlatform.lroMs', 300);
+  const token = await sb.admin.token({ audience: 'dataPlatform' });
+  const ws = `${sb.env.SVC_DATA_PLATFORM_API_URL}/workspaces/${sb.ids.platformWorkspaceId}`;
+  const res = await call(`${ws}/notebooks`, { token, json: { displayName: 'Step', definition: { parts: [part('notebook-content.py', '# Fabric notebook source\n')] } } });
+  assert.equal(res.status, 202);
+  for (;;) {
+    const poll = await call(res.headers.get('location')!, { token });
+    assert.match(poll.headers.get('retry-after') ?? '', /^\d+$/, `Retry-After on a ${poll.body.status} poll`);
+    if (poll.body.status === 'Succeeded') break;
+    await sleep(100);
+  }
 });
