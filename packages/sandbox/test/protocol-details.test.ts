@@ -31,3 +31,17 @@ test('every operation poll answers Retry-After, the Succeeded one too', async (t
     await sleep(100);
   }
 });
+
+test('the KQL cluster echoes x-ms-client-request-id, and makes one up (never empty) when the client sent none', async (t) => {
+  const sb = await sandbox(t);
+  const token = await sb.admin.token({ audience: 'kql' });
+  const mgmt = (headers: Record<string, string>) => call(`${sb.env.SVC_KQL_CLUSTER_URI}/v1/rest/mgmt`, { token, headers, json: { db: 'NoSuchDb', csl: '.show tables' } });
+  const sent = await mgmt({ 'x-ms-client-request-id': 'svc;4711' });
+  assert.equal(sent.headers.get('x-ms-client-request-id'), 'svc;4711');
+  assert.equal(sent.body.error['@context'].clientRequestId, 'svc;4711');
+  const none = await mgmt({});
+  const made = none.headers.get('x-ms-client-request-id');
+  assert.ok(made && made.length > 0, `made up: '${made}'`);
+  assert.equal(none.body.error['@context'].clientRequestId, made, 'the body names the same id');
+  assert.match(none.body.error['@context'].activityStack, new RegExp(`CRID=${made}`));
+});
