@@ -1,5 +1,6 @@
 // What the decoded definition parts must say for the real data platform to take them: a mirrored database names an
-// existing connection by id (GET /v1/connections lists them).
+// existing connection by id (GET /v1/connections lists them); eventstream.json has the published topology's shape and
+// its destinations name items by their GUIDs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, part, sandbox } from './helpers.js';
@@ -55,4 +56,43 @@ test('mirroring.json: the source connection must be the id of an existing connec
   const bad = await dp(`/items/${ok.body.id}/updateDefinition`, { json: { definition: mirrorBody('x', '${connection.id}').definition } });
   assert.equal(bad.status, 400);
   assert.equal(bad.body.errorCode, 'InvalidInput');
+});
+
+const topology = (destination: Record<string, unknown>) => ({
+  sources: [{ id: '0b4f8e2a-3c1d-4e5f-8a9b-1c2d3e4f5a6b', name: 'gateway', type: 'CustomEndpoint', properties: {} }],
+  destinations: [{ id: '1c5a9f3b-4d2e-4f6a-9bac-2d3e4f5a6b7c', name: 'kql', inputNodes: [{ name: 'main' }], ...destination }],
+  streams: [{ id: '2d6bae4c-5e3f-4a7b-8cbd-3e4f5a6b7c8d', name: 'main', type: 'DefaultStream', properties: {}, inputNodes: [{ name: 'gateway' }] }],
+  operators: [],
+  compatibilityLevel: '1.0',
+});
+const eventstreamBody = (name: string, destination: Record<string, unknown>) => ({ displayName: name, definition: { parts: [part('eventstream.json', JSON.stringify(topology(destination)))] } });
+
+test('eventstream.json: checked against the published topology; an Eventhouse destination names a KQL database item by GUID', async (t) => {
+  const { sb, dp } = await rig(t);
+  await sb.admin.setSwitch('dataPlatform.asyncMode', 'never');
+  await sb.admin.setSwitch('arm.asyncMode', 'never');
+  // A database on the sandbox's cluster is a KQL database of the platform workspace's eventhouse.
+  const arm = await sb.admin.token({ audience: 'arm' });
+  const put = await call(`${sb.urls.arm}${sb.ids.kqlClusterResourceId}/databases/PlantTelemetry?api-version=2024-04-13`, { method: 'PUT', token: arm, json: { kind: 'ReadWrite', location: 'eastus' } });
+  assert.equal(put.status, 201, put.text);
+  const kqlDb = (await dp('/items?type=KQLDatabase')).body.value.find((i: any) => i.displayName === 'PlantTelemetry');
+  assert.ok(kqlDb, 'listed as a KQLDatabase item');
+  const props = (itemId: string) => ({ type: 'Eventhouse', properties: { dataIngestionMode: 'ProcessedIngestion', workspaceId: sb.ids.platformWorkspaceId, itemId, databaseName: 'PlantTelemetry', tableName: 'Telemetry', inputSerialization: { type: 'Json', properties: { encoding: 'UTF8' } } } });
+
+  const armId = await dp('/eventstreams', { json: eventstreamBody('ArmId', props(put.body.id)) });
+  assert.equal(armId.status, 400, 'a resource manager id where the schema wants the item GUID');
+  assert.equal(armId.body.errorCode, 'InvalidInput');
+  assert.ok(armId.body.moreDetails.some((d: any) => /destinations\[0\]\.properties\.itemId: .* is not a uuid/.test(d.message)), JSON.stringify(armId.body));
+  const missing = await dp('/eventstreams', { json: eventstreamBody('NoType', { properties: {} }) });
+  assert.equal(missing.status, 400);
+  assert.ok(missing.body.moreDetails.some((d: any) => /destinations\[0\]\.type: required/.test(d.message)), JSON.stringify(missing.body));
+  const unknownItem = await dp('/eventstreams', { json: eventstreamBody('Unknown', props('6952a7b2-aea3-414f-9d85-6c0fe5d34539')) });
+  assert.equal(unknownItem.status, 400);
+  assert.match(unknownItem.body.moreDetails[0].message, /is not a KQLDatabase or Eventhouse item/);
+  assert.equal((await dp('/items?type=Eventstream')).body.value.length, 0, 'nothing created');
+
+  const ok = await dp('/eventstreams', { json: eventstreamBody('Telemetry', props(kqlDb.id)) });
+  assert.equal(ok.status, 201, ok.text);
+  const bad = await dp(`/items/${ok.body.id}/updateDefinition`, { json: { definition: eventstreamBody('x', props(put.body.id)).definition } });
+  assert.equal(bad.status, 400, 'updateDefinition is held to the same rules');
 });

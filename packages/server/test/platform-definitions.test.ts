@@ -78,3 +78,26 @@ test('gate "mirror connection missing": names the connection; cleared once the c
   assert.equal(after.result.status, 'created', JSON.stringify(after.result));
   assert.equal(after.result.secondaryIds.connectionId, sandbox.ids.connections.find((c) => c.displayName === 'sql-hr-prod')!.id);
 });
+
+test('eventstream: a KQL destination names the database’s data-platform item id and workspace, not the resource manager id', async (t) => {
+  const { h, sandbox, tenant } = await buildWithSandbox(t);
+  const job = await install(h, tenant, 'app-iot-realtime', { workspaceId: await workspace(h, tenant) });
+  assert.equal(job.provision.outcome, 'all-created', JSON.stringify(job.provision.steps.map((s: any) => s.result)));
+  const ws = sandbox.ids.platformWorkspaceId;
+  const token = await h.services.backends.pipeline.credential.getToken(h.services.profile.dataPlatformAudience);
+  const dp = async (path: string, method = 'GET') => (await fetch(`${sandbox.env.SVC_DATA_PLATFORM_API_URL}/workspaces/${ws}${path}`, { method, headers: { authorization: `Bearer ${token}` } })).json();
+  const kqlDatabases = (await dp('/items?type=KQLDatabase')).value as Array<{ id: string; displayName: string }>;
+  const streams = job.provision.steps.filter((s: any) => s.itemType === 'eventstream');
+  assert.equal(streams.length, 3);
+  for (const s of streams) {
+    const def = (await dp(`/items/${s.result.resourceId}/getDefinition`, 'POST')).definition;
+    const topology = JSON.parse(Buffer.from(def.parts.find((p: any) => p.path === 'eventstream.json').payload, 'base64').toString());
+    const dest = topology.destinations[0];
+    assert.equal(dest.type, 'Eventhouse');
+    const db = kqlDatabases.find((d) => d.displayName === dest.properties.databaseName);
+    assert.ok(db, `${dest.properties.databaseName} is a KQL database item`);
+    assert.equal(dest.properties.itemId, db.id);
+    assert.equal(dest.properties.workspaceId, ws);
+    assert.ok(s.result.steps.some((l: string) => l === `KQL database ${db.displayName}: data-platform item ${db.id}`), s.result.steps.join('\n'));
+  }
+});

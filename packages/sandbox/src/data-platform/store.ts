@@ -121,6 +121,31 @@ export class PlatformStore {
     return ws;
   }
 
+  /**
+   * The sandbox's KQL cluster is the eventhouse of the seeded platform workspace (SPEC.md: "an eventhouse is the KQL
+   * cluster"): its Eventhouse item, and a KQLDatabase item per database on the cluster, listed as the platform lists an
+   * eventhouse's databases (an eventstream's Eventhouse destination names one by item id).
+   */
+  clusterDatabase(name: string, readyAt: number, drop = false): void {
+    const ws = this.workspaces.get(this.ids.platformWorkspaceId);
+    if (!ws) return;
+    const find = (type: string, n: string) => [...ws.items.values()].find((i) => !i.deletedAt && i.type === type && i.displayName.toLowerCase() === n.toLowerCase());
+    const existing = find('KQLDatabase', name);
+    if (drop) {
+      if (existing) ws.items.delete(existing.id);
+      return;
+    }
+    if (existing) return;
+    const house = find('Eventhouse', this.ids.kqlClusterName) ?? this.addItem(ws, 'Eventhouse', this.ids.kqlClusterName, 0);
+    this.addItem(ws, 'KQLDatabase', name, readyAt, { databaseType: 'ReadWrite', parentEventhouseItemId: house.id });
+  }
+
+  private addItem(ws: Workspace, type: string, displayName: string, readyAt: number, creationPayload?: Record<string, unknown>): Item {
+    const item: Item = { id: this.idSource.next('item'), workspaceId: ws.id, type, displayName, description: '', logicalId: this.idSource.next('logical'), creationPayload, createdAt: readyAt, readyAt, lagUntil: readyAt };
+    ws.items.set(item.id, item);
+    return item;
+  }
+
   /** Applies every operation whose time has come (state is evaluated lazily, never by timers). */
   settle(now = Date.now()): void {
     for (const op of this.operations.values()) {
