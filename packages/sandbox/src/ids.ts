@@ -68,6 +68,11 @@ export interface SandboxIds {
   consoleApp: { appId: string; objectId: string; name: string; secret: string };
   servicePrincipals: ServicePrincipalIds[];
   users: UserIds[];
+  /**
+   * The data platform's cloud connections a tenant admin made beforehand (mirrored databases name one by id): the
+   * Azure SQL sources of the catalog's mirror onboarding app, so its mirrors install in the default setup.
+   */
+  connections: Array<{ id: string; displayName: string; server: string; database: string }>;
 }
 
 const DAY = 86_400_000;
@@ -117,5 +122,8 @@ export function makeIds(seed: string, now = Date.now()): SandboxIds {
       user('una', 'Una Unassigned'),
       user('pat', 'Pat Partner', 'guest'),
     ],
+    connections: (['sales', 'hr', 'inventory'] as const).map((n) => ({
+      id: u(`connection:${n}`), displayName: `sql-${n}-prod`, server: `sql-${n}-prod.database.usgovcloudapi.net`, database: `${n[0]!.toUpperCase()}${n.slice(1)}Db`,
+    })),
   };
 }

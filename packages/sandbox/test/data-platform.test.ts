@@ -213,7 +213,7 @@ test('semantic models: TMDL by default from getDefinition, TMSL with ?format=TMS
   assert.equal(bim.model.tables[0].name, 'Sales Fact');
 });
 
-test('role assignments, GET workspace, firewall rules and reflex triggers (marked extensions)', async (t) => {
+test('role assignments, GET workspace and firewall rules (a marked extension)', async (t) => {
   const { sb, dp } = await rig(t);
   const ws = await dp('');
   assert.equal(ws.body.id, sb.ids.platformWorkspaceId);
@@ -238,13 +238,23 @@ test('role assignments, GET workspace, firewall rules and reflex triggers (marke
   assert.deepEqual(real.body.rules, [{ displayName: 'office', value: '10.0.0.1-10.0.0.9' }]);
   assert.equal((await dp(`/firewallRules/${fw.body.id}`, { token: admin, method: 'DELETE' })).status, 200);
   assert.equal((await dp('/firewallRules', { json: { name: 'x', startIpAddress: '1.1.1.1', endIpAddress: '1.1.1.1' } })).status, 403, 'firewall rules need Admin');
-  const reflex = (await dp('/reflexes', { json: { displayName: 'Alerts' } })).body;
-  const trig = await dp(`/reflexes/${reflex.id}/triggers`, { json: { name: 'Hot', condition: { column: 'Temp', operator: '>', value: 80 }, action: { kind: 'email', receiver: 'ops@example.com' } } });
-  assert.equal(trig.status, 201);
-  assert.equal((await dp(`/reflexes/${reflex.id}/triggers`, { json: { name: 'hot' } })).status, 409);
-  assert.deepEqual((await dp(`/reflexes/${reflex.id}/triggers`)).body.value.map((x: any) => x.name), ['Hot']);
-  const state = await sb.admin.state();
-  assert.deepEqual(state.dataPlatform.workspaces[0]!.triggers.map((x) => x.name), ['Hot']);
+});
+
+test('reflex triggers: the reflex API has no such path, so it answers 404 like the real service; rules live in ReflexEntities.json', async (t) => {
+  const { sb, dp } = await rig(t);
+  await sb.admin.setSwitch('dataPlatform.asyncMode', 'never');
+  const entities = [{ uniqueIdentifier: '1b3f0c2e-5d5a-4d0c-9f4e-2a1d9b7c6e01', payload: { name: 'Hot' }, type: 'rule-v1' }];
+  const reflex = (await dp('/reflexes', { json: { displayName: 'Alerts', definition: { format: 'json', parts: [part('ReflexEntities.json', JSON.stringify(entities))] } } })).body;
+  for (const [method, json] of [['GET', undefined], ['POST', { name: 'Hot', condition: { column: 'Temp', operator: '>', value: 80 } }]] as const) {
+    const res = await dp(`/reflexes/${reflex.id}/triggers`, { method, ...(json ? { json } : {}) });
+    assert.equal(res.status, 404, `${method} triggers`);
+    assert.equal(res.body.errorCode, 'EntityNotFound');
+    assert.equal(res.headers.get('x-ms-public-api-error-code'), 'EntityNotFound');
+  }
+  // The rules are read back from the stored definition.
+  const def = (await dp(`/reflexes/${reflex.id}/getDefinition`, { method: 'POST' })).body.definition;
+  const stored = def.parts.find((p: any) => p.path === 'ReflexEntities.json');
+  assert.deepEqual(JSON.parse(Buffer.from(stored.payload, 'base64').toString()), entities);
 });
 
 test('pipeline job instances: 202 with a job-instance Location, then Completed; a pipeline running a missing notebook Fails', async (t) => {

@@ -177,7 +177,7 @@ test('remediation links and report web addresses use the selected cloud’s port
     for (const name of ['kql-not-configured', 'kql-arm-auth', 'kql-create-table-auth', 'search-auth', 'warehouse-not-configured', 'warehouse-tsql-auth'] as const) {
       assert.equal(host(gate(name, p).link), portal, `${cloud} ${name}`);
     }
-    for (const name of ['no-platform-workspace', 'data-platform-auth', 'data-platform-role', 'data-platform-tenant-setting'] as const) assert.equal(host(gate(name, p).link), platform, `${cloud} ${name}`);
+    for (const name of ['no-platform-workspace', 'data-platform-auth', 'data-platform-role', 'data-platform-tenant-setting', 'mirror-connection-missing'] as const) assert.equal(host(gate(name, p).link), platform, `${cloud} ${name}`);
     for (const name of ['reporting-auth', 'reporting-tenant-setting', 'reporting-capacity'] as const) assert.equal(host(gate(name, p).link), reporting, `${cloud} ${name}`);
   }
 });

@@ -95,6 +95,13 @@ export class SandboxAdmin {
     this.core.reset();
   }
 
+  /** Removes a data-platform connection (by id or display name), as a tenant admin deleting it; answers whether one was removed. */
+  async removeConnection(idOrName: string): Promise<boolean> {
+    const wanted = idOrName.toLowerCase();
+    const found = [...this.core.dataPlatform.connections.values()].find((c) => c.id === wanted || c.displayName.toLowerCase() === wanted);
+    return found ? this.core.dataPlatform.connections.delete(found.id) : false;
+  }
+
   async grant(g: Grant): Promise<{ changed: boolean }> {
     return applyGrant(this.core, g, true);
   }

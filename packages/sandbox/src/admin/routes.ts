@@ -19,7 +19,7 @@ async function run<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The admin API under /_sandbox: faults, latency, request log, state, reset, grants, switches, tokens. */
+/** The admin API under /_sandbox: faults, latency, request log, state, reset, grants, connections, switches, tokens. */
 export function adminService(core: SandboxCore, admin: SandboxAdmin, summary: () => unknown): ServiceModule {
   const router = new Router();
   const json = (ctx: RequestContext) => ctx.json(bad);
@@ -59,6 +59,10 @@ export function adminService(core: SandboxCore, admin: SandboxAdmin, summary: ()
         sql: s.sql.databases.filter((d) => !d.attached).map((d) => ({ database: d.name, users: d.users })),
       },
     };
+  });
+  router.delete('/_sandbox/connections/:id', async (ctx) => {
+    if (!(await admin.removeConnection(ctx.params.id!))) throw new ServiceError(404, 'NotFound', `no connection '${ctx.params.id}'`);
+    return { status: 204 };
   });
   router.get('/_sandbox/switches', async () => ({ status: 200, body: { switches: await admin.switches() } }));
   router.put('/_sandbox/switches/:name', async (ctx) => {

@@ -70,9 +70,13 @@ async function put(core: SandboxCore, ctx: RequestContext): Promise<Reply> {
     kqlDb.principals.push({ role: 'Admin', fqn: caller.isApp ? `aadapp=${caller.appId};${caller.tenantId}` : `aaduser=${caller.objectId};${caller.tenantId}`, note: 'callerRole=Admin' });
   }
   core.arm.databases.set(name.toLowerCase(), db);
-  if (mode === 'never') return { status: 201, body: databaseJson(core, db) };
+  if (mode === 'never') {
+    core.dataPlatform.clusterDatabase(name, now);
+    return { status: 201, body: databaseJson(core, db) };
+  }
   const op = core.arm.startOperation(name, 'DatabaseCreate');
   db.readyAt = kqlDb.readyAt = op.readyAt;
+  core.dataPlatform.clusterDatabase(name, op.readyAt);
   db.operationId = op.id;
   return { status: mode === 'always' ? 202 : 201, headers: asyncHeaders(core, op, apiVersion, mode === 'always'), body: databaseJson(core, db) };
 }
@@ -87,6 +91,7 @@ async function remove(core: SandboxCore, ctx: RequestContext): Promise<Reply> {
   const drop = () => {
     core.arm.databases.delete(key);
     core.kql.databases.delete(key);
+    core.dataPlatform.clusterDatabase(db.name, 0, true);
   };
   if (core.switches['arm.asyncMode'] === 'never') {
     drop();

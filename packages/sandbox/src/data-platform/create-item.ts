@@ -4,6 +4,7 @@ import type { Caller } from '../identity/caller.js';
 import type { ServiceError } from '../http/errors.js';
 import { checkDefinitionContent, checkDefinitionShape, platformMetadata, type Definition } from './definitions.js';
 import { fabricError, invalidInput } from './errors.js';
+import { checkPartContent } from './part-content.js';
 import { canonicalType, creatable, ruleFor, type ItemTypeRule } from './item-types.js';
 import { itemJson } from './item-json.js';
 import { accepted } from './operations.js';
@@ -90,7 +91,7 @@ export function createItem(core: SandboxCore, caller: Caller, ws: Workspace, bod
   const conflict = core.dataPlatform.nameConflict(ws, type, body.displayName);
   if (conflict) throw conflict;
 
-  const contentError: ServiceError | undefined = definition ? checkDefinitionContent(definition, rule) : undefined;
+  const contentError: ServiceError | undefined = definition ? checkDefinitionContent(definition, rule) ?? checkPartContent(core, definition, rule) : undefined;
   const async = goesAsync(core, rule, hasDefinition);
   if (contentError && !async) throw contentError;
   if (contentError) return accepted(core, core.dataPlatform.startOperation(caller.objectId, { error: contentError }));
@@ -101,10 +102,13 @@ export function createItem(core: SandboxCore, caller: Caller, ws: Workspace, bod
     id, workspaceId: ws.id, type, displayName: body.displayName, description: body.description ?? '', definition,
     logicalId: (definition && platformMetadata(definition).logicalId) || core.idSource.next('logical'),
     creationPayload: body.creationPayload ?? undefined, createdAt: now, readyAt: now, lagUntil: now + core.switches['dataPlatform.postCreateLagMs'],
-    triggers: [], ...(type === 'Lakehouse' ? { sqlEndpointId: core.idSource.next('sql-endpoint') } : {}),
+    ...(type === 'Lakehouse' ? { sqlEndpointId: core.idSource.next('sql-endpoint') } : {}),
   };
   ws.items.set(id, item);
-  if (!async) return { status: 201, body: itemJson(item) };
+  if (!async) {
+    const location = rule.locationOnCreate && typedAs ? { location: `${core.urls.dataPlatform}/v1/workspaces/${ws.id}/${rule.collection}/${id}` } : undefined;
+    return { status: 201, ...(location ? { headers: location } : {}), body: itemJson(item) };
+  }
   const op = core.dataPlatform.startOperation(caller.objectId, { result: () => itemJson(item) });
   item.readyAt = op.readyAt;
   item.createdAt = op.readyAt;

@@ -8,6 +8,7 @@ import {
 } from './definitions.js';
 import { fabricError, invalidInput, invalidJson } from './errors.js';
 import { ruleFor } from './item-types.js';
+import { checkPartContent } from './part-content.js';
 import { itemOf, typeOfCollection } from './items-routes.js';
 import { accepted } from './operations.js';
 import type { Item } from './store.js';
@@ -80,7 +81,7 @@ async function updateDefinition(core: SandboxCore, ctx: RequestContext): Promise
   const body = await ctx.json(invalidJson);
   if (!body?.definition) throw invalidInput('definition', 'The definition is required');
   const def = checkDefinitionShape(body.definition, rule);
-  const contentError = checkDefinitionContent(def, rule);
+  const contentError = checkDefinitionContent(def, rule) ?? checkPartContent(core, def, rule);
   let meta: { displayName?: string; description?: string } = {};
   if (ctx.query('updateMetadata') === 'true' && item.type !== 'MirroredDatabase' && !contentError) {
     meta = platformMetadata(def);

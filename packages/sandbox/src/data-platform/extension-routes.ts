@@ -4,7 +4,6 @@ import type { RequestContext } from '../http/context.js';
 import type { Router } from '../http/router.js';
 import { platformCaller, requireRole, workspaceOf } from './auth.js';
 import { fabricError, invalidInput, invalidJson } from './errors.js';
-import { itemOf } from './items-routes.js';
 import { page } from './paging.js';
 import type { FirewallRule, Workspace } from './store.js';
 
@@ -42,7 +41,11 @@ function parseValue(value: unknown, i: number): { start: string; end: string } {
   return { start: start!, end: end! };
 }
 
-/** SPEC.md's firewallRules and reflex triggers (marked extensions), and the published inbound firewall (full-replace PUT with ETag). */
+/**
+ * SPEC.md's firewallRules (a marked extension) and the published inbound firewall (full-replace PUT with ETag). SPEC.md's
+ * reflex triggers are not served: the reflex API has item and definition calls only, so that path answers 404 as the
+ * real service does (rules travel in the definition's ReflexEntities.json).
+ */
 export function extensionRoutes(core: SandboxCore, router: Router): void {
   const fw = '/v1/workspaces/:ws/firewallRules';
   router.get(fw, async (ctx) => {
@@ -93,26 +96,5 @@ export function extensionRoutes(core: SandboxCore, router: Router): void {
     });
     ws.firewallVersion++;
     return { status: 200, headers: { etag: `"${ws.firewallVersion}"` } };
-  });
-
-  const triggers = '/v1/workspaces/:ws/reflexes/:id/triggers';
-  router.get(triggers, async (ctx) => {
-    const ws = await open(core, ctx, 'Viewer');
-    const reflex = itemOf(core, ws, ctx.params.id!, 'Reflex');
-    const all = reflex.triggers.map((t) => ({ id: t.id, name: t.name, ...t.body, createdTimeUtc: t.createdTimeUtc }));
-    return { status: 200, headers: EXTENSION, body: page(ctx, all, core.switches['dataPlatform.pageSize'], `${core.urls.dataPlatform}/v1/workspaces/${ws.id}/reflexes/${reflex.id}/triggers`, `${reflex.id}|triggers`) };
-  });
-  router.post(triggers, async (ctx) => {
-    const ws = await open(core, ctx, 'Contributor');
-    const reflex = itemOf(core, ws, ctx.params.id!, 'Reflex');
-    const body = await ctx.json(invalidJson);
-    if (typeof body?.name !== 'string' || !body.name.trim()) throw invalidInput('name', 'is required');
-    if (body.condition !== undefined && (typeof body.condition !== 'object' || body.condition === null)) throw invalidInput('condition', 'must be an object');
-    if (body.action !== undefined && (typeof body.action !== 'object' || body.action === null)) throw invalidInput('action', 'must be an object');
-    if (reflex.triggers.some((t) => t.name.toLowerCase() === body.name.toLowerCase())) throw fabricError(409, 'TriggerNameAlreadyInUse', `Requested trigger '${body.name}' is already in use`);
-    const { name, id: _id, ...rest } = body;
-    const trigger = { id: core.idSource.next('trigger'), name, body: rest, createdTimeUtc: new Date().toISOString() };
-    reflex.triggers.push(trigger);
-    return { status: 201, headers: { ...EXTENSION, location: `${core.urls.dataPlatform}/v1/workspaces/${ws.id}/reflexes/${reflex.id}/triggers/${trigger.id}` }, body: { id: trigger.id, name, ...rest, createdTimeUtc: trigger.createdTimeUtc } };
   });
 }

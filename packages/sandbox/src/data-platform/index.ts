@@ -1,6 +1,7 @@
 import type { SandboxCore } from '../core.js';
 import { Router } from '../http/router.js';
 import type { ServiceModule } from '../http/service-server.js';
+import { connectionRoutes } from './connection-routes.js';
 import { definitionRoutes } from './definition-routes.js';
 import { fabricError, fabricErrorReply, fabricFaultCode } from './errors.js';
 import { extensionRoutes } from './extension-routes.js';
@@ -15,6 +16,7 @@ export function dataPlatformService(core: SandboxCore): ServiceModule {
   const router = new Router();
   operationRoutes(core, router);
   workspaceRoutes(core, router);
+  connectionRoutes(core, router);
   extensionRoutes(core, router);
   lakehouseRoutes(core, router);
   jobRoutes(core, router);

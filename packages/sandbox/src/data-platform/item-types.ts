@@ -17,6 +17,8 @@ export interface ItemTypeRule {
   jobTypes?: string[];
   /** Creates of this type answer 202 in the default (auto) async mode. */
   asyncByDefault?: boolean;
+  /** A 201 from the typed create carries `Location`, the new item's URL (the published description says so). */
+  locationOnCreate?: boolean;
 }
 
 const LETTERS_DIGITS_UNDERSCORE = { re: /^[A-Za-z][A-Za-z0-9_]{0,255}$/, says: 'must start with a letter and contain only letters, numbers and underscores' };
@@ -44,7 +46,7 @@ const RULES: ItemTypeRule[] = [
   { type: 'Eventstream', collection: 'eventstreams', definitionAtCreate: 'optional', formats: ['eventstream'], requiredParts: [[/^eventstream\.json$/]], allowedParts: [/^eventstream\.json$/, /^eventstreamProperties\.json$/], jsonParts: [/\.json$/], creationPayload: 'none' },
   { type: 'Eventhouse', collection: 'eventhouses', definitionAtCreate: 'optional', allowedParts: [/^EventhouseProperties\.json$/], jsonParts: [/\.json$/], creationPayload: 'optional', name: KUSTO_NAME, asyncByDefault: true },
   { type: 'KQLDatabase', collection: 'kqlDatabases', definitionAtCreate: 'optional', requiredParts: [[/^DatabaseProperties\.json$/]], allowedParts: [/^DatabaseProperties\.json$/, /^DatabaseSchema\.kql$/], jsonParts: [/\.json$/], creationPayload: 'required', name: KUSTO_NAME, asyncByDefault: true },
-  { type: 'KQLDashboard', collection: 'kqlDashboards', definitionAtCreate: 'optional', requiredParts: [[/^RealTimeDashboard\.json$/]], allowedParts: [/^RealTimeDashboard\.json$/], jsonParts: [/\.json$/], creationPayload: 'none' },
+  { type: 'KQLDashboard', collection: 'kqlDashboards', definitionAtCreate: 'optional', requiredParts: [[/^RealTimeDashboard\.json$/]], allowedParts: [/^RealTimeDashboard\.json$/], jsonParts: [/\.json$/], creationPayload: 'none', locationOnCreate: true },
   { type: 'KQLQueryset', collection: 'kqlQuerysets', definitionAtCreate: 'optional', requiredParts: [[/^RealTimeQueryset\.json$/]], allowedParts: [/^RealTimeQueryset\.json$/], jsonParts: [/\.json$/], creationPayload: 'none' },
   { type: 'Warehouse', collection: 'warehouses', definitionAtCreate: 'unsupported', creationPayload: 'optional', asyncByDefault: true },
   { type: 'MirroredDatabase', collection: 'mirroredDatabases', definitionAtCreate: 'required', requiredParts: [[/^mirroring\.json$/]], allowedParts: [/^mirroring\.json$/], jsonParts: [/\.json$/], creationPayload: 'none' },

@@ -40,11 +40,10 @@ export function operationRoutes(core: SandboxCore, router: Router): void {
     router.get(`${prefix}/:id`, async (ctx) => {
       const op = await find(core, ctx);
       const s = operationState(op);
-      const headers: Record<string, string | number> = { 'x-ms-operation-id': op.id };
-      if (s.status === 'NotStarted' || s.status === 'Running') {
-        headers.location = opUrl(core, op.id);
-        headers['retry-after'] = core.switches['dataPlatform.retryAfterSeconds'];
-      } else if (s.status === 'Succeeded' && op.result) headers.location = `${opUrl(core, op.id)}/result`;
+      // Retry-After on every poll answer, finished or not, as the real service sends it.
+      const headers: Record<string, string | number> = { 'x-ms-operation-id': op.id, 'retry-after': core.switches['dataPlatform.retryAfterSeconds'] };
+      if (s.status === 'NotStarted' || s.status === 'Running') headers.location = opUrl(core, op.id);
+      else if (s.status === 'Succeeded' && op.result) headers.location = `${opUrl(core, op.id)}/result`;
       const body: Record<string, unknown> = {
         status: s.status,
         createdTimeUtc: new Date(op.createdAt).toISOString(),

@@ -21,11 +21,14 @@ export interface FirewallRule {
   endIpAddress: string;
 }
 
-export interface Trigger {
+/** A cloud connection (GET /v1/connections): tenant-wide, named by display name, referenced by id. */
+export interface Connection {
   id: string;
-  name: string;
-  body: Record<string, unknown>;
-  createdTimeUtc: string;
+  displayName: string;
+  connectivityType: 'ShareableCloud';
+  connectionDetails: { type: string; path: string };
+  privacyLevel: 'Organizational';
+  credentialDetails: { credentialType: string; singleSignOnType: 'None'; connectionEncryption: 'Encrypted'; skipTestConnection: boolean };
 }
 
 export interface Item {
@@ -43,7 +46,6 @@ export interface Item {
   /** Calls on the item answer EntityNotFound until then (post-create lag). */
   lagUntil: number;
   deletedAt?: number;
-  triggers: Trigger[];
   sqlEndpointId?: string;
 }
 
@@ -89,11 +91,12 @@ export interface JobInstance {
 
 const nameKey = (type: string, name: string) => `${type.toLowerCase()}|${name.toLowerCase()}`;
 
-/** The data platform's state: workspaces with items, role assignments, firewall rules, triggers; operations and jobs. */
+/** The data platform's state: workspaces with items, role assignments, firewall rules; operations and jobs. */
 export class PlatformStore {
   readonly workspaces = new Map<string, Workspace>();
   readonly operations = new Map<string, Operation>();
   readonly jobs = new Map<string, JobInstance>();
+  readonly connections = new Map<string, Connection>();
   private readonly calls = new Map<string, number[]>();
 
   constructor(readonly ids: SandboxIds, readonly idSource: IdSource, readonly switches: SwitchValues) {
@@ -104,12 +107,43 @@ export class PlatformStore {
     ws.roleAssignments.set(mi.objectId, { id: mi.objectId, principal: { id: mi.objectId, type: 'ServicePrincipal' }, role: 'Admin' });
     const ada = ids.users[0]!;
     ws.roleAssignments.set(ada.objectId, { id: ada.objectId, principal: { id: ada.objectId, type: 'User' }, role: 'Admin' });
+    for (const c of ids.connections) {
+      this.connections.set(c.id, {
+        id: c.id, displayName: c.displayName, connectivityType: 'ShareableCloud', connectionDetails: { type: 'SQL', path: `${c.server};${c.database}` },
+        privacyLevel: 'Organizational', credentialDetails: { credentialType: 'ServicePrincipal', singleSignOnType: 'None', connectionEncryption: 'Encrypted', skipTestConnection: false },
+      });
+    }
   }
 
   addWorkspace(id: string, displayName: string, description: string, capacityId?: string): Workspace {
     const ws: Workspace = { id, displayName, description, capacityId, items: new Map(), roleAssignments: new Map(), firewallRules: [], firewallVersion: 1, heldNames: new Map() };
     this.workspaces.set(id, ws);
     return ws;
+  }
+
+  /**
+   * The sandbox's KQL cluster is the eventhouse of the seeded platform workspace (SPEC.md: "an eventhouse is the KQL
+   * cluster"): its Eventhouse item, and a KQLDatabase item per database on the cluster, listed as the platform lists an
+   * eventhouse's databases (an eventstream's Eventhouse destination names one by item id).
+   */
+  clusterDatabase(name: string, readyAt: number, drop = false): void {
+    const ws = this.workspaces.get(this.ids.platformWorkspaceId);
+    if (!ws) return;
+    const find = (type: string, n: string) => [...ws.items.values()].find((i) => !i.deletedAt && i.type === type && i.displayName.toLowerCase() === n.toLowerCase());
+    const existing = find('KQLDatabase', name);
+    if (drop) {
+      if (existing) ws.items.delete(existing.id);
+      return;
+    }
+    if (existing) return;
+    const house = find('Eventhouse', this.ids.kqlClusterName) ?? this.addItem(ws, 'Eventhouse', this.ids.kqlClusterName, 0);
+    this.addItem(ws, 'KQLDatabase', name, readyAt, { databaseType: 'ReadWrite', parentEventhouseItemId: house.id });
+  }
+
+  private addItem(ws: Workspace, type: string, displayName: string, readyAt: number, creationPayload?: Record<string, unknown>): Item {
+    const item: Item = { id: this.idSource.next('item'), workspaceId: ws.id, type, displayName, description: '', logicalId: this.idSource.next('logical'), creationPayload, createdAt: readyAt, readyAt, lagUntil: readyAt };
+    ws.items.set(item.id, item);
+    return item;
   }
 
   /** Applies every operation whose time has come (state is evaluated lazily, never by timers). */
@@ -186,6 +220,7 @@ export class PlatformStore {
   view() {
     this.settle();
     return {
+      connections: [...this.connections.values()].map((c) => ({ id: c.id, displayName: c.displayName, path: c.connectionDetails.path })),
       workspaces: [...this.workspaces.values()].map((ws) => ({
         id: ws.id,
         displayName: ws.displayName,
@@ -193,7 +228,6 @@ export class PlatformStore {
         recycleBin: [...ws.items.values()].filter((i) => i.deletedAt).map((i) => ({ id: i.id, type: i.type, displayName: i.displayName })),
         roleAssignments: [...ws.roleAssignments.values()].map((r) => ({ ...r, principal: { ...r.principal } })),
         firewallRules: ws.firewallRules.map((r) => ({ ...r })),
-        triggers: [...ws.items.values()].flatMap((i) => i.triggers.map((t) => ({ reflexId: i.id, id: t.id, name: t.name }))),
       })),
     };
   }

@@ -46,12 +46,12 @@ export function kustoErrorReply(err: ServiceError, ctx: RequestContext): Reply {
         processName: 'Kusto.WinSvc.Svc',
         processId: process.pid,
         threadId: 1,
-        clientRequestId: ctx.header('x-ms-client-request-id') ?? '',
+        clientRequestId: clientRequestIdOf(ctx),
         activityId,
         subActivityId: activityId,
         activityType: 'DN.FE.ExecuteQuery',
         parentActivityId: activityId,
-        activityStack: `(Activity stack: CRID=${ctx.header('x-ms-client-request-id') ?? ''} ARID=${activityId})`,
+        activityStack: `(Activity stack: CRID=${clientRequestIdOf(ctx)} ARID=${activityId})`,
       },
       '@permanent': (err.extra['@permanent'] as boolean | undefined) ?? !(err.status === 429 || err.status >= 500),
     },
@@ -65,5 +65,16 @@ const ids = new WeakMap<RequestContext, string>();
 export function activityIdOf(ctx: RequestContext): string {
   let id = ids.get(ctx);
   if (!id) ids.set(ctx, (id = randomUUID()));
+  return id;
+}
+
+const clientIds = new WeakMap<RequestContext, string>();
+
+/** The request's x-ms-client-request-id, or one the cluster makes up when the client sent none (never empty). */
+export function clientRequestIdOf(ctx: RequestContext): string {
+  const sent = ctx.header('x-ms-client-request-id')?.trim();
+  if (sent) return sent;
+  let id = clientIds.get(ctx);
+  if (!id) clientIds.set(ctx, (id = randomUUID()));
   return id;
 }

@@ -5,7 +5,7 @@ import { Router } from '../http/router.js';
 import type { ServiceModule } from '../http/service-server.js';
 import { callerFrom, type Caller } from '../identity/caller.js';
 import { runCommand } from './commands.js';
-import { activityIdOf, badRequest, kustoError, kustoErrorReply, kustoFaultCode } from './errors.js';
+import { activityIdOf, badRequest, clientRequestIdOf, kustoError, kustoErrorReply, kustoFaultCode } from './errors.js';
 import { v1Command, v1Query, v2Query } from './frames.js';
 import { runQuery } from './query.js';
 
@@ -56,7 +56,7 @@ export function kqlService(core: SandboxCore): ServiceModule {
       const database = core.kql.requireDatabase(db);
       core.kql.authorize(caller, database, 'read');
       const result = runQuery(csl, core.kql.host(database));
-      const crid = ctx.header('x-ms-client-request-id') ?? '';
+      const crid = clientRequestIdOf(ctx);
       return { status: 200, body: version === 'v2' ? v2Query(result, activityIdOf(ctx), crid) : v1Query(result, activityIdOf(ctx), crid) };
     });
   }
@@ -65,7 +65,7 @@ export function kqlService(core: SandboxCore): ServiceModule {
     router,
     errorReply: kustoErrorReply,
     faultCode: kustoFaultCode,
-    commonHeaders: (ctx) => ({ 'x-ms-activity-id': activityIdOf(ctx), 'x-ms-client-request-id': ctx.header('x-ms-client-request-id') ?? '' }),
+    commonHeaders: (ctx) => ({ 'x-ms-activity-id': activityIdOf(ctx), 'x-ms-client-request-id': clientRequestIdOf(ctx) }),
     notFound: (ctx) => kustoError(404, 'NotFound', 'Kusto.Common.Svc.Exceptions.EndpointNotFoundException', `The endpoint ${ctx.path} does not exist on this cluster.`),
   };
 }

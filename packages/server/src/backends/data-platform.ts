@@ -10,6 +10,14 @@ export interface PlatformItem {
   workspaceId?: string;
 }
 
+/** A data-platform connection as listed (GET /v1/connections). */
+export interface PlatformConnection {
+  id: string;
+  displayName?: string;
+  connectivityType?: string;
+  connectionDetails?: { type?: string; path?: string };
+}
+
 export interface DefinitionPart {
   path: string;
   payload: string;
@@ -62,7 +70,7 @@ function tokenParam(token: string): string {
 
 /**
  * The data platform API (/v1), the one client installs and identity operations share: items, definitions, long-running
- * operations, lakehouses, activator triggers, role assignments, firewall rules, workspace read, pipeline job runs.
+ * operations, lakehouses, connections, role assignments, firewall rules, workspace read, pipeline job runs.
  */
 export class DataPlatformClient {
   constructor(private readonly pipeline: BackingPipeline, private readonly baseUrl: string, private readonly audience: string) {}
@@ -107,6 +115,11 @@ export class DataPlatformClient {
     return (await this.listItems(workspaceId, type)).find((i) => i.displayName.toLowerCase() === lower);
   }
 
+  /** Every connection the service identity may use, across all pages (GET /v1/connections). */
+  listConnections(): Promise<PlatformConnection[]> {
+    return this.all('/connections');
+  }
+
   /** Creates an item on its typed collection; follows a 202 to the created item. */
   async createItem(workspaceId: string, collection: string, body: Record<string, unknown>): Promise<PlatformItem> {
     const res = await this.send('POST', this.url(backingPath`/workspaces/${workspaceId}/${collection}`), body);
@@ -126,19 +139,18 @@ export class DataPlatformClient {
     if (res.status === 202) await followOperation(this.pipeline, 'data-platform', this.audience, res);
   }
 
+  /** An item's definition as the platform stores it (getDefinition); follows a 202 to the operation's result. */
+  async getDefinition(workspaceId: string, itemId: string): Promise<Definition> {
+    const res = await this.send('POST', this.url(backingPath`/workspaces/${workspaceId}/items/${itemId}/getDefinition`));
+    const result = res.status === 202 ? await followOperation(this.pipeline, 'data-platform', this.audience, res) : res;
+    if (!result?.text) throw new BackingError('data-platform', res.status, res.text, 'OperationHasNoResult', 'getDefinition finished without a definition');
+    return result.json<{ definition: Definition }>().definition;
+  }
+
   /** A lakehouse with its properties (OneLake paths, SQL endpoint and its provisioning status). */
   async getLakehouse(workspaceId: string, lakehouseId: string) {
     const res = await this.send('GET', this.url(backingPath`/workspaces/${workspaceId}/lakehouses/${lakehouseId}`));
     return res.json<{ id: string; properties?: { oneLakeTablesPath?: string; sqlEndpointProperties?: { id?: string; connectionString?: string; provisioningStatus?: string } } }>();
-  }
-
-  /** An activator's triggers (the spec's /reflexes/{id}/triggers extension), across all pages. */
-  listTriggers(workspaceId: string, reflexId: string): Promise<Array<{ id: string; name: string }>> {
-    return this.all(backingPath`/workspaces/${workspaceId}/reflexes/${reflexId}/triggers`);
-  }
-
-  async createTrigger(workspaceId: string, reflexId: string, trigger: Record<string, unknown>): Promise<{ id: string }> {
-    return (await this.send('POST', this.url(backingPath`/workspaces/${workspaceId}/reflexes/${reflexId}/triggers`), trigger)).json<{ id: string }>();
   }
 
   /** The workspace (Viewer or higher). */

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { part } from '../backends/data-platform.js';
-import { BackingError } from '../backends/http-pipeline.js';
+import { part, type Definition } from '../backends/data-platform.js';
 import { validateActivator } from '../catalog/validate-consumers.js';
 import { raiseGate } from '../backends/failures.js';
+import type { TypedProvisionContext } from '../provisioning/context.js';
 import { ensurePlatformItem, platformItemCalls, platformPart, stableGuid, type PlatformKind } from '../provisioning/platform-item.js';
 import { Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
@@ -26,11 +26,43 @@ export const ActivatorContent = Type.Object({
 });
 export type ActivatorContent = Static<typeof ActivatorContent>;
 
-const PLATFORM: PlatformKind = { type: 'Reflex', collection: 'reflexes' };
+// The reflex API has item and definition calls only: the rules travel in ReflexEntities.json (DESIGN.md, "Where SPEC.md
+// and the real backing services differ"), sent with the create or updateDefinition and read back to confirm them.
+const PLATFORM: PlatformKind = { type: 'Reflex', collection: 'reflexes', definitionAtCreate: true };
 const SOURCE_KINDS: Partial<Record<ItemTypeId, string>> = { 'kql-database': 'kql', eventhouse: 'kql', eventstream: 'eventstream', lakehouse: 'lakehouse', 'search-index': 'search' };
-const TRIGGERS = '/workspaces/{ws}/reflexes/{id}/triggers';
+const ENTITIES = 'ReflexEntities.json';
 
-/** activator: POST /workspaces/{ws}/reflexes with ReflexEntities.json, then POST each trigger to /reflexes/{id}/triggers (SPEC.md). */
+interface Entity { uniqueIdentifier: string; payload: Record<string, unknown>; type: string }
+
+/** The reflex's entities: the watched source, then one rule per trigger of the content. */
+function entitiesOf(ctx: TypedProvisionContext<ActivatorContent>): Entity[] {
+  const c = ctx.content;
+  const source = ctx.app.items.find((i) => i.key === c.source)!;
+  const database = source.itemType === 'kql-database' || source.itemType === 'eventhouse' ? ctx.contentOf(c.source, KqlDatabaseContent)?.database ?? null : null;
+  return [
+    {
+      uniqueIdentifier: stableGuid(`${ctx.app.id}/${ctx.item.key}/source`),
+      payload: { name: `${source.displayName} ${c.table}`, itemType: source.itemType, itemId: ctx.dependency(c.source)?.resourceId ?? null, database, table: c.table },
+      type: `${SOURCE_KINDS[source.itemType] ?? 'item'}Source-v1`,
+    },
+    ...c.triggers.map((t) => ({ uniqueIdentifier: stableGuid(`${ctx.app.id}/${ctx.item.key}/${t.name}`), payload: { name: t.name, condition: t.condition, action: t.action }, type: 'rule-v1' })),
+  ];
+}
+
+/** The rules of `wanted` the read-back definition does not hold (by identifier, name and type). */
+export function missingRules(wanted: Entity[], definition: Definition): string[] {
+  const found = definition.parts.find((p) => p.path === ENTITIES);
+  let stored: unknown = [];
+  try {
+    stored = found ? JSON.parse(Buffer.from(found.payload, 'base64').toString('utf8')) : [];
+  } catch {
+    stored = [];
+  }
+  const have = new Set((Array.isArray(stored) ? stored : []).map((e: Partial<Entity>) => `${e?.uniqueIdentifier}|${e?.type}|${String(e?.payload?.name)}`));
+  return wanted.filter((e) => e.type === 'rule-v1' && !have.has(`${e.uniqueIdentifier}|${e.type}|${String(e.payload.name)}`)).map((e) => String(e.payload.name));
+}
+
+/** activator: POST /workspaces/{ws}/reflexes with its rules in ReflexEntities.json (or updateDefinition), then getDefinition to confirm them. */
 export const activator: LiveItemType<'activator', typeof ActivatorContent> = {
   id: 'activator',
   displayName: 'Activator',
@@ -43,44 +75,29 @@ export const activator: LiveItemType<'activator', typeof ActivatorContent> = {
   validatesAfter: ['kql-database', 'eventhouse', 'eventstream', 'lakehouse', 'search-index'],
   edges: { from: ['triggers-on'], to: [] },
   dependsOn: (c) => [c.source],
-  calls: (c) => [
-    ...platformItemCalls(PLATFORM, true),
-    { service: 'data-platform', method: 'GET', path: TRIGGERS },
-    { service: 'data-platform', method: 'POST', path: TRIGGERS, times: c.triggers.length, when: 'new' },
-  ],
+  calls: () => platformItemCalls(PLATFORM, true, [{ service: 'data-platform', method: 'POST', path: '/workspaces/{ws}/items/{id}/getDefinition' }]),
   async provision(ctx) {
-    const c = ctx.content;
-    const source = ctx.app.items.find((i) => i.key === c.source)!;
-    const database = source.itemType === 'kql-database' || source.itemType === 'eventhouse' ? ctx.contentOf(c.source, KqlDatabaseContent)?.database ?? null : null;
-    const entities = [
-      {
-        uniqueIdentifier: stableGuid(`${ctx.app.id}/${ctx.item.key}/source`),
-        payload: { name: `${source.displayName} ${c.table}`, itemType: source.itemType, itemId: ctx.dependency(c.source)?.resourceId ?? null, database, table: c.table },
-        type: `${SOURCE_KINDS[source.itemType] ?? 'item'}Source-v1`,
-      },
-      ...c.triggers.map((t) => ({ uniqueIdentifier: stableGuid(`${ctx.app.id}/${ctx.item.key}/${t.name}`), payload: { name: t.name, condition: t.condition, action: t.action }, type: 'rule-v1' })),
-    ];
-    const definition = { format: 'json', parts: [part('ReflexEntities.json', JSON.stringify(entities, null, 2)), platformPart(ctx, 'Reflex')] };
+    const entities = entitiesOf(ctx);
+    const definition = { format: 'json', parts: [part(ENTITIES, JSON.stringify(entities, null, 2)), platformPart(ctx, 'Reflex')] };
     const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition });
     const ws = ctx.target.platformWorkspaceId!;
+    const rules = entities.filter((e) => e.type === 'rule-v1');
+    const secondaryIds = { platformWorkspaceId: ws, ...Object.fromEntries(rules.map((e) => [String(e.payload.name), e.uniqueIdentifier])) };
+    let readBack: Definition;
     try {
-      const existing = new Set((await ctx.backends.dataPlatform.listTriggers(ws, item.id)).map((t) => t.name.toLowerCase()));
-      const triggerIds: Record<string, string> = {};
-      for (const t of c.triggers) {
-        if (existing.has(t.name.toLowerCase())) { ctx.log(`trigger '${t.name}' exists`); continue; }
-        const made = await ctx.backends.dataPlatform.createTrigger(ws, item.id, { name: t.name, source: { itemType: source.itemType, itemId: ctx.dependency(c.source)?.resourceId ?? null, table: c.table, database }, condition: t.condition, action: t.action })
-          .catch((err: unknown) => {
-            // Another install of the same app created it since the listing: the trigger is there, as wanted.
-            if (err instanceof BackingError && err.code === 'TriggerNameAlreadyInUse') return undefined;
-            throw err;
-          });
-        if (!made) { ctx.log(`trigger '${t.name}' exists (created meanwhile)`); continue; }
-        triggerIds[t.name] = made.id;
-        ctx.log(`trigger '${t.name}' → ${t.action.kind} ${t.action.receiver}`);
-      }
-      return { status: created ? 'created' : 'exists', resourceId: item.id, secondaryIds: { platformWorkspaceId: ws, ...triggerIds } };
+      readBack = await ctx.backends.dataPlatform.getDefinition(ws, item.id);
     } catch (err) {
       raiseGate(err, { profile: ctx.profile, gates: { auth: 'data-platform-auth' } });
     }
+    const missing = missingRules(entities, readBack);
+    if (missing.length) {
+      ctx.log(`definition read back: ${ENTITIES} lacks ${missing.length} of ${rules.length} rules (${missing.join(', ')})`);
+      return {
+        status: 'failed', resourceId: item.id, secondaryIds, code: 'rules_not_confirmed',
+        message: `The reflex was ${created ? 'created' : 'updated'}, but its definition read back (getDefinition) does not hold the rule(s) ${missing.map((m) => `'${m}'`).join(', ')} sent in ${ENTITIES}`,
+      };
+    }
+    ctx.log(`definition read back: ${ENTITIES} holds the ${rules.length} rule(s) (${rules.map((e) => e.payload.name).join(', ')})`);
+    return { status: created ? 'created' : 'exists', resourceId: item.id, secondaryIds };
   },
 };

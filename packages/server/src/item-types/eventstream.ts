@@ -1,10 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { part } from '../backends/data-platform.js';
 import { validateEventstream } from '../catalog/validate-flows.js';
-import { ensurePlatformItem, platformItemCalls, platformPart, type PlatformKind } from '../provisioning/platform-item.js';
+import type { TypedProvisionContext } from '../provisioning/context.js';
+import { raiseGate } from '../backends/failures.js';
+import { ensurePlatformItem, platformItemCalls, platformPart, platformWorkspace, stableGuid, type PlatformKind } from '../provisioning/platform-item.js';
 import { Column, Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 import { KqlDatabaseContent } from './kql-database.js';
+
+type Destination = { name: string; type: string; properties: Record<string, unknown> };
 
 /** Eventstream content: the source, the event schema and where events land. */
 export const EventstreamContent = Type.Object({
@@ -20,6 +24,30 @@ export const EventstreamContent = Type.Object({
 export type EventstreamContent = Static<typeof EventstreamContent>;
 
 const PLATFORM: PlatformKind = { type: 'Eventstream', collection: 'eventstreams' };
+const KQL_DATABASES = { service: 'data-platform', method: 'GET', path: '/workspaces/{ws}/items?type=KQLDatabase' } as const;
+
+/**
+ * The destination node. An Eventhouse destination names the KQL database's data-platform item id and workspace (the
+ * published definition schema's itemId is that GUID, not the resource manager's id): the database the KQL step reported
+ * is found among the workspace's KQLDatabase items. Undefined when it is not one (a database outside the platform).
+ */
+async function destinationOf(ctx: TypedProvisionContext<EventstreamContent>, ws: string): Promise<Destination | undefined> {
+  const dest = ctx.content.destination;
+  if ('customEndpoint' in dest) return { name: dest.customEndpoint, type: 'CustomEndpoint', properties: {} };
+  if ('lakehouse' in dest) return { name: 'lakehouse-destination', type: 'Lakehouse', properties: { workspaceId: ws, itemId: ctx.dependency(dest.lakehouse)?.resourceId, deltaTable: dest.table } };
+  const database = ctx.dependency(dest.database)?.secondaryIds?.database ?? ctx.contentOf(dest.database, KqlDatabaseContent)?.database;
+  if (!database) return undefined;
+  let item;
+  try {
+    item = await ctx.backends.dataPlatform.findItem(ws, 'KQLDatabase', database);
+  } catch (err) {
+    raiseGate(err, { profile: ctx.profile, gates: { auth: 'data-platform-auth' } });
+  }
+  if (!item) return undefined;
+  ctx.log(`KQL database ${database}: data-platform item ${item.id}`);
+  const properties = { dataIngestionMode: 'ProcessedIngestion', workspaceId: item.workspaceId ?? ws, itemId: item.id, databaseName: database, tableName: dest.table, inputSerialization: { type: 'Json', properties: { encoding: 'UTF8' } } };
+  return { name: 'kql-destination', type: 'Eventhouse', properties };
+}
 
 /** eventstream: POST /workspaces/{ws}/eventstreams, then update definition with its source, stream and destination. */
 export const eventstream: LiveItemType<'eventstream', typeof EventstreamContent> = {
@@ -34,27 +62,31 @@ export const eventstream: LiveItemType<'eventstream', typeof EventstreamContent>
   validatesAfter: ['kql-database', 'eventhouse', 'lakehouse'],
   edges: { from: ['feeds'], to: ['reads-from', 'triggers-on'] },
   dependsOn: (c) => ['database' in c.destination ? c.destination.database : 'lakehouse' in c.destination ? c.destination.lakehouse : undefined],
-  calls: () => platformItemCalls(PLATFORM, true),
+  calls: (c) => [...('database' in c.destination ? [KQL_DATABASES] : []), ...platformItemCalls(PLATFORM, true)],
   async provision(ctx) {
     const c = ctx.content;
-    const dest = c.destination;
-    const destKey = 'database' in dest ? dest.database : 'lakehouse' in dest ? dest.lakehouse : undefined;
-    const destItem = destKey ? ctx.app.items.find((i) => i.key === destKey) : undefined;
-    const destResult = destKey ? ctx.dependency(destKey) : undefined;
-    const destination = 'database' in dest
-      ? { name: 'kql-destination', type: 'Eventhouse', properties: { dataIngestionMode: 'ProcessedIngestion', workspaceId: ctx.target.platformWorkspaceId, itemId: destResult?.resourceId, databaseName: ctx.contentOf(dest.database, KqlDatabaseContent)?.database ?? destItem?.displayName, tableName: dest.table, inputSerialization: { type: 'Json', properties: { encoding: 'UTF8' } } }, inputNodes: [{ name: 'main-stream' }] }
-      : 'lakehouse' in dest
-        ? { name: 'lakehouse-destination', type: 'Lakehouse', properties: { workspaceId: ctx.target.platformWorkspaceId, itemId: destResult?.resourceId, deltaTable: dest.table }, inputNodes: [{ name: 'main-stream' }] }
-        : { name: 'custom-destination', type: 'CustomEndpoint', properties: {}, inputNodes: [{ name: 'main-stream' }] };
+    const ws = platformWorkspace(ctx);
+    const destination = await destinationOf(ctx, ws);
+    if (!destination) {
+      return {
+        status: 'failed', code: 'destination_not_platform_item',
+        message: 'The destination KQL database is not a data-platform KQL database (an eventhouse database) of the platform workspace: an eventstream writes only to an eventhouse\'s KQL database, named by its item id',
+      };
+    }
+    // Every node carries a stable id (the published topology's nodes have one), so a re-run sends the same definition.
+    const id = (node: string) => stableGuid(`${ctx.app.id}/${ctx.item.key}/${node}`);
+    const { type, name, description: _description, ...sourceProperties } = c.source as Record<string, unknown>;
+    const sourceName = typeof name === 'string' && name ? name : 'source';
     const eventstream = {
-      sources: [{ name: 'source', type: c.source.type, properties: { ...c.source, type: undefined } }],
-      destinations: [destination],
-      streams: [{ name: 'main-stream', type: 'DefaultStream', properties: {}, inputNodes: [{ name: 'source' }] }],
+      sources: [{ id: id('source'), name: sourceName, type, properties: sourceProperties }],
+      destinations: [{ id: id('destination'), ...destination, inputNodes: [{ name: 'main-stream' }] }],
+      streams: [{ id: id('main-stream'), name: 'main-stream', type: 'DefaultStream', properties: {}, inputNodes: [{ name: sourceName }] }],
       operators: [],
+      compatibilityLevel: '1.0',
     };
     const props = { retentionTimeInDays: c.retentionDays ?? 1, eventThroughputLevel: 'Low' };
     const definition = { parts: [part('eventstream.json', JSON.stringify(eventstream, null, 2)), part('eventstreamProperties.json', JSON.stringify(props)), platformPart(ctx, 'Eventstream')] };
     const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition });
-    return { status: created ? 'created' : 'exists', resourceId: item.id, secondaryIds: { platformWorkspaceId: ctx.target.platformWorkspaceId! } };
+    return { status: created ? 'created' : 'exists', resourceId: item.id, secondaryIds: { platformWorkspaceId: ws } };
   },
 };

@@ -1,13 +1,20 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { part } from '../backends/data-platform.js';
 import { validateMirroredDatabase } from '../catalog/validate-stores.js';
-import { ensurePlatformItem, platformItemCalls, platformPart, type PlatformKind } from '../provisioning/platform-item.js';
+import { raiseGate } from '../backends/failures.js';
+import { GateError } from '../errors.js';
+import { gate } from '../provisioning/gates.js';
+import type { TypedProvisionContext } from '../provisioning/context.js';
+import { ensurePlatformItem, platformItemCalls, platformPart, platformWorkspace, type PlatformKind } from '../provisioning/platform-item.js';
 import { Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 
 /** Source types a mirroring.json may name. */
 export const MIRROR_SOURCE_TYPES = ['Snowflake', 'AzureSqlDatabase', 'AzureSqlMI', 'AzurePostgreSql', 'CosmosDb', 'SqlServer2025', 'MSSQL', 'GenericMirror'] as const;
-/** Mirrored database content: the connection to create and mirroring.json. */
+/**
+ * Mirrored database content: the connection it mirrors through (by display name) and mirroring.json, whose source names
+ * that connection as `${connection.id}` (or by its display name, or its id).
+ */
 export const MirroredDatabaseContent = Type.Object({
   connection: Type.Optional(Type.Object({ name: Name, server: Name, database: Name, authentication: Name })),
   mirroring: Type.Object({
@@ -21,8 +28,34 @@ export const MirroredDatabaseContent = Type.Object({
 export type MirroredDatabaseContent = Static<typeof MirroredDatabaseContent>;
 
 const PLATFORM: PlatformKind = { type: 'MirroredDatabase', collection: 'mirroredDatabases', definitionAtCreate: true };
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const CONNECTION_ID = '${connection.id}';
 
-/** mirrored-database: the platform's existing call, POST /workspaces/{ws}/mirroredDatabases with mirroring.json (required). */
+/**
+ * The id of the connection mirroring.json names, resolved through the connections API (GET /v1/connections): the
+ * content's connection by display name for `${connection.id}`, else the name or id written there. A connection the
+ * platform does not have raises the gate naming it; an unresolved token is never sent.
+ */
+async function connectionId(ctx: TypedProvisionContext<MirroredDatabaseContent>): Promise<string> {
+  const written = ctx.content.mirroring.properties.source.typeProperties.connection;
+  const wanted = written === CONNECTION_ID ? ctx.content.connection?.name : written;
+  if (!wanted) throw new GateError(gate('mirror-connection-missing', ctx.profile, { connection: CONNECTION_ID }));
+  let connections;
+  try {
+    connections = await ctx.backends.dataPlatform.listConnections();
+  } catch (err) {
+    raiseGate(err, { profile: ctx.profile, gates: { auth: 'data-platform-auth' } });
+  }
+  const found = connections.find((c) => (GUID.test(wanted) && c.id.toLowerCase() === wanted.toLowerCase()) || c.displayName?.toLowerCase() === wanted.toLowerCase());
+  if (!found) {
+    ctx.log(`connection '${wanted}': not among the ${connections.length} connection(s) the service identity may use`);
+    throw new GateError(gate('mirror-connection-missing', ctx.profile, { connection: wanted }));
+  }
+  ctx.log(`connection '${wanted}' → ${found.id}`);
+  return found.id;
+}
+
+/** mirrored-database: GET /v1/connections to resolve its connection, then POST /workspaces/{ws}/mirroredDatabases with mirroring.json (required). */
 export const mirroredDatabase: LiveItemType<'mirrored-database', typeof MirroredDatabaseContent> = {
   id: 'mirrored-database',
   displayName: 'Mirrored database',
@@ -33,10 +66,14 @@ export const mirroredDatabase: LiveItemType<'mirrored-database', typeof Mirrored
   content: MirroredDatabaseContent,
   validate: validateMirroredDatabase,
   edges: { from: ['feeds'], to: ['feeds', 'reads-from'] },
-  calls: () => platformItemCalls(PLATFORM, true),
+  calls: () => [{ service: 'data-platform', method: 'GET', path: '/connections' }, ...platformItemCalls(PLATFORM, true)],
   async provision(ctx) {
-    const definition = { parts: [part('mirroring.json', JSON.stringify(ctx.content.mirroring, null, 2)), platformPart(ctx, 'MirroredDatabase')] };
+    const ws = platformWorkspace(ctx);
+    const m = ctx.content.mirroring;
+    const source = { ...m.properties.source, typeProperties: { ...m.properties.source.typeProperties, connection: await connectionId(ctx) } };
+    const mirroring = { ...m, properties: { ...m.properties, source } };
+    const definition = { parts: [part('mirroring.json', JSON.stringify(mirroring, null, 2)), platformPart(ctx, 'MirroredDatabase')] };
     const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition });
-    return { status: created ? 'created' : 'exists', resourceId: item.id, secondaryIds: { platformWorkspaceId: ctx.target.platformWorkspaceId! } };
+    return { status: created ? 'created' : 'exists', resourceId: item.id, secondaryIds: { platformWorkspaceId: ws, connectionId: source.typeProperties.connection } };
   },
 };

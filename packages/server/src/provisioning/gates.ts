@@ -10,6 +10,7 @@ export type GateName =
   | 'data-platform-auth'
   | 'data-platform-role'
   | 'data-platform-tenant-setting'
+  | 'mirror-connection-missing'
   | 'kql-not-configured'
   | 'kql-arm-auth'
   | 'kql-create-table-auth'
@@ -62,6 +63,7 @@ export interface GateDetail {
   sql?: string;
   setting?: string;
   need?: PlatformNeed;
+  connection?: string;
 }
 
 /** The gate object for a name, with links into the selected cloud's portals. */
@@ -90,6 +92,12 @@ export function gate(name: GateName, profile: CloudProfile, detail: GateDetail =
         link: `${fabric}/admin-portal/tenantSettings`,
       };
     }
+    case 'mirror-connection-missing':
+      return {
+        reason: `the data platform has no connection '${detail.connection ?? 'unknown'}'`,
+        remediation: `create the cloud connection '${detail.connection ?? 'named by the mirrored database'}' to the source database (Manage connections and gateways) and give the service identity a role on it (User or higher), then retry the step`,
+        link: `${fabric}/groups/me/gateways`,
+      };
     case 'kql-not-configured':
       return { reason: 'KQL cluster not configured', remediation: `set SVC_KQL_CLUSTER_URI and SVC_KQL_CLUSTER_NAME${OTHER_TENANTS}/targets, kind kql-cluster with its resourceId)`, link: `${portal}/#browse/Microsoft.Kusto%2Fclusters` };
     case 'kql-arm-auth':

@@ -51,14 +51,18 @@ export const OPERATION_CALLS: readonly PlannedCall[] = [
   { service: 'data-platform', method: 'GET', path: '/operations/{operation}/result', when: 'accepted' },
 ];
 
-/** The calls ensurePlatformItem makes for `kind`, with or without a definition (the long-running operations last). */
-export function platformItemCalls(kind: PlatformKind, withDefinition: boolean): PlannedCall[] {
+/**
+ * The calls ensurePlatformItem makes for `kind`, with or without a definition, then the type's own `after` calls, the
+ * long-running operations last.
+ */
+export function platformItemCalls(kind: PlatformKind, withDefinition: boolean, after: readonly PlannedCall[] = []): PlannedCall[] {
   const update: PlannedCall = { service: 'data-platform', method: 'POST', path: '/workspaces/{ws}/items/{id}/updateDefinition' };
   return [
     { service: 'data-platform', method: 'GET', path: `/workspaces/{ws}/items?type=${kind.type}` },
     { service: 'data-platform', method: 'POST', path: `/workspaces/{ws}/${kind.collection}`, when: 'new' },
     // A definition sent with the create is sent again only to an item that existed.
     ...(withDefinition ? [kind.definitionAtCreate ? { ...update, when: 'existing' as const } : update] : []),
+    ...after,
     ...OPERATION_CALLS,
   ];
 }
