@@ -566,7 +566,7 @@ GetAppResultItemsItemCallsItem = TypedDict("GetAppResultItemsItemCallsItem", {
     "path": "str",
     "service": "Literal[\"data-platform\", \"onelake\", \"arm\", \"kql\", \"search\", \"sql\", \"reporting\"]",
     "times": NotRequired["int"],
-    "when": NotRequired["Literal[\"new\", \"existing\", \"accepted\", \"pending\", \"unseeded\", \"missing\", \"conflict\"]"],
+    "when": NotRequired["Literal[\"new\", \"existing\", \"accepted\", \"pending\", \"unseeded\", \"missing\", \"changed\", \"conflict\"]"],
 })
 
 GetAppResultItemsItem = TypedDict("GetAppResultItemsItem", {

@@ -5880,10 +5880,10 @@ export interface operations {
                                     /** @description how many such calls the content makes */
                                     times?: number;
                                     /**
-                                     * @description new: if new; existing: if it exists; accepted: while a 202 runs; pending: until ready; unseeded: if the table is empty; missing: if missing; conflict: on a name conflict
+                                     * @description new: if new; existing: if it exists; accepted: while a 202 runs; pending: until ready; unseeded: if the table is empty; missing: if missing; changed: if changed; conflict: on a name conflict
                                      * @enum {string}
                                      */
-                                    when?: "new" | "existing" | "accepted" | "pending" | "unseeded" | "missing" | "conflict";
+                                    when?: "new" | "existing" | "accepted" | "pending" | "unseeded" | "missing" | "changed" | "conflict";
                                 }[];
                                 displayName: string;
                                 itemType: string;
