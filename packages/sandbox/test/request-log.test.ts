@@ -61,7 +61,7 @@ test('the admin API shows each request with its host, redacted headers and body;
   assert.deepEqual(append.body, { size: 5, type: 'application/octet-stream', binary: true }, 'bytes are kept as size and type');
   assert.match(append.path, /&sig=\[redacted\]$/);
   assert.equal(log.find((e) => e.service === 'oneLake' && e.method === 'PUT').headers['x-ms-encryption-key'], '[redacted]');
-  const batch = log.findLast((e) => e.service === 'sql' && e.method === 'BATCH');
+  const batch = log.filter((e) => e.service === 'sql' && e.method === 'BATCH').at(-1);
   assert.equal(batch.text, 'SELECT 1 AS logged_batch', 'a SQL batch is logged with its text');
 
   // Paging: a limit answers that many and where to go on from; a service filter keeps one service's.
