@@ -59,7 +59,8 @@ export class OperationIndex {
   /** The operations whose template matches the path (method aside), most specific (most query constraints) first. */
   private candidates(pathname: string, query: URLSearchParams): Template[] {
     const has = (name: string, value?: string) => [...query].some(([k, v]) => k.toLowerCase() === name.toLowerCase() && (value === undefined || v === value));
-    return this.templates.filter((t) => t.re.test(pathname) && t.query.every(([k, v]) => has(k, v))).sort((a, b) => b.query.length - a.query.length);
+    const params = (t: Template) => (t.template.match(/\{/g) ?? []).length;
+    return this.templates.filter((t) => t.re.test(pathname) && t.query.every(([k, v]) => has(k, v))).sort((a, b) => b.query.length - a.query.length || params(a) - params(b));
   }
 
   /**
@@ -68,10 +69,14 @@ export class OperationIndex {
    */
   match(method: string, pathWithQuery: string): { operation: Operation } | { missing: 'path' | 'method'; methods?: string[] } {
     const url = new URL(pathWithQuery, 'http://x');
-    let pathname = url.pathname;
-    try {
-      pathname = decodeURIComponent(pathname);
-    } catch { /* matched as sent */ }
+    // Each segment decoded on its own: an id holding an encoded slash (an export id) stays one segment.
+    let pathname = url.pathname.split('/').map((seg) => {
+      try {
+        return decodeURIComponent(seg).replaceAll('/', '%2F');
+      } catch {
+        return seg;
+      }
+    }).join('/');
     if (this.prefix) {
       if (!pathname.startsWith(this.prefix)) return { missing: 'path' };
       pathname = pathname.slice(this.prefix.length) || '/';
@@ -84,7 +89,7 @@ export class OperationIndex {
     // Several files (API versions) can describe the path: the one whose version the request names, else the newest.
     const asked = [...url.searchParams].find(([k]) => k.toLowerCase() === 'api-version')?.[1];
     const version = (t: Template) => String(loadSpec(t.file).info?.version ?? '');
-    const best = withMethod.find((t) => asked && version(t) === asked) ?? withMethod.sort((a, b) => b.query.length - a.query.length || version(b).localeCompare(version(a)))[0]!;
+    const best = withMethod.find((t) => asked && version(t) === asked) ?? withMethod.find((t) => version(t) === withMethod.map(version).sort().at(-1))!;
     return { operation: this.operation(best, m) };
   }
 

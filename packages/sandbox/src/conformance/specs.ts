@@ -24,8 +24,23 @@ export const specPath = (file: string) => (path.isAbsolute(file) ? file : path.j
 export function loadSpec(file: string): any {
   const abs = specPath(file);
   let doc = files.get(abs);
-  if (!doc) files.set(abs, (doc = JSON.parse(fs.readFileSync(abs, 'utf8'))));
+  if (!doc) files.set(abs, (doc = JSON.parse(fs.readFileSync(fs.existsSync(abs) ? abs : caseInsensitive(abs), 'utf8'))));
   return doc;
+}
+
+/**
+ * A path found segment by segment regardless of letter case: specs/README.md lists upstream $refs that differ in case
+ * from the files (`../../Common/definitions.json` for `common`).
+ */
+function caseInsensitive(abs: string): string {
+  let at = path.parse(abs).root;
+  for (const seg of abs.slice(at.length).split(path.sep)) {
+    const exact = path.join(at, seg);
+    const found = fs.existsSync(exact) ? seg : fs.readdirSync(at).find((n) => n.toLowerCase() === seg.toLowerCase());
+    if (!found) return abs;
+    at = path.join(at, found);
+  }
+  return at;
 }
 
 /** Resolves a $ref relative to the (absolute) file it appears in; answers the target and its file. */
