@@ -16,6 +16,8 @@ export interface Mismatch {
 export interface Figures {
   requests: number;
   byKind: Record<Kind, number>;
+  /** Requests per backing service. */
+  byService: Record<string, number>;
   /** Requests matched to a described operation or a reference rule, in percent of all requests. */
   matchedPct: number;
   /** Requests matched and without a problem (bodies and decoded definition parts valid), in percent of all. */
@@ -28,7 +30,7 @@ export interface Figures {
 
 const GUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const generalPath = (service: string, method: string, path: string) =>
-  service === 'sql' ? method : path.split('?')[0]!.replace(GUID, '{id}').replace(/\/\d+(?=\/|$)/g, '/{n}').replace(/\('[^']*'\)/g, "('{name}')");
+  service === 'sql' ? method : path.split('?')[0]!.replace(GUID, '{id}').replace(/\/\d+(?=\/|$)/g, '/{n}').replace(/\('[^']*'\)/g, "('{name}')").replace(/\/[A-Za-z0-9%_=+-]{24,}(?=\/|$)/g, '/{id}');
 const generalReason = (p: string) => p.replace(GUID, '{id}').replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/\[\d+\]/g, '[i]').replace(/\d+ bytes/, 'n bytes');
 const pct = (n: number, of: number) => (of ? Math.round((n / of) * 1000) / 10 : 100);
 
@@ -38,11 +40,13 @@ export function conformance(entries: RequestLogEntry[]): { figures: Figures; ver
   const byKind: Record<Kind, number> = { described: 0, reference: 0, extension: 0, undescribed: 0, unmatched: 0 };
   const groups = new Map<string, Mismatch>();
   const notes = new Map<string, Figures['notes'][number]>();
+  const byService: Record<string, number> = {};
   let valid = 0;
   let parts = 0;
   let badParts = 0;
   for (const { entry: e, verdict: v } of verdicts) {
     byKind[v.kind]++;
+    byService[e.service] = (byService[e.service] ?? 0) + 1;
     parts += v.parts;
     badParts += new Set(v.problems.filter((p) => p.startsWith('definition.parts[')).map((p) => p.split(' ')[0])).size;
     if ((v.kind === 'described' || v.kind === 'reference') && !v.problems.length) valid++;
@@ -65,6 +69,7 @@ export function conformance(entries: RequestLogEntry[]): { figures: Figures; ver
   const figures: Figures = {
     requests: entries.length,
     byKind,
+    byService,
     matchedPct: pct(byKind.described + byKind.reference, entries.length),
     validPct: pct(valid, entries.length),
     definitionParts: { checked: parts, invalid: badParts },
@@ -79,6 +84,7 @@ export function formatFigures(f: Figures): string {
   const k = f.byKind;
   const lines = [
     `requests: ${f.requests}  (described operation ${k.described}, reference rule ${k.reference}, documented extension ${k.extension}, undescribed service ${k.undescribed}, unmatched ${k.unmatched})`,
+    `by service: ${Object.entries(f.byService).map(([s, n]) => `${s} ${n}`).join(', ')}`,
     `matched to a documented operation: ${f.matchedPct} %`,
     `valid (parameters, headers, bodies, decoded definition parts, SQL dialect): ${f.validPct} %`,
     `definition parts decoded and checked: ${f.definitionParts.checked} (invalid ${f.definitionParts.invalid})`,
