@@ -74,6 +74,31 @@ export interface RequestLogEntry {
   fault?: string;
   /** sql entries (LOGIN, BATCH): the number of the first error the server answered (status is then 400). */
   sqlError?: number;
+  /** The address the request came to (host:port), as its Host header named it. */
+  host?: string;
+  /** The request headers, names lowercased, secrets (authorization, cookies, keys, the identity header) redacted. */
+  headers?: Record<string, string>;
+  /** The request body as received, secrets redacted; absent when it had none. */
+  body?: LoggedBody;
+  /** The statement a request carried: a SQL batch's T-SQL, a KQL request's command or query. */
+  text?: string;
+}
+
+/** A request body as the request log keeps it: JSON parsed, forms as fields, text as text, anything else as size and type. */
+export interface LoggedBody {
+  /** Bytes received. */
+  size: number;
+  /** The content type sent. */
+  type?: string;
+  json?: unknown;
+  form?: Record<string, string>;
+  text?: string;
+  /** Bytes that are not text: only their size and type are kept. */
+  binary?: true;
+  /** Larger than the log keeps per body: only the first bytes are kept, as text, unparsed. */
+  truncated?: true;
+  /** Taken out afterwards to keep the log within its memory budget. */
+  dropped?: true;
 }
 
 /** What grant()/revoke() name: a role of a principal on one of the services. */

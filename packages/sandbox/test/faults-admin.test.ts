@@ -84,7 +84,7 @@ test('the admin HTTP API: faults, requests since a sequence number, state, grant
   const since = (await call(`${admin}/requests?service=dataPlatform&since=${mark}`)).body.requests;
   assert.deepEqual(since.map((r: any) => [r.method, r.path.replace(ws.replace(sb.urls.dataPlatform, ''), ''), r.status]), [['POST', '/notebooks', 503], ['POST', '/notebooks', 201]]);
   for (const r of since) {
-    assert.deepEqual(Object.keys(r).filter((k) => k !== 'fault').sort(), ['durationMs', 'identity', 'method', 'path', 'seq', 'service', 'startedAt', 'status']);
+    assert.deepEqual(Object.keys(r).filter((k) => k !== 'fault').sort(), ['body', 'durationMs', 'headers', 'host', 'identity', 'method', 'path', 'seq', 'service', 'startedAt', 'status']);
     assert.equal(r.identity, sb.ids.serviceIdentity.objectId);
   }
   const state = (await call(`${admin}/state`)).body;

@@ -1,18 +1,22 @@
-import path from 'node:path';
-import { check, load, resolve, SPECS } from '../src/specs/shapes.js';
+// Response shapes held against the published descriptions: the tests' use of the conformance checker the gate shares.
+import { check } from '../src/conformance/schema.js';
+import { loadSpec, resolveRef, specPath, specsDir } from '../src/conformance/specs.js';
 
-export { check, SPECS };
+export { check };
+
+/** The published API descriptions (Swagger 2.0): `SVC_SPECS_DIR`, else ../shared/specs beside the repository. */
+export const SPECS = specsDir();
 
 /** The response schema a spec documents for (path template, method, status), falling back to `default` for errors. */
 export function responseSchema(specFile: string, template: string, method: string, status: number): { schema: any; file: string; documented: boolean } {
-  const file = path.join(SPECS, specFile);
-  const op = load(file).paths?.[template]?.[method.toLowerCase()];
+  const file = specPath(specFile);
+  const op = loadSpec(file).paths?.[template]?.[method.toLowerCase()];
   if (!op) throw new Error(`${specFile} has no ${method} ${template}`);
   const res = op.responses[String(status)] ?? (status >= 400 ? op.responses.default : undefined);
   const documented = Boolean(op.responses[String(status)]) || (status >= 400 && Boolean(op.responses.default));
   let schema = res?.schema;
   let f = file;
-  if (res?.$ref) ({ schema, file: f } = resolve(res.$ref, file));
+  if (res?.$ref) ({ schema, file: f } = resolveRef(res.$ref, file));
   return { schema: schema ?? {}, file: f, documented };
 }
 

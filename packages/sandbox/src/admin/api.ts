@@ -61,8 +61,8 @@ export class SandboxAdmin {
     return { ...this.core.latency };
   }
 
-  /** The request log (optionally one service's, after a sequence number or time). */
-  async requests(filter: { service?: ServiceName; since?: string | number } = {}): Promise<RequestLogEntry[]> {
+  /** The request log (optionally one service's, after a sequence number or time, at most `limit` entries). */
+  async requests(filter: { service?: ServiceName; since?: string | number; limit?: number } = {}): Promise<RequestLogEntry[]> {
     return this.core.log.list(filter);
   }
 

@@ -8,6 +8,9 @@ import type { SandboxAdmin } from './api.js';
 import { AdminError } from './grants.js';
 
 const bad = (detail: string) => new ServiceError(400, 'InvalidRequest', detail);
+/** Request log entries one admin call answers by default, and at most. */
+const REQUESTS_PAGE = 1000;
+const REQUESTS_PAGE_MAX = 10_000;
 
 /** Runs an admin operation, turning its AdminError into a 400/404 answer. */
 async function run<T>(fn: () => Promise<T>): Promise<T> {
@@ -37,10 +40,13 @@ export function adminService(core: SandboxCore, admin: SandboxAdmin, summary: ()
     const latencyMs = await run(() => (typeof body.service === 'string' ? admin.setLatency(body.service, body.ms) : admin.setLatency(body.latencyMs ?? body)));
     return { status: 200, body: { latencyMs } };
   });
-  router.get('/_sandbox/requests', async (ctx) => ({
-    status: 200,
-    body: { requests: await admin.requests({ service: ctx.query('service') as never, since: ctx.query('since') }) },
-  }));
+  // A page of the request log (headers and bodies included, secrets redacted); `next` is the `since` of the next page.
+  router.get('/_sandbox/requests', async (ctx) => {
+    const limit = ctx.query('limit') === undefined ? REQUESTS_PAGE : Number(ctx.query('limit'));
+    if (!Number.isInteger(limit) || limit < 1 || limit > REQUESTS_PAGE_MAX) throw bad(`'limit' must be a whole number from 1 to ${REQUESTS_PAGE_MAX}`);
+    const requests = await admin.requests({ service: ctx.query('service') as never, since: ctx.query('since'), limit });
+    return { status: 200, body: { requests, ...(requests.length === limit ? { next: requests.at(-1)!.seq } : {}) } };
+  });
   router.delete('/_sandbox/requests', async () => (await admin.clearRequests(), { status: 204 }));
   router.get('/_sandbox/in-flight', async () => ({ status: 200, body: { inFlight: await admin.inFlight() } }));
   router.get('/_sandbox/state', async () => ({ status: 200, body: await admin.state() }));

@@ -21,6 +21,8 @@ export class RequestContext {
   params: Record<string, string> = {};
   /** Object id of the authenticated caller, for the request log. */
   identity?: string;
+  /** The statement the request carried (a KQL command or query), for the request log. */
+  logText?: string;
   private bodyPromise?: Promise<Buffer>;
 
   constructor(readonly req: IncomingMessage, readonly res: ServerResponse, base: string) {

@@ -4,6 +4,7 @@ import type { ServiceName } from '../types.js';
 import type { RequestLog } from '../admin/request-log.js';
 import type { Faults } from '../admin/faults.js';
 import { RequestContext, type Reply } from './context.js';
+import { captureBody } from '../admin/logged-body.js';
 import { ServiceError, defaultCode, defaultMessage } from './errors.js';
 import type { Router } from './router.js';
 
@@ -19,6 +20,8 @@ export interface ServiceModule {
   notFound?(ctx: RequestContext): ServiceError;
   /** The service's own error code for a status (fault rules that name none). */
   faultCode?(status: number): string;
+  /** JSON body fields the service holds secret beyond the names the log always redacts (a vault's `value`). */
+  secretFields?: readonly string[];
 }
 
 /** What every server shares: the request log, the fault rules and the latency setting. */
@@ -34,6 +37,8 @@ export interface RunningServer {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How long the log waits for a body still arriving after the answer went out. */
+const BODY_WAIT_MS = 2000;
 
 /** Sends a reply unless the client went away meanwhile. */
 export function send(ctx: RequestContext, reply: Reply, extra: Record<string, string> = {}): void {
@@ -54,7 +59,10 @@ export function send(ctx: RequestContext, reply: Reply, extra: Record<string, st
 /** Runs a request through latency, fault rules, the router and the service's error wording, and logs it. */
 export async function handle(module: ServiceModule, hooks: ServerHooks, ctx: RequestContext): Promise<void> {
   const started = performance.now();
-  const entry = hooks.log.begin(module.name, ctx.method, ctx.pathWithQuery);
+  const entry = hooks.log.begin(module.name, ctx.method, ctx.pathWithQuery, { host: ctx.req.headers.host, headers: ctx.req.headers });
+  // Read from the start, so the log has the body even when a fault answers before a handler would have read it.
+  let received: Buffer | undefined;
+  const reading = ctx.body().then((b) => { received = b; }, () => undefined);
   let reply: Reply;
   try {
     const latency = hooks.latencyMs(module.name);
@@ -66,6 +74,7 @@ export async function handle(module: ServiceModule, hooks: ServerHooks, ctx: Req
       const socket = ctx.req.socket as Socket & { resetAndDestroy?: () => void };
       if (socket.resetAndDestroy) socket.resetAndDestroy();
       else socket.destroy();
+      logBody(hooks, module, ctx, entry, received);
       hooks.log.finish(entry, 0, started);
       return;
     }
@@ -88,7 +97,16 @@ export async function handle(module: ServiceModule, hooks: ServerHooks, ctx: Req
     reply = module.errorReply(e, ctx);
   }
   send(ctx, reply, module.commonHeaders?.(ctx));
+  // An answer sent before the body was read (a 404, a fault) still logs the body, once it has arrived.
+  const sending = ctx.req.headers['content-length'] ? ctx.req.headers['content-length'] !== '0' : ctx.req.headers['transfer-encoding'] !== undefined;
+  if (!received && (ctx.req.complete || sending)) await Promise.race([reading, sleep(BODY_WAIT_MS)]);
+  logBody(hooks, module, ctx, entry, received);
   hooks.log.finish(entry, reply.status, started, ctx.identity ?? bearerOid(ctx));
+}
+
+/** Puts the request's body (and the statement a handler named) into its log entry. */
+function logBody(hooks: ServerHooks, module: ServiceModule, ctx: RequestContext, entry: ReturnType<RequestLog['begin']>, body: Buffer | undefined): void {
+  hooks.log.detail(entry, { body: body && captureBody(body, ctx.header('content-type'), { secretFields: module.secretFields }), text: ctx.logText });
 }
 
 /** The object id a bearer token names, unverified: the log shows who called even when a fault answered first. */

@@ -25,6 +25,7 @@ async function kqlCaller(core: SandboxCore, ctx: RequestContext): Promise<Caller
 async function request(ctx: RequestContext): Promise<{ db?: string; csl: string }> {
   const body = await ctx.json((d) => badRequest(`The request body is not valid JSON: ${d}`));
   if (typeof body?.csl !== 'string' || !body.csl.trim()) throw badRequest("The request has no 'csl' property with the query or command text.");
+  ctx.logText = body.csl;
   return { db: typeof body.db === 'string' && body.db ? body.db : undefined, csl: body.csl };
 }
 

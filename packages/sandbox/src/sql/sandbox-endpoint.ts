@@ -88,7 +88,7 @@ export function startSqlEndpoint(core: SandboxCore): Promise<TdsServer> {
     attached: () => lakehouseEndpoints(core),
     onRequest: (e) => {
       const path = e.method === 'LOGIN' ? `/${e.database}` : `/${e.database}/${e.method === 'RPC' ? 'rpc' : 'batch'}/${e.text.slice(0, 200)}`;
-      const entry = core.log.begin('sql', e.method, path);
+      const entry = core.log.begin('sql', e.method, path, e.method === 'LOGIN' ? {} : { text: e.text });
       entry.startedAt = new Date(Date.now() - (performance.now() - e.started)).toISOString();
       if (e.faultId) entry.fault = e.faultId;
       if (e.error !== undefined) entry.sqlError = e.error;

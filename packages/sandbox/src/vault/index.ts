@@ -89,6 +89,7 @@ export function vaultService(core: SandboxCore): VaultModule {
 
   return {
     name: 'identity', // no ServiceName for the vault yet; fault rules use service 'identity' and a /secrets path
+    secretFields: ['value'], // a secret's value never reaches the request log
     router,
     errorReply: (err) => ({ status: err.status, body: { error: { code: err.code, message: err.message } }, headers: err.headers }),
     commonHeaders: (ctx) => ({ 'x-ms-request-id': ctx.requestId, 'x-ms-keyvault-service-version': '1.9.0.0' }),
