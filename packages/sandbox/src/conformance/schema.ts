@@ -23,14 +23,20 @@ function declared(schema: any, file: string, out = new Map<string, Located>()): 
   return out;
 }
 
-function required(schema: any, file: string, out = new Set<string>()): Set<string> {
+function required(schema: any, file: string, out = new Set<string>(), skip: readonly string[] = []): Set<string> {
+  if (schema.$ref && skip.some((name) => schema.$ref.endsWith(`#/definitions/${name}`))) return out;
   if (schema.$ref) {
     const r = resolveRef(schema.$ref, file);
-    return required(r.schema, r.file, out);
+    return required(r.schema, r.file, out, skip);
   }
   for (const k of schema.required ?? []) out.add(k);
-  for (const part of schema.allOf ?? []) required(part, file, out);
+  for (const part of schema.allOf ?? []) required(part, file, out, skip);
   return out;
+}
+
+export interface CheckOptions {
+  /** Definitions whose required properties are not asked for (state the service adds to an answer, absent from a request). */
+  skipRequiredOf?: readonly string[];
 }
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -39,33 +45,33 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * Checks a value against a schema (`file` is the absolute file the schema is in); answers one line per problem,
  * each starting with the JSON path that failed (`$.definition.parts[0].path: required`).
  */
-export function check(value: unknown, schema: any, file: string, at = '$', errors: string[] = []): string[] {
+export function check(value: unknown, schema: any, file: string, at = '$', errors: string[] = [], opts: CheckOptions = {}): string[] {
   if (schema.$ref) {
     const r = resolveRef(schema.$ref, file);
-    return check(value, r.schema, r.file, at, errors);
+    return check(value, r.schema, r.file, at, errors, opts);
   }
   if (value === null || value === undefined) return errors;
   if (schema.discriminator && typeof value === 'object') {
     const sub = subtypeFor(schema, (value as any)[schema.discriminator], file);
-    if (sub) return check(value, sub, file, at, errors);
+    if (sub) return check(value, sub, file, at, errors, opts);
   }
   const type = schema.type ?? (schema.properties || schema.allOf ? 'object' : undefined);
   if (type === 'object') {
     if (typeof value !== 'object' || Array.isArray(value)) return errors.concat(`${at}: expected an object`);
     const props = declared(schema, file);
-    for (const k of required(schema, file)) if (!(k in (value as object))) errors.push(`${at}.${k}: required`);
+    for (const k of required(schema, file, new Set(), opts.skipRequiredOf)) if (!(k in (value as object))) errors.push(`${at}.${k}: required`);
     const open = schema.additionalProperties !== undefined && schema.additionalProperties !== false;
     for (const [k, v] of Object.entries(value as object)) {
       const p = props.get(k);
-      if (p) check(v, p.schema, p.file, `${at}.${k}`, errors);
-      else if (open && typeof schema.additionalProperties === 'object') check(v, schema.additionalProperties, file, `${at}.${k}`, errors);
+      if (p) check(v, p.schema, p.file, `${at}.${k}`, errors, opts);
+      else if (open && typeof schema.additionalProperties === 'object') check(v, schema.additionalProperties, file, `${at}.${k}`, errors, opts);
       else if (!open && props.size && !k.startsWith('@odata.')) errors.push(`${at}.${k}: not declared by the spec`);
     }
     return errors;
   }
   if (type === 'array') {
     if (!Array.isArray(value)) return errors.concat(`${at}: expected an array`);
-    value.forEach((v, i) => check(v, schema.items ?? {}, file, `${at}[${i}]`, errors));
+    for (const [i, v] of value.entries()) check(v, schema.items ?? {}, file, `${at}[${i}]`, errors, opts);
     return errors;
   }
   if (type === 'string' && typeof value !== 'string') return errors.concat(`${at}: expected a string, got ${JSON.stringify(value)}`);
