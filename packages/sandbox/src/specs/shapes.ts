@@ -91,7 +91,7 @@ export function check(value: unknown, schema: any, file: string, at = '$', error
   }
   if (type === 'array') {
     if (!Array.isArray(value)) return (errors.push(`${at}: expected an array`), errors);
-    value.forEach((v, i) => check(v, schema.items ?? {}, file, `${at}[${i}]`, errors, opts));
+    for (const [i, v] of value.entries()) check(v, schema.items ?? {}, file, `${at}[${i}]`, errors, opts);
     return errors;
   }
   if (type === 'string' && typeof value !== 'string') return (errors.push(`${at}: expected a string, got ${JSON.stringify(value)}`), errors);
