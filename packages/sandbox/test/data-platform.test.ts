@@ -25,7 +25,7 @@ test('a 202 create is followed through /v1/operations/{id} (NotStarted → Runni
   assert.equal(res.headers.get('location'), `${sb.urls.dataPlatform}/v1/operations/${opId}`);
   assert.equal(res.headers.get('retry-after'), '1');
   const seen = new Set<string>();
-  let poll;
+  let poll: Awaited<ReturnType<typeof call>>;
   for (;;) {
     poll = await call(res.headers.get('location')!, { token });
     assert.equal(poll.status, 200);

@@ -28,7 +28,7 @@ export class Metrics {
   /** Adds to a labelled counter, creating it on first use. */
   count(name: string, help: string, labels: Record<string, string>, by = 1): void {
     const c = this.counters.get(name) ?? { help, values: new Map() };
-    const key = Object.entries(labels).map(([k, v]) => `${k}="${escape(v)}"`).join(',');
+    const key = Object.entries(labels).map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',');
     c.values.set(key, (c.values.get(key) ?? 0) + by);
     this.counters.set(name, c);
   }
@@ -41,7 +41,7 @@ export class Metrics {
     for (const [k, v] of this.requests) lines.push(`svc_http_requests_total{${k}} ${v}`);
     lines.push('# HELP svc_http_request_duration_seconds HTTP request latency by route', '# TYPE svc_http_request_duration_seconds histogram');
     for (const [k, s] of this.latency) {
-      BUCKETS.forEach((b, i) => lines.push(`svc_http_request_duration_seconds_bucket{${k},le="${b}"} ${s.buckets[i]}`));
+      for (const [i, b] of BUCKETS.entries()) lines.push(`svc_http_request_duration_seconds_bucket{${k},le="${b}"} ${s.buckets[i]}`);
       lines.push(`svc_http_request_duration_seconds_bucket{${k},le="+Inf"} ${s.count}`);
       lines.push(`svc_http_request_duration_seconds_sum{${k}} ${s.sum}`, `svc_http_request_duration_seconds_count{${k}} ${s.count}`);
     }
@@ -52,7 +52,7 @@ export class Metrics {
     for (const [name, g] of this.gauges) {
       lines.push(`# HELP ${name} ${g.help}`, `# TYPE ${name} gauge`);
       for (const { labels, value } of g.read()) {
-        const l = Object.entries(labels).map(([k, v]) => `${k}="${escape(v)}"`).join(',');
+        const l = Object.entries(labels).map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',');
         lines.push(`${name}${l ? `{${l}}` : ''} ${value}`);
       }
     }
@@ -60,4 +60,4 @@ export class Metrics {
   }
 }
 
-const escape = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+const escapeLabel = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');

@@ -22,7 +22,7 @@ async function rig(t: TestContext, env: Record<string, string> = {}) {
 }
 
 const cookieOf = (r: Response, name: string) => r.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
-const valueOf = (setCookie: string | undefined) => setCookie?.split(';')[0]!.split('=').slice(1).join('=');
+const cookieValue = (setCookie: string | undefined) => setCookie?.split(';')[0]?.split('=').slice(1).join('=');
 
 /** Starts a sign-in and picks `user` on the sandbox's sign-in page, as a browser would; answers the callback address. */
 async function throughProvider(sb: Sandbox, base: string, user: string, returnTo = '/workspaces') {
@@ -44,7 +44,7 @@ async function throughProvider(sb: Sandbox, base: string, user: string, returnTo
   form.set('user', account.objectId);
   const picked = await fetch(authorize, { method: 'POST', body: form, redirect: 'manual' });
   assert.equal(picked.status, 302, await picked.text());
-  return { callback: picked.headers.get('location')!, state: valueOf(stateCookie)!, authorize, account };
+  return { callback: picked.headers.get('location')!, state: cookieValue(stateCookie)!, authorize, account };
 }
 
 test('sign-in with the sandbox identity provider: code + PKCE, a user on first sign-in, the same one after, a session', async (t) => {
@@ -234,7 +234,7 @@ test('an id token whose signature does not match the provider’s JWKS is refuse
   const base = `http://127.0.0.1:${(h.app.server.address() as { port: number }).port}`;
   const login = await fetch(`${base}/api/auth/login`, { redirect: 'manual' });
   const authorize = new URL(login.headers.get('location')!);
-  const state = valueOf(cookieOf(login, 'svc_oidc_state'))!;
+  const state = cookieValue(cookieOf(login, 'svc_oidc_state'))!;
   const form = new URLSearchParams(authorize.searchParams);
   form.set('user', sb.ids.users[0]!.objectId);
   const picked = await fetch(`${sb.urls.identity}${authorize.pathname}`, { method: 'POST', body: form, redirect: 'manual' });

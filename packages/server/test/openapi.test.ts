@@ -158,7 +158,7 @@ test('ok is declared a plain boolean: no boolean enum anywhere in the document',
   const doc = (await h.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
   const found: string[] = [];
   const walk = (v: unknown, at: string) => {
-    if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}/${i}`));
+    if (Array.isArray(v)) for (const [i, x] of v.entries()) walk(x, `${at}/${i}`);
     else if (v && typeof v === 'object') {
       const o = v as Record<string, unknown>;
       if ((Array.isArray(o.enum) && o.enum.some((x) => typeof x === 'boolean')) || typeof o.const === 'boolean') found.push(at);

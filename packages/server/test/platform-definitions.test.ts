@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { part } from '../src/backends/data-platform.js';
 import { missingRules } from '../src/item-types/activator.js';
-import { buildWithSandbox, install, workspace } from './install-helpers.js';
+import { buildWithSandbox, install, retryStep, workspace } from './install-helpers.js';
 
 test('activator: rules go in ReflexEntities.json and are read back; no /triggers call; a re-install confirms them again', async (t) => {
   const { h, sandbox, tenant } = await buildWithSandbox(t);
@@ -72,9 +72,8 @@ test('gate "mirror connection missing": names the connection; cleared once the c
   assert.equal(items.length - before, job.provision.steps.filter((s: any) => s.result.status === 'created').length, 'the other items are created');
   // The tenant admin makes the connection (the sandbox back to its seeded state), and the step retry creates the mirror.
   await sandbox.admin.reset();
-  const r = await h.app.inject({ method: 'POST', url: `/api/apps/install-jobs/${job.id}/steps/${hr.stepIndex}/retry`, headers: tenant.auth });
-  assert.equal(r.statusCode, 200, r.body);
-  const after = r.json().job.provision.steps.find((s: any) => s.stepIndex === hr.stepIndex);
+  const retried = await retryStep(h, tenant, job.id, hr.stepIndex);
+  const after = retried.provision.steps.find((s: any) => s.stepIndex === hr.stepIndex);
   assert.equal(after.result.status, 'created', JSON.stringify(after.result));
   assert.equal(after.result.secondaryIds.connectionId, sandbox.ids.connections.find((c) => c.displayName === 'sql-hr-prod')!.id);
 });

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text } from '@fluentui/react-components';
 import { Link } from 'react-router-dom';
 import type { Item, ItemType } from '../api/types';
@@ -14,7 +14,7 @@ const COLUMNS: Array<{ key: Column; label: string; width?: number | string }> = 
   { key: 'updatedAt', label: 'Updated', width: 170 },
 ];
 
-const valueOf = (item: Item, col: Column, typeName: (id: string) => string): string => {
+const cellValue = (item: Item, col: Column, typeName: (id: string) => string): string => {
   if (col === 'itemType') return typeName(item.itemType);
   if (col === 'provisioning') return item.provisioning?.status ?? '';
   if (col === 'source') return item.appId ?? 'created here';
@@ -24,12 +24,11 @@ const valueOf = (item: Item, col: Column, typeName: (id: string) => string): str
 /** A workspace's items, sortable by any column (click or Enter on the header). */
 export function ItemsTable({ items, types, workspaceId }: { items: Item[]; types: ItemType[]; workspaceId: string }) {
   const [sort, setSort] = useState<{ col: Column; dir: 'ascending' | 'descending' }>({ col: 'displayName', dir: 'ascending' });
-  const typeName = (id: string) => types.find((t) => t.id === id)?.displayName ?? id;
+  const typeName = useCallback((id: string) => types.find((t) => t.id === id)?.displayName ?? id, [types]);
   const sorted = useMemo(() => {
-    const out = [...items].sort((a, b) => valueOf(a, sort.col, typeName).localeCompare(valueOf(b, sort.col, typeName)));
+    const out = [...items].sort((a, b) => cellValue(a, sort.col, typeName).localeCompare(cellValue(b, sort.col, typeName)));
     return sort.dir === 'ascending' ? out : out.reverse();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [items, sort, types]);
+  }, [items, sort, typeName]);
   const toggle = (col: Column) => setSort((s) => ({ col, dir: s.col === col && s.dir === 'ascending' ? 'descending' : 'ascending' }));
   return (
     <Table sortable aria-label="Items" size="small" style={{ tableLayout: 'fixed' }}>

@@ -54,7 +54,7 @@ export function JobProgress({ jobId }: { jobId: string }) {
           <Field validationMessage={running ? `${j.createdItems} of ${j.totalItems} items created` : outcomeText(j)} validationState="none">
             <ProgressBar value={j.percentComplete / 100} thickness="large" aria-label="Install progress" color={j.status === 'failed' ? 'error' : j.status === 'partial' ? 'warning' : 'brand'} />
           </Field>
-          <div className={s.list} aria-label="Per-item results">
+          <section className={s.list} aria-label="Per-item results">
             {report
               ? report.steps.map((step) => (
                 <StepRow
@@ -77,7 +77,7 @@ export function JobProgress({ jobId }: { jobId: string }) {
                 );
               })}
             {!report && j.installed.length === 0 && <Text size={200}>Creating the app's items…</Text>}
-          </div>
+          </section>
         </div>
       )}
     </RequestState>

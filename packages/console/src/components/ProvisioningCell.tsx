@@ -9,7 +9,12 @@ export function ProvisioningCell({ state }: { state: ItemProvisioning | null }) 
   const badge = <StepStatusBadge status={state.status} />;
   return (
     <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center', minWidth: 0 }}>
-      {detail ? <Tooltip content={detail} relationship="description"><span tabIndex={0}>{badge}</span></Tooltip> : badge}
+      {detail ? (
+        <Tooltip content={detail} relationship="description">
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the badge takes focus so a keyboard user can open its tooltip (the gate or error) */}
+          <span tabIndex={0}>{badge}</span>
+        </Tooltip>
+      ) : badge}
       {state.resourceId && <Text size={200} font="monospace" truncate wrap={false} style={{ maxWidth: 180 }} title={state.resourceId}>{state.resourceId}</Text>}
     </span>
   );

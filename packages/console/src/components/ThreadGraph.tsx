@@ -5,7 +5,7 @@ import { ItemTypeIcon } from './ItemTypeIcon';
 import { bezier, layout, NODE_H, NODE_W } from './thread-layout';
 
 const useStyles = makeStyles({
-  frame: { overflow: 'auto', border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium, backgroundColor: tokens.colorNeutralBackground2, maxHeight: '64vh' },
+  frame: { margin: 0, overflow: 'auto', border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium, backgroundColor: tokens.colorNeutralBackground2, maxHeight: '64vh' },
   canvas: { position: 'relative' },
   node: {
     position: 'absolute', width: `${NODE_W}px`, height: `${NODE_H}px`, boxSizing: 'border-box', display: 'flex', alignItems: 'center', gap: '8px',
@@ -45,9 +45,9 @@ export function ThreadGraph({ items, edges }: { items: Item[]; edges: ThreadEdge
   });
   if (!shown.length) return <Text>No lineage yet: add an edge below, or install an app.</Text>;
   return (
-    <div className={s.frame} role="figure" aria-label={`Lineage graph: ${shown.length} items, ${edges.length} edges`} data-testid="thread-graph">
+    <figure className={s.frame} aria-label={`Lineage graph: ${shown.length} items, ${edges.length} edges`} data-testid="thread-graph">
       <div className={s.canvas} style={{ width, height }}>
-        <svg width={width} height={height} style={{ position: 'absolute', inset: 0 }} aria-hidden>
+        <svg width={width} height={height} style={{ position: 'absolute', inset: 0 }} aria-hidden="true">
           <defs>
             <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
               <path d="M 0 0 L 10 5 L 0 10 z" fill={tokens.colorNeutralForeground3} />
@@ -79,6 +79,6 @@ export function ThreadGraph({ items, edges }: { items: Item[]; edges: ThreadEdge
           );
         })}
       </div>
-    </div>
+    </figure>
   );
 }

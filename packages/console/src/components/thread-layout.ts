@@ -30,23 +30,23 @@ export function layout(nodeIds: string[], edges: ThreadEdge[]): { nodes: Map<str
   for (const id of nodeIds) columns[layer.get(id)!]!.push(id);
   // Order each column by the mean row of its neighbours in the columns already placed (fewer crossings).
   const row = new Map<string, number>();
-  columns[0]!.forEach((id, i) => row.set(id, i));
+  for (const [i, id] of columns[0]!.entries()) row.set(id, i);
   for (let c = 1; c < cols; c++) {
     const mean = (id: string) => {
       const rows = edges.filter((e) => e.toItemId === id && row.has(e.fromItemId)).map((e) => row.get(e.fromItemId)!);
       return rows.length ? rows.reduce((a, b) => a + b, 0) / rows.length : Number.MAX_SAFE_INTEGER;
     };
     columns[c]!.sort((a, b) => mean(a) - mean(b));
-    columns[c]!.forEach((id, i) => row.set(id, i));
+    for (const [i, id] of columns[c]!.entries()) row.set(id, i);
   }
   const rows = Math.max(...columns.map((c) => c.length));
   const height = PAD * 2 + rows * NODE_H + Math.max(0, rows - 1) * ROW_GAP;
   const nodes = new Map<string, Placed>();
-  columns.forEach((ids, c) => {
+  for (const [c, ids] of columns.entries()) {
     const span = ids.length * NODE_H + Math.max(0, ids.length - 1) * ROW_GAP;
     const top = (height - span) / 2; // columns are centred on the tallest one
-    ids.forEach((id, i) => nodes.set(id, { id, x: PAD + c * (NODE_W + COL_GAP), y: top + i * (NODE_H + ROW_GAP) }));
-  });
+    for (const [i, id] of ids.entries()) nodes.set(id, { id, x: PAD + c * (NODE_W + COL_GAP), y: top + i * (NODE_H + ROW_GAP) });
+  }
   return { nodes, width: PAD * 2 + cols * NODE_W + (cols - 1) * COL_GAP, height };
 }
 

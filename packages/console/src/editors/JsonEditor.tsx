@@ -6,6 +6,7 @@ import { mono, type EditorProps } from './types';
 export default function JsonEditor({ value, onChange, label }: EditorProps) {
   const [text, setText] = useState(() => JSON.stringify(value ?? null, null, 2));
   const [error, setError] = useState<string>();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the draft changes elsewhere; the error is read, not watched
   useEffect(() => {
     // Another tab changed the draft: show it, unless this text already means the same.
     setText((t) => {
@@ -14,7 +15,6 @@ export default function JsonEditor({ value, onChange, label }: EditorProps) {
       } catch { /* keep the user's broken text below */ }
       return error ? t : JSON.stringify(value ?? null, null, 2);
     });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [value]);
   return (
     <Field label={label} validationMessage={error} validationState={error ? 'error' : 'none'}>

@@ -26,6 +26,7 @@ export default function KqlSchemaEditor({ value, onChange, label }: EditorProps)
         const columns = asArray<Column>(t.columns);
         const setCol = (k: number, c: Column) => setTable(i, { ...t, columns: columns.map((x, j) => (j === k ? c : x)) });
         return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: tables have no id, and a key from the editable name would remount the input on each keystroke
           <div key={i} className={s.table} data-testid="kql-table">
             <div className={s.head}>
               <Table20Regular aria-hidden />
@@ -38,6 +39,7 @@ export default function KqlSchemaEditor({ value, onChange, label }: EditorProps)
               <TableHeader><TableRow><TableHeaderCell>Column</TableHeaderCell><TableHeaderCell style={{ width: 160 }}>Type</TableHeaderCell><TableHeaderCell style={{ width: 48 }}><span className="sr-only">Remove</span></TableHeaderCell></TableRow></TableHeader>
               <TableBody>
                 {columns.map((c, k) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: columns have no id, and a key from the editable name would remount the input on each keystroke
                   <TableRow key={k}>
                     <TableCell><Input size="small" aria-label={`${t.name} column ${k + 1} name`} value={c.name} onChange={(_, d) => setCol(k, { ...c, name: d.value })} input={{ style: mono }} /></TableCell>
                     <TableCell>

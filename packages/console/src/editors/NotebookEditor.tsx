@@ -25,6 +25,7 @@ export default function NotebookEditor({ value, onChange, label }: EditorProps) 
     <section aria-label={label}>
       {typeof nb.language === 'string' && <Badge appearance="outline" style={{ marginBottom: 8 }}>{nb.language}</Badge>}
       {cells.map((c, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: cells have no id; their position is what the editor shows ([1], [2] …)
         <div key={i} className={s.cell} data-testid="notebook-cell">
           <div className={s.bar}>
             <Badge appearance="tint" color={c.kind === 'code' ? 'brand' : 'informative'}>[{i + 1}]</Badge>

@@ -17,6 +17,7 @@ export default function SqlEditor({ value, onChange, label }: EditorProps) {
     <section aria-label={label}>
       <Text size={200} block style={{ marginBottom: 8 }}>{ddl.length} T-SQL batches</Text>
       {ddl.map((sql, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a batch is a bare string; its position is its identity ("Batch 2")
         <div key={i} className={s.batch}>
           <span className={s.num} aria-hidden>{i + 1}</span>
           <Textarea

@@ -39,9 +39,9 @@ export default function AppPage() {
             </Table>
             <Text weight="semibold">Thread</Text>
             <ul style={{ margin: 0 }}>
-              {a.edges.map((e, k) => {
+              {a.edges.map((e) => {
                 const n = (key: string) => a.items.find((i) => i.key === key)?.displayName ?? key;
-                return <li key={k}><Text size={200}>{n(e.from)} <em>{e.kind}</em> {n(e.to)}</Text></li>;
+                return <li key={`${e.from} ${e.kind} ${e.to}`}><Text size={200}>{n(e.from)} <em>{e.kind}</em> {n(e.to)}</Text></li>;
               })}
             </ul>
           </div>

@@ -34,6 +34,7 @@ export default function WorkspacePage() {
   const setFilter = (k: string, v: string) => setParams((p) => { if (v) p.set(k, v); else p.delete(k); return p; }, { replace: true });
 
   const running = jobs.data?.filter((j) => j.status === 'running') ?? [];
+  // biome-ignore lint/correctness/useExhaustiveDependencies: jobs.dataUpdatedAt is the trigger: each jobs poll refreshes the items
   useEffect(() => {
     void qc.invalidateQueries({ queryKey: ['items', workspaceId] }); // live provisioning state follows the jobs
   }, [jobs.dataUpdatedAt, qc, workspaceId]);

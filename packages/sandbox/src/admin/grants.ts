@@ -62,7 +62,7 @@ export function applyGrant(core: SandboxCore, g: Grant, add: boolean): { changed
         const map = core.kql.clusterAssignments;
         const matches = [...map.values()].filter((a) => a.role === g.role && core.directory.find(a.principalId)?.objectId === p.objectId);
         if (add && !matches.length) map.set(`sandbox-${g.role}-${id}`.toLowerCase(), { name: `sandbox-${g.role}-${id}`.toLowerCase(), principalId: id, principalType: Directory.isApp(p) ? 'App' : 'User', role: g.role as ClusterRole, tenantId: core.ids.tenantId });
-        if (!add) matches.forEach((a) => map.delete(a.name));
+        if (!add) for (const a of matches) map.delete(a.name);
         return { changed: add ? !matches.length : matches.length > 0 };
       }
       if (!DB_ROLES.includes(g.role)) throw new AdminError(`kql roles are ${[...CLUSTER_ROLES, ...DB_ROLES].join(', ')} (database roles need 'database')`);

@@ -32,19 +32,26 @@ export function checkDefinition(body: unknown): string[] {
   const def = (body as any)?.definition;
   if (!def || typeof def !== 'object' || !Array.isArray(def.parts)) return [];
   const problems: string[] = [];
-  def.parts.forEach((part: any, i: number) => {
+  for (const [i, part] of (def.parts as any[]).entries()) {
     const at = `definition.parts[${i}] ${typeof part?.path === 'string' ? part.path : '?'}`;
-    if (part?.payloadType !== 'InlineBase64') return void problems.push(`${at}: payloadType ${JSON.stringify(part?.payloadType)} is not InlineBase64`);
-    if (typeof part.payload !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(part.payload) || part.payload.length % 4 !== 0) return void problems.push(`${at}: payload is not base64`);
+    if (part?.payloadType !== 'InlineBase64') {
+      problems.push(`${at}: payloadType ${JSON.stringify(part?.payloadType)} is not InlineBase64`);
+      continue;
+    }
+    if (typeof part.payload !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(part.payload) || part.payload.length % 4 !== 0) {
+      problems.push(`${at}: payload is not base64`);
+      continue;
+    }
     const name = String(part.path).split('/').at(-1)!;
     const text = Buffer.from(part.payload, 'base64').toString('utf8');
     const jsonPart = name.endsWith('.json') || name === '.platform';
-    if (!jsonPart) return;
+    if (!jsonPart) continue;
     let doc: unknown;
     try {
       doc = JSON.parse(text);
     } catch (err) {
-      return void problems.push(`${at}: not JSON (${(err as Error).message})`);
+      problems.push(`${at}: not JSON (${(err as Error).message})`);
+      continue;
     }
     const token = UNRESOLVED.exec(text);
     if (token) problems.push(`${at}: carries the unresolved token ${token[0]} (DESIGN.md: never send an unresolved token)`);
@@ -55,7 +62,7 @@ export function checkDefinition(body: unknown): string[] {
       problems.push(...errors.map((e) => `${at} ${e} (${published.file})`));
     }
     problems.push(...(PART_RULES[name]?.(doc) ?? []).map((e) => `${at} ${e}`));
-  });
+  }
   return problems;
 }
 

@@ -38,7 +38,7 @@ export interface HttpRequest {
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head'];
 
-const escape = (s: string) => s.replace(/[.$()*+?^|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.$()*+?^|[\]\\]/g, '\\$&');
 
 /** The operations of some description files, `prefix` being the path every request carries before the templates. */
 export class OperationIndex {
@@ -50,7 +50,7 @@ export class OperationIndex {
       for (const [key, item] of [...Object.entries(doc.paths ?? {}), ...Object.entries(doc['x-ms-paths'] ?? {})]) {
         const [template, q] = key.split('?') as [string, string | undefined];
         const query = (q ?? '').split('&').filter(Boolean).map((pair) => pair.split('=') as [string, string | undefined]);
-        const re = new RegExp(`^${escape(template).replace(/\{[^}]+\}/g, (m) => (m === '{path}' ? '(.+)' : '([^/]+)'))}$`, 'i');
+        const re = new RegExp(`^${escapeRegExp(template).replace(/\{[^}]+\}/g, (m) => (m === '{path}' ? '(.+)' : '([^/]+)'))}$`, 'i');
         this.templates.push({ file, template: key, re, query, item });
       }
     }

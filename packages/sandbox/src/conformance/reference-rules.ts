@@ -57,7 +57,9 @@ export function kqlRule(req: HttpRequest): RuleMatch | undefined {
 function tokenProblems(form: Record<string, string> | undefined): string[] {
   if (!form) return ['body: a form-encoded body (application/x-www-form-urlencoded) is required'];
   const problems: string[] = [];
-  const need = (...names: string[]) => names.filter((n) => !form[n]).forEach((n) => problems.push(`body ${n}: required for grant_type ${form.grant_type}`));
+  const need = (...names: string[]) => {
+    for (const n of names) if (!form[n]) problems.push(`body ${n}: required for grant_type ${form.grant_type}`);
+  };
   if (form.grant_type === 'client_credentials') {
     need('client_id', 'scope');
     if (form.scope && !form.scope.split(' ').every((s) => s.endsWith('/.default'))) problems.push(`body scope: a client-credentials scope is <resource>/.default, not ${JSON.stringify(form.scope)}`);

@@ -135,7 +135,7 @@ export function tmdlToTmsl(parts: DefinitionPart[]): DefinitionPart[] {
     let column: any;
     for (const line of decode(p).split(/\r?\n/)) {
       const unq = (s: string) => s.trim().replace(/^'(.*)'$/, '$1').replace(/''/g, "'");
-      let m;
+      let m: RegExpExecArray | null;
       if ((m = /^table\s+(.+)$/.exec(line))) tables.push((table = { name: unq(m[1]!), columns: [] }));
       else if ((m = /^\tcolumn\s+(.+)$/.exec(line)) && table) table.columns.push((column = { name: unq(m[1]!), dataType: 'string' }));
       else if ((m = /^\t\tdataType:\s*(\S+)/.exec(line)) && column) column.dataType = m[1];

@@ -51,7 +51,7 @@ export class Router {
       pathMatched = true;
       if (r.method !== ctx.method) continue;
       const params: Record<string, string> = { ...(m.groups ?? {}) };
-      r.names.forEach((n, i) => (params[n] = m[i + 1]!));
+      for (const [i, n] of r.names.entries()) params[n] = m[i + 1]!;
       for (const [k, v] of Object.entries(params)) params[k] = safeDecode(v);
       ctx.params = params;
       return r.handler;

@@ -78,7 +78,7 @@ function defineTable(db: KqlDatabase, c: CommandText, merge: 'create' | 'merge' 
       if (have && have.type !== col.type) throw badRequest(`Column '${col.name}' in table '${name}' has type '${have.type}'; .create-merge table cannot change it to '${col.type}'.`);
       if (!have) {
         existing.columns.push(col);
-        existing.rows.forEach((r) => r.push(null));
+        for (const r of existing.rows) r.push(null);
       }
     }
   } else {

@@ -121,11 +121,11 @@ export class KqlEngine {
   actions(caller: Caller, db: KqlDatabase | undefined): Set<KqlAction> {
     const out = new Set<KqlAction>();
     for (const a of this.clusterAssignments.values()) {
-      if ((!a.tenantId || a.tenantId === caller.tenantId) && this.names(caller, a.principalId)) CLUSTER_ROLE_ACTIONS[a.role].forEach((x) => out.add(x));
+      if ((!a.tenantId || a.tenantId === caller.tenantId) && this.names(caller, a.principalId)) for (const x of CLUSTER_ROLE_ACTIONS[a.role]) out.add(x);
     }
     for (const p of db?.principals ?? []) {
       const m = /^aad(app|user|group)=([^;]+)(?:;(.+))?$/i.exec(p.fqn);
-      if (m && (!m[3] || m[3] === caller.tenantId || m[3] === this.ids.tenantDomain) && this.names(caller, m[2]!)) DB_ROLE_ACTIONS[p.role].forEach((x) => out.add(x));
+      if (m && (!m[3] || m[3] === caller.tenantId || m[3] === this.ids.tenantDomain) && this.names(caller, m[2]!)) for (const x of DB_ROLE_ACTIONS[p.role]) out.add(x);
     }
     return out;
   }

@@ -46,7 +46,7 @@ function source(t: Tokens, host: QueryHost, env: Env, lets: Map<string, ResultTa
   if (t.accept('print')) {
     const defs = colDefs(t);
     const row: Record<string, unknown> = {};
-    defs.forEach((d, i) => (row[d.name ?? `print_${i}`] = evaluate(d.expr, {}, env)));
+    for (const [i, d] of defs.entries()) row[d.name ?? `print_${i}`] = evaluate(d.expr, {}, env);
     return withTypes({ columns: Object.keys(row).map((name) => ({ name, type: 'string' })), rows: [row] });
   }
   const name = t.ident();
@@ -57,7 +57,7 @@ function source(t: Tokens, host: QueryHost, env: Env, lets: Map<string, ResultTa
     t.expect(')');
     if (!fn) throw semanticError(`SEM0219: Unknown function: '${name}'`);
     const vars = new Map(env.vars);
-    fn.params.forEach((p, i) => vars.set(p.name, i < args.length ? args[i] : p.default !== undefined ? evaluate(parseExpr(new Tokens(tokenize(p.default))), {}, env) : null));
+    for (const [i, p] of fn.params.entries()) vars.set(p.name, i < args.length ? args[i] : p.default !== undefined ? evaluate(parseExpr(new Tokens(tokenize(p.default))), {}, env) : null);
     return runQuery(fn.body, host, { vars, now: env.now }, depth + 1);
   }
   const table = lets.get(name) ?? host.table(name);
@@ -147,7 +147,7 @@ function operator(t: Tokens, input: ResultTable, env: Env): ResultTable {
       const names = defs.map(nameOf);
       const rows = input.rows.map((r) => {
         const out: Record<string, unknown> = op === 'extend' ? { ...r } : {};
-        defs.forEach((d, i) => (out[names[i]!] = evaluate(d.expr, r, env)));
+        for (const [i, d] of defs.entries()) out[names[i]!] = evaluate(d.expr, r, env);
         return out;
       });
       const columns = op === 'extend' ? [...input.columns.filter((c) => !names.includes(c.name)), ...names.map((name) => ({ name, type: 'string' as KqlType }))] : names.map((name) => ({ name, type: 'string' as KqlType }));

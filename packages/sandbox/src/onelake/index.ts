@@ -5,7 +5,7 @@ import { Router } from '../http/router.js';
 import type { ServiceModule } from '../http/service-server.js';
 import { callerFrom } from '../identity/caller.js';
 import { AUDIENCES } from '../identity/resources.js';
-import { ROLE_RANK } from '../data-platform/store.js';
+import { ROLE_RANK, type Item } from '../data-platform/store.js';
 
 const adls = (status: number, code: string, message: string) => new ServiceError(status, code, message);
 
@@ -35,7 +35,7 @@ async function open(core: SandboxCore, ctx: RequestContext, write: boolean) {
   if (!ws) throw adls(404, 'FilesystemNotFound', 'The specified filesystem does not exist.');
   const role = ws.roleAssignments.get(caller.objectId)?.role;
   if (!role || ROLE_RANK[role] < ROLE_RANK[write ? 'Contributor' : 'Viewer']) throw adls(403, 'AuthorizationPermissionMismatch', 'This request is not authorized to perform this operation using this permission.');
-  let item;
+  let item: Item | undefined;
   if (itemRef) {
     const byName = /^(.+)\.([A-Za-z]+)$/.exec(itemRef);
     item = [...ws.items.values()].find((i) => core.dataPlatform.visible(i) && (i.id === itemRef.toLowerCase() || (byName && i.displayName === byName[1] && i.type.toLowerCase() === byName[2]!.toLowerCase())));

@@ -3,11 +3,11 @@ import type { RequestContext, Reply } from '../http/context.js';
 import { ServiceError } from '../http/errors.js';
 import type { Router } from '../http/router.js';
 import { escapeXml as esc } from './xml.js';
-import { applyParameters } from './params.js';
+import { applyParameters, type ParameterValues } from './params.js';
 import { readRdl } from './rdl.js';
 import { renderFile } from './render/index.js';
 import { renderHtml } from './render/documents.js';
-import { layout } from './render/layout.js';
+import { layout, type Rendered } from './render/layout.js';
 import { DataSourceError, liveRows } from './live-data.js';
 import type { StoredReport } from './store.js';
 
@@ -42,7 +42,7 @@ function urlParameters(ctx: RequestContext): Array<{ name: string; value: string
  */
 function viewer(core: SandboxCore, ctx: RequestContext, report: StoredReport): Reply {
   const model = readRdl(report.definition);
-  let parameters;
+  let parameters: Map<string, ParameterValues>;
   try {
     parameters = applyParameters(model.parameters, urlParameters(ctx));
   } catch (err) {
@@ -53,7 +53,7 @@ function viewer(core: SandboxCore, ctx: RequestContext, report: StoredReport): R
   for (const [k, v] of ctx.url.searchParams) if (k.startsWith('rdl:') && k !== 'rdl:format') settings[k.slice(4)] = v;
   const wanted = ctx.query('rdl:format');
   const scope = { reportName: report.name, executionTime: new Date(), userId: 'viewer', language: 'en-US', renderFormat: wanted ?? 'RPL', parameters };
-  let rendered;
+  let rendered: Rendered;
   try {
     rendered = layout(model, scope, settings, liveRows(core, model, scope));
   } catch (err) {

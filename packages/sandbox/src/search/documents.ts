@@ -21,7 +21,7 @@ function checkValue(value: unknown, field: any): void {
   if (type.startsWith('Collection(')) {
     if (!Array.isArray(value)) throw cannotConvert(value, type);
     if (field.dimensions && value.length !== field.dimensions) throw invalid(`The vector field '${field.name}' expects ${field.dimensions} dimensions but the document has ${value.length}.`);
-    value.forEach((v) => checkValue(v, { ...field, type: elementType(type), dimensions: null }));
+    for (const v of value) checkValue(v, { ...field, type: elementType(type), dimensions: null });
     return;
   }
   switch (type) {

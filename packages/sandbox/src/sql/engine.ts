@@ -125,8 +125,8 @@ export class SqlEngine {
         this.addConstraint(db, table, s.constraint);
         return void out.push({ t: 'done' });
       }
-      case 'insert': return this.insert(session, db, s.table, s.columns, s.values, s.select, out);
-      case 'createView': return createView(this, session, db, s, out);
+      case 'insert': return void this.insert(session, db, s.table, s.columns, s.values, s.select, out);
+      case 'createView': return void createView(this, session, db, s, out);
       case 'createExternal':
         if (!this.can(session, db, 'ddl')) throw sqlError.createPermission(`CREATE EXTERNAL ${s.kind}`, db.name);
         createExternal(db, s);
@@ -135,7 +135,7 @@ export class SqlEngine {
         if (!this.can(session, db, 'ddl')) throw sqlError.createPermission('CREATE EXTERNAL TABLE', db.name);
         createExternalTable(db, this.ref(s.name, session), s);
         return void out.push({ t: 'done' });
-      case 'drop': return drop(this, session, db, s, out);
+      case 'drop': return void drop(this, session, db, s, out);
       case 'createUser': {
         if (!this.can(session, db, 'access')) throw sqlError.noPermission();
         if (db.users.has(s.name.toLowerCase()) || FIXED_ROLES.includes(s.name.toLowerCase())) throw sqlError.principalExists(s.name);
@@ -156,7 +156,7 @@ export class SqlEngine {
         else role.delete(s.member.toLowerCase());
         return void out.push({ t: 'done' });
       }
-      case 'exec': return this.execProc(session, db, s.proc, s.args.map((a) => evaluate(this.env(session), a)), out);
+      case 'exec': return void this.execProc(session, db, s.proc, s.args.map((a) => evaluate(this.env(session), a)), out);
       case 'execString': {
         this.run(session, String(evaluate(this.env(session), s.sql) ?? ''), out);
         return;

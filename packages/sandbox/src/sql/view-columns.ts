@@ -81,20 +81,20 @@ function outputColumns(toks: Tok[], scopes: Map<string, string[] | 'open'>): str
     items[items.length - 1]!.push(t);
   }
   const names: string[] = [];
-  items.forEach((item, n) => {
+  for (const [n, item] of items.entries()) {
     const last = item[item.length - 1];
     const prev = item[item.length - 2];
     if (op(last, '*')) {
       const scope = item.length >= 3 ? scopes.get(item[item.length - 3]!.v.toLowerCase()) : undefined;
       const from = item.length >= 3 ? [scope] : [...scopes.values()];
       for (const s of from) if (Array.isArray(s)) names.push(...s);
-      return;
+      continue;
     }
-    if (item.length >= 2 && word(prev, 'AS')) return void names.push(last!.v);
-    if (item.length >= 2 && last?.k === 'str' && op(prev, '=')) return void names.push(item[0]!.v);
-    if (ident(last) && (item.length === 1 || op(prev, '.'))) return void names.push(last!.v);
-    if (ident(last) && !KEYWORDS.has(last!.v.toUpperCase()) && prev && (op(prev, ')') || ident(prev) || prev.k === 'num' || prev.k === 'str')) return void names.push(last!.v);
-    throw sqlError.noColumnName(n + 1);
-  });
+    if (item.length >= 2 && word(prev, 'AS')) names.push(last!.v);
+    else if (item.length >= 2 && last?.k === 'str' && op(prev, '=')) names.push(item[0]!.v);
+    else if (ident(last) && (item.length === 1 || op(prev, '.'))) names.push(last!.v);
+    else if (ident(last) && !KEYWORDS.has(last!.v.toUpperCase()) && prev && (op(prev, ')') || ident(prev) || prev.k === 'num' || prev.k === 'str')) names.push(last!.v);
+    else throw sqlError.noColumnName(n + 1);
+  }
   return names;
 }

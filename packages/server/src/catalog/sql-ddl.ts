@@ -31,11 +31,14 @@ function splitTopLevel(body: string): string[] {
 export function parseDdl(statements: readonly string[]): { schemas: Set<string>; tables: SqlTable[] } {
   const schemas = new Set<string>(['dbo']);
   const tables: SqlTable[] = [];
-  statements.forEach((raw, i) => {
+  for (const [i, raw] of statements.entries()) {
     const stmt = raw.trim().replace(/;$/, '');
     const schema = new RegExp(`^CREATE\\s+SCHEMA\\s+${IDENT}$`, 'i').exec(stmt);
-    if (schema) return void schemas.add(schema[1]!);
-    if (/^ALTER\s+TABLE\b/i.test(stmt)) return;
+    if (schema) {
+      schemas.add(schema[1]!);
+      continue;
+    }
+    if (/^ALTER\s+TABLE\b/i.test(stmt)) continue;
     const head = new RegExp(`^CREATE\\s+TABLE\\s+(?:${IDENT}\\.)?${IDENT}\\s*\\(`, 'i').exec(stmt);
     if (!head) throw new Error(`ddl[${i}] is not CREATE SCHEMA, CREATE TABLE or ALTER TABLE: '${stmt.slice(0, 60)}'`);
     let depth = 1;
@@ -53,7 +56,7 @@ export function parseDdl(statements: readonly string[]): { schemas: Set<string>;
         return { name: m[1]!, type: m[2]!.replace(/\s+/g, '') };
       });
     tables.push({ schema: head[1] ?? 'dbo', name: head[2]!, columns });
-  });
+  }
   return { schemas, tables };
 }
 

@@ -73,7 +73,10 @@ export function validateKqlQueries(check: AppCheck, item: CatalogItem) {
 /** A stored item: every `item`/`items`/`source` field names an item of the app, and what it asks of that item exists. */
 export function validateStored(check: AppCheck, item: CatalogItem) {
   const walk = (v: unknown, path: string) => {
-    if (Array.isArray(v)) return v.forEach((e, i) => walk(e, `${path}[${i}]`));
+    if (Array.isArray(v)) {
+      for (const [i, e] of v.entries()) walk(e, `${path}[${i}]`);
+      return;
+    }
     if (!v || typeof v !== 'object') return;
     const o = v as Record<string, unknown>;
     for (const field of ['item', 'items', 'source'] as const) {

@@ -63,14 +63,14 @@ export function planText(calls: readonly PlannedCall[]): string {
   return calls.map(callText).join('; ');
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A template (path or query value) as a regular expression; `bound` fixes some placeholders' values. */
 function templateRe(template: string, bound: Readonly<Record<string, string>>, rest: boolean): string {
   return template.split(/(\{[a-z]+\*?\})/i).map((part) => {
     const p = /^\{([a-z]+)(\*?)\}$/i.exec(part);
-    if (!p) return escape(part);
-    if (bound[p[1]!] !== undefined) return escape(bound[p[1]!]!);
+    if (!p) return escapeRegExp(part);
+    if (bound[p[1]!] !== undefined) return escapeRegExp(bound[p[1]!]!);
     return p[2] && rest ? '.+' : '[^/]+';
   }).join('');
 }

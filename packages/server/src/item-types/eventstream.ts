@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { part } from '../backends/data-platform.js';
+import { part, type PlatformItem } from '../backends/data-platform.js';
 import { validateEventstream } from '../catalog/validate-flows.js';
 import type { TypedProvisionContext } from '../provisioning/context.js';
 import { raiseGate } from '../backends/failures.js';
@@ -37,7 +37,7 @@ async function destinationOf(ctx: TypedProvisionContext<EventstreamContent>, ws:
   if ('lakehouse' in dest) return { name: 'lakehouse-destination', type: 'Lakehouse', properties: { workspaceId: ws, itemId: ctx.dependency(dest.lakehouse)?.resourceId, deltaTable: dest.table } };
   const database = ctx.dependency(dest.database)?.secondaryIds?.database ?? ctx.contentOf(dest.database, KqlDatabaseContent)?.database;
   if (!database) return undefined;
-  let item;
+  let item: PlatformItem | undefined;
   try {
     item = await ctx.backends.dataPlatform.findItem(ws, 'KQLDatabase', database);
   } catch (err) {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { part } from '../backends/data-platform.js';
+import { part, type PlatformConnection } from '../backends/data-platform.js';
 import { validateMirroredDatabase } from '../catalog/validate-stores.js';
 import { raiseGate } from '../backends/failures.js';
 import { GateError } from '../errors.js';
@@ -40,7 +40,7 @@ async function connectionId(ctx: TypedProvisionContext<MirroredDatabaseContent>)
   const written = ctx.content.mirroring.properties.source.typeProperties.connection;
   const wanted = written === CONNECTION_ID ? ctx.content.connection?.name : written;
   if (!wanted) throw new GateError(gate('mirror-connection-missing', ctx.profile, { connection: CONNECTION_ID }));
-  let connections;
+  let connections: PlatformConnection[];
   try {
     connections = await ctx.backends.dataPlatform.listConnections();
   } catch (err) {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BackingError } from '../backends/http-pipeline.js';
+import type { BiImport } from '../backends/reporting.js';
 import { validateReport } from '../catalog/validate-consumers.js';
 import type { ProvisionOutcome, StepContext, TypedProvisionContext } from '../provisioning/context.js';
 import { platformWorkspace } from '../provisioning/platform-item.js';
@@ -55,7 +56,7 @@ async function provisionReport(ctx: TypedProvisionContext<ReportContent>): Promi
       ctx.log(`import '${name}.rdl' into group ${group} with nameConflict=${conflict}`);
       return reporting.importRdl(group, name, rdl, conflict);
     };
-    let imp;
+    let imp: BiImport;
     try {
       imp = await publish(existing.length ? 'Overwrite' : 'Abort');
     } catch (err) {

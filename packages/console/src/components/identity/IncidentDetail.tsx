@@ -16,7 +16,7 @@ export function IncidentDetail({ incident: i }: { incident: Incident }) {
   const c = useStyles();
   const events = useIncidentEvents(i.id);
   return (
-    <div className={c.detail} data-testid="incident-detail" aria-label={`Incident ${i.title}`} role="region">
+    <section className={c.detail} data-testid="incident-detail" aria-label={`Incident ${i.title}`}>
       <div className={c.block}>
         <h3 className={c.heading}>Timeline</h3>
         <RequestState query={events} label="the timeline">{(list) => <Timeline events={list} />}</RequestState>
@@ -38,7 +38,7 @@ export function IncidentDetail({ incident: i }: { incident: Incident }) {
         </div>
       </div>
       {i.status !== 'closed' && <IncidentWorkflow incident={i} />}
-    </div>
+    </section>
   );
 }
 

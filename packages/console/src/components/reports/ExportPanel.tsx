@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Button, Card, Checkbox, Field, Input, Label, Link, ProgressBar, Select, Text, tokens } from '@fluentui/react-components';
 import { ArrowDownload20Regular, DocumentArrowRight20Regular } from '@fluentui/react-icons';
 import { EXPORT_FORMATS, exportFileUrl, getExport, startExport, useDefinition, type PaginatedReport, type ReportExport, type ReportParameter } from '../../api/reports';
@@ -126,15 +126,15 @@ function Panel({ workspaceId, report, parameters }: { workspaceId: string; repor
 
 function ParameterField({ p, v, set }: { p: ReportParameter; v: Values[string]; set: (v: Partial<Values[string]>) => void }) {
   const hint = `${p.dataType}${p.multiValue ? ', several values' : ''}${p.nullable ? ', may be null' : ''}`;
-  let control;
+  let control: ReactNode;
   if (p.validValues.length && p.multiValue) {
     control = (
-      <div role="group" aria-labelledby={`param-${p.name}`}>
+      <fieldset aria-labelledby={`param-${p.name}`} style={{ border: 0, margin: 0, padding: 0, minWidth: 0 }}>
         {p.validValues.map((o) => (
           <Checkbox key={o.value} label={o.label} checked={v.values.includes(o.value)} disabled={v.isNull}
             onChange={(_, d) => set({ values: d.checked ? [...v.values.filter(Boolean), o.value] : v.values.filter((x) => x !== o.value) })} />
         ))}
-      </div>
+      </fieldset>
     );
   } else if (p.validValues.length) {
     control = (

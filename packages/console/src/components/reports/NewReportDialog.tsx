@@ -77,12 +77,12 @@ function NewReportDialog({ workspaceId, onClose, onCreated }: { workspaceId: str
         // Not inside a Field: a Field gives every Fluent control in it the same id.
         <div style={{ display: 'grid', gap: 4 }}>
           <Label id="new-report-columns">Columns</Label>
-          <div role="group" aria-labelledby="new-report-columns" style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', maxHeight: 200, overflow: 'auto' }}>
+          <fieldset aria-labelledby="new-report-columns" style={{ border: 0, margin: 0, padding: 0, minWidth: 0, display: 'grid', gridTemplateColumns: '1fr 1fr', maxHeight: 200, overflow: 'auto' }}>
             {columns.map((c) => (
               <Checkbox key={c.name} label={c.name} checked={!picked || picked.has(c.name)}
                 onChange={(_, d) => setPicked((old) => { const s = new Set(old ?? columns.map((x) => x.name)); if (d.checked) s.add(c.name); else s.delete(c.name); return s; })} />
             ))}
-          </div>
+          </fieldset>
         </div>
       )}
       <Field label="Report name" required><Input aria-label="Report name" value={name} onChange={(_, d) => setName(d.value)} /></Field>

@@ -21,7 +21,7 @@ function usDateTime(d: Date): string {
   return `${d.getUTCMonth() + 1}/${d.getUTCDate()}/${d.getUTCFullYear()} ${h % 12 || 12}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} ${h < 12 ? 'AM' : 'PM'}`;
 }
 
-class EvalError extends Error {}
+class ExpressionError extends Error {}
 
 /**
  * Evaluates the expression subset reports use in text: string and number literals, `&` and `+` concatenation,
@@ -34,7 +34,7 @@ export function evaluate(expr: string, scope: EvalScope): string {
     const v = new Parser(expr.slice(1), scope).parse();
     return show(v);
   } catch (err) {
-    if (err instanceof EvalError) return '#Error';
+    if (err instanceof ExpressionError) return '#Error';
     throw err;
   }
 }
@@ -45,14 +45,14 @@ export function evaluateValue(expr: string, scope: EvalScope): Value {
   try {
     return new Parser(expr.slice(1), scope).parse();
   } catch (err) {
-    if (err instanceof EvalError) return '#Error';
+    if (err instanceof ExpressionError) return '#Error';
     throw err;
   }
 }
 
 function show(v: Value): string {
   if (v === null) return '';
-  if (Array.isArray(v)) throw new EvalError('a multi-value parameter needs Join');
+  if (Array.isArray(v)) throw new ExpressionError('a multi-value parameter needs Join');
   return v;
 }
 
@@ -63,7 +63,7 @@ class Parser {
   parse(): Value {
     const v = this.concat();
     this.ws();
-    if (this.i < this.s.length) throw new EvalError(`unexpected '${this.s.slice(this.i)}'`);
+    if (this.i < this.s.length) throw new ExpressionError(`unexpected '${this.s.slice(this.i)}'`);
     return v;
   }
 
@@ -99,7 +99,7 @@ class Parser {
       this.ws();
       const c = this.s[this.i++];
       if (c === ')') return out;
-      if (c !== ',') throw new EvalError('expected , or )');
+      if (c !== ',') throw new ExpressionError('expected , or )');
     }
   }
 
@@ -110,7 +110,7 @@ class Parser {
       let out = '';
       this.i++;
       for (;;) {
-        if (this.i >= this.s.length) throw new EvalError('unterminated string');
+        if (this.i >= this.s.length) throw new ExpressionError('unterminated string');
         const ch = this.s[this.i++]!;
         if (ch === '"') {
           if (this.s[this.i] === '"') {
@@ -124,7 +124,7 @@ class Parser {
       this.i++;
       const v = this.concat();
       this.ws();
-      if (this.s[this.i++] !== ')') throw new EvalError('expected )');
+      if (this.s[this.i++] !== ')') throw new ExpressionError('expected )');
       return v;
     }
     const num = /^-?\d+(\.\d+)?/.exec(this.s.slice(this.i));
@@ -133,7 +133,7 @@ class Parser {
       return num[0];
     }
     const id = /^([A-Za-z_]\w*)(!([A-Za-z_]\w*)(\.([A-Za-z_]\w*))?)?/.exec(this.s.slice(this.i));
-    if (!id) throw new EvalError('expected a term');
+    if (!id) throw new ExpressionError('expected a term');
     this.i += id[0].length;
     const [, head, , member, , prop] = id;
     if (member !== undefined) return this.collection(head!, member, prop);
@@ -149,30 +149,30 @@ class Parser {
           case 'ReportName': return sc.reportName;
           case 'ReportFolder': return '';
           case 'ReportServerUrl': return '';
-          case 'PageNumber': case 'OverallPageNumber': if (!sc.page) throw new EvalError('page fields are for page headers and footers'); return String(sc.page.number);
-          case 'TotalPages': case 'OverallTotalPages': if (!sc.page) throw new EvalError('page fields are for page headers and footers'); return String(sc.page.total);
+          case 'PageNumber': case 'OverallPageNumber': if (!sc.page) throw new ExpressionError('page fields are for page headers and footers'); return String(sc.page.number);
+          case 'TotalPages': case 'OverallTotalPages': if (!sc.page) throw new ExpressionError('page fields are for page headers and footers'); return String(sc.page.total);
           case 'PageName': return '';
           case 'RenderFormat': return prop === 'IsInteractive' ? 'False' : sc.renderFormat;
-          default: throw new EvalError(`unknown Globals!${member}`);
+          default: throw new ExpressionError(`unknown Globals!${member}`);
         }
       case 'User':
         if (member === 'UserID') return sc.userId;
         if (member === 'Language') return sc.language;
-        throw new EvalError(`unknown User!${member}`);
+        throw new ExpressionError(`unknown User!${member}`);
       case 'Parameters': {
         const p = sc.parameters.get(member);
-        if (!p) throw new EvalError(`unknown parameter ${member}`);
+        if (!p) throw new ExpressionError(`unknown parameter ${member}`);
         if (prop === 'Count') return String(p.values.length);
         if (prop === 'IsMultiValue') return p.parameter.multiValue ? 'True' : 'False';
         const list = prop === 'Label' ? p.labels : p.values;
         return p.parameter.multiValue ? list : list[0] ?? null;
       }
       case 'Fields':
-        if (!sc.fields) throw new EvalError('Fields are only in scope inside a data region');
-        if (!(member in sc.fields)) throw new EvalError(`unknown field ${member}`);
+        if (!sc.fields) throw new ExpressionError('Fields are only in scope inside a data region');
+        if (!(member in sc.fields)) throw new ExpressionError(`unknown field ${member}`);
         return sc.fields[member] ?? null;
       default:
-        throw new EvalError(`unknown collection ${head}`);
+        throw new ExpressionError(`unknown collection ${head}`);
     }
   }
 
@@ -192,7 +192,7 @@ class Parser {
       case 'nothing': return null;
       case 'true': return 'True';
       case 'false': return 'False';
-      default: throw new EvalError(`unsupported function ${name}`);
+      default: throw new ExpressionError(`unsupported function ${name}`);
     }
   }
 }

@@ -69,7 +69,7 @@ export function rasterize(r: Rendered, page: Page, dpi = 72): Raster {
     if (l.kind === 'text') text(l.text, margin, Math.round(y));
     else {
       const colW = (wPt - 2 * margin) / Math.max(1, l.cells.length);
-      l.cells.forEach((c, i) => text(c, Math.round(margin + i * colW), Math.round(y), colW - 6));
+      for (const [i, c] of l.cells.entries()) text(c, Math.round(margin + i * colW), Math.round(y), colW - 6);
       if (l.kind === 'header') for (let x = margin; x < wPt - margin; x++) for (let d = 0; d < s; d++) set(x * s + d, Math.round(y + 3) * s);
     }
     y += 18;
@@ -153,7 +153,7 @@ export function tiff(images: Raster[]): Buffer {
     offset += ifd.length;
   });
   header.writeUInt32LE(ifdOffsets[0]!, 4);
-  nextPointers.forEach((p, i) => p.buf.writeUInt32LE(ifdOffsets[i + 1] ?? 0, p.at));
+  for (const [i, p] of nextPointers.entries()) p.buf.writeUInt32LE(ifdOffsets[i + 1] ?? 0, p.at);
   return Buffer.concat(parts);
 }
 

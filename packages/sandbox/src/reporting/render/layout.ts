@@ -106,7 +106,7 @@ export function layout(model: RdlModel, base: Omit<EvalScope, 'fields' | 'page'>
     const title = tb.name === model.textboxes.find((t) => t.region === 'body')?.name;
     // Text wraps at the page's width (Helvetica averages about half its size per character).
     const perLine = Math.max(20, Math.floor(((widthIn - 1) * 72) / ((title ? 14 : 10) * 0.5)));
-    text.split('\n').flatMap((line) => wrap(line, perLine)).forEach((line, i) => body.push({ kind: 'text', text: line, title: title && i === 0 }));
+    for (const [i, line] of text.split('\n').flatMap((l) => wrap(l, perLine)).entries()) body.push({ kind: 'text', text: line, title: title && i === 0 });
   }
   const tables: TableData[] = model.tables.map((t) => {
     const ds = model.dataSets.find((d) => d.name === t.dataSetName);

@@ -111,7 +111,7 @@ export function renderPdf(r: Rendered, pages: Page[], accessible = false): Buffe
       if (line.kind === 'text') text(line.text, margin, y, line.title ? 14 : 10, Boolean(line.title), line.title ? 'H1' : 'P');
       else {
         const colW = (widthPt - 2 * margin) / Math.max(1, line.cells.length);
-        line.cells.forEach((c, i) => text(fits(c, colW - 4, 9), margin + i * colW, y, 9, line.kind === 'header', line.kind === 'header' ? 'TH' : 'TD'));
+        for (const [i, c] of line.cells.entries()) text(fits(c, colW - 4, 9), margin + i * colW, y, 9, line.kind === 'header', line.kind === 'header' ? 'TH' : 'TD');
         if (line.kind === 'header') ops += `${margin} ${(y - 3).toFixed(1)} m ${widthPt - margin} ${(y - 3).toFixed(1)} l 0.5 w S\n`;
       }
       y -= 18;
