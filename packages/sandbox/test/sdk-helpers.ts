@@ -4,10 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Sandbox } from '../src/index.js';
 
-/** GET over https trusting only the given CA; answers status and the parsed JSON body (a TLS failure rejects). */
-export function httpsJson(url: string, ca: string | undefined, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+/** A request over https trusting only the given CA (GET unless `json`); answers status and the parsed body (a TLS failure rejects). */
+export function httpsJson(url: string, ca: string | undefined, opts: { method?: string; headers?: Record<string, string>; json?: unknown } = {}): Promise<{ status: number; body: any }> {
+  const payload = opts.json === undefined ? undefined : JSON.stringify(opts.json);
+  const headers = { ...opts.headers, ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}) };
   return new Promise((resolve, reject) => {
-    const req = https.get(url, { ca, headers, agent: false }, (res) => {
+    const req = https.request(url, { method: opts.method ?? (payload ? 'POST' : 'GET'), ca, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -20,6 +22,7 @@ export function httpsJson(url: string, ca: string | undefined, headers: Record<s
       });
     });
     req.on('error', reject);
+    req.end(payload);
   });
 }
 

@@ -18,7 +18,7 @@ test('@azure/identity against the https sandbox: ClientSecretCredential (127.0.0
   const c = claims(secretToken);
   assert.deepEqual([c.aud, c.appid, c.tid, c.appidacr, c.idtyp], ['https://search.azure.com', sp.appId, sb.ids.tenantId, '1', 'app']);
   // The token is the sandbox's own: the search emulator accepts it (403 without a role, not 401).
-  assert.equal((await httpsJson(`${sb.urls.search}/indexes?api-version=2024-07-01`, sb.tls!.ca, { authorization: `Bearer ${secretToken}` })).status, 403);
+  assert.equal((await httpsJson(`${sb.urls.search}/indexes?api-version=2024-07-01`, sb.tls!.ca, { headers: { authorization: `Bearer ${secretToken}` } })).status, 403);
 
   assert.ok('ok' in out.clientSecretAtLocalhost!, `MSAL validates the discovered issuer against the authority's host: ${JSON.stringify(out.clientSecretAtLocalhost)}`);
   assert.equal(claims(out.clientSecretAtLocalhost.ok as string).aud, 'https://management.azure.com');
