@@ -114,5 +114,5 @@ export class RequestContext {
 export function loopbackAliases(url: string): string[] {
   const u = new URL(url);
   if (!/^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(u.hostname)) return [u.origin];
-  return [...new Set([u.hostname, '127.0.0.1', 'localhost', '[::1]'])].map((h) => ((u.hostname = h), u.origin));
+  return [...new Set([u.hostname, '127.0.0.1', 'localhost', '[::1]'])].map((h) => `${u.protocol}//${h}${u.port ? `:${u.port}` : ''}`);
 }
