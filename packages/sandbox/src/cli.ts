@@ -10,12 +10,14 @@ async function main(): Promise<void> {
       'page-size': { type: 'string' },
       host: { type: 'string' },
       latency: { type: 'string', multiple: true },
+      tls: { type: 'boolean' },
+      'data-dir': { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
-    process.stdout.write('Usage: npm run sandbox -- [--seed <text>] [--page-size <n>] [--host 127.0.0.1] [--latency <service>=<ms>]... [--json]\n');
+    process.stdout.write('Usage: npm run sandbox -- [--seed <text>] [--page-size <n>] [--host 127.0.0.1] [--latency <service>=<ms>]... [--tls [--data-dir .svc-data/sandbox]] [--json]\n');
     return;
   }
   const latencyMs: Partial<Record<ServiceName, number>> = {};
@@ -26,7 +28,9 @@ async function main(): Promise<void> {
   }
   const pageSize = values['page-size'] ? Number(values['page-size']) : undefined;
   if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize > 0)) throw new Error('--page-size expects a positive integer');
-  const sandbox = await startSandbox({ seed: values.seed, pageSize, host: values.host, latencyMs });
+  // With --tls the test certificate authority is kept in the data directory, so an exported NODE_EXTRA_CA_CERTS stays valid.
+  const dataDir = values.tls ? (values['data-dir'] ?? '.svc-data/sandbox') : undefined;
+  const sandbox = await startSandbox({ seed: values.seed, pageSize, host: values.host, latencyMs, tls: values.tls, dataDir });
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ urls: sandbox.urls, env: sandbox.env, ids: sandbox.ids }, null, 2)}\n`);
   } else {

@@ -13,6 +13,7 @@ import { SearchStore } from './search/store.js';
 import { OneLakeStore } from './onelake/store.js';
 import { ReportingStore } from './reporting/store.js';
 import type { TdsServer } from './sql/index.js';
+import { loopbackAliases } from './http/context.js';
 
 /** All state of one sandbox: ids, directory, switches, fault rules, the request log and each service's store. */
 export class SandboxCore {
@@ -47,7 +48,7 @@ export class SandboxCore {
     const core = new SandboxCore(options);
     const key = await signingKeyFor(core.seed);
     core.reset();
-    core.tokens = new TokenIssuer(key, core.ids.tenantId, () => `${core.urls?.identity ?? 'http://127.0.0.1'}/${core.ids.tenantId}/v2.0`);
+    core.tokens = new TokenIssuer(key, core.ids.tenantId, () => loopbackAliases(core.urls?.identity ?? 'http://127.0.0.1').map((o) => `${o}/${core.ids.tenantId}/v2.0`));
     return core;
   }
 
@@ -72,8 +73,7 @@ export class SandboxCore {
 
   /** The KQL cluster's own audiences (its URI) besides the public Kusto resource. */
   kqlAudiences(): string[] {
-    const uri = this.urls.kql;
-    return [uri, `${uri}/`, 'https://kusto.kusto.windows.net', 'https://kusto.kusto.windows.net/'];
+    return [...loopbackAliases(this.urls.kql).flatMap((uri) => [uri, `${uri}/`]), 'https://kusto.kusto.windows.net', 'https://kusto.kusto.windows.net/'];
   }
 
   /** Loopback addresses that are valid token resources (the cluster URI, each emulator). */

@@ -15,6 +15,7 @@ import { reportingService } from './reporting/index.js';
 import { SandboxAdmin } from './admin/api.js';
 import { adminService } from './admin/routes.js';
 import { startSqlEndpoint } from './sql/sandbox-endpoint.js';
+import { sandboxTls } from './tls/sandbox-tls.js';
 
 /** A running sandbox: every base address, the environment for the service, the seeded ids, the admin helper. */
 export interface Sandbox {
@@ -22,13 +23,17 @@ export interface Sandbox {
   env: Record<string, string>;
   ids: SandboxIds;
   admin: SandboxAdmin;
+  /** With `tls`: the test certificate authority (PEM) and its file, which `env.NODE_EXTRA_CA_CERTS` names. */
+  tls?: { ca: string; caFile: string };
   stop(): Promise<void>;
 }
 
 /** The environment that points the service at the sandbox. */
-function environment(urls: SandboxUrls, ids: SandboxIds): Record<string, string> {
+function environment(urls: SandboxUrls, ids: SandboxIds, caFile?: string): Record<string, string> {
   return {
     SVC_CLOUD: 'sandbox',
+    // Read only at process start: a child process started with this environment trusts the sandbox's https.
+    ...(caFile ? { NODE_EXTRA_CA_CERTS: caFile } : {}),
     IDENTITY_ENDPOINT: `${urls.managedIdentity}/msi/token`,
     IDENTITY_HEADER: ids.identityHeader,
     SVC_AUTH_URL: urls.identity,
@@ -66,6 +71,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     latencyMs: (service) => core.latency[service] ?? 0,
   };
   const admin = new SandboxAdmin(core);
+  const tls = options.tls ? sandboxTls(options.dataDir, core.host) : undefined;
+  const serverTls = tls?.material;
   let env: Record<string, string> = {};
   const summary = () => ({ urls: core.urls, env, ids: core.ids, switches: core.switches, latencyMs: core.latency });
   const servers: RunningServer[] = [];
@@ -75,39 +82,42 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return s.url;
   };
   try {
-    core.sql = await startSqlEndpoint(core);
+    core.sql = await startSqlEndpoint(core, serverTls);
     const sql = core.sql;
     servers.push({ url: sql.url, close: () => sql.stop() });
     const [identity, dataPlatform, arm, kql, search, oneLake, graph, vault, reporting, adminUrl, mi] = await Promise.all([
-      start(startService(identityService(core), hooks, core.host)),
-      start(startService(dataPlatformService(core), hooks, core.host)),
-      start(startService(armService(core), hooks, core.host)),
-      start(startService(kqlService(core), hooks, core.host)),
-      start(startService(searchService(core), hooks, core.host)),
-      start(startService(oneLakeService(core), hooks, core.host)),
-      start(startService(graphService(core), hooks, core.host)),
-      start(startService(vaultService(core), hooks, core.host)),
-      start(startService(reportingService(core), hooks, core.host)),
-      start(startPlain(adminService(core, admin, summary), core.host)),
+      start(startService(identityService(core), hooks, core.host, serverTls)),
+      start(startService(dataPlatformService(core), hooks, core.host, serverTls)),
+      start(startService(armService(core), hooks, core.host, serverTls)),
+      start(startService(kqlService(core), hooks, core.host, serverTls)),
+      start(startService(searchService(core), hooks, core.host, serverTls)),
+      start(startService(oneLakeService(core), hooks, core.host, serverTls)),
+      start(startService(graphService(core), hooks, core.host, serverTls)),
+      start(startService(vaultService(core), hooks, core.host, serverTls)),
+      start(startService(reportingService(core), hooks, core.host, serverTls)),
+      start(startPlain(adminService(core, admin, summary), core.host, serverTls)),
       attachManagedIdentity(core, hooks, core.host),
     ]);
     core.urls = { identity, managedIdentity: mi.url, dataPlatform, arm, kql, search, oneLake, graph, vault, reporting, sql: sql.address, admin: adminUrl };
-    env = environment(core.urls, core.ids);
+    env = environment(core.urls, core.ids, tls?.material.caFile);
     let stopped = false;
     return {
       urls: core.urls,
       env,
       ids: core.ids,
       admin,
+      ...(tls ? { tls: { ca: tls.material.ca, caFile: tls.material.caFile } } : {}),
       stop: async () => {
         if (stopped) return;
         stopped = true;
         mi.detach();
         await Promise.all(servers.map((s) => s.close()));
+        tls?.dispose();
       },
     };
   } catch (err) {
     await Promise.all(servers.map((s) => s.close()));
+    tls?.dispose();
     throw err;
   }
 }

@@ -12,6 +12,14 @@ export interface SandboxOptions {
   latencyMs?: Partial<Record<ServiceName, number>>;
   /** Loopback address to listen on. Default 127.0.0.1. */
   host?: string;
+  /**
+   * Serve https on every HTTP emulator and the admin API, and offer TLS on the TDS endpoint, with a certificate signed
+   * by a test certificate authority the sandbox keeps in `dataDir` (the managed-identity endpoint stays http, as App
+   * Service's and IMDS are). Clients trust it through NODE_EXTRA_CA_CERTS (in `env`). Default false: plain http.
+   */
+  tls?: boolean;
+  /** Where the sandbox keeps its files (the test certificate authority). Default: a temporary directory removed at stop. */
+  dataDir?: string;
 }
 
 /** A type alias (not an interface) so that it is assignable to Record<string, string>. */

@@ -25,9 +25,26 @@ export class RequestContext {
   logText?: string;
   private bodyPromise?: Promise<Buffer>;
 
-  constructor(readonly req: IncomingMessage, readonly res: ServerResponse, base: string) {
+  constructor(readonly req: IncomingMessage, readonly res: ServerResponse, private readonly base: string) {
     this.url = new URL(req.url ?? '/', base);
     this.method = (req.method ?? 'GET').toUpperCase();
+  }
+
+  /**
+   * The scheme and authority the client addressed (its Host header, e.g. localhost or 127.0.0.1), so documents that
+   * name this server (discovery, issuer, authority) name the address the caller used; the listening address otherwise.
+   */
+  get origin(): string {
+    const host = this.header('host');
+    const listening = new URL(this.base);
+    return host && /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/.test(host) ? `${listening.protocol}//${host}` : listening.origin;
+  }
+
+  /** Another server of the sandbox (its URL) as addressed by the host name this request used: localhost stays localhost. */
+  sibling(url: string): string {
+    const u = new URL(url);
+    u.hostname = new URL(this.origin).hostname;
+    return u.origin;
   }
 
   get path(): string {
@@ -93,4 +110,11 @@ export class RequestContext {
   async form(): Promise<URLSearchParams> {
     return new URLSearchParams(await this.text());
   }
+}
+
+/** A loopback server's URL under each loopback name a client may use for it (127.0.0.1, localhost, [::1]). */
+export function loopbackAliases(url: string): string[] {
+  const u = new URL(url);
+  if (!/^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(u.hostname)) return [u.origin];
+  return [...new Set([u.hostname, '127.0.0.1', 'localhost', '[::1]'])].map((h) => `${u.protocol}//${h}${u.port ? `:${u.port}` : ''}`);
 }

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ServiceName } from '../types.js';
 import type { RequestLog } from '../admin/request-log.js';
@@ -121,17 +122,24 @@ function bearerOid(ctx: RequestContext): string | undefined {
   }
 }
 
-/** Listens on a loopback port chosen by the OS. */
-export function listen(host: string, onRequest: (req: http.IncomingMessage, res: http.ServerResponse, base: string) => void, opts: { unref?: boolean } = {}): Promise<RunningServer> {
+/** The key and certificate (PEM) a server answers https with. */
+export interface ServerTls {
+  key: string;
+  cert: string;
+}
+
+/** Listens on a loopback port chosen by the OS; https when given a key and certificate. */
+export function listen(host: string, onRequest: (req: http.IncomingMessage, res: http.ServerResponse, base: string) => void, opts: { unref?: boolean; tls?: ServerTls } = {}): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     let base = '';
-    const server = http.createServer((req, res) => onRequest(req, res, base));
+    const handler = (req: http.IncomingMessage, res: http.ServerResponse) => onRequest(req, res, base);
+    const server = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, handler) : http.createServer(handler);
     server.keepAliveTimeout = 5_000;
     if (opts.unref) server.unref();
     server.on('error', reject);
     server.listen(0, host, () => {
       const { port } = server.address() as AddressInfo;
-      base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+      base = `${opts.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
       resolve({
         url: base,
         close: () =>
@@ -145,14 +153,14 @@ export function listen(host: string, onRequest: (req: http.IncomingMessage, res:
 }
 
 /** Starts the server of one emulated service. */
-export function startService(module: ServiceModule, hooks: ServerHooks, host: string): Promise<RunningServer> {
+export function startService(module: ServiceModule, hooks: ServerHooks, host: string, tls?: ServerTls): Promise<RunningServer> {
   return listen(host, (req, res, base) => {
     void handle(module, hooks, new RequestContext(req, res, base));
-  });
+  }, { tls });
 }
 
 /** Starts a server that only routes (no log, faults or latency): the admin API. */
-export function startPlain(module: ServiceModule, host: string): Promise<RunningServer> {
+export function startPlain(module: ServiceModule, host: string, tls?: ServerTls): Promise<RunningServer> {
   return listen(host, (req, res, base) => {
     const ctx = new RequestContext(req, res, base);
     void (async () => {
@@ -167,5 +175,5 @@ export function startPlain(module: ServiceModule, host: string): Promise<Running
       }
       send(ctx, reply);
     })();
-  });
+  }, { tls });
 }

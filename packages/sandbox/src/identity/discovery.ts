@@ -4,8 +4,8 @@ import { checkTenant } from './token-endpoint.js';
 
 /** OIDC discovery (v2 and v1), JWKS, MSAL instance discovery and the logout endpoint. */
 export function discoveryRoutes(core: SandboxCore, router: Router): void {
-  const config = (tenant: string, v2: boolean) => {
-    const base = core.urls.identity;
+  // Every address names the one the caller used (MSAL checks the issuer against the authority's scheme and host).
+  const config = (base: string, tenant: string, v2: boolean) => {
     const tid = ['common', 'organizations'].includes(tenant.toLowerCase()) ? '{tenantid}' : core.ids.tenantId;
     const ver = v2 ? '/v2.0' : '';
     return {
@@ -35,17 +35,17 @@ export function discoveryRoutes(core: SandboxCore, router: Router): void {
       rbac_url: 'https://pas.windows.net',
     };
   };
-  router.get('/:tenant/v2.0/.well-known/openid-configuration', (ctx) => (checkTenant(core, ctx.params.tenant!), { status: 200, body: config(ctx.params.tenant!, true) }));
-  router.get('/:tenant/.well-known/openid-configuration', (ctx) => (checkTenant(core, ctx.params.tenant!), { status: 200, body: config(ctx.params.tenant!, false) }));
+  router.get('/:tenant/v2.0/.well-known/openid-configuration', (ctx) => (checkTenant(core, ctx.params.tenant!), { status: 200, body: config(ctx.origin, ctx.params.tenant!, true) }));
+  router.get('/:tenant/.well-known/openid-configuration', (ctx) => (checkTenant(core, ctx.params.tenant!), { status: 200, body: config(ctx.origin, ctx.params.tenant!, false) }));
   for (const p of ['/:tenant/discovery/v2.0/keys', '/:tenant/discovery/keys']) {
-    router.get(p, (ctx) => (checkTenant(core, ctx.params.tenant!), { status: 200, body: core.tokens.jwks }));
+    router.get(p, (ctx) => (checkTenant(core, ctx.params.tenant!), { status: 200, body: core.tokens.jwks(`${ctx.origin}/${core.ids.tenantId}/v2.0`) }));
   }
-  router.get('/common/discovery/instance', () => {
-    const host = new URL(core.urls.identity).host;
+  router.get('/common/discovery/instance', (ctx) => {
+    const host = new URL(ctx.origin).host;
     return {
       status: 200,
       body: {
-        tenant_discovery_endpoint: `${core.urls.identity}/${core.ids.tenantId}/v2.0/.well-known/openid-configuration`,
+        tenant_discovery_endpoint: `${ctx.origin}/${core.ids.tenantId}/v2.0/.well-known/openid-configuration`,
         'api-version': '1.1',
         metadata: [{ preferred_network: host, preferred_cache: host, aliases: [host] }],
       },

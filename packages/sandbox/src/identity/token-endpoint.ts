@@ -57,7 +57,7 @@ function authenticateClient(core: SandboxCore, app: Principal, c: { secret?: str
 /** A pairwise subject for id tokens (stable per user and client). */
 const pairwise = (oid: string, clientId: string) => createHash('sha256').update(`${oid}:${clientId}`).digest('base64url').slice(0, 43);
 
-async function userTokens(core: SandboxCore, user: Principal, clientId: string, scope: string, nonce?: string): Promise<Record<string, unknown>> {
+async function userTokens(core: SandboxCore, ctx: RequestContext, user: Principal, clientId: string, scope: string, nonce?: string): Promise<Record<string, unknown>> {
   const { resource, scopes, oidc } = resourceOfScopes(scope);
   const audience = audienceFor(resource ?? 'https://graph.microsoft.com', core.extraResources()) ?? (resource === `api://${clientId}` ? clientId : undefined);
   if (!audience) throw entraError(500011, { resource, tenantName: core.ids.tenantDomain });
@@ -69,7 +69,7 @@ async function userTokens(core: SandboxCore, user: Principal, clientId: string, 
     expires_in: access.expiresOn - Math.floor(Date.now() / 1000), ext_expires_in: access.expiresOn - Math.floor(Date.now() / 1000), access_token: access.token,
   };
   if (oidc.includes('openid')) {
-    const id = await core.tokens.mint({ aud: clientId, oid: user.objectId, sub: pairwise(user.objectId, clientId), name: user.displayName, preferred_username: user.upn, ...(nonce ? { nonce } : {}), ...(oidc.includes('email') ? { email: user.upn } : {}) }, 3600, '2.0');
+    const id = await core.tokens.mint({ aud: clientId, oid: user.objectId, sub: pairwise(user.objectId, clientId), name: user.displayName, preferred_username: user.upn, ...(nonce ? { nonce } : {}), ...(oidc.includes('email') ? { email: user.upn } : {}) }, 3600, '2.0', `${ctx.origin}/${core.ids.tenantId}/v2.0`);
     out.id_token = id.token;
   }
   if (oidc.includes('offline_access')) out.refresh_token = core.identity.issueRefreshToken({ clientId, userId: user.objectId, scope });
@@ -87,7 +87,7 @@ export async function tokenEndpoint(core: SandboxCore, ctx: RequestContext): Pro
   const app = core.directory.byAppId(c.clientId);
   const vars = { clientId: c.clientId, tenantName: core.ids.tenantDomain };
   if (!app || !Directory.isApp(app) || app.kind === 'managedIdentity') throw entraError(700016, vars);
-  const tokenUrl = `${core.urls.identity}/${ctx.params.tenant}/oauth2/v2.0/token`;
+  const tokenUrl = `${ctx.origin}/${ctx.params.tenant}/oauth2/v2.0/token`;
   let body: Record<string, unknown>;
   switch (grant) {
     case 'client_credentials': {
@@ -122,7 +122,7 @@ export async function tokenEndpoint(core: SandboxCore, ctx: RequestContext): Pro
       }
       grantRecord.redeemed = true;
       const user = core.directory.byObjectId(grantRecord.userId)!;
-      body = await userTokens(core, user, app.appId!, form.get('scope') ?? grantRecord.scope, grantRecord.nonce);
+      body = await userTokens(core, ctx, user, app.appId!, form.get('scope') ?? grantRecord.scope, grantRecord.nonce);
       break;
     }
     case 'refresh_token': {
@@ -135,7 +135,7 @@ export async function tokenEndpoint(core: SandboxCore, ctx: RequestContext): Pro
       if (rt.expiresAt < Date.now()) throw entraError(700082);
       const user = core.directory.byObjectId(rt.userId)!;
       const scope = form.get('scope') ?? rt.scope;
-      body = await userTokens(core, user, app.appId!, scope.includes('offline_access') ? scope : `${scope} offline_access`);
+      body = await userTokens(core, ctx, user, app.appId!, scope.includes('offline_access') ? scope : `${scope} offline_access`);
       break;
     }
     default:

@@ -38,24 +38,26 @@ const MAX_CACHE = 5_000;
 export class TokenIssuer {
   private readonly verified = new Map<string, JWTPayload & Record<string, any>>();
 
-  constructor(private readonly key: SigningKey, private readonly tenantId: string, private readonly v2Issuer: () => string) {}
+  /** `v2Issuers`: the issuer of v2 tokens under each address of the identity provider (the first is its own). */
+  constructor(private readonly key: SigningKey, private readonly tenantId: string, private readonly v2Issuers: () => string[]) {}
 
-  get jwks(): { keys: JWK[] } {
-    return { keys: [{ ...this.key.jwk, x5t: this.key.kid, issuer: this.v2Issuer() } as JWK] };
+  /** The signing keys, naming the v2 issuer as the caller addressed the identity provider. */
+  jwks(issuer = this.v2Issuers()[0]!): { keys: JWK[] } {
+    return { keys: [{ ...this.key.jwk, x5t: this.key.kid, issuer } as JWK] };
   }
 
   get v1Issuer(): string {
     return `https://sts.windows.net/${this.tenantId}/`;
   }
 
-  /** Signs claims valid for `lifetimeSeconds` from now (negative: already expired). */
-  async mint(claims: Record<string, unknown>, lifetimeSeconds: number, version: '1.0' | '2.0' = '1.0'): Promise<{ token: string; expiresOn: number }> {
+  /** Signs claims valid for `lifetimeSeconds` from now (negative: already expired); a v2 token names `v2Issuer`. */
+  async mint(claims: Record<string, unknown>, lifetimeSeconds: number, version: '1.0' | '2.0' = '1.0', v2Issuer = this.v2Issuers()[0]!): Promise<{ token: string; expiresOn: number }> {
     const now = Math.floor(Date.now() / 1000);
     const exp = now + lifetimeSeconds;
     const nbf = Math.min(now - 300, exp - 1);
     const token = await new SignJWT({ ...claims, ver: version, tid: this.tenantId })
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: this.key.kid, x5t: this.key.kid })
-      .setIssuer(version === '1.0' ? this.v1Issuer : this.v2Issuer())
+      .setIssuer(version === '1.0' ? this.v1Issuer : v2Issuer)
       .setIssuedAt(nbf)
       .setNotBefore(nbf)
       .setExpirationTime(exp)
@@ -91,7 +93,7 @@ export class TokenIssuer {
       this.verified.set(token, claims);
     }
     if (typeof claims.exp === 'number' && claims.exp * 1000 <= Date.now()) return { ok: false, reason: 'expired', claims, detail: 'The token is expired.' };
-    if (claims.tid !== this.tenantId || (claims.iss !== this.v1Issuer && claims.iss !== this.v2Issuer())) {
+    if (claims.tid !== this.tenantId || (claims.iss !== this.v1Issuer && !this.v2Issuers().includes(String(claims.iss)))) {
       return { ok: false, reason: 'issuer', claims, detail: `The token issuer '${claims.iss}' is not valid.` };
     }
     const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud ?? ''];

@@ -32,15 +32,16 @@ async function request(ctx: RequestContext): Promise<{ db?: string; csl: string 
 /** The KQL cluster's data plane: /v1/rest/mgmt, /v2/rest/query, /v1/rest/query and /v1/rest/auth/metadata. */
 export function kqlService(core: SandboxCore): ServiceModule {
   const router = new Router();
-  router.get('/v1/rest/auth/metadata', () => ({
+  // The login endpoint is the sandbox's identity provider under the host name the caller used for the cluster.
+  router.get('/v1/rest/auth/metadata', (ctx) => ({
     status: 200,
     body: {
       AzureAD: {
-        LoginEndpoint: core.urls.identity, LoginMfaRequired: false, KustoClientAppId: 'db662dc1-0cfe-4e1c-a843-19a68e65be58',
+        LoginEndpoint: ctx.sibling(core.urls.identity), LoginMfaRequired: false, KustoClientAppId: 'db662dc1-0cfe-4e1c-a843-19a68e65be58',
         KustoClientRedirectUri: 'https://microsoft/kustoclient', KustoServiceResourceId: 'https://kusto.kusto.windows.net',
-        FirstPartyAuthorityUrl: `${core.urls.identity}/f8cdef31-a31e-4b4a-93e4-5f571e91255a`,
+        FirstPartyAuthorityUrl: `${ctx.sibling(core.urls.identity)}/f8cdef31-a31e-4b4a-93e4-5f571e91255a`,
       },
-      dSTS: { CloudEndpointSuffix: 'windows.net', DstsRealm: 'realm://dsts.core.windows.net', DstsInstance: 'prod-dsts.dsts.core.windows.net', KustoDnsHostName: new URL(core.urls.kql).host, ServiceName: 'kusto' },
+      dSTS: { CloudEndpointSuffix: 'windows.net', DstsRealm: 'realm://dsts.core.windows.net', DstsInstance: 'prod-dsts.dsts.core.windows.net', KustoDnsHostName: new URL(ctx.origin).host, ServiceName: 'kusto' },
     },
   }));
   router.post('/v1/rest/mgmt', async (ctx) => {

@@ -62,12 +62,15 @@ function lakehouseEndpoints(core: SandboxCore): AttachedDatabase[] {
 /**
  * The sandbox's TDS endpoint: logins verified against the sandbox identity provider (signature, issuer, expiry, the SQL
  * audience), database users resolved from its directory, the sandbox's fault rules, latency and request log. The
- * service identity starts as a db_owner user of the warehouse pool; Ada Admin is the server's Entra admin.
+ * service identity starts as a db_owner user of the warehouse pool; Ada Admin is the server's Entra admin. With the
+ * sandbox's TLS material, clients that ask for encryption get it.
  */
-export function startSqlEndpoint(core: SandboxCore): Promise<TdsServer> {
+export function startSqlEndpoint(core: SandboxCore, tls?: { key: string; cert: string }): Promise<TdsServer> {
   const admin = core.ids.users.find((u) => u.upn.startsWith('ada@'));
   return startTdsServer({
     host: core.host,
+    // Offered to clients that ask for encryption (tedious' default); without it the endpoint answers ENCRYPT_NOT_SUP.
+    tls,
     serverName: core.ids.warehouseWorkspace,
     databases: [core.ids.warehousePool],
     audience: [...AUDIENCES.sql],

@@ -32,7 +32,7 @@ export function vaultService(core: SandboxCore): VaultModule {
     const v = await core.tokens.verifyBearer(ctx.header('authorization'), VAULT_AUDIENCES);
     if (!v.ok) {
       const e = vaultError(401, 'Unauthorized', v.reason === 'missing' ? 'AKV10000: Request is missing a Bearer or PoP token.' : `AKV10022: Invalid audience or token. ${v.detail}`);
-      (e.headers as Record<string, string>)['www-authenticate'] = `Bearer authorization="${core.urls.identity}/${core.ids.tenantId}", resource="https://vault.azure.net"`;
+      (e.headers as Record<string, string>)['www-authenticate'] = `Bearer authorization="${ctx.sibling(core.urls.identity)}/${core.ids.tenantId}", resource="https://vault.azure.net"`;
       throw e;
     }
     ctx.identity = String(v.claims.oid ?? '');
