@@ -68,8 +68,9 @@ export function autocomplete(index: SearchIndex, q: AutocompleteQuery) {
         const terms = tokens(text);
         terms.forEach((term, i) => {
           if (!prefix || !completes(term, prefix, Boolean(q.fuzzy))) return;
-          if (mode === 'twoTerms' && terms[i + 1]) seen.add(`${term} ${terms[i + 1]}`);
-          else if (mode === 'oneTermWithContext' && before) {
+          if (mode === 'twoTerms') {
+            if (terms[i + 1]) seen.add(`${term} ${terms[i + 1]}`);
+          } else if (mode === 'oneTermWithContext' && before) {
             if (terms[i - 1] === before) seen.add(`${before} ${term}`);
           } else seen.add(term);
         });
