@@ -25,8 +25,6 @@ export interface SwitchValues {
   'arm.asyncMode': 'auto' | 'always' | 'never';
   'arm.retryAfterSeconds': number;
   'arm.lroMs': number;
-  /** Honour callerRole=Admin on database PUT (the caller becomes database Admin). Off by default so AllDatabasesAdmin gates `.create table`. */
-  'kql.callerRoleGrantsAdmin': boolean;
   /** API access control of the search service. */
   'search.authMode': 'aadOrApiKey' | 'apiKeyOnly';
   /** Make sign-in fail like Entra: {code: 'AADSTS53003', principal?: id/appId/upn}; null = off. */
@@ -97,7 +95,6 @@ export function defaultSwitches(pageSize = 25): SwitchValues {
     'arm.asyncMode': 'auto',
     'arm.retryAfterSeconds': 1,
     'arm.lroMs': 300,
-    'kql.callerRoleGrantsAdmin': false,
     'search.authMode': 'aadOrApiKey',
     'identity.failure': null,
     'identity.tokenLifetimeSeconds': 3599,

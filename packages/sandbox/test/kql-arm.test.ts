@@ -120,7 +120,8 @@ test('.create table twice (the second is success and no change), .ingest inline,
 test('KQL errors in OneApiErrors shape: .create table needs AllDatabasesAdmin (403), a wrong audience 401, a semantic error 400, 429 → ThrottlingError', async (t) => {
   const sb = await sandbox(t);
   await sb.admin.setSwitch('arm.asyncMode', 'never');
-  await call(dbUrl(sb, 'Ops'), { method: 'PUT', token: await sb.admin.token({ audience: 'arm' }), json: body });
+  // callerRole=None: the service identity that creates the database is not made its Admin, so only its cluster role lets it write.
+  await call(dbUrl(sb, 'Ops', '&callerRole=None'), { method: 'PUT', token: await sb.admin.token({ audience: 'arm' }), json: body });
   const client = kusto(sb);
   await client.execute('Ops', '.create table T (a:string)');
   await sb.admin.revoke({ service: 'kql', role: 'AllDatabasesAdmin' });

@@ -173,9 +173,17 @@ test('gate "KQL 401/403 from resource manager": revoked Contributor on the clust
   assert.equal(done.provision.outcome, 'all-created');
 });
 
-test('gate "KQL 401/403 on .create table": revoked AllDatabasesAdmin, cleared by the cluster principal assignment', async (t) => {
+test('gate "KQL 401/403 on .create table": a database another principal created, no AllDatabasesAdmin; cleared by the cluster principal assignment', async (t) => {
   const c = await setup(t);
   await c.sandbox.admin.revoke({ service: 'kql', role: 'AllDatabasesAdmin' });
+  // The creator of a database is its Admin (callerRole defaults to Admin), so the gate needs a database someone else made:
+  // the service's PUT is then an update, which does not make it Admin.
+  const content = catalog.get('app-finops-cost')!.items.find((i) => i.itemType === 'kql-database')!.content as any;
+  const owner = await c.sandbox.admin.token({ audience: 'arm', principal: c.sandbox.ids.users[0]!.objectId });
+  const put = await fetch(`${c.sandbox.urls.arm}${c.sandbox.ids.kqlClusterResourceId}/databases/${content.database}?api-version=2024-04-13`, {
+    method: 'PUT', headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'ReadWrite', location: c.sandbox.ids.kqlLocation }),
+  });
+  assert.equal(put.status, 201, await put.text());
   const job = await install(c.h, c.tenant, 'app-finops-cost', { workspaceId: c.ws });
   const step = job.provision.steps.find((s: any) => s.itemType === 'kql-database');
   assertGate(step, 'kql-create-table-auth');
@@ -183,7 +191,6 @@ test('gate "KQL 401/403 on .create table": revoked AllDatabasesAdmin, cleared by
   await c.sandbox.admin.grant({ service: 'kql', role: 'AllDatabasesAdmin' });
   const done = await retryAll(c, job);
   assert.equal(done.provision.outcome, 'all-created');
-  const content = catalog.get('app-finops-cost')!.items.find((i) => i.itemType === 'kql-database')!.content as any;
   const db: any = (await c.sandbox.admin.state()).kql.databases.find((d: any) => d.name === content.database);
   for (const table of content.tables) assert.ok(db.tables.some((x: any) => x.name === table.name), `${table.name} created by the retry`);
 });

@@ -66,9 +66,8 @@ async function put(core: SandboxCore, ctx: RequestContext): Promise<Reply> {
   const now = Date.now();
   const db: ArmDatabase = { name, kind: 'ReadWrite', location: core.ids.kqlLocation, softDeletePeriod: props.softDeletePeriod, hotCachePeriod: props.hotCachePeriod, createdAt: now, readyAt: now };
   const kqlDb = core.kql.createDatabase(name, now);
-  if (callerRole === 'Admin' && core.switches['kql.callerRoleGrantsAdmin']) {
-    kqlDb.principals.push({ role: 'Admin', fqn: caller.isApp ? `aadapp=${caller.appId};${caller.tenantId}` : `aaduser=${caller.objectId};${caller.tenantId}`, note: 'callerRole=Admin' });
-  }
+  // callerRole (default Admin): the caller who creates the database becomes its Admin; None leaves it out.
+  if (callerRole === 'Admin') kqlDb.principals.push({ role: 'Admin', fqn: core.kql.fqn(caller), note: 'callerRole=Admin' });
   core.arm.databases.set(name.toLowerCase(), db);
   if (mode === 'never') {
     core.dataPlatform.clusterDatabase(name, now);

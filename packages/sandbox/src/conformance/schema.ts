@@ -37,6 +37,8 @@ function required(schema: any, file: string, out = new Set<string>(), skip: read
 export interface CheckOptions {
   /** Definitions whose required properties are not asked for (state the service adds to an answer, absent from a request). */
   skipRequiredOf?: readonly string[];
+  /** The error for a property the schema does not declare, given the name of the definition that lacks it (the service's own words). */
+  undeclared?: (key: string, definition: string, at: string) => string;
 }
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -45,15 +47,16 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * Checks a value against a schema (`file` is the absolute file the schema is in); answers one line per problem,
  * each starting with the JSON path that failed (`$.definition.parts[0].path: required`).
  */
-export function check(value: unknown, schema: any, file: string, at = '$', errors: string[] = [], opts: CheckOptions = {}): string[] {
+export function check(value: unknown, schema: any, file: string, at = '$', errors: string[] = [], opts: CheckOptions = {}, defName = ''): string[] {
   if (schema.$ref) {
     const r = resolveRef(schema.$ref, file);
-    return check(value, r.schema, r.file, at, errors, opts);
+    return check(value, r.schema, r.file, at, errors, opts, schema.$ref.split('/').pop());
   }
   if (value === null || value === undefined) return errors;
   if (schema.discriminator && typeof value === 'object') {
     const sub = subtypeFor(schema, (value as any)[schema.discriminator], file);
-    if (sub) return check(value, sub, file, at, errors, opts);
+    const name = sub && Object.entries(loadSpec(file).definitions ?? {}).find(([, d]) => d === sub)?.[0];
+    if (sub) return check(value, sub, file, at, errors, opts, name ?? defName);
   }
   const type = schema.type ?? (schema.properties || schema.allOf ? 'object' : undefined);
   if (type === 'object') {
@@ -65,7 +68,7 @@ export function check(value: unknown, schema: any, file: string, at = '$', error
       const p = props.get(k);
       if (p) check(v, p.schema, p.file, `${at}.${k}`, errors, opts);
       else if (open && typeof schema.additionalProperties === 'object') check(v, schema.additionalProperties, file, `${at}.${k}`, errors, opts);
-      else if (!open && props.size && !k.startsWith('@odata.')) errors.push(`${at}.${k}: not declared by the spec`);
+      else if (!open && props.size && !k.startsWith('@odata.')) errors.push(opts.undeclared ? opts.undeclared(k, defName, at) : `${at}.${k}: not declared by the spec`);
     }
     return errors;
   }

@@ -15,6 +15,9 @@ export function specsDir(): string {
   return process.env.SVC_SPECS_DIR ? path.resolve(process.env.SVC_SPECS_DIR) : path.resolve(repoRoot, '../shared/specs');
 }
 
+/** Whether the published descriptions are at hand (`npm start` runs without `shared/`: the checks that need them are skipped). */
+export const specsAvailable = (): boolean => fs.existsSync(specsDir());
+
 const files = new Map<string, any>();
 
 /** The absolute path of a description file named relative to the specs folder. */

@@ -1,9 +1,8 @@
 import path from 'node:path';
 import type { SandboxCore } from '../core.js';
 import type { ServiceError } from '../http/errors.js';
-import fs from 'node:fs';
 import { check } from '../conformance/schema.js';
-import { specsDir } from '../conformance/specs.js';
+import { specsAvailable, specsDir } from '../conformance/specs.js';
 import type { Definition } from './definitions.js';
 import { fabricError, invalidInput } from './errors.js';
 import type { ItemTypeRule } from './item-types.js';
@@ -36,7 +35,7 @@ const DESTINATION_ITEMS: Record<string, string[]> = { Eventhouse: ['KQLDatabase'
  */
 function checkEventstream(core: SandboxCore, def: Definition): ServiceError | undefined {
   const topology = decoded(def, 'eventstream.json');
-  if (fs.existsSync(specsDir())) {
+  if (specsAvailable()) {
     const file = path.join(specsDir(), 'fabric/eventstream/definitions/topology.json');
     // The topology is published as an answer: a node's runtime status is the service's to add, not the definition's.
     const errors = check(topology, { $ref: '#/definitions/EventstreamTopologyResponse' }, file, 'eventstream.json', [], { skipRequiredOf: ['RuntimeInformation'] });

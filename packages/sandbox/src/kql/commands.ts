@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../identity/caller.js';
-import { CommandText, parseParams, parseSchema, splitTop, unquote } from './command-parse.js';
+import { CommandText, parseSchema, splitTop, unquote } from './command-parse.js';
 import { parseCsv } from './csv.js';
 import type { DatabaseRole, KqlDatabase, KqlEngine, KqlTable } from './engine.js';
+import { defineFunction, showFunctions } from './functions.js';
 import { badRequest, entityNotFound, kustoError, syntaxError } from './errors.js';
 import { convert, type KqlType } from './values.js';
 
@@ -32,12 +33,6 @@ function showTables(db: KqlDatabase, details: boolean): CommandResult {
     columns: cols('TableName,DatabaseName,Folder,DocString,TotalExtents:long,TotalRowCount:long,HotExtents:long,HotRowCount:long'),
     rows: tables.map((t) => [t.name, db.name, t.folder, t.docString, t.extents, t.rows.length, t.extents, t.rows.length]),
   };
-}
-
-function showFunctions(db: KqlDatabase, only?: string): CommandResult {
-  const fns = [...db.functions.values()].filter((f) => !only || f.name === only);
-  if (only && !fns.length) throw entityNotFound(only, 'Function');
-  return { columns: cols('Name,Parameters,Body,Folder,DocString'), rows: fns.map((f) => [f.name, f.parameters, `{ ${f.body} }`, f.folder, f.docString]) };
 }
 
 const ROLE_WORDS: Record<string, DatabaseRole> = { admins: 'Admin', users: 'User', viewers: 'Viewer', unrestrictedviewers: 'UnrestrictedViewer', ingestors: 'Ingestor', monitors: 'Monitor' };
@@ -118,25 +113,6 @@ function ingestInline(db: KqlDatabase, c: CommandText): CommandResult {
     columns: cols('ExtentId:guid,ItemLoaded,Duration:timespan,HasErrors:bool,OperationId:guid'),
     rows: [[randomUUID(), `inproc:${randomUUID()}`, '00:00:00.0100000', false, randomUUID()]],
   };
-}
-
-function defineFunction(db: KqlDatabase, c: CommandText, mode: 'createOrAlter' | 'create' | 'alter'): CommandResult {
-  const ifNotExists = mode === 'create' && c.keyword('ifnotexists');
-  const props = c.withProps();
-  const name = c.name();
-  const parameters = c.parens();
-  const params = parseParams(parameters);
-  const open = c.text.indexOf('{', c.pos);
-  const close = c.text.lastIndexOf('}');
-  if (open < 0 || close < open || c.text.slice(c.pos, open).trim()) throw syntaxError('SYN0002: a function body must be enclosed in { }');
-  const body = c.text.slice(open + 1, close).trim();
-  const existing = db.functions.get(name);
-  if (mode === 'alter' && !existing) throw entityNotFound(name, 'Function');
-  if (mode === 'create' && existing && !ifNotExists) throw kustoError(400, 'BadRequest_EntityAlreadyExists', 'Kusto.Data.Exceptions.EntityAlreadyExistsException', `Entity ID '${name}' of kind 'Function' already exists.`);
-  if (!(mode === 'create' && existing)) {
-    db.functions.set(name, { name, parameters: `(${parameters.trim()})`, params, body, folder: props.folder ?? existing?.folder ?? '', docString: props.docstring ?? existing?.docString ?? '' });
-  }
-  return showFunctions(db, name);
 }
 
 function managePrincipals(engine: KqlEngine, caller: Caller, c: CommandText, add: boolean): CommandResult {

@@ -125,6 +125,8 @@ function parsePrimary(t: Tokens): Expr {
 export interface Env {
   vars: Map<string, unknown>;
   now: Date;
+  /** Checking a function body: filters keep every row, so each later operator resolves its names on the probe row. */
+  probe?: boolean;
 }
 
 const toNum = (v: unknown) => (v instanceof Date ? v.getTime() : v instanceof Span ? v.ms : typeof v === 'string' && v !== '' ? Number(v) : (v as number));
@@ -174,7 +176,7 @@ export function evaluate(e: Expr, row: Record<string, unknown>, env: Env): unkno
     case 'col':
       if (Object.prototype.hasOwnProperty.call(row, e.name)) return row[e.name];
       if (env.vars.has(e.name)) return env.vars.get(e.name);
-      throw semanticError(`SEM0100: Failed to resolve scalar expression named '${e.name}'`);
+      throw semanticError(`SEM0100: Failed to resolve column or scalar expression named '${e.name}'`);
     case 'neg': { const v = evaluate(e.e, row, env); return v instanceof Span ? new Span(-v.ms) : v === null ? null : -Number(v); }
     case 'not': return !truthy(evaluate(e.e, row, env));
     case 'in': {

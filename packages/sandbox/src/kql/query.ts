@@ -1,3 +1,4 @@
+import { ServiceError } from '../http/errors.js';
 import { semanticError, syntaxError } from './errors.js';
 import { Tokens, evaluate, parseExpr, truthy, type Env, type Expr } from './expr.js';
 import { tokenize } from './lexer.js';
@@ -58,19 +59,35 @@ function source(t: Tokens, host: QueryHost, env: Env, lets: Map<string, ResultTa
     if (!fn) throw semanticError(`SEM0219: Unknown function: '${name}'`);
     const vars = new Map(env.vars);
     for (const [i, p] of fn.params.entries()) vars.set(p.name, i < args.length ? args[i] : p.default !== undefined ? evaluate(parseExpr(new Tokens(tokenize(p.default))), {}, env) : null);
-    return runQuery(fn.body, host, { vars, now: env.now }, depth + 1);
+    return runQuery(fn.body, host, { vars, now: env.now, probe: env.probe }, depth + 1);
   }
   const table = lets.get(name) ?? host.table(name);
   if (table) return { columns: [...table.columns], rows: table.rows };
   const fn = host.fn(name);
-  if (fn && fn.params.length === 0) return runQuery(fn.body, host, { vars: new Map(env.vars), now: env.now }, depth + 1);
-  throw semanticError(`SEM0100: Failed to resolve table or column expression named '${name}'`);
+  if (fn && fn.params.length === 0) return runQuery(fn.body, host, { vars: new Map(env.vars), now: env.now, probe: env.probe }, depth + 1);
+  // Kusto names the operator that consumes the unresolved source, when there is one.
+  const op = t.is('|') && t.peek(1).kind === 'ident' ? `'${t.peek(1).text}' operator: ` : '';
+  throw semanticError(`SEM0100: ${op}Failed to resolve table or column expression named '${name}'`);
 }
 
 function tabular(t: Tokens, host: QueryHost, env: Env, lets: Map<string, ResultTable>, depth: number): ResultTable {
   let table = source(t, host, env, lets, depth);
-  while (t.accept('|')) table = operator(t, table, env);
+  while (t.accept('|')) {
+    const op = t.peek().text;
+    try {
+      table = operator(t, table, env);
+    } catch (err) {
+      throw inOperator(err, op);
+    }
+  }
   return table;
+}
+
+/** A name the operator could not resolve, reported as Kusto does: "'where' operator: Failed to resolve …". */
+function inOperator(err: unknown, op: string): unknown {
+  const message = err instanceof ServiceError ? err.extra['@message'] : undefined;
+  if (typeof message !== 'string' || !message.startsWith('Semantic error: SEM0100: Failed to resolve')) return err;
+  return semanticError(`SEM0100: '${op}' operator: ${message.slice('Semantic error: SEM0100: '.length)}`);
 }
 
 function colDefs(t: Tokens): ColDef[] {
@@ -132,12 +149,12 @@ function operator(t: Tokens, input: ResultTable, env: Env): ResultTable {
     case 'where':
     case 'filter': {
       const pred = parseExpr(t);
-      return { columns: input.columns, rows: input.rows.filter((r) => truthy(evaluate(pred, r, env))) };
+      return { columns: input.columns, rows: input.rows.filter((r) => truthy(evaluate(pred, r, env)) || env.probe) };
     }
     case 'take':
     case 'limit': {
       const n = Number(evaluate(parseExpr(t), {}, env));
-      return { columns: input.columns, rows: input.rows.slice(0, Math.max(0, n)) };
+      return { columns: input.columns, rows: env.probe ? input.rows : input.rows.slice(0, Math.max(0, n)) };
     }
     case 'count':
       return { columns: [{ name: 'Count', type: 'long' }], rows: [{ Count: input.rows.length }] };
@@ -166,7 +183,7 @@ function operator(t: Tokens, input: ResultTable, env: Env): ResultTable {
     case 'top': {
       const n = Number(evaluate(parseExpr(t), {}, env));
       t.expect('by');
-      return { columns: input.columns, rows: sortRows(input.rows, sortKeys(t), env).slice(0, n) };
+      return { columns: input.columns, rows: sortRows(input.rows, sortKeys(t), env).slice(0, env.probe ? undefined : n) };
     }
     case 'distinct': {
       const defs = t.accept('*') ? input.columns.map((c) => ({ expr: { k: 'col', name: c.name } as Expr })) : colDefs(t);

@@ -95,7 +95,7 @@ export function indexBatch(index: SearchIndex, body: any): { status: 200 | 207; 
 }
 
 /** A small OData $filter: comparisons (eq, ne, gt, ge, lt, le) joined by and/or. */
-function filterOf(text: string | undefined): (doc: Record<string, unknown>) => boolean {
+export function filterOf(text: string | undefined): (doc: Record<string, unknown>) => boolean {
   if (!text?.trim()) return () => true;
   const ors = text.split(/\s+or\s+/i).map((part) => part.split(/\s+and\s+/i).map((cmp) => {
     const m = /^\s*([A-Za-z][\w/]*)\s+(eq|ne|gt|ge|lt|le)\s+(.+?)\s*$/i.exec(cmp);

@@ -5,11 +5,14 @@ import { Router } from '../http/router.js';
 import type { ServiceModule } from '../http/service-server.js';
 import { authorizeSearch } from './auth.js';
 import { indexBatch, searchDocuments } from './documents.js';
+import { apiVersionOf } from './api-version.js';
+import { autocomplete, type AutocompleteQuery } from './autocomplete.js';
 import { checkUpdate, invalid, normalizeIndex } from './index-schema.js';
+import { checkAgainstDescription } from './index-spec.js';
+import { checkSuggesters, checkSuggesterUpdate } from './index-suggesters.js';
 import type { SearchIndex } from './store.js';
 
 const ODATA = 'application/json; odata.metadata=minimal; charset=utf-8';
-const API_VERSION = /^\d{4}-\d{2}-\d{2}(-preview)?$/;
 
 const notFound = (core: SandboxCore, name: string) => new ServiceError(404, '', `No index with the name '${name}' was found in a service named '${core.ids.searchServiceName}'.`);
 
@@ -19,10 +22,7 @@ const forms = (suffix: string, odataSuffix = suffix) => [
   new RegExp(`^/indexes\\('(?<name>[^']*)'\\)${odataSuffix.replace(/[.$()]/g, '\\$&')}/?$`, 'i'),
 ];
 
-function checkApiVersion(ctx: RequestContext): void {
-  const v = ctx.queryCi('api-version');
-  if (!v || !API_VERSION.test(v)) throw invalid(`Invalid or missing api-version query string parameter ('${v ?? ''}').`);
-}
+const checkApiVersion = (ctx: RequestContext) => apiVersionOf(ctx);
 
 function indexOf(core: SandboxCore, name: string): SearchIndex {
   const idx = core.search.indexes.get(name.toLowerCase());
@@ -34,11 +34,14 @@ const indexBody = (core: SandboxCore, idx: SearchIndex) => ({ '@odata.context': 
 
 /** PUT (upsert, If-Match / If-None-Match, Prefer) or POST (create only) of an index. */
 async function upsert(core: SandboxCore, ctx: RequestContext, name: string | undefined): Promise<Reply> {
-  checkApiVersion(ctx);
+  const apiVersion = apiVersionOf(ctx);
   await authorizeSearch(core, ctx, 'manage');
   const body = await ctx.json((d) => invalid(`The request body is not valid JSON: ${d}`));
   if (name !== undefined && body?.name !== undefined && body.name !== name) throw invalid(`name : The index name '${body.name}' in the body does not match '${name}' in the URL.`);
-  const { definition, keyField } = normalizeIndex({ ...body, name: body?.name ?? name });
+  const named = { ...body, name: body?.name ?? name };
+  checkAgainstDescription(named, apiVersion);
+  const { definition, keyField } = normalizeIndex(named);
+  checkSuggesters(definition.suggesters, definition.fields);
   const existing = core.search.indexes.get(definition.name);
   if (name === undefined && existing) throw new ServiceError(409, 'ResourceNameAlreadyInUse', `Cannot create index '${definition.name}' because it already exists.`);
   const ifMatch = ctx.header('if-match');
@@ -46,7 +49,10 @@ async function upsert(core: SandboxCore, ctx: RequestContext, name: string | und
   if ((ifNoneMatch === '*' && existing) || (ifMatch && (!existing || (ifMatch !== '*' && ifMatch !== existing.etag)))) {
     throw new ServiceError(412, '', 'The precondition given in one of the request headers evaluated to false. No change was made to the resource from this request.');
   }
-  if (existing) checkUpdate(existing.definition.fields, definition.fields);
+  if (existing) {
+    checkUpdate(existing.definition.fields, definition.fields);
+    checkSuggesterUpdate(existing.definition, definition);
+  }
   const idx: SearchIndex = existing ?? { name: definition.name, definition, keyField, etag: '', docs: new Map() };
   idx.definition = definition;
   idx.etag = core.search.nextEtag();
@@ -58,7 +64,7 @@ async function upsert(core: SandboxCore, ctx: RequestContext, name: string | und
   return { status: existing ? 200 : 201, headers, body: indexBody(core, idx), contentType: ODATA };
 }
 
-/** The search service: indexes (both URL forms), document batches, lookups, counts and simple search. */
+/** The search service: indexes (both URL forms), document batches, lookups, counts, simple search and autocomplete. */
 export function searchService(core: SandboxCore): ServiceModule {
   const router = new Router();
   router.get('/indexes', async (ctx) => {
@@ -132,6 +138,22 @@ export function searchService(core: SandboxCore): ServiceModule {
     if (!doc) throw new ServiceError(404, '', `Document with key '${ctx.params.key}' was not found.`);
     return { status: 200, contentType: ODATA, body: doc };
   };
+  const complete = async (ctx: RequestContext, q: AutocompleteQuery): Promise<Reply> => {
+    checkApiVersion(ctx);
+    await authorizeSearch(core, ctx, 'read');
+    return { status: 200, contentType: ODATA, body: autocomplete(indexOf(core, ctx.params.name!), q) };
+  };
+  const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
+  for (const p of forms('/docs/autocomplete', '/docs/search.autocomplete')) {
+    router.get(p, (ctx) => complete(ctx, {
+      search: ctx.query('search'), suggesterName: ctx.query('suggesterName'), autocompleteMode: ctx.query('autocompleteMode'), filter: ctx.query('$filter'),
+      fuzzy: ctx.query('fuzzy') === 'true', highlightPreTag: ctx.query('highlightPreTag'), highlightPostTag: ctx.query('highlightPostTag'),
+      minimumCoverage: num(ctx.query('minimumCoverage')), searchFields: ctx.query('searchFields'), top: num(ctx.query('$top')),
+    }));
+  }
+  for (const p of forms('/docs/autocomplete', '/docs/search.post.autocomplete')) {
+    router.post(p, async (ctx) => complete(ctx, (await ctx.json((d) => invalid(`The request body is not valid JSON: ${d}`))) ?? {}));
+  }
   router.get(/^\/indexes\/(?<name>[^/()]+)\/docs\/(?<key>[^/$]+)\/?$/i, lookup);
   router.get(/^\/indexes\('(?<name>[^']*)'\)\/docs\('(?<key>[^']*)'\)\/?$/i, lookup);
   router.get('/servicestats', async (ctx) => {
