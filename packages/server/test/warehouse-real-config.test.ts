@@ -34,6 +34,7 @@ dns.lookup = (host, options, cb) => host === process.env.WAREHOUSE_HOST ? cb(nul
 const { selectCloud } = await import(process.env.SRC_PROFILES);
 const { loadConfig } = await import(process.env.SRC_CONFIG);
 const { BackingPipeline } = await import(process.env.SRC_PIPELINE);
+const { OneLakeClient } = await import(process.env.SRC_ONELAKE);
 const { resolveTarget } = await import(process.env.SRC_TARGETS);
 const { runProvisioner } = await import(process.env.SRC_RUNNER);
 const { loadApp, DEFAULT_CATALOG_DIR } = await import(process.env.SRC_CATALOG);
@@ -45,7 +46,7 @@ const profile = selectCloud(config.cloud);
 const credential = { principal: 'managed', getToken: async (aud) => { if (aud !== profile.sqlAudience) throw new Error('unexpected audience ' + aud); return process.env.TOKEN; } };
 const target = resolveTarget(profile, config.sharedSet, 'shared');
 const pipeline = new BackingPipeline(profile, credential, { timeoutMs: 5000, retryDelayMs: 10, concurrencyPerService: 4 });
-const result = await runProvisioner({ app, item, content: expandSeedTokens(item.content, new Date()), storedItemId: 'i', target, profile, backends: { pipeline }, dependency: (k) => (k === 'clinical-lakehouse' ? { status: 'created', resourceId: 'lh-1', secondaryIds: { platformWorkspaceId: 'ws-1' }, steps: [] } : undefined), contentOf: (k) => app.items.find((i) => i.key === k)?.content });
+const result = await runProvisioner({ app, item, content: expandSeedTokens(item.content, new Date()), storedItemId: 'i', target, profile, backends: { pipeline, oneLake: new OneLakeClient(pipeline, profile.oneLakeUrl, profile.storageAudience) }, dependency: (k) => (k === 'clinical-lakehouse' ? { status: 'created', resourceId: 'lh-1', secondaryIds: { platformWorkspaceId: 'ws-1' }, steps: [] } : undefined), contentOf: (k) => app.items.find((i) => i.key === k)?.content });
 process.stdout.write(JSON.stringify(result));
 `;
 
@@ -70,7 +71,7 @@ test('the same provisioner reaches a real-cloud-shaped server (commercial cloud,
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], {
     env: {
       ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem'), TOKEN: token, WAREHOUSE_HOST: HOST, WAREHOUSE_PORT: String(server.port),
-      SRC_PROFILES: src('cloud/profiles.ts'), SRC_PIPELINE: src('backends/http-pipeline.ts'), SRC_TARGETS: src('provisioning/targets.ts'), SRC_CONFIG: src('config.ts'),
+      SRC_PROFILES: src('cloud/profiles.ts'), SRC_PIPELINE: src('backends/http-pipeline.ts'), SRC_ONELAKE: src('backends/onelake.ts'), SRC_TARGETS: src('provisioning/targets.ts'), SRC_CONFIG: src('config.ts'),
       SRC_RUNNER: src('install/runner.ts'), SRC_CATALOG: src('catalog/index.ts'), SRC_SEEDS: src('catalog/seed-tokens.ts'),
     },
   });
