@@ -59,24 +59,38 @@ function configText(dictionaries) {
   const operations = (ids, ...settings) => ['[[operations]]', `include-operation-id = ${list(ids)}`, ...settings, ''];
   return [
     // A JSON key that could set a prototype (`__proto__`, `constructor.prototype`) is refused on purpose: none is generated.
-    `hooks = ${JSON.stringify(path.join(root, 'scripts/fuzz_hooks.py'))}`, '',
+    `hooks = ${JSON.stringify(path.join(root, 'scripts/fuzz_hooks.py'))}`,
+    '',
     // Every check (schemathesis's --checks all; given on the command line it would override the settings below).
-    '[checks]', 'enabled = true', '',
+    '[checks]',
+    'enabled = true',
+    '',
     // A request line or headers over 16 KiB (an over-long query) is refused by the HTTP parser with 431, as documented.
-    '[checks.negative_data_rejection]', `expected-statuses = ${list([...NEGATIVE_DEFAULT, '431'])}`, '',
+    '[checks.negative_data_rejection]',
+    `expected-statuses = ${list([...NEGATIVE_DEFAULT, '431'])}`,
+    '',
     // The service refuses U+0000 and unpaired surrogates in any text on purpose (README, API): generate neither.
-    '[generation]', 'allow-x00 = false', 'codec = "utf-8"', '',
+    '[generation]',
+    'allow-x00 = false',
+    'codec = "utf-8"',
+    '',
     ...Object.entries(dictionaries).flatMap(([name, values]) => [`[dictionaries.${name}]`, `values = ${list(values)}`, '']),
     '[parameters]',
     // A cursor is opaque (only a nextCursor the service issued is one, anything else is 400 naming it): always a real one.
-    ...Object.keys(dictionaries).flatMap((name) => ['path', 'query'].map((at) => `"${at}.${name}" = { dictionary = "${name}", probability = ${name === 'cursor' ? 1 : 0.6} }`)),
+    ...Object.keys(dictionaries).flatMap((name) =>
+      ['path', 'query'].map((at) => `"${at}.${name}" = { dictionary = "${name}", probability = ${name === 'cursor' ? 1 : 0.6} }`),
+    ),
     '',
     // The coverage phase draws values from the schema alone (no dictionaries), and a cursor the service did not issue
     // is rightly 400: there, and only there, a list's positive_data_acceptance is off (fuzzing and stateful keep it).
     ...operations(LISTS, 'phases.coverage.checks.positive_data_acceptance.enabled = false'),
     // A conditional write without If-Match answers 428 Precondition Required (RFC 6585), one with another version's
     // ETag 412, as the operations document.
-    ...operations(IF_MATCH_WRITES, 'checks.missing_required_header.expected-statuses = ["428"]', `checks.positive_data_acceptance.expected-statuses = ${list([...POSITIVE_DEFAULT, '412'])}`),
+    ...operations(
+      IF_MATCH_WRITES,
+      'checks.missing_required_header.expected-statuses = ["428"]',
+      `checks.positive_data_acceptance.expected-statuses = ${list([...POSITIVE_DEFAULT, '412'])}`,
+    ),
     ...ARGUABLE.flatMap(([check, id]) => operations([id], `checks.${check}.enabled = false`)),
   ].join('\n');
 }
@@ -84,30 +98,48 @@ function configText(dictionaries) {
 function ensureSchemathesis() {
   const have = spawnSync(python, ['-m', 'schemathesis.cli', '--version'], { encoding: 'utf8' });
   if (have.status === 0 && have.stdout.includes(SCHEMATHESIS_VERSION)) return;
-  if (process.env.SVC_SKIP_PIP) throw new Error(`schemathesis ${SCHEMATHESIS_VERSION} is not installed (pip install schemathesis==${SCHEMATHESIS_VERSION})`);
-  const pip = spawnSync(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--root-user-action=ignore', `schemathesis==${SCHEMATHESIS_VERSION}`], { stdio: 'inherit' });
+  if (process.env.SVC_SKIP_PIP)
+    throw new Error(`schemathesis ${SCHEMATHESIS_VERSION} is not installed (pip install schemathesis==${SCHEMATHESIS_VERSION})`);
+  const pip = spawnSync(
+    python,
+    [
+      '-m',
+      'pip',
+      'install',
+      '--quiet',
+      '--disable-pip-version-check',
+      '--root-user-action=ignore',
+      `schemathesis==${SCHEMATHESIS_VERSION}`,
+    ],
+    { stdio: 'inherit' },
+  );
   if (pip.status !== 0) throw new Error('pip install schemathesis failed');
 }
 
 const bootstrap = newToken();
 
 /** The service with settings for fuzzing. */
-const startService = () => startLocalService({
-  token: bootstrap,
-  label: 'fuzz',
-  env: {
-    SVC_WORKER_POLL_MS: '200',
-    // The fuzzer sends far more than a person: the per-token limit would turn most of its cases into 429s.
-    SVC_RATE_LIMIT_PER_MINUTE: '1000000',
-    SVC_BACKING_RETRY_DELAY_MS: '50',
-    SVC_BACKING_TIMEOUT_MS: '5000',
-  },
-});
+const startService = () =>
+  startLocalService({
+    token: bootstrap,
+    label: 'fuzz',
+    env: {
+      SVC_WORKER_POLL_MS: '200',
+      // The fuzzer sends far more than a person: the per-token limit would turn most of its cases into 429s.
+      SVC_RATE_LIMIT_PER_MINUTE: '1000000',
+      SVC_BACKING_RETRY_DELAY_MS: '50',
+      SVC_BACKING_TIMEOUT_MS: '5000',
+    },
+  });
 
 /** Creates a little of everything through the API and answers the ids by parameter name. */
 async function seedData(baseUrl, token) {
   const call = async (method, url, body, expected) => {
-    const r = await fetch(`${baseUrl}${url}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const r = await fetch(`${baseUrl}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     const json = await r.json();
     if (r.status !== expected) throw new Error(`seeding: ${method} ${url} answered ${r.status}: ${JSON.stringify(json)}`);
     return json;
@@ -115,9 +147,13 @@ async function seedData(baseUrl, token) {
   const workspaces = [];
   for (const name of ['fuzz one', 'fuzz two']) workspaces.push((await call('POST', '/api/workspaces', { name }, 201)).workspace.id);
   const ws = workspaces[0];
-  const notebook = (await call('POST', `/api/workspaces/${ws}/items`, { itemType: 'notebook', displayName: 'fuzz notebook', content: { cells: [] } }, 201)).item.id;
-  const lakehouse = (await call('POST', `/api/workspaces/${ws}/items`, { itemType: 'lakehouse', displayName: 'fuzz lakehouse' }, 201)).item.id;
-  const edge = (await call('POST', `/api/workspaces/${ws}/thread/edges`, { fromItemId: lakehouse, toItemId: notebook, kind: 'feeds' }, 201)).edge.id;
+  const notebook = (
+    await call('POST', `/api/workspaces/${ws}/items`, { itemType: 'notebook', displayName: 'fuzz notebook', content: { cells: [] } }, 201)
+  ).item.id;
+  const lakehouse = (await call('POST', `/api/workspaces/${ws}/items`, { itemType: 'lakehouse', displayName: 'fuzz lakehouse' }, 201)).item
+    .id;
+  const edge = (await call('POST', `/api/workspaces/${ws}/thread/edges`, { fromItemId: lakehouse, toItemId: notebook, kind: 'feeds' }, 201))
+    .edge.id;
   const apps = (await call('GET', '/api/apps', undefined, 200)).apps.map((a) => a.id);
   const job = (await call('POST', `/api/apps/${apps[0]}/install`, { workspaceId: workspaces[1], deploy: false }, 202)).jobId;
   // The seeded job must be finished before fuzzing: a running job's event stream rightly stays open until it ends,
@@ -134,7 +170,15 @@ async function seedData(baseUrl, token) {
     if (!page.nextCursor) throw new Error(`seeding: GET ${list} (a list of two) answered no nextCursor`);
     cursor.push(page.nextCursor);
   }
-  return { workspaceId: workspaces, itemId: [notebook, lakehouse], edgeId: [edge], appId: apps, jobId: [job], incidentId: [incident], cursor };
+  return {
+    workspaceId: workspaces,
+    itemId: [notebook, lakehouse],
+    edgeId: [edge],
+    appId: apps,
+    jobId: [job],
+    incidentId: [incident],
+    cursor,
+  };
 }
 
 ensureSchemathesis();
@@ -143,7 +187,8 @@ let status = 1;
 try {
   // A token for the fuzzer alone, with every scope.
   const minted = await fetch(`${service.baseUrl}/api/tokens`, {
-    method: 'POST', headers: { authorization: `Bearer ${bootstrap}`, 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { authorization: `Bearer ${bootstrap}`, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'schemathesis', scopes: ['admin', 'read', 'write', 'install', 'reports', 'tokens'] }),
   });
   if (minted.status !== 201) throw new Error(`minting the fuzzing token answered ${minted.status}: ${await minted.text()}`);
@@ -153,23 +198,41 @@ try {
   // get past "404 unknown id" into the operations' own logic. Written as schemathesis.toml where schemathesis runs.
   fs.writeFileSync(path.join(artifacts, 'schemathesis.toml'), configText(await seedData(service.baseUrl, token)));
   const args = [
-    '-m', 'schemathesis.cli', 'run', `${service.baseUrl}/api/openapi.json`,
-    '--phases', process.env.FUZZ_PHASES ?? 'examples,coverage,fuzzing,stateful',
-    '--max-examples', maxExamples,
-    '--max-time', maxTime,
-    '--seed', seed,
-    '--workers', process.env.FUZZ_WORKERS ?? '1',
-    '--max-redirects', '0',
-    '--request-timeout', '30',
-    '--generation-database', 'none',
-    '--suppress-health-check', 'all',
-    '--header', `Authorization: Bearer ${token}`,
-    '--report', 'junit', '--report-dir', artifacts,
+    '-m',
+    'schemathesis.cli',
+    'run',
+    `${service.baseUrl}/api/openapi.json`,
+    '--phases',
+    process.env.FUZZ_PHASES ?? 'examples,coverage,fuzzing,stateful',
+    '--max-examples',
+    maxExamples,
+    '--max-time',
+    maxTime,
+    '--seed',
+    seed,
+    '--workers',
+    process.env.FUZZ_WORKERS ?? '1',
+    '--max-redirects',
+    '0',
+    '--request-timeout',
+    '30',
+    '--generation-database',
+    'none',
+    '--suppress-health-check',
+    'all',
+    '--header',
+    `Authorization: Bearer ${token}`,
+    '--report',
+    'junit',
+    '--report-dir',
+    artifacts,
     '--no-color',
     ...EXCLUDED_OPERATION_IDS.flatMap((id) => ['--exclude-operation-id', id]),
     ...(process.env.FUZZ_ARGS ? process.env.FUZZ_ARGS.split(' ').filter(Boolean) : []),
   ];
-  console.log(`schemathesis ${SCHEMATHESIS_VERSION} against ${service.baseUrl} (seed ${seed}, ${maxExamples} examples per operation, ${maxTime} s at most)`);
+  console.log(
+    `schemathesis ${SCHEMATHESIS_VERSION} against ${service.baseUrl} (seed ${seed}, ${maxExamples} examples per operation, ${maxTime} s at most)`,
+  );
   // In the artifacts folder: schemathesis keeps its cache of failing cases (replayed first next time) under .schemathesis/.
   const r = spawnSync(python, args, { cwd: artifacts, stdio: 'inherit' });
   status = r.status ?? 1;
@@ -177,8 +240,10 @@ try {
   let after = '';
   for (let attempt = 0; attempt < 3 && !after.startsWith('200 '); attempt++) {
     // (A pooled keep-alive connection may have been closed by the server meanwhile: a network error is tried again.)
-    after = await fetch(`${service.baseUrl}/api/whoami`, { headers: { authorization: `Bearer ${token}` } })
-      .then(async (a) => `${a.status} ${await a.text()}`, (err) => `no answer (${err.cause?.code ?? err.message})`);
+    after = await fetch(`${service.baseUrl}/api/whoami`, { headers: { authorization: `Bearer ${token}` } }).then(
+      async (a) => `${a.status} ${await a.text()}`,
+      (err) => `no answer (${err.cause?.code ?? err.message})`,
+    );
     if (!after.startsWith('no answer')) break;
   }
   if (!after.startsWith('200 ')) {
@@ -186,7 +251,15 @@ try {
     status = status || 1;
   }
   fs.writeFileSync(path.join(artifacts, 'service.log'), service.log());
-  if (status !== 0) console.log(`\nschemathesis failed; reproduce with FUZZ_SEED=${seed} npm run fuzz. The service's errors (all of its log: ${path.relative(root, path.join(artifacts, 'service.log'))}):\n${service.log().split('\n').filter((l) => /"level":(50|60)/.test(l)).slice(0, 40).join('\n')}`);
+  if (status !== 0)
+    console.log(
+      `\nschemathesis failed; reproduce with FUZZ_SEED=${seed} npm run fuzz. The service's errors (all of its log: ${path.relative(root, path.join(artifacts, 'service.log'))}):\n${service
+        .log()
+        .split('\n')
+        .filter((l) => /"level":(50|60)/.test(l))
+        .slice(0, 40)
+        .join('\n')}`,
+    );
 } finally {
   await service.stop();
 }

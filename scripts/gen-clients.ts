@@ -31,7 +31,10 @@ export function envelopeOk(schema: SchemaObject, options: TransformNodeOptions) 
 /** The TypeScript types of a document, as openapi-typescript writes them (with the envelope rule above). */
 export async function typescriptTypes(doc: Doc): Promise<string> {
   const ast = await openapiTS(structuredClone(doc) as never, { alphabetize: true, transform: envelopeOk });
-  return '// Generated from openapi/openapi.json by scripts/gen-clients.ts with openapi-typescript. Do not edit: run `npm run gen:clients`.\n\n' + astToString(ast);
+  return (
+    '// Generated from openapi/openapi.json by scripts/gen-clients.ts with openapi-typescript. Do not edit: run `npm run gen:clients`.\n\n' +
+    astToString(ast)
+  );
 }
 
 /** Every generated file (repository path → text) for a document. */
@@ -46,15 +49,19 @@ export async function generate(doc: Doc): Promise<Map<string, string>> {
 
 /** The generated files whose committed text under `root` differs from `files`. */
 export function drift(files: Map<string, string>, root = ROOT): string[] {
-  return [...files].filter(([rel, text]) => {
-    const file = path.join(root, rel);
-    return !fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text;
-  }).map(([rel]) => rel);
+  return [...files]
+    .filter(([rel, text]) => {
+      const file = path.join(root, rel);
+      return !fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text;
+    })
+    .map(([rel]) => rel);
 }
 
 /** The operationIds of a document. */
 export function documentedOperations(doc: Doc): string[] {
-  return Object.values(doc.paths).flatMap((item) => METHODS.map((m) => item[m]?.operationId).filter(Boolean)).sort();
+  return Object.values(doc.paths)
+    .flatMap((item) => METHODS.map((m) => item[m]?.operationId).filter(Boolean))
+    .sort();
 }
 
 /** operationId → method name of the committed Python operations module (its table, checked against its methods). */
@@ -101,10 +108,13 @@ async function main() {
   const doc = (await liveDocument()) as Doc;
   if (checking) {
     const { drifted, problems } = await check({ doc, root });
-    for (const rel of drifted) console.error(`drift: ${rel} differs from what the document generates; run npm run gen:clients and commit it`);
+    for (const rel of drifted)
+      console.error(`drift: ${rel} differs from what the document generates; run npm run gen:clients and commit it`);
     for (const p of problems) console.error(`coverage: ${p}`);
     if (drifted.length || problems.length) process.exit(1);
-    console.log(`no drift: ${documentedOperations(doc).length} operations; openapi.json, the Python operations and the TypeScript types match; both clients cover every operation`);
+    console.log(
+      `no drift: ${documentedOperations(doc).length} operations; openapi.json, the Python operations and the TypeScript types match; both clients cover every operation`,
+    );
     return;
   }
   for (const [rel, text] of await generate(doc)) {

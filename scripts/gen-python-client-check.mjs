@@ -89,25 +89,58 @@ try {
 
   const fromGenerator = path.join(work, 'openapi-generator');
   fs.rmSync(fromGenerator, { recursive: true, force: true });
-  must('openapi-generator generate -g python', sh('java', [
-    '-jar', generatorJar(), 'generate', '-i', doc, '-g', 'python', '-o', fromGenerator,
-    '--package-name', 'svc_generated_client', '--global-property', 'apiTests=false,modelTests=false,apiDocs=false,modelDocs=false',
-  ]));
+  must(
+    'openapi-generator generate -g python',
+    sh('java', [
+      '-jar',
+      generatorJar(),
+      'generate',
+      '-i',
+      doc,
+      '-g',
+      'python',
+      '-o',
+      fromGenerator,
+      '--package-name',
+      'svc_generated_client',
+      '--global-property',
+      'apiTests=false,modelTests=false,apiDocs=false,modelDocs=false',
+    ]),
+  );
   const fromOpc = path.join(work, 'openapi-python-client');
   fs.rmSync(fromOpc, { recursive: true, force: true });
   const opcConfig = path.join(work, 'openapi-python-client.yaml');
   // No post hooks: they run ruff, a formatter this check does not need.
   fs.writeFileSync(opcConfig, 'project_name_override: svc-opc-client\npackage_name_override: svc_opc_client\npost_hooks: []\n');
-  const opc = must('openapi-python-client generate', sh(bin('openapi-python-client'), ['generate', '--path', doc, '--output-path', fromOpc, '--config', opcConfig, '--meta', 'setup', '--fail-on-warning']));
+  const opc = must(
+    'openapi-python-client generate',
+    sh(bin('openapi-python-client'), [
+      'generate',
+      '--path',
+      doc,
+      '--output-path',
+      fromOpc,
+      '--config',
+      opcConfig,
+      '--meta',
+      'setup',
+      '--fail-on-warning',
+    ]),
+  );
   pip('pip install the generated clients', [fromGenerator, fromOpc]);
 
   const env = { ...process.env, SVC_BASE_URL: service.baseUrl, SVC_TOKEN: token };
-  for (const [label, script] of [[`openapi-generator ${GENERATOR_VERSION} (python)`, OPENAPI_GENERATOR_SCRIPT], [`openapi-python-client ${OPC_VERSION}`, OPENAPI_PYTHON_CLIENT_SCRIPT]]) {
+  for (const [label, script] of [
+    [`openapi-generator ${GENERATOR_VERSION} (python)`, OPENAPI_GENERATOR_SCRIPT],
+    [`openapi-python-client ${OPC_VERSION}`, OPENAPI_PYTHON_CLIENT_SCRIPT],
+  ]) {
     const r = must(`calls through the client of ${label}`, sh(bin('python'), ['-c', script], { env }));
     process.stdout.write(r.stdout);
   }
   if (opc.stdout.includes('Warning')) process.stdout.write(opc.stdout);
-  console.log(`python clients: generated from ${service.baseUrl}/api/openapi.json by openapi-generator ${GENERATOR_VERSION} and openapi-python-client ${OPC_VERSION}; both called the service and parsed its answers`);
+  console.log(
+    `python clients: generated from ${service.baseUrl}/api/openapi.json by openapi-generator ${GENERATOR_VERSION} and openapi-python-client ${OPC_VERSION}; both called the service and parsed its answers`,
+  );
 } catch (err) {
   console.error(err instanceof Error ? err.message : err);
   process.exitCode = 1;

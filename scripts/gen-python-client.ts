@@ -7,13 +7,41 @@ type Doc = { paths: Record<string, Record<string, any>>; components?: { schemas?
 
 export const PYTHON_OPERATIONS_PATH = 'clients/python/svc_client/_operations.py';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
-const KEYWORDS = new Set(['from', 'import', 'class', 'def', 'return', 'global', 'lambda', 'pass', 'in', 'is', 'not', 'and', 'or', 'with', 'as', 'async', 'await', 'type']);
+const KEYWORDS = new Set([
+  'from',
+  'import',
+  'class',
+  'def',
+  'return',
+  'global',
+  'lambda',
+  'pass',
+  'in',
+  'is',
+  'not',
+  'and',
+  'or',
+  'with',
+  'as',
+  'async',
+  'await',
+  'type',
+]);
 
 /** camelCase, kebab-case or snake_case → snake_case. */
 export function snake(name: string): string {
-  return name.replace(/[-\s]+/g, '_').replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').toLowerCase();
+  return name
+    .replace(/[-\s]+/g, '_')
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
 }
-const pascal = (name: string) => snake(name).split('_').filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+const pascal = (name: string) =>
+  snake(name)
+    .split('_')
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
 const pyIdent = (name: string) => (KEYWORDS.has(snake(name)) ? `${snake(name)}_` : snake(name));
 const pyStr = (s: string) => JSON.stringify(s);
 
@@ -46,7 +74,15 @@ export function operationsOf(doc: Doc): Operation[] {
       const status = codes.filter((s) => s.startsWith('2')).sort()[0] ?? codes.filter((s) => s.startsWith('3')).sort()[0];
       if (!status) throw new Error(`${op.operationId} documents no success response`);
       const content: Record<string, { schema?: Schema }> = op.responses[status].content ?? {};
-      const kind = status.startsWith('3') ? 'redirect' : content['application/json'] ? 'json' : content['text/event-stream'] ? 'sse' : content['application/octet-stream'] ? 'binary' : 'text';
+      const kind = status.startsWith('3')
+        ? 'redirect'
+        : content['application/json']
+          ? 'json'
+          : content['text/event-stream']
+            ? 'sse'
+            : content['application/octet-stream']
+              ? 'binary'
+              : 'text';
       const pathOrder = [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
       ops.push({
         id: op.operationId,
@@ -56,7 +92,9 @@ export function operationsOf(doc: Doc): Operation[] {
         pathParams: pathOrder.map((name) => ({ name, required: true })),
         query: params.filter((x) => x.in === 'query').map((x) => ({ name: x.name, schema: x.schema ?? {} })),
         headers: params.filter((x) => x.in === 'header').map((x) => ({ name: x.name, schema: x.schema ?? {}, required: !!x.required })),
-        body: op.requestBody ? { schema: op.requestBody.content['application/json'].schema, required: !!op.requestBody.required } : undefined,
+        body: op.requestBody
+          ? { schema: op.requestBody.content['application/json'].schema, required: !!op.requestBody.required }
+          : undefined,
         status,
         kind,
         result: content['application/json']?.schema,
@@ -88,7 +126,8 @@ class Models {
     for (const name of Object.keys(this.doc.components?.schemas ?? {}).sort()) {
       this.taken.add(name);
     }
-    for (const name of Object.keys(this.doc.components?.schemas ?? {}).sort()) this.object(name, this.doc.components!.schemas![name]!, true);
+    for (const name of Object.keys(this.doc.components?.schemas ?? {}).sort())
+      this.object(name, this.doc.components!.schemas![name]!, true);
   }
 
   /** The Python type of a schema; inline objects become TypedDicts named after `hint`. */
@@ -97,7 +136,11 @@ class Models {
     if (s.$ref) return s.$ref.split('/').pop();
     if (s.anyOf || s.oneOf) {
       const parts: Schema[] = s.anyOf ?? s.oneOf;
-      if (parts.every((p) => Array.isArray(p.enum))) return `Literal[${parts.flatMap((p) => p.enum).map((v) => pyLiteral(v)).join(', ')}]`;
+      if (parts.every((p) => Array.isArray(p.enum)))
+        return `Literal[${parts
+          .flatMap((p) => p.enum)
+          .map((v) => pyLiteral(v))
+          .join(', ')}]`;
       const types = [...new Set(parts.map((p, i) => this.type(p, `${hint}${i}`)))];
       return types.length === 1 ? types[0]! : `Union[${types.join(', ')}]`;
     }
@@ -106,17 +149,25 @@ class Models {
     const t = Array.isArray(s.type) ? s.type : [s.type];
     if (t.length > 1) return `Union[${t.map((x: string) => this.type({ ...s, type: x }, hint)).join(', ')}]`;
     switch (t[0]) {
-      case 'string': return 'str';
-      case 'integer': return 'int';
-      case 'number': return 'float';
-      case 'boolean': return 'bool';
-      case 'null': return 'None';
-      case 'array': return `List[${this.type(s.items, `${hint}Item`)}]`;
+      case 'string':
+        return 'str';
+      case 'integer':
+        return 'int';
+      case 'number':
+        return 'float';
+      case 'boolean':
+        return 'bool';
+      case 'null':
+        return 'None';
+      case 'array':
+        return `List[${this.type(s.items, `${hint}Item`)}]`;
       case 'object':
         if (s.properties && Object.keys(s.properties).length) return this.object(this.fresh(hint), s, false);
-        if (s.additionalProperties && typeof s.additionalProperties === 'object') return `Dict[str, ${this.type(s.additionalProperties, `${hint}Value`)}]`;
+        if (s.additionalProperties && typeof s.additionalProperties === 'object')
+          return `Dict[str, ${this.type(s.additionalProperties, `${hint}Value`)}]`;
         return 'Dict[str, Any]';
-      default: return 'Any';
+      default:
+        return 'Any';
     }
   }
 
@@ -130,12 +181,16 @@ class Models {
   /** A functional TypedDict (keys such as `from` are not identifiers). */
   object(name: string, s: Schema, isNamed: boolean, omit: string[] = []): string {
     const required = new Set<string>(s.required ?? []);
-    const fields = Object.keys(s.properties ?? {}).filter((k) => !omit.includes(k)).map((k) => {
-      const t = this.type(s.properties[k], `${name}${pascal(k)}`);
-      return `    ${pyStr(k)}: ${required.has(k) ? pyStr(t) : `NotRequired[${pyStr(t)}]`},`;
-    });
+    const fields = Object.keys(s.properties ?? {})
+      .filter((k) => !omit.includes(k))
+      .map((k) => {
+        const t = this.type(s.properties[k], `${name}${pascal(k)}`);
+        return `    ${pyStr(k)}: ${required.has(k) ? pyStr(t) : `NotRequired[${pyStr(t)}]`},`;
+      });
     const doc = s.description ? `${name}.__doc__ = ${pyStr(s.description)}\n` : '';
-    const text = fields.length ? `${name} = TypedDict(${pyStr(name)}, {\n${fields.join('\n')}\n})\n${doc}` : `${name} = TypedDict(${pyStr(name)}, {})\n${doc}`;
+    const text = fields.length
+      ? `${name} = TypedDict(${pyStr(name)}, {\n${fields.join('\n')}\n})\n${doc}`
+      : `${name} = TypedDict(${pyStr(name)}, {})\n${doc}`;
     this.defs.push(text);
     if (isNamed) this.taken.add(name);
     return name;
@@ -203,7 +258,13 @@ function plan(op: Operation, models: Models): MethodPlan {
   const dict = (items: Array<{ name: string }>) => `{${items.map((x) => `${pyStr(x.name)}: ${pyIdent(x.name)}`).join(', ')}}`;
   const pager = shape.paged ? `iter_${snake(op.id).replace(/^list_/, '')}` : undefined;
   return {
-    op, name, pager, args, returns, pageItem, bodyArg,
+    op,
+    name,
+    pager,
+    args,
+    returns,
+    pageItem,
+    bodyArg,
     pathArgs: dict(op.pathParams),
     queryArgs: op.query.length ? dict(op.query) : 'None',
     headerArgs: op.headers.length ? dict(op.headers) : 'None',
@@ -214,13 +275,15 @@ function plan(op: Operation, models: Models): MethodPlan {
 function syncMethod(m: MethodPlan): string {
   const call = `self._call(${pyStr(m.op.id)}, ${m.pathArgs}, query=${m.queryArgs}, headers=${m.headerArgs}, body=${m.bodyArg})`;
   const retType = m.op.kind === 'sse' ? 'Iterator[ServerSentEvent]' : m.returns;
-  const body = m.op.kind === 'sse'
-    ? `        return self._stream(${pyStr(m.op.id)}, ${m.pathArgs}, headers=${m.headerArgs})`
-    : `        return ${call}  # type: ignore[no-any-return]`;
+  const body =
+    m.op.kind === 'sse'
+      ? `        return self._stream(${pyStr(m.op.id)}, ${m.pathArgs}, headers=${m.headerArgs})`
+      : `        return ${call}  # type: ignore[no-any-return]`;
   let out = `    def ${m.name}(${m.args.join(', ')}) -> ${retType}:\n        """${m.doc}"""\n${body}\n`;
   if (m.pager) {
     const args = m.args.filter((a) => !a.startsWith('cursor:'));
-    out += `\n    def ${m.pager}(${args.join(', ')}) -> Iterator[${m.pageItem}]:\n        """Every entry of ${m.name}, page after page."""\n` +
+    out +=
+      `\n    def ${m.pager}(${args.join(', ')}) -> Iterator[${m.pageItem}]:\n        """Every entry of ${m.name}, page after page."""\n` +
       `        return self._paginate(${pyStr(m.op.id)}, ${m.pathArgs}, query=${m.queryArgs.replace(/"cursor": cursor(, )?/, '')})\n`;
   }
   return out;
@@ -236,7 +299,8 @@ function asyncMethod(m: MethodPlan): string {
   }
   if (m.pager) {
     const args = m.args.filter((a) => !a.startsWith('cursor:'));
-    out += `\n    def ${m.pager}(${args.join(', ')}) -> AsyncIterator[${m.pageItem}]:\n        """Every entry of ${m.name}, page after page."""\n` +
+    out +=
+      `\n    def ${m.pager}(${args.join(', ')}) -> AsyncIterator[${m.pageItem}]:\n        """Every entry of ${m.name}, page after page."""\n` +
       `        return self._paginate(${pyStr(m.op.id)}, ${m.pathArgs}, query=${m.queryArgs.replace(/"cursor": cursor(, )?/, '')})\n`;
   }
   return out;

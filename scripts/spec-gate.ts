@@ -33,7 +33,16 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-spec-gate-'));
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const token = bootstrapToken();
-const service = startService(serviceEnv(sandbox.env, { PORT: String(port), SVC_DATA_DIR: dataDir, SVC_BOOTSTRAP_TOKEN: token, SVC_LOG_LEVEL: 'warn', SVC_WORKER_POLL_MS: '100', SVC_RATE_LIMIT_PER_MINUTE: '1000000' }));
+const service = startService(
+  serviceEnv(sandbox.env, {
+    PORT: String(port),
+    SVC_DATA_DIR: dataDir,
+    SVC_BOOTSTRAP_TOKEN: token,
+    SVC_LOG_LEVEL: 'warn',
+    SVC_WORKER_POLL_MS: '100',
+    SVC_RATE_LIMIT_PER_MINUTE: '1000000',
+  }),
+);
 let code = 0;
 try {
   await waitHealthy(base, service, 120_000);
@@ -57,7 +66,12 @@ try {
   console.log(formatFigures(figures));
   if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(figures, null, 2));
   const failing = figures.mismatches.length > 0 || figures.byKind.unmatched > 0;
-  if (failing) console.log(reportOnly ? '\nspec gate: mismatches found (--report-only: not failing)' : '\nspec gate: FAILED — the service sends requests the real services would refuse');
+  if (failing)
+    console.log(
+      reportOnly
+        ? '\nspec gate: mismatches found (--report-only: not failing)'
+        : '\nspec gate: FAILED — the service sends requests the real services would refuse',
+    );
   else console.log('\nspec gate: passed');
   code = failing && !reportOnly ? 1 : 0;
 } catch (err) {

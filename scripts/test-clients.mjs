@@ -29,16 +29,38 @@ const env = { ...process.env, SVC_BASE_URL: service.baseUrl, SVC_TOKEN: token };
 try {
   if (!only.length || only.includes('python')) {
     if (!process.env.SVC_SKIP_PIP) {
-      const pip = spawnSync(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--root-user-action=ignore', './clients/python[test]'], { cwd: root, stdio: 'inherit' });
+      const pip = spawnSync(
+        python,
+        ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--root-user-action=ignore', './clients/python[test]'],
+        { cwd: root, stdio: 'inherit' },
+      );
       if (pip.status !== 0) results.push({ ok: false, lines: ['pip install ./clients/python failed'], label: 'python client install' });
     }
-    results.push(run('Python client (pytest)', python, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests'], { cwd: path.join(root, 'clients/python'), env },
-      /^(=+ )?\d+ (passed|failed)|(passed|failed|error).* in [\d.]+s/));
+    results.push(
+      run(
+        'Python client (pytest)',
+        python,
+        ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests'],
+        { cwd: path.join(root, 'clients/python'), env },
+        /^(=+ )?\d+ (passed|failed)|(passed|failed|error).* in [\d.]+s/,
+      ),
+    );
   }
   if (!only.length || only.includes('typescript')) {
-    const files = fs.readdirSync(path.join(root, 'packages/server/test')).filter((f) => /^clients.*\.test\.ts$/.test(f)).sort().map((f) => `packages/server/test/${f}`);
-    results.push(run('TypeScript client and drift gates (node:test)', process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files], { cwd: root, env: { ...env, SVC_LOG_LEVEL: 'silent' } },
-      /^[ℹ#] (tests|pass|fail|skipped) \d+/));
+    const files = fs
+      .readdirSync(path.join(root, 'packages/server/test'))
+      .filter((f) => /^clients.*\.test\.ts$/.test(f))
+      .sort()
+      .map((f) => `packages/server/test/${f}`);
+    results.push(
+      run(
+        'TypeScript client and drift gates (node:test)',
+        process.execPath,
+        ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files],
+        { cwd: root, env: { ...env, SVC_LOG_LEVEL: 'silent' } },
+        /^[ℹ#] (tests|pass|fail|skipped) \d+/,
+      ),
+    );
   }
 } finally {
   await service.stop();

@@ -11,14 +11,23 @@ if (!fs.existsSync(chromium)) {
     console.error(`No Chromium at ${chromium}: install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH`);
     process.exit(1);
   }
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'chromium']]) {
+  for (const args of [
+    ['update', '-qq'],
+    ['install', '-y', '-qq', 'chromium'],
+  ]) {
     const r = spawnSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
     if (r.status !== 0) process.exit(r.status ?? 1);
   }
 }
 const dir = 'packages/server/test/console';
-const files = fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(dir, f));
+const files = fs
+  .readdirSync(path.join(root, dir))
+  .filter((f) => f.endsWith('.test.ts'))
+  .sort()
+  .map((f) => path.join(dir, f));
 const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files], {
-  cwd: root, stdio: 'inherit', env: { SVC_LOG_LEVEL: 'silent', ...process.env },
+  cwd: root,
+  stdio: 'inherit',
+  env: { SVC_LOG_LEVEL: 'silent', ...process.env },
 });
 process.exit(r.status ?? 1);

@@ -24,11 +24,17 @@ for (const suite of suites) {
   if (only.length && !only.includes(suite.name)) continue;
   const dir = path.join(root, suite.files);
   if (!fs.existsSync(dir)) continue;
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(suite.files, f));
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => path.join(suite.files, f));
   if (!files.length) continue;
   console.log(`\n=== ${suite.name} tests (${files.length} files)${process.env.DATABASE_URL ? ' on PostgreSQL' : ''} ===`);
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', ...files], {
-    cwd: root, stdio: 'inherit', env: { SVC_LOG_LEVEL: 'silent', ...process.env },
+    cwd: root,
+    stdio: 'inherit',
+    env: { SVC_LOG_LEVEL: 'silent', ...process.env },
   });
   if (r.status !== 0) failed++;
 }

@@ -27,9 +27,12 @@ if (mode === 'bare') {
   const caller = { tenantId, userId, userName: 'Bench', method: 'token' as const, scopes: [...TENANT_SCOPES] };
   const { secret } = await services.tokens.issue(caller, { name: 'bench', scopes: ['read'] });
   const ws = await services.workspaces.create(caller, { name: 'Bench' });
-  for (let i = 0; i < 20; i++) await services.items.create(caller, ws.id, { itemType: i % 2 ? 'notebook' : 'lakehouse', displayName: `Item${i}` });
+  for (let i = 0; i < 20; i++)
+    await services.items.create(caller, ws.id, { itemType: i % 2 ? 'notebook' : 'lakehouse', displayName: `Item${i}` });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
-  process.stdout.write(JSON.stringify({ url: `http://127.0.0.1:${port}/api/workspaces/${ws.id}/items`, token: secret, store: store.kind }) + '\n');
+  process.stdout.write(
+    JSON.stringify({ url: `http://127.0.0.1:${port}/api/workspaces/${ws.id}/items`, token: secret, store: store.kind }) + '\n',
+  );
 }
 for (const s of ['SIGTERM', 'SIGINT'] as const) process.on(s, () => process.exit(0));

@@ -27,7 +27,9 @@ const injectedText = (status: number, service: string) => `Chaos: injected ${sta
 const PHASES = ['creating-items', 'provisioning', 'finalizing', 'done'];
 
 const violations: string[] = [];
-const violate = (msg: string) => { if (violations.length < 200) violations.push(msg); };
+const violate = (msg: string) => {
+  if (violations.length < 200) violations.push(msg);
+};
 
 async function injectFaults(sb: Sandbox) {
   for (const service of FAULTED) {
@@ -58,7 +60,13 @@ function killer(cluster: Cluster, stop: () => boolean) {
   return { done, kills: () => kills };
 }
 
-interface Tracked { jobId: string; appId: string; workspaceId: string; polls: number; job?: any }
+interface Tracked {
+  jobId: string;
+  appId: string;
+  workspaceId: string;
+  polls: number;
+  job?: any;
+}
 
 /** Polls one job through whichever process is alive until it is terminal, checking it never vanishes or goes back. */
 async function poll(cluster: Cluster, t: Tracked, deadline: number) {
@@ -76,9 +84,15 @@ async function poll(cluster: Cluster, t: Tracked, deadline: number) {
         violate(`job ${t.jobId}: went back from ${PHASES[last.phase]} ${last.percent} % to ${job.phase} ${job.percentComplete} %`);
       }
       last = { phase: Math.max(phase, last?.phase ?? 0), percent: Math.max(job.percentComplete, last?.percent ?? 0) };
-      if (job.status !== 'running') { t.job = job; return; }
+      if (job.status !== 'running') {
+        t.job = job;
+        return;
+      }
     }
-    if (Date.now() > deadline) { violate(`job ${t.jobId}: still running at the deadline`); return; }
+    if (Date.now() > deadline) {
+      violate(`job ${t.jobId}: still running at the deadline`);
+      return;
+    }
     await sleep(250);
   }
 }
@@ -103,20 +117,32 @@ async function startInstall(cluster: Cluster, appId: string, i: number): Promise
 async function checkEvents(cluster: Cluster, t: Tracked, liveSteps: number[]) {
   // The stream ends once the job is terminal (server-sent events, read whole).
   const alive = cluster.alive()[0]!;
-  const res = await fetch(`${alive.base}/api/apps/install-jobs/${t.jobId}/events`, { headers: { authorization: `Bearer ${cluster.token}` } });
-  const events = (await res.text()).split('\n\n').filter(Boolean).map((block) => {
-    const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
-    return { kind: field('event')!, data: JSON.parse(field('data') ?? '{}') };
+  const res = await fetch(`${alive.base}/api/apps/install-jobs/${t.jobId}/events`, {
+    headers: { authorization: `Bearer ${cluster.token}` },
   });
+  const events = (await res.text())
+    .split('\n\n')
+    .filter(Boolean)
+    .map((block) => {
+      const field = (name: string) =>
+        block
+          .split('\n')
+          .find((l) => l.startsWith(`${name}: `))
+          ?.slice(name.length + 2);
+      return { kind: field('event')!, data: JSON.parse(field('data') ?? '{}') };
+    });
   const count = (kind: string, key: (d: any) => unknown) => {
     const m = new Map<unknown, number>();
     for (const e of events.filter((x) => x.kind === kind)) m.set(key(e.data), (m.get(key(e.data)) ?? 0) + 1);
     return m;
   };
-  for (const [step, n] of count('step', (d) => d.stepIndex)) if (n > 1) violate(`job ${t.jobId}: step ${step} recorded ${n} times (ran twice)`);
-  for (const [step, n] of count('item-created', (d) => d.stepIndex)) if (n > 1) violate(`job ${t.jobId}: item of step ${step} stored ${n} times`);
+  for (const [step, n] of count('step', (d) => d.stepIndex))
+    if (n > 1) violate(`job ${t.jobId}: step ${step} recorded ${n} times (ran twice)`);
+  for (const [step, n] of count('item-created', (d) => d.stepIndex))
+    if (n > 1) violate(`job ${t.jobId}: item of step ${step} stored ${n} times`);
   const steps = [...count('step', (d) => d.stepIndex).keys()].sort((a: any, b: any) => a - b);
-  if (t.job?.deploy !== false && JSON.stringify(steps) !== JSON.stringify(liveSteps)) violate(`job ${t.jobId}: step events ${JSON.stringify(steps)}, live steps ${JSON.stringify(liveSteps)}`);
+  if (t.job?.deploy !== false && JSON.stringify(steps) !== JSON.stringify(liveSteps))
+    violate(`job ${t.jobId}: step events ${JSON.stringify(steps)}, live steps ${JSON.stringify(liveSteps)}`);
   const done = events.filter((e) => e.kind === 'done').length;
   if (done !== 1) violate(`job ${t.jobId}: ${done} done events`);
 }
@@ -140,8 +166,12 @@ async function main() {
       const cluster = await Cluster.create(sb, db.url, 2, { SVC_INSTALL_LEASE_MS: String(LEASE_MS), SVC_WORKER_POLL_MS: '200' });
       try {
         await injectFaults(sb);
-        console.log(`bench/chaos: ${INSTALLS} installs (${PARALLEL} in flight) on 2 processes sharing ${db.url.replace(/\/\/[^@]*@/, '//')}`);
-        console.log(`faults: 429, 503, connection reset and 1.5 s delay, each at ${(RATE * 100).toFixed(1)} % of calls to ${FAULTED.join(', ')}; a kill every ~${KILL_MS} ms`);
+        console.log(
+          `bench/chaos: ${INSTALLS} installs (${PARALLEL} in flight) on 2 processes sharing ${db.url.replace(/\/\/[^@]*@/, '//')}`,
+        );
+        console.log(
+          `faults: 429, 503, connection reset and 1.5 s delay, each at ${(RATE * 100).toFixed(1)} % of calls to ${FAULTED.join(', ')}; a kill every ~${KILL_MS} ms`,
+        );
         let stopping = false;
         const k = killer(cluster, () => stopping);
         const deadline = Date.now() + Number(process.env.CHAOS_DEADLINE_MS ?? 15 * 60_000);
@@ -164,7 +194,11 @@ async function main() {
         // Every job the store holds, not only those this run knows of, ended terminal.
         const client = new pg.Client({ connectionString: db.url });
         await client.connect();
-        const rows = (await client.query(`SELECT id, status, attempts FROM install_jobs`)).rows as Array<{ id: string; status: string; attempts: number }>;
+        const rows = (await client.query(`SELECT id, status, attempts FROM install_jobs`)).rows as Array<{
+          id: string;
+          status: string;
+          attempts: number;
+        }>;
         await client.end();
         for (const r of rows) if (!['done', 'partial', 'failed'].includes(r.status)) violate(`job ${r.id}: ended ${r.status}`);
         if (rows.length !== tracked.length) violate(`the store holds ${rows.length} jobs, the run followed ${tracked.length}`);
@@ -180,10 +214,16 @@ async function main() {
           if (!t.job) continue;
           byStatus[t.job.status] = (byStatus[t.job.status] ?? 0) + 1;
           if (!['done', 'partial', 'failed'].includes(t.job.status)) violate(`job ${t.jobId}: ${t.job.status}`);
-          if (!t.job.provision) { violate(`job ${t.jobId}: no report`); continue; }
+          if (!t.job.provision) {
+            violate(`job ${t.jobId}: no report`);
+            continue;
+          }
           const reported = t.job.provision.steps.map((s: any) => s.stepIndex).sort((a: number, b: number) => a - b);
-          if (JSON.stringify(reported) !== JSON.stringify(liveSteps)) violate(`job ${t.jobId}: report steps ${JSON.stringify(reported)}, live ${JSON.stringify(liveSteps)}`);
-          const failedKeys = new Set(t.job.provision.steps.filter((s: any) => s.result.status === 'failed').map((s: any) => app.items[s.stepIndex]!.key));
+          if (JSON.stringify(reported) !== JSON.stringify(liveSteps))
+            violate(`job ${t.jobId}: report steps ${JSON.stringify(reported)}, live ${JSON.stringify(liveSteps)}`);
+          const failedKeys = new Set(
+            t.job.provision.steps.filter((s: any) => s.result.status === 'failed').map((s: any) => app.items[s.stepIndex]!.key),
+          );
           for (const s of t.job.provision.steps) {
             stepStatus[s.result.status] = (stepStatus[s.result.status] ?? 0) + 1;
             if (s.result.status === 'failed') {
@@ -191,7 +231,10 @@ async function main() {
               // A step that ran after an item it depends on failed may fail on that instead (a view over a missing table).
               const item = app.items[s.stepIndex]!;
               const afterDependency = dependenciesOf(item.itemType, item.content).some((k) => failedKeys.has(k));
-              if (!failureMatchesInjected(s.result) && !afterDependency) violate(`job ${t.jobId} (${t.appId}) step ${s.stepIndex} ${s.itemType} '${s.displayName}' failed without an injected fault: ${JSON.stringify(s.result).slice(0, 600)}`);
+              if (!failureMatchesInjected(s.result) && !afterDependency)
+                violate(
+                  `job ${t.jobId} (${t.appId}) step ${s.stepIndex} ${s.itemType} '${s.displayName}' failed without an injected fault: ${JSON.stringify(s.result).slice(0, 600)}`,
+                );
             } else if (!['created', 'exists'].includes(s.result.status)) {
               violate(`job ${t.jobId} step ${s.stepIndex} ${s.itemType}: ${s.result.status} ${JSON.stringify(s.result).slice(0, 300)}`);
             }
@@ -203,26 +246,52 @@ async function main() {
         const state = await sb.admin.state();
         for (const ws of state.dataPlatform.workspaces as any[]) {
           const seen = new Map<string, number>();
-          for (const item of ws.items) seen.set(`${item.type}/${item.displayName.toLowerCase()}`, (seen.get(`${item.type}/${item.displayName.toLowerCase()}`) ?? 0) + 1);
+          for (const item of ws.items)
+            seen.set(
+              `${item.type}/${item.displayName.toLowerCase()}`,
+              (seen.get(`${item.type}/${item.displayName.toLowerCase()}`) ?? 0) + 1,
+            );
           for (const [k2, n] of seen) if (n > 1) violate(`platform workspace ${ws.id}: ${n} items ${k2}`);
         }
         const dup = (names: string[], what: string) => {
           const seen = new Set<string>();
-          for (const n of names) { if (seen.has(n.toLowerCase())) violate(`${what} ${n} exists twice`); seen.add(n.toLowerCase()); }
+          for (const n of names) {
+            if (seen.has(n.toLowerCase())) violate(`${what} ${n} exists twice`);
+            seen.add(n.toLowerCase());
+          }
         };
-        dup(state.kql.databases.map((d: any) => d.name), 'KQL database');
-        dup(state.search.indexes.map((i: any) => i.name), 'search index');
+        dup(
+          state.kql.databases.map((d: any) => d.name),
+          'KQL database',
+        );
+        dup(
+          state.search.indexes.map((i: any) => i.name),
+          'search index',
+        );
         for (const group of new Set(state.reporting.reports.map((r: any) => r.groupId))) {
-          dup(state.reporting.reports.filter((r: any) => r.groupId === group && r.reportType === 'PaginatedReport').map((r: any) => r.name), `paginated report (group ${group})`);
+          dup(
+            state.reporting.reports.filter((r: any) => r.groupId === group && r.reportType === 'PaginatedReport').map((r: any) => r.name),
+            `paginated report (group ${group})`,
+          );
         }
         const requests = await sb.admin.requests();
         const faulted = requests.filter((r) => r.fault).length;
 
         const polls = tracked.reduce((n, t) => n + t.polls, 0);
         const seconds = (Date.now() - started) / 1000;
-        console.log(`jobs: ${tracked.length} (${Object.entries(byStatus).map(([s, n]) => `${s} ${n}`).join(', ')}); resumed after a kill: ${attempts}`);
-        console.log(`steps: ${Object.entries(stepStatus).map(([s, n]) => `${s} ${n}`).join(', ')}; failed steps: ${failedSteps}, each carrying an injected fault or after a dependency failed`);
-        console.log(`backing calls: ${requests.length}, faulted: ${faulted}; kills: ${kills}; restarts: ${cluster.slots.map((s) => `${s.name} ${s.starts - 1}`).join(', ')}; polls: ${polls}; ${seconds.toFixed(0)} s`);
+        console.log(
+          `jobs: ${tracked.length} (${Object.entries(byStatus)
+            .map(([s, n]) => `${s} ${n}`)
+            .join(', ')}); resumed after a kill: ${attempts}`,
+        );
+        console.log(
+          `steps: ${Object.entries(stepStatus)
+            .map(([s, n]) => `${s} ${n}`)
+            .join(', ')}; failed steps: ${failedSteps}, each carrying an injected fault or after a dependency failed`,
+        );
+        console.log(
+          `backing calls: ${requests.length}, faulted: ${faulted}; kills: ${kills}; restarts: ${cluster.slots.map((s) => `${s.name} ${s.starts - 1}`).join(', ')}; polls: ${polls}; ${seconds.toFixed(0)} s`,
+        );
         if (violations.length) console.log(cluster.errors().slice(-4000));
       } finally {
         await cluster.stop();

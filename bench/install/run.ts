@@ -23,7 +23,14 @@ const catalog = loadCatalog();
 const apps = catalog.apps.filter((a) => !only || only.includes(a.id));
 
 type Event = { seq: number; kind: string; data: Record<string, any>; at: number };
-type RunResult = { appId: string; events: Event[]; wallMs: number; provisioningMs: number; cpuMs: number; requests: Array<{ start: number; end: number }> };
+type RunResult = {
+  appId: string;
+  events: Event[];
+  wallMs: number;
+  provisioningMs: number;
+  cpuMs: number;
+  requests: Array<{ start: number; end: number }>;
+};
 
 /** CPU time (user + system) a process has used, from /proc (Linux); 0 elsewhere. */
 function cpuMsOf(pid: number): number {
@@ -37,19 +44,27 @@ function cpuMsOf(pid: number): number {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const freePort = () => new Promise<number>((resolve, reject) => {
-  const s = net.createServer();
-  s.once('error', reject);
-  s.listen(0, '127.0.0.1', () => {
-    const { port } = s.address() as net.AddressInfo;
-    s.close(() => resolve(port));
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
   });
-});
 
 /** Installs every app, one after the other, with one service process at the given concurrency and a fresh sandbox. */
 async function runAll(concurrency: number): Promise<RunResult[]> {
   const sandbox = await startSandbox({});
-  await sandbox.admin.setLatency({ identity: LATENCY_MS, dataPlatform: LATENCY_MS, arm: LATENCY_MS, kql: LATENCY_MS, search: LATENCY_MS, oneLake: LATENCY_MS });
+  await sandbox.admin.setLatency({
+    identity: LATENCY_MS,
+    dataPlatform: LATENCY_MS,
+    arm: LATENCY_MS,
+    kql: LATENCY_MS,
+    search: LATENCY_MS,
+    oneLake: LATENCY_MS,
+  });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-install-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -58,20 +73,33 @@ async function runAll(concurrency: number): Promise<RunResult[]> {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
-      ...process.env, ...sandbox.env, PORT: String(port), HOST: '127.0.0.1', SVC_LOG_LEVEL: 'warn', SVC_DATA_DIR: dataDir,
-      SVC_BOOTSTRAP_TOKEN: token, PROVISION_CONCURRENCY: String(concurrency), DATABASE_URL: process.env.DATABASE_URL ?? '',
+      ...process.env,
+      ...sandbox.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SVC_LOG_LEVEL: 'warn',
+      SVC_DATA_DIR: dataDir,
+      SVC_BOOTSTRAP_TOKEN: token,
+      PROVISION_CONCURRENCY: String(concurrency),
+      DATABASE_URL: process.env.DATABASE_URL ?? '',
     },
   });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const api = async (method: string, url: string, body?: unknown) => {
     const r = await fetch(`${base}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const json = await r.json() as any;
+    const json = (await r.json()) as any;
     if (!r.ok) throw new Error(`${method} ${url}: ${r.status} ${JSON.stringify(json)}`);
     return json;
   };
   try {
     for (let i = 0; ; i++) {
-      if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${base}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       if (i > 3000 || child.exitCode !== null) throw new Error(`the service did not start (exit code ${child.exitCode})`);
       await sleep(100);
     }
@@ -90,23 +118,40 @@ async function runAll(concurrency: number): Promise<RunResult[]> {
       const wallMs = Date.now() - started;
       const cpuMs = cpuMsOf(child.pid!) - cpuBefore;
       const stream = await fetch(`${base}/api/apps/install-jobs/${jobId}/events`, { headers });
-      const events: Event[] = (await stream.text()).split('\n\n').filter(Boolean).map((block) => {
-        const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
-        const data = JSON.parse(field('data')!);
-        return { seq: Number(field('id')), kind: field('event')!, data, at: Date.parse(data.at) };
-      });
-      const bad = job.provision.steps.filter((s: any) => !['created', 'remediation'].includes(s.result.status) || (s.result.status === 'remediation' && s.itemType !== 'warehouse'));
-      if (bad.length) throw new Error(`${app.id}: unexpected step results ${JSON.stringify(bad.map((s: any) => [s.displayName, s.result.status, s.result.error]))}`);
+      const events: Event[] = (await stream.text())
+        .split('\n\n')
+        .filter(Boolean)
+        .map((block) => {
+          const field = (name: string) =>
+            block
+              .split('\n')
+              .find((l) => l.startsWith(`${name}: `))
+              ?.slice(name.length + 2);
+          const data = JSON.parse(field('data')!);
+          return { seq: Number(field('id')), kind: field('event')!, data, at: Date.parse(data.at) };
+        });
+      const bad = job.provision.steps.filter(
+        (s: any) =>
+          !['created', 'remediation'].includes(s.result.status) || (s.result.status === 'remediation' && s.itemType !== 'warehouse'),
+      );
+      if (bad.length)
+        throw new Error(
+          `${app.id}: unexpected step results ${JSON.stringify(bad.map((s: any) => [s.displayName, s.result.status, s.result.error]))}`,
+        );
       const log = (await sandbox.admin.requests()).filter((r: any) => r.seq > mark);
       if (process.env.BENCH_TRACE) {
         const t0 = events[0]!.at;
         const lines = [
-          ...log.map((r: any) => [Date.parse(r.startedAt) - t0, `  ${r.service} ${r.method} ${r.path.slice(0, 90)} ${r.status} ${r.durationMs} ms`] as const),
+          ...log.map(
+            (r: any) =>
+              [Date.parse(r.startedAt) - t0, `  ${r.service} ${r.method} ${r.path.slice(0, 90)} ${r.status} ${r.durationMs} ms`] as const,
+          ),
           ...events.map((e) => [e.at - t0, `* ${e.kind} ${JSON.stringify(e.data).slice(0, 100)}`] as const),
         ].sort((a, b) => a[0] - b[0]);
         console.log(`--- c=${concurrency} ${app.id}\n${lines.map(([t, l]) => `${String(t).padStart(6)} ${l}`).join('\n')}`);
       }
-      const requests = log.filter((r: any) => r.service !== 'identity')
+      const requests = log
+        .filter((r: any) => r.service !== 'identity')
         .map((r: any) => ({ start: Date.parse(r.startedAt), end: Date.parse(r.startedAt) + r.durationMs }));
       const phase = (p: string) => events.find((e) => e.kind === 'phase' && e.data.phase === p)!.at;
       results.push({ appId: app.id, events, wallMs, provisioningMs: phase('finalizing') - phase('provisioning'), cpuMs, requests });
@@ -158,14 +203,18 @@ function ideal(appId: string, times: Map<number, number>, slots: number): { crit
 }
 
 const store = process.env.DATABASE_URL ? 'postgres' : 'pglite';
-console.log(`bench/install: ${apps.length} apps, ${LATENCY_MS} ms added to every sandbox call, store ${store}, one service process per concurrency`);
+console.log(
+  `bench/install: ${apps.length} apps, ${LATENCY_MS} ms added to every sandbox call, store ${store}, one service process per concurrency`,
+);
 const serial = await runAll(1);
 const parallel = await runAll(6);
 const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`.padStart(8);
 let sumIdeal = 0;
 let sum6 = 0;
 let sum1 = 0;
-console.log(`${'app'.padEnd(24)} ${'items'.padStart(5)} | provisioning: ${'c=1'.padStart(8)} ${'c=6'.padStart(8)} ${'ideal6'.padStart(8)} ${'c6/ideal'.padStart(8)} ${'c1/c6'.padStart(6)} | wall c=1, c=6 | service CPU c=1, c=6`);
+console.log(
+  `${'app'.padEnd(24)} ${'items'.padStart(5)} | provisioning: ${'c=1'.padStart(8)} ${'c=6'.padStart(8)} ${'ideal6'.padStart(8)} ${'c6/ideal'.padStart(8)} ${'c1/c6'.padStart(6)} | wall c=1, c=6 | service CPU c=1, c=6`,
+);
 for (const [i, app] of apps.entries()) {
   const one = serial[i]!;
   const six = parallel[i]!;
@@ -174,9 +223,13 @@ for (const [i, app] of apps.entries()) {
   sum6 += six.provisioningMs;
   sum1 += one.provisioningMs;
   const live = app.items.filter((x) => provisionedAtInstall(x.itemType)).length;
-  console.log(`${app.id.padEnd(24)} ${String(live).padStart(5)} | ${' '.repeat(14)}${fmt(one.provisioningMs)} ${fmt(six.provisioningMs)} ${fmt(idealMs)} ${(six.provisioningMs / idealMs).toFixed(2).padStart(8)} ${(one.provisioningMs / six.provisioningMs).toFixed(2).padStart(6)} | ${fmt(one.wallMs)}, ${fmt(six.wallMs)} | ${fmt(one.cpuMs)}, ${fmt(six.cpuMs)}`);
+  console.log(
+    `${app.id.padEnd(24)} ${String(live).padStart(5)} | ${' '.repeat(14)}${fmt(one.provisioningMs)} ${fmt(six.provisioningMs)} ${fmt(idealMs)} ${(six.provisioningMs / idealMs).toFixed(2).padStart(8)} ${(one.provisioningMs / six.provisioningMs).toFixed(2).padStart(6)} | ${fmt(one.wallMs)}, ${fmt(six.wallMs)} | ${fmt(one.cpuMs)}, ${fmt(six.cpuMs)}`,
+  );
 }
 const ratio = sum6 / sumIdeal;
-console.log(`${'all apps'.padEnd(24)} ${' '.repeat(5)} | ${' '.repeat(14)}${fmt(sum1)} ${fmt(sum6)} ${fmt(sumIdeal)} ${ratio.toFixed(2).padStart(8)} ${(sum1 / sum6).toFixed(2).padStart(6)} |`);
+console.log(
+  `${'all apps'.padEnd(24)} ${' '.repeat(5)} | ${' '.repeat(14)}${fmt(sum1)} ${fmt(sum6)} ${fmt(sumIdeal)} ${ratio.toFixed(2).padStart(8)} ${(sum1 / sum6).toFixed(2).padStart(6)} |`,
+);
 console.log(`concurrency 6 / ideal = ${ratio.toFixed(3)} (goal <= ${GOAL}): ${ratio <= GOAL ? 'met' : 'NOT met'}`);
 process.exitCode = ratio <= GOAL ? 0 : 1;

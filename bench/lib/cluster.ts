@@ -7,7 +7,17 @@ import path from 'node:path';
 import pg from 'pg';
 import { startSandbox } from '@svc/sandbox';
 import { spawn } from 'node:child_process';
-import { bootstrapToken, freePort, repoRoot, serviceEnv, sleep, startService, stopService, waitHealthy, type ServiceProcess } from '../../packages/server/test/service-process.js';
+import {
+  bootstrapToken,
+  freePort,
+  repoRoot,
+  serviceEnv,
+  sleep,
+  startService,
+  stopService,
+  waitHealthy,
+  type ServiceProcess,
+} from '../../packages/server/test/service-process.js';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -51,9 +61,18 @@ export class Cluster {
   readonly slots: Slot[] = [];
   private dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
 
-  constructor(readonly sandbox: { env: Record<string, string> }, readonly databaseUrl: string, readonly settings: Record<string, string>) {}
+  constructor(
+    readonly sandbox: { env: Record<string, string> },
+    readonly databaseUrl: string,
+    readonly settings: Record<string, string>,
+  ) {}
 
-  static async create(sandbox: { env: Record<string, string> }, databaseUrl: string, processes: number, settings: Record<string, string>): Promise<Cluster> {
+  static async create(
+    sandbox: { env: Record<string, string> },
+    databaseUrl: string,
+    processes: number,
+    settings: Record<string, string>,
+  ): Promise<Cluster> {
     const c = new Cluster(sandbox, databaseUrl, settings);
     for (let i = 0; i < processes; i++) {
       const port = await freePort();
@@ -107,7 +126,12 @@ export class Cluster {
    * One API call to a live process; a connection that fails (the process was killed) is tried again on another
    * live process until `deadlineMs`. Answers the status, body and which process answered.
    */
-  async call(method: string, url: string, body?: unknown, deadlineMs = 60_000): Promise<{ status: number; body: any; slot: string; ms: number; failovers: number }> {
+  async call(
+    method: string,
+    url: string,
+    body?: unknown,
+    deadlineMs = 60_000,
+  ): Promise<{ status: number; body: any; slot: string; ms: number; failovers: number }> {
     const until = Date.now() + deadlineMs;
     let failovers = 0;
     for (let i = 0; ; i++) {
@@ -135,18 +159,32 @@ export class Cluster {
 
 /** The sandbox in a process of its own (npm run sandbox), so its work does not slow what this process measures. */
 export async function sandboxProcess(): Promise<{ env: Record<string, string>; admin: string; pid: number; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'packages/sandbox/src/cli.ts'), '--json'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'packages/sandbox/src/cli.ts'), '--json'], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   const info = await new Promise<{ env: Record<string, string>; urls: Record<string, string> }>((resolve, reject) => {
     child.stdout!.on('data', (d) => {
       out += d;
-      try { resolve(JSON.parse(out)); } catch { /* not whole yet */ }
+      try {
+        resolve(JSON.parse(out));
+      } catch {
+        /* not whole yet */
+      }
     });
     child.once('exit', (code) => reject(new Error(`the sandbox exited with ${code}`)));
   });
   return {
-    env: info.env, admin: `${info.urls.admin}/_sandbox`, pid: child.pid!,
-    stop: () => new Promise<void>((r) => { if (child.exitCode !== null) return r(); child.once('exit', () => r()); child.kill('SIGTERM'); }),
+    env: info.env,
+    admin: `${info.urls.admin}/_sandbox`,
+    pid: child.pid!,
+    stop: () =>
+      new Promise<void>((r) => {
+        if (child.exitCode !== null) return r();
+        child.once('exit', () => r());
+        child.kill('SIGTERM');
+      }),
   };
 }
 
@@ -189,7 +227,9 @@ export function postgresCpu(): number {
     if (!/^\d+$/.test(pid)) continue;
     try {
       if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuOf(Number(pid));
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   return total;
 }

@@ -13,7 +13,11 @@ const INSTALLS = Number(process.env.SCALE_INSTALLS ?? 200);
 const LATENCY_MS = Number(process.env.SCALE_LATENCY_MS ?? 300);
 const POLL_MS = Number(process.env.SCALE_POLL_MS ?? 2000);
 const CONFIGS = (process.env.SCALE_PROCESSES ?? '1,2').split(',').map(Number);
-const passThrough = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('SVC_')).map(([k, v]) => [k, v!]));
+const passThrough = Object.fromEntries(
+  Object.entries(process.env)
+    .filter(([k]) => k.startsWith('SVC_'))
+    .map(([k, v]) => [k, v!]),
+);
 
 interface Result {
   processes: number;
@@ -47,12 +51,20 @@ async function measure(processes: number): Promise<Result> {
       const cluster = await Cluster.create(sb, db.url, processes, { SVC_WORKER_POLL_MS: '200', ...passThrough });
       try {
         const services = ['dataPlatform', 'arm', 'kql', 'search', 'oneLake', 'reporting', 'sql'] as const;
-        const latency = await fetch(`${sb.admin}/latency`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(Object.fromEntries(services.map((s) => [s, LATENCY_MS]))) });
+        const latency = await fetch(`${sb.admin}/latency`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(Object.fromEntries(services.map((s) => [s, LATENCY_MS]))),
+        });
         if (!latency.ok) throw new Error(`sandbox latency: ${latency.status} ${await latency.text()}`);
         const apps = loadCatalog().apps;
         const workspaces: string[] = [];
         for (let i = 0; i < INSTALLS; i += 20) {
-          const batch = await Promise.all(Array.from({ length: Math.min(20, INSTALLS - i) }, (_, j) => cluster.call('POST', '/api/workspaces', { name: `scale-${i + j}` })));
+          const batch = await Promise.all(
+            Array.from({ length: Math.min(20, INSTALLS - i) }, (_, j) =>
+              cluster.call('POST', '/api/workspaces', { name: `scale-${i + j}` }),
+            ),
+          );
           for (const r of batch) {
             if (r.status !== 201) throw new Error(`workspace: ${r.status} ${JSON.stringify(r.body)}`);
             workspaces.push(r.body.workspace.id);
@@ -61,7 +73,12 @@ async function measure(processes: number): Promise<Result> {
 
         // Resident memory of each process, sampled every 500 ms from the start of the installs to the end.
         const samples = new Map<string, Array<{ at: number; rss: number }>>(cluster.slots.map((s) => [s.name, []]));
-        const sample = () => { for (const s of cluster.slots) { const rss = rssOf(s.proc?.child.pid); if (rss) samples.get(s.name)!.push({ at: Date.now(), rss }); } };
+        const sample = () => {
+          for (const s of cluster.slots) {
+            const rss = rssOf(s.proc?.child.pid);
+            if (rss) samples.get(s.name)!.push({ at: Date.now(), rss });
+          }
+        };
         sample();
         const sampler = setInterval(sample, 500);
 
@@ -72,26 +89,32 @@ async function measure(processes: number): Promise<Result> {
         const benchCpu = process.cpuUsage();
         const pollerLoop = eventLoopDelay();
         const started = Date.now();
-        const jobs = await Promise.all(workspaces.map(async (workspaceId, i) => {
-          const r = await cluster.call('POST', `/api/apps/${apps[i % apps.length]!.id}/install`, { workspaceId });
-          if (r.status !== 202) throw new Error(`install: ${r.status} ${JSON.stringify(r.body)}`);
-          return r.body.jobId as string;
-        }));
+        const jobs = await Promise.all(
+          workspaces.map(async (workspaceId, i) => {
+            const r = await cluster.call('POST', `/api/apps/${apps[i % apps.length]!.id}/install`, { workspaceId });
+            if (r.status !== 202) throw new Error(`install: ${r.status} ${JSON.stringify(r.body)}`);
+            return r.body.jobId as string;
+          }),
+        );
         const accepted = Date.now();
         const pollMs: number[] = [];
-        const finals = await Promise.all(jobs.map(async (jobId) => {
-          await sleep(Math.random() * POLL_MS);
-          for (;;) {
-            const r = await cluster.call('GET', `/api/apps/install-jobs/${jobId}`);
-            if (r.status !== 200) throw new Error(`poll: ${r.status} ${JSON.stringify(r.body)}`);
-            pollMs.push(r.ms);
-            if (r.body.job.status !== 'running') return r.body.job;
-            await sleep(POLL_MS);
-          }
-        }));
+        const finals = await Promise.all(
+          jobs.map(async (jobId) => {
+            await sleep(Math.random() * POLL_MS);
+            for (;;) {
+              const r = await cluster.call('GET', `/api/apps/install-jobs/${jobId}`);
+              if (r.status !== 200) throw new Error(`poll: ${r.status} ${JSON.stringify(r.body)}`);
+              pollMs.push(r.ms);
+              if (r.body.job.status !== 'running') return r.body.job;
+              await sleep(POLL_MS);
+            }
+          }),
+        );
         clearInterval(sampler);
         sample();
-        const cpu: Record<string, number> = Object.fromEntries(cluster.slots.map((s) => [s.name, cpuOf(s.proc?.child.pid) - cpuBefore[s.name]!]));
+        const cpu: Record<string, number> = Object.fromEntries(
+          cluster.slots.map((s) => [s.name, cpuOf(s.proc?.child.pid) - cpuBefore[s.name]!]),
+        );
         const used = process.cpuUsage(benchCpu);
         cpu.sandbox = cpuOf(sb.pid) - sandboxCpu;
         cpu.postgres = postgresCpu() - pgCpu;
@@ -112,14 +135,27 @@ async function measure(processes: number): Promise<Result> {
         const memory = cluster.slots.map((s) => {
           const xs = samples.get(s.name)!;
           const peak = (list: typeof xs) => Math.max(0, ...list.map((x) => x.rss));
-          return { name: s.name, start: xs[0]?.rss ?? 0, firstHalfPeak: peak(xs.filter((x) => x.at <= mid)), secondHalfPeak: peak(xs.filter((x) => x.at > mid)), end: xs.at(-1)?.rss ?? 0 };
+          return {
+            name: s.name,
+            start: xs[0]?.rss ?? 0,
+            firstHalfPeak: peak(xs.filter((x) => x.at <= mid)),
+            secondHalfPeak: peak(xs.filter((x) => x.at > mid)),
+            end: xs.at(-1)?.rss ?? 0,
+          };
         });
-        console.log(`  ${processes} process(es): ${INSTALLS} installs accepted in ${((accepted - started) / 1000).toFixed(1)} s, all finished after ${seconds.toFixed(1)} s`);
+        console.log(
+          `  ${processes} process(es): ${INSTALLS} installs accepted in ${((accepted - started) / 1000).toFixed(1)} s, all finished after ${seconds.toFixed(1)} s`,
+        );
         return {
-          processes, seconds, jobsPerMinute: INSTALLS / (seconds / 60), statuses,
+          processes,
+          seconds,
+          jobsPerMinute: INSTALLS / (seconds / 60),
+          statuses,
           poll: { count: pollMs.length, p50: percentile(pollMs, 50), p99: percentile(pollMs, 99), max: Math.max(...pollMs) },
           pollerLoop: pollerLoop.read(),
-          memory, server, cpu,
+          memory,
+          server,
+          cpu,
         };
       } finally {
         await cluster.stop();
@@ -133,28 +169,50 @@ async function measure(processes: number): Promise<Result> {
 }
 
 async function main() {
-  console.log(`bench/scale: ${INSTALLS} concurrent installs on PostgreSQL, ${LATENCY_MS} ms per backing call, each job polled every ${POLL_MS} ms`);
-  const overrides = Object.entries(passThrough).map(([k, v]) => `${k}=${v}`).join(' ');
+  console.log(
+    `bench/scale: ${INSTALLS} concurrent installs on PostgreSQL, ${LATENCY_MS} ms per backing call, each job polled every ${POLL_MS} ms`,
+  );
+  const overrides = Object.entries(passThrough)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
   if (overrides) console.log(`  settings: ${overrides}`);
   const results: Result[] = [];
   for (const n of CONFIGS) results.push(await measure(n));
   console.log('');
   for (const r of results) {
-    console.log(`${r.processes} process(es): ${r.jobsPerMinute.toFixed(1)} jobs/min (${Object.entries(r.statuses).map(([s, n]) => `${s} ${n}`).join(', ')}); ` +
-      `poll p50 ${r.poll.p50.toFixed(1)} ms, p99 ${r.poll.p99.toFixed(1)} ms, max ${r.poll.max.toFixed(0)} ms over ${r.poll.count} polls ` +
-      `(the pollers' own event-loop delay p99 ${r.pollerLoop.p99.toFixed(1)} ms, max ${r.pollerLoop.max.toFixed(0)} ms)`);
-    console.log(`    CPU seconds during the run: ${Object.entries(r.cpu).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')} (${(Object.values(r.cpu).reduce((a, b) => a + b, 0) / r.seconds).toFixed(2)} cores on average)`);
+    console.log(
+      `${r.processes} process(es): ${r.jobsPerMinute.toFixed(1)} jobs/min (${Object.entries(r.statuses)
+        .map(([s, n]) => `${s} ${n}`)
+        .join(', ')}); ` +
+        `poll p50 ${r.poll.p50.toFixed(1)} ms, p99 ${r.poll.p99.toFixed(1)} ms, max ${r.poll.max.toFixed(0)} ms over ${r.poll.count} polls ` +
+        `(the pollers' own event-loop delay p99 ${r.pollerLoop.p99.toFixed(1)} ms, max ${r.pollerLoop.max.toFixed(0)} ms)`,
+    );
+    console.log(
+      `    CPU seconds during the run: ${Object.entries(r.cpu)
+        .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+        .join(', ')} (${(Object.values(r.cpu).reduce((a, b) => a + b, 0) / r.seconds).toFixed(2)} cores on average)`,
+    );
     for (const s of r.server) {
-      console.log(`    process ${s.name}: ${s.polls} polls, ${s.over50} over 50 ms by its own timing; event-loop delay p99 ${s.loopP99Ms.toFixed(1)} ms, max ${s.loopMaxMs.toFixed(0)} ms`);
+      console.log(
+        `    process ${s.name}: ${s.polls} polls, ${s.over50} over 50 ms by its own timing; event-loop delay p99 ${s.loopP99Ms.toFixed(1)} ms, max ${s.loopMaxMs.toFixed(0)} ms`,
+      );
     }
-    for (const m of r.memory) console.log(`    process ${m.name} RSS: start ${mb(m.start)}, peak first half ${mb(m.firstHalfPeak)}, peak second half ${mb(m.secondHalfPeak)}, end ${mb(m.end)}`);
+    for (const m of r.memory)
+      console.log(
+        `    process ${m.name} RSS: start ${mb(m.start)}, peak first half ${mb(m.firstHalfPeak)}, peak second half ${mb(m.secondHalfPeak)}, end ${mb(m.end)}`,
+      );
   }
   const one = results.find((r) => r.processes === 1);
   const two = results.find((r) => r.processes === 2);
   if (one && two) console.log(`ratio two/one: ${(two.jobsPerMinute / one.jobsPerMinute).toFixed(2)} (goal >= 1.7)`);
   const worst = Math.max(...results.map((r) => r.poll.p99));
   console.log(`poll p99: ${worst.toFixed(1)} ms (goal < 50 ms)`);
-  const growth = results.flatMap((r) => r.memory.map((m) => `${r.processes}/${m.name} ${m.firstHalfPeak ? `${(((m.secondHalfPeak - m.firstHalfPeak) / m.firstHalfPeak) * 100).toFixed(0)}%` : 'n/a'}`));
+  const growth = results.flatMap((r) =>
+    r.memory.map(
+      (m) =>
+        `${r.processes}/${m.name} ${m.firstHalfPeak ? `${(((m.secondHalfPeak - m.firstHalfPeak) / m.firstHalfPeak) * 100).toFixed(0)}%` : 'n/a'}`,
+    ),
+  );
   console.log(`memory, second-half peak over first-half peak per process: ${growth.join(', ')} (goal: flat)`);
 }
 

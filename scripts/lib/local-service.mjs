@@ -9,14 +9,15 @@ import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 
-const freePort = () => new Promise((resolve, reject) => {
-  const srv = net.createServer();
-  srv.once('error', reject);
-  srv.listen(0, '127.0.0.1', () => {
-    const { port } = srv.address();
-    srv.close(() => resolve(port));
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
   });
-});
 
 const alnum = (n, alphabet) => Array.from(crypto.randomBytes(n), (b) => alphabet[b % alphabet.length]).join('');
 
@@ -43,17 +44,27 @@ export async function startLocalService({ token, label, env: extra = {} }) {
   };
   // Its own sandbox and embedded store, whatever the caller's environment points at.
   for (const name of ['SVC_PUBLIC_URL', 'DATABASE_URL', 'SVC_SANDBOX_ADMIN_URL']) delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
-  child.stdout.on('data', (d) => { log += d; });
-  child.stderr.on('data', (d) => { log += d; });
+  child.stdout.on('data', (d) => {
+    log += d;
+  });
+  child.stderr.on('data', (d) => {
+    log += d;
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the service exited (${child.exitCode}):\n${log}`);
     try {
       if ((await fetch(`${baseUrl}/api/health`)).ok) break;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     if (Date.now() > deadline) {
       child.kill('SIGTERM');
       throw new Error(`the service did not answer /api/health within 90 s:\n${log}`);
@@ -63,7 +74,10 @@ export async function startLocalService({ token, label, env: extra = {} }) {
   const stop = async () => {
     if (child.exitCode === null) {
       child.kill('SIGTERM');
-      await new Promise((r) => { child.once('exit', r); setTimeout(r, 5000); });
+      await new Promise((r) => {
+        child.once('exit', r);
+        setTimeout(r, 5000);
+      });
       if (child.exitCode === null) child.kill('SIGKILL');
     }
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -29,7 +29,16 @@ export function must(label, r) {
 /** The generator jar in the local Maven repository (MAVEN_REPO, else ~/.m2/repository), fetched with mvn when absent. */
 export function generatorJar() {
   const repo = process.env.MAVEN_REPO ?? path.join(os.homedir(), '.m2', 'repository');
-  const jar = path.join(repo, 'org/openapitools/openapi-generator-cli', GENERATOR_VERSION, `openapi-generator-cli-${GENERATOR_VERSION}.jar`);
-  if (!fs.existsSync(jar)) must(`mvn dependency:get ${ARTIFACT}`, sh('mvn', ['-q', '-B', 'dependency:get', `-Dartifact=${ARTIFACT}`, '-Dtransitive=false'], { stdio: 'inherit' }));
+  const jar = path.join(
+    repo,
+    'org/openapitools/openapi-generator-cli',
+    GENERATOR_VERSION,
+    `openapi-generator-cli-${GENERATOR_VERSION}.jar`,
+  );
+  if (!fs.existsSync(jar))
+    must(
+      `mvn dependency:get ${ARTIFACT}`,
+      sh('mvn', ['-q', '-B', 'dependency:get', `-Dartifact=${ARTIFACT}`, '-Dtransitive=false'], { stdio: 'inherit' }),
+    );
   return jar;
 }

@@ -12,12 +12,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** An API client of the service at `base` with a bearer token. */
 export function apiClient(base: string, token: string): Api {
   return async (method, url, body) => {
-    const r = await fetch(`${base}${url}`, { method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const r = await fetch(`${base}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await r.text();
     let parsed: any = text;
     try {
       parsed = text ? JSON.parse(text) : undefined;
-    } catch { /* a file */ }
+    } catch {
+      /* a file */
+    }
     return { status: r.status, body: parsed };
   };
 }
@@ -28,13 +34,19 @@ const expectOk = (what: string, r: { status: number; body: any }, ...ok: number[
 };
 
 /** Installs an app into a new service workspace and waits for the job to end; answers its status and outcome. */
-export async function installApp(api: Api, appId: string, workspaceName: string, timeoutMs = 180_000): Promise<{ status: string; outcome?: string; steps: number }> {
+export async function installApp(
+  api: Api,
+  appId: string,
+  workspaceName: string,
+  timeoutMs = 180_000,
+): Promise<{ status: string; outcome?: string; steps: number }> {
   const ws = expectOk('create workspace', await api('POST', '/api/workspaces', { name: workspaceName }), 201).workspace.id as string;
   const { jobId } = expectOk(`install ${appId}`, await api('POST', `/api/apps/${appId}/install`, { workspaceId: ws }), 202);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const job = expectOk(`job ${jobId}`, await api('GET', `/api/apps/install-jobs/${jobId}`)).job;
-    if (job.status !== 'running') return { status: job.status, outcome: job.provision?.outcome ?? job.outcome, steps: job.provision?.steps?.length ?? 0 };
+    if (job.status !== 'running')
+      return { status: job.status, outcome: job.provision?.outcome ?? job.outcome, steps: job.provision?.steps?.length ?? 0 };
     if (Date.now() > deadline) throw new Error(`install of ${appId} did not end within ${timeoutMs} ms`);
     await sleep(200);
   }
@@ -57,13 +69,17 @@ export async function reportOperations(api: Api, workspaceId: string): Promise<s
     await sleep(250);
     job = expectOk('export status', await api('GET', `${base}/${first.id}/exports/${encodeURIComponent(job.id)}?${q}`)).export;
   }
-  if (job.status === 'Succeeded') expectOk('export file', await api('GET', `${base}/${first.id}/exports/${encodeURIComponent(job.id)}/file?${q}`));
+  if (job.status === 'Succeeded')
+    expectOk('export file', await api('GET', `${base}/${first.id}/exports/${encodeURIComponent(job.id)}/file?${q}`));
   return `${reports.length} reports listed, "${first.name}" read and exported (${job.status})`;
 }
 
 /** The identity operations: probes as the service identity, a diagnosis, the firewall and role-assignment reads. */
 export async function identityOperations(api: Api, platformWorkspaceId: string): Promise<string> {
-  const probes = expectOk('probes', await api('POST', '/api/admin/identity/probes', { identity: { kind: 'service' }, workspaceId: platformWorkspaceId }));
+  const probes = expectOk(
+    'probes',
+    await api('POST', '/api/admin/identity/probes', { identity: { kind: 'service' }, workspaceId: platformWorkspaceId }),
+  );
   expectOk('diagnose', await api('GET', '/api/admin/identity/diagnose?status=403&service=data-platform'));
   const ws = `/api/admin/identity/workspaces/${platformWorkspaceId}`;
   expectOk('firewall rules', await api('GET', `${ws}/firewall-rules`));

@@ -19,10 +19,17 @@ export type ResourceAssignment = Schemas['ResourceAssignment'];
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 /** The success body of an operation (200, 201 or 202). */
 type Success<K extends keyof operations> = operations[K]['responses'] extends infer R
-  ? R extends { 200: infer S } ? JsonOf<S> : R extends { 201: infer S } ? JsonOf<S> : R extends { 202: infer S } ? JsonOf<S> : never
+  ? R extends { 200: infer S }
+    ? JsonOf<S>
+    : R extends { 201: infer S }
+      ? JsonOf<S>
+      : R extends { 202: infer S }
+        ? JsonOf<S>
+        : never
   : never;
 /** The JSON body an operation takes. */
-export type RequestBody<K extends keyof operations> = NonNullable<operations[K]['requestBody']> extends { content: { 'application/json': infer B } } ? B : never;
+export type RequestBody<K extends keyof operations> =
+  NonNullable<operations[K]['requestBody']> extends { content: { 'application/json': infer B } } ? B : never;
 /** The success body without `ok`. */
 export type Result<K extends keyof operations> = Omit<Success<K>, 'ok'>;
 
@@ -32,10 +39,17 @@ export type WhoAmI = Result<'whoami'>;
 
 /** One page of a list; `nextCursor` is absent on the last page. */
 export type Page<T> = T[] & { nextCursor?: string };
-export interface PageOptions { limit?: number; cursor?: string }
+export interface PageOptions {
+  limit?: number;
+  cursor?: string;
+}
 
 /** One server-sent event of an install job. */
-export interface InstallEvent { id?: string; event: string; data: unknown }
+export interface InstallEvent {
+  id?: string;
+  event: string;
+  data: unknown;
+}
 
 export interface SvcClientOptions {
   /** The deployment address; default SVC_BASE_URL in Node, the page's own origin in a browser. */
@@ -136,20 +150,27 @@ export class SvcClient {
     this.api.use({
       onRequest: ({ request }) => {
         if (this.cookie && !request.headers.has('cookie')) request.headers.set('cookie', this.cookie);
-        if (!SAFE.has(request.method) && this.csrfToken && !request.headers.has('authorization')) request.headers.set('x-csrf-token', this.csrfToken);
+        if (!SAFE.has(request.method) && this.csrfToken && !request.headers.has('authorization'))
+          request.headers.set('x-csrf-token', this.csrfToken);
         return request;
       },
     });
   }
 
   /** Runs one call: network failures, timeouts and error envelopes throw; a success body must be `{ok: true}`. */
-  private async run<T>(operationId: string, send: (init: { signal: AbortSignal }) => Promise<Answer>, pick: (body: Record<string, unknown>, response: Response) => T, expect: 'envelope' | 'object' | 'text' = 'envelope'): Promise<T> {
+  private async run<T>(
+    operationId: string,
+    send: (init: { signal: AbortSignal }) => Promise<Answer>,
+    pick: (body: Record<string, unknown>, response: Response) => T,
+    expect: 'envelope' | 'object' | 'text' = 'envelope',
+  ): Promise<T> {
     let answer: Answer;
     try {
       answer = await send({ signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (err) {
       const name = (err as Error)?.name;
-      if (name === 'TimeoutError' || name === 'AbortError') throw new SvcTimeoutError(`${operationId}: timed out after ${this.timeoutMs} ms`, undefined, { cause: err });
+      if (name === 'TimeoutError' || name === 'AbortError')
+        throw new SvcTimeoutError(`${operationId}: timed out after ${this.timeoutMs} ms`, undefined, { cause: err });
       throw new SvcConnectionError(`${operationId}: cannot reach ${this.baseUrl}: ${(err as Error)?.message ?? err}`, { cause: err });
     }
     const { response } = answer;
@@ -159,7 +180,8 @@ export class SvcClient {
       return answer.data as T;
     }
     const body = answer.data as Record<string, unknown> | undefined;
-    if (!body || typeof body !== 'object' || (expect === 'envelope' && body.ok !== true)) throw new SvcProtocolError(`${operationId}: the answer is not a success envelope`);
+    if (!body || typeof body !== 'object' || (expect === 'envelope' && body.ok !== true))
+      throw new SvcProtocolError(`${operationId}: the answer is not a success envelope`);
     return pick(body, response);
   }
 
@@ -186,7 +208,11 @@ export class SvcClient {
 
   private static query(o?: object): Record<string, string> | undefined {
     if (!o) return undefined;
-    return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+    return Object.fromEntries(
+      Object.entries(o)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, String(v)]),
+    );
   }
 
   /** Every entry of a paged list, page after page. */
@@ -208,9 +234,21 @@ export class SvcClient {
     /** Liveness, the store, the cloud. */
     health: () => this.run('getHealth', (i) => this.api.GET('/api/health', i), SvcClient.rest<Result<'getHealth'>>),
     /** Prometheus text metrics. */
-    metrics: () => this.run('getMetrics', (i) => this.api.GET('/metrics', { ...i, parseAs: 'text' }) as Promise<Answer>, (b) => b as unknown as string, 'text'),
+    metrics: () =>
+      this.run(
+        'getMetrics',
+        (i) => this.api.GET('/metrics', { ...i, parseAs: 'text' }) as Promise<Answer>,
+        (b) => b as unknown as string,
+        'text',
+      ),
     /** The deployment's OpenAPI 3.1 document. */
-    openapi: () => this.run('getOpenApiDocument', (i) => this.api.GET('/api/openapi.json', i), (b) => b as Record<string, unknown> & { openapi: string }, 'object'),
+    openapi: () =>
+      this.run(
+        'getOpenApiDocument',
+        (i) => this.api.GET('/api/openapi.json', i),
+        (b) => b as Record<string, unknown> & { openapi: string },
+        'object',
+      ),
   };
 
   readonly session = {
@@ -219,11 +257,18 @@ export class SvcClient {
      * outside a browser the client keeps it from Set-Cookie.
      */
     signIn: async (token: string) => {
-      const r = await this.run('createSession', (i) => this.api.POST('/api/session', { ...i, body: { token } }), (body, response) => {
-        const cookie = response.headers.getSetCookie?.().map((c) => c.split(';')[0]!).find((c) => c.startsWith('svc_session='));
-        if (cookie) this.cookie = cookie;
-        return SvcClient.rest<Result<'createSession'>>(body);
-      });
+      const r = await this.run(
+        'createSession',
+        (i) => this.api.POST('/api/session', { ...i, body: { token } }),
+        (body, response) => {
+          const cookie = response.headers
+            .getSetCookie?.()
+            .map((c) => c.split(';')[0]!)
+            .find((c) => c.startsWith('svc_session='));
+          if (cookie) this.cookie = cookie;
+          return SvcClient.rest<Result<'createSession'>>(body);
+        },
+      );
       this.csrfToken = r.csrfToken;
       return r;
     },
@@ -233,7 +278,8 @@ export class SvcClient {
      * Where a browser goes to sign in with the cloud's identity provider (GET /api/auth/login answers a redirect to
      * it); `returnTo` is the console path to land on. Navigate to it; there is nothing for a script to fetch.
      */
-    identityProviderSignInUrl: (returnTo?: string) => `${this.baseUrl}/api/auth/login${returnTo ? `?returnTo=${encodeURIComponent(returnTo)}` : ''}`,
+    identityProviderSignInUrl: (returnTo?: string) =>
+      `${this.baseUrl}/api/auth/login${returnTo ? `?returnTo=${encodeURIComponent(returnTo)}` : ''}`,
     /** The redirect URI to register with the identity provider (GET /api/auth/callback, where it sends the browser back). */
     identityProviderRedirectUri: () => `${this.baseUrl}/api/auth/callback`,
   };
@@ -246,95 +292,255 @@ export class SvcClient {
     (Object.entries(IDENTITY_ROUTES) as Array<[IdentityOperation, readonly [string, string]]>).map(([id, [method, path]]) => [
       id,
       (params: { path?: Record<string, string>; query?: Record<string, string>; body?: unknown } = {}) =>
-        this.run(id, (i) => (this.api as unknown as Record<string, (p: string, o: object) => Promise<Answer>>)[method]!(path, { ...i, params: { path: params.path, query: params.query }, body: params.body }), SvcClient.rest<Record<string, unknown>>),
+        this.run(
+          id,
+          (i) =>
+            (this.api as unknown as Record<string, (p: string, o: object) => Promise<Answer>>)[method]!(path, {
+              ...i,
+              params: { path: params.path, query: params.query },
+              body: params.body,
+            }),
+          SvcClient.rest<Record<string, unknown>>,
+        ),
     ]),
-  ) as Record<IdentityOperation, (params?: { path?: Record<string, string>; query?: Record<string, string>; body?: unknown }) => Promise<Record<string, unknown>>>;
+  ) as Record<
+    IdentityOperation,
+    (params?: { path?: Record<string, string>; query?: Record<string, string>; body?: unknown }) => Promise<Record<string, unknown>>
+  >;
 
   /** The deployment operator's calls (scope `operator`): tenants, and the platform workspaces and targets each may use. */
   readonly operator = {
-    listTenants: (o?: PageOptions) => this.run('listTenants', (i) => this.api.GET('/api/operator/tenants', { ...i, params: { query: SvcClient.query(o) } }), SvcClient.page<Tenant>('tenants')),
-    createTenant: (body: RequestBody<'createTenant'>) => this.run('createTenant', (i) => this.api.POST('/api/operator/tenants', { ...i, body }), SvcClient.key<Tenant>('tenant')),
-    getTenant: (tenantId: string) => this.run('getTenant', (i) => this.api.GET('/api/operator/tenants/{tenantId}', { ...i, params: { path: { tenantId } } }), SvcClient.key<Tenant>('tenant')),
+    listTenants: (o?: PageOptions) =>
+      this.run(
+        'listTenants',
+        (i) => this.api.GET('/api/operator/tenants', { ...i, params: { query: SvcClient.query(o) } }),
+        SvcClient.page<Tenant>('tenants'),
+      ),
+    createTenant: (body: RequestBody<'createTenant'>) =>
+      this.run('createTenant', (i) => this.api.POST('/api/operator/tenants', { ...i, body }), SvcClient.key<Tenant>('tenant')),
+    getTenant: (tenantId: string) =>
+      this.run(
+        'getTenant',
+        (i) => this.api.GET('/api/operator/tenants/{tenantId}', { ...i, params: { path: { tenantId } } }),
+        SvcClient.key<Tenant>('tenant'),
+      ),
     /** A token of the tenant's first admin (created when absent); `secret` is shown only in this answer. */
     createAdminToken: (tenantId: string, body: RequestBody<'createTenantAdminToken'> = {}) =>
-      this.run('createTenantAdminToken', (i) => this.api.POST('/api/operator/tenants/{tenantId}/admin-tokens', { ...i, params: { path: { tenantId } }, body }), SvcClient.rest<Result<'createTenantAdminToken'>>),
+      this.run(
+        'createTenantAdminToken',
+        (i) => this.api.POST('/api/operator/tenants/{tenantId}/admin-tokens', { ...i, params: { path: { tenantId } }, body }),
+        SvcClient.rest<Result<'createTenantAdminToken'>>,
+      ),
     listPlatformWorkspaces: (tenantId: string) =>
-      this.run('listTenantPlatformWorkspaces', (i) => this.api.GET('/api/operator/tenants/{tenantId}/platform-workspaces', { ...i, params: { path: { tenantId } } }), SvcClient.key<ResourceAssignment[]>('platformWorkspaces')),
+      this.run(
+        'listTenantPlatformWorkspaces',
+        (i) => this.api.GET('/api/operator/tenants/{tenantId}/platform-workspaces', { ...i, params: { path: { tenantId } } }),
+        SvcClient.key<ResourceAssignment[]>('platformWorkspaces'),
+      ),
     assignPlatformWorkspace: (tenantId: string, platformWorkspaceId: string) =>
-      this.run('assignPlatformWorkspace', (i) => this.api.POST('/api/operator/tenants/{tenantId}/platform-workspaces', { ...i, params: { path: { tenantId } }, body: { platformWorkspaceId } }), SvcClient.key<ResourceAssignment>('assignment')),
+      this.run(
+        'assignPlatformWorkspace',
+        (i) =>
+          this.api.POST('/api/operator/tenants/{tenantId}/platform-workspaces', {
+            ...i,
+            params: { path: { tenantId } },
+            body: { platformWorkspaceId },
+          }),
+        SvcClient.key<ResourceAssignment>('assignment'),
+      ),
     unassignPlatformWorkspace: (tenantId: string, platformWorkspaceId: string) =>
-      this.run('unassignPlatformWorkspace', (i) => this.api.DELETE('/api/operator/tenants/{tenantId}/platform-workspaces/{platformWorkspaceId}', { ...i, params: { path: { tenantId, platformWorkspaceId } } }), SvcClient.rest<Result<'unassignPlatformWorkspace'>>),
+      this.run(
+        'unassignPlatformWorkspace',
+        (i) =>
+          this.api.DELETE('/api/operator/tenants/{tenantId}/platform-workspaces/{platformWorkspaceId}', {
+            ...i,
+            params: { path: { tenantId, platformWorkspaceId } },
+          }),
+        SvcClient.rest<Result<'unassignPlatformWorkspace'>>,
+      ),
     listTargets: (tenantId: string) =>
-      this.run('listTenantTargets', (i) => this.api.GET('/api/operator/tenants/{tenantId}/targets', { ...i, params: { path: { tenantId } } }), SvcClient.key<ResourceAssignment[]>('targets')),
+      this.run(
+        'listTenantTargets',
+        (i) => this.api.GET('/api/operator/tenants/{tenantId}/targets', { ...i, params: { path: { tenantId } } }),
+        SvcClient.key<ResourceAssignment[]>('targets'),
+      ),
     assignTarget: (tenantId: string, body: RequestBody<'assignTarget'>) =>
-      this.run('assignTarget', (i) => this.api.POST('/api/operator/tenants/{tenantId}/targets', { ...i, params: { path: { tenantId } }, body }), SvcClient.key<ResourceAssignment>('assignment')),
+      this.run(
+        'assignTarget',
+        (i) => this.api.POST('/api/operator/tenants/{tenantId}/targets', { ...i, params: { path: { tenantId } }, body }),
+        SvcClient.key<ResourceAssignment>('assignment'),
+      ),
     unassignTarget: (tenantId: string, targetId: string) =>
-      this.run('unassignTarget', (i) => this.api.DELETE('/api/operator/tenants/{tenantId}/targets/{targetId}', { ...i, params: { path: { tenantId, targetId } } }), SvcClient.key<string>('unassigned')),
+      this.run(
+        'unassignTarget',
+        (i) => this.api.DELETE('/api/operator/tenants/{tenantId}/targets/{targetId}', { ...i, params: { path: { tenantId, targetId } } }),
+        SvcClient.key<string>('unassigned'),
+      ),
     listApplications: (tenantId: string) =>
-      this.run('listTenantApplications', (i) => this.api.GET('/api/operator/tenants/{tenantId}/applications', { ...i, params: { path: { tenantId } } }), SvcClient.key<ResourceAssignment[]>('applications')),
+      this.run(
+        'listTenantApplications',
+        (i) => this.api.GET('/api/operator/tenants/{tenantId}/applications', { ...i, params: { path: { tenantId } } }),
+        SvcClient.key<ResourceAssignment[]>('applications'),
+      ),
     /** An app registration (and the vault secret its rotations write) the tenant's admins may rotate. */
     assignApplication: (tenantId: string, body: RequestBody<'assignApplication'>) =>
-      this.run('assignApplication', (i) => this.api.POST('/api/operator/tenants/{tenantId}/applications', { ...i, params: { path: { tenantId } }, body }), SvcClient.key<ResourceAssignment>('assignment')),
+      this.run(
+        'assignApplication',
+        (i) => this.api.POST('/api/operator/tenants/{tenantId}/applications', { ...i, params: { path: { tenantId } }, body }),
+        SvcClient.key<ResourceAssignment>('assignment'),
+      ),
     unassignApplication: (tenantId: string, clientId: string) =>
-      this.run('unassignApplication', (i) => this.api.DELETE('/api/operator/tenants/{tenantId}/applications/{clientId}', { ...i, params: { path: { tenantId, clientId } } }), SvcClient.key<string>('unassigned')),
+      this.run(
+        'unassignApplication',
+        (i) =>
+          this.api.DELETE('/api/operator/tenants/{tenantId}/applications/{clientId}', { ...i, params: { path: { tenantId, clientId } } }),
+        SvcClient.key<string>('unassigned'),
+      ),
   };
 
   readonly tokens = {
-    list: (o?: PageOptions) => this.run('listTokens', (i) => this.api.GET('/api/tokens', { ...i, params: { query: SvcClient.query(o) } }), SvcClient.page<ApiToken>('tokens')),
+    list: (o?: PageOptions) =>
+      this.run(
+        'listTokens',
+        (i) => this.api.GET('/api/tokens', { ...i, params: { query: SvcClient.query(o) } }),
+        SvcClient.page<ApiToken>('tokens'),
+      ),
     iterate: (o?: Omit<PageOptions, 'cursor'>) => this.pages((cursor) => this.tokens.list({ ...o, cursor })),
     /** Creates a token; `secret` is shown only in this answer. */
-    create: (body: RequestBody<'createToken'>) => this.run('createToken', (i) => this.api.POST('/api/tokens', { ...i, body }), SvcClient.rest<Result<'createToken'>>),
-    revoke: (tokenId: string) => this.run('revokeToken', (i) => this.api.DELETE('/api/tokens/{tokenId}', { ...i, params: { path: { tokenId } } }), SvcClient.key<string>('revoked')),
+    create: (body: RequestBody<'createToken'>) =>
+      this.run('createToken', (i) => this.api.POST('/api/tokens', { ...i, body }), SvcClient.rest<Result<'createToken'>>),
+    revoke: (tokenId: string) =>
+      this.run(
+        'revokeToken',
+        (i) => this.api.DELETE('/api/tokens/{tokenId}', { ...i, params: { path: { tokenId } } }),
+        SvcClient.key<string>('revoked'),
+      ),
   };
 
   readonly workspaces = {
-    list: (o?: PageOptions) => this.run('listWorkspaces', (i) => this.api.GET('/api/workspaces', { ...i, params: { query: SvcClient.query(o) } }), SvcClient.page<Workspace>('workspaces')),
+    list: (o?: PageOptions) =>
+      this.run(
+        'listWorkspaces',
+        (i) => this.api.GET('/api/workspaces', { ...i, params: { query: SvcClient.query(o) } }),
+        SvcClient.page<Workspace>('workspaces'),
+      ),
     iterate: (o?: Omit<PageOptions, 'cursor'>) => this.pages((cursor) => this.workspaces.list({ ...o, cursor })),
-    create: (body: RequestBody<'createWorkspace'>) => this.run('createWorkspace', (i) => this.api.POST('/api/workspaces', { ...i, body }), SvcClient.key<Workspace>('workspace')),
-    get: (workspaceId: string) => this.run('getWorkspace', (i) => this.api.GET('/api/workspaces/{workspaceId}', { ...i, params: { path: { workspaceId } } }), SvcClient.key<Workspace>('workspace')),
+    create: (body: RequestBody<'createWorkspace'>) =>
+      this.run('createWorkspace', (i) => this.api.POST('/api/workspaces', { ...i, body }), SvcClient.key<Workspace>('workspace')),
+    get: (workspaceId: string) =>
+      this.run(
+        'getWorkspace',
+        (i) => this.api.GET('/api/workspaces/{workspaceId}', { ...i, params: { path: { workspaceId } } }),
+        SvcClient.key<Workspace>('workspace'),
+      ),
     update: (workspaceId: string, body: RequestBody<'updateWorkspace'>) =>
-      this.run('updateWorkspace', (i) => this.api.PATCH('/api/workspaces/{workspaceId}', { ...i, params: { path: { workspaceId } }, body }), SvcClient.key<Workspace>('workspace')),
-    delete: (workspaceId: string) => this.run('deleteWorkspace', (i) => this.api.DELETE('/api/workspaces/{workspaceId}', { ...i, params: { path: { workspaceId } } }), SvcClient.key<string>('deleted')),
+      this.run(
+        'updateWorkspace',
+        (i) => this.api.PATCH('/api/workspaces/{workspaceId}', { ...i, params: { path: { workspaceId } }, body }),
+        SvcClient.key<Workspace>('workspace'),
+      ),
+    delete: (workspaceId: string) =>
+      this.run(
+        'deleteWorkspace',
+        (i) => this.api.DELETE('/api/workspaces/{workspaceId}', { ...i, params: { path: { workspaceId } } }),
+        SvcClient.key<string>('deleted'),
+      ),
   };
 
   readonly items = {
     /** Every item type, and whether an install provisions it live. */
     types: () => this.run('listItemTypes', (i) => this.api.GET('/api/item-types', i), SvcClient.key<ItemType[]>('itemTypes')),
     list: (workspaceId: string, o?: PageOptions & { itemType?: string }) =>
-      this.run('listItems', (i) => this.api.GET('/api/workspaces/{workspaceId}/items', { ...i, params: { path: { workspaceId }, query: SvcClient.query(o) } }), SvcClient.page<Item>('items')),
-    iterate: (workspaceId: string, o?: { limit?: number; itemType?: string }) => this.pages((cursor) => this.items.list(workspaceId, { ...o, cursor })),
+      this.run(
+        'listItems',
+        (i) => this.api.GET('/api/workspaces/{workspaceId}/items', { ...i, params: { path: { workspaceId }, query: SvcClient.query(o) } }),
+        SvcClient.page<Item>('items'),
+      ),
+    iterate: (workspaceId: string, o?: { limit?: number; itemType?: string }) =>
+      this.pages((cursor) => this.items.list(workspaceId, { ...o, cursor })),
     create: (workspaceId: string, body: RequestBody<'createItem'>) =>
-      this.run('createItem', (i) => this.api.POST('/api/workspaces/{workspaceId}/items', { ...i, params: { path: { workspaceId } }, body }), SvcClient.key<Item>('item')),
+      this.run(
+        'createItem',
+        (i) => this.api.POST('/api/workspaces/{workspaceId}/items', { ...i, params: { path: { workspaceId } }, body }),
+        SvcClient.key<Item>('item'),
+      ),
     get: (workspaceId: string, itemId: string) =>
-      this.run('getItem', (i) => this.api.GET('/api/workspaces/{workspaceId}/items/{itemId}', { ...i, params: { path: { workspaceId, itemId } } }), SvcClient.key<Item>('item')),
+      this.run(
+        'getItem',
+        (i) => this.api.GET('/api/workspaces/{workspaceId}/items/{itemId}', { ...i, params: { path: { workspaceId, itemId } } }),
+        SvcClient.key<Item>('item'),
+      ),
     update: (workspaceId: string, itemId: string, body: RequestBody<'updateItem'>) =>
-      this.run('updateItem', (i) => this.api.PATCH('/api/workspaces/{workspaceId}/items/{itemId}', { ...i, params: { path: { workspaceId, itemId } }, body }), SvcClient.key<Item>('item')),
+      this.run(
+        'updateItem',
+        (i) => this.api.PATCH('/api/workspaces/{workspaceId}/items/{itemId}', { ...i, params: { path: { workspaceId, itemId } }, body }),
+        SvcClient.key<Item>('item'),
+      ),
     delete: (workspaceId: string, itemId: string) =>
-      this.run('deleteItem', (i) => this.api.DELETE('/api/workspaces/{workspaceId}/items/{itemId}', { ...i, params: { path: { workspaceId, itemId } } }), SvcClient.key<string>('deleted')),
+      this.run(
+        'deleteItem',
+        (i) => this.api.DELETE('/api/workspaces/{workspaceId}/items/{itemId}', { ...i, params: { path: { workspaceId, itemId } } }),
+        SvcClient.key<string>('deleted'),
+      ),
     /** The stored content and its ETag. */
     getContent: (workspaceId: string, itemId: string) =>
-      this.run('getItemContent', (i) => this.api.GET('/api/workspaces/{workspaceId}/items/{itemId}/content', { ...i, params: { path: { workspaceId, itemId } } }), SvcClient.rest<Result<'getItemContent'>>),
+      this.run(
+        'getItemContent',
+        (i) => this.api.GET('/api/workspaces/{workspaceId}/items/{itemId}/content', { ...i, params: { path: { workspaceId, itemId } } }),
+        SvcClient.rest<Result<'getItemContent'>>,
+      ),
     /** Saves content; `ifMatch` is the ETag read (or '*'); answers the new ETag. */
     putContent: (workspaceId: string, itemId: string, content: unknown, ifMatch: string) =>
-      this.run('putItemContent', (i) => this.api.PUT('/api/workspaces/{workspaceId}/items/{itemId}/content', { ...i, params: { path: { workspaceId, itemId }, header: { 'if-match': ifMatch } }, body: { content } }), SvcClient.key<string>('etag')),
+      this.run(
+        'putItemContent',
+        (i) =>
+          this.api.PUT('/api/workspaces/{workspaceId}/items/{itemId}/content', {
+            ...i,
+            params: { path: { workspaceId, itemId }, header: { 'if-match': ifMatch } },
+            body: { content },
+          }),
+        SvcClient.key<string>('etag'),
+      ),
   };
 
   readonly catalog = {
     listApps: () => this.run('listApps', (i) => this.api.GET('/api/apps', i), SvcClient.key<AppSummary[]>('apps')),
-    getApp: (appId: string) => this.run('getApp', (i) => this.api.GET('/api/apps/{appId}', { ...i, params: { path: { appId } } }), SvcClient.key<AppDetail>('app')),
+    getApp: (appId: string) =>
+      this.run('getApp', (i) => this.api.GET('/api/apps/{appId}', { ...i, params: { path: { appId } } }), SvcClient.key<AppDetail>('app')),
   };
 
   readonly installs = {
     /** Starts an install (202); poll with `get` or `wait`. */
     start: (appId: string, body: RequestBody<'installApp'>) =>
-      this.run('installApp', (i) => this.api.POST('/api/apps/{appId}/install', { ...i, params: { path: { appId } }, body }), SvcClient.rest<Result<'installApp'>>),
-    get: (jobId: string) => this.run('getInstallJob', (i) => this.api.GET('/api/apps/install-jobs/{jobId}', { ...i, params: { path: { jobId } } }), SvcClient.key<InstallJob>('job')),
+      this.run(
+        'installApp',
+        (i) => this.api.POST('/api/apps/{appId}/install', { ...i, params: { path: { appId } }, body }),
+        SvcClient.rest<Result<'installApp'>>,
+      ),
+    get: (jobId: string) =>
+      this.run(
+        'getInstallJob',
+        (i) => this.api.GET('/api/apps/install-jobs/{jobId}', { ...i, params: { path: { jobId } } }),
+        SvcClient.key<InstallJob>('job'),
+      ),
     list: (o?: PageOptions & { workspaceId?: string }) =>
-      this.run('listInstallJobs', (i) => this.api.GET('/api/apps/install-jobs', { ...i, params: { query: SvcClient.query(o) } }), SvcClient.page<InstallJob>('jobs')),
+      this.run(
+        'listInstallJobs',
+        (i) => this.api.GET('/api/apps/install-jobs', { ...i, params: { query: SvcClient.query(o) } }),
+        SvcClient.page<InstallJob>('jobs'),
+      ),
     iterate: (o?: { limit?: number; workspaceId?: string }) => this.pages((cursor) => this.installs.list({ ...o, cursor })),
     /** Re-opens one provisioning step for the service's worker (202): answers the job, running again; follow it with `wait`. */
     retryStep: (jobId: string, stepIndex: number) =>
-      this.run('retryInstallStep', (i) => this.api.POST('/api/apps/install-jobs/{jobId}/steps/{stepIndex}/retry', { ...i, params: { path: { jobId, stepIndex: String(stepIndex) } } }), SvcClient.key<InstallJob>('job')),
+      this.run(
+        'retryInstallStep',
+        (i) =>
+          this.api.POST('/api/apps/install-jobs/{jobId}/steps/{stepIndex}/retry', {
+            ...i,
+            params: { path: { jobId, stepIndex: String(stepIndex) } },
+          }),
+        SvcClient.key<InstallJob>('job'),
+      ),
     /** Polls the job every `intervalMs` (default 5 s) until its status is not running; returns the final job. */
     wait: async (jobId: string, o: WaitOptions = {}): Promise<InstallJob> => {
       const interval = o.intervalMs ?? 5000;
@@ -343,7 +549,8 @@ export class SvcClient {
         const job = await this.installs.get(jobId);
         o.onProgress?.(job);
         if (job.status !== 'running') return job;
-        if (Date.now() + interval > deadline) throw new SvcTimeoutError(`install job ${jobId} still running (${job.percentComplete}%)`, job);
+        if (Date.now() + interval > deadline)
+          throw new SvcTimeoutError(`install job ${jobId} still running (${job.percentComplete}%)`, job);
         await sleep(interval);
       }
     },
@@ -352,11 +559,24 @@ export class SvcClient {
   };
 
   readonly thread = {
-    list: (workspaceId: string) => this.run('listThreadEdges', (i) => this.api.GET('/api/workspaces/{workspaceId}/thread/edges', { ...i, params: { path: { workspaceId } } }), SvcClient.key<ThreadEdge[]>('edges')),
+    list: (workspaceId: string) =>
+      this.run(
+        'listThreadEdges',
+        (i) => this.api.GET('/api/workspaces/{workspaceId}/thread/edges', { ...i, params: { path: { workspaceId } } }),
+        SvcClient.key<ThreadEdge[]>('edges'),
+      ),
     add: (workspaceId: string, body: RequestBody<'createThreadEdge'>) =>
-      this.run('createThreadEdge', (i) => this.api.POST('/api/workspaces/{workspaceId}/thread/edges', { ...i, params: { path: { workspaceId } }, body }), SvcClient.key<ThreadEdge>('edge')),
+      this.run(
+        'createThreadEdge',
+        (i) => this.api.POST('/api/workspaces/{workspaceId}/thread/edges', { ...i, params: { path: { workspaceId } }, body }),
+        SvcClient.key<ThreadEdge>('edge'),
+      ),
     remove: (workspaceId: string, edgeId: string) =>
-      this.run('deleteThreadEdge', (i) => this.api.DELETE('/api/workspaces/{workspaceId}/thread/edges/{edgeId}', { ...i, params: { path: { workspaceId, edgeId } } }), SvcClient.key<string>('deleted')),
+      this.run(
+        'deleteThreadEdge',
+        (i) => this.api.DELETE('/api/workspaces/{workspaceId}/thread/edges/{edgeId}', { ...i, params: { path: { workspaceId, edgeId } } }),
+        SvcClient.key<string>('deleted'),
+      ),
   };
 
   /**
@@ -365,47 +585,151 @@ export class SvcClient {
    */
   readonly reports = {
     list: (workspaceId: string) =>
-      this.run('listPaginatedReports', (i) => this.api.GET('/api/items/paginated-report', { ...i, params: { query: { workspaceId } } }), SvcClient.key<PaginatedReport[]>('reports')),
+      this.run(
+        'listPaginatedReports',
+        (i) => this.api.GET('/api/items/paginated-report', { ...i, params: { query: { workspaceId } } }),
+        SvcClient.key<PaginatedReport[]>('reports'),
+      ),
     /** Publishes a new report from RDL (409 when the name is taken). */
     publish: (workspaceId: string, body: RequestBody<'publishPaginatedReport'>) =>
-      this.run('publishPaginatedReport', (i) => this.api.POST('/api/items/paginated-report', { ...i, params: { query: { workspaceId } }, body }), SvcClient.key<PaginatedReport>('report')),
+      this.run(
+        'publishPaginatedReport',
+        (i) => this.api.POST('/api/items/paginated-report', { ...i, params: { query: { workspaceId } }, body }),
+        SvcClient.key<PaginatedReport>('report'),
+      ),
     get: (workspaceId: string, reportId: string) =>
-      this.run('getPaginatedReport', (i) => this.api.GET('/api/items/paginated-report/{reportId}', { ...i, params: { path: { reportId }, query: { workspaceId } } }), SvcClient.key<PaginatedReport>('report')),
+      this.run(
+        'getPaginatedReport',
+        (i) => this.api.GET('/api/items/paginated-report/{reportId}', { ...i, params: { path: { reportId }, query: { workspaceId } } }),
+        SvcClient.key<PaginatedReport>('report'),
+      ),
     delete: (workspaceId: string, reportId: string) =>
-      this.run('deletePaginatedReport', (i) => this.api.DELETE('/api/items/paginated-report/{reportId}', { ...i, params: { path: { reportId }, query: { workspaceId } } }), SvcClient.key<string>('deleted')),
+      this.run(
+        'deletePaginatedReport',
+        (i) => this.api.DELETE('/api/items/paginated-report/{reportId}', { ...i, params: { path: { reportId }, query: { workspaceId } } }),
+        SvcClient.key<string>('deleted'),
+      ),
     /** The RDL, its ETag and its parameters. */
     getDefinition: (workspaceId: string, reportId: string) =>
-      this.run('getPaginatedReportDefinition', (i) => this.api.GET('/api/items/paginated-report/{reportId}/definition', { ...i, params: { path: { reportId }, query: { workspaceId } } }), SvcClient.rest<Result<'getPaginatedReportDefinition'>>),
+      this.run(
+        'getPaginatedReportDefinition',
+        (i) =>
+          this.api.GET('/api/items/paginated-report/{reportId}/definition', {
+            ...i,
+            params: { path: { reportId }, query: { workspaceId } },
+          }),
+        SvcClient.rest<Result<'getPaginatedReportDefinition'>>,
+      ),
     /** Publishes the RDL back; `ifMatch` is the ETag read (or '*'). */
     putDefinition: (workspaceId: string, reportId: string, definition: string, ifMatch: string) =>
-      this.run('putPaginatedReportDefinition', (i) => this.api.PUT('/api/items/paginated-report/{reportId}/definition', { ...i, params: { path: { reportId }, query: { workspaceId }, header: { 'if-match': ifMatch } }, body: { definition } }), SvcClient.rest<Result<'putPaginatedReportDefinition'>>),
+      this.run(
+        'putPaginatedReportDefinition',
+        (i) =>
+          this.api.PUT('/api/items/paginated-report/{reportId}/definition', {
+            ...i,
+            params: { path: { reportId }, query: { workspaceId }, header: { 'if-match': ifMatch } },
+            body: { definition },
+          }),
+        SvcClient.rest<Result<'putPaginatedReportDefinition'>>,
+      ),
     clone: (workspaceId: string, reportId: string, body: RequestBody<'clonePaginatedReport'>) =>
-      this.run('clonePaginatedReport', (i) => this.api.POST('/api/items/paginated-report/{reportId}/clone', { ...i, params: { path: { reportId }, query: { workspaceId } }, body }), SvcClient.key<PaginatedReport>('report')),
+      this.run(
+        'clonePaginatedReport',
+        (i) =>
+          this.api.POST('/api/items/paginated-report/{reportId}/clone', {
+            ...i,
+            params: { path: { reportId }, query: { workspaceId } },
+            body,
+          }),
+        SvcClient.key<PaginatedReport>('report'),
+      ),
     datasources: (workspaceId: string, reportId: string) =>
-      this.run('listPaginatedReportDatasources', (i) => this.api.GET('/api/items/paginated-report/{reportId}/datasources', { ...i, params: { path: { reportId }, query: { workspaceId } } }), SvcClient.key<Result<'listPaginatedReportDatasources'>['datasources']>('datasources')),
+      this.run(
+        'listPaginatedReportDatasources',
+        (i) =>
+          this.api.GET('/api/items/paginated-report/{reportId}/datasources', {
+            ...i,
+            params: { path: { reportId }, query: { workspaceId } },
+          }),
+        SvcClient.key<Result<'listPaginatedReportDatasources'>['datasources']>('datasources'),
+      ),
     updateDatasources: (workspaceId: string, reportId: string, body: RequestBody<'updatePaginatedReportDatasources'>) =>
-      this.run('updatePaginatedReportDatasources', (i) => this.api.POST('/api/items/paginated-report/{reportId}/datasources', { ...i, params: { path: { reportId }, query: { workspaceId } }, body }), SvcClient.key<Result<'updatePaginatedReportDatasources'>['datasources']>('datasources')),
+      this.run(
+        'updatePaginatedReportDatasources',
+        (i) =>
+          this.api.POST('/api/items/paginated-report/{reportId}/datasources', {
+            ...i,
+            params: { path: { reportId }, query: { workspaceId } },
+            body,
+          }),
+        SvcClient.key<Result<'updatePaginatedReportDatasources'>['datasources']>('datasources'),
+      ),
     embedToken: (workspaceId: string, reportId: string, body: RequestBody<'createPaginatedReportEmbedToken'> = {}) =>
-      this.run('createPaginatedReportEmbedToken', (i) => this.api.POST('/api/items/paginated-report/{reportId}/embed-token', { ...i, params: { path: { reportId }, query: { workspaceId } }, body }), SvcClient.rest<Result<'createPaginatedReportEmbedToken'>>),
+      this.run(
+        'createPaginatedReportEmbedToken',
+        (i) =>
+          this.api.POST('/api/items/paginated-report/{reportId}/embed-token', {
+            ...i,
+            params: { path: { reportId }, query: { workspaceId } },
+            body,
+          }),
+        SvcClient.rest<Result<'createPaginatedReportEmbedToken'>>,
+      ),
     startExport: (workspaceId: string, reportId: string, body: RequestBody<'startPaginatedReportExport'>) =>
-      this.run('startPaginatedReportExport', (i) => this.api.POST('/api/items/paginated-report/{reportId}/exports', { ...i, params: { path: { reportId }, query: { workspaceId } }, body }), SvcClient.key<ReportExport>('export')),
+      this.run(
+        'startPaginatedReportExport',
+        (i) =>
+          this.api.POST('/api/items/paginated-report/{reportId}/exports', {
+            ...i,
+            params: { path: { reportId }, query: { workspaceId } },
+            body,
+          }),
+        SvcClient.key<ReportExport>('export'),
+      ),
     getExport: (workspaceId: string, reportId: string, exportId: string) =>
-      this.run('getPaginatedReportExport', (i) => this.api.GET('/api/items/paginated-report/{reportId}/exports/{exportId}', { ...i, params: { path: { reportId, exportId }, query: { workspaceId } } }), (b, r) => ({ export: b.export as ReportExport, retryAfter: Number(r.headers.get('retry-after')) || undefined })),
+      this.run(
+        'getPaginatedReportExport',
+        (i) =>
+          this.api.GET('/api/items/paginated-report/{reportId}/exports/{exportId}', {
+            ...i,
+            params: { path: { reportId, exportId }, query: { workspaceId } },
+          }),
+        (b, r) => ({ export: b.export as ReportExport, retryAfter: Number(r.headers.get('retry-after')) || undefined }),
+      ),
     /** The exported file's bytes, content type and file name. */
-    exportFile: async (workspaceId: string, reportId: string, exportId: string): Promise<{ bytes: Uint8Array; contentType: string; fileName?: string }> => {
+    exportFile: async (
+      workspaceId: string,
+      reportId: string,
+      exportId: string,
+    ): Promise<{ bytes: Uint8Array; contentType: string; fileName?: string }> => {
       let answer: Answer;
       try {
-        answer = await this.api.GET('/api/items/paginated-report/{reportId}/exports/{exportId}/file', { params: { path: { reportId, exportId }, query: { workspaceId } }, parseAs: 'arrayBuffer', signal: AbortSignal.timeout(this.timeoutMs) }) as Answer;
+        answer = (await this.api.GET('/api/items/paginated-report/{reportId}/exports/{exportId}/file', {
+          params: { path: { reportId, exportId }, query: { workspaceId } },
+          parseAs: 'arrayBuffer',
+          signal: AbortSignal.timeout(this.timeoutMs),
+        })) as Answer;
       } catch (err) {
-        throw new SvcConnectionError(`getPaginatedReportExportFile: cannot reach ${this.baseUrl}: ${(err as Error)?.message ?? err}`, { cause: err });
+        throw new SvcConnectionError(`getPaginatedReportExportFile: cannot reach ${this.baseUrl}: ${(err as Error)?.message ?? err}`, {
+          cause: err,
+        });
       }
       if (!answer.response.ok) throw errorFromResponse(answer.response, answer.error);
       const disposition = answer.response.headers.get('content-disposition') ?? '';
       const fileName = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
-      return { bytes: new Uint8Array(answer.data as ArrayBuffer), contentType: answer.response.headers.get('content-type') ?? 'application/octet-stream', fileName: fileName ? decodeURIComponent(fileName) : undefined };
+      return {
+        bytes: new Uint8Array(answer.data as ArrayBuffer),
+        contentType: answer.response.headers.get('content-type') ?? 'application/octet-stream',
+        fileName: fileName ? decodeURIComponent(fileName) : undefined,
+      };
     },
     /** Starts an export, polls it (Retry-After, else every second) until it ends, and answers its file; a Failed export throws. */
-    exportToFile: async (workspaceId: string, reportId: string, body: RequestBody<'startPaginatedReportExport'>, o: { timeoutMs?: number; onProgress?: (e: ReportExport) => void } = {}) => {
+    exportToFile: async (
+      workspaceId: string,
+      reportId: string,
+      body: RequestBody<'startPaginatedReportExport'>,
+      o: { timeoutMs?: number; onProgress?: (e: ReportExport) => void } = {},
+    ) => {
       let job = await this.reports.startExport(workspaceId, reportId, body);
       const deadline = Date.now() + (o.timeoutMs ?? 600_000);
       while (job.status !== 'Succeeded' && job.status !== 'Failed') {
@@ -447,7 +771,11 @@ export class SvcClient {
           else if (field === 'data') data.push(value);
         }
         if (!data.length) continue;
-        try { event.data = JSON.parse(data.join('\n')); } catch { event.data = data.join('\n'); }
+        try {
+          event.data = JSON.parse(data.join('\n'));
+        } catch {
+          event.data = data.join('\n');
+        }
         yield event;
       }
     }

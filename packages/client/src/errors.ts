@@ -11,7 +11,11 @@ export class SvcConnectionError extends SvcError {}
 
 /** A request, or a wait for an install job, took longer than allowed. */
 export class SvcTimeoutError extends SvcError {
-  constructor(message: string, readonly last?: unknown, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly last?: unknown,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }
@@ -115,7 +119,8 @@ export function errorFromResponse(response: Response, body: unknown): SvcApiErro
   return new Cls({
     status,
     code: typeof error.code === 'string' ? error.code : `http_${status}`,
-    message: typeof error.message === 'string' ? error.message : typeof body === 'string' && body ? body : response.statusText || 'request failed',
+    message:
+      typeof error.message === 'string' ? error.message : typeof body === 'string' && body ? body : response.statusText || 'request failed',
     hint: typeof error.hint === 'string' ? error.hint : undefined,
     field: typeof error.field === 'string' ? error.field : undefined,
     gate: error.gate && typeof error.gate === 'object' ? (error.gate as RemediationGate) : undefined,

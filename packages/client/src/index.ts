@@ -1,7 +1,23 @@
 export { createSvcClient, SvcClient } from './client.js';
 export type {
-  ApiToken, AppDetail, AppSummary, InstallEvent, InstallJob, Item, ItemType, Page, PageOptions, ProvisionReport, RequestBody, Result,
-  StepResult, SvcClientOptions, ThreadEdge, WaitOptions, WhoAmI, Workspace,
+  ApiToken,
+  AppDetail,
+  AppSummary,
+  InstallEvent,
+  InstallJob,
+  Item,
+  ItemType,
+  Page,
+  PageOptions,
+  ProvisionReport,
+  RequestBody,
+  Result,
+  StepResult,
+  SvcClientOptions,
+  ThreadEdge,
+  WaitOptions,
+  WhoAmI,
+  Workspace,
 } from './client.js';
 export * from './errors.js';
 export { OPERATIONS, type OperationId } from './operations.js';

@@ -25,7 +25,12 @@ function RequireSession({ children }: { children: React.ReactNode }) {
   const me = useWhoAmI();
   const location = useLocation();
   if (me.isPending) return loading;
-  if (me.isError) return <div style={{ padding: 24 }}><ErrorMessage error={me.error} title="Could not reach the service" onRetry={() => void me.refetch()} /></div>;
+  if (me.isError)
+    return (
+      <div style={{ padding: 24 }}>
+        <ErrorMessage error={me.error} title="Could not reach the service" onRetry={() => void me.refetch()} />
+      </div>
+    );
   if (!me.data) return <Navigate to={`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   return <>{children}</>;
 }
@@ -34,19 +39,95 @@ export function App() {
   return (
     <Routes>
       <Route path="/sign-in" element={<SignInPage />} />
-      <Route element={<RequireSession><Shell /></RequireSession>}>
+      <Route
+        element={
+          <RequireSession>
+            <Shell />
+          </RequireSession>
+        }
+      >
         <Route index element={<Navigate to="/workspaces" replace />} />
         <Route path="workspaces" element={<WorkspacesPage />} />
-        <Route path="workspaces/:workspaceId" element={<Suspense fallback={loading}><WorkspacePage /></Suspense>} />
-        <Route path="workspaces/:workspaceId/items/:itemId" element={<Suspense fallback={loading}><ItemPage /></Suspense>} />
-        <Route path="workspaces/:workspaceId/thread" element={<Suspense fallback={loading}><ThreadPage /></Suspense>} />
-        <Route path="apps" element={<Suspense fallback={loading}><CatalogPage /></Suspense>} />
-        <Route path="apps/:appId" element={<Suspense fallback={loading}><AppPage /></Suspense>} />
-        <Route path="jobs" element={<Suspense fallback={loading}><JobsPage /></Suspense>} />
-        <Route path="jobs/:jobId" element={<Suspense fallback={loading}><JobPage /></Suspense>} />
-        <Route path="identity" element={<Suspense fallback={loading}><IdentityPage /></Suspense>} />
-        <Route path="reports" element={<Suspense fallback={loading}><ReportsPage /></Suspense>} />
-        <Route path="*" element={<div style={{ padding: 24 }}>This page does not exist. <a href="/workspaces">Go to workspaces</a></div>} />
+        <Route
+          path="workspaces/:workspaceId"
+          element={
+            <Suspense fallback={loading}>
+              <WorkspacePage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="workspaces/:workspaceId/items/:itemId"
+          element={
+            <Suspense fallback={loading}>
+              <ItemPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="workspaces/:workspaceId/thread"
+          element={
+            <Suspense fallback={loading}>
+              <ThreadPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="apps"
+          element={
+            <Suspense fallback={loading}>
+              <CatalogPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="apps/:appId"
+          element={
+            <Suspense fallback={loading}>
+              <AppPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="jobs"
+          element={
+            <Suspense fallback={loading}>
+              <JobsPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="jobs/:jobId"
+          element={
+            <Suspense fallback={loading}>
+              <JobPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="identity"
+          element={
+            <Suspense fallback={loading}>
+              <IdentityPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="reports"
+          element={
+            <Suspense fallback={loading}>
+              <ReportsPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="*"
+          element={
+            <div style={{ padding: 24 }}>
+              This page does not exist. <a href="/workspaces">Go to workspaces</a>
+            </div>
+          }
+        />
       </Route>
     </Routes>
   );

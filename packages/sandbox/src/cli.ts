@@ -17,13 +17,16 @@ async function main(): Promise<void> {
     },
   });
   if (values.help) {
-    process.stdout.write('Usage: npm run sandbox -- [--seed <text>] [--page-size <n>] [--host 127.0.0.1] [--latency <service>=<ms>]... [--tls [--data-dir .svc-data/sandbox]] [--json]\n');
+    process.stdout.write(
+      'Usage: npm run sandbox -- [--seed <text>] [--page-size <n>] [--host 127.0.0.1] [--latency <service>=<ms>]... [--tls [--data-dir .svc-data/sandbox]] [--json]\n',
+    );
     return;
   }
   const latencyMs: Partial<Record<ServiceName, number>> = {};
   for (const entry of values.latency ?? []) {
     const [name, ms] = entry.split('=');
-    if (!SERVICE_NAMES.includes(name as ServiceName) || !(Number(ms) >= 0)) throw new Error(`--latency expects <service>=<ms> with service one of ${SERVICE_NAMES.join(', ')}`);
+    if (!SERVICE_NAMES.includes(name as ServiceName) || !(Number(ms) >= 0))
+      throw new Error(`--latency expects <service>=<ms> with service one of ${SERVICE_NAMES.join(', ')}`);
     latencyMs[name as ServiceName] = Number(ms);
   }
   const pageSize = values['page-size'] ? Number(values['page-size']) : undefined;

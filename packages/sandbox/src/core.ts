@@ -41,14 +41,17 @@ export class SandboxCore {
   private constructor(readonly options: SandboxOptions) {
     this.seed = options.seed ?? 'sandbox';
     this.host = options.host ?? '127.0.0.1';
-    if (!/^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(this.host)) throw new Error(`the sandbox listens on loopback only; host '${this.host}' is not a loopback address`);
+    if (!/^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(this.host))
+      throw new Error(`the sandbox listens on loopback only; host '${this.host}' is not a loopback address`);
   }
 
   static async create(options: SandboxOptions): Promise<SandboxCore> {
     const core = new SandboxCore(options);
     const key = await signingKeyFor(core.seed);
     core.reset();
-    core.tokens = new TokenIssuer(key, core.ids.tenantId, () => loopbackAliases(core.urls?.identity ?? 'http://127.0.0.1').map((o) => `${o}/${core.ids.tenantId}/v2.0`));
+    core.tokens = new TokenIssuer(key, core.ids.tenantId, () =>
+      loopbackAliases(core.urls?.identity ?? 'http://127.0.0.1').map((o) => `${o}/${core.ids.tenantId}/v2.0`),
+    );
     return core;
   }
 
@@ -73,7 +76,11 @@ export class SandboxCore {
 
   /** The KQL cluster's own audiences (its URI) besides the public Kusto resource. */
   kqlAudiences(): string[] {
-    return [...loopbackAliases(this.urls.kql).flatMap((uri) => [uri, `${uri}/`]), 'https://kusto.kusto.windows.net', 'https://kusto.kusto.windows.net/'];
+    return [
+      ...loopbackAliases(this.urls.kql).flatMap((uri) => [uri, `${uri}/`]),
+      'https://kusto.kusto.windows.net',
+      'https://kusto.kusto.windows.net/',
+    ];
   }
 
   /** Loopback addresses that are valid token resources (the cluster URI, each emulator). */
@@ -91,7 +98,11 @@ export class SandboxCore {
   }
 
   /** An application token (client credentials or managed identity) for a principal and audience. */
-  async appToken(p: Principal, audience: string, credentialType: 'secret' | 'assertion' | 'managed'): Promise<{ token: string; expiresOn: number }> {
+  async appToken(
+    p: Principal,
+    audience: string,
+    credentialType: 'secret' | 'assertion' | 'managed',
+  ): Promise<{ token: string; expiresOn: number }> {
     const claims: Record<string, unknown> = {
       aud: audience,
       appid: p.appId,
@@ -102,7 +113,11 @@ export class SandboxCore {
       sub: p.objectId,
       rh: `0.${Buffer.from(p.objectId).toString('base64url').slice(0, 20)}.`,
       roles: p.appRoles ?? [],
-      ...(p.kind === 'managedIdentity' ? { xms_mirid: `/subscriptions/${this.ids.subscriptionId}/resourcegroups/${this.ids.resourceGroup}/providers/Microsoft.Web/sites/${p.displayName}` } : {}),
+      ...(p.kind === 'managedIdentity'
+        ? {
+            xms_mirid: `/subscriptions/${this.ids.subscriptionId}/resourcegroups/${this.ids.resourceGroup}/providers/Microsoft.Web/sites/${p.displayName}`,
+          }
+        : {}),
     };
     return this.tokens.mint(claims, this.switches['identity.tokenLifetimeSeconds']);
   }

@@ -84,12 +84,16 @@ export function makeIds(seed: string, now = Date.now()): SandboxIds {
   const u = (label: string) => stableUuid(seed, label);
   const tenantDomain = 'sandbox.onmicrosoft.com';
   const sp = (name: string, days: number): ServicePrincipalIds => ({
-    name, appId: u(`sp:${name}:app`), objectId: u(`sp:${name}:object`),
+    name,
+    appId: u(`sp:${name}:app`),
+    objectId: u(`sp:${name}:object`),
     secret: `${name.slice(0, 3)}~${stableHex(seed, `sp:${name}:secret`, 34)}`,
     secretExpiresAt: new Date(today + days * DAY).toISOString(),
   });
   const user = (alias: string, displayName: string, kind: 'member' | 'guest' = 'member'): UserIds => ({
-    objectId: u(`user:${alias}`), displayName, kind,
+    objectId: u(`user:${alias}`),
+    displayName,
+    kind,
     upn: kind === 'guest' ? `${alias}_partner.example.com#EXT#@${tenantDomain}` : `${alias}@${tenantDomain}`,
   });
   const subscriptionId = u('subscription');
@@ -113,7 +117,12 @@ export function makeIds(seed: string, now = Date.now()): SandboxIds {
     searchQueryKey: stableHex(seed, 'search:query-key', 52).toUpperCase(),
     warehouseWorkspace: 'sandbox-synapse',
     warehousePool: 'sandboxpool',
-    consoleApp: { name: 'analytics-console', appId: u('app:console'), objectId: u('app:console:object'), secret: `con~${stableHex(seed, 'app:console:secret', 34)}` },
+    consoleApp: {
+      name: 'analytics-console',
+      appId: u('app:console'),
+      objectId: u('app:console:object'),
+      secret: `con~${stableHex(seed, 'app:console:secret', 34)}`,
+    },
     servicePrincipals: [sp('ci-deployer', 80), sp('reporting-automation', 5), sp('legacy-etl', -10)],
     users: [
       user('ada', 'Ada Admin'),
@@ -123,7 +132,10 @@ export function makeIds(seed: string, now = Date.now()): SandboxIds {
       user('pat', 'Pat Partner', 'guest'),
     ],
     connections: (['sales', 'hr', 'inventory'] as const).map((n) => ({
-      id: u(`connection:${n}`), displayName: `sql-${n}-prod`, server: `sql-${n}-prod.database.usgovcloudapi.net`, database: `${n[0]!.toUpperCase()}${n.slice(1)}Db`,
+      id: u(`connection:${n}`),
+      displayName: `sql-${n}-prod`,
+      server: `sql-${n}-prod.database.usgovcloudapi.net`,
+      database: `${n[0]!.toUpperCase()}${n.slice(1)}Db`,
     })),
   };
 }

@@ -98,7 +98,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       start(startPlain(adminService(core, admin, summary), core.host, serverTls)),
       attachManagedIdentity(core, hooks, core.host),
     ]);
-    core.urls = { identity, managedIdentity: mi.url, dataPlatform, arm, kql, search, oneLake, graph, vault, reporting, sql: sql.address, admin: adminUrl };
+    core.urls = {
+      identity,
+      managedIdentity: mi.url,
+      dataPlatform,
+      arm,
+      kql,
+      search,
+      oneLake,
+      graph,
+      vault,
+      reporting,
+      sql: sql.address,
+      admin: adminUrl,
+    };
     env = environment(core.urls, core.ids, tls?.material.caFile);
     let stopped = false;
     return {

@@ -125,17 +125,24 @@ export function checkSwitch(values: SwitchValues, name: string, value: unknown):
   const key = name as SwitchName;
   const allowed = ENUMS[key];
   if (allowed) return allowed.includes(String(value)) ? undefined : `${name} must be one of ${allowed.join(', ')}`;
-  if (key === 'dataPlatform.throttlePerMinute') return value === null || (Number.isInteger(value) && (value as number) > 0) ? undefined : `${name} must be a positive integer or null`;
+  if (key === 'dataPlatform.throttlePerMinute')
+    return value === null || (Number.isInteger(value) && (value as number) > 0) ? undefined : `${name} must be a positive integer or null`;
   if (key === 'identity.failure') {
     if (value === null) return undefined;
     const v = value as { code?: unknown };
-    return v && typeof v === 'object' && /^(AADSTS)?\d{5,8}$/i.test(String(v.code)) ? undefined : `${name} must be null or {code: 'AADSTS<n>', principal?}`;
+    return v && typeof v === 'object' && /^(AADSTS)?\d{5,8}$/i.test(String(v.code))
+      ? undefined
+      : `${name} must be null or {code: 'AADSTS<n>', principal?}`;
   }
   const current = values[key];
   if (typeof current === 'boolean') return typeof value === 'boolean' ? undefined : `${name} must be true or false`;
   if (typeof current === 'number') {
     if (typeof value !== 'number' || !Number.isFinite(value)) return `${name} must be a number`;
-    if ((key === 'dataPlatform.pageSize' || key === 'reporting.maxConcurrentRenders' || key === 'dataPlatform.throttleWindowMs') && !(Number.isInteger(value) && value >= 1)) return `${name} must be a positive integer`;
+    if (
+      (key === 'dataPlatform.pageSize' || key === 'reporting.maxConcurrentRenders' || key === 'dataPlatform.throttleWindowMs') &&
+      !(Number.isInteger(value) && value >= 1)
+    )
+      return `${name} must be a positive integer`;
     if (key !== 'identity.tokenLifetimeSeconds' && value < 0) return `${name} must not be negative`;
   }
   return undefined;

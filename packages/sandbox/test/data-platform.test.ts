@@ -12,7 +12,19 @@ async function rig(t: Parameters<typeof sandbox>[0], options = {}) {
 
 const semanticModel = () => ({
   format: 'TMSL',
-  parts: [part('model.bim', JSON.stringify({ compatibilityLevel: 1604, model: { culture: 'en-US', tables: [{ name: 'Sales Fact', columns: [{ name: 'amount', dataType: 'double', sourceColumn: 'amount' }] }] } })), part('definition.pbism', '{"version":"4.0"}')],
+  parts: [
+    part(
+      'model.bim',
+      JSON.stringify({
+        compatibilityLevel: 1604,
+        model: {
+          culture: 'en-US',
+          tables: [{ name: 'Sales Fact', columns: [{ name: 'amount', dataType: 'double', sourceColumn: 'amount' }] }],
+        },
+      }),
+    ),
+    part('definition.pbism', '{"version":"4.0"}'),
+  ],
 });
 
 test('a 202 create is followed through /v1/operations/{id} (NotStarted → Running → Succeeded) to its /result', async (t) => {
@@ -45,12 +57,17 @@ test('a 202 create is followed through /v1/operations/{id} (NotStarted → Runni
   assert.deepEqual(Object.keys(result.body).sort(), ['description', 'displayName', 'id', 'type', 'workspaceId']);
   assert.equal(result.body.type, 'SemanticModel');
   const other = await sb.admin.token({ principal: 'ci-deployer', audience: 'dataPlatform' });
-  assert.equal((await call(res.headers.get('location')!, { token: other })).body.errorCode, 'OperationNotFound', 'only its caller sees an operation');
+  assert.equal(
+    (await call(res.headers.get('location')!, { token: other })).body.errorCode,
+    'OperationNotFound',
+    'only its caller sees an operation',
+  );
 });
 
 test('a list that needs three pages: continuationToken and continuationUri in the body, absent on the last page', async (t) => {
   const { dp, token } = await rig(t, { pageSize: 2 });
-  for (const name of ['One', 'Two', 'Three', 'Four', 'Five']) assert.equal((await dp('/notebooks', { json: { displayName: name } })).status, 201);
+  for (const name of ['One', 'Two', 'Three', 'Four', 'Five'])
+    assert.equal((await dp('/notebooks', { json: { displayName: name } })).status, 201);
   await dp('/reflexes', { json: { displayName: 'Not a notebook' } });
   const names: string[] = [];
   let page = await dp('/items?type=Notebook');
@@ -68,7 +85,11 @@ test('a list that needs three pages: continuationToken and continuationUri in th
   const typed = await dp('/notebooks');
   assert.equal(typed.body.value.length, 2);
   const byToken = await dp(`/notebooks?continuationToken=${encodeURIComponent(typed.body.continuationToken)}`);
-  assert.deepEqual(byToken.body.value.map((i: any) => i.displayName), ['Three', 'Four'], 'a token encoded once more still works');
+  assert.deepEqual(
+    byToken.body.value.map((i: any) => i.displayName),
+    ['Three', 'Four'],
+    'a token encoded once more still works',
+  );
   const bad = await dp('/items?continuationToken=garbage');
   assert.equal(bad.status, 400);
   assert.equal(bad.body.errorCode, 'InvalidContinuationToken');
@@ -119,7 +140,10 @@ test('the throttle window is a switch: once it has passed the identity may call 
   assert.equal((await dp('/items')).status, 200);
   const blocked = await dp('/items');
   assert.equal(blocked.status, 429);
-  assert.ok(['1', '2'].includes(blocked.headers.get('retry-after')!), `Retry-After within the window: ${blocked.headers.get('retry-after')}`);
+  assert.ok(
+    ['1', '2'].includes(blocked.headers.get('retry-after')!),
+    `Retry-After within the window: ${blocked.headers.get('retry-after')}`,
+  );
   await sleep(1600);
   assert.equal((await dp('/items')).status, 200, 'the window has moved on');
   await assert.rejects(sb.admin.setSwitch('dataPlatform.throttleWindowMs', 0), /positive integer/);
@@ -149,7 +173,10 @@ test('401 for a wrong audience or no token; 401 when the tenant setting for serv
   assert.equal(wrong.status, 401);
   assert.equal(wrong.body.errorCode, 'InvalidToken');
   assert.match(wrong.headers.get('www-authenticate')!, /^Bearer /);
-  assert.equal((await call(`${sb.env.SVC_DATA_PLATFORM_API_URL}/workspaces/${sb.ids.platformWorkspaceId}/items`)).body.errorCode, 'Unauthorized');
+  assert.equal(
+    (await call(`${sb.env.SVC_DATA_PLATFORM_API_URL}/workspaces/${sb.ids.platformWorkspaceId}/items`)).body.errorCode,
+    'Unauthorized',
+  );
   await sb.admin.setSwitch('dataPlatform.servicePrincipalsEnabled', false);
   const off = await dp('/items');
   assert.equal(off.status, 401);
@@ -173,24 +200,47 @@ test('definitions: per-type part validation, exact round trip, .platform always 
   const nb = (await dp('/notebooks', { json: { displayName: 'Loader' } })).body;
   const missing = await dp(`/items/${nb.id}/updateDefinition`, { json: { definition: { parts: [part('other.txt', 'x')] } } });
   assert.equal(missing.body.errorCode, 'InvalidDefinitionParts');
-  const corrupted = await dp(`/items/${nb.id}/updateDefinition`, { json: { definition: { parts: [{ path: 'notebook-content.py', payload: '!!not base64', payloadType: 'InlineBase64' }] } } });
+  const corrupted = await dp(`/items/${nb.id}/updateDefinition`, {
+    json: { definition: { parts: [{ path: 'notebook-content.py', payload: '!!not base64', payloadType: 'InlineBase64' }] } },
+  });
   assert.equal(corrupted.body.errorCode, 'CorruptedPayload');
   const source = '# Fabric notebook source\nprint("hi")\n';
-  const platform = JSON.stringify({ metadata: { type: 'Notebook', displayName: 'Loader v2' }, config: { version: '2.0', logicalId: '11111111-2222-4333-8444-555555555555' } });
-  assert.equal((await dp(`/items/${nb.id}/updateDefinition`, { json: { definition: { parts: [part('notebook-content.py', source), part('.platform', platform)] } } })).status, 200);
+  const platform = JSON.stringify({
+    metadata: { type: 'Notebook', displayName: 'Loader v2' },
+    config: { version: '2.0', logicalId: '11111111-2222-4333-8444-555555555555' },
+  });
+  assert.equal(
+    (
+      await dp(`/items/${nb.id}/updateDefinition`, {
+        json: { definition: { parts: [part('notebook-content.py', source), part('.platform', platform)] } },
+      })
+    ).status,
+    200,
+  );
   assert.equal((await dp(`/items/${nb.id}`)).body.displayName, 'Loader', 'metadata ignored without updateMetadata');
   const got = await dp(`/notebooks/${nb.id}/getDefinition`, { method: 'POST' });
   assert.equal(got.status, 200);
   const parts = Object.fromEntries(got.body.definition.parts.map((p: any) => [p.path, Buffer.from(p.payload, 'base64').toString()]));
   assert.equal(parts['notebook-content.py'], source, 'exact round trip');
   assert.equal(JSON.parse(parts['.platform']).config.logicalId, '11111111-2222-4333-8444-555555555555');
-  assert.equal((await dp(`/items/${nb.id}/updateDefinition?updateMetadata=true`, { json: { definition: { parts: [part('notebook-content.py', source), part('.platform', platform)] } } })).status, 200);
+  assert.equal(
+    (
+      await dp(`/items/${nb.id}/updateDefinition?updateMetadata=true`, {
+        json: { definition: { parts: [part('notebook-content.py', source), part('.platform', platform)] } },
+      })
+    ).status,
+    200,
+  );
   assert.equal((await dp(`/items/${nb.id}`)).body.displayName, 'Loader v2');
   const noDef = await dp('/semanticModels', { json: { displayName: 'No definition' } });
   assert.equal(noDef.status, 400, 'semantic models need a definition');
-  const both = await dp('/lakehouses', { json: { displayName: 'Both', definition: { parts: [] }, creationPayload: { enableSchemas: true } } });
+  const both = await dp('/lakehouses', {
+    json: { displayName: 'Both', definition: { parts: [] }, creationPayload: { enableSchemas: true } },
+  });
   assert.equal(both.body.errorCode, 'RequestWithDefinitionAndCreationPayloadNotSupported');
-  const dash = await dp('/kqlDashboards', { json: { displayName: 'Board', definition: { parts: [part('RealTimeDashboard.json', '{"tiles": [')] } } });
+  const dash = await dp('/kqlDashboards', {
+    json: { displayName: 'Board', definition: { parts: [part('RealTimeDashboard.json', '{"tiles": [')] } },
+  });
   assert.equal(dash.status, 202, 'a create with a definition goes async');
   await sleep(350);
   const failed = await call(dash.headers.get('location')!, { token });
@@ -207,7 +257,10 @@ test('semantic models: TMDL by default from getDefinition, TMSL with ?format=TMS
   const tmdl = (await dp(`/semanticModels/${sm.id}/getDefinition`, { method: 'POST' })).body.definition;
   assert.equal(tmdl.format, 'TMDL');
   const paths = tmdl.parts.map((p: any) => p.path);
-  assert.ok(paths.includes('definition/model.tmdl') && paths.includes('definition/tables/Sales Fact.tmdl') && paths.includes('.platform'), paths.join());
+  assert.ok(
+    paths.includes('definition/model.tmdl') && paths.includes('definition/tables/Sales Fact.tmdl') && paths.includes('.platform'),
+    paths.join(),
+  );
   const tmsl = (await dp(`/semanticModels/${sm.id}/getDefinition?format=TMSL`, { method: 'POST' })).body.definition;
   const bim = JSON.parse(Buffer.from(tmsl.parts.find((p: any) => p.path === 'model.bim').payload, 'base64').toString());
   assert.equal(bim.model.tables[0].name, 'Sales Fact');
@@ -221,31 +274,59 @@ test('role assignments, GET workspace and firewall rules (a marked extension)', 
   assert.ok(ws.body.capacityId && ws.body.oneLakeEndpoints.dfsEndpoint);
   const admin = await sb.admin.token({ principal: 'ada@sandbox.onmicrosoft.com', audience: 'dataPlatform' });
   const ci = sb.ids.servicePrincipals[0]!;
-  const ra = await dp('/roleAssignments', { token: admin, json: { principal: { id: ci.objectId, type: 'ServicePrincipal' }, role: 'Contributor' } });
+  const ra = await dp('/roleAssignments', {
+    token: admin,
+    json: { principal: { id: ci.objectId, type: 'ServicePrincipal' }, role: 'Contributor' },
+  });
   assert.equal(ra.status, 201);
-  assert.equal(ra.headers.get('location'), `${sb.env.SVC_DATA_PLATFORM_API_URL}/workspaces/${sb.ids.platformWorkspaceId}/roleAssignments/${ci.objectId}`);
+  assert.equal(
+    ra.headers.get('location'),
+    `${sb.env.SVC_DATA_PLATFORM_API_URL}/workspaces/${sb.ids.platformWorkspaceId}/roleAssignments/${ci.objectId}`,
+  );
   assert.equal(ra.body.principal.servicePrincipalDetails.aadAppId, ci.appId);
-  assert.equal((await dp('/roleAssignments', { token: admin, json: { principal: { id: ci.objectId, type: 'ServicePrincipal' }, role: 'Viewer' } })).body.errorCode, 'PrincipalAlreadyHasWorkspaceRolePermissions');
+  assert.equal(
+    (await dp('/roleAssignments', { token: admin, json: { principal: { id: ci.objectId, type: 'ServicePrincipal' }, role: 'Viewer' } }))
+      .body.errorCode,
+    'PrincipalAlreadyHasWorkspaceRolePermissions',
+  );
   // The service identity reduced from its seeded Admin to what provisioning needs.
   await sb.admin.grant({ service: 'dataPlatform', role: 'Contributor' });
-  assert.equal((await dp('/roleAssignments', { json: { principal: { id: ci.objectId, type: 'ServicePrincipal' }, role: 'Viewer' } })).status, 403, 'a Contributor cannot grant roles');
+  assert.equal(
+    (await dp('/roleAssignments', { json: { principal: { id: ci.objectId, type: 'ServicePrincipal' }, role: 'Viewer' } })).status,
+    403,
+    'a Contributor cannot grant roles',
+  );
   const fw = await dp('/firewallRules', { token: admin, json: { name: 'office', startIpAddress: '10.0.0.1', endIpAddress: '10.0.0.9' } });
   assert.equal(fw.status, 201);
   assert.equal(fw.headers.get('x-sandbox-extension'), 'non-fabric');
   const listed = await dp('/firewallRules', { token: admin });
-  assert.deepEqual(listed.body.value.map((r: any) => [r.name, r.startIpAddress, r.endIpAddress]), [['office', '10.0.0.1', '10.0.0.9']]);
+  assert.deepEqual(
+    listed.body.value.map((r: any) => [r.name, r.startIpAddress, r.endIpAddress]),
+    [['office', '10.0.0.1', '10.0.0.9']],
+  );
   const real = await dp('/networking/communicationPolicy/inbound/firewall', { token: admin });
   assert.deepEqual(real.body.rules, [{ displayName: 'office', value: '10.0.0.1-10.0.0.9' }]);
   assert.equal((await dp(`/firewallRules/${fw.body.id}`, { token: admin, method: 'DELETE' })).status, 200);
-  assert.equal((await dp('/firewallRules', { json: { name: 'x', startIpAddress: '1.1.1.1', endIpAddress: '1.1.1.1' } })).status, 403, 'firewall rules need Admin');
+  assert.equal(
+    (await dp('/firewallRules', { json: { name: 'x', startIpAddress: '1.1.1.1', endIpAddress: '1.1.1.1' } })).status,
+    403,
+    'firewall rules need Admin',
+  );
 });
 
 test('reflex triggers: the reflex API has no such path, so it answers 404 like the real service; rules live in ReflexEntities.json', async (t) => {
   const { sb, dp } = await rig(t);
   await sb.admin.setSwitch('dataPlatform.asyncMode', 'never');
   const entities = [{ uniqueIdentifier: '1b3f0c2e-5d5a-4d0c-9f4e-2a1d9b7c6e01', payload: { name: 'Hot' }, type: 'rule-v1' }];
-  const reflex = (await dp('/reflexes', { json: { displayName: 'Alerts', definition: { format: 'json', parts: [part('ReflexEntities.json', JSON.stringify(entities))] } } })).body;
-  for (const [method, json] of [['GET', undefined], ['POST', { name: 'Hot', condition: { column: 'Temp', operator: '>', value: 80 } }]] as const) {
+  const reflex = (
+    await dp('/reflexes', {
+      json: { displayName: 'Alerts', definition: { format: 'json', parts: [part('ReflexEntities.json', JSON.stringify(entities))] } },
+    })
+  ).body;
+  for (const [method, json] of [
+    ['GET', undefined],
+    ['POST', { name: 'Hot', condition: { column: 'Temp', operator: '>', value: 80 } }],
+  ] as const) {
     const res = await dp(`/reflexes/${reflex.id}/triggers`, { method, ...(json ? { json } : {}) });
     assert.equal(res.status, 404, `${method} triggers`);
     assert.equal(res.body.errorCode, 'EntityNotFound');
@@ -262,19 +343,34 @@ test('pipeline job instances: 202 with a job-instance Location, then Completed; 
   await sb.admin.setSwitch('dataPlatform.jobMs', 150);
   await sb.admin.setSwitch('dataPlatform.asyncMode', 'never');
   const nb = (await dp('/notebooks', { json: { displayName: 'Step' } })).body;
-  const content = (id: string) => JSON.stringify({ properties: { activities: [{ name: 'Run step', type: 'TridentNotebook', typeProperties: { notebookId: id, workspaceId: sb.ids.platformWorkspaceId } }] } });
+  const content = (id: string) =>
+    JSON.stringify({
+      properties: {
+        activities: [
+          { name: 'Run step', type: 'TridentNotebook', typeProperties: { notebookId: id, workspaceId: sb.ids.platformWorkspaceId } },
+        ],
+      },
+    });
   const ok = (await dp('/dataPipelines', { json: { displayName: 'Good' } })).body;
   await dp(`/items/${ok.id}/updateDefinition`, { json: { definition: { parts: [part('pipeline-content.json', content(nb.id))] } } });
   const run = await dp(`/items/${ok.id}/jobs/instances?jobType=Pipeline`, { method: 'POST' });
   assert.equal(run.status, 202);
-  assert.match(run.headers.get('location')!, new RegExp(`/v1/workspaces/${sb.ids.platformWorkspaceId}/items/${ok.id}/jobs/instances/[0-9a-f-]{36}$`));
+  assert.match(
+    run.headers.get('location')!,
+    new RegExp(`/v1/workspaces/${sb.ids.platformWorkspaceId}/items/${ok.id}/jobs/instances/[0-9a-f-]{36}$`),
+  );
   assert.ok(run.headers.get('retry-after'));
   assert.equal((await call(run.headers.get('location')!, { token })).body.status, 'NotStarted');
   await sleep(200);
   const done = await call(run.headers.get('location')!, { token });
   assert.equal(done.body.status, 'Completed');
   assert.equal(done.body.failureReason, null);
-  const bad = await dp('/dataPipelines', { json: { displayName: 'Broken', definition: { parts: [part('pipeline-content.json', content('00000000-0000-4000-8000-000000000000'))] } } });
+  const bad = await dp('/dataPipelines', {
+    json: {
+      displayName: 'Broken',
+      definition: { parts: [part('pipeline-content.json', content('00000000-0000-4000-8000-000000000000'))] },
+    },
+  });
   assert.equal(bad.status, 201);
   const failing = await dp(`/items/${bad.body.id}/jobs/Pipeline/instances`, { method: 'POST' });
   await sleep(200);
@@ -291,11 +387,27 @@ test('lakehouse: the SQL endpoint turns Success after a delay; OneLake table fol
   assert.equal(first.body.properties.sqlEndpointProperties.provisioningStatus, 'InProgress');
   assert.equal(first.body.properties.oneLakeTablesPath, `${sb.env.SVC_ONELAKE_URL}/${sb.ids.platformWorkspaceId}/${lh.id}/Tables`);
   const storage = await sb.admin.token({ audience: 'storage' });
-  const put = await call(`${first.body.properties.oneLakeTablesPath}/orders?resource=directory`, { method: 'PUT', token: storage, headers: DFS_VERSION });
+  const put = await call(`${first.body.properties.oneLakeTablesPath}/orders?resource=directory`, {
+    method: 'PUT',
+    token: storage,
+    headers: DFS_VERSION,
+  });
   assert.equal(put.status, 201);
-  assert.equal((await call(`${sb.env.SVC_ONELAKE_URL}/${sb.ids.platformWorkspaceId}/${lh.id}/Other?resource=directory`, { method: 'PUT', token: storage, headers: DFS_VERSION })).body.error.code, 'OperationNotAllowedOnThePath');
+  assert.equal(
+    (
+      await call(`${sb.env.SVC_ONELAKE_URL}/${sb.ids.platformWorkspaceId}/${lh.id}/Other?resource=directory`, {
+        method: 'PUT',
+        token: storage,
+        headers: DFS_VERSION,
+      })
+    ).body.error.code,
+    'OperationNotAllowedOnThePath',
+  );
   await sleep(320);
   assert.equal((await dp(`/lakehouses/${lh.id}`)).body.properties.sqlEndpointProperties.provisioningStatus, 'Success');
   const tables = await dp(`/lakehouses/${lh.id}/tables`);
-  assert.deepEqual(tables.body.data.map((x: any) => x.name), ['orders']);
+  assert.deepEqual(
+    tables.body.data.map((x: any) => x.name),
+    ['orders'],
+  );
 });

@@ -9,11 +9,19 @@ export async function sandbox(t: TestContext, options: SandboxOptions = {}): Pro
 }
 
 /** fetch with a bearer token and JSON body; answers status, headers and the parsed body (text when not JSON). */
-export async function call(url: string, opts: { method?: string; token?: string; json?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {}) {
+export async function call(
+  url: string,
+  opts: { method?: string; token?: string; json?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {},
+) {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.json !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url, { method: opts.method ?? (opts.json !== undefined ? 'POST' : 'GET'), headers, body: opts.json !== undefined ? JSON.stringify(opts.json) : undefined, signal: opts.signal });
+  const res = await fetch(url, {
+    method: opts.method ?? (opts.json !== undefined ? 'POST' : 'GET'),
+    headers,
+    body: opts.json !== undefined ? JSON.stringify(opts.json) : undefined,
+    signal: opts.signal,
+  });
   const text = await res.text();
   let body: any = text;
   try {

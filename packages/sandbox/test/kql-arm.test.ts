@@ -78,21 +78,35 @@ test('resource manager errors: api-version, audience, Contributor on the cluster
   const denied = await call(dbUrl(sb, 'Db'), { method: 'PUT', token, json: body });
   assert.equal(denied.status, 403);
   assert.equal(denied.body.error.code, 'AuthorizationFailed');
-  assert.match(denied.body.error.message, new RegExp(`The client '${sb.ids.serviceIdentity.appId}' with object id '${sb.ids.serviceIdentity.objectId}' does not have authorization to perform action 'Microsoft.Kusto/clusters/databases/write'`));
+  assert.match(
+    denied.body.error.message,
+    new RegExp(
+      `The client '${sb.ids.serviceIdentity.appId}' with object id '${sb.ids.serviceIdentity.objectId}' does not have authorization to perform action 'Microsoft.Kusto/clusters/databases/write'`,
+    ),
+  );
   assert.equal(denied.headers.get('x-ms-failure-cause'), 'gateway');
 });
 
 test('.create table twice (the second is success and no change), .ingest inline, counts, filters and take through azure-kusto-data', async (t) => {
   const sb = await sandbox(t);
   await sb.admin.setSwitch('arm.asyncMode', 'never');
-  assert.equal((await call(dbUrl(sb, 'Plant'), { method: 'PUT', token: await sb.admin.token({ audience: 'arm' }), json: body })).status, 201);
+  assert.equal(
+    (await call(dbUrl(sb, 'Plant'), { method: 'PUT', token: await sb.admin.token({ audience: 'arm' }), json: body })).status,
+    201,
+  );
   const client = kusto(sb);
-  const first = await client.execute('Plant', '.create table Readings (Timestamp:datetime, Device:string, Temp:real, Ok:bool, Tags:dynamic)');
+  const first = await client.execute(
+    'Plant',
+    '.create table Readings (Timestamp:datetime, Device:string, Temp:real, Ok:bool, Tags:dynamic)',
+  );
   const schema = first.primaryResults[0]!.toJSON<any>().data[0];
   assert.equal(schema.TableName, 'Readings');
   const second = await client.execute('Plant', '.create table Readings (Other:string)');
   assert.deepEqual(second.primaryResults[0]!.toJSON<any>().data[0].Schema, schema.Schema, 'unchanged: the original schema');
-  await client.execute('Plant', '.ingest inline into table Readings <|\n2024-05-01T00:00:00Z,dev-1,71.5,true,"{""line"":""A""}"\n2024-05-01T00:01:00Z,dev-2,88,false,\n2024-05-01T00:02:00Z,dev-1,90.25,true,"[1,2]"');
+  await client.execute(
+    'Plant',
+    '.ingest inline into table Readings <|\n2024-05-01T00:00:00Z,dev-1,71.5,true,"{""line"":""A""}"\n2024-05-01T00:01:00Z,dev-2,88,false,\n2024-05-01T00:02:00Z,dev-1,90.25,true,"[1,2]"',
+  );
   const count = async (q: string) => (await client.execute('Plant', q)).primaryResults[0]!.toJSON<any>().data[0].Count;
   assert.equal(await count('Readings | count'), 3);
   assert.equal(await count("Readings | where Device == 'dev-1' | count"), 2);
@@ -101,18 +115,33 @@ test('.create table twice (the second is success and no change), .ingest inline,
   assert.equal(taken.primaryResults[0]!._rows.length, 2);
   const cols = taken.primaryResults[0]!.columns.map((c) => `${c.name}:${c.type}`);
   assert.deepEqual(cols, ['Timestamp:datetime', 'Device:string', 'Temp:real', 'Ok:bool', 'Tags:dynamic']);
-  await client.execute('Plant', ".create-or-alter function with (docstring='hot devices', folder='alerts') HotDevices(threshold:real) { Readings | where Temp > threshold | summarize Hits = count() by Device }");
+  await client.execute(
+    'Plant',
+    ".create-or-alter function with (docstring='hot devices', folder='alerts') HotDevices(threshold:real) { Readings | where Temp > threshold | summarize Hits = count() by Device }",
+  );
   const hot = await client.execute('Plant', 'HotDevices(85) | order by Device asc');
-  assert.deepEqual(hot.primaryResults[0]!.toJSON<any>().data, [{ Device: 'dev-1', Hits: 1 }, { Device: 'dev-2', Hits: 1 }]);
+  assert.deepEqual(hot.primaryResults[0]!.toJSON<any>().data, [
+    { Device: 'dev-1', Hits: 1 },
+    { Device: 'dev-2', Hits: 1 },
+  ]);
   const merged = await client.execute('Plant', '.create-merge table Readings (Site:string)');
   assert.match(merged.primaryResults[0]!.toJSON<any>().data[0].Schema, /"Site"/);
   const clash = await errorOf(client.execute('Plant', '.create-merge table Readings (Temp:string)'));
   assert.equal(clash.response.status, 400);
   const state = await sb.admin.state();
   const db = state.kql.databases.find((d) => d.name === 'Plant')!;
-  assert.deepEqual(db.tables.map((x) => [x.name, x.rowCount]), [['Readings', 3]]);
-  assert.deepEqual(db.functions.map((f) => f.name), ['HotDevices']);
-  const v1 = await call(`${sb.urls.kql}/v1/rest/query`, { token: await sb.admin.token({ audience: 'kql' }), json: { db: 'Plant', csl: 'Readings | count' } });
+  assert.deepEqual(
+    db.tables.map((x) => [x.name, x.rowCount]),
+    [['Readings', 3]],
+  );
+  assert.deepEqual(
+    db.functions.map((f) => f.name),
+    ['HotDevices'],
+  );
+  const v1 = await call(`${sb.urls.kql}/v1/rest/query`, {
+    token: await sb.admin.token({ audience: 'kql' }),
+    json: { db: 'Plant', csl: 'Readings | count' },
+  });
   assert.equal(v1.body.Tables.length, 4, 'V1 query: result, properties, status, table of contents');
   assert.equal(v1.body.Tables[3].Rows[0][1], 'QueryResult');
 });
@@ -135,12 +164,21 @@ test('KQL errors in OneApiErrors shape: .create table needs AllDatabasesAdmin (4
   assert.ok(denied.response.headers['x-ms-activity-id']);
   // The resource manager's principal assignment restores it (state shared between the two emulators).
   const armToken = await sb.admin.token({ audience: 'arm' });
-  const pa = await call(`${sb.urls.arm}${sb.ids.kqlClusterResourceId}/principalAssignments/svc-admin?${API}`, { method: 'PUT', token: armToken, json: { properties: { principalId: sb.ids.serviceIdentity.appId, principalType: 'App', role: 'AllDatabasesAdmin', tenantId: sb.ids.tenantId } } });
+  const pa = await call(`${sb.urls.arm}${sb.ids.kqlClusterResourceId}/principalAssignments/svc-admin?${API}`, {
+    method: 'PUT',
+    token: armToken,
+    json: {
+      properties: { principalId: sb.ids.serviceIdentity.appId, principalType: 'App', role: 'AllDatabasesAdmin', tenantId: sb.ids.tenantId },
+    },
+  });
   assert.equal(pa.status, 201);
   assert.equal(pa.body.properties.provisioningState, 'Succeeded');
   assert.equal(pa.body.properties.aadObjectId, sb.ids.serviceIdentity.objectId);
   await client.execute('Ops', '.create table U (a:string)');
-  const wrong = await call(`${sb.urls.kql}/v1/rest/mgmt`, { token: await sb.admin.token({ audience: 'search' }), json: { db: 'Ops', csl: '.show tables' } });
+  const wrong = await call(`${sb.urls.kql}/v1/rest/mgmt`, {
+    token: await sb.admin.token({ audience: 'search' }),
+    json: { db: 'Ops', csl: '.show tables' },
+  });
   assert.equal(wrong.status, 401);
   assert.equal(wrong.body.error.code, 'Unauthorized');
   const semantic = await errorOf(client.execute('Ops', 'Nope | count'));

@@ -11,7 +11,10 @@ test('a KQL dashboard created with 201 answers Location, the new dashboard’s U
   const ws = `${sb.env.SVC_DATA_PLATFORM_API_URL}/workspaces/${sb.ids.platformWorkspaceId}`;
   const res = await call(`${ws}/kqlDashboards`, { token, json: { displayName: 'Plant Operations' } });
   assert.equal(res.status, 201);
-  assert.equal(res.headers.get('location'), `${sb.urls.dataPlatform}/v1/workspaces/${sb.ids.platformWorkspaceId}/kqlDashboards/${res.body.id}`);
+  assert.equal(
+    res.headers.get('location'),
+    `${sb.urls.dataPlatform}/v1/workspaces/${sb.ids.platformWorkspaceId}/kqlDashboards/${res.body.id}`,
+  );
   const got = await call(res.headers.get('location')!, { token });
   assert.equal(got.status, 200);
   assert.equal(got.body.displayName, 'Plant Operations');
@@ -22,7 +25,10 @@ test('every operation poll answers Retry-After, the Succeeded one too', async (t
   await sb.admin.setSwitch('dataPlatform.lroMs', 300);
   const token = await sb.admin.token({ audience: 'dataPlatform' });
   const ws = `${sb.env.SVC_DATA_PLATFORM_API_URL}/workspaces/${sb.ids.platformWorkspaceId}`;
-  const res = await call(`${ws}/notebooks`, { token, json: { displayName: 'Step', definition: { parts: [part('notebook-content.py', '# Fabric notebook source\n')] } } });
+  const res = await call(`${ws}/notebooks`, {
+    token,
+    json: { displayName: 'Step', definition: { parts: [part('notebook-content.py', '# Fabric notebook source\n')] } },
+  });
   assert.equal(res.status, 202);
   for (;;) {
     const poll = await call(res.headers.get('location')!, { token });
@@ -35,7 +41,8 @@ test('every operation poll answers Retry-After, the Succeeded one too', async (t
 test('the KQL cluster echoes x-ms-client-request-id, and makes one up (never empty) when the client sent none', async (t) => {
   const sb = await sandbox(t);
   const token = await sb.admin.token({ audience: 'kql' });
-  const mgmt = (headers: Record<string, string>) => call(`${sb.env.SVC_KQL_CLUSTER_URI}/v1/rest/mgmt`, { token, headers, json: { db: 'NoSuchDb', csl: '.show tables' } });
+  const mgmt = (headers: Record<string, string>) =>
+    call(`${sb.env.SVC_KQL_CLUSTER_URI}/v1/rest/mgmt`, { token, headers, json: { db: 'NoSuchDb', csl: '.show tables' } });
   const sent = await mgmt({ 'x-ms-client-request-id': 'svc;4711' });
   assert.equal(sent.headers.get('x-ms-client-request-id'), 'svc;4711');
   assert.equal(sent.body.error['@context'].clientRequestId, 'svc;4711');

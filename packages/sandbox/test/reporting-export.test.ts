@@ -14,12 +14,24 @@ test('ExportTo: 202 with an opaque id, polling with Retry-After and percentCompl
   const { token, group } = await reportingApi(sb);
   const sales = (await call(`${group}/reports`, { token })).body.value.find((r: any) => r.name === 'Sales by Region');
   const before = Date.now();
-  const out = await exportFile(group, token, sales.id, { format: 'PDF', paginatedReportConfiguration: { parameterValues: [{ name: 'Region', value: 'East' }, { name: 'Region', value: 'Central' }, { name: 'StartDate', value: '2025-02-01' }] } });
+  const out = await exportFile(group, token, sales.id, {
+    format: 'PDF',
+    paginatedReportConfiguration: {
+      parameterValues: [
+        { name: 'Region', value: 'East' },
+        { name: 'Region', value: 'Central' },
+        { name: 'StartDate', value: '2025-02-01' },
+      ],
+    },
+  });
   assert.doesNotMatch(out.start.id, /^[0-9a-f-]{36}$/, 'an export id is not a GUID');
   assert.equal(out.start.status, 'NotStarted');
   assert.equal(out.start.reportName, 'Sales by Region');
   assert.ok(Math.abs(Date.parse(out.start.expirationTime) - Date.parse(out.start.createdDateTime) - 86_400_000) < 1000);
-  assert.ok(out.seen.some((s) => s.startsWith('202:Running:1')), `a Running poll with Retry-After: ${out.seen}`);
+  assert.ok(
+    out.seen.some((s) => s.startsWith('202:Running:1')),
+    `a Running poll with Retry-After: ${out.seen}`,
+  );
   assert.ok(out.seen.at(-1)!.startsWith('200:Succeeded:-'), 'no Retry-After once finished');
   assert.equal(out.status.percentComplete, 100);
   assert.equal(out.status.resourceFileExtension, '.pdf');
@@ -31,7 +43,11 @@ test('ExportTo: 202 with an opaque id, polling with Retry-After and percentCompl
   assert.match(pdf.text, /Sales by Region: East, Central/, 'the title evaluates the multi-value parameter');
   assert.match(pdf.text, /From 2025-02-01 for /);
   assert.match(pdf.text, /^Sales by Region$/m, 'the header shows Globals!ReportName');
-  assert.match(pdf.text, /Page 1 of 1 - run \d{1,2}\/\d{1,2}\/\d{4} \d{1,2}:\d{2}:\d{2} [AP]M by /, 'page numbers and ExecutionTime in the footer');
+  assert.match(
+    pdf.text,
+    /Page 1 of 1 - run \d{1,2}\/\d{1,2}\/\d{4} \d{1,2}:\d{2}:\d{2} [AP]M by /,
+    'page numbers and ExecutionTime in the footer',
+  );
   assert.ok(Date.now() - before >= 1400);
   for (const h of ['Region', 'City', 'Order date', 'Amount']) assert.match(pdf.text, new RegExp(`^${h}$`, 'm'), `table header ${h}`);
   assert.match(pdf.text, /^Boston$/m, 'an East row');
@@ -46,20 +62,32 @@ test('ExportTo formats: CSV and XML carry the fields and rows; DOCX/XLSX/PPTX ar
   await sb.admin.setSwitch('reporting.retryAfterSeconds', 0);
   const { token, group } = await reportingApi(sb);
   const sales = (await call(`${group}/reports`, { token })).body.value.find((r: any) => r.name === 'Sales by Region');
-  const get = (format: string, formatSettings?: Record<string, string>) => exportFile(group, token, sales.id, { format, paginatedReportConfiguration: { formatSettings } });
+  const get = (format: string, formatSettings?: Record<string, string>) =>
+    exportFile(group, token, sales.id, { format, paginatedReportConfiguration: { formatSettings } });
 
   const csv = await get('CSV');
   assert.equal(csv.res.headers.get('content-type'), 'text/csv');
-  const lines = csv.bytes.toString('utf8').replace(/^\uFEFF/, '').trim().split('\r\n');
+  const lines = csv.bytes
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n');
   assert.equal(lines[0], 'Region,City,OrderDate,Amount');
-  assert.deepEqual(lines.slice(1).map((l) => l.split(',')[0]), ['West', 'West', 'East', 'East', 'West', 'East'], 'default Region values West and East');
+  assert.deepEqual(
+    lines.slice(1).map((l) => l.split(',')[0]),
+    ['West', 'West', 'East', 'East', 'West', 'East'],
+    'default Region values West and East',
+  );
   const tsv = await get('CSV', { FieldDelimiter: ';', NoHeader: 'true' });
   assert.match(tsv.bytes.toString('utf8'), /^\uFEFFWest;Seattle;2025-01-15;1250.50\r\n/);
 
   const xml = (await get('XML')).bytes.toString('utf8');
   assert.match(xml, /^<\?xml version="1.0" encoding="utf-8"\?>\n<Report /);
   assert.match(xml, /Name="Sales by Region"/);
-  assert.match(xml, /<SalesTable>\s*<Details_Collection>\s*<Details Region="West" City="Seattle" OrderDate="2025-01-15" Amount="1250.50" \/>/);
+  assert.match(
+    xml,
+    /<SalesTable>\s*<Details_Collection>\s*<Details Region="West" City="Seattle" OrderDate="2025-01-15" Amount="1250.50" \/>/,
+  );
 
   const docx = unzip((await get('DOCX')).bytes);
   assert.ok(docx.has('[Content_Types].xml'));
@@ -71,7 +99,14 @@ test('ExportTo formats: CSV and XML carry the fields and rows; DOCX/XLSX/PPTX ar
   assert.match(xlsx.get('xl/worksheets/sheet1.xml')!.toString(), /<t xml:space="preserve">Portland<\/t>/);
   assert.match(xlsx.get('xl/worksheets/sheet1.xml')!.toString(), /<v>830.00<\/v>/);
   const pptx = unzip((await get('PPTX')).bytes);
-  for (const part of ['ppt/presentation.xml', 'ppt/slides/slide1.xml', 'ppt/slideMasters/slideMaster1.xml', 'ppt/slideLayouts/slideLayout1.xml', 'ppt/theme/theme1.xml']) assert.ok(pptx.has(part), part);
+  for (const part of [
+    'ppt/presentation.xml',
+    'ppt/slides/slide1.xml',
+    'ppt/slideMasters/slideMaster1.xml',
+    'ppt/slideLayouts/slideLayout1.xml',
+    'ppt/theme/theme1.xml',
+  ])
+    assert.ok(pptx.has(part), part);
   assert.match(pptx.get('ppt/slides/slide1.xml')!.toString(), /Sales by Region: West, East/);
 
   const mhtml = (await get('MHTML')).bytes.toString('utf8');
@@ -92,7 +127,10 @@ test('ExportTo formats: CSV and XML carry the fields and rows; DOCX/XLSX/PPTX ar
   assert.equal(png.bytes.readUInt32BE(16), 612, 'a Letter page at 72 dpi');
   assert.equal((await get('IMAGE', { OutputFormat: 'GIF' })).bytes.toString('latin1', 0, 6), 'GIF89a');
   assert.equal((await get('IMAGE', { OutputFormat: 'BMP' })).bytes.toString('latin1', 0, 2), 'BM');
-  const jpeg = await call(`${group}/reports/${sales.id}/ExportTo`, { token, json: { format: 'IMAGE', paginatedReportConfiguration: { formatSettings: { OutputFormat: 'JPEG' } } } });
+  const jpeg = await call(`${group}/reports/${sales.id}/ExportTo`, {
+    token,
+    json: { format: 'IMAGE', paginatedReportConfiguration: { formatSettings: { OutputFormat: 'JPEG' } } },
+  });
   assert.equal(jpeg.status, 400);
   assert.match(jpeg.body.error.message, /OutputFormat 'JPEG'/);
 
@@ -109,11 +147,21 @@ test('ExportTo: StartPage/EndPage and page height paginate; parameters are check
   const { token, group } = await reportingApi(sb);
   const list = (await call(`${group}/reports`, { token })).body.value;
   const sales = list.find((r: any) => r.name === 'Sales by Region');
-  const all = await exportFile(group, token, sales.id, { format: 'PDF', paginatedReportConfiguration: { formatSettings: { PageHeight: '3in' } } });
+  const all = await exportFile(group, token, sales.id, {
+    format: 'PDF',
+    paginatedReportConfiguration: { formatSettings: { PageHeight: '3in' } },
+  });
   const whole = parsePdf(all.bytes);
   assert.ok(whole.pages >= 3, `short pages give several pages (${whole.pages})`);
   assert.match(whole.text, new RegExp(`Page ${whole.pages} of ${whole.pages}`));
-  const some = parsePdf((await exportFile(group, token, sales.id, { format: 'PDF', paginatedReportConfiguration: { formatSettings: { PageHeight: '3in', StartPage: '2', EndPage: '2' } } })).bytes);
+  const some = parsePdf(
+    (
+      await exportFile(group, token, sales.id, {
+        format: 'PDF',
+        paginatedReportConfiguration: { formatSettings: { PageHeight: '3in', StartPage: '2', EndPage: '2' } },
+      })
+    ).bytes,
+  );
   assert.equal(some.pages, 1);
   assert.match(some.text, new RegExp(`Page 2 of ${whole.pages}`));
 
@@ -128,17 +176,60 @@ test('ExportTo: StartPage/EndPage and page height paginate; parameters are check
   await bad({ format: 'PNG' }, /PNG is for Power BI reports/);
   const pbi = list.find((r: any) => r.reportType === 'PowerBIReport');
   await bad({ format: 'CSV' }, /CSV is for paginated reports only/, 400, pbi.id);
-  await bad({ format: 'PDF', paginatedReportConfiguration: { parameterValues: [{ name: 'region', value: 'West' }] } }, /no parameter 'region'.*did you mean 'Region'/);
-  await bad({ format: 'PDF', paginatedReportConfiguration: { parameterValues: [{ name: 'Region', value: 'North' }] } }, /'North' is not a valid value of parameter 'Region'/);
-  await bad({ format: 'PDF', paginatedReportConfiguration: { parameterValues: [{ name: 'StartDate', value: 'yesterday' }] } }, /not a DateTime/);
+  await bad(
+    { format: 'PDF', paginatedReportConfiguration: { parameterValues: [{ name: 'region', value: 'West' }] } },
+    /no parameter 'region'.*did you mean 'Region'/,
+  );
+  await bad(
+    { format: 'PDF', paginatedReportConfiguration: { parameterValues: [{ name: 'Region', value: 'North' }] } },
+    /'North' is not a valid value of parameter 'Region'/,
+  );
+  await bad(
+    { format: 'PDF', paginatedReportConfiguration: { parameterValues: [{ name: 'StartDate', value: 'yesterday' }] } },
+    /not a DateTime/,
+  );
   const inventory = list.find((r: any) => r.name === 'Inventory Snapshot');
-  await bad({ format: 'PDF', paginatedReportConfiguration: { parameterValues: [{ name: 'WarehouseId', value: '1.5' }] } }, /not an Integer/, 400, inventory.id);
-  await bad({ format: 'PDF', paginatedReportConfiguration: { parameterValues: [{ name: 'WarehouseId', value: '1' }, { name: 'WarehouseId', value: '2' }] } }, /takes one value; 2 were given/, 400, inventory.id);
-  await bad({ format: 'PDF', paginatedReportConfiguration: { parameterValues: [{ name: 'IncludeDiscontinued', value: 'maybe' }] } }, /not a Boolean/, 400, inventory.id);
+  await bad(
+    { format: 'PDF', paginatedReportConfiguration: { parameterValues: [{ name: 'WarehouseId', value: '1.5' }] } },
+    /not an Integer/,
+    400,
+    inventory.id,
+  );
+  await bad(
+    {
+      format: 'PDF',
+      paginatedReportConfiguration: {
+        parameterValues: [
+          { name: 'WarehouseId', value: '1' },
+          { name: 'WarehouseId', value: '2' },
+        ],
+      },
+    },
+    /takes one value; 2 were given/,
+    400,
+    inventory.id,
+  );
+  await bad(
+    { format: 'PDF', paginatedReportConfiguration: { parameterValues: [{ name: 'IncludeDiscontinued', value: 'maybe' }] } },
+    /not a Boolean/,
+    400,
+    inventory.id,
+  );
   const customers = list.find((r: any) => r.name === 'Customer List');
-  await bad({ format: 'PDF', paginatedReportConfiguration: { parameterValues: [{ name: 'Segment', value: 'SMB' }] } }, /must send paginatedReportConfiguration.identities/, 400, customers.id);
+  await bad(
+    { format: 'PDF', paginatedReportConfiguration: { parameterValues: [{ name: 'Segment', value: 'SMB' }] } },
+    /must send paginatedReportConfiguration.identities/,
+    400,
+    customers.id,
+  );
   await bad({ format: 'PDF' }, /parameter 'Segment' has no default value/, 400, customers.id);
-  const withIdentity = await exportFile(group, token, customers.id, { format: 'PDF', paginatedReportConfiguration: { parameterValues: [{ name: 'Segment', value: 'SMB' }], identities: [{ username: 'ari@sandbox.onmicrosoft.com', reports: [customers.id] }] } });
+  const withIdentity = await exportFile(group, token, customers.id, {
+    format: 'PDF',
+    paginatedReportConfiguration: {
+      parameterValues: [{ name: 'Segment', value: 'SMB' }],
+      identities: [{ username: 'ari@sandbox.onmicrosoft.com', reports: [customers.id] }],
+    },
+  });
   assert.match(parsePdf(withIdentity.bytes).text, /by ari@sandbox\.onmicrosoft\.com/, 'User!UserID is the effective identity');
   assert.match(parsePdf(withIdentity.bytes).text, /Customers in segment SMB/);
   const pbiPdf = await exportFile(group, token, pbi.id, { format: 'PDF' });
@@ -147,7 +238,11 @@ test('ExportTo: StartPage/EndPage and page height paginate; parameters are check
   await sb.admin.setSwitch('reporting.export.word', false);
   const off = await bad({ format: 'DOCX' }, /Export reports as Word documents/, 403);
   assert.equal(off.body.error.code, 'FeatureDisabledByTenantSetting');
-  assert.equal((await call(`${group}/reports/${sales.id}/ExportTo`, { token, json: { format: 'CSV' } })).status, 202, 'other formats stay allowed');
+  assert.equal(
+    (await call(`${group}/reports/${sales.id}/ExportTo`, { token, json: { format: 'CSV' } })).status,
+    202,
+    'other formats stay allowed',
+  );
   await sb.admin.setSwitch('reporting.capacity', 'shared');
   assert.equal((await bad({ format: 'PDF' }, /capacity/, 403)).body.error.code, 'FeatureNotAvailableError');
   await sb.admin.setSwitch('reporting.capacity', 'ppu');
@@ -178,7 +273,11 @@ test('ExportTo: StartPage/EndPage and page height paginate; parameters are check
 async function sqlBatch(sb: Sandbox, sql: string): Promise<void> {
   const [host, port] = sb.urls.sql.split(':');
   const token = await sb.admin.token({ audience: 'https://database.windows.net/' });
-  const conn = new Connection({ server: host!, authentication: { type: 'azure-active-directory-access-token', options: { token } }, options: { port: Number(port), database: sb.ids.warehousePool, encrypt: false, connectTimeout: 5000 } });
+  const conn = new Connection({
+    server: host!,
+    authentication: { type: 'azure-active-directory-access-token', options: { token } },
+    options: { port: Number(port), database: sb.ids.warehousePool, encrypt: false, connectTimeout: 5000 },
+  });
   conn.on('error', () => undefined);
   await new Promise<void>((resolve, reject) => conn.connect((err) => (err ? reject(err) : resolve())));
   await new Promise<void>((resolve, reject) => conn.execSqlBatch(new Request(sql, (err) => (err ? reject(err) : resolve()))));
@@ -190,18 +289,38 @@ test('a data set over the sandbox warehouse renders its rows live (query paramet
   await sb.admin.setSwitch('reporting.importMs', 0);
   await sb.admin.setSwitch('reporting.renderMs', 20);
   await sb.admin.setSwitch('reporting.retryAfterSeconds', 0);
-  await sqlBatch(sb, "CREATE TABLE dbo.Visits (Clinic NVARCHAR(50), Patients INT); INSERT INTO dbo.Visits (Clinic, Patients) VALUES (N'North', 12), (N'South', 30), (N'East', 7);");
+  await sqlBatch(
+    sb,
+    "CREATE TABLE dbo.Visits (Clinic NVARCHAR(50), Patients INT); INSERT INTO dbo.Visits (Clinic, Patients) VALUES (N'North', 12), (N'South', 30), (N'East', 7);",
+  );
   const { token, group } = await reportingApi(sb);
   const rdl = simpleRdl('Visits')
     .replace('Data Source=old.example.net;Initial Catalog=sales', `Data Source=${sb.urls.sql};Initial Catalog=${sb.ids.warehousePool}`)
     .replace('SELECT Name, Total FROM dbo.T', 'SELECT Clinic AS Name, Patients AS Total FROM dbo.Visits WHERE Patients &gt;= @Top')
-    .replace('<Query><DataSourceName>Db</DataSourceName>', '<Query><DataSourceName>Db</DataSourceName><QueryParameters><QueryParameter Name="@Top"><Value>=Parameters!Top.Value</Value></QueryParameter></QueryParameters>');
-  const done = await waitImport(group, token, (await importRdl(`${group}/imports?datasetDisplayName=Visits.rdl&nameConflict=Abort`, token, withTable(rdl, 'Rows', ['Name']))).body.id);
+    .replace(
+      '<Query><DataSourceName>Db</DataSourceName>',
+      '<Query><DataSourceName>Db</DataSourceName><QueryParameters><QueryParameter Name="@Top"><Value>=Parameters!Top.Value</Value></QueryParameter></QueryParameters>',
+    );
+  const done = await waitImport(
+    group,
+    token,
+    (await importRdl(`${group}/imports?datasetDisplayName=Visits.rdl&nameConflict=Abort`, token, withTable(rdl, 'Rows', ['Name']))).body.id,
+  );
   assert.equal(done.importState, 'Succeeded', JSON.stringify(done));
   const id = done.reports[0].id;
   const csv = await exportFile(group, token, id, { format: 'CSV' });
-  assert.deepEqual(csv.bytes.toString('utf8').replace(/^\uFEFF/, '').trim().split('\r\n'), ['Name,Total', 'North,12', 'South,30']);
-  const pdf = await exportFile(group, token, id, { format: 'PDF', paginatedReportConfiguration: { parameterValues: [{ name: 'Top', value: '20' }] } });
+  assert.deepEqual(
+    csv.bytes
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n'),
+    ['Name,Total', 'North,12', 'South,30'],
+  );
+  const pdf = await exportFile(group, token, id, {
+    format: 'PDF',
+    paginatedReportConfiguration: { parameterValues: [{ name: 'Top', value: '20' }] },
+  });
   const text = parsePdf(pdf.bytes).text;
   assert.match(text, /^South$/m);
   assert.doesNotMatch(text, /North/);
@@ -220,33 +339,97 @@ test('a DAX data set over a sandbox semantic model reads its Direct Lake table o
   await sb.admin.setSwitch('reporting.renderMs', 20);
   await sb.admin.setSwitch('reporting.retryAfterSeconds', 0);
   await sb.admin.setSwitch('dataPlatform.asyncMode', 'never');
-  await sqlBatch(sb, "CREATE TABLE dbo.Visits (clinic NVARCHAR(50), patients INT); INSERT INTO dbo.Visits (clinic, patients) VALUES (N'North', 12), (N'South', 30);");
+  await sqlBatch(
+    sb,
+    "CREATE TABLE dbo.Visits (clinic NVARCHAR(50), patients INT); INSERT INTO dbo.Visits (clinic, patients) VALUES (N'North', 12), (N'South', 30);",
+  );
   const [host, port] = sb.urls.sql.split(':');
   const bim = {
     compatibilityLevel: 1604,
     model: {
-      tables: [{ name: 'Visits', columns: [{ name: 'Clinic', dataType: 'string', sourceColumn: 'clinic' }, { name: 'Patients', dataType: 'int64', sourceColumn: 'patients' }], partitions: [{ name: 'Visits', mode: 'directLake', source: { type: 'entity', entityName: 'Visits', schemaName: 'dbo', expressionSource: 'DatabaseQuery' } }] }],
-      expressions: [{ name: 'DatabaseQuery', kind: 'm', expression: ['let', `    database = Sql.Database("${host},${port}", "${sb.ids.warehousePool}")`, 'in', '    database'] }],
+      tables: [
+        {
+          name: 'Visits',
+          columns: [
+            { name: 'Clinic', dataType: 'string', sourceColumn: 'clinic' },
+            { name: 'Patients', dataType: 'int64', sourceColumn: 'patients' },
+          ],
+          partitions: [
+            {
+              name: 'Visits',
+              mode: 'directLake',
+              source: { type: 'entity', entityName: 'Visits', schemaName: 'dbo', expressionSource: 'DatabaseQuery' },
+            },
+          ],
+        },
+      ],
+      expressions: [
+        {
+          name: 'DatabaseQuery',
+          kind: 'm',
+          expression: ['let', `    database = Sql.Database("${host},${port}", "${sb.ids.warehousePool}")`, 'in', '    database'],
+        },
+      ],
     },
   };
   const b64 = (s: string) => Buffer.from(s).toString('base64');
   const dp = await call(`${sb.env.SVC_DATA_PLATFORM_API_URL}/workspaces/${sb.ids.platformWorkspaceId}/semanticModels`, {
     token: await sb.admin.token({ audience: 'dataPlatform' }),
-    json: { displayName: 'Visits model', definition: { parts: [{ path: 'model.bim', payload: b64(JSON.stringify(bim)), payloadType: 'InlineBase64' }, { path: 'definition.pbism', payload: b64('{"version":"4.0"}'), payloadType: 'InlineBase64' }] } },
+    json: {
+      displayName: 'Visits model',
+      definition: {
+        parts: [
+          { path: 'model.bim', payload: b64(JSON.stringify(bim)), payloadType: 'InlineBase64' },
+          { path: 'definition.pbism', payload: b64('{"version":"4.0"}'), payloadType: 'InlineBase64' },
+        ],
+      },
+    },
   });
   assert.equal(dp.status, 201, JSON.stringify(dp.body));
   const { token, group } = await reportingApi(sb);
   const rdl = simpleRdl('Visits by clinic')
-    .replace('<DataProvider>SQL</DataProvider><ConnectString>Data Source=old.example.net;Initial Catalog=sales</ConnectString>', `<DataProvider>PBIDATASET</DataProvider><ConnectString>Data Source=pbiazure://api.powerbi.com/;Initial Catalog=sobe_wowvirtualserver-${dp.body.id};Integrated Security=ClaimsToken</ConnectString>`)
-    .replace('<CommandText>SELECT Name, Total FROM dbo.T</CommandText>', "<QueryParameters><QueryParameter Name=\"Clinic\"><Value>=Parameters!Clinic.Value</Value></QueryParameter></QueryParameters><CommandText>EVALUATE FILTER('Visits', 'Visits'[Clinic] = @Clinic)</CommandText>")
-    .replace('<Field Name="Name"><DataField>Name</DataField></Field><Field Name="Total"><DataField>Total</DataField></Field>', '<Field Name="Clinic"><DataField>Visits[Clinic]</DataField></Field><Field Name="Patients"><DataField>Visits[Patients]</DataField></Field>')
-    .replace('<ReportParameters>', '<ReportParameters><ReportParameter Name="Clinic"><DataType>String</DataType><DefaultValue><Values><Value>South</Value></Values></DefaultValue></ReportParameter>');
-  const done = await waitImport(group, token, (await importRdl(`${group}/imports?datasetDisplayName=Clinics.rdl&nameConflict=Abort`, token, withTable(rdl, 'Rows', ['Clinic', 'Patients']))).body.id);
+    .replace(
+      '<DataProvider>SQL</DataProvider><ConnectString>Data Source=old.example.net;Initial Catalog=sales</ConnectString>',
+      `<DataProvider>PBIDATASET</DataProvider><ConnectString>Data Source=pbiazure://api.powerbi.com/;Initial Catalog=sobe_wowvirtualserver-${dp.body.id};Integrated Security=ClaimsToken</ConnectString>`,
+    )
+    .replace(
+      '<CommandText>SELECT Name, Total FROM dbo.T</CommandText>',
+      "<QueryParameters><QueryParameter Name=\"Clinic\"><Value>=Parameters!Clinic.Value</Value></QueryParameter></QueryParameters><CommandText>EVALUATE FILTER('Visits', 'Visits'[Clinic] = @Clinic)</CommandText>",
+    )
+    .replace(
+      '<Field Name="Name"><DataField>Name</DataField></Field><Field Name="Total"><DataField>Total</DataField></Field>',
+      '<Field Name="Clinic"><DataField>Visits[Clinic]</DataField></Field><Field Name="Patients"><DataField>Visits[Patients]</DataField></Field>',
+    )
+    .replace(
+      '<ReportParameters>',
+      '<ReportParameters><ReportParameter Name="Clinic"><DataType>String</DataType><DefaultValue><Values><Value>South</Value></Values></DefaultValue></ReportParameter>',
+    );
+  const done = await waitImport(
+    group,
+    token,
+    (
+      await importRdl(
+        `${group}/imports?datasetDisplayName=Clinics.rdl&nameConflict=Abort`,
+        token,
+        withTable(rdl, 'Rows', ['Clinic', 'Patients']),
+      )
+    ).body.id,
+  );
   assert.equal(done.importState, 'Succeeded', JSON.stringify(done));
   const identities = [{ username: 'ari@sandbox.onmicrosoft.com', reports: [done.reports[0].id] }];
   const south = await exportFile(group, token, done.reports[0].id, { format: 'CSV', paginatedReportConfiguration: { identities } });
-  assert.deepEqual(south.bytes.toString('utf8').replace(/^\uFEFF/, '').trim().split('\r\n'), ['Clinic,Patients', 'South,30']);
-  const north = await exportFile(group, token, done.reports[0].id, { format: 'XML', paginatedReportConfiguration: { identities, parameterValues: [{ name: 'Clinic', value: 'North' }] } });
+  assert.deepEqual(
+    south.bytes
+      .toString('utf8')
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n'),
+    ['Clinic,Patients', 'South,30'],
+  );
+  const north = await exportFile(group, token, done.reports[0].id, {
+    format: 'XML',
+    paginatedReportConfiguration: { identities, parameterValues: [{ name: 'Clinic', value: 'North' }] },
+  });
   assert.match(north.bytes.toString('utf8'), /<Details Clinic="North" Patients="12" \/>/);
 });
 
@@ -257,11 +440,21 @@ test('long text wraps at the page width in the PDF', async (t) => {
   await sb.admin.setSwitch('reporting.retryAfterSeconds', 0);
   const { token, group } = await reportingApi(sb);
   const words = Array.from({ length: 120 }, (_, i) => `word${i}`).join(' ');
-  const rdl = simpleRdl('Title').replace('<Textbox Name="T">', `<Textbox Name="Intro"><Paragraphs><Paragraph><TextRuns><TextRun><Value>${words}</Value></TextRun></TextRuns></Paragraph></Paragraphs></Textbox><Textbox Name="T">`);
-  const done = await waitImport(group, token, (await importRdl(`${group}/imports?datasetDisplayName=Long.rdl&nameConflict=Abort`, token, rdl)).body.id);
+  const rdl = simpleRdl('Title').replace(
+    '<Textbox Name="T">',
+    `<Textbox Name="Intro"><Paragraphs><Paragraph><TextRuns><TextRun><Value>${words}</Value></TextRun></TextRuns></Paragraph></Paragraphs></Textbox><Textbox Name="T">`,
+  );
+  const done = await waitImport(
+    group,
+    token,
+    (await importRdl(`${group}/imports?datasetDisplayName=Long.rdl&nameConflict=Abort`, token, rdl)).body.id,
+  );
   const text = parsePdf((await exportFile(group, token, done.reports[0].id, { format: 'PDF' })).bytes).text;
   const lines = text.split('\n').filter((l) => l.startsWith('word'));
   assert.ok(lines.length >= 5, `${lines.length} wrapped lines`);
-  assert.ok(lines.every((l) => l.length <= 100), 'no line runs past the page');
+  assert.ok(
+    lines.every((l) => l.length <= 100),
+    'no line runs past the page',
+  );
   assert.equal(lines.join(' '), words, 'nothing is lost');
 });

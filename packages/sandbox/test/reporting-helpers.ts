@@ -53,7 +53,10 @@ export function parsePdf(buf: Buffer): { pages: number; text: string; objects: n
   assert.equal(s.slice(startxref, startxref + 4), 'xref');
   const [, first, count] = /^xref\n(\d+) (\d+)\n/.exec(s.slice(startxref))!;
   assert.equal(first, '0');
-  const entries = s.slice(startxref).split('\n').slice(2, 2 + Number(count));
+  const entries = s
+    .slice(startxref)
+    .split('\n')
+    .slice(2, 2 + Number(count));
   assert.equal(entries[0], '0000000000 65535 f ');
   entries.slice(1).forEach((e, i) => {
     assert.match(e, /^\d{10} 00000 n $/);
@@ -116,18 +119,20 @@ export async function exportFile(group: string, token: string, reportId: string,
     seen.push(`${poll.status}:${status.status}:${poll.headers.get('retry-after') ?? '-'}`);
     if (poll.status === 202) await sleep(Number(poll.headers.get('retry-after')) * 1000 || 50);
   }
-  if (status.status !== 'Succeeded') return { start: start.body, status, seen, res: undefined as unknown as Response, bytes: Buffer.alloc(0) };
+  if (status.status !== 'Succeeded')
+    return { start: start.body, status, seen, res: undefined as unknown as Response, bytes: Buffer.alloc(0) };
   const res = await fetch(status.resourceLocation, { headers: { authorization: `Bearer ${token}` } });
   return { start: start.body, status, seen, res, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
-
 /** A definition with a table over a data set added to the body: a header row of the field names, a detail row of their values. */
 export function withTable(rdl: string, dataSet: string, fields: string[]): string {
-  const cell = (name: string, value: string) => `<TablixCell><CellContents><Textbox Name="${name}"><Paragraphs><Paragraph><TextRuns><TextRun><Value>${value}</Value></TextRun></TextRuns></Paragraph></Paragraphs></Textbox></CellContents></TablixCell>`;
-  const tablix = `<Tablix Name="${dataSet}Table"><TablixBody><TablixColumns>${fields.map(() => '<TablixColumn><Width>2in</Width></TablixColumn>').join('')}</TablixColumns><TablixRows>`
-    + `<TablixRow><Height>0.25in</Height><TablixCells>${fields.map((f) => cell(`H_${f}`, f)).join('')}</TablixCells></TablixRow>`
-    + `<TablixRow><Height>0.25in</Height><TablixCells>${fields.map((f) => cell(`D_${f}`, `=Fields!${f}.Value`)).join('')}</TablixCells></TablixRow>`
-    + `</TablixRows></TablixBody><DataSetName>${dataSet}</DataSetName></Tablix>`;
+  const cell = (name: string, value: string) =>
+    `<TablixCell><CellContents><Textbox Name="${name}"><Paragraphs><Paragraph><TextRuns><TextRun><Value>${value}</Value></TextRun></TextRuns></Paragraph></Paragraphs></Textbox></CellContents></TablixCell>`;
+  const tablix =
+    `<Tablix Name="${dataSet}Table"><TablixBody><TablixColumns>${fields.map(() => '<TablixColumn><Width>2in</Width></TablixColumn>').join('')}</TablixColumns><TablixRows>` +
+    `<TablixRow><Height>0.25in</Height><TablixCells>${fields.map((f) => cell(`H_${f}`, f)).join('')}</TablixCells></TablixRow>` +
+    `<TablixRow><Height>0.25in</Height><TablixCells>${fields.map((f) => cell(`D_${f}`, `=Fields!${f}.Value`)).join('')}</TablixCells></TablixRow>` +
+    `</TablixRows></TablixBody><DataSetName>${dataSet}</DataSetName></Tablix>`;
   return rdl.replace('</ReportItems><Height>', `${tablix}</ReportItems><Height>`);
 }

@@ -11,7 +11,11 @@ test('reports in a group: paginated reports carry RDL markers, Power BI reports 
   assert.equal(list.status, 200);
   assert.ok(list.headers.get('requestid'));
   const types = list.body.value.map((r: any) => r.reportType).sort();
-  assert.deepEqual(types, ['PaginatedReport', 'PaginatedReport', 'PaginatedReport', 'PowerBIReport'], 'the filter is ignored on the group route');
+  assert.deepEqual(
+    types,
+    ['PaginatedReport', 'PaginatedReport', 'PaginatedReport', 'PowerBIReport'],
+    'the filter is ignored on the group route',
+  );
   const sales = list.body.value.find((r: any) => r.name === 'Sales by Region');
   assert.equal(sales.format, 'RDL');
   assert.equal(sales.isFromPbix, false);
@@ -31,7 +35,12 @@ test('reports in a group: paginated reports carry RDL markers, Power BI reports 
 
   const missing = await call(`${group}/reports/00000000-0000-4000-8000-000000000000`, { token });
   assert.equal(missing.status, 404);
-  assert.deepEqual(missing.body, { error: { code: 'PowerBIEntityNotFound', 'pbi.error': { code: 'PowerBIEntityNotFound', parameters: {}, details: [], exceptionCulprit: 1 } } });
+  assert.deepEqual(missing.body, {
+    error: {
+      code: 'PowerBIEntityNotFound',
+      'pbi.error': { code: 'PowerBIEntityNotFound', parameters: {}, details: [], exceptionCulprit: 1 },
+    },
+  });
   const otherGroup = await call(`${sb.urls.reporting}/v1.0/myorg/groups/00000000-0000-4000-8000-000000000001/reports`, { token });
   assert.equal(otherGroup.status, 404);
 });
@@ -48,7 +57,9 @@ test('authentication: no token 401, expired token 403 TokenExpired, service prin
   await sb.admin.setSwitch('identity.tokenLifetimeSeconds', -10);
   const expired = await call(`${group}/reports`, { token: await sb.admin.token({ audience: 'dataPlatform' }) });
   assert.equal(expired.status, 403);
-  assert.deepEqual(expired.body, { error: { code: 'TokenExpired', message: 'Access token has expired, resubmit with a new access token' } });
+  assert.deepEqual(expired.body, {
+    error: { code: 'TokenExpired', message: 'Access token has expired, resubmit with a new access token' },
+  });
   await sb.admin.setSwitch('identity.tokenLifetimeSeconds', 3599);
   await sb.admin.setSwitch('reporting.servicePrincipalsEnabled', false);
   const sp = await call(`${group}/reports`, { token });
@@ -62,7 +73,10 @@ test('authentication: no token 401, expired token 403 TokenExpired, service prin
   assert.equal(outsider.status, 401);
   await sb.admin.grant({ service: 'reporting', role: 'Viewer', principal: ci });
   assert.equal((await call(`${group}/reports`, { token: (await reportingApi(sb, ci)).token })).status, 200);
-  const viewerDelete = await call(`${group}/reports/${(await call(`${group}/reports`, { token })).body.value[0].id}`, { method: 'DELETE', token: (await reportingApi(sb, ci)).token });
+  const viewerDelete = await call(`${group}/reports/${(await call(`${group}/reports`, { token })).body.value[0].id}`, {
+    method: 'DELETE',
+    token: (await reportingApi(sb, ci)).token,
+  });
   assert.equal(viewerDelete.status, 403);
 });
 
@@ -125,7 +139,11 @@ test('imports: multipart only, .rdl display name, Abort/Overwrite rules, invalid
   assert.equal(nothing.body.error.code, 'DuplicatePackageNotFoundError');
 
   const sales = (await call(`${group}/reports`, { token })).body.value.find((r: any) => r.name === 'Sales by Region');
-  const over = await importRdl(`${group}/imports?datasetDisplayName=Sales%20by%20Region.rdl&nameConflict=Overwrite`, token, simpleRdl('v2'));
+  const over = await importRdl(
+    `${group}/imports?datasetDisplayName=Sales%20by%20Region.rdl&nameConflict=Overwrite`,
+    token,
+    simpleRdl('v2'),
+  );
   assert.equal(over.status, 202);
   const overDone = await waitImport(group, token, over.body.id);
   assert.equal(overDone.importState, 'Succeeded');
@@ -139,7 +157,11 @@ test('imports: multipart only, .rdl display name, Abort/Overwrite rules, invalid
   assert.equal(two.status, 409);
   assert.equal(two.body.error.code, 'MoreThanOneDuplicatePackageFoundError');
 
-  const broken = await importRdl(`${group}/imports?datasetDisplayName=Broken.rdl&nameConflict=Abort`, token, simpleRdl('x').replace('<Width>6in</Width>', ''));
+  const broken = await importRdl(
+    `${group}/imports?datasetDisplayName=Broken.rdl&nameConflict=Abort`,
+    token,
+    simpleRdl('x').replace('<Width>6in</Width>', ''),
+  );
   assert.equal(broken.status, 202);
   const failed = await waitImport(group, token, broken.body.id);
   assert.equal(failed.importState, 'Failed');
@@ -150,13 +172,25 @@ test('imports: multipart only, .rdl display name, Abort/Overwrite rules, invalid
   const list = await call(`${group}/imports`, { token });
   assert.equal(list.status, 200);
   assert.ok(list.body.value.length >= 3);
-  assert.equal((await call(`${group}/reports`, { token })).body.value.filter((r: any) => r.name === 'Broken').length, 0, 'a failed import creates no report');
+  assert.equal(
+    (await call(`${group}/reports`, { token })).body.value.filter((r: any) => r.name === 'Broken').length,
+    0,
+    'a failed import creates no report',
+  );
 
   await sb.admin.grant({ service: 'reporting', role: 'Viewer', principal: 'ari@sandbox.onmicrosoft.com' });
-  const viewer = await importRdl(`${group}/imports?datasetDisplayName=V.rdl&nameConflict=Abort`, (await reportingApi(sb, 'ari@sandbox.onmicrosoft.com')).token, rdl);
+  const viewer = await importRdl(
+    `${group}/imports?datasetDisplayName=V.rdl&nameConflict=Abort`,
+    (await reportingApi(sb, 'ari@sandbox.onmicrosoft.com')).token,
+    rdl,
+  );
   assert.equal(viewer.status, 403);
   await sb.admin.setSwitch('reporting.userLicence', 'free');
-  const free = await importRdl(`${group}/imports?datasetDisplayName=F.rdl&nameConflict=Abort`, (await reportingApi(sb, 'ada@sandbox.onmicrosoft.com')).token, rdl);
+  const free = await importRdl(
+    `${group}/imports?datasetDisplayName=F.rdl&nameConflict=Abort`,
+    (await reportingApi(sb, 'ada@sandbox.onmicrosoft.com')).token,
+    rdl,
+  );
   assert.equal(free.status, 403);
   assert.equal(free.body.error['pbi.error'].details[0].code, 'LicenseRequired');
 });
@@ -182,12 +216,21 @@ test('clone, datasources, Default.UpdateDatasources restrictions and TakeOver', 
   assert.match(semantic.connectionDetails.database, /^sobe_wowvirtualserver-[0-9a-f-]{36}$/);
   assert.equal((await call(`${group}/reports/${pbi.id}/datasources`, { token })).status, 400);
 
-  const update = (id: string, updateDetails: unknown, tk = token) => call(`${group}/reports/${id}/Default.UpdateDatasources`, { token: tk, json: { updateDetails } });
-  const ok = await update(inventory.id, [{ datasourceName: 'Warehouse', connectionDetails: { server: 'other.datawarehouse.fabric.microsoft.com', database: 'sales' } }]);
+  const update = (id: string, updateDetails: unknown, tk = token) =>
+    call(`${group}/reports/${id}/Default.UpdateDatasources`, { token: tk, json: { updateDetails } });
+  const ok = await update(inventory.id, [
+    { datasourceName: 'Warehouse', connectionDetails: { server: 'other.datawarehouse.fabric.microsoft.com', database: 'sales' } },
+  ]);
   assert.equal(ok.status, 200);
   assert.equal(ok.text, '');
-  assert.deepEqual((await call(`${group}/reports/${inventory.id}/datasources`, { token })).body.value[0].connectionDetails, { server: 'other.datawarehouse.fabric.microsoft.com', database: 'sales' });
-  assert.match((await call(`${group}/reports/${inventory.id}/Export`, { token })).text, /<ConnectString>Data Source=other\.datawarehouse\.fabric\.microsoft\.com;Initial Catalog=sales<\/ConnectString>/);
+  assert.deepEqual((await call(`${group}/reports/${inventory.id}/datasources`, { token })).body.value[0].connectionDetails, {
+    server: 'other.datawarehouse.fabric.microsoft.com',
+    database: 'sales',
+  });
+  assert.match(
+    (await call(`${group}/reports/${inventory.id}/Export`, { token })).text,
+    /<ConnectString>Data Source=other\.datawarehouse\.fabric\.microsoft\.com;Initial Catalog=sales<\/ConnectString>/,
+  );
   const refused = async (id: string, details: unknown, pattern: RegExp, status = 400) => {
     const before = (await call(`${group}/reports/${id}/Export`, { token })).text;
     const r = await update(id, details);
@@ -196,17 +239,45 @@ test('clone, datasources, Default.UpdateDatasources restrictions and TakeOver', 
     assert.equal((await call(`${group}/reports/${id}/Export`, { token })).text, before, 'a refused update changes nothing');
   };
   await refused(inventory.id, [], /updateDetails/);
-  await refused(inventory.id, [{ datasourceName: 'Nope', connectionDetails: { server: 'x' } }], /'Nope' is not a data source of the report/);
-  await refused(inventory.id, [{ datasourceName: 'Warehouse', connectionDetails: { url: 'https://x' } }], /only server and database can be updated; url cannot/);
-  await refused(inventory.id, [{ datasourceName: 'Warehouse', connectionDetails: { server: 'pbiazure://api.powerbi.com/' } }], /type cannot change/);
+  await refused(
+    inventory.id,
+    [{ datasourceName: 'Nope', connectionDetails: { server: 'x' } }],
+    /'Nope' is not a data source of the report/,
+  );
+  await refused(
+    inventory.id,
+    [{ datasourceName: 'Warehouse', connectionDetails: { url: 'https://x' } }],
+    /only server and database can be updated; url cannot/,
+  );
+  await refused(
+    inventory.id,
+    [{ datasourceName: 'Warehouse', connectionDetails: { server: 'pbiazure://api.powerbi.com/' } }],
+    /type cannot change/,
+  );
   await refused(pbi.id, [{ datasourceName: 'X', connectionDetails: { server: 'y' } }], /paginated reports only/);
-  await refused(customers.id, [{ datasourceName: 'CustomersModel', connectionDetails: { database: 'sobe_wowvirtualserver-00000000-0000-4000-8000-000000000000' } }], /NotDatasourceOwner/, 403);
+  await refused(
+    customers.id,
+    [{ datasourceName: 'CustomersModel', connectionDetails: { database: 'sobe_wowvirtualserver-00000000-0000-4000-8000-000000000000' } }],
+    /NotDatasourceOwner/,
+    403,
+  );
   assert.equal((await call(`${group}/reports/${customers.id}/Default.TakeOver`, { token, method: 'POST' })).status, 200);
-  assert.equal((await update(customers.id, [{ datasourceName: 'CustomersModel', connectionDetails: { database: 'sobe_wowvirtualserver-00000000-0000-4000-8000-000000000000' } }])).status, 200);
+  assert.equal(
+    (
+      await update(customers.id, [
+        { datasourceName: 'CustomersModel', connectionDetails: { database: 'sobe_wowvirtualserver-00000000-0000-4000-8000-000000000000' } },
+      ])
+    ).status,
+    200,
+  );
 
   const odbc = simpleRdl('odbc').replace('<DataProvider>SQL</DataProvider>', '<DataProvider>ODBC</DataProvider>');
   await sb.admin.setSwitch('reporting.importMs', 0);
-  const imported = await waitImport(group, token, (await importRdl(`${group}/imports?datasetDisplayName=Odbc.rdl&nameConflict=Abort`, token, odbc)).body.id);
+  const imported = await waitImport(
+    group,
+    token,
+    (await importRdl(`${group}/imports?datasetDisplayName=Odbc.rdl&nameConflict=Abort`, token, odbc)).body.id,
+  );
   await refused(imported.reports[0].id, [{ datasourceName: 'Db', connectionDetails: { server: 'x' } }], /ODBC/);
 
   const clone = await call(`${group}/reports/${inventory.id}/Clone`, { token, json: { name: 'Inventory copy' } });
@@ -214,17 +285,48 @@ test('clone, datasources, Default.UpdateDatasources restrictions and TakeOver', 
   assert.equal(clone.body.name, 'Inventory copy');
   assert.equal(clone.body.format, 'RDL');
   assert.notEqual(clone.body.id, inventory.id);
-  assert.equal((await call(`${group}/reports/${clone.body.id}/Export`, { token })).text, (await call(`${group}/reports/${inventory.id}/Export`, { token })).text);
-  assert.equal((await call(`${group}/reports/${inventory.id}/Clone`, { token, json: {} })).body.error.message, "The request field 'name' is required: the name of the new report.");
-  assert.equal((await call(`${group}/reports/${inventory.id}/Clone`, { token, json: { name: 'x', targetWorkspaceId: '00000000-0000-0000-0000-000000000000' } })).status, 400);
-  assert.equal((await call(`${group}/reports/${inventory.id}/Clone`, { token, json: { name: 'x', targetWorkspaceId: '11111111-1111-4111-8111-111111111111' } })).status, 404);
-  const other = await call(`${sb.env.SVC_DATA_PLATFORM_API_URL}/workspaces`, { token: await sb.admin.token({ audience: 'dataPlatform' }), json: { displayName: 'Reports copy target' } });
+  assert.equal(
+    (await call(`${group}/reports/${clone.body.id}/Export`, { token })).text,
+    (await call(`${group}/reports/${inventory.id}/Export`, { token })).text,
+  );
+  assert.equal(
+    (await call(`${group}/reports/${inventory.id}/Clone`, { token, json: {} })).body.error.message,
+    "The request field 'name' is required: the name of the new report.",
+  );
+  assert.equal(
+    (
+      await call(`${group}/reports/${inventory.id}/Clone`, {
+        token,
+        json: { name: 'x', targetWorkspaceId: '00000000-0000-0000-0000-000000000000' },
+      })
+    ).status,
+    400,
+  );
+  assert.equal(
+    (
+      await call(`${group}/reports/${inventory.id}/Clone`, {
+        token,
+        json: { name: 'x', targetWorkspaceId: '11111111-1111-4111-8111-111111111111' },
+      })
+    ).status,
+    404,
+  );
+  const other = await call(`${sb.env.SVC_DATA_PLATFORM_API_URL}/workspaces`, {
+    token: await sb.admin.token({ audience: 'dataPlatform' }),
+    json: { displayName: 'Reports copy target' },
+  });
   assert.equal(other.status, 201);
-  const moved = await call(`${group}/reports/${inventory.id}/Clone`, { token, json: { name: 'Inventory elsewhere', targetWorkspaceId: other.body.id } });
+  const moved = await call(`${group}/reports/${inventory.id}/Clone`, {
+    token,
+    json: { name: 'Inventory elsewhere', targetWorkspaceId: other.body.id },
+  });
   assert.equal(moved.status, 200);
   assert.match(moved.body.webUrl, new RegExp(`/groups/${other.body.id}/rdlreports/${moved.body.id}$`));
   const there = await call(`${sb.urls.reporting}/v1.0/myorg/groups/${other.body.id}/reports`, { token });
-  assert.deepEqual(there.body.value.map((r: any) => r.name), ['Inventory elsewhere']);
+  assert.deepEqual(
+    there.body.value.map((r: any) => r.name),
+    ['Inventory elsewhere'],
+  );
 });
 
 test('GenerateToken: service principals only for paginated reports, Member role, View access, capacity and embed switch; V2 limits', async (t) => {
@@ -290,7 +392,10 @@ test('fault rules, latency and the request log cover the reporting service; stat
   assert.ok(Date.now() - t0 >= 110);
   const log = await sb.admin.requests({ service: 'reporting' });
   assert.equal(log.length, 4);
-  assert.deepEqual(log.map((e) => e.status), [429, 200, 404, 200]);
+  assert.deepEqual(
+    log.map((e) => e.status),
+    [429, 200, 404, 200],
+  );
   assert.ok(log[0]!.fault);
   assert.equal(log[1]!.identity, sb.ids.serviceIdentity.objectId);
   const state = await sb.admin.state();
@@ -304,18 +409,30 @@ test('admin reports route: $filter/$top/$skip and the authoring fields; admins a
   const admin = `${sb.urls.reporting}/v1.0/myorg/admin/groups/${sb.ids.platformWorkspaceId}/reports`;
   const paginated = await call(`${admin}?$filter=${encodeURIComponent("reportType eq 'PaginatedReport'")}`, { token });
   assert.equal(paginated.status, 200);
-  assert.deepEqual(paginated.body.value.map((r: any) => r.name), ['Sales by Region', 'Inventory Snapshot', 'Customer List']);
+  assert.deepEqual(
+    paginated.body.value.map((r: any) => r.name),
+    ['Sales by Region', 'Inventory Snapshot', 'Customer List'],
+  );
   const first = paginated.body.value[0];
   assert.ok(Date.parse(first.createdDateTime) <= Date.parse(first.modifiedDateTime));
   assert.equal(first.modifiedBy, sb.ids.serviceIdentity.name);
   assert.equal(first.isOwnedByMe, undefined);
   assert.equal((await call(`${admin}?$top=1&$skip=1`, { token })).body.value[0].name, 'Inventory Snapshot');
-  const either = await call(`${admin}?$filter=${encodeURIComponent("name eq 'Customer List' or reportType eq 'PowerBIReport'")}`, { token });
-  assert.deepEqual(either.body.value.map((r: any) => r.name), ['Customer List', 'Executive Overview']);
+  const either = await call(`${admin}?$filter=${encodeURIComponent("name eq 'Customer List' or reportType eq 'PowerBIReport'")}`, {
+    token,
+  });
+  assert.deepEqual(
+    either.body.value.map((r: any) => r.name),
+    ['Customer List', 'Executive Overview'],
+  );
   const bad = await call(`${admin}?$filter=${encodeURIComponent("startswith(name,'S')")}`, { token });
   assert.equal(bad.status, 400);
   assert.match(bad.body.error.message, /\$filter clause/);
-  assert.equal((await call(admin, { token: (await reportingApi(sb, 'ada@sandbox.onmicrosoft.com')).token })).status, 200, 'Ada is a Fabric administrator');
+  assert.equal(
+    (await call(admin, { token: (await reportingApi(sb, 'ada@sandbox.onmicrosoft.com')).token })).status,
+    200,
+    'Ada is a Fabric administrator',
+  );
   assert.equal((await call(admin, { token: (await reportingApi(sb, 'ari@sandbox.onmicrosoft.com')).token })).status, 401);
   await sb.admin.setSwitch('reporting.adminApisEnabled', false);
   assert.equal((await call(admin, { token })).status, 401);
@@ -340,5 +457,8 @@ test('viewer: the webUrl renders the report with rp: parameters and rdl:format d
   const wrong = await fetch(`${sales.webUrl}?rp:Region=North`);
   assert.equal(wrong.status, 400);
   assert.match(await wrong.text(), /not a valid value of parameter &apos;Region&apos;/);
-  assert.equal((await fetch(`${sb.urls.reporting}/groups/${sb.ids.platformWorkspaceId}/rdlreports/00000000-0000-4000-8000-000000000000`)).status, 404);
+  assert.equal(
+    (await fetch(`${sb.urls.reporting}/groups/${sb.ids.platformWorkspaceId}/rdlreports/00000000-0000-4000-8000-000000000000`)).status,
+    404,
+  );
 });

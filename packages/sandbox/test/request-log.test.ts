@@ -12,7 +12,11 @@ import { redactHeaders, redactPath } from '../src/admin/redact.js';
 async function sqlBatch(sb: Sandbox, sql: string): Promise<void> {
   const token = await sb.admin.token({ audience: 'https://database.windows.net/' });
   const [host, port] = sb.urls.sql.split(':');
-  const conn = new Connection({ server: host!, authentication: { type: 'azure-active-directory-access-token', options: { token } }, options: { port: Number(port), database: sb.ids.warehousePool, encrypt: false, connectTimeout: 5000 } });
+  const conn = new Connection({
+    server: host!,
+    authentication: { type: 'azure-active-directory-access-token', options: { token } },
+    options: { port: Number(port), database: sb.ids.warehousePool, encrypt: false, connectTimeout: 5000 },
+  });
   conn.on('error', () => undefined);
   await new Promise<void>((resolve, reject) => conn.connect((err) => (err ? reject(err) : resolve())));
   await new Promise<void>((resolve) => conn.execSqlBatch(new Request(sql, () => resolve())));
@@ -24,10 +28,23 @@ test('the admin API shows each request with its host, redacted headers and body;
   const token = await sb.admin.token({ audience: 'dataPlatform' });
   const sp = sb.ids.servicePrincipals[0]!;
   const ws = `${sb.env.SVC_DATA_PLATFORM_API_URL}/workspaces/${sb.ids.platformWorkspaceId}`;
-  const created = await call(`${ws}/notebooks`, { token, json: { displayName: 'Logged', definition: { parts: [part('notebook-content.py', 'print(1)')] } }, headers: { cookie: 'session=c00kie-value', 'x-ms-client-request-id': 'req-1' } });
+  const created = await call(`${ws}/notebooks`, {
+    token,
+    json: { displayName: 'Logged', definition: { parts: [part('notebook-content.py', 'print(1)')] } },
+    headers: { cookie: 'session=c00kie-value', 'x-ms-client-request-id': 'req-1' },
+  });
   assert.ok(created.status < 300, created.text);
-  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: sp.appId, client_secret: sp.secret, scope: 'https://api.fabric.microsoft.com/.default' });
-  const minted = await fetch(`${sb.urls.identity}/${sb.ids.tenantId}/oauth2/v2.0/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+  const form = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: sp.appId,
+    client_secret: sp.secret,
+    scope: 'https://api.fabric.microsoft.com/.default',
+  });
+  const minted = await fetch(`${sb.urls.identity}/${sb.ids.tenantId}/oauth2/v2.0/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form,
+  });
   assert.equal(minted.status, 200);
   const issued = (await minted.json()).access_token as string;
   const kqlToken = await sb.admin.token({ audience: 'kql' });
@@ -35,14 +52,32 @@ test('the admin API shows each request with its host, redacted headers and body;
   await call(`${sb.urls.search}/indexes?api-version=2024-07-01`, { headers: { 'api-key': 'search-admin-key-123' } });
   const storage = await sb.admin.token({ audience: 'storage' });
   const lake = `${sb.urls.oneLake}/${sb.ids.platformWorkspaceId}/bin-${Date.now()}`;
-  await fetch(`${lake}?resource=file`, { method: 'PUT', headers: { authorization: `Bearer ${storage}`, ...DFS_VERSION, 'x-ms-encryption-key': 'a2V5LWJ5dGVz' } });
-  await fetch(`${lake}?action=append&position=0&sig=sas-sig-value`, { method: 'PATCH', headers: { authorization: `Bearer ${storage}`, ...DFS_VERSION, 'content-type': 'application/octet-stream' }, body: Buffer.from([0, 1, 2, 255, 0]) });
+  await fetch(`${lake}?resource=file`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${storage}`, ...DFS_VERSION, 'x-ms-encryption-key': 'a2V5LWJ5dGVz' },
+  });
+  await fetch(`${lake}?action=append&position=0&sig=sas-sig-value`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${storage}`, ...DFS_VERSION, 'content-type': 'application/octet-stream' },
+    body: Buffer.from([0, 1, 2, 255, 0]),
+  });
   await sqlBatch(sb, 'SELECT 1 AS logged_batch');
 
   const res = await call(`${sb.urls.admin}/_sandbox/requests`);
   assert.equal(res.status, 200);
   const log = res.body.requests as any[];
-  for (const secret of [token, storage, kqlToken, issued, sp.secret, 'c00kie-value', 'search-admin-key-123', 'a2V5LWJ5dGVz', 'sas-sig-value', sb.env.IDENTITY_HEADER!]) {
+  for (const secret of [
+    token,
+    storage,
+    kqlToken,
+    issued,
+    sp.secret,
+    'c00kie-value',
+    'search-admin-key-123',
+    'a2V5LWJ5dGVz',
+    'sas-sig-value',
+    sb.env.IDENTITY_HEADER!,
+  ]) {
     assert.ok(!res.text.includes(secret), `a secret reached the request log: ${secret.slice(0, 12)}…`);
   }
   const post = log.find((e) => e.method === 'POST' && e.path.endsWith('/notebooks'));
@@ -53,7 +88,10 @@ test('the admin API shows each request with its host, redacted headers and body;
   assert.equal(post.body.json.displayName, 'Logged');
   assert.equal(post.body.json.definition.parts[0].path, 'notebook-content.py', 'the JSON body is kept parsed');
   const tokenCall = log.find((e) => e.service === 'identity' && e.path.endsWith('/oauth2/v2.0/token'));
-  assert.deepEqual({ ...tokenCall.body.form, client_id: 'x' }, { grant_type: 'client_credentials', client_id: 'x', client_secret: '[redacted]', scope: 'https://api.fabric.microsoft.com/.default' });
+  assert.deepEqual(
+    { ...tokenCall.body.form, client_id: 'x' },
+    { grant_type: 'client_credentials', client_id: 'x', client_secret: '[redacted]', scope: 'https://api.fabric.microsoft.com/.default' },
+  );
   const mgmt = log.find((e) => e.service === 'kql' && e.path === '/v1/rest/mgmt');
   assert.equal(mgmt.text, '.show tables', 'a KQL request is logged with its command');
   assert.equal(log.find((e) => e.service === 'search').headers['api-key'], '[redacted]');
@@ -75,16 +113,46 @@ test('the admin API shows each request with its host, redacted headers and body;
 
 test('a body is kept parsed, as text, as size and type, or cut at the cap; secret fields and tokens are redacted', () => {
   const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl';
-  const json = captureBody(Buffer.from(JSON.stringify({ name: 'i', fields: [{ name: 'id', key: true }], clientSecret: 'shh', nested: { bearer: `Bearer ${jwt}` } })), 'application/json');
-  assert.deepEqual(json?.json, { name: 'i', fields: [{ name: 'id', key: true }], clientSecret: '[redacted]', nested: { bearer: 'Bearer [redacted]' } });
-  assert.deepEqual(captureBody(Buffer.from(JSON.stringify({ value: 'vault-secret' })), 'application/json', { secretFields: ['value'] })?.json, { value: '[redacted]' });
+  const json = captureBody(
+    Buffer.from(
+      JSON.stringify({ name: 'i', fields: [{ name: 'id', key: true }], clientSecret: 'shh', nested: { bearer: `Bearer ${jwt}` } }),
+    ),
+    'application/json',
+  );
+  assert.deepEqual(json?.json, {
+    name: 'i',
+    fields: [{ name: 'id', key: true }],
+    clientSecret: '[redacted]',
+    nested: { bearer: 'Bearer [redacted]' },
+  });
+  assert.deepEqual(
+    captureBody(Buffer.from(JSON.stringify({ value: 'vault-secret' })), 'application/json', { secretFields: ['value'] })?.json,
+    { value: '[redacted]' },
+  );
   assert.equal(captureBody(Buffer.from('<Report/>'), 'application/xml')?.text, '<Report/>');
   const big = captureBody(Buffer.from(`{"a":"${'x'.repeat(300)}"}`), 'application/json', { cap: 100 });
   assert.equal(big?.truncated, true);
   assert.equal(big?.text?.length, 100);
   assert.equal(big?.size, 308);
   assert.equal(captureBody(Buffer.alloc(0), 'application/json'), undefined);
-  assert.deepEqual(redactHeaders({ Authorization: `Bearer ${jwt}`, 'X-IDENTITY-HEADER': 'h', 'x-ms-version': '2025-01-05', 'Ocp-Apim-Subscription-Key': 'k', 'x-ms-account-key': 'k2' }),
-    { authorization: 'Bearer [redacted]', 'x-identity-header': '[redacted]', 'x-ms-version': '2025-01-05', 'ocp-apim-subscription-key': '[redacted]', 'x-ms-account-key': '[redacted]' });
-  assert.equal(redactPath(`/t?client_secret=s&code=c&api-version=1&x=${jwt}`), '/t?client_secret=[redacted]&code=[redacted]&api-version=1&x=[redacted]');
+  assert.deepEqual(
+    redactHeaders({
+      Authorization: `Bearer ${jwt}`,
+      'X-IDENTITY-HEADER': 'h',
+      'x-ms-version': '2025-01-05',
+      'Ocp-Apim-Subscription-Key': 'k',
+      'x-ms-account-key': 'k2',
+    }),
+    {
+      authorization: 'Bearer [redacted]',
+      'x-identity-header': '[redacted]',
+      'x-ms-version': '2025-01-05',
+      'ocp-apim-subscription-key': '[redacted]',
+      'x-ms-account-key': '[redacted]',
+    },
+  );
+  assert.equal(
+    redactPath(`/t?client_secret=s&code=c&api-version=1&x=${jwt}`),
+    '/t?client_secret=[redacted]&code=[redacted]&api-version=1&x=[redacted]',
+  );
 });

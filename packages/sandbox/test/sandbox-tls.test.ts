@@ -25,13 +25,17 @@ test('with tls every HTTP emulator answers https under a test CA the sandbox wri
   assert.ok(server.checkIssued(ca) && server.verify(ca.publicKey), 'the server certificate is signed by the CA');
   assert.equal(server.subjectAltName, 'DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1');
   const { managedIdentity, sql, ...https } = sb.urls;
-  assert.match(managedIdentity, /^http:\/\/127\.0\.0\.1:\d+$/, 'the managed-identity endpoint stays http, as App Service\'s and IMDS are');
+  assert.match(managedIdentity, /^http:\/\/127\.0\.0\.1:\d+$/, "the managed-identity endpoint stays http, as App Service's and IMDS are");
   for (const [name, url] of Object.entries(https)) {
     assert.match(url, /^https:\/\/127\.0\.0\.1:\d+$/, name);
     const localhost = url.replace('127.0.0.1', 'localhost');
     for (const u of [url, localhost]) assert.ok((await httpsJson(`${u}/`, sb.tls!.ca)).status > 0, `${name} at ${u}`);
   }
-  await assert.rejects(httpsJson(`${sb.urls.identity}/`, undefined), /unable to verify the first certificate|self-signed certificate|unable to get local issuer/, 'untrusted without the CA');
+  await assert.rejects(
+    httpsJson(`${sb.urls.identity}/`, undefined),
+    /unable to verify the first certificate|self-signed certificate|unable to get local issuer/,
+    'untrusted without the CA',
+  );
 });
 
 test('discovery documents name the address the request came to: issuer and endpoints, instance discovery, the KQL auth metadata', async (t) => {
@@ -45,7 +49,12 @@ test('discovery documents name the address the request came to: issuer and endpo
     assert.equal(oidc.authorization_endpoint, `${origin}/${tid}/oauth2/v2.0/authorize`);
     const keys = (await httpsJson(oidc.jwks_uri, sb.tls!.ca)).body;
     assert.equal(keys.keys[0].issuer, oidc.issuer);
-    const instance = (await httpsJson(`${origin}/common/discovery/instance?api-version=1.1&authorization_endpoint=${origin}/${tid}/oauth2/v2.0/authorize`, sb.tls!.ca)).body;
+    const instance = (
+      await httpsJson(
+        `${origin}/common/discovery/instance?api-version=1.1&authorization_endpoint=${origin}/${tid}/oauth2/v2.0/authorize`,
+        sb.tls!.ca,
+      )
+    ).body;
     assert.equal(instance.tenant_discovery_endpoint, `${origin}/${tid}/v2.0/.well-known/openid-configuration`);
     assert.deepEqual(instance.metadata[0].aliases, [new URL(origin).host]);
   }
@@ -76,7 +85,15 @@ test('the TDS endpoint offers TLS under the same CA to a client that asks for en
       const conn = new Connection({
         server: host!,
         authentication: { type: 'azure-active-directory-access-token', options: { token } },
-        options: { port: Number(port), database: sb.ids.warehousePool, encrypt: true, trustServerCertificate: false, cryptoCredentialsDetails: ca ? { ca } : {}, maxRetriesOnTransientErrors: 0, connectTimeout: 5000 },
+        options: {
+          port: Number(port),
+          database: sb.ids.warehousePool,
+          encrypt: true,
+          trustServerCertificate: false,
+          cryptoCredentialsDetails: ca ? { ca } : {},
+          maxRetriesOnTransientErrors: 0,
+          connectTimeout: 5000,
+        },
       });
       conn.connect((err) => (err ? reject(err) : resolve(conn)));
     });

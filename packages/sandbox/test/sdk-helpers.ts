@@ -5,9 +5,16 @@ import { promisify } from 'node:util';
 import type { Sandbox } from '../src/index.js';
 
 /** A request over https trusting only the given CA (GET unless `json`); answers status and the parsed body (a TLS failure rejects). */
-export function httpsJson(url: string, ca: string | undefined, opts: { method?: string; headers?: Record<string, string>; json?: unknown } = {}): Promise<{ status: number; body: any }> {
+export function httpsJson(
+  url: string,
+  ca: string | undefined,
+  opts: { method?: string; headers?: Record<string, string>; json?: unknown } = {},
+): Promise<{ status: number; body: any }> {
   const payload = opts.json === undefined ? undefined : JSON.stringify(opts.json);
-  const headers = { ...opts.headers, ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}) };
+  const headers = {
+    ...opts.headers,
+    ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}),
+  };
   return new Promise((resolve, reject) => {
     const req = https.request(url, { method: opts.method ?? (payload ? 'POST' : 'GET'), ca, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];

@@ -18,9 +18,19 @@ test('@azure/identity against the https sandbox: ClientSecretCredential (127.0.0
   const c = claims(secretToken);
   assert.deepEqual([c.aud, c.appid, c.tid, c.appidacr, c.idtyp], ['https://search.azure.com', sp.appId, sb.ids.tenantId, '1', 'app']);
   // The token is the sandbox's own: the search emulator accepts it (403 without a role, not 401).
-  assert.equal((await httpsJson(`${sb.urls.search}/indexes?api-version=2024-07-01`, sb.tls!.ca, { headers: { authorization: `Bearer ${secretToken}` } })).status, 403);
+  assert.equal(
+    (
+      await httpsJson(`${sb.urls.search}/indexes?api-version=2024-07-01`, sb.tls!.ca, {
+        headers: { authorization: `Bearer ${secretToken}` },
+      })
+    ).status,
+    403,
+  );
 
-  assert.ok('ok' in out.clientSecretAtLocalhost!, `MSAL validates the discovered issuer against the authority's host: ${JSON.stringify(out.clientSecretAtLocalhost)}`);
+  assert.ok(
+    'ok' in out.clientSecretAtLocalhost!,
+    `MSAL validates the discovered issuer against the authority's host: ${JSON.stringify(out.clientSecretAtLocalhost)}`,
+  );
   assert.equal(claims(out.clientSecretAtLocalhost.ok as string).aud, 'https://management.azure.com');
 
   assert.ok('ok' in out.managedIdentity!, JSON.stringify(out.managedIdentity));
@@ -31,7 +41,10 @@ test('@azure/identity against the https sandbox: ClientSecretCredential (127.0.0
   assert.ok('error' in out.wrongSecret!, 'a wrong secret fails');
   const e = out.wrongSecret.error;
   assert.equal(e.name, 'AuthenticationRequiredError');
-  assert.match(e.message, /^invalid_client: Error\(s\): 7000215 - .*AADSTS7000215: Invalid client secret provided\. .*for a secret added to app '[0-9a-f-]{36}'/);
+  assert.match(
+    e.message,
+    /^invalid_client: Error\(s\): 7000215 - .*AADSTS7000215: Invalid client secret provided\. .*for a secret added to app '[0-9a-f-]{36}'/,
+  );
   assert.ok(e.message.includes(sp.appId) && !e.message.includes(sp.secret), 'names the app, never the secret');
 
   const log = await sb.admin.requests({ service: 'identity' });

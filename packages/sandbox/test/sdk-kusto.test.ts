@@ -14,7 +14,8 @@ test('azure-kusto-data with a client secret (MSAL) against the https sandbox: th
   await sb.admin.setSwitch('arm.asyncMode', 'never');
   const database = `${sb.urls.arm}${sb.ids.kqlClusterResourceId}/databases/Wards?api-version=2024-04-13`;
   const put = await httpsJson(database, sb.tls!.ca, {
-    method: 'PUT', headers: { authorization: `Bearer ${await sb.admin.token({ audience: 'arm' })}` },
+    method: 'PUT',
+    headers: { authorization: `Bearer ${await sb.admin.token({ audience: 'arm' })}` },
     json: { kind: 'ReadWrite', location: 'eastus', properties: { softDeletePeriod: 'P365D', hotCachePeriod: 'P31D' } },
   });
   assert.equal(put.status, 201);
@@ -30,11 +31,17 @@ test('azure-kusto-data with a client secret (MSAL) against the https sandbox: th
   assert.equal(ok('loginEndpoint'), sb.urls.identity.replace('127.0.0.1', 'localhost'));
   assert.equal(ok('createTable'), 'Beds');
   ok('ingest');
-  assert.deepEqual(ok('query'), [{ Ward: 'East', Free: 7 }, { Ward: 'North', Free: 4 }]);
+  assert.deepEqual(ok('query'), [
+    { Ward: 'East', Free: 7 },
+    { Ward: 'North', Free: 4 },
+  ]);
   assert.deepEqual(ok('showTables'), ['Beds']);
 
   // The SDK surfaces a non-200 answer as the axios error, carrying the service's OneApiErrors body.
-  for (const [name, pattern] of [['managementError', /^Column 'Free' in table 'Beds' has type 'long'; \.create-merge table cannot change it to 'string'\.$/], ['queryError', /SEM0100.*'Nope'/]] as const) {
+  for (const [name, pattern] of [
+    ['managementError', /^Column 'Free' in table 'Beds' has type 'long'; \.create-merge table cannot change it to 'string'\.$/],
+    ['queryError', /SEM0100.*'Nope'/],
+  ] as const) {
     assert.ok('error' in out[name]!, `${name} fails`);
     const e = out[name].error;
     assert.equal(e.name, 'AxiosError', name);
@@ -46,7 +53,10 @@ test('azure-kusto-data with a client secret (MSAL) against the https sandbox: th
 
   const log = await sb.admin.requests({ service: 'kql' });
   assert.ok(log.some((r) => r.path === '/v1/rest/auth/metadata' && r.status === 200));
-  assert.ok(log.filter((r) => r.path !== '/v1/rest/auth/metadata').every((r) => r.identity === sp.objectId), 'each call carried the app\'s token');
+  assert.ok(
+    log.filter((r) => r.path !== '/v1/rest/auth/metadata').every((r) => r.identity === sp.objectId),
+    "each call carried the app's token",
+  );
   const identity = await sb.admin.requests({ service: 'identity' });
   assert.ok(identity.some((r) => r.method === 'POST' && r.path.startsWith(`/${sb.ids.tenantId}/oauth2/v2.0/token`) && r.status === 200));
 });

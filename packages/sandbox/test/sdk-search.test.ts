@@ -12,7 +12,8 @@ test('@azure/search-documents with a TokenCredential against the https sandbox: 
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const sb = await sandbox(t, { tls: true, dataDir: dir });
   const principal = sb.ids.servicePrincipals[0]!.appId;
-  for (const role of ['Search Service Contributor', 'Search Index Data Contributor', 'Search Index Data Reader']) await sb.admin.grant({ service: 'search', role, principal });
+  for (const role of ['Search Service Contributor', 'Search Index Data Contributor', 'Search Index Data Reader'])
+    await sb.admin.grant({ service: 'search', role, principal });
   const out = await runSdkScript(sb, 'search.ts');
   const ok = (name: string) => {
     assert.ok('ok' in out[name]!, `${name}: ${JSON.stringify(out[name])}`);
@@ -33,7 +34,11 @@ test('@azure/search-documents with a TokenCredential against the https sandbox: 
   assert.deepEqual([bad.name, bad.statusCode], ['RestError', 400]);
   assert.match(bad.message, /exactly one key field/);
 
-  assert.deepEqual(ok('upload'), [['w1', true, 201], ['w2', true, 201], ['w3', true, 201]]);
+  assert.deepEqual(ok('upload'), [
+    ['w1', true, 201],
+    ['w2', true, 201],
+    ['w3', true, 201],
+  ]);
   const found = ok('search');
   assert.equal(found.count, 1);
   assert.deepEqual(found.hits, [{ score: 1, id: 'w1', name: 'North cardiology ward' }]);
@@ -44,7 +49,13 @@ test('@azure/search-documents with a TokenCredential against the https sandbox: 
   assert.match(missing.message, /No index with the name 'nope' was found/);
 
   const state = await sb.admin.state();
-  assert.deepEqual(state.search.indexes.map((i: { name: string; documentCount: number }) => [i.name, i.documentCount]), [['wards', 3]]);
+  assert.deepEqual(
+    state.search.indexes.map((i: { name: string; documentCount: number }) => [i.name, i.documentCount]),
+    [['wards', 3]],
+  );
   const log = await sb.admin.requests({ service: 'search' });
-  assert.ok(log.every((r) => r.identity === sb.ids.servicePrincipals[0]!.objectId), 'every call carried the service principal\'s bearer token');
+  assert.ok(
+    log.every((r) => r.identity === sb.ids.servicePrincipals[0]!.objectId),
+    "every call carried the service principal's bearer token",
+  );
 });

@@ -43,15 +43,39 @@ test('autocomplete (GET and POST, both URL forms): completes the last term from 
   assert.deepEqual(context.body.value, [{ text: 'medicaid', queryPlusText: 'washington medicaid' }]);
   const withContext = await get('search=washington%20medic&suggesterName=sg&autocompleteMode=oneTermWithContext');
   assert.deepEqual(withContext.body.value, [{ text: 'washington medicaid', queryPlusText: 'washington medicaid' }]);
-  const odata = await call(`${sb.urls.search}/indexes('guidelines')/docs/search.autocomplete?${V}&search=medic&suggesterName=sg&autocompleteMode=twoTerms&$filter=category%20eq%20'payer'`, { token });
-  assert.deepEqual(odata.body.value.map((v: any) => v.text), ['medicaid enrolment', 'medicare coverage']);
-  const post = await call(`${sb.urls.search}/indexes/guidelines/docs/autocomplete?${V}`, { token, json: { search: 'diab', suggesterName: 'sg', searchFields: 'title', highlightPreTag: '<b>', highlightPostTag: '</b>', minimumCoverage: 80 } });
+  const odata = await call(
+    `${sb.urls.search}/indexes('guidelines')/docs/search.autocomplete?${V}&search=medic&suggesterName=sg&autocompleteMode=twoTerms&$filter=category%20eq%20'payer'`,
+    { token },
+  );
+  assert.deepEqual(
+    odata.body.value.map((v: any) => v.text),
+    ['medicaid enrolment', 'medicare coverage'],
+  );
+  const post = await call(`${sb.urls.search}/indexes/guidelines/docs/autocomplete?${V}`, {
+    token,
+    json: {
+      search: 'diab',
+      suggesterName: 'sg',
+      searchFields: 'title',
+      highlightPreTag: '<b>',
+      highlightPostTag: '</b>',
+      minimumCoverage: 80,
+    },
+  });
   assert.equal(post.status, 200, post.text);
   assert.deepEqual(post.body, { '@search.coverage': 100, value: [{ text: 'diabetes', queryPlusText: '<b>diabetes</b>' }] });
-  const fuzzy = await call(`${sb.urls.search}/indexes('guidelines')/docs/search.post.autocomplete?${V}`, { token, json: { search: 'scre', suggesterName: 'sg', fuzzy: true } });
-  assert.deepEqual(fuzzy.body.value.map((v: any) => v.text), ['screening']);
+  const fuzzy = await call(`${sb.urls.search}/indexes('guidelines')/docs/search.post.autocomplete?${V}`, {
+    token,
+    json: { search: 'scre', suggesterName: 'sg', fuzzy: true },
+  });
+  assert.deepEqual(
+    fuzzy.body.value.map((v: any) => v.text),
+    ['screening'],
+  );
   assert.deepEqual((await get('search=zzz&suggesterName=sg')).body.value, []);
-  const reader = await call(`${sb.urls.search}/indexes/guidelines/docs/autocomplete?${V}&search=med&suggesterName=sg`, { headers: { 'api-key': sb.ids.searchQueryKey } });
+  const reader = await call(`${sb.urls.search}/indexes/guidelines/docs/autocomplete?${V}&search=med&suggesterName=sg`, {
+    headers: { 'api-key': sb.ids.searchQueryKey },
+  });
   assert.equal(reader.status, 200, 'a query key may autocomplete');
 });
 
@@ -76,5 +100,9 @@ test('autocomplete refusals: an unknown or missing suggester, search text, mode,
     assert.match(r.body.error.message, message, q);
   }
   assert.equal((await get('search=med&suggesterName=sg', 'missing')).status, 404);
-  assert.equal((await call(`${sb.urls.search}/indexes/guidelines/docs/autocomplete?search=med&suggesterName=sg`, { token })).status, 400, 'api-version required');
+  assert.equal(
+    (await call(`${sb.urls.search}/indexes/guidelines/docs/autocomplete?search=med&suggesterName=sg`, { token })).status,
+    400,
+    'api-version required',
+  );
 });

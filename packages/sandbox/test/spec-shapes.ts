@@ -8,7 +8,12 @@ export { check };
 export const SPECS = specsDir();
 
 /** The response schema a spec documents for (path template, method, status), falling back to `default` for errors. */
-export function responseSchema(specFile: string, template: string, method: string, status: number): { schema: any; file: string; documented: boolean } {
+export function responseSchema(
+  specFile: string,
+  template: string,
+  method: string,
+  status: number,
+): { schema: any; file: string; documented: boolean } {
   const file = specPath(specFile);
   const op = loadSpec(file).paths?.[template]?.[method.toLowerCase()];
   if (!op) throw new Error(`${specFile} has no ${method} ${template}`);
@@ -25,5 +30,8 @@ export function assertConforms(specFile: string, template: string, method: strin
   const { schema, file, documented } = responseSchema(specFile, template, method, res.status);
   if (!documented) throw new Error(`${method} ${template}: status ${res.status} is not documented in ${specFile}`);
   const errors = check(res.body, schema, file);
-  if (errors.length) throw new Error(`${method} ${template} ${res.status} does not match ${specFile}:\n  ${errors.join('\n  ')}\nbody: ${JSON.stringify(res.body).slice(0, 600)}`);
+  if (errors.length)
+    throw new Error(
+      `${method} ${template} ${res.status} does not match ${specFile}:\n  ${errors.join('\n  ')}\nbody: ${JSON.stringify(res.body).slice(0, 600)}`,
+    );
 }

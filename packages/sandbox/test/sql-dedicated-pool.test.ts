@@ -8,7 +8,8 @@ import { tdsBatch, tdsLogin, verifyToken } from './tds-helpers.js';
 // its parser's 103010, a name in another database is 40515, and views are bound (208, 207, 4104) when created.
 const SOURCE = "CREATE EXTERNAL DATA SOURCE [lake] WITH (TYPE = HADOOP, LOCATION = 'abfss://ws-1@onelake.dfs.fabric.microsoft.com')";
 const FORMAT = 'CREATE EXTERNAL FILE FORMAT [parquet] WITH (FORMAT_TYPE = PARQUET)';
-const TABLE = "CREATE EXTERNAL TABLE [lake_src].[encounters] ([encounter_id] nvarchar(4000) NULL, [patient_id] nvarchar(4000) NULL, [los_days] int NULL) WITH (LOCATION = '/lh-1/Tables/encounters/', DATA_SOURCE = [lake], FILE_FORMAT = [parquet])";
+const TABLE =
+  "CREATE EXTERNAL TABLE [lake_src].[encounters] ([encounter_id] nvarchar(4000) NULL, [patient_id] nvarchar(4000) NULL, [los_days] int NULL) WITH (LOCATION = '/lh-1/Tables/encounters/', DATA_SOURCE = [lake], FILE_FORMAT = [parquet])";
 
 describe('dedicated SQL pool dialect (the default)', () => {
   let server: TdsServer;
@@ -21,17 +22,28 @@ describe('dedicated SQL pool dialect (the default)', () => {
     server.exec('pool', 'CREATE SCHEMA lake_src');
     conn = await tdsLogin(server);
   });
-  after(async () => { conn.close(); await server.stop(); });
+  after(async () => {
+    conn.close();
+    await server.stop();
+  });
 
   test('CREATE OR ALTER VIEW is a parse error (103010 near OR) and creates nothing', async () => {
     const r = await run('CREATE OR ALTER VIEW dbo.v AS SELECT p.patient_id FROM dbo.patients AS p');
-    assert.deepEqual([r.error?.number, r.error?.class, r.error?.message], [103010, 16, "Parse error at line: 1, column: 8: Incorrect syntax near 'OR'."]);
+    assert.deepEqual(
+      [r.error?.number, r.error?.class, r.error?.message],
+      [103010, 16, "Parse error at line: 1, column: 8: Incorrect syntax near 'OR'."],
+    );
     assert.equal(server.object('pool', 'dbo.v'), undefined);
   });
 
   test('FOREIGN KEY constraints (table, column REFERENCES, ALTER TABLE) are parse errors; nothing is created', async () => {
-    const table = await run('CREATE TABLE dbo.visits (visit_id int NOT NULL, patient_id varchar(20) NULL,\n  CONSTRAINT fk_p FOREIGN KEY (patient_id) REFERENCES dbo.patients (patient_id))');
-    assert.deepEqual([table.error?.number, table.error?.message], [103010, "Parse error at line: 2, column: 19: Incorrect syntax near 'FOREIGN'."]);
+    const table = await run(
+      'CREATE TABLE dbo.visits (visit_id int NOT NULL, patient_id varchar(20) NULL,\n  CONSTRAINT fk_p FOREIGN KEY (patient_id) REFERENCES dbo.patients (patient_id))',
+    );
+    assert.deepEqual(
+      [table.error?.number, table.error?.message],
+      [103010, "Parse error at line: 2, column: 19: Incorrect syntax near 'FOREIGN'."],
+    );
     assert.equal(server.object('pool', 'dbo.visits'), undefined);
     const col = await run('CREATE TABLE dbo.visits (visit_id int NOT NULL, patient_id varchar(20) REFERENCES dbo.patients (patient_id))');
     assert.equal(col.error?.message, "Parse error at line: 1, column: 72: Incorrect syntax near 'REFERENCES'.");
@@ -42,7 +54,10 @@ describe('dedicated SQL pool dialect (the default)', () => {
 
   test('a name in another database is 40515, in a query and in a view; the own database by name is fine', async () => {
     const q = await run('SELECT COUNT(*) FROM [PopHealthLake].[dbo].[encounters]');
-    assert.deepEqual([q.error?.number, q.error?.message], [40515, "Reference to database and/or server name in 'PopHealthLake.dbo.encounters' is not supported in this version of SQL Server."]);
+    assert.deepEqual(
+      [q.error?.number, q.error?.message],
+      [40515, "Reference to database and/or server name in 'PopHealthLake.dbo.encounters' is not supported in this version of SQL Server."],
+    );
     const v = await run('CREATE VIEW dbo.enc AS SELECT e.encounter_id FROM [PopHealthLake].[dbo].[encounters] AS e');
     assert.equal(v.error?.number, 40515);
     assert.deepEqual((await run('SELECT COUNT(*) FROM [pool].[dbo].[patients]')).rows, [[0]]);
@@ -57,37 +72,60 @@ describe('dedicated SQL pool dialect (the default)', () => {
     assert.equal((await run('CREATE VIEW dbo.v1 AS SELECT COUNT(*) FROM dbo.patients AS p')).error?.number, 4511);
     assert.equal(server.object('pool', 'dbo.v1'), undefined);
     // A view over a view is bound to the first view's columns.
-    assert.equal((await run('CREATE VIEW dbo.v1 AS SELECT p.pcp_id, COUNT(*) AS n FROM dbo.patients AS p GROUP BY p.pcp_id')).error, undefined);
+    assert.equal(
+      (await run('CREATE VIEW dbo.v1 AS SELECT p.pcp_id, COUNT(*) AS n FROM dbo.patients AS p GROUP BY p.pcp_id')).error,
+      undefined,
+    );
     assert.equal((await run('CREATE VIEW dbo.v2 AS SELECT v.n, v.pcp_id FROM dbo.v1 AS v')).error, undefined);
-    assert.equal((await run('CREATE VIEW dbo.v3 AS SELECT v.patient_id FROM dbo.v1 AS v')).error?.message, "Invalid column name 'patient_id'.");
+    assert.equal(
+      (await run('CREATE VIEW dbo.v3 AS SELECT v.patient_id FROM dbo.v1 AS v')).error?.message,
+      "Invalid column name 'patient_id'.",
+    );
   });
 
   test('external data source, file format and table: created once, listed, queryable with their columns, DML refused', async () => {
     assert.equal((await run(`IF NOT EXISTS (SELECT 1 FROM sys.external_data_sources WHERE name = N'lake') ${SOURCE}`)).error, undefined);
-    assert.equal((await run(`IF NOT EXISTS (SELECT 1 FROM sys.external_data_sources WHERE name = N'lake') ${SOURCE}`)).error, undefined, 'guarded: no second create');
+    assert.equal(
+      (await run(`IF NOT EXISTS (SELECT 1 FROM sys.external_data_sources WHERE name = N'lake') ${SOURCE}`)).error,
+      undefined,
+      'guarded: no second create',
+    );
     assert.equal((await run(SOURCE)).error?.number, 2714);
     assert.equal((await run(FORMAT)).error, undefined);
     assert.equal((await run(`IF OBJECT_ID(N'[lake_src].[encounters]', N'U') IS NULL ${TABLE}`)).error, undefined);
     assert.equal((await run(`IF OBJECT_ID(N'[lake_src].[encounters]', N'U') IS NULL ${TABLE}`)).error, undefined);
-    assert.deepEqual((await run('SELECT name, location, type_desc FROM sys.external_data_sources')).rows, [['lake', 'abfss://ws-1@onelake.dfs.fabric.microsoft.com', 'HADOOP']]);
+    assert.deepEqual((await run('SELECT name, location, type_desc FROM sys.external_data_sources')).rows, [
+      ['lake', 'abfss://ws-1@onelake.dfs.fabric.microsoft.com', 'HADOOP'],
+    ]);
     assert.deepEqual((await run('SELECT name, format_type FROM sys.external_file_formats')).rows, [['parquet', 'PARQUET']]);
     assert.deepEqual((await run('SELECT name, location FROM sys.external_tables')).rows, [['encounters', '/lh-1/Tables/encounters/']]);
     const q = await run('SELECT encounter_id, los_days FROM lake_src.encounters');
     assert.deepEqual([q.error, q.rows], [undefined, []]);
     assert.equal((await run("INSERT INTO lake_src.encounters (encounter_id) VALUES (N'E1')")).error?.number, 46519);
     assert.equal((await run('CREATE VIEW dbo.ed AS SELECT e.encounter_id, e.los_days FROM lake_src.encounters AS e')).error, undefined);
-    assert.equal((await run('CREATE VIEW dbo.ed2 AS SELECT e.encounter_type FROM lake_src.encounters AS e')).error?.message, "Invalid column name 'encounter_type'.");
+    assert.equal(
+      (await run('CREATE VIEW dbo.ed2 AS SELECT e.encounter_type FROM lake_src.encounters AS e')).error?.message,
+      "Invalid column name 'encounter_type'.",
+    );
   });
 
   test('an external table needs an existing data source and file format; the pool takes HADOOP sources over abfss/wasbs', async () => {
-    assert.equal((await run(TABLE.replace('[encounters]', '[x1]').replace('DATA_SOURCE = [lake]', 'DATA_SOURCE = [nope]'))).error?.message, "Invalid object name 'nope'.");
-    assert.equal((await run(TABLE.replace('[encounters]', '[x1]').replace('FILE_FORMAT = [parquet]', 'FILE_FORMAT = [csv]'))).error?.message, "Invalid object name 'csv'.");
+    assert.equal(
+      (await run(TABLE.replace('[encounters]', '[x1]').replace('DATA_SOURCE = [lake]', 'DATA_SOURCE = [nope]'))).error?.message,
+      "Invalid object name 'nope'.",
+    );
+    assert.equal(
+      (await run(TABLE.replace('[encounters]', '[x1]').replace('FILE_FORMAT = [parquet]', 'FILE_FORMAT = [csv]'))).error?.message,
+      "Invalid object name 'csv'.",
+    );
     assert.ok((await run("CREATE EXTERNAL DATA SOURCE [web] WITH (TYPE = HADOOP, LOCATION = 'https://example.com/data')")).error);
-    assert.ok((await run("CREATE EXTERNAL FILE FORMAT [js] WITH (FORMAT_TYPE = JSON)")).error);
+    assert.ok((await run('CREATE EXTERNAL FILE FORMAT [js] WITH (FORMAT_TYPE = JSON)')).error);
   });
 
   test('DROP VIEW and DROP EXTERNAL TABLE; sys.sql_modules gives a view definition by schema and name', async () => {
-    const defs = await run('SELECT OBJECT_SCHEMA_NAME(object_id), OBJECT_NAME(object_id), definition FROM sys.sql_modules WHERE OBJECT_NAME(object_id) = N\'ed\'');
+    const defs = await run(
+      "SELECT OBJECT_SCHEMA_NAME(object_id), OBJECT_NAME(object_id), definition FROM sys.sql_modules WHERE OBJECT_NAME(object_id) = N'ed'",
+    );
     assert.deepEqual(defs.rows, [['dbo', 'ed', 'CREATE VIEW dbo.ed AS SELECT e.encounter_id, e.los_days FROM lake_src.encounters AS e']]);
     assert.equal((await run('DROP TABLE lake_src.encounters')).error?.number, 3701);
     assert.equal((await run('DROP VIEW dbo.ed')).error, undefined);

@@ -9,7 +9,9 @@ export const verifyToken = async (jwt: string) => (await jwtVerify(jwt, keys.pub
 /** A SQL-audience token for the principal svc-mi (or other claims). */
 export const sqlToken = (claims: Record<string, unknown> = {}) =>
   new SignJWT({ aud: 'https://database.windows.net/', oid: 'oid-1', appid: 'app-1', name: 'svc-mi', ...claims })
-    .setProtectedHeader({ alg: 'RS256' }).setExpirationTime('1h').sign(keys.privateKey);
+    .setProtectedHeader({ alg: 'RS256' })
+    .setExpirationTime('1h')
+    .sign(keys.privateKey);
 
 /** Logs in with tedious (FEDAUTH access token, no TLS on loopback). */
 export async function tdsLogin(server: TdsServer, database = 'pool'): Promise<Connection> {

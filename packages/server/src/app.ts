@@ -95,14 +95,21 @@ export interface Services {
 }
 
 /** Builds the Fastify app: plugins, hooks, then routes, in that order. */
-export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; services: Services; routes: Array<{ method: string; url: string }> }> {
+export async function buildApp(
+  deps: AppDeps,
+): Promise<{ app: FastifyInstance; services: Services; routes: Array<{ method: string; url: string }> }> {
   const { config, store } = deps;
   const app = Fastify({
     logger: deps.logger ?? {
       level: config.server.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'],
       serializers: {
-        req: (req: { method: string; url: string; hostname: string; ip: string }) => ({ method: req.method, url: loggableUrl(req.url), hostname: req.hostname, remoteAddress: req.ip }),
+        req: (req: { method: string; url: string; hostname: string; ip: string }) => ({
+          method: req.method,
+          url: loggableUrl(req.url),
+          hostname: req.hostname,
+          remoteAddress: req.ip,
+        }),
       },
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
@@ -141,7 +148,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     retryAfterMaxMs: config.backing.retryAfterMaxMs,
     concurrencyPerService: config.backing.concurrency,
     onAuthFailure: (f) => signals.record(f),
-    onCall: (service, status) => metrics.count('svc_backing_calls_total', 'Backing-service calls by service and status', { service, status: String(status) }),
+    onCall: (service, status) =>
+      metrics.count('svc_backing_calls_total', 'Backing-service calls by service and status', { service, status: String(status) }),
   });
   const backendsOn = (p: BackingPipeline): Backends => ({
     pipeline: p,
@@ -155,16 +163,52 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   // The worker's step writes leave four connections of the pool (SVC_DB_POOL) to requests.
   const jobs = new JobStore(store.db, config.install.leaseMs, store.kind === 'postgres' ? Math.max(1, config.store.pool - 4) : Infinity);
   // The worker's provisioning is background work: its backing calls give the event loop back to requests between steps.
-  const runner = new InstallRunner({ db: store.db, jobs, catalog, profile, tenancy, backends: backendsOn(pipeline.background()), concurrency: config.install.concurrency });
-  const worker = deps.worker === false ? undefined : new InstallWorker(jobs, runner, app.log, {
-    maxJobs: config.install.workerJobs, pollMs: config.install.pollMs, heartbeatMs: Math.floor(config.install.leaseMs / 3),
+  const runner = new InstallRunner({
+    db: store.db,
+    jobs,
+    catalog,
+    profile,
+    tenancy,
+    backends: backendsOn(pipeline.background()),
+    concurrency: config.install.concurrency,
   });
+  const worker =
+    deps.worker === false
+      ? undefined
+      : new InstallWorker(jobs, runner, app.log, {
+          maxJobs: config.install.workerJobs,
+          pollMs: config.install.pollMs,
+          heartbeatMs: Math.floor(config.install.leaseMs / 3),
+        });
   const installs = new InstallService({ jobs, catalog, workspaces, tenancy, onAccepted: () => worker?.poke() });
   workspaces.busy = (tenantId, workspaceId) => jobs.hasRunning(tenantId, workspaceId);
   const thread = new ThreadService(store.db, workspaces);
-  const identity = await IdentityService.create({ db: store.db, profile, backends, signals, metrics, settings: config.identityOps, tenancy });
+  const identity = await IdentityService.create({
+    db: store.db,
+    profile,
+    backends,
+    signals,
+    metrics,
+    settings: config.identityOps,
+    tenancy,
+  });
   const reports = PaginatedReportService.create({ client: backends.reporting, workspaces, tenancy, profile, settings: config.reports });
-  const services: Services = { tokens, sessions, workspaces, items, metrics, catalog, profile, backends, installs, worker, thread, identity, reports, tenancy };
+  const services: Services = {
+    tokens,
+    sessions,
+    workspaces,
+    items,
+    metrics,
+    catalog,
+    profile,
+    backends,
+    installs,
+    worker,
+    thread,
+    identity,
+    reports,
+    tenancy,
+  };
 
   const routes: Array<{ method: string; url: string }> = [];
   app.addHook('onRoute', (r) => {
@@ -177,19 +221,46 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   app.removeContentTypeParser('text/plain'); // the API speaks JSON only: anything else is 415
   await registerSecurityHeaders(app, config.server.publicUrl);
   await app.register(cookie);
-  for (const schema of [ErrorEnvelope, ApiTokenSchema, WorkspaceSchema, ItemSchema, ...CATALOG_SCHEMAS, ...INSTALL_SCHEMAS, ...THREAD_SCHEMAS, ...IDENTITY_SCHEMAS, ...REPORT_SCHEMAS, ...TENANCY_SCHEMAS]) app.addSchema(schema);
+  for (const schema of [
+    ErrorEnvelope,
+    ApiTokenSchema,
+    WorkspaceSchema,
+    ItemSchema,
+    ...CATALOG_SCHEMAS,
+    ...INSTALL_SCHEMAS,
+    ...THREAD_SCHEMAS,
+    ...IDENTITY_SCHEMAS,
+    ...REPORT_SCHEMAS,
+    ...TENANCY_SCHEMAS,
+  ])
+    app.addSchema(schema);
   await registerOpenApi(app, config.server.publicUrl);
   const consoleIndex = path.join(CONSOLE_DIST, 'index.html');
   registerErrorHandling(app, fs.existsSync(consoleIndex) ? consoleIndex : undefined);
   registerMetrics(app, metrics);
   registerInputGuard(app);
   registerQueryIntegers(app);
-  registerAuthentication(app, { tokens, sessions, limiter: new RateLimiter(config.server.rateLimitPerMinute), signInLimiter: new RateLimiter(config.server.signInRateLimitPerMinute), metricsToken: config.metrics.token });
+  registerAuthentication(app, {
+    tokens,
+    sessions,
+    limiter: new RateLimiter(config.server.rateLimitPerMinute),
+    signInLimiter: new RateLimiter(config.server.signInRateLimitPerMinute),
+    metricsToken: config.metrics.token,
+  });
 
   const secureCookies = (req: { protocol: string }) => servedOverHttps(req, config.server.publicUrl);
-  await app.register(systemRoutes({ metrics, publicUrl: config.server.publicUrl, health: () => ({
-    store: store.kind, cloud: profile.name, ...(oidc ? { identityProvider: { name: oidc.providerName, loginUrl: '/api/auth/login' } } : {}), ...(deps.health?.() ?? {}),
-  }) }));
+  await app.register(
+    systemRoutes({
+      metrics,
+      publicUrl: config.server.publicUrl,
+      health: () => ({
+        store: store.kind,
+        cloud: profile.name,
+        ...(oidc ? { identityProvider: { name: oidc.providerName, loginUrl: '/api/auth/login' } } : {}),
+        ...(deps.health?.() ?? {}),
+      }),
+    }),
+  );
   await app.register(authRoutes({ tokens, sessions, secureCookies }));
   await app.register(oidcRoutes({ signIn, sessions, secureCookies }));
   await app.register(workspaceRoutes(workspaces));

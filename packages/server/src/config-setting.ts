@@ -3,7 +3,10 @@
 
 /** Thrown when an environment variable is missing or invalid; names the variable. */
 export class ConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(`${variable}: ${message}`);
     this.name = 'ConfigError';
   }
@@ -39,7 +42,13 @@ interface Doc {
 const code = (value: unknown) => `\`${String(value)}\``;
 const NONE = '–';
 
-function setting<T>(name: string, kind: SettingKind, shownDefault: string, meaning: string, parse: (raw: string | undefined) => T): Setting<T> {
+function setting<T>(
+  name: string,
+  kind: SettingKind,
+  shownDefault: string,
+  meaning: string,
+  parse: (raw: string | undefined) => T,
+): Setting<T> {
   return { name, kind, shownDefault, meaning, parse };
 }
 
@@ -58,7 +67,13 @@ export function int(name: string, fallback: number, min: number, max: number, me
 export function text(name: string, doc: Doc): Setting<string | undefined>;
 export function text(name: string, doc: Doc & { fallback: string }): Setting<string>;
 export function text(name: string, doc: Doc & { fallback?: string }): Setting<string | undefined> {
-  return setting(name, 'text', doc.shown ?? (doc.fallback === undefined ? NONE : code(doc.fallback)), doc.meaning, (raw) => raw ?? doc.fallback);
+  return setting(
+    name,
+    'text',
+    doc.shown ?? (doc.fallback === undefined ? NONE : code(doc.fallback)),
+    doc.meaning,
+    (raw) => raw ?? doc.fallback,
+  );
 }
 
 /** A service address as an operator writes it (checked where it is used, against the cloud); trailing slashes dropped. */
@@ -81,7 +96,8 @@ export function url(name: string, protocols: readonly string[], doc: Doc): Setti
   });
 }
 
-const spelled = (values: readonly string[]) => (values.length > 1 ? `${values.slice(0, -1).join(', ')} or ${values.at(-1)}` : values.join(''));
+const spelled = (values: readonly string[]) =>
+  values.length > 1 ? `${values.slice(0, -1).join(', ')} or ${values.at(-1)}` : values.join('');
 
 /** One of a fixed list of words. */
 export function oneOf<const V extends string>(name: string, values: readonly V[], doc: Doc): Setting<V | undefined>;
@@ -116,7 +132,11 @@ export function list<T>(name: string, item: (entry: string) => T, doc: Doc & { f
   const fallback = doc.fallback ?? [];
   return setting(name, 'list', doc.shown ?? (fallback.length ? code(fallback.join(',')) : NONE), doc.meaning, (raw) => {
     if (raw === undefined) return [...fallback];
-    return raw.split(',').map((s) => s.trim()).filter(Boolean).map(item);
+    return raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map(item);
   });
 }
 

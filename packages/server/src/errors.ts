@@ -58,7 +58,11 @@ export class PreconditionError extends ServiceError {
 
 /** A remediation gate applies (424): the one gate error of installs, reports and identity operations; `cause` is the backing failure that called for it, if one did. */
 export class GateError extends ServiceError {
-  constructor(readonly gate: RemediationGate, message = gate.reason, readonly cause?: BackingError) {
+  constructor(
+    readonly gate: RemediationGate,
+    message = gate.reason,
+    readonly cause?: BackingError,
+  ) {
     super(424, 'deployment_gate', message, { gate, hint: gate.remediation });
   }
 }

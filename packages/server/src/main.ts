@@ -37,7 +37,14 @@ async function main(): Promise<void> {
   let config = checked(loadConfig());
   const sandboxMode = config.cloud.name === 'sandbox';
 
-  let sandbox: { urls: Record<string, string>; env: Record<string, string>; ids: { servicePrincipals: Array<{ name: string; appId: string }> }; stop(): Promise<void> } | undefined;
+  let sandbox:
+    | {
+        urls: Record<string, string>;
+        env: Record<string, string>;
+        ids: { servicePrincipals: Array<{ name: string; appId: string }> };
+        stop(): Promise<void>;
+      }
+    | undefined;
   // The sandbox runs in-process unless the environment already points at a running one (npm run sandbox).
   if (sandboxMode && !config.sandbox.adminUrl) {
     const { startSandbox } = await import('@svc/sandbox');
@@ -51,13 +58,18 @@ async function main(): Promise<void> {
   const { app, services } = await buildApp({
     config,
     store,
-    health: () => (sandbox ? { sandbox: { admin: sandbox.urls.admin } } : config.sandbox.adminUrl ? { sandbox: { admin: config.sandbox.adminUrl } } : {}),
+    health: () =>
+      sandbox ? { sandbox: { admin: sandbox.urls.admin } } : config.sandbox.adminUrl ? { sandbox: { admin: config.sandbox.adminUrl } } : {},
   });
 
   const { userId } = await ensureTenant(store.db, DEFAULT_TENANT, 'Default tenant', { displayName: 'Administrator' });
   // The SVC_* shared set (in the sandbox, its platform workspace and targets) is the default tenant's.
   await services.tenancy.reserveDefaults();
-  if (sandbox) await services.tenancy.reserveApplications(sandbox.ids.servicePrincipals.map((sp) => ({ clientId: sp.appId, vaultSecretName: `${sp.name}-secret` })), 'the sandbox');
+  if (sandbox)
+    await services.tenancy.reserveApplications(
+      sandbox.ids.servicePrincipals.map((sp) => ({ clientId: sp.appId, vaultSecretName: `${sp.name}-secret` })),
+      'the sandbox',
+    );
   const bootstrap = config.auth.bootstrapToken ?? (sandboxMode ? localToken(config) : undefined);
   if (bootstrap && (await services.tokens.seed(bootstrap, DEFAULT_TENANT, userId, [...SCOPES]))) {
     app.log.info('seeded the bootstrap admin token');
@@ -70,7 +82,8 @@ async function main(): Promise<void> {
   if (sandbox) {
     lines.push('Cloud: sandbox (local emulators of the backing services)');
     for (const [name, url] of Object.entries(sandbox.urls)) lines.push(`  sandbox ${name.padEnd(16)} ${url}`);
-    if (!config.auth.bootstrapToken) lines.push(`Local admin token (in ${path.join(config.store.dataDir, 'local-admin-token')}):`, `  ${bootstrap}`);
+    if (!config.auth.bootstrapToken)
+      lines.push(`Local admin token (in ${path.join(config.store.dataDir, 'local-admin-token')}):`, `  ${bootstrap}`);
   }
   process.stdout.write(lines.join('\n') + '\n');
 

@@ -12,6 +12,7 @@ export const GUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 export function storableInstant(value: string, field: string): Date {
   const at = new Date(value);
   const year = at.getUTCFullYear();
-  if (Number.isNaN(at.getTime()) || year < 1970 || year > 9999) throw new InputError(`${field} must be a date-time from 1970 to 9999`, field);
+  if (Number.isNaN(at.getTime()) || year < 1970 || year > 9999)
+    throw new InputError(`${field} must be a date-time from 1970 to 9999`, field);
   return at;
 }

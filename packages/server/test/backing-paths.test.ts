@@ -30,9 +30,17 @@ test('the pipeline refuses a URL with a dot segment before anything is sent; an 
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   t.after(() => new Promise<void>((r) => server.close(() => r())));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  const pipeline = new BackingPipeline(cloudOf({ SVC_CLOUD: 'sandbox' }), credential, { timeoutMs: 2000, retryDelayMs: 0, concurrencyPerService: 2 });
+  const pipeline = new BackingPipeline(cloudOf({ SVC_CLOUD: 'sandbox' }), credential, {
+    timeoutMs: 2000,
+    retryDelayMs: 0,
+    concurrencyPerService: 2,
+  });
   for (const path of ['/workspaces/../admin', '/workspaces/%2E%2E/admin', '/a/./b', '/x/%2e']) {
-    await assert.rejects(pipeline.send({ service: 'data-platform', method: 'GET', url: `${base}${path}`, audience: 'a' }), UnsafePathError, path);
+    await assert.rejects(
+      pipeline.send({ service: 'data-platform', method: 'GET', url: `${base}${path}`, audience: 'a' }),
+      UnsafePathError,
+      path,
+    );
   }
   assert.deepEqual(seen, [], 'nothing reached the server');
   // Through a client: an identifier that tries to climb out of its workspace stays inside its own segment.
@@ -48,14 +56,32 @@ test('a provisioner’s internal fault is the service’s failure (code internal
   const app = loadApp(join(DEFAULT_CATALOG_DIR, 'app-finops-cost'));
   const item = app.items.find((i) => i.itemType === 'kql-database')!;
   const result = await runProvisioner({
-    app, item, content: { database: 'finops', tables: [{ name: 'costs' }] }, storedItemId: 'item-1', profile,
+    app,
+    item,
+    content: { database: 'finops', tables: [{ name: 'costs' }] },
+    storedItemId: 'item-1',
+    profile,
     // Content the provisioner does not expect (a table without columns) makes it throw a TypeError of its own.
-    target: resolveTarget(profile, { kqlClusterUri: 'http://127.0.0.1:9', kqlClusterResourceId: '/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg/providers/Microsoft.Kusto/clusters/abcd' }, 'shared'),
-    backends: { kql: { putDatabase: async () => ({ id: 'db', created: true }), mgmt: async () => [], query: async () => [] } } as unknown as Backends,
-    dependency: () => undefined, contentOf: () => undefined,
+    target: resolveTarget(
+      profile,
+      {
+        kqlClusterUri: 'http://127.0.0.1:9',
+        kqlClusterResourceId:
+          '/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/rg/providers/Microsoft.Kusto/clusters/abcd',
+      },
+      'shared',
+    ),
+    backends: {
+      kql: { putDatabase: async () => ({ id: 'db', created: true }), mgmt: async () => [], query: async () => [] },
+    } as unknown as Backends,
+    dependency: () => undefined,
+    contentOf: () => undefined,
   });
   assert.equal(result.status, 'failed', JSON.stringify(result));
   assert.equal(result.error, undefined, 'no text is presented as the backing service’s');
   assert.equal(result.code, 'internal_error');
-  assert.match(result.message!, /^The service failed while provisioning this kql-database \(an internal error, not the backing service's answer\): /);
+  assert.match(
+    result.message!,
+    /^The service failed while provisioning this kql-database \(an internal error, not the backing service's answer\): /,
+  );
 });

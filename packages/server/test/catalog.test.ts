@@ -3,12 +3,25 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { boundItemKeys, CatalogError, DEFAULT_CATALOG_DIR, describeApp, expandSeedTokens, ITEM_TYPES, loadApp, loadCatalog, resolveBindings } from '../src/catalog/index.js';
+import {
+  boundItemKeys,
+  CatalogError,
+  DEFAULT_CATALOG_DIR,
+  describeApp,
+  expandSeedTokens,
+  ITEM_TYPES,
+  loadApp,
+  loadCatalog,
+  resolveBindings,
+} from '../src/catalog/index.js';
 import type { ActivatorContent, KqlDatabaseContent, ReportContent, SearchIndexContent } from '../src/catalog/index.js';
 
 // SPEC.md "Curated app catalog": the live and stored item types of each app (stored reports are power-bi-report).
 const SPEC_TABLE: Record<string, { live: string[]; stored: string[] }> = {
-  'app-casino-analytics': { live: ['lakehouse', 'notebook', 'kql-database', 'activator', 'semantic-model', 'report'], stored: ['dashboard'] },
+  'app-casino-analytics': {
+    live: ['lakehouse', 'notebook', 'kql-database', 'activator', 'semantic-model', 'report'],
+    stored: ['dashboard'],
+  },
   'app-iot-realtime': { live: ['eventhouse', 'eventstream', 'kql-database', 'activator', 'kql-dashboard'], stored: ['dashboard'] },
   'app-healthcare-popmgt': { live: ['lakehouse', 'warehouse', 'semantic-model', 'search-index'], stored: ['power-bi-report'] },
   'app-fedramp-tracker': { live: ['lakehouse', 'notebook', 'search-index', 'activator'], stored: ['scorecard'] },
@@ -44,7 +57,9 @@ describe('the curated catalog', () => {
           const rows = t.seedRows ?? [];
           assert.ok(rows.length >= 5 && rows.length <= 30, `${app.id}/${item.key}/${t.name} has ${rows.length} rows`);
           t.columns.forEach((c, i) => {
-            if (c.type === 'datetime') for (const r of rows) assert.ok(r[i] === null || /^\$\{now([+-]\d+[smhd])?\}$/.test(String(r[i])), `${t.name}.${c.name}: ${r[i]}`);
+            if (c.type === 'datetime')
+              for (const r of rows)
+                assert.ok(r[i] === null || /^\$\{now([+-]\d+[smhd])?\}$/.test(String(r[i])), `${t.name}.${c.name}: ${r[i]}`);
           });
         }
       }
@@ -69,14 +84,27 @@ describe('the curated catalog', () => {
   });
 
   test('the pipeline designer has both pipeline variants; the casino report is a full RDL 2016/01 report', () => {
-    const variants = catalog.get('app-pipeline-designer')!.items.filter((i) => i.itemType === 'data-pipeline').map((i) => (i.content as { variant: string }).variant);
+    const variants = catalog
+      .get('app-pipeline-designer')!
+      .items.filter((i) => i.itemType === 'data-pipeline')
+      .map((i) => (i.content as { variant: string }).variant);
     assert.deepEqual(sorted(variants), ['copy', 'notebook']);
     const report = catalog.get('app-casino-analytics')!.items.find((i) => i.itemType === 'report')!;
     const rdl = (report.content as ReportContent).rdl;
-    for (const needle of ['<DataProvider>PBIDATASET</DataProvider>', '${item:floor-model.id}', '<MultiValue>true</MultiValue>', '<ValidValues>', '<Tablix ', 'Globals!PageNumber', 'Globals!TotalPages', 'Globals!ExecutionTime']) {
+    for (const needle of [
+      '<DataProvider>PBIDATASET</DataProvider>',
+      '${item:floor-model.id}',
+      '<MultiValue>true</MultiValue>',
+      '<ValidValues>',
+      '<Tablix ',
+      'Globals!PageNumber',
+      'Globals!TotalPages',
+      'Globals!ExecutionTime',
+    ]) {
       assert.ok(rdl.includes(needle), `RDL lacks ${needle}`);
     }
-    for (const type of ['Boolean', 'DateTime', 'Integer', 'Float', 'String']) assert.ok(rdl.includes(`<DataType>${type}</DataType>`), `no ${type} parameter`);
+    for (const type of ['Boolean', 'DateTime', 'Integer', 'Float', 'String'])
+      assert.ok(rdl.includes(`<DataType>${type}</DataType>`), `no ${type} parameter`);
   });
 
   test('every item type is known, and describeApp tells live from stored with the backing service', () => {
@@ -97,9 +125,22 @@ describe('the curated catalog', () => {
 describe('expandSeedTokens', () => {
   const now = new Date('2025-06-01T12:00:00.000Z');
   test('replaces clock tokens recursively and leaves other text alone', () => {
-    const out = expandSeedTokens({ rows: [['${now}', '${now-5m}', 3, null], ['${now-2h}', '${now-3d}', true, '${now+30s}']], q: 'since ${now-1h}', other: '${item:x.id}' }, now);
+    const out = expandSeedTokens(
+      {
+        rows: [
+          ['${now}', '${now-5m}', 3, null],
+          ['${now-2h}', '${now-3d}', true, '${now+30s}'],
+        ],
+        q: 'since ${now-1h}',
+        other: '${item:x.id}',
+      },
+      now,
+    );
     assert.deepEqual(out, {
-      rows: [['2025-06-01T12:00:00.000Z', '2025-06-01T11:55:00.000Z', 3, null], ['2025-06-01T10:00:00.000Z', '2025-05-29T12:00:00.000Z', true, '2025-06-01T12:00:30.000Z']],
+      rows: [
+        ['2025-06-01T12:00:00.000Z', '2025-06-01T11:55:00.000Z', 3, null],
+        ['2025-06-01T10:00:00.000Z', '2025-05-29T12:00:00.000Z', true, '2025-06-01T12:00:30.000Z'],
+      ],
       q: 'since 2025-06-01T11:00:00.000Z',
       other: '${item:x.id}',
     });
@@ -116,10 +157,15 @@ describe('install-time bindings', () => {
   test('a pipeline names every notebook and pipeline it runs; resolveBindings swaps in live ids', () => {
     const nightly = catalog.get('app-pipeline-designer')!.items.find((i) => i.key === 'nightly-pipeline')!;
     assert.deepEqual(sorted(boundItemKeys(nightly.content)), ['copy-pipeline', 'dq-notebook', 'gold-notebook', 'silver-notebook']);
-    const live = resolveBindings(nightly.content, (t) => (t === 'workspace.id' ? 'ws-1' : t.startsWith('item:') ? `id-of-${t.slice(5, -3)}` : undefined)) as any;
+    const live = resolveBindings(nightly.content, (t) =>
+      t === 'workspace.id' ? 'ws-1' : t.startsWith('item:') ? `id-of-${t.slice(5, -3)}` : undefined,
+    ) as any;
     assert.equal(live.activities[1].typeProperties.notebookId, 'id-of-silver-notebook');
     assert.equal(live.activities[1].typeProperties.workspaceId, 'ws-1');
-    assert.equal(resolveBindings('${now-5m} ${bi.apiHost}', () => undefined), '${now-5m} ${bi.apiHost}');
+    assert.equal(
+      resolveBindings('${now-5m} ${bi.apiHost}', () => undefined),
+      '${now-5m} ${bi.apiHost}',
+    );
   });
 });
 
@@ -137,29 +183,61 @@ describe('a broken app is refused with the app, item and problem named', () => {
     return dir;
   }
   function refuses(dir: string, item: string | undefined, problem: RegExp) {
-    assert.throws(() => loadApp(dir), (err: unknown) => {
-      assert.ok(err instanceof CatalogError, String(err));
-      assert.equal(err.itemKey, item, err.message);
-      assert.match(err.problem, problem);
-      assert.match(err.message, new RegExp(`^catalog app '${err.appId}'`));
-      return true;
-    });
+    assert.throws(
+      () => loadApp(dir),
+      (err: unknown) => {
+        assert.ok(err instanceof CatalogError, String(err));
+        assert.equal(err.itemKey, item, err.message);
+        assert.match(err.problem, problem);
+        assert.match(err.message, new RegExp(`^catalog app '${err.appId}'`));
+        return true;
+      },
+    );
   }
 
   test('a dangling edge', () => {
-    refuses(broken('app-casino-analytics', 'app.json', (m) => ({ ...m, edges: [...m.edges, { from: 'kpi-notebook', to: 'ghost-lakehouse', kind: 'feeds' }] })), undefined, /to 'ghost-lakehouse' is not an item of this app/);
+    refuses(
+      broken('app-casino-analytics', 'app.json', (m) => ({
+        ...m,
+        edges: [...m.edges, { from: 'kpi-notebook', to: 'ghost-lakehouse', kind: 'feeds' }],
+      })),
+      undefined,
+      /to 'ghost-lakehouse' is not an item of this app/,
+    );
   });
   test('an edge of a kind the two types cannot have', () => {
-    refuses(broken('app-casino-analytics', 'app.json', (m) => ({ ...m, edges: [...m.edges, { from: 'floor-kql', to: 'floor-report', kind: 'runs' }] })), undefined, /a kql-database cannot 'runs' a report/);
+    refuses(
+      broken('app-casino-analytics', 'app.json', (m) => ({
+        ...m,
+        edges: [...m.edges, { from: 'floor-kql', to: 'floor-report', kind: 'runs' }],
+      })),
+      undefined,
+      /a kql-database cannot 'runs' a report/,
+    );
   });
   test('a relationship the content implies but the thread lacks', () => {
-    refuses(broken('app-casino-analytics', 'app.json', (m) => ({ ...m, edges: m.edges.filter((e: any) => e.from !== 'floor-model') })), 'floor-model', /lacks the edge floor-model -reads-from-> floor-lakehouse/);
+    refuses(
+      broken('app-casino-analytics', 'app.json', (m) => ({ ...m, edges: m.edges.filter((e: any) => e.from !== 'floor-model') })),
+      'floor-model',
+      /lacks the edge floor-model -reads-from-> floor-lakehouse/,
+    );
   });
   test('an activator on a table its KQL database does not have', () => {
-    refuses(broken('app-casino-analytics', 'items/health-activator.json', (c) => ({ ...c, table: 'CabinetHealth' })), 'health-activator', /table 'CabinetHealth' does not exist in 'floor-kql'/);
+    refuses(
+      broken('app-casino-analytics', 'items/health-activator.json', (c) => ({ ...c, table: 'CabinetHealth' })),
+      'health-activator',
+      /table 'CabinetHealth' does not exist in 'floor-kql'/,
+    );
   });
   test('an activator comparing a column its table does not have', () => {
-    refuses(broken('app-iot-realtime', 'items/fault-activator.json', (c) => ({ ...c, triggers: [{ ...c.triggers[0], condition: { column: 'Level', operator: '>', value: 3 } }] })), 'fault-activator', /compares column 'Level'/);
+    refuses(
+      broken('app-iot-realtime', 'items/fault-activator.json', (c) => ({
+        ...c,
+        triggers: [{ ...c.triggers[0], condition: { column: 'Level', operator: '>', value: 3 } }],
+      })),
+      'fault-activator',
+      /compares column 'Level'/,
+    );
   });
   test('an RDL without a Page, in the wrong namespace, or not well-formed', () => {
     const rdlFile = join('reports', 'daily-floor-performance.rdl');
@@ -168,7 +246,10 @@ describe('a broken app is refused with the app, item and problem named', () => {
       [(s) => s.replace('2016/01/reportdefinition"', '2010/01/reportdefinition"'), /namespace .* not the 2016\/01/],
       [(s) => s.replace('</DataSets>', ''), /not well-formed XML/],
       [(s) => s.replace('Fields!NetWin.Value', 'Fields!NetWinn.Value'), /Fields!NetWinn/],
-      [(s) => s.replace("'Machine KPIs'[business_date] &gt;=", "'Machine KPIs'[gaming_day] &gt;="), /'Machine KPIs'\[gaming_day\], which semantic model 'floor-model' does not have/],
+      [
+        (s) => s.replace("'Machine KPIs'[business_date] &gt;=", "'Machine KPIs'[gaming_day] &gt;="),
+        /'Machine KPIs'\[gaming_day\], which semantic model 'floor-model' does not have/,
+      ],
     ];
     const original = readFileSync(join(DEFAULT_CATALOG_DIR, 'app-casino-analytics', rdlFile), 'utf8');
     for (const [edit, problem] of cases) {
@@ -179,74 +260,138 @@ describe('a broken app is refused with the app, item and problem named', () => {
     }
   });
   test('a semantic model over a table its lakehouse does not have', () => {
-    refuses(broken('app-casino-analytics', 'items/floor-model.json', (c) => {
-      c.model.model.tables[0].partitions[0].source.entityName = 'machines';
-      return c;
-    }), 'floor-model', /reads 'machines', which is not a table of lakehouse 'floor-lakehouse'/);
+    refuses(
+      broken('app-casino-analytics', 'items/floor-model.json', (c) => {
+        c.model.model.tables[0].partitions[0].source.entityName = 'machines';
+        return c;
+      }),
+      'floor-model',
+      /reads 'machines', which is not a table of lakehouse 'floor-lakehouse'/,
+    );
   });
   test('a KQL seed row with the wrong number of values', () => {
-    refuses(broken('app-finops-cost', 'items/cost-kql.json', (c) => {
-      c.tables[1].seedRows[0].pop();
-      return c;
-    }), 'cost-kql', /table 'BudgetStatus' seed row 1 has 6 values for 7 columns/);
+    refuses(
+      broken('app-finops-cost', 'items/cost-kql.json', (c) => {
+        c.tables[1].seedRows[0].pop();
+        return c;
+      }),
+      'cost-kql',
+      /table 'BudgetStatus' seed row 1 has 6 values for 7 columns/,
+    );
   });
   test('a search index with two keys, or a document without its key', () => {
-    refuses(broken('app-data-steward', 'items/glossary-index.json', (c) => {
-      c.index.fields[1].key = true;
-      return c;
-    }), 'glossary-index', /exactly one key field, has 2/);
-    refuses(broken('app-data-steward', 'items/glossary-index.json', (c) => {
-      delete c.documents[2].id;
-      return c;
-    }), 'glossary-index', /document 3 has no valid key 'id'/);
+    refuses(
+      broken('app-data-steward', 'items/glossary-index.json', (c) => {
+        c.index.fields[1].key = true;
+        return c;
+      }),
+      'glossary-index',
+      /exactly one key field, has 2/,
+    );
+    refuses(
+      broken('app-data-steward', 'items/glossary-index.json', (c) => {
+        delete c.documents[2].id;
+        return c;
+      }),
+      'glossary-index',
+      /document 3 has no valid key 'id'/,
+    );
   });
   test('a pipeline running a notebook the app does not have', () => {
-    refuses(broken('app-pipeline-designer', 'items/backfill-pipeline.json', (c) => {
-      c.activities[0].typeProperties.notebookId = '${item:gold-notebok.id}';
-      return c;
-    }), 'backfill-pipeline', /refers to 'gold-notebok', which is not an item of this app/);
+    refuses(
+      broken('app-pipeline-designer', 'items/backfill-pipeline.json', (c) => {
+        c.activities[0].typeProperties.notebookId = '${item:gold-notebok.id}';
+        return c;
+      }),
+      'backfill-pipeline',
+      /refers to 'gold-notebok', which is not an item of this app/,
+    );
   });
   test('an eventstream landing in a table its database does not have', () => {
-    refuses(broken('app-iot-realtime', 'items/telemetry-stream.json', (c) => ({ ...c, destination: { database: 'telemetry-kql', table: 'Readings' } })), 'telemetry-stream', /destination table 'Readings'/);
+    refuses(
+      broken('app-iot-realtime', 'items/telemetry-stream.json', (c) => ({
+        ...c,
+        destination: { database: 'telemetry-kql', table: 'Readings' },
+      })),
+      'telemetry-stream',
+      /destination table 'Readings'/,
+    );
   });
   test('a notebook writing a table its lakehouse does not declare', () => {
-    refuses(broken('app-pipeline-designer', 'items/gold-notebook.json', (c) => {
-      c.cells[2].source = c.cells[2].source.replace('OrdersCurated.daily_sales', 'OrdersCurated.sales_daily');
-      return c;
-    }), 'gold-notebook', /sales_daily/);
+    refuses(
+      broken('app-pipeline-designer', 'items/gold-notebook.json', (c) => {
+        c.cells[2].source = c.cells[2].source.replace('OrdersCurated.daily_sales', 'OrdersCurated.sales_daily');
+        return c;
+      }),
+      'gold-notebook',
+      /sales_daily/,
+    );
   });
   test('a dbt model ref that does not resolve', () => {
-    refuses(broken('app-healthcare-popmgt', 'items/popmgt-warehouse.json', (c) => {
-      c.models[1].sql = c.models[1].sql.replace("ref('stg_care_gaps')", "ref('stg_gaps')");
-      return c;
-    }), 'popmgt-warehouse', /refs 'stg_gaps'/);
+    refuses(
+      broken('app-healthcare-popmgt', 'items/popmgt-warehouse.json', (c) => {
+        c.models[1].sql = c.models[1].sql.replace("ref('stg_care_gaps')", "ref('stg_gaps')");
+        return c;
+      }),
+      'popmgt-warehouse',
+      /refs 'stg_gaps'/,
+    );
   });
   test('warehouse DDL a dedicated SQL pool refuses: FOREIGN KEY', () => {
-    refuses(broken('app-healthcare-popmgt', 'items/popmgt-warehouse.json', (c) => {
-      c.ddl.push('ALTER TABLE mart.care_gaps ADD CONSTRAINT fk_gap_patient FOREIGN KEY (patient_id) REFERENCES mart.patient_risk (patient_id)');
-      return c;
-    }), 'popmgt-warehouse', /FOREIGN KEY, which a dedicated SQL pool does not support/);
+    refuses(
+      broken('app-healthcare-popmgt', 'items/popmgt-warehouse.json', (c) => {
+        c.ddl.push(
+          'ALTER TABLE mart.care_gaps ADD CONSTRAINT fk_gap_patient FOREIGN KEY (patient_id) REFERENCES mart.patient_risk (patient_id)',
+        );
+        return c;
+      }),
+      'popmgt-warehouse',
+      /FOREIGN KEY, which a dedicated SQL pool does not support/,
+    );
   });
   test('manifest faults: a lakehouse name with -, a duplicate key, an unknown type, too few items, bad JSON', () => {
-    refuses(broken('app-finops-cost', 'app.json', (m) => {
-      m.items[1].displayName = 'FinOps-Billing';
-      return m;
-    }), 'billing-lakehouse', /letters, digits and _/);
-    refuses(broken('app-finops-cost', 'app.json', (m) => {
-      m.items[2].key = m.items[1].key;
-      return m;
-    }), 'billing-lakehouse', /used by two items/);
-    refuses(broken('app-finops-cost', 'app.json', (m) => {
-      m.items[7].itemType = 'spreadsheet';
-      return m;
-    }), 'savings-scorecard', /itemType 'spreadsheet' is not an item type/);
-    refuses(broken('app-lakehouse-inspector', 'app.json', (m) => ({ ...m, items: m.items.slice(0, 7) })), undefined, /has 7 items; an app has 8 to 12/);
+    refuses(
+      broken('app-finops-cost', 'app.json', (m) => {
+        m.items[1].displayName = 'FinOps-Billing';
+        return m;
+      }),
+      'billing-lakehouse',
+      /letters, digits and _/,
+    );
+    refuses(
+      broken('app-finops-cost', 'app.json', (m) => {
+        m.items[2].key = m.items[1].key;
+        return m;
+      }),
+      'billing-lakehouse',
+      /used by two items/,
+    );
+    refuses(
+      broken('app-finops-cost', 'app.json', (m) => {
+        m.items[7].itemType = 'spreadsheet';
+        return m;
+      }),
+      'savings-scorecard',
+      /itemType 'spreadsheet' is not an item type/,
+    );
+    refuses(
+      broken('app-lakehouse-inspector', 'app.json', (m) => ({ ...m, items: m.items.slice(0, 7) })),
+      undefined,
+      /has 7 items; an app has 8 to 12/,
+    );
     const dir = broken('app-rag-builder', 'app.json', (m) => m);
     writeFileSync(join(dir, 'items', 'faq-index.json'), '{ "index": ');
     refuses(dir, 'faq-index', /is not valid JSON/);
   });
   test('loadCatalog refuses a folder holding a broken app', () => {
-    const dir = broken('app-data-steward', 'items/quality-activator.json', (c) => ({ ...c, source: 'glossary-index', table: 'data-asset-catalog' }));
-    assert.throws(() => loadCatalog(join(dir, '..')), /app 'app-data-steward', item 'quality-activator': table 'data-asset-catalog' does not exist in 'glossary-index'/);
+    const dir = broken('app-data-steward', 'items/quality-activator.json', (c) => ({
+      ...c,
+      source: 'glossary-index',
+      table: 'data-asset-catalog',
+    }));
+    assert.throws(
+      () => loadCatalog(join(dir, '..')),
+      /app 'app-data-steward', item 'quality-activator': table 'data-asset-catalog' does not exist in 'glossary-index'/,
+    );
   });
 });

@@ -23,7 +23,12 @@ function copyTree(): string {
   return dir;
 }
 
-const gate = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'scripts/gen-clients.ts', '--check', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, SVC_LOG_LEVEL: 'silent' } });
+const gate = (args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', 'scripts/gen-clients.ts', '--check', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, SVC_LOG_LEVEL: 'silent' },
+  });
 
 test('the committed document, Python operations and TypeScript types are what the service generates; both clients cover it', async () => {
   const doc = await liveDocument();
@@ -41,7 +46,20 @@ test('a new operation in the document without regeneration fails every gate', as
   t.after(() => fs.rmSync(root, { recursive: true, force: true }));
   const doc = (await liveDocument()) as { paths: Record<string, unknown>; info: { description: string } };
   doc.paths['/api/widgets'] = {
-    get: { operationId: 'listWidgets', summary: 'Widgets', responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: { ok: { const: true }, widgets: { type: 'array', items: { type: 'string' } } } } } } } } },
+    get: {
+      operationId: 'listWidgets',
+      summary: 'Widgets',
+      responses: {
+        200: {
+          description: 'ok',
+          content: {
+            'application/json': {
+              schema: { type: 'object', properties: { ok: { const: true }, widgets: { type: 'array', items: { type: 'string' } } } },
+            },
+          },
+        },
+      },
+    },
   };
   const { drifted, problems } = await check({ root, doc: doc as never });
   assert.deepEqual(drifted.sort(), [DOCUMENT_PATH, PYTHON_OPERATIONS_PATH, TS_TYPES_PATH].sort());
@@ -67,27 +85,34 @@ test('an operation removed from the document leaves methods with no documented o
   assert.ok(problems.includes('typescript: method whoami has no documented operation (whoami)'), problems.join('\n'));
 });
 
-test('the CI command (gen-clients --check) exits non-zero on an edited committed document and passes once regenerated', { timeout: 120_000 }, async (t) => {
-  const root = copyTree();
-  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
-  const file = path.join(root, DOCUMENT_PATH);
-  const edited = JSON.parse(fs.readFileSync(file, 'utf8'));
-  edited.paths['/api/whoami'].get.summary = 'edited by hand';
-  fs.writeFileSync(file, JSON.stringify(edited, null, 2) + '\n');
-  fs.appendFileSync(path.join(root, TS_TYPES_PATH), '\n// edited by hand\n');
+test(
+  'the CI command (gen-clients --check) exits non-zero on an edited committed document and passes once regenerated',
+  { timeout: 120_000 },
+  async (t) => {
+    const root = copyTree();
+    t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+    const file = path.join(root, DOCUMENT_PATH);
+    const edited = JSON.parse(fs.readFileSync(file, 'utf8'));
+    edited.paths['/api/whoami'].get.summary = 'edited by hand';
+    fs.writeFileSync(file, JSON.stringify(edited, null, 2) + '\n');
+    fs.appendFileSync(path.join(root, TS_TYPES_PATH), '\n// edited by hand\n');
 
-  const failed = gate(['--root', root]);
-  assert.equal(failed.status, 1, failed.stdout + failed.stderr);
-  assert.match(failed.stderr, new RegExp(`drift: ${DOCUMENT_PATH}`));
-  assert.match(failed.stderr, new RegExp(`drift: ${TS_TYPES_PATH}`));
-  assert.doesNotMatch(failed.stderr, new RegExp(`drift: ${PYTHON_OPERATIONS_PATH}`));
+    const failed = gate(['--root', root]);
+    assert.equal(failed.status, 1, failed.stdout + failed.stderr);
+    assert.match(failed.stderr, new RegExp(`drift: ${DOCUMENT_PATH}`));
+    assert.match(failed.stderr, new RegExp(`drift: ${TS_TYPES_PATH}`));
+    assert.doesNotMatch(failed.stderr, new RegExp(`drift: ${PYTHON_OPERATIONS_PATH}`));
 
-  const regenerated = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/gen-clients.ts', '--root', root], { cwd: ROOT, encoding: 'utf8' });
-  assert.equal(regenerated.status, 0, regenerated.stderr);
-  const passed = gate(['--root', root]);
-  assert.equal(passed.status, 0, passed.stdout + passed.stderr);
-  assert.match(passed.stdout, /no drift/);
-});
+    const regenerated = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/gen-clients.ts', '--root', root], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    assert.equal(regenerated.status, 0, regenerated.stderr);
+    const passed = gate(['--root', root]);
+    assert.equal(passed.status, 0, passed.stdout + passed.stderr);
+    assert.match(passed.stdout, /no drift/);
+  },
+);
 
 test('the document declares ok a plain boolean; the TypeScript types keep ok true on successes and false on the error envelope', async () => {
   const doc = (await liveDocument()) as { paths: Record<string, any>; components: { schemas: Record<string, any> } };
@@ -96,7 +121,9 @@ test('the document declares ok a plain boolean; the TypeScript types keep ok tru
   assert.equal(doc.components.schemas.ErrorEnvelope.properties.ok.type, 'boolean');
   const types = await typescriptTypes(doc as never);
   const oks = [...types.matchAll(/^\s+ok: (\w+);$/gm)].map((m) => m[1]);
-  const successes = Object.values(doc.paths).flatMap((item) => Object.values(item)).flatMap((op: any) => Object.entries(op.responses ?? {}))
+  const successes = Object.values(doc.paths)
+    .flatMap((item) => Object.values(item))
+    .flatMap((op: any) => Object.entries(op.responses ?? {}))
     .filter(([status, r]: [string, any]) => status.startsWith('2') && r.content?.['application/json']?.schema?.properties?.ok).length;
   assert.ok(successes > 50, `${successes} success bodies with ok`);
   assert.equal(oks.filter((t) => t === 'true').length, successes);

@@ -12,8 +12,17 @@ import { build } from './helpers.js';
 import { randomUUID } from 'node:crypto';
 import { SCOPES } from '../src/auth/scopes.js';
 import {
-  createSvcClient, OPERATIONS, SvcAuthenticationError, SvcBadRequestError, SvcConflictError, SvcError, SvcForbiddenError,
-  SvcGateError, SvcNotFoundError, SvcRateLimitError, SvcTimeoutError,
+  createSvcClient,
+  OPERATIONS,
+  SvcAuthenticationError,
+  SvcBadRequestError,
+  SvcConflictError,
+  SvcError,
+  SvcForbiddenError,
+  SvcGateError,
+  SvcNotFoundError,
+  SvcRateLimitError,
+  SvcTimeoutError,
 } from '../../client/src/index.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -41,7 +50,10 @@ test('the operator’s calls: a tenant, its first admin’s token, a platform wo
   const assigned = await op.operator.assignPlatformWorkspace(id, pws);
   assert.equal(assigned.resource, pws);
   assert.equal(assigned.isDefault, true);
-  assert.deepEqual((await op.operator.listPlatformWorkspaces(id)).map((a) => a.resource), [pws]);
+  assert.deepEqual(
+    (await op.operator.listPlatformWorkspaces(id)).map((a) => a.resource),
+    [pws],
+  );
   assert.equal((await op.operator.getTenant(id)).platformWorkspaces, 1);
   const admin = createSvcClient({ baseUrl, token: (await op.operator.createAdminToken(id)).secret });
   assert.equal((await admin.whoami()).tenantId, id);
@@ -84,7 +96,10 @@ test('whoami, workspaces and items through the client; payloads, never envelopes
 
   const [a, b] = [item.id, (await svc.items.list(ws.id, { itemType: 'lakehouse' }))[0]!.id];
   const edge = await svc.thread.add(ws.id, { fromItemId: a, toItemId: b, kind: 'feeds' });
-  assert.deepEqual((await svc.thread.list(ws.id)).map((e) => e.id), [edge.id]);
+  assert.deepEqual(
+    (await svc.thread.list(ws.id)).map((e) => e.id),
+    [edge.id],
+  );
   assert.equal(await svc.thread.remove(ws.id, edge.id), edge.id);
   assert.deepEqual(await svc.thread.list(ws.id), []);
 
@@ -96,7 +111,10 @@ test('refused calls throw typed errors; an empty list only comes from a successf
   const { baseUrl, token } = await service(t);
   const svc = createSvcClient({ baseUrl, token });
   const ws = await svc.workspaces.create({ name: unique('errors') });
-  await assert.rejects(createSvcClient({ baseUrl, token: REFUSED }).items.list(ws.id), (e: unknown) => e instanceof SvcAuthenticationError && e.status === 401);
+  await assert.rejects(
+    createSvcClient({ baseUrl, token: REFUSED }).items.list(ws.id),
+    (e: unknown) => e instanceof SvcAuthenticationError && e.status === 401,
+  );
   await assert.rejects(createSvcClient({ baseUrl }).workspaces.list(), SvcAuthenticationError);
   await assert.rejects(svc.workspaces.get('no-such-workspace'), (e: unknown) => e instanceof SvcNotFoundError && e.code === 'not_found');
   await assert.rejects(svc.workspaces.create({ name: '' }), (e: unknown) => e instanceof SvcBadRequestError && e.field === 'name');
@@ -105,7 +123,10 @@ test('refused calls throw typed errors; an empty list only comes from a successf
 
   const minted = await svc.tokens.create({ name: 'read only', scopes: ['read'], expiresInDays: 1 });
   const reader = createSvcClient({ baseUrl, token: minted.secret });
-  await assert.rejects(reader.workspaces.create({ name: 'no' }), (e: unknown) => e instanceof SvcForbiddenError && e.code === 'missing_scope');
+  await assert.rejects(
+    reader.workspaces.create({ name: 'no' }),
+    (e: unknown) => e instanceof SvcForbiddenError && e.code === 'missing_scope',
+  );
   assert.ok((await svc.tokens.list()).some((x) => x.id === minted.token.id));
   assert.equal(await svc.tokens.revoke(minted.token.id), minted.token.id);
   await assert.rejects(reader.whoami(), SvcAuthenticationError);
@@ -125,18 +146,32 @@ test('catalog and installs: start, wait (polling), list, events', async (t) => {
   const started = await svc.installs.start(app.id, { workspaceId: ws.id, deploy: false });
   assert.equal(started.totalItems, app.totalItems);
   const seen: number[] = [];
-  const job = await svc.installs.wait(started.jobId, { intervalMs: 200, timeoutMs: 120_000, onProgress: (j) => seen.push(j.percentComplete) });
+  const job = await svc.installs.wait(started.jobId, {
+    intervalMs: 200,
+    timeoutMs: 120_000,
+    onProgress: (j) => seen.push(j.percentComplete),
+  });
   assert.equal(job.status, 'done');
   assert.equal(job.percentComplete, 100);
   assert.equal(job.provision?.outcome, 'skipped');
   assert.ok(seen.length >= 1);
-  assert.deepEqual((await svc.installs.list({ workspaceId: ws.id })).map((j) => j.id), [job.id]);
+  assert.deepEqual(
+    (await svc.installs.list({ workspaceId: ws.id })).map((j) => j.id),
+    [job.id],
+  );
   const kinds: string[] = [];
   for await (const e of svc.installs.events(job.id)) kinds.push(e.event);
   assert.equal(kinds.at(-1), 'done');
   await assert.rejects(svc.installs.get('no-such-job'), SvcNotFoundError);
-  await assert.rejects(async () => { for await (const _ of svc.installs.events('no-such-job')) break; }, SvcNotFoundError);
-  await assert.rejects(svc.installs.wait(started.jobId, { timeoutMs: -1 }).then(() => { throw new SvcTimeoutError('unreached'); }), SvcTimeoutError);
+  await assert.rejects(async () => {
+    for await (const _ of svc.installs.events('no-such-job')) break;
+  }, SvcNotFoundError);
+  await assert.rejects(
+    svc.installs.wait(started.jobId, { timeoutMs: -1 }).then(() => {
+      throw new SvcTimeoutError('unreached');
+    }),
+    SvcTimeoutError,
+  );
 });
 
 test('installs: a step retry answers the job running again, and wait follows it to the recomputed report', async (t) => {
@@ -150,18 +185,33 @@ test('installs: a step retry answers the job running again, and wait follows it 
   assert.deepEqual([retried.id, retried.status, retried.phase, retried.provision], [jobId, 'running', 'provisioning', undefined]);
   const job = await svc.installs.wait(jobId, { intervalMs: 200, timeoutMs: 120_000 });
   assert.notEqual(job.status, 'running');
-  assert.deepEqual(job.provision!.steps.map((s) => s.stepIndex), installed.provision!.steps.map((s) => s.stepIndex), 'the report keeps every step');
+  assert.deepEqual(
+    job.provision!.steps.map((s) => s.stepIndex),
+    installed.provision!.steps.map((s) => s.stepIndex),
+    'the report keeps every step',
+  );
   const kinds: string[] = [];
   for await (const e of svc.installs.events(jobId)) kinds.push(e.event);
-  assert.deepEqual(kinds.slice(kinds.indexOf('step-retried')), ['step-retried', 'phase', 'step', 'phase', 'done'], 'the stream follows the re-opened job to its end');
+  assert.deepEqual(
+    kinds.slice(kinds.indexOf('step-retried')),
+    ['step-retried', 'phase', 'step', 'phase', 'done'],
+    'the stream follows the re-opened job to its end',
+  );
   await assert.rejects(svc.installs.retryStep(jobId, 99), SvcNotFoundError);
 });
 
 test('a cookie session works with X-CSRF-Token on changes, and is refused without it', async (t) => {
   const { baseUrl, token } = await service(t);
-  const r = await fetch(`${baseUrl}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+  const r = await fetch(`${baseUrl}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
   assert.equal(r.status, 200);
-  const cookie = r.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => c.startsWith('svc_session='))!;
+  const cookie = r.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .find((c) => c.startsWith('svc_session='))!;
   const { csrfToken } = (await r.json()) as { csrfToken: string };
 
   const browser = createSvcClient({ baseUrl, cookie, csrfToken });
@@ -188,7 +238,9 @@ test('system operations, and every documented operation has a client method', as
   assert.match(await svc.system.metrics(), /svc_/);
   const doc = await svc.system.openapi();
   assert.equal(doc.openapi, '3.1.0');
-  const documented = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId)).sort();
+  const documented = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>)
+    .flatMap((p) => Object.values(p).map((o) => o.operationId))
+    .sort();
   assert.deepEqual(Object.keys(OPERATIONS).sort(), documented);
   for (const [id, method] of Object.entries(OPERATIONS)) {
     const fn = method.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], svc);
@@ -197,13 +249,38 @@ test('system operations, and every documented operation has a client method', as
 });
 
 test('gate and rate-limit answers become SvcGateError (with the remediation) and SvcRateLimitError', async () => {
-  const gate = { reason: 'KQL cluster not configured', remediation: 'set SVC_KQL_CLUSTER_URI and SVC_KQL_CLUSTER_NAME', link: 'https://portal.azure.com/' };
+  const gate = {
+    reason: 'KQL cluster not configured',
+    remediation: 'set SVC_KQL_CLUSTER_URI and SVC_KQL_CLUSTER_NAME',
+    link: 'https://portal.azure.com/',
+  };
   const answer = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-    (async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'x-request-id': 'r1', ...headers } })) as typeof fetch;
-  const gated = createSvcClient({ baseUrl: 'http://svc.test', token: 't', fetch: answer(424, { ok: false, error: { code: 'deployment_gate', message: gate.reason, hint: gate.remediation, gate } }) });
-  await assert.rejects(gated.items.list('ws'), (e: unknown) =>
-    e instanceof SvcGateError && e.status === 424 && e.reason === gate.reason && e.remediation === gate.remediation && e.link === gate.link && e.hint === gate.remediation && e.requestId === 'r1');
-  const limited = createSvcClient({ baseUrl: 'http://svc.test', token: 't', fetch: answer(429, { ok: false, error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '7' }) });
+    (async () =>
+      new Response(JSON.stringify(body), {
+        status,
+        headers: { 'content-type': 'application/json', 'x-request-id': 'r1', ...headers },
+      })) as typeof fetch;
+  const gated = createSvcClient({
+    baseUrl: 'http://svc.test',
+    token: 't',
+    fetch: answer(424, { ok: false, error: { code: 'deployment_gate', message: gate.reason, hint: gate.remediation, gate } }),
+  });
+  await assert.rejects(
+    gated.items.list('ws'),
+    (e: unknown) =>
+      e instanceof SvcGateError &&
+      e.status === 424 &&
+      e.reason === gate.reason &&
+      e.remediation === gate.remediation &&
+      e.link === gate.link &&
+      e.hint === gate.remediation &&
+      e.requestId === 'r1',
+  );
+  const limited = createSvcClient({
+    baseUrl: 'http://svc.test',
+    token: 't',
+    fetch: answer(429, { ok: false, error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '7' }),
+  });
   await assert.rejects(limited.whoami(), (e: unknown) => e instanceof SvcRateLimitError && e.retryAfter === 7);
   const hollow = createSvcClient({ baseUrl: 'http://svc.test', token: 't', fetch: answer(200, { ok: true }) });
   await assert.rejects(hollow.workspaces.list(), SvcError);
@@ -213,7 +290,12 @@ test('npm pack: the tarball installs into a fresh project and works there', { ti
   const { baseUrl, token } = await service(t);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-client-pack-'));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const npm = (args: string[], cwd: string) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const npm = (args: string[], cwd: string) =>
+    execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
   const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], path.join(ROOT, 'packages/client')));
   const tarball = path.join(dir, packed[0].filename);
   const files: string[] = packed[0].files.map((f: { path: string }) => f.path);
@@ -223,25 +305,49 @@ test('npm pack: the tarball installs into a fresh project and works there', { ti
   fs.mkdirSync(project);
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   npm(['install', tarball], project);
-  const consumer = (ts: boolean) => [
-    `import { createSvcClient, SvcNotFoundError${ts ? ', type Workspace' : ''} } from '@svc/client';`,
-    ts ? 'declare const process: { env: Record<string, string | undefined> };' : '',
-    'const svc = createSvcClient({ baseUrl: process.env.SVC_BASE_URL, token: process.env.SVC_TOKEN });',
-    `const ws${ts ? ': Workspace' : ''} = await svc.workspaces.create({ name: 'from the tarball' });`,
-    'const items = await svc.items.list(ws.id);',
-    'let notFound = false;',
-    "try { await svc.workspaces.get('no-such-workspace'); } catch (e) { notFound = e instanceof SvcNotFoundError; }",
-    'console.log(JSON.stringify({ me: (await svc.whoami()).authMethod, ws: ws.id, items: items.length, notFound }));',
-    '',
-  ].join('\n');
+  const consumer = (ts: boolean) =>
+    [
+      `import { createSvcClient, SvcNotFoundError${ts ? ', type Workspace' : ''} } from '@svc/client';`,
+      ts ? 'declare const process: { env: Record<string, string | undefined> };' : '',
+      'const svc = createSvcClient({ baseUrl: process.env.SVC_BASE_URL, token: process.env.SVC_TOKEN });',
+      `const ws${ts ? ': Workspace' : ''} = await svc.workspaces.create({ name: 'from the tarball' });`,
+      'const items = await svc.items.list(ws.id);',
+      'let notFound = false;',
+      "try { await svc.workspaces.get('no-such-workspace'); } catch (e) { notFound = e instanceof SvcNotFoundError; }",
+      'console.log(JSON.stringify({ me: (await svc.whoami()).authMethod, ws: ws.id, items: items.length, notFound }));',
+      '',
+    ].join('\n');
   fs.writeFileSync(path.join(project, 'use.ts'), consumer(true));
   fs.writeFileSync(path.join(project, 'use.mjs'), consumer(false));
   // The types resolve for a TypeScript consumer, and the JavaScript runs on plain Node.
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--lib', 'es2022,dom', 'use.ts'], {
-    cwd: project, encoding: 'utf8', env: { ...process.env },
-  });
+  execFileSync(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules/typescript/bin/tsc'),
+      '--noEmit',
+      '--strict',
+      '--target',
+      'es2022',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--lib',
+      'es2022,dom',
+      'use.ts',
+    ],
+    {
+      cwd: project,
+      encoding: 'utf8',
+      env: { ...process.env },
+    },
+  );
   // Asynchronously: the service may be this process's own app.
-  const { stdout: out } = await promisify(execFile)(process.execPath, ['use.mjs'], { cwd: project, encoding: 'utf8', env: { ...process.env, SVC_BASE_URL: baseUrl, SVC_TOKEN: token } });
+  const { stdout: out } = await promisify(execFile)(process.execPath, ['use.mjs'], {
+    cwd: project,
+    encoding: 'utf8',
+    env: { ...process.env, SVC_BASE_URL: baseUrl, SVC_TOKEN: token },
+  });
   const result = JSON.parse(out.trim().split('\n').at(-1)!);
   assert.equal(result.me, 'token');
   assert.ok(result.ws);

@@ -17,7 +17,10 @@ function serviceFiles(): Array<[string, string]> {
   const walk = (dir: string) => {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
-      if (e.isDirectory()) { if (p !== path.join(SRC, 'cli')) walk(p); continue; }
+      if (e.isDirectory()) {
+        if (p !== path.join(SRC, 'cli')) walk(p);
+        continue;
+      }
       if (p.endsWith('.ts')) out.push([path.relative(SRC, p), fs.readFileSync(p, 'utf8')]);
     }
   };
@@ -26,7 +29,8 @@ function serviceFiles(): Array<[string, string]> {
 }
 
 // process.env (also as process['env'] or an import of env from node:process), or a member read on anything named env.
-const READS_ENVIRONMENT = /process\s*\.\s*env\b|process\s*\[\s*['"]env['"]\s*\]|\{[^}]*\benv\b[^}]*\}\s*from\s*['"](?:node:)?process['"]|(?<![\w$])env\s*(?:\?\.|\.|\[)/g;
+const READS_ENVIRONMENT =
+  /process\s*\.\s*env\b|process\s*\[\s*['"]env['"]\s*\]|\{[^}]*\benv\b[^}]*\}\s*from\s*['"](?:node:)?process['"]|(?<![\w$])env\s*(?:\?\.|\.|\[)/g;
 
 test('only config.ts reads the environment; main.ts writes it once, for @azure/identity', () => {
   const files = serviceFiles();
@@ -46,9 +50,17 @@ test('only config.ts reads the environment; main.ts writes it once, for @azure/i
 });
 
 test('the check above catches each way of reading the environment', () => {
-  const reads = ['const a = process.env.SVC_X;', "process['env'].X", "import { env } from 'node:process';", 'options.env.SVC_X', 'env[name]', 'env?.SVC_X'];
+  const reads = [
+    'const a = process.env.SVC_X;',
+    "process['env'].X",
+    "import { env } from 'node:process';",
+    'options.env.SVC_X',
+    'env[name]',
+    'env?.SVC_X',
+  ];
   for (const line of reads) assert.ok(line.match(READS_ENVIRONMENT), line);
-  for (const line of ['const sandboxEnv = started.env;', 'this.envSet = set;', 'loadConfigOver(started.env)']) assert.equal(line.match(READS_ENVIRONMENT), null, line);
+  for (const line of ['const sandboxEnv = started.env;', 'this.envSet = set;', 'loadConfigOver(started.env)'])
+    assert.equal(line.match(READS_ENVIRONMENT), null, line);
 });
 
 test('README "Configuration" lists exactly the declared settings, each once, as config.ts describes them', () => {
@@ -63,7 +75,13 @@ test('README "Configuration" lists exactly the declared settings, each once, as 
 });
 
 /** A value each kind of validated setting refuses. */
-const REFUSED: Partial<Record<SettingKind, string>> = { integer: 'twelve', url: 'not a url', choice: 'no-such-choice', flag: 'yes', pattern: 'short' };
+const REFUSED: Partial<Record<SettingKind, string>> = {
+  integer: 'twelve',
+  url: 'not a url',
+  choice: 'no-such-choice',
+  flag: 'yes',
+  pattern: 'short',
+};
 
 test('a value a setting refuses stops the start with a ConfigError naming that setting', () => {
   let tried = 0;
@@ -71,12 +89,25 @@ test('a value a setting refuses stops the start with a ConfigError naming that s
     const bad = REFUSED[s.kind];
     if (!bad) continue;
     // With a client id, an SVC_OIDC_* value is read for itself (without one, any of them names SVC_OIDC_CLIENT_ID).
-    assert.throws(() => loadConfig({ SVC_OIDC_CLIENT_ID: 'c', [s.name]: bad }), (e: unknown) => e instanceof ConfigError && e.variable === s.name, `${s.name}=${bad}`);
+    assert.throws(
+      () => loadConfig({ SVC_OIDC_CLIENT_ID: 'c', [s.name]: bad }),
+      (e: unknown) => e instanceof ConfigError && e.variable === s.name,
+      `${s.name}=${bad}`,
+    );
     tried++;
   }
   assert.ok(tried >= 35, `${tried} validated settings`);
-  for (const [name, bad] of [['PORT', '70000'], ['SVC_OIDC_TENANTS', 'contoso=default'], ['SVC_OIDC_SCOPES', 'read,operator'], ['DATABASE_URL', 'mysql://db/svc']]) {
-    assert.throws(() => loadConfig({ SVC_OIDC_CLIENT_ID: 'c', [name!]: bad }), (e: unknown) => e instanceof ConfigError && e.variable === name, `${name}=${bad}`);
+  for (const [name, bad] of [
+    ['PORT', '70000'],
+    ['SVC_OIDC_TENANTS', 'contoso=default'],
+    ['SVC_OIDC_SCOPES', 'read,operator'],
+    ['DATABASE_URL', 'mysql://db/svc'],
+  ]) {
+    assert.throws(
+      () => loadConfig({ SVC_OIDC_CLIENT_ID: 'c', [name!]: bad }),
+      (e: unknown) => e instanceof ConfigError && e.variable === name,
+      `${name}=${bad}`,
+    );
   }
 });
 
@@ -99,20 +130,41 @@ test('defaults, empty values and the settings that depend on others', () => {
   assert.equal(loadConfig({ SVC_PUBLIC_URL: 'https://analytics.agency.gov/' }).server.publicUrl, 'https://analytics.agency.gov');
   assert.equal(loadConfig({ SVC_TENANT_ID: 'tid-1' }).oidc.tenant, 'tid-1', 'the sign-in tenant defaults to SVC_TENANT_ID');
   assert.equal(loadConfig({ SVC_TENANT_ID: 'tid-1', SVC_OIDC_CLIENT_ID: 'c', SVC_OIDC_TENANT: ' tid-2 ' }).oidc.tenant, 'tid-2');
-  assert.throws(() => loadConfig({ SVC_OIDC_ISSUERR: 'https://x' }), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_CLIENT_ID' && /SVC_OIDC_ISSUERR/.test(e.message), 'a misspelt SVC_OIDC_* means sign-in was meant');
-  const oidc = loadConfig({ SVC_OIDC_CLIENT_ID: 'c', SVC_OIDC_TENANTS: '6F0C7C4D-0D5B-4E9C-9B3C-2E1A7E2D1C00=contoso', SVC_OIDC_ADMINS: 'Ada@Example.com, 1234' }).oidc;
+  assert.throws(
+    () => loadConfig({ SVC_OIDC_ISSUERR: 'https://x' }),
+    (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_CLIENT_ID' && /SVC_OIDC_ISSUERR/.test(e.message),
+    'a misspelt SVC_OIDC_* means sign-in was meant',
+  );
+  const oidc = loadConfig({
+    SVC_OIDC_CLIENT_ID: 'c',
+    SVC_OIDC_TENANTS: '6F0C7C4D-0D5B-4E9C-9B3C-2E1A7E2D1C00=contoso',
+    SVC_OIDC_ADMINS: 'Ada@Example.com, 1234',
+  }).oidc;
   assert.deepEqual([...oidc.tenants], [['6f0c7c4d-0d5b-4e9c-9b3c-2e1a7e2d1c00', 'contoso']]);
   assert.deepEqual([...oidc.admins], ['ada@example.com', '1234']);
 
-  const pool = loadConfig({ SVC_WAREHOUSE_WORKSPACE: 'ws', SVC_WAREHOUSE_DEDICATED_POOL: 'pool1', SVC_KQL_CLUSTER_URI: 'https://c.kusto.windows.net/' }).sharedSet;
+  const pool = loadConfig({
+    SVC_WAREHOUSE_WORKSPACE: 'ws',
+    SVC_WAREHOUSE_DEDICATED_POOL: 'pool1',
+    SVC_KQL_CLUSTER_URI: 'https://c.kusto.windows.net/',
+  }).sharedSet;
   assert.equal(pool.warehouseDatabase, 'pool1', 'the warehouse database defaults to the pool');
   assert.equal(pool.kqlClusterUri, 'https://c.kusto.windows.net');
   assert.equal(loadConfig({ SVC_WAREHOUSE_DEDICATED_POOL: 'pool1', SVC_WAREHOUSE_DATABASE: 'db1' }).sharedSet.warehouseDatabase, 'db1');
 
   const secret = { SVC_IDENTITY: 'client-secret', AZURE_TENANT_ID: 't', AZURE_CLIENT_ID: 'c', AZURE_CLIENT_SECRET: 's' };
   assert.deepEqual(loadConfig(secret).identity, { kind: 'client-secret', tenantId: 't', clientId: 'c', clientSecret: 's' });
-  assert.throws(() => loadConfig({ ...secret, AZURE_CLIENT_SECRET: '' }), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_IDENTITY' && /AZURE_CLIENT_SECRET/.test(e.message));
-  assert.throws(() => loadConfig({ SVC_IDENTITY: 'client-certificate', AZURE_TENANT_ID: 't', AZURE_CLIENT_ID: 'c' }), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_IDENTITY' && /AZURE_CLIENT_CERTIFICATE_PATH/.test(e.message));
+  assert.throws(
+    () => loadConfig({ ...secret, AZURE_CLIENT_SECRET: '' }),
+    (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_IDENTITY' && /AZURE_CLIENT_SECRET/.test(e.message),
+  );
+  assert.throws(
+    () => loadConfig({ SVC_IDENTITY: 'client-certificate', AZURE_TENANT_ID: 't', AZURE_CLIENT_ID: 'c' }),
+    (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_IDENTITY' && /AZURE_CLIENT_CERTIFICATE_PATH/.test(e.message),
+  );
   assert.equal(loadConfig({ SVC_TRUST_PROXY: 'true' }).server.trustProxy, true);
-  assert.equal(loadConfig({ SVC_DATA_PLATFORM_API_URL: 'https://api.fabric.example.us/v1/' }).cloud.overrides.dataPlatformApiUrl, 'https://api.fabric.example.us/v1');
+  assert.equal(
+    loadConfig({ SVC_DATA_PLATFORM_API_URL: 'https://api.fabric.example.us/v1/' }).cloud.overrides.dataPlatformApiUrl,
+    'https://api.fabric.example.us/v1',
+  );
 });

@@ -41,11 +41,19 @@ export function cloudOf(env: Record<string, string | undefined> = {}): CloudProf
  * Builds the real app for a test file and closes it when the test ends. With `logStream`, the service's own logger
  * (level from SVC_LOG_LEVEL, its redaction and serializers) writes there; otherwise nothing is logged.
  */
-export async function build(t: TestContext | { after(fn: () => Promise<void>): void }, env: Record<string, string> = {}, options: { logStream?: { write(line: string): void } } = {}): Promise<TestApp> {
+export async function build(
+  t: TestContext | { after(fn: () => Promise<void>): void },
+  env: Record<string, string> = {},
+  options: { logStream?: { write(line: string): void } } = {},
+): Promise<TestApp> {
   const dataDir = env.SVC_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
   const config = loadConfig({ SVC_LOG_LEVEL: 'silent', ...process.env, SVC_DATA_DIR: dataDir, ...env });
   const store = await openStore(config.store);
-  const { app, services, routes } = await buildApp({ config, store, ...(options.logStream ? { logStream: options.logStream } : { logger: false }) });
+  const { app, services, routes } = await buildApp({
+    config,
+    store,
+    ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
+  });
   await app.ready();
   t.after(async () => {
     await app.close();

@@ -19,7 +19,12 @@ test('svc identity: diagnose, probe, firewall add and rollback, inspect-token; e
   const svc = async (...argv: string[]) => {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await main(['identity', ...argv], env, (s) => out.push(s), (s) => err.push(s));
+    const code = await main(
+      ['identity', ...argv],
+      env,
+      (s) => out.push(s),
+      (s) => err.push(s),
+    );
     return { code, out: out.join('\n'), err: err.join('\n') };
   };
 
@@ -51,15 +56,31 @@ test('svc identity: diagnose, probe, firewall add and rollback, inspect-token; e
   assert.match((await svc('rollback', '--list')).out, /rolled-back\s+firewall-rule-added/);
 
   const token = await sb.admin.token({ principal: ci.appId, audience: 'arm' });
-  const inspected = await main(['identity', 'inspect-token', '--token-env', 'TOKEN', '--app-id', ci.appId], { ...env, TOKEN: token }, () => undefined, () => undefined);
+  const inspected = await main(
+    ['identity', 'inspect-token', '--token-env', 'TOKEN', '--app-id', ci.appId],
+    { ...env, TOKEN: token },
+    () => undefined,
+    () => undefined,
+  );
   assert.equal(inspected, 1, 'aud is the resource manager, not the data platform');
 
   assert.equal((await svc('nonsense')).code, 2);
-  assert.equal((await main(['identity', 'secrets', 'list'], {}, () => undefined, () => undefined)), 2, 'no SVC_BASE_URL');
+  assert.equal(
+    await main(
+      ['identity', 'secrets', 'list'],
+      {},
+      () => undefined,
+      () => undefined,
+    ),
+    2,
+    'no SVC_BASE_URL',
+  );
 
   // Runnable as a script: node --import tsx packages/server/src/cli/svc.ts identity ...
   // (spawned without blocking: the service answers from this process)
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'identity', 'secrets', 'alerts'], { env: { ...process.env, SVC_BASE_URL: base, SVC_TOKEN: tenant.token } });
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'identity', 'secrets', 'alerts'], {
+    env: { ...process.env, SVC_BASE_URL: base, SVC_TOKEN: tenant.token },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));

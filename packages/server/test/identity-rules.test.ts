@@ -30,7 +30,9 @@ test('every symptom of SPEC.md’s table maps to its likely cause', () => {
     assert.match(d.likelyCauses.join(' '), cause);
     assert.ok(d.actions.length > 0 && d.firstChecks.length > 0);
   }
-  assert.deepEqual(diagnose({ code: 'AADSTS53003', identityType: 'ip-firewall' }).firstChecks, ['current egress IP against the firewall ranges']);
+  assert.deepEqual(diagnose({ code: 'AADSTS53003', identityType: 'ip-firewall' }).firstChecks, [
+    'current egress IP against the firewall ranges',
+  ]);
   assert.equal(diagnose({ status: 403, service: 'kql' }).requiredGrant, 'the AllDatabasesAdmin cluster principal role, principal type App');
   assert.equal(diagnose({ status: 500 }).symptom.id, 'unrecognized');
   assert.throws(() => diagnose({}), /at least one/);
@@ -50,12 +52,24 @@ test('the required grant names the role the failing data-platform call needs (re
   ];
   for (const [call, role] of cases) {
     const d = diagnose({ ...refused, call });
-    assert.match(d.requiredGrant!, new RegExp(`^the identity holds ${role} or higher on the workspace \\(.+ needs it\\), and the tenant setting "Service principals can use Fabric APIs"`), JSON.stringify(call));
-    assert.ok(d.actions.some((a) => a.action === `grant the identity ${role} on the workspace (journaled, can be rolled back)`), JSON.stringify(d.actions));
+    assert.match(
+      d.requiredGrant!,
+      new RegExp(
+        `^the identity holds ${role} or higher on the workspace \\(.+ needs it\\), and the tenant setting "Service principals can use Fabric APIs"`,
+      ),
+      JSON.stringify(call),
+    );
+    assert.ok(
+      d.actions.some((a) => a.action === `grant the identity ${role} on the workspace (journaled, can be rolled back)`),
+      JSON.stringify(d.actions),
+    );
   }
   // The call unknown (a pasted answer, a link): each role with its calls, never Contributor for everything.
   const any = diagnose(refused);
-  assert.match(any.requiredGrant!, /Viewer for reading the workspace, listing the workspace role assignments; Contributor for creating and updating items \(provisioning\), running a pipeline job; Member for granting a workspace role .*; Admin for reading and changing the workspace firewall rules/);
+  assert.match(
+    any.requiredGrant!,
+    /Viewer for reading the workspace, listing the workspace role assignments; Contributor for creating and updating items \(provisioning\), running a pipeline job; Member for granting a workspace role .*; Admin for reading and changing the workspace firewall rules/,
+  );
   assert.doesNotMatch(JSON.stringify(any), /Contributor on the workspace/);
   assert.ok(any.actions.some((a) => /the workspace role the failing call needs/.test(a.action)));
 });
@@ -69,7 +83,8 @@ test('diagnose knows every name the API gives a backing service, each with its r
     search: /^the Search Service Contributor role on the service/,
     sql: /FROM EXTERNAL PROVIDER .*db_owner/,
     warehouse: /FROM EXTERNAL PROVIDER .*db_owner/,
-    reporting: /service principals use the reporting APIs.*Contributor or higher on the workspace to publish \(Member or higher for embed tokens\)/,
+    reporting:
+      /service principals use the reporting APIs.*Contributor or higher on the workspace to publish \(Member or higher for embed tokens\)/,
     storage: /OneLake data: Contributor or higher to write/,
     oneLake: /OneLake data: Contributor or higher to write/,
     identity: /a valid credential for the identity/,
@@ -77,19 +92,50 @@ test('diagnose knows every name the API gives a backing service, each with its r
   for (const [service, grant] of Object.entries(grants)) {
     assert.match(diagnose({ status: 403, service }).requiredGrant ?? '(none)', grant, service);
   }
-  assert.match(diagnose({ code: 'AADSTS7000215', service: 'identity' }).requiredGrant!, /a valid credential/, 'the identity provider answers without 401/403');
-  assert.equal(diagnose({ status: 500, service: 'dataPlatform' }).requiredGrant, undefined, 'no grant for a failure that is not one of authorization');
-  assert.throws(() => diagnose({ status: 403, service: 'fabric' }), (e: Error & { field?: string }) => /Unknown backing service 'fabric': use one of data-platform/.test(e.message));
+  assert.match(
+    diagnose({ code: 'AADSTS7000215', service: 'identity' }).requiredGrant!,
+    /a valid credential/,
+    'the identity provider answers without 401/403',
+  );
+  assert.equal(
+    diagnose({ status: 500, service: 'dataPlatform' }).requiredGrant,
+    undefined,
+    'no grant for a failure that is not one of authorization',
+  );
+  assert.throws(
+    () => diagnose({ status: 403, service: 'fabric' }),
+    (e: Error & { field?: string }) => /Unknown backing service 'fabric': use one of data-platform/.test(e.message),
+  );
 });
 
-const jwt = (claims: Record<string, unknown>) => ['{"alg":"RS256"}', JSON.stringify(claims), 'sig'].map((p, i) => (i < 2 ? Buffer.from(p).toString('base64url') : p)).join('.');
+const jwt = (claims: Record<string, unknown>) =>
+  ['{"alg":"RS256"}', JSON.stringify(claims), 'sig'].map((p, i) => (i < 2 ? Buffer.from(p).toString('base64url') : p)).join('.');
 
 test('claim checks mark each claim ok, or wrong with the expected value', () => {
-  const expect = { audiences: ['https://analysis.windows.net/powerbi/api'], appId: 'app-1', objectId: 'oid-1', tenantId: 'tid-1', roles: ['Tenant.Read.All'] };
-  const good = decodeToken(jwt({ aud: 'https://analysis.windows.net/powerbi/api', appid: 'app-1', oid: 'oid-1', tid: 'tid-1', roles: ['Tenant.Read.All'], exp: now.getTime() / 1000 + 600 })).claims;
+  const expect = {
+    audiences: ['https://analysis.windows.net/powerbi/api'],
+    appId: 'app-1',
+    objectId: 'oid-1',
+    tenantId: 'tid-1',
+    roles: ['Tenant.Read.All'],
+  };
+  const good = decodeToken(
+    jwt({
+      aud: 'https://analysis.windows.net/powerbi/api',
+      appid: 'app-1',
+      oid: 'oid-1',
+      tid: 'tid-1',
+      roles: ['Tenant.Read.All'],
+      exp: now.getTime() / 1000 + 600,
+    }),
+  ).claims;
   const ok = checkClaims(good, expect, now);
   assert.equal(ok.ok, true, JSON.stringify(ok.checks));
-  const bad = checkClaims({ aud: 'https://management.azure.com/', appid: 'app-2', oid: 'oid-1', tid: 'tid-9', roles: [], exp: now.getTime() / 1000 - 5 }, expect, now);
+  const bad = checkClaims(
+    { aud: 'https://management.azure.com/', appid: 'app-2', oid: 'oid-1', tid: 'tid-9', roles: [], exp: now.getTime() / 1000 - 5 },
+    expect,
+    now,
+  );
   assert.equal(bad.ok, false);
   const by = Object.fromEntries(bad.checks.map((c) => [c.claim, c]));
   assert.equal(by.aud!.status, 'wrong');
@@ -143,9 +189,15 @@ test('rotation: steps in order, the old secret deleted only after verification a
 
 test('rotation: the time left before the old secret may go carries 60 minutes into an hour', () => {
   const t0 = now.toISOString();
-  const r: RotationProgress = { state: 'in-progress', done: { 'create-new-secret': t0, 'store-in-vault': t0, 'restart-consumers': t0, verify: t0 } };
+  const r: RotationProgress = {
+    state: 'in-progress',
+    done: { 'create-new-secret': t0, 'store-in-vault': t0, 'restart-consumers': t0, verify: t0 },
+  };
   const MIN = 60_000;
-  const leftWhen = (msLeft: number) => /\((.+) from now\)/.exec((mayRun(r, 'delete-old-secret', new Date(now.getTime() + 24 * 3_600_000 - msLeft)) as { reason: string }).reason)![1];
+  const leftWhen = (msLeft: number) =>
+    /\((.+) from now\)/.exec(
+      (mayRun(r, 'delete-old-secret', new Date(now.getTime() + 24 * 3_600_000 - msLeft)) as { reason: string }).reason,
+    )![1];
   assert.equal(leftWhen(59.5 * MIN), '1 h', '59.5 min rounds up to a whole hour, not "0 h 60 min"');
   assert.equal(leftWhen((23 * 60 + 59.9) * MIN), '24 h', '23 h 59.9 min is not "23 h 60 min"');
   assert.equal(leftWhen(24 * 3_600_000), '24 h', 'exactly 24 h (the moment the new secret was created)');
@@ -167,6 +219,9 @@ test('incidents: approvals, snapshots, and monitoring for twice the duration', (
   const until = monitoringUntil(now, fixed);
   assert.equal(until.getTime() - fixed.getTime(), 2 * 3_600_000);
   assert.match(String(closeProblem({ status: 'open' }, fixed)), /verification/);
-  assert.match(String(closeProblem({ status: 'monitoring', monitoringUntil: until.toISOString() }, new Date(until.getTime() - 1))), /twice/);
+  assert.match(
+    String(closeProblem({ status: 'monitoring', monitoringUntil: until.toISOString() }, new Date(until.getTime() - 1))),
+    /twice/,
+  );
   assert.equal(closeProblem({ status: 'monitoring', monitoringUntil: until.toISOString() }, until), undefined);
 });

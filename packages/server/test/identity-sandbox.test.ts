@@ -14,14 +14,18 @@ async function setup(t: TestContext) {
   const sb = await startSandbox({});
   t.after(() => sb.stop());
   const { h, tenant } = await buildWithSandbox(t, {}, sb);
-  const call = (method: string, url: string, payload?: unknown) => h.app.inject({ method: method as 'GET', url, headers: tenant.auth, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const call = (method: string, url: string, payload?: unknown) =>
+    h.app.inject({ method: method as 'GET', url, headers: tenant.auth, ...(payload !== undefined ? { payload: payload as object } : {}) });
   const ci = sb.ids.servicePrincipals.find((s) => s.name === 'ci-deployer')!;
   const ws = sb.ids.platformWorkspaceId;
   return { sb, h, tenant, call, ci, ws };
 }
 
-const probeAs = (ci: { appId: string; secret: string }, ws: string, extra: Record<string, unknown> = {}) =>
-  ({ identity: { kind: 'client-credentials', clientId: ci.appId, clientSecret: ci.secret }, workspaceId: ws, ...extra });
+const probeAs = (ci: { appId: string; secret: string }, ws: string, extra: Record<string, unknown> = {}) => ({
+  identity: { kind: 'client-credentials', clientId: ci.appId, clientSecret: ci.secret },
+  workspaceId: ws,
+  ...extra,
+});
 
 /** The service identity's role on the platform workspace, as the sandbox holds it. */
 async function roleOfService(sb: Sandbox): Promise<string | undefined> {
@@ -29,12 +33,16 @@ async function roleOfService(sb: Sandbox): Promise<string | undefined> {
   return ws.roleAssignments.find((r: { principal: { id: string } }) => r.principal.id === sb.ids.serviceIdentity.objectId)?.role;
 }
 
-
 test('each AADSTS code and HTTP symptom from the sandbox diagnoses to SPEC.md’s cause', async (t) => {
   const { sb, call, ci, ws } = await setup(t);
   await sb.admin.grant({ service: 'dataPlatform', role: 'Contributor', principal: ci.appId });
   const expected: Record<string, string> = {
-    AADSTS50076: 'AADSTS50076', AADSTS700016: 'AADSTS700016', AADSTS7000215: 'AADSTS700016', AADSTS50105: 'AADSTS50105', AADSTS53003: 'AADSTS53003', AADSTS500011: 'AADSTS500011',
+    AADSTS50076: 'AADSTS50076',
+    AADSTS700016: 'AADSTS700016',
+    AADSTS7000215: 'AADSTS700016',
+    AADSTS50105: 'AADSTS50105',
+    AADSTS53003: 'AADSTS53003',
+    AADSTS500011: 'AADSTS500011',
   };
   const symptomOf = async (probe: unknown, check: string) => {
     const r = await call('POST', '/api/admin/identity/probes', probe);
@@ -54,7 +62,10 @@ test('each AADSTS code and HTTP symptom from the sandbox diagnoses to SPEC.md’
   }
   await sb.admin.setSwitch('identity.failure', null);
   // The natural failures too: an unknown client id, a wrong secret.
-  assert.equal((await symptomOf(probeAs({ appId: '00000000-0000-4000-8000-000000000001', secret: 'x' }, ws), 'token')).code, 'AADSTS700016');
+  assert.equal(
+    (await symptomOf(probeAs({ appId: '00000000-0000-4000-8000-000000000001', secret: 'x' }, ws), 'token')).code,
+    'AADSTS700016',
+  );
   assert.equal((await symptomOf(probeAs({ ...ci, secret: 'wrong' }, ws), 'token')).code, 'AADSTS7000215');
   // HTTP 401 (expired token) and 403 (no role) from the data platform.
   await sb.admin.setSwitch('identity.tokenLifetimeSeconds', -60);
@@ -66,9 +77,24 @@ test('each AADSTS code and HTTP symptom from the sandbox diagnoses to SPEC.md’
   await sb.admin.revoke({ service: 'dataPlatform', role: 'Contributor', principal: ci.appId });
   assert.equal((await symptomOf(probeAs(ci, ws), 'workspace-read')).symptom, 'http-403-authorization-failed');
   // expired_token from the token endpoint and "client IP not allowed" from the platform.
-  await sb.admin.addFault({ service: 'identity', method: 'POST', path: '/oauth2/v2.0/token', status: 400, count: 1, body: JSON.stringify({ error: 'expired_token', error_description: 'The refresh token has expired.' }) });
+  await sb.admin.addFault({
+    service: 'identity',
+    method: 'POST',
+    path: '/oauth2/v2.0/token',
+    status: 400,
+    count: 1,
+    body: JSON.stringify({ error: 'expired_token', error_description: 'The refresh token has expired.' }),
+  });
   assert.equal((await symptomOf(probeAs(ci, ws), 'token')).symptom, 'expired_token');
-  await sb.admin.addFault({ service: 'dataPlatform', method: 'GET', path: `/v1/workspaces/${ws}$`, status: 403, errorCode: 'ClientIpNotAllowed', message: 'Client IP not allowed: 198.51.100.7 is outside the workspace firewall', count: 1 });
+  await sb.admin.addFault({
+    service: 'dataPlatform',
+    method: 'GET',
+    path: `/v1/workspaces/${ws}$`,
+    status: 403,
+    errorCode: 'ClientIpNotAllowed',
+    message: 'Client IP not allowed: 198.51.100.7 is outside the workspace firewall',
+    count: 1,
+  });
   assert.equal((await symptomOf(probeAs(ci, ws), 'workspace-read')).symptom, 'client-ip-not-allowed');
   // Every refusal became a signal: principal, service, code, time; never a secret.
   const signals = (await call('GET', `/api/admin/identity/signals?principal=${ci.appId}`)).json().signals;
@@ -83,16 +109,30 @@ test('the service’s own 401/403 is recorded by the pipeline hook', async (t) =
   const r = await call('POST', '/api/admin/identity/probes', { identity: { kind: 'service' }, workspaceId: ws });
   assert.equal(r.json().passed, false);
   const signals = (await call('GET', '/api/admin/identity/signals')).json().signals;
-  assert.ok(signals.some((s: { service: string; status: number; principal: string }) => s.service === 'data-platform' && s.status === 403 && s.principal.startsWith('managed')), JSON.stringify(signals));
+  assert.ok(
+    signals.some(
+      (s: { service: string; status: number; principal: string }) =>
+        s.service === 'data-platform' && s.status === 403 && s.principal.startsWith('managed'),
+    ),
+    JSON.stringify(signals),
+  );
 });
 
 test('POST /api/admin/identity/diagnose knows each name the API reports for a backing service and answers its grant', async (t) => {
   const { call } = await setup(t);
   // The names of BackingService (signals, install step links), the catalog's `backing`, and the sandbox's spelling.
   const names: Record<string, RegExp> = {
-    'data-platform': /Admin for reading and changing the workspace firewall rules/, dataPlatform: /Admin for reading and changing the workspace firewall rules/,
-    arm: /Contributor on the cluster/, kql: /AllDatabasesAdmin/, search: /Search Service Contributor/, sql: /db_owner/, warehouse: /db_owner/,
-    reporting: /reporting APIs/, storage: /OneLake/, oneLake: /OneLake/, identity: /valid credential/,
+    'data-platform': /Admin for reading and changing the workspace firewall rules/,
+    dataPlatform: /Admin for reading and changing the workspace firewall rules/,
+    arm: /Contributor on the cluster/,
+    kql: /AllDatabasesAdmin/,
+    search: /Search Service Contributor/,
+    sql: /db_owner/,
+    warehouse: /db_owner/,
+    reporting: /reporting APIs/,
+    storage: /OneLake/,
+    oneLake: /OneLake/,
+    identity: /valid credential/,
   };
   for (const [service, grant] of Object.entries(names)) {
     const r = await call('POST', '/api/admin/identity/diagnose', { status: 403, service });
@@ -118,14 +158,21 @@ test('a probe as the service identity names the role each check needs, and carri
   assert.match(read.gate.reason, /not Viewer on the workspace/);
   assert.match(read.gate.remediation, new RegExp(`grant the service identity Viewer on the platform workspace ${ws}`));
   // Another identity's probe: the same role named, no gate (the gate is the service identity's own).
-  const other = (await call('POST', '/api/admin/identity/probes', probeAs(ci, ws))).json().results.find((x: { check: string }) => x.check === 'workspace-read');
+  const other = (await call('POST', '/api/admin/identity/probes', probeAs(ci, ws)))
+    .json()
+    .results.find((x: { check: string }) => x.check === 'workspace-read');
   assert.match(other.diagnosis, /required: the identity holds Viewer or higher/);
   assert.equal(other.gate, undefined);
 });
 
 test('token inspection: a good token passes, a bad one names each wrong claim with the expected value', async (t) => {
   const { sb, call, ci } = await setup(t);
-  const expect = { expectedAppId: ci.appId, expectedObjectId: ci.objectId, expectedTenantId: sb.ids.tenantId, expectedRoles: ['Tenant.Read.All'] };
+  const expect = {
+    expectedAppId: ci.appId,
+    expectedObjectId: ci.objectId,
+    expectedTenantId: sb.ids.tenantId,
+    expectedRoles: ['Tenant.Read.All'],
+  };
   const good = await sb.admin.token({ principal: ci.appId, audience: 'dataPlatform' });
   const r = await call('POST', '/api/admin/identity/inspect-token', { token: good, ...expect });
   assert.equal(r.statusCode, 200, r.body);
@@ -150,7 +197,13 @@ test('a probe fails, passes after a role grant, and fails again once the grant i
   const { sb, call, ci, ws } = await setup(t);
   const first = (await call('POST', '/api/admin/identity/probes', probeAs(ci, ws))).json();
   assert.equal(first.passed, false);
-  assert.deepEqual(first.results.map((r: { check: string; ok: boolean }) => [r.check, r.ok]), [['token', true], ['workspace-read', false]]);
+  assert.deepEqual(
+    first.results.map((r: { check: string; ok: boolean }) => [r.check, r.ok]),
+    [
+      ['token', true],
+      ['workspace-read', false],
+    ],
+  );
   assert.equal(first.results[1].status, 403);
   assert.ok(first.results.every((r: { at: string; ms: number }) => Date.parse(r.at) > 0 && r.ms >= 0));
   const before = (await sb.admin.state()).dataPlatform;
@@ -173,7 +226,11 @@ test('add a firewall rule, check an egress address, roll it back: the sandbox is
   const rulesOf = async () => (await sb.admin.state()).dataPlatform.workspaces.find((w: { id: string }) => w.id === ws)!.firewallRules;
   const before = structuredClone(await rulesOf());
   assert.equal((await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-check?ip=203.0.113.10`)).json().allowed, false);
-  const add = await call('POST', `/api/admin/identity/workspaces/${ws}/firewall-rules`, { name: 'ci-egress', startIpAddress: '203.0.113.0', endIpAddress: '203.0.113.255' });
+  const add = await call('POST', `/api/admin/identity/workspaces/${ws}/firewall-rules`, {
+    name: 'ci-egress',
+    startIpAddress: '203.0.113.0',
+    endIpAddress: '203.0.113.255',
+  });
   assert.equal(add.statusCode, 201, add.body);
   assert.equal((await rulesOf()).length, before.length + 1);
   const check = (await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-check?ip=203.0.113.10`)).json();
@@ -191,9 +248,16 @@ test('with the sandbox’s default grants (npm start) the service identity is wo
   assert.equal(await roleOfService(sb), 'Admin', 'the grant the README documents for identity operations');
   const listed = await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`);
   assert.equal(listed.statusCode, 200, listed.body);
-  const added = await call('POST', `/api/admin/identity/workspaces/${ws}/firewall-rules`, { name: 'office', startIpAddress: '198.51.100.1', endIpAddress: '198.51.100.9' });
+  const added = await call('POST', `/api/admin/identity/workspaces/${ws}/firewall-rules`, {
+    name: 'office',
+    startIpAddress: '198.51.100.1',
+    endIpAddress: '198.51.100.9',
+  });
   assert.equal(added.statusCode, 201, added.body);
-  assert.deepEqual((await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`)).json().rules.map((r: { name: string }) => r.name), [...listed.json().rules.map((r: { name: string }) => r.name), 'office']);
+  assert.deepEqual(
+    (await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`)).json().rules.map((r: { name: string }) => r.name),
+    [...listed.json().rules.map((r: { name: string }) => r.name), 'office'],
+  );
   assert.equal((await call('GET', `/api/admin/identity/workspaces/${ws}/role-assignments`)).statusCode, 200);
 });
 
@@ -212,32 +276,80 @@ test('a service-identity 401/403 on an identity operation is a 424 gate naming t
   // Reduced to what provisioning needs: firewall rules (Admin) are refused, role assignments can still be read (Viewer).
   await sb.admin.grant({ service: 'dataPlatform', role: 'Contributor' });
   const notAdmin = /not Admin on the workspace/;
-  const grantAdmin = new RegExp(`grant the service identity Admin on the platform workspace ${ws}: reading and changing the workspace firewall rules needs Admin`);
+  const grantAdmin = new RegExp(
+    `grant the service identity Admin on the platform workspace ${ws}: reading and changing the workspace firewall rules needs Admin`,
+  );
   gated(await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`), notAdmin, grantAdmin, 'InsufficientWorkspaceRole');
-  gated(await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-check?ip=203.0.113.10`), notAdmin, grantAdmin, 'InsufficientWorkspaceRole');
-  gated(await call('POST', `/api/admin/identity/workspaces/${ws}/firewall-rules`, { name: 'ci-egress', startIpAddress: '203.0.113.0', endIpAddress: '203.0.113.255' }), notAdmin, grantAdmin, 'InsufficientWorkspaceRole');
+  gated(
+    await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-check?ip=203.0.113.10`),
+    notAdmin,
+    grantAdmin,
+    'InsufficientWorkspaceRole',
+  );
+  gated(
+    await call('POST', `/api/admin/identity/workspaces/${ws}/firewall-rules`, {
+      name: 'ci-egress',
+      startIpAddress: '203.0.113.0',
+      endIpAddress: '203.0.113.255',
+    }),
+    notAdmin,
+    grantAdmin,
+    'InsufficientWorkspaceRole',
+  );
   assert.deepEqual((await call('GET', '/api/admin/identity/changes')).json().changes, [], 'a refused fix is not journaled');
-  assert.equal((await call('GET', `/api/admin/identity/workspaces/${ws}/role-assignments`)).statusCode, 200, 'a Contributor lists role assignments');
-  gated(await call('POST', `/api/admin/identity/workspaces/${ws}/role-assignments`, { principalId: ci.objectId, role: 'Contributor' }), /not Member on the workspace/, /Member on the platform workspace .*granting a workspace role/, 'InsufficientWorkspaceRole');
+  assert.equal(
+    (await call('GET', `/api/admin/identity/workspaces/${ws}/role-assignments`)).statusCode,
+    200,
+    'a Contributor lists role assignments',
+  );
+  gated(
+    await call('POST', `/api/admin/identity/workspaces/${ws}/role-assignments`, { principalId: ci.objectId, role: 'Contributor' }),
+    /not Member on the workspace/,
+    /Member on the platform workspace .*granting a workspace role/,
+    'InsufficientWorkspaceRole',
+  );
   await sb.admin.grant({ service: 'dataPlatform', role: 'Member' });
-  gated(await call('POST', `/api/admin/identity/workspaces/${ws}/role-assignments`, { principalId: ci.objectId, role: 'Admin' }), notAdmin, /grant the service identity Admin/, 'InsufficientWorkspaceRole');
+  gated(
+    await call('POST', `/api/admin/identity/workspaces/${ws}/role-assignments`, { principalId: ci.objectId, role: 'Admin' }),
+    notAdmin,
+    /grant the service identity Admin/,
+    'InsufficientWorkspaceRole',
+  );
 
   // A rollback the service identity may no longer perform: the gate, and the change stays applied.
   await sb.admin.grant({ service: 'dataPlatform', role: 'Admin' });
-  const added = await call('POST', `/api/admin/identity/workspaces/${ws}/firewall-rules`, { name: 'office', startIpAddress: '198.51.100.1', endIpAddress: '198.51.100.9' });
+  const added = await call('POST', `/api/admin/identity/workspaces/${ws}/firewall-rules`, {
+    name: 'office',
+    startIpAddress: '198.51.100.1',
+    endIpAddress: '198.51.100.9',
+  });
   assert.equal(added.statusCode, 201, added.body);
   await sb.admin.revoke({ service: 'dataPlatform', role: 'Admin' });
-  gated(await call('POST', `/api/admin/identity/changes/${added.json().change.id}/rollback`), notAdmin, grantAdmin, 'InsufficientPrivileges');
+  gated(
+    await call('POST', `/api/admin/identity/changes/${added.json().change.id}/rollback`),
+    notAdmin,
+    grantAdmin,
+    'InsufficientPrivileges',
+  );
   assert.equal((await call('GET', `/api/admin/identity/changes/${added.json().change.id}`)).json().change.state, 'applied');
 
   // The tenant setting off: 401 from the platform, a gate naming the setting.
   await sb.admin.grant({ service: 'dataPlatform', role: 'Admin' });
   await sb.admin.setSwitch('dataPlatform.servicePrincipalsEnabled', false);
-  gated(await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`), /may not use the platform APIs/, /"Service principals can use Fabric APIs".*needs Admin/, 'Unauthorized');
+  gated(
+    await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`),
+    /may not use the platform APIs/,
+    /"Service principals can use Fabric APIs".*needs Admin/,
+    'Unauthorized',
+  );
   await sb.admin.setSwitch('dataPlatform.servicePrincipalsEnabled', true);
 
   // Other refusals are no gate: the backing service's text is passed on unmodified, with its status where it is the caller's.
-  const raw = JSON.stringify({ requestId: '00000000-0000-0000-0000-000000000007', errorCode: 'ClientIpNotAllowed', message: 'Client IP not allowed (custom text 7)' });
+  const raw = JSON.stringify({
+    requestId: '00000000-0000-0000-0000-000000000007',
+    errorCode: 'ClientIpNotAllowed',
+    message: 'Client IP not allowed (custom text 7)',
+  });
   await sb.admin.addFault({ service: 'dataPlatform', method: 'GET', path: '/firewallRules', status: 403, body: raw, count: 1 });
   const ip = await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`);
   assert.equal(ip.statusCode, 502, ip.body);
@@ -249,7 +361,11 @@ test('a service-identity 401/403 on an identity operation is a 424 gate naming t
   const unknown = await call('GET', `/api/admin/identity/workspaces/${missing}/firewall-rules`);
   assert.deepEqual([unknown.statusCode, unknown.json().error.code], [404, 'backing_refused']);
   assert.equal(JSON.parse(unknown.json().error.message).errorCode, 'WorkspaceNotFound');
-  assert.equal((await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`)).statusCode, 200, 'Admin again: the rules are listed');
+  assert.equal(
+    (await call('GET', `/api/admin/identity/workspaces/${ws}/firewall-rules`)).statusCode,
+    200,
+    'Admin again: the rules are listed',
+  );
 });
 
 test('expiry alerts at 91, 30 and 6 days before expiry: API, /metrics and the banner feed', async (t) => {
@@ -257,7 +373,12 @@ test('expiry alerts at 91, 30 and 6 days before expiry: API, /metrics and the ba
   const expiresAt = new Date(Date.now() + 200 * DAY);
   const clientId = randomUUID();
   await h.services.tenancy.assignApplication(OPERATOR, tenant.tenantId, { clientId });
-  const reg = await call('POST', '/api/admin/identity/credentials', { displayName: 'ci-deployer', clientId, keyId: 'k1', expiresAt: expiresAt.toISOString() });
+  const reg = await call('POST', '/api/admin/identity/credentials', {
+    displayName: 'ci-deployer',
+    clientId,
+    keyId: 'k1',
+    expiresAt: expiresAt.toISOString(),
+  });
   assert.equal(reg.statusCode, 201, reg.body);
   assert.ok(!('secret' in reg.json().credential));
   const at = (days: number) => h.services.identity.setClock(() => new Date(expiresAt.getTime() - days * DAY));
@@ -269,15 +390,22 @@ test('expiry alerts at 91, 30 and 6 days before expiry: API, /metrics and the ba
     const body = (await h.app.inject({ method: 'GET', url: '/metrics', headers: scraper })).body;
     assert.ok(!body.includes(clientId), 'a scrape names the secret’s client');
     const n = (series: string) => Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\d+)$`, 'm').exec(body)?.[1]);
-    return { notice: n('svc_identity_secret_expiry_alerts{threshold="90",level="notice"}'), warning: n('svc_identity_secret_expiry_alerts{threshold="30",level="warning"}'),
-      critical: n('svc_identity_secret_expiry_alerts{threshold="7",level="critical"}'), registered: n('svc_identity_secrets_registered') };
+    return {
+      notice: n('svc_identity_secret_expiry_alerts{threshold="90",level="notice"}'),
+      warning: n('svc_identity_secret_expiry_alerts{threshold="30",level="warning"}'),
+      critical: n('svc_identity_secret_expiry_alerts{threshold="7",level="critical"}'),
+      registered: n('svc_identity_secrets_registered'),
+    };
   };
   const seen: Record<number, Awaited<ReturnType<typeof gauges>>> = {};
   at(91);
   assert.deepEqual(await alerts(), []);
   seen[91] = await gauges();
   at(30);
-  assert.deepEqual((await alerts()).map((a: { threshold: number }) => a.threshold), [30]);
+  assert.deepEqual(
+    (await alerts()).map((a: { threshold: number }) => a.threshold),
+    [30],
+  );
   seen[30] = await gauges();
   at(6);
   const [a] = await alerts();
@@ -299,7 +427,16 @@ test('a rotation keeps the old secret until verified and 24 hours have passed', 
   const { sb, h, call, ci, ws } = await setup(t);
   await sb.admin.grant({ service: 'dataPlatform', role: 'Contributor', principal: ci.appId });
   const oldKey = (await sb.admin.state()).identity.principals.find((p: { appId?: string }) => p.appId === ci.appId)!.secrets![0]!.keyId;
-  const cred = (await call('POST', '/api/admin/identity/credentials', { displayName: 'ci-deployer', clientId: ci.appId, keyId: oldKey, expiresAt: ci.secretExpiresAt, vaultSecretName: 'ci-deployer-secret', consumers: ['ci-runner'] })).json().credential;
+  const cred = (
+    await call('POST', '/api/admin/identity/credentials', {
+      displayName: 'ci-deployer',
+      clientId: ci.appId,
+      keyId: oldKey,
+      expiresAt: ci.secretExpiresAt,
+      vaultSecretName: 'ci-deployer-secret',
+      consumers: ['ci-runner'],
+    })
+  ).json().credential;
   const t0 = Date.now();
   h.services.identity.setClock(() => new Date(t0));
   const start = await call('POST', `/api/admin/identity/credentials/${cred.id}/rotations`, {});
@@ -308,7 +445,10 @@ test('a rotation keeps the old secret until verified and 24 hours have passed', 
   assert.equal(rot.nextStep, 'restart-consumers');
   assert.ok(rot.newKeyId && rot.vaultVersion);
   assert.ok(!JSON.stringify(rot).includes('~'), 'no secret value in the rotation');
-  const keys = async () => (await sb.admin.state()).identity.principals.find((p: { appId?: string }) => p.appId === ci.appId)!.secrets!.map((s: { keyId: string }) => s.keyId);
+  const keys = async () =>
+    (await sb.admin.state()).identity.principals
+      .find((p: { appId?: string }) => p.appId === ci.appId)!
+      .secrets!.map((s: { keyId: string }) => s.keyId);
   assert.deepEqual((await keys()).sort(), [oldKey, rot.newKeyId].sort(), 'both secrets are valid');
   assert.equal((await call('POST', '/api/admin/identity/probes', probeAs(ci, ws))).json().passed, true, 'the old secret still works');
   const step = (name: string) => call('POST', `/api/admin/identity/rotations/${rot.id}/steps/${name}`, {});
@@ -330,7 +470,10 @@ test('a rotation keeps the old secret until verified and 24 hours have passed', 
   assert.equal(done.statusCode, 200, done.body);
   assert.equal(done.json().rotation.state, 'completed');
   const listed = (await call('GET', `/api/admin/identity/rotations?credentialId=${cred.id}`)).json().rotations;
-  assert.deepEqual(listed.map((r: { id: string; state: string }) => [r.id, r.state]), [[rot.id, 'completed']]);
+  assert.deepEqual(
+    listed.map((r: { id: string; state: string }) => [r.id, r.state]),
+    [[rot.id, 'completed']],
+  );
   assert.deepEqual(await keys(), [rot.newKeyId]);
   const old = (await call('POST', '/api/admin/identity/probes', probeAs(ci, ws))).json();
   assert.equal(old.results[0].code, 'AADSTS7000215', 'the old secret is gone');
@@ -339,12 +482,22 @@ test('a rotation keeps the old secret until verified and 24 hours have passed', 
 
 test('a rotation rolled back removes the new secret and restores the vault', async (t) => {
   const { sb, call, ci } = await setup(t);
-  const cred = (await call('POST', '/api/admin/identity/credentials', { displayName: 'ci', clientId: ci.appId, keyId: 'old', expiresAt: ci.secretExpiresAt, vaultSecretName: 'ci-deployer-secret' })).json().credential;
+  const cred = (
+    await call('POST', '/api/admin/identity/credentials', {
+      displayName: 'ci',
+      clientId: ci.appId,
+      keyId: 'old',
+      expiresAt: ci.secretExpiresAt,
+      vaultSecretName: 'ci-deployer-secret',
+    })
+  ).json().credential;
   const rot = (await call('POST', `/api/admin/identity/credentials/${cred.id}/rotations`, {})).json().rotation;
   const rb = await call('POST', `/api/admin/identity/rotations/${rot.id}/rollback`);
   assert.equal(rb.statusCode, 200, rb.body);
   assert.equal(rb.json().rotation.state, 'rolled-back');
-  const keys = (await sb.admin.state()).identity.principals.find((p: { appId?: string }) => p.appId === ci.appId)!.secrets!.map((s: { keyId: string }) => s.keyId);
+  const keys = (await sb.admin.state()).identity.principals
+    .find((p: { appId?: string }) => p.appId === ci.appId)!
+    .secrets!.map((s: { keyId: string }) => s.keyId);
   assert.ok(!keys.includes(rot.newKeyId));
 });
 
@@ -354,55 +507,126 @@ test('SEV1 from 11 principals failing within 5 minutes; SEV3 from one user’s 4
   const now = Date.now();
   // Signals are the tenant's whose work recorded them (a probe it ran, a call of its install): recorded as its work here.
   const record = (f: Parameters<typeof signals.record>[0]) => tenantContext.run(tenant.tenantId, () => signals.record(f));
-  for (let i = 0; i < 11; i++) record({ service: 'identity', status: 400, code: 'AADSTS53003', principal: `user${i}@${sb.ids.tenantDomain}`, at: new Date(now - 4 * 60_000 + i * 20_000) });
-  const sev1 = await call('POST', '/api/admin/identity/incidents', { title: 'Conditional access blocks sign-ins', identityType: 'conditional-access' });
+  for (let i = 0; i < 11; i++)
+    record({
+      service: 'identity',
+      status: 400,
+      code: 'AADSTS53003',
+      principal: `user${i}@${sb.ids.tenantDomain}`,
+      at: new Date(now - 4 * 60_000 + i * 20_000),
+    });
+  const sev1 = await call('POST', '/api/admin/identity/incidents', {
+    title: 'Conditional access blocks sign-ins',
+    identityType: 'conditional-access',
+  });
   assert.equal(sev1.statusCode, 201, sev1.body);
   assert.equal(sev1.json().incident.severity, 'SEV1');
   assert.match(sev1.json().incident.severityReasons[0], /11 distinct principals/);
   const ari = sb.ids.users.find((u) => u.upn.startsWith('ari@'))!.upn;
   record({ service: 'data-platform', status: 403, code: 'InsufficientPrivileges', principal: ari });
-  const sev3 = await call('POST', '/api/admin/identity/incidents', { title: 'Ari cannot open the workspace', identityType: 'user', principals: [ari] });
+  const sev3 = await call('POST', '/api/admin/identity/incidents', {
+    title: 'Ari cannot open the workspace',
+    identityType: 'user',
+    principals: [ari],
+  });
   assert.equal(sev3.json().incident.severity, 'SEV3');
   // Verbal approval only for SEV1, tracked with a change request due in 24 hours; a conditional-access change needs approval and snapshot.
   const id3 = sev3.json().incident.id;
-  assert.equal((await call('POST', `/api/admin/identity/incidents/${id3}/approvals`, { changeKind: 'conditional-access', approver: 'on-call lead', verbal: true })).statusCode, 409);
+  assert.equal(
+    (
+      await call('POST', `/api/admin/identity/incidents/${id3}/approvals`, {
+        changeKind: 'conditional-access',
+        approver: 'on-call lead',
+        verbal: true,
+      })
+    ).statusCode,
+    409,
+  );
   const id1 = sev1.json().incident.id;
   const change = { kind: 'conditional-access', summary: 'exclude the break-glass group from policy CA-07', policy: 'CA-07' };
   assert.match((await call('POST', `/api/admin/identity/incidents/${id1}/changes`, change)).json().error.message, /needs an approval/);
-  const approved = (await call('POST', `/api/admin/identity/incidents/${id1}/approvals`, { changeKind: 'conditional-access', approver: 'on-call identity lead', verbal: true })).json().incident;
+  const approved = (
+    await call('POST', `/api/admin/identity/incidents/${id1}/approvals`, {
+      changeKind: 'conditional-access',
+      approver: 'on-call identity lead',
+      verbal: true,
+    })
+  ).json().incident;
   assert.equal(approved.changeRequests.length, 1);
   assert.equal(Date.parse(approved.changeRequests[0].dueAt) - Date.parse(approved.approvals[0].at), DAY);
   assert.match((await call('POST', `/api/admin/identity/incidents/${id1}/changes`, change)).json().error.message, /snapshot/);
-  assert.equal((await call('POST', `/api/admin/identity/incidents/${id1}/snapshots`, { policy: 'CA-07', snapshot: { state: 'enabled', excludeGroups: [] } })).statusCode, 201);
+  assert.equal(
+    (
+      await call('POST', `/api/admin/identity/incidents/${id1}/snapshots`, {
+        policy: 'CA-07',
+        snapshot: { state: 'enabled', excludeGroups: [] },
+      })
+    ).statusCode,
+    201,
+  );
   const made = await call('POST', `/api/admin/identity/incidents/${id1}/changes`, change);
   assert.equal(made.statusCode, 201, made.body);
-  assert.deepEqual(made.json().change.inverse, { kind: 'restore-policy-snapshot', policy: 'CA-07', snapshot: { state: 'enabled', excludeGroups: [] } });
-  const filed = (await call('POST', `/api/admin/identity/incidents/${id1}/approvals/${approved.approvals[0].id}/change-request`, { changeRequestId: 'CHG-1042' })).json().incident;
+  assert.deepEqual(made.json().change.inverse, {
+    kind: 'restore-policy-snapshot',
+    policy: 'CA-07',
+    snapshot: { state: 'enabled', excludeGroups: [] },
+  });
+  const filed = (
+    await call('POST', `/api/admin/identity/incidents/${id1}/approvals/${approved.approvals[0].id}/change-request`, {
+      changeRequestId: 'CHG-1042',
+    })
+  ).json().incident;
   assert.deepEqual(filed.changeRequests, []);
 });
 
 test('an incident cannot close before monitoring for twice its duration', async (t) => {
   const { sb, h, call, ci, ws } = await setup(t);
   const miToken = await sb.admin.token({ audience: 'dataPlatform' });
-  const pipe = await fetch(`${sb.urls.dataPlatform}/v1/workspaces/${ws}/dataPipelines`, { method: 'POST', headers: { authorization: `Bearer ${miToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ displayName: 'nightly_load' }) });
+  const pipe = await fetch(`${sb.urls.dataPlatform}/v1/workspaces/${ws}/dataPipelines`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${miToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ displayName: 'nightly_load' }),
+  });
   assert.ok(pipe.status === 201 || pipe.status === 202, await pipe.clone().text());
   await new Promise((r) => setTimeout(r, 400));
-  const pipelineId = pipe.status === 201 ? (await pipe.json()).id
-    : (await (await fetch(`${sb.urls.dataPlatform}/v1/workspaces/${ws}/items?type=DataPipeline`, { headers: { authorization: `Bearer ${miToken}` } })).json()).value[0].id;
+  const pipelineId =
+    pipe.status === 201
+      ? (await pipe.json()).id
+      : (
+          await (
+            await fetch(`${sb.urls.dataPlatform}/v1/workspaces/${ws}/items?type=DataPipeline`, {
+              headers: { authorization: `Bearer ${miToken}` },
+            })
+          ).json()
+        ).value[0].id;
   const t0 = Date.now();
   h.services.identity.setClock(() => new Date(t0));
-  const opened = (await call('POST', '/api/admin/identity/incidents', { title: 'CI deployer 403', identityType: 'service-principal', principals: [ci.appId], startedAt: new Date(t0 - 3_600_000).toISOString() })).json().incident;
+  const opened = (
+    await call('POST', '/api/admin/identity/incidents', {
+      title: 'CI deployer 403',
+      identityType: 'service-principal',
+      principals: [ci.appId],
+      startedAt: new Date(t0 - 3_600_000).toISOString(),
+    })
+  ).json().incident;
   const verify = () => call('POST', `/api/admin/identity/incidents/${opened.id}/verify`, { ...probeAs(ci, ws), pipelineId });
   const failing = (await verify()).json().incident;
   assert.equal(failing.status, 'open');
   assert.equal(failing.verification.passed, false);
   assert.equal((await call('POST', `/api/admin/identity/incidents/${opened.id}/close`)).statusCode, 409);
-  const fix = await call('POST', `/api/admin/identity/workspaces/${ws}/role-assignments`, { principalId: ci.objectId, role: 'Contributor', incidentId: opened.id });
+  const fix = await call('POST', `/api/admin/identity/workspaces/${ws}/role-assignments`, {
+    principalId: ci.objectId,
+    role: 'Contributor',
+    incidentId: opened.id,
+  });
   assert.equal(fix.statusCode, 201, fix.body);
   h.services.identity.setClock(() => new Date(t0 + 1000));
   const passed = (await verify()).json().incident;
   assert.equal(passed.verification.passed, true, JSON.stringify(passed.verification));
-  assert.deepEqual(passed.verification.checks.map((c: { check: string }) => c.check), ['token', 'workspace-read', 'pipeline-run', 'sign-ins']);
+  assert.deepEqual(
+    passed.verification.checks.map((c: { check: string }) => c.check),
+    ['token', 'workspace-read', 'pipeline-run', 'sign-ins'],
+  );
   assert.equal(passed.status, 'monitoring');
   assert.equal(passed.changes.length, 1);
   // Duration one hour (and a second): monitoring lasts two hours after the fix was verified.

@@ -86,7 +86,8 @@ test('the service template is well formed and its app settings are settings the 
     if (PLATFORM_SETTINGS.has(name)) continue;
     assert.ok(SETTINGS.includes(name), `${name} is not a setting the service reads (config.ts SETTINGS)`);
   }
-  for (const name of ['SVC_CLOUD', 'SVC_PUBLIC_URL', 'DATABASE_URL', 'SVC_BOOTSTRAP_TOKEN', 'SVC_IDENTITY', 'SVC_TRUST_PROXY']) assert.ok(names.includes(name), `sets ${name}`);
+  for (const name of ['SVC_CLOUD', 'SVC_PUBLIC_URL', 'DATABASE_URL', 'SVC_BOOTSTRAP_TOKEN', 'SVC_IDENTITY', 'SVC_TRUST_PROXY'])
+    assert.ok(names.includes(name), `sets ${name}`);
   // The secrets are key vault references, never values in the template.
   for (const name of ['DATABASE_URL', 'SVC_BOOTSTRAP_TOKEN']) assert.match(config.properties[name], /@Microsoft\.KeyVault\(SecretUri=/);
   assert.equal(t.parameters.postgresAdminPassword.type, 'securestring');
@@ -96,8 +97,12 @@ test('the service template is well formed and its app settings are settings the 
   const variants: Array<Record<string, unknown>> = [
     ...t.parameters.cloud.allowedValues.map((cloud: string) => ({ cloud })),
     ...t.parameters.logLevel.allowedValues.map((logLevel: string) => ({ logLevel })),
-    { provisionConcurrency: t.parameters.provisionConcurrency.minValue }, { provisionConcurrency: t.parameters.provisionConcurrency.maxValue },
-    { kqlClusterUri: 'https://svcprodkql.eastus.kusto.windows.net', kqlClusterResourceId: '/subscriptions/s/resourceGroups/rg/providers/Microsoft.Kusto/clusters/svcprodkql' },
+    { provisionConcurrency: t.parameters.provisionConcurrency.minValue },
+    { provisionConcurrency: t.parameters.provisionConcurrency.maxValue },
+    {
+      kqlClusterUri: 'https://svcprodkql.eastus.kusto.windows.net',
+      kqlClusterResourceId: '/subscriptions/s/resourceGroups/rg/providers/Microsoft.Kusto/clusters/svcprodkql',
+    },
   ];
   for (const overrides of variants) {
     const env: Record<string, string> = {};
@@ -117,7 +122,10 @@ test('the service template is well formed and its app settings are settings the 
 });
 
 test('the ARM JSON and its Bicep source declare the same parameters, app settings and outputs', () => {
-  for (const [json, bicep] of [['main.json', 'main.bicep'], ['dedicated-set.json', 'dedicated-set.bicep']] as const) {
+  for (const [json, bicep] of [
+    ['main.json', 'main.bicep'],
+    ['dedicated-set.json', 'dedicated-set.bicep'],
+  ] as const) {
     const t = readJson(json);
     const source = fs.readFileSync(infra(bicep), 'utf8');
     const bicepParams = [...source.matchAll(/^param (\w+) /gm)].map((m) => m[1]).sort();
@@ -146,11 +154,22 @@ test('the dedicated set is well formed and its targetOverrides output is a valid
   const allowed = Object.keys(TargetOverridesSchema.properties);
   assert.ok(fields.length >= 5);
   for (const f of fields) assert.ok(allowed.includes(f), `${f} is a targetOverrides field`);
-  for (const f of ['kqlClusterUri', 'kqlDatabase', 'searchService', 'lakeAccount', 'lakeContainer', 'warehouseWorkspace', 'warehouseServer', 'warehouseDatabase']) {
+  for (const f of [
+    'kqlClusterUri',
+    'kqlDatabase',
+    'searchService',
+    'lakeAccount',
+    'lakeContainer',
+    'warehouseWorkspace',
+    'warehouseServer',
+    'warehouseDatabase',
+  ]) {
     assert.ok(fields.includes(f), `the output fills ${f}`);
   }
   // The identity gets each grant a gate asks for.
-  const grants = t.resources.filter((r: any) => r.type === 'Microsoft.Authorization/roleAssignments').map((r: any) => /variables\('roles'\)\.(\w+)/.exec(r.properties.roleDefinitionId)![1]);
+  const grants = t.resources
+    .filter((r: any) => r.type === 'Microsoft.Authorization/roleAssignments')
+    .map((r: any) => /variables\('roles'\)\.(\w+)/.exec(r.properties.roleDefinitionId)![1]);
   assert.deepEqual(grants.sort(), ['contributor', 'searchIndexDataContributor', 'searchServiceContributor', 'storageBlobDataContributor']);
   const admin = t.resources.find((r: any) => r.type === 'Microsoft.Kusto/clusters/principalAssignments');
   assert.equal(admin.properties.role, 'AllDatabasesAdmin');
@@ -159,7 +178,10 @@ test('the dedicated set is well formed and its targetOverrides output is a valid
   for (const cloud of t.parameters.cloud.allowedValues) {
     // The search address the output builds is one the cloud lets the service's token go to.
     const suffix = t.variables.searchSuffix[cloud];
-    assert.ok(cloudOf({ SVC_CLOUD: cloud }).allowedSuffixes.some((s) => `x.${suffix}`.endsWith(s)), `${cloud}: ${suffix}`);
+    assert.ok(
+      cloudOf({ SVC_CLOUD: cloud }).allowedSuffixes.some((s) => `x.${suffix}`.endsWith(s)),
+      `${cloud}: ${suffix}`,
+    );
   }
 });
 

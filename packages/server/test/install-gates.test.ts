@@ -17,17 +17,55 @@ const catalog = loadCatalog();
 
 /** The reason and action of each gate (SPEC.md "Remediation gates") and where its link points. */
 const GATES = {
-  'no-platform-workspace': { reason: 'no bound platform workspace', action: /bind a capacity to the workspace in the admin area, or set SVC_DEFAULT_PLATFORM_WORKSPACE/, link: /\/admin-portal\/capacities$/ },
-  'data-platform-auth': { reason: 'data platform 401/403', action: /grant the service identity Contributor on the workspace and enable the service-principal tenant setting/, link: /\/admin-portal\/tenantSettings$/ },
-  'kql-not-configured': { reason: 'KQL cluster not configured', action: /^set SVC_KQL_CLUSTER_URI and SVC_KQL_CLUSTER_NAME; in a tenant other than the default one, the deployment operator assigns it \(POST \/api\/operator\/tenants\/\{tenantId\}\/targets, kind kql-cluster with its resourceId\)$/, link: /Microsoft\.Kusto%2Fclusters$/ },
-  'kql-arm-auth': { reason: 'KQL 401/403 from resource manager', action: /^assign Contributor on the cluster to the identity$/, link: /Microsoft\.Kusto%2Fclusters$/ },
-  'kql-create-table-auth': { reason: 'KQL 401/403 on .create table', action: /^create a cluster principal assignment with role AllDatabasesAdmin, principal type App/, link: /Microsoft\.Kusto%2Fclusters$/ },
-  'search-auth': { reason: 'search service 401/403', action: /^assign Search Service Contributor on the search service/, link: /Microsoft\.Search%2FsearchServices$/ },
-  'warehouse-not-configured': { reason: 'warehouse dedicated pool not configured', action: /^set SVC_WAREHOUSE_WORKSPACE and SVC_WAREHOUSE_DEDICATED_POOL; in a tenant other than the default one/, link: /Microsoft\.Synapse%2Fworkspaces$/ },
-  'warehouse-tsql-auth': { reason: 'warehouse T-SQL not authorized', action: /FROM EXTERNAL PROVIDER[\s\S]*db_owner/, link: /Microsoft\.Synapse%2Fworkspaces$/ },
+  'no-platform-workspace': {
+    reason: 'no bound platform workspace',
+    action: /bind a capacity to the workspace in the admin area, or set SVC_DEFAULT_PLATFORM_WORKSPACE/,
+    link: /\/admin-portal\/capacities$/,
+  },
+  'data-platform-auth': {
+    reason: 'data platform 401/403',
+    action: /grant the service identity Contributor on the workspace and enable the service-principal tenant setting/,
+    link: /\/admin-portal\/tenantSettings$/,
+  },
+  'kql-not-configured': {
+    reason: 'KQL cluster not configured',
+    action:
+      /^set SVC_KQL_CLUSTER_URI and SVC_KQL_CLUSTER_NAME; in a tenant other than the default one, the deployment operator assigns it \(POST \/api\/operator\/tenants\/\{tenantId\}\/targets, kind kql-cluster with its resourceId\)$/,
+    link: /Microsoft\.Kusto%2Fclusters$/,
+  },
+  'kql-arm-auth': {
+    reason: 'KQL 401/403 from resource manager',
+    action: /^assign Contributor on the cluster to the identity$/,
+    link: /Microsoft\.Kusto%2Fclusters$/,
+  },
+  'kql-create-table-auth': {
+    reason: 'KQL 401/403 on .create table',
+    action: /^create a cluster principal assignment with role AllDatabasesAdmin, principal type App/,
+    link: /Microsoft\.Kusto%2Fclusters$/,
+  },
+  'search-auth': {
+    reason: 'search service 401/403',
+    action: /^assign Search Service Contributor on the search service/,
+    link: /Microsoft\.Search%2FsearchServices$/,
+  },
+  'warehouse-not-configured': {
+    reason: 'warehouse dedicated pool not configured',
+    action: /^set SVC_WAREHOUSE_WORKSPACE and SVC_WAREHOUSE_DEDICATED_POOL; in a tenant other than the default one/,
+    link: /Microsoft\.Synapse%2Fworkspaces$/,
+  },
+  'warehouse-tsql-auth': {
+    reason: 'warehouse T-SQL not authorized',
+    action: /FROM EXTERNAL PROVIDER[\s\S]*db_owner/,
+    link: /Microsoft\.Synapse%2Fworkspaces$/,
+  },
 } as const;
 
-interface Ctx { h: TestApp; tenant: TestTenant; sandbox: Sandbox; ws: string }
+interface Ctx {
+  h: TestApp;
+  tenant: TestTenant;
+  sandbox: Sandbox;
+  ws: string;
+}
 
 /** A fresh sandbox and an app on a store that a second build can reopen (a restart with new configuration). */
 async function setup(t: TestContext, env: Record<string, string> = {}) {
@@ -38,12 +76,24 @@ async function setup(t: TestContext, env: Record<string, string> = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-gates-'));
   const open = async (extra: Record<string, string>) => {
     const closers: Array<() => Promise<void>> = [];
-    const h = await build({ after: (fn: () => Promise<void>) => { closers.push(fn); } }, { ...sandbox.env, SVC_WORKER_POLL_MS: '100', SVC_DATA_DIR: dataDir, ...extra });
+    const h = await build(
+      {
+        after: (fn: () => Promise<void>) => {
+          closers.push(fn);
+        },
+      },
+      { ...sandbox.env, SVC_WORKER_POLL_MS: '100', SVC_DATA_DIR: dataDir, ...extra },
+    );
     // As main does at every start: the SVC_* shared set is the default tenant's.
     await ensureTenant(h.store.db, DEFAULT_TENANT, 'Default tenant', { displayName: 'Administrator' });
     await h.services.tenancy.reserveDefaults();
     let closed = false;
-    const close = async () => { if (!closed) { closed = true; for (const fn of closers) await fn(); } };
+    const close = async () => {
+      if (!closed) {
+        closed = true;
+        for (const fn of closers) await fn();
+      }
+    };
     t.after(close);
     return { h, close };
   };
@@ -75,9 +125,11 @@ async function retryAll(c: Pick<Ctx, 'h' | 'tenant'>, job: any) {
     const item = app.items.find((i) => i.key === key)!;
     return 1 + Math.max(0, ...dependenciesOf(item.itemType, item.content).map((k) => depth(k, seen)));
   };
-  const pending = job.provision.steps.filter((s: any) => !provisioned(s))
+  const pending = job.provision.steps
+    .filter((s: any) => !provisioned(s))
     .sort((a: any, b: any) => depth(app.items[a.stepIndex]!.key) - depth(app.items[b.stepIndex]!.key));
-  const retried = async () => (await c.h.services.installs.events({ tenantId: c.tenant.tenantId } as any, job.id, 0)).filter((e) => e.kind === 'step-retried').length;
+  const retried = async () =>
+    (await c.h.services.installs.events({ tenantId: c.tenant.tenantId } as any, job.id, 0)).filter((e) => e.kind === 'step-retried').length;
   const retriedBefore = await retried();
   let current = job;
   for (const s of pending) {
@@ -88,13 +140,16 @@ async function retryAll(c: Pick<Ctx, 'h' | 'tenant'>, job: any) {
     assert.equal(current.provision.steps.length, job.provision.steps.length, 'the report keeps every step');
     // The outcome and status are recomputed from the steps as they are now.
     const all = current.provision.steps.every(provisioned);
-    assert.equal(current.provision.outcome, all ? 'all-created' : current.provision.steps.every((x: any) => x.result.status === 'remediation') ? 'all-remediation' : 'partial');
+    assert.equal(
+      current.provision.outcome,
+      all ? 'all-created' : current.provision.steps.every((x: any) => x.result.status === 'remediation') ? 'all-remediation' : 'partial',
+    );
     assert.equal(current.status, all ? 'done' : 'partial');
   }
   // The poll answers the same recomputed job, and the event log records each retry.
   const polled = (await c.h.app.inject({ method: 'GET', url: `/api/apps/install-jobs/${job.id}`, headers: c.tenant.auth })).json().job;
   assert.deepEqual(polled.provision, current.provision);
-  assert.equal(await retried() - retriedBefore, pending.length);
+  assert.equal((await retried()) - retriedBefore, pending.length);
   return current;
 }
 
@@ -107,21 +162,40 @@ test('gate "no bound platform workspace": cleared by assigning the tenant a plat
   const before = (await c.sandbox.admin.requests({ service: 'dataPlatform' })).length;
   // Retrying before the cause is fixed changes nothing and sends nothing.
   const early = await retryStep(c.h, c.tenant, job.id, 0);
-  assertGate(early.provision.steps.find((s: any) => s.stepIndex === 0), 'no-platform-workspace');
+  assertGate(
+    early.provision.steps.find((s: any) => s.stepIndex === 0),
+    'no-platform-workspace',
+  );
   assert.deepEqual([early.provision.outcome, early.status], ['all-remediation', 'failed']);
   assert.equal((await c.sandbox.admin.requests({ service: 'dataPlatform' })).length, before);
 
   // The remediation: the platform workspace is assigned to the tenant (the operator), then bound to the workspace.
-  const refused = await c.h.app.inject({ method: 'PATCH', url: `/api/workspaces/${c.ws}`, headers: c.tenant.auth, payload: { platformWorkspaceId: c.sandbox.ids.platformWorkspaceId } });
+  const refused = await c.h.app.inject({
+    method: 'PATCH',
+    url: `/api/workspaces/${c.ws}`,
+    headers: c.tenant.auth,
+    payload: { platformWorkspaceId: c.sandbox.ids.platformWorkspaceId },
+  });
   assert.equal(refused.statusCode, 404, 'not the tenant’s until assigned');
   await c.h.services.tenancy.assignPlatformWorkspace(OPERATOR, c.tenant.tenantId, c.sandbox.ids.platformWorkspaceId);
-  const bind = await c.h.app.inject({ method: 'PATCH', url: `/api/workspaces/${c.ws}`, headers: c.tenant.auth, payload: { platformWorkspaceId: c.sandbox.ids.platformWorkspaceId } });
+  const bind = await c.h.app.inject({
+    method: 'PATCH',
+    url: `/api/workspaces/${c.ws}`,
+    headers: c.tenant.auth,
+    payload: { platformWorkspaceId: c.sandbox.ids.platformWorkspaceId },
+  });
   assert.equal(bind.statusCode, 200, bind.body);
   const done = await retryAll(c, job);
   assert.equal(done.provision.outcome, 'all-created');
   assert.equal(done.status, 'done');
-  const platformWs: any = (await c.sandbox.admin.state()).dataPlatform.workspaces.find((w: any) => w.id === c.sandbox.ids.platformWorkspaceId);
-  for (const s of done.provision.steps) assert.ok(platformWs.items.some((i: any) => i.id === s.result.resourceId), `${s.displayName} is in the bound workspace`);
+  const platformWs: any = (await c.sandbox.admin.state()).dataPlatform.workspaces.find(
+    (w: any) => w.id === c.sandbox.ids.platformWorkspaceId,
+  );
+  for (const s of done.provision.steps)
+    assert.ok(
+      platformWs.items.some((i: any) => i.id === s.result.resourceId),
+      `${s.displayName} is in the bound workspace`,
+    );
 });
 
 test('gate "data platform 401/403": revoked workspace role, then the tenant setting off; cleared by both fixes', async (t) => {
@@ -158,7 +232,9 @@ test('gate "KQL cluster not configured": cleared by restarting with the KQL sett
   const done = await retryAll({ h: restarted.h, tenant: c.tenant }, job);
   assert.equal(done.provision.outcome, 'all-created');
   assert.equal(done.status, 'done');
-  const db = (await c.sandbox.admin.state()).kql.databases.find((d: any) => d.name === (catalog.get('app-finops-cost')!.items.find((i) => i.itemType === 'kql-database')!.content as any).database);
+  const db = (await c.sandbox.admin.state()).kql.databases.find(
+    (d: any) => d.name === (catalog.get('app-finops-cost')!.items.find((i) => i.itemType === 'kql-database')!.content as any).database,
+  );
   assert.ok(db, 'the KQL database exists after the retry');
 });
 
@@ -166,7 +242,10 @@ test('gate "KQL 401/403 from resource manager": revoked Contributor on the clust
   const c = await setup(t);
   await c.sandbox.admin.revoke({ service: 'arm', role: 'Contributor' });
   const job = await install(c.h, c.tenant, 'app-finops-cost', { workspaceId: c.ws });
-  assertGate(job.provision.steps.find((s: any) => s.itemType === 'kql-database'), 'kql-arm-auth');
+  assertGate(
+    job.provision.steps.find((s: any) => s.itemType === 'kql-database'),
+    'kql-arm-auth',
+  );
   assert.equal(job.provision.outcome, 'partial');
   await c.sandbox.admin.grant({ service: 'arm', role: 'Contributor' });
   const done = await retryAll(c, job);
@@ -180,9 +259,14 @@ test('gate "KQL 401/403 on .create table": a database another principal created,
   // the service's PUT is then an update, which does not make it Admin.
   const content = catalog.get('app-finops-cost')!.items.find((i) => i.itemType === 'kql-database')!.content as any;
   const owner = await c.sandbox.admin.token({ audience: 'arm', principal: c.sandbox.ids.users[0]!.objectId });
-  const put = await fetch(`${c.sandbox.urls.arm}${c.sandbox.ids.kqlClusterResourceId}/databases/${content.database}?api-version=2024-04-13`, {
-    method: 'PUT', headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'ReadWrite', location: c.sandbox.ids.kqlLocation }),
-  });
+  const put = await fetch(
+    `${c.sandbox.urls.arm}${c.sandbox.ids.kqlClusterResourceId}/databases/${content.database}?api-version=2024-04-13`,
+    {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'ReadWrite', location: c.sandbox.ids.kqlLocation }),
+    },
+  );
   assert.equal(put.status, 201, await put.text());
   const job = await install(c.h, c.tenant, 'app-finops-cost', { workspaceId: c.ws });
   const step = job.provision.steps.find((s: any) => s.itemType === 'kql-database');
@@ -192,7 +276,11 @@ test('gate "KQL 401/403 on .create table": a database another principal created,
   const done = await retryAll(c, job);
   assert.equal(done.provision.outcome, 'all-created');
   const db: any = (await c.sandbox.admin.state()).kql.databases.find((d: any) => d.name === content.database);
-  for (const table of content.tables) assert.ok(db.tables.some((x: any) => x.name === table.name), `${table.name} created by the retry`);
+  for (const table of content.tables)
+    assert.ok(
+      db.tables.some((x: any) => x.name === table.name),
+      `${table.name} created by the retry`,
+    );
 });
 
 test('gate "search service 401/403": revoked search roles, cleared by assigning them', async (t) => {

@@ -9,7 +9,11 @@ import type { ResourceKind } from '../src/tenancy/resources.js';
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 /** The real app wired to a fresh sandbox over sockets (the service's identity is the sandbox's managed identity). */
-export async function buildWithSandbox(t: TestContext, env: Record<string, string> = {}, sandbox?: Sandbox): Promise<{ h: TestApp; sandbox: Sandbox; tenant: TestTenant }> {
+export async function buildWithSandbox(
+  t: TestContext,
+  env: Record<string, string> = {},
+  sandbox?: Sandbox,
+): Promise<{ h: TestApp; sandbox: Sandbox; tenant: TestTenant }> {
   const sb = sandbox ?? (await startSandbox({}));
   if (!sandbox) t.after(() => sb.stop());
   process.env.IDENTITY_ENDPOINT = sb.env.IDENTITY_ENDPOINT;
@@ -21,7 +25,13 @@ export async function buildWithSandbox(t: TestContext, env: Record<string, strin
 }
 
 /** The operator a test acts as when it assigns resources. */
-export const OPERATOR = { tenantId: 'default', userId: 'test-operator', userName: 'Test operator', method: 'token' as const, scopes: ['operator' as const] };
+export const OPERATOR = {
+  tenantId: 'default',
+  userId: 'test-operator',
+  userName: 'Test operator',
+  method: 'token' as const,
+  scopes: ['operator' as const],
+};
 
 /**
  * A new platform workspace in the sandbox, made by the service identity (which is then its Admin). The sandbox's ids
@@ -30,27 +40,43 @@ export const OPERATOR = { tenantId: 'default', userId: 'test-operator', userName
 export async function newPlatformWorkspace(h: TestApp, sb: Sandbox, name: string): Promise<string> {
   const token = await h.services.backends.pipeline.credential.getToken(h.services.profile.dataPlatformAudience);
   const res = await fetch(`${sb.env.SVC_DATA_PLATFORM_API_URL}/workspaces`, {
-    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ displayName: name, capacityId: sb.ids.capacityId }),
   });
   assert.equal(res.status, 201, await res.clone().text());
   const id = (await res.json()).id as string;
-  await h.store.db.deleteFrom('tenant_resources').where('kind', '=', 'platform-workspace').where('resource', '=', id.toLowerCase()).execute();
+  await h.store.db
+    .deleteFrom('tenant_resources')
+    .where('kind', '=', 'platform-workspace')
+    .where('resource', '=', id.toLowerCase())
+    .execute();
   return id;
 }
 
 /** The sandbox's platform workspace and shared-set targets, as an operator assigns them. */
 function sandboxTargets(sb: Sandbox) {
   return [
-    { kind: 'kql-cluster' as const, address: sb.env.SVC_KQL_CLUSTER_URI!, resourceId: sb.env.SVC_KQL_CLUSTER_NAME, location: sb.env.SVC_KQL_LOCATION },
+    {
+      kind: 'kql-cluster' as const,
+      address: sb.env.SVC_KQL_CLUSTER_URI!,
+      resourceId: sb.env.SVC_KQL_CLUSTER_NAME,
+      location: sb.env.SVC_KQL_LOCATION,
+    },
     { kind: 'search-service' as const, address: sb.env.SVC_SEARCH_SERVICE! },
-    { kind: 'warehouse' as const, address: sb.env.SVC_WAREHOUSE_SERVER!, workspace: sb.env.SVC_WAREHOUSE_WORKSPACE, database: sb.env.SVC_WAREHOUSE_DEDICATED_POOL },
+    {
+      kind: 'warehouse' as const,
+      address: sb.env.SVC_WAREHOUSE_SERVER!,
+      workspace: sb.env.SVC_WAREHOUSE_WORKSPACE,
+      database: sb.env.SVC_WAREHOUSE_DEDICATED_POOL,
+    },
   ];
 }
 
 /** Takes the sandbox's resources from whichever tenant holds them (test files share a PostgreSQL store). */
 async function takeSandbox(h: TestApp, sb: Sandbox, what: { platformWorkspace: boolean }): Promise<void> {
-  const drop = (kind: ResourceKind, resource: string) => h.store.db.deleteFrom('tenant_resources').where('kind', '=', kind).where('resource', '=', resource.toLowerCase()).execute();
+  const drop = (kind: ResourceKind, resource: string) =>
+    h.store.db.deleteFrom('tenant_resources').where('kind', '=', kind).where('resource', '=', resource.toLowerCase()).execute();
   if (what.platformWorkspace) await drop('platform-workspace', sb.ids.platformWorkspaceId);
   for (const t of sandboxTargets(sb)) await drop(t.kind, new URL(/^[a-z]+:\/\//.test(t.address) ? t.address : `https://${t.address}`).host);
 }
@@ -70,10 +96,15 @@ export async function giveSandbox(h: TestApp, tenantId: string, sb: Sandbox, wha
 export async function giveSandboxApplications(h: TestApp, tenantId: string, sb: Sandbox): Promise<void> {
   for (const sp of sb.ids.servicePrincipals) {
     const secret = `${sp.name}-secret`;
-    await h.store.db.deleteFrom('tenant_resources').where((eb) => eb.or([
-      eb.and([eb('kind', '=', 'application'), eb('resource', '=', sp.appId.toLowerCase())]),
-      eb.and([eb('kind', '=', 'vault-secret'), eb('resource', '=', secret)]),
-    ])).execute();
+    await h.store.db
+      .deleteFrom('tenant_resources')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('kind', '=', 'application'), eb('resource', '=', sp.appId.toLowerCase())]),
+          eb.and([eb('kind', '=', 'vault-secret'), eb('resource', '=', secret)]),
+        ]),
+      )
+      .execute();
     await h.services.tenancy.assignApplication(OPERATOR, tenantId, { clientId: sp.appId, vaultSecretName: secret });
   }
 }
@@ -116,7 +147,11 @@ export async function startRetry(h: TestApp, tenant: TestTenant, jobId: string, 
   const r = await h.app.inject({ method: 'POST', url: `/api/apps/install-jobs/${jobId}/steps/${stepIndex}/retry`, headers: tenant.auth });
   assert.equal(r.statusCode, 202, r.body);
   const job = r.json().job;
-  assert.deepEqual([job.status, job.phase, job.provision, job.finishedAt], ['running', 'provisioning', undefined, null], 'the step is re-opened for the worker');
+  assert.deepEqual(
+    [job.status, job.phase, job.provision, job.finishedAt],
+    ['running', 'provisioning', undefined, null],
+    'the step is re-opened for the worker',
+  );
   return job;
 }
 

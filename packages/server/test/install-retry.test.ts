@@ -22,9 +22,21 @@ async function rig(t: TestContext) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-retry-'));
   const open = async () => {
     const closers: Array<() => Promise<void>> = [];
-    const h = await build({ after: (fn: () => Promise<void>) => { closers.push(fn); } }, { ...sandbox.env, SVC_WORKER_POLL_MS: '100', SVC_DATA_DIR: dataDir });
+    const h = await build(
+      {
+        after: (fn: () => Promise<void>) => {
+          closers.push(fn);
+        },
+      },
+      { ...sandbox.env, SVC_WORKER_POLL_MS: '100', SVC_DATA_DIR: dataDir },
+    );
     let closed = false;
-    const close = async () => { if (!closed) { closed = true; for (const fn of closers) await fn(); } };
+    const close = async () => {
+      if (!closed) {
+        closed = true;
+        for (const fn of closers) await fn();
+      }
+    };
     t.after(close);
     return { h, close };
   };
@@ -48,8 +60,9 @@ const leaseOwner = async (h: TestApp, jobId: string) =>
   (await h.store.db.selectFrom('install_jobs').select('lease_owner').where('id', '=', jobId).executeTakeFirstOrThrow()).lease_owner;
 
 const platformItems = async (sb: Sandbox, type: string, name: string) =>
-  (await sb.admin.state()).dataPlatform.workspaces.find((w: any) => w.id === sb.ids.platformWorkspaceId)!.items
-    .filter((i: any) => i.type === type && i.displayName.toLowerCase() === name.toLowerCase());
+  (await sb.admin.state()).dataPlatform.workspaces
+    .find((w: any) => w.id === sb.ids.platformWorkspaceId)!
+    .items.filter((i: any) => i.type === type && i.displayName.toLowerCase() === name.toLowerCase());
 
 test('a retry answers 202 at once while the step provisions slowly; the worker runs it under the lease and recomputes the report', async (t) => {
   const r = await rig(t);
@@ -71,7 +84,11 @@ test('a retry answers 202 at once while the step provisions slowly; the worker r
     assert.ok(Date.now() < deadline, 'a worker claimed the re-opened job');
     await new Promise((res) => setTimeout(res, 20));
   }
-  const busy = await r.h.app.inject({ method: 'POST', url: `/api/apps/install-jobs/${job.id}/steps/${other.stepIndex}/retry`, headers: r.tenant.auth });
+  const busy = await r.h.app.inject({
+    method: 'POST',
+    url: `/api/apps/install-jobs/${job.id}/steps/${other.stepIndex}/retry`,
+    headers: r.tenant.auth,
+  });
   assert.equal(busy.statusCode, 409, busy.body);
   assert.equal(busy.json().error.code, 'job_running');
 
@@ -81,11 +98,19 @@ test('a retry answers 202 at once while the step provisions slowly; the worker r
   assert.equal(after.result.status, 'created', JSON.stringify(after.result));
   assert.ok(after.result.resourceId);
   // The report is recomputed from the stored steps: the other steps keep their results, the outcome and status follow.
-  assert.deepEqual(done.provision.steps.filter((s: any) => s.stepIndex !== lake.stepIndex), job.provision.steps.filter((s: any) => s.stepIndex !== lake.stepIndex));
+  assert.deepEqual(
+    done.provision.steps.filter((s: any) => s.stepIndex !== lake.stepIndex),
+    job.provision.steps.filter((s: any) => s.stepIndex !== lake.stepIndex),
+  );
   assert.deepEqual([done.provision.outcome, done.status], ['partial', 'partial']);
   // The retried step ran in the worker: the lakehouse calls reached the sandbox after the retry was answered.
-  const calls = (await r.sandbox.admin.requests({ service: 'dataPlatform' })).filter((q) => q.path.includes('/lakehouses') && Date.parse(q.startedAt) >= asked);
-  assert.ok(calls.length > 0 && calls.every((q) => Date.parse(q.startedAt) >= asked + answeredIn - 5), 'no lakehouse call before the answer');
+  const calls = (await r.sandbox.admin.requests({ service: 'dataPlatform' })).filter(
+    (q) => q.path.includes('/lakehouses') && Date.parse(q.startedAt) >= asked,
+  );
+  assert.ok(
+    calls.length > 0 && calls.every((q) => Date.parse(q.startedAt) >= asked + answeredIn - 5),
+    'no lakehouse call before the answer',
+  );
   const events = await r.h.services.installs.events({ tenantId: r.tenant.tenantId } as any, job.id, 0);
   const kinds = events.slice(events.findIndex((e) => e.kind === 'step-retried')).map((e) => e.kind);
   assert.deepEqual(kinds, ['step-retried', 'phase', 'step', 'phase', 'done'], 'the worker ran the re-opened step, and only it');
@@ -99,21 +124,39 @@ test('several steps re-opened before a claim run together when a worker takes th
   const [a, b] = job.provision.steps;
   const first = await startRetry(r.h, r.tenant, job.id, a.stepIndex);
   const second = await startRetry(r.h, r.tenant, job.id, b.stepIndex);
-  assert.ok(second.percentComplete < first.percentComplete, `progress counts the re-opened steps: ${first.percentComplete} then ${second.percentComplete}`);
+  assert.ok(
+    second.percentComplete < first.percentComplete,
+    `progress counts the re-opened steps: ${first.percentComplete} then ${second.percentComplete}`,
+  );
   const steps = await r.h.services.installs.events({ tenantId: r.tenant.tenantId } as any, job.id, 0);
-  assert.deepEqual(steps.filter((e) => e.kind === 'step-retried').map((e) => e.data.stepIndex), [a.stepIndex, b.stepIndex]);
+  assert.deepEqual(
+    steps.filter((e) => e.kind === 'step-retried').map((e) => e.data.stepIndex),
+    [a.stepIndex, b.stepIndex],
+  );
 
   // Another tenant: 404 for the job as for an unknown one, and nothing re-opened.
   const other = await r.h.tenant();
-  const theirs = await r.h.app.inject({ method: 'POST', url: `/api/apps/install-jobs/${job.id}/steps/${a.stepIndex}/retry`, headers: other.auth });
-  const unknown = await r.h.app.inject({ method: 'POST', url: '/api/apps/install-jobs/00000000-0000-0000-0000-000000000000/steps/0/retry', headers: other.auth });
+  const theirs = await r.h.app.inject({
+    method: 'POST',
+    url: `/api/apps/install-jobs/${job.id}/steps/${a.stepIndex}/retry`,
+    headers: other.auth,
+  });
+  const unknown = await r.h.app.inject({
+    method: 'POST',
+    url: '/api/apps/install-jobs/00000000-0000-0000-0000-000000000000/steps/0/retry',
+    headers: other.auth,
+  });
   assert.deepEqual([theirs.statusCode, theirs.json().error.code], [404, unknown.json().error.code]);
   assert.equal(unknown.statusCode, 404);
   // Validation as before: an unknown step is 404, a stored-only step 400 naming stepIndex.
   const noStep = await r.h.app.inject({ method: 'POST', url: `/api/apps/install-jobs/${job.id}/steps/99/retry`, headers: r.tenant.auth });
   assert.equal(noStep.statusCode, 404, noStep.body);
   const storedIndex = job.installed.findIndex((i: any) => i.itemType === 'power-bi-report');
-  const stored = await r.h.app.inject({ method: 'POST', url: `/api/apps/install-jobs/${job.id}/steps/${storedIndex}/retry`, headers: r.tenant.auth });
+  const stored = await r.h.app.inject({
+    method: 'POST',
+    url: `/api/apps/install-jobs/${job.id}/steps/${storedIndex}/retry`,
+    headers: r.tenant.auth,
+  });
   assert.equal(stored.statusCode, 400, stored.body);
   assert.match(stored.json().error.message, /stored only/);
 
@@ -121,9 +164,13 @@ test('several steps re-opened before a claim run together when a worker takes th
   await r.close();
   const restarted = await r.open();
   const done = await follow(restarted.h, r.tenant, job.id);
-  for (const s of [a, b]) assert.equal(done.provision.steps.find((x: any) => x.stepIndex === s.stepIndex).result.status, 'created', s.displayName);
+  for (const s of [a, b])
+    assert.equal(done.provision.steps.find((x: any) => x.stepIndex === s.stepIndex).result.status, 'created', s.displayName);
   const rest = done.provision.steps.filter((s: any) => s.stepIndex !== a.stepIndex && s.stepIndex !== b.stepIndex);
-  assert.ok(rest.every((s: any) => s.result.status === 'remediation'), 'the steps not retried keep their results');
+  assert.ok(
+    rest.every((s: any) => s.result.status === 'remediation'),
+    'the steps not retried keep their results',
+  );
   assert.deepEqual([done.provision.outcome, done.status], ['partial', 'partial']);
 });
 
@@ -135,7 +182,10 @@ test('a retried step whose backing item exists reports exists, creates nothing t
   const notebook = stepOf(job, 'notebook');
   const done = await retryStep(r.h, r.tenant, job.id, lake.stepIndex);
   const again = await retryStep(r.h, r.tenant, job.id, notebook.stepIndex);
-  for (const [before, after] of [[lake, stepOf(done, 'lakehouse')], [notebook, stepOf(again, 'notebook', notebook.displayName)]]) {
+  for (const [before, after] of [
+    [lake, stepOf(done, 'lakehouse')],
+    [notebook, stepOf(again, 'notebook', notebook.displayName)],
+  ]) {
     assert.equal(after.result.status, 'exists', JSON.stringify(after.result));
     assert.equal(after.result.resourceId, before.result.resourceId, 'the same live resource');
   }

@@ -22,10 +22,21 @@ test('every app installs in shared mode: each live item is created in the sandbo
   // Every live platform item of every app is in the sandbox exactly once.
   const state = await sandbox.admin.state();
   const platformWs: any = state.dataPlatform.workspaces.find((w: any) => w.id === sandbox.env.SVC_DEFAULT_PLATFORM_WORKSPACE);
-  const platformTypes: Record<string, string> = { notebook: 'Notebook', lakehouse: 'Lakehouse', 'semantic-model': 'SemanticModel', activator: 'Reflex', 'data-pipeline': 'DataPipeline', eventstream: 'Eventstream', 'kql-dashboard': 'KQLDashboard', 'mirrored-database': 'MirroredDatabase' };
+  const platformTypes: Record<string, string> = {
+    notebook: 'Notebook',
+    lakehouse: 'Lakehouse',
+    'semantic-model': 'SemanticModel',
+    activator: 'Reflex',
+    'data-pipeline': 'DataPipeline',
+    eventstream: 'Eventstream',
+    'kql-dashboard': 'KQLDashboard',
+    'mirrored-database': 'MirroredDatabase',
+  };
   for (const app of catalog.apps) {
     for (const item of app.items.filter((i) => platformTypes[i.itemType])) {
-      const matches = platformWs.items.filter((x: any) => x.type === platformTypes[item.itemType] && x.displayName.toLowerCase() === item.displayName.toLowerCase());
+      const matches = platformWs.items.filter(
+        (x: any) => x.type === platformTypes[item.itemType] && x.displayName.toLowerCase() === item.displayName.toLowerCase(),
+      );
       assert.equal(matches.length, 1, `${app.id}: ${item.itemType} ${item.displayName}`);
     }
   }
@@ -42,13 +53,21 @@ test('every app installs in shared mode: each live item is created in the sandbo
     }
     // Warehouses: the sandbox TDS endpoint's pool holds each seeded table with its rows, and each dbt model as a view.
     for (const item of app.items.filter((i) => i.itemType === 'warehouse')) {
-      const c = item.content as { seeds?: Array<{ table: string; rows: unknown[] }>; models?: Array<{ name: string }>; modelSchema?: string };
+      const c = item.content as {
+        seeds?: Array<{ table: string; rows: unknown[] }>;
+        models?: Array<{ name: string }>;
+        modelSchema?: string;
+      };
       const pool = state.sql.databases.find((d) => d.name === sandbox.ids.warehousePool)!;
       for (const seed of c.seeds ?? []) {
         const tb = pool.tables.find((x) => `${x.schema}.${x.name}` === seed.table);
         assert.equal(tb?.rowCount, seed.rows.length, `${app.id}: ${seed.table} rows`);
       }
-      for (const m of c.models ?? []) assert.ok(pool.views.some((v) => v.schema === (c.modelSchema ?? 'dbo') && v.name === m.name), `${app.id}: view ${m.name}`);
+      for (const m of c.models ?? [])
+        assert.ok(
+          pool.views.some((v) => v.schema === (c.modelSchema ?? 'dbo') && v.name === m.name),
+          `${app.id}: view ${m.name}`,
+        );
     }
     for (const item of app.items.filter((i) => i.itemType === 'search-index')) {
       const c = item.content as { index: { name: string }; documents: unknown[] };
@@ -119,19 +138,33 @@ test('a 503 once is retried after 1.5 s and the item is created; a persistent 50
   await sandbox.admin.clearFaults();
   const ws2 = await workspace(h, tenant);
   // The first install created the lakehouse in the shared platform workspace, so the re-install lists it: fail that list.
-  await sandbox.admin.addFault({ service: 'dataPlatform', method: 'GET', path: 'type=Lakehouse', status: 503, message: 'The service is temporarily unavailable: capacity paused' });
+  await sandbox.admin.addFault({
+    service: 'dataPlatform',
+    method: 'GET',
+    path: 'type=Lakehouse',
+    status: 503,
+    message: 'The service is temporarily unavailable: capacity paused',
+  });
   const failed = await install(h, tenant, 'app-lakehouse-inspector', { workspaceId: ws2 });
   const lh = stepOf(failed, 'lakehouse');
   assert.equal(lh.result.status, 'failed');
   assert.match(lh.result.error, /capacity paused/);
-  assert.equal(JSON.parse(lh.result.error).message, 'The service is temporarily unavailable: capacity paused', 'the body is passed on unmodified');
+  assert.equal(
+    JSON.parse(lh.result.error).message,
+    'The service is temporarily unavailable: capacity paused',
+    'the body is passed on unmodified',
+  );
   assert.equal(failed.status, 'partial');
 });
 
 test('a backing 403 becomes the data-platform gate, carrying the service’s body unmodified', async (t) => {
   const { h, sandbox, tenant } = await buildWithSandbox(t);
   const ws = await workspace(h, tenant);
-  const body = { errorCode: 'InsufficientWorkspaceRole', message: 'The caller does not have sufficient permissions on workspace X (custom text 42)', requestId: '00000000-0000-0000-0000-000000000042' };
+  const body = {
+    errorCode: 'InsufficientWorkspaceRole',
+    message: 'The caller does not have sufficient permissions on workspace X (custom text 42)',
+    requestId: '00000000-0000-0000-0000-000000000042',
+  };
   await sandbox.admin.addFault({ service: 'dataPlatform', method: 'GET', path: '/items', status: 403, body: JSON.stringify(body) });
   const job = await install(h, tenant, 'app-lakehouse-inspector', { workspaceId: ws });
   for (const s of job.provision.steps) {
@@ -147,16 +180,30 @@ test('a job is tenant-scoped: another tenant polling it gets 404, exactly as for
   const { h, tenant } = await buildWithSandbox(t);
   const other = await h.tenant();
   const ws = await workspace(h, tenant);
-  const start = await h.app.inject({ method: 'POST', url: '/api/apps/app-mirror-onboard/install', headers: tenant.auth, payload: { workspaceId: ws, deploy: false } });
+  const start = await h.app.inject({
+    method: 'POST',
+    url: '/api/apps/app-mirror-onboard/install',
+    headers: tenant.auth,
+    payload: { workspaceId: ws, deploy: false },
+  });
   const { jobId } = start.json();
   const theirs = await h.app.inject({ method: 'GET', url: `/api/apps/install-jobs/${jobId}`, headers: other.auth });
-  const unknown = await h.app.inject({ method: 'GET', url: '/api/apps/install-jobs/00000000-0000-0000-0000-000000000000', headers: other.auth });
+  const unknown = await h.app.inject({
+    method: 'GET',
+    url: '/api/apps/install-jobs/00000000-0000-0000-0000-000000000000',
+    headers: other.auth,
+  });
   assert.equal(theirs.statusCode, 404);
   assert.equal(unknown.statusCode, 404);
   assert.equal(theirs.json().error.code, unknown.json().error.code);
   const list = await h.app.inject({ method: 'GET', url: '/api/apps/install-jobs', headers: other.auth });
   assert.deepEqual(list.json().jobs, []);
-  const into = await h.app.inject({ method: 'POST', url: '/api/apps/app-mirror-onboard/install', headers: other.auth, payload: { workspaceId: ws } });
+  const into = await h.app.inject({
+    method: 'POST',
+    url: '/api/apps/app-mirror-onboard/install',
+    headers: other.auth,
+    payload: { workspaceId: ws },
+  });
   assert.equal(into.statusCode, 404, 'installing into another tenant’s workspace');
 });
 
@@ -170,7 +217,12 @@ test('install input is validated: unknown app 404, bad body 400 naming the field
     ['app-casino-analytics', { workspaceId: ws, mode: 'private' }, 400, 'mode'],
     ['app-casino-analytics', { workspaceId: ws, extra: 1 }, 400, 'extra'],
     ['app-casino-analytics', { workspaceId: ws, targetOverrides: { kqlDatabase: 'x' } }, 400, 'targetOverrides'],
-    ['app-casino-analytics', { workspaceId: ws, mode: 'dedicated', targetOverrides: { kqlClusterUri: 'https://attacker.example.com' } }, 400, 'targetOverrides.kqlClusterUri'],
+    [
+      'app-casino-analytics',
+      { workspaceId: ws, mode: 'dedicated', targetOverrides: { kqlClusterUri: 'https://attacker.example.com' } },
+      400,
+      'targetOverrides.kqlClusterUri',
+    ],
     ['app-casino-analytics', { workspaceId: ws, mode: 'dedicated', targetOverrides: { color: 'x' } }, 400, 'targetOverrides.color'],
   ];
   for (const [appId, payload, status, field] of cases) {
@@ -181,7 +233,12 @@ test('install input is validated: unknown app 404, bad body 400 naming the field
   const jobs = (await h.app.inject({ method: 'GET', url: `/api/apps/install-jobs?workspaceId=${ws}`, headers: tenant.auth })).json().jobs;
   assert.equal(jobs.length, 0, 'no refused install wrote a job');
   const reader = await tenant.token2(['read']);
-  const noScope = await h.app.inject({ method: 'POST', url: '/api/apps/app-casino-analytics/install', headers: reader.auth, payload: { workspaceId: ws } });
+  const noScope = await h.app.inject({
+    method: 'POST',
+    url: '/api/apps/app-casino-analytics/install',
+    headers: reader.auth,
+    payload: { workspaceId: ws },
+  });
   assert.equal(noScope.statusCode, 403);
   assert.match(noScope.json().error.message, /'install'/);
 });
@@ -193,39 +250,105 @@ test('concurrent writes to one job each append one event, numbered without gaps;
   const { JobStore } = await import('../src/install/job-store.js');
   const jobs = new JobStore(h.store.db);
   const id = `job-${Date.now()}`;
-  await jobs.create({ id, tenantId: tenant.tenantId, workspaceId: ws, appId: catalog.apps[0]!.id, createdBy: tenant.userId, deploy: false, mode: 'shared', totalItems: 2 },
-    [0, 1].map((i) => ({ stepIndex: i, itemKey: `k${i}`, itemType: 'notebook', displayName: `n${i}`, live: true })));
+  await jobs.create(
+    {
+      id,
+      tenantId: tenant.tenantId,
+      workspaceId: ws,
+      appId: catalog.apps[0]!.id,
+      createdBy: tenant.userId,
+      deploy: false,
+      mode: 'shared',
+      totalItems: 2,
+    },
+    [0, 1].map((i) => ({ stepIndex: i, itemKey: `k${i}`, itemType: 'notebook', displayName: `n${i}`, live: true })),
+  );
   const claimed = await jobs.claim('owner-a');
   assert.equal(claimed?.id, id);
-  const writes = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-    jobs.update(id, { owner: 'owner-a' }, { percentComplete: i }, { kind: 'step', data: { n: i } }, { stepIndex: i % 2, result: { status: 'created', steps: [`write ${i}`] } })));
+  const writes = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      jobs.update(
+        id,
+        { owner: 'owner-a' },
+        { percentComplete: i },
+        { kind: 'step', data: { n: i } },
+        { stepIndex: i % 2, result: { status: 'created', steps: [`write ${i}`] } },
+      ),
+    ),
+  );
   assert.deepEqual(writes, Array(20).fill(true));
   const events = await jobs.events(id, 0);
-  assert.deepEqual(events.map((e) => e.seq), Array.from({ length: 21 }, (_, i) => i + 1), 'the first event and one per write, in order');
-  assert.deepEqual(events.slice(1).map((e) => e.data.n).sort((a, b) => Number(a) - Number(b)), Array.from({ length: 20 }, (_, i) => i));
+  assert.deepEqual(
+    events.map((e) => e.seq),
+    Array.from({ length: 21 }, (_, i) => i + 1),
+    'the first event and one per write, in order',
+  );
+  assert.deepEqual(
+    events
+      .slice(1)
+      .map((e) => e.data.n)
+      .sort((a, b) => Number(a) - Number(b)),
+    Array.from({ length: 20 }, (_, i) => i),
+  );
   // A write without an event leaves the numbering alone; a write under another owner's fence changes nothing at all.
   assert.equal(await jobs.update(id, { owner: 'owner-a' }, { percentComplete: 50 }), true);
-  assert.equal(await jobs.update(id, { owner: 'owner-b' }, { phase: 'done', status: 'failed' }, { kind: 'done', data: {} }, { stepIndex: 0, result: { status: 'failed', steps: [] } }), false);
+  assert.equal(
+    await jobs.update(
+      id,
+      { owner: 'owner-b' },
+      { phase: 'done', status: 'failed' },
+      { kind: 'done', data: {} },
+      { stepIndex: 0, result: { status: 'failed', steps: [] } },
+    ),
+    false,
+  );
   assert.equal((await jobs.events(id, 0)).length, 21);
   const job = await jobs.get(tenant.tenantId, id);
   assert.equal(job?.status, 'running');
   assert.equal(job?.percentComplete, 50);
   const steps = await jobs.steps(id);
-  assert.ok(steps.every((s) => s.result?.status === 'created'), 'the fenced-out write did not touch the steps');
+  assert.ok(
+    steps.every((s) => s.result?.status === 'created'),
+    'the fenced-out write did not touch the steps',
+  );
   // A step retry re-opens nothing while a worker holds the job, nor a job of another tenant.
   const step = { stepIndex: 0, itemType: 'notebook', displayName: 'n0' };
   assert.equal(await jobs.reopen(tenant.tenantId, id, step), false, 'owner-a holds the lease');
   assert.equal((await jobs.events(id, 0)).length, 21);
   // Finished, so no worker of another test on a shared PostgreSQL store picks the job up once its lease runs out.
-  assert.equal(await jobs.update(id, { owner: 'owner-a' }, { status: 'done', phase: 'done', finished: true }, { kind: 'done', data: {} }), true);
+  assert.equal(
+    await jobs.update(id, { owner: 'owner-a' }, { status: 'done', phase: 'done', finished: true }, { kind: 'done', data: {} }),
+    true,
+  );
   assert.equal((await jobs.get(tenant.tenantId, id))?.status, 'done');
   // Finished, the job re-opens for its tenant only: the step's result is cleared and the event numbered after the rest.
   assert.equal(await jobs.reopen('another-tenant', id, step), false);
   assert.equal(await jobs.reopen(tenant.tenantId, id, step), true);
-  assert.deepEqual((await jobs.events(id, 21)).map((e) => [e.seq, e.kind]), [[22, 'done'], [23, 'step-retried']]);
-  assert.deepEqual((await jobs.steps(id)).map((s) => s.result?.status ?? null), [null, 'created']);
-  assert.equal(await jobs.update(id, { owner: 'owner-a' }, { status: 'done', phase: 'done', finished: true }), false, 'the lease was given up by the re-open');
-  const row = await h.store.db.selectFrom('install_jobs').select(['status', 'phase', 'lease_owner', 'provision', 'finished_at']).where('id', '=', id).executeTakeFirstOrThrow();
-  assert.deepEqual(row, { status: 'running', phase: 'provisioning', lease_owner: null, provision: null, finished_at: null }, 're-opened, the job waits for a claim');
+  assert.deepEqual(
+    (await jobs.events(id, 21)).map((e) => [e.seq, e.kind]),
+    [
+      [22, 'done'],
+      [23, 'step-retried'],
+    ],
+  );
+  assert.deepEqual(
+    (await jobs.steps(id)).map((s) => s.result?.status ?? null),
+    [null, 'created'],
+  );
+  assert.equal(
+    await jobs.update(id, { owner: 'owner-a' }, { status: 'done', phase: 'done', finished: true }),
+    false,
+    'the lease was given up by the re-open',
+  );
+  const row = await h.store.db
+    .selectFrom('install_jobs')
+    .select(['status', 'phase', 'lease_owner', 'provision', 'finished_at'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  assert.deepEqual(
+    row,
+    { status: 'running', phase: 'provisioning', lease_owner: null, provision: null, finished_at: null },
+    're-opened, the job waits for a claim',
+  );
   await h.store.db.updateTable('install_jobs').set({ status: 'done', phase: 'done' }).where('id', '=', id).execute(); // no worker of another test takes it
 });

@@ -7,7 +7,14 @@ test("another tenant's workspace, item and token answer 404 exactly as an unknow
   const a = await h.tenant();
   const b = await h.tenant();
   const ws = (await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: a.auth, payload: { name: 'A' } })).json().workspace;
-  const item = (await h.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/items`, headers: a.auth, payload: { itemType: 'notebook', displayName: 'N' } })).json().item;
+  const item = (
+    await h.app.inject({
+      method: 'POST',
+      url: `/api/workspaces/${ws.id}/items`,
+      headers: a.auth,
+      payload: { itemType: 'notebook', displayName: 'N' },
+    })
+  ).json().item;
   const tokenA = await a.token2(['read']);
 
   const unknownWs = '00000000-0000-0000-0000-000000000000';
@@ -22,8 +29,18 @@ test("another tenant's workspace, item and token answer 404 exactly as an unknow
     ['DELETE', `/api/tokens/${tokenA.id}`, '/api/tokens/nosuchtoken1'],
   ];
   for (const [method, theirs, unknown, payload] of probes) {
-    const r1 = await h.app.inject({ method: method as 'GET', url: theirs, headers: b.auth, ...(payload ? { payload: payload as object } : {}) });
-    const r2 = await h.app.inject({ method: method as 'GET', url: unknown, headers: b.auth, ...(payload ? { payload: payload as object } : {}) });
+    const r1 = await h.app.inject({
+      method: method as 'GET',
+      url: theirs,
+      headers: b.auth,
+      ...(payload ? { payload: payload as object } : {}),
+    });
+    const r2 = await h.app.inject({
+      method: method as 'GET',
+      url: unknown,
+      headers: b.auth,
+      ...(payload ? { payload: payload as object } : {}),
+    });
     assert.equal(r1.statusCode, 404, `${method} ${theirs}`);
     assert.equal(r2.statusCode, 404, `${method} ${unknown}`);
     assert.equal(r1.json().error.code, r2.json().error.code);

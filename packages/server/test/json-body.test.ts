@@ -6,7 +6,8 @@ import { checkJsonValue } from '../src/http/input-guard.js';
 test('a JSON key that could set a prototype is refused with 400 naming it; other JSON errors answer as before', async (t) => {
   const h = await build(t);
   const a = await h.tenant();
-  const post = (payload: string) => h.app.inject({ method: 'POST', url: '/api/workspaces', headers: { ...a.auth, 'content-type': 'application/json' }, payload });
+  const post = (payload: string) =>
+    h.app.inject({ method: 'POST', url: '/api/workspaces', headers: { ...a.auth, 'content-type': 'application/json' }, payload });
   const cases: Array<[string, string]> = [
     ['{"name":"x","__proto__":{"admin":true}}', '__proto__'],
     ['{"name":"x","\\u005f_proto__":null}', '__proto__'],

@@ -42,7 +42,10 @@ test('the rule refuses each break it names', async () => {
     write('packages/server/src/http/metrics.ts', 'export const metrics = 1;\n');
     write('packages/server/src/install/worker.ts', "import { guard } from '../http/guard.js';\nexport const w = guard;\n");
     write('packages/server/src/install/job.ts', "import type { FastifyInstance } from 'fastify';\nexport type J = FastifyInstance;\n");
-    write('packages/server/src/install/schemas.ts', "import { metrics } from '../http/metrics.js';\nimport { schema } from '../http/schemas.js';\nexport const s = [metrics, schema];\n");
+    write(
+      'packages/server/src/install/schemas.ts',
+      "import { metrics } from '../http/metrics.js';\nimport { schema } from '../http/schemas.js';\nexport const s = [metrics, schema];\n",
+    );
     write('packages/server/src/install/routes.ts', "import { guard } from '../http/guard.js';\nexport const r = guard;\n");
     write('packages/server/src/tenancy/a.ts', "import { b } from './b.js';\nexport const a = () => b;\n");
     write('packages/server/src/tenancy/b.ts', "import { a } from './a.js';\nexport const b = () => a;\n");
@@ -54,13 +57,27 @@ test('the rule refuses each break it names', async () => {
     const found = await violations(dir, ['packages']);
     const has = (rule: string, from: string, to: string) => found.includes(`${rule}: ${from} -> ${to}`);
     assert.ok(has('domain-not-edge', 'packages/server/src/install/worker.ts', 'packages/server/src/http/guard.ts'), found.join('\n'));
-    assert.ok(found.some((v) => v.startsWith('domain-not-fastify: packages/server/src/install/job.ts')), found.join('\n'));
-    assert.ok(has('route-schemas-only-http-schemas', 'packages/server/src/install/schemas.ts', 'packages/server/src/http/metrics.ts'), found.join('\n'));
-    assert.ok(found.some((v) => v.startsWith('no-cycles: packages/server/src/tenancy/a.ts')), found.join('\n'));
+    assert.ok(
+      found.some((v) => v.startsWith('domain-not-fastify: packages/server/src/install/job.ts')),
+      found.join('\n'),
+    );
+    assert.ok(
+      has('route-schemas-only-http-schemas', 'packages/server/src/install/schemas.ts', 'packages/server/src/http/metrics.ts'),
+      found.join('\n'),
+    );
+    assert.ok(
+      found.some((v) => v.startsWith('no-cycles: packages/server/src/tenancy/a.ts')),
+      found.join('\n'),
+    );
     assert.ok(has('server-sandbox-only-in-main', 'packages/server/src/reports/svc.ts', 'packages/sandbox/src/index.ts'), found.join('\n'));
     assert.ok(has('sandbox-not-server', 'packages/sandbox/src/index.ts', 'packages/server/src/tenancy/a.ts'), found.join('\n'));
     // What the rule allows: the edge importing http/, route schemas importing http/schemas, main.ts starting the sandbox, type-only cycles.
-    assert.ok(!found.some((v) => v.includes('install/routes.ts') || v.includes('src/main.ts') || v.includes('tenancy/c.ts') || v.includes('http/schemas.ts')), found.join('\n'));
+    assert.ok(
+      !found.some(
+        (v) => v.includes('install/routes.ts') || v.includes('src/main.ts') || v.includes('tenancy/c.ts') || v.includes('http/schemas.ts'),
+      ),
+      found.join('\n'),
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -38,7 +38,11 @@ async function throughProvider(sb: Sandbox, base: string, user: string, returnTo
   assert.equal(page.status, 200);
   const html = await page.text();
   const form = new URLSearchParams();
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) form.set(m[1]!, m[2]!.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c))));
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    form.set(
+      m[1]!,
+      m[2]!.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c))),
+    );
   const account = sb.ids.users.find((u) => u.upn.startsWith(`${user}@`))!;
   assert.ok(html.includes(account.objectId), 'the sign-in page lists the account');
   form.set('user', account.objectId);
@@ -80,7 +84,11 @@ test('sign-in with the sandbox identity provider: code + PKCE, a user on first s
   assert.equal(created.length, 1, 'the user is created on first sign-in');
   assert.equal(created[0]!.oidc_subject, `${sb.ids.tenantId}/${first.account.objectId}`);
   assert.equal(created[0]!.id, me.userId);
-  const sessionRow = await h.store.db.selectFrom('sessions').select(['method', 'token_id']).where('user_id', '=', me.userId).executeTakeFirstOrThrow();
+  const sessionRow = await h.store.db
+    .selectFrom('sessions')
+    .select(['method', 'token_id'])
+    .where('user_id', '=', me.userId)
+    .executeTakeFirstOrThrow();
   assert.deepEqual(sessionRow, { method: 'oidc', token_id: null });
 
   const second = await throughProvider(sb, base, 'ada', '/');
@@ -92,8 +100,14 @@ test('sign-in with the sandbox identity provider: code + PKCE, a user on first s
   assert.equal((await users()).length, 1);
 
   // The code went to the sandbox's token endpoint with the PKCE verifier and the console app's secret.
-  const exchanges = (await sb.admin.requests({ service: 'identity' })).filter((r) => r.method === 'POST' && r.path.endsWith('/oauth2/v2.0/token'));
-  assert.deepEqual(exchanges.map((r) => r.status), [200, 200], 'two codes redeemed');
+  const exchanges = (await sb.admin.requests({ service: 'identity' })).filter(
+    (r) => r.method === 'POST' && r.path.endsWith('/oauth2/v2.0/token'),
+  );
+  assert.deepEqual(
+    exchanges.map((r) => r.status),
+    [200, 200],
+    'two codes redeemed',
+  );
 });
 
 test('a tampered, missing or replayed state, a refusal by the provider and a refused code never open a session', async (t) => {
@@ -147,7 +161,11 @@ test('a tampered, missing or replayed state, a refusal by the provider and a ref
   assert.equal(r.status, 401);
   const body = await r.json();
   assert.equal(body.error.code, 'oidc_code_refused');
-  assert.doesNotMatch(JSON.stringify(body), new RegExp(new URL(b.callback).searchParams.get('code')!.slice(2, 20)), 'the code is not echoed');
+  assert.doesNotMatch(
+    JSON.stringify(body),
+    new RegExp(new URL(b.callback).searchParams.get('code')!.slice(2, 20)),
+    'the code is not echoed',
+  );
   noSession(r);
 
   const users = await h.store.db.selectFrom('users').select('id').where('tenant_id', '=', serviceTenant).execute();
@@ -162,22 +180,38 @@ test('the sign-in settings are checked at start, naming the variable', async () 
   };
   const sandbox = { SVC_CLOUD: 'sandbox' };
   assert.equal(settings(sandbox), undefined, 'off without a client id');
-  assert.throws(() => settings({ ...sandbox, SVC_OIDC_CLIENT_SECRET: 'x' }), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_CLIENT_ID');
+  assert.throws(
+    () => settings({ ...sandbox, SVC_OIDC_CLIENT_SECRET: 'x' }),
+    (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_CLIENT_ID',
+  );
   const commercial = { SVC_CLOUD: 'commercial' };
-  assert.throws(() => settings({ ...commercial, SVC_OIDC_CLIENT_ID: 'c' }), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_PUBLIC_URL');
+  assert.throws(
+    () => settings({ ...commercial, SVC_OIDC_CLIENT_ID: 'c' }),
+    (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_PUBLIC_URL',
+  );
   const url = 'https://analytics.contoso.com';
-  assert.throws(() => settings({ ...commercial, SVC_PUBLIC_URL: url, SVC_OIDC_CLIENT_ID: 'c' }), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_TENANTS', 'organizations needs a tenant map');
+  assert.throws(
+    () => settings({ ...commercial, SVC_PUBLIC_URL: url, SVC_OIDC_CLIENT_ID: 'c' }),
+    (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_TENANTS',
+    'organizations needs a tenant map',
+  );
   const tid = randomUUID();
   const multi = settings({ ...commercial, SVC_PUBLIC_URL: url, SVC_OIDC_CLIENT_ID: 'c', SVC_OIDC_TENANTS: `${tid}=contoso` })!;
   assert.equal(multi.issuer, 'https://login.microsoftonline.com/organizations/v2.0');
   assert.equal(multi.redirectUri, 'https://analytics.contoso.com/api/auth/callback');
   const high = { SVC_CLOUD: 'gcc-high', SVC_PUBLIC_URL: 'https://a.agency.us' };
-  assert.throws(() => settings({ ...high, SVC_OIDC_CLIENT_ID: 'c', SVC_OIDC_TENANTS: `${tid}=x` }), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_TENANT');
+  assert.throws(
+    () => settings({ ...high, SVC_OIDC_CLIENT_ID: 'c', SVC_OIDC_TENANTS: `${tid}=x` }),
+    (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_TENANT',
+  );
   const single = settings({ ...high, SVC_OIDC_CLIENT_ID: 'c', SVC_OIDC_TENANT: tid })!;
   assert.equal(single.issuer, `https://login.microsoftonline.us/${tid}/v2.0`);
   assert.equal(single.providerName, 'Microsoft Entra ID (Azure Government)');
   assert.equal(single.allowHttp, false);
-  assert.throws(() => settings({ ...sandbox, SVC_OIDC_CLIENT_ID: 'c', SVC_OIDC_TENANT: tid, SVC_OIDC_SCOPES: 'read,root' }), (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_SCOPES');
+  assert.throws(
+    () => settings({ ...sandbox, SVC_OIDC_CLIENT_ID: 'c', SVC_OIDC_TENANT: tid, SVC_OIDC_SCOPES: 'read,root' }),
+    (e: unknown) => e instanceof ConfigError && e.variable === 'SVC_OIDC_SCOPES',
+  );
 });
 
 test('a single-tenant registration signs its own tid into the default tenant; SVC_OIDC_ADMINS makes an admin', async (t) => {
@@ -210,11 +244,19 @@ test('an id token whose signature does not match the provider’s JWKS is refuse
   const proxy = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'content-length', 'connection'].includes(k))) as Record<string, string>;
-    const up = await fetch(`${sb.urls.identity}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined, redirect: 'manual' });
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([k]) => !['host', 'content-length', 'connection'].includes(k)),
+    ) as Record<string, string>;
+    const up = await fetch(`${sb.urls.identity}${req.url}`, {
+      method: req.method,
+      headers,
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
+      redirect: 'manual',
+    });
     let text = await up.text();
     const self = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
-    if (req.url!.includes('openid-configuration')) text = text.replace(`"token_endpoint":"${sb.urls.identity}`, `"token_endpoint":"${self}`);
+    if (req.url!.includes('openid-configuration'))
+      text = text.replace(`"token_endpoint":"${sb.urls.identity}`, `"token_endpoint":"${self}`);
     if (req.url!.endsWith('/oauth2/v2.0/token') && up.status === 200) {
       const body = JSON.parse(text);
       const [head, payload, signature] = body.id_token.split('.');
@@ -229,7 +271,11 @@ test('an id token whose signature does not match the provider’s JWKS is refuse
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   t.after(() => new Promise<void>((r) => proxy.close(() => r())));
   const serviceTenant = `t-${randomUUID()}`;
-  const h = await build(t, { ...sb.env, SVC_AUTH_URL: `http://127.0.0.1:${(proxy.address() as { port: number }).port}`, SVC_OIDC_TENANTS: `${sb.ids.tenantId}=${serviceTenant}` });
+  const h = await build(t, {
+    ...sb.env,
+    SVC_AUTH_URL: `http://127.0.0.1:${(proxy.address() as { port: number }).port}`,
+    SVC_OIDC_TENANTS: `${sb.ids.tenantId}=${serviceTenant}`,
+  });
   await h.app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(h.app.server.address() as { port: number }).port}`;
   const login = await fetch(`${base}/api/auth/login`, { redirect: 'manual' });
@@ -244,7 +290,11 @@ test('an id token whose signature does not match the provider’s JWKS is refuse
   assert.equal(body.error.code, 'oidc_invalid_token');
   assert.match(body.error.message, /signature/i);
   assert.equal(cookieOf(r, 'svc_session'), undefined);
-  assert.equal((await h.store.db.selectFrom('users').select('id').where('tenant_id', '=', serviceTenant).execute()).length, 0, 'no user is created');
+  assert.equal(
+    (await h.store.db.selectFrom('users').select('id').where('tenant_id', '=', serviceTenant).execute()).length,
+    0,
+    'no user is created',
+  );
 });
 
 test('a token minted from an identity-provider session has no parent and is not cut to the session’s hours', async (t) => {
@@ -254,7 +304,8 @@ test('a token minted from an identity-provider session has no parent and is not 
   const cookie = cookieOf(back, 'svc_session')!.split(';')[0]!;
   const { csrfToken } = await (await fetch(`${base}/api/whoami`, { headers: { cookie } })).json();
   const r = await fetch(`${base}/api/tokens`, {
-    method: 'POST', headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { cookie, 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
     body: JSON.stringify({ name: 'automation', scopes: ['read'], expiresInDays: 90 }),
   });
   assert.equal(r.status, 201);
@@ -271,9 +322,22 @@ test('returnTo must be a same-origin path: anything else is 400 naming it at log
   const before = await logins();
   // As they appear in the query string.
   const refused = [
-    '/%09/evil.example.com/x', '/%0A/x', '/%0D%0ALocation:%20https://evil.example.com', '//evil.example.com', '/%5Cevil.example.com',
-    'https%3A%2F%2Fevil.example.com%2F', 'evil', '', '/..//evil.example.com', '/a/%2E%2E/%2E%2E//evil.example.com', '/a%5C..%5C..%5C/evil.example.com',
-    '/%20/x', '/x%C2%85y', '/x%E2%80%A8y', '/x%7F', `/${'a'.repeat(600)}`,
+    '/%09/evil.example.com/x',
+    '/%0A/x',
+    '/%0D%0ALocation:%20https://evil.example.com',
+    '//evil.example.com',
+    '/%5Cevil.example.com',
+    'https%3A%2F%2Fevil.example.com%2F',
+    'evil',
+    '',
+    '/..//evil.example.com',
+    '/a/%2E%2E/%2E%2E//evil.example.com',
+    '/a%5C..%5C..%5C/evil.example.com',
+    '/%20/x',
+    '/x%C2%85y',
+    '/x%E2%80%A8y',
+    '/x%7F',
+    `/${'a'.repeat(600)}`,
   ];
   for (const value of refused) {
     const r = await fetch(`${base}/api/auth/login?returnTo=${value}`, { redirect: 'manual' });
@@ -286,7 +350,9 @@ test('returnTo must be a same-origin path: anything else is 400 naming it at log
   }
   assert.equal(await logins(), before, 'a refused returnTo stores nothing');
 
-  const odd = await fetch(`${base}/api/auth/login?returnTo=${encodeURIComponent('/workspaces/a/../b?tab=items#top')}`, { redirect: 'manual' });
+  const odd = await fetch(`${base}/api/auth/login?returnTo=${encodeURIComponent('/workspaces/a/../b?tab=items#top')}`, {
+    redirect: 'manual',
+  });
   assert.equal(odd.status, 302);
   const stored = await h.store.db.selectFrom('oidc_logins').select('return_to').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
   assert.equal(stored.return_to, '/workspaces/b?tab=items#top', 'the path is kept as the service resolves it');

@@ -25,7 +25,10 @@ test('the OpenAPI document is valid 3.1, lints with zero errors, and names this 
 
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'oas-')), 'openapi.json');
   fs.writeFileSync(file, JSON.stringify(doc));
-  const out = execFileSync(process.execPath, [path.resolve('node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--format=json'], { encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } });
+  const out = execFileSync(process.execPath, [path.resolve('node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--format=json'], {
+    encoding: 'utf8',
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+  });
   const lint = JSON.parse(out.slice(out.indexOf('{')));
   const errors = lint.problems.filter((p: { severity: string }) => p.severity === 'error');
   assert.deepEqual(errors, [], 'redocly lint errors');
@@ -39,7 +42,10 @@ test('the OpenAPI document is valid 3.1, lints with zero errors, and names this 
       assert.ok(op.operationId, `${m} ${p} has an operationId`);
       assert.ok(!ids.has(op.operationId!), `operationId ${op.operationId} is unique`);
       ids.add(op.operationId!);
-      assert.ok(Object.keys(op.responses).some((s) => s.startsWith('4') || s.startsWith('5')), `${m} ${p} documents errors`);
+      assert.ok(
+        Object.keys(op.responses).some((s) => s.startsWith('4') || s.startsWith('5')),
+        `${m} ${p} documents errors`,
+      );
     }
   }
   for (const id of ['whoami', 'createWorkspace', 'createItem']) assert.ok(ids.has(id), `SPEC operation ${id}`);
@@ -77,7 +83,9 @@ test('/metrics counts requests by route and reports the event-loop delay since t
   // The loop is held up for 120 ms: the next scrape's maximum shows it, and the one after (a fresh window) does not.
   await new Promise((r) => setTimeout(r, 30)); // after a reset, the monitor's first tick only takes its baseline
   const until = Date.now() + 120;
-  while (Date.now() < until) { /* busy */ }
+  while (Date.now() < until) {
+    /* busy */
+  }
   await new Promise((r) => setTimeout(r, 30)); // the monitor's timer fires late once, and records it
   const max = (body: string) => Number(/^svc_event_loop_delay_seconds\{quantile="1"\} (\S+)$/m.exec(body)?.[1]);
   const held = max(await scrape());
@@ -100,10 +108,20 @@ test('paging parameters are declared as the service reads them: limit an integer
   const h = await build(t);
   const doc = (await h.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
   const paged = operations(doc).filter((op) => op.parameters?.some((p) => p.in === 'query' && p.name === 'limit'));
-  assert.deepEqual(paged.map((op) => op.operationId).sort(), ['listInstallJobs', 'listItems', 'listTenants', 'listTokens', 'listWorkspaces']);
+  assert.deepEqual(paged.map((op) => op.operationId).sort(), [
+    'listInstallJobs',
+    'listItems',
+    'listTenants',
+    'listTokens',
+    'listWorkspaces',
+  ]);
   for (const op of paged) {
     const param = (name: string) => op.parameters!.find((p) => p.in === 'query' && p.name === name)!.schema;
-    assert.deepEqual({ ...param('limit'), description: undefined }, { type: 'integer', minimum: 1, maximum: 200, default: 50, description: undefined }, op.operationId);
+    assert.deepEqual(
+      { ...param('limit'), description: undefined },
+      { type: 'integer', minimum: 1, maximum: 200, default: 50, description: undefined },
+      op.operationId,
+    );
     assert.equal(param('cursor').minLength, 1, op.operationId);
   }
 
@@ -131,26 +149,56 @@ test('a conditional write declares If-Match required and answers 428 with the en
   const h = await build(t);
   const doc = (await h.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
   // Every operation that documents 428 requires If-Match, and every If-Match is required and documents 428.
-  const with428 = operations(doc).filter((op) => '428' in op.responses).map((op) => op.operationId).sort();
-  const withIfMatch = operations(doc).filter((op) => op.parameters?.some((p) => p.in === 'header' && p.name === 'if-match' && p.required)).map((op) => op.operationId).sort();
-  const optionalIfMatch = operations(doc).filter((op) => op.parameters?.some((p) => p.in === 'header' && p.name === 'if-match' && !p.required)).map((op) => op.operationId);
+  const with428 = operations(doc)
+    .filter((op) => '428' in op.responses)
+    .map((op) => op.operationId)
+    .sort();
+  const withIfMatch = operations(doc)
+    .filter((op) => op.parameters?.some((p) => p.in === 'header' && p.name === 'if-match' && p.required))
+    .map((op) => op.operationId)
+    .sort();
+  const optionalIfMatch = operations(doc)
+    .filter((op) => op.parameters?.some((p) => p.in === 'header' && p.name === 'if-match' && !p.required))
+    .map((op) => op.operationId);
   assert.deepEqual(with428, ['putItemContent', 'putPaginatedReportDefinition']);
   assert.deepEqual(withIfMatch, with428);
   assert.deepEqual(optionalIfMatch, []);
 
   const a = await h.tenant();
   const ws = (await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: a.auth, payload: { name: 'W' } })).json().workspace;
-  const item = (await h.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/items`, headers: a.auth, payload: { itemType: 'notebook', displayName: 'N' } })).json().item;
+  const item = (
+    await h.app.inject({
+      method: 'POST',
+      url: `/api/workspaces/${ws.id}/items`,
+      headers: a.auth,
+      payload: { itemType: 'notebook', displayName: 'N' },
+    })
+  ).json().item;
   const url = `/api/workspaces/${ws.id}/items/${item.id}/content`;
   const missing = await h.app.inject({ method: 'PUT', url, headers: a.auth, payload: { content: { cells: [] } } });
   assert.equal(missing.statusCode, 428);
-  assert.deepEqual(missing.json(), { ok: false, error: { code: 'precondition_required', message: 'This change needs an If-Match header with the ETag you read (or *)', field: 'If-Match' } });
+  assert.deepEqual(missing.json(), {
+    ok: false,
+    error: {
+      code: 'precondition_required',
+      message: 'This change needs an If-Match header with the ETag you read (or *)',
+      field: 'If-Match',
+    },
+  });
   const empty = await h.app.inject({ method: 'PUT', url, headers: { ...a.auth, 'if-match': '' }, payload: { content: { cells: [] } } });
   assert.equal(empty.statusCode, 400, empty.body);
   assert.equal(empty.json().error.field, 'if-match');
-  const unknown = await h.app.inject({ method: 'PUT', url: `/api/workspaces/${ws.id}/items/none/content`, headers: { ...a.auth, 'if-match': '*' }, payload: { content: {} } });
+  const unknown = await h.app.inject({
+    method: 'PUT',
+    url: `/api/workspaces/${ws.id}/items/none/content`,
+    headers: { ...a.auth, 'if-match': '*' },
+    payload: { content: {} },
+  });
   assert.equal(unknown.statusCode, 404);
-  assert.equal((await h.app.inject({ method: 'PUT', url, headers: { ...a.auth, 'if-match': '*' }, payload: { content: { cells: [] } } })).statusCode, 200);
+  assert.equal(
+    (await h.app.inject({ method: 'PUT', url, headers: { ...a.auth, 'if-match': '*' }, payload: { content: { cells: [] } } })).statusCode,
+    200,
+  );
 });
 
 test('ok is declared a plain boolean: no boolean enum anywhere in the document', async (t) => {
@@ -178,7 +226,10 @@ test('a method a documented path does not take answers 405 with Allow naming the
     const documented = METHODS.filter((m) => item[m]).map((m) => m.toUpperCase());
     const expected = [...documented, ...(documented.includes('GET') ? ['HEAD'] : [])].sort().join(', ');
     const url = p.replace(/\{\w+\}/g, 'x1');
-    for (const method of ['TRACE', 'QUERY', ...['PUT', 'PATCH', 'DELETE'].filter((m) => !documented.includes(m))].slice(0, 3) as Array<'PUT'>) {
+    for (const method of ['TRACE', 'QUERY', ...['PUT', 'PATCH', 'DELETE'].filter((m) => !documented.includes(m))].slice(
+      0,
+      3,
+    ) as Array<'PUT'>) {
       const r = await h.app.inject({ method, url });
       assert.equal(r.statusCode, 405, `${method} ${p}: ${r.body}`);
       assert.equal(r.headers.allow, expected, `${method} ${p}`);
@@ -194,12 +245,19 @@ test('createItem declares itemType an enum of the item type registry, and an unk
   const h = await build(t);
   const doc = (await h.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
   const body = doc.paths['/api/workspaces/{workspaceId}/items'].post.requestBody.content['application/json'].schema;
-  const types = (await h.app.inject({ method: 'GET', url: '/api/item-types', headers: (await h.tenant()).auth })).json().itemTypes.map((x: { id: string }) => x.id);
+  const types = (await h.app.inject({ method: 'GET', url: '/api/item-types', headers: (await h.tenant()).auth }))
+    .json()
+    .itemTypes.map((x: { id: string }) => x.id);
   assert.equal(body.properties.itemType.type, 'string');
   assert.deepEqual(body.properties.itemType.enum, types);
   const a = await h.tenant();
   const ws = (await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: a.auth, payload: { name: 'W' } })).json().workspace;
-  const r = await h.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/items`, headers: a.auth, payload: { itemType: '0', displayName: 'x' } });
+  const r = await h.app.inject({
+    method: 'POST',
+    url: `/api/workspaces/${ws.id}/items`,
+    headers: a.auth,
+    payload: { itemType: '0', displayName: 'x' },
+  });
   assert.equal(r.statusCode, 400);
   assert.equal(r.json().error.field, 'itemType');
 });

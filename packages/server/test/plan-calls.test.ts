@@ -28,7 +28,8 @@ function services(sandbox: Sandbox): Record<string, { service: CallService; base
 }
 
 /** Whether the step's outcome means the call must have been made: always, or under the condition the step reports. */
-const required = (c: PlannedCall, status: string) => !c.when || (c.when === 'new' && status === 'created') || (c.when === 'existing' && status === 'exists');
+const required = (c: PlannedCall, status: string) =>
+  !c.when || (c.when === 'new' && status === 'created') || (c.when === 'existing' && status === 'exists');
 
 /** Installs `appId` into a new workspace and checks the backing requests of that install against the app page's plan. */
 async function installAndCompare(h: TestApp, sandbox: Sandbox, tenant: TestTenant, appId: string, expect: 'created' | 'exists') {
@@ -52,20 +53,24 @@ async function installAndCompare(h: TestApp, sandbox: Sandbox, tenant: TestTenan
   assert.equal(job.status, 'done', `${appId}: ${JSON.stringify(job.provision)}`);
   const ws: string = job.provision.target.platformWorkspaceId;
   const byService = services(sandbox);
-  const made = ((await sandbox.admin.requests({ since })) as Request[]).filter((r) => r.service !== 'identity').map((r) => {
-    const s = byService[r.service];
-    assert.ok(s, `${appId}: a request to ${r.service}, a service no plan names: ${r.method} ${r.path}`);
-    assert.ok(r.path.startsWith(s.base), `${appId}: ${r.service} ${r.method} ${r.path} is not under ${s.base}`);
-    return { service: s.service, method: r.method, path: r.path.slice(s.base.length) };
-  });
+  const made = ((await sandbox.admin.requests({ since })) as Request[])
+    .filter((r) => r.service !== 'identity')
+    .map((r) => {
+      const s = byService[r.service];
+      assert.ok(s, `${appId}: a request to ${r.service}, a service no plan names: ${r.method} ${r.path}`);
+      assert.ok(r.path.startsWith(s.base), `${appId}: ${r.service} ${r.method} ${r.path} is not under ${s.base}`);
+      return { service: s.service, method: r.method, path: r.path.slice(s.base.length) };
+    });
 
   // Each live item with its step: the platform workspace and its own live id fill the plan's {ws} and {id}.
-  const live = plan.filter((i) => i.provisioning === 'live').map((item) => {
-    const step = job.provision.steps.find((s: any) => s.itemType === item.itemType && s.displayName === item.displayName);
-    assert.ok(step, `${appId} ${item.key}: no step`);
-    assert.equal(step.result.status, expect, `${appId} ${item.key}: ${JSON.stringify(step.result)}`);
-    return { item, status: step.result.status as string, bound: { ws, id: step.result.resourceId as string } };
-  });
+  const live = plan
+    .filter((i) => i.provisioning === 'live')
+    .map((item) => {
+      const step = job.provision.steps.find((s: any) => s.itemType === item.itemType && s.displayName === item.displayName);
+      assert.ok(step, `${appId} ${item.key}: no step`);
+      assert.equal(step.result.status, expect, `${appId} ${item.key}: ${JSON.stringify(step.result)}`);
+      return { item, status: step.result.status as string, bound: { ws, id: step.result.resourceId as string } };
+    });
 
   // Every call the plan names for the step's outcome was made, as often as the content says.
   const wanted = new Map<string, { call: PlannedCall; bound: Record<string, string>; times: number; who: string[] }>();
@@ -90,14 +95,18 @@ async function installAndCompare(h: TestApp, sandbox: Sandbox, tenant: TestTenan
   return made.length;
 }
 
-test('every app: the calls its page plans are the calls its install makes, and the plan names every call made', { timeout: 300_000 }, async (t) => {
-  const { h, sandbox, tenant } = await buildWithSandbox(t);
-  let calls = 0;
-  for (const app of catalog.apps) calls += await installAndCompare(h, sandbox, tenant, app.id, 'created');
-  assert.ok(calls > 200, `the installs made ${calls} backing calls`);
-  // Installed again, the types that send their definition with the create update the existing item instead.
-  for (const appId of ['app-casino-analytics', 'app-mirror-onboard']) await installAndCompare(h, sandbox, tenant, appId, 'exists');
-});
+test(
+  'every app: the calls its page plans are the calls its install makes, and the plan names every call made',
+  { timeout: 300_000 },
+  async (t) => {
+    const { h, sandbox, tenant } = await buildWithSandbox(t);
+    let calls = 0;
+    for (const app of catalog.apps) calls += await installAndCompare(h, sandbox, tenant, app.id, 'created');
+    assert.ok(calls > 200, `the installs made ${calls} backing calls`);
+    // Installed again, the types that send their definition with the create update the existing item instead.
+    for (const appId of ['app-casino-analytics', 'app-mirror-onboard']) await installAndCompare(h, sandbox, tenant, appId, 'exists');
+  },
+);
 
 test('the plans name the calls the provisioners make: a KQL dashboard is posted to kqlDashboards, a mirror is not started', async (t) => {
   const h = await build(t);

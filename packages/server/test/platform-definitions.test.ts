@@ -16,11 +16,22 @@ test('activator: rules go in ReflexEntities.json and are read back; no /triggers
   assert.ok(steps.length > 0);
   for (const s of steps) {
     assert.equal(s.result.status, 'created', JSON.stringify(s.result));
-    assert.ok(s.result.steps.some((l: string) => /^definition read back: ReflexEntities\.json holds the \d+ rule\(s\)/.test(l)), s.result.steps.join('\n'));
+    assert.ok(
+      s.result.steps.some((l: string) => /^definition read back: ReflexEntities\.json holds the \d+ rule\(s\)/.test(l)),
+      s.result.steps.join('\n'),
+    );
   }
   const requests = await sandbox.admin.requests({ since, service: 'dataPlatform' });
-  assert.deepEqual(requests.filter((r: any) => /\/triggers(\?|$)/.test(r.path)), [], 'no call to a path the reflex API does not have');
-  for (const s of steps) assert.ok(requests.some((r: any) => r.method === 'POST' && r.path.endsWith(`/items/${s.result.resourceId}/getDefinition`)), 'the definition is read back');
+  assert.deepEqual(
+    requests.filter((r: any) => /\/triggers(\?|$)/.test(r.path)),
+    [],
+    'no call to a path the reflex API does not have',
+  );
+  for (const s of steps)
+    assert.ok(
+      requests.some((r: any) => r.method === 'POST' && r.path.endsWith(`/items/${s.result.resourceId}/getDefinition`)),
+      'the definition is read back',
+    );
   const again = await install(h, tenant, 'app-finops-cost', { workspaceId: await workspace(h, tenant) });
   for (const s of again.provision.steps.filter((x: any) => x.itemType === 'activator')) {
     assert.equal(s.result.status, 'exists', JSON.stringify(s.result));
@@ -53,7 +64,10 @@ test('mirrored database: mirroring.json carries the id of the connection the con
     assert.equal(s.result.secondaryIds.connectionId, seeded.id);
   }
   const requests = await sandbox.admin.requests({ since, service: 'dataPlatform' });
-  assert.ok(requests.some((r: any) => r.method === 'GET' && /^\/v1\/connections(\?|$)/.test(r.path)), 'the connections are listed');
+  assert.ok(
+    requests.some((r: any) => r.method === 'GET' && /^\/v1\/connections(\?|$)/.test(r.path)),
+    'the connections are listed',
+  );
 });
 
 test('gate "mirror connection missing": names the connection; cleared once the connection exists, by the step retry', async (t) => {
@@ -69,7 +83,11 @@ test('gate "mirror connection missing": names the connection; cleared once the c
   assert.equal(job.provision.outcome, 'partial');
   const items = (await sandbox.admin.state()).dataPlatform.workspaces[0]!.items;
   assert.equal(items.filter((i) => i.displayName === 'HrMirror').length, 0, 'no mirror sent with an unresolved connection');
-  assert.equal(items.length - before, job.provision.steps.filter((s: any) => s.result.status === 'created').length, 'the other items are created');
+  assert.equal(
+    items.length - before,
+    job.provision.steps.filter((s: any) => s.result.status === 'created').length,
+    'the other items are created',
+  );
   // The tenant admin makes the connection (the sandbox back to its seeded state), and the step retry creates the mirror.
   await sandbox.admin.reset();
   const retried = await retryStep(h, tenant, job.id, hr.stepIndex);
@@ -84,7 +102,13 @@ test('eventstream: a KQL destination names the database’s data-platform item i
   assert.equal(job.provision.outcome, 'all-created', JSON.stringify(job.provision.steps.map((s: any) => s.result)));
   const ws = sandbox.ids.platformWorkspaceId;
   const token = await h.services.backends.pipeline.credential.getToken(h.services.profile.dataPlatformAudience);
-  const dp = async (path: string, method = 'GET') => (await fetch(`${sandbox.env.SVC_DATA_PLATFORM_API_URL}/workspaces/${ws}${path}`, { method, headers: { authorization: `Bearer ${token}` } })).json();
+  const dp = async (path: string, method = 'GET') =>
+    (
+      await fetch(`${sandbox.env.SVC_DATA_PLATFORM_API_URL}/workspaces/${ws}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json();
   const kqlDatabases = (await dp('/items?type=KQLDatabase')).value as Array<{ id: string; displayName: string }>;
   const streams = job.provision.steps.filter((s: any) => s.itemType === 'eventstream');
   assert.equal(streams.length, 3);
@@ -97,6 +121,9 @@ test('eventstream: a KQL destination names the database’s data-platform item i
     assert.ok(db, `${dest.properties.databaseName} is a KQL database item`);
     assert.equal(dest.properties.itemId, db.id);
     assert.equal(dest.properties.workspaceId, ws);
-    assert.ok(s.result.steps.some((l: string) => l === `KQL database ${db.displayName}: data-platform item ${db.id}`), s.result.steps.join('\n'));
+    assert.ok(
+      s.result.steps.some((l: string) => l === `KQL database ${db.displayName}: data-platform item ${db.id}`),
+      s.result.steps.join('\n'),
+    );
   }
 });

@@ -22,16 +22,31 @@ test('one parameter-type list: an unknown DataType is a fault at its line on eit
   const bad = casino.replace('<DataType>Float</DataType>', '<DataType>Decimal</DataType>');
   for (const complete of [false, true]) {
     const [f] = checkRdl(bad, { complete }).faults;
-    assert.equal(faultText(f!), `line ${lineOf(bad, '<DataType>Decimal')}, <DataType>: DataType 'Decimal' is not one of Boolean, DateTime, Integer, Float, String`);
+    assert.equal(
+      faultText(f!),
+      `line ${lineOf(bad, '<DataType>Decimal')}, <DataType>: DataType 'Decimal' is not one of Boolean, DateTime, Integer, Float, String`,
+    );
   }
 });
 
 test('completeness is asked of curated content only: expressions, ConnectString, CommandText and Fields', () => {
   const edits: [string, (s: string) => string, RegExp][] = [
-    ['an undeclared field', (s) => s.replace('Fields!NetWin.Value', 'Fields!NetWinn.Value'), /<Value>: the expression uses Fields!NetWinn but no data set declares that field/],
-    ['an undeclared parameter', (s) => s.replace('Parameters!TopN.Value', 'Parameters!TopM.Value'), /the expression uses Parameters!TopM but no ReportParameter/],
+    [
+      'an undeclared field',
+      (s) => s.replace('Fields!NetWin.Value', 'Fields!NetWinn.Value'),
+      /<Value>: the expression uses Fields!NetWinn but no data set declares that field/,
+    ],
+    [
+      'an undeclared parameter',
+      (s) => s.replace('Parameters!TopN.Value', 'Parameters!TopM.Value'),
+      /the expression uses Parameters!TopM but no ReportParameter/,
+    ],
     ['an unknown global', (s) => s.replace('Globals!ExecutionTime', 'Globals!ExecutionTimes'), /unknown built-in Globals!ExecutionTimes/],
-    ['no ConnectString', (s) => s.replace(/<ConnectString>[\s\S]*?<\/ConnectString>/, ''), /<ConnectionProperties>: ConnectString is required/],
+    [
+      'no ConnectString',
+      (s) => s.replace(/<ConnectString>[\s\S]*?<\/ConnectString>/, ''),
+      /<ConnectionProperties>: ConnectString is required/,
+    ],
     ['no CommandText', (s) => s.replace(/<CommandText>[\s\S]*?<\/CommandText>/, ''), /<Query>: CommandText is required/],
     ['no Fields', (s) => s.replace(/<Fields>[\s\S]*?<\/Fields>/, ''), /<DataSet Name="\w+">: Fields is required/],
   ];
@@ -45,7 +60,10 @@ test('completeness is asked of curated content only: expressions, ConnectString,
 
 test('a page-only global in the Body is a fault of a complete report; in the page footer it is not', () => {
   assert.ok(casino.includes('Globals!PageNumber'));
-  const inBody = casino.replace('</ReportItems>', '<Textbox Name="P"><Paragraphs><Paragraph><TextRuns><TextRun><Value>=Globals!PageNumber</Value></TextRun></TextRuns></Paragraph></Paragraphs></Textbox></ReportItems>');
+  const inBody = casino.replace(
+    '</ReportItems>',
+    '<Textbox Name="P"><Paragraphs><Paragraph><TextRuns><TextRun><Value>=Globals!PageNumber</Value></TextRun></TextRuns></Paragraph></Paragraphs></Textbox></ReportItems>',
+  );
   assert.notEqual(inBody, casino);
   const faults = checkRdl(inBody, { complete: true }).faults;
   assert.equal(faults.length, 1);

@@ -13,8 +13,16 @@ const names = async (h: TestApp, tenant: TestTenant, ws: string) => {
 
 async function setup(h: TestApp) {
   const tenant = await h.tenant();
-  const ws = (await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: tenant.auth, payload: { name: `rc-${Date.now()}` } })).json().workspace.id;
-  const create = (displayName: string) => h.app.inject({ method: 'POST', url: `/api/workspaces/${ws}/items`, headers: tenant.auth, payload: { itemType: 'notebook', displayName } });
+  const ws = (
+    await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: tenant.auth, payload: { name: `rc-${Date.now()}` } })
+  ).json().workspace.id;
+  const create = (displayName: string) =>
+    h.app.inject({
+      method: 'POST',
+      url: `/api/workspaces/${ws}/items`,
+      headers: tenant.auth,
+      payload: { itemType: 'notebook', displayName },
+    });
   return { tenant, ws, create };
 }
 
@@ -25,7 +33,12 @@ test('the writing process sees its own writes at once: create, rename, delete, w
   assert.deepEqual(await names(h, tenant, ws), []); // now cached
   const a = (await create('Alpha')).json().item;
   assert.deepEqual(await names(h, tenant, ws), ['Alpha']);
-  await h.app.inject({ method: 'PATCH', url: `/api/workspaces/${ws}/items/${a.id}`, headers: tenant.auth, payload: { displayName: 'Beta' } });
+  await h.app.inject({
+    method: 'PATCH',
+    url: `/api/workspaces/${ws}/items/${a.id}`,
+    headers: tenant.auth,
+    payload: { displayName: 'Beta' },
+  });
   assert.deepEqual(await names(h, tenant, ws), ['Beta']);
   // A write that does not go through the item routes (the store directly, as the install runner does).
   await h.store.db.updateTable('items').set({ display_name: 'Gamma' }).where('id', '=', a.id).execute();
@@ -58,14 +71,33 @@ test('a commit in another process drops this process’s cached listing through 
   if (h.store.kind === 'postgres') {
     // A second process: its own store and app on the same database; this process's cache learns only from NOTIFY.
     const other = await build(t, { SVC_DATA_DIR: h.dataDir });
-    const r = await other.app.inject({ method: 'POST', url: `/api/workspaces/${ws}/items`, headers: tenant.auth, payload: { itemType: 'notebook', displayName: 'Remote' } });
+    const r = await other.app.inject({
+      method: 'POST',
+      url: `/api/workspaces/${ws}/items`,
+      headers: tenant.auth,
+      payload: { itemType: 'notebook', displayName: 'Remote' },
+    });
     assert.equal(r.statusCode, 201, r.body);
   } else {
     // PGlite has one process: the trigger's notification is what another process would hear.
-    await h.store.db.insertInto('items').values({
-      id: `it-${Date.now()}`, tenant_id: tenant.tenantId, workspace_id: ws, item_type: 'notebook', display_name: 'Remote', description: '', app_id: null,
-      content: '{}', content_source: 'user', etag: 'e1', provisioning: null, created_at: new Date().toISOString(), updated_at: new Date().toISOString(),
-    } as never).execute();
+    await h.store.db
+      .insertInto('items')
+      .values({
+        id: `it-${Date.now()}`,
+        tenant_id: tenant.tenantId,
+        workspace_id: ws,
+        item_type: 'notebook',
+        display_name: 'Remote',
+        description: '',
+        app_id: null,
+        content: '{}',
+        content_source: 'user',
+        etag: 'e1',
+        provisioning: null,
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      } as never)
+      .execute();
   }
   for (let i = 0; i < 100 && !feed.includes('items'); i++) await new Promise((r) => setTimeout(r, 20));
   assert.ok(feed.includes('items'), 'the trigger announces the commit on svc_table_changed');

@@ -18,12 +18,25 @@ test('reports through the TypeScript client: list, definition with If-Match, exp
 
   const def = await svc.reports.getDefinition(ws, sales.id);
   assert.ok(def.parameters.some((p) => p.name === 'Region' && p.multiValue));
-  const put = await svc.reports.putDefinition(ws, sales.id, def.definition.replace('Sales by region and city', 'Sales by region and town'), def.etag);
+  const put = await svc.reports.putDefinition(
+    ws,
+    sales.id,
+    def.definition.replace('Sales by region and city', 'Sales by region and town'),
+    def.etag,
+  );
   assert.notEqual(put.etag, def.etag);
-  await assert.rejects(svc.reports.putDefinition(ws, sales.id, def.definition, def.etag), (e: unknown) => e instanceof SvcApiError && e.status === 412 && e.code === 'etag_mismatch');
+  await assert.rejects(
+    svc.reports.putDefinition(ws, sales.id, def.definition, def.etag),
+    (e: unknown) => e instanceof SvcApiError && e.status === 412 && e.code === 'etag_mismatch',
+  );
 
   const seen: string[] = [];
-  const file = await svc.reports.exportToFile(ws, sales.id, { format: 'PDF', parameterValues: [{ name: 'Region', value: 'Central' }] }, { onProgress: (e) => seen.push(e.status) });
+  const file = await svc.reports.exportToFile(
+    ws,
+    sales.id,
+    { format: 'PDF', parameterValues: [{ name: 'Region', value: 'Central' }] },
+    { onProgress: (e) => seen.push(e.status) },
+  );
   assert.equal(file.export.status, 'Succeeded');
   assert.equal(file.fileName, 'Sales by Region.pdf');
   assert.match(file.contentType, /^application\/pdf/);
@@ -31,5 +44,8 @@ test('reports through the TypeScript client: list, definition with If-Match, exp
   assert.ok(seen.length > 0, 'progress was reported');
 
   await sandbox.admin.setSwitch('reporting.export.pdf', false);
-  await assert.rejects(svc.reports.startExport(ws, sales.id, { format: 'PDF' }), (e: unknown) => e instanceof SvcGateError && /PDF documents/.test(e.reason ?? ""));
+  await assert.rejects(
+    svc.reports.startExport(ws, sales.id, { format: 'PDF' }),
+    (e: unknown) => e instanceof SvcGateError && /PDF documents/.test(e.reason ?? ''),
+  );
 });

@@ -16,9 +16,20 @@ const BASE = '/api/items/paginated-report';
 async function setup(t: TestContext, env: Record<string, string> = {}) {
   const { h, sandbox, tenant } = await buildWithSandbox(t, env);
   const ws = await workspace(h, tenant);
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, payload?: unknown, headers: Record<string, string> = {}, who: TestTenant | { auth: Record<string, string> } = tenant) => {
+  const call = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    payload?: unknown,
+    headers: Record<string, string> = {},
+    who: TestTenant | { auth: Record<string, string> } = tenant,
+  ) => {
     const sep = path.includes('?') ? '&' : '?';
-    return h.app.inject({ method, url: `${BASE}${path}${path.includes('workspaceId=') ? '' : `${sep}workspaceId=${ws}`}`, headers: { ...who.auth, ...headers }, ...(payload === undefined ? {} : { payload: payload as object }) });
+    return h.app.inject({
+      method,
+      url: `${BASE}${path}${path.includes('workspaceId=') ? '' : `${sep}workspaceId=${ws}`}`,
+      headers: { ...who.auth, ...headers },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
   };
   const byName = async (name: string) => {
     const r = await call('GET', '');
@@ -33,7 +44,9 @@ async function setup(t: TestContext, env: Record<string, string> = {}) {
 /** The emulator's own view of the group's reports, asked with the service identity's token. */
 async function emulatorReports(sandbox: Sandbox, h: TestApp) {
   const token = await h.services.backends.pipeline.credential.getToken(h.services.profile.biAudience);
-  const res = await fetch(`${sandbox.urls.reporting}/v1.0/myorg/groups/${sandbox.ids.platformWorkspaceId}/reports`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${sandbox.urls.reporting}/v1.0/myorg/groups/${sandbox.ids.platformWorkspaceId}/reports`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   assert.equal(res.status, 200);
   return (await res.json()).value as Array<{ id: string; reportType: string; name: string }>;
 }
@@ -44,8 +57,17 @@ test('lists only paginated reports of the bound group, with the reporting servic
   assert.equal(r.statusCode, 200, r.body);
   const reports = r.json().reports as Array<Record<string, unknown>>;
   const all = await emulatorReports(sandbox, h);
-  assert.ok(all.some((x) => x.reportType === 'PowerBIReport'), 'the group also holds a Power BI report');
-  assert.deepEqual(reports.map((x) => x.id).sort(), all.filter((x) => x.reportType === 'PaginatedReport').map((x) => x.id).sort());
+  assert.ok(
+    all.some((x) => x.reportType === 'PowerBIReport'),
+    'the group also holds a Power BI report',
+  );
+  assert.deepEqual(
+    reports.map((x) => x.id).sort(),
+    all
+      .filter((x) => x.reportType === 'PaginatedReport')
+      .map((x) => x.id)
+      .sort(),
+  );
   for (const x of reports) {
     assert.equal(x.reportType, 'PaginatedReport');
     assert.equal(x.groupId, sandbox.ids.platformWorkspaceId);
@@ -54,7 +76,10 @@ test('lists only paginated reports of the bound group, with the reporting servic
   }
   // The spec's filter travels on the wire even though the group route ignores it.
   const logged = await sandbox.admin.requests({ service: 'reporting' });
-  assert.ok(logged.some((e) => decodeURIComponent(e.path).includes("$filter=reportType eq 'PaginatedReport'")), 'the list call carries the $filter');
+  assert.ok(
+    logged.some((e) => decodeURIComponent(e.path).includes("$filter=reportType eq 'PaginatedReport'")),
+    'the list call carries the $filter',
+  );
 });
 
 test('get answers the metadata; a Power BI report is not a paginated report here', async (t) => {
@@ -83,7 +108,10 @@ test('definition round trip: download, publish back with If-Match, stale ETag 41
   assert.equal(got.headers.etag, etag);
   assert.match(definition, /^<\?xml[\s\S]*<Report /);
   const region = parameters.find((p: { name: string }) => p.name === 'Region');
-  assert.deepEqual({ multiValue: region.multiValue, dataType: region.dataType, defaults: region.defaultValues, valid: region.validValues.length }, { multiValue: true, dataType: 'String', defaults: ['West', 'East'], valid: 3 });
+  assert.deepEqual(
+    { multiValue: region.multiValue, dataType: region.dataType, defaults: region.defaultValues, valid: region.validValues.length },
+    { multiValue: true, dataType: 'String', defaults: ['West', 'East'], valid: 3 },
+  );
 
   const changed = definition.replace('Sales by region and city for a date range.', 'Sales by region, edited through the API.');
   assert.notEqual(changed, definition);
@@ -107,7 +135,10 @@ test('definition round trip: download, publish back with If-Match, stale ETag 41
   assert.equal(invalid.statusCode, 400, invalid.body);
   assert.equal(invalid.json().error.code, 'invalid_rdl');
   assert.equal(invalid.json().error.field, 'definition');
-  assert.match(invalid.json().error.message, new RegExp(`line ${badLine}, <DataType>: DataType 'Date' is not one of Boolean, DateTime, Integer, Float, String`));
+  assert.match(
+    invalid.json().error.message,
+    new RegExp(`line ${badLine}, <DataType>: DataType 'Date' is not one of Boolean, DateTime, Integer, Float, String`),
+  );
   const broken = await call('PUT', `/${sales.id}/definition`, { definition: lines.slice(0, 5).join('\n') }, { 'if-match': '*' });
   assert.equal(broken.statusCode, 400);
   assert.match(broken.json().error.message, /not well-formed XML/);
@@ -146,9 +177,15 @@ test('an RDL up to the schema’s size is taken: a 3 MB definition published and
   const { definition, etag } = (await call('GET', `/${sales.id}/definition`)).json();
   // A description of about 3 MB in UTF-8 (accented text and quotes, which JSON escapes): three times SVC_BODY_LIMIT_BYTES.
   const filler = 'Ventes par région et par ville — « l’année » "détaillée" \\ ';
-  const large = definition.replace('Sales by region and city for a date range.', filler.repeat(Math.ceil(3_000_000 / Buffer.byteLength(filler))));
+  const large = definition.replace(
+    'Sales by region and city for a date range.',
+    filler.repeat(Math.ceil(3_000_000 / Buffer.byteLength(filler))),
+  );
   const body = JSON.stringify({ name: 'Regional sales (large)', definition: large });
-  assert.ok(Buffer.byteLength(body) > 3_000_000 && large.length < 4_000_000, `${Buffer.byteLength(body)} bytes, ${large.length} characters`);
+  assert.ok(
+    Buffer.byteLength(body) > 3_000_000 && large.length < 4_000_000,
+    `${Buffer.byteLength(body)} bytes, ${large.length} characters`,
+  );
 
   const created = await call('POST', '', { name: 'Regional sales (large)', definition: large });
   assert.equal(created.statusCode, 201, created.body.slice(0, 500));
@@ -159,7 +196,12 @@ test('an RDL up to the schema’s size is taken: a 3 MB definition published and
   assert.equal(put.statusCode, 200, put.body.slice(0, 500));
   assert.equal((await call('GET', `/${sales.id}/definition`)).json().definition, large);
 
-  const over = await call('PUT', `/${sales.id}/definition`, { definition: `${large}${'x'.repeat(4_000_001 - large.length)}` }, { 'if-match': '*' });
+  const over = await call(
+    'PUT',
+    `/${sales.id}/definition`,
+    { definition: `${large}${'x'.repeat(4_000_001 - large.length)}` },
+    { 'if-match': '*' },
+  );
   assert.equal(over.statusCode, 400, over.body.slice(0, 500));
   assert.equal(over.json().error.field, 'definition');
   assert.match(over.json().error.message, /4000000 characters/);
@@ -173,14 +215,26 @@ test('datasources: read, rebind a report the service owns, and a refused rebind 
   const [source] = list.json().datasources;
   assert.equal(source.name, 'Warehouse');
   assert.equal(source.connectionDetails.server, 'sandbox-warehouse.datawarehouse.fabric.microsoft.com');
-  const rebind = await call('POST', `/${inventory.id}/datasources`, { updateDetails: [{ datasourceName: 'Warehouse', connectionDetails: { server: 'other.datawarehouse.fabric.microsoft.com', database: 'stock' } }] });
+  const rebind = await call('POST', `/${inventory.id}/datasources`, {
+    updateDetails: [
+      { datasourceName: 'Warehouse', connectionDetails: { server: 'other.datawarehouse.fabric.microsoft.com', database: 'stock' } },
+    ],
+  });
   assert.equal(rebind.statusCode, 200, rebind.body);
-  assert.deepEqual(rebind.json().datasources[0].connectionDetails, { server: 'other.datawarehouse.fabric.microsoft.com', database: 'stock' });
-  assert.match((await call('GET', `/${inventory.id}/definition`)).json().definition, /Data Source=other\.datawarehouse\.fabric\.microsoft\.com;Initial Catalog=stock/);
+  assert.deepEqual(rebind.json().datasources[0].connectionDetails, {
+    server: 'other.datawarehouse.fabric.microsoft.com',
+    database: 'stock',
+  });
+  assert.match(
+    (await call('GET', `/${inventory.id}/definition`)).json().definition,
+    /Data Source=other\.datawarehouse\.fabric\.microsoft\.com;Initial Catalog=stock/,
+  );
 
   // Customer List's data sources belong to a user: the reporting service refuses, and its text comes back as it was.
   const customers = await byName('Customer List');
-  const refused = await call('POST', `/${customers.id}/datasources`, { updateDetails: [{ datasourceName: 'CustomersModel', connectionDetails: { database: 'sobe_wowvirtualserver-x' } }] });
+  const refused = await call('POST', `/${customers.id}/datasources`, {
+    updateDetails: [{ datasourceName: 'CustomersModel', connectionDetails: { database: 'sobe_wowvirtualserver-x' } }],
+  });
   assert.equal(refused.statusCode, 400, refused.body);
   assert.equal(refused.json().error.code, 'reporting_refused');
   const backing = JSON.parse(refused.json().error.message);
@@ -196,7 +250,13 @@ test('datasources: read, rebind a report the service owns, and a refused rebind 
 test('export to PDF: 202, polling with Retry-After, then a real PDF file; embed token', async (t) => {
   const { sandbox, call, byName } = await setup(t);
   const sales = await byName('Sales by Region');
-  const start = await call('POST', `/${sales.id}/exports`, { format: 'PDF', parameterValues: [{ name: 'Region', value: 'West' }, { name: 'Region', value: 'Central' }] });
+  const start = await call('POST', `/${sales.id}/exports`, {
+    format: 'PDF',
+    parameterValues: [
+      { name: 'Region', value: 'West' },
+      { name: 'Region', value: 'Central' },
+    ],
+  });
   assert.equal(start.statusCode, 202, start.body);
   let job = start.json().export;
   assert.ok(job.id && !/^[0-9a-f-]{36}$/.test(job.id), 'the export id is opaque');
@@ -284,13 +344,20 @@ test('an app install publishes its report item through the import call; a re-run
   const job = await install(h, tenant, 'app-casino-analytics', { workspaceId: ws });
   const step = stepOf(job, 'report');
   assert.equal(step.result.status, 'created', JSON.stringify(step.result));
-  assert.ok(step.result.steps.some((l: string) => /nameConflict=Abort/.test(l)), step.result.steps.join('\n'));
+  assert.ok(
+    step.result.steps.some((l: string) => /nameConflict=Abort/.test(l)),
+    step.result.steps.join('\n'),
+  );
   const listed = (await call('GET', '')).json().reports.find((r: { name: string }) => r.name === step.displayName);
   assert.ok(listed, `${step.displayName} is listed`);
   assert.equal(listed.id, step.result.resourceId);
   const { definition } = (await call('GET', `/${listed.id}/definition`)).json();
   const model = stepOf(job, 'semantic-model');
-  assert.match(definition, new RegExp(`sobe_wowvirtualserver-${model.result.resourceId}`), 'the RDL is bound to the installed semantic model');
+  assert.match(
+    definition,
+    new RegExp(`sobe_wowvirtualserver-${model.result.resourceId}`),
+    'the RDL is bound to the installed semantic model',
+  );
   assert.doesNotMatch(definition, /\$\{/, 'no binding is left in the published RDL');
 
   const again = await install(h, tenant, 'app-casino-analytics', { workspaceId: ws });
@@ -326,7 +393,10 @@ test('every export format renders a file of its kind (WORD and EXCEL travel as D
     const file = await call('GET', `/${sales.id}/exports/${encodeURIComponent(job.id)}/file`);
     assert.equal(file.statusCode, 200, `${format}: ${file.body.slice(0, 200)}`);
     assert.match(String(file.headers['content-disposition']), new RegExp(`filename="Sales by Region\\${want.ext}"`), format);
-    assert.ok(want.magic(file.rawPayload), `${format} is a file of its kind (${file.headers['content-type']}): ${file.rawPayload.subarray(0, 40).toString('latin1')}`);
+    assert.ok(
+      want.magic(file.rawPayload),
+      `${format} is a file of its kind (${file.headers['content-type']}): ${file.rawPayload.subarray(0, 40).toString('latin1')}`,
+    );
   }
 });
 
@@ -354,18 +424,30 @@ test('SVC_RDL_SCHEMA_PATH: definitions are also validated against the schema fil
   const { call, byName } = await setup(t, { SVC_RDL_SCHEMA_PATH: xsd });
   const sales = await byName('Sales by Region');
   const { definition, etag } = (await call('GET', `/${sales.id}/definition`)).json();
-  const long = definition.replace('Sales by region and city for a date range.', `Sales by region and city for a date range, ${'and much more '.repeat(5)}`);
+  const long = definition.replace(
+    'Sales by region and city for a date range.',
+    `Sales by region and city for a date range, ${'and much more '.repeat(5)}`,
+  );
   const line = long.split('\n').findIndex((l: string) => l.includes('<Description>')) + 1;
   const refused = await call('PUT', `/${sales.id}/definition`, { definition: long }, { 'if-match': etag });
   assert.equal(refused.statusCode, 400, refused.body);
   assert.equal(refused.json().error.code, 'invalid_rdl');
-  assert.match(refused.json().error.message, new RegExp(`^definition line ${line}, <Description>: not valid against ReportDefinition\\.xsd: .*maxLength`));
+  assert.match(
+    refused.json().error.message,
+    new RegExp(`^definition line ${line}, <Description>: not valid against ReportDefinition\\.xsd: .*maxLength`),
+  );
   const fine = definition.replace('Sales by region and city for a date range.', 'Sales by region, checked against the schema.');
   const ok = await call('PUT', `/${sales.id}/definition`, { definition: fine }, { 'if-match': etag });
   assert.equal(ok.statusCode, 200, ok.body);
 
   fs.writeFileSync(path.join(dir, 'not-a-schema.xsd'), '<html/>');
   // A path that is not a schema stops the start, naming the variable.
-  assert.throws(() => RdlSchema.fromConfig(loadConfig({ SVC_RDL_SCHEMA_PATH: path.join(dir, 'not-a-schema.xsd') }).reports), /SVC_RDL_SCHEMA_PATH.*not an XML schema/);
-  assert.throws(() => RdlSchema.fromConfig(loadConfig({ SVC_RDL_SCHEMA_PATH: path.join(dir, 'missing.xsd') }).reports), /SVC_RDL_SCHEMA_PATH.*cannot read/);
+  assert.throws(
+    () => RdlSchema.fromConfig(loadConfig({ SVC_RDL_SCHEMA_PATH: path.join(dir, 'not-a-schema.xsd') }).reports),
+    /SVC_RDL_SCHEMA_PATH.*not an XML schema/,
+  );
+  assert.throws(
+    () => RdlSchema.fromConfig(loadConfig({ SVC_RDL_SCHEMA_PATH: path.join(dir, 'missing.xsd') }).reports),
+    /SVC_RDL_SCHEMA_PATH.*cannot read/,
+  );
 });

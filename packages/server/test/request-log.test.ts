@@ -7,20 +7,50 @@ import { isSecretName, loggableUrl } from '../src/http/loggable-url.js';
 
 test('the request log redacts the values of secret-named query parameters, and tokens anywhere in the URL', async (t) => {
   const lines: string[] = [];
-  const h = await build(t, { SVC_LOG_LEVEL: 'info' }, { logStream: { write: (line) => { lines.push(line); } } });
+  const h = await build(
+    t,
+    { SVC_LOG_LEVEL: 'info' },
+    {
+      logStream: {
+        write: (line) => {
+          lines.push(line);
+        },
+      },
+    },
+  );
   const a = await h.tenant();
   const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJlLXZhbHVl';
   const secrets = {
-    access_token: a.token, Token: 'tok-7f3a9c1e', code: 'authcode-5b8e2d', state: 'state-91c4aa', session_state: 'sess-3d7f10',
-    CLIENT_SECRET: 'shh-client-secret-88', password: 'hunter2-pw', sig: 'sas-signature-6e1f', 'api-key': 'apikey-0c9b72', id_token: jwt,
-    refresh_token: 'refresh-4411ab', '%61ccess_token': 'encoded-name-secret',
+    access_token: a.token,
+    Token: 'tok-7f3a9c1e',
+    code: 'authcode-5b8e2d',
+    state: 'state-91c4aa',
+    session_state: 'sess-3d7f10',
+    CLIENT_SECRET: 'shh-client-secret-88',
+    password: 'hunter2-pw',
+    sig: 'sas-signature-6e1f',
+    'api-key': 'apikey-0c9b72',
+    id_token: jwt,
+    refresh_token: 'refresh-4411ab',
+    '%61ccess_token': 'encoded-name-secret',
   };
-  const query = Object.entries(secrets).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
-  for (const url of [`/api/workspaces?limit=5&${query}`, `/api/auth/callback?${query}&error=access_denied`, `/metrics?${query}`, `/api/no-such-route?${query}`, `/api/workspaces/${a.token}?cursor=abc`]) {
+  const query = Object.entries(secrets)
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+    .join('&');
+  for (const url of [
+    `/api/workspaces?limit=5&${query}`,
+    `/api/auth/callback?${query}&error=access_denied`,
+    `/metrics?${query}`,
+    `/api/no-such-route?${query}`,
+    `/api/workspaces/${a.token}?cursor=abc`,
+  ]) {
     await h.app.inject({ method: 'GET', url, headers: a.auth });
   }
   const log = lines.join('');
-  const logged = lines.map((l) => JSON.parse(l)).filter((e) => e.req?.url).map((e) => e.req.url as string);
+  const logged = lines
+    .map((l) => JSON.parse(l))
+    .filter((e) => e.req?.url)
+    .map((e) => e.req.url as string);
   assert.equal(logged.length, 5, `every request is logged with its URL:\n${log}`);
   for (const [name, value] of Object.entries(secrets)) {
     assert.ok(!log.includes(value) && !log.includes(encodeURIComponent(value)), `the value of ${name} is in the log:\n${log}`);
@@ -32,11 +62,48 @@ test('the request log redacts the values of secret-named query parameters, and t
 });
 
 test('which query parameter names are secrets', () => {
-  for (const name of ['access_token', 'ACCESS_TOKEN', 'token', 'code', 'state', 'session_state', 'client_secret', 'client-secret', 'secret', 'password', 'passwd', 'sig',
-    'X-Amz-Signature', 'key', 'api_key', 'apikey', 'subscription-key', 'id_token', 'refresh_token', 'client_assertion', 'code_verifier', 'nonce', '%73ig', 'access+token']) {
+  for (const name of [
+    'access_token',
+    'ACCESS_TOKEN',
+    'token',
+    'code',
+    'state',
+    'session_state',
+    'client_secret',
+    'client-secret',
+    'secret',
+    'password',
+    'passwd',
+    'sig',
+    'X-Amz-Signature',
+    'key',
+    'api_key',
+    'apikey',
+    'subscription-key',
+    'id_token',
+    'refresh_token',
+    'client_assertion',
+    'code_verifier',
+    'nonce',
+    '%73ig',
+    'access+token',
+  ]) {
     assert.ok(isSecretName(name), name);
   }
-  for (const name of ['workspaceId', 'limit', 'cursor', 'returnTo', 'error', 'error_description', 'ip', 'since', 'principal', 'keyId', 'format', '%E0%A4%A']) {
+  for (const name of [
+    'workspaceId',
+    'limit',
+    'cursor',
+    'returnTo',
+    'error',
+    'error_description',
+    'ip',
+    'since',
+    'principal',
+    'keyId',
+    'format',
+    '%E0%A4%A',
+  ]) {
     assert.ok(!isSecretName(name), name);
   }
   assert.equal(loggableUrl('/api/x'), '/api/x');

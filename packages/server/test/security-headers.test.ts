@@ -7,7 +7,13 @@ import { build } from './helpers.js';
 /** The Content-Security-Policy header as a map of directive → sources. */
 function csp(header: string | string[] | number | undefined): Map<string, string[]> {
   assert.equal(typeof header, 'string', 'a Content-Security-Policy header');
-  return new Map((header as string).split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map(([name, ...sources]) => [name!, sources]));
+  return new Map(
+    (header as string)
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([name, ...sources]) => [name!, sources]),
+  );
 }
 
 test('every kind of answer carries the CSP without inline script, no framing, nosniff and a referrer policy; no HSTS over http', async (t) => {
@@ -17,7 +23,12 @@ test('every kind of answer carries the CSP without inline script, no framing, no
     'API JSON': await h.app.inject({ method: 'GET', url: '/api/whoami', headers: a.auth }),
     'public JSON': await h.app.inject({ method: 'GET', url: '/api/health' }),
     '401': await h.app.inject({ method: 'GET', url: '/api/whoami' }),
-    '400': await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: { ...a.auth, 'content-type': 'application/json' }, payload: '{' }),
+    '400': await h.app.inject({
+      method: 'POST',
+      url: '/api/workspaces',
+      headers: { ...a.auth, 'content-type': 'application/json' },
+      payload: '{',
+    }),
     '404': await h.app.inject({ method: 'GET', url: '/api/no-such-route' }),
     'OpenAPI document': await h.app.inject({ method: 'GET', url: '/api/openapi.json' }),
     'sign-in error page': await h.app.inject({ method: 'GET', url: '/api/auth/callback?state=x&code=y', headers: { accept: 'text/html' } }),

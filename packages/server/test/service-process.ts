@@ -11,14 +11,15 @@ export const repoRoot = path.resolve(path.dirname(new URL(import.meta.url).pathn
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A loopback port nobody listens on right now. */
-export const freePort = () => new Promise<number>((resolve, reject) => {
-  const s = net.createServer();
-  s.once('error', reject);
-  s.listen(0, '127.0.0.1', () => {
-    const { port } = s.address() as net.AddressInfo;
-    s.close(() => resolve(port));
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
   });
-});
 
 /** A token in the bootstrap format (SVC_BOOTSTRAP_TOKEN): every process seeds the same admin token. */
 export const bootstrapToken = () => `svc_pat_${randomBytes(6).toString('hex')}_${randomBytes(24).toString('hex')}`;
@@ -44,11 +45,19 @@ export interface ServiceProcess {
 
 /** One service process (main.ts); its output is kept unless `keepOutput` is false (long benchmarks). */
 export function startService(env: Record<string, string>, opts: { keepOutput?: boolean } = {}): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'packages/server/src/main.ts')], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'packages/server/src/main.ts')], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const keep = opts.keepOutput ?? true;
-  child.stdout!.on('data', (d) => { if (keep) out += d; });
-  child.stderr!.on('data', (d) => { out += d; });
+  child.stdout!.on('data', (d) => {
+    if (keep) out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+  });
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   return { child, output: () => out, exited };
 }
@@ -58,7 +67,10 @@ export async function waitHealthy(base: string, svc: Pick<ServiceProcess, 'outpu
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (svc.child.exitCode !== null) throw new Error(`the service exited early:\n${svc.output()}`);
-    const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     if (Date.now() > deadline) throw new Error(`the service did not start:\n${svc.output()}`);
     await sleep(100);

@@ -28,11 +28,25 @@ test('a console session: httpOnly SameSite=Lax cookie, CSRF needed for changes, 
   const noCsrf = await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: { cookie }, payload: { name: 'W' } });
   assert.equal(noCsrf.statusCode, 403);
   assert.equal(noCsrf.json().error.code, 'csrf_failed');
-  const wrongCsrf = await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: { cookie, 'x-csrf-token': csrfToken.slice(1) + 'x' }, payload: { name: 'W' } });
+  const wrongCsrf = await h.app.inject({
+    method: 'POST',
+    url: '/api/workspaces',
+    headers: { cookie, 'x-csrf-token': csrfToken.slice(1) + 'x' },
+    payload: { name: 'W' },
+  });
   assert.equal(wrongCsrf.statusCode, 403);
-  const withCsrf = await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: { cookie, 'x-csrf-token': csrfToken }, payload: { name: 'W' } });
+  const withCsrf = await h.app.inject({
+    method: 'POST',
+    url: '/api/workspaces',
+    headers: { cookie, 'x-csrf-token': csrfToken },
+    payload: { name: 'W' },
+  });
   assert.equal(withCsrf.statusCode, 201);
-  const count = await h.store.db.selectFrom('workspaces').select((eb) => eb.fn.countAll<string>().as('n')).where('tenant_id', '=', admin.tenantId).executeTakeFirstOrThrow();
+  const count = await h.store.db
+    .selectFrom('workspaces')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('tenant_id', '=', admin.tenantId)
+    .executeTakeFirstOrThrow();
   assert.equal(Number(count.n), 1, 'the refused requests changed nothing');
 
   const out = await h.app.inject({ method: 'DELETE', url: '/api/session', headers: { cookie, 'x-csrf-token': csrfToken } });
@@ -84,10 +98,15 @@ test('the sign-in routes are limited per client address: 429 with Retry-After an
     const r = await h.app.inject({ method: 'GET', url, remoteAddress: '198.51.100.7' });
     assert.equal(r.statusCode, 429, `${url} shares the address's budget`);
   }
-  assert.equal((await from('198.51.100.7', { 'x-forwarded-for': '203.0.113.9' })).statusCode, 429, 'X-Forwarded-For is not believed without SVC_TRUST_PROXY');
+  assert.equal(
+    (await from('198.51.100.7', { 'x-forwarded-for': '203.0.113.9' })).statusCode,
+    429,
+    'X-Forwarded-For is not believed without SVC_TRUST_PROXY',
+  );
   assert.equal((await from('198.51.100.8')).statusCode, 401, 'another address has its own budget');
   // An IPv6 client is counted by its /64: every address of one subscriber's prefix shares the budget.
-  for (const ip of ['2001:db8:7:1::a', '2001:db8:7:1:ffff::b', '2001:0db8:0007:0001::c']) assert.equal((await from(ip)).statusCode, 401, ip);
+  for (const ip of ['2001:db8:7:1::a', '2001:db8:7:1:ffff::b', '2001:0db8:0007:0001::c'])
+    assert.equal((await from(ip)).statusCode, 401, ip);
   assert.equal((await from('2001:db8:7:1:1:2:3:4')).statusCode, 429, 'a fourth address of the same /64');
   assert.equal((await from('2001:db8:7:2::a')).statusCode, 401, 'the next /64 has its own budget');
   const who = await h.app.inject({ method: 'GET', url: '/api/whoami', headers: admin.auth, remoteAddress: '198.51.100.7' });
@@ -96,7 +115,17 @@ test('the sign-in routes are limited per client address: 429 with Retry-After an
 
 test('behind a trusted proxy (SVC_TRUST_PROXY) the sign-in limit counts the forwarded client address', async (t) => {
   const h = await build(t, { SVC_SIGNIN_RATE_LIMIT_PER_MINUTE: '2', SVC_TRUST_PROXY: 'true' });
-  const from = (client: string) => h.app.inject({ method: 'POST', url: '/api/session', payload: { token: 'svc_pat_nosuchtoken_' + 'x'.repeat(40) }, headers: { 'x-forwarded-for': client }, remoteAddress: '10.0.0.1' });
-  assert.deepEqual([(await from('203.0.113.1')).statusCode, (await from('203.0.113.1')).statusCode, (await from('203.0.113.1')).statusCode], [401, 401, 429]);
+  const from = (client: string) =>
+    h.app.inject({
+      method: 'POST',
+      url: '/api/session',
+      payload: { token: 'svc_pat_nosuchtoken_' + 'x'.repeat(40) },
+      headers: { 'x-forwarded-for': client },
+      remoteAddress: '10.0.0.1',
+    });
+  assert.deepEqual(
+    [(await from('203.0.113.1')).statusCode, (await from('203.0.113.1')).statusCode, (await from('203.0.113.1')).statusCode],
+    [401, 401, 429],
+  );
   assert.equal((await from('203.0.113.2')).statusCode, 401, 'another client behind the same proxy has its own budget');
 });

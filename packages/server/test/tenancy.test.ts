@@ -17,10 +17,18 @@ type Auth = { authorization: string };
 async function setup(t: TestContext) {
   const { h, sandbox, tenant: a } = await buildWithSandbox(t);
   const call = (method: string, url: string, auth: Auth, payload?: unknown, headers: Record<string, string> = {}) =>
-    h.app.inject({ method: method as 'GET', url, headers: { ...auth, ...headers }, ...(payload === undefined ? {} : { payload: payload as object }) });
+    h.app.inject({
+      method: method as 'GET',
+      url,
+      headers: { ...auth, ...headers },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
   // The operator: the deployment's bootstrap token holds every scope, operator among them.
   const { userId } = await ensureTenant(h.store.db, 'default', 'Default tenant', { displayName: 'Administrator' });
-  const minted = await h.services.tokens.issue({ tenantId: 'default', userId, userName: 'Administrator', method: 'token', scopes: [...SCOPES] }, { name: 'operator', scopes: [...SCOPES] });
+  const minted = await h.services.tokens.issue(
+    { tenantId: 'default', userId, userName: 'Administrator', method: 'token', scopes: [...SCOPES] },
+    { name: 'operator', scopes: [...SCOPES] },
+  );
   const operator = { authorization: `Bearer ${minted.secret}` };
   // Tenant B, made through the operator API, with its own platform workspace.
   const bId = `tb-${randomUUID().slice(0, 8)}`;
@@ -28,7 +36,9 @@ async function setup(t: TestContext) {
   const bAdmin = await call('POST', `/api/operator/tenants/${bId}/admin-tokens`, operator, {});
   assert.equal(bAdmin.statusCode, 201, bAdmin.body);
   const b = { authorization: `Bearer ${bAdmin.json().secret}` };
-  const bUser = { authorization: `Bearer ${(await call('POST', '/api/tokens', b, { name: 'b-user', scopes: ['read', 'write', 'install', 'reports', 'tokens'] })).json().secret}` };
+  const bUser = {
+    authorization: `Bearer ${(await call('POST', '/api/tokens', b, { name: 'b-user', scopes: ['read', 'write', 'install', 'reports', 'tokens'] })).json().secret}`,
+  };
   const aPws = sandbox.ids.platformWorkspaceId;
   const bPws = await newPlatformWorkspace(h, sandbox, `Tenant B platform ${bId}`);
   return { h, sandbox, a, b, bUser, bId, operator, call, aPws, bPws };
@@ -44,7 +54,10 @@ test('two tenants: platform workspaces, reports, bindings, installs and identity
   const { h, sandbox, a, b, bUser, bId, operator, call, aPws, bPws } = s;
   const aWs = await workspace(h, a as TestTenant);
   const bWs = (await call('POST', '/api/workspaces', b, { name: 'B analytics' })).json().workspace.id as string;
-  const aReports = (await call('GET', `/api/items/paginated-report?workspaceId=${aWs}`, a.auth)).json().reports as Array<{ id: string; name: string }>;
+  const aReports = (await call('GET', `/api/items/paginated-report?workspaceId=${aWs}`, a.auth)).json().reports as Array<{
+    id: string;
+    name: string;
+  }>;
   assert.ok(aReports.length > 0, 'the sandbox seeds reports in A’s platform workspace');
 
   await t.test('only the operator manages tenants; a tenant admin is refused', async () => {
@@ -82,7 +95,12 @@ test('two tenants: platform workspaces, reports, bindings, installs and identity
     const assigned = await call('POST', `/api/operator/tenants/${bId}/platform-workspaces`, operator, { platformWorkspaceId: bPws });
     assert.equal(assigned.statusCode, 201, assigned.body);
     assert.equal(assigned.json().assignment.isDefault, true);
-    assert.equal((await call('POST', `/api/operator/tenants/${bId}/platform-workspaces`, operator, { platformWorkspaceId: bPws.toUpperCase() })).statusCode, 200, 'assigning again is a no-op');
+    assert.equal(
+      (await call('POST', `/api/operator/tenants/${bId}/platform-workspaces`, operator, { platformWorkspaceId: bPws.toUpperCase() }))
+        .statusCode,
+      200,
+      'assigning again is a no-op',
+    );
     const bound = await call('PATCH', `/api/workspaces/${bWs}`, b, { platformWorkspaceId: bPws });
     assert.equal(bound.statusCode, 200, bound.body);
     assert.deepEqual(await sentTo(sandbox, since, aPws), []);
@@ -97,19 +115,31 @@ test('two tenants: platform workspaces, reports, bindings, installs and identity
       assert.equal((await call('GET', `/api/items/paginated-report/${r.id}?workspaceId=${bWs}`, b)).statusCode, 404);
       assert.equal((await call('GET', `/api/items/paginated-report/${r.id}/definition?workspaceId=${bWs}`, b)).statusCode, 404);
       assert.equal((await call('DELETE', `/api/items/paginated-report/${r.id}?workspaceId=${bWs}`, b)).statusCode, 404);
-      assert.equal((await call('POST', `/api/items/paginated-report/${r.id}/exports?workspaceId=${bWs}`, b, { format: 'PDF' })).statusCode, 404);
+      assert.equal(
+        (await call('POST', `/api/items/paginated-report/${r.id}/exports?workspaceId=${bWs}`, b, { format: 'PDF' })).statusCode,
+        404,
+      );
     }
     // Aimed at A's service workspace, B's calls are 404 before anything is sent.
     assert.equal((await call('GET', `/api/items/paginated-report?workspaceId=${aWs}`, b)).statusCode, 404);
     const after = (await call('GET', `/api/items/paginated-report?workspaceId=${aWs}`, a.auth)).json().reports;
-    assert.deepEqual(after.map((r: { id: string }) => r.id), aReports.map((r) => r.id), 'A’s reports are all still there');
-    assert.deepEqual((await sentTo(sandbox, since, aPws)).filter((r) => r.method !== 'GET' || r.identity === undefined), [], 'nothing was sent to A’s group by B');
+    assert.deepEqual(
+      after.map((r: { id: string }) => r.id),
+      aReports.map((r) => r.id),
+      'A’s reports are all still there',
+    );
+    assert.deepEqual(
+      (await sentTo(sandbox, since, aPws)).filter((r) => r.method !== 'GET' || r.identity === undefined),
+      [],
+      'nothing was sent to A’s group by B',
+    );
   });
 
   await t.test('dedicated installs: admin only, targetOverrides required, every target the tenant’s, identifiers validated', async () => {
     const since = Date.now();
     const appId = (await call('GET', '/api/apps', b)).json().apps[0].id;
-    const start = (auth: Auth, body: Record<string, unknown>) => call('POST', `/api/apps/${appId}/install`, auth, { workspaceId: bWs, ...body });
+    const start = (auth: Auth, body: Record<string, unknown>) =>
+      call('POST', `/api/apps/${appId}/install`, auth, { workspaceId: bWs, ...body });
     const nonAdmin = await start(bUser, { mode: 'dedicated', targetOverrides: { platformWorkspaceId: bPws } });
     assert.equal(nonAdmin.statusCode, 403, nonAdmin.body);
     assert.equal(nonAdmin.json().error.code, 'missing_scope');
@@ -125,28 +155,51 @@ test('two tenants: platform workspaces, reports, bindings, installs and identity
     assert.equal(noOverrides.json().error.field, 'targetOverrides');
     assert.equal((await start(b, { mode: 'dedicated', targetOverrides: {} })).statusCode, 400);
     // A's KQL cluster and search service (the sandbox's shared set is A's here) are not B's targets.
-    const kql = await start(b, { mode: 'dedicated', targetOverrides: { platformWorkspaceId: bPws, kqlClusterUri: sandbox.env.SVC_KQL_CLUSTER_URI } });
+    const kql = await start(b, {
+      mode: 'dedicated',
+      targetOverrides: { platformWorkspaceId: bPws, kqlClusterUri: sandbox.env.SVC_KQL_CLUSTER_URI },
+    });
     assert.equal(kql.statusCode, 404, kql.body);
     assert.match(kql.json().error.message, /KQL cluster/);
-    const search = await start(b, { mode: 'dedicated', targetOverrides: { platformWorkspaceId: bPws, searchService: sandbox.env.SVC_SEARCH_SERVICE } });
+    const search = await start(b, {
+      mode: 'dedicated',
+      targetOverrides: { platformWorkspaceId: bPws, searchService: sandbox.env.SVC_SEARCH_SERVICE },
+    });
     assert.equal(search.statusCode, 404, search.body);
-    const path = await start(b, { mode: 'dedicated', targetOverrides: { platformWorkspaceId: bPws, kqlClusterUri: `${sandbox.env.SVC_KQL_CLUSTER_URI}/v1/rest/mgmt` } });
+    const path = await start(b, {
+      mode: 'dedicated',
+      targetOverrides: { platformWorkspaceId: bPws, kqlClusterUri: `${sandbox.env.SVC_KQL_CLUSTER_URI}/v1/rest/mgmt` },
+    });
     assert.equal(path.statusCode, 400, path.body);
     assert.equal(path.json().error.field, 'targetOverrides.kqlClusterUri');
-    assert.equal((await call('GET', `/api/apps/install-jobs?workspaceId=${bWs}`, b)).json().jobs.length, 0, 'no refused install left a job');
-    assert.deepEqual((await sandbox.admin.requests({ since })).filter((r) => r.service !== 'identity'), [], 'a refused install sends nothing');
+    assert.equal(
+      (await call('GET', `/api/apps/install-jobs?workspaceId=${bWs}`, b)).json().jobs.length,
+      0,
+      'no refused install left a job',
+    );
+    assert.deepEqual(
+      (await sandbox.admin.requests({ since })).filter((r) => r.service !== 'identity'),
+      [],
+      'a refused install sends nothing',
+    );
   });
 
   await t.test('a shared install of B provisions only into B’s platform workspace; targets it lacks are gates', async () => {
     const since = Date.now();
     const job = await install(h, { auth: b } as TestTenant, 'app-casino-analytics', { workspaceId: bWs });
-    const steps = job.provision.steps as Array<{ itemType: string; result: { status: string; gate?: { reason: string }; secondaryIds?: Record<string, string> } }>;
+    const steps = job.provision.steps as Array<{
+      itemType: string;
+      result: { status: string; gate?: { reason: string }; secondaryIds?: Record<string, string> };
+    }>;
     for (const step of steps) {
       assert.ok(['created', 'exists', 'remediation'].includes(step.result.status), `${step.itemType}: ${JSON.stringify(step.result)}`);
       if (step.result.secondaryIds?.platformWorkspaceId) assert.equal(step.result.secondaryIds.platformWorkspaceId, bPws);
     }
     const kqlSteps = steps.filter((x) => x.itemType === 'kql-database');
-    assert.ok(kqlSteps.length > 0 && kqlSteps.every((x) => x.result.gate?.reason === 'KQL cluster not configured'), 'B has no KQL cluster: the gate, not A’s cluster');
+    assert.ok(
+      kqlSteps.length > 0 && kqlSteps.every((x) => x.result.gate?.reason === 'KQL cluster not configured'),
+      'B has no KQL cluster: the gate, not A’s cluster',
+    );
     assert.equal(job.provision.target.platformWorkspaceId, bPws);
     assert.deepEqual(await sentTo(sandbox, since, aPws), [], 'nothing of B’s install went to A’s platform workspace');
     const kqlCalls = (await sandbox.admin.requests({ since })).filter((r) => r.service === 'kql' || r.service === 'search');
@@ -174,31 +227,73 @@ test('two tenants: platform workspaces, reports, bindings, installs and identity
     await sandbox.admin.setSwitch('reporting.servicePrincipalsEnabled', false);
     assert.equal((await call('GET', `/api/items/paginated-report?workspaceId=${aWs}`, a.auth)).statusCode, 424);
     await sandbox.admin.setSwitch('reporting.servicePrincipalsEnabled', true);
-    const signalsOf = async (auth: Auth) => (await call('GET', `/api/admin/identity/signals?since=${new Date(since).toISOString()}`, auth)).json().signals as Array<{ service: string }>;
-    assert.ok((await signalsOf(a.auth)).some((x) => x.service === 'reporting'), 'A sees its signal');
+    const signalsOf = async (auth: Auth) =>
+      (await call('GET', `/api/admin/identity/signals?since=${new Date(since).toISOString()}`, auth)).json().signals as Array<{
+        service: string;
+      }>;
+    assert.ok(
+      (await signalsOf(a.auth)).some((x) => x.service === 'reporting'),
+      'A sees its signal',
+    );
     assert.deepEqual(await signalsOf(b), [], 'B sees none of A’s');
-    assert.ok((await signalsOf(operator)).some((x) => x.service === 'reporting'), 'the operator sees every tenant’s');
+    assert.ok(
+      (await signalsOf(operator)).some((x) => x.service === 'reporting'),
+      'the operator sees every tenant’s',
+    );
   });
 
   await t.test('secrets: B registers and rotates only app registrations and vault secrets assigned to it', async () => {
     const since = Date.now();
     const ci = sandbox.ids.servicePrincipals.find((x) => x.name === 'ci-deployer')!;
-    const register = (auth: Auth, clientId: string, vaultSecretName: string) => call('POST', '/api/admin/identity/credentials', auth, { displayName: 'ci', clientId, keyId: 'k1', expiresAt: ci.secretExpiresAt, vaultSecretName });
+    const register = (auth: Auth, clientId: string, vaultSecretName: string) =>
+      call('POST', '/api/admin/identity/credentials', auth, {
+        displayName: 'ci',
+        clientId,
+        keyId: 'k1',
+        expiresAt: ci.secretExpiresAt,
+        vaultSecretName,
+      });
     // A's app registration (assigned to A), and A's vault secret named on an app of B's: 404, nothing sent.
     assert.equal((await register(b, ci.appId, 'ci-deployer-secret')).statusCode, 404);
     const other = sandbox.ids.servicePrincipals.find((x) => x.name === 'legacy-etl')!;
-    await h.store.db.deleteFrom('tenant_resources').where('kind', '=', 'application').where('resource', '=', other.appId.toLowerCase()).execute();
-    const stolenSecret = await call('POST', `/api/operator/tenants/${bId}/applications`, operator, { clientId: other.appId, vaultSecretName: 'ci-deployer-secret' });
+    await h.store.db
+      .deleteFrom('tenant_resources')
+      .where('kind', '=', 'application')
+      .where('resource', '=', other.appId.toLowerCase())
+      .execute();
+    const stolenSecret = await call('POST', `/api/operator/tenants/${bId}/applications`, operator, {
+      clientId: other.appId,
+      vaultSecretName: 'ci-deployer-secret',
+    });
     assert.equal(stolenSecret.statusCode, 409, stolenSecret.body);
-    assert.equal((await call('POST', `/api/operator/tenants/${bId}/applications`, operator, { clientId: other.appId, vaultSecretName: `${bId}-etl-secret` })).statusCode, 201);
+    assert.equal(
+      (
+        await call('POST', `/api/operator/tenants/${bId}/applications`, operator, {
+          clientId: other.appId,
+          vaultSecretName: `${bId}-etl-secret`,
+        })
+      ).statusCode,
+      201,
+    );
     assert.equal((await register(b, other.appId, 'ci-deployer-secret')).statusCode, 404, 'a vault secret of A’s');
     const own = await register(b, other.appId, `${bId}-etl-secret`);
     assert.equal(own.statusCode, 201, own.body);
     // A rotation that names A's vault secret instead of the registered one is refused before the identity provider is called.
-    const rotation = await call('POST', `/api/admin/identity/credentials/${own.json().credential.id}/rotations`, b, { vaultSecretName: 'ci-deployer-secret' });
+    const rotation = await call('POST', `/api/admin/identity/credentials/${own.json().credential.id}/rotations`, b, {
+      vaultSecretName: 'ci-deployer-secret',
+    });
     assert.equal(rotation.statusCode, 404, rotation.body);
-    assert.deepEqual((await sandbox.admin.requests({ since })).filter((r) => /addPassword|removePassword|\/secrets\//.test(r.path)), [], 'no application or vault call');
-    assert.deepEqual((await call('GET', `/api/operator/tenants/${bId}/applications`, operator)).json().applications.map((x: { resource: string; settings: { vaultSecretName?: string } }) => [x.resource, x.settings.vaultSecretName]), [[other.appId.toLowerCase(), `${bId}-etl-secret`]]);
+    assert.deepEqual(
+      (await sandbox.admin.requests({ since })).filter((r) => /addPassword|removePassword|\/secrets\//.test(r.path)),
+      [],
+      'no application or vault call',
+    );
+    assert.deepEqual(
+      (await call('GET', `/api/operator/tenants/${bId}/applications`, operator))
+        .json()
+        .applications.map((x: { resource: string; settings: { vaultSecretName?: string } }) => [x.resource, x.settings.vaultSecretName]),
+      [[other.appId.toLowerCase(), `${bId}-etl-secret`]],
+    );
   });
 
   await t.test('unassigning a platform workspace unbinds it; B is back to the gate', async () => {
@@ -224,13 +319,26 @@ test('the SVC_* shared set is the default tenant’s: reserved at start, its def
   assert.equal(set.kqlClusterUri, sandbox.env.SVC_KQL_CLUSTER_URI);
   assert.equal(set.warehouseWorkspace, sandbox.env.SVC_WAREHOUSE_WORKSPACE);
   const other = await h.tenant();
-  assert.deepEqual(Object.values(await h.services.tenancy.sharedSet(other.tenantId)).filter((v) => v !== undefined), [], 'another tenant has nothing of it');
+  assert.deepEqual(
+    Object.values(await h.services.tenancy.sharedSet(other.tenantId)).filter((v) => v !== undefined),
+    [],
+    'another tenant has nothing of it',
+  );
   const pws = await h.services.tenancy.assignments('default', ['platform-workspace']);
-  assert.ok(pws.some((p) => p.resource === sandbox.ids.platformWorkspaceId.toLowerCase() && p.isDefault && p.assignedBy === 'SVC_* settings'));
+  assert.ok(
+    pws.some((p) => p.resource === sandbox.ids.platformWorkspaceId.toLowerCase() && p.isDefault && p.assignedBy === 'SVC_* settings'),
+  );
   // A later start with another KQL cluster releases the one the settings reserved before, and reserves the new one.
-  const restarted = TenancyService.create({ db: h.store.db, profile: h.services.profile, sharedSet: loadConfig({ ...sandbox.env, SVC_KQL_CLUSTER_URI: 'http://127.0.0.1:9' }).sharedSet, tokens: h.services.tokens });
+  const restarted = TenancyService.create({
+    db: h.store.db,
+    profile: h.services.profile,
+    sharedSet: loadConfig({ ...sandbox.env, SVC_KQL_CLUSTER_URI: 'http://127.0.0.1:9' }).sharedSet,
+    tokens: h.services.tokens,
+  });
   await restarted.reserveDefaults();
-  const kql = (await restarted.assignments('default', ['kql-cluster'])).filter((x) => x.assignedBy === 'SVC_* settings').map((x) => x.resource);
+  const kql = (await restarted.assignments('default', ['kql-cluster']))
+    .filter((x) => x.assignedBy === 'SVC_* settings')
+    .map((x) => x.resource);
   assert.ok(kql.includes('127.0.0.1:9') && !kql.includes(new URL(sandbox.env.SVC_KQL_CLUSTER_URI!).host), kql.join());
   assert.equal((await restarted.sharedSet('default')).kqlClusterUri, 'http://127.0.0.1:9');
 });

@@ -7,17 +7,32 @@ import type { Scope } from '../src/auth/scopes.js';
 /** Another (non-admin) user of the tenant, with a token of their own holding `scopes`. */
 async function colleague(h: TestApp, tenantId: string, scopes: Scope[]) {
   const userId = `u-${randomUUID()}`;
-  await h.store.db.insertInto('users').values({ id: userId, tenant_id: tenantId, display_name: 'Colleague', email: null, oidc_subject: null, is_admin: false }).execute();
-  const { secret, token } = await h.services.tokens.issue({ tenantId, userId, userName: 'Colleague', method: 'token', scopes }, { name: 'colleague', scopes });
+  await h.store.db
+    .insertInto('users')
+    .values({ id: userId, tenant_id: tenantId, display_name: 'Colleague', email: null, oidc_subject: null, is_admin: false })
+    .execute();
+  const { secret, token } = await h.services.tokens.issue(
+    { tenantId, userId, userName: 'Colleague', method: 'token', scopes },
+    { name: 'colleague', scopes },
+  );
   return { userId, id: token.id, auth: { authorization: `Bearer ${secret}` } };
 }
 
-const idsOf = (r: { json(): { tokens: Array<{ id: string }> } }) => r.json().tokens.map((x) => x.id).sort();
+const idsOf = (r: { json(): { tokens: Array<{ id: string }> } }) =>
+  r
+    .json()
+    .tokens.map((x) => x.id)
+    .sort();
 
 test('token life cycle: create, use, list without secrets, revoke effective on the next request', async (t) => {
   const h = await build(t);
   const admin = await h.tenant();
-  const created = await h.app.inject({ method: 'POST', url: '/api/tokens', headers: admin.auth, payload: { name: 'ci', scopes: ['read'] } });
+  const created = await h.app.inject({
+    method: 'POST',
+    url: '/api/tokens',
+    headers: admin.auth,
+    payload: { name: 'ci', scopes: ['read'] },
+  });
   assert.equal(created.statusCode, 201);
   const { secret, token } = created.json();
   assert.match(secret, /^svc_pat_[a-z0-9]{8,32}_[A-Za-z0-9]{32,64}$/);
@@ -48,8 +63,14 @@ test('token life cycle: create, use, list without secrets, revoke effective on t
 test('expired, wrong-secret, malformed and missing credentials answer 401 with a code', async (t) => {
   const h = await build(t);
   const admin = await h.tenant();
-  const { secret, token } = (await h.app.inject({ method: 'POST', url: '/api/tokens', headers: admin.auth, payload: { name: 'x', scopes: ['read'] } })).json();
-  await h.store.db.updateTable('api_tokens').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('id', '=', token.id).execute();
+  const { secret, token } = (
+    await h.app.inject({ method: 'POST', url: '/api/tokens', headers: admin.auth, payload: { name: 'x', scopes: ['read'] } })
+  ).json();
+  await h.store.db
+    .updateTable('api_tokens')
+    .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+    .where('id', '=', token.id)
+    .execute();
   const expired = await h.app.inject({ method: 'GET', url: '/api/whoami', headers: { authorization: `Bearer ${secret}` } });
   assert.equal(expired.statusCode, 401);
   assert.equal(expired.json().error.code, 'token_expired');
@@ -72,14 +93,29 @@ test('expired, wrong-secret, malformed and missing credentials answer 401 with a
 test('expiry is bounded to 90 days and a token cannot mint more scopes than it has', async (t) => {
   const h = await build(t);
   const admin = await h.tenant();
-  const tooLong = await h.app.inject({ method: 'POST', url: '/api/tokens', headers: admin.auth, payload: { name: 'x', scopes: ['read'], expiresInDays: 91 } });
+  const tooLong = await h.app.inject({
+    method: 'POST',
+    url: '/api/tokens',
+    headers: admin.auth,
+    payload: { name: 'x', scopes: ['read'], expiresInDays: 91 },
+  });
   assert.equal(tooLong.statusCode, 400);
   assert.equal(tooLong.json().error.field, 'expiresInDays');
-  const ninety = await h.app.inject({ method: 'POST', url: '/api/tokens', headers: admin.auth, payload: { name: 'x', scopes: ['read'], expiresInDays: 90 } });
+  const ninety = await h.app.inject({
+    method: 'POST',
+    url: '/api/tokens',
+    headers: admin.auth,
+    payload: { name: 'x', scopes: ['read'], expiresInDays: 90 },
+  });
   assert.equal(ninety.statusCode, 201);
 
   const limited = await admin.token2(['tokens', 'read']);
-  const escalate = await h.app.inject({ method: 'POST', url: '/api/tokens', headers: limited.auth, payload: { name: 'y', scopes: ['read', 'write'] } });
+  const escalate = await h.app.inject({
+    method: 'POST',
+    url: '/api/tokens',
+    headers: limited.auth,
+    payload: { name: 'y', scopes: ['read', 'write'] },
+  });
   assert.equal(escalate.statusCode, 403);
   assert.equal(escalate.json().error.code, 'scope_escalation');
   assert.match(escalate.json().error.message, /'write'/);
@@ -102,7 +138,12 @@ test('a missing scope answers 403 naming it', async (t) => {
   assert.equal(tokens.statusCode, 403);
   assert.match(tokens.json().error.message, /'tokens'/);
   const ws = (await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: admin.auth, payload: { name: 'W' } })).json().workspace;
-  const bind = await h.app.inject({ method: 'PATCH', url: `/api/workspaces/${ws.id}`, headers: (await admin.token2(['write'])).auth, payload: { platformWorkspaceId: '00000000-0000-4000-8000-000000000abc' } });
+  const bind = await h.app.inject({
+    method: 'PATCH',
+    url: `/api/workspaces/${ws.id}`,
+    headers: (await admin.token2(['write'])).auth,
+    payload: { platformWorkspaceId: '00000000-0000-4000-8000-000000000abc' },
+  });
   assert.equal(bind.statusCode, 403);
   assert.match(bind.json().error.message, /'admin'/);
 });
@@ -110,7 +151,9 @@ test('a missing scope answers 403 naming it', async (t) => {
 test('SVC_BOOTSTRAP_TOKEN seeds an admin token once', async (t) => {
   const h = await build(t);
   const value = 'svc_pat_bootstrap01_' + 'B'.repeat(40);
-  const { userId } = await (await import('../src/auth/token-service.js')).ensureTenant(h.store.db, 'default', 'Default', { displayName: 'Admin' });
+  const { userId } = await (await import('../src/auth/token-service.js')).ensureTenant(h.store.db, 'default', 'Default', {
+    displayName: 'Admin',
+  });
   assert.equal(await h.services.tokens.seed(value, 'default', userId, ['admin']), true);
   assert.equal(await h.services.tokens.seed(value, 'default', userId, ['admin']), false);
   const who = await h.app.inject({ method: 'GET', url: '/api/whoami', headers: { authorization: `Bearer ${value}` } });
@@ -141,7 +184,12 @@ test('the tokens scope manages the caller’s own tokens only; admin manages eve
   const admin = await h.tenant();
   const adminTokenId = (await h.app.inject({ method: 'GET', url: '/api/whoami', headers: admin.auth })).json().tokenId;
   const bob = await colleague(h, admin.tenantId, ['tokens', 'read']);
-  const minted = await h.app.inject({ method: 'POST', url: '/api/tokens', headers: bob.auth, payload: { name: 'bob ci', scopes: ['read'] } });
+  const minted = await h.app.inject({
+    method: 'POST',
+    url: '/api/tokens',
+    headers: bob.auth,
+    payload: { name: 'bob ci', scopes: ['read'] },
+  });
   assert.equal(minted.statusCode, 201);
   const bobsOwn = [bob.id, minted.json().token.id].sort();
 
@@ -155,8 +203,16 @@ test('the tokens scope manages the caller’s own tokens only; admin manages eve
   const foreign = await h.app.inject({ method: 'DELETE', url: `/api/tokens/${adminTokenId}`, headers: bob.auth });
   assert.equal(foreign.statusCode, 404, 'another user’s token is not found');
   assert.equal(foreign.json().error.code, unknown.json().error.code);
-  assert.equal(foreign.json().error.message, unknown.json().error.message.replace('nosuchtoken1', adminTokenId), 'exactly as for an unknown id');
-  assert.equal((await h.app.inject({ method: 'GET', url: '/api/whoami', headers: admin.auth })).statusCode, 200, 'the admin’s token still works');
+  assert.equal(
+    foreign.json().error.message,
+    unknown.json().error.message.replace('nosuchtoken1', adminTokenId),
+    'exactly as for an unknown id',
+  );
+  assert.equal(
+    (await h.app.inject({ method: 'GET', url: '/api/whoami', headers: admin.auth })).statusCode,
+    200,
+    'the admin’s token still works',
+  );
 
   const own = await h.app.inject({ method: 'DELETE', url: `/api/tokens/${minted.json().token.id}`, headers: bob.auth });
   assert.equal(own.statusCode, 200, 'a user revokes their own token');
@@ -170,7 +226,12 @@ test('a token minted with a token never outlives it: its expiry is capped at the
   const h = await build(t);
   const admin = await h.tenant();
   const mint = async (auth: Record<string, string>, payload: Record<string, unknown>) => {
-    const r = await h.app.inject({ method: 'POST', url: '/api/tokens', headers: auth, payload: { name: 'x', scopes: ['tokens', 'read'], ...payload } });
+    const r = await h.app.inject({
+      method: 'POST',
+      url: '/api/tokens',
+      headers: auth,
+      payload: { name: 'x', scopes: ['tokens', 'read'], ...payload },
+    });
     assert.equal(r.statusCode, 201, r.body);
     const body = r.json();
     return { ...body, auth: { authorization: `Bearer ${body.secret}` } };
@@ -199,7 +260,8 @@ test('a token minted with a token never outlives it: its expiry is capped at the
   const heard: string[] = [];
   await h.store.listen('svc_token_revoked', (id) => heard.push(id));
   const descendants = [child, grandchild, fromSession];
-  for (const d of descendants) assert.equal((await h.app.inject({ method: 'GET', url: '/api/whoami', headers: d.auth })).statusCode, 200, 'verified and cached');
+  for (const d of descendants)
+    assert.equal((await h.app.inject({ method: 'GET', url: '/api/whoami', headers: d.auth })).statusCode, 200, 'verified and cached');
 
   const revoked = await h.app.inject({ method: 'DELETE', url: `/api/tokens/${parent.token.id}`, headers: admin.auth });
   assert.equal(revoked.statusCode, 200);
@@ -208,14 +270,23 @@ test('a token minted with a token never outlives it: its expiry is capped at the
     assert.equal(r.statusCode, 401, `${d.token.id} dies with its ancestor`);
     assert.equal(r.json().error.code, 'token_revoked');
   }
-  for (const c of [cookie, grandchildCookie]) assert.equal((await h.app.inject({ method: 'GET', url: '/api/whoami', headers: { cookie: c } })).statusCode, 401, 'its sessions end');
+  for (const c of [cookie, grandchildCookie])
+    assert.equal((await h.app.inject({ method: 'GET', url: '/api/whoami', headers: { cookie: c } })).statusCode, 401, 'its sessions end');
   const sessions = await h.store.db.selectFrom('sessions').select('token_id').where('tenant_id', '=', admin.tenantId).execute();
   assert.deepEqual(sessions, [], 'the sessions of the revoked tokens are deleted');
   for (let i = 0; i < 50 && heard.length < 4; i++) await new Promise((r) => setTimeout(r, 20));
   assert.deepEqual(heard.sort(), [parent, ...descendants].map((x) => x.token.id).sort(), 'every process hears each revoked token');
 
-  assert.equal((await h.app.inject({ method: 'GET', url: '/api/whoami', headers: sibling.auth })).statusCode, 200, 'a token outside the lineage lives on');
-  assert.equal((await h.app.inject({ method: 'GET', url: '/api/whoami', headers: admin.auth })).statusCode, 200, 'so does the parent’s own parent');
+  assert.equal(
+    (await h.app.inject({ method: 'GET', url: '/api/whoami', headers: sibling.auth })).statusCode,
+    200,
+    'a token outside the lineage lives on',
+  );
+  assert.equal(
+    (await h.app.inject({ method: 'GET', url: '/api/whoami', headers: admin.auth })).statusCode,
+    200,
+    'so does the parent’s own parent',
+  );
   const listed = (await h.app.inject({ method: 'GET', url: '/api/tokens', headers: admin.auth })).json().tokens;
   assert.ok(!listed.some((x: { id: string }) => [parent, ...descendants].some((d) => d.token.id === x.id)), 'none of them is listed');
   const again = await h.app.inject({ method: 'DELETE', url: `/api/tokens/${child.token.id}`, headers: admin.auth });

@@ -8,7 +8,11 @@ import { buildWithSandbox, install, retryStep, stepOf, workspace, type Sandbox }
 const APP = 'app-healthcare-popmgt';
 const app = loadCatalog().get(APP)!;
 const warehouse = app.items.find((i) => i.itemType === 'warehouse')!;
-const content = warehouse.content as { seeds: Array<{ table: string; rows: unknown[] }>; models: Array<{ name: string }>; modelSchema: string };
+const content = warehouse.content as {
+  seeds: Array<{ table: string; rows: unknown[] }>;
+  models: Array<{ name: string }>;
+  modelSchema: string;
+};
 const LOGIN_FAILED = "Login failed for user '<token-identified principal>'.";
 
 /** The warehouse pool's objects as the sandbox's state view shows them. */
@@ -18,7 +22,8 @@ async function pool(sandbox: Sandbox) {
   return db;
 }
 /** Row counts of the warehouse's own tables (external tables hold no rows: they read the lake's files). */
-const rowCounts = (db: Awaited<ReturnType<typeof pool>>) => Object.fromEntries(db.tables.filter((t) => !t.external).map((t) => [`${t.schema}.${t.name}`, t.rowCount]));
+const rowCounts = (db: Awaited<ReturnType<typeof pool>>) =>
+  Object.fromEntries(db.tables.filter((t) => !t.external).map((t) => [`${t.schema}.${t.name}`, t.rowCount]));
 const seeded = Object.fromEntries(content.seeds.map((s) => [s.table, s.rows.length]));
 
 /** A fresh sandbox (set up by `before`), the app wired to it, and the healthcare app installed into a new workspace. */
@@ -45,21 +50,48 @@ test('healthcare installs its warehouse over TDS: tables with the seeded rows, d
   assert.equal(job.provision.outcome, 'all-created');
   assert.equal(job.status, 'done');
   assert.deepEqual(step.result.secondaryIds, {
-    sqlEndpoint: sandbox.urls.sql.replace(':', ','), sqlEndpointId: sandbox.ids.warehousePool, server: sandbox.urls.sql, database: sandbox.ids.warehousePool,
+    sqlEndpoint: sandbox.urls.sql.replace(':', ','),
+    sqlEndpointId: sandbox.ids.warehousePool,
+    server: sandbox.urls.sql,
+    database: sandbox.ids.warehousePool,
   });
   const db = await pool(sandbox);
   assert.deepEqual(rowCounts(db), seeded, 'every seeded table, with exactly its seed rows');
-  assert.deepEqual(db.views.map((v) => `${v.schema}.${v.name}`).sort(), content.models.map((m) => `${content.modelSchema}.${m.name}`).sort());
-  assert.match(db.views.find((v) => v.name === 'ed_utilization')!.definition, /from \[PopHealthLake\]\.\[encounters\] as e\s+join \[PopHealthLake\]\.\[patients\] as p/);
-  assert.deepEqual(db.constraints.map((c) => [c.name, c.table, c.enforced]), [['pk_patient_risk', 'patient_risk', false], ['pk_care_gaps', 'care_gaps', false]]);
+  assert.deepEqual(
+    db.views.map((v) => `${v.schema}.${v.name}`).sort(),
+    content.models.map((m) => `${content.modelSchema}.${m.name}`).sort(),
+  );
+  assert.match(
+    db.views.find((v) => v.name === 'ed_utilization')!.definition,
+    /from \[PopHealthLake\]\.\[encounters\] as e\s+join \[PopHealthLake\]\.\[patients\] as p/,
+  );
+  assert.deepEqual(
+    db.constraints.map((c) => [c.name, c.table, c.enforced]),
+    [
+      ['pk_patient_risk', 'patient_risk', false],
+      ['pk_care_gaps', 'care_gaps', false],
+    ],
+  );
   // The views read the lakehouse the install created through external tables over its OneLake folders.
   const lakehouseId = stepOf(job, 'lakehouse').result.resourceId;
   const external = db.tables.filter((x) => x.external).map((x) => [x.schema, x.name, x.external!.location]);
-  assert.deepEqual(external.sort(), [['PopHealthLake', 'encounters', `/${lakehouseId}/Tables/encounters/`], ['PopHealthLake', 'patients', `/${lakehouseId}/Tables/patients/`]]);
-  assert.deepEqual(db.dataSources.map((d) => [d.type, d.location]), [['HADOOP', `abfss://${sandbox.ids.platformWorkspaceId}@${new URL(sandbox.env.SVC_ONELAKE_URL!).host}`]]);
+  assert.deepEqual(external.sort(), [
+    ['PopHealthLake', 'encounters', `/${lakehouseId}/Tables/encounters/`],
+    ['PopHealthLake', 'patients', `/${lakehouseId}/Tables/patients/`],
+  ]);
+  assert.deepEqual(
+    db.dataSources.map((d) => [d.type, d.location]),
+    [['HADOOP', `abfss://${sandbox.ids.platformWorkspaceId}@${new URL(sandbox.env.SVC_ONELAKE_URL!).host}`]],
+  );
   // Each batch is in the step log and reached the endpoint as the service identity.
-  assert.ok(step.result.steps.includes(`seed mart.care_gaps: ${seeded['mart.care_gaps']} of ${seeded['mart.care_gaps']} rows inserted`), step.result.steps.join('\n'));
-  assert.ok(step.result.steps.includes('dbt model panel_summary: view analytics.panel_summary created (CREATE VIEW)'), step.result.steps.join('\n'));
+  assert.ok(
+    step.result.steps.includes(`seed mart.care_gaps: ${seeded['mart.care_gaps']} of ${seeded['mart.care_gaps']} rows inserted`),
+    step.result.steps.join('\n'),
+  );
+  assert.ok(
+    step.result.steps.includes('dbt model panel_summary: view analytics.panel_summary created (CREATE VIEW)'),
+    step.result.steps.join('\n'),
+  );
   const batches = (await sandbox.admin.requests({ service: 'sql' })).filter((r) => r.method === 'BATCH');
   assert.ok(batches.some((r) => r.path.includes('CREATE VIEW [analytics].[panel_summary]')));
   for (const r of batches) assert.doesNotMatch(r.path, /CREATE\s+OR\s+ALTER|FOREIGN\s+KEY|REFERENCES/i);
@@ -73,8 +105,16 @@ test('healthcare installs its warehouse over TDS: tables with the seeded rows, d
   assert.deepEqual(rowCounts(after), seeded, 'no duplicated rows');
   assert.deepEqual(after.schemas, before.schemas);
   assert.deepEqual(after, before, 'the pool is exactly as the first install left it');
-  assert.ok(second.result.steps.includes('dbt model panel_summary: view analytics.panel_summary unchanged'), second.result.steps.join('\n'));
-  assert.ok(second.result.steps.includes(`seed mart.care_gaps: 0 of ${seeded['mart.care_gaps']} rows inserted, ${seeded['mart.care_gaps']} already present (key gap_id)`), second.result.steps.join('\n'));
+  assert.ok(
+    second.result.steps.includes('dbt model panel_summary: view analytics.panel_summary unchanged'),
+    second.result.steps.join('\n'),
+  );
+  assert.ok(
+    second.result.steps.includes(
+      `seed mart.care_gaps: 0 of ${seeded['mart.care_gaps']} rows inserted, ${seeded['mart.care_gaps']} already present (key gap_id)`,
+    ),
+    second.result.steps.join('\n'),
+  );
 });
 
 test('identity not a database user: the T-SQL gate with the exact statements; the admin runs them; the step retry creates', async (t) => {
@@ -84,19 +124,28 @@ test('identity not a database user: the T-SQL gate with the exact statements; th
   assert.equal(step.result.gate.reason, 'warehouse T-SQL not authorized');
   assert.equal(step.result.error, LOGIN_FAILED);
   const name = sb.ids.serviceIdentity.name;
-  assert.equal(step.result.gate.remediation, [
-    `-- As an Entra admin of ${sb.urls.sql}, in database [${sb.ids.warehousePool}]:`,
-    `CREATE USER [${name}] FROM EXTERNAL PROVIDER;`,
-    `EXEC sp_addrolemember 'db_owner', '${name}';`,
-  ].join('\n'));
+  assert.equal(
+    step.result.gate.remediation,
+    [
+      `-- As an Entra admin of ${sb.urls.sql}, in database [${sb.ids.warehousePool}]:`,
+      `CREATE USER [${name}] FROM EXTERNAL PROVIDER;`,
+      `EXEC sp_addrolemember 'db_owner', '${name}';`,
+    ].join('\n'),
+  );
   assert.equal(job.status, 'partial');
   assert.deepEqual((await pool(sb)).tables, [], 'nothing was created');
   const refused = (await sb.admin.requests({ service: 'sql' })).filter((r) => r.method === 'LOGIN');
-  assert.deepEqual(refused.map((r) => [r.status, r.sqlError, r.identity]), [[400, 18456, sb.ids.serviceIdentity.objectId]]);
+  assert.deepEqual(
+    refused.map((r) => [r.status, r.sqlError, r.identity]),
+    [[400, 18456, sb.ids.serviceIdentity.objectId]],
+  );
 
   // The server's Entra admin runs exactly the gate's T-SQL over TDS.
   const { host, port } = parseServer(sb.urls.sql);
-  const admin = await connect({ host, port, database: sb.ids.warehousePool, encrypt: false }, await sb.admin.token({ principal: 'ada@sandbox.onmicrosoft.com', audience: 'https://database.windows.net/' }));
+  const admin = await connect(
+    { host, port, database: sb.ids.warehousePool, encrypt: false },
+    await sb.admin.token({ principal: 'ada@sandbox.onmicrosoft.com', audience: 'https://database.windows.net/' }),
+  );
   await admin.batch(step.result.gate.remediation);
   admin.close();
   assert.deepEqual((await pool(sb)).users.find((u) => u.name === name)?.roles, ['db_owner']);
@@ -127,14 +176,24 @@ test('a grant revoked to a role without DDL rights: 262 on the first CREATE, the
 test('a server-side error mid-run fails the step with the server’s message unmodified; the retry completes without duplicates', async (t) => {
   const message = "The transaction log for database 'sandboxpool' is full due to 'ACTIVE_TRANSACTION'.";
   const rig = await installHealthcare(t, {
-    before: (sb) => sb.admin.addFault({ service: 'sql', method: 'BATCH', path: 'INSERT INTO \\[mart\\]\\.\\[outreach_log\\]', errorCode: '9002', message }),
+    before: (sb) =>
+      sb.admin.addFault({
+        service: 'sql',
+        method: 'BATCH',
+        path: 'INSERT INTO \\[mart\\]\\.\\[outreach_log\\]',
+        errorCode: '9002',
+        message,
+      }),
   });
   const { sandbox: sb, job, step } = rig;
   assert.equal(step.result.status, 'failed', JSON.stringify(step.result));
   assert.equal(step.result.error, message);
   assert.equal(job.status, 'partial');
   // The batches before the failing one ran; the failing one and those after did not.
-  assert.ok(step.result.steps.includes(`seed mart.care_gaps: ${seeded['mart.care_gaps']} of ${seeded['mart.care_gaps']} rows inserted`), step.result.steps.join('\n'));
+  assert.ok(
+    step.result.steps.includes(`seed mart.care_gaps: ${seeded['mart.care_gaps']} of ${seeded['mart.care_gaps']} rows inserted`),
+    step.result.steps.join('\n'),
+  );
   const counts = rowCounts(await pool(sb));
   assert.equal(counts['mart.care_gaps'], seeded['mart.care_gaps']);
   assert.equal(counts['mart.outreach_log'], 0);
@@ -149,7 +208,9 @@ test('a server-side error mid-run fails the step with the server’s message unm
 });
 
 test('a connection the server resets mid-run fails the step (the service keeps running); the retry completes', async (t) => {
-  const rig = await installHealthcare(t, { before: (sb) => sb.admin.addFault({ service: 'sql', method: 'BATCH', path: 'CREATE VIEW', reset: true, count: 1 }) });
+  const rig = await installHealthcare(t, {
+    before: (sb) => sb.admin.addFault({ service: 'sql', method: 'BATCH', path: 'CREATE VIEW', reset: true, count: 1 }),
+  });
   const { sandbox: sb, step } = rig;
   assert.equal(step.result.status, 'failed', JSON.stringify(step.result));
   assert.equal(step.result.error, undefined, 'a lost connection is no answer of the server');
@@ -165,12 +226,17 @@ test('a token with the wrong audience is refused with 18456: the T-SQL gate, and
   assert.equal(rig.step.result.status, 'remediation', JSON.stringify(rig.step.result));
   assert.equal(rig.step.result.error, LOGIN_FAILED);
   const logins = (await rig.sandbox.admin.requests({ service: 'sql' })).filter((r) => r.method === 'LOGIN');
-  assert.deepEqual(logins.map((r) => [r.status, r.sqlError, r.identity]), [[400, 18456, rig.sandbox.ids.serviceIdentity.objectId]]);
+  assert.deepEqual(
+    logins.map((r) => [r.status, r.sqlError, r.identity]),
+    [[400, 18456, rig.sandbox.ids.serviceIdentity.objectId]],
+  );
   assert.deepEqual((await pool(rig.sandbox)).tables, []);
 });
 
 test('a paused pool (logins answer 40613) is waited for within the bound, and the wait is in the step log', async (t) => {
-  const { sandbox: sb, step } = await installHealthcare(t, { before: (sb) => sb.admin.addFault({ service: 'sql', method: 'LOGIN', errorCode: '40613', count: 2 }) });
+  const { sandbox: sb, step } = await installHealthcare(t, {
+    before: (sb) => sb.admin.addFault({ service: 'sql', method: 'LOGIN', errorCode: '40613', count: 2 }),
+  });
   assert.equal(step.result.status, 'created', JSON.stringify(step.result));
   const name = sb.ids.warehousePool;
   assert.deepEqual(step.result.steps.slice(0, 3), [
@@ -179,5 +245,8 @@ test('a paused pool (logins answer 40613) is waited for within the bound, and th
     `connected to ${sb.urls.sql}, database ${name} (loopback sandbox, no TLS) after 3 attempts`,
   ]);
   const logins = (await sb.admin.requests({ service: 'sql' })).filter((r) => r.method === 'LOGIN');
-  assert.deepEqual(logins.map((r) => r.sqlError ?? r.status), [40613, 40613, 200]);
+  assert.deepEqual(
+    logins.map((r) => r.sqlError ?? r.status),
+    [40613, 40613, 200],
+  );
 });

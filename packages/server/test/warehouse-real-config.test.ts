@@ -17,9 +17,39 @@ const src = (p: string) => fileURLToPath(new URL(`../src/${p}`, import.meta.url)
 function certificates(dir: string) {
   const run = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
   writeFileSync(join(dir, 'ext.cnf'), `subjectAltName=DNS:${HOST}\n`);
-  run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=Warehouse Test CA', '-keyout', 'ca.key', '-out', 'ca.pem');
+  run(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=Warehouse Test CA',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+  );
   run('req', '-newkey', 'rsa:2048', '-nodes', '-subj', `/CN=${HOST}`, '-keyout', 'server.key', '-out', 'server.csr');
-  run('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '1', '-out', 'server.pem', '-extfile', 'ext.cnf');
+  run(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-days',
+    '1',
+    '-out',
+    'server.pem',
+    '-extfile',
+    'ext.cnf',
+  );
 }
 
 /**
@@ -61,25 +91,45 @@ test('the same provisioner reaches a real-cloud-shaped server (commercial cloud,
   certificates(dir);
   const keys = await generateKeyPair('RS256');
   const server = await startTdsServer({
-    databases: ['popmgtpool'], grants: [MI], requireEncryption: true,
+    databases: ['popmgtpool'],
+    grants: [MI],
+    requireEncryption: true,
     tls: { key: readFileSync(join(dir, 'server.key')), cert: readFileSync(join(dir, 'server.pem')) },
     verifyToken: async (jwt) => (await jwtVerify(jwt, keys.publicKey)).payload as any,
   });
   t.after(() => server.stop());
-  const token = await new SignJWT({ aud: 'https://database.windows.net/', oid: 'oid-mi', appid: 'app-mi', name: MI }).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('1h').sign(keys.privateKey);
+  const token = await new SignJWT({ aud: 'https://database.windows.net/', oid: 'oid-mi', appid: 'app-mi', name: MI })
+    .setProtectedHeader({ alg: 'RS256' })
+    .setExpirationTime('1h')
+    .sign(keys.privateKey);
 
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], {
     env: {
-      ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem'), TOKEN: token, WAREHOUSE_HOST: HOST, WAREHOUSE_PORT: String(server.port),
-      SRC_PROFILES: src('cloud/profiles.ts'), SRC_PIPELINE: src('backends/http-pipeline.ts'), SRC_ONELAKE: src('backends/onelake.ts'), SRC_TARGETS: src('provisioning/targets.ts'), SRC_CONFIG: src('config.ts'),
-      SRC_RUNNER: src('install/runner.ts'), SRC_CATALOG: src('catalog/index.ts'), SRC_SEEDS: src('catalog/seed-tokens.ts'),
+      ...process.env,
+      NODE_EXTRA_CA_CERTS: join(dir, 'ca.pem'),
+      TOKEN: token,
+      WAREHOUSE_HOST: HOST,
+      WAREHOUSE_PORT: String(server.port),
+      SRC_PROFILES: src('cloud/profiles.ts'),
+      SRC_PIPELINE: src('backends/http-pipeline.ts'),
+      SRC_ONELAKE: src('backends/onelake.ts'),
+      SRC_TARGETS: src('provisioning/targets.ts'),
+      SRC_CONFIG: src('config.ts'),
+      SRC_RUNNER: src('install/runner.ts'),
+      SRC_CATALOG: src('catalog/index.ts'),
+      SRC_SEEDS: src('catalog/seed-tokens.ts'),
     },
   });
   const result = JSON.parse(stdout);
   assert.equal(result.status, 'created', stdout);
   assert.match(result.steps[0], new RegExp(`^connected to ${HOST.replace(/\./g, '\\.')}:\\d+, database popmgtpool \\(TLS\\)$`));
-  assert.deepEqual(server.logins.map((l) => [l.ok, l.encrypted]), [[true, true]]);
+  assert.deepEqual(
+    server.logins.map((l) => [l.ok, l.encrypted]),
+    [[true, true]],
+  );
   assert.equal((server.object('popmgtpool', 'mart.care_gaps') as SqlTable).rows.length, 12);
   // The lakehouse is read through OneLake's public host, the platform workspace its container.
-  assert.deepEqual(server.view().databases[0]!.dataSources, [{ name: 'onelake_ws1', type: 'HADOOP', location: 'abfss://ws-1@onelake.dfs.fabric.microsoft.com' }]);
+  assert.deepEqual(server.view().databases[0]!.dataSources, [
+    { name: 'onelake_ws1', type: 'HADOOP', location: 'abfss://ws-1@onelake.dfs.fabric.microsoft.com' },
+  ]);
 });

@@ -22,8 +22,17 @@ const keys = await generateKeyPair('RS256');
 
 /** Signs a token the way the sandbox identity provider does for a managed identity. */
 function sign(claims: Record<string, unknown>, lifetime = '1h') {
-  return new SignJWT({ oid: 'oid-mi', appid: 'app-mi', name: MI, xms_mirid: `/subscriptions/s/resourcegroups/rg/providers/Microsoft.Web/sites/${MI}`, ...claims })
-    .setProtectedHeader({ alg: 'RS256' }).setIssuedAt().setExpirationTime(lifetime).sign(keys.privateKey);
+  return new SignJWT({
+    oid: 'oid-mi',
+    appid: 'app-mi',
+    name: MI,
+    xms_mirid: `/subscriptions/s/resourcegroups/rg/providers/Microsoft.Web/sites/${MI}`,
+    ...claims,
+  })
+    .setProtectedHeader({ alg: 'RS256' })
+    .setIssuedAt()
+    .setExpirationTime(lifetime)
+    .sign(keys.privateKey);
 }
 
 /** The service identity: a token for whatever audience the service asks for. */
@@ -42,15 +51,32 @@ const app = loadApp(join(DEFAULT_CATALOG_DIR, 'app-healthcare-popmgt'));
 const item = app.items.find((i) => i.itemType === 'warehouse')!;
 
 /** A ProvisionContext as the runner builds it, for the sandbox cloud and the given SVC_* settings. */
-function context(server: TdsServer, content: unknown = expandSeedTokens(item.content, new Date()), env: Record<string, string> = {}, profile: CloudProfile = cloudOf({ SVC_CLOUD: 'sandbox' })): Omit<ProvisionContext, 'log'> {
-  const settings = { SVC_WAREHOUSE_WORKSPACE: 'popmgt-ws', SVC_WAREHOUSE_DEDICATED_POOL: 'popmgtpool', SVC_WAREHOUSE_SERVER: server.address, ...env };
+function context(
+  server: TdsServer,
+  content: unknown = expandSeedTokens(item.content, new Date()),
+  env: Record<string, string> = {},
+  profile: CloudProfile = cloudOf({ SVC_CLOUD: 'sandbox' }),
+): Omit<ProvisionContext, 'log'> {
+  const settings = {
+    SVC_WAREHOUSE_WORKSPACE: 'popmgt-ws',
+    SVC_WAREHOUSE_DEDICATED_POOL: 'popmgtpool',
+    SVC_WAREHOUSE_SERVER: server.address,
+    ...env,
+  };
   const pipeline = new BackingPipeline(profile, credential, { timeoutMs: 5_000, retryDelayMs: 10, concurrencyPerService: 4 });
   return {
-    app, item, content, storedItemId: 'item-1', profile,
+    app,
+    item,
+    content,
+    storedItemId: 'item-1',
+    profile,
     target: resolveTarget(profile, loadConfig(settings).sharedSet, 'shared'),
     backends: { pipeline, oneLake: new OneLakeClient(pipeline, profile.oneLakeUrl, profile.storageAudience) } as unknown as Backends,
     // The lakehouse step ran first: its live id and platform workspace place the external tables' files.
-    dependency: (k) => (k === 'clinical-lakehouse' ? { status: 'created', resourceId: 'lh-1', secondaryIds: { platformWorkspaceId: 'ws-1' }, steps: [] } : undefined),
+    dependency: (k) =>
+      k === 'clinical-lakehouse'
+        ? { status: 'created', resourceId: 'lh-1', secondaryIds: { platformWorkspaceId: 'ws-1' }, steps: [] }
+        : undefined,
     contentOf: (k) => app.items.find((i) => i.key === k)?.content,
   };
 }
@@ -62,41 +88,69 @@ describe('warehouse provisioning over TDS', () => {
   let server: TdsServer;
   const batches: Array<{ text: string; error?: number }> = [];
   before(async () => {
-    server = await startServer({ grants: [MI], onRequest: (e) => { if (e.method !== 'LOGIN') batches.push({ text: e.text, error: e.error }); } });
+    server = await startServer({
+      grants: [MI],
+      onRequest: (e) => {
+        if (e.method !== 'LOGIN') batches.push({ text: e.text, error: e.error });
+      },
+    });
   });
   after(() => server.stop());
 
   test('install creates schemas, tables, seed rows and dbt views; a re-run duplicates nothing', async () => {
     const first = await runProvisioner(context(server));
     assert.equal(first.status, 'created', JSON.stringify(first));
-    for (const t of ['quality.care_gap_measures', 'mart.patient_risk', 'mart.care_gaps', 'mart.outreach_log']) assert.equal(table(server, t)?.kind, 'table', t);
+    for (const t of ['quality.care_gap_measures', 'mart.patient_risk', 'mart.care_gaps', 'mart.outreach_log'])
+      assert.equal(table(server, t)?.kind, 'table', t);
     assert.equal(table(server, 'mart.patient_risk')!.rows.length, 10);
     assert.equal(table(server, 'mart.care_gaps')!.rows.length, 12);
     assert.equal(table(server, 'mart.outreach_log')!.rows.length, 8);
     assert.equal(table(server, 'quality.care_gap_measures')!.rows.length, 6);
     assert.equal(server.object('popmgtpool', 'mart.pk_patient_risk')?.kind, 'constraint');
-    for (const v of ['stg_care_gaps', 'open_care_gaps', 'ed_utilization', 'panel_summary']) assert.equal(view(server, `analytics.${v}`)?.kind, 'view', v);
-    assert.match(view(server, 'analytics.open_care_gaps')!.definition, /from \[analytics\]\.\[stg_care_gaps\] as s\s+join \[quality\]\.\[care_gap_measures\] as m/);
+    for (const v of ['stg_care_gaps', 'open_care_gaps', 'ed_utilization', 'panel_summary'])
+      assert.equal(view(server, `analytics.${v}`)?.kind, 'view', v);
+    assert.match(
+      view(server, 'analytics.open_care_gaps')!.definition,
+      /from \[analytics\]\.\[stg_care_gaps\] as s\s+join \[quality\]\.\[care_gap_measures\] as m/,
+    );
     // The lakehouse's tables are external tables over its OneLake folders (a dedicated pool reads no other database).
     assert.match(view(server, 'analytics.ed_utilization')!.definition, /from \[PopHealthLake\]\.\[encounters\] as e/);
     const encounters = table(server, 'PopHealthLake.encounters')!;
     assert.deepEqual(encounters.external, { location: '/lh-1/Tables/encounters/', dataSource: 'onelake_ws1', fileFormat: 'lake_parquet' });
-    assert.deepEqual(encounters.columns.map((c) => [c.name, c.type]).slice(0, 3), [['encounter_id', 'nvarchar'], ['patient_id', 'nvarchar'], ['encounter_date', 'date']]);
+    assert.deepEqual(encounters.columns.map((c) => [c.name, c.type]).slice(0, 3), [
+      ['encounter_id', 'nvarchar'],
+      ['patient_id', 'nvarchar'],
+      ['encounter_date', 'date'],
+    ]);
     const pool = server.view().databases.find((d) => d.name === 'popmgtpool')!;
-    assert.deepEqual(pool.dataSources, [{ name: 'onelake_ws1', type: 'HADOOP', location: `abfss://ws-1@${new URL(cloudOf({ SVC_CLOUD: 'sandbox' }).oneLakeUrl).host}` }]);
+    assert.deepEqual(pool.dataSources, [
+      { name: 'onelake_ws1', type: 'HADOOP', location: `abfss://ws-1@${new URL(cloudOf({ SVC_CLOUD: 'sandbox' }).oneLakeUrl).host}` },
+    ]);
     assert.deepEqual(pool.fileFormats, [{ name: 'lake_parquet', type: 'PARQUET' }]);
     // Nothing the pool refuses was sent, and nothing was refused.
-    assert.deepEqual(batches.filter((b) => b.error !== undefined), []);
-    for (const b of batches) assert.doesNotMatch(b.text, /CREATE\s+OR\s+ALTER|FOREIGN\s+KEY|REFERENCES|\[PopHealthLake\]\.\[dbo\]/i, b.text);
+    assert.deepEqual(
+      batches.filter((b) => b.error !== undefined),
+      [],
+    );
+    for (const b of batches)
+      assert.doesNotMatch(b.text, /CREATE\s+OR\s+ALTER|FOREIGN\s+KEY|REFERENCES|\[PopHealthLake\]\.\[dbo\]/i, b.text);
     assert.doesNotMatch(view(server, 'analytics.stg_care_gaps')!.definition, /\{\{|config\(/);
     // Dates went in as the column types hold them.
     const risk = table(server, 'mart.patient_risk')!;
     assert.match(String(risk.rows[0]![5]), /^\d{4}-\d{2}-\d{2}$/);
-    assert.ok(first.steps.some((l) => /^ddl 1\/9: schema quality created$/.test(l)), first.steps.join('\n'));
+    assert.ok(
+      first.steps.some((l) => /^ddl 1\/9: schema quality created$/.test(l)),
+      first.steps.join('\n'),
+    );
     assert.ok(first.steps.includes('seed mart.care_gaps: 12 of 12 rows inserted'), first.steps.join('\n'));
     assert.ok(first.steps.includes('dbt model panel_summary: view analytics.panel_summary created (CREATE VIEW)'), first.steps.join('\n'));
     assert.ok(first.steps.includes('external table PopHealthLake.encounters created'), first.steps.join('\n'));
-    assert.deepEqual(first.secondaryIds, { sqlEndpoint: `127.0.0.1,${server.port}`, sqlEndpointId: 'popmgtpool', server: server.address, database: 'popmgtpool' });
+    assert.deepEqual(first.secondaryIds, {
+      sqlEndpoint: `127.0.0.1,${server.port}`,
+      sqlEndpointId: 'popmgtpool',
+      server: server.address,
+      database: 'popmgtpool',
+    });
 
     const objectsBefore = [...server.state().databases.get('popmgtpool')!.schemas.values()].map((s) => s.objects.size);
     const stateBefore = JSON.stringify(server.view());
@@ -107,9 +161,15 @@ describe('warehouse provisioning over TDS', () => {
     assert.ok(second.steps.includes('dbt model panel_summary: view analytics.panel_summary unchanged'), second.steps.join('\n'));
     assert.equal(table(server, 'mart.care_gaps')!.rows.length, 12);
     assert.equal(table(server, 'mart.patient_risk')!.rows.length, 10);
-    assert.deepEqual([...server.state().databases.get('popmgtpool')!.schemas.values()].map((s) => s.objects.size), objectsBefore);
+    assert.deepEqual(
+      [...server.state().databases.get('popmgtpool')!.schemas.values()].map((s) => s.objects.size),
+      objectsBefore,
+    );
     assert.equal(view(server, 'analytics.panel_summary')!.alteredCount, 0);
-    assert.ok(second.steps.includes('seed mart.care_gaps: 0 of 12 rows inserted, 12 already present (key gap_id)'), second.steps.join('\n'));
+    assert.ok(
+      second.steps.includes('seed mart.care_gaps: 0 of 12 rows inserted, 12 already present (key gap_id)'),
+      second.steps.join('\n'),
+    );
     assert.ok(second.steps.includes('ddl 4/9: table quality.care_gap_measures exists (6 columns)'));
   });
 
@@ -133,7 +193,12 @@ describe('warehouse provisioning over TDS', () => {
     const since = batches.length;
     const changed = await runProvisioner(context(server, content));
     assert.equal(changed.status, 'exists', JSON.stringify(changed));
-    assert.ok(changed.steps.includes('dbt model stg_care_gaps: view analytics.stg_care_gaps changed: dropped and created again (DROP VIEW, CREATE VIEW)'), changed.steps.join('\n'));
+    assert.ok(
+      changed.steps.includes(
+        'dbt model stg_care_gaps: view analytics.stg_care_gaps changed: dropped and created again (DROP VIEW, CREATE VIEW)',
+      ),
+      changed.steps.join('\n'),
+    );
     assert.notEqual(view(server, 'analytics.stg_care_gaps')!.id, id);
     assert.ok(view(server, 'analytics.stg_care_gaps')!.columns.includes('measure'));
     const sent = batches.slice(since).map((b) => b.text);
@@ -145,7 +210,10 @@ describe('warehouse provisioning over TDS', () => {
 
   test('an error injected by a fault rule on one batch reaches the step as the server sent it', async () => {
     const message = "The INSERT permission was denied on the object 'outreach_log', database 'popmgtpool', schema 'mart'.";
-    const faults = { match: (_s: string, method: string, path: string) => (method === 'BATCH' && path.includes('INSERT INTO [mart].[outreach_log]') ? { id: 'f1', errorCode: '2627', message } : undefined) };
+    const faults = {
+      match: (_s: string, method: string, path: string) =>
+        method === 'BATCH' && path.includes('INSERT INTO [mart].[outreach_log]') ? { id: 'f1', errorCode: '2627', message } : undefined,
+    };
     const s = await startServer({ grants: [MI], faults });
     try {
       const result = await runProvisioner(context(s));
@@ -170,10 +238,16 @@ describe('warehouse T-SQL gate', () => {
       const sql = gated.gate!.remediation;
       assert.match(sql, new RegExp(`CREATE USER \\[${MI}\\] FROM EXTERNAL PROVIDER;`));
       assert.match(sql, new RegExp(`EXEC sp_addrolemember 'db_owner', '${MI}';`));
-      assert.deepEqual(server.logins.map((l) => [l.ok, l.number]), [[false, 18456]]);
+      assert.deepEqual(
+        server.logins.map((l) => [l.ok, l.number]),
+        [[false, 18456]],
+      );
 
       // The admin runs exactly what the gate says, over TDS.
-      const admin = await connect({ host: '127.0.0.1', port: server.port, database: 'popmgtpool', encrypt: false }, await sign({ aud: SQL_AUDIENCE, name: 'sql-admin', oid: 'oid-admin', appid: undefined, xms_mirid: undefined }));
+      const admin = await connect(
+        { host: '127.0.0.1', port: server.port, database: 'popmgtpool', encrypt: false },
+        await sign({ aud: SQL_AUDIENCE, name: 'sql-admin', oid: 'oid-admin', appid: undefined, xms_mirid: undefined }),
+      );
       await admin.batch(sql);
       admin.close();
       const db = server.state().databases.get('popmgtpool')!;
@@ -205,9 +279,15 @@ describe('warehouse T-SQL gate', () => {
     const server = await startServer();
     try {
       const ctx = context(server, undefined, { SVC_WAREHOUSE_WORKSPACE: '', SVC_WAREHOUSE_DEDICATED_POOL: '' });
-      const result = await runProvisioner({ ...ctx, target: { ...ctx.target, warehouseWorkspace: undefined, warehousePool: undefined, warehouseDatabase: undefined } });
+      const result = await runProvisioner({
+        ...ctx,
+        target: { ...ctx.target, warehouseWorkspace: undefined, warehousePool: undefined, warehouseDatabase: undefined },
+      });
       assert.equal(result.status, 'remediation');
-      assert.match(result.gate!.remediation, /^set SVC_WAREHOUSE_WORKSPACE and SVC_WAREHOUSE_DEDICATED_POOL; in a tenant other than the default one, the deployment operator assigns it/);
+      assert.match(
+        result.gate!.remediation,
+        /^set SVC_WAREHOUSE_WORKSPACE and SVC_WAREHOUSE_DEDICATED_POOL; in a tenant other than the default one, the deployment operator assigns it/,
+      );
       assert.equal(server.logins.length, 0);
     } finally {
       await server.stop();
@@ -217,21 +297,29 @@ describe('warehouse T-SQL gate', () => {
 
 describe('logins', () => {
   let server: TdsServer;
-  before(async () => { server = await startServer({ grants: [MI] }); });
+  before(async () => {
+    server = await startServer({ grants: [MI] });
+  });
   after(() => server.stop());
   const endpoint = () => ({ host: '127.0.0.1', port: server.port, database: 'popmgtpool', encrypt: false });
 
   test('a token with the wrong audience is refused with 18456', async () => {
     const err = await connect(endpoint(), await sign({ aud: 'https://management.azure.com/' })).catch((e) => e);
     assert.ok(err instanceof SqlError, String(err));
-    assert.deepEqual([err.number, err.state, err.class, err.message], [18456, 1, 14, "Login failed for user '<token-identified principal>'."]);
+    assert.deepEqual(
+      [err.number, err.state, err.class, err.message],
+      [18456, 1, 14, "Login failed for user '<token-identified principal>'."],
+    );
   });
 
   test('an expired token or one signed by another key is refused with 18456', async () => {
     const expired = await connect(endpoint(), await sign({ aud: SQL_AUDIENCE }, '-1m')).catch((e) => e);
     assert.equal(expired.number, 18456);
     const other = await generateKeyPair('RS256');
-    const forged = await new SignJWT({ aud: SQL_AUDIENCE, name: MI }).setProtectedHeader({ alg: 'RS256' }).setExpirationTime('1h').sign(other.privateKey);
+    const forged = await new SignJWT({ aud: SQL_AUDIENCE, name: MI })
+      .setProtectedHeader({ alg: 'RS256' })
+      .setExpirationTime('1h')
+      .sign(other.privateKey);
     assert.equal((await connect(endpoint(), forged).catch((e) => e)).number, 18456);
   });
 
@@ -240,7 +328,10 @@ describe('logins', () => {
     const result = await runProvisioner(context(server));
     assert.equal(result.status, 'created', JSON.stringify(result));
     assert.match(result.steps[0]!, /^pool popmgtpool is not available yet \(40613: paused or resuming\); retrying in 1 s$/);
-    assert.ok(result.steps.some((l) => /connected to .* after \d attempts/.test(l)), result.steps.join('\n'));
+    assert.ok(
+      result.steps.some((l) => /connected to .* after \d attempts/.test(l)),
+      result.steps.join('\n'),
+    );
   });
 
   test('the token is never sent to a host outside the cloud: a commercial profile refuses the loopback server', async () => {

@@ -33,12 +33,27 @@ test('validation errors name the field and change nothing', async (t) => {
     assert.equal(r.statusCode, status, r.body);
     assert.equal(r.json().error.field, field, r.body);
   }
-  const first = await h.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/items`, headers: a.auth, payload: { itemType: 'notebook', displayName: 'Daily Load' } });
+  const first = await h.app.inject({
+    method: 'POST',
+    url: `/api/workspaces/${ws.id}/items`,
+    headers: a.auth,
+    payload: { itemType: 'notebook', displayName: 'Daily Load' },
+  });
   assert.equal(first.statusCode, 201);
-  const dup = await h.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/items`, headers: a.auth, payload: { itemType: 'notebook', displayName: 'daily load' } });
+  const dup = await h.app.inject({
+    method: 'POST',
+    url: `/api/workspaces/${ws.id}/items`,
+    headers: a.auth,
+    payload: { itemType: 'notebook', displayName: 'daily load' },
+  });
   assert.equal(dup.statusCode, 409);
   assert.equal(dup.json().error.field, 'displayName');
-  const otherType = await h.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/items`, headers: a.auth, payload: { itemType: 'lakehouse', displayName: 'Daily Load' } });
+  const otherType = await h.app.inject({
+    method: 'POST',
+    url: `/api/workspaces/${ws.id}/items`,
+    headers: a.auth,
+    payload: { itemType: 'lakehouse', displayName: 'Daily Load' },
+  });
   assert.equal(otherType.statusCode, 201, 'the same name is fine for another type');
   const items = (await h.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}/items`, headers: a.auth })).json().items;
   assert.equal(items.length, 2);
@@ -55,9 +70,22 @@ test('item types list the live and stored types', async (t) => {
   const a = await h.tenant();
   const r = await h.app.inject({ method: 'GET', url: '/api/item-types', headers: a.auth });
   const types = r.json().itemTypes as Array<{ id: string; provisionedLive: boolean }>;
-  const live = ['notebook', 'lakehouse', 'warehouse', 'kql-database', 'kql-queryset', 'eventhouse', 'search-index', 'semantic-model', 'activator', 'data-pipeline', 'eventstream'];
+  const live = [
+    'notebook',
+    'lakehouse',
+    'warehouse',
+    'kql-database',
+    'kql-queryset',
+    'eventhouse',
+    'search-index',
+    'semantic-model',
+    'activator',
+    'data-pipeline',
+    'eventstream',
+  ];
   for (const id of live) assert.equal(types.find((x) => x.id === id)?.provisionedLive, true, id);
-  for (const id of ['dashboard', 'scorecard', 'data-product', 'prompt-flow', 'dataflow-spec']) assert.equal(types.find((x) => x.id === id)?.provisionedLive, false, id);
+  for (const id of ['dashboard', 'scorecard', 'data-product', 'prompt-flow', 'dataflow-spec'])
+    assert.equal(types.find((x) => x.id === id)?.provisionedLive, false, id);
 });
 
 test('lists page with a cursor and a limit', async (t) => {
@@ -65,13 +93,22 @@ test('lists page with a cursor and a limit', async (t) => {
   const a = await h.tenant();
   const ws = (await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: a.auth, payload: { name: 'W' } })).json().workspace;
   for (let i = 0; i < 7; i++) {
-    await h.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/items`, headers: a.auth, payload: { itemType: 'notebook', displayName: `N${i}` } });
+    await h.app.inject({
+      method: 'POST',
+      url: `/api/workspaces/${ws.id}/items`,
+      headers: a.auth,
+      payload: { itemType: 'notebook', displayName: `N${i}` },
+    });
   }
   const seen: string[] = [];
   let cursor: string | undefined;
   let pages = 0;
   do {
-    const r = await h.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}/items?limit=3${cursor ? `&cursor=${cursor}` : ''}`, headers: a.auth });
+    const r = await h.app.inject({
+      method: 'GET',
+      url: `/api/workspaces/${ws.id}/items?limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+      headers: a.auth,
+    });
     assert.equal(r.statusCode, 200);
     seen.push(...r.json().items.map((x: { displayName: string }) => x.displayName));
     cursor = r.json().nextCursor;
@@ -85,17 +122,34 @@ test('content keeps an ETag: a stale If-Match answers 412 and nothing is overwri
   const h = await build(t);
   const a = await h.tenant();
   const ws = (await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: a.auth, payload: { name: 'W' } })).json().workspace;
-  const item = (await h.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/items`, headers: a.auth, payload: { itemType: 'notebook', displayName: 'N', content: { cells: [] } } })).json().item;
+  const item = (
+    await h.app.inject({
+      method: 'POST',
+      url: `/api/workspaces/${ws.id}/items`,
+      headers: a.auth,
+      payload: { itemType: 'notebook', displayName: 'N', content: { cells: [] } },
+    })
+  ).json().item;
   const url = `/api/workspaces/${ws.id}/items/${item.id}/content`;
   const read = await h.app.inject({ method: 'GET', url, headers: a.auth });
   const etag = read.headers.etag as string;
   assert.equal(read.json().etag, etag);
   assert.deepEqual(read.json().content, { cells: [] });
 
-  const first = await h.app.inject({ method: 'PUT', url, headers: { ...a.auth, 'if-match': etag }, payload: { content: { cells: ['editor one'] } } });
+  const first = await h.app.inject({
+    method: 'PUT',
+    url,
+    headers: { ...a.auth, 'if-match': etag },
+    payload: { content: { cells: ['editor one'] } },
+  });
   assert.equal(first.statusCode, 200);
   assert.notEqual(first.headers.etag, etag);
-  const second = await h.app.inject({ method: 'PUT', url, headers: { ...a.auth, 'if-match': etag }, payload: { content: { cells: ['editor two'] } } });
+  const second = await h.app.inject({
+    method: 'PUT',
+    url,
+    headers: { ...a.auth, 'if-match': etag },
+    payload: { content: { cells: ['editor two'] } },
+  });
   assert.equal(second.statusCode, 412);
   assert.equal(second.json().error.code, 'etag_mismatch');
   const missing = await h.app.inject({ method: 'PUT', url, headers: a.auth, payload: { content: { cells: ['editor three'] } } });
@@ -114,14 +168,29 @@ test('workspaces: rename, bind to a platform workspace (admin), delete with item
   assert.equal(renamed.json().workspace.name, 'Finance');
   // Binding takes a platform workspace the operator assigned to the tenant; any other is not found.
   const pws = randomUUID();
-  const unassigned = await h.app.inject({ method: 'PATCH', url: `/api/workspaces/${ws.id}`, headers: a.auth, payload: { platformWorkspaceId: pws } });
+  const unassigned = await h.app.inject({
+    method: 'PATCH',
+    url: `/api/workspaces/${ws.id}`,
+    headers: a.auth,
+    payload: { platformWorkspaceId: pws },
+  });
   assert.equal(unassigned.statusCode, 404, unassigned.body);
   await h.services.tenancy.assignPlatformWorkspace(OPERATOR, a.tenantId, pws);
-  const bound = await h.app.inject({ method: 'PATCH', url: `/api/workspaces/${ws.id}`, headers: a.auth, payload: { platformWorkspaceId: pws } });
+  const bound = await h.app.inject({
+    method: 'PATCH',
+    url: `/api/workspaces/${ws.id}`,
+    headers: a.auth,
+    payload: { platformWorkspaceId: pws },
+  });
   assert.equal(bound.json().workspace.platformWorkspaceId, pws);
   const empty = await h.app.inject({ method: 'PATCH', url: `/api/workspaces/${ws.id}`, headers: a.auth, payload: {} });
   assert.equal(empty.statusCode, 400);
-  await h.app.inject({ method: 'POST', url: `/api/workspaces/${ws.id}/items`, headers: a.auth, payload: { itemType: 'notebook', displayName: 'N' } });
+  await h.app.inject({
+    method: 'POST',
+    url: `/api/workspaces/${ws.id}/items`,
+    headers: a.auth,
+    payload: { itemType: 'notebook', displayName: 'N' },
+  });
   const del = await h.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws.id}`, headers: a.auth });
   assert.equal(del.statusCode, 200);
   assert.equal((await h.app.inject({ method: 'GET', url: `/api/workspaces/${ws.id}`, headers: a.auth })).statusCode, 404);
@@ -135,13 +204,28 @@ test('errors: unknown routes answer JSON 404, oversized bodies 413, malformed JS
   const nf = await h.app.inject({ method: 'GET', url: '/api/nothing-here', headers: a.auth });
   assert.equal(nf.statusCode, 404);
   assert.equal(nf.json().error.code, 'route_not_found');
-  const big = await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: { ...a.auth, 'content-type': 'application/json' }, payload: JSON.stringify({ name: 'x', description: 'y'.repeat(5000) }) });
+  const big = await h.app.inject({
+    method: 'POST',
+    url: '/api/workspaces',
+    headers: { ...a.auth, 'content-type': 'application/json' },
+    payload: JSON.stringify({ name: 'x', description: 'y'.repeat(5000) }),
+  });
   assert.equal(big.statusCode, 413);
   assert.equal(big.json().error.code, 'body_too_large');
-  const bad = await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: { ...a.auth, 'content-type': 'application/json' }, payload: '{"name": ' });
+  const bad = await h.app.inject({
+    method: 'POST',
+    url: '/api/workspaces',
+    headers: { ...a.auth, 'content-type': 'application/json' },
+    payload: '{"name": ',
+  });
   assert.equal(bad.statusCode, 400);
   assert.equal(bad.json().ok, false);
-  const type = await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: { ...a.auth, 'content-type': 'text/plain' }, payload: 'name=x' });
+  const type = await h.app.inject({
+    method: 'POST',
+    url: '/api/workspaces',
+    headers: { ...a.auth, 'content-type': 'text/plain' },
+    payload: 'name=x',
+  });
   assert.equal(type.statusCode, 415);
   assert.equal(type.json().ok, false);
 });
@@ -149,7 +233,8 @@ test('errors: unknown routes answer JSON 404, oversized bodies 413, malformed JS
 test('data survives a restart of the service (PGlite data directory, or the PostgreSQL server)', async (t) => {
   const first = await build({ after: () => Promise.resolve() });
   const a = await first.tenant();
-  const ws = (await first.app.inject({ method: 'POST', url: '/api/workspaces', headers: a.auth, payload: { name: 'Durable' } })).json().workspace;
+  const ws = (await first.app.inject({ method: 'POST', url: '/api/workspaces', headers: a.auth, payload: { name: 'Durable' } })).json()
+    .workspace;
   await first.app.close();
   await first.store.close();
   const second = await build(t, { SVC_DATA_DIR: first.dataDir });

@@ -3,7 +3,11 @@ import { api } from './client';
 import type { AppDetail, AppSummary } from './types';
 
 export const useApps = () =>
-  useQuery({ queryKey: ['apps'], queryFn: async () => (await api<{ apps: AppSummary[] }>('GET', '/api/apps')).apps, staleTime: 10 * 60_000 });
+  useQuery({
+    queryKey: ['apps'],
+    queryFn: async () => (await api<{ apps: AppSummary[] }>('GET', '/api/apps')).apps,
+    staleTime: 10 * 60_000,
+  });
 
 export const useApp = (appId: string | undefined) =>
   useQuery({

@@ -39,7 +39,12 @@ export async function api<T>(method: Method, path: string, body?: unknown, heade
   if (method !== 'GET' && csrfToken) h['x-csrf-token'] = csrfToken;
   let res: Response;
   try {
-    res = await fetch(path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
+    res = await fetch(path, {
+      method,
+      headers: h,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+    });
   } catch (err) {
     throw new ApiError(0, { code: 'network_error', message: `The service could not be reached: ${(err as Error).message}` });
   }
@@ -60,7 +65,10 @@ export async function allPages<T>(path: string, key: string): Promise<T[]> {
   let cursor: string | undefined;
   do {
     const sep = path.includes('?') ? '&' : '?';
-    const page = await api<Record<string, unknown> & { nextCursor?: string }>('GET', `${path}${sep}limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const page = await api<Record<string, unknown> & { nextCursor?: string }>(
+      'GET',
+      `${path}${sep}limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     out.push(...(page[key] as T[]));
     cursor = page.nextCursor;
   } while (cursor);

@@ -4,13 +4,20 @@ import type { Body } from './schemas';
 import type { Item, ItemType } from './types';
 
 export const useItemTypes = () =>
-  useQuery({ queryKey: ['item-types'], queryFn: async () => (await api<{ itemTypes: ItemType[] }>('GET', '/api/item-types')).itemTypes, staleTime: Infinity });
+  useQuery({
+    queryKey: ['item-types'],
+    queryFn: async () => (await api<{ itemTypes: ItemType[] }>('GET', '/api/item-types')).itemTypes,
+    staleTime: Infinity,
+  });
 
 export const useItems = (workspaceId: string) =>
   useQuery({ queryKey: ['items', workspaceId], queryFn: () => allPages<Item>(`/api/workspaces/${workspaceId}/items`, 'items') });
 
 export const useItem = (workspaceId: string, itemId: string) =>
-  useQuery({ queryKey: ['item', workspaceId, itemId], queryFn: async () => (await api<{ item: Item }>('GET', `/api/workspaces/${workspaceId}/items/${itemId}`)).item });
+  useQuery({
+    queryKey: ['item', workspaceId, itemId],
+    queryFn: async () => (await api<{ item: Item }>('GET', `/api/workspaces/${workspaceId}/items/${itemId}`)).item,
+  });
 
 /** The stored content and the ETag that versions it; not refetched behind the editor's back. */
 export const useItemContent = (workspaceId: string, itemId: string) =>
@@ -28,8 +35,7 @@ export const saveContent = (workspaceId: string, itemId: string, content: unknow
 export const useCreateItem = (workspaceId: string) => {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async (body: Body<'createItem'>) =>
-      (await api<{ item: Item }>('POST', `/api/workspaces/${workspaceId}/items`, body)).item,
+    mutationFn: async (body: Body<'createItem'>) => (await api<{ item: Item }>('POST', `/api/workspaces/${workspaceId}/items`, body)).item,
     onSuccess: () => qc.invalidateQueries({ queryKey: ['items', workspaceId] }),
   });
 };

@@ -27,11 +27,22 @@ export const useJobs = (workspaceId?: string, follow = false) =>
   });
 
 /** A provisioning step result as it landed on the event stream, before the report exists. */
-export interface StepEvent { stepIndex: number; itemType: string; displayName: string; status: StepStatus }
+export interface StepEvent {
+  stepIndex: number;
+  itemType: string;
+  displayName: string;
+  status: StepStatus;
+}
 
 /** Step results seen on a job's event stream, by step index. */
 export const useStepEvents = (jobId: string | undefined) =>
-  useQuery({ queryKey: ['job-steps', jobId], queryFn: () => ({}) as Record<number, StepEvent>, enabled: false, initialData: {} as Record<number, StepEvent>, staleTime: Infinity });
+  useQuery({
+    queryKey: ['job-steps', jobId],
+    queryFn: () => ({}) as Record<number, StepEvent>,
+    enabled: false,
+    initialData: {} as Record<number, StepEvent>,
+    staleTime: Infinity,
+  });
 
 /** Follows a running job's event stream so progress and per-item results show as they land, between polls. */
 export function useJobEvents(jobId: string | undefined, running: boolean) {
@@ -72,7 +83,8 @@ export interface InstallRequest {
 
 export const useStartInstall = () =>
   useMutation({
-    mutationFn: ({ appId, ...body }: InstallRequest) => api<{ jobId: string; totalItems: number }>('POST', `/api/apps/${appId}/install`, body),
+    mutationFn: ({ appId, ...body }: InstallRequest) =>
+      api<{ jobId: string; totalItems: number }>('POST', `/api/apps/${appId}/install`, body),
   });
 
 /**
@@ -82,7 +94,8 @@ export const useStartInstall = () =>
 export const useRetryStep = (jobId: string) => {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async (stepIndex: number) => (await api<{ job: InstallJob }>('POST', `/api/apps/install-jobs/${jobId}/steps/${stepIndex}/retry`)).job,
+    mutationFn: async (stepIndex: number) =>
+      (await api<{ job: InstallJob }>('POST', `/api/apps/install-jobs/${jobId}/steps/${stepIndex}/retry`)).job,
     onSuccess: (job) => {
       qc.setQueryData(['job', jobId], job);
       void qc.invalidateQueries({ queryKey: ['jobs'] });

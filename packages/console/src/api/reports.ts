@@ -43,7 +43,10 @@ export const useReports = (workspaceId: string | undefined) =>
   });
 
 export const useReport = (workspaceId: string, reportId: string) =>
-  useQuery({ queryKey: ['report', workspaceId, reportId], queryFn: async () => (await api<{ report: PaginatedReport }>('GET', at(workspaceId, reportId))).report });
+  useQuery({
+    queryKey: ['report', workspaceId, reportId],
+    queryFn: async () => (await api<{ report: PaginatedReport }>('GET', at(workspaceId, reportId))).report,
+  });
 
 /** The RDL with its ETag; not refetched behind the editor's back. */
 export const useDefinition = (workspaceId: string, reportId: string) =>
@@ -59,19 +62,30 @@ export const saveDefinition = (workspaceId: string, reportId: string, definition
   api<{ report: PaginatedReport; etag: string }>('PUT', at(workspaceId, reportId, '/definition'), { definition }, { 'if-match': etag });
 
 export const useDatasources = (workspaceId: string, reportId: string) =>
-  useQuery({ queryKey: ['report-datasources', workspaceId, reportId], queryFn: async () => (await api<{ datasources: ReportDatasource[] }>('GET', at(workspaceId, reportId, '/datasources'))).datasources });
+  useQuery({
+    queryKey: ['report-datasources', workspaceId, reportId],
+    queryFn: async () => (await api<{ datasources: ReportDatasource[] }>('GET', at(workspaceId, reportId, '/datasources'))).datasources,
+  });
 
-export const startExport = (workspaceId: string, reportId: string, body: { format: string; parameterValues?: Array<{ name: string; value: string | null }>; formatSettings?: Record<string, string> }) =>
-  api<{ export: ReportExport }>('POST', at(workspaceId, reportId, '/exports'), body).then((r) => r.export);
+export const startExport = (
+  workspaceId: string,
+  reportId: string,
+  body: { format: string; parameterValues?: Array<{ name: string; value: string | null }>; formatSettings?: Record<string, string> },
+) => api<{ export: ReportExport }>('POST', at(workspaceId, reportId, '/exports'), body).then((r) => r.export);
 
 export const getExport = (workspaceId: string, reportId: string, exportId: string) =>
   api<{ export: ReportExport }>('GET', at(workspaceId, reportId, `/exports/${encodeURIComponent(exportId)}`)).then((r) => r.export);
 
 /** The address of an export's file (the session cookie authorizes the download). */
-export const exportFileUrl = (workspaceId: string, reportId: string, exportId: string) => at(workspaceId, reportId, `/exports/${encodeURIComponent(exportId)}/file`);
+export const exportFileUrl = (workspaceId: string, reportId: string, exportId: string) =>
+  at(workspaceId, reportId, `/exports/${encodeURIComponent(exportId)}/file`);
 
 export const createEmbedToken = (workspaceId: string, reportId: string, body: { lifetimeInMinutes?: number } = {}) =>
-  api<{ token: string; tokenId: string; expiration: string; embedUrl: string | null }>('POST', at(workspaceId, reportId, '/embed-token'), body);
+  api<{ token: string; tokenId: string; expiration: string; embedUrl: string | null }>(
+    'POST',
+    at(workspaceId, reportId, '/embed-token'),
+    body,
+  );
 
 /** Clone, delete, rebind and publish, each refreshing what it changes. */
 export const useReportMutations = (workspaceId: string) => {
@@ -79,7 +93,8 @@ export const useReportMutations = (workspaceId: string) => {
   const refresh = () => qc.invalidateQueries({ queryKey: ['reports', workspaceId] });
   return {
     clone: useMutation({
-      mutationFn: async ({ reportId, name }: { reportId: string; name: string }) => (await api<{ report: PaginatedReport }>('POST', at(workspaceId, reportId, '/clone'), { name })).report,
+      mutationFn: async ({ reportId, name }: { reportId: string; name: string }) =>
+        (await api<{ report: PaginatedReport }>('POST', at(workspaceId, reportId, '/clone'), { name })).report,
       onSuccess: refresh,
     }),
     remove: useMutation({
@@ -87,11 +102,18 @@ export const useReportMutations = (workspaceId: string) => {
       onSuccess: refresh,
     }),
     publish: useMutation({
-      mutationFn: async (body: { name: string; definition: string }) => (await api<{ report: PaginatedReport }>('POST', `${base}${q(workspaceId)}`, body)).report,
+      mutationFn: async (body: { name: string; definition: string }) =>
+        (await api<{ report: PaginatedReport }>('POST', `${base}${q(workspaceId)}`, body)).report,
       onSuccess: refresh,
     }),
     rebind: useMutation({
-      mutationFn: async ({ reportId, updateDetails }: { reportId: string; updateDetails: Array<{ datasourceName: string; connectionDetails: { server?: string; database?: string } }> }) =>
+      mutationFn: async ({
+        reportId,
+        updateDetails,
+      }: {
+        reportId: string;
+        updateDetails: Array<{ datasourceName: string; connectionDetails: { server?: string; database?: string } }>;
+      }) =>
         (await api<{ datasources: ReportDatasource[] }>('POST', at(workspaceId, reportId, '/datasources'), { updateDetails })).datasources,
       onSuccess: (list, v) => qc.setQueryData(['report-datasources', workspaceId, v.reportId], list),
     }),

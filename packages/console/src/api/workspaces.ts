@@ -6,7 +6,10 @@ export const useWorkspaces = () =>
   useQuery({ queryKey: ['workspaces'], queryFn: () => allPages<Workspace>('/api/workspaces', 'workspaces') });
 
 export const useWorkspace = (id: string) =>
-  useQuery({ queryKey: ['workspace', id], queryFn: async () => (await api<{ workspace: Workspace }>('GET', `/api/workspaces/${id}`)).workspace });
+  useQuery({
+    queryKey: ['workspace', id],
+    queryFn: async () => (await api<{ workspace: Workspace }>('GET', `/api/workspaces/${id}`)).workspace,
+  });
 
 /** Create, update (rename or bind) and delete, each refreshing the lists it changes. */
 export const useWorkspaceMutations = () => {
@@ -17,7 +20,8 @@ export const useWorkspaceMutations = () => {
   };
   return {
     create: useMutation({
-      mutationFn: async (body: { name: string; description?: string }) => (await api<{ workspace: Workspace }>('POST', '/api/workspaces', body)).workspace,
+      mutationFn: async (body: { name: string; description?: string }) =>
+        (await api<{ workspace: Workspace }>('POST', '/api/workspaces', body)).workspace,
       onSuccess: (ws) => refresh(ws.id),
     }),
     update: useMutation({

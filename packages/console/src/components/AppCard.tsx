@@ -14,16 +14,50 @@ export function AppCard({ app, onInstall }: { app: AppSummary; onInstall: () => 
   return (
     <Card className={s.card} data-testid="app-card" data-app={app.id}>
       <CardHeader
-        header={<Link to={`/apps/${app.id}`}><Text weight="semibold" size={400}>{app.displayName}</Text></Link>}
-        description={<Text size={200}>{app.totalItems} items · {app.liveItems} live · {app.storedItems} stored only</Text>}
+        header={
+          <Link to={`/apps/${app.id}`}>
+            <Text weight="semibold" size={400}>
+              {app.displayName}
+            </Text>
+          </Link>
+        }
+        description={
+          <Text size={200}>
+            {app.totalItems} items · {app.liveItems} live · {app.storedItems} stored only
+          </Text>
+        }
       />
       <Text size={300}>{app.summary}</Text>
       <div style={{ display: 'grid', gap: 6 }}>
-        <div className={s.chips}><Text size={200} className={s.label}>Live</Text>{app.liveTypes.map((t) => <Badge key={t} appearance="tint" color="brand">{t}</Badge>)}</div>
-        <div className={s.chips}><Text size={200} className={s.label}>Stored</Text>{app.storedTypes.length ? app.storedTypes.map((t) => <Badge key={t} appearance="tint" color="informative">{t}</Badge>) : <Text size={200}>none</Text>}</div>
+        <div className={s.chips}>
+          <Text size={200} className={s.label}>
+            Live
+          </Text>
+          {app.liveTypes.map((t) => (
+            <Badge key={t} appearance="tint" color="brand">
+              {t}
+            </Badge>
+          ))}
+        </div>
+        <div className={s.chips}>
+          <Text size={200} className={s.label}>
+            Stored
+          </Text>
+          {app.storedTypes.length ? (
+            app.storedTypes.map((t) => (
+              <Badge key={t} appearance="tint" color="informative">
+                {t}
+              </Badge>
+            ))
+          ) : (
+            <Text size={200}>none</Text>
+          )}
+        </div>
       </div>
       <CardFooter>
-        <Button appearance="primary" onClick={onInstall} aria-label={`Install ${app.displayName}`}>Install</Button>
+        <Button appearance="primary" onClick={onInstall} aria-label={`Install ${app.displayName}`}>
+          Install
+        </Button>
       </CardFooter>
     </Card>
   );

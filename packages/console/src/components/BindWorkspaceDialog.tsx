@@ -10,11 +10,18 @@ export function BindWorkspaceDialog({ workspace, onClose }: { workspace: Workspa
   const { update } = useWorkspaceMutations();
   return (
     <FormDialog
-      open onClose={onClose} title="Platform workspace binding" submitLabel={value.trim() ? 'Bind' : 'Clear binding'}
-      pending={update.isPending} error={update.error}
+      open
+      onClose={onClose}
+      title="Platform workspace binding"
+      submitLabel={value.trim() ? 'Bind' : 'Clear binding'}
+      pending={update.isPending}
+      error={update.error}
       onSubmit={() => update.mutate({ id: workspace.id, platformWorkspaceId: value.trim() || null }, { onSuccess: onClose })}
     >
-      <Field label="Platform workspace id" hint="One of the platform workspaces the operator assigned to your tenant; installs and reports of this workspace use it. Leave empty to use the tenant's default one.">
+      <Field
+        label="Platform workspace id"
+        hint="One of the platform workspaces the operator assigned to your tenant; installs and reports of this workspace use it. Leave empty to use the tenant's default one."
+      >
         <Input value={value} onChange={(_, d) => setValue(d.value)} autoFocus />
       </Field>
     </FormDialog>

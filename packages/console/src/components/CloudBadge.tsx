@@ -6,15 +6,34 @@ const NAMES: Record<string, string> = { commercial: 'Commercial cloud', gcc: 'GC
 /** Which cloud this deployment runs in; the sandbox is marked so nobody mistakes it for production. */
 export function CloudBadge() {
   const health = useHealth();
-  if (health.isPending) return <Badge appearance="outline" color="informative">cloud…</Badge>;
-  if (health.isError) return <Badge appearance="filled" color="danger">cloud unknown: {(health.error as Error).message}</Badge>;
+  if (health.isPending)
+    return (
+      <Badge appearance="outline" color="informative">
+        cloud…
+      </Badge>
+    );
+  if (health.isError)
+    return (
+      <Badge appearance="filled" color="danger">
+        cloud unknown: {(health.error as Error).message}
+      </Badge>
+    );
   const cloud = health.data.cloud ?? 'unknown';
   if (cloud === 'sandbox') {
     return (
-      <Tooltip relationship="description" content={`Local emulators of the backing services${health.data.sandbox ? ` (admin ${health.data.sandbox.admin})` : ''}. Nothing here reaches a real cloud.`}>
-        <Badge appearance="filled" color="warning" size="large" data-testid="cloud-badge" tabIndex={0}>SANDBOX · not production</Badge>
+      <Tooltip
+        relationship="description"
+        content={`Local emulators of the backing services${health.data.sandbox ? ` (admin ${health.data.sandbox.admin})` : ''}. Nothing here reaches a real cloud.`}
+      >
+        <Badge appearance="filled" color="warning" size="large" data-testid="cloud-badge" tabIndex={0}>
+          SANDBOX · not production
+        </Badge>
       </Tooltip>
     );
   }
-  return <Badge appearance="tint" color="informative" size="large" data-testid="cloud-badge">{NAMES[cloud] ?? cloud}</Badge>;
+  return (
+    <Badge appearance="tint" color="informative" size="large" data-testid="cloud-badge">
+      {NAMES[cloud] ?? cloud}
+    </Badge>
+  );
 }

@@ -12,14 +12,32 @@ export function CreateWorkspaceDialog({ open, onClose }: { open: boolean; onClos
   const { create } = useWorkspaceMutations();
   const navigate = useNavigate();
   const fieldError = create.error instanceof ApiError && create.error.field === 'name' ? create.error.message : undefined;
-  const close = () => { create.reset(); setName(''); setDescription(''); onClose(); };
+  const close = () => {
+    create.reset();
+    setName('');
+    setDescription('');
+    onClose();
+  };
   return (
     <FormDialog
-      open={open} onClose={close} title="New workspace" submitLabel="Create" pending={create.isPending}
-      error={fieldError ? undefined : create.error} disabled={!name.trim()}
-      onSubmit={() => create.mutate({ name: name.trim(), ...(description.trim() ? { description: description.trim() } : {}) }, {
-        onSuccess: (ws) => { close(); navigate(`/workspaces/${ws.id}`); },
-      })}
+      open={open}
+      onClose={close}
+      title="New workspace"
+      submitLabel="Create"
+      pending={create.isPending}
+      error={fieldError ? undefined : create.error}
+      disabled={!name.trim()}
+      onSubmit={() =>
+        create.mutate(
+          { name: name.trim(), ...(description.trim() ? { description: description.trim() } : {}) },
+          {
+            onSuccess: (ws) => {
+              close();
+              navigate(`/workspaces/${ws.id}`);
+            },
+          },
+        )
+      }
     >
       <Field label="Name" required validationMessage={fieldError}>
         <Input value={name} onChange={(_, d) => setName(d.value)} maxLength={200} autoFocus />

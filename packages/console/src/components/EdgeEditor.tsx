@@ -1,5 +1,16 @@
 import { useState } from 'react';
-import { Button, Field, Select, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text } from '@fluentui/react-components';
+import {
+  Button,
+  Field,
+  Select,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  Text,
+} from '@fluentui/react-components';
 import { Add20Regular, Delete20Regular } from '@fluentui/react-icons';
 import { useEdgeMutations } from '../api/thread';
 import { EDGE_KINDS, type Item, type ThreadEdge } from '../api/types';
@@ -13,28 +24,85 @@ export function EdgeEditor({ workspaceId, items, edges }: { workspaceId: string;
   const [kind, setKind] = useState<string>('feeds');
   const name = (id: string) => items.find((i) => i.id === id)?.displayName ?? id;
   const sorted = [...items].sort((a, b) => a.displayName.localeCompare(b.displayName));
-  const options = sorted.map((i) => <option key={i.id} value={i.id}>{i.displayName} ({i.itemType})</option>);
+  const options = sorted.map((i) => (
+    <option key={i.id} value={i.id}>
+      {i.displayName} ({i.itemType})
+    </option>
+  ));
   return (
     <section aria-label="Edit lineage" style={{ display: 'grid', gap: 12 }}>
       <form
         style={{ display: 'flex', gap: 8, alignItems: 'end', flexWrap: 'wrap' }}
-        onSubmit={(e) => { e.preventDefault(); add.mutate({ fromItemId: from, toItemId: to, kind }, { onSuccess: () => { setFrom(''); setTo(''); } }); }}
+        onSubmit={(e) => {
+          e.preventDefault();
+          add.mutate(
+            { fromItemId: from, toItemId: to, kind },
+            {
+              onSuccess: () => {
+                setFrom('');
+                setTo('');
+              },
+            },
+          );
+        }}
       >
-        <Field label="From"><Select value={from} onChange={(_, d) => setFrom(d.value)}><option value="">Choose an item…</option>{options}</Select></Field>
-        <Field label="Kind"><Select value={kind} onChange={(_, d) => setKind(d.value)}>{EDGE_KINDS.map((k) => <option key={k}>{k}</option>)}</Select></Field>
-        <Field label="To"><Select value={to} onChange={(_, d) => setTo(d.value)}><option value="">Choose an item…</option>{options}</Select></Field>
-        <Button type="submit" appearance="primary" icon={<Add20Regular />} disabled={!from || !to || add.isPending}>Add edge</Button>
+        <Field label="From">
+          <Select value={from} onChange={(_, d) => setFrom(d.value)}>
+            <option value="">Choose an item…</option>
+            {options}
+          </Select>
+        </Field>
+        <Field label="Kind">
+          <Select value={kind} onChange={(_, d) => setKind(d.value)}>
+            {EDGE_KINDS.map((k) => (
+              <option key={k}>{k}</option>
+            ))}
+          </Select>
+        </Field>
+        <Field label="To">
+          <Select value={to} onChange={(_, d) => setTo(d.value)}>
+            <option value="">Choose an item…</option>
+            {options}
+          </Select>
+        </Field>
+        <Button type="submit" appearance="primary" icon={<Add20Regular />} disabled={!from || !to || add.isPending}>
+          Add edge
+        </Button>
       </form>
       {add.isError && <ErrorMessage error={add.error} title="The edge was not added" />}
       {remove.isError && <ErrorMessage error={remove.error} title="The edge was not removed" />}
-      {edges.length === 0 ? <Text>No edges yet.</Text> : (
+      {edges.length === 0 ? (
+        <Text>No edges yet.</Text>
+      ) : (
         <Table size="extra-small" aria-label="Edges">
-          <TableHeader><TableRow><TableHeaderCell>From</TableHeaderCell><TableHeaderCell style={{ width: 120 }}>Kind</TableHeaderCell><TableHeaderCell>To</TableHeaderCell><TableHeaderCell style={{ width: 100 }}>Source</TableHeaderCell><TableHeaderCell style={{ width: 60 }}><span className="sr-only">Remove</span></TableHeaderCell></TableRow></TableHeader>
+          <TableHeader>
+            <TableRow>
+              <TableHeaderCell>From</TableHeaderCell>
+              <TableHeaderCell style={{ width: 120 }}>Kind</TableHeaderCell>
+              <TableHeaderCell>To</TableHeaderCell>
+              <TableHeaderCell style={{ width: 100 }}>Source</TableHeaderCell>
+              <TableHeaderCell style={{ width: 60 }}>
+                <span className="sr-only">Remove</span>
+              </TableHeaderCell>
+            </TableRow>
+          </TableHeader>
           <TableBody>
             {edges.map((e) => (
               <TableRow key={e.id}>
-                <TableCell>{name(e.fromItemId)}</TableCell><TableCell>{e.kind}</TableCell><TableCell>{name(e.toItemId)}</TableCell><TableCell>{e.source}</TableCell>
-                <TableCell><Button size="small" appearance="subtle" icon={<Delete20Regular />} aria-label={`Remove ${name(e.fromItemId)} ${e.kind} ${name(e.toItemId)}`} disabled={remove.isPending} onClick={() => remove.mutate(e.id)} /></TableCell>
+                <TableCell>{name(e.fromItemId)}</TableCell>
+                <TableCell>{e.kind}</TableCell>
+                <TableCell>{name(e.toItemId)}</TableCell>
+                <TableCell>{e.source}</TableCell>
+                <TableCell>
+                  <Button
+                    size="small"
+                    appearance="subtle"
+                    icon={<Delete20Regular />}
+                    aria-label={`Remove ${name(e.fromItemId)} ${e.kind} ${name(e.toItemId)}`}
+                    disabled={remove.isPending}
+                    onClick={() => remove.mutate(e.id)}
+                  />
+                </TableCell>
               </TableRow>
             ))}
           </TableBody>

@@ -3,7 +3,18 @@ import { Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface
 import { ErrorMessage } from './RequestState';
 
 /** A modal form: title, fields, the request's error, Cancel and a submit button. */
-export function FormDialog({ open, onClose, title, submitLabel, onSubmit, pending, error, disabled, danger, children }: {
+export function FormDialog({
+  open,
+  onClose,
+  title,
+  submitLabel,
+  onSubmit,
+  pending,
+  error,
+  disabled,
+  danger,
+  children,
+}: {
   open: boolean;
   onClose: () => void;
   title: string;
@@ -18,7 +29,12 @@ export function FormDialog({ open, onClose, title, submitLabel, onSubmit, pendin
   return (
     <Dialog open={open} onOpenChange={(_, d) => !d.open && onClose()}>
       <DialogSurface aria-describedby={undefined}>
-        <form onSubmit={(e) => { e.preventDefault(); onSubmit(); }}>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            onSubmit();
+          }}
+        >
           <DialogBody>
             <DialogTitle>{title}</DialogTitle>
             <DialogContent style={{ display: 'grid', gap: 12 }}>
@@ -26,9 +42,13 @@ export function FormDialog({ open, onClose, title, submitLabel, onSubmit, pendin
               {error ? <ErrorMessage error={error} /> : null}
             </DialogContent>
             <DialogActions>
-              <Button appearance="secondary" onClick={onClose}>Cancel</Button>
+              <Button appearance="secondary" onClick={onClose}>
+                Cancel
+              </Button>
               <Button
-                appearance="primary" type="submit" disabled={pending || disabled}
+                appearance="primary"
+                type="submit"
+                disabled={pending || disabled}
                 style={danger ? { backgroundColor: 'var(--colorPaletteRedBackground3)' } : undefined}
               >
                 {pending ? 'Working…' : submitLabel}

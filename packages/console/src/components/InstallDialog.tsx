@@ -1,6 +1,19 @@
 import { useState } from 'react';
 import {
-  Button, Dialog, DialogActions, DialogBody, DialogContent, DialogSurface, DialogTitle, Field, Input, Radio, RadioGroup, Select, Switch, Text,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogBody,
+  DialogContent,
+  DialogSurface,
+  DialogTitle,
+  Field,
+  Input,
+  Radio,
+  RadioGroup,
+  Select,
+  Switch,
+  Text,
 } from '@fluentui/react-components';
 import { useNavigate } from 'react-router-dom';
 import { useApp } from '../api/catalog';
@@ -13,9 +26,15 @@ import { JobProgress } from './JobProgress';
 import { ErrorMessage, RequestState } from './RequestState';
 
 const OVERRIDES: Array<[keyof TargetOverrides, string]> = [
-  ['platformWorkspaceId', 'Platform workspace id'], ['kqlClusterUri', 'KQL cluster URI'], ['kqlDatabase', 'KQL database'],
-  ['warehouseWorkspace', 'Warehouse workspace'], ['warehouseServer', 'Warehouse server'], ['warehouseDatabase', 'Warehouse database'],
-  ['searchService', 'Search service'], ['lakeAccount', 'Lake account'], ['lakeContainer', 'Lake container'],
+  ['platformWorkspaceId', 'Platform workspace id'],
+  ['kqlClusterUri', 'KQL cluster URI'],
+  ['kqlDatabase', 'KQL database'],
+  ['warehouseWorkspace', 'Warehouse workspace'],
+  ['warehouseServer', 'Warehouse server'],
+  ['warehouseDatabase', 'Warehouse database'],
+  ['searchService', 'Search service'],
+  ['lakeAccount', 'Lake account'],
+  ['lakeContainer', 'Lake container'],
 ];
 
 /** Install an app: choose where and how, see the plan, start, then follow progress; closing leaves the job running. */
@@ -33,13 +52,26 @@ export function InstallDialog({ appId, initialWorkspaceId, onClose }: { appId: s
   const appName = app.data?.displayName ?? appId;
 
   const submit = () => {
-    const targetOverrides = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v?.trim()).map(([k, v]) => [k, v!.trim()]));
-    start.mutate({ appId, workspaceId: wsId, deploy, mode, ...(mode === 'dedicated' && Object.keys(targetOverrides).length ? { targetOverrides } : {}) }, {
-      onSuccess: (r) => {
-        trackJob({ jobId: r.jobId, appId, appName, workspaceId: wsId, startedAt: new Date().toISOString() });
-        setJobId(r.jobId);
+    const targetOverrides = Object.fromEntries(
+      Object.entries(overrides)
+        .filter(([, v]) => v?.trim())
+        .map(([k, v]) => [k, v!.trim()]),
+    );
+    start.mutate(
+      {
+        appId,
+        workspaceId: wsId,
+        deploy,
+        mode,
+        ...(mode === 'dedicated' && Object.keys(targetOverrides).length ? { targetOverrides } : {}),
       },
-    });
+      {
+        onSuccess: (r) => {
+          trackJob({ jobId: r.jobId, appId, appName, workspaceId: wsId, startedAt: new Date().toISOString() });
+          setJobId(r.jobId);
+        },
+      },
+    );
   };
 
   return (
@@ -51,41 +83,70 @@ export function InstallDialog({ appId, initialWorkspaceId, onClose }: { appId: s
             {jobId ? (
               <>
                 <JobProgress jobId={jobId} />
-                <Text size={200}>You can close this dialog: the install keeps running, the Jobs tray follows it, and a notification says when it ends.</Text>
+                <Text size={200}>
+                  You can close this dialog: the install keeps running, the Jobs tray follows it, and a notification says when it ends.
+                </Text>
               </>
             ) : (
               <RequestState query={workspaces} label="workspaces">
-                {(list) => list.length === 0 ? <Text>Create a workspace first: the app is installed into one.</Text> : (
-                  <>
-                    <Field label="Workspace" required>
-                      <Select value={wsId} onChange={(_, d) => setWorkspaceId(d.value)}>
-                        {list.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
-                      </Select>
-                    </Field>
-                    <Field label="Deploy" hint={deploy ? 'Live items are provisioned in the backing services.' : 'Items are stored in the workspace only; nothing is provisioned.'}>
-                      <Switch checked={deploy} onChange={(_, d) => setDeploy(d.checked)} label="Provision live items in the backing services" />
-                    </Field>
-                    {deploy && (
-                      <Field label="Backing resources">
-                        <RadioGroup layout="horizontal" value={mode} onChange={(_, d) => setMode(d.value as 'shared' | 'dedicated')}>
-                          <Radio value="shared" label="Shared (the tenant's workspace, cluster, pool and search service)" />
-                          <Radio value="dedicated" label="Dedicated (an isolated set)" />
-                        </RadioGroup>
+                {(list) =>
+                  list.length === 0 ? (
+                    <Text>Create a workspace first: the app is installed into one.</Text>
+                  ) : (
+                    <>
+                      <Field label="Workspace" required>
+                        <Select value={wsId} onChange={(_, d) => setWorkspaceId(d.value)}>
+                          {list.map((w) => (
+                            <option key={w.id} value={w.id}>
+                              {w.name}
+                            </option>
+                          ))}
+                        </Select>
                       </Field>
-                    )}
-                    {deploy && mode === 'dedicated' && (
-                      <fieldset style={{ border: 'none', padding: 0, margin: 0, display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 8 }}>
-                        <legend style={{ marginBottom: 4 }}>Target overrides (leave empty to keep the resolved setting)</legend>
-                        {OVERRIDES.map(([k, label]) => (
-                          <Field key={k} label={label} size="small">
-                            <Input size="small" value={overrides[k] ?? ''} onChange={(_, d) => setOverrides((o) => ({ ...o, [k]: d.value }))} />
-                          </Field>
-                        ))}
-                      </fieldset>
-                    )}
-                    <RequestState query={app} label="the app's plan">{(a) => <InstallPlan app={a} deploy={deploy} mode={mode} />}</RequestState>
-                  </>
-                )}
+                      <Field
+                        label="Deploy"
+                        hint={
+                          deploy
+                            ? 'Live items are provisioned in the backing services.'
+                            : 'Items are stored in the workspace only; nothing is provisioned.'
+                        }
+                      >
+                        <Switch
+                          checked={deploy}
+                          onChange={(_, d) => setDeploy(d.checked)}
+                          label="Provision live items in the backing services"
+                        />
+                      </Field>
+                      {deploy && (
+                        <Field label="Backing resources">
+                          <RadioGroup layout="horizontal" value={mode} onChange={(_, d) => setMode(d.value as 'shared' | 'dedicated')}>
+                            <Radio value="shared" label="Shared (the tenant's workspace, cluster, pool and search service)" />
+                            <Radio value="dedicated" label="Dedicated (an isolated set)" />
+                          </RadioGroup>
+                        </Field>
+                      )}
+                      {deploy && mode === 'dedicated' && (
+                        <fieldset
+                          style={{ border: 'none', padding: 0, margin: 0, display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 8 }}
+                        >
+                          <legend style={{ marginBottom: 4 }}>Target overrides (leave empty to keep the resolved setting)</legend>
+                          {OVERRIDES.map(([k, label]) => (
+                            <Field key={k} label={label} size="small">
+                              <Input
+                                size="small"
+                                value={overrides[k] ?? ''}
+                                onChange={(_, d) => setOverrides((o) => ({ ...o, [k]: d.value }))}
+                              />
+                            </Field>
+                          ))}
+                        </fieldset>
+                      )}
+                      <RequestState query={app} label="the app's plan">
+                        {(a) => <InstallPlan app={a} deploy={deploy} mode={mode} />}
+                      </RequestState>
+                    </>
+                  )
+                }
               </RequestState>
             )}
             {start.isError && <ErrorMessage error={start.error} title="The install was not started" />}
@@ -93,13 +154,24 @@ export function InstallDialog({ appId, initialWorkspaceId, onClose }: { appId: s
           <DialogActions>
             {jobId ? (
               <>
-                <Button onClick={() => { onClose(); navigate(`/jobs/${jobId}`); }}>Open the report page</Button>
-                <Button appearance="primary" onClick={onClose}>Close</Button>
+                <Button
+                  onClick={() => {
+                    onClose();
+                    navigate(`/jobs/${jobId}`);
+                  }}
+                >
+                  Open the report page
+                </Button>
+                <Button appearance="primary" onClick={onClose}>
+                  Close
+                </Button>
               </>
             ) : (
               <>
                 <Button onClick={onClose}>Cancel</Button>
-                <Button appearance="primary" onClick={submit} disabled={!wsId || start.isPending || !app.data}>{start.isPending ? 'Starting…' : 'Install'}</Button>
+                <Button appearance="primary" onClick={submit} disabled={!wsId || start.isPending || !app.data}>
+                  {start.isPending ? 'Starting…' : 'Install'}
+                </Button>
               </>
             )}
           </DialogActions>

@@ -1,5 +1,15 @@
 import { Suspense, useState } from 'react';
-import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Spinner, Tab, TabList, Text } from '@fluentui/react-components';
+import {
+  Button,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  MessageBarTitle,
+  Spinner,
+  Tab,
+  TabList,
+  Text,
+} from '@fluentui/react-components';
 import { ArrowClockwise20Regular, Save20Regular } from '@fluentui/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../api/client';
@@ -51,8 +61,15 @@ export function ItemEditor({ item, content, etag }: { item: Item; content: unkno
           <Tab value="json">JSON</Tab>
         </TabList>
         <span style={{ flexGrow: 1 }} />
-        <Text size={200} aria-live="polite">{dirty ? 'Unsaved changes' : state.kind === 'saved' ? 'Saved' : 'No changes'}</Text>
-        <Button appearance="primary" icon={<Save20Regular />} disabled={!dirty || state.kind === 'saving'} onClick={() => void save(base.etag)}>
+        <Text size={200} aria-live="polite">
+          {dirty ? 'Unsaved changes' : state.kind === 'saved' ? 'Saved' : 'No changes'}
+        </Text>
+        <Button
+          appearance="primary"
+          icon={<Save20Regular />}
+          disabled={!dirty || state.kind === 'saving'}
+          onClick={() => void save(base.etag)}
+        >
           {state.kind === 'saving' ? 'Saving…' : 'Save'}
         </Button>
       </div>
@@ -60,20 +77,24 @@ export function ItemEditor({ item, content, etag }: { item: Item; content: unkno
         <MessageBar intent="warning" layout="multiline" role="alert" data-testid="conflict-message">
           <MessageBarBody>
             <MessageBarTitle>Someone else saved this item since you opened it</MessageBarTitle>
-            Your changes were not saved, and they are still here in the editor. Load the latest version to start again from theirs
-            (your changes are discarded), or overwrite their version with yours.
+            Your changes were not saved, and they are still here in the editor. Load the latest version to start again from theirs (your
+            changes are discarded), or overwrite their version with yours.
           </MessageBarBody>
           <MessageBarActions>
-            <Button icon={<ArrowClockwise20Regular />} onClick={() => void reload()}>Load latest (discard mine)</Button>
+            <Button icon={<ArrowClockwise20Regular />} onClick={() => void reload()}>
+              Load latest (discard mine)
+            </Button>
             <Button onClick={() => void save('*')}>Overwrite with mine</Button>
           </MessageBarActions>
         </MessageBar>
       )}
       {state.kind === 'error' && <ErrorMessage error={state.error} title="Save failed; your changes are still in the editor" />}
       <Suspense fallback={<Spinner size="small" label="Loading the editor…" />}>
-        {tab === 'special' && special
-          ? <special.Editor value={draft} onChange={setDraft} label={label} />
-          : <JsonEditor value={draft} onChange={setDraft} label={label} />}
+        {tab === 'special' && special ? (
+          <special.Editor value={draft} onChange={setDraft} label={label} />
+        ) : (
+          <JsonEditor value={draft} onChange={setDraft} label={label} />
+        )}
       </Suspense>
     </section>
   );

@@ -1,9 +1,27 @@
 import type { FluentIcon } from '@fluentui/react-icons';
 import {
-  Alert20Regular, Board20Regular, Bot20Regular, ChartMultiple20Regular, Database20Regular, DatabaseLightning20Regular,
-  DatabaseMultiple20Regular, DatabaseSearch20Regular, DataFunnel20Regular, DataTrending20Regular, Document20Regular,
-  DocumentText20Regular, Flow20Regular, Grid20Regular, HomeDatabase20Regular, Notebook20Regular, ArrowSync20Regular,
-  Server20Regular, Sparkle20Regular, Target20Regular, Box20Regular, Search20Regular,
+  Alert20Regular,
+  Board20Regular,
+  Bot20Regular,
+  ChartMultiple20Regular,
+  Database20Regular,
+  DatabaseLightning20Regular,
+  DatabaseMultiple20Regular,
+  DatabaseSearch20Regular,
+  DataFunnel20Regular,
+  DataTrending20Regular,
+  Document20Regular,
+  DocumentText20Regular,
+  Flow20Regular,
+  Grid20Regular,
+  HomeDatabase20Regular,
+  Notebook20Regular,
+  ArrowSync20Regular,
+  Server20Regular,
+  Sparkle20Regular,
+  Target20Regular,
+  Box20Regular,
+  Search20Regular,
 } from '@fluentui/react-icons';
 import { useItemTypes } from '../api/items';
 import type { ItemType } from '../api/types';

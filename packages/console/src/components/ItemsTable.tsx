@@ -35,7 +35,12 @@ export function ItemsTable({ items, types, workspaceId }: { items: Item[]; types
       <TableHeader>
         <TableRow>
           {COLUMNS.map((c) => (
-            <TableHeaderCell key={c.key} style={{ width: c.width }} sortDirection={sort.col === c.key ? sort.dir : undefined} onClick={() => toggle(c.key)}>
+            <TableHeaderCell
+              key={c.key}
+              style={{ width: c.width }}
+              sortDirection={sort.col === c.key ? sort.dir : undefined}
+              onClick={() => toggle(c.key)}
+            >
               {c.label}
             </TableHeaderCell>
           ))}
@@ -47,12 +52,23 @@ export function ItemsTable({ items, types, workspaceId }: { items: Item[]; types
             <TableCell>
               <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
                 <ItemTypeIcon itemType={item.itemType} title={typeName(item.itemType)} />
-                <Link to={`/workspaces/${workspaceId}/items/${item.id}`} style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{item.displayName}</Link>
+                <Link
+                  to={`/workspaces/${workspaceId}/items/${item.id}`}
+                  style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+                >
+                  {item.displayName}
+                </Link>
               </span>
             </TableCell>
             <TableCell>{typeName(item.itemType)}</TableCell>
-            <TableCell><ProvisioningCell state={item.provisioning} /></TableCell>
-            <TableCell><Text size={200} truncate wrap={false}>{item.appId ?? 'created here'}</Text></TableCell>
+            <TableCell>
+              <ProvisioningCell state={item.provisioning} />
+            </TableCell>
+            <TableCell>
+              <Text size={200} truncate wrap={false}>
+                {item.appId ?? 'created here'}
+              </Text>
+            </TableCell>
             <TableCell>{new Date(item.updatedAt).toLocaleString()}</TableCell>
           </TableRow>
         ))}

@@ -47,35 +47,49 @@ export function JobProgress({ jobId }: { jobId: string }) {
         <div style={{ display: 'grid', gap: 12 }} data-testid="job-progress" data-job-status={j.status}>
           <div className={s.line}>
             <JobStatusBadge status={j.status} />
-            <Text weight="semibold" data-testid="job-phase">{PHASES[j.phase]}</Text>
+            <Text weight="semibold" data-testid="job-phase">
+              {PHASES[j.phase]}
+            </Text>
             <Text>· {j.percentComplete}%</Text>
             <Text size={200}>· {j.deploy ? `deploy on, ${j.mode}` : 'deploy off (stored only)'}</Text>
           </div>
           <Field validationMessage={running ? `${j.createdItems} of ${j.totalItems} items created` : outcomeText(j)} validationState="none">
-            <ProgressBar value={j.percentComplete / 100} thickness="large" aria-label="Install progress" color={j.status === 'failed' ? 'error' : j.status === 'partial' ? 'warning' : 'brand'} />
+            <ProgressBar
+              value={j.percentComplete / 100}
+              thickness="large"
+              aria-label="Install progress"
+              color={j.status === 'failed' ? 'error' : j.status === 'partial' ? 'warning' : 'brand'}
+            />
           </Field>
           <section className={s.list} aria-label="Per-item results">
             {report
               ? report.steps.map((step) => (
-                <StepRow
-                  key={step.stepIndex} step={step}
-                  onRetry={step.result.status === 'remediation' || step.result.status === 'failed' ? () => startRetry(step.stepIndex) : undefined}
-                  retrying={retried.has(step.stepIndex) && (running || retry.isPending)}
-                  // A worker runs the job: another step can be retried once it has finished.
-                  retryDisabled={running}
-                  retryError={retry.isError && retry.variables === step.stepIndex ? (retry.error as Error).message : undefined}
-                />
-              ))
+                  <StepRow
+                    key={step.stepIndex}
+                    step={step}
+                    onRetry={
+                      step.result.status === 'remediation' || step.result.status === 'failed' ? () => startRetry(step.stepIndex) : undefined
+                    }
+                    retrying={retried.has(step.stepIndex) && (running || retry.isPending)}
+                    // A worker runs the job: another step can be retried once it has finished.
+                    retryDisabled={running}
+                    retryError={retry.isError && retry.variables === step.stepIndex ? (retry.error as Error).message : undefined}
+                  />
+                ))
               : j.installed.map((it, i) => {
-                const ev = Object.values(seen).find((e) => e.displayName === it.displayName && e.itemType === it.itemType);
-                return (
-                  <div key={it.id ?? i} className={s.line} data-testid="installed-item">
-                    <ItemTypeIcon itemType={it.itemType} title={it.itemType} />
-                    <Text style={{ flexGrow: 1 }}>{it.displayName}</Text>
-                    {ev ? <StepStatusBadge status={ev.status} /> : <Text size={200}>stored{j.phase === 'provisioning' ? ', provisioning…' : ''}</Text>}
-                  </div>
-                );
-              })}
+                  const ev = Object.values(seen).find((e) => e.displayName === it.displayName && e.itemType === it.itemType);
+                  return (
+                    <div key={it.id ?? i} className={s.line} data-testid="installed-item">
+                      <ItemTypeIcon itemType={it.itemType} title={it.itemType} />
+                      <Text style={{ flexGrow: 1 }}>{it.displayName}</Text>
+                      {ev ? (
+                        <StepStatusBadge status={ev.status} />
+                      ) : (
+                        <Text size={200}>stored{j.phase === 'provisioning' ? ', provisioning…' : ''}</Text>
+                      )}
+                    </div>
+                  );
+                })}
             {!report && j.installed.length === 0 && <Text size={200}>Creating the app's items…</Text>}
           </section>
         </div>

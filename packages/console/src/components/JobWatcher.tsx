@@ -25,10 +25,20 @@ function WatchedJob({ tracked, toasterId }: { tracked: TrackedJob; toasterId: st
     markNotified(job.id);
     dispatchToast(
       <Toast data-testid="install-toast">
-        <ToastTitle>{tracked.appName}: {job.status === 'failed' ? 'install failed' : 'install finished'}</ToastTitle>
+        <ToastTitle>
+          {tracked.appName}: {job.status === 'failed' ? 'install failed' : 'install finished'}
+        </ToastTitle>
         <ToastBody>
           {tracked.appName} {outcomeText(job)}.{' '}
-          <Link href={`/jobs/${job.id}`} onClick={(e) => { e.preventDefault(); navigate(`/jobs/${job.id}`); }}>See the report</Link>
+          <Link
+            href={`/jobs/${job.id}`}
+            onClick={(e) => {
+              e.preventDefault();
+              navigate(`/jobs/${job.id}`);
+            }}
+          >
+            See the report
+          </Link>
         </ToastBody>
       </Toast>,
       { intent: INTENT[job.status], timeout: 15_000 },
@@ -40,5 +50,13 @@ function WatchedJob({ tracked, toasterId }: { tracked: TrackedJob; toasterId: st
 /** Background follower of every install this browser started and has not yet notified. */
 export function JobWatcher({ toasterId }: { toasterId: string }) {
   const tracked = useTrackedJobs();
-  return <>{tracked.filter((t) => !t.notified).map((t) => <WatchedJob key={t.jobId} tracked={t} toasterId={toasterId} />)}</>;
+  return (
+    <>
+      {tracked
+        .filter((t) => !t.notified)
+        .map((t) => (
+          <WatchedJob key={t.jobId} tracked={t} toasterId={toasterId} />
+        ))}
+    </>
+  );
 }

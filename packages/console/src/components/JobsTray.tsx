@@ -1,6 +1,15 @@
 import { useState } from 'react';
 import {
-  Button, CounterBadge, DrawerBody, DrawerHeader, DrawerHeaderTitle, makeStyles, OverlayDrawer, ProgressBar, Text, tokens,
+  Button,
+  CounterBadge,
+  DrawerBody,
+  DrawerHeader,
+  DrawerHeaderTitle,
+  makeStyles,
+  OverlayDrawer,
+  ProgressBar,
+  Text,
+  tokens,
 } from '@fluentui/react-components';
 import { Dismiss24Regular, History20Regular } from '@fluentui/react-icons';
 import { Link as RouterLink } from 'react-router-dom';
@@ -24,14 +33,20 @@ export function JobsTray() {
   return (
     <>
       <Button
-        appearance="transparent" icon={<History20Regular />} style={{ color: 'inherit' }} onClick={() => setOpen(true)}
-        aria-label={`Install jobs${running ? `, ${running} running` : ''}`} data-testid="jobs-tray-button"
+        appearance="transparent"
+        icon={<History20Regular />}
+        style={{ color: 'inherit' }}
+        onClick={() => setOpen(true)}
+        aria-label={`Install jobs${running ? `, ${running} running` : ''}`}
+        data-testid="jobs-tray-button"
       >
         Jobs{running > 0 && <CounterBadge count={running} size="small" color="informative" style={{ marginLeft: 6 }} />}
       </Button>
       <OverlayDrawer position="end" open={open} onOpenChange={(_, d) => setOpen(d.open)} size="medium">
         <DrawerHeader>
-          <DrawerHeaderTitle action={<Button appearance="subtle" aria-label="Close" icon={<Dismiss24Regular />} onClick={() => setOpen(false)} />}>
+          <DrawerHeaderTitle
+            action={<Button appearance="subtle" aria-label="Close" icon={<Dismiss24Regular />} onClick={() => setOpen(false)} />}
+          >
             Install jobs
           </DrawerHeaderTitle>
         </DrawerHeader>
@@ -48,15 +63,21 @@ function TrayList({ className: s, onNavigate }: { className: ReturnType<typeof u
   return (
     <RequestState query={jobs} label="install jobs">
       {(list) => {
-        const sorted = [...list].sort((a, b) => Number(b.status === 'running') - Number(a.status === 'running') || b.createdAt.localeCompare(a.createdAt)).slice(0, 15);
+        const sorted = [...list]
+          .sort((a, b) => Number(b.status === 'running') - Number(a.status === 'running') || b.createdAt.localeCompare(a.createdAt))
+          .slice(0, 15);
         if (!sorted.length) return <Text>No installs yet. Start one from the App catalog.</Text>;
         return sorted.map((j) => (
           <div key={j.id} className={s.entry} data-testid="tray-job">
             <div className={s.row}>
-              <RouterLink to={`/jobs/${j.id}`} className={s.link} onClick={onNavigate}>{name(j.appId)}</RouterLink>
+              <RouterLink to={`/jobs/${j.id}`} className={s.link} onClick={onNavigate}>
+                {name(j.appId)}
+              </RouterLink>
               <JobStatusBadge status={j.status} />
             </div>
-            <Text size={200}>{PHASES[j.phase]} · {j.percentComplete}% · started {new Date(j.createdAt).toLocaleString()}</Text>
+            <Text size={200}>
+              {PHASES[j.phase]} · {j.percentComplete}% · started {new Date(j.createdAt).toLocaleString()}
+            </Text>
             {j.status === 'running' && <ProgressBar value={j.percentComplete / 100} aria-label={`${name(j.appId)} progress`} />}
           </div>
         ));

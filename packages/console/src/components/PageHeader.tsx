@@ -11,7 +11,17 @@ const useStyles = makeStyles({
 });
 
 /** A page's breadcrumb, title (also the document title) and actions. */
-export function PageHeader({ title, crumbs = [], actions, icon }: { title: string; crumbs?: Array<{ to: string; label: string }>; actions?: ReactNode; icon?: ReactNode }) {
+export function PageHeader({
+  title,
+  crumbs = [],
+  actions,
+  icon,
+}: {
+  title: string;
+  crumbs?: Array<{ to: string; label: string }>;
+  actions?: ReactNode;
+  icon?: ReactNode;
+}) {
   const s = useStyles();
   useEffect(() => {
     document.title = `${title} · Analytics Workspace`;
@@ -22,7 +32,11 @@ export function PageHeader({ title, crumbs = [], actions, icon }: { title: strin
         <Breadcrumb aria-label="Breadcrumb" size="small">
           {crumbs.map((c, i) => (
             <span key={c.to} style={{ display: 'contents' }}>
-              <BreadcrumbItem><Link to={c.to} className={s.crumb}>{c.label}</Link></BreadcrumbItem>
+              <BreadcrumbItem>
+                <Link to={c.to} className={s.crumb}>
+                  {c.label}
+                </Link>
+              </BreadcrumbItem>
               {i < crumbs.length - 1 && <BreadcrumbDivider />}
             </span>
           ))}
@@ -30,7 +44,9 @@ export function PageHeader({ title, crumbs = [], actions, icon }: { title: strin
       )}
       <div className={s.head}>
         {icon}
-        <Title2 as="h1" className={s.title}>{title}</Title2>
+        <Title2 as="h1" className={s.title}>
+          {title}
+        </Title2>
         {actions && <div className={s.actions}>{actions}</div>}
       </div>
     </>

@@ -4,8 +4,13 @@ import { StepStatusBadge } from './JobStatus';
 
 /** An item's live provisioning state in one cell: status, resource id, and the gate or error on hover. */
 export function ProvisioningCell({ state }: { state: ItemProvisioning | null }) {
-  if (!state) return <Text size={200} italic>not provisioned</Text>;
-  const detail = state.gate ? `${state.gate.reason} — ${state.gate.remediation}` : state.error ?? state.resourceId ?? '';
+  if (!state)
+    return (
+      <Text size={200} italic>
+        not provisioned
+      </Text>
+    );
+  const detail = state.gate ? `${state.gate.reason} — ${state.gate.remediation}` : (state.error ?? state.resourceId ?? '');
   const badge = <StepStatusBadge status={state.status} />;
   return (
     <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center', minWidth: 0 }}>
@@ -14,8 +19,14 @@ export function ProvisioningCell({ state }: { state: ItemProvisioning | null }) 
           {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the badge takes focus so a keyboard user can open its tooltip (the gate or error) */}
           <span tabIndex={0}>{badge}</span>
         </Tooltip>
-      ) : badge}
-      {state.resourceId && <Text size={200} font="monospace" truncate wrap={false} style={{ maxWidth: 180 }} title={state.resourceId}>{state.resourceId}</Text>}
+      ) : (
+        badge
+      )}
+      {state.resourceId && (
+        <Text size={200} font="monospace" truncate wrap={false} style={{ maxWidth: 180 }} title={state.resourceId}>
+          {state.resourceId}
+        </Text>
+      )}
     </span>
   );
 }

@@ -7,30 +7,57 @@ export function ProvisioningPanel({ item, live }: { item: Item; live: boolean })
   const p = item.provisioning;
   return (
     <Card data-testid="provisioning-panel">
-      <CardHeader header={<Text weight="semibold">Live provisioning</Text>} action={p ? <StepStatusBadge status={p.status} /> : undefined} />
-      {!p && <Text size={200}>{live ? 'Not provisioned yet: install an app with deploy on to create it in its backing service.' : 'Stored in the service only; nothing is provisioned for this type.'}</Text>}
+      <CardHeader
+        header={<Text weight="semibold">Live provisioning</Text>}
+        action={p ? <StepStatusBadge status={p.status} /> : undefined}
+      />
+      {!p && (
+        <Text size={200}>
+          {live
+            ? 'Not provisioned yet: install an app with deploy on to create it in its backing service.'
+            : 'Stored in the service only; nothing is provisioned for this type.'}
+        </Text>
+      )}
       {p && (
         <div style={{ display: 'grid', gap: 6 }}>
           <Text size={200}>Resource id</Text>
-          <Text font="monospace" size={200} style={{ wordBreak: 'break-all' }}>{p.resourceId ?? '—'}</Text>
-          {p.steps?.length ? <><Text size={200}>Last step</Text><Text size={200}>{p.steps[p.steps.length - 1]}</Text></> : null}
+          <Text font="monospace" size={200} style={{ wordBreak: 'break-all' }}>
+            {p.resourceId ?? '—'}
+          </Text>
+          {p.steps?.length ? (
+            <>
+              <Text size={200}>Last step</Text>
+              <Text size={200}>{p.steps[p.steps.length - 1]}</Text>
+            </>
+          ) : null}
           {p.at && <Text size={200}>Updated {new Date(p.at).toLocaleString()}</Text>}
           {p.gate && (
             <MessageBar intent="warning" layout="multiline">
               <MessageBarBody>
                 <MessageBarTitle>{p.gate.reason}</MessageBarTitle>
-                {p.gate.remediation} {p.gate.link && <Link href={p.gate.link} target="_blank" rel="noreferrer">How to fix</Link>}
+                {p.gate.remediation}{' '}
+                {p.gate.link && (
+                  <Link href={p.gate.link} target="_blank" rel="noreferrer">
+                    How to fix
+                  </Link>
+                )}
               </MessageBarBody>
             </MessageBar>
           )}
           {p.error && (
             <MessageBar intent="error" layout="multiline">
-              <MessageBarBody><MessageBarTitle>Backing service error</MessageBarTitle><code style={{ whiteSpace: 'pre-wrap' }}>{p.error}</code></MessageBarBody>
+              <MessageBarBody>
+                <MessageBarTitle>Backing service error</MessageBarTitle>
+                <code style={{ whiteSpace: 'pre-wrap' }}>{p.error}</code>
+              </MessageBarBody>
             </MessageBar>
           )}
           {!p.error && p.message && (
             <MessageBar intent="error" layout="multiline">
-              <MessageBarBody><MessageBarTitle>Failed ({p.code ?? 'error'})</MessageBarTitle>{p.message}</MessageBarBody>
+              <MessageBarBody>
+                <MessageBarTitle>Failed ({p.code ?? 'error'})</MessageBarTitle>
+                {p.message}
+              </MessageBarBody>
             </MessageBar>
           )}
         </div>

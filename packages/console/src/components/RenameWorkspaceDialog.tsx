@@ -9,7 +9,12 @@ export function RenameWorkspaceDialog({ workspace, onClose }: { workspace: Works
   const { update } = useWorkspaceMutations();
   return (
     <FormDialog
-      open onClose={onClose} title={`Rename ${workspace.name}`} submitLabel="Rename" pending={update.isPending} error={update.error}
+      open
+      onClose={onClose}
+      title={`Rename ${workspace.name}`}
+      submitLabel="Rename"
+      pending={update.isPending}
+      error={update.error}
       disabled={!name.trim() || name.trim() === workspace.name}
       onSubmit={() => update.mutate({ id: workspace.id, name: name.trim() }, { onSuccess: onClose })}
     >

@@ -1,4 +1,12 @@
-import { Button, Link as ExternalLink, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Spinner } from '@fluentui/react-components';
+import {
+  Button,
+  Link as ExternalLink,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  MessageBarTitle,
+  Spinner,
+} from '@fluentui/react-components';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { ApiError } from '../api/client';
@@ -15,15 +23,33 @@ export function ErrorMessage({ error, title = 'Request failed', onRetry }: { err
       <MessageBarBody>
         <MessageBarTitle>{title}</MessageBarTitle>
         {message}
-        {e && <> <code>({e.status ? `${e.status} ` : ''}{e.code})</code></>}
+        {e && (
+          <>
+            {' '}
+            <code>
+              ({e.status ? `${e.status} ` : ''}
+              {e.code})
+            </code>
+          </>
+        )}
         {/* A deployment gate (424) names what an admin must fix; its hint is the same remediation. */}
         {e?.gate ? (
           <div data-testid="error-gate">
             <strong>Needs an admin: {e.gate.reason}.</strong> {e.gate.remediation}{' '}
-            {e.gate.link && <ExternalLink href={e.gate.link} target="_blank" rel="noreferrer">Open the setting</ExternalLink>}
+            {e.gate.link && (
+              <ExternalLink href={e.gate.link} target="_blank" rel="noreferrer">
+                Open the setting
+              </ExternalLink>
+            )}
           </div>
-        ) : e?.hint && <div>{e.hint}</div>}
-        {diagnosis && <div><Link to={diagnosis}>Open the diagnosis</Link></div>}
+        ) : (
+          e?.hint && <div>{e.hint}</div>
+        )}
+        {diagnosis && (
+          <div>
+            <Link to={diagnosis}>Open the diagnosis</Link>
+          </div>
+        )}
       </MessageBarBody>
       {onRetry && (
         <MessageBarActions>
@@ -35,7 +61,11 @@ export function ErrorMessage({ error, title = 'Request failed', onRetry }: { err
 }
 
 /** Renders a query's loading and error states, and its data only once it has arrived. */
-export function RequestState<T>({ query, label, children }: {
+export function RequestState<T>({
+  query,
+  label,
+  children,
+}: {
   query: { isPending: boolean; isError: boolean; error: unknown; data: T | undefined; refetch: () => unknown };
   label: string;
   children: (data: T) => ReactNode;

@@ -1,4 +1,15 @@
-import { Button, Link, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Spinner, Text, makeStyles, tokens } from '@fluentui/react-components';
+import {
+  Button,
+  Link,
+  MessageBar,
+  MessageBarActions,
+  MessageBarBody,
+  MessageBarTitle,
+  Spinner,
+  Text,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
 import { ArrowClockwise20Regular } from '@fluentui/react-icons';
 import { Link as RouterLink } from 'react-router-dom';
 import { consoleDiagnosisLink, useIsAdmin } from '../api/identity';
@@ -17,18 +28,37 @@ const useStyles = makeStyles({
  * One provisioning step of the report: its status and resource, a gate as a warning, a failure with the service's text,
  * and Retry. `retrying`: the step is re-opened and the service's worker runs it; `retryDisabled`: the job runs.
  */
-export function StepRow({ step, onRetry, retrying, retryDisabled, retryError }: {
-  step: ProvisionStep; onRetry?: () => void; retrying?: boolean; retryDisabled?: boolean; retryError?: string;
+export function StepRow({
+  step,
+  onRetry,
+  retrying,
+  retryDisabled,
+  retryError,
+}: {
+  step: ProvisionStep;
+  onRetry?: () => void;
+  retrying?: boolean;
+  retryDisabled?: boolean;
+  retryError?: string;
 }) {
   const s = useStyles();
   const r = step.result;
   const isAdmin = useIsAdmin();
   // The service links an identity failure to its diagnosis; admins open it on the identity page.
   const diagnosis = isAdmin ? consoleDiagnosisLink(r.diagnosis) : undefined;
-  const diagnose = diagnosis && <RouterLink to={diagnosis} data-testid="diagnose-link">Diagnose this failure</RouterLink>;
+  const diagnose = diagnosis && (
+    <RouterLink to={diagnosis} data-testid="diagnose-link">
+      Diagnose this failure
+    </RouterLink>
+  );
   const retry = onRetry && (
     <MessageBarActions>
-      <Button icon={retrying ? <Spinner size="tiny" /> : <ArrowClockwise20Regular />} onClick={onRetry} disabled={retrying || retryDisabled} aria-label={`Retry ${step.displayName}`}>
+      <Button
+        icon={retrying ? <Spinner size="tiny" /> : <ArrowClockwise20Regular />}
+        onClick={onRetry}
+        disabled={retrying || retryDisabled}
+        aria-label={`Retry ${step.displayName}`}
+      >
         {retrying ? 'Retrying…' : 'Retry'}
       </Button>
     </MessageBarActions>
@@ -37,8 +67,14 @@ export function StepRow({ step, onRetry, retrying, retryDisabled, retryError }: 
     <div className={s.row} data-testid="provision-step" data-step={step.stepIndex} data-status={retrying ? 'running' : r.status}>
       <div className={s.line}>
         <ItemTypeIcon itemType={step.itemType} title={step.itemType} />
-        <Text className={s.name} weight="semibold">{step.displayName}</Text>
-        {r.resourceId && <Text size={200} font="monospace" className={s.id} title={r.resourceId}>{r.resourceId}</Text>}
+        <Text className={s.name} weight="semibold">
+          {step.displayName}
+        </Text>
+        {r.resourceId && (
+          <Text size={200} font="monospace" className={s.id} title={r.resourceId}>
+            {r.resourceId}
+          </Text>
+        )}
         <StepStatusBadge status={retrying ? 'running' : r.status} />
       </div>
       {r.status === 'remediation' && r.gate && (
@@ -46,10 +82,18 @@ export function StepRow({ step, onRetry, retrying, retryDisabled, retryError }: 
           <MessageBarBody>
             <MessageBarTitle>Needs an admin: {r.gate.reason}</MessageBarTitle>
             {/* A multi-line remediation is a script to run (the warehouse's T-SQL): kept as lines so it copies as written. */}
-            {r.gate.remediation.includes('\n')
-              ? <pre data-testid="remediation-script" style={{ whiteSpace: 'pre-wrap', margin: '4px 0' }}>{r.gate.remediation}</pre>
-              : r.gate.remediation}{' '}
-            {r.gate.link && <Link href={r.gate.link} target="_blank" rel="noreferrer">Open the setting</Link>}
+            {r.gate.remediation.includes('\n') ? (
+              <pre data-testid="remediation-script" style={{ whiteSpace: 'pre-wrap', margin: '4px 0' }}>
+                {r.gate.remediation}
+              </pre>
+            ) : (
+              r.gate.remediation
+            )}{' '}
+            {r.gate.link && (
+              <Link href={r.gate.link} target="_blank" rel="noreferrer">
+                Open the setting
+              </Link>
+            )}
             {diagnose && <> · {diagnose}</>}
           </MessageBarBody>
           {retry}
@@ -58,15 +102,27 @@ export function StepRow({ step, onRetry, retrying, retryDisabled, retryError }: 
       {r.status === 'failed' && (
         <MessageBar intent="error" layout="multiline" data-testid="step-failed">
           <MessageBarBody>
-            {r.error !== undefined
-              ? <><MessageBarTitle>The backing service refused</MessageBarTitle><code style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{r.error}</code></>
-              : <><MessageBarTitle>Failed{r.code ? ` (${r.code})` : ''}</MessageBarTitle>{r.message ?? 'no description'}</>}
+            {r.error !== undefined ? (
+              <>
+                <MessageBarTitle>The backing service refused</MessageBarTitle>
+                <code style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{r.error}</code>
+              </>
+            ) : (
+              <>
+                <MessageBarTitle>Failed{r.code ? ` (${r.code})` : ''}</MessageBarTitle>
+                {r.message ?? 'no description'}
+              </>
+            )}
             {diagnose && <div>{diagnose}</div>}
           </MessageBarBody>
           {retry}
         </MessageBar>
       )}
-      {retryError && <Text size={200} style={{ color: tokens.colorPaletteRedForeground1 }} role="alert">Retry failed: {retryError}</Text>}
+      {retryError && (
+        <Text size={200} style={{ color: tokens.colorPaletteRedForeground1 }} role="alert">
+          Retry failed: {retryError}
+        </Text>
+      )}
     </div>
   );
 }

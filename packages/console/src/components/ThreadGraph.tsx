@@ -5,12 +5,32 @@ import { ItemTypeIcon } from './ItemTypeIcon';
 import { bezier, layout, NODE_H, NODE_W } from './thread-layout';
 
 const useStyles = makeStyles({
-  frame: { margin: 0, overflow: 'auto', border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium, backgroundColor: tokens.colorNeutralBackground2, maxHeight: '64vh' },
+  frame: {
+    margin: 0,
+    overflow: 'auto',
+    border: `1px solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusMedium,
+    backgroundColor: tokens.colorNeutralBackground2,
+    maxHeight: '64vh',
+  },
   canvas: { position: 'relative' },
   node: {
-    position: 'absolute', width: `${NODE_W}px`, height: `${NODE_H}px`, boxSizing: 'border-box', display: 'flex', alignItems: 'center', gap: '8px',
-    padding: '0 10px', border: `1px solid ${tokens.colorNeutralStroke1}`, borderRadius: tokens.borderRadiusMedium, cursor: 'pointer',
-    backgroundColor: tokens.colorNeutralBackground1, boxShadow: tokens.shadow4, fontFamily: 'inherit', textAlign: 'left', color: tokens.colorNeutralForeground1,
+    position: 'absolute',
+    width: `${NODE_W}px`,
+    height: `${NODE_H}px`,
+    boxSizing: 'border-box',
+    display: 'flex',
+    alignItems: 'center',
+    gap: '8px',
+    padding: '0 10px',
+    border: `1px solid ${tokens.colorNeutralStroke1}`,
+    borderRadius: tokens.borderRadiusMedium,
+    cursor: 'pointer',
+    backgroundColor: tokens.colorNeutralBackground1,
+    boxShadow: tokens.shadow4,
+    fontFamily: 'inherit',
+    textAlign: 'left',
+    color: tokens.colorNeutralForeground1,
     ':hover': { outline: `1px solid ${tokens.colorBrandStroke1}` },
     ':focus-visible': { outline: `2px solid ${tokens.colorStrokeFocus2}`, outlineOffset: '2px' },
   },
@@ -23,7 +43,10 @@ export function ThreadGraph({ items, edges }: { items: Item[]; edges: ThreadEdge
   const navigate = useNavigate();
   const connected = new Set(edges.flatMap((e) => [e.fromItemId, e.toItemId]));
   const shown = items.filter((i) => connected.has(i.id));
-  const { nodes, width, height } = layout(shown.map((i) => i.id), edges);
+  const { nodes, width, height } = layout(
+    shown.map((i) => i.id),
+    edges,
+  );
   const seen = new Map<string, number>();
   const geometry = edges.flatMap((e) => {
     // Several edges between the same two items fan out instead of lying on top of each other.
@@ -41,7 +64,14 @@ export function ThreadGraph({ items, edges }: { items: Item[]; edges: ThreadEdge
     const y2 = forward ? b.y + NODE_H / 2 : b.y;
     // The label sits a third of the way along: edges leave their sources apart, so labels do not pile up at a shared target.
     const [c1x, c1y, c2x, c2y] = forward ? [x1 + 60, y1 + bend, x2 - 60, y2 + bend] : [x1 + 60 + bend, y1 + 20, x2 + 60 + bend, y2 - 20];
-    return [{ e, d: `M ${x1} ${y1} C ${c1x} ${c1y}, ${c2x} ${c2y}, ${x2} ${y2}`, mx: bezier(0.3, x1, c1x, c2x, x2), my: bezier(0.3, y1, c1y, c2y, y2) + bend / 2 }];
+    return [
+      {
+        e,
+        d: `M ${x1} ${y1} C ${c1x} ${c1y}, ${c2x} ${c2y}, ${x2} ${y2}`,
+        mx: bezier(0.3, x1, c1x, c2x, x2),
+        my: bezier(0.3, y1, c1y, c2y, y2) + bend / 2,
+      },
+    ];
   });
   if (!shown.length) return <Text>No lineage yet: add an edge below, or install an app.</Text>;
   return (
@@ -54,14 +84,32 @@ export function ThreadGraph({ items, edges }: { items: Item[]; edges: ThreadEdge
             </marker>
           </defs>
           {geometry.map((g) => (
-            <path key={g.e.id} d={g.d} fill="none" stroke={g.e.source === 'user' ? tokens.colorBrandStroke1 : tokens.colorNeutralStroke1} strokeWidth={1.5} markerEnd="url(#arrow)" data-testid="thread-edge" />
+            <path
+              key={g.e.id}
+              d={g.d}
+              fill="none"
+              stroke={g.e.source === 'user' ? tokens.colorBrandStroke1 : tokens.colorNeutralStroke1}
+              strokeWidth={1.5}
+              markerEnd="url(#arrow)"
+              data-testid="thread-edge"
+            />
           ))}
           {geometry.map(({ e, mx, my }) => {
             const w = e.kind.length * 6.4 + 10;
             return (
               <g key={e.id}>
-                <rect x={mx - w / 2} y={my - 9} width={w} height={18} rx={4} fill={tokens.colorNeutralBackground1} stroke={tokens.colorNeutralStroke2} />
-                <text x={mx} y={my + 4} textAnchor="middle" fontSize={11} fill={tokens.colorNeutralForeground2}>{e.kind}</text>
+                <rect
+                  x={mx - w / 2}
+                  y={my - 9}
+                  width={w}
+                  height={18}
+                  rx={4}
+                  fill={tokens.colorNeutralBackground1}
+                  stroke={tokens.colorNeutralStroke2}
+                />
+                <text x={mx} y={my + 4} textAnchor="middle" fontSize={11} fill={tokens.colorNeutralForeground2}>
+                  {e.kind}
+                </text>
               </g>
             );
           })}
@@ -70,8 +118,13 @@ export function ThreadGraph({ items, edges }: { items: Item[]; edges: ThreadEdge
           const p = nodes.get(i.id)!;
           return (
             <button
-              key={i.id} type="button" className={s.node} style={{ left: p.x, top: p.y }} data-testid="thread-node"
-              title={`${i.displayName} (${i.itemType})`} onClick={() => navigate(`/workspaces/${i.workspaceId}/items/${i.id}`)}
+              key={i.id}
+              type="button"
+              className={s.node}
+              style={{ left: p.x, top: p.y }}
+              data-testid="thread-node"
+              title={`${i.displayName} (${i.itemType})`}
+              onClick={() => navigate(`/workspaces/${i.workspaceId}/items/${i.id}`)}
             >
               <ItemTypeIcon itemType={i.itemType} title={i.itemType} />
               <span className={s.name}>{i.displayName}</span>

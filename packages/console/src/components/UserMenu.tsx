@@ -12,7 +12,12 @@ export function UserMenu() {
   return (
     <Menu>
       <MenuTrigger disableButtonEnhancement>
-        <Button appearance="transparent" icon={<PersonCircle20Regular />} aria-label={`Account: ${me.userName}`} style={{ color: 'inherit' }}>
+        <Button
+          appearance="transparent"
+          icon={<PersonCircle20Regular />}
+          aria-label={`Account: ${me.userName}`}
+          style={{ color: 'inherit' }}
+        >
           {me.userName}
         </Button>
       </MenuTrigger>

@@ -6,7 +6,11 @@ const COL_GAP = 130;
 const ROW_GAP = 28;
 const PAD = 16;
 
-export interface Placed { id: string; x: number; y: number }
+export interface Placed {
+  id: string;
+  x: number;
+  y: number;
+}
 
 /** Layered layout: each item's column is its longest path from a source, so lineage reads left to right. */
 export function layout(nodeIds: string[], edges: ThreadEdge[]): { nodes: Map<string, Placed>; width: number; height: number } {

@@ -12,14 +12,18 @@ export default function JsonEditor({ value, onChange, label }: EditorProps) {
     setText((t) => {
       try {
         if (JSON.stringify(JSON.parse(t)) === JSON.stringify(value ?? null)) return t;
-      } catch { /* keep the user's broken text below */ }
+      } catch {
+        /* keep the user's broken text below */
+      }
       return error ? t : JSON.stringify(value ?? null, null, 2);
     });
   }, [value]);
   return (
     <Field label={label} validationMessage={error} validationState={error ? 'error' : 'none'}>
       <Textarea
-        value={text} resize="vertical" textarea={{ style: { ...mono, minHeight: 420 }, spellCheck: false }}
+        value={text}
+        resize="vertical"
+        textarea={{ style: { ...mono, minHeight: 420 }, spellCheck: false }}
         onChange={(_, d) => {
           setText(d.value);
           try {

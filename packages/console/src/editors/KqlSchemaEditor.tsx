@@ -1,14 +1,39 @@
-import { Button, Input, Select, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text, makeStyles, tokens } from '@fluentui/react-components';
+import {
+  Button,
+  Input,
+  Select,
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderCell,
+  TableRow,
+  Text,
+  makeStyles,
+  tokens,
+} from '@fluentui/react-components';
 import { Add20Regular, Delete20Regular, Table20Regular } from '@fluentui/react-icons';
 import { asArray, asObject, mono, type EditorProps } from './types';
 
-interface Column { name: string; type: string }
-interface KqlTable { name: string; columns: Column[]; [k: string]: unknown }
+interface Column {
+  name: string;
+  type: string;
+}
+interface KqlTable {
+  name: string;
+  columns: Column[];
+  [k: string]: unknown;
+}
 
 const TYPES = ['string', 'datetime', 'real', 'long', 'int', 'bool', 'decimal', 'dynamic', 'guid', 'timespan'];
 
 const useStyles = makeStyles({
-  table: { border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium, padding: '8px 12px', marginBottom: '12px' },
+  table: {
+    border: `1px solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusMedium,
+    padding: '8px 12px',
+    marginBottom: '12px',
+  },
   head: { display: 'flex', alignItems: 'center', gap: '8px', marginBottom: '4px' },
 });
 
@@ -21,7 +46,11 @@ export default function KqlSchemaEditor({ value, onChange, label }: EditorProps)
   const setTable = (i: number, t: KqlTable) => set(tables.map((x, j) => (j === i ? t : x)));
   return (
     <section aria-label={label}>
-      {typeof db.database === 'string' && <Text block style={{ marginBottom: 8 }}>Database <strong style={mono}>{db.database}</strong></Text>}
+      {typeof db.database === 'string' && (
+        <Text block style={{ marginBottom: 8 }}>
+          Database <strong style={mono}>{db.database}</strong>
+        </Text>
+      )}
       {tables.map((t, i) => {
         const columns = asArray<Column>(t.columns);
         const setCol = (k: number, c: Column) => setTable(i, { ...t, columns: columns.map((x, j) => (j === k ? c : x)) });
@@ -30,33 +59,87 @@ export default function KqlSchemaEditor({ value, onChange, label }: EditorProps)
           <div key={i} className={s.table} data-testid="kql-table">
             <div className={s.head}>
               <Table20Regular aria-hidden />
-              <Input aria-label={`Table ${i + 1} name`} value={t.name} onChange={(_, d) => setTable(i, { ...t, name: d.value })} input={{ style: mono }} />
+              <Input
+                aria-label={`Table ${i + 1} name`}
+                value={t.name}
+                onChange={(_, d) => setTable(i, { ...t, name: d.value })}
+                input={{ style: mono }}
+              />
               <Text size={200}>{asArray(t.seedRows).length} seed rows</Text>
               <span style={{ flexGrow: 1 }} />
-              <Button size="small" appearance="subtle" icon={<Delete20Regular />} aria-label={`Delete table ${t.name}`} onClick={() => set(tables.filter((_, j) => j !== i))} />
+              <Button
+                size="small"
+                appearance="subtle"
+                icon={<Delete20Regular />}
+                aria-label={`Delete table ${t.name}`}
+                onClick={() => set(tables.filter((_, j) => j !== i))}
+              />
             </div>
             <Table size="extra-small" aria-label={`Columns of ${t.name}`}>
-              <TableHeader><TableRow><TableHeaderCell>Column</TableHeaderCell><TableHeaderCell style={{ width: 160 }}>Type</TableHeaderCell><TableHeaderCell style={{ width: 48 }}><span className="sr-only">Remove</span></TableHeaderCell></TableRow></TableHeader>
+              <TableHeader>
+                <TableRow>
+                  <TableHeaderCell>Column</TableHeaderCell>
+                  <TableHeaderCell style={{ width: 160 }}>Type</TableHeaderCell>
+                  <TableHeaderCell style={{ width: 48 }}>
+                    <span className="sr-only">Remove</span>
+                  </TableHeaderCell>
+                </TableRow>
+              </TableHeader>
               <TableBody>
                 {columns.map((c, k) => (
                   // biome-ignore lint/suspicious/noArrayIndexKey: columns have no id, and a key from the editable name would remount the input on each keystroke
                   <TableRow key={k}>
-                    <TableCell><Input size="small" aria-label={`${t.name} column ${k + 1} name`} value={c.name} onChange={(_, d) => setCol(k, { ...c, name: d.value })} input={{ style: mono }} /></TableCell>
                     <TableCell>
-                      <Select size="small" aria-label={`${t.name} column ${c.name} type`} value={c.type} onChange={(_, d) => setCol(k, { ...c, type: d.value })}>
-                        {[...new Set([c.type, ...TYPES])].map((ty) => <option key={ty}>{ty}</option>)}
+                      <Input
+                        size="small"
+                        aria-label={`${t.name} column ${k + 1} name`}
+                        value={c.name}
+                        onChange={(_, d) => setCol(k, { ...c, name: d.value })}
+                        input={{ style: mono }}
+                      />
+                    </TableCell>
+                    <TableCell>
+                      <Select
+                        size="small"
+                        aria-label={`${t.name} column ${c.name} type`}
+                        value={c.type}
+                        onChange={(_, d) => setCol(k, { ...c, type: d.value })}
+                      >
+                        {[...new Set([c.type, ...TYPES])].map((ty) => (
+                          <option key={ty}>{ty}</option>
+                        ))}
                       </Select>
                     </TableCell>
-                    <TableCell><Button size="small" appearance="subtle" icon={<Delete20Regular />} aria-label={`Remove column ${c.name}`} onClick={() => setTable(i, { ...t, columns: columns.filter((_, j) => j !== k) })} /></TableCell>
+                    <TableCell>
+                      <Button
+                        size="small"
+                        appearance="subtle"
+                        icon={<Delete20Regular />}
+                        aria-label={`Remove column ${c.name}`}
+                        onClick={() => setTable(i, { ...t, columns: columns.filter((_, j) => j !== k) })}
+                      />
+                    </TableCell>
                   </TableRow>
                 ))}
               </TableBody>
             </Table>
-            <Button size="small" appearance="subtle" icon={<Add20Regular />} onClick={() => setTable(i, { ...t, columns: [...columns, { name: `Column${columns.length + 1}`, type: 'string' }] })}>Column</Button>
+            <Button
+              size="small"
+              appearance="subtle"
+              icon={<Add20Regular />}
+              onClick={() => setTable(i, { ...t, columns: [...columns, { name: `Column${columns.length + 1}`, type: 'string' }] })}
+            >
+              Column
+            </Button>
           </div>
         );
       })}
-      <Button icon={<Add20Regular />} onClick={() => set([...tables, { name: `Table${tables.length + 1}`, columns: [{ name: 'Timestamp', type: 'datetime' }] }])}>Table</Button>
+      <Button
+        icon={<Add20Regular />}
+        onClick={() => set([...tables, { name: `Table${tables.length + 1}`, columns: [{ name: 'Timestamp', type: 'datetime' }] }])}
+      >
+        Table
+      </Button>
     </section>
   );
 }

@@ -2,10 +2,21 @@ import { Badge, Button, Select, Textarea, makeStyles, tokens } from '@fluentui/r
 import { Add20Regular, ArrowDown20Regular, ArrowUp20Regular, Delete20Regular } from '@fluentui/react-icons';
 import { asArray, asObject, mono, type EditorProps } from './types';
 
-interface Cell { kind: 'code' | 'markdown'; source: string; [k: string]: unknown }
+interface Cell {
+  kind: 'code' | 'markdown';
+  source: string;
+  [k: string]: unknown;
+}
 
 const useStyles = makeStyles({
-  cell: { border: `1px solid ${tokens.colorNeutralStroke2}`, borderRadius: tokens.borderRadiusMedium, padding: '8px', display: 'grid', gap: '6px', marginBottom: '10px' },
+  cell: {
+    border: `1px solid ${tokens.colorNeutralStroke2}`,
+    borderRadius: tokens.borderRadiusMedium,
+    padding: '8px',
+    display: 'grid',
+    gap: '6px',
+    marginBottom: '10px',
+  },
   bar: { display: 'flex', gap: '6px', alignItems: 'center' },
 });
 
@@ -23,31 +34,71 @@ export default function NotebookEditor({ value, onChange, label }: EditorProps) 
   };
   return (
     <section aria-label={label}>
-      {typeof nb.language === 'string' && <Badge appearance="outline" style={{ marginBottom: 8 }}>{nb.language}</Badge>}
+      {typeof nb.language === 'string' && (
+        <Badge appearance="outline" style={{ marginBottom: 8 }}>
+          {nb.language}
+        </Badge>
+      )}
       {cells.map((c, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: cells have no id; their position is what the editor shows ([1], [2] …)
         <div key={i} className={s.cell} data-testid="notebook-cell">
           <div className={s.bar}>
-            <Badge appearance="tint" color={c.kind === 'code' ? 'brand' : 'informative'}>[{i + 1}]</Badge>
-            <Select size="small" value={c.kind} aria-label={`Cell ${i + 1} kind`} onChange={(_, d) => update(i, { kind: d.value as Cell['kind'] })}>
+            <Badge appearance="tint" color={c.kind === 'code' ? 'brand' : 'informative'}>
+              [{i + 1}]
+            </Badge>
+            <Select
+              size="small"
+              value={c.kind}
+              aria-label={`Cell ${i + 1} kind`}
+              onChange={(_, d) => update(i, { kind: d.value as Cell['kind'] })}
+            >
               <option value="code">Code</option>
               <option value="markdown">Markdown</option>
             </Select>
             <span style={{ flexGrow: 1 }} />
-            <Button size="small" appearance="subtle" icon={<ArrowUp20Regular />} aria-label={`Move cell ${i + 1} up`} disabled={i === 0} onClick={() => move(i, -1)} />
-            <Button size="small" appearance="subtle" icon={<ArrowDown20Regular />} aria-label={`Move cell ${i + 1} down`} disabled={i === cells.length - 1} onClick={() => move(i, 1)} />
-            <Button size="small" appearance="subtle" icon={<Delete20Regular />} aria-label={`Delete cell ${i + 1}`} onClick={() => set(cells.filter((_, j) => j !== i))} />
+            <Button
+              size="small"
+              appearance="subtle"
+              icon={<ArrowUp20Regular />}
+              aria-label={`Move cell ${i + 1} up`}
+              disabled={i === 0}
+              onClick={() => move(i, -1)}
+            />
+            <Button
+              size="small"
+              appearance="subtle"
+              icon={<ArrowDown20Regular />}
+              aria-label={`Move cell ${i + 1} down`}
+              disabled={i === cells.length - 1}
+              onClick={() => move(i, 1)}
+            />
+            <Button
+              size="small"
+              appearance="subtle"
+              icon={<Delete20Regular />}
+              aria-label={`Delete cell ${i + 1}`}
+              onClick={() => set(cells.filter((_, j) => j !== i))}
+            />
           </div>
           <Textarea
-            aria-label={`Cell ${i + 1} source`} value={c.source ?? ''} resize="vertical"
-            textarea={{ style: { ...mono, minHeight: Math.min(360, 40 + 18 * (c.source ?? '').split('\n').length) }, spellCheck: c.kind === 'markdown' }}
+            aria-label={`Cell ${i + 1} source`}
+            value={c.source ?? ''}
+            resize="vertical"
+            textarea={{
+              style: { ...mono, minHeight: Math.min(360, 40 + 18 * (c.source ?? '').split('\n').length) },
+              spellCheck: c.kind === 'markdown',
+            }}
             onChange={(_, d) => update(i, { source: d.value })}
           />
         </div>
       ))}
       <div className={s.bar}>
-        <Button icon={<Add20Regular />} onClick={() => set([...cells, { kind: 'code', source: '' }])}>Code cell</Button>
-        <Button icon={<Add20Regular />} onClick={() => set([...cells, { kind: 'markdown', source: '' }])}>Markdown cell</Button>
+        <Button icon={<Add20Regular />} onClick={() => set([...cells, { kind: 'code', source: '' }])}>
+          Code cell
+        </Button>
+        <Button icon={<Add20Regular />} onClick={() => set([...cells, { kind: 'markdown', source: '' }])}>
+          Markdown cell
+        </Button>
       </div>
     </section>
   );

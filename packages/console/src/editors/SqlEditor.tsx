@@ -15,19 +15,34 @@ export default function SqlEditor({ value, onChange, label }: EditorProps) {
   const set = (next: string[]) => onChange({ ...wh, ddl: next });
   return (
     <section aria-label={label}>
-      <Text size={200} block style={{ marginBottom: 8 }}>{ddl.length} T-SQL batches</Text>
+      <Text size={200} block style={{ marginBottom: 8 }}>
+        {ddl.length} T-SQL batches
+      </Text>
       {ddl.map((sql, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: a batch is a bare string; its position is its identity ("Batch 2")
         <div key={i} className={s.batch}>
-          <span className={s.num} aria-hidden>{i + 1}</span>
+          <span className={s.num} aria-hidden>
+            {i + 1}
+          </span>
           <Textarea
-            aria-label={`Batch ${i + 1}`} value={sql} resize="vertical" onChange={(_, d) => set(ddl.map((x, j) => (j === i ? d.value : x)))}
+            aria-label={`Batch ${i + 1}`}
+            value={sql}
+            resize="vertical"
+            onChange={(_, d) => set(ddl.map((x, j) => (j === i ? d.value : x)))}
             textarea={{ style: { ...mono, minHeight: Math.min(240, 24 + 18 * Math.ceil(sql.length / 110)) }, spellCheck: false }}
           />
-          <Button size="small" appearance="subtle" icon={<Delete20Regular />} aria-label={`Delete batch ${i + 1}`} onClick={() => set(ddl.filter((_, j) => j !== i))} />
+          <Button
+            size="small"
+            appearance="subtle"
+            icon={<Delete20Regular />}
+            aria-label={`Delete batch ${i + 1}`}
+            onClick={() => set(ddl.filter((_, j) => j !== i))}
+          />
         </div>
       ))}
-      <Button icon={<Add20Regular />} onClick={() => set([...ddl, ''])}>Batch</Button>
+      <Button icon={<Add20Regular />} onClick={() => set([...ddl, ''])}>
+        Batch
+      </Button>
     </section>
   );
 }

@@ -5,7 +5,8 @@ export interface EditorProps {
   label: string;
 }
 
-export const asObject = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-export const asArray = <T,>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
+export const asObject = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+export const asArray = <T>(v: unknown): T[] => (Array.isArray(v) ? (v as T[]) : []);
 
 export const mono = { fontFamily: 'Consolas, "Cascadia Mono", "Courier New", monospace', fontSize: 13 } as const;

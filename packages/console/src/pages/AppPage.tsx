@@ -16,23 +16,51 @@ export default function AppPage() {
   return (
     <>
       <PageHeader
-        title={name} crumbs={[{ to: '/apps', label: 'App catalog' }, { to: `/apps/${appId}`, label: name }]}
-        actions={<Button appearance="primary" onClick={() => setInstalling(true)} disabled={!app.data}>Install</Button>}
+        title={name}
+        crumbs={[
+          { to: '/apps', label: 'App catalog' },
+          { to: `/apps/${appId}`, label: name },
+        ]}
+        actions={
+          <Button appearance="primary" onClick={() => setInstalling(true)} disabled={!app.data}>
+            Install
+          </Button>
+        }
       />
       <RequestState query={app} label="the app">
         {(a) => (
           <div style={{ display: 'grid', gap: 16, maxWidth: 1200 }}>
             <Text>{a.description}</Text>
-            <Text size={200}>Version {a.version} · {a.totalItems} items · {a.liveItems} provisioned live · {a.storedItems} stored only</Text>
+            <Text size={200}>
+              Version {a.version} · {a.totalItems} items · {a.liveItems} provisioned live · {a.storedItems} stored only
+            </Text>
             <Table size="small" aria-label="What installing creates">
-              <TableHeader><TableRow><TableHeaderCell style={{ width: '30%' }}>Item</TableHeaderCell><TableHeaderCell style={{ width: 150 }}>Type</TableHeaderCell><TableHeaderCell style={{ width: 170 }}>Installs as</TableHeaderCell><TableHeaderCell>What happens</TableHeaderCell></TableRow></TableHeader>
+              <TableHeader>
+                <TableRow>
+                  <TableHeaderCell style={{ width: '30%' }}>Item</TableHeaderCell>
+                  <TableHeaderCell style={{ width: 150 }}>Type</TableHeaderCell>
+                  <TableHeaderCell style={{ width: 170 }}>Installs as</TableHeaderCell>
+                  <TableHeaderCell>What happens</TableHeaderCell>
+                </TableRow>
+              </TableHeader>
               <TableBody>
                 {a.items.map((i) => (
                   <TableRow key={i.key}>
-                    <TableCell><span style={{ display: 'inline-flex', gap: 8, alignItems: 'center' }}><ItemTypeIcon itemType={i.itemType} />{i.displayName}</span></TableCell>
+                    <TableCell>
+                      <span style={{ display: 'inline-flex', gap: 8, alignItems: 'center' }}>
+                        <ItemTypeIcon itemType={i.itemType} />
+                        {i.displayName}
+                      </span>
+                    </TableCell>
                     <TableCell>{i.itemType}</TableCell>
-                    <TableCell><Badge appearance="tint" color={i.provisioning === 'live' ? 'brand' : 'subtle'}>{i.provisioning === 'live' ? `live · ${i.backing ?? ''}` : 'stored only'}</Badge></TableCell>
-                    <TableCell><Text size={200}>{i.action}</Text></TableCell>
+                    <TableCell>
+                      <Badge appearance="tint" color={i.provisioning === 'live' ? 'brand' : 'subtle'}>
+                        {i.provisioning === 'live' ? `live · ${i.backing ?? ''}` : 'stored only'}
+                      </Badge>
+                    </TableCell>
+                    <TableCell>
+                      <Text size={200}>{i.action}</Text>
+                    </TableCell>
                   </TableRow>
                 ))}
               </TableBody>
@@ -41,7 +69,13 @@ export default function AppPage() {
             <ul style={{ margin: 0 }}>
               {a.edges.map((e) => {
                 const n = (key: string) => a.items.find((i) => i.key === key)?.displayName ?? key;
-                return <li key={`${e.from} ${e.kind} ${e.to}`}><Text size={200}>{n(e.from)} <em>{e.kind}</em> {n(e.to)}</Text></li>;
+                return (
+                  <li key={`${e.from} ${e.kind} ${e.to}`}>
+                    <Text size={200}>
+                      {n(e.from)} <em>{e.kind}</em> {n(e.to)}
+                    </Text>
+                  </li>
+                );
               })}
             </ul>
           </div>

@@ -14,14 +14,31 @@ export default function CatalogPage() {
   const apps = useApps();
   const [params, setParams] = useSearchParams();
   const installing = params.get('install');
-  const setInstall = (id?: string) => setParams((p) => { if (id) p.set('install', id); else p.delete('install'); return p; });
+  const setInstall = (id?: string) =>
+    setParams((p) => {
+      if (id) p.set('install', id);
+      else p.delete('install');
+      return p;
+    });
   return (
     <>
       <PageHeader title="App catalog" />
       <RequestState query={apps} label="the app catalog">
-        {(list) => <div className={s.grid}>{list.map((a) => <AppCard key={a.id} app={a} onInstall={() => setInstall(a.id)} />)}</div>}
+        {(list) => (
+          <div className={s.grid}>
+            {list.map((a) => (
+              <AppCard key={a.id} app={a} onInstall={() => setInstall(a.id)} />
+            ))}
+          </div>
+        )}
       </RequestState>
-      {installing && <InstallDialog appId={installing} initialWorkspaceId={params.get('workspaceId') ?? undefined} onClose={() => setInstall(undefined)} />}
+      {installing && (
+        <InstallDialog
+          appId={installing}
+          initialWorkspaceId={params.get('workspaceId') ?? undefined}
+          onClose={() => setInstall(undefined)}
+        />
+      )}
     </>
   );
 }

@@ -37,7 +37,8 @@ export default function IdentityPage() {
         <MessageBar intent="error" layout="multiline" role="alert" data-testid="identity-refused">
           <MessageBarBody>
             <MessageBarTitle>Admins only</MessageBarTitle>
-            Identity operations need the <code>admin</code> scope, and this session does not hold it. Sign in with an admin token to diagnose, fix and roll back identity failures.
+            Identity operations need the <code>admin</code> scope, and this session does not hold it. Sign in with an admin token to
+            diagnose, fix and roll back identity failures.
           </MessageBarBody>
         </MessageBar>
       </>
@@ -48,15 +49,23 @@ export default function IdentityPage() {
     <>
       <PageHeader title="Identity operations" icon={<ShieldKeyhole24Regular aria-hidden />} />
       <TabList
-        selectedValue={tab} aria-label="Identity operations" style={{ marginBottom: 16, flexWrap: 'wrap' }}
-        onTabSelect={(_, d) => setParams((p) => {
-          // A tab change keeps the platform workspace, nothing else of the previous tab.
-          const next = new URLSearchParams({ tab: String(d.value) });
-          if (p.get('ws')) next.set('ws', p.get('ws')!);
-          return next;
-        })}
+        selectedValue={tab}
+        aria-label="Identity operations"
+        style={{ marginBottom: 16, flexWrap: 'wrap' }}
+        onTabSelect={(_, d) =>
+          setParams((p) => {
+            // A tab change keeps the platform workspace, nothing else of the previous tab.
+            const next = new URLSearchParams({ tab: String(d.value) });
+            if (p.get('ws')) next.set('ws', p.get('ws')!);
+            return next;
+          })
+        }
       >
-        {Object.entries(TABS).map(([name, t]) => <Tab key={name} value={name} id={`identity-tab-${name}`}>{t.label}</Tab>)}
+        {Object.entries(TABS).map(([name, t]) => (
+          <Tab key={name} value={name} id={`identity-tab-${name}`}>
+            {t.label}
+          </Tab>
+        ))}
       </TabList>
       <section role="tabpanel" aria-labelledby={`identity-tab-${tab}`} data-testid={`identity-panel-${tab}`}>
         <Panel />

@@ -28,7 +28,11 @@ export default function ItemPage() {
       <PageHeader
         title={name}
         icon={item.data && <ItemTypeIcon itemType={item.data.itemType} title={type?.displayName} />}
-        crumbs={[{ to: '/workspaces', label: 'Workspaces' }, { to: `/workspaces/${workspaceId}`, label: ws.data?.name ?? 'Workspace' }, { to: `/workspaces/${workspaceId}/items/${itemId}`, label: name }]}
+        crumbs={[
+          { to: '/workspaces', label: 'Workspaces' },
+          { to: `/workspaces/${workspaceId}`, label: ws.data?.name ?? 'Workspace' },
+          { to: `/workspaces/${workspaceId}/items/${itemId}`, label: name },
+        ]}
       />
       <RequestState query={item} label="the item">
         {(it) => (
@@ -40,10 +44,16 @@ export default function ItemPage() {
               <Card>
                 <CardHeader header={<Text weight="semibold">{type?.displayName ?? it.itemType}</Text>} description={type?.description} />
                 <div className={s.facts}>
-                  <Text size={200}>Id</Text><Text size={200} font="monospace">{it.id}</Text>
-                  <Text size={200}>App</Text><Text size={200}>{it.appId ?? 'created here'}</Text>
-                  <Text size={200}>Content</Text><Text size={200}>{it.contentSource === 'user' ? 'saved by a user' : 'from the catalog'}</Text>
-                  <Text size={200}>Updated</Text><Text size={200}>{new Date(it.updatedAt).toLocaleString()}</Text>
+                  <Text size={200}>Id</Text>
+                  <Text size={200} font="monospace">
+                    {it.id}
+                  </Text>
+                  <Text size={200}>App</Text>
+                  <Text size={200}>{it.appId ?? 'created here'}</Text>
+                  <Text size={200}>Content</Text>
+                  <Text size={200}>{it.contentSource === 'user' ? 'saved by a user' : 'from the catalog'}</Text>
+                  <Text size={200}>Updated</Text>
+                  <Text size={200}>{new Date(it.updatedAt).toLocaleString()}</Text>
                 </div>
                 {it.description && <Text size={200}>{it.description}</Text>}
               </Card>

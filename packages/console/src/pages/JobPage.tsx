@@ -15,13 +15,23 @@ export default function JobPage() {
   return (
     <>
       <PageHeader
-        title={title} crumbs={[{ to: '/jobs', label: 'Install jobs' }, { to: `/jobs/${jobId}`, label: title }]}
-        actions={job.data && <>
-          <Button onClick={() => navigate(`/workspaces/${job.data!.workspaceId}`)}>Open workspace</Button>
-          <Button onClick={() => navigate(`/workspaces/${job.data!.workspaceId}/thread`)}>Lineage</Button>
-        </>}
+        title={title}
+        crumbs={[
+          { to: '/jobs', label: 'Install jobs' },
+          { to: `/jobs/${jobId}`, label: title },
+        ]}
+        actions={
+          job.data && (
+            <>
+              <Button onClick={() => navigate(`/workspaces/${job.data!.workspaceId}`)}>Open workspace</Button>
+              <Button onClick={() => navigate(`/workspaces/${job.data!.workspaceId}/thread`)}>Lineage</Button>
+            </>
+          )
+        }
       />
-      <div style={{ maxWidth: 960 }}><JobProgress jobId={jobId} /></div>
+      <div style={{ maxWidth: 960 }}>
+        <JobProgress jobId={jobId} />
+      </div>
     </>
   );
 }

@@ -39,11 +39,17 @@ export default function ReportsPage() {
       <div className={s.bar}>
         <Field label="Workspace">
           <Select
-            aria-label="Workspace" value={workspaceId ?? ''} style={{ minWidth: 260 }}
+            aria-label="Workspace"
+            value={workspaceId ?? ''}
+            style={{ minWidth: 260 }}
             onChange={(_, d) => setParams({ workspace: d.value })}
           >
             {!workspaceId && <option value="">Choose a workspace</option>}
-            {(workspaces.data ?? []).map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
+            {(workspaces.data ?? []).map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
           </Select>
         </Field>
         <Button icon={<ArrowClockwise20Regular />} disabled={!workspaceId || reports.isFetching} onClick={() => void reports.refetch()}>
@@ -51,7 +57,9 @@ export default function ReportsPage() {
         </Button>
         {workspaceId && <NewReportButton workspaceId={workspaceId} onCreated={(id) => select(id)} />}
       </div>
-      {workspaces.data?.length === 0 && <Text className={s.empty}>There are no workspaces yet. Create one on the Workspaces page first.</Text>}
+      {workspaces.data?.length === 0 && (
+        <Text className={s.empty}>There are no workspaces yet. Create one on the Workspaces page first.</Text>
+      )}
       {workspaceId && (
         <div className={s.body}>
           <Card className={s.side} aria-label="Reports of the workspace">
@@ -59,9 +67,17 @@ export default function ReportsPage() {
               {(list) => <ReportTree reports={list} selected={reportId} onSelect={select} />}
             </RequestState>
           </Card>
-          {reportId
-            ? <ReportDetails key={reportId} workspaceId={workspaceId} reportId={reportId} onGone={() => select(undefined)} onSelect={select} />
-            : <Text className={s.empty}>Choose a report in the tree to see its metadata, definition, export and data sources.</Text>}
+          {reportId ? (
+            <ReportDetails
+              key={reportId}
+              workspaceId={workspaceId}
+              reportId={reportId}
+              onGone={() => select(undefined)}
+              onSelect={select}
+            />
+          ) : (
+            <Text className={s.empty}>Choose a report in the tree to see its metadata, definition, export and data sources.</Text>
+          )}
         </div>
       )}
     </>

@@ -29,7 +29,9 @@ export function SignInPage() {
     <div className={s.page}>
       <Card className={s.card}>
         <Title2 as="h1">Analytics Workspace</Title2>
-        <div><CloudBadge /></div>
+        <div>
+          <CloudBadge />
+        </div>
         {idp ? (
           <>
             <Button as="a" appearance="primary" href={`${idp.loginUrl}?returnTo=${encodeURIComponent(next)}`} data-testid="sign-in-idp">

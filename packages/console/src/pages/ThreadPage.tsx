@@ -17,7 +17,14 @@ export default function ThreadPage() {
   const name = ws.data?.name ?? 'Workspace';
   return (
     <>
-      <PageHeader title={`Lineage of ${name}`} crumbs={[{ to: '/workspaces', label: 'Workspaces' }, { to: `/workspaces/${workspaceId}`, label: name }, { to: `/workspaces/${workspaceId}/thread`, label: 'Lineage' }]} />
+      <PageHeader
+        title={`Lineage of ${name}`}
+        crumbs={[
+          { to: '/workspaces', label: 'Workspaces' },
+          { to: `/workspaces/${workspaceId}`, label: name },
+          { to: `/workspaces/${workspaceId}/thread`, label: 'Lineage' },
+        ]}
+      />
       <RequestState query={items} label="items">
         {(list) => (
           <RequestState query={edges} label="the thread">

@@ -1,8 +1,29 @@
 import { useEffect, useState } from 'react';
 import {
-  Button, Field, Input, Menu, MenuItem, MenuList, MenuPopover, MenuTrigger, MessageBar, MessageBarBody, Select, Text, Toolbar,
+  Button,
+  Field,
+  Input,
+  Menu,
+  MenuItem,
+  MenuList,
+  MenuPopover,
+  MenuTrigger,
+  MessageBar,
+  MessageBarBody,
+  Select,
+  Text,
+  Toolbar,
 } from '@fluentui/react-components';
-import { Add20Regular, Apps20Regular, BranchFork20Regular, Delete20Regular, Link20Regular, MoreHorizontal20Regular, Rename20Regular, Search20Regular } from '@fluentui/react-icons';
+import {
+  Add20Regular,
+  Apps20Regular,
+  BranchFork20Regular,
+  Delete20Regular,
+  Link20Regular,
+  MoreHorizontal20Regular,
+  Rename20Regular,
+  Search20Regular,
+} from '@fluentui/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useItems, useItemTypes } from '../api/items';
@@ -31,7 +52,15 @@ export default function WorkspacePage() {
   const [dialog, setDialog] = useState<'item' | 'rename' | 'delete' | 'bind'>();
   const text = params.get('q') ?? '';
   const type = params.get('type') ?? '';
-  const setFilter = (k: string, v: string) => setParams((p) => { if (v) p.set(k, v); else p.delete(k); return p; }, { replace: true });
+  const setFilter = (k: string, v: string) =>
+    setParams(
+      (p) => {
+        if (v) p.set(k, v);
+        else p.delete(k);
+        return p;
+      },
+      { replace: true },
+    );
 
   const running = jobs.data?.filter((j) => j.status === 'running') ?? [];
   // biome-ignore lint/correctness/useExhaustiveDependencies: jobs.dataUpdatedAt is the trigger: each jobs poll refreshes the items
@@ -44,57 +73,103 @@ export default function WorkspacePage() {
     <>
       <PageHeader
         title={name}
-        crumbs={[{ to: '/workspaces', label: 'Workspaces' }, { to: `/workspaces/${workspaceId}`, label: name }]}
-        actions={<>
-          <Button appearance="primary" icon={<Add20Regular />} onClick={() => setDialog('item')} disabled={!ws.data}>New item</Button>
-          <Button icon={<Apps20Regular />} onClick={() => navigate(`/apps?workspaceId=${workspaceId}`)}>Install an app</Button>
-          <Button icon={<BranchFork20Regular />} onClick={() => navigate(`/workspaces/${workspaceId}/thread`)}>Lineage</Button>
-          <Menu>
-            <MenuTrigger disableButtonEnhancement><Button icon={<MoreHorizontal20Regular />} aria-label="Workspace actions" disabled={!ws.data} /></MenuTrigger>
-            <MenuPopover>
-              <MenuList>
-                <MenuItem icon={<Rename20Regular />} onClick={() => setDialog('rename')}>Rename</MenuItem>
-                {isAdmin && <MenuItem icon={<Link20Regular />} onClick={() => setDialog('bind')}>Platform binding</MenuItem>}
-                <MenuItem icon={<Delete20Regular />} onClick={() => setDialog('delete')}>Delete</MenuItem>
-              </MenuList>
-            </MenuPopover>
-          </Menu>
-        </>}
+        crumbs={[
+          { to: '/workspaces', label: 'Workspaces' },
+          { to: `/workspaces/${workspaceId}`, label: name },
+        ]}
+        actions={
+          <>
+            <Button appearance="primary" icon={<Add20Regular />} onClick={() => setDialog('item')} disabled={!ws.data}>
+              New item
+            </Button>
+            <Button icon={<Apps20Regular />} onClick={() => navigate(`/apps?workspaceId=${workspaceId}`)}>
+              Install an app
+            </Button>
+            <Button icon={<BranchFork20Regular />} onClick={() => navigate(`/workspaces/${workspaceId}/thread`)}>
+              Lineage
+            </Button>
+            <Menu>
+              <MenuTrigger disableButtonEnhancement>
+                <Button icon={<MoreHorizontal20Regular />} aria-label="Workspace actions" disabled={!ws.data} />
+              </MenuTrigger>
+              <MenuPopover>
+                <MenuList>
+                  <MenuItem icon={<Rename20Regular />} onClick={() => setDialog('rename')}>
+                    Rename
+                  </MenuItem>
+                  {isAdmin && (
+                    <MenuItem icon={<Link20Regular />} onClick={() => setDialog('bind')}>
+                      Platform binding
+                    </MenuItem>
+                  )}
+                  <MenuItem icon={<Delete20Regular />} onClick={() => setDialog('delete')}>
+                    Delete
+                  </MenuItem>
+                </MenuList>
+              </MenuPopover>
+            </Menu>
+          </>
+        }
       />
       <RequestState query={ws} label="the workspace">
-        {(w) => <>
-          {w.description && <Text block style={{ marginBottom: 12 }}>{w.description}</Text>}
-          {running.map((j) => (
-            <MessageBar key={j.id} intent="info" style={{ marginBottom: 8 }}>
-              <MessageBarBody>Installing {j.appId}: {j.phase} · {j.percentComplete}% · <Link to={`/jobs/${j.id}`}>follow</Link></MessageBarBody>
-            </MessageBar>
-          ))}
-          <Toolbar aria-label="Filter items" style={{ gap: 12, padding: '4px 0 12px', alignItems: 'end' }}>
-            <Field label="Filter by name">
-              <Input contentBefore={<Search20Regular />} value={text} onChange={(_, d) => setFilter('q', d.value)} placeholder="Name contains…" />
-            </Field>
-            <Field label="Type">
-              <Select value={type} onChange={(_, d) => setFilter('type', d.value)}>
-                <option value="">All types</option>
-                {types.data?.map((t) => <option key={t.id} value={t.id}>{t.displayName}</option>)}
-              </Select>
-            </Field>
-          </Toolbar>
-          <RequestState query={items} label="items">
-            {(list) => {
-              const shown = list.filter((i) => (!type || i.itemType === type) && i.displayName.toLowerCase().includes(text.toLowerCase()));
-              if (!list.length) return <Text>This workspace has no items. Create one, or install an app from the catalog.</Text>;
-              return <>
-                <Text size={200} block style={{ marginBottom: 4 }} aria-live="polite">{shown.length} of {list.length} items</Text>
-                <ItemsTable items={shown} types={types.data ?? []} workspaceId={workspaceId} />
-              </>;
-            }}
-          </RequestState>
-          <CreateItemDialog workspaceId={workspaceId} open={dialog === 'item'} onClose={() => setDialog(undefined)} />
-          {dialog === 'rename' && <RenameWorkspaceDialog workspace={w} onClose={() => setDialog(undefined)} />}
-          {dialog === 'bind' && <BindWorkspaceDialog workspace={w} onClose={() => setDialog(undefined)} />}
-          {dialog === 'delete' && <DeleteWorkspaceDialog workspace={w} onClose={() => setDialog(undefined)} onDeleted={() => navigate('/workspaces')} />}
-        </>}
+        {(w) => (
+          <>
+            {w.description && (
+              <Text block style={{ marginBottom: 12 }}>
+                {w.description}
+              </Text>
+            )}
+            {running.map((j) => (
+              <MessageBar key={j.id} intent="info" style={{ marginBottom: 8 }}>
+                <MessageBarBody>
+                  Installing {j.appId}: {j.phase} · {j.percentComplete}% · <Link to={`/jobs/${j.id}`}>follow</Link>
+                </MessageBarBody>
+              </MessageBar>
+            ))}
+            <Toolbar aria-label="Filter items" style={{ gap: 12, padding: '4px 0 12px', alignItems: 'end' }}>
+              <Field label="Filter by name">
+                <Input
+                  contentBefore={<Search20Regular />}
+                  value={text}
+                  onChange={(_, d) => setFilter('q', d.value)}
+                  placeholder="Name contains…"
+                />
+              </Field>
+              <Field label="Type">
+                <Select value={type} onChange={(_, d) => setFilter('type', d.value)}>
+                  <option value="">All types</option>
+                  {types.data?.map((t) => (
+                    <option key={t.id} value={t.id}>
+                      {t.displayName}
+                    </option>
+                  ))}
+                </Select>
+              </Field>
+            </Toolbar>
+            <RequestState query={items} label="items">
+              {(list) => {
+                const shown = list.filter(
+                  (i) => (!type || i.itemType === type) && i.displayName.toLowerCase().includes(text.toLowerCase()),
+                );
+                if (!list.length) return <Text>This workspace has no items. Create one, or install an app from the catalog.</Text>;
+                return (
+                  <>
+                    <Text size={200} block style={{ marginBottom: 4 }} aria-live="polite">
+                      {shown.length} of {list.length} items
+                    </Text>
+                    <ItemsTable items={shown} types={types.data ?? []} workspaceId={workspaceId} />
+                  </>
+                );
+              }}
+            </RequestState>
+            <CreateItemDialog workspaceId={workspaceId} open={dialog === 'item'} onClose={() => setDialog(undefined)} />
+            {dialog === 'rename' && <RenameWorkspaceDialog workspace={w} onClose={() => setDialog(undefined)} />}
+            {dialog === 'bind' && <BindWorkspaceDialog workspace={w} onClose={() => setDialog(undefined)} />}
+            {dialog === 'delete' && (
+              <DeleteWorkspaceDialog workspace={w} onClose={() => setDialog(undefined)} onDeleted={() => navigate('/workspaces')} />
+            )}
+          </>
+        )}
       </RequestState>
     </>
   );

@@ -47,11 +47,15 @@ export class SandboxAdmin {
   }
 
   /** Sets one service's added latency, or several at once. */
-  async setLatency(service: ServiceName | Partial<Record<ServiceName, number>>, ms?: number): Promise<Partial<Record<ServiceName, number>>> {
+  async setLatency(
+    service: ServiceName | Partial<Record<ServiceName, number>>,
+    ms?: number,
+  ): Promise<Partial<Record<ServiceName, number>>> {
     const changes = typeof service === 'string' ? { [service]: ms } : service;
     for (const [name, value] of Object.entries(changes)) {
       if (!SERVICE_NAMES.includes(name as ServiceName)) throw new AdminError(`unknown service '${name}'`);
-      if (typeof value !== 'number' || !(value >= 0)) throw new AdminError(`latency of ${name} must be a non-negative number of milliseconds`);
+      if (typeof value !== 'number' || !(value >= 0))
+        throw new AdminError(`latency of ${name} must be a non-negative number of milliseconds`);
       this.core.latency[name as ServiceName] = value;
     }
     return { ...this.core.latency };
@@ -128,7 +132,13 @@ export class SandboxAdmin {
   async token(opts: { principal?: string; audience: string; scopes?: string[] }): Promise<string> {
     const p = opts.principal ? this.core.directory.find(opts.principal) : this.core.directory.serviceIdentity;
     if (!p) throw new AdminError(`unknown principal '${opts.principal}'`, 404);
-    const named: Record<string, string> = { dataPlatform: AUDIENCES.dataPlatform[0], arm: AUDIENCES.arm[0], search: AUDIENCES.search[0], storage: AUDIENCES.storage[0], kql: this.core.urls.kql };
+    const named: Record<string, string> = {
+      dataPlatform: AUDIENCES.dataPlatform[0],
+      arm: AUDIENCES.arm[0],
+      search: AUDIENCES.search[0],
+      storage: AUDIENCES.storage[0],
+      kql: this.core.urls.kql,
+    };
     const audience = named[opts.audience] ?? audienceFor(opts.audience, this.core.extraResources()) ?? opts.audience;
     const t = Directory.isApp(p)
       ? await this.core.appToken(p, audience, p.kind === 'managedIdentity' ? 'managed' : 'secret')

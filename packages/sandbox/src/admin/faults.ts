@@ -21,14 +21,18 @@ export function checkFaultRule(rule: unknown): string | undefined {
       return `path is not a valid regular expression: ${r.path}`;
     }
   }
-  if (r.status !== undefined && (!Number.isInteger(r.status) || r.status < 100 || r.status > 599)) return 'status must be an HTTP status code';
+  if (r.status !== undefined && (!Number.isInteger(r.status) || r.status < 100 || r.status > 599))
+    return 'status must be an HTTP status code';
   if (r.probability !== undefined && !(r.probability >= 0 && r.probability <= 1)) return 'probability must be between 0 and 1';
   if (r.count !== undefined && !(Number.isInteger(r.count) && r.count > 0)) return 'count must be a positive integer';
   if (r.delayMs !== undefined && !(r.delayMs >= 0)) return 'delayMs must be a non-negative number';
   if (r.service === 'sql') {
-    if (r.method !== undefined && !['LOGIN', 'BATCH'].includes(String(r.method).toUpperCase())) return "method of a sql fault must be LOGIN or BATCH";
-    if (r.errorCode !== undefined && !/^\d{1,6}$/.test(String(r.errorCode))) return 'errorCode of a sql fault must be a SQL error number (for example 229 or 40613)';
-    if (r.errorCode === undefined && !r.reset && r.delayMs === undefined) return 'a sql fault needs errorCode (a SQL error number), reset or delayMs';
+    if (r.method !== undefined && !['LOGIN', 'BATCH'].includes(String(r.method).toUpperCase()))
+      return 'method of a sql fault must be LOGIN or BATCH';
+    if (r.errorCode !== undefined && !/^\d{1,6}$/.test(String(r.errorCode)))
+      return 'errorCode of a sql fault must be a SQL error number (for example 229 or 40613)';
+    if (r.errorCode === undefined && !r.reset && r.delayMs === undefined)
+      return 'a sql fault needs errorCode (a SQL error number), reset or delayMs';
     return undefined;
   }
   if (r.status === undefined && !r.reset && r.delayMs === undefined) return 'a fault needs status, reset or delayMs';

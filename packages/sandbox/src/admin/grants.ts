@@ -9,7 +9,10 @@ import { FIXED_ROLES } from '../sql/state.js';
 
 /** An error of the admin API (400 unless said otherwise). */
 export class AdminError extends Error {
-  constructor(message: string, readonly status = 400) {
+  constructor(
+    message: string,
+    readonly status = 400,
+  ) {
     super(message);
   }
 }
@@ -36,7 +39,11 @@ export function applyGrant(core: SandboxCore, g: Grant, add: boolean): { changed
       if (!ws) throw new AdminError(`unknown workspace '${g.workspaceId}'`, 404);
       const current = ws.roleAssignments.get(p.objectId);
       if (add) {
-        ws.roleAssignments.set(p.objectId, { id: p.objectId, principal: { id: p.objectId, type: Directory.isApp(p) ? 'ServicePrincipal' : 'User' }, role: g.role as WorkspaceRole });
+        ws.roleAssignments.set(p.objectId, {
+          id: p.objectId,
+          principal: { id: p.objectId, type: Directory.isApp(p) ? 'ServicePrincipal' : 'User' },
+          role: g.role as WorkspaceRole,
+        });
         return { changed: current?.role !== g.role };
       }
       if (current && current.role === g.role) ws.roleAssignments.delete(p.objectId);
@@ -51,7 +58,13 @@ export function applyGrant(core: SandboxCore, g: Grant, add: boolean): { changed
       if (!add) {
         // Revoking removes the role at every scope that reaches the cluster.
         const before = list.length;
-        for (let j = list.length - 1; j >= 0; j--) if (list[j]!.principalId === p.objectId && list[j]!.role === g.role && scope.toLowerCase().startsWith(list[j]!.scope.toLowerCase())) list.splice(j, 1);
+        for (let j = list.length - 1; j >= 0; j--)
+          if (
+            list[j]!.principalId === p.objectId &&
+            list[j]!.role === g.role &&
+            scope.toLowerCase().startsWith(list[j]!.scope.toLowerCase())
+          )
+            list.splice(j, 1);
         return { changed: list.length !== before };
       }
       return { changed: i < 0 };
@@ -61,11 +74,19 @@ export function applyGrant(core: SandboxCore, g: Grant, add: boolean): { changed
       if (CLUSTER_ROLES.includes(g.role)) {
         const map = core.kql.clusterAssignments;
         const matches = [...map.values()].filter((a) => a.role === g.role && core.directory.find(a.principalId)?.objectId === p.objectId);
-        if (add && !matches.length) map.set(`sandbox-${g.role}-${id}`.toLowerCase(), { name: `sandbox-${g.role}-${id}`.toLowerCase(), principalId: id, principalType: Directory.isApp(p) ? 'App' : 'User', role: g.role as ClusterRole, tenantId: core.ids.tenantId });
+        if (add && !matches.length)
+          map.set(`sandbox-${g.role}-${id}`.toLowerCase(), {
+            name: `sandbox-${g.role}-${id}`.toLowerCase(),
+            principalId: id,
+            principalType: Directory.isApp(p) ? 'App' : 'User',
+            role: g.role as ClusterRole,
+            tenantId: core.ids.tenantId,
+          });
         if (!add) for (const a of matches) map.delete(a.name);
         return { changed: add ? !matches.length : matches.length > 0 };
       }
-      if (!DB_ROLES.includes(g.role)) throw new AdminError(`kql roles are ${[...CLUSTER_ROLES, ...DB_ROLES].join(', ')} (database roles need 'database')`);
+      if (!DB_ROLES.includes(g.role))
+        throw new AdminError(`kql roles are ${[...CLUSTER_ROLES, ...DB_ROLES].join(', ')} (database roles need 'database')`);
       const db = core.kql.databases.get(String(g.database ?? '').toLowerCase());
       if (!db) throw new AdminError(`unknown KQL database '${g.database}'`, 404);
       const fqn = `${Directory.isApp(p) ? 'aadapp' : 'aaduser'}=${id};${core.ids.tenantId}`;
@@ -87,7 +108,9 @@ export function applyGrant(core: SandboxCore, g: Grant, add: boolean): { changed
       if (!sql) throw new AdminError('the sandbox has no SQL endpoint', 404);
       const role = g.role.toLowerCase();
       if (role !== 'user' && !FIXED_ROLES.includes(role)) throw new AdminError(`sql roles are user, ${FIXED_ROLES.join(', ')}`);
-      const dbs = [...sql.state().databases.values()].filter((d) => (g.database ? d.name.toLowerCase() === g.database.toLowerCase() : true));
+      const dbs = [...sql.state().databases.values()].filter((d) =>
+        g.database ? d.name.toLowerCase() === g.database.toLowerCase() : true,
+      );
       if (g.database && !dbs.length) throw new AdminError(`unknown SQL database '${g.database}'`, 404);
       // The database user is named as CREATE USER … FROM EXTERNAL PROVIDER names it: the principal's display name.
       const before = JSON.stringify(sql.view().databases.map((d) => d.users));

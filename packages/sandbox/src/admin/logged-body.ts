@@ -19,14 +19,20 @@ function asText(bytes: Buffer): string | undefined {
  * other bytes as their size and type; over `cap` bytes only the first `cap`, as text, marked truncated.
  * `secretFields` are JSON field names the service itself holds secret (a vault's `value`).
  */
-export function captureBody(bytes: Buffer, contentType: string | undefined, opts: { cap?: number; secretFields?: readonly string[] } = {}): LoggedBody | undefined {
+export function captureBody(
+  bytes: Buffer,
+  contentType: string | undefined,
+  opts: { cap?: number; secretFields?: readonly string[] } = {},
+): LoggedBody | undefined {
   if (!bytes.length) return undefined;
   const cap = opts.cap ?? BODY_CAP;
   const base: LoggedBody = { size: bytes.length, ...(contentType ? { type: contentType } : {}) };
   const type = contentType ?? '';
   if (bytes.length > cap) {
     const head = asText(bytes.subarray(0, cap));
-    return head !== undefined && !/form-urlencoded/i.test(type) ? { ...base, text: scrub(head), truncated: true } : { ...base, binary: true, truncated: true };
+    return head !== undefined && !/form-urlencoded/i.test(type)
+      ? { ...base, text: scrub(head), truncated: true }
+      : { ...base, binary: true, truncated: true };
   }
   const text = asText(bytes);
   if (text === undefined) return { ...base, binary: true };

@@ -5,9 +5,24 @@
 const REDACTED = '[redacted]';
 
 /** Names (lowercase, letters and digits only) whose values are secrets wherever they appear. */
-const SECRET_NAMES = new Set(['code', 'state', 'sig', 'key', 'secret', 'password', 'assertion', 'credential', 'credentials', 'cookie', 'setcookie', 'xidentityheader', 'xmssecretvalue']);
+const SECRET_NAMES = new Set([
+  'code',
+  'state',
+  'sig',
+  'key',
+  'secret',
+  'password',
+  'assertion',
+  'credential',
+  'credentials',
+  'cookie',
+  'setcookie',
+  'xidentityheader',
+  'xmssecretvalue',
+]);
 /** Endings of such names: authorization, client_secret, api-key, x-ms-account-key, access_token, refresh_token, … */
-const SECRET_ENDINGS = /(?:authorization|token|secret|password|passwd|pwd|signature|sig|apikey|key|accesskey|assertion|verifier|cookie|credential)$/;
+const SECRET_ENDINGS =
+  /(?:authorization|token|secret|password|passwd|pwd|signature|sig|apikey|key|accesskey|assertion|verifier|cookie|credential)$/;
 
 /** Values that are credentials whatever they are called: JWTs (access, id and client-assertion tokens) and the service's API tokens. */
 const SECRET_VALUES = /eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*|svc_pat_[A-Za-z0-9_]+/g;
@@ -43,20 +58,26 @@ export function redactPath(pathWithQuery: string): string {
   const text = scrub(pathWithQuery);
   const q = text.indexOf('?');
   if (q < 0) return text;
-  const query = text.slice(q + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    if (eq < 0) return pair;
-    let name = pair.slice(0, eq);
-    try {
-      name = decodeURIComponent(name.replaceAll('+', ' '));
-    } catch { /* judged as sent */ }
-    return isSecretName(name) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
-  });
+  const query = text
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 0) return pair;
+      let name = pair.slice(0, eq);
+      try {
+        name = decodeURIComponent(name.replaceAll('+', ' '));
+      } catch {
+        /* judged as sent */
+      }
+      return isSecretName(name) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
+    });
   return `${text.slice(0, q)}?${query.join('&')}`;
 }
 
 /** JSON field names whose string values are secrets (narrower than for headers: `key: true` and `state` are ordinary fields). */
-const SECRET_FIELDS = /(?:secret|password|passwd|pwd|apikey|accesskey|accountkey|primarykey|secondarykey|assertion|credential|credentials|token|connectionstring)$/;
+const SECRET_FIELDS =
+  /(?:secret|password|passwd|pwd|apikey|accesskey|accountkey|primarykey|secondarykey|assertion|credential|credentials|token|connectionstring)$/;
 
 /** A parsed JSON value with secret-named string fields (and `extra` field names the service declares secret) redacted. */
 export function redactJson(value: unknown, extra: readonly string[] = []): unknown {

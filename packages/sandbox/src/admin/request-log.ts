@@ -13,7 +13,8 @@ export interface RequestDetail {
   text?: string;
 }
 
-const weight = (e: RequestLogEntry) => (e.body && !e.body.dropped ? Math.min(e.body.size, e.body.text?.length ?? e.body.size) : 0) + (e.text?.length ?? 0);
+const weight = (e: RequestLogEntry) =>
+  (e.body && !e.body.dropped ? Math.min(e.body.size, e.body.text?.length ?? e.body.size) : 0) + (e.text?.length ?? 0);
 
 /** Requests being answered now per service, and the most at once since the log was last cleared. */
 export type InFlight = Partial<Record<ServiceName, { now: number; peak: number }>>;
@@ -30,7 +31,15 @@ export class RequestLog {
 
   /** Opens an entry; the path's secret query values and the headers' secrets are redacted here, once. */
   begin(service: ServiceName, method: string, path: string, detail: RequestDetail = {}): RequestLogEntry {
-    const entry: RequestLogEntry = { seq: ++this.seq, service, method, path: redactPath(path), status: 0, durationMs: 0, startedAt: new Date().toISOString() };
+    const entry: RequestLogEntry = {
+      seq: ++this.seq,
+      service,
+      method,
+      path: redactPath(path),
+      status: 0,
+      durationMs: 0,
+      startedAt: new Date().toISOString(),
+    };
     if (detail.host) entry.host = detail.host;
     if (detail.headers) entry.headers = redactHeaders(detail.headers);
     if (detail.body) entry.body = detail.body;

@@ -37,13 +37,16 @@ export function adminService(core: SandboxCore, admin: SandboxAdmin, summary: ()
   router.get('/_sandbox/latency', async () => ({ status: 200, body: { latencyMs: await admin.latency() } }));
   router.put('/_sandbox/latency', async (ctx) => {
     const body = await json(ctx);
-    const latencyMs = await run(() => (typeof body.service === 'string' ? admin.setLatency(body.service, body.ms) : admin.setLatency(body.latencyMs ?? body)));
+    const latencyMs = await run(() =>
+      typeof body.service === 'string' ? admin.setLatency(body.service, body.ms) : admin.setLatency(body.latencyMs ?? body),
+    );
     return { status: 200, body: { latencyMs } };
   });
   // A page of the request log (headers and bodies included, secrets redacted); `next` is the `since` of the next page.
   router.get('/_sandbox/requests', async (ctx) => {
     const limit = ctx.query('limit') === undefined ? REQUESTS_PAGE : Number(ctx.query('limit'));
-    if (!Number.isInteger(limit) || limit < 1 || limit > REQUESTS_PAGE_MAX) throw bad(`'limit' must be a whole number from 1 to ${REQUESTS_PAGE_MAX}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > REQUESTS_PAGE_MAX)
+      throw bad(`'limit' must be a whole number from 1 to ${REQUESTS_PAGE_MAX}`);
     const requests = await admin.requests({ service: ctx.query('service') as never, since: ctx.query('since'), limit });
     return { status: 200, body: { requests, ...(requests.length === limit ? { next: requests.at(-1)!.seq } : {}) } };
   });
@@ -60,7 +63,10 @@ export function adminService(core: SandboxCore, admin: SandboxAdmin, summary: ()
       body: {
         dataPlatform: s.dataPlatform.workspaces.map((w) => ({ workspaceId: w.id, roleAssignments: w.roleAssignments })),
         arm: s.arm.roleAssignments,
-        kql: { clusterPrincipalAssignments: s.kql.principalAssignments, databases: s.kql.databases.map((d) => ({ name: d.name, principals: d.principals })) },
+        kql: {
+          clusterPrincipalAssignments: s.kql.principalAssignments,
+          databases: s.kql.databases.map((d) => ({ name: d.name, principals: d.principals })),
+        },
         search: s.search.roleAssignments,
         sql: s.sql.databases.filter((d) => !d.attached).map((d) => ({ database: d.name, users: d.users })),
       },
@@ -73,11 +79,15 @@ export function adminService(core: SandboxCore, admin: SandboxAdmin, summary: ()
   router.get('/_sandbox/switches', async () => ({ status: 200, body: { switches: await admin.switches() } }));
   router.put('/_sandbox/switches/:name', async (ctx) => {
     const body = await json(ctx);
-    return { status: 200, body: { switches: await run(() => admin.setSwitch(ctx.params.name as SwitchName, 'value' in body ? body.value : body)) } };
+    return {
+      status: 200,
+      body: { switches: await run(() => admin.setSwitch(ctx.params.name as SwitchName, 'value' in body ? body.value : body)) },
+    };
   });
   router.post('/_sandbox/tokens', async (ctx) => {
     const body = await json(ctx);
-    if (typeof body.audience !== 'string') throw bad("'audience' is required (a resource URI, or dataPlatform | arm | kql | search | storage)");
+    if (typeof body.audience !== 'string')
+      throw bad("'audience' is required (a resource URI, or dataPlatform | arm | kql | search | storage)");
     return { status: 200, body: { access_token: await run(() => admin.token(body)), token_type: 'Bearer' } };
   });
   return {

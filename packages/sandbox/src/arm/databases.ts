@@ -25,15 +25,22 @@ function databaseJson(core: SandboxCore, db: ArmDatabase) {
     location: db.location,
     kind: db.kind,
     properties: {
-      provisioningState: state, softDeletePeriod: db.softDeletePeriod, hotCachePeriod: db.hotCachePeriod,
-      statistics: { size: 0 }, isFollowed: false,
+      provisioningState: state,
+      softDeletePeriod: db.softDeletePeriod,
+      hotCachePeriod: db.hotCachePeriod,
+      statistics: { size: 0 },
+      isFollowed: false,
     },
   };
 }
 
 function asyncHeaders(core: SandboxCore, op: ArmOperation, apiVersion: string, withLocation: boolean) {
   const url = operationUrl(core, op, apiVersion);
-  return { 'azure-asyncoperation': url, ...(withLocation ? { location: `${url}&operationResultResponseType=Location` } : {}), 'retry-after': core.switches['arm.retryAfterSeconds'] };
+  return {
+    'azure-asyncoperation': url,
+    ...(withLocation ? { location: `${url}&operationResultResponseType=Location` } : {}),
+    'retry-after': core.switches['arm.retryAfterSeconds'],
+  };
 }
 
 async function put(core: SandboxCore, ctx: RequestContext): Promise<Reply> {
@@ -41,17 +48,31 @@ async function put(core: SandboxCore, ctx: RequestContext): Promise<Reply> {
   resolveCluster(core, ctx, caller, 'Microsoft.Kusto/clusters/databases/write', `/databases/${ctx.params.db}`);
   const apiVersion = ctx.queryCi('api-version')!;
   const name = ctx.params.db!;
-  if (!DB_NAME.test(name)) throw badRequest(`The database name '${name}' is invalid: use letters, digits, spaces, periods, hyphens and underscores (at most 260 characters).`, 'InvalidDatabaseName');
-  const body = await ctx.json((d) => badRequest(`The request content was invalid and could not be deserialized: ${d}`, 'InvalidRequestContent'));
-  if (body?.kind !== 'ReadWrite' && body?.kind !== 'ReadOnlyFollowing') throw badRequest("The property 'kind' is required and must be 'ReadWrite' or 'ReadOnlyFollowing'.", 'InvalidRequestContent');
-  if (body.kind === 'ReadOnlyFollowing') throw badRequest('A follower database cannot be created with a database PUT; attach it with attachedDatabaseConfigurations.');
-  if (body.location && norm(body.location) !== norm(core.ids.kqlLocation)) throw badRequest(`The database location '${body.location}' must be the location of the cluster ('${core.ids.kqlLocation}').`, 'LocationMismatch');
+  if (!DB_NAME.test(name))
+    throw badRequest(
+      `The database name '${name}' is invalid: use letters, digits, spaces, periods, hyphens and underscores (at most 260 characters).`,
+      'InvalidDatabaseName',
+    );
+  const body = await ctx.json((d) =>
+    badRequest(`The request content was invalid and could not be deserialized: ${d}`, 'InvalidRequestContent'),
+  );
+  if (body?.kind !== 'ReadWrite' && body?.kind !== 'ReadOnlyFollowing')
+    throw badRequest("The property 'kind' is required and must be 'ReadWrite' or 'ReadOnlyFollowing'.", 'InvalidRequestContent');
+  if (body.kind === 'ReadOnlyFollowing')
+    throw badRequest('A follower database cannot be created with a database PUT; attach it with attachedDatabaseConfigurations.');
+  if (body.location && norm(body.location) !== norm(core.ids.kqlLocation))
+    throw badRequest(
+      `The database location '${body.location}' must be the location of the cluster ('${core.ids.kqlLocation}').`,
+      'LocationMismatch',
+    );
   const props = body.properties ?? {};
   for (const key of ['softDeletePeriod', 'hotCachePeriod']) {
-    if (props[key] !== undefined && (typeof props[key] !== 'string' || !DURATION.test(props[key]))) throw badRequest(`The value '${props[key]}' of property '${key}' is not a valid ISO 8601 duration.`, 'InvalidParameter');
+    if (props[key] !== undefined && (typeof props[key] !== 'string' || !DURATION.test(props[key])))
+      throw badRequest(`The value '${props[key]}' of property '${key}' is not a valid ISO 8601 duration.`, 'InvalidParameter');
   }
   const callerRole = ctx.queryCi('callerRole') ?? 'Admin';
-  if (!['Admin', 'None'].includes(callerRole)) throw badRequest(`The callerRole '${callerRole}' is invalid; use Admin or None.`, 'InvalidParameter');
+  if (!['Admin', 'None'].includes(callerRole))
+    throw badRequest(`The callerRole '${callerRole}' is invalid; use Admin or None.`, 'InvalidParameter');
   core.arm.settle();
   const existing = core.arm.databases.get(name.toLowerCase());
   if (existing?.deleting) throw armError(409, 'Conflict', `The database '${name}' is being deleted.`);
@@ -59,12 +80,21 @@ async function put(core: SandboxCore, ctx: RequestContext): Promise<Reply> {
     existing.softDeletePeriod = props.softDeletePeriod ?? existing.softDeletePeriod;
     existing.hotCachePeriod = props.hotCachePeriod ?? existing.hotCachePeriod;
     const pending = existing.operationId ? core.arm.operations.get(existing.operationId) : undefined;
-    if (pending && Date.now() < pending.readyAt) return { status: 202, headers: asyncHeaders(core, pending, apiVersion, true), body: databaseJson(core, existing) };
+    if (pending && Date.now() < pending.readyAt)
+      return { status: 202, headers: asyncHeaders(core, pending, apiVersion, true), body: databaseJson(core, existing) };
     return { status: 200, body: databaseJson(core, existing) };
   }
   const mode = core.switches['arm.asyncMode'];
   const now = Date.now();
-  const db: ArmDatabase = { name, kind: 'ReadWrite', location: core.ids.kqlLocation, softDeletePeriod: props.softDeletePeriod, hotCachePeriod: props.hotCachePeriod, createdAt: now, readyAt: now };
+  const db: ArmDatabase = {
+    name,
+    kind: 'ReadWrite',
+    location: core.ids.kqlLocation,
+    softDeletePeriod: props.softDeletePeriod,
+    hotCachePeriod: props.hotCachePeriod,
+    createdAt: now,
+    readyAt: now,
+  };
   const kqlDb = core.kql.createDatabase(name, now);
   // callerRole (default Admin): the caller who creates the database becomes its Admin; None leaves it out.
   if (callerRole === 'Admin') kqlDb.principals.push({ role: 'Admin', fqn: core.kql.fqn(caller), note: 'callerRole=Admin' });
@@ -77,7 +107,11 @@ async function put(core: SandboxCore, ctx: RequestContext): Promise<Reply> {
   db.readyAt = kqlDb.readyAt = op.readyAt;
   core.dataPlatform.clusterDatabase(name, op.readyAt);
   db.operationId = op.id;
-  return { status: mode === 'always' ? 202 : 201, headers: asyncHeaders(core, op, apiVersion, mode === 'always'), body: databaseJson(core, db) };
+  return {
+    status: mode === 'always' ? 202 : 201,
+    headers: asyncHeaders(core, op, apiVersion, mode === 'always'),
+    body: databaseJson(core, db),
+  };
 }
 
 async function remove(core: SandboxCore, ctx: RequestContext): Promise<Reply> {
@@ -111,7 +145,12 @@ export function databaseRoutes(core: SandboxCore, router: Router): void {
     resolveCluster(core, ctx, caller, 'Microsoft.Kusto/clusters/databases/read', `/databases/${ctx.params.db}`);
     core.arm.settle();
     const db = core.arm.databases.get(ctx.params.db!.toLowerCase());
-    if (!db) throw armError(404, 'ResourceNotFound', `The Resource 'Microsoft.Kusto/clusters/${ctx.params.cluster}/databases/${ctx.params.db}' under resource group '${ctx.params.rg}' was not found. For more details please go to https://aka.ms/ARMResourceNotFoundFix`);
+    if (!db)
+      throw armError(
+        404,
+        'ResourceNotFound',
+        `The Resource 'Microsoft.Kusto/clusters/${ctx.params.cluster}/databases/${ctx.params.db}' under resource group '${ctx.params.rg}' was not found. For more details please go to https://aka.ms/ARMResourceNotFoundFix`,
+      );
     return { status: 200, body: databaseJson(core, db) };
   });
   router.patch(one, async (ctx) => {
@@ -119,10 +158,16 @@ export function databaseRoutes(core: SandboxCore, router: Router): void {
     resolveCluster(core, ctx, caller, 'Microsoft.Kusto/clusters/databases/write', `/databases/${ctx.params.db}`);
     core.arm.settle();
     const db = core.arm.databases.get(ctx.params.db!.toLowerCase());
-    if (!db) throw armError(404, 'ResourceNotFound', `The Resource 'Microsoft.Kusto/clusters/${ctx.params.cluster}/databases/${ctx.params.db}' under resource group '${ctx.params.rg}' was not found.`);
+    if (!db)
+      throw armError(
+        404,
+        'ResourceNotFound',
+        `The Resource 'Microsoft.Kusto/clusters/${ctx.params.cluster}/databases/${ctx.params.db}' under resource group '${ctx.params.rg}' was not found.`,
+      );
     const props = (await ctx.json((d) => badRequest(d, 'InvalidRequestContent')))?.properties ?? {};
     for (const key of ['softDeletePeriod', 'hotCachePeriod'] as const) {
-      if (props[key] !== undefined && !DURATION.test(String(props[key]))) throw badRequest(`The value '${props[key]}' of property '${key}' is not a valid ISO 8601 duration.`, 'InvalidParameter');
+      if (props[key] !== undefined && !DURATION.test(String(props[key])))
+        throw badRequest(`The value '${props[key]}' of property '${key}' is not a valid ISO 8601 duration.`, 'InvalidParameter');
       if (props[key] !== undefined) db[key] = props[key];
     }
     return { status: 200, body: databaseJson(core, db) };
@@ -138,20 +183,31 @@ export function databaseRoutes(core: SandboxCore, router: Router): void {
     resolveCluster(core, ctx, caller, 'Microsoft.Kusto/clusters/read');
     const body = await ctx.json((d) => badRequest(d, 'InvalidRequestContent'));
     const name = String(body?.name ?? '');
-    if (!DB_NAME.test(name)) return { status: 200, body: { name, nameAvailable: false, reason: 'Invalid', message: `Name '${name}' is not valid.` } };
+    if (!DB_NAME.test(name))
+      return { status: 200, body: { name, nameAvailable: false, reason: 'Invalid', message: `Name '${name}' is not valid.` } };
     const taken = core.arm.databases.has(name.toLowerCase());
-    return { status: 200, body: { name, nameAvailable: !taken, ...(taken ? { reason: 'AlreadyExists', message: `Name '${name}' is already taken. Please specify a different name.` } : {}) } };
+    return {
+      status: 200,
+      body: {
+        name,
+        nameAvailable: !taken,
+        ...(taken ? { reason: 'AlreadyExists', message: `Name '${name}' is already taken. Please specify a different name.` } : {}),
+      },
+    };
   });
   router.get('/subscriptions/:sub/providers/Microsoft.Kusto/locations/:loc/operationResults/:op', async (ctx) => {
     await armCaller(core, ctx, 'locations/operationResults');
     core.arm.settle();
     const op = core.arm.operations.get(ctx.params.op!.toLowerCase());
-    if (!op || ctx.params.sub!.toLowerCase() !== core.ids.subscriptionId) throw armError(404, 'ResourceNotFound', `The operation '${ctx.params.op}' was not found.`);
+    if (!op || ctx.params.sub!.toLowerCase() !== core.ids.subscriptionId)
+      throw armError(404, 'ResourceNotFound', `The operation '${ctx.params.op}' was not found.`);
     const done = Date.now() >= op.readyAt;
     const span = Math.max(1, op.readyAt - op.startedAt);
     const body = {
       id: `/subscriptions/${core.ids.subscriptionId}/providers/Microsoft.Kusto/locations/${core.ids.kqlLocation}/operationResults/${op.id}`,
-      name: op.id, status: done ? 'Succeeded' : 'Running', startTime: new Date(op.startedAt).toISOString(),
+      name: op.id,
+      status: done ? 'Succeeded' : 'Running',
+      startTime: new Date(op.startedAt).toISOString(),
       ...(done ? { endTime: new Date(op.readyAt).toISOString() } : {}),
       percentComplete: done ? 100 : Math.min(99, Math.round(((Date.now() - op.startedAt) / span) * 100)),
       properties: { operationKind: op.kind, provisioningState: done ? 'Succeeded' : 'Running' },

@@ -9,7 +9,17 @@ export function armError(status: number, code: string, message: string, headers:
 
 export const badRequest = (message: string, code = 'BadRequest') => armError(400, code, message);
 
-const FAULT_CODES: Record<number, string> = { 400: 'BadRequest', 401: 'AuthenticationFailed', 403: 'AuthorizationFailed', 404: 'ResourceNotFound', 409: 'Conflict', 429: 'TooManyRequests', 500: 'InternalServerError', 503: 'ServiceUnavailable', 504: 'GatewayTimeout' };
+const FAULT_CODES: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'AuthenticationFailed',
+  403: 'AuthorizationFailed',
+  404: 'ResourceNotFound',
+  409: 'Conflict',
+  429: 'TooManyRequests',
+  500: 'InternalServerError',
+  503: 'ServiceUnavailable',
+  504: 'GatewayTimeout',
+};
 
 export function armFaultCode(status: number): string {
   return FAULT_CODES[status] ?? `Http${status}`;

@@ -15,9 +15,19 @@ export function armService(core: SandboxCore): ServiceModule {
     return {
       status: 200,
       body: {
-        id: core.ids.kqlClusterResourceId, name: core.ids.kqlClusterName, type: 'Microsoft.Kusto/Clusters', location: core.ids.kqlLocation,
+        id: core.ids.kqlClusterResourceId,
+        name: core.ids.kqlClusterName,
+        type: 'Microsoft.Kusto/Clusters',
+        location: core.ids.kqlLocation,
         sku: { name: 'Dev(No SLA)_Standard_E2a_v4', tier: 'Basic', capacity: 1 },
-        properties: { state: 'Running', provisioningState: 'Succeeded', uri: core.urls.kql, dataIngestionUri: core.urls.kql, enableStreamingIngest: false, engineType: 'V3' },
+        properties: {
+          state: 'Running',
+          provisioningState: 'Succeeded',
+          uri: core.urls.kql,
+          dataIngestionUri: core.urls.kql,
+          enableStreamingIngest: false,
+          engineType: 'V3',
+        },
       },
     };
   });
@@ -29,6 +39,7 @@ export function armService(core: SandboxCore): ServiceModule {
     errorReply: armErrorReply,
     faultCode: armFaultCode,
     commonHeaders: armHeaders,
-    notFound: (ctx) => armError(404, 'InvalidResourceType', `The resource type could not be found in the namespace for path '${ctx.path}'.`),
+    notFound: (ctx) =>
+      armError(404, 'InvalidResourceType', `The resource type could not be found in the namespace for path '${ctx.path}'.`),
   };
 }

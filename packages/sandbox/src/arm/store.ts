@@ -38,7 +38,12 @@ export class ArmStore {
   readonly databases = new Map<string, ArmDatabase>();
   readonly operations = new Map<string, ArmOperation>();
 
-  constructor(readonly ids: SandboxIds, readonly idSource: IdSource, readonly switches: SwitchValues, readonly kql: KqlEngine) {
+  constructor(
+    readonly ids: SandboxIds,
+    readonly idSource: IdSource,
+    readonly switches: SwitchValues,
+    readonly kql: KqlEngine,
+  ) {
     this.roleAssignments.push({ principalId: ids.serviceIdentity.objectId, role: 'Contributor', scope: ids.kqlClusterResourceId });
     this.roleAssignments.push({ principalId: ids.users[0]!.objectId, role: 'Owner', scope: `/subscriptions/${ids.subscriptionId}` });
   }
@@ -55,7 +60,14 @@ export class ArmStore {
 
   startOperation(name: string, kind: ArmOperation['kind'], apply?: () => void): ArmOperation {
     const now = Date.now();
-    const op: ArmOperation = { id: this.idSource.next('arm-operation'), name, kind, startedAt: now, readyAt: now + this.switches['arm.lroMs'], apply };
+    const op: ArmOperation = {
+      id: this.idSource.next('arm-operation'),
+      name,
+      kind,
+      startedAt: now,
+      readyAt: now + this.switches['arm.lroMs'],
+      apply,
+    };
     this.operations.set(op.id, op);
     return op;
   }
@@ -63,14 +75,20 @@ export class ArmStore {
   /** The roles a principal holds at a scope (assignments at the scope or any parent scope). */
   rolesAt(principalId: string, scope: string): ArmRole[] {
     const s = scope.toLowerCase();
-    return this.roleAssignments.filter((a) => a.principalId === principalId && (s === a.scope.toLowerCase() || s.startsWith(`${a.scope.toLowerCase()}/`))).map((a) => a.role);
+    return this.roleAssignments
+      .filter((a) => a.principalId === principalId && (s === a.scope.toLowerCase() || s.startsWith(`${a.scope.toLowerCase()}/`)))
+      .map((a) => a.role);
   }
 
   view() {
     this.settle();
     return {
       roleAssignments: this.roleAssignments.map((a) => ({ ...a })),
-      databases: [...this.databases.values()].map((d) => ({ name: d.name, location: d.location, provisioningState: Date.now() >= d.readyAt ? 'Succeeded' : 'Creating' })),
+      databases: [...this.databases.values()].map((d) => ({
+        name: d.name,
+        location: d.location,
+        provisioningState: Date.now() >= d.readyAt ? 'Succeeded' : 'Creating',
+      })),
     };
   }
 }

@@ -14,16 +14,25 @@ const UNRESOLVED = /\$\{[A-Za-z_][\w.-]*\}/;
  * required in the answer, not in a definition a client sends.
  */
 const PART_SCHEMAS: Record<string, { file: string; name: string; serviceAdds?: RegExp }> = {
-  'eventstream.json': { file: 'fabric/eventstream/definitions/topology.json', name: 'EventstreamTopologyResponse', serviceAdds: /\.(id|status|error): required$/ },
+  'eventstream.json': {
+    file: 'fabric/eventstream/definitions/topology.json',
+    name: 'EventstreamTopologyResponse',
+    serviceAdds: /\.(id|status|error): required$/,
+  },
 };
 
 /** Rules for parts whose schema is not published, by part path. */
 const PART_RULES: Record<string, (doc: unknown) => string[]> = {
-  'ReflexEntities.json': (doc) => (Array.isArray(doc) ? [] : ['$: ReflexEntities.json is a JSON array of entities (reference/data-platform-api.md §4)']),
+  'ReflexEntities.json': (doc) =>
+    Array.isArray(doc) ? [] : ['$: ReflexEntities.json is a JSON array of entities (reference/data-platform-api.md §4)'],
   'mirroring.json': (doc: any) => {
     const connection = doc?.properties?.source?.typeProperties?.connection;
     if (connection === undefined) return ['$.properties.source.typeProperties.connection: required (reference/data-platform-api.md §4)'];
-    return typeof connection === 'string' && GUID.test(connection) ? [] : [`$.properties.source.typeProperties.connection: ${JSON.stringify(connection)} is not a connection id (DESIGN.md: mirroring.json names an existing connection)`];
+    return typeof connection === 'string' && GUID.test(connection)
+      ? []
+      : [
+          `$.properties.source.typeProperties.connection: ${JSON.stringify(connection)} is not a connection id (DESIGN.md: mirroring.json names an existing connection)`,
+        ];
   },
 };
 

@@ -44,12 +44,18 @@ const escapeRegExp = (s: string) => s.replace(/[.$()*+?^|[\]\\]/g, '\\$&');
 export class OperationIndex {
   private templates: Template[] = [];
 
-  constructor(readonly files: string[], readonly prefix = '') {
+  constructor(
+    readonly files: string[],
+    readonly prefix = '',
+  ) {
     for (const file of files) {
       const doc = loadSpec(file);
       for (const [key, item] of [...Object.entries(doc.paths ?? {}), ...Object.entries(doc['x-ms-paths'] ?? {})]) {
         const [template, q] = key.split('?') as [string, string | undefined];
-        const query = (q ?? '').split('&').filter(Boolean).map((pair) => pair.split('=') as [string, string | undefined]);
+        const query = (q ?? '')
+          .split('&')
+          .filter(Boolean)
+          .map((pair) => pair.split('=') as [string, string | undefined]);
         const re = new RegExp(`^${escapeRegExp(template).replace(/\{[^}]+\}/g, (m) => (m === '{path}' ? '(.+)' : '([^/]+)'))}$`, 'i');
         this.templates.push({ file, template: key, re, query, item });
       }
@@ -58,9 +64,12 @@ export class OperationIndex {
 
   /** The operations whose template matches the path (method aside), most specific (most query constraints) first. */
   private candidates(pathname: string, query: URLSearchParams): Template[] {
-    const has = (name: string, value?: string) => [...query].some(([k, v]) => k.toLowerCase() === name.toLowerCase() && (value === undefined || v === value));
+    const has = (name: string, value?: string) =>
+      [...query].some(([k, v]) => k.toLowerCase() === name.toLowerCase() && (value === undefined || v === value));
     const params = (t: Template) => (t.template.match(/\{/g) ?? []).length;
-    return this.templates.filter((t) => t.re.test(pathname) && t.query.every(([k, v]) => has(k, v))).sort((a, b) => b.query.length - a.query.length || params(a) - params(b));
+    return this.templates
+      .filter((t) => t.re.test(pathname) && t.query.every(([k, v]) => has(k, v)))
+      .sort((a, b) => b.query.length - a.query.length || params(a) - params(b));
   }
 
   /**
@@ -70,13 +79,16 @@ export class OperationIndex {
   match(method: string, pathWithQuery: string): { operation: Operation } | { missing: 'path' | 'method'; methods?: string[] } {
     const url = new URL(pathWithQuery, 'http://x');
     // Each segment decoded on its own: an id holding an encoded slash (an export id) stays one segment.
-    let pathname = url.pathname.split('/').map((seg) => {
-      try {
-        return decodeURIComponent(seg).replaceAll('/', '%2F');
-      } catch {
-        return seg;
-      }
-    }).join('/');
+    let pathname = url.pathname
+      .split('/')
+      .map((seg) => {
+        try {
+          return decodeURIComponent(seg).replaceAll('/', '%2F');
+        } catch {
+          return seg;
+        }
+      })
+      .join('/');
     if (this.prefix) {
       if (!pathname.startsWith(this.prefix)) return { missing: 'path' };
       pathname = pathname.slice(this.prefix.length) || '/';
@@ -85,11 +97,17 @@ export class OperationIndex {
     if (!found.length) return { missing: 'path' };
     const m = method.toLowerCase();
     const withMethod = found.filter((t) => t.item[m]);
-    if (!withMethod.length) return { missing: 'method', methods: [...new Set(found.flatMap((t) => METHODS.filter((x) => t.item[x]).map((x) => x.toUpperCase())))] };
+    if (!withMethod.length)
+      return {
+        missing: 'method',
+        methods: [...new Set(found.flatMap((t) => METHODS.filter((x) => t.item[x]).map((x) => x.toUpperCase())))],
+      };
     // Several files (API versions) can describe the path: the one whose version the request names, else the newest.
     const asked = [...url.searchParams].find(([k]) => k.toLowerCase() === 'api-version')?.[1];
     const version = (t: Template) => String(loadSpec(t.file).info?.version ?? '');
-    const best = withMethod.find((t) => asked && version(t) === asked) ?? withMethod.find((t) => version(t) === withMethod.map(version).sort().at(-1))!;
+    const best =
+      withMethod.find((t) => asked && version(t) === asked) ??
+      withMethod.find((t) => version(t) === withMethod.map(version).sort().at(-1))!;
     return { operation: this.operation(best, m) };
   }
 
@@ -97,7 +115,14 @@ export class OperationIndex {
     const abs = specPath(t.file);
     const resolve = (p: any) => (p.$ref ? (({ schema, file }) => ({ p: schema, file }))(resolveRef(p.$ref, abs)) : { p, file: abs });
     const params = [...(t.item.parameters ?? []), ...(t.item[method].parameters ?? [])].map(resolve);
-    return { file: t.file, template: t.template, method: method.toUpperCase(), op: t.item[method], params, version: String(loadSpec(t.file).info?.version ?? '') };
+    return {
+      file: t.file,
+      template: t.template,
+      method: method.toUpperCase(),
+      op: t.item[method],
+      params,
+      version: String(loadSpec(t.file).info?.version ?? ''),
+    };
   }
 }
 
@@ -113,13 +138,20 @@ export function checkRequest(operation: Operation, req: HttpRequest): string[] {
         if (v === undefined) problems.push(`query api-version: required (${operation.version})`);
         else if (v !== operation.version) problems.push(`query api-version: ${v} is not the described version ${operation.version}`);
       } else if (p.required && v === undefined) problems.push(`query ${p.name}: required`);
-      else if (v !== undefined && p.enum && !p['x-ms-enum']?.modelAsString && !p.enum.includes(v)) problems.push(`query ${p.name}: ${v} is not one of ${p.enum.join(', ')}`);
+      else if (v !== undefined && p.enum && !p['x-ms-enum']?.modelAsString && !p.enum.includes(v))
+        problems.push(`query ${p.name}: ${v} is not one of ${p.enum.join(', ')}`);
     } else if (p.in === 'header') {
       if (p.required && req.headers[p.name.toLowerCase()] === undefined) problems.push(`header ${p.name}: required`);
     } else if (p.in === 'body') {
       if (p.required && !req.hasBody) problems.push('body: required');
       else if (req.json !== undefined && p.schema) problems.push(...check(req.json, p.schema, file).map((e) => `body ${e}`));
-      else if (req.hasBody && req.json === undefined && p.schema && (operation.op.consumes ?? ['application/json']).every((c: string) => /json/.test(c))) problems.push('body: not JSON');
+      else if (
+        req.hasBody &&
+        req.json === undefined &&
+        p.schema &&
+        (operation.op.consumes ?? ['application/json']).every((c: string) => /json/.test(c))
+      )
+        problems.push('body: not JSON');
     }
   }
   return problems;

@@ -36,15 +36,20 @@ export function kqlRule(req: HttpRequest): RuleMatch | undefined {
   if (!/^Bearer\s/i.test(header(req, 'authorization') ?? '')) problems.push(`header Authorization: a Bearer token is required (${REF} §2)`);
   if (!/json/i.test(header(req, 'content-type') ?? '')) problems.push(`header Content-Type: application/json is required (${REF} §2)`);
   const body = req.json as { db?: unknown; csl?: unknown; properties?: unknown } | undefined;
-  if (!body || typeof body !== 'object') return { operation: `POST ${endpoint}`, problems: [...problems, 'body: a JSON object {db, csl, properties?} is required'] };
-  for (const k of Object.keys(body)) if (!['db', 'csl', 'properties'].includes(k)) problems.push(`body $.${k}: not a field of the request body {db, csl, properties}`);
+  if (!body || typeof body !== 'object')
+    return { operation: `POST ${endpoint}`, problems: [...problems, 'body: a JSON object {db, csl, properties?} is required'] };
+  for (const k of Object.keys(body))
+    if (!['db', 'csl', 'properties'].includes(k)) problems.push(`body $.${k}: not a field of the request body {db, csl, properties}`);
   const csl = typeof body.csl === 'string' ? body.csl.trim() : '';
   if (!csl) problems.push('body $.csl: required');
   const hasDb = typeof body.db === 'string' && body.db.length > 0;
   if (endpoint === '/v1/rest/mgmt') {
     if (csl && !csl.startsWith('.')) problems.push('body $.csl: the management endpoint takes control commands (starting with a dot)');
     const known = KQL_COMMANDS.find((c) => c.re.test(csl));
-    if (csl.startsWith('.') && !known) problems.push(`body $.csl: ${JSON.stringify(csl.split(/\s+/).slice(0, 3).join(' '))} is not a command the reference documents (${REF} §2)`);
+    if (csl.startsWith('.') && !known)
+      problems.push(
+        `body $.csl: ${JSON.stringify(csl.split(/\s+/).slice(0, 3).join(' '))} is not a command the reference documents (${REF} §2)`,
+      );
     if (known?.names === 'db' && !hasDb) problems.push('body $.db: the database a database command runs in is required');
   } else {
     if (csl.startsWith('.')) problems.push('body $.csl: a control command sent to the query endpoint (send it to /v1/rest/mgmt)');
@@ -62,12 +67,17 @@ function tokenProblems(form: Record<string, string> | undefined): string[] {
   };
   if (form.grant_type === 'client_credentials') {
     need('client_id', 'scope');
-    if (form.scope && !form.scope.split(' ').every((s) => s.endsWith('/.default'))) problems.push(`body scope: a client-credentials scope is <resource>/.default, not ${JSON.stringify(form.scope)}`);
+    if (form.scope && !form.scope.split(' ').every((s) => s.endsWith('/.default')))
+      problems.push(`body scope: a client-credentials scope is <resource>/.default, not ${JSON.stringify(form.scope)}`);
     const assertion = form.client_assertion !== undefined;
     if (!form.client_secret && !assertion) problems.push('body client_secret: client_secret or client_assertion is required');
-    if (assertion && form.client_assertion_type !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer') problems.push('body client_assertion_type: must be urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
+    if (assertion && form.client_assertion_type !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer')
+      problems.push('body client_assertion_type: must be urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
   } else if (form.grant_type === 'refresh_token') need('refresh_token', 'client_id', 'scope');
-  else problems.push(`body grant_type: ${JSON.stringify(form.grant_type)} is not a grant the reference documents (client_credentials, refresh_token)`);
+  else
+    problems.push(
+      `body grant_type: ${JSON.stringify(form.grant_type)} is not a grant the reference documents (client_credentials, refresh_token)`,
+    );
   return problems;
 }
 
@@ -76,31 +86,42 @@ export function identityRule(req: HttpRequest & { form?: Record<string, string> 
   const path = bare(req.path);
   const q = new URL(req.path, 'http://x').searchParams;
   if (req.method === 'POST' && /^\/[^/]+\/oauth2\/v2\.0\/token$/.test(path)) {
-    const problems = /x-www-form-urlencoded/i.test(header(req, 'content-type') ?? '') ? [] : ['header Content-Type: application/x-www-form-urlencoded is required'];
+    const problems = /x-www-form-urlencoded/i.test(header(req, 'content-type') ?? '')
+      ? []
+      : ['header Content-Type: application/x-www-form-urlencoded is required'];
     return { operation: 'POST /{tenant}/oauth2/v2.0/token', problems: [...problems, ...tokenProblems(req.form)] };
   }
   if (req.method === 'GET' && path === '/msi/token') {
     const problems: string[] = [];
-    if (q.get('api-version') !== '2019-08-01') problems.push(`query api-version: ${q.get('api-version')} is not 2019-08-01 (${REF} §5, App Service)`);
+    if (q.get('api-version') !== '2019-08-01')
+      problems.push(`query api-version: ${q.get('api-version')} is not 2019-08-01 (${REF} §5, App Service)`);
     if (!q.get('resource')) problems.push('query resource: required');
     if (!header(req, 'x-identity-header')) problems.push('header X-IDENTITY-HEADER: required');
     return { operation: 'GET {IDENTITY_ENDPOINT} (App Service managed identity)', problems };
   }
   if (req.method === 'GET' && path === '/metadata/identity/oauth2/token') {
     const problems: string[] = [];
-    if (q.get('api-version') !== '2018-02-01') problems.push(`query api-version: ${q.get('api-version')} is not 2018-02-01 (${REF} §5, IMDS)`);
+    if (q.get('api-version') !== '2018-02-01')
+      problems.push(`query api-version: ${q.get('api-version')} is not 2018-02-01 (${REF} §5, IMDS)`);
     if (!q.get('resource')) problems.push('query resource: required');
     if (header(req, 'metadata') !== 'true') problems.push('header Metadata: true is required');
     return { operation: 'GET /metadata/identity/oauth2/token (IMDS)', problems };
   }
-  if (req.method === 'GET' && /^\/[^/]+\/v2\.0\/\.well-known\/openid-configuration$/.test(path)) return { operation: 'GET /{tenant}/v2.0/.well-known/openid-configuration', problems: [] };
-  if (req.method === 'GET' && path === '/common/discovery/instance') return { operation: 'GET /common/discovery/instance (MSAL instance discovery)', problems: [] };
-  if (req.method === 'GET' && /^\/[^/]+\/discovery\/v2\.0\/keys$/.test(path)) return { operation: 'GET jwks_uri of the openid-configuration', problems: [] };
+  if (req.method === 'GET' && /^\/[^/]+\/v2\.0\/\.well-known\/openid-configuration$/.test(path))
+    return { operation: 'GET /{tenant}/v2.0/.well-known/openid-configuration', problems: [] };
+  if (req.method === 'GET' && path === '/common/discovery/instance')
+    return { operation: 'GET /common/discovery/instance (MSAL instance discovery)', problems: [] };
+  if (req.method === 'GET' && /^\/[^/]+\/discovery\/v2\.0\/keys$/.test(path))
+    return { operation: 'GET jwks_uri of the openid-configuration', problems: [] };
   return undefined;
 }
 
 /** Strips string literals and comments, so names inside them are not read as T-SQL. */
-const code = (sql: string) => sql.replace(/'(?:[^']|'')*'/g, "''").replace(/--[^\n]*/g, '').replace(/\/\*[\s\S]*?\*\//g, '');
+const code = (sql: string) =>
+  sql
+    .replace(/'(?:[^']|'')*'/g, "''")
+    .replace(/--[^\n]*/g, '')
+    .replace(/\/\*[\s\S]*?\*\//g, '');
 const NAME = String.raw`(?:\[[^\]]+\]|[A-Za-z_#][\w$#]*)`;
 const THREE_PART = new RegExp(`(?:FROM|JOIN|INTO|UPDATE|TABLE|VIEW|REFERENCES|ON)\\s+(${NAME}\\.${NAME}\\.${NAME})`, 'i');
 
@@ -109,10 +130,13 @@ export function sqlRule(method: string, text: string | undefined): RuleMatch {
   if (method === 'LOGIN') return { operation: 'LOGIN7 with FEDAUTH', problems: [] };
   const sql = code(text ?? '');
   const problems: string[] = [];
-  if (/\bCREATE\s+OR\s+ALTER\b/i.test(sql)) problems.push('CREATE OR ALTER: a dedicated SQL pool has CREATE/DROP VIEW only (DESIGN.md, Warehouse views)');
-  if (/\bFOREIGN\s+KEY\b/i.test(sql) || /\bREFERENCES\s+\S/i.test(sql)) problems.push('FOREIGN KEY: a dedicated SQL pool has only PRIMARY KEY / UNIQUE ... NOT ENFORCED (DESIGN.md)');
+  if (/\bCREATE\s+OR\s+ALTER\b/i.test(sql))
+    problems.push('CREATE OR ALTER: a dedicated SQL pool has CREATE/DROP VIEW only (DESIGN.md, Warehouse views)');
+  if (/\bFOREIGN\s+KEY\b/i.test(sql) || /\bREFERENCES\s+\S/i.test(sql))
+    problems.push('FOREIGN KEY: a dedicated SQL pool has only PRIMARY KEY / UNIQUE ... NOT ENFORCED (DESIGN.md)');
   const cross = THREE_PART.exec(sql);
   if (cross) problems.push(`${cross[1]}: a cross-database name; a dedicated SQL pool reads lake data through external tables (DESIGN.md)`);
-  if (/\bALTER\s+ROLE\s+\S+\s+ADD\s+MEMBER\b/i.test(sql)) problems.push(`ALTER ROLE ... ADD MEMBER: a dedicated SQL pool needs EXEC sp_addrolemember (${REF} §4)`);
+  if (/\bALTER\s+ROLE\s+\S+\s+ADD\s+MEMBER\b/i.test(sql))
+    problems.push(`ALTER ROLE ... ADD MEMBER: a dedicated SQL pool needs EXEC sp_addrolemember (${REF} §4)`);
   return { operation: method === 'RPC' ? 'RPC request' : 'SQL batch', problems };
 }

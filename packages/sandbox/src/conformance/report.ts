@@ -30,12 +30,27 @@ export interface Figures {
 
 const GUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const generalPath = (service: string, method: string, path: string) =>
-  service === 'sql' ? method : path.split('?')[0]!.replace(GUID, '{id}').replace(/\/\d+(?=\/|$)/g, '/{n}').replace(/\('[^']*'\)/g, "('{name}')").replace(/\/[A-Za-z0-9%_=+-]{24,}(?=\/|$)/g, '/{id}');
-const generalReason = (p: string) => p.replace(GUID, '{id}').replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/\[\d+\]/g, '[i]').replace(/\d+ bytes/, 'n bytes');
+  service === 'sql'
+    ? method
+    : path
+        .split('?')[0]!
+        .replace(GUID, '{id}')
+        .replace(/\/\d+(?=\/|$)/g, '/{n}')
+        .replace(/\('[^']*'\)/g, "('{name}')")
+        .replace(/\/[A-Za-z0-9%_=+-]{24,}(?=\/|$)/g, '/{id}');
+const generalReason = (p: string) =>
+  p
+    .replace(GUID, '{id}')
+    .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
+    .replace(/\[\d+\]/g, '[i]')
+    .replace(/\d+ bytes/, 'n bytes');
 const pct = (n: number, of: number) => (of ? Math.round((n / of) * 1000) / 10 : 100);
 
 /** Validates every entry and adds the verdicts up. */
-export function conformance(entries: RequestLogEntry[]): { figures: Figures; verdicts: Array<{ entry: RequestLogEntry; verdict: Verdict }> } {
+export function conformance(entries: RequestLogEntry[]): {
+  figures: Figures;
+  verdicts: Array<{ entry: RequestLogEntry; verdict: Verdict }>;
+} {
   const verdicts = entries.map((entry) => ({ entry, verdict: validate(entry) }));
   const byKind: Record<Kind, number> = { described: 0, reference: 0, extension: 0, undescribed: 0, unmatched: 0 };
   const groups = new Map<string, Mismatch>();
@@ -61,7 +76,14 @@ export function conformance(entries: RequestLogEntry[]): { figures: Figures; ver
       const path = generalPath(e.service, e.method, e.path);
       const reason = generalReason(problem);
       const key = `${e.service} ${e.method} ${path} ${reason}`;
-      const g = groups.get(key) ?? { service: e.service, method: e.method, path, reason, count: 0, example: { seq: e.seq, path: e.service === 'sql' ? (e.text ?? '').slice(0, 160) : e.path, problem, status: e.status } };
+      const g = groups.get(key) ?? {
+        service: e.service,
+        method: e.method,
+        path,
+        reason,
+        count: 0,
+        example: { seq: e.seq, path: e.service === 'sql' ? (e.text ?? '').slice(0, 160) : e.path, problem, status: e.status },
+      };
       g.count++;
       groups.set(key, g);
     }
@@ -84,12 +106,17 @@ export function formatFigures(f: Figures): string {
   const k = f.byKind;
   const lines = [
     `requests: ${f.requests}  (described operation ${k.described}, reference rule ${k.reference}, documented extension ${k.extension}, undescribed service ${k.undescribed}, unmatched ${k.unmatched})`,
-    `by service: ${Object.entries(f.byService).map(([s, n]) => `${s} ${n}`).join(', ')}`,
+    `by service: ${Object.entries(f.byService)
+      .map(([s, n]) => `${s} ${n}`)
+      .join(', ')}`,
     `matched to a documented operation: ${f.matchedPct} %`,
     `valid (parameters, headers, bodies, decoded definition parts, SQL dialect): ${f.validPct} %`,
     `definition parts decoded and checked: ${f.definitionParts.checked} (invalid ${f.definitionParts.invalid})`,
   ];
-  for (const n of f.notes) lines.push(`${n.kind === 'extension' ? 'documented extension' : 'undescribed service'} (${n.count} requests): ${n.requests.join('; ')} — ${n.what}`);
+  for (const n of f.notes)
+    lines.push(
+      `${n.kind === 'extension' ? 'documented extension' : 'undescribed service'} (${n.count} requests): ${n.requests.join('; ')} — ${n.what}`,
+    );
   lines.push(`mismatches: ${f.mismatches.reduce((s, m) => s + m.count, 0)} problems in ${f.mismatches.length} groups`);
   for (const m of f.mismatches) {
     lines.push(`  ${String(m.count).padStart(4)} × ${m.service} ${m.method} ${m.path}: ${m.reason}`);

@@ -9,7 +9,10 @@ type Located = { schema: any; file: string };
 /** Subtypes of a discriminated base (x-ms-discriminator-value) defined in the same file. */
 function subtypeFor(base: any, value: string, file: string): any | undefined {
   const defs = loadSpec(file).definitions ?? {};
-  return Object.values(defs).find((d: any) => d['x-ms-discriminator-value'] === value && (d.allOf ?? []).some((a: any) => a.$ref && resolveRef(a.$ref, file).schema === base));
+  return Object.values(defs).find(
+    (d: any) =>
+      d['x-ms-discriminator-value'] === value && (d.allOf ?? []).some((a: any) => a.$ref && resolveRef(a.$ref, file).schema === base),
+  );
 }
 
 /** Every property a schema declares (own and through allOf). */
@@ -47,7 +50,15 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * Checks a value against a schema (`file` is the absolute file the schema is in); answers one line per problem,
  * each starting with the JSON path that failed (`$.definition.parts[0].path: required`).
  */
-export function check(value: unknown, schema: any, file: string, at = '$', errors: string[] = [], opts: CheckOptions = {}, defName = ''): string[] {
+export function check(
+  value: unknown,
+  schema: any,
+  file: string,
+  at = '$',
+  errors: string[] = [],
+  opts: CheckOptions = {},
+  defName = '',
+): string[] {
   if (schema.$ref) {
     const r = resolveRef(schema.$ref, file);
     return check(value, r.schema, r.file, at, errors, opts, schema.$ref.split('/').pop());
@@ -62,13 +73,16 @@ export function check(value: unknown, schema: any, file: string, at = '$', error
   if (type === 'object') {
     if (typeof value !== 'object' || Array.isArray(value)) return errors.concat(`${at}: expected an object`);
     const props = declared(schema, file);
-    for (const k of required(schema, file, new Set(), opts.skipRequiredOf)) if (!(k in (value as object))) errors.push(`${at}.${k}: required`);
+    for (const k of required(schema, file, new Set(), opts.skipRequiredOf))
+      if (!(k in (value as object))) errors.push(`${at}.${k}: required`);
     const open = schema.additionalProperties !== undefined && schema.additionalProperties !== false;
     for (const [k, v] of Object.entries(value as object)) {
       const p = props.get(k);
       if (p) check(v, p.schema, p.file, `${at}.${k}`, errors, opts);
-      else if (open && typeof schema.additionalProperties === 'object') check(v, schema.additionalProperties, file, `${at}.${k}`, errors, opts);
-      else if (!open && props.size && !k.startsWith('@odata.')) errors.push(opts.undeclared ? opts.undeclared(k, defName, at) : `${at}.${k}: not declared by the spec`);
+      else if (open && typeof schema.additionalProperties === 'object')
+        check(v, schema.additionalProperties, file, `${at}.${k}`, errors, opts);
+      else if (!open && props.size && !k.startsWith('@odata.'))
+        errors.push(opts.undeclared ? opts.undeclared(k, defName, at) : `${at}.${k}: not declared by the spec`);
     }
     return errors;
   }
@@ -78,11 +92,15 @@ export function check(value: unknown, schema: any, file: string, at = '$', error
     return errors;
   }
   if (type === 'string' && typeof value !== 'string') return errors.concat(`${at}: expected a string, got ${JSON.stringify(value)}`);
-  if ((type === 'integer' && !Number.isInteger(value)) || (type === 'number' && typeof value !== 'number')) return errors.concat(`${at}: expected a ${type}, got ${JSON.stringify(value)}`);
+  if ((type === 'integer' && !Number.isInteger(value)) || (type === 'number' && typeof value !== 'number'))
+    return errors.concat(`${at}: expected a ${type}, got ${JSON.stringify(value)}`);
   if (type === 'boolean' && typeof value !== 'boolean') return errors.concat(`${at}: expected a boolean`);
-  if (schema.enum && !schema['x-ms-enum']?.modelAsString && !schema.enum.includes(value)) errors.push(`${at}: ${JSON.stringify(value)} is not one of ${schema.enum.join(', ')}`);
-  if (schema.format === 'uuid' && typeof value === 'string' && !GUID.test(value)) errors.push(`${at}: ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)} is not a uuid`);
-  if (typeof value === 'string' && typeof schema.maxLength === 'number' && value.length > schema.maxLength) errors.push(`${at}: longer than ${schema.maxLength} characters`);
+  if (schema.enum && !schema['x-ms-enum']?.modelAsString && !schema.enum.includes(value))
+    errors.push(`${at}: ${JSON.stringify(value)} is not one of ${schema.enum.join(', ')}`);
+  if (schema.format === 'uuid' && typeof value === 'string' && !GUID.test(value))
+    errors.push(`${at}: ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)} is not a uuid`);
+  if (typeof value === 'string' && typeof schema.maxLength === 'number' && value.length > schema.maxLength)
+    errors.push(`${at}: longer than ${schema.maxLength} characters`);
   return errors;
 }
 

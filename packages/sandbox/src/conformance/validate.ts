@@ -21,13 +21,27 @@ export interface Verdict {
 
 /** Requests DESIGN.md documents as the service's own use of a path the real service lacks. */
 const EXTENSIONS: Array<{ service: string; method: RegExp; path: RegExp; note: string }> = [
-  { service: 'dataPlatform', method: /^(GET|POST)$/, path: /^\/v1\/workspaces\/[^/]+\/firewallRules$/, note: 'DESIGN.md "Where SPEC.md and the real backing services differ", Firewall rules: uses the spec\'s path; the sandbox serves it' },
-  { service: 'dataPlatform', method: /^DELETE$/, path: /^\/v1\/workspaces\/[^/]+\/firewallRules\/[^/]+$/, note: 'DESIGN.md "Where SPEC.md and the real backing services differ", Firewall rules: uses the spec\'s path; the sandbox serves it' },
+  {
+    service: 'dataPlatform',
+    method: /^(GET|POST)$/,
+    path: /^\/v1\/workspaces\/[^/]+\/firewallRules$/,
+    note: 'DESIGN.md "Where SPEC.md and the real backing services differ", Firewall rules: uses the spec\'s path; the sandbox serves it',
+  },
+  {
+    service: 'dataPlatform',
+    method: /^DELETE$/,
+    path: /^\/v1\/workspaces\/[^/]+\/firewallRules\/[^/]+$/,
+    note: 'DESIGN.md "Where SPEC.md and the real backing services differ", Firewall rules: uses the spec\'s path; the sandbox serves it',
+  },
 ];
 
 /** Services without a description or a reference here, recognised by path (the identity provider's neighbours). */
 const UNDESCRIBED: Array<{ service: string; path: RegExp; name: string }> = [
-  { service: 'identity', path: /^\/v1\.0\/(applications|servicePrincipals)/, name: 'application API (Microsoft Graph): no description in specs/ or reference/' },
+  {
+    service: 'identity',
+    path: /^\/v1\.0\/(applications|servicePrincipals)/,
+    name: 'application API (Microsoft Graph): no description in specs/ or reference/',
+  },
   { service: 'identity', path: /^\/secrets(\/|$)/, name: 'secret vault (Key Vault): no description in specs/ or reference/' },
 ];
 
@@ -38,7 +52,16 @@ function index(service: string): OperationIndex[] {
   indexes ??= {
     dataPlatform: [new OperationIndex(specFiles('fabric', /\/swagger\.json$/), '/v1')],
     reporting: [new OperationIndex(['powerbi/swagger.json'])],
-    arm: [new OperationIndex([...specFiles('kusto-arm', /\.json$/), ...specFiles('eventhub-arm', /Microsoft\.EventHub\/.*\.json$/), ...specFiles('monitor-arm', /Microsoft\.Insights\/.*\.json$/), ...specFiles('analysisservices-arm', /\.json$/)].filter((f) => !/common/.test(f)))],
+    arm: [
+      new OperationIndex(
+        [
+          ...specFiles('kusto-arm', /\.json$/),
+          ...specFiles('eventhub-arm', /Microsoft\.EventHub\/.*\.json$/),
+          ...specFiles('monitor-arm', /Microsoft\.Insights\/.*\.json$/),
+          ...specFiles('analysisservices-arm', /\.json$/),
+        ].filter((f) => !/common/.test(f)),
+      ),
+    ],
     search: [new OperationIndex(['search/data-plane/Azure.Search/stable/2024-07-01/searchservice.json'])],
     searchIndex: [new OperationIndex(['search/data-plane/Azure.Search/stable/2024-07-01/searchindex.json'])],
     oneLake: [new OperationIndex(specFiles('storage-dfs', /DataLakeStorage\.json$/))],
@@ -49,7 +72,14 @@ function index(service: string): OperationIndex[] {
 /** The request as the checks read it, from its log entry. */
 export function asRequest(e: RequestLogEntry): HttpRequest & { form?: Record<string, string> } {
   const body: LoggedBody | undefined = e.body;
-  return { method: e.method, path: e.path, headers: e.headers ?? {}, json: body?.json, form: body?.form, hasBody: Boolean(body && body.size > 0) };
+  return {
+    method: e.method,
+    path: e.path,
+    headers: e.headers ?? {},
+    json: body?.json,
+    form: body?.form,
+    hasBody: Boolean(body && body.size > 0),
+  };
 }
 
 /**
@@ -61,19 +91,28 @@ function searchMatch(req: HttpRequest): ReturnType<OperationIndex['match']> & { 
   const [p, q = ''] = req.path.split('?') as [string, string?];
   const odata = p.replace(/^\/indexes\/([^/('"]+)/, "/indexes('$1')").replace(/\/docs\/index$/, '/docs/search.index');
   const docs = /^\/indexes\('[^']+'\)(\/docs.*)$/.exec(odata);
-  return docs ? index('searchIndex')[0]!.match(req.method, `${docs[1]}${q ? `?${q}` : ''}`) : index('search')[0]!.match(req.method, `${odata}${q ? `?${q}` : ''}`);
+  return docs
+    ? index('searchIndex')[0]!.match(req.method, `${docs[1]}${q ? `?${q}` : ''}`)
+    : index('search')[0]!.match(req.method, `${odata}${q ? `?${q}` : ''}`);
 }
 
 /** DFS calls (§6 of the data-platform reference): x-ms-version names a storage version no newer than the newest described. */
 function dfsVersionProblems(req: HttpRequest): string[] {
   const v = req.headers['x-ms-version'];
-  const newest = specFiles('storage-dfs', /DataLakeStorage\.json$/).map((f) => f.split('/').at(-2)!).sort().at(-1)!;
+  const newest = specFiles('storage-dfs', /DataLakeStorage\.json$/)
+    .map((f) => f.split('/').at(-2)!)
+    .sort()
+    .at(-1)!;
   if (v === undefined) return [];
-  return /^\d{4}-\d{2}-\d{2}$/.test(v) && v <= newest ? [] : [`header x-ms-version: ${JSON.stringify(v)} is not a storage version (newest described ${newest})`];
+  return /^\d{4}-\d{2}-\d{2}$/.test(v) && v <= newest
+    ? []
+    : [`header x-ms-version: ${JSON.stringify(v)} is not a storage version (newest described ${newest})`];
 }
 
 const fromRule = (r: RuleMatch | undefined, e: RequestLogEntry): Verdict =>
-  r ? { kind: 'reference', operation: r.operation, problems: r.problems, parts: 0 } : { kind: 'unmatched', problems: [`${e.method} ${e.path.split('?')[0]} is not an endpoint the reference documents`], parts: 0 };
+  r
+    ? { kind: 'reference', operation: r.operation, problems: r.problems, parts: 0 }
+    : { kind: 'unmatched', problems: [`${e.method} ${e.path.split('?')[0]} is not an endpoint the reference documents`], parts: 0 };
 
 /** The verdict on one logged request. */
 export function validate(e: RequestLogEntry): Verdict {
@@ -89,12 +128,20 @@ export function validate(e: RequestLogEntry): Verdict {
   const m = e.service === 'search' ? searchMatch(req) : index(e.service)[0]?.match(e.method, e.path);
   if (!m) return { kind: 'unmatched', problems: [`no description for service ${e.service}`], parts: 0 };
   if ('missing' in m) {
-    const why = m.missing === 'method' ? `${e.method} is not documented for this path (documented: ${m.methods!.join(', ')})` : 'no documented operation has this path';
+    const why =
+      m.missing === 'method'
+        ? `${e.method} is not documented for this path (documented: ${m.methods!.join(', ')})`
+        : 'no documented operation has this path';
     return { kind: 'unmatched', problems: [why], parts: 0 };
   }
   const op = m.operation;
   const problems = [...checkRequest(op, req), ...(e.service === 'oneLake' ? dfsVersionProblems(req) : [])];
   if (e.service === 'dataPlatform') problems.push(...checkDefinition(req.json));
   if (e.body?.truncated) problems.push(`body: larger than the request log keeps (${e.body.size} bytes); not validated`);
-  return { kind: 'described', operation: `${op.file}: ${op.method} ${op.template}`, problems, parts: e.service === 'dataPlatform' ? definitionParts(req.json) : 0 };
+  return {
+    kind: 'described',
+    operation: `${op.file}: ${op.method} ${op.template}`,
+    problems,
+    parts: e.service === 'dataPlatform' ? definitionParts(req.json) : 0,
+  };
 }

@@ -14,19 +14,33 @@ export async function platformCaller(core: SandboxCore, ctx: RequestContext): Pr
   const v = await core.tokens.verifyBearer(ctx.header('authorization'), [...AUDIENCES.dataPlatform]);
   if (!v.ok) {
     if (v.claims?.oid) ctx.identity = String(v.claims.oid);
-    if (v.reason === 'missing') throw fabricError(401, 'Unauthorized', 'The request is not authenticated: an Authorization header with a bearer token is required');
+    if (v.reason === 'missing')
+      throw fabricError(401, 'Unauthorized', 'The request is not authenticated: an Authorization header with a bearer token is required');
     if (v.reason === 'expired') throw fabricError(401, 'TokenExpired', 'Access token has expired, resubmit with a new access token');
     throw fabricError(401, 'InvalidToken', `Access token is invalid: ${v.detail}`);
   }
   const caller = callerFrom(v.claims, v.audience, core.directory);
   ctx.identity = caller.objectId;
   if (caller.isApp && !core.switches['dataPlatform.servicePrincipalsEnabled']) {
-    throw fabricError(401, 'Unauthorized', 'The caller is not authorized to use the public APIs: service principals are not allowed by the tenant settings');
+    throw fabricError(
+      401,
+      'Unauthorized',
+      'The caller is not authorized to use the public APIs: service principals are not allowed by the tenant settings',
+    );
   }
   const wait = core.dataPlatform.throttle(caller.objectId);
   if (wait !== undefined) {
-    const until = new Date(Date.now() + wait * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, '');
-    throw fabricError(429, 'RequestBlocked', `Request is blocked by the upstream service until: ${until} (UTC)`, { isRetriable: true }, { 'retry-after': wait });
+    const until = new Date(Date.now() + wait * 1000)
+      .toISOString()
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, '');
+    throw fabricError(
+      429,
+      'RequestBlocked',
+      `Request is blocked by the upstream service until: ${until} (UTC)`,
+      { isRetriable: true },
+      { 'retry-after': wait },
+    );
   }
   return caller;
 }
@@ -46,9 +60,18 @@ export function roleOf(ws: Workspace, caller: Caller): WorkspaceRole | undefined
 /** Requires at least `needed` on the workspace: 403 InsufficientPrivileges (no role) or InsufficientWorkspaceRole (too low). */
 export function requireRole(ws: Workspace, caller: Caller, needed: WorkspaceRole): WorkspaceRole {
   const role = roleOf(ws, caller);
-  if (!role) throw fabricError(403, 'InsufficientPrivileges', `The caller does not have sufficient permissions on workspace ${ws.id} to perform this operation`);
+  if (!role)
+    throw fabricError(
+      403,
+      'InsufficientPrivileges',
+      `The caller does not have sufficient permissions on workspace ${ws.id} to perform this operation`,
+    );
   if (ROLE_RANK[role] < ROLE_RANK[needed]) {
-    throw fabricError(403, 'InsufficientWorkspaceRole', `The caller's workspace role ${role} is insufficient: this operation requires ${needed} or higher`);
+    throw fabricError(
+      403,
+      'InsufficientWorkspaceRole',
+      `The caller's workspace role ${role} is insufficient: this operation requires ${needed} or higher`,
+    );
   }
   return role;
 }

@@ -9,7 +9,10 @@ export function connectionRoutes(core: SandboxCore, router: Router): void {
   router.get('/v1/connections', async (ctx) => {
     await platformCaller(core, ctx);
     const all = [...core.dataPlatform.connections.values()];
-    return { status: 200, body: page(ctx, all, core.switches['dataPlatform.pageSize'], `${core.urls.dataPlatform}/v1/connections`, 'connections') };
+    return {
+      status: 200,
+      body: page(ctx, all, core.switches['dataPlatform.pageSize'], `${core.urls.dataPlatform}/v1/connections`, 'connections'),
+    };
   });
   router.get('/v1/connections/:id', async (ctx) => {
     await platformCaller(core, ctx);

@@ -4,7 +4,14 @@ import type { Router } from '../http/router.js';
 import { platformCaller, requireRole, workspaceOf } from './auth.js';
 import { checkNames } from './create-item.js';
 import {
-  checkDefinitionContent, checkDefinitionShape, platformMetadata, platformPart, tmdlToTmsl, tmslToTmdl, type Definition, type DefinitionPart,
+  checkDefinitionContent,
+  checkDefinitionShape,
+  platformMetadata,
+  platformPart,
+  tmdlToTmsl,
+  tmslToTmdl,
+  type Definition,
+  type DefinitionPart,
 } from './definitions.js';
 import { fabricError, invalidInput, invalidJson } from './errors.js';
 import { ruleFor } from './item-types.js';
@@ -13,25 +20,50 @@ import { itemOf, typeOfCollection } from './items-routes.js';
 import { accepted } from './operations.js';
 import type { Item } from './store.js';
 
-const json = (path: string, value: unknown): DefinitionPart => ({ path, payload: Buffer.from(JSON.stringify(value, null, 2)).toString('base64'), payloadType: 'InlineBase64' });
+const json = (path: string, value: unknown): DefinitionPart => ({
+  path,
+  payload: Buffer.from(JSON.stringify(value, null, 2)).toString('base64'),
+  payloadType: 'InlineBase64',
+});
 
 /** What an item created without a definition returns from getDefinition. */
 function defaultParts(item: Item): DefinitionPart[] {
   switch (item.type) {
     case 'Notebook':
-      return [{ path: 'notebook-content.py', payload: Buffer.from('# Fabric notebook source\n\n# METADATA ********************\n\n# META {\n# META   "kernel_info": {"name": "synapse_pyspark"}\n# META }\n').toString('base64'), payloadType: 'InlineBase64' }];
+      return [
+        {
+          path: 'notebook-content.py',
+          payload: Buffer.from(
+            '# Fabric notebook source\n\n# METADATA ********************\n\n# META {\n# META   "kernel_info": {"name": "synapse_pyspark"}\n# META }\n',
+          ).toString('base64'),
+          payloadType: 'InlineBase64',
+        },
+      ];
     case 'Lakehouse':
-      return [json('lakehouse.metadata.json', item.creationPayload?.enableSchemas ? { defaultSchema: 'dbo' } : {}), json('shortcuts.metadata.json', [])];
+      return [
+        json('lakehouse.metadata.json', item.creationPayload?.enableSchemas ? { defaultSchema: 'dbo' } : {}),
+        json('shortcuts.metadata.json', []),
+      ];
     case 'Reflex':
       return [json('ReflexEntities.json', [])];
     case 'DataPipeline':
       return [json('pipeline-content.json', { properties: { activities: [] } })];
     case 'Eventstream':
-      return [json('eventstream.json', { sources: [], destinations: [], streams: [], operators: [], compatibilityLevel: '1.0' }), json('eventstreamProperties.json', { retentionTimeInDays: 1, eventThroughputLevel: 'Low' })];
+      return [
+        json('eventstream.json', { sources: [], destinations: [], streams: [], operators: [], compatibilityLevel: '1.0' }),
+        json('eventstreamProperties.json', { retentionTimeInDays: 1, eventThroughputLevel: 'Low' }),
+      ];
     case 'Eventhouse':
       return [json('EventhouseProperties.json', {})];
     case 'KQLDatabase':
-      return [json('DatabaseProperties.json', { databaseType: item.creationPayload?.databaseType ?? 'ReadWrite', parentEventhouseItemId: item.creationPayload?.parentEventhouseItemId, oneLakeCachingPeriod: 'P36500D', oneLakeStandardStoragePeriod: 'P36500D' })];
+      return [
+        json('DatabaseProperties.json', {
+          databaseType: item.creationPayload?.databaseType ?? 'ReadWrite',
+          parentEventhouseItemId: item.creationPayload?.parentEventhouseItemId,
+          oneLakeCachingPeriod: 'P36500D',
+          oneLakeStandardStoragePeriod: 'P36500D',
+        }),
+      ];
     case 'KQLDashboard':
       return [json('RealTimeDashboard.json', { schema_version: '52', tiles: [], dataSources: [] })];
     case 'KQLQueryset':
@@ -61,7 +93,8 @@ async function open(core: SandboxCore, ctx: RequestContext) {
   requireRole(ws, caller, 'Contributor');
   const item = itemOf(core, ws, ctx.params.id!, typeOfCollection(ctx.params.collection));
   const rule = ruleFor(item.type);
-  if (rule.definitionAtCreate === 'unsupported') throw fabricError(400, 'OperationNotSupportedForItem', `The operation is not supported for items of type ${item.type}`);
+  if (rule.definitionAtCreate === 'unsupported')
+    throw fabricError(400, 'OperationNotSupportedForItem', `The operation is not supported for items of type ${item.type}`);
   return { caller, ws, item, rule };
 }
 

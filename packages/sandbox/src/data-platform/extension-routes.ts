@@ -50,7 +50,13 @@ export function extensionRoutes(core: SandboxCore, router: Router): void {
   const fw = '/v1/workspaces/:ws/firewallRules';
   router.get(fw, async (ctx) => {
     const ws = await open(core, ctx, 'Admin');
-    const body = page(ctx, ws.firewallRules.map((r) => ({ ...r })), core.switches['dataPlatform.pageSize'], `${core.urls.dataPlatform}/v1/workspaces/${ws.id}/firewallRules`, `${ws.id}|fw`);
+    const body = page(
+      ctx,
+      ws.firewallRules.map((r) => ({ ...r })),
+      core.switches['dataPlatform.pageSize'],
+      `${core.urls.dataPlatform}/v1/workspaces/${ws.id}/firewallRules`,
+      `${ws.id}|fw`,
+    );
     return { status: 200, headers: EXTENSION, body };
   });
   router.post(fw, async (ctx) => {
@@ -58,12 +64,23 @@ export function extensionRoutes(core: SandboxCore, router: Router): void {
     const body = await ctx.json(invalidJson);
     if (typeof body?.name !== 'string' || !body.name.trim()) throw invalidInput('name', 'is required');
     checkRange(body.startIpAddress, body.endIpAddress, '');
-    if (ws.firewallRules.some((r) => r.name.toLowerCase() === body.name.toLowerCase())) throw fabricError(409, 'FirewallRuleNameAlreadyExists', `A firewall rule named '${body.name}' already exists`);
-    if (ws.firewallRules.length >= MAX_RULES) throw fabricError(400, 'FirewallRulesLimitExceeded', `A workspace holds at most ${MAX_RULES} firewall rules`);
-    const rule: FirewallRule = { id: core.idSource.next('firewall-rule'), name: body.name, startIpAddress: body.startIpAddress, endIpAddress: body.endIpAddress };
+    if (ws.firewallRules.some((r) => r.name.toLowerCase() === body.name.toLowerCase()))
+      throw fabricError(409, 'FirewallRuleNameAlreadyExists', `A firewall rule named '${body.name}' already exists`);
+    if (ws.firewallRules.length >= MAX_RULES)
+      throw fabricError(400, 'FirewallRulesLimitExceeded', `A workspace holds at most ${MAX_RULES} firewall rules`);
+    const rule: FirewallRule = {
+      id: core.idSource.next('firewall-rule'),
+      name: body.name,
+      startIpAddress: body.startIpAddress,
+      endIpAddress: body.endIpAddress,
+    };
     ws.firewallRules.push(rule);
     ws.firewallVersion++;
-    return { status: 201, headers: { ...EXTENSION, location: `${core.urls.dataPlatform}/v1/workspaces/${ws.id}/firewallRules/${rule.id}` }, body: rule };
+    return {
+      status: 201,
+      headers: { ...EXTENSION, location: `${core.urls.dataPlatform}/v1/workspaces/${ws.id}/firewallRules/${rule.id}` },
+      body: rule,
+    };
   });
   router.delete(`${fw}/:ruleId`, async (ctx) => {
     const ws = await open(core, ctx, 'Admin');
@@ -77,7 +94,10 @@ export function extensionRoutes(core: SandboxCore, router: Router): void {
   const policy = '/v1/workspaces/:ws/networking/communicationPolicy/inbound/firewall';
   router.get(policy, async (ctx) => {
     const ws = await open(core, ctx, 'Admin');
-    const rules = ws.firewallRules.map((r) => ({ displayName: r.name, value: r.startIpAddress === r.endIpAddress ? r.startIpAddress : `${r.startIpAddress}-${r.endIpAddress}` }));
+    const rules = ws.firewallRules.map((r) => ({
+      displayName: r.name,
+      value: r.startIpAddress === r.endIpAddress ? r.startIpAddress : `${r.startIpAddress}-${r.endIpAddress}`,
+    }));
     return { status: 200, headers: { etag: `"${ws.firewallVersion}"` }, body: { rules } };
   });
   router.put(policy, async (ctx) => {

@@ -30,21 +30,35 @@ export function typedItemJson(core: SandboxCore, item: Item): Record<string, unk
       };
     }
     case 'Eventhouse':
-      return { ...base, properties: { queryServiceUri: core.urls.kql, ingestionServiceUri: core.urls.kql, databasesItemIds: [], minimumConsumptionUnits: item.creationPayload?.minimumConsumptionUnits ?? 0 } };
+      return {
+        ...base,
+        properties: {
+          queryServiceUri: core.urls.kql,
+          ingestionServiceUri: core.urls.kql,
+          databasesItemIds: [],
+          minimumConsumptionUnits: item.creationPayload?.minimumConsumptionUnits ?? 0,
+        },
+      };
     case 'KQLDatabase':
       return {
         ...base,
         properties: {
-          parentEventhouseItemId: item.creationPayload?.parentEventhouseItemId, queryServiceUri: core.urls.kql, ingestionServiceUri: core.urls.kql,
-          databaseType: item.creationPayload?.databaseType ?? 'ReadWrite', oneLakeCachingPeriod: 'P36500D', oneLakeStandardStoragePeriod: 'P36500D',
+          parentEventhouseItemId: item.creationPayload?.parentEventhouseItemId,
+          queryServiceUri: core.urls.kql,
+          ingestionServiceUri: core.urls.kql,
+          databaseType: item.creationPayload?.databaseType ?? 'ReadWrite',
+          oneLakeCachingPeriod: 'P36500D',
+          oneLakeStandardStoragePeriod: 'P36500D',
         },
       };
     case 'Warehouse':
       return {
         ...base,
         properties: {
-          connectionString: `${hostId}.datawarehouse.fabric.microsoft.com`, createdDate: new Date(item.createdAt).toISOString(),
-          lastUpdatedTime: new Date(item.createdAt).toISOString(), collationType: item.creationPayload?.collationType ?? 'Latin1_General_100_BIN2_UTF8',
+          connectionString: `${hostId}.datawarehouse.fabric.microsoft.com`,
+          createdDate: new Date(item.createdAt).toISOString(),
+          lastUpdatedTime: new Date(item.createdAt).toISOString(),
+          collationType: item.creationPayload?.collationType ?? 'Latin1_General_100_BIN2_UTF8',
         },
       };
     default:

@@ -38,7 +38,13 @@ async function list(core: SandboxCore, ctx: RequestContext, typed?: string) {
   const items = core.dataPlatform.items(ws).filter((i) => !type || i.type === type);
   const path = typed ? `${ctx.params.collection}` : `items${filter ? `?type=${encodeURIComponent(filter)}` : ''}`;
   const listUrl = `${core.urls.dataPlatform}/v1/workspaces/${ws.id}/${path}`;
-  const body = page(ctx, items.map((i) => (typed ? typedItemJson(core, i) : itemJson(i))), core.switches['dataPlatform.pageSize'], listUrl, `${ws.id}|${typed ?? 'items'}|${type ?? ''}`);
+  const body = page(
+    ctx,
+    items.map((i) => (typed ? typedItemJson(core, i) : itemJson(i))),
+    core.switches['dataPlatform.pageSize'],
+    listUrl,
+    `${ws.id}|${typed ?? 'items'}|${type ?? ''}`,
+  );
   return { status: 200, body };
 }
 

@@ -8,7 +8,12 @@ import { itemOf, typeOfCollection } from './items-routes.js';
 import { page } from './paging.js';
 import type { Item, JobInstance, Workspace } from './store.js';
 
-const JOB_ALIASES: Record<string, string> = { dataPipelines: 'Pipeline', notebooks: 'RunNotebook', lakehouses: 'TableMaintenance', sparkJobDefinitions: 'sparkjob' };
+const JOB_ALIASES: Record<string, string> = {
+  dataPipelines: 'Pipeline',
+  notebooks: 'RunNotebook',
+  lakehouses: 'TableMaintenance',
+  sparkJobDefinitions: 'sparkjob',
+};
 
 function jobUrl(core: SandboxCore, job: JobInstance) {
   return `${core.urls.dataPlatform}/v1/workspaces/${job.workspaceId}/items/${job.itemId}/jobs/instances/${job.id}`;
@@ -18,7 +23,12 @@ function jobJson(core: SandboxCore, job: JobInstance) {
   const status = core.dataPlatform.jobStatus(job);
   const done = status === 'Completed' || status === 'Failed' || status === 'Cancelled';
   return {
-    id: job.id, itemId: job.itemId, jobType: job.jobType, invokeType: 'Manual', status, rootActivityId: job.rootActivityId,
+    id: job.id,
+    itemId: job.itemId,
+    jobType: job.jobType,
+    invokeType: 'Manual',
+    status,
+    rootActivityId: job.rootActivityId,
     startTimeUtc: status === 'NotStarted' ? null : new Date(job.startAt).toISOString(),
     endTimeUtc: done ? new Date(Math.min(job.endAt, job.cancelledAt ?? job.endAt)).toISOString() : null,
     failureReason: status === 'Failed' ? { requestId: job.rootActivityId, ...job.failureReason } : null,
@@ -34,7 +44,10 @@ function pipelineFailure(ws: Workspace, item: Item): JobInstance['failureReason'
     const ref = a?.typeProperties?.notebookId ?? a?.typeProperties?.pipelineId;
     const target = typeof ref === 'string' ? ws.items.get(ref.toLowerCase()) : undefined;
     if (typeof ref === 'string' && (!target || target.deletedAt)) {
-      return { errorCode: 'JobInstanceStatusFailed', message: `Activity '${a.name}' failed: the item '${ref}' it runs was not found in workspace ${ws.id}` };
+      return {
+        errorCode: 'JobInstanceStatusFailed',
+        message: `Activity '${a.name}' failed: the item '${ref}' it runs was not found in workspace ${ws.id}`,
+      };
     }
   }
   return undefined;
@@ -46,7 +59,8 @@ async function run(core: SandboxCore, ctx: RequestContext, jobType: string | und
   requireRole(ws, caller, 'Contributor');
   const item = itemOf(core, ws, ctx.params.id!, typeOfCollection(ctx.params.collection));
   if (!jobType) throw invalidInput('jobType', 'The jobType query parameter is required');
-  if (!acceptsJob(item.type, jobType)) throw fabricError(400, 'InvalidJobType', `The job type '${jobType}' is not supported for items of type ${item.type}`);
+  if (!acceptsJob(item.type, jobType))
+    throw fabricError(400, 'InvalidJobType', `The job type '${jobType}' is not supported for items of type ${item.type}`);
   const text = await ctx.text();
   if (text.trim()) {
     let body: any;
@@ -55,15 +69,25 @@ async function run(core: SandboxCore, ctx: RequestContext, jobType: string | und
     } catch {
       throw fabricError(400, 'InvalidRequest', 'The request body is not valid JSON');
     }
-    if (body.parameters !== undefined && (!Array.isArray(body.parameters) || body.parameters.some((p: any) => typeof p?.name !== 'string'))) {
+    if (
+      body.parameters !== undefined &&
+      (!Array.isArray(body.parameters) || body.parameters.some((p: any) => typeof p?.name !== 'string'))
+    ) {
       throw invalidInput('parameters', 'must be an array of {name, value, type}');
     }
   }
   const now = Date.now();
   const span = core.switches['dataPlatform.jobMs'];
   const job: JobInstance = {
-    id: core.idSource.next('job'), workspaceId: ws.id, itemId: item.id, jobType, createdAt: now, startAt: now + span / 4, endAt: now + span,
-    rootActivityId: core.idSource.next('activity'), failureReason: item.type === 'DataPipeline' ? pipelineFailure(ws, item) : undefined,
+    id: core.idSource.next('job'),
+    workspaceId: ws.id,
+    itemId: item.id,
+    jobType,
+    createdAt: now,
+    startAt: now + span / 4,
+    endAt: now + span,
+    rootActivityId: core.idSource.next('activity'),
+    failureReason: item.type === 'DataPipeline' ? pipelineFailure(ws, item) : undefined,
   };
   core.dataPlatform.jobs.set(job.id, job);
   return { status: 202, headers: { location: jobUrl(core, job), 'retry-after': core.switches['dataPlatform.retryAfterSeconds'] } };
@@ -89,13 +113,23 @@ export function jobRoutes(core: SandboxCore, router: Router): void {
     requireRole(ws, caller, 'Viewer');
     const it = itemOf(core, ws, ctx.params.id!);
     const jobs = [...core.dataPlatform.jobs.values()].filter((j) => j.itemId === it.id).map((j) => jobJson(core, j));
-    return { status: 200, body: page(ctx, jobs, core.switches['dataPlatform.pageSize'], `${core.urls.dataPlatform}/v1/workspaces/${ws.id}/items/${it.id}/jobs/instances`, `${it.id}|jobs`) };
+    return {
+      status: 200,
+      body: page(
+        ctx,
+        jobs,
+        core.switches['dataPlatform.pageSize'],
+        `${core.urls.dataPlatform}/v1/workspaces/${ws.id}/items/${it.id}/jobs/instances`,
+        `${it.id}|jobs`,
+      ),
+    };
   });
   router.get(`${item}/instances/:job`, async (ctx) => ({ status: 200, body: jobJson(core, await jobOf(core, ctx, 'Viewer')) }));
   router.post(`${item}/instances/:job/cancel`, async (ctx) => {
     const job = await jobOf(core, ctx, 'Contributor');
     const status = core.dataPlatform.jobStatus(job);
-    if (status !== 'NotStarted' && status !== 'InProgress') throw fabricError(400, 'JobAlreadyCompleted', `The job instance ${job.id} has already completed (${status})`);
+    if (status !== 'NotStarted' && status !== 'InProgress')
+      throw fabricError(400, 'JobAlreadyCompleted', `The job instance ${job.id} has already completed (${status})`);
     job.cancelledAt = Date.now();
     return { status: 202, headers: { location: jobUrl(core, job), 'retry-after': core.switches['dataPlatform.retryAfterSeconds'] } };
   });

@@ -15,13 +15,26 @@ export function lakehouseRoutes(core: SandboxCore, router: Router): void {
     requireRole(ws, caller, 'Viewer');
     const lh = itemOf(core, ws, ctx.params.id!, 'Lakehouse');
     const schemas = lh.creationPayload?.enableSchemas === true;
-    if (schemas) throw fabricError(400, 'UnsupportedOperationForSchemasEnabledLakehouse', 'Listing tables is not supported for lakehouses with schemas enabled');
+    if (schemas)
+      throw fabricError(
+        400,
+        'UnsupportedOperationForSchemasEnabledLakehouse',
+        'Listing tables is not supported for lakehouses with schemas enabled',
+      );
     const max = Number(ctx.query('maxResults') ?? core.switches['dataPlatform.pageSize']);
     if (!Number.isInteger(max) || max < 1 || max > 100) throw invalidInput('maxResults', 'must be an integer from 1 to 100');
     const host = new URL(core.urls.oneLake).host;
-    const tables = core.oneLake.tables(ws.id, lh.id, false).map((name) => ({ type: 'Managed', name, location: `abfss://${ws.id}@${host}/${lh.id}/Tables/${name}`, format: 'Delta' }));
+    const tables = core.oneLake
+      .tables(ws.id, lh.id, false)
+      .map((name) => ({ type: 'Managed', name, location: `abfss://${ws.id}@${host}/${lh.id}/Tables/${name}`, format: 'Delta' }));
     const p = page(ctx, tables, max, `${core.urls.dataPlatform}/v1/workspaces/${ws.id}/lakehouses/${lh.id}/tables`, `${lh.id}|tables`);
-    return { status: 200, body: { data: p.value, ...(p.continuationToken ? { continuationToken: p.continuationToken, continuationUri: p.continuationUri } : {}) } };
+    return {
+      status: 200,
+      body: {
+        data: p.value,
+        ...(p.continuationToken ? { continuationToken: p.continuationToken, continuationUri: p.continuationUri } : {}),
+      },
+    };
   });
   router.post(`${base}/:table/load`, async (ctx) => {
     const caller = await platformCaller(core, ctx);
@@ -31,7 +44,8 @@ export function lakehouseRoutes(core: SandboxCore, router: Router): void {
     const body = await ctx.json(invalidJson);
     const table = ctx.params.table!;
     if (!/^[A-Za-z0-9_]{1,256}$/.test(table)) throw invalidInput('tableName', 'may contain only letters, numbers and underscores');
-    if (typeof body.relativePath !== 'string' || !/^Files(\/|$)/.test(body.relativePath)) throw invalidInput('relativePath', "must start with 'Files'");
+    if (typeof body.relativePath !== 'string' || !/^Files(\/|$)/.test(body.relativePath))
+      throw invalidInput('relativePath', "must start with 'Files'");
     if (!['File', 'Folder'].includes(body.pathType)) throw invalidInput('pathType', 'must be File or Folder');
     if (body.mode !== undefined && !['Overwrite', 'Append'].includes(body.mode)) throw invalidInput('mode', 'must be Overwrite or Append');
     const format = body.formatOptions?.format ?? 'Csv';

@@ -41,7 +41,10 @@ export function operationRoutes(core: SandboxCore, router: Router): void {
       const op = await find(core, ctx);
       const s = operationState(op);
       // Retry-After on every poll answer, finished or not, as the real service sends it.
-      const headers: Record<string, string | number> = { 'x-ms-operation-id': op.id, 'retry-after': core.switches['dataPlatform.retryAfterSeconds'] };
+      const headers: Record<string, string | number> = {
+        'x-ms-operation-id': op.id,
+        'retry-after': core.switches['dataPlatform.retryAfterSeconds'],
+      };
       if (s.status === 'NotStarted' || s.status === 'Running') headers.location = opUrl(core, op.id);
       else if (s.status === 'Succeeded' && op.result) headers.location = `${opUrl(core, op.id)}/result`;
       const body: Record<string, unknown> = {
@@ -58,7 +61,8 @@ export function operationRoutes(core: SandboxCore, router: Router): void {
     router.get(`${prefix}/:id/result`, async (ctx) => {
       const op = await find(core, ctx);
       const s = operationState(op);
-      if (s.status !== 'Succeeded') throw fabricError(400, 'OperationNotSucceeded', `The operation ${op.id} has not succeeded (status ${s.status})`);
+      if (s.status !== 'Succeeded')
+        throw fabricError(400, 'OperationNotSucceeded', `The operation ${op.id} has not succeeded (status ${s.status})`);
       if (!op.result) throw fabricError(400, 'OperationHasNoResult', `The operation ${op.id} has no result`);
       return { status: 200, body: op.result() };
     });

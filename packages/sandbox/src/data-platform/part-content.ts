@@ -21,12 +21,17 @@ function checkMirroring(core: SandboxCore, def: Definition): ServiceError | unde
   const field = 'mirroring.json: properties.source.typeProperties.connection';
   if (typeof connection !== 'string' || !connection) return invalidInput(field, 'is required');
   if (!GUID.test(connection)) return invalidInput(field, `'${connection}' is not a valid connection id (a GUID)`);
-  if (!core.dataPlatform.connections.has(connection.toLowerCase())) return invalidInput(field, `the connection '${connection}' does not exist or the caller has no access to it`);
+  if (!core.dataPlatform.connections.has(connection.toLowerCase()))
+    return invalidInput(field, `the connection '${connection}' does not exist or the caller has no access to it`);
   return undefined;
 }
 
 /** The item types a destination of each type may name (its workspaceId and itemId). */
-const DESTINATION_ITEMS: Record<string, string[]> = { Eventhouse: ['KQLDatabase', 'Eventhouse'], Lakehouse: ['Lakehouse'], Activator: ['Reflex'] };
+const DESTINATION_ITEMS: Record<string, string[]> = {
+  Eventhouse: ['KQLDatabase', 'Eventhouse'],
+  Lakehouse: ['Lakehouse'],
+  Activator: ['Reflex'],
+};
 
 /**
  * eventstream.json has the published topology's shape (eventstream/definitions/topology.json: sources, destinations,
@@ -38,9 +43,13 @@ function checkEventstream(core: SandboxCore, def: Definition): ServiceError | un
   if (specsAvailable()) {
     const file = path.join(specsDir(), 'fabric/eventstream/definitions/topology.json');
     // The topology is published as an answer: a node's runtime status is the service's to add, not the definition's.
-    const errors = check(topology, { $ref: '#/definitions/EventstreamTopologyResponse' }, file, 'eventstream.json', [], { skipRequiredOf: ['RuntimeInformation'] });
+    const errors = check(topology, { $ref: '#/definitions/EventstreamTopologyResponse' }, file, 'eventstream.json', [], {
+      skipRequiredOf: ['RuntimeInformation'],
+    });
     if (errors.length) {
-      return fabricError(400, 'InvalidInput', 'The request has an invalid input', { moreDetails: errors.slice(0, 10).map((message) => ({ errorCode: 'InvalidDefinitionPart', message })) });
+      return fabricError(400, 'InvalidInput', 'The request has an invalid input', {
+        moreDetails: errors.slice(0, 10).map((message) => ({ errorCode: 'InvalidDefinitionPart', message })),
+      });
     }
   }
   for (const [i, d] of (Array.isArray(topology?.destinations) ? topology.destinations : []).entries()) {
@@ -49,7 +58,10 @@ function checkEventstream(core: SandboxCore, def: Definition): ServiceError | un
     const ws = core.dataPlatform.workspaces.get(String(d.properties?.workspaceId).toLowerCase());
     const item = ws?.items.get(String(d.properties?.itemId).toLowerCase());
     if (!item || !core.dataPlatform.visible(item) || !kinds.includes(item.type)) {
-      return invalidInput(`eventstream.json: destinations[${i}].properties.itemId`, `'${d.properties?.itemId}' is not a ${kinds.join(' or ')} item of workspace '${d.properties?.workspaceId}'`);
+      return invalidInput(
+        `eventstream.json: destinations[${i}].properties.itemId`,
+        `'${d.properties?.itemId}' is not a ${kinds.join(' or ')} item of workspace '${d.properties?.workspaceId}'`,
+      );
     }
   }
   return undefined;

@@ -99,8 +99,17 @@ export class PlatformStore {
   readonly connections = new Map<string, Connection>();
   private readonly calls = new Map<string, number[]>();
 
-  constructor(readonly ids: SandboxIds, readonly idSource: IdSource, readonly switches: SwitchValues) {
-    const ws = this.addWorkspace(ids.platformWorkspaceId, ids.platformWorkspaceName, 'The data platform workspace the service provisions into', ids.capacityId);
+  constructor(
+    readonly ids: SandboxIds,
+    readonly idSource: IdSource,
+    readonly switches: SwitchValues,
+  ) {
+    const ws = this.addWorkspace(
+      ids.platformWorkspaceId,
+      ids.platformWorkspaceName,
+      'The data platform workspace the service provisions into',
+      ids.capacityId,
+    );
     // The grant a deployment documents (README): Admin, which identity operations need (firewall rules, granting roles);
     // provisioning alone needs Contributor. Tests reduce it with the admin API's grant/revoke.
     const mi = ids.serviceIdentity;
@@ -109,14 +118,33 @@ export class PlatformStore {
     ws.roleAssignments.set(ada.objectId, { id: ada.objectId, principal: { id: ada.objectId, type: 'User' }, role: 'Admin' });
     for (const c of ids.connections) {
       this.connections.set(c.id, {
-        id: c.id, displayName: c.displayName, connectivityType: 'ShareableCloud', connectionDetails: { type: 'SQL', path: `${c.server};${c.database}` },
-        privacyLevel: 'Organizational', credentialDetails: { credentialType: 'ServicePrincipal', singleSignOnType: 'None', connectionEncryption: 'Encrypted', skipTestConnection: false },
+        id: c.id,
+        displayName: c.displayName,
+        connectivityType: 'ShareableCloud',
+        connectionDetails: { type: 'SQL', path: `${c.server};${c.database}` },
+        privacyLevel: 'Organizational',
+        credentialDetails: {
+          credentialType: 'ServicePrincipal',
+          singleSignOnType: 'None',
+          connectionEncryption: 'Encrypted',
+          skipTestConnection: false,
+        },
       });
     }
   }
 
   addWorkspace(id: string, displayName: string, description: string, capacityId?: string): Workspace {
-    const ws: Workspace = { id, displayName, description, capacityId, items: new Map(), roleAssignments: new Map(), firewallRules: [], firewallVersion: 1, heldNames: new Map() };
+    const ws: Workspace = {
+      id,
+      displayName,
+      description,
+      capacityId,
+      items: new Map(),
+      roleAssignments: new Map(),
+      firewallRules: [],
+      firewallVersion: 1,
+      heldNames: new Map(),
+    };
     this.workspaces.set(id, ws);
     return ws;
   }
@@ -129,7 +157,8 @@ export class PlatformStore {
   clusterDatabase(name: string, readyAt: number, drop = false): void {
     const ws = this.workspaces.get(this.ids.platformWorkspaceId);
     if (!ws) return;
-    const find = (type: string, n: string) => [...ws.items.values()].find((i) => !i.deletedAt && i.type === type && i.displayName.toLowerCase() === n.toLowerCase());
+    const find = (type: string, n: string) =>
+      [...ws.items.values()].find((i) => !i.deletedAt && i.type === type && i.displayName.toLowerCase() === n.toLowerCase());
     const existing = find('KQLDatabase', name);
     if (drop) {
       if (existing) ws.items.delete(existing.id);
@@ -141,7 +170,18 @@ export class PlatformStore {
   }
 
   private addItem(ws: Workspace, type: string, displayName: string, readyAt: number, creationPayload?: Record<string, unknown>): Item {
-    const item: Item = { id: this.idSource.next('item'), workspaceId: ws.id, type, displayName, description: '', logicalId: this.idSource.next('logical'), creationPayload, createdAt: readyAt, readyAt, lagUntil: readyAt };
+    const item: Item = {
+      id: this.idSource.next('item'),
+      workspaceId: ws.id,
+      type,
+      displayName,
+      description: '',
+      logicalId: this.idSource.next('logical'),
+      creationPayload,
+      createdAt: readyAt,
+      readyAt,
+      lagUntil: readyAt,
+    };
     ws.items.set(item.id, item);
     return item;
   }
@@ -168,11 +208,19 @@ export class PlatformStore {
 
   /** The conflict error for a display name in (workspace, type), or undefined when free. */
   nameConflict(ws: Workspace, type: string, displayName: string, exceptId?: string): ServiceError | undefined {
-    const taken = [...ws.items.values()].some((i) => !i.deletedAt && i.id !== exceptId && i.type === type && i.displayName.toLowerCase() === displayName.toLowerCase());
+    const taken = [...ws.items.values()].some(
+      (i) => !i.deletedAt && i.id !== exceptId && i.type === type && i.displayName.toLowerCase() === displayName.toLowerCase(),
+    );
     if (taken) return fabricError(409, 'ItemDisplayNameAlreadyInUse', `Requested '${displayName}' is already in use`);
     const until = ws.heldNames.get(nameKey(type, displayName));
     if (until && until > Date.now()) {
-      return fabricError(409, 'ItemDisplayNameNotAvailableYet', `Requested '${displayName}' is not available yet and is expected to become available in the upcoming minutes.`, { isRetriable: true }, { 'retry-after': Math.ceil((until - Date.now()) / 1000) });
+      return fabricError(
+        409,
+        'ItemDisplayNameNotAvailableYet',
+        `Requested '${displayName}' is not available yet and is expected to become available in the upcoming minutes.`,
+        { isRetriable: true },
+        { 'retry-after': Math.ceil((until - Date.now()) / 1000) },
+      );
     }
     return undefined;
   }
@@ -203,7 +251,13 @@ export class PlatformStore {
   /** Registers a long-running operation that completes after the configured duration. */
   startOperation(ownerId: string, fields: Partial<Operation> = {}): Operation {
     const now = Date.now();
-    const op: Operation = { id: this.idSource.next('operation'), ownerId, createdAt: now, readyAt: now + this.switches['dataPlatform.lroMs'], ...fields };
+    const op: Operation = {
+      id: this.idSource.next('operation'),
+      ownerId,
+      createdAt: now,
+      readyAt: now + this.switches['dataPlatform.lroMs'],
+      ...fields,
+    };
     this.operations.set(op.id, op);
     return op;
   }
@@ -224,7 +278,12 @@ export class PlatformStore {
       workspaces: [...this.workspaces.values()].map((ws) => ({
         id: ws.id,
         displayName: ws.displayName,
-        items: this.items(ws, true).map((i) => ({ id: i.id, type: i.type, displayName: i.displayName, definitionParts: i.definition?.parts.map((p) => p.path) ?? [] })),
+        items: this.items(ws, true).map((i) => ({
+          id: i.id,
+          type: i.type,
+          displayName: i.displayName,
+          definitionParts: i.definition?.parts.map((p) => p.path) ?? [],
+        })),
         recycleBin: [...ws.items.values()].filter((i) => i.deletedAt).map((i) => ({ id: i.id, type: i.type, displayName: i.displayName })),
         roleAssignments: [...ws.roleAssignments.values()].map((r) => ({ ...r, principal: { ...r.principal } })),
         firewallRules: ws.firewallRules.map((r) => ({ ...r })),

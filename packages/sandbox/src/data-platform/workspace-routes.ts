@@ -11,7 +11,10 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function workspaceJson(core: SandboxCore, ws: Workspace) {
   return {
-    id: ws.id, displayName: ws.displayName, description: ws.description, type: 'Workspace',
+    id: ws.id,
+    displayName: ws.displayName,
+    description: ws.description,
+    type: 'Workspace',
     ...(ws.capacityId ? { capacityId: ws.capacityId, capacityRegion: 'East US', capacityAssignmentProgress: 'Completed' } : {}),
     oneLakeEndpoints: { blobEndpoint: core.urls.oneLake, dfsEndpoint: core.urls.oneLake },
     tags: [],
@@ -21,10 +24,18 @@ function workspaceJson(core: SandboxCore, ws: Workspace) {
 /** A role assignment with the principal's details from the directory. */
 function assignmentJson(core: SandboxCore, ra: RoleAssignment) {
   const p = core.directory.byObjectId(ra.principal.id);
-  const details = !p ? {}
-    : ra.principal.type === 'ServicePrincipal' ? { servicePrincipalDetails: { aadAppId: p.appId } }
-    : ra.principal.type === 'User' ? { userDetails: { userPrincipalName: p.upn } } : {};
-  return { id: ra.id, principal: { id: ra.principal.id, type: ra.principal.type, ...(p ? { displayName: p.displayName } : {}), ...details }, role: ra.role };
+  const details = !p
+    ? {}
+    : ra.principal.type === 'ServicePrincipal'
+      ? { servicePrincipalDetails: { aadAppId: p.appId } }
+      : ra.principal.type === 'User'
+        ? { userDetails: { userPrincipalName: p.upn } }
+        : {};
+  return {
+    id: ra.id,
+    principal: { id: ra.principal.id, type: ra.principal.type, ...(p ? { displayName: p.displayName } : {}), ...details },
+    role: ra.role,
+  };
 }
 
 function checkRole(role: unknown): WorkspaceRole {
@@ -34,7 +45,8 @@ function checkRole(role: unknown): WorkspaceRole {
 
 /** Members may grant up to their own level; only Admins grant or change Admin. */
 function checkGrantLevel(callerRole: WorkspaceRole, role: WorkspaceRole): void {
-  if (ROLE_RANK[role] > ROLE_RANK[callerRole]) throw fabricError(403, 'InsufficientWorkspaceRole', `A ${callerRole} cannot assign the ${role} role`);
+  if (ROLE_RANK[role] > ROLE_RANK[callerRole])
+    throw fabricError(403, 'InsufficientWorkspaceRole', `A ${callerRole} cannot assign the ${role} role`);
 }
 
 async function assignmentOf(core: SandboxCore, ctx: RequestContext, needed: WorkspaceRole) {
@@ -51,16 +63,35 @@ export function workspaceRoutes(core: SandboxCore, router: Router): void {
   router.get('/v1/workspaces', async (ctx) => {
     const caller = await platformCaller(core, ctx);
     const mine = [...core.dataPlatform.workspaces.values()].filter((ws) => roleOf(ws, caller));
-    return { status: 200, body: page(ctx, mine.map((ws) => workspaceJson(core, ws)), core.switches['dataPlatform.pageSize'], `${core.urls.dataPlatform}/v1/workspaces`, 'workspaces') };
+    return {
+      status: 200,
+      body: page(
+        ctx,
+        mine.map((ws) => workspaceJson(core, ws)),
+        core.switches['dataPlatform.pageSize'],
+        `${core.urls.dataPlatform}/v1/workspaces`,
+        'workspaces',
+      ),
+    };
   });
   router.post('/v1/workspaces', async (ctx) => {
     const caller = await platformCaller(core, ctx);
     const body = await ctx.json(invalidJson);
-    if (typeof body?.displayName !== 'string' || !body.displayName.trim() || body.displayName.length > 256) throw invalidInput('displayName', 'The display name is required (at most 256 characters)');
+    if (typeof body?.displayName !== 'string' || !body.displayName.trim() || body.displayName.length > 256)
+      throw invalidInput('displayName', 'The display name is required (at most 256 characters)');
     const taken = [...core.dataPlatform.workspaces.values()].some((w) => w.displayName.toLowerCase() === body.displayName.toLowerCase());
     if (taken) throw fabricError(409, 'WorkspaceNameAlreadyExists', `Workspace name '${body.displayName}' already exists`);
-    const ws = core.dataPlatform.addWorkspace(core.idSource.next('workspace'), body.displayName, body.description ?? '', body.capacityId ?? undefined);
-    ws.roleAssignments.set(caller.objectId, { id: caller.objectId, principal: { id: caller.objectId, type: caller.isApp ? 'ServicePrincipal' : 'User' }, role: 'Admin' });
+    const ws = core.dataPlatform.addWorkspace(
+      core.idSource.next('workspace'),
+      body.displayName,
+      body.description ?? '',
+      body.capacityId ?? undefined,
+    );
+    ws.roleAssignments.set(caller.objectId, {
+      id: caller.objectId,
+      principal: { id: caller.objectId, type: caller.isApp ? 'ServicePrincipal' : 'User' },
+      role: 'Admin',
+    });
     return { status: 201, headers: { location: `${core.urls.dataPlatform}/v1/workspaces/${ws.id}` }, body: workspaceJson(core, ws) };
   });
   router.get('/v1/workspaces/:ws', async (ctx) => {
@@ -95,7 +126,16 @@ export function workspaceRoutes(core: SandboxCore, router: Router): void {
     const ws = workspaceOf(core, ctx.params.ws!);
     requireRole(ws, caller, 'Viewer');
     const all = [...ws.roleAssignments.values()].map((r) => assignmentJson(core, r));
-    return { status: 200, body: page(ctx, all, core.switches['dataPlatform.pageSize'], `${core.urls.dataPlatform}${ra.replace(':ws', ws.id)}`, `${ws.id}|roles`) };
+    return {
+      status: 200,
+      body: page(
+        ctx,
+        all,
+        core.switches['dataPlatform.pageSize'],
+        `${core.urls.dataPlatform}${ra.replace(':ws', ws.id)}`,
+        `${ws.id}|roles`,
+      ),
+    };
   });
   router.post(ra, async (ctx) => {
     const caller = await platformCaller(core, ctx);
@@ -109,11 +149,21 @@ export function workspaceRoutes(core: SandboxCore, router: Router): void {
     checkGrantLevel(callerRole, role);
     const id = principal.id.toLowerCase();
     const known = core.directory.byObjectId(id);
-    if (principal.type !== 'Group' && !known) throw fabricError(400, 'PrincipalNotFound', `The principal '${principal.id}' was not found in the tenant`);
-    if (ws.roleAssignments.has(id)) throw fabricError(409, 'PrincipalAlreadyHasWorkspaceRolePermissions', `The principal '${principal.id}' already has a role on the workspace`);
+    if (principal.type !== 'Group' && !known)
+      throw fabricError(400, 'PrincipalNotFound', `The principal '${principal.id}' was not found in the tenant`);
+    if (ws.roleAssignments.has(id))
+      throw fabricError(
+        409,
+        'PrincipalAlreadyHasWorkspaceRolePermissions',
+        `The principal '${principal.id}' already has a role on the workspace`,
+      );
     const created: RoleAssignment = { id, principal: { id, type: principal.type }, role };
     ws.roleAssignments.set(id, created);
-    return { status: 201, headers: { location: `${core.urls.dataPlatform}/v1/workspaces/${ws.id}/roleAssignments/${id}` }, body: assignmentJson(core, created) };
+    return {
+      status: 201,
+      headers: { location: `${core.urls.dataPlatform}/v1/workspaces/${ws.id}/roleAssignments/${id}` },
+      body: assignmentJson(core, created),
+    };
   });
   router.get(`${ra}/:id`, async (ctx) => {
     const { ra: found } = await assignmentOf(core, ctx, 'Viewer');

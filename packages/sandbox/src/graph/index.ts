@@ -35,14 +35,23 @@ function application(core: SandboxCore, ctx: RequestContext): Principal {
   const { id, appId } = ctx.params;
   const p = appId ? core.directory.byAppId(appId) : core.directory.byObjectId(id);
   if (!p || (p.kind !== 'servicePrincipal' && p.kind !== 'application')) {
-    throw graphError(404, 'Request_ResourceNotFound', `Resource '${appId ?? id}' does not exist or one of its queried reference-property objects are not present.`);
+    throw graphError(
+      404,
+      'Request_ResourceNotFound',
+      `Resource '${appId ?? id}' does not exist or one of its queried reference-property objects are not present.`,
+    );
   }
   return p;
 }
 
 const credentialJson = (s: GraphSecret, withText = false) => ({
-  customKeyIdentifier: null, displayName: s.displayName ?? null, endDateTime: s.expiresAt, hint: s.hint, keyId: s.keyId,
-  secretText: withText ? s.value : null, startDateTime: s.startDateTime ?? null,
+  customKeyIdentifier: null,
+  displayName: s.displayName ?? null,
+  endDateTime: s.expiresAt,
+  hint: s.hint,
+  keyId: s.keyId,
+  secretText: withText ? s.value : null,
+  startDateTime: s.startDateTime ?? null,
 });
 
 /**
@@ -53,7 +62,10 @@ const credentialJson = (s: GraphSecret, withText = false) => ({
 export function graphService(core: SandboxCore): ServiceModule {
   const router = new Router();
   // Two address forms; the action group matches '' rather than nothing, so every named group has a value.
-  const paths = [/^\/v1\.0\/applications\/(?<id>[^/(]+)(?<action>\/addPassword|\/removePassword|)\/?$/i, /^\/v1\.0\/applications\(appId='(?<appId>[^']+)'\)(?<action>\/addPassword|\/removePassword|)\/?$/i];
+  const paths = [
+    /^\/v1\.0\/applications\/(?<id>[^/(]+)(?<action>\/addPassword|\/removePassword|)\/?$/i,
+    /^\/v1\.0\/applications\(appId='(?<appId>[^']+)'\)(?<action>\/addPassword|\/removePassword|)\/?$/i,
+  ];
   for (const path of paths) routes(core, router, path);
   return module(router);
 }
@@ -63,20 +75,44 @@ function routes(core: SandboxCore, router: Router, path: RegExp): void {
     await caller(core, ctx);
     if (ctx.params.action) throw graphError(405, 'Request_BadRequest', `Method GET is not allowed on ${ctx.params.action.slice(1)}.`);
     const app = application(core, ctx);
-    return { status: 200, body: { id: app.objectId, appId: app.appId, displayName: app.displayName, passwordCredentials: (app.secrets ?? []).map((s) => credentialJson(s)) } };
+    return {
+      status: 200,
+      body: {
+        id: app.objectId,
+        appId: app.appId,
+        displayName: app.displayName,
+        passwordCredentials: (app.secrets ?? []).map((s) => credentialJson(s)),
+      },
+    };
   });
   router.post(path, async (ctx): Promise<Reply> => {
     await caller(core, ctx);
     const app = application(core, ctx);
-    const body = await ctx.json((d) => graphError(400, 'BadRequest', d)).catch((e) => (ctx.params.action?.toLowerCase() === '/addpassword' ? {} : Promise.reject(e)));
+    const body = await ctx
+      .json((d) => graphError(400, 'BadRequest', d))
+      .catch((e) => (ctx.params.action?.toLowerCase() === '/addpassword' ? {} : Promise.reject(e)));
     if (ctx.params.action?.toLowerCase() === '/addpassword') {
       const pc = body?.passwordCredential ?? {};
       const end = pc.endDateTime ? Date.parse(pc.endDateTime) : Date.now() + TWO_YEARS_MS;
-      if (!Number.isFinite(end) || end <= Date.now()) throw graphError(400, 'InvalidValue', 'The endDateTime of the password credential must be a future date-time.');
+      if (!Number.isFinite(end) || end <= Date.now())
+        throw graphError(400, 'InvalidValue', 'The endDateTime of the password credential must be a future date-time.');
       const value = `${randomBytes(2).toString('hex').slice(0, 3)}~${randomBytes(24).toString('base64url').slice(0, 34)}`;
-      const secret: GraphSecret = { keyId: randomUUID(), hint: value.slice(0, 3), value, expiresAt: new Date(end).toISOString(), displayName: pc.displayName, startDateTime: new Date().toISOString() };
+      const secret: GraphSecret = {
+        keyId: randomUUID(),
+        hint: value.slice(0, 3),
+        value,
+        expiresAt: new Date(end).toISOString(),
+        displayName: pc.displayName,
+        startDateTime: new Date().toISOString(),
+      };
       (app.secrets ??= []).push(secret);
-      return { status: 200, body: { '@odata.context': 'https://graph.microsoft.com/v1.0/$metadata#microsoft.graph.passwordCredential', ...credentialJson(secret, true) } };
+      return {
+        status: 200,
+        body: {
+          '@odata.context': 'https://graph.microsoft.com/v1.0/$metadata#microsoft.graph.passwordCredential',
+          ...credentialJson(secret, true),
+        },
+      };
     }
     if (ctx.params.action?.toLowerCase() === '/removepassword') {
       const i = (app.secrets ?? []).findIndex((s) => s.keyId === String(body?.keyId ?? '').toLowerCase());
@@ -94,7 +130,17 @@ function module(router: Router): ServiceModule {
     router,
     errorReply: (err, ctx) => ({
       status: err.status,
-      body: { error: { code: err.code, message: err.message, innerError: { date: new Date().toISOString().replace(/\.\d+Z$/, ''), 'request-id': ctx.requestId, 'client-request-id': ctx.header('client-request-id') ?? ctx.requestId } } },
+      body: {
+        error: {
+          code: err.code,
+          message: err.message,
+          innerError: {
+            date: new Date().toISOString().replace(/\.\d+Z$/, ''),
+            'request-id': ctx.requestId,
+            'client-request-id': ctx.header('client-request-id') ?? ctx.requestId,
+          },
+        },
+      },
       headers: err.headers,
     }),
     commonHeaders: (ctx) => ({ 'request-id': ctx.requestId, 'client-request-id': ctx.header('client-request-id') ?? ctx.requestId }),

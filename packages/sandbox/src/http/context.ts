@@ -25,7 +25,11 @@ export class RequestContext {
   logText?: string;
   private bodyPromise?: Promise<Buffer>;
 
-  constructor(readonly req: IncomingMessage, readonly res: ServerResponse, private readonly base: string) {
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    private readonly base: string,
+  ) {
     this.url = new URL(req.url ?? '/', base);
     this.method = (req.method ?? 'GET').toUpperCase();
   }
@@ -37,7 +41,9 @@ export class RequestContext {
   get origin(): string {
     const host = this.header('host');
     const listening = new URL(this.base);
-    return host && /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/.test(host) ? `${listening.protocol}//${host}` : listening.origin;
+    return host && /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/.test(host)
+      ? `${listening.protocol}//${host}`
+      : listening.origin;
   }
 
   /** Another server of the sandbox (its URL) as addressed by the host name this request used: localhost stays localhost. */

@@ -16,9 +16,18 @@ export class ServiceError extends Error {
 /** The common code for an HTTP status, used when a fault rule names none. */
 export function defaultCode(status: number): string {
   const codes: Record<number, string> = {
-    400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 412: 'PreconditionFailed',
-    413: 'RequestEntityTooLarge', 429: 'TooManyRequests', 500: 'InternalServerError', 502: 'BadGateway',
-    503: 'ServiceUnavailable', 504: 'GatewayTimeout',
+    400: 'BadRequest',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'NotFound',
+    409: 'Conflict',
+    412: 'PreconditionFailed',
+    413: 'RequestEntityTooLarge',
+    429: 'TooManyRequests',
+    500: 'InternalServerError',
+    502: 'BadGateway',
+    503: 'ServiceUnavailable',
+    504: 'GatewayTimeout',
   };
   return codes[status] ?? `Http${status}`;
 }
@@ -26,10 +35,15 @@ export function defaultCode(status: number): string {
 /** The usual reason text for a status. */
 export function defaultMessage(status: number): string {
   const texts: Record<number, string> = {
-    400: 'The request is invalid.', 401: 'The caller is not authenticated.', 403: 'The caller is not authorized to perform this action.',
-    404: 'The requested resource was not found.', 409: 'The request conflicts with the current state of the resource.',
-    429: 'The request was throttled. Retry after the indicated time.', 500: 'An internal error occurred.',
-    502: 'The upstream service answered with an invalid response.', 503: 'The service is temporarily unavailable. Retry later.',
+    400: 'The request is invalid.',
+    401: 'The caller is not authenticated.',
+    403: 'The caller is not authorized to perform this action.',
+    404: 'The requested resource was not found.',
+    409: 'The request conflicts with the current state of the resource.',
+    429: 'The request was throttled. Retry after the indicated time.',
+    500: 'An internal error occurred.',
+    502: 'The upstream service answered with an invalid response.',
+    503: 'The service is temporarily unavailable. Retry later.',
     504: 'The service did not answer in time.',
   };
   return texts[status] ?? `HTTP ${status}`;

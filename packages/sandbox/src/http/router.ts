@@ -36,11 +36,21 @@ export class Router {
     return this;
   }
 
-  get(p: string | RegExp, h: Handler) { return this.on('GET', p, h); }
-  post(p: string | RegExp, h: Handler) { return this.on('POST', p, h); }
-  put(p: string | RegExp, h: Handler) { return this.on('PUT', p, h); }
-  patch(p: string | RegExp, h: Handler) { return this.on('PATCH', p, h); }
-  delete(p: string | RegExp, h: Handler) { return this.on('DELETE', p, h); }
+  get(p: string | RegExp, h: Handler) {
+    return this.on('GET', p, h);
+  }
+  post(p: string | RegExp, h: Handler) {
+    return this.on('POST', p, h);
+  }
+  put(p: string | RegExp, h: Handler) {
+    return this.on('PUT', p, h);
+  }
+  patch(p: string | RegExp, h: Handler) {
+    return this.on('PATCH', p, h);
+  }
+  delete(p: string | RegExp, h: Handler) {
+    return this.on('DELETE', p, h);
+  }
 
   /** The handler for a request, with path parameters filled in; 'method' when only the method differs. */
   match(ctx: RequestContext): Handler | 'method' | undefined {

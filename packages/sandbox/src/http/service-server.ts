@@ -63,7 +63,12 @@ export async function handle(module: ServiceModule, hooks: ServerHooks, ctx: Req
   const entry = hooks.log.begin(module.name, ctx.method, ctx.pathWithQuery, { host: ctx.req.headers.host, headers: ctx.req.headers });
   // Read from the start, so the log has the body even when a fault answers before a handler would have read it.
   let received: Buffer | undefined;
-  const reading = ctx.body().then((b) => { received = b; }, () => undefined);
+  const reading = ctx.body().then(
+    (b) => {
+      received = b;
+    },
+    () => undefined,
+  );
   let reply: Reply;
   try {
     const latency = hooks.latencyMs(module.name);
@@ -84,30 +89,51 @@ export async function handle(module: ServiceModule, hooks: ServerHooks, ctx: Req
       if (fault.body !== undefined) {
         reply = { status: fault.status, raw: fault.body, contentType: 'application/json; charset=utf-8', headers: retry };
       } else {
-        const err = new ServiceError(fault.status, fault.errorCode ?? module.faultCode?.(fault.status) ?? defaultCode(fault.status), fault.message ?? defaultMessage(fault.status), {}, retry);
+        const err = new ServiceError(
+          fault.status,
+          fault.errorCode ?? module.faultCode?.(fault.status) ?? defaultCode(fault.status),
+          fault.message ?? defaultMessage(fault.status),
+          {},
+          retry,
+        );
         reply = module.errorReply(err, ctx);
       }
     } else {
       const handler = module.router.match(ctx);
-      if (handler === 'method') throw new ServiceError(405, 'MethodNotAllowed', `The requested method ${ctx.method} is not allowed for ${ctx.path}.`);
+      if (handler === 'method')
+        throw new ServiceError(405, 'MethodNotAllowed', `The requested method ${ctx.method} is not allowed for ${ctx.path}.`);
       if (!handler) throw module.notFound?.(ctx) ?? new ServiceError(404, 'NotFound', `No route for ${ctx.method} ${ctx.path}.`);
       reply = await handler(ctx);
     }
   } catch (err) {
-    const e = err instanceof ServiceError ? err : new ServiceError(500, 'InternalServerError', `The sandbox failed: ${(err as Error).stack ?? err}`);
+    const e =
+      err instanceof ServiceError
+        ? err
+        : new ServiceError(500, 'InternalServerError', `The sandbox failed: ${(err as Error).stack ?? err}`);
     reply = module.errorReply(e, ctx);
   }
   send(ctx, reply, module.commonHeaders?.(ctx));
   // An answer sent before the body was read (a 404, a fault) still logs the body, once it has arrived.
-  const sending = ctx.req.headers['content-length'] ? ctx.req.headers['content-length'] !== '0' : ctx.req.headers['transfer-encoding'] !== undefined;
+  const sending = ctx.req.headers['content-length']
+    ? ctx.req.headers['content-length'] !== '0'
+    : ctx.req.headers['transfer-encoding'] !== undefined;
   if (!received && (ctx.req.complete || sending)) await Promise.race([reading, sleep(BODY_WAIT_MS)]);
   logBody(hooks, module, ctx, entry, received);
   hooks.log.finish(entry, reply.status, started, ctx.identity ?? bearerOid(ctx));
 }
 
 /** Puts the request's body (and the statement a handler named) into its log entry. */
-function logBody(hooks: ServerHooks, module: ServiceModule, ctx: RequestContext, entry: ReturnType<RequestLog['begin']>, body: Buffer | undefined): void {
-  hooks.log.detail(entry, { body: body && captureBody(body, ctx.header('content-type'), { secretFields: module.secretFields }), text: ctx.logText });
+function logBody(
+  hooks: ServerHooks,
+  module: ServiceModule,
+  ctx: RequestContext,
+  entry: ReturnType<RequestLog['begin']>,
+  body: Buffer | undefined,
+): void {
+  hooks.log.detail(entry, {
+    body: body && captureBody(body, ctx.header('content-type'), { secretFields: module.secretFields }),
+    text: ctx.logText,
+  });
 }
 
 /** The object id a bearer token names, unverified: the log shows who called even when a fault answered first. */
@@ -129,7 +155,11 @@ export interface ServerTls {
 }
 
 /** Listens on a loopback port chosen by the OS; https when given a key and certificate. */
-export function listen(host: string, onRequest: (req: http.IncomingMessage, res: http.ServerResponse, base: string) => void, opts: { unref?: boolean; tls?: ServerTls } = {}): Promise<RunningServer> {
+export function listen(
+  host: string,
+  onRequest: (req: http.IncomingMessage, res: http.ServerResponse, base: string) => void,
+  opts: { unref?: boolean; tls?: ServerTls } = {},
+): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     let base = '';
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => onRequest(req, res, base);
@@ -154,26 +184,37 @@ export function listen(host: string, onRequest: (req: http.IncomingMessage, res:
 
 /** Starts the server of one emulated service. */
 export function startService(module: ServiceModule, hooks: ServerHooks, host: string, tls?: ServerTls): Promise<RunningServer> {
-  return listen(host, (req, res, base) => {
-    void handle(module, hooks, new RequestContext(req, res, base));
-  }, { tls });
+  return listen(
+    host,
+    (req, res, base) => {
+      void handle(module, hooks, new RequestContext(req, res, base));
+    },
+    { tls },
+  );
 }
 
 /** Starts a server that only routes (no log, faults or latency): the admin API. */
 export function startPlain(module: ServiceModule, host: string, tls?: ServerTls): Promise<RunningServer> {
-  return listen(host, (req, res, base) => {
-    const ctx = new RequestContext(req, res, base);
-    void (async () => {
-      let reply: Reply;
-      try {
-        const handler = module.router.match(ctx);
-        if (handler === 'method') throw new ServiceError(405, 'MethodNotAllowed', `${ctx.method} is not allowed on ${ctx.path}`);
-        if (!handler) throw new ServiceError(404, 'NotFound', `No admin route ${ctx.method} ${ctx.path}`);
-        reply = await handler(ctx);
-      } catch (err) {
-        reply = module.errorReply(err instanceof ServiceError ? err : new ServiceError(500, 'InternalServerError', String((err as Error).stack ?? err)), ctx);
-      }
-      send(ctx, reply);
-    })();
-  }, { tls });
+  return listen(
+    host,
+    (req, res, base) => {
+      const ctx = new RequestContext(req, res, base);
+      void (async () => {
+        let reply: Reply;
+        try {
+          const handler = module.router.match(ctx);
+          if (handler === 'method') throw new ServiceError(405, 'MethodNotAllowed', `${ctx.method} is not allowed on ${ctx.path}`);
+          if (!handler) throw new ServiceError(404, 'NotFound', `No admin route ${ctx.method} ${ctx.path}`);
+          reply = await handler(ctx);
+        } catch (err) {
+          reply = module.errorReply(
+            err instanceof ServiceError ? err : new ServiceError(500, 'InternalServerError', String((err as Error).stack ?? err)),
+            ctx,
+          );
+        }
+        send(ctx, reply);
+      })();
+    },
+    { tls },
+  );
 }

@@ -5,7 +5,19 @@ import { aadstsNumber, entraError } from './entra-errors.js';
 import { checkTenant } from './token-endpoint.js';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const PARAMS = ['client_id', 'response_type', 'redirect_uri', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method', 'response_mode', 'prompt', 'login_hint'];
+const PARAMS = [
+  'client_id',
+  'response_type',
+  'redirect_uri',
+  'scope',
+  'state',
+  'nonce',
+  'code_challenge',
+  'code_challenge_method',
+  'response_mode',
+  'prompt',
+  'login_hint',
+];
 
 const page = (title: string, body: string): Reply => ({
   status: 200,
@@ -15,7 +27,10 @@ const page = (title: string, body: string): Reply => ({
 
 /** An error Entra shows on its own page (bad client or redirect URI: nothing is sent to the app). */
 function errorPage(err: ServiceError): Reply {
-  return { ...page('Sign in', `<h1>Sorry, but we're having trouble signing you in.</h1><p class="err" id="error">${esc(err.message)}</p>`), status: 400 };
+  return {
+    ...page('Sign in', `<h1>Sorry, but we're having trouble signing you in.</h1><p class="err" id="error">${esc(err.message)}</p>`),
+    status: 400,
+  };
 }
 
 function isLoopback(uri: string): boolean {
@@ -32,8 +47,13 @@ function respond(p: URLSearchParams, values: Record<string, string>): Reply {
   const redirect = p.get('redirect_uri')!;
   const all = { ...values, ...(p.get('state') ? { state: p.get('state')! } : {}) };
   if (p.get('response_mode') === 'form_post') {
-    const inputs = Object.entries(all).map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`).join('');
-    return page('Working…', `<form method="post" action="${esc(redirect)}">${inputs}<noscript><button>Continue</button></noscript></form><script>document.forms[0].submit()</script>`);
+    const inputs = Object.entries(all)
+      .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
+      .join('');
+    return page(
+      'Working…',
+      `<form method="post" action="${esc(redirect)}">${inputs}<noscript><button>Continue</button></noscript></form><script>document.forms[0].submit()</script>`,
+    );
   }
   const url = new URL(redirect);
   for (const [k, v] of Object.entries(all)) url.searchParams.set(k, v);
@@ -42,7 +62,11 @@ function respond(p: URLSearchParams, values: Record<string, string>): Reply {
 
 function redirectError(p: URLSearchParams, err: ServiceError, error?: string): Reply {
   const code = aadstsNumber(err.code);
-  return respond(p, { error: error ?? String(err.extra.error ?? 'invalid_request'), error_description: err.message, ...(code ? { error_codes: String(code) } : {}) });
+  return respond(p, {
+    error: error ?? String(err.extra.error ?? 'invalid_request'),
+    error_description: err.message,
+    ...(code ? { error_codes: String(code) } : {}),
+  });
 }
 
 /** Validates the request's app and redirect URI; returns an error page reply when they are wrong. */
@@ -52,8 +76,13 @@ function checkRequest(core: SandboxCore, p: URLSearchParams): Reply | undefined 
   if (!clientId) return errorPage(entraError(900144, { param: 'client_id' }));
   if (!app || app.kind !== 'application') return errorPage(entraError(700016, { clientId, tenantName: core.ids.tenantDomain }));
   const redirect = p.get('redirect_uri') ?? '';
-  if (!(app.redirectUris ?? []).includes(redirect) && !isLoopback(redirect)) return errorPage(entraError(50011, { redirectUri: redirect, clientId }));
-  if (p.get('response_type') !== 'code') return respond(p, { error: 'unsupported_response_type', error_description: `AADSTS70005: response_type '${p.get('response_type') ?? ''}' is not enabled for the application.` });
+  if (!(app.redirectUris ?? []).includes(redirect) && !isLoopback(redirect))
+    return errorPage(entraError(50011, { redirectUri: redirect, clientId }));
+  if (p.get('response_type') !== 'code')
+    return respond(p, {
+      error: 'unsupported_response_type',
+      error_description: `AADSTS70005: response_type '${p.get('response_type') ?? ''}' is not enabled for the application.`,
+    });
   if (!p.get('scope')) return redirectError(p, entraError(900144, { param: 'scope' }));
   const method = p.get('code_challenge_method');
   if (method && !['S256', 'plain'].includes(method)) return redirectError(p, entraError(9002313));
@@ -65,17 +94,33 @@ function signIn(core: SandboxCore, p: URLSearchParams, userRef: string | null): 
   const user = core.directory.find(userRef ?? undefined);
   if (!user || (user.kind !== 'user' && user.kind !== 'guest')) return redirectError(p, entraError(50058), 'login_required');
   const app = core.directory.byAppId(p.get('client_id')!)!;
-  const vars = { clientId: app.appId, appName: app.displayName, user: user.upn, resource: p.get('scope') ?? undefined, tenantName: core.ids.tenantDomain };
+  const vars = {
+    clientId: app.appId,
+    appName: app.displayName,
+    user: user.upn,
+    resource: p.get('scope') ?? undefined,
+    tenantName: core.ids.tenantDomain,
+  };
   const forced = core.forcedFailure(user);
   if (forced) {
     const n = aadstsNumber(forced.code) ?? 53003;
-    return redirectError(p, entraError(n, vars), n === 50076 ? 'interaction_required' : n === 50105 || n === 53003 ? 'access_denied' : undefined);
+    return redirectError(
+      p,
+      entraError(n, vars),
+      n === 50076 ? 'interaction_required' : n === 50105 || n === 53003 ? 'access_denied' : undefined,
+    );
   }
   if (user.mfaRequired) return redirectError(p, entraError(50076, vars), 'interaction_required');
-  if (app.assignmentRequired && !app.assignedUsers?.includes(user.objectId)) return redirectError(p, entraError(50105, vars), 'access_denied');
+  if (app.assignmentRequired && !app.assignedUsers?.includes(user.objectId))
+    return redirectError(p, entraError(50105, vars), 'access_denied');
   const code = core.identity.issueCode({
-    clientId: app.appId!, redirectUri: p.get('redirect_uri')!, scope: p.get('scope')!, userId: user.objectId, nonce: p.get('nonce') ?? undefined,
-    codeChallenge: p.get('code_challenge') ?? undefined, codeChallengeMethod: p.get('code_challenge_method') ?? (p.get('code_challenge') ? 'plain' : undefined),
+    clientId: app.appId!,
+    redirectUri: p.get('redirect_uri')!,
+    scope: p.get('scope')!,
+    userId: user.objectId,
+    nonce: p.get('nonce') ?? undefined,
+    codeChallenge: p.get('code_challenge') ?? undefined,
+    codeChallengeMethod: p.get('code_challenge_method') ?? (p.get('code_challenge') ? 'plain' : undefined),
   });
   return respond(p, { code, session_state: user.objectId });
 }
@@ -87,11 +132,22 @@ export function authorizePage(core: SandboxCore, ctx: RequestContext): Reply {
   const bad = checkRequest(core, p);
   if (bad) return bad;
   if (p.get('prompt') === 'none') return signIn(core, p, p.get('login_hint'));
-  const hidden = PARAMS.filter((k) => p.get(k) !== null).map((k) => `<input type="hidden" name="${k}" value="${esc(p.get(k)!)}">`).join('');
+  const hidden = PARAMS.filter((k) => p.get(k) !== null)
+    .map((k) => `<input type="hidden" name="${k}" value="${esc(p.get(k)!)}">`)
+    .join('');
   const hint = p.get('login_hint')?.toLowerCase();
-  const buttons = core.directory.users().map((u) => `<button name="user" value="${esc(u.objectId)}" data-upn="${esc(u.upn!)}"${hint === u.upn?.toLowerCase() ? ' autofocus' : ''}>${esc(u.displayName)}<small>${esc(u.upn!)}${u.kind === 'guest' ? ' (guest)' : ''}${u.mfaRequired ? ' · MFA required' : ''}</small></button>`).join('');
+  const buttons = core.directory
+    .users()
+    .map(
+      (u) =>
+        `<button name="user" value="${esc(u.objectId)}" data-upn="${esc(u.upn!)}"${hint === u.upn?.toLowerCase() ? ' autofocus' : ''}>${esc(u.displayName)}<small>${esc(u.upn!)}${u.kind === 'guest' ? ' (guest)' : ''}${u.mfaRequired ? ' · MFA required' : ''}</small></button>`,
+    )
+    .join('');
   const app = core.directory.byAppId(p.get('client_id')!)!;
-  return page('Sign in to your account', `<h1>Pick an account</h1><p>to continue to <b>${esc(app.displayName)}</b> (sandbox identity provider, tenant ${esc(core.ids.tenantDomain)})</p><form method="post">${hidden}${buttons}</form>`);
+  return page(
+    'Sign in to your account',
+    `<h1>Pick an account</h1><p>to continue to <b>${esc(app.displayName)}</b> (sandbox identity provider, tenant ${esc(core.ids.tenantDomain)})</p><form method="post">${hidden}${buttons}</form>`,
+  );
 }
 
 /** POST: the chosen account; answers the app's redirect URI with a code or an error. */

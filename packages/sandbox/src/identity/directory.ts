@@ -41,24 +41,49 @@ export class Directory {
   constructor(readonly ids: SandboxIds) {
     const mi = ids.serviceIdentity;
     const secret = (s: { appId: string; secret: string; secretExpiresAt: string }): Secret => ({
-      keyId: s.appId.replace(/^(.{8}).*$/, '$1') + '-key1', hint: s.secret.slice(0, 3), value: s.secret, expiresAt: s.secretExpiresAt,
+      keyId: s.appId.replace(/^(.{8}).*$/, '$1') + '-key1',
+      hint: s.secret.slice(0, 3),
+      value: s.secret,
+      expiresAt: s.secretExpiresAt,
     });
     const userPrincipals: Principal[] = ids.users.map((u) => ({
-      objectId: u.objectId, displayName: u.displayName, kind: u.kind === 'guest' ? 'guest' : 'user', upn: u.upn, enabled: true,
+      objectId: u.objectId,
+      displayName: u.displayName,
+      kind: u.kind === 'guest' ? 'guest' : 'user',
+      upn: u.upn,
+      enabled: true,
       mfaRequired: u.upn.startsWith('mo@'),
       ...(u.upn.startsWith('ada@') ? { directoryRoles: [FABRIC_ADMIN] } : {}),
     }));
     this.principals = [
       { objectId: mi.objectId, appId: mi.appId, displayName: mi.name, kind: 'managedIdentity', enabled: true },
-      ...ids.servicePrincipals.map((s): Principal => ({
-        objectId: s.objectId, appId: s.appId, displayName: s.name, kind: 'servicePrincipal', enabled: true, secrets: [secret(s)],
-        // The CI principal holds an application permission, so its tokens carry a roles claim.
-        ...(s.name === 'ci-deployer' ? { appRoles: ['Tenant.Read.All'] } : {}),
-      })),
+      ...ids.servicePrincipals.map(
+        (s): Principal => ({
+          objectId: s.objectId,
+          appId: s.appId,
+          displayName: s.name,
+          kind: 'servicePrincipal',
+          enabled: true,
+          secrets: [secret(s)],
+          // The CI principal holds an application permission, so its tokens carry a roles claim.
+          ...(s.name === 'ci-deployer' ? { appRoles: ['Tenant.Read.All'] } : {}),
+        }),
+      ),
       {
-        objectId: ids.consoleApp.objectId, appId: ids.consoleApp.appId, displayName: ids.consoleApp.name, kind: 'application', enabled: true,
-        secrets: [secret({ appId: ids.consoleApp.appId, secret: ids.consoleApp.secret, secretExpiresAt: new Date(Date.now() + 365 * 86_400_000).toISOString() })],
-        redirectUris: [], assignmentRequired: true,
+        objectId: ids.consoleApp.objectId,
+        appId: ids.consoleApp.appId,
+        displayName: ids.consoleApp.name,
+        kind: 'application',
+        enabled: true,
+        secrets: [
+          secret({
+            appId: ids.consoleApp.appId,
+            secret: ids.consoleApp.secret,
+            secretExpiresAt: new Date(Date.now() + 365 * 86_400_000).toISOString(),
+          }),
+        ],
+        redirectUris: [],
+        assignmentRequired: true,
         assignedUsers: userPrincipals.filter((u) => !u.upn!.startsWith('una@')).map((u) => u.objectId),
       },
       ...userPrincipals,
@@ -73,7 +98,9 @@ export class Directory {
   find(ref: string | undefined): Principal | undefined {
     if (!ref) return undefined;
     const r = ref.toLowerCase();
-    return this.principals.find((p) => p.objectId === r || p.appId === r || p.upn?.toLowerCase() === r || p.displayName.toLowerCase() === r);
+    return this.principals.find(
+      (p) => p.objectId === r || p.appId === r || p.upn?.toLowerCase() === r || p.displayName.toLowerCase() === r,
+    );
   }
 
   byAppId(appId: string | undefined): Principal | undefined {

@@ -25,7 +25,27 @@ export function discoveryRoutes(core: SandboxCore, router: Router): void {
       http_logout_supported: true,
       frontchannel_logout_supported: true,
       end_session_endpoint: `${base}/${tenant}/oauth2${ver}/logout`,
-      claims_supported: ['sub', 'iss', 'cloud_instance_name', 'cloud_instance_host_name', 'cloud_graph_host_name', 'msgraph_host', 'aud', 'exp', 'iat', 'auth_time', 'acr', 'nonce', 'preferred_username', 'name', 'tid', 'ver', 'at_hash', 'c_hash', 'email'],
+      claims_supported: [
+        'sub',
+        'iss',
+        'cloud_instance_name',
+        'cloud_instance_host_name',
+        'cloud_graph_host_name',
+        'msgraph_host',
+        'aud',
+        'exp',
+        'iat',
+        'auth_time',
+        'acr',
+        'nonce',
+        'preferred_username',
+        'name',
+        'tid',
+        'ver',
+        'at_hash',
+        'c_hash',
+        'email',
+      ],
       code_challenge_methods_supported: ['plain', 'S256'],
       kerberos_endpoint: `${base}/${tenant}/kerberos`,
       tenant_region_scope: 'NA',
@@ -35,10 +55,19 @@ export function discoveryRoutes(core: SandboxCore, router: Router): void {
       rbac_url: 'https://pas.windows.net',
     };
   };
-  router.get('/:tenant/v2.0/.well-known/openid-configuration', (ctx) => (checkTenant(core, ctx.params.tenant!), { status: 200, body: config(ctx.origin, ctx.params.tenant!, true) }));
-  router.get('/:tenant/.well-known/openid-configuration', (ctx) => (checkTenant(core, ctx.params.tenant!), { status: 200, body: config(ctx.origin, ctx.params.tenant!, false) }));
+  router.get(
+    '/:tenant/v2.0/.well-known/openid-configuration',
+    (ctx) => (checkTenant(core, ctx.params.tenant!), { status: 200, body: config(ctx.origin, ctx.params.tenant!, true) }),
+  );
+  router.get(
+    '/:tenant/.well-known/openid-configuration',
+    (ctx) => (checkTenant(core, ctx.params.tenant!), { status: 200, body: config(ctx.origin, ctx.params.tenant!, false) }),
+  );
   for (const p of ['/:tenant/discovery/v2.0/keys', '/:tenant/discovery/keys']) {
-    router.get(p, (ctx) => (checkTenant(core, ctx.params.tenant!), { status: 200, body: core.tokens.jwks(`${ctx.origin}/${core.ids.tenantId}/v2.0`) }));
+    router.get(
+      p,
+      (ctx) => (checkTenant(core, ctx.params.tenant!), { status: 200, body: core.tokens.jwks(`${ctx.origin}/${core.ids.tenantId}/v2.0`) }),
+    );
   }
   router.get('/common/discovery/instance', (ctx) => {
     const host = new URL(ctx.origin).host;
@@ -53,6 +82,8 @@ export function discoveryRoutes(core: SandboxCore, router: Router): void {
   });
   router.get('/:tenant/oauth2/v2.0/logout', (ctx) => {
     const target = ctx.query('post_logout_redirect_uri');
-    return target ? { status: 302, headers: { location: target } } : { status: 200, contentType: 'text/html; charset=utf-8', raw: '<!doctype html><p>You signed out of your account.</p>' };
+    return target
+      ? { status: 302, headers: { location: target } }
+      : { status: 200, contentType: 'text/html; charset=utf-8', raw: '<!doctype html><p>You signed out of your account.</p>' };
   });
 }

@@ -24,7 +24,14 @@ export function identityService(core: SandboxCore): ServiceModule {
     name: 'identity',
     router,
     errorReply: entraErrorReply,
-    faultCode: (status) => (status === 429 || status >= 500 ? 'temporarily_unavailable' : status === 401 ? 'invalid_client' : 'invalid_request'),
-    notFound: (ctx) => new ServiceError(404, 'invalid_request', `AADSTS900561: The endpoint only accepts known requests; ${ctx.method} ${ctx.path} is not one.`, { error: 'invalid_request', error_codes: [900561] }),
+    faultCode: (status) =>
+      status === 429 || status >= 500 ? 'temporarily_unavailable' : status === 401 ? 'invalid_client' : 'invalid_request',
+    notFound: (ctx) =>
+      new ServiceError(
+        404,
+        'invalid_request',
+        `AADSTS900561: The endpoint only accepts known requests; ${ctx.method} ${ctx.path} is not one.`,
+        { error: 'invalid_request', error_codes: [900561] },
+      ),
   };
 }

@@ -1,7 +1,12 @@
 /** The token audiences each emulator accepts (the commercial cloud's strings). */
 export const AUDIENCES = {
   dataPlatform: ['https://analysis.windows.net/powerbi/api', 'https://api.fabric.microsoft.com'],
-  arm: ['https://management.azure.com/', 'https://management.azure.com', 'https://management.core.windows.net/', 'https://management.core.windows.net'],
+  arm: [
+    'https://management.azure.com/',
+    'https://management.azure.com',
+    'https://management.core.windows.net/',
+    'https://management.core.windows.net',
+  ],
   kqlPublic: ['https://kusto.kusto.windows.net', 'https://kusto.kusto.windows.net/'],
   search: ['https://search.azure.com', 'https://search.azure.com/'],
   storage: ['https://storage.azure.com', 'https://storage.azure.com/'],
@@ -18,10 +23,18 @@ export function audienceFor(resource: string, extraResources: string[]): string 
   const r = resource.trim();
   const bare = r.replace(/\/+$/, '').toLowerCase();
   // Fabric's scope is requested on api.fabric.microsoft.com but its tokens carry the Power BI audience.
-  if (bare === 'https://api.fabric.microsoft.com' || bare === 'https://analysis.windows.net/powerbi/api') return 'https://analysis.windows.net/powerbi/api';
+  if (bare === 'https://api.fabric.microsoft.com' || bare === 'https://analysis.windows.net/powerbi/api')
+    return 'https://analysis.windows.net/powerbi/api';
   const known = [
-    'https://management.azure.com', 'https://management.core.windows.net', 'https://kusto.kusto.windows.net', 'https://search.azure.com',
-    'https://database.windows.net', 'https://storage.azure.com', GRAPH, 'https://vault.azure.net', 'https://ossrdbms-aad.database.windows.net',
+    'https://management.azure.com',
+    'https://management.core.windows.net',
+    'https://kusto.kusto.windows.net',
+    'https://search.azure.com',
+    'https://database.windows.net',
+    'https://storage.azure.com',
+    GRAPH,
+    'https://vault.azure.net',
+    'https://ossrdbms-aad.database.windows.net',
   ];
   if (known.includes(bare)) return r;
   if (/^https:\/\/[a-z0-9-]+(\.[a-z0-9-]+)*\.kusto\.(windows\.net|fabric\.microsoft\.com)$/.test(bare)) return r;

@@ -16,7 +16,8 @@ export function checkTenant(core: SandboxCore, tenant: string): void {
 /** Throws the forced Entra failure (switch identity.failure) when it applies to this principal. */
 export function checkForcedFailure(core: SandboxCore, p: Principal | undefined, vars: Record<string, string | undefined>): void {
   const f = core.forcedFailure(p);
-  if (f) throw entraError(aadstsNumber(f.code) ?? 53003, { tenantName: core.ids.tenantDomain, user: p?.upn, appName: p?.displayName, ...vars });
+  if (f)
+    throw entraError(aadstsNumber(f.code) ?? 53003, { tenantName: core.ids.tenantDomain, user: p?.upn, appName: p?.displayName, ...vars });
 }
 
 function clientCredentials(ctx: RequestContext, form: URLSearchParams): { clientId?: string; secret?: string; assertion?: string } {
@@ -25,11 +26,21 @@ function clientCredentials(ctx: RequestContext, form: URLSearchParams): { client
     const [id, secret] = Buffer.from(basic[1]!, 'base64').toString('utf8').split(':');
     return { clientId: decodeURIComponent(id ?? ''), secret: decodeURIComponent(secret ?? '') };
   }
-  return { clientId: form.get('client_id') ?? undefined, secret: form.get('client_secret') ?? undefined, assertion: form.get('client_assertion') ?? undefined };
+  return {
+    clientId: form.get('client_id') ?? undefined,
+    secret: form.get('client_secret') ?? undefined,
+    assertion: form.get('client_assertion') ?? undefined,
+  };
 }
 
 /** Authenticates a confidential client by secret or (unsigned-checked) JWT assertion. */
-function authenticateClient(core: SandboxCore, app: Principal, c: { secret?: string; assertion?: string }, tokenUrl: string, required: boolean): 'secret' | 'assertion' | 'none' {
+function authenticateClient(
+  core: SandboxCore,
+  app: Principal,
+  c: { secret?: string; assertion?: string },
+  tokenUrl: string,
+  required: boolean,
+): 'secret' | 'assertion' | 'none' {
   const vars = { clientId: app.appId, tenantName: core.ids.tenantDomain };
   if (c.assertion) {
     let claims: Record<string, any>;
@@ -57,19 +68,47 @@ function authenticateClient(core: SandboxCore, app: Principal, c: { secret?: str
 /** A pairwise subject for id tokens (stable per user and client). */
 const pairwise = (oid: string, clientId: string) => createHash('sha256').update(`${oid}:${clientId}`).digest('base64url').slice(0, 43);
 
-async function userTokens(core: SandboxCore, ctx: RequestContext, user: Principal, clientId: string, scope: string, nonce?: string): Promise<Record<string, unknown>> {
+async function userTokens(
+  core: SandboxCore,
+  ctx: RequestContext,
+  user: Principal,
+  clientId: string,
+  scope: string,
+  nonce?: string,
+): Promise<Record<string, unknown>> {
   const { resource, scopes, oidc } = resourceOfScopes(scope);
-  const audience = audienceFor(resource ?? 'https://graph.microsoft.com', core.extraResources()) ?? (resource === `api://${clientId}` ? clientId : undefined);
+  const audience =
+    audienceFor(resource ?? 'https://graph.microsoft.com', core.extraResources()) ??
+    (resource === `api://${clientId}` ? clientId : undefined);
   if (!audience) throw entraError(500011, { resource, tenantName: core.ids.tenantDomain });
   checkForcedFailure(core, user, { resource, clientId });
   if (user.mfaRequired) throw entraError(50076, { resource, clientId });
   const access = await core.userToken(user, clientId, audience, scopes.length ? scopes : ['openid', 'profile']);
   const out: Record<string, unknown> = {
-    token_type: 'Bearer', scope: [...scopes.map((s) => (resource && s !== '.default' ? `${resource}/${s}` : s === '.default' ? `${resource}/.default` : s)), ...oidc].join(' '),
-    expires_in: access.expiresOn - Math.floor(Date.now() / 1000), ext_expires_in: access.expiresOn - Math.floor(Date.now() / 1000), access_token: access.token,
+    token_type: 'Bearer',
+    scope: [
+      ...scopes.map((s) => (resource && s !== '.default' ? `${resource}/${s}` : s === '.default' ? `${resource}/.default` : s)),
+      ...oidc,
+    ].join(' '),
+    expires_in: access.expiresOn - Math.floor(Date.now() / 1000),
+    ext_expires_in: access.expiresOn - Math.floor(Date.now() / 1000),
+    access_token: access.token,
   };
   if (oidc.includes('openid')) {
-    const id = await core.tokens.mint({ aud: clientId, oid: user.objectId, sub: pairwise(user.objectId, clientId), name: user.displayName, preferred_username: user.upn, ...(nonce ? { nonce } : {}), ...(oidc.includes('email') ? { email: user.upn } : {}) }, 3600, '2.0', `${ctx.origin}/${core.ids.tenantId}/v2.0`);
+    const id = await core.tokens.mint(
+      {
+        aud: clientId,
+        oid: user.objectId,
+        sub: pairwise(user.objectId, clientId),
+        name: user.displayName,
+        preferred_username: user.upn,
+        ...(nonce ? { nonce } : {}),
+        ...(oidc.includes('email') ? { email: user.upn } : {}),
+      },
+      3600,
+      '2.0',
+      `${ctx.origin}/${core.ids.tenantId}/v2.0`,
+    );
     out.id_token = id.token;
   }
   if (oidc.includes('offline_access')) out.refresh_token = core.identity.issueRefreshToken({ clientId, userId: user.objectId, scope });
@@ -113,7 +152,8 @@ export async function tokenEndpoint(core: SandboxCore, ctx: RequestContext): Pro
       if (!grantRecord || grantRecord.clientId !== app.appId) throw entraError(9002313);
       if (grantRecord.redeemed) throw entraError(54005);
       if (grantRecord.expiresAt < Date.now()) throw entraError(70008);
-      if (form.get('redirect_uri') !== grantRecord.redirectUri) throw entraError(50011, { redirectUri: form.get('redirect_uri') ?? '', clientId: app.appId });
+      if (form.get('redirect_uri') !== grantRecord.redirectUri)
+        throw entraError(50011, { redirectUri: form.get('redirect_uri') ?? '', clientId: app.appId });
       if (grantRecord.codeChallenge) {
         const verifier = form.get('code_verifier');
         if (!verifier) throw entraError(900144, { param: 'code_verifier' });

@@ -39,7 +39,11 @@ export class TokenIssuer {
   private readonly verified = new Map<string, JWTPayload & Record<string, any>>();
 
   /** `v2Issuers`: the issuer of v2 tokens under each address of the identity provider (the first is its own). */
-  constructor(private readonly key: SigningKey, private readonly tenantId: string, private readonly v2Issuers: () => string[]) {}
+  constructor(
+    private readonly key: SigningKey,
+    private readonly tenantId: string,
+    private readonly v2Issuers: () => string[],
+  ) {}
 
   /** The signing keys, naming the v2 issuer as the caller addressed the identity provider. */
   jwks(issuer = this.v2Issuers()[0]!): { keys: JWK[] } {
@@ -51,7 +55,12 @@ export class TokenIssuer {
   }
 
   /** Signs claims valid for `lifetimeSeconds` from now (negative: already expired); a v2 token names `v2Issuer`. */
-  async mint(claims: Record<string, unknown>, lifetimeSeconds: number, version: '1.0' | '2.0' = '1.0', v2Issuer = this.v2Issuers()[0]!): Promise<{ token: string; expiresOn: number }> {
+  async mint(
+    claims: Record<string, unknown>,
+    lifetimeSeconds: number,
+    version: '1.0' | '2.0' = '1.0',
+    v2Issuer = this.v2Issuers()[0]!,
+  ): Promise<{ token: string; expiresOn: number }> {
     const now = Math.floor(Date.now() / 1000);
     const exp = now + lifetimeSeconds;
     const nbf = Math.min(now - 300, exp - 1);
@@ -77,7 +86,8 @@ export class TokenIssuer {
     let claims = this.verified.get(token);
     if (!claims) {
       try {
-        claims = (await jwtVerify(token, this.key.publicKey, { algorithms: ['RS256'], clockTolerance: 0 })).payload as JWTPayload & Record<string, any>;
+        claims = (await jwtVerify(token, this.key.publicKey, { algorithms: ['RS256'], clockTolerance: 0 })).payload as JWTPayload &
+          Record<string, any>;
       } catch (err) {
         const code = (err as { code?: string }).code;
         if (code === 'ERR_JWT_EXPIRED') {
@@ -92,7 +102,8 @@ export class TokenIssuer {
       if (this.verified.size >= MAX_CACHE) this.verified.clear();
       this.verified.set(token, claims);
     }
-    if (typeof claims.exp === 'number' && claims.exp * 1000 <= Date.now()) return { ok: false, reason: 'expired', claims, detail: 'The token is expired.' };
+    if (typeof claims.exp === 'number' && claims.exp * 1000 <= Date.now())
+      return { ok: false, reason: 'expired', claims, detail: 'The token is expired.' };
     if (claims.tid !== this.tenantId || (claims.iss !== this.v1Issuer && !this.v2Issuers().includes(String(claims.iss)))) {
       return { ok: false, reason: 'issuer', claims, detail: `The token issuer '${claims.iss}' is not valid.` };
     }

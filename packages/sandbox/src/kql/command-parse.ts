@@ -3,7 +3,10 @@ import { kqlType, type KqlType } from './values.js';
 
 /** A cursor over command text: names (plain or ['bracketed']), balanced parentheses, keywords. */
 export class CommandText {
-  constructor(readonly text: string, public pos = 0) {}
+  constructor(
+    readonly text: string,
+    public pos = 0,
+  ) {}
 
   skipWs(): void {
     while (this.pos < this.text.length && /\s/.test(this.text[this.pos]!)) this.pos++;

@@ -20,29 +20,59 @@ const cols = (spec: string): CommandResult['columns'] =>
   });
 
 const schemaJson = (t: KqlTable) =>
-  JSON.stringify({ Name: t.name, OrderedColumns: t.columns.map((c) => ({ Name: c.name, Type: `System.${{ string: 'String', long: 'Int64', int: 'Int32', real: 'Double', bool: 'Boolean', datetime: 'DateTime', timespan: 'TimeSpan', dynamic: 'Object', guid: 'Guid', decimal: 'Data.SqlTypes.SqlDecimal' }[c.type]}`, CslType: c.type })) });
+  JSON.stringify({
+    Name: t.name,
+    OrderedColumns: t.columns.map((c) => ({
+      Name: c.name,
+      Type: `System.${{ string: 'String', long: 'Int64', int: 'Int32', real: 'Double', bool: 'Boolean', datetime: 'DateTime', timespan: 'TimeSpan', dynamic: 'Object', guid: 'Guid', decimal: 'Data.SqlTypes.SqlDecimal' }[c.type]}`,
+      CslType: c.type,
+    })),
+  });
 
 function tableSchema(db: KqlDatabase, tables: KqlTable[]): CommandResult {
-  return { columns: cols('TableName,Schema,DatabaseName,Folder,DocString'), rows: tables.map((t) => [t.name, schemaJson(t), db.name, t.folder, t.docString]) };
+  return {
+    columns: cols('TableName,Schema,DatabaseName,Folder,DocString'),
+    rows: tables.map((t) => [t.name, schemaJson(t), db.name, t.folder, t.docString]),
+  };
 }
 
 function showTables(db: KqlDatabase, details: boolean): CommandResult {
   const tables = [...db.tables.values()];
-  if (!details) return { columns: cols('TableName,DatabaseName,Folder,DocString'), rows: tables.map((t) => [t.name, db.name, t.folder, t.docString]) };
+  if (!details)
+    return { columns: cols('TableName,DatabaseName,Folder,DocString'), rows: tables.map((t) => [t.name, db.name, t.folder, t.docString]) };
   return {
     columns: cols('TableName,DatabaseName,Folder,DocString,TotalExtents:long,TotalRowCount:long,HotExtents:long,HotRowCount:long'),
     rows: tables.map((t) => [t.name, db.name, t.folder, t.docString, t.extents, t.rows.length, t.extents, t.rows.length]),
   };
 }
 
-const ROLE_WORDS: Record<string, DatabaseRole> = { admins: 'Admin', users: 'User', viewers: 'Viewer', unrestrictedviewers: 'UnrestrictedViewer', ingestors: 'Ingestor', monitors: 'Monitor' };
+const ROLE_WORDS: Record<string, DatabaseRole> = {
+  admins: 'Admin',
+  users: 'User',
+  viewers: 'Viewer',
+  unrestrictedviewers: 'UnrestrictedViewer',
+  ingestors: 'Ingestor',
+  monitors: 'Monitor',
+};
 
 function showPrincipals(engine: KqlEngine, db: KqlDatabase): CommandResult {
   const rows: unknown[][] = [];
   for (const a of engine.clusterAssignments.values()) {
     const p = engine.directory.find(a.principalId);
-    const fqn = a.principalType === 'App' ? `aadapp=${a.principalId};${a.tenantId}` : a.principalType === 'User' ? `aaduser=${a.principalId};${a.tenantId}` : `aadgroup=${a.principalId};${a.tenantId}`;
-    rows.push([a.role, `AAD ${a.principalType === 'App' ? 'Application' : a.principalType}`, p?.displayName ?? a.principalId, p?.objectId ?? '', fqn, '']);
+    const fqn =
+      a.principalType === 'App'
+        ? `aadapp=${a.principalId};${a.tenantId}`
+        : a.principalType === 'User'
+          ? `aaduser=${a.principalId};${a.tenantId}`
+          : `aadgroup=${a.principalId};${a.tenantId}`;
+    rows.push([
+      a.role,
+      `AAD ${a.principalType === 'App' ? 'Application' : a.principalType}`,
+      p?.displayName ?? a.principalId,
+      p?.objectId ?? '',
+      fqn,
+      '',
+    ]);
   }
   for (const pr of db.principals) {
     const id = /=([^;]+)/.exec(pr.fqn)?.[1];
@@ -70,7 +100,10 @@ function defineTable(db: KqlDatabase, c: CommandText, merge: 'create' | 'merge' 
   if (merge === 'merge') {
     for (const col of schema) {
       const have = existing.columns.find((x) => x.name === col.name);
-      if (have && have.type !== col.type) throw badRequest(`Column '${col.name}' in table '${name}' has type '${have.type}'; .create-merge table cannot change it to '${col.type}'.`);
+      if (have && have.type !== col.type)
+        throw badRequest(
+          `Column '${col.name}' in table '${name}' has type '${have.type}'; .create-merge table cannot change it to '${col.type}'.`,
+        );
       if (!have) {
         existing.columns.push(col);
         for (const r of existing.rows) r.push(null);
@@ -78,7 +111,12 @@ function defineTable(db: KqlDatabase, c: CommandText, merge: 'create' | 'merge' 
     }
   } else {
     const old = existing.columns;
-    existing.rows = existing.rows.map((r) => schema.map((col) => { const i = old.findIndex((o) => o.name === col.name); return i < 0 ? null : convert(r[i], col.type); }));
+    existing.rows = existing.rows.map((r) =>
+      schema.map((col) => {
+        const i = old.findIndex((o) => o.name === col.name);
+        return i < 0 ? null : convert(r[i], col.type);
+      }),
+    );
     existing.columns = schema;
   }
   if (props.folder !== undefined) existing.folder = props.folder;
@@ -98,10 +136,13 @@ function ingestInline(db: KqlDatabase, c: CommandText): CommandResult {
   const format = (props.format ?? 'csv').toLowerCase();
   let records: unknown[][];
   if (format === 'json' || format === 'multijson') {
-    records = data.split(/\r?\n/).filter((l) => l.trim()).map((l) => {
-      const obj = JSON.parse(l);
-      return table.columns.map((col) => obj[col.name]);
-    });
+    records = data
+      .split(/\r?\n/)
+      .filter((l) => l.trim())
+      .map((l) => {
+        const obj = JSON.parse(l);
+        return table.columns.map((col) => obj[col.name]);
+      });
   } else if (format === 'csv') {
     if (/^\s*\[/.test(data) && /\]\s*$/.test(data)) data = data.trim().replace(/^\[|\]$/g, '');
     records = parseCsv(data);
@@ -126,7 +167,8 @@ function managePrincipals(engine: KqlEngine, caller: Caller, c: CommandText, add
   for (const fqn of fqns) {
     const m = /^aad(app|user|group)=([^;]+)(?:;(.+))?$/i.exec(fqn);
     if (!m) throw badRequest(`The principal '${fqn}' is not a valid principal name (expected aadapp=, aaduser= or aadgroup=)`);
-    if (m[1]!.toLowerCase() !== 'group' && !engine.directory.find(m[2])) throw badRequest(`AAD principal '${fqn}' could not be resolved.`, 'Kusto.Data.Exceptions.PrincipalNotFoundException');
+    if (m[1]!.toLowerCase() !== 'group' && !engine.directory.find(m[2]))
+      throw badRequest(`AAD principal '${fqn}' could not be resolved.`, 'Kusto.Data.Exceptions.PrincipalNotFoundException');
     const exists = db.principals.findIndex((p) => p.role === role && p.fqn.toLowerCase() === fqn.toLowerCase());
     if (add && exists < 0) db.principals.push({ role, fqn, note });
     if (!add && exists >= 0) db.principals.splice(exists, 1);
@@ -143,19 +185,26 @@ export function runCommand(engine: KqlEngine, caller: Caller, dbName: string | u
   c.pos = 0;
   if (c.keyword('.create') && c.keyword('tables')) {
     const d = authorized(db(), 'write');
-    return tableSchema(d, splitTop(c.rest()).map((entry) => defineTable(d, new CommandText(entry), 'create')));
+    return tableSchema(
+      d,
+      splitTop(c.rest()).map((entry) => defineTable(d, new CommandText(entry), 'create')),
+    );
   }
   c.pos = 0;
   if (c.keyword('.create-merge') && c.keyword('table')) return tableSchema(db(), [defineTable(authorized(db(), 'write'), c, 'merge')]);
   c.pos = 0;
   if (c.keyword('.create-merge') && c.keyword('tables')) {
     const d = authorized(db(), 'write');
-    return tableSchema(d, splitTop(c.rest()).map((entry) => defineTable(d, new CommandText(entry), 'merge')));
+    return tableSchema(
+      d,
+      splitTop(c.rest()).map((entry) => defineTable(d, new CommandText(entry), 'merge')),
+    );
   }
   c.pos = 0;
   if (c.keyword('.alter') && c.keyword('table')) return tableSchema(db(), [defineTable(authorized(db(), 'write'), c, 'alter', 'exist')]);
   c.pos = 0;
-  if (c.keyword('.alter-merge') && c.keyword('table')) return tableSchema(db(), [defineTable(authorized(db(), 'write'), c, 'merge', 'exist')]);
+  if (c.keyword('.alter-merge') && c.keyword('table'))
+    return tableSchema(db(), [defineTable(authorized(db(), 'write'), c, 'merge', 'exist')]);
   c.pos = 0;
   if (c.keyword('.drop') && c.keyword('table')) {
     const d = authorized(db(), 'write');
@@ -164,7 +213,8 @@ export function runCommand(engine: KqlEngine, caller: Caller, dbName: string | u
     return showTables(d, false);
   }
   c.pos = 0;
-  if (c.keyword('.ingest') && c.keyword('inline') && c.keyword('into') && c.keyword('table')) return ingestInline(authorized(db(), 'ingest'), c);
+  if (c.keyword('.ingest') && c.keyword('inline') && c.keyword('into') && c.keyword('table'))
+    return ingestInline(authorized(db(), 'ingest'), c);
   c.pos = 0;
   if (c.keyword('.create-or-alter') && c.keyword('function')) return defineFunction(authorized(db(), 'write'), c, 'createOrAlter');
   c.pos = 0;
@@ -184,7 +234,9 @@ export function runCommand(engine: KqlEngine, caller: Caller, dbName: string | u
   if (c.keyword('.drop') && c.keyword('database')) return managePrincipals(engine, caller, c, false);
   c.pos = 0;
   if ((c.keyword('.add') || c.keyword('.drop') || c.keyword('.set')) && c.keyword('cluster')) {
-    throw badRequest('Cluster-level security roles cannot be changed with management commands; use the resource manager (cluster principalAssignments).');
+    throw badRequest(
+      'Cluster-level security roles cannot be changed with management commands; use the resource manager (cluster principalAssignments).',
+    );
   }
   c.pos = 0;
   if (c.keyword('.show')) return show(engine, caller, dbName, c);
@@ -204,24 +256,59 @@ function show(engine: KqlEngine, caller: Caller, dbName: string | undefined, c: 
     const t = d.tables.get(name);
     if (!t) throw entityNotFound(name, 'Table');
     if (c.keyword('schema')) return tableSchema(d, [t]);
-    return { columns: cols('AttributeName,AttributeType,ExtentSize:long,CompressionRatio:real,IndexSize:long'), rows: t.columns.map((col) => [col.name, `System.${col.type}`, 0, 0, 0]) };
+    return {
+      columns: cols('AttributeName,AttributeType,ExtentSize:long,CompressionRatio:real,IndexSize:long'),
+      rows: t.columns.map((col) => [col.name, `System.${col.type}`, 0, 0, 0]),
+    };
   }
   if (c.keyword('functions')) return showFunctions(monitored());
   if (c.keyword('function')) return showFunctions(monitored(), c.name());
   if (c.keyword('databases')) {
     const visible = [...engine.databases.values()].filter((d) => engine.database(d.name) && engine.actions(caller, d).size > 0);
-    return { columns: cols('DatabaseName,PersistentStorage,Version,IsCurrent:bool,DatabaseAccessMode,PrettyName,ReservedSlot1,DatabaseId:guid,InTransitionTo'), rows: visible.map((d) => [d.name, '', 'v1.0', d.name === dbName, 'ReadWrite', d.name, null, '00000000-0000-0000-0000-000000000000', '']) };
+    return {
+      columns: cols(
+        'DatabaseName,PersistentStorage,Version,IsCurrent:bool,DatabaseAccessMode,PrettyName,ReservedSlot1,DatabaseId:guid,InTransitionTo',
+      ),
+      rows: visible.map((d) => [
+        d.name,
+        '',
+        'v1.0',
+        d.name === dbName,
+        'ReadWrite',
+        d.name,
+        null,
+        '00000000-0000-0000-0000-000000000000',
+        '',
+      ]),
+    };
   }
   if (c.keyword('database')) {
     let name: string | undefined;
     if (!/^principals\b/i.test(c.rest()) && !/^schema\b/i.test(c.rest())) name = c.name();
     if (c.keyword('principals')) return showPrincipals(engine, monitored(name));
     const d = monitored(name);
-    return { columns: cols('DatabaseName,TableName,ColumnName,ColumnType'), rows: [...d.tables.values()].flatMap((t) => t.columns.map((col) => [d.name, t.name, col.name, `System.${col.type}`])) };
+    return {
+      columns: cols('DatabaseName,TableName,ColumnName,ColumnType'),
+      rows: [...d.tables.values()].flatMap((t) => t.columns.map((col) => [d.name, t.name, col.name, `System.${col.type}`])),
+    };
   }
   if (c.keyword('cluster') && c.keyword('principals')) {
-    return { columns: cols('Role,PrincipalType,PrincipalDisplayName,PrincipalObjectId,PrincipalFQN,Notes'), rows: [...engine.clusterAssignments.values()].map((a) => [a.role, a.principalType, engine.directory.find(a.principalId)?.displayName ?? a.principalId, '', `aad${a.principalType === 'App' ? 'app' : a.principalType.toLowerCase()}=${a.principalId};${a.tenantId}`, '']) };
+    return {
+      columns: cols('Role,PrincipalType,PrincipalDisplayName,PrincipalObjectId,PrincipalFQN,Notes'),
+      rows: [...engine.clusterAssignments.values()].map((a) => [
+        a.role,
+        a.principalType,
+        engine.directory.find(a.principalId)?.displayName ?? a.principalId,
+        '',
+        `aad${a.principalType === 'App' ? 'app' : a.principalType.toLowerCase()}=${a.principalId};${a.tenantId}`,
+        '',
+      ]),
+    };
   }
-  if (c.keyword('version')) return { columns: cols('BuildVersion,BuildTime:datetime,ServiceType,ProductVersion'), rows: [['1.0.9999.0', '2026-01-01T00:00:00Z', 'Engine', 'KustoSandbox_1.0']] };
+  if (c.keyword('version'))
+    return {
+      columns: cols('BuildVersion,BuildTime:datetime,ServiceType,ProductVersion'),
+      rows: [['1.0.9999.0', '2026-01-01T00:00:00Z', 'Engine', 'KustoSandbox_1.0']],
+    };
   throw syntaxError(`SYN0002: unknown .show command '${c.text.slice(0, 40)}'`);
 }

@@ -75,16 +75,32 @@ const CLUSTER_ROLE_ACTIONS: Record<ClusterRole, KqlAction[]> = {
   AllDatabasesMonitor: ['monitor'],
 };
 
-const VERB: Record<KqlAction, string> = { read: 'read from', write: 'write to', ingest: 'ingest into', admin: 'perform admin actions on', monitor: 'monitor' };
+const VERB: Record<KqlAction, string> = {
+  read: 'read from',
+  write: 'write to',
+  ingest: 'ingest into',
+  admin: 'perform admin actions on',
+  monitor: 'monitor',
+};
 
 /** The KQL cluster's state: databases (created by the resource manager), tables, rows, functions and principals. */
 export class KqlEngine {
   readonly databases = new Map<string, KqlDatabase>();
   readonly clusterAssignments = new Map<string, ClusterAssignment>();
 
-  constructor(readonly ids: SandboxIds, readonly directory: Directory, readonly switches: SwitchValues) {
+  constructor(
+    readonly ids: SandboxIds,
+    readonly directory: Directory,
+    readonly switches: SwitchValues,
+  ) {
     const mi = ids.serviceIdentity;
-    this.clusterAssignments.set('svc-identity-admin', { name: 'svc-identity-admin', principalId: mi.appId, principalType: 'App', role: 'AllDatabasesAdmin', tenantId: ids.tenantId });
+    this.clusterAssignments.set('svc-identity-admin', {
+      name: 'svc-identity-admin',
+      principalId: mi.appId,
+      principalType: 'App',
+      role: 'AllDatabasesAdmin',
+      tenantId: ids.tenantId,
+    });
   }
 
   /** The principal string Kusto shows for a caller. */
@@ -121,11 +137,13 @@ export class KqlEngine {
   actions(caller: Caller, db: KqlDatabase | undefined): Set<KqlAction> {
     const out = new Set<KqlAction>();
     for (const a of this.clusterAssignments.values()) {
-      if ((!a.tenantId || a.tenantId === caller.tenantId) && this.names(caller, a.principalId)) for (const x of CLUSTER_ROLE_ACTIONS[a.role]) out.add(x);
+      if ((!a.tenantId || a.tenantId === caller.tenantId) && this.names(caller, a.principalId))
+        for (const x of CLUSTER_ROLE_ACTIONS[a.role]) out.add(x);
     }
     for (const p of db?.principals ?? []) {
       const m = /^aad(app|user|group)=([^;]+)(?:;(.+))?$/i.exec(p.fqn);
-      if (m && (!m[3] || m[3] === caller.tenantId || m[3] === this.ids.tenantDomain) && this.names(caller, m[2]!)) for (const x of DB_ROLE_ACTIONS[p.role]) out.add(x);
+      if (m && (!m[3] || m[3] === caller.tenantId || m[3] === this.ids.tenantDomain) && this.names(caller, m[2]!))
+        for (const x of DB_ROLE_ACTIONS[p.role]) out.add(x);
     }
     return out;
   }
@@ -133,7 +151,12 @@ export class KqlEngine {
   /** 403 Forbidden (UnauthorizedDatabaseAccessException) unless the caller may perform the action. */
   authorize(caller: Caller, db: KqlDatabase | undefined, action: KqlAction): void {
     if (this.actions(caller, db).has(action)) return;
-    throw kustoError(403, 'Forbidden', 'Kusto.DataNode.Exceptions.UnauthorizedDatabaseAccessException', `Principal '${this.fqn(caller)}' is not authorized to ${VERB[action]} database '${db?.name ?? ''}'.`);
+    throw kustoError(
+      403,
+      'Forbidden',
+      'Kusto.DataNode.Exceptions.UnauthorizedDatabaseAccessException',
+      `Principal '${this.fqn(caller)}' is not authorized to ${VERB[action]} database '${db?.name ?? ''}'.`,
+    );
   }
 
   /** The query engine's view of a database: tables with runtime values and stored functions. */
@@ -142,7 +165,10 @@ export class KqlEngine {
       table: (name): ResultTable | undefined => {
         const t = db.tables.get(name);
         if (!t) return undefined;
-        return { columns: t.columns.map((c) => ({ ...c })), rows: t.rows.map((r) => Object.fromEntries(t.columns.map((c, i) => [c.name, toRuntime(r[i], c.type)]))) };
+        return {
+          columns: t.columns.map((c) => ({ ...c })),
+          rows: t.rows.map((r) => Object.fromEntries(t.columns.map((c, i) => [c.name, toRuntime(r[i], c.type)]))),
+        };
       },
       fn: (name) => db.functions.get(name),
     };
@@ -153,7 +179,12 @@ export class KqlEngine {
       databases: [...this.databases.values()].map((db) => ({
         name: db.name,
         ready: Date.now() >= db.readyAt,
-        tables: [...db.tables.values()].map((t) => ({ name: t.name, columns: t.columns.map((c) => ({ ...c })), rowCount: t.rows.length, folder: t.folder })),
+        tables: [...db.tables.values()].map((t) => ({
+          name: t.name,
+          columns: t.columns.map((c) => ({ ...c })),
+          rowCount: t.rows.length,
+          folder: t.folder,
+        })),
         functions: [...db.functions.values()].map((f) => ({ name: f.name, parameters: f.parameters, folder: f.folder })),
         principals: db.principals.map((p) => ({ ...p })),
       })),

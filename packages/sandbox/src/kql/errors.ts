@@ -4,15 +4,30 @@ import type { Reply, RequestContext } from '../http/context.js';
 
 /** A Kusto error: the OneApiErrors code, the exception type and its detailed message. */
 export function kustoError(status: number, code: string, type: string, detail: string, permanent = true): ServiceError {
-  const message = status === 403 ? 'Caller is not authorized to perform this action' : status === 401 ? 'Caller is not authenticated' : status === 429 ? 'Request was throttled' : 'Request is invalid and cannot be executed.';
+  const message =
+    status === 403
+      ? 'Caller is not authorized to perform this action'
+      : status === 401
+        ? 'Caller is not authenticated'
+        : status === 429
+          ? 'Request was throttled'
+          : 'Request is invalid and cannot be executed.';
   return new ServiceError(status, code, message, { '@type': type, '@message': detail, '@permanent': permanent });
 }
 
-export const badRequest = (detail: string, type = 'Kusto.Data.Exceptions.KustoBadRequestException') => kustoError(400, 'General_BadRequest', type, detail);
-export const syntaxError = (detail: string) => kustoError(400, 'General_BadRequest', 'Kusto.Data.Exceptions.SyntaxException', `Syntax error: ${detail}`);
-export const semanticError = (detail: string) => kustoError(400, 'General_BadRequest', 'Kusto.Data.Exceptions.SemanticException', `Semantic error: ${detail}`);
+export const badRequest = (detail: string, type = 'Kusto.Data.Exceptions.KustoBadRequestException') =>
+  kustoError(400, 'General_BadRequest', type, detail);
+export const syntaxError = (detail: string) =>
+  kustoError(400, 'General_BadRequest', 'Kusto.Data.Exceptions.SyntaxException', `Syntax error: ${detail}`);
+export const semanticError = (detail: string) =>
+  kustoError(400, 'General_BadRequest', 'Kusto.Data.Exceptions.SemanticException', `Semantic error: ${detail}`);
 export const entityNotFound = (name: string, kind: 'Database' | 'Table' | 'Function') =>
-  kustoError(400, 'BadRequest_EntityNotFound', 'Kusto.Data.Exceptions.EntityNotFoundException', `Entity ID '${name}' of kind '${kind}' was not found.`);
+  kustoError(
+    400,
+    'BadRequest_EntityNotFound',
+    'Kusto.Data.Exceptions.EntityNotFoundException',
+    `Entity ID '${name}' of kind '${kind}' was not found.`,
+  );
 
 const FAULT_TYPES: Record<number, [string, string]> = {
   400: ['General_BadRequest', 'Kusto.Data.Exceptions.KustoBadRequestException'],

@@ -6,7 +6,10 @@ import { entityNotFound, kustoError, syntaxError } from './errors.js';
 import { runQuery, type QueryHost } from './query.js';
 import { toRuntime, type KqlType } from './values.js';
 
-const FUNCTION_COLUMNS: CommandResult['columns'] = ['Name', 'Parameters', 'Body', 'Folder', 'DocString'].map((name) => ({ name, type: 'string' }));
+const FUNCTION_COLUMNS: CommandResult['columns'] = ['Name', 'Parameters', 'Body', 'Folder', 'DocString'].map((name) => ({
+  name,
+  type: 'string',
+}));
 
 /** `.show functions` / `.show function F`: name, parameters, body in braces, folder, docstring. */
 export function showFunctions(db: KqlDatabase, only?: string): CommandResult {
@@ -17,7 +20,16 @@ export function showFunctions(db: KqlDatabase, only?: string): CommandResult {
 
 /** A value of each type, as a stored row or a parameter holds it at run time. */
 const PROBE: Record<KqlType, unknown> = {
-  string: '', long: 0, int: 0, real: 0, decimal: '0', bool: false, datetime: '2000-01-01T00:00:00Z', timespan: '00:00:00', dynamic: {}, guid: '00000000-0000-0000-0000-000000000000',
+  string: '',
+  long: 0,
+  int: 0,
+  real: 0,
+  decimal: '0',
+  bool: false,
+  datetime: '2000-01-01T00:00:00Z',
+  timespan: '00:00:00',
+  dynamic: {},
+  guid: '00000000-0000-0000-0000-000000000000',
 };
 
 /** The database as the body sees it: each table with its columns and one row of placeholder values. */
@@ -26,7 +38,10 @@ function probeHost(db: KqlDatabase): QueryHost {
     table: (name) => {
       const t = db.tables.get(name);
       if (!t) return undefined;
-      return { columns: t.columns.map((c) => ({ ...c })), rows: [Object.fromEntries(t.columns.map((c) => [c.name, toRuntime(PROBE[c.type], c.type)]))] };
+      return {
+        columns: t.columns.map((c) => ({ ...c })),
+        rows: [Object.fromEntries(t.columns.map((c) => [c.name, toRuntime(PROBE[c.type], c.type)]))],
+      };
     },
     fn: (name) => db.functions.get(name),
   };
@@ -60,9 +75,22 @@ export function defineFunction(db: KqlDatabase, c: CommandText, mode: 'createOrA
   const body = c.text.slice(open + 1, close).trim();
   const existing = db.functions.get(name);
   if (mode === 'alter' && !existing) throw entityNotFound(name, 'Function');
-  if (mode === 'create' && existing && !ifNotExists) throw kustoError(400, 'BadRequest_EntityAlreadyExists', 'Kusto.Data.Exceptions.EntityAlreadyExistsException', `Entity ID '${name}' of kind 'Function' already exists.`);
+  if (mode === 'create' && existing && !ifNotExists)
+    throw kustoError(
+      400,
+      'BadRequest_EntityAlreadyExists',
+      'Kusto.Data.Exceptions.EntityAlreadyExistsException',
+      `Entity ID '${name}' of kind 'Function' already exists.`,
+    );
   if (mode === 'create' && existing) return showFunctions(db, name);
   if (props.skipvalidation?.toLowerCase() !== 'true') validateBody(db, params, body);
-  db.functions.set(name, { name, parameters: `(${parameters.trim()})`, params, body, folder: props.folder ?? existing?.folder ?? '', docString: props.docstring ?? existing?.docString ?? '' });
+  db.functions.set(name, {
+    name,
+    parameters: `(${parameters.trim()})`,
+    params,
+    body,
+    folder: props.folder ?? existing?.folder ?? '',
+    docString: props.docstring ?? existing?.docString ?? '',
+  });
   return showFunctions(db, name);
 }

@@ -12,9 +12,16 @@ import { runQuery } from './query.js';
 async function kqlCaller(core: SandboxCore, ctx: RequestContext): Promise<Caller> {
   const v = await core.tokens.verifyBearer(ctx.header('authorization'), core.kqlAudiences());
   if (!v.ok) {
-    const detail = v.reason === 'missing' ? 'The request has no Authorization header with a bearer token.' : v.reason === 'audience' ? `${v.detail} Accepted audiences: ${core.kqlAudiences().join(', ')}.` : v.detail;
+    const detail =
+      v.reason === 'missing'
+        ? 'The request has no Authorization header with a bearer token.'
+        : v.reason === 'audience'
+          ? `${v.detail} Accepted audiences: ${core.kqlAudiences().join(', ')}.`
+          : v.detail;
     const err = kustoError(401, 'Unauthorized', 'Kusto.Common.Svc.Exceptions.UnauthorizedOperationException', detail);
-    throw new ServiceError(err.status, err.code, err.message, err.extra, { 'www-authenticate': `Bearer authorization_uri="${core.urls.identity}/${core.ids.tenantId}", realm="${core.urls.kql}"` });
+    throw new ServiceError(err.status, err.code, err.message, err.extra, {
+      'www-authenticate': `Bearer authorization_uri="${core.urls.identity}/${core.ids.tenantId}", realm="${core.urls.kql}"`,
+    });
   }
   const caller = callerFrom(v.claims, v.audience, core.directory);
   ctx.identity = caller.objectId;
@@ -24,7 +31,8 @@ async function kqlCaller(core: SandboxCore, ctx: RequestContext): Promise<Caller
 /** The request body {db, csl, properties}. */
 async function request(ctx: RequestContext): Promise<{ db?: string; csl: string }> {
   const body = await ctx.json((d) => badRequest(`The request body is not valid JSON: ${d}`));
-  if (typeof body?.csl !== 'string' || !body.csl.trim()) throw badRequest("The request has no 'csl' property with the query or command text.");
+  if (typeof body?.csl !== 'string' || !body.csl.trim())
+    throw badRequest("The request has no 'csl' property with the query or command text.");
   ctx.logText = body.csl;
   return { db: typeof body.db === 'string' && body.db ? body.db : undefined, csl: body.csl };
 }
@@ -37,24 +45,41 @@ export function kqlService(core: SandboxCore): ServiceModule {
     status: 200,
     body: {
       AzureAD: {
-        LoginEndpoint: ctx.sibling(core.urls.identity), LoginMfaRequired: false, KustoClientAppId: 'db662dc1-0cfe-4e1c-a843-19a68e65be58',
-        KustoClientRedirectUri: 'https://microsoft/kustoclient', KustoServiceResourceId: 'https://kusto.kusto.windows.net',
+        LoginEndpoint: ctx.sibling(core.urls.identity),
+        LoginMfaRequired: false,
+        KustoClientAppId: 'db662dc1-0cfe-4e1c-a843-19a68e65be58',
+        KustoClientRedirectUri: 'https://microsoft/kustoclient',
+        KustoServiceResourceId: 'https://kusto.kusto.windows.net',
         FirstPartyAuthorityUrl: `${ctx.sibling(core.urls.identity)}/f8cdef31-a31e-4b4a-93e4-5f571e91255a`,
       },
-      dSTS: { CloudEndpointSuffix: 'windows.net', DstsRealm: 'realm://dsts.core.windows.net', DstsInstance: 'prod-dsts.dsts.core.windows.net', KustoDnsHostName: new URL(ctx.origin).host, ServiceName: 'kusto' },
+      dSTS: {
+        CloudEndpointSuffix: 'windows.net',
+        DstsRealm: 'realm://dsts.core.windows.net',
+        DstsInstance: 'prod-dsts.dsts.core.windows.net',
+        KustoDnsHostName: new URL(ctx.origin).host,
+        ServiceName: 'kusto',
+      },
     },
   }));
   router.post('/v1/rest/mgmt', async (ctx) => {
     const caller = await kqlCaller(core, ctx);
     const { db, csl } = await request(ctx);
-    if (!csl.trim().startsWith('.')) throw badRequest('Syntax error: the management endpoint accepts only control commands (text starting with a dot); send queries to /v2/rest/query.', 'Kusto.Data.Exceptions.SyntaxException');
+    if (!csl.trim().startsWith('.'))
+      throw badRequest(
+        'Syntax error: the management endpoint accepts only control commands (text starting with a dot); send queries to /v2/rest/query.',
+        'Kusto.Data.Exceptions.SyntaxException',
+      );
     return { status: 200, body: v1Command(runCommand(core.kql, caller, db, csl)) };
   });
   for (const version of ['v1', 'v2'] as const) {
     router.post(`/${version}/rest/query`, async (ctx) => {
       const caller = await kqlCaller(core, ctx);
       const { db, csl } = await request(ctx);
-      if (csl.trim().startsWith('.')) throw badRequest('Syntax error: control commands (text starting with a dot) must be sent to /v1/rest/mgmt.', 'Kusto.Data.Exceptions.SyntaxException');
+      if (csl.trim().startsWith('.'))
+        throw badRequest(
+          'Syntax error: control commands (text starting with a dot) must be sent to /v1/rest/mgmt.',
+          'Kusto.Data.Exceptions.SyntaxException',
+        );
       const database = core.kql.requireDatabase(db);
       core.kql.authorize(caller, database, 'read');
       const result = runQuery(csl, core.kql.host(database));
@@ -68,6 +93,12 @@ export function kqlService(core: SandboxCore): ServiceModule {
     errorReply: kustoErrorReply,
     faultCode: kustoFaultCode,
     commonHeaders: (ctx) => ({ 'x-ms-activity-id': activityIdOf(ctx), 'x-ms-client-request-id': clientRequestIdOf(ctx) }),
-    notFound: (ctx) => kustoError(404, 'NotFound', 'Kusto.Common.Svc.Exceptions.EndpointNotFoundException', `The endpoint ${ctx.path} does not exist on this cluster.`),
+    notFound: (ctx) =>
+      kustoError(
+        404,
+        'NotFound',
+        'Kusto.Common.Svc.Exceptions.EndpointNotFoundException',
+        `The endpoint ${ctx.path} does not exist on this cluster.`,
+      ),
   };
 }

@@ -9,8 +9,35 @@ export interface Token {
   pos: number;
 }
 
-const OPS = ['!contains_cs', '!contains', 'contains_cs', '!startswith', '!endswith', '!has', '!in~', '!in', 'in~', '==', '!=', '=~', '!~', '<=', '>=', '<>', '=>', '<', '>', '+', '-', '*', '/', '%', '='];
-const SPAN_UNITS = '(?:days|day|d|hours|hour|hrs|hr|h|minutes|minute|min|m|seconds|second|sec|s|milliseconds|millisecond|ms|microseconds|microsecond|ticks|tick)';
+const OPS = [
+  '!contains_cs',
+  '!contains',
+  'contains_cs',
+  '!startswith',
+  '!endswith',
+  '!has',
+  '!in~',
+  '!in',
+  'in~',
+  '==',
+  '!=',
+  '=~',
+  '!~',
+  '<=',
+  '>=',
+  '<>',
+  '=>',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '=',
+];
+const SPAN_UNITS =
+  '(?:days|day|d|hours|hour|hrs|hr|h|minutes|minute|min|m|seconds|second|sec|s|milliseconds|millisecond|ms|microseconds|microsecond|ticks|tick)';
 const TYPED = /^(datetime|timespan|time|guid|dynamic|long|int|real|double|bool|decimal)\s*\(/i;
 const NUMBER = new RegExp(`^(\\d+(?:\\.\\d+)?(?:e[+-]?\\d+)?)(${SPAN_UNITS})?(?![A-Za-z0-9_])`, 'i');
 
@@ -20,8 +47,14 @@ export function tokenize(text: string): Token[] {
   let i = 0;
   while (i < text.length) {
     const c = text[i]!;
-    if (/\s/.test(c)) { i++; continue; }
-    if (c === '/' && text[i + 1] === '/') { while (i < text.length && text[i] !== '\n') i++; continue; }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === '/' && text[i + 1] === '/') {
+      while (i < text.length && text[i] !== '\n') i++;
+      continue;
+    }
     if (c === '[' && (text[i + 1] === "'" || text[i + 1] === '"')) {
       const q = text[i + 1]!;
       const end = text.indexOf(`${q}]`, i + 2);
@@ -74,7 +107,13 @@ export function tokenize(text: string): Token[] {
       let j = i + 1;
       while (j < text.length && /[A-Za-z0-9_\-]/.test(text[j]!)) {
         // A hyphen belongs to the identifier only inside keywords like project-away / mv-expand.
-        if (text[j] === '-' && !/^(project-away|project-keep|project-rename|project-reorder|mv-expand|mv-apply|top-nested|make-series|create-merge|create-or-alter)/i.test(text.slice(i))) break;
+        if (
+          text[j] === '-' &&
+          !/^(project-away|project-keep|project-rename|project-reorder|mv-expand|mv-apply|top-nested|make-series|create-merge|create-or-alter)/i.test(
+            text.slice(i),
+          )
+        )
+          break;
         j++;
       }
       out.push({ kind: 'ident', text: text.slice(i, j), pos: i });
@@ -82,8 +121,16 @@ export function tokenize(text: string): Token[] {
       continue;
     }
     const op = OPS.find((o) => text.startsWith(o, i) && !(/[a-z]$/.test(o) && /[A-Za-z0-9_]/.test(text[i + o.length] ?? '')));
-    if (op) { out.push({ kind: 'op', text: op, pos: i }); i += op.length; continue; }
-    if ('(),|;.{}[]:'.includes(c)) { out.push({ kind: 'punct', text: c, pos: i }); i++; continue; }
+    if (op) {
+      out.push({ kind: 'op', text: op, pos: i });
+      i += op.length;
+      continue;
+    }
+    if ('(),|;.{}[]:'.includes(c)) {
+      out.push({ kind: 'punct', text: c, pos: i });
+      i++;
+      continue;
+    }
     throw syntaxError(`SYN0002: A recognition error occurred near '${text.slice(i, i + 10)}' at position ${i}`);
   }
   out.push({ kind: 'end', text: '', pos: text.length });

@@ -13,7 +13,10 @@ export interface QueryHost {
   fn(name: string): { params: Array<{ name: string; type: KqlType; default?: string }>; body: string } | undefined;
 }
 
-interface ColDef { name?: string; expr: Expr }
+interface ColDef {
+  name?: string;
+  expr: Expr;
+}
 
 /** Runs a query (let statements, then one tabular expression) against the host's tables and functions. */
 export function runQuery(text: string, host: QueryHost, env: Env = { vars: new Map(), now: new Date() }, depth = 0): ResultTable {
@@ -26,8 +29,12 @@ export function runQuery(text: string, host: QueryHost, env: Env = { vars: new M
     if (t.accept('let')) {
       const name = t.ident();
       t.expect('=');
-      const startsTabular = t.peek().kind === 'ident' && (host.table(t.peek().text) || host.fn(t.peek().text) || tabularLets.has(t.peek().text)) && !t.is('(', 1);
-      if (startsTabular || (t.peek().kind === 'ident' && host.fn(t.peek().text))) tabularLets.set(name, tabular(t, host, env, tabularLets, depth));
+      const startsTabular =
+        t.peek().kind === 'ident' &&
+        (host.table(t.peek().text) || host.fn(t.peek().text) || tabularLets.has(t.peek().text)) &&
+        !t.is('(', 1);
+      if (startsTabular || (t.peek().kind === 'ident' && host.fn(t.peek().text)))
+        tabularLets.set(name, tabular(t, host, env, tabularLets, depth));
       else env.vars.set(name, evaluate(parseExpr(t), {}, env));
       continue;
     }
@@ -54,11 +61,17 @@ function source(t: Tokens, host: QueryHost, env: Env, lets: Map<string, ResultTa
   if (t.accept('(')) {
     const fn = host.fn(name);
     const args: unknown[] = [];
-    if (!t.is(')')) do args.push(evaluate(parseExpr(t), {}, env)); while (t.accept(','));
+    if (!t.is(')'))
+      do args.push(evaluate(parseExpr(t), {}, env));
+      while (t.accept(','));
     t.expect(')');
     if (!fn) throw semanticError(`SEM0219: Unknown function: '${name}'`);
     const vars = new Map(env.vars);
-    for (const [i, p] of fn.params.entries()) vars.set(p.name, i < args.length ? args[i] : p.default !== undefined ? evaluate(parseExpr(new Tokens(tokenize(p.default))), {}, env) : null);
+    for (const [i, p] of fn.params.entries())
+      vars.set(
+        p.name,
+        i < args.length ? args[i] : p.default !== undefined ? evaluate(parseExpr(new Tokens(tokenize(p.default))), {}, env) : null,
+      );
     return runQuery(fn.body, host, { vars, now: env.now, probe: env.probe }, depth + 1);
   }
   const table = lets.get(name) ?? host.table(name);
@@ -167,14 +180,21 @@ function operator(t: Tokens, input: ResultTable, env: Env): ResultTable {
         for (const [i, d] of defs.entries()) out[names[i]!] = evaluate(d.expr, r, env);
         return out;
       });
-      const columns = op === 'extend' ? [...input.columns.filter((c) => !names.includes(c.name)), ...names.map((name) => ({ name, type: 'string' as KqlType }))] : names.map((name) => ({ name, type: 'string' as KqlType }));
+      const columns =
+        op === 'extend'
+          ? [...input.columns.filter((c) => !names.includes(c.name)), ...names.map((name) => ({ name, type: 'string' as KqlType }))]
+          : names.map((name) => ({ name, type: 'string' as KqlType }));
       const known = new Map([...types].filter(([n]) => defs.every((d, i) => names[i] !== n || (d.expr.k === 'col' && d.expr.name === n))));
       return withTypes({ columns, rows }, known);
     }
     case 'project-away': {
       const drop = new Set<string>();
-      do drop.add(t.ident()); while (t.accept(','));
-      return { columns: input.columns.filter((c) => !drop.has(c.name)), rows: input.rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !drop.has(k)))) };
+      do drop.add(t.ident());
+      while (t.accept(','));
+      return {
+        columns: input.columns.filter((c) => !drop.has(c.name)),
+        rows: input.rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !drop.has(k)))),
+      };
     }
     case 'sort':
     case 'order':
@@ -201,14 +221,22 @@ function operator(t: Tokens, input: ResultTable, env: Env): ResultTable {
       if (!t.is('by')) {
         do {
           let name: string | undefined;
-          if (t.peek().kind === 'ident' && t.is('=', 1)) { name = t.ident(); t.expect('='); }
+          if (t.peek().kind === 'ident' && t.is('=', 1)) {
+            name = t.ident();
+            t.expect('=');
+          }
           const expr = parseExpr(t);
-          if (expr.k !== 'call' || !isAggregate(expr.name)) throw semanticError('SEM0101: summarize expects aggregation functions such as count(), sum(), avg()');
+          if (expr.k !== 'call' || !isAggregate(expr.name))
+            throw semanticError('SEM0101: summarize expects aggregation functions such as count(), sum(), avg()');
           aggs.push({ name, fn: expr.name, args: expr.args });
         } while (t.accept(','));
       }
       if (t.accept('by')) groups.push(...colDefs(t));
-      const groupNames = groups.map((g, i) => g.name ?? (g.expr.k === 'col' ? g.expr.name : g.expr.k === 'call' && g.expr.args[0]?.k === 'col' ? g.expr.args[0].name : `Column${i + 1}`));
+      const groupNames = groups.map(
+        (g, i) =>
+          g.name ??
+          (g.expr.k === 'col' ? g.expr.name : g.expr.k === 'call' && g.expr.args[0]?.k === 'col' ? g.expr.args[0].name : `Column${i + 1}`),
+      );
       const buckets = new Map<string, { key: Record<string, unknown>; rows: Record<string, unknown>[] }>();
       for (const r of input.rows) {
         const key = Object.fromEntries(groups.map((g, i) => [groupNames[i]!, evaluate(g.expr, r, env)]));
@@ -221,11 +249,19 @@ function operator(t: Tokens, input: ResultTable, env: Env): ResultTable {
       const aggCols = aggregateColumns(aggs, input.columns, groupNames);
       const rows = [...buckets.values()].map((b) => ({ ...b.key, ...aggregate(aggs, aggCols, b.rows, env) }));
       const known = new Map<string, KqlType>(aggCols.filter((c) => c.type).map((c) => [c.name, c.type!]));
-      return withTypes({ columns: [...groupNames, ...aggCols.map((c) => c.name)].map((name) => ({ name, type: types.get(name) ?? 'string' })), rows }, known);
+      return withTypes(
+        { columns: [...groupNames, ...aggCols.map((c) => c.name)].map((name) => ({ name, type: types.get(name) ?? 'string' })), rows },
+        known,
+      );
     }
     case 'getschema':
       return {
-        columns: [{ name: 'ColumnName', type: 'string' }, { name: 'ColumnOrdinal', type: 'int' }, { name: 'DataType', type: 'string' }, { name: 'ColumnType', type: 'string' }],
+        columns: [
+          { name: 'ColumnName', type: 'string' },
+          { name: 'ColumnOrdinal', type: 'int' },
+          { name: 'DataType', type: 'string' },
+          { name: 'ColumnType', type: 'string' },
+        ],
         rows: input.columns.map((c, i) => ({ ColumnName: c.name, ColumnOrdinal: i, DataType: c.type, ColumnType: c.type })),
       };
     case 'as':

@@ -14,8 +14,24 @@ export interface ResultTable {
 }
 
 const ALIASES: Record<string, KqlType> = {
-  string: 'string', long: 'long', int64: 'long', int: 'int', int32: 'int', real: 'real', double: 'real', float: 'real', bool: 'bool', boolean: 'bool',
-  datetime: 'datetime', date: 'datetime', timespan: 'timespan', time: 'timespan', dynamic: 'dynamic', guid: 'guid', uniqueid: 'guid', decimal: 'decimal',
+  string: 'string',
+  long: 'long',
+  int64: 'long',
+  int: 'int',
+  int32: 'int',
+  real: 'real',
+  double: 'real',
+  float: 'real',
+  bool: 'bool',
+  boolean: 'bool',
+  datetime: 'datetime',
+  date: 'datetime',
+  timespan: 'timespan',
+  time: 'timespan',
+  dynamic: 'dynamic',
+  guid: 'guid',
+  uniqueid: 'guid',
+  decimal: 'decimal',
 };
 
 /** The canonical type for a schema's type name, or undefined for an unknown one. */
@@ -25,8 +41,16 @@ export function kqlType(name: string): KqlType | undefined {
 
 /** The .NET type name of the V1 frames' DataType. */
 export const DOTNET_TYPE: Record<KqlType, string> = {
-  string: 'String', long: 'Int64', int: 'Int32', real: 'Double', bool: 'Boolean', datetime: 'DateTime', timespan: 'TimeSpan',
-  dynamic: 'Object', guid: 'Guid', decimal: 'Decimal',
+  string: 'String',
+  long: 'Int64',
+  int: 'Int32',
+  real: 'Double',
+  bool: 'Boolean',
+  datetime: 'DateTime',
+  timespan: 'TimeSpan',
+  dynamic: 'Object',
+  guid: 'Guid',
+  decimal: 'Decimal',
 };
 
 /** A timespan value (milliseconds). */
@@ -34,7 +58,33 @@ export class Span {
   constructor(readonly ms: number) {}
 }
 
-const UNITS: Record<string, number> = { d: 86_400_000, day: 86_400_000, days: 86_400_000, h: 3_600_000, hr: 3_600_000, hrs: 3_600_000, hour: 3_600_000, hours: 3_600_000, m: 60_000, min: 60_000, minute: 60_000, minutes: 60_000, s: 1000, sec: 1000, second: 1000, seconds: 1000, ms: 1, milli: 1, millis: 1, millisecond: 1, milliseconds: 1, tick: 0.0001, ticks: 0.0001, microsecond: 0.001, microseconds: 0.001 };
+const UNITS: Record<string, number> = {
+  d: 86_400_000,
+  day: 86_400_000,
+  days: 86_400_000,
+  h: 3_600_000,
+  hr: 3_600_000,
+  hrs: 3_600_000,
+  hour: 3_600_000,
+  hours: 3_600_000,
+  m: 60_000,
+  min: 60_000,
+  minute: 60_000,
+  minutes: 60_000,
+  s: 1000,
+  sec: 1000,
+  second: 1000,
+  seconds: 1000,
+  ms: 1,
+  milli: 1,
+  millis: 1,
+  millisecond: 1,
+  milliseconds: 1,
+  tick: 0.0001,
+  ticks: 0.0001,
+  microsecond: 0.001,
+  microseconds: 0.001,
+};
 
 /** '1h', '30m', '1.02:03:04', '00:05:00' → Span. */
 export function parseSpan(text: string): Span | undefined {

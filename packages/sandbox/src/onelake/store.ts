@@ -11,7 +11,14 @@ export class OneLakeStore {
   private root(ws: string, item: string): Map<string, PathEntry> {
     const key = `${ws}/${item}`;
     let r = this.roots.get(key);
-    if (!r) this.roots.set(key, (r = new Map([['Files', { isDirectory: true, lastModified: Date.now() }], ['Tables', { isDirectory: true, lastModified: Date.now() }]])));
+    if (!r)
+      this.roots.set(
+        key,
+        (r = new Map([
+          ['Files', { isDirectory: true, lastModified: Date.now() }],
+          ['Tables', { isDirectory: true, lastModified: Date.now() }],
+        ])),
+      );
     return r;
   }
 
@@ -56,6 +63,9 @@ export class OneLakeStore {
   }
 
   view() {
-    return [...this.roots.entries()].map(([key, r]) => ({ root: key, paths: [...r.keys()].filter((k) => k !== 'Files' && k !== 'Tables').sort() }));
+    return [...this.roots.entries()].map(([key, r]) => ({
+      root: key,
+      paths: [...r.keys()].filter((k) => k !== 'Files' && k !== 'Tables').sort(),
+    }));
   }
 }

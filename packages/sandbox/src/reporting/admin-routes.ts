@@ -23,7 +23,10 @@ function filterOf(expr: string | undefined): (r: StoredReport) => boolean {
   const disjuncts = expr.split(/\s+or\s+/i).map((d) =>
     d.split(/\s+and\s+/i).map((c) => {
       const m = /^\s*(\w+)\s+(eq|ne)\s+'((?:[^']|'')*)'\s*$/i.exec(c);
-      if (!m || !FIELDS[m[1]!]) throw invalidRequest(`The $filter clause '${c.trim()}' is not supported: use <field> eq|ne '<value>' on ${Object.keys(FIELDS).join(', ')}, joined by and / or.`);
+      if (!m || !FIELDS[m[1]!])
+        throw invalidRequest(
+          `The $filter clause '${c.trim()}' is not supported: use <field> eq|ne '<value>' on ${Object.keys(FIELDS).join(', ')}, joined by and / or.`,
+        );
       const get = FIELDS[m[1]!]!;
       const value = m[3]!.replace(/''/g, "'");
       const ne = m[2]!.toLowerCase() === 'ne';
@@ -45,17 +48,34 @@ export function adminRoutes(core: SandboxCore, router: Router): void {
     const caller = await reportingCaller(core, ctx);
     const admin = caller.isApp ? core.switches['reporting.adminApisEnabled'] : (caller.claims.wids ?? []).includes(FABRIC_ADMIN);
     if (!admin) {
-      throw pbiError(401, 'PowerBINotAuthorizedException', [{ code: 'AdminApi', detail: caller.isApp ? 'Service principals may call admin APIs only when the tenant setting "Service principals can access read-only admin APIs" is on.' : 'Admin APIs need the Fabric administrator role.' }]);
+      throw pbiError(401, 'PowerBINotAuthorizedException', [
+        {
+          code: 'AdminApi',
+          detail: caller.isApp
+            ? 'Service principals may call admin APIs only when the tenant setting "Service principals can access read-only admin APIs" is on.'
+            : 'Admin APIs need the Fabric administrator role.',
+        },
+      ]);
     }
     const ws = core.dataPlatform.workspaces.get(ctx.params.groupId!.toLowerCase());
     if (!ws) throw notFound();
     const keep = filterOf(ctx.query('$filter'));
     const skip = count('$skip', ctx.query('$skip'), 0);
     const top = count('$top', ctx.query('$top'), Number.MAX_SAFE_INTEGER);
-    const value = core.reporting.inGroup(ws.id).filter(keep).slice(skip, skip + top).map((r) => {
-      const { isOwnedByMe: _mine, ...rest } = reportJson(core, r, caller);
-      return { ...rest, createdDateTime: new Date(r.createdAt).toISOString(), modifiedDateTime: new Date(r.modifiedAt).toISOString(), createdBy: r.createdBy, modifiedBy: r.modifiedBy };
-    });
+    const value = core.reporting
+      .inGroup(ws.id)
+      .filter(keep)
+      .slice(skip, skip + top)
+      .map((r) => {
+        const { isOwnedByMe: _mine, ...rest } = reportJson(core, r, caller);
+        return {
+          ...rest,
+          createdDateTime: new Date(r.createdAt).toISOString(),
+          modifiedDateTime: new Date(r.modifiedAt).toISOString(),
+          createdBy: r.createdBy,
+          modifiedBy: r.modifiedBy,
+        };
+      });
     return { status: 200, body: { '@odata.context': `${core.urls.reporting}/v1.0/myorg/admin/$metadata#reports`, value } };
   });
 }

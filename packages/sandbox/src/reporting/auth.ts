@@ -15,12 +15,22 @@ export async function reportingCaller(core: SandboxCore, ctx: RequestContext): P
   if (!v.ok) {
     if (v.claims?.oid) ctx.identity = String(v.claims.oid);
     if (v.reason === 'expired') throw messageError(403, 'TokenExpired', 'Access token has expired, resubmit with a new access token');
-    throw pbiError(401, 'PowerBINotAuthorizedException', [{ code: 'AuthenticationFailed', detail: v.reason === 'missing' ? 'The request has no bearer token.' : `The bearer token is not valid for this API: ${v.detail}` }]);
+    throw pbiError(401, 'PowerBINotAuthorizedException', [
+      {
+        code: 'AuthenticationFailed',
+        detail: v.reason === 'missing' ? 'The request has no bearer token.' : `The bearer token is not valid for this API: ${v.detail}`,
+      },
+    ]);
   }
   const caller = callerFrom(v.claims, v.audience, core.directory);
   ctx.identity = caller.objectId;
   if (caller.isApp && !core.switches['reporting.servicePrincipalsEnabled']) {
-    throw pbiError(401, 'PowerBINotAuthorizedException', [{ code: 'TenantSetting', detail: 'Service principals are not allowed to use the APIs by the tenant setting "Service principals can use Fabric APIs".' }]);
+    throw pbiError(401, 'PowerBINotAuthorizedException', [
+      {
+        code: 'TenantSetting',
+        detail: 'Service principals are not allowed to use the APIs by the tenant setting "Service principals can use Fabric APIs".',
+      },
+    ]);
   }
   return caller;
 }
@@ -34,11 +44,25 @@ export function callerName(caller: Caller): string {
  * The group (a reporting group is the platform workspace) with the caller's role, which must reach `needed`:
  * unknown group → 404 PowerBIEntityNotFound; no role → 401 PowerBINotAuthorizedException; a lower role → 403.
  */
-export function groupFor(core: SandboxCore, caller: Caller, groupId: string, needed: WorkspaceRole): { ws: Workspace; role: WorkspaceRole } {
+export function groupFor(
+  core: SandboxCore,
+  caller: Caller,
+  groupId: string,
+  needed: WorkspaceRole,
+): { ws: Workspace; role: WorkspaceRole } {
   const ws = core.dataPlatform.workspaces.get(groupId.toLowerCase());
   if (!ws) throw notFound();
   const role = ws.roleAssignments.get(caller.objectId)?.role;
-  if (!role) throw pbiError(401, 'PowerBINotAuthorizedException', [{ code: 'NotWorkspaceMember', detail: `The caller has no role on workspace ${ws.id}.` }]);
-  if (ROLE_RANK[role] < ROLE_RANK[needed]) throw pbiError(403, 'PowerBINotAuthorizedException', [{ code: 'InsufficientWorkspaceRole', detail: `This operation requires the workspace role ${needed} or higher; the caller is ${role}.` }]);
+  if (!role)
+    throw pbiError(401, 'PowerBINotAuthorizedException', [
+      { code: 'NotWorkspaceMember', detail: `The caller has no role on workspace ${ws.id}.` },
+    ]);
+  if (ROLE_RANK[role] < ROLE_RANK[needed])
+    throw pbiError(403, 'PowerBINotAuthorizedException', [
+      {
+        code: 'InsufficientWorkspaceRole',
+        detail: `This operation requires the workspace role ${needed} or higher; the caller is ${role}.`,
+      },
+    ]);
   return { ws, role };
 }

@@ -52,7 +52,10 @@ function exportJson(core: SandboxCore, job: ExportJob, now = Date.now()): Record
     status: st.status,
     percentComplete: st.percentComplete,
     ...(st.status === 'Succeeded'
-      ? { resourceLocation: `${core.urls.reporting}/v1.0/myorg/groups/${job.groupId}/reports/${job.reportId}/exports/${encodeURIComponent(job.id)}/file`, resourceFileExtension: extensionOf(job) }
+      ? {
+          resourceLocation: `${core.urls.reporting}/v1.0/myorg/groups/${job.groupId}/reports/${job.reportId}/exports/${encodeURIComponent(job.id)}/file`,
+          resourceFileExtension: extensionOf(job),
+        }
       : {}),
     expirationTime: new Date(job.expiresAt).toISOString(),
   };
@@ -67,23 +70,30 @@ function extensionOf(job: ExportJob): string {
 function identityOf(body: any, model: RdlModel | undefined, caller: Caller): string {
   const ids = body?.paginatedReportConfiguration?.identities ?? body?.powerBIReportConfiguration?.identities;
   if (ids !== undefined && !Array.isArray(ids)) throw invalidRequest('identities must be an array holding one EffectiveIdentity.');
-  if (ids && ids.length > 1) throw invalidRequest('identities holds a single identity for a paginated report export; it has ' + ids.length + '.');
+  if (ids && ids.length > 1)
+    throw invalidRequest('identities holds a single identity for a paginated report export; it has ' + ids.length + '.');
   const id = ids?.[0];
   if (id !== undefined) {
     if (typeof id?.username !== 'string' || !id.username) throw invalidRequest('identities[0].username is required.');
-    if (/\s/.test(id.username) || id.username.length > 256) throw invalidRequest('identities[0].username must have no spaces and at most 256 characters.');
+    if (/\s/.test(id.username) || id.username.length > 256)
+      throw invalidRequest('identities[0].username must have no spaces and at most 256 characters.');
     return id.username;
   }
   const readsModel = model?.dataSources.some((d) => datasourceType(d.provider) === 'AnalysisServices');
-  if (readsModel && caller.isApp) throw invalidRequest('The report reads a Power BI semantic model or Analysis Services: a service principal must send paginatedReportConfiguration.identities with one EffectiveIdentity.');
+  if (readsModel && caller.isApp)
+    throw invalidRequest(
+      'The report reads a Power BI semantic model or Analysis Services: a service principal must send paginatedReportConfiguration.identities with one EffectiveIdentity.',
+    );
   return caller.upn ?? caller.appId ?? caller.objectId;
 }
 
 function formatSettings(body: any): Record<string, string> {
   const fs = body?.paginatedReportConfiguration?.formatSettings;
   if (fs === undefined || fs === null) return {};
-  if (typeof fs !== 'object' || Array.isArray(fs)) throw invalidRequest('paginatedReportConfiguration.formatSettings must be an object of string values.');
-  for (const [k, v] of Object.entries(fs)) if (typeof v !== 'string') throw invalidRequest(`paginatedReportConfiguration.formatSettings.${k} must be a string.`);
+  if (typeof fs !== 'object' || Array.isArray(fs))
+    throw invalidRequest('paginatedReportConfiguration.formatSettings must be an object of string values.');
+  for (const [k, v] of Object.entries(fs))
+    if (typeof v !== 'string') throw invalidRequest(`paginatedReportConfiguration.formatSettings.${k} must be a string.`);
   return fs as Record<string, string>;
 }
 
@@ -95,29 +105,52 @@ export function exportRoutes(core: SandboxCore, router: Router): void {
     const { caller, report } = await reportFor(core, ctx, 'Viewer');
     const body = await json(ctx);
     const format = body?.format;
-    if (typeof format !== 'string' || !FORMATS.includes(format)) throw invalidRequest('Export report was called with an unsupported file format');
+    if (typeof format !== 'string' || !FORMATS.includes(format))
+      throw invalidRequest('Export report was called with an unsupported file format');
     const paginated = report.reportType === 'PaginatedReport';
-    if (paginated && format === 'PNG') throw invalidRequest('Export report was called with an unsupported file format: PNG is for Power BI reports; use IMAGE with formatSettings.OutputFormat for a paginated report.');
-    if (!paginated && PAGINATED_ONLY.includes(format)) throw invalidRequest(`Export report was called with an unsupported file format: ${format} is for paginated reports only.`);
-    if (paginated && body.powerBIReportConfiguration) throw invalidRequest('powerBIReportConfiguration is for Power BI reports; a paginated report takes paginatedReportConfiguration.');
+    if (paginated && format === 'PNG')
+      throw invalidRequest(
+        'Export report was called with an unsupported file format: PNG is for Power BI reports; use IMAGE with formatSettings.OutputFormat for a paginated report.',
+      );
+    if (!paginated && PAGINATED_ONLY.includes(format))
+      throw invalidRequest(`Export report was called with an unsupported file format: ${format} is for paginated reports only.`);
+    if (paginated && body.powerBIReportConfiguration)
+      throw invalidRequest('powerBIReportConfiguration is for Power BI reports; a paginated report takes paginatedReportConfiguration.');
     const [sw, setting] = FORMAT_SETTINGS[format]!;
     if (!core.switches[sw]) settingDisabled(setting, `Export report to ${format}`);
     const capacity = core.switches['reporting.capacity'];
-    if (capacity === 'shared') throw messageError(403, 'FeatureNotAvailableError', `Export to file needs the workspace on a Premium, Embedded (A, EM) or Fabric (F) capacity; workspace ${report.groupId} is on shared capacity.`);
+    if (capacity === 'shared')
+      throw messageError(
+        403,
+        'FeatureNotAvailableError',
+        `Export to file needs the workspace on a Premium, Embedded (A, EM) or Fabric (F) capacity; workspace ${report.groupId} is on shared capacity.`,
+      );
     const now = Date.now();
     const retry = core.switches['reporting.retryAfterSeconds'];
     if (capacity === 'ppu' && core.reporting.lastPpuExport !== undefined && now - core.reporting.lastPpuExport < PPU_INTERVAL_MS) {
       const wait = Math.ceil((PPU_INTERVAL_MS - (now - core.reporting.lastPpuExport)) / 1000);
-      throw messageError(429, 'TooManyRequests', 'A Premium Per User workspace allows one export request every 5 minutes.', { 'retry-after': wait });
+      throw messageError(429, 'TooManyRequests', 'A Premium Per User workspace allows one export request every 5 minutes.', {
+        'retry-after': wait,
+      });
     }
     if (core.reporting.activeRenders(now) >= core.switches['reporting.maxConcurrentRenders']) {
-      throw messageError(429, 'TooManyRequests', `The capacity is rendering ${core.switches['reporting.maxConcurrentRenders']} paginated reports concurrently; retry later.`, { 'retry-after': Math.max(1, retry) });
+      throw messageError(
+        429,
+        'TooManyRequests',
+        `The capacity is rendering ${core.switches['reporting.maxConcurrentRenders']} paginated reports concurrently; retry later.`,
+        { 'retry-after': Math.max(1, retry) },
+      );
     }
     const settings = formatSettings(body);
-    if (format === 'IMAGE' && settings.OutputFormat && !(IMAGE_FORMATS as readonly string[]).includes(settings.OutputFormat.toUpperCase())) {
+    if (
+      format === 'IMAGE' &&
+      settings.OutputFormat &&
+      !(IMAGE_FORMATS as readonly string[]).includes(settings.OutputFormat.toUpperCase())
+    ) {
       throw invalidRequest(`formatSettings.OutputFormat '${settings.OutputFormat}' is not produced here; use ${IMAGE_FORMATS.join(', ')}.`);
     }
-    for (const k of ['StartPage', 'EndPage']) if (settings[k] !== undefined && !/^\d+$/.test(settings[k]!)) throw invalidRequest(`formatSettings.${k} must be a whole number.`);
+    for (const k of ['StartPage', 'EndPage'])
+      if (settings[k] !== undefined && !/^\d+$/.test(settings[k]!)) throw invalidRequest(`formatSettings.${k} must be a whole number.`);
     const model = paginated ? readRdl(report.definition) : undefined;
     const parameters = applyParameters(model?.parameters ?? [], body.paginatedReportConfiguration?.parameterValues);
     const userId = identityOf(body, model, caller);
@@ -144,7 +177,8 @@ export function exportRoutes(core: SandboxCore, router: Router): void {
 
   const jobOf = (groupId: string, reportId: string, id: string): ExportJob => {
     const job = core.reporting.exports.get(id);
-    if (!job || job.reportId !== reportId.toLowerCase() || job.groupId !== groupId.toLowerCase() || Date.now() > job.expiresAt) throw notFound();
+    if (!job || job.reportId !== reportId.toLowerCase() || job.groupId !== groupId.toLowerCase() || Date.now() > job.expiresAt)
+      throw notFound();
     return job;
   };
 
@@ -163,24 +197,44 @@ export function exportRoutes(core: SandboxCore, router: Router): void {
     const job = jobOf(report.groupId, report.id, ctx.params.exportId!);
     exportJson(core, job);
     const st = core.reporting.exportState(job);
-    if (st.status !== 'Succeeded') throw invalidRequest(`The export job is ${st.status}; its file is available once GET …/exports/{exportId} reports Succeeded.`);
+    if (st.status !== 'Succeeded')
+      throw invalidRequest(`The export job is ${st.status}; its file is available once GET …/exports/{exportId} reports Succeeded.`);
     job.file ??= job.render(new Date(job.startAt));
     const filename = `${job.reportName}${job.file.extension}`;
     return {
       status: 200,
       raw: job.file.bytes,
       contentType: job.file.contentType,
-      headers: { 'content-disposition': `attachment; filename="${filename.replace(/["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}` },
+      headers: {
+        'content-disposition': `attachment; filename="${filename.replace(/["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+      },
     };
   });
 }
 
 /** The render of a job, run once when the job first reads as finished (ExecutionTime = when it started running). */
-function renderer(core: SandboxCore, report: StoredReport, model: RdlModel | undefined, parameters: ReturnType<typeof applyParameters>, userId: string, format: string, settings: Record<string, string>) {
+function renderer(
+  core: SandboxCore,
+  report: StoredReport,
+  model: RdlModel | undefined,
+  parameters: ReturnType<typeof applyParameters>,
+  userId: string,
+  format: string,
+  settings: Record<string, string>,
+) {
   return (executionTime: Date) => {
     const rdl: RdlModel = model ?? {
-      namespace: '', dataSources: [], dataSets: [], parameters: [], tables: [], pageHeight: '7.5in', pageWidth: '13.33in',
-      textboxes: [{ name: 'Title', paragraphs: [report.name], region: 'body' }, { name: 'Footer', paragraphs: ['="Page " & Globals!PageNumber & " of " & Globals!TotalPages'], region: 'footer' }],
+      namespace: '',
+      dataSources: [],
+      dataSets: [],
+      parameters: [],
+      tables: [],
+      pageHeight: '7.5in',
+      pageWidth: '13.33in',
+      textboxes: [
+        { name: 'Title', paragraphs: [report.name], region: 'body' },
+        { name: 'Footer', paragraphs: ['="Page " & Globals!PageNumber & " of " & Globals!TotalPages'], region: 'footer' },
+      ],
     };
     const scope = { reportName: report.name, executionTime, userId, language: 'en-US', renderFormat: format, parameters };
     const rendered = layout(rdl, scope, settings, liveRows(core, rdl, scope));

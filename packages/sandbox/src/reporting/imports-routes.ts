@@ -14,7 +14,9 @@ const NAME_CONFLICTS = ['Ignore', 'Abort', 'Overwrite', 'CreateOrOverwrite', 'Ge
 async function filePart(ctx: RequestContext): Promise<{ field: string; filename: string; data: Buffer }> {
   const type = ctx.header('content-type') ?? '';
   if (!/^multipart\/form-data/i.test(type) || !/boundary=/i.test(type)) {
-    throw invalidRequest(`An .rdl import must be sent as multipart/form-data with one file part; the request's Content-Type is '${type || '(none)'}'.`);
+    throw invalidRequest(
+      `An .rdl import must be sent as multipart/form-data with one file part; the request's Content-Type is '${type || '(none)'}'.`,
+    );
   }
   const body = await ctx.body();
   return new Promise((resolve, reject) => {
@@ -64,24 +66,44 @@ export function importRoutes(core: SandboxCore, router: Router): void {
     const caller = await reportingCaller(core, ctx);
     const { ws } = groupFor(core, caller, ctx.params.groupId!, 'Contributor');
     if (!caller.isApp && core.switches['reporting.userLicence'] === 'free') {
-      throw pbiError(403, 'PowerBINotAuthorizedException', [{ code: 'LicenseRequired', detail: 'A free licence publishes to My workspace only; publishing to a workspace needs a Pro or Premium Per User licence.' }]);
+      throw pbiError(403, 'PowerBINotAuthorizedException', [
+        {
+          code: 'LicenseRequired',
+          detail: 'A free licence publishes to My workspace only; publishing to a workspace needs a Pro or Premium Per User licence.',
+        },
+      ]);
     }
     const display = ctx.query('datasetDisplayName');
     if (!display) throw invalidRequest("The query parameter 'datasetDisplayName' is required.");
-    if (!/\.rdl$/i.test(display) || display.length <= 4) throw invalidRequest(`datasetDisplayName '${display}' must carry the .rdl extension to import a paginated report.`);
+    if (!/\.rdl$/i.test(display) || display.length <= 4)
+      throw invalidRequest(`datasetDisplayName '${display}' must carry the .rdl extension to import a paginated report.`);
     const conflict = ctx.query('nameConflict');
-    if (conflict !== undefined && !NAME_CONFLICTS.includes(conflict)) throw invalidRequest(`nameConflict '${conflict}' is not one of ${NAME_CONFLICTS.join(', ')}.`);
+    if (conflict !== undefined && !NAME_CONFLICTS.includes(conflict))
+      throw invalidRequest(`nameConflict '${conflict}' is not one of ${NAME_CONFLICTS.join(', ')}.`);
     if (conflict !== 'Abort' && conflict !== 'Overwrite') {
       throw invalidRequest(`nameConflict '${conflict ?? 'Ignore'}' is not supported for .rdl files; use Abort or Overwrite.`);
     }
     const file = await filePart(ctx);
     const name = display.slice(0, -4);
-    const sameName = core.reporting.inGroup(ws.id).filter((r) => r.reportType === 'PaginatedReport' && r.name.toLowerCase() === name.toLowerCase());
+    const sameName = core.reporting
+      .inGroup(ws.id)
+      .filter((r) => r.reportType === 'PaginatedReport' && r.name.toLowerCase() === name.toLowerCase());
     let targetId: string | undefined;
-    if (conflict === 'Abort' && sameName.length) throw messageError(400, 'DuplicatePackageFoundError', `A paginated report named '${name}' already exists in the workspace and nameConflict is Abort.`);
+    if (conflict === 'Abort' && sameName.length)
+      throw messageError(
+        400,
+        'DuplicatePackageFoundError',
+        `A paginated report named '${name}' already exists in the workspace and nameConflict is Abort.`,
+      );
     if (conflict === 'Overwrite') {
-      if (!sameName.length) throw pbiError(404, 'DuplicatePackageNotFoundError', [{ code: 'ReportName', detail: `No paginated report named '${name}' exists in the workspace to overwrite.` }]);
-      if (sameName.length > 1) throw pbiError(409, 'MoreThanOneDuplicatePackageFoundError', [{ code: 'ReportName', detail: `${sameName.length} paginated reports are named '${name}'.` }]);
+      if (!sameName.length)
+        throw pbiError(404, 'DuplicatePackageNotFoundError', [
+          { code: 'ReportName', detail: `No paginated report named '${name}' exists in the workspace to overwrite.` },
+        ]);
+      if (sameName.length > 1)
+        throw pbiError(409, 'MoreThanOneDuplicatePackageFoundError', [
+          { code: 'ReportName', detail: `${sameName.length} paginated reports are named '${name}'.` },
+        ]);
       targetId = sameName[0]!.id;
     }
     const now = Date.now();

@@ -75,7 +75,10 @@ interface ModelTable {
 }
 
 /** The model.bim of a semantic model of the data platform (any workspace), or undefined. */
-function modelOf(core: SandboxCore, id: string): { tables: ModelTable[]; expressions: Array<{ name: string; expression: string | string[] }> } | undefined {
+function modelOf(
+  core: SandboxCore,
+  id: string,
+): { tables: ModelTable[]; expressions: Array<{ name: string; expression: string | string[] }> } | undefined {
   for (const ws of core.dataPlatform.workspaces.values()) {
     const item = ws.items.get(id) ?? ws.items.get(id.toLowerCase());
     if (!item || item.type !== 'SemanticModel' || item.deletedAt) continue;
@@ -108,7 +111,7 @@ function modelRows(core: SandboxCore, ds: RdlDataSet, connectString: string, sco
   const source = table?.partitions?.[0]?.source;
   if (!table || source?.type !== 'entity' || !source.entityName) return undefined;
   const expression = model.expressions.find((e) => e.name === (source.expressionSource ?? 'DatabaseQuery'))?.expression;
-  const m = /Sql\.Database\(\s*"([^"]+)"\s*,\s*"([^"]+)"/.exec(Array.isArray(expression) ? expression.join('\n') : expression ?? '');
+  const m = /Sql\.Database\(\s*"([^"]+)"\s*,\s*"([^"]+)"/.exec(Array.isArray(expression) ? expression.join('\n') : (expression ?? ''));
   if (!m || !isSandboxServer(core, m[1])) return undefined;
   const column = (name: string) => table.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
   const where: string[] = [];
@@ -120,8 +123,8 @@ function modelRows(core: SandboxCore, ds: RdlDataSet, connectString: string, sco
     let value: string | null;
     if (c[2]!.startsWith('@')) {
       const qp = ds.queryParameters.find((p) => p.name.replace(/^@/, '').toLowerCase() === c[2]!.slice(1).toLowerCase());
-      const v = qp ? evaluateValue(qp.value, scope) : scope.parameters.get(c[2]!.slice(1))?.values[0] ?? null;
-      value = Array.isArray(v) ? v[0] ?? null : v;
+      const v = qp ? evaluateValue(qp.value, scope) : (scope.parameters.get(c[2]!.slice(1))?.values[0] ?? null);
+      value = Array.isArray(v) ? (v[0] ?? null) : v;
     } else value = c[2]!.startsWith('"') ? c[2]!.slice(1, -1).replace(/""/g, '"') : c[2]!;
     where.push(value === null ? `[${col.sourceColumn ?? col.name}] IS NULL` : `[${col.sourceColumn ?? col.name}] = ${literal(value)}`);
   }
@@ -130,5 +133,13 @@ function modelRows(core: SandboxCore, ds: RdlDataSet, connectString: string, sco
   const sql = `SELECT ${top ? `TOP ${top} ` : ''}${select} FROM [${source.schemaName ?? 'dbo'}].[${source.entityName}]${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
   const rows = run(core, m[2]!, ds.name, sql);
   // DAX results name columns Table[Column]; fields may also name the bare column.
-  return rows.map((r) => Object.fromEntries(Object.entries(r).flatMap(([k, v]) => [[`${table.name}[${k}]`, v], [`'${table.name}'[${k}]`, v], [k, v]])));
+  return rows.map((r) =>
+    Object.fromEntries(
+      Object.entries(r).flatMap(([k, v]) => [
+        [`${table.name}[${k}]`, v],
+        [`'${table.name}'[${k}]`, v],
+        [k, v],
+      ]),
+    ),
+  );
 }

@@ -15,7 +15,9 @@ function coerce(p: RdlParameter, raw: string): { value?: string; problem?: strin
   const v = raw.trim();
   switch (p.dataType) {
     case 'Boolean':
-      return /^(true|false)$/i.test(v) ? { value: v.toLowerCase() === 'true' ? 'True' : 'False' } : { problem: `'${raw}' is not a Boolean (true or false)` };
+      return /^(true|false)$/i.test(v)
+        ? { value: v.toLowerCase() === 'true' ? 'True' : 'False' }
+        : { problem: `'${raw}' is not a Boolean (true or false)` };
     case 'Integer': {
       if (!/^[-+]?\d+$/.test(v)) return { problem: `'${raw}' is not an Integer` };
       const n = Number(v);
@@ -26,7 +28,9 @@ function coerce(p: RdlParameter, raw: string): { value?: string; problem?: strin
     case 'DateTime': {
       // ISO dates, or US month/day/year as the service reads DateTime parameters.
       const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(.*)$/.exec(v);
-      const t = us ? Date.parse(`${us[3]}-${us[1]!.padStart(2, '0')}-${us[2]!.padStart(2, '0')}${us[4]?.trim() ? `T${us[4].trim()}` : ''}`) : Date.parse(v);
+      const t = us
+        ? Date.parse(`${us[3]}-${us[1]!.padStart(2, '0')}-${us[2]!.padStart(2, '0')}${us[4]?.trim() ? `T${us[4].trim()}` : ''}`)
+        : Date.parse(v);
       if (!Number.isFinite(t)) return { problem: `'${raw}' is not a DateTime (ISO 8601 or month/day/year)` };
       return { value: v };
     }
@@ -40,15 +44,20 @@ function coerce(p: RdlParameter, raw: string): { value?: string; problem?: strin
  * case-sensitive names, data type coercion, Nullable, AllowBlank and ValidValues, defaults for absent ones.
  */
 export function applyParameters(parameters: RdlParameter[], given: unknown): Map<string, ParameterValues> {
-  if (given !== undefined && !Array.isArray(given)) throw invalidRequest('paginatedReportConfiguration.parameterValues must be an array of {name, value}.');
+  if (given !== undefined && !Array.isArray(given))
+    throw invalidRequest('paginatedReportConfiguration.parameterValues must be an array of {name, value}.');
   const byName = new Map<string, Array<string | null>>();
   for (const [i, pv] of ((given as any[]) ?? []).entries()) {
-    if (!pv || typeof pv !== 'object' || typeof pv.name !== 'string' || !pv.name) throw invalidRequest(`paginatedReportConfiguration.parameterValues[${i}].name is required.`);
-    if (pv.value !== null && pv.value !== undefined && typeof pv.value !== 'string') throw invalidRequest(`paginatedReportConfiguration.parameterValues[${i}].value must be a string (or null).`);
+    if (!pv || typeof pv !== 'object' || typeof pv.name !== 'string' || !pv.name)
+      throw invalidRequest(`paginatedReportConfiguration.parameterValues[${i}].name is required.`);
+    if (pv.value !== null && pv.value !== undefined && typeof pv.value !== 'string')
+      throw invalidRequest(`paginatedReportConfiguration.parameterValues[${i}].value must be a string (or null).`);
     const p = parameters.find((x) => x.name === pv.name);
     if (!p) {
       const near = parameters.find((x) => x.name.toLowerCase() === pv.name.toLowerCase());
-      throw invalidRequest(`The report has no parameter '${pv.name}'${near ? ` (parameter names are case-sensitive; did you mean '${near.name}'?)` : ''}.`);
+      throw invalidRequest(
+        `The report has no parameter '${pv.name}'${near ? ` (parameter names are case-sensitive; did you mean '${near.name}'?)` : ''}.`,
+      );
     }
     const list = byName.get(p.name) ?? [];
     list.push(pv.value ?? null);
@@ -69,16 +78,21 @@ export function applyParameters(parameters: RdlParameter[], given: unknown): Map
         if (!p.nullable) throw invalidRequest(`The parameter '${p.name}' is not nullable.`);
         return null;
       }
-      if (v === '' && p.dataType === 'String' && !p.allowBlank) throw invalidRequest(`The parameter '${p.name}' does not allow a blank value.`);
+      if (v === '' && p.dataType === 'String' && !p.allowBlank)
+        throw invalidRequest(`The parameter '${p.name}' does not allow a blank value.`);
       if (v === '' && p.dataType === 'String') return v;
       const c = coerce(p, v);
       if (c.problem) throw invalidRequest(`The value of parameter '${p.name}' is not valid: ${c.problem}.`);
       if (p.validValues && !p.validValues.some((vv) => (coerce(p, vv.value).value ?? vv.value) === c.value)) {
-        throw invalidRequest(`'${v}' is not a valid value of parameter '${p.name}'; valid values are ${p.validValues.map((vv) => vv.value).join(', ')}.`);
+        throw invalidRequest(
+          `'${v}' is not a valid value of parameter '${p.name}'; valid values are ${p.validValues.map((vv) => vv.value).join(', ')}.`,
+        );
       }
       return c.value!;
     });
-    const labels = checked.map((v) => (v === null ? '' : p.validValues?.find((vv) => (coerce(p, vv.value).value ?? vv.value) === v)?.label ?? v));
+    const labels = checked.map((v) =>
+      v === null ? '' : (p.validValues?.find((vv) => (coerce(p, vv.value).value ?? vv.value) === v)?.label ?? v),
+    );
     out.set(p.name, { parameter: p, values: checked, labels });
   }
   return out;

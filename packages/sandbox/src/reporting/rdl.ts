@@ -69,7 +69,11 @@ export interface RdlModel {
 
 /** A validation problem: the line, the element and what is wrong. */
 export class RdlError extends Error {
-  constructor(readonly detail: string, readonly line: number, readonly element: string) {
+  constructor(
+    readonly detail: string,
+    readonly line: number,
+    readonly element: string,
+  ) {
     super(`line ${line}, element <${element}>: ${detail}`);
   }
 }
@@ -90,7 +94,9 @@ function requireSize(el: XmlElement, local: string): string {
 
 function paragraphs(textbox: XmlElement): string[] {
   return children(child(textbox, 'Paragraphs'), 'Paragraph').map((p) =>
-    children(child(p, 'TextRuns'), 'TextRun').map((r) => textAt(r, 'Value') ?? '').join(''),
+    children(child(p, 'TextRuns'), 'TextRun')
+      .map((r) => textAt(r, 'Value') ?? '')
+      .join(''),
   );
 }
 
@@ -118,7 +124,12 @@ function readParameter(p: XmlElement): RdlParameter {
   const dt = child(p, 'DataType');
   if (!dt) throw new RdlError(`parameter '${name}' requires a <DataType>`, p.line, 'ReportParameter');
   const dataType = dt.text.trim();
-  if (!(PARAMETER_TYPES as readonly string[]).includes(dataType)) throw new RdlError(`parameter '${name}' has DataType '${dataType}'; it must be one of ${PARAMETER_TYPES.join(', ')}`, dt.line, 'DataType');
+  if (!(PARAMETER_TYPES as readonly string[]).includes(dataType))
+    throw new RdlError(
+      `parameter '${name}' has DataType '${dataType}'; it must be one of ${PARAMETER_TYPES.join(', ')}`,
+      dt.line,
+      'DataType',
+    );
   const flag = (local: string) => textAt(p, local)?.toLowerCase() === 'true';
   const defaultValues = child(child(p, 'DefaultValue'), 'Values');
   const valid = child(child(p, 'ValidValues'), 'ParameterValues');
@@ -130,8 +141,15 @@ function readParameter(p: XmlElement): RdlParameter {
     multiValue: flag('MultiValue'),
     hidden: flag('Hidden'),
     prompt: textAt(p, 'Prompt') ?? name,
-    defaults: defaultValues ? children(defaultValues, 'Value').map((v) => (v.attrs['xsi:nil'] === 'true' ? '\u0000null' : v.text.trim())) : undefined,
-    validValues: valid ? children(valid, 'ParameterValue').map((v) => ({ value: textAt(v, 'Value') ?? '', label: textAt(v, 'Label') ?? textAt(v, 'Value') ?? '' })) : undefined,
+    defaults: defaultValues
+      ? children(defaultValues, 'Value').map((v) => (v.attrs['xsi:nil'] === 'true' ? '\u0000null' : v.text.trim()))
+      : undefined,
+    validValues: valid
+      ? children(valid, 'ParameterValue').map((v) => ({
+          value: textAt(v, 'Value') ?? '',
+          label: textAt(v, 'Label') ?? textAt(v, 'Value') ?? '',
+        }))
+      : undefined,
   };
 }
 
@@ -142,11 +160,18 @@ export function readRdl(bytes: Buffer | string): RdlModel {
   try {
     root = parseXml(source);
   } catch (err) {
-    if (err instanceof XmlError) throw new RdlError(`the definition is not well-formed XML: ${err.message.replace(/^line \d+: /, '')}`, err.line, 'Report');
+    if (err instanceof XmlError)
+      throw new RdlError(`the definition is not well-formed XML: ${err.message.replace(/^line \d+: /, '')}`, err.line, 'Report');
     throw err;
   }
-  if (root.local !== 'Report') throw new RdlError(`the root element is <${root.name}>; a report definition's root is <Report>`, root.line, root.local);
-  if (!RDL_NAMESPACES.includes(root.ns)) throw new RdlError(`the namespace '${root.ns || '(none)'}' is not a report definition namespace (expected ${RDL_NAMESPACES[0]})`, root.line, 'Report');
+  if (root.local !== 'Report')
+    throw new RdlError(`the root element is <${root.name}>; a report definition's root is <Report>`, root.line, root.local);
+  if (!RDL_NAMESPACES.includes(root.ns))
+    throw new RdlError(
+      `the namespace '${root.ns || '(none)'}' is not a report definition namespace (expected ${RDL_NAMESPACES[0]})`,
+      root.line,
+      'Report',
+    );
   let sections: XmlElement[];
   if (root.ns === RDL_NAMESPACES[2]) sections = [root];
   else {
@@ -170,7 +195,12 @@ export function readRdl(bytes: Buffer | string): RdlModel {
     if (!d.attrs.Name) throw new RdlError('a <DataSource> needs a Name attribute', d.line, 'DataSource');
     const cp = child(d, 'ConnectionProperties');
     if (!cp) {
-      if (child(d, 'DataSourceReference')) throw new RdlError(`data source '${d.attrs.Name}' is a shared data source reference; shared data sources are not supported in the service`, d.line, 'DataSourceReference');
+      if (child(d, 'DataSourceReference'))
+        throw new RdlError(
+          `data source '${d.attrs.Name}' is a shared data source reference; shared data sources are not supported in the service`,
+          d.line,
+          'DataSourceReference',
+        );
       throw new RdlError(`data source '${d.attrs.Name}' requires <ConnectionProperties>`, d.line, 'DataSource');
     }
     return { name: d.attrs.Name, provider: textAt(cp, 'DataProvider') ?? '', connectString: textAt(cp, 'ConnectString') ?? '' };
@@ -178,19 +208,35 @@ export function readRdl(bytes: Buffer | string): RdlModel {
   const sourceNames = new Set(dataSources.map((d) => d.name));
   const dataSets = children(child(root, 'DataSets'), 'DataSet').map((d) => {
     if (!d.attrs.Name) throw new RdlError('a <DataSet> needs a Name attribute', d.line, 'DataSet');
-    if (child(d, 'SharedDataSet')) throw new RdlError(`data set '${d.attrs.Name}' is a shared data set; shared data sets are not supported in the service`, d.line, 'SharedDataSet');
+    if (child(d, 'SharedDataSet'))
+      throw new RdlError(
+        `data set '${d.attrs.Name}' is a shared data set; shared data sets are not supported in the service`,
+        d.line,
+        'SharedDataSet',
+      );
     const q = requireChild(d, 'Query');
     const dsn = child(q, 'DataSourceName');
     if (!dsn) throw new RdlError(`data set '${d.attrs.Name}' requires <Query><DataSourceName>`, q.line, 'Query');
-    if (!sourceNames.has(dsn.text.trim())) throw new RdlError(`data set '${d.attrs.Name}' refers to data source '${dsn.text.trim()}', which the report does not define`, dsn.line, 'DataSourceName');
+    if (!sourceNames.has(dsn.text.trim()))
+      throw new RdlError(
+        `data set '${d.attrs.Name}' refers to data source '${dsn.text.trim()}', which the report does not define`,
+        dsn.line,
+        'DataSourceName',
+      );
     const commandText = textAt(q, 'CommandText') ?? '';
     return {
       name: d.attrs.Name,
       dataSourceName: dsn.text.trim(),
       commandText,
-      fields: children(child(d, 'Fields'), 'Field').map((f) => ({ name: f.attrs.Name ?? '', dataField: textAt(f, 'DataField') ?? f.attrs.Name ?? '' })),
+      fields: children(child(d, 'Fields'), 'Field').map((f) => ({
+        name: f.attrs.Name ?? '',
+        dataField: textAt(f, 'DataField') ?? f.attrs.Name ?? '',
+      })),
       rows: inlineRows(commandText),
-      queryParameters: children(child(q, 'QueryParameters'), 'QueryParameter').map((p) => ({ name: p.attrs.Name ?? '', value: textAt(p, 'Value') ?? '' })),
+      queryParameters: children(child(q, 'QueryParameters'), 'QueryParameter').map((p) => ({
+        name: p.attrs.Name ?? '',
+        value: textAt(p, 'Value') ?? '',
+      })),
       filters: children(child(d, 'Filters'), 'Filter').map((f) => ({
         expression: textAt(f, 'FilterExpression') ?? '',
         operator: textAt(f, 'Operator') ?? 'Equal',
@@ -203,7 +249,12 @@ export function readRdl(bytes: Buffer | string): RdlModel {
   for (const p of children(child(root, 'ReportParameters'), 'ReportParameter')) {
     for (const ref of descendants(p, 'DataSetReference')) {
       const n = textAt(ref, 'DataSetName');
-      if (!n || !setNames.has(n)) throw new RdlError(`parameter '${p.attrs.Name}' refers to data set '${n ?? ''}', which the report does not define`, ref.line, 'DataSetName');
+      if (!n || !setNames.has(n))
+        throw new RdlError(
+          `parameter '${p.attrs.Name}' refers to data set '${n ?? ''}', which the report does not define`,
+          ref.line,
+          'DataSetName',
+        );
     }
   }
   const textboxes: RdlTextbox[] = [];
@@ -212,7 +263,12 @@ export function readRdl(bytes: Buffer | string): RdlModel {
   for (const s of sections) {
     for (const t of descendants(s, 'Tablix')) {
       const setName = textAt(t, 'DataSetName') ?? '';
-      if (setName && !setNames.has(setName)) throw new RdlError(`table '${t.attrs.Name}' refers to data set '${setName}', which the report does not define`, child(t, 'DataSetName')!.line, 'DataSetName');
+      if (setName && !setNames.has(setName))
+        throw new RdlError(
+          `table '${t.attrs.Name}' refers to data set '${setName}', which the report does not define`,
+          child(t, 'DataSetName')!.line,
+          'DataSetName',
+        );
       const rows = children(child(child(t, 'TablixBody'), 'TablixRows'), 'TablixRow').map((r) =>
         children(child(r, 'TablixCells'), 'TablixCell').map((c) => {
           const tb = descendants(c, 'Textbox')[0];
@@ -224,13 +280,28 @@ export function readRdl(bytes: Buffer | string): RdlModel {
       tables.push({ name: t.attrs.Name ?? 'Table', dataSetName: setName, rows });
     }
     const page = child(s, 'Page');
-    const regions: Array<[XmlElement | undefined, RdlTextbox['region']]> = [[child(s, 'Body'), 'body'], [child(page, 'PageHeader'), 'header'], [child(page, 'PageFooter'), 'footer']];
+    const regions: Array<[XmlElement | undefined, RdlTextbox['region']]> = [
+      [child(s, 'Body'), 'body'],
+      [child(page, 'PageHeader'), 'header'],
+      [child(page, 'PageFooter'), 'footer'],
+    ];
     for (const [el, region] of regions) {
       if (!el) continue;
-      for (const tb of descendants(el, 'Textbox')) if (!inTable.has(tb)) textboxes.push({ name: tb.attrs.Name ?? '', paragraphs: paragraphs(tb), region });
+      for (const tb of descendants(el, 'Textbox'))
+        if (!inTable.has(tb)) textboxes.push({ name: tb.attrs.Name ?? '', paragraphs: paragraphs(tb), region });
     }
   }
-  return { namespace: root.ns, description: textAt(root, 'Description'), dataSources, dataSets, parameters, textboxes, tables, pageHeight, pageWidth };
+  return {
+    namespace: root.ns,
+    description: textAt(root, 'Description'),
+    dataSources,
+    dataSets,
+    parameters,
+    textboxes,
+    tables,
+    pageHeight,
+    pageWidth,
+  };
 }
 
 /** Key=value pairs of a connection string (keys lower-cased). */
@@ -276,7 +347,10 @@ export function connectionDetails(ds: RdlDataSource): Record<string, string> {
 
 /** A connection string with its server and/or database replaced (keys kept as written, added when absent). */
 export function rewriteConnectString(s: string, server?: string, database?: string): string {
-  const parts = s.split(';').map((p) => p.trim()).filter(Boolean);
+  const parts = s
+    .split(';')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const set = (keys: string[], name: string, value: string | undefined) => {
     if (value === undefined) return;
     const i = parts.findIndex((p) => keys.includes(p.slice(0, p.indexOf('=')).trim().toLowerCase()));
@@ -290,6 +364,8 @@ export function rewriteConnectString(s: string, server?: string, database?: stri
 
 /** The definition with one data source's ConnectString replaced; every other byte stays as it was. */
 export function replaceConnectString(source: string, dataSourceName: string, connectString: string): string {
-  const re = new RegExp(`(<(?:\\w+:)?DataSource\\s+Name\\s*=\\s*["']${dataSourceName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["'][\\s\\S]*?<(?:\\w+:)?ConnectString>)([\\s\\S]*?)(</(?:\\w+:)?ConnectString>)`);
+  const re = new RegExp(
+    `(<(?:\\w+:)?DataSource\\s+Name\\s*=\\s*["']${dataSourceName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["'][\\s\\S]*?<(?:\\w+:)?ConnectString>)([\\s\\S]*?)(</(?:\\w+:)?ConnectString>)`,
+  );
   return source.replace(re, (_m, a: string, _old: string, c: string) => `${a}${escapeXml(connectString)}${c}`);
 }

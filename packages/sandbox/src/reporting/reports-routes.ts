@@ -16,7 +16,11 @@ const EMPTY_GUID = '00000000-0000-0000-0000-000000000000';
 export const json = (ctx: RequestContext) => ctx.json((d) => invalidRequest(d));
 
 /** The caller, the group at the needed role, and the report of the path (404 PowerBIEntityNotFound when absent). */
-export async function reportFor(core: SandboxCore, ctx: RequestContext, needed: WorkspaceRole): Promise<{ caller: Caller; report: StoredReport }> {
+export async function reportFor(
+  core: SandboxCore,
+  ctx: RequestContext,
+  needed: WorkspaceRole,
+): Promise<{ caller: Caller; report: StoredReport }> {
   const caller = await reportingCaller(core, ctx);
   const { ws } = groupFor(core, caller, ctx.params.groupId!, needed);
   const report = core.reporting.reports.get(String(ctx.params.reportId).toLowerCase());
@@ -30,7 +34,8 @@ export function settingDisabled(setting: string, what: string): never {
 }
 
 function paginatedOnly(report: StoredReport, operation: string): RdlModel {
-  if (report.reportType !== 'PaginatedReport') throw invalidRequest(`${operation} applies to paginated reports only; report ${report.id} is a ${report.reportType}.`);
+  if (report.reportType !== 'PaginatedReport')
+    throw invalidRequest(`${operation} applies to paginated reports only; report ${report.id} is a ${report.reportType}.`);
   return readRdl(report.definition);
 }
 
@@ -61,7 +66,13 @@ export function reportRoutes(core: SandboxCore, router: Router): void {
 
   router.get(one, async (ctx) => {
     const { caller, report } = await reportFor(core, ctx, 'Viewer');
-    return { status: 200, body: { '@odata.context': `${core.urls.reporting}/v1.0/myorg/groups/${report.groupId}/$metadata#reports/$entity`, ...reportJson(core, report, caller) } };
+    return {
+      status: 200,
+      body: {
+        '@odata.context': `${core.urls.reporting}/v1.0/myorg/groups/${report.groupId}/$metadata#reports/$entity`,
+        ...reportJson(core, report, caller),
+      },
+    };
   });
 
   router.delete(one, async (ctx) => {
@@ -75,37 +86,47 @@ export function reportRoutes(core: SandboxCore, router: Router): void {
     const { report } = await reportFor(core, ctx, 'Viewer');
     if (!core.switches['reporting.downloadEnabled']) settingDisabled('Download reports', 'Downloading reports');
     const download = ctx.query('downloadType');
-    if (download !== undefined && !['IncludeModel', 'LiveConnect'].includes(download)) throw invalidRequest(`downloadType '${download}' is not one of IncludeModel, LiveConnect.`);
+    if (download !== undefined && !['IncludeModel', 'LiveConnect'].includes(download))
+      throw invalidRequest(`downloadType '${download}' is not one of IncludeModel, LiveConnect.`);
     const paginated = report.reportType === 'PaginatedReport';
     const filename = `${report.name}.${paginated ? 'rdl' : 'pbix'}`;
     return {
       status: 200,
       raw: report.definition,
       contentType: paginated ? 'application/octet-stream' : 'application/zip',
-      headers: { 'content-disposition': `attachment; filename="${filename.replace(/["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}` },
+      headers: {
+        'content-disposition': `attachment; filename="${filename.replace(/["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`,
+      },
     };
   });
 
   router.post(`${one}/Clone`, async (ctx) => {
     const { caller, report } = await reportFor(core, ctx, 'Contributor');
     const body = await json(ctx);
-    if (typeof body?.name !== 'string' || !body.name.trim()) throw invalidRequest("The request field 'name' is required: the name of the new report.");
+    if (typeof body?.name !== 'string' || !body.name.trim())
+      throw invalidRequest("The request field 'name' is required: the name of the new report.");
     let target = report.groupId;
     if (body.targetWorkspaceId !== undefined && body.targetWorkspaceId !== null) {
-      if (typeof body.targetWorkspaceId !== 'string' || !GUID.test(body.targetWorkspaceId)) throw invalidRequest(`targetWorkspaceId '${body.targetWorkspaceId}' is not a workspace id (a GUID).`);
+      if (typeof body.targetWorkspaceId !== 'string' || !GUID.test(body.targetWorkspaceId))
+        throw invalidRequest(`targetWorkspaceId '${body.targetWorkspaceId}' is not a workspace id (a GUID).`);
       if (body.targetWorkspaceId === EMPTY_GUID) {
-        throw invalidRequest(caller.isApp ? 'A service principal has no My workspace: targetWorkspaceId must name a workspace.' : 'Cloning into My workspace is not offered by this service; name a workspace in targetWorkspaceId.');
+        throw invalidRequest(
+          caller.isApp
+            ? 'A service principal has no My workspace: targetWorkspaceId must name a workspace.'
+            : 'Cloning into My workspace is not offered by this service; name a workspace in targetWorkspaceId.',
+        );
       }
       target = groupFor(core, caller, body.targetWorkspaceId, 'Contributor').ws.id;
     }
-    if (body.targetModelId !== undefined && typeof body.targetModelId !== 'string') throw invalidRequest('targetModelId must be a string (a semantic model id).');
+    if (body.targetModelId !== undefined && typeof body.targetModelId !== 'string')
+      throw invalidRequest('targetModelId must be a string (a semantic model id).');
     const now = Date.now();
     const copy: StoredReport = {
       ...report,
       id: core.idSource.next('reporting:report'),
       groupId: target,
       name: body.name,
-      datasetId: report.reportType === 'PowerBIReport' ? body.targetModelId ?? report.datasetId : undefined,
+      datasetId: report.reportType === 'PowerBIReport' ? (body.targetModelId ?? report.datasetId) : undefined,
       createdBy: callerName(caller),
       modifiedBy: callerName(caller),
       createdAt: now,
@@ -119,7 +140,13 @@ export function reportRoutes(core: SandboxCore, router: Router): void {
   router.get(`${one}/datasources`, async (ctx) => {
     const { report } = await reportFor(core, ctx, 'Viewer');
     const model = paginatedOnly(report, 'Get Datasources of a report');
-    return { status: 200, body: { '@odata.context': `${core.urls.reporting}/v1.0/myorg/groups/${report.groupId}/$metadata#datasources`, value: datasourcesOf(report, model) } };
+    return {
+      status: 200,
+      body: {
+        '@odata.context': `${core.urls.reporting}/v1.0/myorg/groups/${report.groupId}/$metadata#datasources`,
+        value: datasourcesOf(report, model),
+      },
+    };
   });
 
   router.post(`${one}/Default.TakeOver`, async (ctx) => {
@@ -134,27 +161,42 @@ export function reportRoutes(core: SandboxCore, router: Router): void {
     const model = paginatedOnly(report, 'Default.UpdateDatasources');
     const body = await json(ctx);
     const details = body?.updateDetails;
-    if (!Array.isArray(details) || !details.length) throw invalidRequest("The request field 'updateDetails' is required: a non-empty array of {datasourceName, connectionDetails}.");
+    if (!Array.isArray(details) || !details.length)
+      throw invalidRequest("The request field 'updateDetails' is required: a non-empty array of {datasourceName, connectionDetails}.");
     if (report.datasourceOwner !== caller.objectId) {
-      throw pbiError(403, 'PowerBINotAuthorizedException', [{ code: 'NotDatasourceOwner', detail: 'Only the owner of the report\'s data sources can update them; call Default.TakeOver first.' }]);
+      throw pbiError(403, 'PowerBINotAuthorizedException', [
+        { code: 'NotDatasourceOwner', detail: "Only the owner of the report's data sources can update them; call Default.TakeOver first." },
+      ]);
     }
     let source = report.definition.toString('utf8');
     details.forEach((d: any, i: number) => {
       const at = `updateDetails[${i}]`;
       if (typeof d?.datasourceName !== 'string' || !d.datasourceName) throw invalidRequest(`${at}.datasourceName is required.`);
       const ds = model.dataSources.find((x) => x.name === d.datasourceName);
-      if (!ds) throw invalidRequest(`${at}.datasourceName '${d.datasourceName}' is not a data source of the report (it has ${model.dataSources.map((x) => x.name).join(', ') || 'none'}).`);
+      if (!ds)
+        throw invalidRequest(
+          `${at}.datasourceName '${d.datasourceName}' is not a data source of the report (it has ${model.dataSources.map((x) => x.name).join(', ') || 'none'}).`,
+        );
       const cd = d.connectionDetails;
-      if (!cd || typeof cd !== 'object' || Array.isArray(cd)) throw invalidRequest(`${at}.connectionDetails is required: {server?, database?}.`);
+      if (!cd || typeof cd !== 'object' || Array.isArray(cd))
+        throw invalidRequest(`${at}.connectionDetails is required: {server?, database?}.`);
       const extra = Object.keys(cd).filter((k) => k !== 'server' && k !== 'database');
-      if (extra.length) throw invalidRequest(`${at}.connectionDetails: only server and database can be updated; ${extra.join(', ')} cannot.`);
-      for (const k of ['server', 'database'] as const) if (cd[k] !== undefined && (typeof cd[k] !== 'string' || !cd[k])) throw invalidRequest(`${at}.connectionDetails.${k} must be a non-empty string.`);
-      if (cd.server === undefined && cd.database === undefined) throw invalidRequest(`${at}.connectionDetails must set server or database.`);
+      if (extra.length)
+        throw invalidRequest(`${at}.connectionDetails: only server and database can be updated; ${extra.join(', ')} cannot.`);
+      for (const k of ['server', 'database'] as const)
+        if (cd[k] !== undefined && (typeof cd[k] !== 'string' || !cd[k]))
+          throw invalidRequest(`${at}.connectionDetails.${k} must be a non-empty string.`);
+      if (cd.server === undefined && cd.database === undefined)
+        throw invalidRequest(`${at}.connectionDetails must set server or database.`);
       const type = datasourceType(ds.provider);
-      if (type === 'ODBC') throw invalidRequest(`Data source '${ds.name}' is an ODBC data source; updating ODBC data sources is not supported.`);
-      if (type !== 'Sql' && type !== 'AnalysisServices' && type !== 'Oracle' && type !== 'OleDb') throw invalidRequest(`Data source '${ds.name}' of type ${type} has no server or database to update.`);
+      if (type === 'ODBC')
+        throw invalidRequest(`Data source '${ds.name}' is an ODBC data source; updating ODBC data sources is not supported.`);
+      if (type !== 'Sql' && type !== 'AnalysisServices' && type !== 'Oracle' && type !== 'OleDb')
+        throw invalidRequest(`Data source '${ds.name}' of type ${type} has no server or database to update.`);
       if (cd.server !== undefined && (type === 'AnalysisServices') !== isAnalysisServer(cd.server)) {
-        throw invalidRequest(`${at}: the data source type cannot change; '${ds.name}' is ${type} and server '${cd.server}' is ${isAnalysisServer(cd.server) ? 'an Analysis Services / semantic model' : 'not an Analysis Services'} address.`);
+        throw invalidRequest(
+          `${at}: the data source type cannot change; '${ds.name}' is ${type} and server '${cd.server}' is ${isAnalysisServer(cd.server) ? 'an Analysis Services / semantic model' : 'not an Analysis Services'} address.`,
+        );
       }
       source = replaceConnectString(source, ds.name, rewriteConnectString(ds.connectString, cd.server, cd.database));
     });

@@ -14,7 +14,8 @@ function textbox(name: string, value: string, extra = ''): string {
 
 function tablix(name: string, dataSet: string, columns: Column[]): string {
   const cols = columns.map(() => '<TablixColumn><Width>1.5in</Width></TablixColumn>').join('');
-  const cells = (row: (c: Column, i: number) => string) => columns.map((c, i) => `<TablixCell><CellContents>${row(c, i)}</CellContents></TablixCell>`).join('');
+  const cells = (row: (c: Column, i: number) => string) =>
+    columns.map((c, i) => `<TablixCell><CellContents>${row(c, i)}</CellContents></TablixCell>`).join('');
   const members = columns.map(() => '<TablixMember />').join('');
   return `<Tablix Name="${name}">
           <TablixBody>
@@ -31,7 +32,15 @@ function tablix(name: string, dataSet: string, columns: Column[]): string {
         </Tablix>`;
 }
 
-function report(opts: { description: string; dataSources: string; dataSets: string; parameters: string; title: string; body: string; reportId: string }): string {
+function report(opts: {
+  description: string;
+  dataSources: string;
+  dataSets: string;
+  parameters: string;
+  title: string;
+  body: string;
+  reportId: string;
+}): string {
   return `<?xml version="1.0" encoding="utf-8"?>
 <Report MustUnderstand="df" xmlns="${NS}" xmlns:rd="${RD}" xmlns:df="${NS}/defaultfontfamily">
   <df:DefaultFontFamily>Segoe UI</df:DefaultFontFamily>
@@ -114,7 +123,12 @@ export function salesByRegionRdl(reportId: string): string {
     </ReportParameter>
     <ReportParameter Name="StartDate"><DataType>DateTime</DataType><Nullable>true</Nullable><Prompt>Start date</Prompt><DefaultValue><Values><Value>2025-01-01</Value></Values></DefaultValue></ReportParameter>`,
     body: `${textbox('Subtitle', '="From " &amp; Parameters!StartDate.Value &amp; " for " &amp; User!UserID')}
-          ${tablix('SalesTable', 'Sales', [{ header: 'Region', field: 'Region' }, { header: 'City', field: 'City' }, { header: 'Order date', field: 'OrderDate' }, { header: 'Amount', field: 'Amount' }])}`,
+          ${tablix('SalesTable', 'Sales', [
+            { header: 'Region', field: 'Region' },
+            { header: 'City', field: 'City' },
+            { header: 'Order date', field: 'OrderDate' },
+            { header: 'Amount', field: 'Amount' },
+          ])}`,
   });
 }
 
@@ -136,7 +150,12 @@ export function inventoryRdl(reportId: string, server: string): string {
     </DataSet>`,
     parameters: `<ReportParameter Name="WarehouseId"><DataType>Integer</DataType><Prompt>Warehouse</Prompt><DefaultValue><Values><Value>1</Value></Values></DefaultValue></ReportParameter>
     <ReportParameter Name="IncludeDiscontinued"><DataType>Boolean</DataType><Prompt>Include discontinued products</Prompt><DefaultValue><Values><Value>false</Value></Values></DefaultValue></ReportParameter>`,
-    body: tablix('StockTable', 'Stock', [{ header: 'Product', field: 'ProductName' }, { header: 'SKU', field: 'Sku' }, { header: 'On hand', field: 'OnHand' }, { header: 'Reorder level', field: 'ReorderLevel' }]),
+    body: tablix('StockTable', 'Stock', [
+      { header: 'Product', field: 'ProductName' },
+      { header: 'SKU', field: 'Sku' },
+      { header: 'On hand', field: 'OnHand' },
+      { header: 'Reorder level', field: 'ReorderLevel' },
+    ]),
   });
 }
 
@@ -158,6 +177,10 @@ export function customerListRdl(reportId: string, datasetId: string): string {
     parameters: `<ReportParameter Name="Segment"><DataType>String</DataType><Prompt>Segment</Prompt>
       <ValidValues><ParameterValues><ParameterValue><Value>Enterprise</Value></ParameterValue><ParameterValue><Value>SMB</Value></ParameterValue><ParameterValue><Value>Consumer</Value></ParameterValue></ParameterValues></ValidValues>
     </ReportParameter>`,
-    body: tablix('CustomerTable', 'Customers', [{ header: 'Customer', field: 'CustomerName' }, { header: 'Segment', field: 'Segment' }, { header: 'Country', field: 'Country' }]),
+    body: tablix('CustomerTable', 'Customers', [
+      { header: 'Customer', field: 'CustomerName' },
+      { header: 'Segment', field: 'Segment' },
+      { header: 'Country', field: 'Country' },
+    ]),
   });
 }

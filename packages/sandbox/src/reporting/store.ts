@@ -79,12 +79,26 @@ export class ReportingStore {
   readonly imports = new Map<string, ImportRecord>();
   readonly exports = new Map<string, ExportJob>();
   /** Embed tokens by token text: what they grant and until when. */
-  readonly embedTokens = new Map<string, { tokenId: string; reports: string[]; datasets: string[]; accessLevel: string; username?: string; expiresAt: number }>();
+  readonly embedTokens = new Map<
+    string,
+    { tokenId: string; reports: string[]; datasets: string[]; accessLevel: string; username?: string; expiresAt: number }
+  >();
   /** When the last export started on a PPU workspace (one per five minutes). */
   lastPpuExport?: number;
-  readonly seeded: { salesByRegion: string; inventory: string; customerList: string; executiveOverview: string; customersDatasetId: string };
+  readonly seeded: {
+    salesByRegion: string;
+    inventory: string;
+    customerList: string;
+    executiveOverview: string;
+    customersDatasetId: string;
+  };
 
-  constructor(readonly ids: SandboxIds, readonly idSource: IdSource, readonly switches: SwitchValues, seed: string) {
+  constructor(
+    readonly ids: SandboxIds,
+    readonly idSource: IdSource,
+    readonly switches: SwitchValues,
+    seed: string,
+  ) {
     const u = (label: string) => stableUuid(seed, `reporting:${label}`);
     this.seeded = {
       salesByRegion: u('report:sales-by-region'),
@@ -99,13 +113,56 @@ export class ReportingStore {
     const day = 86_400_000;
     const base = Math.floor(Date.now() / day) * day - 7 * day;
     const add = (r: Omit<StoredReport, 'groupId' | 'createdAt' | 'modifiedAt' | 'description'> & { ageDays: number }) => {
-      const description = r.reportType === 'PaginatedReport' ? readRdl(r.definition).description ?? '' : '';
-      this.reports.set(r.id, { ...r, groupId: ws, description, createdAt: base + (7 - r.ageDays) * day, modifiedAt: base + (7 - r.ageDays) * day + 3_600_000 });
+      const description = r.reportType === 'PaginatedReport' ? (readRdl(r.definition).description ?? '') : '';
+      this.reports.set(r.id, {
+        ...r,
+        groupId: ws,
+        description,
+        createdAt: base + (7 - r.ageDays) * day,
+        modifiedAt: base + (7 - r.ageDays) * day + 3_600_000,
+      });
     };
-    add({ id: this.seeded.salesByRegion, name: 'Sales by Region', reportType: 'PaginatedReport', definition: Buffer.from(salesByRegionRdl(this.seeded.salesByRegion)), createdBy: ids.serviceIdentity.name, modifiedBy: ids.serviceIdentity.name, datasourceOwner: mi, ageDays: 6 });
-    add({ id: this.seeded.inventory, name: 'Inventory Snapshot', reportType: 'PaginatedReport', definition: Buffer.from(inventoryRdl(this.seeded.inventory, 'sandbox-warehouse.datawarehouse.fabric.microsoft.com')), createdBy: ids.serviceIdentity.name, modifiedBy: ids.serviceIdentity.name, datasourceOwner: mi, ageDays: 4 });
-    add({ id: this.seeded.customerList, name: 'Customer List', reportType: 'PaginatedReport', definition: Buffer.from(customerListRdl(this.seeded.customerList, this.seeded.customersDatasetId)), createdBy: ids.users[0]!.upn, modifiedBy: ids.users[0]!.upn, datasourceOwner: ada, ageDays: 2 });
-    add({ id: this.seeded.executiveOverview, name: 'Executive Overview', reportType: 'PowerBIReport', datasetId: this.seeded.customersDatasetId, definition: pbixPackage('Executive Overview'), createdBy: ids.users[0]!.upn, modifiedBy: ids.users[0]!.upn, datasourceOwner: ada, ageDays: 1 });
+    add({
+      id: this.seeded.salesByRegion,
+      name: 'Sales by Region',
+      reportType: 'PaginatedReport',
+      definition: Buffer.from(salesByRegionRdl(this.seeded.salesByRegion)),
+      createdBy: ids.serviceIdentity.name,
+      modifiedBy: ids.serviceIdentity.name,
+      datasourceOwner: mi,
+      ageDays: 6,
+    });
+    add({
+      id: this.seeded.inventory,
+      name: 'Inventory Snapshot',
+      reportType: 'PaginatedReport',
+      definition: Buffer.from(inventoryRdl(this.seeded.inventory, 'sandbox-warehouse.datawarehouse.fabric.microsoft.com')),
+      createdBy: ids.serviceIdentity.name,
+      modifiedBy: ids.serviceIdentity.name,
+      datasourceOwner: mi,
+      ageDays: 4,
+    });
+    add({
+      id: this.seeded.customerList,
+      name: 'Customer List',
+      reportType: 'PaginatedReport',
+      definition: Buffer.from(customerListRdl(this.seeded.customerList, this.seeded.customersDatasetId)),
+      createdBy: ids.users[0]!.upn,
+      modifiedBy: ids.users[0]!.upn,
+      datasourceOwner: ada,
+      ageDays: 2,
+    });
+    add({
+      id: this.seeded.executiveOverview,
+      name: 'Executive Overview',
+      reportType: 'PowerBIReport',
+      datasetId: this.seeded.customersDatasetId,
+      definition: pbixPackage('Executive Overview'),
+      createdBy: ids.users[0]!.upn,
+      modifiedBy: ids.users[0]!.upn,
+      datasourceOwner: ada,
+      ageDays: 1,
+    });
   }
 
   inGroup(groupId: string): StoredReport[] {
@@ -142,7 +199,19 @@ export class ReportingStore {
         imp.reportId = target.id;
       } else {
         const id = this.idSource.next('reporting:report');
-        this.reports.set(id, { id, groupId: imp.groupId, name: imp.name, reportType: 'PaginatedReport', definition: imp.definition, description, createdBy: imp.callerName, modifiedBy: imp.callerName, createdAt: imp.readyAt, modifiedAt: imp.readyAt, datasourceOwner: imp.callerId });
+        this.reports.set(id, {
+          id,
+          groupId: imp.groupId,
+          name: imp.name,
+          reportType: 'PaginatedReport',
+          definition: imp.definition,
+          description,
+          createdBy: imp.callerName,
+          modifiedBy: imp.callerName,
+          createdAt: imp.readyAt,
+          modifiedAt: imp.readyAt,
+          datasourceOwner: imp.callerId,
+        });
         imp.reportId = id;
       }
       imp.state = 'Succeeded';
@@ -161,25 +230,57 @@ export class ReportingStore {
 
   /** Jobs still rendering (the concurrency limit counts these). */
   activeRenders(now = Date.now()): number {
-    return [...this.exports.values()].filter((j) => this.exportState(j, now).status === 'NotStarted' || this.exportState(j, now).status === 'Running').length;
+    return [...this.exports.values()].filter(
+      (j) => this.exportState(j, now).status === 'NotStarted' || this.exportState(j, now).status === 'Running',
+    ).length;
   }
 
   view() {
     return {
-      reports: [...this.reports.values()].map((r) => ({ id: r.id, groupId: r.groupId, name: r.name, reportType: r.reportType, bytes: r.definition.length, modifiedBy: r.modifiedBy, datasourceOwner: r.datasourceOwner })),
-      imports: [...this.imports.values()].map((i) => ({ id: i.id, groupId: i.groupId, name: i.name, importState: i.state, reportId: i.reportId, nameConflict: i.nameConflict })),
-      exports: [...this.exports.values()].map((e) => ({ id: e.id, reportId: e.reportId, format: e.format, status: this.exportState(e).status })),
+      reports: [...this.reports.values()].map((r) => ({
+        id: r.id,
+        groupId: r.groupId,
+        name: r.name,
+        reportType: r.reportType,
+        bytes: r.definition.length,
+        modifiedBy: r.modifiedBy,
+        datasourceOwner: r.datasourceOwner,
+      })),
+      imports: [...this.imports.values()].map((i) => ({
+        id: i.id,
+        groupId: i.groupId,
+        name: i.name,
+        importState: i.state,
+        reportId: i.reportId,
+        nameConflict: i.nameConflict,
+      })),
+      exports: [...this.exports.values()].map((e) => ({
+        id: e.id,
+        reportId: e.reportId,
+        format: e.format,
+        status: this.exportState(e).status,
+      })),
     };
   }
 }
 
 /** A minimal .pbix-shaped package (a zip with a version, a layout and metadata) for the seeded Power BI report. */
 function pbixPackage(name: string): Buffer {
-  const layout = JSON.stringify({ id: 0, reportId: name, sections: [{ name: 'ReportSection', displayName: 'Overview', visualContainers: [] }] });
-  return zip([
-    { name: 'Version', data: Buffer.from('1.28', 'utf16le') },
-    { name: '[Content_Types].xml', data: '<?xml version="1.0" encoding="utf-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="json" ContentType="" /></Types>' },
-    { name: 'Report/Layout', data: Buffer.from(layout, 'utf16le') },
-    { name: 'Metadata', data: Buffer.from(JSON.stringify({ name }), 'utf16le') },
-  ], new Date(Date.UTC(2025, 0, 1)));
+  const layout = JSON.stringify({
+    id: 0,
+    reportId: name,
+    sections: [{ name: 'ReportSection', displayName: 'Overview', visualContainers: [] }],
+  });
+  return zip(
+    [
+      { name: 'Version', data: Buffer.from('1.28', 'utf16le') },
+      {
+        name: '[Content_Types].xml',
+        data: '<?xml version="1.0" encoding="utf-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="json" ContentType="" /></Types>',
+      },
+      { name: 'Report/Layout', data: Buffer.from(layout, 'utf16le') },
+      { name: 'Metadata', data: Buffer.from(JSON.stringify({ name }), 'utf16le') },
+    ],
+    new Date(Date.UTC(2025, 0, 1)),
+  );
 }

@@ -13,7 +13,15 @@ import type { StoredReport } from './store.js';
 
 /** `rdl:format` names of the viewer and the export format each one renders. */
 const URL_FORMATS: Record<string, string> = {
-  PDF: 'PDF', ACCESSIBLEPDF: 'ACCESSIBLEPDF', PPTX: 'PPTX', EXCELOPENXML: 'XLSX', WORDOPENXML: 'DOCX', CSV: 'CSV', XML: 'XML', MHTML: 'MHTML', IMAGE: 'IMAGE',
+  PDF: 'PDF',
+  ACCESSIBLEPDF: 'ACCESSIBLEPDF',
+  PPTX: 'PPTX',
+  EXCELOPENXML: 'XLSX',
+  WORDOPENXML: 'DOCX',
+  CSV: 'CSV',
+  XML: 'XML',
+  MHTML: 'MHTML',
+  IMAGE: 'IMAGE',
 };
 
 const page = (status: number, title: string, body: string): Reply => ({
@@ -52,7 +60,14 @@ function viewer(core: SandboxCore, ctx: RequestContext, report: StoredReport): R
   const settings: Record<string, string> = {};
   for (const [k, v] of ctx.url.searchParams) if (k.startsWith('rdl:') && k !== 'rdl:format') settings[k.slice(4)] = v;
   const wanted = ctx.query('rdl:format');
-  const scope = { reportName: report.name, executionTime: new Date(), userId: 'viewer', language: 'en-US', renderFormat: wanted ?? 'RPL', parameters };
+  const scope = {
+    reportName: report.name,
+    executionTime: new Date(),
+    userId: 'viewer',
+    language: 'en-US',
+    renderFormat: wanted ?? 'RPL',
+    parameters,
+  };
   let rendered: Rendered;
   try {
     rendered = layout(model, scope, settings, liveRows(core, model, scope));
@@ -62,21 +77,43 @@ function viewer(core: SandboxCore, ctx: RequestContext, report: StoredReport): R
   }
   if (wanted) {
     const format = URL_FORMATS[wanted.toUpperCase()];
-    if (!format) return page(400, report.name, `<p class="error">rdl:format '${esc(wanted)}' is not one of ${Object.keys(URL_FORMATS).join(', ')}.</p>`);
+    if (!format)
+      return page(
+        400,
+        report.name,
+        `<p class="error">rdl:format '${esc(wanted)}' is not one of ${Object.keys(URL_FORMATS).join(', ')}.</p>`,
+      );
     const file = renderFile(format, rendered, settings);
-    return { status: 200, raw: file.bytes, contentType: file.contentType, headers: { 'content-disposition': `inline; filename="${encodeURIComponent(report.name)}${file.extension}"` } };
+    return {
+      status: 200,
+      raw: file.bytes,
+      contentType: file.contentType,
+      headers: { 'content-disposition': `inline; filename="${encodeURIComponent(report.name)}${file.extension}"` },
+    };
   }
-  const form = model.parameters.filter((p) => !p.hidden).map((p) => {
-    const current = parameters.get(p.name)!;
-    const input = p.validValues
-      ? `<select name="rp:${esc(p.name)}"${p.multiValue ? ' multiple' : ''}>${p.validValues.map((v) => `<option value="${esc(v.value)}"${current.values.includes(v.value) ? ' selected' : ''}>${esc(v.label)}</option>`).join('')}</select>`
-      : `<input name="rp:${esc(p.name)}" value="${esc(current.values[0] ?? '')}">`;
-    return `<label>${esc(p.prompt)} ${input}</label>`;
-  }).join('');
+  const form = model.parameters
+    .filter((p) => !p.hidden)
+    .map((p) => {
+      const current = parameters.get(p.name)!;
+      const input = p.validValues
+        ? `<select name="rp:${esc(p.name)}"${p.multiValue ? ' multiple' : ''}>${p.validValues.map((v) => `<option value="${esc(v.value)}"${current.values.includes(v.value) ? ' selected' : ''}>${esc(v.label)}</option>`).join('')}</select>`
+        : `<input name="rp:${esc(p.name)}" value="${esc(current.values[0] ?? '')}">`;
+      return `<label>${esc(p.prompt)} ${input}</label>`;
+    })
+    .join('');
   const html = renderHtml(rendered, rendered.pages);
   const body = html.slice(html.indexOf('<body>') + 6, html.lastIndexOf('</body>'));
-  const downloads = Object.keys(URL_FORMATS).map((f) => `<a href="?${esc(new URLSearchParams([...[...ctx.url.searchParams].filter(([k]) => k !== 'rdl:format'), ['rdl:format', f]]).toString())}">${f}</a>`).join(' · ');
-  return page(200, report.name, `<h1>${esc(report.name)}</h1><p>${esc(report.description)}</p>${form ? `<form method="get">${form}<button type="submit">View report</button></form>` : ''}<p>Export: ${downloads}</p>${body}`);
+  const downloads = Object.keys(URL_FORMATS)
+    .map(
+      (f) =>
+        `<a href="?${esc(new URLSearchParams([...[...ctx.url.searchParams].filter(([k]) => k !== 'rdl:format'), ['rdl:format', f]]).toString())}">${f}</a>`,
+    )
+    .join(' · ');
+  return page(
+    200,
+    report.name,
+    `<h1>${esc(report.name)}</h1><p>${esc(report.description)}</p>${form ? `<form method="get">${form}<button type="submit">View report</button></form>` : ''}<p>Export: ${downloads}</p>${body}`,
+  );
 }
 
 export function viewerRoutes(core: SandboxCore, router: Router): void {
@@ -93,7 +130,8 @@ export function viewerRoutes(core: SandboxCore, router: Router): void {
     const r = find(ctx.query('groupId'), ctx.query('reportId'), 'PaginatedReport');
     return r ? viewer(core, ctx, r) : missing();
   });
-  const pbix = (ctx: RequestContext, r: StoredReport | undefined) => (r ? page(200, r.name, `<h1>${esc(r.name)}</h1><p>Power BI report over semantic model ${esc(r.datasetId ?? '')}.</p>`) : missing());
+  const pbix = (ctx: RequestContext, r: StoredReport | undefined) =>
+    r ? page(200, r.name, `<h1>${esc(r.name)}</h1><p>Power BI report over semantic model ${esc(r.datasetId ?? '')}.</p>`) : missing();
   router.get('/groups/:groupId/reports/:reportId', (ctx) => pbix(ctx, find(ctx.params.groupId, ctx.params.reportId, 'PowerBIReport')));
   router.get('/reportEmbed', (ctx) => pbix(ctx, find(ctx.query('groupId'), ctx.query('reportId'), 'PowerBIReport')));
 }

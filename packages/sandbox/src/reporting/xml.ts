@@ -11,7 +11,10 @@ export interface XmlElement {
 
 /** A well-formedness error with the line it was found on. */
 export class XmlError extends Error {
-  constructor(message: string, readonly line: number) {
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
     super(`line ${line}: ${message}`);
   }
 }
@@ -81,7 +84,8 @@ export function parseXml(source: string): XmlElement {
       const m = NAME.exec(text.slice(i + 2));
       const top = stack.pop();
       if (!m || !top) throw new XmlError('unexpected closing tag', line);
-      if (m[0] !== top.el.name) throw new XmlError(`closing tag </${m[0]}> does not match <${top.el.name}> opened on line ${top.el.line}`, line);
+      if (m[0] !== top.el.name)
+        throw new XmlError(`closing tag </${m[0]}> does not match <${top.el.name}> opened on line ${top.el.line}`, line);
       const end = text.indexOf('>', i);
       if (end < 0 || text.slice(i + 2 + m[0].length, end).trim()) throw new XmlError(`malformed closing tag </${m[0]}>`, line);
       advance(end + 1);
@@ -122,7 +126,15 @@ export function parseXml(source: string): XmlElement {
       }
       const colon = m[0].indexOf(':');
       const prefix = colon < 0 ? '' : m[0].slice(0, colon);
-      const el: XmlElement = { name: m[0], local: colon < 0 ? m[0] : m[0].slice(colon + 1), ns: resolveNs(prefix, scope, startLine), attrs, children: [], text: '', line: startLine };
+      const el: XmlElement = {
+        name: m[0],
+        local: colon < 0 ? m[0] : m[0].slice(colon + 1),
+        ns: resolveNs(prefix, scope, startLine),
+        attrs,
+        children: [],
+        text: '',
+        line: startLine,
+      };
       const parent = stack[stack.length - 1];
       if (parent) parent.el.children.push(el);
       else root = el;

@@ -17,7 +17,11 @@ export interface AutocompleteQuery {
 }
 
 const MODES = ['oneTerm', 'twoTerms', 'oneTermWithContext'];
-const tokens = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const tokens = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 
 /** Whether a term completes a prefix: starts with it, or (fuzzy) with one character substituted, missing or extra. */
 function completes(term: string, prefix: string, fuzzy: boolean): boolean {
@@ -28,7 +32,9 @@ function completes(term: string, prefix: string, fuzzy: boolean): boolean {
     const [a, b] = [head, prefix];
     const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
     for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-    for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let i = 1; i <= a.length; i++)
+      for (let j = 1; j <= b.length; j++)
+        d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     if (d[a.length]![b.length]! <= 1) return true;
   }
   return false;
@@ -46,12 +52,21 @@ export function autocomplete(index: SearchIndex, q: AutocompleteQuery) {
   if (q.search === undefined || q.search === null) throw invalid('search : The search text is required.');
   if (q.search.length < 1 || q.search.length > 100) throw invalid('search : The search text must be between 1 and 100 characters long.');
   const mode = q.autocompleteMode ?? 'oneTerm';
-  if (!MODES.includes(mode)) throw invalid(`autocompleteMode : The value '${mode}' is not valid; use oneTerm, twoTerms or oneTermWithContext.`);
+  if (!MODES.includes(mode))
+    throw invalid(`autocompleteMode : The value '${mode}' is not valid; use oneTerm, twoTerms or oneTermWithContext.`);
   const top = q.top ?? 5;
-  if (!Number.isInteger(top) || top < 1 || top > 100) throw invalid(`$top : The value ${q.top} is out of range; it must be between 1 and 100.`);
-  if ((q.highlightPreTag === undefined) !== (q.highlightPostTag === undefined)) throw invalid('highlightPreTag and highlightPostTag must be set together.');
-  if (q.minimumCoverage !== undefined && !(q.minimumCoverage >= 0 && q.minimumCoverage <= 100)) throw invalid('minimumCoverage : The value must be between 0 and 100.');
-  const fields: string[] = q.searchFields ? q.searchFields.split(',').map((f) => f.trim()).filter(Boolean) : suggester.sourceFields;
+  if (!Number.isInteger(top) || top < 1 || top > 100)
+    throw invalid(`$top : The value ${q.top} is out of range; it must be between 1 and 100.`);
+  if ((q.highlightPreTag === undefined) !== (q.highlightPostTag === undefined))
+    throw invalid('highlightPreTag and highlightPostTag must be set together.');
+  if (q.minimumCoverage !== undefined && !(q.minimumCoverage >= 0 && q.minimumCoverage <= 100))
+    throw invalid('minimumCoverage : The value must be between 0 and 100.');
+  const fields: string[] = q.searchFields
+    ? q.searchFields
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean)
+    : suggester.sourceFields;
   const outside = fields.find((f) => !suggester.sourceFields.includes(f));
   if (outside) throw invalid(`searchFields : The field '${outside}' is not a source field of the suggester '${suggester.name}'.`);
   const words = tokens(q.search);
@@ -63,7 +78,9 @@ export function autocomplete(index: SearchIndex, q: AutocompleteQuery) {
   for (const doc of [...index.docs.values()].filter(keep)) {
     const seen = new Set<string>();
     for (const f of fields) {
-      const value = f.split('/').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), doc);
+      const value = f
+        .split('/')
+        .reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), doc);
       for (const text of (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string')) {
         const terms = tokens(text);
         terms.forEach((term, i) => {

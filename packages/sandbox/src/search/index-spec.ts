@@ -5,7 +5,12 @@ import { DESCRIBED_VERSION } from './api-version.js';
 import { invalid } from './index-schema.js';
 
 /** The service's own names for the description's definitions (OData types of the Microsoft.Azure.Search.Vyyyy_mm_dd model). */
-const TYPE_NAMES: Record<string, string> = { SearchIndex: 'Index', SearchField: 'Field', SemanticSettings: 'SemanticSearch', PrioritizedFields: 'SemanticPrioritizedFields' };
+const TYPE_NAMES: Record<string, string> = {
+  SearchIndex: 'Index',
+  SearchField: 'Field',
+  SemanticSettings: 'SemanticSearch',
+  PrioritizedFields: 'SemanticPrioritizedFields',
+};
 
 /**
  * Checks an index definition against the published description of the api-version it came with (when that is the one the
@@ -16,7 +21,8 @@ export function checkAgainstDescription(body: unknown, apiVersion: string): void
   const file = path.join(specsDir(), `search/data-plane/Azure.Search/stable/${DESCRIBED_VERSION}/searchservice.json`);
   const model = `Microsoft.Azure.Search.V${DESCRIBED_VERSION.replace(/-/g, '_')}`;
   const errors = check(body, { $ref: '#/definitions/SearchIndex' }, file, 'definition', [], {
-    undeclared: (key, definition) => `The property '${key}' does not exist on type '${model}.${TYPE_NAMES[definition] ?? definition}'. Make sure to only use property names that are defined by the type.`,
+    undeclared: (key, definition) =>
+      `The property '${key}' does not exist on type '${model}.${TYPE_NAMES[definition] ?? definition}'. Make sure to only use property names that are defined by the type.`,
   });
   if (errors.length) throw invalid(`definition : ${errors[0]}`);
 }

@@ -14,7 +14,8 @@ import type { SearchIndex } from './store.js';
 
 const ODATA = 'application/json; odata.metadata=minimal; charset=utf-8';
 
-const notFound = (core: SandboxCore, name: string) => new ServiceError(404, '', `No index with the name '${name}' was found in a service named '${core.ids.searchServiceName}'.`);
+const notFound = (core: SandboxCore, name: string) =>
+  new ServiceError(404, '', `No index with the name '${name}' was found in a service named '${core.ids.searchServiceName}'.`);
 
 /** Both path forms: /indexes/{name}… and /indexes('{name}')… */
 const forms = (suffix: string, odataSuffix = suffix) => [
@@ -30,24 +31,34 @@ function indexOf(core: SandboxCore, name: string): SearchIndex {
   return idx;
 }
 
-const indexBody = (core: SandboxCore, idx: SearchIndex) => ({ '@odata.context': `${core.urls.search}/$metadata#indexes/$entity`, '@odata.etag': idx.etag, ...idx.definition });
+const indexBody = (core: SandboxCore, idx: SearchIndex) => ({
+  '@odata.context': `${core.urls.search}/$metadata#indexes/$entity`,
+  '@odata.etag': idx.etag,
+  ...idx.definition,
+});
 
 /** PUT (upsert, If-Match / If-None-Match, Prefer) or POST (create only) of an index. */
 async function upsert(core: SandboxCore, ctx: RequestContext, name: string | undefined): Promise<Reply> {
   const apiVersion = apiVersionOf(ctx);
   await authorizeSearch(core, ctx, 'manage');
   const body = await ctx.json((d) => invalid(`The request body is not valid JSON: ${d}`));
-  if (name !== undefined && body?.name !== undefined && body.name !== name) throw invalid(`name : The index name '${body.name}' in the body does not match '${name}' in the URL.`);
+  if (name !== undefined && body?.name !== undefined && body.name !== name)
+    throw invalid(`name : The index name '${body.name}' in the body does not match '${name}' in the URL.`);
   const named = { ...body, name: body?.name ?? name };
   checkAgainstDescription(named, apiVersion);
   const { definition, keyField } = normalizeIndex(named);
   checkSuggesters(definition.suggesters, definition.fields);
   const existing = core.search.indexes.get(definition.name);
-  if (name === undefined && existing) throw new ServiceError(409, 'ResourceNameAlreadyInUse', `Cannot create index '${definition.name}' because it already exists.`);
+  if (name === undefined && existing)
+    throw new ServiceError(409, 'ResourceNameAlreadyInUse', `Cannot create index '${definition.name}' because it already exists.`);
   const ifMatch = ctx.header('if-match');
   const ifNoneMatch = ctx.header('if-none-match');
   if ((ifNoneMatch === '*' && existing) || (ifMatch && (!existing || (ifMatch !== '*' && ifMatch !== existing.etag)))) {
-    throw new ServiceError(412, '', 'The precondition given in one of the request headers evaluated to false. No change was made to the resource from this request.');
+    throw new ServiceError(
+      412,
+      '',
+      'The precondition given in one of the request headers evaluated to false. No change was made to the resource from this request.',
+    );
   }
   if (existing) {
     checkUpdate(existing.definition.fields, definition.fields);
@@ -58,7 +69,10 @@ async function upsert(core: SandboxCore, ctx: RequestContext, name: string | und
   idx.etag = core.search.nextEtag();
   core.search.indexes.set(idx.name, idx);
   const wantsBody = !existing || name === undefined || /return=representation/i.test(ctx.header('prefer') ?? '');
-  const headers: Record<string, string> = { etag: idx.etag, ...(wantsBody && existing ? { 'preference-applied': 'return=representation' } : {}) };
+  const headers: Record<string, string> = {
+    etag: idx.etag,
+    ...(wantsBody && existing ? { 'preference-applied': 'return=representation' } : {}),
+  };
   if (!existing) headers.location = `${core.urls.search}/indexes('${idx.name}')?api-version=${ctx.queryCi('api-version')}`;
   if (!wantsBody) return { status: 204, headers };
   return { status: existing ? 200 : 201, headers, body: indexBody(core, idx), contentType: ODATA };
@@ -72,7 +86,14 @@ export function searchService(core: SandboxCore): ServiceModule {
     await authorizeSearch(core, ctx, 'manage');
     const all = [...core.search.indexes.values()];
     const names = ctx.query('$select')?.trim() === 'name';
-    return { status: 200, contentType: ODATA, body: { '@odata.context': `${core.urls.search}/$metadata#indexes${names ? '(name)' : ''}`, value: all.map((i) => (names ? { name: i.name } : { '@odata.etag': i.etag, ...i.definition })) } };
+    return {
+      status: 200,
+      contentType: ODATA,
+      body: {
+        '@odata.context': `${core.urls.search}/$metadata#indexes${names ? '(name)' : ''}`,
+        value: all.map((i) => (names ? { name: i.name } : { '@odata.etag': i.etag, ...i.definition })),
+      },
+    };
   });
   router.post('/indexes', (ctx) => upsert(core, ctx, undefined));
   for (const p of forms('')) {
@@ -96,7 +117,16 @@ export function searchService(core: SandboxCore): ServiceModule {
       await authorizeSearch(core, ctx, 'manage');
       const idx = indexOf(core, ctx.params.name!);
       const size = [...idx.docs.values()].reduce((n, d) => n + JSON.stringify(d).length, 0);
-      return { status: 200, contentType: ODATA, body: { '@odata.context': `${core.urls.search}/$metadata#Microsoft.Azure.Search.V2024_07_01.IndexStatistics`, documentCount: idx.docs.size, storageSize: size, vectorIndexSize: 0 } };
+      return {
+        status: 200,
+        contentType: ODATA,
+        body: {
+          '@odata.context': `${core.urls.search}/$metadata#Microsoft.Azure.Search.V2024_07_01.IndexStatistics`,
+          documentCount: idx.docs.size,
+          storageSize: size,
+          vectorIndexSize: 0,
+        },
+      };
     });
   }
   for (const p of forms('/docs/index', '/docs/search.index')) {
@@ -119,10 +149,23 @@ export function searchService(core: SandboxCore): ServiceModule {
     checkApiVersion(ctx);
     await authorizeSearch(core, ctx, 'read');
     const idx = indexOf(core, ctx.params.name!);
-    return { status: 200, contentType: ODATA, body: { '@odata.context': `${core.urls.search}/indexes('${idx.name}')/$metadata#docs(*)`, ...searchDocuments(idx, q) } };
+    return {
+      status: 200,
+      contentType: ODATA,
+      body: { '@odata.context': `${core.urls.search}/indexes('${idx.name}')/$metadata#docs(*)`, ...searchDocuments(idx, q) },
+    };
   };
   for (const p of forms('/docs')) {
-    router.get(p, (ctx) => search(ctx, { search: ctx.query('search'), filter: ctx.query('$filter'), top: ctx.query('$top') ? Number(ctx.query('$top')) : undefined, skip: ctx.query('$skip') ? Number(ctx.query('$skip')) : undefined, select: ctx.query('$select'), count: ctx.query('$count') === 'true' }));
+    router.get(p, (ctx) =>
+      search(ctx, {
+        search: ctx.query('search'),
+        filter: ctx.query('$filter'),
+        top: ctx.query('$top') ? Number(ctx.query('$top')) : undefined,
+        skip: ctx.query('$skip') ? Number(ctx.query('$skip')) : undefined,
+        select: ctx.query('$select'),
+        count: ctx.query('$count') === 'true',
+      }),
+    );
   }
   for (const p of forms('/docs/search', '/docs/search.post.search')) {
     router.post(p, async (ctx) => {
@@ -145,11 +188,20 @@ export function searchService(core: SandboxCore): ServiceModule {
   };
   const num = (v: string | undefined) => (v === undefined ? undefined : Number(v));
   for (const p of forms('/docs/autocomplete', '/docs/search.autocomplete')) {
-    router.get(p, (ctx) => complete(ctx, {
-      search: ctx.query('search'), suggesterName: ctx.query('suggesterName'), autocompleteMode: ctx.query('autocompleteMode'), filter: ctx.query('$filter'),
-      fuzzy: ctx.query('fuzzy') === 'true', highlightPreTag: ctx.query('highlightPreTag'), highlightPostTag: ctx.query('highlightPostTag'),
-      minimumCoverage: num(ctx.query('minimumCoverage')), searchFields: ctx.query('searchFields'), top: num(ctx.query('$top')),
-    }));
+    router.get(p, (ctx) =>
+      complete(ctx, {
+        search: ctx.query('search'),
+        suggesterName: ctx.query('suggesterName'),
+        autocompleteMode: ctx.query('autocompleteMode'),
+        filter: ctx.query('$filter'),
+        fuzzy: ctx.query('fuzzy') === 'true',
+        highlightPreTag: ctx.query('highlightPreTag'),
+        highlightPostTag: ctx.query('highlightPostTag'),
+        minimumCoverage: num(ctx.query('minimumCoverage')),
+        searchFields: ctx.query('searchFields'),
+        top: num(ctx.query('$top')),
+      }),
+    );
   }
   for (const p of forms('/docs/autocomplete', '/docs/search.post.autocomplete')) {
     router.post(p, async (ctx) => complete(ctx, (await ctx.json((d) => invalid(`The request body is not valid JSON: ${d}`))) ?? {}));
@@ -160,12 +212,24 @@ export function searchService(core: SandboxCore): ServiceModule {
     checkApiVersion(ctx);
     await authorizeSearch(core, ctx, 'manage');
     const docs = [...core.search.indexes.values()].reduce((n, i) => n + i.docs.size, 0);
-    return { status: 200, contentType: ODATA, body: { counters: { documentCount: { usage: docs, quota: null }, indexesCount: { usage: core.search.indexes.size, quota: 15 } }, limits: { maxFieldsPerIndex: 1000 } } };
+    return {
+      status: 200,
+      contentType: ODATA,
+      body: {
+        counters: { documentCount: { usage: docs, quota: null }, indexesCount: { usage: core.search.indexes.size, quota: 15 } },
+        limits: { maxFieldsPerIndex: 1000 },
+      },
+    };
   });
   return {
     name: 'search',
     router,
-    errorReply: (err) => ({ status: err.status, contentType: ODATA, body: { error: { code: err.code, message: err.message, ...err.extra } }, headers: { ...err.headers } }),
+    errorReply: (err) => ({
+      status: err.status,
+      contentType: ODATA,
+      body: { error: { code: err.code, message: err.message, ...err.extra } },
+      headers: { ...err.headers },
+    }),
     faultCode: () => '',
     commonHeaders: (ctx) => ({
       'request-id': ctx.requestId,

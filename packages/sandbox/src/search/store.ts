@@ -20,7 +20,10 @@ export class SearchStore {
 
   constructor(readonly ids: SandboxIds) {
     const mi = ids.serviceIdentity.objectId;
-    this.roleAssignments.push({ principalId: mi, role: 'Search Service Contributor' }, { principalId: mi, role: 'Search Index Data Contributor' });
+    this.roleAssignments.push(
+      { principalId: mi, role: 'Search Service Contributor' },
+      { principalId: mi, role: 'Search Index Data Contributor' },
+    );
   }
 
   nextEtag(): string {
@@ -35,7 +38,11 @@ export class SearchStore {
     return {
       indexes: [...this.indexes.values()].map((i) => ({
         name: i.name,
-        fields: (i.definition.fields as Array<{ name: string; type: string; key: boolean }>).map((f) => ({ name: f.name, type: f.type, key: f.key })),
+        fields: (i.definition.fields as Array<{ name: string; type: string; key: boolean }>).map((f) => ({
+          name: f.name,
+          type: f.type,
+          key: f.key,
+        })),
         documentCount: i.docs.size,
       })),
       roleAssignments: this.roleAssignments.map((a) => ({ ...a })),

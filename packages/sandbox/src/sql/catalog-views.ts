@@ -23,20 +23,35 @@ export function catalogView(db: SqlDatabase, schema: string, name: string): Rela
     case 'information_schema.views':
       return {
         columns: [col('TABLE_CATALOG'), col('TABLE_SCHEMA'), col('TABLE_NAME'), col('VIEW_DEFINITION')],
-        rows: tablesAndViews.filter(({ o }) => o.kind === 'view').map(({ s, o }) => [db.name, s.name, o.name, o.kind === 'view' ? o.text : null]),
+        rows: tablesAndViews
+          .filter(({ o }) => o.kind === 'view')
+          .map(({ s, o }) => [db.name, s.name, o.name, o.kind === 'view' ? o.text : null]),
       };
     case 'information_schema.columns':
       return {
-        columns: [col('TABLE_SCHEMA'), col('TABLE_NAME'), col('COLUMN_NAME'), col('ORDINAL_POSITION', 'int'), col('DATA_TYPE'), col('IS_NULLABLE')],
-        rows: tablesAndViews.flatMap(({ s, o }) => (o.kind === 'table'
-          ? o.columns.map((c, i) => [s.name, o.name, c.name, i + 1, c.type, c.nullable ? 'YES' : 'NO'])
-          : o.kind === 'view' ? o.columns.map((c, i) => [s.name, o.name, c, i + 1, null, 'YES']) : [])),
+        columns: [
+          col('TABLE_SCHEMA'),
+          col('TABLE_NAME'),
+          col('COLUMN_NAME'),
+          col('ORDINAL_POSITION', 'int'),
+          col('DATA_TYPE'),
+          col('IS_NULLABLE'),
+        ],
+        rows: tablesAndViews.flatMap(({ s, o }) =>
+          o.kind === 'table'
+            ? o.columns.map((c, i) => [s.name, o.name, c.name, i + 1, c.type, c.nullable ? 'YES' : 'NO'])
+            : o.kind === 'view'
+              ? o.columns.map((c, i) => [s.name, o.name, c, i + 1, null, 'YES'])
+              : [],
+        ),
       };
     case 'information_schema.schemata':
       return { columns: [col('CATALOG_NAME'), col('SCHEMA_NAME')], rows: [...db.schemas.values()].map((s) => [db.name, s.name]) };
     case 'sys.schemas':
       return { columns: [col('name'), col('schema_id', 'int')], rows: [...db.schemas.values()].map((s) => [s.name, s.id]) };
-    case 'sys.objects': case 'sys.tables': case 'sys.views': {
+    case 'sys.objects':
+    case 'sys.tables':
+    case 'sys.views': {
       const kind = name.toLowerCase() === 'tables' ? 'table' : name.toLowerCase() === 'views' ? 'view' : undefined;
       const code = (k: string) => (k === 'table' ? 'U' : k === 'view' ? 'V' : 'PK');
       const listed = objects.filter(({ o }) => !kind || o.kind === kind);
@@ -46,20 +61,50 @@ export function catalogView(db: SqlDatabase, schema: string, name: string): Rela
           rows: listed.map(({ s, o }) => [o.name, o.id, s.id, 'U', o.kind === 'table' && o.external ? 1 : 0]),
         };
       }
-      return { columns: [col('name'), col('object_id', 'int'), col('schema_id', 'int'), col('type')], rows: listed.map(({ s, o }) => [o.name, o.id, s.id, code(o.kind)]) };
+      return {
+        columns: [col('name'), col('object_id', 'int'), col('schema_id', 'int'), col('type')],
+        rows: listed.map(({ s, o }) => [o.name, o.id, s.id, code(o.kind)]),
+      };
     }
     case 'sys.sql_modules':
-      return { columns: [col('object_id', 'int'), col('definition')], rows: objects.flatMap(({ o }) => (o.kind === 'view' ? [[o.id, o.text]] : [])) };
+      return {
+        columns: [col('object_id', 'int'), col('definition')],
+        rows: objects.flatMap(({ o }) => (o.kind === 'view' ? [[o.id, o.text]] : [])),
+      };
     case 'sys.external_data_sources':
-      return { columns: [col('name'), col('data_source_id', 'int'), col('location'), col('type_desc')], rows: [...db.dataSources.values()].map((d) => [d.name, d.id, d.location ?? null, d.type]) };
+      return {
+        columns: [col('name'), col('data_source_id', 'int'), col('location'), col('type_desc')],
+        rows: [...db.dataSources.values()].map((d) => [d.name, d.id, d.location ?? null, d.type]),
+      };
     case 'sys.external_file_formats':
-      return { columns: [col('name'), col('file_format_id', 'int'), col('format_type')], rows: [...db.fileFormats.values()].map((f) => [f.name, f.id, f.type]) };
+      return {
+        columns: [col('name'), col('file_format_id', 'int'), col('format_type')],
+        rows: [...db.fileFormats.values()].map((f) => [f.name, f.id, f.type]),
+      };
     case 'sys.external_tables':
       return {
-        columns: [col('name'), col('object_id', 'int'), col('schema_id', 'int'), col('location'), col('data_source_id', 'int'), col('file_format_id', 'int')],
-        rows: objects.flatMap(({ s, o }) => (o.kind === 'table' && o.external
-          ? [[o.name, o.id, s.id, o.external.location, db.dataSources.get(o.external.dataSource.toLowerCase())?.id ?? null, db.fileFormats.get(o.external.fileFormat.toLowerCase())?.id ?? null]]
-          : [])),
+        columns: [
+          col('name'),
+          col('object_id', 'int'),
+          col('schema_id', 'int'),
+          col('location'),
+          col('data_source_id', 'int'),
+          col('file_format_id', 'int'),
+        ],
+        rows: objects.flatMap(({ s, o }) =>
+          o.kind === 'table' && o.external
+            ? [
+                [
+                  o.name,
+                  o.id,
+                  s.id,
+                  o.external.location,
+                  db.dataSources.get(o.external.dataSource.toLowerCase())?.id ?? null,
+                  db.fileFormats.get(o.external.fileFormat.toLowerCase())?.id ?? null,
+                ],
+              ]
+            : [],
+        ),
       };
     case 'sys.database_principals':
       return {

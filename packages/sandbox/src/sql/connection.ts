@@ -7,7 +7,19 @@ import { parseLogin7 } from './protocol/login7.js';
 import { batchText, encodeMessage, MessageReader, PacketType, type TdsMessage } from './protocol/packets.js';
 import { Encryption, parsePrelogin, PreloginOption, preloginResponse } from './protocol/prelogin.js';
 import { parseRpc } from './protocol/rpc.js';
-import { collationChange, colMetadata, done, DoneStatus, envChange, featureExtAck, loginAck, message, returnIntValue, returnStatus, row } from './protocol/tokens.js';
+import {
+  collationChange,
+  colMetadata,
+  done,
+  DoneStatus,
+  envChange,
+  featureExtAck,
+  loginAck,
+  message,
+  returnIntValue,
+  returnStatus,
+  row,
+} from './protocol/tokens.js';
 import { RpcCalls, type RpcOutcome } from './rpc-calls.js';
 import { TlsOverTds } from './tls-over-tds.js';
 
@@ -84,8 +96,13 @@ export class TdsConnection {
   private rpcCalls: RpcCalls;
   private write: (b: Buffer) => void;
 
-  constructor(private readonly socket: Socket, private readonly host: ConnectionHost) {
-    this.write = (b) => { if (!socket.destroyed) socket.write(b); };
+  constructor(
+    private readonly socket: Socket,
+    private readonly host: ConnectionHost,
+  ) {
+    this.write = (b) => {
+      if (!socket.destroyed) socket.write(b);
+    };
     this.rpcCalls = new RpcCalls(host.engine);
     socket.on('data', (chunk) => this.receive(chunk));
     socket.on('error', () => socket.destroy());
@@ -114,12 +131,18 @@ export class TdsConnection {
   private async handle(m: TdsMessage): Promise<void> {
     if (this.tls && !this.tls.established) return this.tls.fromClientHandshake(m.payload);
     switch (m.type) {
-      case PacketType.PRELOGIN: return this.prelogin(m.payload);
-      case PacketType.LOGIN7: return this.login(m.payload);
-      case PacketType.SQL_BATCH: return this.batch(batchText(m.payload));
-      case PacketType.ATTENTION: return this.send(PacketType.TABULAR_RESULT, done(DoneStatus.ATTN));
-      case PacketType.RPC: return this.rpc(m.payload);
-      default: this.socket.destroy();
+      case PacketType.PRELOGIN:
+        return this.prelogin(m.payload);
+      case PacketType.LOGIN7:
+        return this.login(m.payload);
+      case PacketType.SQL_BATCH:
+        return this.batch(batchText(m.payload));
+      case PacketType.ATTENTION:
+        return this.send(PacketType.TABULAR_RESULT, done(DoneStatus.ATTN));
+      case PacketType.RPC:
+        return this.rpc(m.payload);
+      default:
+        this.socket.destroy();
     }
   }
 
@@ -133,8 +156,12 @@ export class TdsConnection {
     this.send(PacketType.TABULAR_RESULT, preloginResponse(answer, fedAuth));
     if (answer === Encryption.ON) {
       this.tls = new TlsOverTds(this.host.secureContext!, {
-        toClientHandshake: (b) => { if (!this.socket.destroyed) this.socket.write(encodeMessage(PacketType.PRELOGIN, b, this.packetSize)); },
-        toNetwork: (b) => { if (!this.socket.destroyed) this.socket.write(b); },
+        toClientHandshake: (b) => {
+          if (!this.socket.destroyed) this.socket.write(encodeMessage(PacketType.PRELOGIN, b, this.packetSize));
+        },
+        toNetwork: (b) => {
+          if (!this.socket.destroyed) this.socket.write(b);
+        },
         cleartext: (b) => this.feed(b),
         failed: () => this.socket.destroy(),
       });
@@ -147,11 +174,21 @@ export class TdsConnection {
     this.packetSize = Math.min(Math.max(login.packetSize || 4096, 512), 32767);
     const database = login.database || this.host.defaultDatabase;
     const started = performance.now();
-    const record = (e: Partial<SqlRequestEvent>) => this.host.onRequest?.({ method: 'LOGIN', database, text: '', started, faultId: fault?.id, ...e });
+    const record = (e: Partial<SqlRequestEvent>) =>
+      this.host.onRequest?.({ method: 'LOGIN', database, text: '', started, faultId: fault?.id, ...e });
     const fail = (errors: SqlServerError[], principal = '', identity?: string) => {
-      this.host.onLogin?.({ database, principal, ok: false, number: errors[errors.length - 1]!.number, encrypted: Boolean(this.tls?.established) });
+      this.host.onLogin?.({
+        database,
+        principal,
+        ok: false,
+        number: errors[errors.length - 1]!.number,
+        encrypted: Boolean(this.tls?.established),
+      });
       record({ error: errors[errors.length - 1]!.number, identity });
-      this.reply(errors.map((error) => ({ t: 'error' as const, error })), true);
+      this.reply(
+        errors.map((error) => ({ t: 'error' as const, error })),
+        true,
+      );
       this.socket.end();
     };
     await this.delay();
@@ -160,16 +197,24 @@ export class TdsConnection {
     if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
     if (fault?.reset) return void (record({ reset: true }), this.socket.destroy());
     if (fault?.errorCode) return fail([faultError(Number(fault.errorCode), fault.message, database)]);
-    if (Date.now() < this.host.pausedUntil()) return fail([sqlError.unavailable(database, this.host.serverName, randomUUID().toUpperCase())]);
-    if (!login.fedAuthToken) return fail([login.fedAuthLibrary !== undefined ? sqlError.unsupported('federated authentication workflows other than an access token') : sqlError.loginFailed()]);
+    if (Date.now() < this.host.pausedUntil())
+      return fail([sqlError.unavailable(database, this.host.serverName, randomUUID().toUpperCase())]);
+    if (!login.fedAuthToken)
+      return fail([
+        login.fedAuthLibrary !== undefined
+          ? sqlError.unsupported('federated authentication workflows other than an access token')
+          : sqlError.loginFailed(),
+      ]);
     let claims: TokenClaims;
     try {
       claims = await this.host.verifyToken(login.fedAuthToken);
     } catch {
       return fail([sqlError.loginFailed()]);
     }
-    if (!this.host.audiences.some((a) => sameAudience(a, String(claims.aud)))) return fail([sqlError.loginFailed()], principalOf(claims), claims.oid);
-    if (!this.host.hasDatabase(database)) return fail([sqlError.cannotOpenDatabase(database), sqlError.loginFailed()], principalOf(claims), claims.oid);
+    if (!this.host.audiences.some((a) => sameAudience(a, String(claims.aud))))
+      return fail([sqlError.loginFailed()], principalOf(claims), claims.oid);
+    if (!this.host.hasDatabase(database))
+      return fail([sqlError.cannotOpenDatabase(database), sqlError.loginFailed()], principalOf(claims), claims.oid);
     const user = this.host.userFor(database, claims);
     if (!user) return fail([sqlError.loginFailed()], principalOf(claims), claims.oid);
     this.session = { database, user, login: principalOf(claims) };
@@ -177,17 +222,26 @@ export class TdsConnection {
     this.host.onLogin?.({ database, principal: principalOf(claims), ok: true, encrypted: Boolean(this.tls?.established) });
     record({ identity: claims.oid });
     const size = String(this.packetSize);
-    this.send(PacketType.TABULAR_RESULT, Buffer.concat([
-      envChange(1, database, 'master'),
-      message({ number: 5701, state: 2, class: 0, message: `Changed database context to '${database}'.`, serverName: this.host.serverName }),
-      collationChange(),
-      envChange(2, 'us_english', ''),
-      message({ number: 5703, state: 1, class: 0, message: "Changed language setting to us_english.", serverName: this.host.serverName }),
-      loginAck(),
-      envChange(4, size, size),
-      featureExtAck([[FEATURE_FEDAUTH, Buffer.alloc(0)]]),
-      done(DoneStatus.FINAL),
-    ]));
+    this.send(
+      PacketType.TABULAR_RESULT,
+      Buffer.concat([
+        envChange(1, database, 'master'),
+        message({
+          number: 5701,
+          state: 2,
+          class: 0,
+          message: `Changed database context to '${database}'.`,
+          serverName: this.host.serverName,
+        }),
+        collationChange(),
+        envChange(2, 'us_english', ''),
+        message({ number: 5703, state: 1, class: 0, message: 'Changed language setting to us_english.', serverName: this.host.serverName }),
+        loginAck(),
+        envChange(4, size, size),
+        featureExtAck([[FEATURE_FEDAUTH, Buffer.alloc(0)]]),
+        done(DoneStatus.FINAL),
+      ]),
+    );
   }
 
   private async batch(sql: string) {
@@ -205,10 +259,16 @@ export class TdsConnection {
     }
     const statement = parsed?.parameters.find((p) => typeof p.value === 'string')?.value as string | undefined;
     const label = `${parsed?.procedure ?? 'rpc'} ${statement ?? ''}`.trim();
-    await this.request('RPC', statement ?? '', label, () => {
-      if (parseError) throw parseError;
-      return this.rpcCalls.run(this.session!, parsed!);
-    }, true);
+    await this.request(
+      'RPC',
+      statement ?? '',
+      label,
+      () => {
+        if (parseError) throw parseError;
+        return this.rpcCalls.run(this.session!, parsed!);
+      },
+      true,
+    );
   }
 
   /** One request after login: latency, fault rules, the engine, the request log, then the answer. */
@@ -219,7 +279,8 @@ export class TdsConnection {
     await this.delay();
     this.host.refresh?.();
     const fault = this.host.fault(method, `/${database}/${method === 'BATCH' ? 'batch' : 'rpc'}/${faultText}`);
-    const record = (e: Partial<SqlRequestEvent>) => this.host.onRequest?.({ method, database, text: logText, started, identity: this.identity, faultId: fault?.id, ...e });
+    const record = (e: Partial<SqlRequestEvent>) =>
+      this.host.onRequest?.({ method, database, text: logText, started, identity: this.identity, faultId: fault?.id, ...e });
     if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
     if (fault?.reset) return void (record({ reset: true }), this.socket.destroy());
     let outcome: RpcOutcome;
@@ -246,7 +307,7 @@ export class TdsConnection {
    * statement ends in DONEINPROC, then the OUTPUT values, RETURNSTATUS and a final DONEPROC, as SQL Server answers.
    */
   private reply(items: Emitted[], login = false, proc?: RpcOutcome) {
-    const kind = proc ? 'inProc' as const : 'batch' as const;
+    const kind = proc ? ('inProc' as const) : ('batch' as const);
     const parts: Buffer[] = [];
     const dones: number[] = [];
     for (const it of items) {
@@ -254,10 +315,22 @@ export class TdsConnection {
         parts.push(colMetadata(it.columns), ...it.rows.map((r) => row(it.columns, r)));
         continue;
       }
-      if (it.t === 'info') { parts.push(message({ ...it.message, serverName: this.host.serverName })); continue; }
+      if (it.t === 'info') {
+        parts.push(message({ ...it.message, serverName: this.host.serverName }));
+        continue;
+      }
       if (it.t === 'error') {
         const e = it.error;
-        parts.push(message({ number: e.number, state: e.state, class: e.severity, message: e.message, serverName: this.host.serverName, lineNumber: login ? 65536 : 1 }));
+        parts.push(
+          message({
+            number: e.number,
+            state: e.state,
+            class: e.severity,
+            message: e.message,
+            serverName: this.host.serverName,
+            lineNumber: login ? 65536 : 1,
+          }),
+        );
         if (login) continue;
         dones.push(parts.length);
         parts.push(done(DoneStatus.ERROR | DoneStatus.MORE, 0, 0xc1, kind));

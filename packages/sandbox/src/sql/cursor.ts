@@ -3,14 +3,44 @@ import type { Tok } from './lexer.js';
 import type { Name } from './ast.js';
 
 /** Words that start a statement: they end a SET and are never taken as aliases. */
-export const STATEMENT_WORDS = new Set(['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'MERGE', 'CREATE', 'ALTER', 'DROP', 'IF', 'ELSE', 'EXEC', 'EXECUTE', 'SET', 'PRINT', 'BEGIN', 'END', 'DECLARE', 'GRANT', 'REVOKE', 'DENY', 'USE', 'WITH', 'COMMIT', 'ROLLBACK', 'TRUNCATE', 'GO']);
+export const STATEMENT_WORDS = new Set([
+  'SELECT',
+  'INSERT',
+  'UPDATE',
+  'DELETE',
+  'MERGE',
+  'CREATE',
+  'ALTER',
+  'DROP',
+  'IF',
+  'ELSE',
+  'EXEC',
+  'EXECUTE',
+  'SET',
+  'PRINT',
+  'BEGIN',
+  'END',
+  'DECLARE',
+  'GRANT',
+  'REVOKE',
+  'DENY',
+  'USE',
+  'WITH',
+  'COMMIT',
+  'ROLLBACK',
+  'TRUNCATE',
+  'GO',
+]);
 
 /** A position in a batch's tokens with the small vocabulary of a recursive-descent parser. */
 export class Cursor {
   i = 0;
   /** Constructs the batch uses that a dedicated SQL pool's grammar lacks (CREATE OR ALTER, FOREIGN KEY), by token. */
   readonly poolRefusals: Tok[] = [];
-  constructor(readonly toks: Tok[], readonly src: string) {}
+  constructor(
+    readonly toks: Tok[],
+    readonly src: string,
+  ) {}
 
   peek(offset = 0): Tok | undefined {
     return this.toks[this.i + offset];

@@ -18,7 +18,10 @@ export function createView(engine: SqlEngine, session: Session, db: SqlDatabase,
   if (!existing && s.mode === 'alter') throw sqlError.invalidObject(ref.written);
   for (const parts of referencedObjects(s.body)) {
     const target = engine.ref(parts, session);
-    if (!findObject(engine.state, target) && !(engine.state.databases.has(target.database.toLowerCase()) && catalogView(db, target.schema, target.name))) {
+    if (
+      !findObject(engine.state, target) &&
+      !(engine.state.databases.has(target.database.toLowerCase()) && catalogView(db, target.schema, target.name))
+    ) {
       throw sqlError.invalidObject(target.written);
     }
   }
@@ -28,7 +31,10 @@ export function createView(engine: SqlEngine, session: Session, db: SqlDatabase,
     if (o?.kind === 'table' || o?.kind === 'view') return o.columns.map((c) => (typeof c === 'string' ? c : c.name));
     return catalogView(db, target.schema, target.name)?.columns.map((c) => c.name);
   });
-  const view = existing?.kind === 'view' ? existing : { kind: 'view' as const, id: newId(), schema: schema.name, name: ref.name, definition: '', text: '', alteredCount: -1, columns };
+  const view =
+    existing?.kind === 'view'
+      ? existing
+      : { kind: 'view' as const, id: newId(), schema: schema.name, name: ref.name, definition: '', text: '', alteredCount: -1, columns };
   Object.assign(view, { definition: s.body, text: s.text, alteredCount: view.alteredCount + 1, columns });
   schema.objects.set(ref.name.toLowerCase(), view);
   out.push({ t: 'done' });
@@ -45,9 +51,21 @@ export function drop(engine: SqlEngine, session: Session, db: SqlDatabase, s: St
     }
     if (s.kind === 'USER' || s.kind === 'SCHEMA') {
       const map = s.kind === 'USER' ? db.users : db.schemas;
-      if (!map.has(ref.name.toLowerCase()) && !s.ifExists) throw new SqlServerError(15151, 1, 16, `Cannot drop the ${s.kind.toLowerCase()} '${ref.name}', because it does not exist or you do not have permission.`);
+      if (!map.has(ref.name.toLowerCase()) && !s.ifExists)
+        throw new SqlServerError(
+          15151,
+          1,
+          16,
+          `Cannot drop the ${s.kind.toLowerCase()} '${ref.name}', because it does not exist or you do not have permission.`,
+        );
       const schema = db.schemas.get(ref.name.toLowerCase());
-      if (s.kind === 'SCHEMA' && schema?.objects.size) throw new SqlServerError(3729, 1, 16, `Cannot drop schema '${ref.name}' because it is being referenced by object '${[...schema.objects.values()][0]!.name}'.`);
+      if (s.kind === 'SCHEMA' && schema?.objects.size)
+        throw new SqlServerError(
+          3729,
+          1,
+          16,
+          `Cannot drop schema '${ref.name}' because it is being referenced by object '${[...schema.objects.values()][0]!.name}'.`,
+        );
       map.delete(ref.name.toLowerCase());
       if (s.kind === 'USER') for (const members of db.roles.values()) members.delete(ref.name.toLowerCase());
       continue;
@@ -56,7 +74,12 @@ export function drop(engine: SqlEngine, session: Session, db: SqlDatabase, s: St
     const wanted = s.kind === 'VIEW' ? o?.kind === 'view' : o?.kind === 'table' && Boolean(o.external) === (s.kind === 'EXTERNAL TABLE');
     if (!o || !wanted) {
       if (s.ifExists) continue;
-      throw new SqlServerError(3701, 5, 11, `Cannot drop the ${s.kind.toLowerCase()} '${ref.written}', because it does not exist or you do not have permission.`);
+      throw new SqlServerError(
+        3701,
+        5,
+        11,
+        `Cannot drop the ${s.kind.toLowerCase()} '${ref.written}', because it does not exist or you do not have permission.`,
+      );
     }
     const schema = db.schemas.get(o.schema.toLowerCase())!;
     schema.objects.delete(o.name.toLowerCase());

@@ -38,11 +38,20 @@ export interface EngineOptions {
 }
 
 export type Permission = 'ddl' | 'write' | 'read' | 'access' | 'security';
-const GRANTING: Record<Permission, string> = { ddl: 'db_ddladmin', write: 'db_datawriter', read: 'db_datareader', access: 'db_accessadmin', security: 'db_securityadmin' };
+const GRANTING: Record<Permission, string> = {
+  ddl: 'db_ddladmin',
+  write: 'db_datawriter',
+  read: 'db_datareader',
+  access: 'db_accessadmin',
+  security: 'db_securityadmin',
+};
 
 /** Executes T-SQL batches against the endpoint's state with SQL Server's permission checks and errors. */
 export class SqlEngine {
-  constructor(readonly state: SqlState, private readonly options: EngineOptions = {}) {}
+  constructor(
+    readonly state: SqlState,
+    private readonly options: EngineOptions = {},
+  ) {}
 
   /** Runs a batch: parsed whole first (a syntax error runs nothing), then statement by statement. */
   run(session: Session, sql: string, out: Emitted[] = []): Emitted[] {
@@ -100,7 +109,8 @@ export class SqlEngine {
   private exec(session: Session, s: Stmt, out: Emitted[]): void {
     const db = this.db(session);
     switch (s.t) {
-      case 'set': return;
+      case 'set':
+        return;
       case 'createSchema':
         if (!this.can(session, db, 'ddl')) throw sqlError.createPermission('CREATE SCHEMA', db.name);
         if (db.schemas.has(s.name.toLowerCase())) throw sqlError.objectExists(s.name);
@@ -120,13 +130,21 @@ export class SqlEngine {
       case 'addConstraint': {
         const ref = this.ref(s.table, session);
         const table = findObject(this.state, ref);
-        if (!table || table.kind !== 'table') throw new SqlServerError(4902, 1, 16, `Cannot find the object "${ref.written}" because it does not exist or you do not have permissions.`);
+        if (!table || table.kind !== 'table')
+          throw new SqlServerError(
+            4902,
+            1,
+            16,
+            `Cannot find the object "${ref.written}" because it does not exist or you do not have permissions.`,
+          );
         if (!this.can(session, db, 'ddl')) throw sqlError.createPermission('ALTER TABLE', db.name);
         this.addConstraint(db, table, s.constraint);
         return void out.push({ t: 'done' });
       }
-      case 'insert': return void this.insert(session, db, s.table, s.columns, s.values, s.select, out);
-      case 'createView': return void createView(this, session, db, s, out);
+      case 'insert':
+        return void this.insert(session, db, s.table, s.columns, s.values, s.select, out);
+      case 'createView':
+        return void createView(this, session, db, s, out);
       case 'createExternal':
         if (!this.can(session, db, 'ddl')) throw sqlError.createPermission(`CREATE EXTERNAL ${s.kind}`, db.name);
         createExternal(db, s);
@@ -135,7 +153,8 @@ export class SqlEngine {
         if (!this.can(session, db, 'ddl')) throw sqlError.createPermission('CREATE EXTERNAL TABLE', db.name);
         createExternalTable(db, this.ref(s.name, session), s);
         return void out.push({ t: 'done' });
-      case 'drop': return void drop(this, session, db, s, out);
+      case 'drop':
+        return void drop(this, session, db, s, out);
       case 'createUser': {
         if (!this.can(session, db, 'access')) throw sqlError.noPermission();
         if (db.users.has(s.name.toLowerCase()) || FIXED_ROLES.includes(s.name.toLowerCase())) throw sqlError.principalExists(s.name);
@@ -156,7 +175,14 @@ export class SqlEngine {
         else role.delete(s.member.toLowerCase());
         return void out.push({ t: 'done' });
       }
-      case 'exec': return void this.execProc(session, db, s.proc, s.args.map((a) => evaluate(this.env(session), a)), out);
+      case 'exec':
+        return void this.execProc(
+          session,
+          db,
+          s.proc,
+          s.args.map((a) => evaluate(this.env(session), a)),
+          out,
+        );
       case 'execString': {
         this.run(session, String(evaluate(this.env(session), s.sql) ?? ''), out);
         return;
@@ -166,14 +192,19 @@ export class SqlEngine {
         if (branch) this.exec(session, branch, out);
         return;
       }
-      case 'block': for (const x of s.body) this.exec(session, x, out); return;
+      case 'block':
+        for (const x of s.body) this.exec(session, x, out);
+        return;
       case 'select': {
         const result = runSelect(this.env(session), s.select);
         out.push({ t: 'rows', ...result });
         return void out.push({ t: 'done', rowCount: result.rows.length });
       }
       case 'print':
-        return void out.push({ t: 'info', message: { number: 0, state: 1, class: 0, message: String(evaluate(this.env(session), s.expr) ?? '') } });
+        return void out.push({
+          t: 'info',
+          message: { number: 0, state: 1, class: 0, message: String(evaluate(this.env(session), s.expr) ?? '') },
+        });
     }
   }
 
@@ -189,10 +220,25 @@ export class SqlEngine {
       throw sqlError.objectExists(name);
     }
     for (const c of def.columns) if (!table.columns.some((x) => x.name.toLowerCase() === c.toLowerCase())) throw sqlError.invalidColumn(c);
-    schema.objects.set(name.toLowerCase(), { kind: 'constraint', id: newId(), schema: table.schema, name, table: table.name, def: { ...def, name } });
+    schema.objects.set(name.toLowerCase(), {
+      kind: 'constraint',
+      id: newId(),
+      schema: table.schema,
+      name,
+      table: table.name,
+      def: { ...def, name },
+    });
   }
 
-  private insert(session: Session, db: SqlDatabase, name: Name, columns: string[] | undefined, values: SqlValues | undefined, select: Select | undefined, out: Emitted[]) {
+  private insert(
+    session: Session,
+    db: SqlDatabase,
+    name: Name,
+    columns: string[] | undefined,
+    values: SqlValues | undefined,
+    select: Select | undefined,
+    out: Emitted[],
+  ) {
     const ref = this.ref(name, session);
     const table = findObject(this.state, ref);
     if (!table || table.kind === 'constraint') throw sqlError.invalidObject(ref.written);
@@ -208,10 +254,15 @@ export class SqlEngine {
     const incoming = values ? values.map((row) => row.map((e) => evaluate(env, e))) : runSelect(env, select!).rows;
     const qualified = `${db.name}.${table.schema}.${table.name}`;
     const rows = incoming.map((vals) => {
-      if (vals.length !== targets.length) throw columns ? (vals.length > targets.length ? sqlError.fewerColumns() : sqlError.moreColumns()) : sqlError.columnCountMismatch();
+      if (vals.length !== targets.length)
+        throw columns ? (vals.length > targets.length ? sqlError.fewerColumns() : sqlError.moreColumns()) : sqlError.columnCountMismatch();
       const row: unknown[] = table.columns.map(() => null);
-      targets.forEach((ci, k) => { row[ci] = coerce(table.columns[ci]!, vals[k], qualified); });
-      table.columns.forEach((c, ci) => { if (!c.nullable && row[ci] === null) throw sqlError.nullNotAllowed(c.name, qualified); });
+      targets.forEach((ci, k) => {
+        row[ci] = coerce(table.columns[ci]!, vals[k], qualified);
+      });
+      table.columns.forEach((c, ci) => {
+        if (!c.nullable && row[ci] === null) throw sqlError.nullNotAllowed(c.name, qualified);
+      });
       return row;
     });
     this.checkKeys(db, table, rows);
@@ -255,7 +306,13 @@ export class SqlEngine {
       relation: (name) => this.relation(session, name),
       schemaId: (name) => db.schemas.get(name.replace(/^\[|\]$/g, '').toLowerCase())?.id ?? null,
       objectId: (name, type) => {
-        const o = findObject(this.state, resolveName(name.split('.').map((p) => p.replace(/^\[|\]$/g, '')), session.database));
+        const o = findObject(
+          this.state,
+          resolveName(
+            name.split('.').map((p) => p.replace(/^\[|\]$/g, '')),
+            session.database,
+          ),
+        );
         if (!o) return null;
         const code = o.kind === 'table' ? 'U' : o.kind === 'view' ? 'V' : o.def.kind === 'UNIQUE' ? 'UQ' : 'PK';
         return !type || type.trim().toUpperCase() === code ? o.id : null;

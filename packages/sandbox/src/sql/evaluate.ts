@@ -30,7 +30,9 @@ interface Scope {
 
 const AGGREGATES = new Set(['COUNT', 'COUNT_BIG', 'MAX', 'MIN', 'SUM', 'AVG']);
 const hasAggregate = (e: Expr): boolean =>
-  (e.t === 'fn' && AGGREGATES.has(e.name)) || (e.t === 'bin' && (hasAggregate(e.l) || hasAggregate(e.r))) || ((e.t === 'neg' || e.t === 'not' || e.t === 'isnull') && hasAggregate(e.e));
+  (e.t === 'fn' && AGGREGATES.has(e.name)) ||
+  (e.t === 'bin' && (hasAggregate(e.l) || hasAggregate(e.r))) ||
+  ((e.t === 'neg' || e.t === 'not' || e.t === 'isnull') && hasAggregate(e.e));
 
 /** Runs a single-table SELECT and returns its columns and rows. */
 export function runSelect(env: EvalEnv, s: Select, outer?: Scope): { columns: ResultColumn[]; rows: unknown[][] } {
@@ -54,11 +56,16 @@ export function runSelect(env: EvalEnv, s: Select, outer?: Scope): { columns: Re
   for (const c of s.columns) {
     if (c.expr === '*') {
       if (!rel) throw sqlError.unsupported('SELECT * without FROM');
-      rel.columns.forEach((col, i) => { columns.push({ name: col.name, type: wireTypeOf(col) }); typed.push(true); exprs.push((sc) => sc.values![i]); });
+      rel.columns.forEach((col, i) => {
+        columns.push({ name: col.name, type: wireTypeOf(col) });
+        typed.push(true);
+        exprs.push((sc) => sc.values![i]);
+      });
       continue;
     }
     const e = c.expr;
-    const colDef = e.t === 'col' && rel ? rel.columns.find((x) => x.name.toLowerCase() === e.parts[e.parts.length - 1]!.toLowerCase()) : undefined;
+    const colDef =
+      e.t === 'col' && rel ? rel.columns.find((x) => x.name.toLowerCase() === e.parts[e.parts.length - 1]!.toLowerCase()) : undefined;
     columns.push({ name: c.alias ?? (e.t === 'col' ? e.parts[e.parts.length - 1]! : ''), type: colDef ? wireTypeOf(colDef) : 'nvarchar' });
     typed.push(Boolean(colDef));
     exprs.push((sc) => evaluate(env, e, sc));
@@ -95,15 +102,27 @@ const truth = (v: unknown) => (v === null || v === undefined ? null : Boolean(v)
 /** Evaluates an expression in a row scope (three-valued logic: null for unknown). */
 export function evaluate(env: EvalEnv, e: Expr, scope?: Scope): unknown {
   switch (e.t) {
-    case 'lit': return e.v;
-    case 'col': return lookupColumn(scope, e.parts);
+    case 'lit':
+      return e.v;
+    case 'col':
+      return lookupColumn(scope, e.parts);
     case 'var': {
-      if (!env.variables?.has(e.name.toLowerCase())) throw new SqlServerError(137, 2, 15, `Must declare the scalar variable "${e.name}".`, true);
+      if (!env.variables?.has(e.name.toLowerCase()))
+        throw new SqlServerError(137, 2, 15, `Must declare the scalar variable "${e.name}".`, true);
       return env.variables.get(e.name.toLowerCase());
     }
-    case 'neg': { const v = evaluate(env, e.e, scope); return v === null ? null : -Number(v); }
-    case 'not': { const v = truth(evaluate(env, e.e, scope)); return v === null ? null : !v; }
-    case 'isnull': { const v = evaluate(env, e.e, scope); return (v === null || v === undefined) !== e.not; }
+    case 'neg': {
+      const v = evaluate(env, e.e, scope);
+      return v === null ? null : -Number(v);
+    }
+    case 'not': {
+      const v = truth(evaluate(env, e.e, scope));
+      return v === null ? null : !v;
+    }
+    case 'isnull': {
+      const v = evaluate(env, e.e, scope);
+      return (v === null || v === undefined) !== e.not;
+    }
     case 'in': {
       const v = evaluate(env, e.e, scope);
       const hit = e.list.some((x) => compare(v, evaluate(env, x, scope)) === 0);
@@ -113,13 +132,23 @@ export function evaluate(env: EvalEnv, e: Expr, scope?: Scope): unknown {
       const v = evaluate(env, e.e, scope);
       const p = evaluate(env, e.pattern, scope);
       if (v === null || p === null) return null;
-      const re = new RegExp(`^${String(p).replace(/[.*+?^${}()|\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.')}$`, 'is');
+      const re = new RegExp(
+        `^${String(p)
+          .replace(/[.*+?^${}()|\\]/g, '\\$&')
+          .replace(/%/g, '.*')
+          .replace(/_/g, '.')}$`,
+        'is',
+      );
       return re.test(String(v)) !== e.not;
     }
-    case 'exists': return runSelect(env, e.select, scope).rows.length > 0;
-    case 'subquery': return runSelect(env, e.select, scope).rows[0]?.[0] ?? null;
-    case 'bin': return binary(env, e.op, e.l, e.r, scope);
-    case 'fn': return call(env, e, scope);
+    case 'exists':
+      return runSelect(env, e.select, scope).rows.length > 0;
+    case 'subquery':
+      return runSelect(env, e.select, scope).rows[0]?.[0] ?? null;
+    case 'bin':
+      return binary(env, e.op, e.l, e.r, scope);
+    case 'fn':
+      return call(env, e, scope);
   }
 }
 
@@ -142,13 +171,17 @@ function binary(env: EvalEnv, op: string, le: Expr, re: Expr, scope?: Scope): un
   const x = Number(l);
   const y = Number(r);
   switch (op) {
-    case '+': return x + y;
-    case '-': return x - y;
-    case '*': return x * y;
+    case '+':
+      return x + y;
+    case '-':
+      return x - y;
+    case '*':
+      return x * y;
     case '/':
       if (y === 0) throw new SqlServerError(8134, 1, 16, 'Divide by zero error encountered.', true);
       return Number.isInteger(x) && Number.isInteger(y) ? Math.trunc(x / y) : x / y;
-    default: return x % y;
+    default:
+      return x % y;
   }
 }
 
@@ -157,28 +190,60 @@ function call(env: EvalEnv, e: Expr & { t: 'fn' }, scope?: Scope): unknown {
   if (AGGREGATES.has(e.name)) {
     const rows = scope?.group ?? [];
     if (e.star) return rows.length;
-    const values = rows.map((values) => evaluate(env, e.args[0]!, { ...scope!, values, group: undefined })).filter((v) => v !== null && v !== undefined);
+    const values = rows
+      .map((values) => evaluate(env, e.args[0]!, { ...scope!, values, group: undefined }))
+      .filter((v) => v !== null && v !== undefined);
     if (e.name.startsWith('COUNT')) return e.distinct ? new Set(values.map((v) => String(v).toLowerCase())).size : values.length;
     if (!values.length) return null;
-    if (e.name === 'SUM' || e.name === 'AVG') { const sum = values.reduce((a: number, v) => a + Number(v), 0); return e.name === 'SUM' ? sum : sum / values.length; }
+    if (e.name === 'SUM' || e.name === 'AVG') {
+      const sum = values.reduce((a: number, v) => a + Number(v), 0);
+      return e.name === 'SUM' ? sum : sum / values.length;
+    }
     return values.reduce((a, v) => ((compare(v, a) ?? 0) * (e.name === 'MAX' ? 1 : -1) > 0 ? v : a));
   }
   switch (e.name) {
-    case 'SCHEMA_ID': return env.schemaId(String(arg(0)));
-    case 'OBJECT_ID': return env.objectId(String(arg(0)), arg(1) === undefined ? undefined : String(arg(1)));
-    case 'OBJECT_NAME': return env.objectName(Number(arg(0)))?.name ?? null;
-    case 'OBJECT_SCHEMA_NAME': return env.objectName(Number(arg(0)))?.schema ?? null;
-    case 'IS_ROLEMEMBER': return env.isRoleMember(String(arg(0)), arg(1) === undefined ? undefined : String(arg(1)));
-    case 'DB_NAME': return env.database;
-    case 'USER_NAME': return env.user;
-    case 'SUSER_SNAME': case 'SUSER_NAME': return env.login;
-    case 'ISNULL': case 'COALESCE': return e.args.map((_, i) => arg(i)).find((v) => v !== null && v !== undefined) ?? null;
-    case 'UPPER': { const v = arg(0); return v === null ? null : String(v).toUpperCase(); }
-    case 'LOWER': { const v = arg(0); return v === null ? null : String(v).toLowerCase(); }
-    case 'LEN': { const v = arg(0); return v === null ? null : String(v).trimEnd().length; }
-    case 'GETDATE': case 'SYSDATETIME': case 'GETUTCDATE': case 'SYSUTCDATETIME': return new Date().toISOString().replace('T', ' ').replace('Z', '');
-    case '@@VERSION': return 'Microsoft SQL Server (sandbox TDS endpoint)';
-    case '@@SERVERNAME': return 'sandbox';
-    default: throw new SqlServerError(195, 10, 15, `'${e.name.toLowerCase()}' is not a recognized built-in function name.`, true);
+    case 'SCHEMA_ID':
+      return env.schemaId(String(arg(0)));
+    case 'OBJECT_ID':
+      return env.objectId(String(arg(0)), arg(1) === undefined ? undefined : String(arg(1)));
+    case 'OBJECT_NAME':
+      return env.objectName(Number(arg(0)))?.name ?? null;
+    case 'OBJECT_SCHEMA_NAME':
+      return env.objectName(Number(arg(0)))?.schema ?? null;
+    case 'IS_ROLEMEMBER':
+      return env.isRoleMember(String(arg(0)), arg(1) === undefined ? undefined : String(arg(1)));
+    case 'DB_NAME':
+      return env.database;
+    case 'USER_NAME':
+      return env.user;
+    case 'SUSER_SNAME':
+    case 'SUSER_NAME':
+      return env.login;
+    case 'ISNULL':
+    case 'COALESCE':
+      return e.args.map((_, i) => arg(i)).find((v) => v !== null && v !== undefined) ?? null;
+    case 'UPPER': {
+      const v = arg(0);
+      return v === null ? null : String(v).toUpperCase();
+    }
+    case 'LOWER': {
+      const v = arg(0);
+      return v === null ? null : String(v).toLowerCase();
+    }
+    case 'LEN': {
+      const v = arg(0);
+      return v === null ? null : String(v).trimEnd().length;
+    }
+    case 'GETDATE':
+    case 'SYSDATETIME':
+    case 'GETUTCDATE':
+    case 'SYSUTCDATETIME':
+      return new Date().toISOString().replace('T', ' ').replace('Z', '');
+    case '@@VERSION':
+      return 'Microsoft SQL Server (sandbox TDS endpoint)';
+    case '@@SERVERNAME':
+      return 'sandbox';
+    default:
+      throw new SqlServerError(195, 10, 15, `'${e.name.toLowerCase()}' is not a recognized built-in function name.`, true);
   }
 }

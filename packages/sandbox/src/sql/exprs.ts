@@ -3,7 +3,28 @@ import { STATEMENT_WORDS } from './cursor.js';
 import type { Expr, Select } from './ast.js';
 import { sqlError } from './errors.js';
 
-const CLAUSE_WORDS = new Set(['FROM', 'WHERE', 'ORDER', 'UNION', 'GROUP', 'HAVING', 'AND', 'OR', 'ON', 'JOIN', 'AS', 'ASC', 'DESC', 'IS', 'NOT', 'IN', 'LIKE', 'THEN', 'ELSE', 'WHEN']);
+const CLAUSE_WORDS = new Set([
+  'FROM',
+  'WHERE',
+  'ORDER',
+  'UNION',
+  'GROUP',
+  'HAVING',
+  'AND',
+  'OR',
+  'ON',
+  'JOIN',
+  'AS',
+  'ASC',
+  'DESC',
+  'IS',
+  'NOT',
+  'IN',
+  'LIKE',
+  'THEN',
+  'ELSE',
+  'WHEN',
+]);
 
 /** Parses an expression (OR has the lowest precedence). */
 export function parseExpr(c: Cursor): Expr {
@@ -76,8 +97,14 @@ function parseUnary(c: Cursor): Expr {
 function parsePrimary(c: Cursor): Expr {
   const t = c.peek();
   if (!t) c.fail();
-  if (t.k === 'num') { c.i++; return { t: 'lit', v: Number(t.v) }; }
-  if (t.k === 'str') { c.i++; return { t: 'lit', v: t.v }; }
+  if (t.k === 'num') {
+    c.i++;
+    return { t: 'lit', v: Number(t.v) };
+  }
+  if (t.k === 'str') {
+    c.i++;
+    return { t: 'lit', v: t.v };
+  }
   if (c.acceptOp('(')) {
     if (c.isKw('SELECT')) {
       const select = parseSelect(c);
@@ -104,9 +131,18 @@ function parsePrimary(c: Cursor): Expr {
     c.expectOp(')');
     return e;
   }
-  if (t.k === 'var' && t.v.startsWith('@@')) { c.i++; return { t: 'fn', name: t.v.toUpperCase(), args: [] }; }
-  if (t.k === 'var') { c.i++; return { t: 'var', name: t.v }; }
-  if (c.isKw('CURRENT_USER') || c.isKw('SYSTEM_USER') || c.isKw('SESSION_USER')) { c.i++; return { t: 'fn', name: 'USER_NAME', args: [] }; }
+  if (t.k === 'var' && t.v.startsWith('@@')) {
+    c.i++;
+    return { t: 'fn', name: t.v.toUpperCase(), args: [] };
+  }
+  if (t.k === 'var') {
+    c.i++;
+    return { t: 'var', name: t.v };
+  }
+  if (c.isKw('CURRENT_USER') || c.isKw('SYSTEM_USER') || c.isKw('SESSION_USER')) {
+    c.i++;
+    return { t: 'fn', name: 'USER_NAME', args: [] };
+  }
   if ((t.k === 'word' && !STATEMENT_WORDS.has(t.v.toUpperCase()) && !CLAUSE_WORDS.has(t.v.toUpperCase())) || t.k === 'qid') {
     const parts = [c.ident()];
     if (t.k === 'word' && c.acceptOp('(')) {
@@ -140,11 +176,18 @@ export function parseSelect(c: Cursor): Select {
   }
   if (c.isKw('DISTINCT')) throw sqlError.unsupported('SELECT DISTINCT');
   do {
-    if (c.acceptOp('*')) { s.columns.push({ expr: '*' }); continue; }
+    if (c.acceptOp('*')) {
+      s.columns.push({ expr: '*' });
+      continue;
+    }
     const expr = parseExpr(c);
     let alias: string | undefined;
     if (c.acceptKw('AS')) alias = c.peek()?.k === 'str' ? c.toks[c.i++]!.v : c.ident();
-    else if (c.peek()?.k === 'qid' || (c.peek()?.k === 'word' && !CLAUSE_WORDS.has(c.peek()!.v.toUpperCase()) && !STATEMENT_WORDS.has(c.peek()!.v.toUpperCase()))) alias = c.ident();
+    else if (
+      c.peek()?.k === 'qid' ||
+      (c.peek()?.k === 'word' && !CLAUSE_WORDS.has(c.peek()!.v.toUpperCase()) && !STATEMENT_WORDS.has(c.peek()!.v.toUpperCase()))
+    )
+      alias = c.ident();
     s.columns.push({ expr, alias });
   } while (c.acceptOp(','));
   if (c.acceptKw('FROM')) {
@@ -152,7 +195,8 @@ export function parseSelect(c: Cursor): Select {
     let alias: string | undefined;
     if (c.acceptKw('AS')) alias = c.ident();
     else if (c.isIdent() && !CLAUSE_WORDS.has(c.peek()!.v.toUpperCase())) alias = c.ident();
-    if (['JOIN', 'INNER', 'LEFT', 'RIGHT', 'FULL', 'CROSS'].some((w) => c.isKw(w)) || c.isOp(',')) throw sqlError.unsupported('joins in a SELECT it evaluates (views are stored, not evaluated)');
+    if (['JOIN', 'INNER', 'LEFT', 'RIGHT', 'FULL', 'CROSS'].some((w) => c.isKw(w)) || c.isOp(','))
+      throw sqlError.unsupported('joins in a SELECT it evaluates (views are stored, not evaluated)');
     s.from = { name, alias };
   }
   if (c.acceptKw('WHERE')) s.where = parseExpr(c);

@@ -38,16 +38,34 @@ export function createExternalTable(db: SqlDatabase, ref: ObjectRef, s: Stmt & {
   if (!location) throw badOption('LOCATION');
   if (!dataSource || !db.dataSources.has(dataSource.toLowerCase())) throw sqlError.invalidObject(dataSource ?? '');
   if (!fileFormat || !db.fileFormats.has(fileFormat.toLowerCase())) throw sqlError.invalidObject(fileFormat ?? '');
-  const table: SqlTable = { kind: 'table', id: newId(), schema: schema.name, name: ref.name, columns: s.columns, rows: [], external: { location, dataSource, fileFormat } };
+  const table: SqlTable = {
+    kind: 'table',
+    id: newId(),
+    schema: schema.name,
+    name: ref.name,
+    columns: s.columns,
+    rows: [],
+    external: { location, dataSource, fileFormat },
+  };
   schema.objects.set(ref.name.toLowerCase(), table);
   return table;
 }
 
 /** DROP EXTERNAL DATA SOURCE / FILE FORMAT. */
-export function dropExternal(db: SqlDatabase, kind: 'EXTERNAL DATA SOURCE' | 'EXTERNAL FILE FORMAT', name: string, ifExists: boolean): void {
+export function dropExternal(
+  db: SqlDatabase,
+  kind: 'EXTERNAL DATA SOURCE' | 'EXTERNAL FILE FORMAT',
+  name: string,
+  ifExists: boolean,
+): void {
   const map = kind === 'EXTERNAL DATA SOURCE' ? db.dataSources : db.fileFormats;
   if (!map.has(name.toLowerCase()) && !ifExists) {
-    throw new SqlServerError(15151, 1, 16, `Cannot drop the ${kind.toLowerCase()} '${name}', because it does not exist or you do not have permission.`);
+    throw new SqlServerError(
+      15151,
+      1,
+      16,
+      `Cannot drop the ${kind.toLowerCase()} '${name}', because it does not exist or you do not have permission.`,
+    );
   }
   map.delete(name.toLowerCase());
 }

@@ -3,7 +3,17 @@ import { createSecureContext } from 'node:tls';
 import type { ColumnDef } from './ast.js';
 import { TdsConnection, type ConnectionHost, type SqlFault, type SqlRequestEvent, type TokenClaims } from './connection.js';
 import { SqlEngine, type Session } from './engine.js';
-import { FIXED_ROLES, lookup, newDatabase, newId, type SqlConstraint, type SqlObject, type SqlState, type SqlTable, type SqlView } from './state.js';
+import {
+  FIXED_ROLES,
+  lookup,
+  newDatabase,
+  newId,
+  type SqlConstraint,
+  type SqlObject,
+  type SqlState,
+  type SqlTable,
+  type SqlView,
+} from './state.js';
 
 export type { SqlState, SqlTable, SqlView, SqlObject } from './state.js';
 export type { TokenClaims, SqlFault, SqlRequestEvent } from './connection.js';
@@ -21,7 +31,13 @@ export interface SqlStateView {
     /** A lakehouse's SQL endpoint mirrored from OneLake (not a database the warehouse provisioner writes). */
     attached: boolean;
     schemas: string[];
-    tables: Array<{ schema: string; name: string; columns: string[]; rowCount: number; external?: { location: string; dataSource: string; fileFormat: string } }>;
+    tables: Array<{
+      schema: string;
+      name: string;
+      columns: string[];
+      rowCount: number;
+      external?: { location: string; dataSource: string; fileFormat: string };
+    }>;
     /** External data sources (TYPE, LOCATION) and file formats (FORMAT_TYPE). */
     dataSources: Array<{ name: string; type: string; location?: string }>;
     fileFormats: Array<{ name: string; type: string }>;
@@ -106,21 +122,25 @@ const matches = (claims: TokenClaims, principal: string) => {
 /** Starts the sandbox's SQL endpoint: a TDS 7.4 server on loopback with Entra-token logins. */
 export async function startTdsServer(options: TdsServerOptions): Promise<TdsServer> {
   const state: SqlState = { databases: new Map() };
-  const addDatabase = (name: string) => { if (!state.databases.has(name.toLowerCase())) state.databases.set(name.toLowerCase(), newDatabase(name)); };
+  const addDatabase = (name: string) => {
+    if (!state.databases.has(name.toLowerCase())) state.databases.set(name.toLowerCase(), newDatabase(name));
+  };
   const attachedNames = new Set<string>();
   const engine = new SqlEngine(state, { resolvePrincipal: options.resolvePrincipal, dialect: options.dialect });
   const serverName = options.serverName ?? 'sandbox-sql';
   let pausedUntil = 0;
   const logins: TdsServer['logins'] = [];
   // Without a database: every database the server hosts itself (not the mirrored lakehouse endpoints).
-  const targets = (database?: string) => [...state.databases.entries()]
-    .filter(([key, d]) => (database ? d.name.toLowerCase() === database.toLowerCase() : !attachedNames.has(key)))
-    .map(([, d]) => d);
+  const targets = (database?: string) =>
+    [...state.databases.entries()]
+      .filter(([key, d]) => (database ? d.name.toLowerCase() === database.toLowerCase() : !attachedNames.has(key)))
+      .map(([, d]) => d);
 
   const grantUser: TdsServer['grantUser'] = (principal, o = {}) => {
     for (const db of targets(o.database)) {
       const key = principal.toLowerCase();
-      if (!db.users.has(key)) db.users.set(key, { id: newId(), name: principal, type: 'E', objectId: options.resolvePrincipal?.(principal)?.objectId });
+      if (!db.users.has(key))
+        db.users.set(key, { id: newId(), name: principal, type: 'E', objectId: options.resolvePrincipal?.(principal)?.objectId });
       const role = o.role === undefined ? 'db_owner' : o.role;
       if (role) db.roles.get(role.toLowerCase())?.add(key);
     }
@@ -147,7 +167,15 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
         let schema = db.schemas.get(t.schema.toLowerCase());
         if (!schema) db.schemas.set(t.schema.toLowerCase(), (schema = { id: newId(), name: t.schema, objects: new Map() }));
         const existing = schema.objects.get(t.name.toLowerCase());
-        if (!existing) schema.objects.set(t.name.toLowerCase(), { kind: 'table', id: newId(), schema: schema.name, name: t.name, columns: t.columns, rows: [] });
+        if (!existing)
+          schema.objects.set(t.name.toLowerCase(), {
+            kind: 'table',
+            id: newId(),
+            schema: schema.name,
+            name: t.name,
+            columns: t.columns,
+            rows: [],
+          });
         else if (existing.kind === 'table' && !existing.columns.length) existing.columns = t.columns;
       }
     }
@@ -162,15 +190,34 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
           name: db.name,
           attached: attachedNames.has(key),
           schemas: [...db.schemas.values()].map((s) => s.name),
-          tables: objects.filter((o): o is SqlTable => o.kind === 'table')
-            .map((t) => ({ schema: t.schema, name: t.name, columns: t.columns.map((c) => c.name), rowCount: t.rows.length, ...(t.external ? { external: t.external } : {}) })),
+          tables: objects
+            .filter((o): o is SqlTable => o.kind === 'table')
+            .map((t) => ({
+              schema: t.schema,
+              name: t.name,
+              columns: t.columns.map((c) => c.name),
+              rowCount: t.rows.length,
+              ...(t.external ? { external: t.external } : {}),
+            })),
           dataSources: [...db.dataSources.values()].map((d) => ({ name: d.name, type: d.type, location: d.location })),
           fileFormats: [...db.fileFormats.values()].map((f) => ({ name: f.name, type: f.type })),
-          views: objects.filter((o): o is SqlView => o.kind === 'view').map((v) => ({ schema: v.schema, name: v.name, definition: v.definition, alteredCount: v.alteredCount })),
-          constraints: objects.filter((o): o is SqlConstraint => o.kind === 'constraint')
-            .map((c) => ({ schema: c.schema, name: c.name, table: c.table, kind: c.def.kind, columns: c.def.columns, enforced: c.def.enforced })),
+          views: objects
+            .filter((o): o is SqlView => o.kind === 'view')
+            .map((v) => ({ schema: v.schema, name: v.name, definition: v.definition, alteredCount: v.alteredCount })),
+          constraints: objects
+            .filter((o): o is SqlConstraint => o.kind === 'constraint')
+            .map((c) => ({
+              schema: c.schema,
+              name: c.name,
+              table: c.table,
+              kind: c.def.kind,
+              columns: c.def.columns,
+              enforced: c.def.enforced,
+            })),
           users: [...db.users.entries()].map(([k, u]) => ({
-            name: u.name, type: u.type, ...(u.objectId ? { objectId: u.objectId } : {}),
+            name: u.name,
+            type: u.type,
+            ...(u.objectId ? { objectId: u.objectId } : {}),
             roles: [...db.roles.entries()].filter(([, members]) => members.has(k)).map(([r]) => r),
           })),
         };
@@ -230,7 +277,9 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
       }
     },
     addDatabase,
-    setPaused: (ms) => { pausedUntil = Date.now() + ms; },
+    setPaused: (ms) => {
+      pausedUntil = Date.now() + ms;
+    },
     exec: (database, sql) => {
       const session: Session = { database, user: 'dbo', login: 'sandbox-admin' };
       const errors = engine.run(session, sql).filter((x) => x.t === 'error');
@@ -243,9 +292,10 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
       pausedUntil = 0;
     },
     view,
-    stop: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -18,8 +18,15 @@ export function tokenize(src: string): Tok[] {
   let i = 0;
   while (i < src.length) {
     const c = src[i]!;
-    if (/\s/.test(c)) { i++; continue; }
-    if (src.startsWith('--', i)) { const nl = src.indexOf('\n', i); i = nl < 0 ? src.length : nl + 1; continue; }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (src.startsWith('--', i)) {
+      const nl = src.indexOf('\n', i);
+      i = nl < 0 ? src.length : nl + 1;
+      continue;
+    }
     if (src.startsWith('/*', i)) {
       const close = src.indexOf('*/', i + 2);
       if (close < 0) throw sqlError.missingEndComment();
@@ -34,7 +41,11 @@ export function tokenize(src: string): Tok[] {
       for (;;) {
         if (i >= src.length) throw sqlError.unclosedQuote(v);
         if (src[i] === "'") {
-          if (src[i + 1] === "'") { v += "'"; i += 2; continue; }
+          if (src[i + 1] === "'") {
+            v += "'";
+            i += 2;
+            continue;
+          }
           i++;
           break;
         }
@@ -50,7 +61,11 @@ export function tokenize(src: string): Tok[] {
       for (;;) {
         if (i >= src.length) throw sqlError.syntax(v);
         if (src[i] === close) {
-          if (src[i + 1] === close) { v += close; i += 2; continue; }
+          if (src[i + 1] === close) {
+            v += close;
+            i += 2;
+            continue;
+          }
           i++;
           break;
         }
@@ -60,7 +75,11 @@ export function tokenize(src: string): Tok[] {
       continue;
     }
     const num = /^(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/.exec(src.slice(i, i + 64));
-    if (num) { i += num[0].length; toks.push({ k: 'num', v: num[0], start, end: i }); continue; }
+    if (num) {
+      i += num[0].length;
+      toks.push({ k: 'num', v: num[0], start, end: i });
+      continue;
+    }
     const word = /^[@#]{0,2}[A-Za-z_\u00c0-\uffff][\w@#$\u00c0-\uffff]*/.exec(src.slice(i, i + 256));
     if (word) {
       i += word[0].length;

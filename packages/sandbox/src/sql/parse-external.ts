@@ -15,7 +15,8 @@ export function createExternal(c: Cursor, column: (c: Cursor, constraints: Const
   const name = c.name();
   const columns: ColumnDef[] = [];
   c.expectOp('(');
-  do columns.push(column(c, [])); while (c.acceptOp(','));
+  do columns.push(column(c, []));
+  while (c.acceptOp(','));
   c.expectOp(')');
   return { t: 'createExternalTable', name, columns, options: withOptions(c) };
 }

@@ -27,20 +27,46 @@ function statement(c: Cursor, first: boolean): Stmt {
   const t = c.peek()!;
   const word = t.k === 'word' ? t.v.toUpperCase() : '';
   switch (word) {
-    case 'SET': return skipSet(c);
-    case 'CREATE': return create(c, first);
-    case 'ALTER': return alter(c, first);
-    case 'INSERT': return insert(c);
-    case 'DROP': return drop(c);
-    case 'EXEC': case 'EXECUTE': return exec(c);
-    case 'IF': return ifStatement(c);
-    case 'BEGIN': return block(c);
-    case 'COMMIT': case 'ROLLBACK': c.i++; c.acceptKw('TRANSACTION') || c.acceptKw('TRAN'); return { t: 'set' };
-    case 'SELECT': return { t: 'select', select: parseSelect(c) };
-    case 'PRINT': c.i++; return { t: 'print', expr: parseExpr(c) };
-    case 'UPDATE': case 'DELETE': case 'MERGE': case 'DECLARE': case 'GRANT': case 'REVOKE': case 'DENY': case 'TRUNCATE': case 'USE': case 'WITH':
+    case 'SET':
+      return skipSet(c);
+    case 'CREATE':
+      return create(c, first);
+    case 'ALTER':
+      return alter(c, first);
+    case 'INSERT':
+      return insert(c);
+    case 'DROP':
+      return drop(c);
+    case 'EXEC':
+    case 'EXECUTE':
+      return exec(c);
+    case 'IF':
+      return ifStatement(c);
+    case 'BEGIN':
+      return block(c);
+    case 'COMMIT':
+    case 'ROLLBACK':
+      c.i++;
+      c.acceptKw('TRANSACTION') || c.acceptKw('TRAN');
+      return { t: 'set' };
+    case 'SELECT':
+      return { t: 'select', select: parseSelect(c) };
+    case 'PRINT':
+      c.i++;
+      return { t: 'print', expr: parseExpr(c) };
+    case 'UPDATE':
+    case 'DELETE':
+    case 'MERGE':
+    case 'DECLARE':
+    case 'GRANT':
+    case 'REVOKE':
+    case 'DENY':
+    case 'TRUNCATE':
+    case 'USE':
+    case 'WITH':
       throw sqlError.unsupported(`the ${word} statement`);
-    default: return c.fail();
+    default:
+      return c.fail();
   }
 }
 
@@ -125,9 +151,14 @@ export function column(c: Cursor, constraints: ConstraintDef[]): ColumnDef {
     else {
       const a = Number(c.peek()?.v);
       c.i++;
-      if (c.acceptOp(',')) { col.precision = a; col.scale = Number(c.peek()?.v); c.i++; }
-      else if (['decimal', 'numeric'].includes(col.type)) { col.precision = a; col.scale = 0; }
-      else if (['datetime2', 'time', 'datetimeoffset', 'float'].includes(col.type)) col.precision = a;
+      if (c.acceptOp(',')) {
+        col.precision = a;
+        col.scale = Number(c.peek()?.v);
+        c.i++;
+      } else if (['decimal', 'numeric'].includes(col.type)) {
+        col.precision = a;
+        col.scale = 0;
+      } else if (['datetime2', 'time', 'datetimeoffset', 'float'].includes(col.type)) col.precision = a;
       else col.length = a;
     }
     c.expectOp(')');
@@ -161,7 +192,10 @@ function constraint(c: Cursor): ConstraintDef | undefined {
   c.expectOp('(');
   const columns = [c.ident()];
   c.acceptKw('ASC') || c.acceptKw('DESC');
-  while (c.acceptOp(',')) { columns.push(c.ident()); c.acceptKw('ASC') || c.acceptKw('DESC'); }
+  while (c.acceptOp(',')) {
+    columns.push(c.ident());
+    c.acceptKw('ASC') || c.acceptKw('DESC');
+  }
   c.expectOp(')');
   const enforced = !c.acceptKw('NOT', 'ENFORCED');
   if (c.acceptKw('WITH')) c.skipParens();
@@ -223,8 +257,17 @@ function drop(c: Cursor): Stmt {
   c.expectKw('DROP');
   const external = c.acceptKw('EXTERNAL');
   const kinds: Array<[string[], DropKind]> = external
-    ? [[['TABLE'], 'EXTERNAL TABLE'], [['DATA', 'SOURCE'], 'EXTERNAL DATA SOURCE'], [['FILE', 'FORMAT'], 'EXTERNAL FILE FORMAT']]
-    : [[['TABLE'], 'TABLE'], [['VIEW'], 'VIEW'], [['SCHEMA'], 'SCHEMA'], [['USER'], 'USER']];
+    ? [
+        [['TABLE'], 'EXTERNAL TABLE'],
+        [['DATA', 'SOURCE'], 'EXTERNAL DATA SOURCE'],
+        [['FILE', 'FORMAT'], 'EXTERNAL FILE FORMAT'],
+      ]
+    : [
+        [['TABLE'], 'TABLE'],
+        [['VIEW'], 'VIEW'],
+        [['SCHEMA'], 'SCHEMA'],
+        [['USER'], 'USER'],
+      ];
   const kind = kinds.find(([words]) => c.acceptKw(...words))?.[1];
   if (!kind) throw sqlError.unsupported(`DROP ${external ? 'EXTERNAL ' : ''}${c.peek()?.v ?? ''}`.trim());
   const ifExists = c.acceptKw('IF', 'EXISTS');

@@ -25,7 +25,10 @@ export function declaredNames(params: unknown): string[] {
   for (let i = 0; i < params.length; i++) {
     if (params[i] === '(') depth++;
     else if (params[i] === ')') depth--;
-    else if (params[i] === ',' && depth === 0) { items.push(params.slice(start, i)); start = i + 1; }
+    else if (params[i] === ',' && depth === 0) {
+      items.push(params.slice(start, i));
+      start = i + 1;
+    }
   }
   items.push(params.slice(start));
   for (const item of items) {
@@ -50,7 +53,8 @@ function bind(declarations: string[], values: RpcParameter[]): Map<string, unkno
   return variables;
 }
 
-const missing = (proc: string, name: string) => new SqlServerError(201, 4, 16, `Procedure or function '${proc}' expects parameter '${name}', which was not supplied.`);
+const missing = (proc: string, name: string) =>
+  new SqlServerError(201, 4, 16, `Procedure or function '${proc}' expects parameter '${name}', which was not supplied.`);
 
 /** The RPC procedures a client's driver sends: sp_executesql, sp_prepare / sp_execute / sp_prepexec / sp_unprepare. */
 export class RpcCalls {
@@ -68,7 +72,8 @@ export class RpcCalls {
         const values = rpc.parameters.slice(2);
         return this.execute(session, first.value, declarations, values);
       }
-      case 'sp_prepare': case 'sp_prepexec': {
+      case 'sp_prepare':
+      case 'sp_prepexec': {
         if (typeof third?.value !== 'string') throw missing(rpc.procedure, '@stmt');
         const handle = this.nextHandle++;
         const declarations = declaredNames(second?.value);

@@ -11,8 +11,18 @@ function sqlColumn(field: { name?: unknown; type?: unknown; nullable?: unknown }
   const decimal = /^decimal\((\d+),\s*(\d+)\)$/.exec(t);
   if (decimal) return { name: field.name, type: 'decimal', precision: Number(decimal[1]), scale: Number(decimal[2]), nullable };
   const simple: Record<string, ColumnDef['type']> = {
-    integer: 'int', int: 'int', long: 'bigint', short: 'smallint', byte: 'smallint', double: 'float', float: 'real',
-    boolean: 'bit', date: 'date', timestamp: 'datetime2', timestamp_ntz: 'datetime2', binary: 'varbinary',
+    integer: 'int',
+    int: 'int',
+    long: 'bigint',
+    short: 'smallint',
+    byte: 'smallint',
+    double: 'float',
+    float: 'real',
+    boolean: 'bit',
+    date: 'date',
+    timestamp: 'datetime2',
+    timestamp_ntz: 'datetime2',
+    binary: 'varbinary',
   };
   if (t === 'string') return { name: field.name, type: 'varchar', length: 8000, nullable };
   return simple[t] ? { name: field.name, type: simple[t]!, nullable } : { name: field.name, type: 'varchar', length: 8000, nullable };
@@ -21,7 +31,9 @@ function sqlColumn(field: { name?: unknown; type?: unknown; nullable?: unknown }
 /** A Delta table's columns from the last metaData action in its _delta_log commits; none when it has no log yet. */
 function deltaColumns(core: SandboxCore, ws: string, item: string, folder: string): ColumnDef[] {
   let columns: ColumnDef[] = [];
-  const commits = core.oneLake.list(ws, item, `${folder}/_delta_log`, false).filter(([path, e]) => !e.isDirectory && /\/\d{20}\.json$/.test(path));
+  const commits = core.oneLake
+    .list(ws, item, `${folder}/_delta_log`, false)
+    .filter(([path, e]) => !e.isDirectory && /\/\d{20}\.json$/.test(path));
   for (const [, entry] of commits) {
     for (const line of (entry.content ?? Buffer.alloc(0)).toString('utf8').split('\n')) {
       if (!line.includes('"metaData"')) continue;
@@ -43,7 +55,9 @@ function deltaColumns(core: SandboxCore, ws: string, item: string, folder: strin
  */
 function lakehouseEndpoints(core: SandboxCore): AttachedDatabase[] {
   const out = new Map<string, AttachedDatabase>();
-  const workspaces = [...core.dataPlatform.workspaces.values()].sort((a, b) => Number(b.id === core.ids.platformWorkspaceId) - Number(a.id === core.ids.platformWorkspaceId));
+  const workspaces = [...core.dataPlatform.workspaces.values()].sort(
+    (a, b) => Number(b.id === core.ids.platformWorkspaceId) - Number(a.id === core.ids.platformWorkspaceId),
+  );
   for (const ws of workspaces) {
     for (const item of ws.items.values()) {
       if (item.type !== 'Lakehouse' || item.deletedAt || out.has(item.displayName.toLowerCase())) continue;
@@ -90,7 +104,8 @@ export function startSqlEndpoint(core: SandboxCore, tls?: { key: string; cert: s
     latencyMs: () => core.latency.sql ?? 0,
     attached: () => lakehouseEndpoints(core),
     onRequest: (e) => {
-      const path = e.method === 'LOGIN' ? `/${e.database}` : `/${e.database}/${e.method === 'RPC' ? 'rpc' : 'batch'}/${e.text.slice(0, 200)}`;
+      const path =
+        e.method === 'LOGIN' ? `/${e.database}` : `/${e.database}/${e.method === 'RPC' ? 'rpc' : 'batch'}/${e.text.slice(0, 200)}`;
       const entry = core.log.begin('sql', e.method, path, e.method === 'LOGIN' ? {} : { text: e.text });
       entry.startedAt = new Date(Date.now() - (performance.now() - e.started)).toISOString();
       if (e.faultId) entry.fault = e.faultId;

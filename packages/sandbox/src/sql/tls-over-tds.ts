@@ -7,10 +7,19 @@ function duplexPair(): [Duplex, Duplex] {
   const make = (other: () => Duplex) =>
     new Duplex({
       read() {},
-      write(chunk, _enc, cb) { other().push(chunk); cb(); },
-      final(cb) { other().push(null); cb(); },
+      write(chunk, _enc, cb) {
+        other().push(chunk);
+        cb();
+      },
+      final(cb) {
+        other().push(null);
+        cb();
+      },
     });
-  sides.push(make(() => sides[1]!), make(() => sides[0]!));
+  sides.push(
+    make(() => sides[1]!),
+    make(() => sides[0]!),
+  );
   return [sides[0]!, sides[1]!];
 }
 
@@ -35,7 +44,10 @@ export class TlsOverTds {
   private pending: Buffer[] = [];
   private flushTimer?: NodeJS.Timeout;
 
-  constructor(secureContext: SecureContext, private readonly io: TlsOverTdsIo) {
+  constructor(
+    secureContext: SecureContext,
+    private readonly io: TlsOverTdsIo,
+  ) {
     const [inner, outer] = duplexPair();
     this.network = outer;
     this.tls = new TLSSocket(inner, { isServer: true, secureContext });

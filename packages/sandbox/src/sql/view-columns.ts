@@ -7,7 +7,40 @@ export type ColumnsOf = (parts: string[]) => string[] | undefined;
 const word = (t: Tok | undefined, ...ws: string[]) => t?.k === 'word' && ws.includes(t.v.toUpperCase());
 const ident = (t: Tok | undefined) => t?.k === 'qid' || t?.k === 'word';
 const op = (t: Tok | undefined, v: string) => t?.k === 'op' && t.v === v;
-const KEYWORDS = new Set(['ON', 'WHERE', 'JOIN', 'INNER', 'LEFT', 'RIGHT', 'FULL', 'CROSS', 'OUTER', 'GROUP', 'ORDER', 'HAVING', 'UNION', 'AS', 'WITH', 'SELECT', 'FROM', 'AND', 'OR', 'END', 'CASE', 'WHEN', 'THEN', 'ELSE', 'NOT', 'IS', 'NULL', 'IN', 'LIKE', 'BETWEEN', 'APPLY', 'OPTION']);
+const KEYWORDS = new Set([
+  'ON',
+  'WHERE',
+  'JOIN',
+  'INNER',
+  'LEFT',
+  'RIGHT',
+  'FULL',
+  'CROSS',
+  'OUTER',
+  'GROUP',
+  'ORDER',
+  'HAVING',
+  'UNION',
+  'AS',
+  'WITH',
+  'SELECT',
+  'FROM',
+  'AND',
+  'OR',
+  'END',
+  'CASE',
+  'WHEN',
+  'THEN',
+  'ELSE',
+  'NOT',
+  'IS',
+  'NULL',
+  'IN',
+  'LIKE',
+  'BETWEEN',
+  'APPLY',
+  'OPTION',
+]);
 
 /**
  * Checks a view body the way SQL Server binds it when the view is created: every qualified column (alias.column) must
@@ -20,7 +53,8 @@ export function bindView(body: string, columnsOf: ColumnsOf): string[] {
   const scopes = new Map<string, string[] | 'open'>();
   const nameTokens = new Set<number>();
   for (let i = 1; i + 2 < toks.length; i++) {
-    if ((word(toks[i - 1], 'WITH') || op(toks[i - 1], ',')) && ident(toks[i]) && word(toks[i + 1], 'AS') && op(toks[i + 2], '(')) scopes.set(toks[i]!.v.toLowerCase(), 'open');
+    if ((word(toks[i - 1], 'WITH') || op(toks[i - 1], ',')) && ident(toks[i]) && word(toks[i + 1], 'AS') && op(toks[i + 2], '('))
+      scopes.set(toks[i]!.v.toLowerCase(), 'open');
   }
   for (let i = 0; i < toks.length; i++) {
     if (!word(toks[i], 'FROM', 'JOIN') && !op(toks[i], ',')) continue;
@@ -39,10 +73,14 @@ export function bindView(body: string, columnsOf: ColumnsOf): string[] {
     if (!word(toks[i], 'FROM', 'JOIN') || !ident(toks[j]) || KEYWORDS.has(toks[j]!.v.toUpperCase())) continue;
     const parts = [toks[j]!.v];
     nameTokens.add(j);
-    while (op(toks[j + 1], '.') && ident(toks[j + 2])) { parts.push(toks[j + 2]!.v); j += 2; nameTokens.add(j); }
+    while (op(toks[j + 1], '.') && ident(toks[j + 2])) {
+      parts.push(toks[j + 2]!.v);
+      j += 2;
+      nameTokens.add(j);
+    }
     if (op(toks[j + 1], '(')) continue;
     const own = scopes.get(parts[0]!.toLowerCase());
-    const columns = parts.length === 1 && own === 'open' ? 'open' : columnsOf(parts) ?? 'open';
+    const columns = parts.length === 1 && own === 'open' ? 'open' : (columnsOf(parts) ?? 'open');
     scopes.set(parts[parts.length - 1]!.toLowerCase(), columns);
     const aliasTok = word(toks[j + 1], 'AS') ? toks[j + 2] : toks[j + 1];
     if (ident(aliasTok) && !KEYWORDS.has(aliasTok!.v.toUpperCase())) scopes.set(aliasTok!.v.toLowerCase(), columns);
@@ -65,7 +103,10 @@ function outputColumns(toks: Tok[], scopes: Map<string, string[] | 'open'>): str
   for (let i = 0; i < toks.length; i++) {
     if (op(toks[i], '(')) depth++;
     else if (op(toks[i], ')')) depth--;
-    else if (depth === 0 && word(toks[i], 'SELECT')) { start = i + 1; break; }
+    else if (depth === 0 && word(toks[i], 'SELECT')) {
+      start = i + 1;
+      break;
+    }
   }
   if (start < 0) return [];
   if (word(toks[start], 'DISTINCT', 'ALL')) start++;
@@ -77,7 +118,10 @@ function outputColumns(toks: Tok[], scopes: Map<string, string[] | 'open'>): str
     if (depth === 0 && (word(t, 'FROM', 'UNION', 'WHERE', 'GROUP', 'ORDER') || op(t, ';'))) break;
     if (op(t, '(')) depth++;
     if (op(t, ')')) depth--;
-    if (depth === 0 && op(t, ',')) { items.push([]); continue; }
+    if (depth === 0 && op(t, ',')) {
+      items.push([]);
+      continue;
+    }
     items[items.length - 1]!.push(t);
   }
   const names: string[] = [];
@@ -93,7 +137,13 @@ function outputColumns(toks: Tok[], scopes: Map<string, string[] | 'open'>): str
     if (item.length >= 2 && word(prev, 'AS')) names.push(last!.v);
     else if (item.length >= 2 && last?.k === 'str' && op(prev, '=')) names.push(item[0]!.v);
     else if (ident(last) && (item.length === 1 || op(prev, '.'))) names.push(last!.v);
-    else if (ident(last) && !KEYWORDS.has(last!.v.toUpperCase()) && prev && (op(prev, ')') || ident(prev) || prev.k === 'num' || prev.k === 'str')) names.push(last!.v);
+    else if (
+      ident(last) &&
+      !KEYWORDS.has(last!.v.toUpperCase()) &&
+      prev &&
+      (op(prev, ')') || ident(prev) || prev.k === 'num' || prev.k === 'str')
+    )
+      names.push(last!.v);
     else throw sqlError.noColumnName(n + 1);
   }
   return names;

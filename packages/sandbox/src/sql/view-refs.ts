@@ -8,7 +8,8 @@ export function referencedObjects(body: string): string[][] {
   const ctes = new Set<string>();
   for (let i = 1; i + 2 < toks.length; i++) {
     const prev = toks[i - 1]!;
-    if ((word(prev, 'WITH') || (prev.k === 'op' && prev.v === ',')) && ident(toks[i]) && word(toks[i + 1], 'AS') && toks[i + 2]!.v === '(') ctes.add(toks[i]!.v.toLowerCase());
+    if ((word(prev, 'WITH') || (prev.k === 'op' && prev.v === ',')) && ident(toks[i]) && word(toks[i + 1], 'AS') && toks[i + 2]!.v === '(')
+      ctes.add(toks[i]!.v.toLowerCase());
   }
   const refs: string[][] = [];
   for (let i = 0; i < toks.length; i++) {

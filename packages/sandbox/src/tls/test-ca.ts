@@ -17,11 +17,16 @@ export interface TlsMaterial {
 const ECDSA_SHA256 = sequence(oid('1.2.840.10045.4.3.2'));
 const DAY = 86_400_000;
 
-const name = (cn: string) => sequence(set(sequence(oid('2.5.4.10'), utf8('Analytics Workspace Sandbox'))), set(sequence(oid('2.5.4.3'), utf8(cn))));
+const name = (cn: string) =>
+  sequence(set(sequence(oid('2.5.4.10'), utf8('Analytics Workspace Sandbox'))), set(sequence(oid('2.5.4.3'), utf8(cn))));
 const extension = (id: string, critical: boolean, value: Buffer) => sequence(oid(id), ...(critical ? [boolean(true)] : []), octets(value));
 const spki = (key: KeyObject) => key.export({ type: 'spki', format: 'der' });
 const keyId = (key: KeyObject) => createHash('sha1').update(spki(key)).digest();
-const pem = (label: string, der: Buffer) => `-----BEGIN ${label}-----\n${der.toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END ${label}-----\n`;
+const pem = (label: string, der: Buffer) =>
+  `-----BEGIN ${label}-----\n${der
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '')}\n-----END ${label}-----\n`;
 
 /** A DNS name or an IP address as a subjectAltName GeneralName. */
 function altName(host: string): Buffer {
@@ -77,7 +82,12 @@ function certificateAuthority(dir: string): { cert: string; key: KeyObject } {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const id = keyId(publicKey);
   const cert = certificate({
-    subject: 'Analytics Workspace Sandbox Test CA', issuer: 'Analytics Workspace Sandbox Test CA', publicKey, issuerKey: privateKey, issuerKeyId: id, days: 3650,
+    subject: 'Analytics Workspace Sandbox Test CA',
+    issuer: 'Analytics Workspace Sandbox Test CA',
+    publicKey,
+    issuerKey: privateKey,
+    issuerKeyId: id,
+    days: 3650,
     extensions: [
       extension('2.5.29.19', true, sequence(boolean(true))),
       extension('2.5.29.15', true, tlv(0x03, Buffer.from([0x01, 0x86]))), // digitalSignature, keyCertSign, cRLSign
@@ -99,7 +109,12 @@ export function testCertificates(dir: string, hosts: string[]): TlsMaterial {
   const caCert = new X509Certificate(ca.cert);
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const cert = certificate({
-    subject: hosts[0] ?? 'localhost', issuer: 'Analytics Workspace Sandbox Test CA', publicKey, issuerKey: ca.key, issuerKeyId: keyId(caCert.publicKey), days: 365,
+    subject: hosts[0] ?? 'localhost',
+    issuer: 'Analytics Workspace Sandbox Test CA',
+    publicKey,
+    issuerKey: ca.key,
+    issuerKeyId: keyId(caCert.publicKey),
+    days: 365,
     extensions: [
       extension('2.5.29.19', false, sequence()),
       extension('2.5.29.15', true, tlv(0x03, Buffer.from([0x07, 0x80]))), // digitalSignature

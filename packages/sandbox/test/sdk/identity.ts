@@ -9,7 +9,9 @@ const clientSecret = (authorityHost: string, secret: string) =>
 
 await report({
   clientSecret: async () => (await clientSecret(urls.identity, sp.secret).getToken('https://search.azure.com/.default')).token,
-  clientSecretAtLocalhost: async () => (await clientSecret(urls.identity.replace('127.0.0.1', 'localhost'), sp.secret).getToken('https://management.azure.com/.default')).token,
+  clientSecretAtLocalhost: async () =>
+    (await clientSecret(urls.identity.replace('127.0.0.1', 'localhost'), sp.secret).getToken('https://management.azure.com/.default'))
+      .token,
   managedIdentity: async () => (await new ManagedIdentityCredential().getToken('https://search.azure.com/.default')).token,
   wrongSecret: () => clientSecret(urls.identity, `${sp.secret}-wrong`).getToken('https://search.azure.com/.default'),
 });

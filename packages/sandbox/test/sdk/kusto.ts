@@ -9,7 +9,10 @@ const cluster = process.env.KQL_CLUSTER!;
 // discovery document. Instance discovery asks login.microsoftonline.com about an authority, so it is off, as for any
 // private cloud (the SDK's withAadApplicationKeyAuthentication builds the same ClientSecretCredential without that option).
 const cloud = await CloudSettings.getCloudInfoForCluster(cluster);
-const credential = new ClientSecretCredential(ids.tenantId, sp.appId, sp.secret, { authorityHost: cloud.LoginEndpoint, disableInstanceDiscovery: true });
+const credential = new ClientSecretCredential(ids.tenantId, sp.appId, sp.secret, {
+  authorityHost: cloud.LoginEndpoint,
+  disableInstanceDiscovery: true,
+});
 const client = new Client(KustoConnectionStringBuilder.withTokenCredential(cluster, credential));
 const rows = async (db: string, text: string) => (await client.execute(db, text)).primaryResults[0]!.toJSON<Record<string, unknown>>().data;
 

@@ -12,7 +12,17 @@ export async function report(scenarios: Record<string, () => Promise<unknown>>):
       const e = err as Error & Record<string, any>;
       // Azure core's RestError and identity's errors carry statusCode/code/errorResponse; axios errors (azure-kusto-data) the response.
       const response = e.response?.data !== undefined ? { status: e.response.status, data: e.response.data } : undefined;
-      out[name] = { error: { name: e.name, message: e.message, constructor: e.constructor?.name, statusCode: e.statusCode, code: e.code, errorResponse: e.errorResponse, response } };
+      out[name] = {
+        error: {
+          name: e.name,
+          message: e.message,
+          constructor: e.constructor?.name,
+          statusCode: e.statusCode,
+          code: e.code,
+          errorResponse: e.errorResponse,
+          response,
+        },
+      };
     }
   }
   process.stdout.write(`${JSON.stringify(out)}\n`);

@@ -4,7 +4,10 @@ import { SearchClient, SearchIndexClient } from '@azure/search-documents';
 import { ids, report, urls } from './outcome.js';
 
 const sp = ids.servicePrincipals[0];
-const credential = new ClientSecretCredential(ids.tenantId, sp.appId, sp.secret, { authorityHost: urls.identity, disableInstanceDiscovery: true });
+const credential = new ClientSecretCredential(ids.tenantId, sp.appId, sp.secret, {
+  authorityHost: urls.identity,
+  disableInstanceDiscovery: true,
+});
 const indexes = new SearchIndexClient(urls.search, credential);
 const docs = new SearchClient<Record<string, unknown>>(urls.search, 'wards', credential);
 
@@ -22,7 +25,14 @@ await report({
     return { name: created.name, fields: created.fields.map((f) => f.name), eTag: (created as { eTag?: string }).eTag };
   },
   createAgain: () => indexes.createIndex({ name: 'wards', fields: [...fields] }),
-  badIndex: () => indexes.createIndex({ name: 'two-keys', fields: [{ name: 'a', type: 'Edm.String', key: true }, { name: 'b', type: 'Edm.String', key: true }] }),
+  badIndex: () =>
+    indexes.createIndex({
+      name: 'two-keys',
+      fields: [
+        { name: 'a', type: 'Edm.String', key: true },
+        { name: 'b', type: 'Edm.String', key: true },
+      ],
+    }),
   upload: async () => {
     const r = await docs.uploadDocuments([
       { id: 'w1', name: 'North cardiology ward', unit: 'cardio', beds: 24 },

@@ -11,81 +11,140 @@ import { SESSION_COOKIE, type SessionService } from './session-service.js';
 const OIDC_STATE_COOKIE = 'svc_oidc_state';
 const COOKIE_PATH = '/api/auth';
 
-const Redirect = (description: string) => ({ description, type: 'null', headers: { location: { type: 'string', description: 'where the browser goes next' } } });
+const Redirect = (description: string) => ({
+  description,
+  type: 'null',
+  headers: { location: { type: 'string', description: 'where the browser goes next' } },
+});
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The page a browser sees when the sign-in fails: the code and the reason, and the way back. */
 function errorPage(err: ServiceError): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in failed</title><style>body{font-family:system-ui,sans-serif;max-width:560px;margin:10vh auto;padding:0 16px}code{background:#f3f2f1;padding:2px 4px}</style></head>`
-    + `<body><h1>Sign-in failed</h1><p id="message">${esc(err.message)}</p><p>Error code: <code id="code">${esc(err.code)}</code></p><p><a href="/sign-in">Back to sign-in</a></p></body></html>`;
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in failed</title><style>body{font-family:system-ui,sans-serif;max-width:560px;margin:10vh auto;padding:0 16px}code{background:#f3f2f1;padding:2px 4px}</style></head>` +
+    `<body><h1>Sign-in failed</h1><p id="message">${esc(err.message)}</p><p>Error code: <code id="code">${esc(err.code)}</code></p><p><a href="/sign-in">Back to sign-in</a></p></body></html>`
+  );
 }
 
 /** GET /api/auth/login and /api/auth/callback: console sign-in with the cloud's identity provider. */
-export const oidcRoutes = (deps: { signIn?: OidcSignIn; sessions: SessionService; secureCookies: (req: { protocol: string }) => boolean }): FastifyPluginAsyncTypebox => async (app) => {
-  const configured = (): OidcSignIn => {
-    if (!deps.signIn) throw new ServiceError(404, 'oidc_not_configured', 'Sign-in with the identity provider is not configured on this deployment (SVC_OIDC_CLIENT_ID); sign in with an API token');
-    return deps.signIn;
+export const oidcRoutes =
+  (deps: {
+    signIn?: OidcSignIn;
+    sessions: SessionService;
+    secureCookies: (req: { protocol: string }) => boolean;
+  }): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    const configured = (): OidcSignIn => {
+      if (!deps.signIn)
+        throw new ServiceError(
+          404,
+          'oidc_not_configured',
+          'Sign-in with the identity provider is not configured on this deployment (SVC_OIDC_CLIENT_ID); sign in with an API token',
+        );
+      return deps.signIn;
+    };
+
+    app.get(
+      '/api/auth/login',
+      {
+        config: { public: true, signIn: true },
+        schema: {
+          operationId: 'startOidcSignIn',
+          tags: ['session'],
+          security: [],
+          summary:
+            'Sign in to the console with the cloud’s identity provider: redirects to its authorize endpoint (authorization code with PKCE S256)',
+          querystring: Type.Object(
+            {
+              returnTo: Type.Optional(
+                Type.String({
+                  maxLength: RETURN_TO_MAX_LENGTH,
+                  description:
+                    'the console path to land on once signed in (default /): a path on this site, with one leading / and no control characters or whitespace',
+                }),
+              ),
+            },
+            { additionalProperties: false },
+          ),
+          response: {
+            302: Redirect('to the identity provider; a short-lived httpOnly cookie binds the sign-in to this browser'),
+            ...publicErrors(400, 404, 502),
+          },
+        },
+      },
+      async (req, reply) => {
+        const returnTo = returnPath(req.query.returnTo);
+        const signIn = configured();
+        const redirectUri = signIn.settings.redirectUri ?? `${req.protocol}://${req.host}/api/auth/callback`;
+        const { url, state } = await signIn.begin(redirectUri, returnTo);
+        reply.setCookie(OIDC_STATE_COOKIE, state, {
+          httpOnly: true,
+          sameSite: 'lax',
+          path: COOKIE_PATH,
+          secure: deps.secureCookies(req),
+          maxAge: LOGIN_TTL_SECONDS,
+        });
+        reply.header('cache-control', 'no-store');
+        return reply.redirect(url, 302);
+      },
+    );
+
+    app.get(
+      '/api/auth/callback',
+      {
+        config: { public: true, signIn: true },
+        schema: {
+          operationId: 'completeOidcSignIn',
+          tags: ['session'],
+          security: [],
+          summary:
+            'Where the identity provider sends the browser back: exchanges the code, checks the id token, sets the session cookie and redirects to the console',
+          querystring: Type.Object(
+            {
+              code: Type.Optional(Type.String({ maxLength: 8192 })),
+              state: Type.Optional(Type.String({ maxLength: 512 })),
+              error: Type.Optional(Type.String({ maxLength: 200 })),
+              error_description: Type.Optional(Type.String({ maxLength: 4096 })),
+            },
+            {
+              additionalProperties: Type.String({ maxLength: 4096 }),
+              description: 'the identity provider adds parameters of its own (session_state, error_codes, trace_id, …)',
+            },
+          ),
+          response: { 302: Redirect('to the console, signed in (the session cookie is set)'), ...publicErrors(400, 401, 403, 404, 502) },
+        },
+      },
+      async (req, reply) => {
+        const browserState = req.cookies[OIDC_STATE_COOKIE];
+        reply.clearCookie(OIDC_STATE_COOKIE, { path: COOKIE_PATH }); // one use, whatever the outcome
+        reply.header('cache-control', 'no-store');
+        try {
+          const done = await configured().complete(req.query as Record<string, string | undefined>, browserState);
+          const session = await deps.sessions.open(done.caller, 'oidc', done.caller.scopes);
+          reply.setCookie(SESSION_COOKIE, session.cookie, {
+            httpOnly: true,
+            sameSite: 'lax',
+            path: '/',
+            secure: deps.secureCookies(req),
+            expires: session.expiresAt,
+          });
+          return reply.redirect(done.returnTo, 302);
+        } catch (err) {
+          // API callers get the error envelope from the one error handler; a browser gets a page it can read, also when
+          // the failure was not foreseen.
+          if (!(req.headers.accept ?? '').includes('text/html')) throw err;
+          if (!(err instanceof ServiceError)) req.log.error({ err }, 'unexpected error in the sign-in callback');
+          const failure =
+            err instanceof ServiceError
+              ? err
+              : new ServiceError(
+                  500,
+                  'internal',
+                  'The sign-in could not be completed because of an unexpected error; the request id is in the x-request-id header',
+                );
+          return (reply as unknown as FastifyReply).status(failure.status).type('text/html; charset=utf-8').send(errorPage(failure));
+        }
+      },
+    );
   };
-
-  app.get('/api/auth/login', {
-    config: { public: true, signIn: true },
-    schema: {
-      operationId: 'startOidcSignIn', tags: ['session'], security: [],
-      summary: 'Sign in to the console with the cloud’s identity provider: redirects to its authorize endpoint (authorization code with PKCE S256)',
-      querystring: Type.Object(
-        {
-          returnTo: Type.Optional(Type.String({
-            maxLength: RETURN_TO_MAX_LENGTH,
-            description: 'the console path to land on once signed in (default /): a path on this site, with one leading / and no control characters or whitespace',
-          })),
-        },
-        { additionalProperties: false },
-      ),
-      response: { 302: Redirect('to the identity provider; a short-lived httpOnly cookie binds the sign-in to this browser'), ...publicErrors(400, 404, 502) },
-    },
-  }, async (req, reply) => {
-    const returnTo = returnPath(req.query.returnTo);
-    const signIn = configured();
-    const redirectUri = signIn.settings.redirectUri ?? `${req.protocol}://${req.host}/api/auth/callback`;
-    const { url, state } = await signIn.begin(redirectUri, returnTo);
-    reply.setCookie(OIDC_STATE_COOKIE, state, { httpOnly: true, sameSite: 'lax', path: COOKIE_PATH, secure: deps.secureCookies(req), maxAge: LOGIN_TTL_SECONDS });
-    reply.header('cache-control', 'no-store');
-    return reply.redirect(url, 302);
-  });
-
-  app.get('/api/auth/callback', {
-    config: { public: true, signIn: true },
-    schema: {
-      operationId: 'completeOidcSignIn', tags: ['session'], security: [],
-      summary: 'Where the identity provider sends the browser back: exchanges the code, checks the id token, sets the session cookie and redirects to the console',
-      querystring: Type.Object(
-        {
-          code: Type.Optional(Type.String({ maxLength: 8192 })),
-          state: Type.Optional(Type.String({ maxLength: 512 })),
-          error: Type.Optional(Type.String({ maxLength: 200 })),
-          error_description: Type.Optional(Type.String({ maxLength: 4096 })),
-        },
-        { additionalProperties: Type.String({ maxLength: 4096 }), description: 'the identity provider adds parameters of its own (session_state, error_codes, trace_id, …)' },
-      ),
-      response: { 302: Redirect('to the console, signed in (the session cookie is set)'), ...publicErrors(400, 401, 403, 404, 502) },
-    },
-  }, async (req, reply) => {
-    const browserState = req.cookies[OIDC_STATE_COOKIE];
-    reply.clearCookie(OIDC_STATE_COOKIE, { path: COOKIE_PATH }); // one use, whatever the outcome
-    reply.header('cache-control', 'no-store');
-    try {
-      const done = await configured().complete(req.query as Record<string, string | undefined>, browserState);
-      const session = await deps.sessions.open(done.caller, 'oidc', done.caller.scopes);
-      reply.setCookie(SESSION_COOKIE, session.cookie, { httpOnly: true, sameSite: 'lax', path: '/', secure: deps.secureCookies(req), expires: session.expiresAt });
-      return reply.redirect(done.returnTo, 302);
-    } catch (err) {
-      // API callers get the error envelope from the one error handler; a browser gets a page it can read, also when
-      // the failure was not foreseen.
-      if (!(req.headers.accept ?? '').includes('text/html')) throw err;
-      if (!(err instanceof ServiceError)) req.log.error({ err }, 'unexpected error in the sign-in callback');
-      const failure = err instanceof ServiceError ? err : new ServiceError(500, 'internal', 'The sign-in could not be completed because of an unexpected error; the request id is in the x-request-id header');
-      return (reply as unknown as FastifyReply).status(failure.status).type('text/html; charset=utf-8').send(errorPage(failure));
-    }
-  });
-};

@@ -45,15 +45,24 @@ export function oidcSettings(oidcConfig: OidcConfig, profile: CloudProfile, publ
   const { clientId, tenant } = oidcConfig;
   if (!clientId) return undefined;
   if (!publicUrl && profile.name !== 'sandbox') {
-    throw new ConfigError('SVC_PUBLIC_URL', 'is required for sign-in with the identity provider: the redirect URI is <SVC_PUBLIC_URL>/api/auth/callback');
+    throw new ConfigError(
+      'SVC_PUBLIC_URL',
+      'is required for sign-in with the identity provider: the redirect URI is <SVC_PUBLIC_URL>/api/auth/callback',
+    );
   }
   const multiTenant = MULTI_TENANT.includes(tenant.toLowerCase());
   const issuer = oidcConfig.issuer ?? `${profile.authUrl}/${tenant}/v2.0`;
   if (multiTenant && new URL(issuer).origin !== COMMERCIAL_AUTH_URL) {
-    throw new ConfigError('SVC_OIDC_TENANT', `"${tenant}" (multi-tenant sign-in) is supported only at ${COMMERCIAL_AUTH_URL}; set it to your directory tenant id`);
+    throw new ConfigError(
+      'SVC_OIDC_TENANT',
+      `"${tenant}" (multi-tenant sign-in) is supported only at ${COMMERCIAL_AUTH_URL}; set it to your directory tenant id`,
+    );
   }
   if (multiTenant && !oidcConfig.tenants.size) {
-    throw new ConfigError('SVC_OIDC_TENANTS', `is required with SVC_OIDC_TENANT=${tenant}: list which directory tenants may sign in and into which service tenant`);
+    throw new ConfigError(
+      'SVC_OIDC_TENANTS',
+      `is required with SVC_OIDC_TENANT=${tenant}: list which directory tenants may sign in and into which service tenant`,
+    );
   }
   return {
     clientId,
@@ -97,7 +106,10 @@ export interface SignedIn {
 export class OidcSignIn {
   private discovered?: Promise<oidc.Configuration>;
 
-  constructor(private readonly db: Db, readonly settings: OidcSettings) {}
+  constructor(
+    private readonly db: Db,
+    readonly settings: OidcSettings,
+  ) {}
 
   /** Discovery (metadata and JWKS address), read once and kept; a failure is retried on the next sign-in. */
   private configuration(): Promise<oidc.Configuration> {
@@ -107,7 +119,10 @@ export class OidcSignIn {
       // path names a domain); organizations/common go by the issuer, which openid-client knows how to check per tid.
       const server = new URL(s.multiTenant || s.issuerOverridden ? s.issuer : `${s.issuer}/.well-known/openid-configuration`);
       const auth = s.clientSecret ? oidc.ClientSecretPost(s.clientSecret) : oidc.None();
-      const config = await oidc.discovery(server, s.clientId, undefined, auth, { execute: s.allowHttp ? [oidc.allowInsecureRequests] : [], timeout: 15 });
+      const config = await oidc.discovery(server, s.clientId, undefined, auth, {
+        execute: s.allowHttp ? [oidc.allowInsecureRequests] : [],
+        timeout: 15,
+      });
       oidc.enableNonRepudiationChecks(config); // the id token's signature is checked against the provider's JWKS
       return config;
     })().catch((err: Error) => {
@@ -125,13 +140,26 @@ export class OidcSignIn {
     const verifier = oidc.randomPKCECodeVerifier();
     const now = Date.now();
     await this.db.deleteFrom('oidc_logins').where('expires_at', '<', new Date(now)).execute();
-    await this.db.insertInto('oidc_logins').values({
-      state_hash: hash(state), code_verifier: verifier, nonce, redirect_uri: redirectUri, return_to: returnTo,
-      expires_at: new Date(now + LOGIN_TTL_SECONDS * 1000).toISOString(),
-    }).execute();
+    await this.db
+      .insertInto('oidc_logins')
+      .values({
+        state_hash: hash(state),
+        code_verifier: verifier,
+        nonce,
+        redirect_uri: redirectUri,
+        return_to: returnTo,
+        expires_at: new Date(now + LOGIN_TTL_SECONDS * 1000).toISOString(),
+      })
+      .execute();
     const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri, response_type: 'code', response_mode: 'query', scope: 'openid profile email', state, nonce,
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+      redirect_uri: redirectUri,
+      response_type: 'code',
+      response_mode: 'query',
+      scope: 'openid profile email',
+      state,
+      nonce,
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
     });
     return { url: url.href, state };
   }
@@ -142,23 +170,42 @@ export class OidcSignIn {
    */
   async complete(params: Record<string, string | undefined>, browserState: string | undefined): Promise<SignedIn> {
     const state = params.state;
-    if (!state) throw new InputError('The identity provider’s answer has no state parameter; start the sign-in again', 'state', 'oidc_state_missing');
+    if (!state)
+      throw new InputError('The identity provider’s answer has no state parameter; start the sign-in again', 'state', 'oidc_state_missing');
     if (!browserState || !sameText(state, browserState)) {
-      throw new InputError('The state parameter does not belong to a sign-in started in this browser; start the sign-in again', 'state', 'oidc_state_mismatch');
+      throw new InputError(
+        'The state parameter does not belong to a sign-in started in this browser; start the sign-in again',
+        'state',
+        'oidc_state_mismatch',
+      );
     }
     const login = await this.db.deleteFrom('oidc_logins').where('state_hash', '=', hash(state)).returningAll().executeTakeFirst();
-    if (!login) throw new InputError('The sign-in this answer belongs to is unknown or was already completed; start the sign-in again', 'state', 'oidc_state_unknown');
-    if (login.expires_at.getTime() <= Date.now()) throw new InputError(`The sign-in took longer than ${LOGIN_TTL_SECONDS / 60} minutes; start it again`, 'state', 'oidc_state_expired');
+    if (!login)
+      throw new InputError(
+        'The sign-in this answer belongs to is unknown or was already completed; start the sign-in again',
+        'state',
+        'oidc_state_unknown',
+      );
+    if (login.expires_at.getTime() <= Date.now())
+      throw new InputError(`The sign-in took longer than ${LOGIN_TTL_SECONDS / 60} minutes; start it again`, 'state', 'oidc_state_expired');
     if (params.error) {
       const description = (params.error_description ?? '').split('\n')[0]!.slice(0, 500);
-      throw new AuthenticationError(`The identity provider refused the sign-in (${params.error})${description ? `: ${description}` : ''}`, 'oidc_provider_error');
+      throw new AuthenticationError(
+        `The identity provider refused the sign-in (${params.error})${description ? `: ${description}` : ''}`,
+        'oidc_provider_error',
+      );
     }
     const config = await this.configuration();
     const current = new URL(login.redirect_uri);
     for (const [k, v] of Object.entries(params)) if (v !== undefined) current.searchParams.set(k, v);
     let claims: oidc.IDToken;
     try {
-      const tokens = await oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: login.code_verifier, expectedState: state, expectedNonce: login.nonce, idTokenExpected: true });
+      const tokens = await oidc.authorizationCodeGrant(config, current, {
+        pkceCodeVerifier: login.code_verifier,
+        expectedState: state,
+        expectedNonce: login.nonce,
+        idTokenExpected: true,
+      });
       claims = tokens.claims()!;
     } catch (err) {
       throw this.grantFailure(err);
@@ -170,12 +217,19 @@ export class OidcSignIn {
     const scopes = user.isAdmin ? [...TENANT_SCOPES] : this.settings.userScopes;
     // Checked again: a sign-in started before returnTo was checked as strictly lands on the console's home.
     const returnTo = sameOriginPath(login.return_to) ?? '/';
-    return { caller: { tenantId, userId: user.id, userName: user.displayName, method: 'session', scopes }, returnTo, created: user.created };
+    return {
+      caller: { tenantId, userId: user.id, userName: user.displayName, method: 'session', scopes },
+      returnTo,
+      created: user.created,
+    };
   }
 
   private grantFailure(err: unknown): ServiceError {
     if (err instanceof oidc.ResponseBodyError) {
-      return new AuthenticationError(`The identity provider refused the authorization code (${err.error})${err.error_description ? `: ${err.error_description.split('\n')[0]}` : ''}`, 'oidc_code_refused');
+      return new AuthenticationError(
+        `The identity provider refused the authorization code (${err.error})${err.error_description ? `: ${err.error_description.split('\n')[0]}` : ''}`,
+        'oidc_code_refused',
+      );
     }
     const e = err as Error & { code?: string; cause?: unknown };
     if (e.code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' || e.name === 'TypeError' || e.name === 'TimeoutError' || e.name === 'AbortError') {
@@ -199,20 +253,38 @@ export class OidcSignIn {
     const oid = String(claims.oid ?? claims.sub);
     const userName = typeof claims.preferred_username === 'string' ? claims.preferred_username : undefined;
     const displayName = (typeof claims.name === 'string' && claims.name) || userName || oid;
-    const email = typeof claims.email === 'string' ? claims.email : userName ?? null;
-    const listedAdmin = this.settings.admins.has(oid.toLowerCase()) || (userName !== undefined && this.settings.admins.has(userName.toLowerCase()));
+    const email = typeof claims.email === 'string' ? claims.email : (userName ?? null);
+    const listedAdmin =
+      this.settings.admins.has(oid.toLowerCase()) || (userName !== undefined && this.settings.admins.has(userName.toLowerCase()));
     const subject = `${tid}/${oid}`;
-    await this.db.insertInto('tenants').values({ id: tenantId, name: `Directory tenant ${tid}` }).onConflict((oc) => oc.column('id').doNothing()).execute();
-    const find = () => this.db.selectFrom('users').select(['id', 'is_admin']).where('tenant_id', '=', tenantId).where('oidc_subject', '=', subject).executeTakeFirst();
+    await this.db
+      .insertInto('tenants')
+      .values({ id: tenantId, name: `Directory tenant ${tid}` })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+    const find = () =>
+      this.db
+        .selectFrom('users')
+        .select(['id', 'is_admin'])
+        .where('tenant_id', '=', tenantId)
+        .where('oidc_subject', '=', subject)
+        .executeTakeFirst();
     const existing = await find();
     if (existing) {
       const isAdmin = existing.is_admin || listedAdmin;
-      await this.db.updateTable('users').set({ display_name: displayName, email, is_admin: isAdmin }).where('id', '=', existing.id).execute();
+      await this.db
+        .updateTable('users')
+        .set({ display_name: displayName, email, is_admin: isAdmin })
+        .where('id', '=', existing.id)
+        .execute();
       return { id: existing.id, displayName, isAdmin, created: false };
     }
     const id = randomUUID();
     try {
-      await this.db.insertInto('users').values({ id, tenant_id: tenantId, display_name: displayName, email, oidc_subject: subject, is_admin: listedAdmin }).execute();
+      await this.db
+        .insertInto('users')
+        .values({ id, tenant_id: tenantId, display_name: displayName, email, oidc_subject: subject, is_admin: listedAdmin })
+        .execute();
     } catch (err) {
       const raced = await find(); // the same person's first sign-in in two tabs at once
       if (!raced) throw err;

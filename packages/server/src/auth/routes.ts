@@ -7,7 +7,13 @@ import { SCOPES } from './scopes.js';
 import { SESSION_COOKIE, type SessionService } from './session-service.js';
 import { MAX_EXPIRY_DAYS, type TokenService } from './token-service.js';
 
-const ScopeSchema = Type.Union(SCOPES.map((s) => Type.Literal(s)), { description: 'read, write, install, reports, tokens, admin (implies the tenant scopes before it), metrics, operator (deployment-wide; implies metrics)' });
+const ScopeSchema = Type.Union(
+  SCOPES.map((s) => Type.Literal(s)),
+  {
+    description:
+      'read, write, install, reports, tokens, admin (implies the tenant scopes before it), metrics, operator (deployment-wide; implies metrics)',
+  },
+);
 
 export const ApiTokenSchema = Type.Object(
   {
@@ -18,7 +24,10 @@ export const ApiTokenSchema = Type.Object(
     expiresAt: Type.String({ format: 'date-time' }),
     lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     userId: Type.String(),
-    parentId: Type.Union([Type.String(), Type.Null()], { description: 'the token this one was minted with (directly or through a console session opened with it); revoking that token revokes this one' }),
+    parentId: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'the token this one was minted with (directly or through a console session opened with it); revoking that token revokes this one',
+    }),
   },
   { $id: 'ApiToken' },
 );
@@ -35,91 +44,174 @@ const WhoAmI = Type.Object({
 });
 
 /** Routes of the caller, API tokens and console sessions. */
-export const authRoutes = (deps: { tokens: TokenService; sessions: SessionService; secureCookies: (req: { protocol: string }) => boolean }): FastifyPluginAsyncTypebox => async (app) => {
-  app.get('/api/whoami', {
-    config: { scope: 'read' },
-    schema: { operationId: 'whoami', tags: ['caller'], summary: 'The current caller: tenant, user, how it authenticated, scopes', response: { 200: WhoAmI, ...errors() } },
-  }, async (req) => {
-    const c = req.caller!;
-    return {
-      ok: true as const, tenantId: c.tenantId, userId: c.userId, userName: c.userName, authMethod: c.method,
-      scopes: c.scopes, tokenId: c.tokenId ?? null, ...(c.csrfToken ? { csrfToken: c.csrfToken } : {}),
-    };
-  });
-
-  app.get('/api/tokens', {
-    config: { scope: 'tokens' },
-    schema: {
-      operationId: 'listTokens', tags: ['tokens'], summary: 'List live API tokens (never their secrets): the caller’s own with the tokens scope, every one of the tenant with admin',
-      querystring: PageQuery,
-      response: { 200: Type.Object({ ok: Ok, tokens: Type.Array(Type.Ref(ApiTokenSchema)), nextCursor: Type.Optional(Type.String()) }), ...errors() },
-    },
-  }, async (req) => ({ ok: true as const, ...(await deps.tokens.list(req.caller!, pageRequest(req.query))) }));
-
-  app.post('/api/tokens', {
-    config: { scope: 'tokens' },
-    schema: {
-      operationId: 'createToken', tags: ['tokens'], summary: 'Create a scoped API token; the secret is shown only in this answer',
-      body: Type.Object(
-        {
-          name: Name(100, 'what the token is for; at least one visible character'),
-          scopes: Type.Array(ScopeSchema, { minItems: 1, maxItems: SCOPES.length }),
-          expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EXPIRY_DAYS, description: 'default 30, at most 90; never beyond the expiry of the token the request is made with (see expiryCapped)' })),
+export const authRoutes =
+  (deps: {
+    tokens: TokenService;
+    sessions: SessionService;
+    secureCookies: (req: { protocol: string }) => boolean;
+  }): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/api/whoami',
+      {
+        config: { scope: 'read' },
+        schema: {
+          operationId: 'whoami',
+          tags: ['caller'],
+          summary: 'The current caller: tenant, user, how it authenticated, scopes',
+          response: { 200: WhoAmI, ...errors() },
         },
-        { additionalProperties: false },
-      ),
-      response: {
-        201: Type.Object({
-          ok: Ok,
-          token: Type.Ref(ApiTokenSchema),
-          secret: Type.String({ description: 'svc_pat_<id>_<secret>, shown once' }),
-          expiryCapped: Type.Boolean({ description: 'true when the expiry was cut to that of the token the request was made with: a token never outlives its parent' }),
-        }),
-        ...errors(),
       },
-    },
-  }, async (req, reply) => reply.status(201).send({ ok: true as const, ...(await deps.tokens.issue(req.caller!, req.body)) }));
-
-  app.delete('/api/tokens/:tokenId', {
-    config: { scope: 'tokens' },
-    schema: {
-      operationId: 'revokeToken', tags: ['tokens'], summary: 'Revoke a token, effective on the next request: one of the caller’s own with the tokens scope, any of the tenant with admin; another user’s token is 404 without admin',
-      params: Type.Object({ tokenId: Id('token id') }),
-      response: { 200: Type.Object({ ok: Ok, revoked: Type.String() }), ...errors(404) },
-    },
-  }, async (req) => {
-    await deps.tokens.revoke(req.caller!, req.params.tokenId);
-    return { ok: true as const, revoked: req.params.tokenId };
-  });
-
-  app.post('/api/session', {
-    config: { public: true, signIn: true },
-    schema: {
-      operationId: 'createSession', tags: ['session'], summary: 'Sign in to the console with an API token; sets the session cookie',
-      security: [],
-      body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
-      response: {
-        200: Type.Object({ ok: Ok, csrfToken: Type.String(), expiresAt: Type.String({ format: 'date-time' }), userName: Type.String(), tenantId: Type.String() }),
-        ...publicErrors(400, 401, 413, 415),
+      async (req) => {
+        const c = req.caller!;
+        return {
+          ok: true as const,
+          tenantId: c.tenantId,
+          userId: c.userId,
+          userName: c.userName,
+          authMethod: c.method,
+          scopes: c.scopes,
+          tokenId: c.tokenId ?? null,
+          ...(c.csrfToken ? { csrfToken: c.csrfToken } : {}),
+        };
       },
-    },
-  }, async (req, reply) => {
-    const caller = await deps.tokens.verify(req.body.token);
-    const row = await deps.tokens.expiry(caller.tokenId!);
-    const session = await deps.sessions.open(caller, 'token', caller.scopes, row);
-    reply.setCookie(SESSION_COOKIE, session.cookie, {
-      httpOnly: true, sameSite: 'lax', path: '/', secure: deps.secureCookies(req), expires: session.expiresAt,
-    });
-    return { ok: true as const, csrfToken: session.csrfToken, expiresAt: session.expiresAt.toISOString(), userName: caller.userName, tenantId: caller.tenantId };
-  });
+    );
 
-  app.delete('/api/session', {
-    config: { scope: 'read' },
-    schema: { operationId: 'deleteSession', tags: ['session'], summary: 'Sign out: end the console session', response: { 200: Type.Object({ ok: Ok }), ...errors() } },
-  }, async (req, reply) => {
-    if (req.caller!.method !== 'session') throw new AuthenticationError('There is no console session to end', 'no_session');
-    await deps.sessions.end(req.caller!);
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
-    return { ok: true as const };
-  });
-};
+    app.get(
+      '/api/tokens',
+      {
+        config: { scope: 'tokens' },
+        schema: {
+          operationId: 'listTokens',
+          tags: ['tokens'],
+          summary: 'List live API tokens (never their secrets): the caller’s own with the tokens scope, every one of the tenant with admin',
+          querystring: PageQuery,
+          response: {
+            200: Type.Object({ ok: Ok, tokens: Type.Array(Type.Ref(ApiTokenSchema)), nextCursor: Type.Optional(Type.String()) }),
+            ...errors(),
+          },
+        },
+      },
+      async (req) => ({ ok: true as const, ...(await deps.tokens.list(req.caller!, pageRequest(req.query))) }),
+    );
+
+    app.post(
+      '/api/tokens',
+      {
+        config: { scope: 'tokens' },
+        schema: {
+          operationId: 'createToken',
+          tags: ['tokens'],
+          summary: 'Create a scoped API token; the secret is shown only in this answer',
+          body: Type.Object(
+            {
+              name: Name(100, 'what the token is for; at least one visible character'),
+              scopes: Type.Array(ScopeSchema, { minItems: 1, maxItems: SCOPES.length }),
+              expiresInDays: Type.Optional(
+                Type.Integer({
+                  minimum: 1,
+                  maximum: MAX_EXPIRY_DAYS,
+                  description: 'default 30, at most 90; never beyond the expiry of the token the request is made with (see expiryCapped)',
+                }),
+              ),
+            },
+            { additionalProperties: false },
+          ),
+          response: {
+            201: Type.Object({
+              ok: Ok,
+              token: Type.Ref(ApiTokenSchema),
+              secret: Type.String({ description: 'svc_pat_<id>_<secret>, shown once' }),
+              expiryCapped: Type.Boolean({
+                description:
+                  'true when the expiry was cut to that of the token the request was made with: a token never outlives its parent',
+              }),
+            }),
+            ...errors(),
+          },
+        },
+      },
+      async (req, reply) => reply.status(201).send({ ok: true as const, ...(await deps.tokens.issue(req.caller!, req.body)) }),
+    );
+
+    app.delete(
+      '/api/tokens/:tokenId',
+      {
+        config: { scope: 'tokens' },
+        schema: {
+          operationId: 'revokeToken',
+          tags: ['tokens'],
+          summary:
+            'Revoke a token, effective on the next request: one of the caller’s own with the tokens scope, any of the tenant with admin; another user’s token is 404 without admin',
+          params: Type.Object({ tokenId: Id('token id') }),
+          response: { 200: Type.Object({ ok: Ok, revoked: Type.String() }), ...errors(404) },
+        },
+      },
+      async (req) => {
+        await deps.tokens.revoke(req.caller!, req.params.tokenId);
+        return { ok: true as const, revoked: req.params.tokenId };
+      },
+    );
+
+    app.post(
+      '/api/session',
+      {
+        config: { public: true, signIn: true },
+        schema: {
+          operationId: 'createSession',
+          tags: ['session'],
+          summary: 'Sign in to the console with an API token; sets the session cookie',
+          security: [],
+          body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
+          response: {
+            200: Type.Object({
+              ok: Ok,
+              csrfToken: Type.String(),
+              expiresAt: Type.String({ format: 'date-time' }),
+              userName: Type.String(),
+              tenantId: Type.String(),
+            }),
+            ...publicErrors(400, 401, 413, 415),
+          },
+        },
+      },
+      async (req, reply) => {
+        const caller = await deps.tokens.verify(req.body.token);
+        const row = await deps.tokens.expiry(caller.tokenId!);
+        const session = await deps.sessions.open(caller, 'token', caller.scopes, row);
+        reply.setCookie(SESSION_COOKIE, session.cookie, {
+          httpOnly: true,
+          sameSite: 'lax',
+          path: '/',
+          secure: deps.secureCookies(req),
+          expires: session.expiresAt,
+        });
+        return {
+          ok: true as const,
+          csrfToken: session.csrfToken,
+          expiresAt: session.expiresAt.toISOString(),
+          userName: caller.userName,
+          tenantId: caller.tenantId,
+        };
+      },
+    );
+
+    app.delete(
+      '/api/session',
+      {
+        config: { scope: 'read' },
+        schema: {
+          operationId: 'deleteSession',
+          tags: ['session'],
+          summary: 'Sign out: end the console session',
+          response: { 200: Type.Object({ ok: Ok }), ...errors() },
+        },
+      },
+      async (req, reply) => {
+        if (req.caller!.method !== 'session') throw new AuthenticationError('There is no console session to end', 'no_session');
+        await deps.sessions.end(req.caller!);
+        reply.clearCookie(SESSION_COOKIE, { path: '/' });
+        return { ok: true as const };
+      },
+    );
+  };

@@ -11,7 +11,10 @@ const hash = (value: string) => createHash('sha256').update(value).digest('hex')
 
 /** Console sessions: a random cookie value whose hash keys a server-side row, plus a CSRF token. */
 export class SessionService {
-  private constructor(private readonly db: Db, private readonly hours: number) {}
+  private constructor(
+    private readonly db: Db,
+    private readonly hours: number,
+  ) {}
 
   static create(db: Db, hours: number): SessionService {
     return new SessionService(db, hours);
@@ -29,7 +32,7 @@ export class SessionService {
         id_hash: hash(cookie),
         tenant_id: caller.tenantId,
         user_id: caller.userId,
-        token_id: method === 'token' ? caller.tokenId ?? null : null,
+        token_id: method === 'token' ? (caller.tokenId ?? null) : null,
         scopes,
         csrf_token: csrfToken,
         method,
@@ -46,8 +49,15 @@ export class SessionService {
       .innerJoin('users', 'users.id', 'sessions.user_id')
       .leftJoin('api_tokens', 'api_tokens.id', 'sessions.token_id')
       .select([
-        'sessions.id_hash', 'sessions.tenant_id', 'sessions.user_id', 'sessions.token_id', 'sessions.scopes',
-        'sessions.csrf_token', 'sessions.expires_at', 'users.display_name', 'api_tokens.revoked_at',
+        'sessions.id_hash',
+        'sessions.tenant_id',
+        'sessions.user_id',
+        'sessions.token_id',
+        'sessions.scopes',
+        'sessions.csrf_token',
+        'sessions.expires_at',
+        'users.display_name',
+        'api_tokens.revoked_at',
         'api_tokens.expires_at as token_expires_at',
       ])
       .where('sessions.id_hash', '=', hash(cookie))

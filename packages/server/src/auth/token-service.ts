@@ -26,7 +26,8 @@ export const MAX_EXPIRY_DAYS = 90;
 const LAST_USED_EVERY_MS = 60_000;
 const DAY_MS = 86_400_000;
 
-type VerifiedRow = StoreRow<'api_tokens', 'id' | 'tenant_id' | 'user_id' | 'scopes' | 'secret_hash' | 'expires_at' | 'revoked_at'> & StoreRow<'users', 'display_name'>;
+type VerifiedRow = StoreRow<'api_tokens', 'id' | 'tenant_id' | 'user_id' | 'scopes' | 'secret_hash' | 'expires_at' | 'revoked_at'> &
+  StoreRow<'users', 'display_name'>;
 
 const TOKEN_COLUMNS = ['id', 'name', 'scopes', 'created_at', 'expires_at', 'last_used_at', 'user_id', 'parent_id'] as const;
 type TokenRow = StoreRow<'api_tokens', (typeof TOKEN_COLUMNS)[number]>;
@@ -56,7 +57,11 @@ export class TokenService {
   // entry at once here and, through NOTIFY, in every other process; the TTL bounds anything missed.
   private readonly verified = new Map<string, { row: VerifiedRow; at: number }>();
 
-  private constructor(private readonly db: Db, private readonly cacheMs: number, private readonly notify?: (id: string) => Promise<void>) {}
+  private constructor(
+    private readonly db: Db,
+    private readonly cacheMs: number,
+    private readonly notify?: (id: string) => Promise<void>,
+  ) {}
 
   static create(db: Db, options: { cacheMs?: number; notify?: (id: string) => Promise<void> } = {}): TokenService {
     return new TokenService(db, options.cacheMs ?? 30_000, options.notify);
@@ -74,8 +79,14 @@ export class TokenService {
       .selectFrom('api_tokens')
       .innerJoin('users', 'users.id', 'api_tokens.user_id')
       .select([
-        'api_tokens.id', 'api_tokens.tenant_id', 'api_tokens.user_id', 'api_tokens.scopes', 'api_tokens.secret_hash',
-        'api_tokens.expires_at', 'api_tokens.revoked_at', 'users.display_name',
+        'api_tokens.id',
+        'api_tokens.tenant_id',
+        'api_tokens.user_id',
+        'api_tokens.scopes',
+        'api_tokens.secret_hash',
+        'api_tokens.expires_at',
+        'api_tokens.revoked_at',
+        'users.display_name',
       ])
       .where('api_tokens.id', '=', id)
       .executeTakeFirst();
@@ -221,8 +232,13 @@ export class TokenService {
       // until its child is written), so no token minted during the revocation escapes it.
       const ids = [tokenId];
       for (let generation = [tokenId]; generation.length > 0; ) {
-        const children = await trx.updateTable('api_tokens').set({ revoked_at: now })
-          .where('parent_id', 'in', generation).where('revoked_at', 'is', null).returning('id').execute();
+        const children = await trx
+          .updateTable('api_tokens')
+          .set({ revoked_at: now })
+          .where('parent_id', 'in', generation)
+          .where('revoked_at', 'is', null)
+          .returning('id')
+          .execute();
         generation = children.map((c) => c.id);
         ids.push(...generation);
       }
@@ -239,9 +255,15 @@ export class TokenService {
  * revocation of the parent waits for the child and revokes it too; 401 when the parent was revoked or expired meanwhile.
  */
 async function liveParentExpiry(trx: Transaction<Database>, parentId: string): Promise<number> {
-  const parent = await trx.selectFrom('api_tokens').select(['expires_at', 'revoked_at']).where('id', '=', parentId).forShare().executeTakeFirst();
+  const parent = await trx
+    .selectFrom('api_tokens')
+    .select(['expires_at', 'revoked_at'])
+    .where('id', '=', parentId)
+    .forShare()
+    .executeTakeFirst();
   if (!parent || parent.revoked_at) throw new AuthenticationError('The token this request was made with has been revoked', 'token_revoked');
-  if (parent.expires_at.getTime() <= Date.now()) throw new AuthenticationError('The token this request was made with has expired', 'token_expired');
+  if (parent.expires_at.getTime() <= Date.now())
+    throw new AuthenticationError('The token this request was made with has expired', 'token_expired');
   return parent.expires_at.getTime();
 }
 
@@ -250,7 +272,11 @@ export const DEFAULT_TENANT = 'default';
 
 /** Creates the default tenant and its first admin user when absent; returns their ids. */
 export async function ensureTenant(db: Db, tenantId: string, name: string, admin: { id?: string; displayName: string }) {
-  await db.insertInto('tenants').values({ id: tenantId, name }).onConflict((oc) => oc.column('id').doNothing()).execute();
+  await db
+    .insertInto('tenants')
+    .values({ id: tenantId, name })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
   const existing = await db
     .selectFrom('users')
     .select('id')
@@ -261,8 +287,11 @@ export async function ensureTenant(db: Db, tenantId: string, name: string, admin
   if (existing) return { tenantId, userId: existing.id };
   // Processes starting at once on a fresh store all get here: they insert the same id, one row is kept.
   const userId = admin.id ?? firstAdminId(tenantId);
-  await db.insertInto('users').values({ id: userId, tenant_id: tenantId, display_name: admin.displayName, email: null, oidc_subject: null, is_admin: true })
-    .onConflict((oc) => oc.column('id').doNothing()).execute();
+  await db
+    .insertInto('users')
+    .values({ id: userId, tenant_id: tenantId, display_name: admin.displayName, email: null, oidc_subject: null, is_admin: true })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
   return { tenantId, userId };
 }
 

@@ -1,5 +1,9 @@
 import {
-  ClientCertificateCredential, ClientSecretCredential, ManagedIdentityCredential, WorkloadIdentityCredential, type TokenCredential,
+  ClientCertificateCredential,
+  ClientSecretCredential,
+  ManagedIdentityCredential,
+  WorkloadIdentityCredential,
+  type TokenCredential,
 } from '@azure/identity';
 import type { ServiceIdentity } from '../config.js';
 import type { CloudProfile } from '../cloud/profiles.js';
@@ -28,7 +32,12 @@ export function serviceCredential(identity: ServiceIdentity, profile: CloudProfi
       credential = new ClientSecretCredential(identity.tenantId, identity.clientId, identity.clientSecret, { authorityHost });
       break;
     case 'client-certificate':
-      credential = new ClientCertificateCredential(identity.tenantId, identity.clientId, { certificatePath: identity.certificatePath }, { authorityHost });
+      credential = new ClientCertificateCredential(
+        identity.tenantId,
+        identity.clientId,
+        { certificatePath: identity.certificatePath },
+        { authorityHost },
+      );
       break;
   }
   return cachedTokens(credential, `${identity.kind}${identity.clientId ? `:${identity.clientId}` : ''}`);

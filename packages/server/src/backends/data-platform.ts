@@ -57,7 +57,11 @@ interface Page<T> {
 }
 
 /** A definition part from text. */
-export const part = (path: string, text: string): DefinitionPart => ({ path, payload: Buffer.from(text, 'utf8').toString('base64'), payloadType: 'InlineBase64' });
+export const part = (path: string, text: string): DefinitionPart => ({
+  path,
+  payload: Buffer.from(text, 'utf8').toString('base64'),
+  payloadType: 'InlineBase64',
+});
 
 /** A continuation token as a query value: the service sends it URL-encoded, as its continuationUri carries it. */
 function tokenParam(token: string): string {
@@ -73,7 +77,11 @@ function tokenParam(token: string): string {
  * operations, lakehouses, connections, role assignments, firewall rules, workspace read, pipeline job runs.
  */
 export class DataPlatformClient {
-  constructor(private readonly pipeline: BackingPipeline, private readonly baseUrl: string, private readonly audience: string) {}
+  constructor(
+    private readonly pipeline: BackingPipeline,
+    private readonly baseUrl: string,
+    private readonly audience: string,
+  ) {}
 
   /** The same client over another pipeline (a probe acting as another identity, under the same per-service limits). */
   through(pipeline: BackingPipeline): DataPlatformClient {
@@ -127,7 +135,14 @@ export class DataPlatformClient {
       const result = await followOperation(this.pipeline, 'data-platform', this.audience, res);
       if (result?.text) return result.json<PlatformItem>();
       const found = await this.findItem(workspaceId, String(body.type ?? ''), String(body.displayName));
-      if (!found) throw new BackingError('data-platform', 202, res.text, 'OperationHasNoResult', 'the create finished without a result and the item is not listed');
+      if (!found)
+        throw new BackingError(
+          'data-platform',
+          202,
+          res.text,
+          'OperationHasNoResult',
+          'the create finished without a result and the item is not listed',
+        );
       return found;
     }
     return res.json<PlatformItem>();
@@ -143,14 +158,21 @@ export class DataPlatformClient {
   async getDefinition(workspaceId: string, itemId: string): Promise<Definition> {
     const res = await this.send('POST', this.url(backingPath`/workspaces/${workspaceId}/items/${itemId}/getDefinition`));
     const result = res.status === 202 ? await followOperation(this.pipeline, 'data-platform', this.audience, res) : res;
-    if (!result?.text) throw new BackingError('data-platform', res.status, res.text, 'OperationHasNoResult', 'getDefinition finished without a definition');
+    if (!result?.text)
+      throw new BackingError('data-platform', res.status, res.text, 'OperationHasNoResult', 'getDefinition finished without a definition');
     return result.json<{ definition: Definition }>().definition;
   }
 
   /** A lakehouse with its properties (OneLake paths, SQL endpoint and its provisioning status). */
   async getLakehouse(workspaceId: string, lakehouseId: string) {
     const res = await this.send('GET', this.url(backingPath`/workspaces/${workspaceId}/lakehouses/${lakehouseId}`));
-    return res.json<{ id: string; properties?: { oneLakeTablesPath?: string; sqlEndpointProperties?: { id?: string; connectionString?: string; provisioningStatus?: string } } }>();
+    return res.json<{
+      id: string;
+      properties?: {
+        oneLakeTablesPath?: string;
+        sqlEndpointProperties?: { id?: string; connectionString?: string; provisioningStatus?: string };
+      };
+    }>();
   }
 
   /** The workspace (Viewer or higher). */
@@ -185,7 +207,10 @@ export class DataPlatformClient {
 
   /** Starts a pipeline job instance; answers the job instance's address (202 + Location). */
   async runPipeline(workspaceId: string, pipelineId: string): Promise<{ status: number; location?: string }> {
-    const res = await this.send('POST', this.url(backingPath`/workspaces/${workspaceId}/items/${pipelineId}/jobs/instances`, 'jobType=Pipeline'));
+    const res = await this.send(
+      'POST',
+      this.url(backingPath`/workspaces/${workspaceId}/items/${pipelineId}/jobs/instances`, 'jobType=Pipeline'),
+    );
     return { status: res.status, location: res.headers.get('location') ?? undefined };
   }
 

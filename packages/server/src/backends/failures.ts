@@ -34,7 +34,13 @@ const PLATFORM_ROLE_CODES = new Set(['InsufficientPrivileges', 'InsufficientWork
 /** Reporting codes (top-level or pbi.error detail) that mean a tenant setting is off. */
 const REPORTING_SETTING_CODES = new Set(['FeatureDisabledByTenantSetting']);
 /** Reporting codes that mean a capacity or licence refusal. */
-const REPORTING_CAPACITY_CODES = new Set(['FeatureNotAvailableError', 'LicenseRequired', 'CapacityNotFound', 'NotSupportedOnPPU', 'PPUExportRateLimit']);
+const REPORTING_CAPACITY_CODES = new Set([
+  'FeatureNotAvailableError',
+  'LicenseRequired',
+  'CapacityNotFound',
+  'NotSupportedOnPPU',
+  'PPUExportRateLimit',
+]);
 /** Reporting 403 detail codes that refuse this request, not the service's identity. */
 const REPORTING_REQUEST_CODES = new Set(['NotDatasourceOwner']);
 /** T-SQL error numbers that refuse the identity: login failed, object permission denied, CREATE permission denied. */
@@ -81,7 +87,8 @@ function codesOf(err: BackingError): string[] {
 }
 
 /** Whether the backing service refused the service identity: 401/403, or for T-SQL a login or permission error. */
-const identityRefused = (err: BackingError) => err.status === 401 || err.status === 403 || (err.service === 'sql' && SQL_AUTH_NUMBERS.has(err.code ?? ''));
+const identityRefused = (err: BackingError) =>
+  err.status === 401 || err.status === 403 || (err.service === 'sql' && SQL_AUTH_NUMBERS.has(err.code ?? ''));
 
 /** The gate a failure calls for within its family, if any. */
 function gateOf(err: BackingError, profile: CloudProfile, family: GateFamily): RemediationGate | undefined {
@@ -94,9 +101,11 @@ function gateOf(err: BackingError, profile: CloudProfile, family: GateFamily): R
     return undefined;
   }
   const codes = codesOf(err);
-  if (codes.some((c) => REPORTING_SETTING_CODES.has(c))) return gate('reporting-tenant-setting', profile, { setting: family.reporting.setting });
+  if (codes.some((c) => REPORTING_SETTING_CODES.has(c)))
+    return gate('reporting-tenant-setting', profile, { setting: family.reporting.setting });
   if (codes.some((c) => REPORTING_CAPACITY_CODES.has(c))) return gate('reporting-capacity', profile);
-  if ((err.status === 401 || err.status === 403) && !codes.some((c) => REPORTING_REQUEST_CODES.has(c))) return gate('reporting-auth', profile);
+  if ((err.status === 401 || err.status === 403) && !codes.some((c) => REPORTING_REQUEST_CODES.has(c)))
+    return gate('reporting-auth', profile);
   return undefined;
 }
 
@@ -143,7 +152,12 @@ export function diagnosisLink(err: BackingError): string {
 
 /** A backing call refused for an API caller: the status and code its verdict calls for, the backing text unmodified. */
 export class BackingRefused extends ServiceError {
-  constructor(readonly cause: BackingError, status: number, code: string, hint: string) {
+  constructor(
+    readonly cause: BackingError,
+    status: number,
+    code: string,
+    hint: string,
+  ) {
     super(status, code, backingText(cause), { hint, ...(status === 429 ? { retryAfter: PASSED_RETRY_AFTER_S } : {}) });
   }
 }

@@ -21,16 +21,35 @@ export class BackingError extends Error {
 
 /** The service's token would have gone to a host outside the cloud's allowed suffixes: refused before sending. */
 export class HostNotAllowedError extends BackingError {
-  constructor(service: BackingService, readonly host: string) {
-    super(service, 0, '', 'host_not_allowed', `Refused to send the service's token to ${host}: not under the selected cloud's allowed DNS suffixes`);
+  constructor(
+    service: BackingService,
+    readonly host: string,
+  ) {
+    super(
+      service,
+      0,
+      '',
+      'host_not_allowed',
+      `Refused to send the service's token to ${host}: not under the selected cloud's allowed DNS suffixes`,
+    );
     this.message = this.transport!;
   }
 }
 
 /** A backing service redirected to another origin: not followed, so the token stays with the host it was meant for. */
 export class RedirectRefusedError extends BackingError {
-  constructor(service: BackingService, status: number, readonly host: string) {
-    super(service, status, '', 'redirect_refused', `The ${service} service answered ${status} toward ${host}, another host: not followed, the service's token is sent only to the host it was issued for`);
+  constructor(
+    service: BackingService,
+    status: number,
+    readonly host: string,
+  ) {
+    super(
+      service,
+      status,
+      '',
+      'redirect_refused',
+      `The ${service} service answered ${status} toward ${host}, another host: not followed, the service's token is sent only to the host it was issued for`,
+    );
     this.message = this.transport!;
   }
 }
@@ -207,7 +226,13 @@ export class BackingPipeline {
         headers.authorization = `Bearer ${await this.credential.getToken(req.audience)}`;
       } catch (err) {
         const e = err as Error;
-        this.options.onAuthFailure?.({ service: 'identity', status: 0, code: /AADSTS\d+/.exec(e.message)?.[0], url: req.url, principal: this.credential.principal });
+        this.options.onAuthFailure?.({
+          service: 'identity',
+          status: 0,
+          code: /AADSTS\d+/.exec(e.message)?.[0],
+          url: req.url,
+          principal: this.credential.principal,
+        });
         return new BackingError('identity', 0, e.message, /AADSTS\d+/.exec(e.message)?.[0] ?? 'token_unavailable', e.message);
       }
     }
@@ -219,7 +244,13 @@ export class BackingPipeline {
     const started = Date.now();
     const answer = await this.limit(req.service).run(async (): Promise<BackingResponse | BackingError | { redirectTo: string }> => {
       try {
-        const res = await fetch(req.url, { method: req.method, headers, body: body as BodyInit | undefined, redirect: 'manual', signal: AbortSignal.timeout(req.timeoutMs ?? this.options.timeoutMs) });
+        const res = await fetch(req.url, {
+          method: req.method,
+          headers,
+          body: body as BodyInit | undefined,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(req.timeoutMs ?? this.options.timeoutMs),
+        });
         const bytes = new Uint8Array(await res.arrayBuffer());
         const text = new TextDecoder().decode(bytes);
         this.options.onCall?.(req.service, res.status, Date.now() - started);
@@ -234,9 +265,15 @@ export class BackingPipeline {
         return { status: res.status, headers: res.headers, text, bytes, json: () => JSON.parse(text) };
       } catch (err) {
         const e = err as Error & { cause?: { code?: string } };
-        const code = e.name === 'TimeoutError' || e.name === 'AbortError' ? 'timeout' : e.cause?.code ?? 'network_error';
+        const code = e.name === 'TimeoutError' || e.name === 'AbortError' ? 'timeout' : (e.cause?.code ?? 'network_error');
         this.options.onCall?.(req.service, 0, Date.now() - started);
-        return new BackingError(req.service, 0, '', code, `${req.method} ${host}: ${code === 'timeout' ? `no answer within ${req.timeoutMs ?? this.options.timeoutMs} ms` : e.cause?.code ?? e.message}`);
+        return new BackingError(
+          req.service,
+          0,
+          '',
+          code,
+          `${req.method} ${host}: ${code === 'timeout' ? `no answer within ${req.timeoutMs ?? this.options.timeoutMs} ms` : (e.cause?.code ?? e.message)}`,
+        );
       }
     });
     await this.pause?.();

@@ -5,30 +5,51 @@ export const ARM_API_VERSION = '2024-04-13';
 
 /** The KQL cluster: the resource manager's database PUT and the data plane's management and query endpoints. */
 export class KqlClient {
-  constructor(private readonly pipeline: BackingPipeline, private readonly armUrl: string, private readonly armAudience: string, private readonly kqlAudience: string) {}
+  constructor(
+    private readonly pipeline: BackingPipeline,
+    private readonly armUrl: string,
+    private readonly armAudience: string,
+    private readonly kqlAudience: string,
+  ) {}
 
   /** Creates or updates a database under the cluster (PUT is idempotent); returns its ARM id and whether it was new. */
   async putDatabase(clusterResourceId: string, database: string, location: string): Promise<{ id: string; created: boolean }> {
     // The cluster's ARM id is a path of its own (a setting, or an operator's target checked against the id's pattern).
     const url = `${this.armUrl}${clusterResourceId}${backingPath`/databases/${database}`}?api-version=${ARM_API_VERSION}`;
     const res = await this.pipeline.send({
-      service: 'arm', method: 'PUT', url, audience: this.armAudience,
+      service: 'arm',
+      method: 'PUT',
+      url,
+      audience: this.armAudience,
       json: { kind: 'ReadWrite', location, properties: { softDeletePeriod: 'P365D', hotCachePeriod: 'P31D' } },
     });
-    if (res.status === 202 || (res.status === 201 && res.headers.get('azure-asyncoperation'))) await followArmOperation(this.pipeline, this.armAudience, res);
+    if (res.status === 202 || (res.status === 201 && res.headers.get('azure-asyncoperation')))
+      await followArmOperation(this.pipeline, this.armAudience, res);
     const body = res.text ? res.json<{ id?: string }>() : {};
     return { id: body.id ?? `${clusterResourceId}/databases/${database}`, created: res.status === 201 || res.status === 202 };
   }
 
   /** Runs a management command (.create table, .ingest inline, …); returns the primary V1 table's rows. */
   async mgmt(clusterUri: string, database: string, csl: string): Promise<unknown[][]> {
-    const res = await this.pipeline.send({ service: 'kql', method: 'POST', url: `${clusterUri}/v1/rest/mgmt`, audience: this.audienceFor(clusterUri), json: { db: database, csl } });
+    const res = await this.pipeline.send({
+      service: 'kql',
+      method: 'POST',
+      url: `${clusterUri}/v1/rest/mgmt`,
+      audience: this.audienceFor(clusterUri),
+      json: { db: database, csl },
+    });
     return res.json<{ Tables: Array<{ Rows: unknown[][] }> }>().Tables[0]?.Rows ?? [];
   }
 
   /** Runs a query on /v2/rest/query; returns the PrimaryResult rows. */
   async query(clusterUri: string, database: string, csl: string): Promise<unknown[][]> {
-    const res = await this.pipeline.send({ service: 'kql', method: 'POST', url: `${clusterUri}/v2/rest/query`, audience: this.audienceFor(clusterUri), json: { db: database, csl } });
+    const res = await this.pipeline.send({
+      service: 'kql',
+      method: 'POST',
+      url: `${clusterUri}/v2/rest/query`,
+      audience: this.audienceFor(clusterUri),
+      json: { db: database, csl },
+    });
     const frames = res.json<Array<{ FrameType: string; TableKind?: string; Rows?: unknown[][] }>>();
     return frames.find((f) => f.FrameType === 'DataTable' && f.TableKind === 'PrimaryResult')?.Rows ?? [];
   }

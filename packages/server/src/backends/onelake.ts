@@ -17,14 +17,22 @@ export interface OneLakePath {
 }
 
 /** A path below a workspace ('item/Tables/orders'), each segment checked and encoded by backingPath. */
-const segments = (path: string) => path.split('/').map((s) => backingPath`/${s}`).join('');
+const segments = (path: string) =>
+  path
+    .split('/')
+    .map((s) => backingPath`/${s}`)
+    .join('');
 
 /**
  * OneLake's DFS endpoint (the ADLS Gen2 path API), where a workspace is the filesystem and an item its top folder:
  * directory create, path listing and file read, as the lakehouse provisioner and the identity probes use them.
  */
 export class OneLakeClient {
-  constructor(private readonly pipeline: BackingPipeline, private readonly baseUrl: string, private readonly audience: string) {}
+  constructor(
+    private readonly pipeline: BackingPipeline,
+    private readonly baseUrl: string,
+    private readonly audience: string,
+  ) {}
 
   /** The OneLake host, as abfss:// addresses (a SQL pool's external data source) name it. */
   get host(): string {
@@ -37,7 +45,14 @@ export class OneLakeClient {
   }
 
   private send(method: string, url: string, accept?: number[]): Promise<BackingResponse> {
-    return this.pipeline.send({ service: 'storage', method, url, audience: this.audience, headers: { 'x-ms-version': ONELAKE_API_VERSION }, ...(accept ? { accept } : {}) });
+    return this.pipeline.send({
+      service: 'storage',
+      method,
+      url,
+      audience: this.audience,
+      headers: { 'x-ms-version': ONELAKE_API_VERSION },
+      ...(accept ? { accept } : {}),
+    });
   }
 
   /** Creates a directory (and its missing parents) under an item; an existing one is fine (201 again, or 409 PathAlreadyExists). */

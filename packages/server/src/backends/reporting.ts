@@ -56,14 +56,28 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export class ReportingClient {
   private readonly base: string;
 
-  constructor(private readonly pipeline: BackingPipeline, apiUrl: string, private readonly audience: string) {
+  constructor(
+    private readonly pipeline: BackingPipeline,
+    apiUrl: string,
+    private readonly audience: string,
+  ) {
     this.base = `${apiUrl.replace(/\/+$/, '')}/v1.0/myorg`;
   }
 
-  private send(method: string, path: string, extra: { json?: unknown; body?: Uint8Array; contentType?: string; accept?: string } = {}): Promise<BackingResponse> {
+  private send(
+    method: string,
+    path: string,
+    extra: { json?: unknown; body?: Uint8Array; contentType?: string; accept?: string } = {},
+  ): Promise<BackingResponse> {
     return this.pipeline.send({
-      service: 'reporting', method, url: `${this.base}${path}`, audience: this.audience,
-      json: extra.json, body: extra.body, contentType: extra.contentType, headers: extra.accept ? { accept: extra.accept } : undefined,
+      service: 'reporting',
+      method,
+      url: `${this.base}${path}`,
+      audience: this.audience,
+      json: extra.json,
+      body: extra.body,
+      contentType: extra.contentType,
+      headers: extra.accept ? { accept: extra.accept } : undefined,
     });
   }
 
@@ -88,17 +102,33 @@ export class ReportingClient {
   }
 
   /** Publishes an .rdl through the import call and waits until the import is no longer Publishing. */
-  async importRdl(groupId: string, name: string, rdl: Uint8Array, nameConflict: 'Abort' | 'Overwrite', deadlineMs = 120_000): Promise<BiImport> {
+  async importRdl(
+    groupId: string,
+    name: string,
+    rdl: Uint8Array,
+    nameConflict: 'Abort' | 'Overwrite',
+    deadlineMs = 120_000,
+  ): Promise<BiImport> {
     const fileName = `${name}.rdl`;
     const boundary = `----svc${randomBytes(12).toString('hex')}`;
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="file0"; filename="${fileName.replace(/["\r\n]/g, '_')}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
     const body = Buffer.concat([Buffer.from(head), rdl, Buffer.from(`\r\n--${boundary}--\r\n`)]);
     const query = `datasetDisplayName=${encodeURIComponent(fileName)}&nameConflict=${nameConflict}`;
-    const res = await this.send('POST', `${backingPath`/groups/${groupId}/imports`}?${query}`, { body, contentType: `multipart/form-data; boundary=${boundary}` });
+    const res = await this.send('POST', `${backingPath`/groups/${groupId}/imports`}?${query}`, {
+      body,
+      contentType: `multipart/form-data; boundary=${boundary}`,
+    });
     let imp = res.json<BiImport>();
     const deadline = Date.now() + deadlineMs;
     while (imp.importState !== 'Succeeded' && imp.importState !== 'Failed') {
-      if (Date.now() > deadline) throw new BackingError('reporting', 0, '', 'import_timeout', `import ${imp.id} still ${imp.importState ?? 'pending'} after ${deadlineMs / 1000} s`);
+      if (Date.now() > deadline)
+        throw new BackingError(
+          'reporting',
+          0,
+          '',
+          'import_timeout',
+          `import ${imp.id} still ${imp.importState ?? 'pending'} after ${deadlineMs / 1000} s`,
+        );
       await sleep(Math.min(Number(res.headers.get('retry-after') ?? 0) * 1000 || 300, 5000));
       imp = (await this.send('GET', backingPath`/groups/${groupId}/imports/${imp.id}`)).json<BiImport>();
     }
@@ -122,17 +152,29 @@ export class ReportingClient {
     return (await this.send('GET', `${this.reports(groupId, reportId)}/datasources`)).json<{ value: BiDatasource[] }>().value ?? [];
   }
 
-  async updateDatasources(groupId: string, reportId: string, updateDetails: Array<{ datasourceName: string; connectionDetails: { server?: string; database?: string } }>): Promise<void> {
+  async updateDatasources(
+    groupId: string,
+    reportId: string,
+    updateDetails: Array<{ datasourceName: string; connectionDetails: { server?: string; database?: string } }>,
+  ): Promise<void> {
     await this.send('POST', `${this.reports(groupId, reportId)}/Default.UpdateDatasources`, { json: { updateDetails } });
   }
 
   /** A view embed token (GenerateToken V1): paginated reports take accessLevel View and no datasetId. */
-  async generateToken(groupId: string, reportId: string, body: { lifetimeInMinutes?: number; identities?: unknown[] }): Promise<{ token: string; tokenId: string; expiration: string }> {
+  async generateToken(
+    groupId: string,
+    reportId: string,
+    body: { lifetimeInMinutes?: number; identities?: unknown[] },
+  ): Promise<{ token: string; tokenId: string; expiration: string }> {
     return (await this.send('POST', `${this.reports(groupId, reportId)}/GenerateToken`, { json: { accessLevel: 'View', ...body } })).json();
   }
 
   /** Starts a render job (ExportTo, 202 with an Export). */
-  async startExport(groupId: string, reportId: string, body: { format: string; paginatedReportConfiguration?: unknown }): Promise<BiExport> {
+  async startExport(
+    groupId: string,
+    reportId: string,
+    body: { format: string; paginatedReportConfiguration?: unknown },
+  ): Promise<BiExport> {
     return (await this.send('POST', `${this.reports(groupId, reportId)}/ExportTo`, { json: body })).json<BiExport>();
   }
 

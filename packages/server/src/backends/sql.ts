@@ -6,7 +6,12 @@ import { BackingError, HostNotAllowedError } from './http-pipeline.js';
 /** A T-SQL error as the server raised it (number, state, class) with its text unmodified. */
 export class SqlError extends BackingError {
   readonly class: number;
-  constructor(readonly number: number, readonly state: number, severity: number, message: string) {
+  constructor(
+    readonly number: number,
+    readonly state: number,
+    severity: number,
+    message: string,
+  ) {
     super('sql', 0, message, String(number));
     this.name = 'SqlError';
     this.class = severity;
@@ -38,7 +43,12 @@ const isLoopback = (host: string) => ['localhost', '127.0.0.1', '::1', '[::1]'].
 
 /** Splits 'host[:port]' (1433 by default). */
 export function parseServer(server: string): { host: string; port: number } {
-  const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(server.trim().replace(/^[a-z]+:\/\//i, '').replace(/\/.*$/, ''));
+  const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(
+    server
+      .trim()
+      .replace(/^[a-z]+:\/\//i, '')
+      .replace(/\/.*$/, ''),
+  );
   if (!m) throw new BackingError('sql', 0, '', 'bad_server', `Not a SQL server address: ${server}`);
   return { host: m[1]!, port: m[2] ? Number(m[2]) : 1433 };
 }
@@ -63,7 +73,10 @@ export function connect(endpoint: SqlEndpoint, token: string, timeoutMs = 15_000
     },
   });
   let loginError: ServerMessage | undefined;
-  connection.on('errorMessage', (m: ServerMessage) => { loginError ??= m; if (m.number === 18456) loginError = m; });
+  connection.on('errorMessage', (m: ServerMessage) => {
+    loginError ??= m;
+    if (m.number === 18456) loginError = m;
+  });
   // A connection lost mid-batch fails the pending request (its callback gets the error); without a listener the
   // 'error' event would throw out of the process.
   connection.on('error', () => undefined);
@@ -81,18 +94,20 @@ export function connect(endpoint: SqlEndpoint, token: string, timeoutMs = 15_000
 function session(connection: Connection, endpoint: SqlEndpoint): SqlSession {
   return {
     endpoint,
-    batch: (sql) => new Promise((resolve, reject) => {
-      const rows: unknown[][] = [];
-      const request = new Request(sql, (err, rowCount) => {
-        if (!err) return resolve({ rowCount: rowCount ?? 0, rows });
-        // Several errors in one batch arrive together; the first is the one that stopped it.
-        const first = (err instanceof AggregateError ? err.errors[0] : err) as Error & Partial<ServerMessage> & { code?: string };
-        if (typeof first.number === 'number') return reject(new SqlError(first.number, first.state ?? 0, first.class ?? 0, first.message));
-        reject(new BackingError('sql', 0, '', first.code ?? 'EREQUEST', first.message));
-      });
-      request.on('row', (columns: Array<{ value: unknown }>) => rows.push(columns.map((c) => c.value)));
-      connection.execSqlBatch(request);
-    }),
+    batch: (sql) =>
+      new Promise((resolve, reject) => {
+        const rows: unknown[][] = [];
+        const request = new Request(sql, (err, rowCount) => {
+          if (!err) return resolve({ rowCount: rowCount ?? 0, rows });
+          // Several errors in one batch arrive together; the first is the one that stopped it.
+          const first = (err instanceof AggregateError ? err.errors[0] : err) as Error & Partial<ServerMessage> & { code?: string };
+          if (typeof first.number === 'number')
+            return reject(new SqlError(first.number, first.state ?? 0, first.class ?? 0, first.message));
+          reject(new BackingError('sql', 0, '', first.code ?? 'EREQUEST', first.message));
+        });
+        request.on('row', (columns: Array<{ value: unknown }>) => rows.push(columns.map((c) => c.value)));
+        connection.execSqlBatch(request);
+      }),
     close: () => connection.close(),
   };
 }

@@ -27,20 +27,35 @@ export async function acquireToken(req: TokenRequest, timeoutMs = 15_000): Promi
   const url = `${req.authUrl.replace(/\/+$/, '')}/${encodeURIComponent(req.tenantId)}/oauth2/v2.0/token`;
   let res: Response;
   try {
-    res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: form, signal: AbortSignal.timeout(timeoutMs) });
+    res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: form,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
   } catch (err) {
     const e = err as Error & { cause?: { code?: string } };
-    return { ok: false, status: 0, code: e.cause?.code ?? e.name, body: '', description: `${new URL(url).host}: ${e.cause?.code ?? e.message}`, ms: Date.now() - started };
+    return {
+      ok: false,
+      status: 0,
+      code: e.cause?.code ?? e.name,
+      body: '',
+      description: `${new URL(url).host}: ${e.cause?.code ?? e.message}`,
+      ms: Date.now() - started,
+    };
   }
   const text = await res.text();
   const ms = Date.now() - started;
   let body: Record<string, any> = {};
   try {
     body = JSON.parse(text);
-  } catch { /* not JSON */ }
-  if (res.ok && typeof body.access_token === 'string') return { ok: true, accessToken: body.access_token, expiresIn: Number(body.expires_in ?? 0), ms };
+  } catch {
+    /* not JSON */
+  }
+  if (res.ok && typeof body.access_token === 'string')
+    return { ok: true, accessToken: body.access_token, expiresIn: Number(body.expires_in ?? 0), ms };
   const codes = Array.isArray(body.error_codes) ? body.error_codes : [];
-  const code = codes.length ? `AADSTS${codes[0]}` : /AADSTS\d+/.exec(String(body.error_description ?? ''))?.[0] ?? body.error;
+  const code = codes.length ? `AADSTS${codes[0]}` : (/AADSTS\d+/.exec(String(body.error_description ?? ''))?.[0] ?? body.error);
   const description = typeof body.error_description === 'string' ? body.error_description.split(/\r?\n/)[0] : undefined;
   return { ok: false, status: res.status, error: body.error, code, description, body: text, ms };
 }

@@ -30,7 +30,8 @@ export class AppCheck {
     const target = this.items.get(key);
     if (!target) this.fail(item, `${field} refers to '${key}', which is not an item of this app`);
     if (target.key === item.key) this.fail(item, `${field} refers to the item itself`);
-    if (!types.includes(target.itemType)) this.fail(item, `${field} refers to '${key}' of type ${target.itemType}; expected ${types.join(' or ')}`);
+    if (!types.includes(target.itemType))
+      this.fail(item, `${field} refers to '${key}' of type ${target.itemType}; expected ${types.join(' or ')}`);
     return target;
   }
 

@@ -29,7 +29,8 @@ function checkToken(check: AppCheck, item: CatalogItem, token: string) {
   }
   const target = check.items.get(ref[1]!);
   if (!target) check.fail(item, `token '\${${token}}' names '${ref[1]}', which is not an item of this app`);
-  if (ref[2] !== 'id' && !SQL_TYPES.includes(target.itemType)) check.fail(item, `token '\${${token}}': only a lakehouse or warehouse has a ${ref[2]}`);
+  if (ref[2] !== 'id' && !SQL_TYPES.includes(target.itemType))
+    check.fail(item, `token '\${${token}}': only a lakehouse or warehouse has a ${ref[2]}`);
 }
 
 const BINDING = /\$\{(item:[a-z0-9-]+\.(?:id|sqlEndpoint|sqlEndpointId)|workspace\.id|bi\.apiHost|connection\.id)\}/g;
@@ -50,6 +51,7 @@ export function boundItemKeys(value: unknown): string[] {
 export function resolveBindings<T>(value: T, lookup: (token: string) => string | undefined): T {
   if (typeof value === 'string') return value.replace(BINDING, (m, token: string) => lookup(token) ?? m) as T;
   if (Array.isArray(value)) return value.map((v) => resolveBindings(v, lookup)) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveBindings(v, lookup)])) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveBindings(v, lookup)])) as T;
   return value;
 }

@@ -5,8 +5,31 @@ import { isNowToken } from './seed-tokens.js';
 /** KQL scalar types a table column may have. */
 export const KQL_TYPES = ['string', 'long', 'int', 'real', 'datetime', 'bool', 'dynamic', 'guid', 'timespan', 'decimal'] as const;
 
-const SPARK_SIMPLE = ['string', 'int', 'integer', 'bigint', 'long', 'smallint', 'tinyint', 'double', 'float', 'boolean', 'date', 'timestamp', 'binary'];
-const SEARCH_SCALARS = ['Edm.String', 'Edm.Int32', 'Edm.Int64', 'Edm.Double', 'Edm.Boolean', 'Edm.DateTimeOffset', 'Edm.GeographyPoint', 'Edm.ComplexType'];
+const SPARK_SIMPLE = [
+  'string',
+  'int',
+  'integer',
+  'bigint',
+  'long',
+  'smallint',
+  'tinyint',
+  'double',
+  'float',
+  'boolean',
+  'date',
+  'timestamp',
+  'binary',
+];
+const SEARCH_SCALARS = [
+  'Edm.String',
+  'Edm.Int32',
+  'Edm.Int64',
+  'Edm.Double',
+  'Edm.Boolean',
+  'Edm.DateTimeOffset',
+  'Edm.GeographyPoint',
+  'Edm.ComplexType',
+];
 const SEARCH_VECTOR_ELEMENTS = ['Edm.Single', 'Edm.Half', 'Edm.Int16', 'Edm.SByte', 'Edm.Byte'];
 /** TMSL column data types. */
 export const TMSL_TYPES = ['string', 'int64', 'double', 'decimal', 'boolean', 'dateTime', 'binary'];
@@ -28,17 +51,28 @@ export const isKqlType = (t: string) => (KQL_TYPES as readonly string[]).include
 export function fitsKql(t: string, v: unknown): boolean {
   if (v === null) return true;
   switch (t) {
-    case 'string': return typeof v === 'string';
-    case 'int': return isInt(v) && Math.abs(v as number) <= 2 ** 31;
-    case 'long': return isInt(v);
-    case 'real': return isNum(v);
-    case 'decimal': return isDecimal(v);
-    case 'datetime': return isInstant(v);
-    case 'bool': return typeof v === 'boolean';
-    case 'guid': return typeof v === 'string' && GUID.test(v);
-    case 'timespan': return typeof v === 'string' && TIMESPAN.test(v);
-    case 'dynamic': return true;
-    default: return false;
+    case 'string':
+      return typeof v === 'string';
+    case 'int':
+      return isInt(v) && Math.abs(v as number) <= 2 ** 31;
+    case 'long':
+      return isInt(v);
+    case 'real':
+      return isNum(v);
+    case 'decimal':
+      return isDecimal(v);
+    case 'datetime':
+      return isInstant(v);
+    case 'bool':
+      return typeof v === 'boolean';
+    case 'guid':
+      return typeof v === 'string' && GUID.test(v);
+    case 'timespan':
+      return typeof v === 'string' && TIMESPAN.test(v);
+    case 'dynamic':
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -50,14 +84,28 @@ export function fitsSpark(t: string, v: unknown): boolean {
   if (v === null) return true;
   if (t.startsWith('decimal')) return isDecimal(v);
   switch (t) {
-    case 'string': return typeof v === 'string';
-    case 'int': case 'integer': case 'smallint': case 'tinyint': case 'bigint': case 'long': return isInt(v);
-    case 'double': case 'float': return isNum(v);
-    case 'boolean': return typeof v === 'boolean';
-    case 'date': return typeof v === 'string' && (ISO_DATE.test(v) || isNowToken(v));
-    case 'timestamp': return isInstant(v);
-    case 'binary': return typeof v === 'string';
-    default: return false;
+    case 'string':
+      return typeof v === 'string';
+    case 'int':
+    case 'integer':
+    case 'smallint':
+    case 'tinyint':
+    case 'bigint':
+    case 'long':
+      return isInt(v);
+    case 'double':
+    case 'float':
+      return isNum(v);
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'date':
+      return typeof v === 'string' && (ISO_DATE.test(v) || isNowToken(v));
+    case 'timestamp':
+      return isInstant(v);
+    case 'binary':
+      return typeof v === 'string';
+    default:
+      return false;
   }
 }
 
@@ -73,14 +121,28 @@ export function fitsSearch(t: string, v: unknown): boolean {
   const inner = /^Collection\((.+)\)$/.exec(t)?.[1];
   if (inner) return Array.isArray(v) && v.every((e) => fitsSearch(inner, e));
   switch (t) {
-    case 'Edm.String': return typeof v === 'string';
-    case 'Edm.Int32': case 'Edm.Int64': case 'Edm.Int16': case 'Edm.SByte': case 'Edm.Byte': return isInt(v);
-    case 'Edm.Double': case 'Edm.Single': case 'Edm.Half': return isNum(v);
-    case 'Edm.Boolean': return typeof v === 'boolean';
-    case 'Edm.DateTimeOffset': return isInstant(v);
-    case 'Edm.GeographyPoint': return typeof v === 'object' && (v as { type?: string }).type === 'Point';
-    case 'Edm.ComplexType': return typeof v === 'object';
-    default: return false;
+    case 'Edm.String':
+      return typeof v === 'string';
+    case 'Edm.Int32':
+    case 'Edm.Int64':
+    case 'Edm.Int16':
+    case 'Edm.SByte':
+    case 'Edm.Byte':
+      return isInt(v);
+    case 'Edm.Double':
+    case 'Edm.Single':
+    case 'Edm.Half':
+      return isNum(v);
+    case 'Edm.Boolean':
+      return typeof v === 'boolean';
+    case 'Edm.DateTimeOffset':
+      return isInstant(v);
+    case 'Edm.GeographyPoint':
+      return typeof v === 'object' && (v as { type?: string }).type === 'Point';
+    case 'Edm.ComplexType':
+      return typeof v === 'object';
+    default:
+      return false;
   }
 }
 

@@ -38,5 +38,13 @@ export function describeApp(app: CuratedApp): InstallPlan {
     return { ...base, backing: type.backing, calls, action: planText(calls) };
   });
   const live = items.filter((i) => i.provisioning === 'live').length;
-  return { appId: app.id, displayName: app.displayName, totalItems: items.length, live, stored: items.length - live, edges: app.edges.length, items };
+  return {
+    appId: app.id,
+    displayName: app.displayName,
+    totalItems: items.length,
+    live,
+    stored: items.length - live,
+    edges: app.edges.length,
+    items,
+  };
 }

@@ -10,14 +10,16 @@ export function validateEdges(check: AppCheck, edges: readonly CatalogEdge[]) {
   const seen = new Set<string>();
   edges.forEach((e, n) => {
     const where = `edge ${n + 1} (${e.from} -${e.kind}-> ${e.to})`;
-    if (!(EDGE_KINDS as readonly string[]).includes(e.kind)) check.fail(undefined, `${where}: kind '${e.kind}' is not one of ${EDGE_KINDS.join(', ')}`);
+    if (!(EDGE_KINDS as readonly string[]).includes(e.kind))
+      check.fail(undefined, `${where}: kind '${e.kind}' is not one of ${EDGE_KINDS.join(', ')}`);
     const from = check.items.get(e.from);
     const to = check.items.get(e.to);
     if (!from) check.fail(undefined, `${where}: from '${e.from}' is not an item of this app`);
     if (!to) check.fail(undefined, `${where}: to '${e.to}' is not an item of this app`);
     if (from === to) check.fail(undefined, `${where}: an edge cannot join an item to itself`);
     const rule = EDGE_RULES[e.kind];
-    if (!rule.from.includes(from.itemType) || !rule.to.includes(to.itemType)) check.fail(undefined, `${where}: a ${from.itemType} cannot '${e.kind}' a ${to.itemType}`);
+    if (!rule.from.includes(from.itemType) || !rule.to.includes(to.itemType))
+      check.fail(undefined, `${where}: a ${from.itemType} cannot '${e.kind}' a ${to.itemType}`);
     const id = `${e.from}|${e.kind}|${e.to}`;
     if (seen.has(id)) check.fail(undefined, `${where}: declared twice`);
     seen.add(id);

@@ -24,7 +24,16 @@ const Manifest = Type.Object(
     description: Text,
     version: Type.String({ pattern: '^\\d+\\.\\d+\\.\\d+$' }),
     items: Type.Array(
-      Type.Object({ key: Key, itemType: Text, displayName: Type.String({ minLength: 1, maxLength: 256 }), description: Type.String({ maxLength: 256 }), content: Text }, { additionalProperties: false }),
+      Type.Object(
+        {
+          key: Key,
+          itemType: Text,
+          displayName: Type.String({ minLength: 1, maxLength: 256 }),
+          description: Type.String({ maxLength: 256 }),
+          content: Text,
+        },
+        { additionalProperties: false },
+      ),
     ),
     edges: Type.Array(Type.Object({ from: Text, to: Text, kind: Text }, { additionalProperties: false })),
   },
@@ -54,7 +63,9 @@ function inside(appDir: string, appId: string, itemKey: string, rel: string): st
 
 /** Every file under `dir`, relative to it. */
 function listFiles(dir: string, base = dir): string[] {
-  return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? listFiles(join(dir, n), base) : [relative(base, join(dir, n))]));
+  return readdirSync(dir).flatMap((n) =>
+    statSync(join(dir, n)).isDirectory() ? listFiles(join(dir, n), base) : [relative(base, join(dir, n))],
+  );
 }
 
 /** Loads one app folder and validates it completely. */
@@ -71,14 +82,18 @@ export function loadApp(appDir: string): CuratedApp {
   if (m.items.length < 8 || m.items.length > 12) fail(undefined, `has ${m.items.length} items; an app has 8 to 12`);
   const dupKey = firstDuplicate(m.items.map((i) => i.key));
   if (dupKey) fail(dupKey, 'key is used by two items');
-  const dupName = firstDuplicate(m.items.map((i) => `${i.itemType} '${i.displayName}'`), true);
+  const dupName = firstDuplicate(
+    m.items.map((i) => `${i.itemType} '${i.displayName}'`),
+    true,
+  );
   if (dupName) fail(undefined, `two items are the ${dupName}`);
 
   const used = new Set(['app.json', 'README.md']);
   const items: CatalogItem[] = m.items.map((i) => {
     const type = findItemType(i.itemType);
     if (!type) return fail(i.key, `itemType '${i.itemType}' is not an item type`);
-    if (type.nameRule && !type.nameRule.pattern.test(i.displayName)) fail(i.key, `${type.id} name '${i.displayName}' ${type.nameRule.rule}`);
+    if (type.nameRule && !type.nameRule.pattern.test(i.displayName))
+      fail(i.key, `${type.id} name '${i.displayName}' ${type.nameRule.rule}`);
     const path = inside(appDir, m.id, i.key, i.content);
     used.add(relative(appDir, path));
     const raw = readJson(m.id, i.key, path);
@@ -94,7 +109,14 @@ export function loadApp(appDir: string): CuratedApp {
       },
     };
     const content = type.load ? type.load(raw, files) : raw;
-    return { key: i.key, itemType: type.id, displayName: i.displayName, description: i.description, provisioning: type.provision ? 'live' : 'stored', content };
+    return {
+      key: i.key,
+      itemType: type.id,
+      displayName: i.displayName,
+      description: i.description,
+      provisioning: type.provision ? 'live' : 'stored',
+      content,
+    };
   });
   const stray = listFiles(appDir).find((f) => !used.has(f));
   if (stray) fail(undefined, `file ${stray} is not the content of any item`);
@@ -104,13 +126,23 @@ export function loadApp(appDir: string): CuratedApp {
   for (const item of items) checkBindings(check, item);
   const edges = m.edges.map((e) => ({ from: e.from, to: e.to, kind: e.kind as EdgeKind }));
   validateEdges(check, edges);
-  return deepFreeze({ id: m.id, displayName: m.displayName, summary: m.summary, description: m.description, version: m.version, items, edges });
+  return deepFreeze({
+    id: m.id,
+    displayName: m.displayName,
+    summary: m.summary,
+    description: m.description,
+    version: m.version,
+    items,
+    edges,
+  });
 }
 
 /** Loads every app under `dir` (default `<repo>/catalog/apps`), validating each; throws a CatalogError on the first broken one. */
 export function loadCatalog(dir: string = DEFAULT_CATALOG_DIR): Catalog {
   if (!existsSync(dir)) throw new CatalogError('(catalog)', undefined, `folder ${dir} does not exist`);
-  const ids = readdirSync(dir).filter((n) => statSync(join(dir, n)).isDirectory()).sort();
+  const ids = readdirSync(dir)
+    .filter((n) => statSync(join(dir, n)).isDirectory())
+    .sort();
   if (ids.length === 0) throw new CatalogError('(catalog)', undefined, `folder ${dir} holds no apps`);
   const apps = ids.map((id) => loadApp(join(resolve(dir), id)));
   const byId = new Map(apps.map((a) => [a.id, a]));

@@ -65,7 +65,8 @@ export function readJinja(sql: string): { refs: string[]; sources: [string, stri
   const refs: string[] = [];
   const sources: [string, string][] = [];
   const config: Record<string, string> = {};
-  if (/\{%|\{#/.test(sql)) throw new Error('uses jinja statements or comments; only {{ ref() }}, {{ source() }} and {{ config() }} are supported');
+  if (/\{%|\{#/.test(sql))
+    throw new Error('uses jinja statements or comments; only {{ ref() }}, {{ source() }} and {{ config() }} are supported');
   for (const m of sql.matchAll(/\{\{([\s\S]*?)\}\}/g)) {
     const call = m[1]!.trim();
     const ref = /^ref\(\s*'([^']+)'\s*\)$/.exec(call);

@@ -51,7 +51,10 @@ export function storeTables(check: AppCheck, item: CatalogItem): StoreTables | u
     }
     case 'mirrored-database': {
       const mounted = (item.content as MirroredDatabaseContent).mirroring.properties.mountedTables ?? [];
-      return { flavor: 'mirror', tables: new Map(mounted.map((m) => [`${m.source.typeProperties.schemaName}.${m.source.typeProperties.tableName}`, undefined])) };
+      return {
+        flavor: 'mirror',
+        tables: new Map(mounted.map((m) => [`${m.source.typeProperties.schemaName}.${m.source.typeProperties.tableName}`, undefined])),
+      };
     }
     case 'eventstream': {
       const dest = (item.content as EventstreamContent).destination;

@@ -27,15 +27,18 @@ export function validateActivator(check: AppCheck, item: CatalogItem) {
   const c = item.content as ActivatorContent;
   const source = check.ref(item, c.source, [...KQL_TYPES, 'eventstream', 'lakehouse', 'search-index'], 'source');
   check.imply(item.key, source.key, 'triggers-on', `the activator watches '${source.key}'`);
-  if (source.itemType === 'eventstream' && 'customEndpoint' in (source.content as EventstreamContent).destination) check.fail(item, `eventstream '${source.key}' lands in no table to watch`);
+  if (source.itemType === 'eventstream' && 'customEndpoint' in (source.content as EventstreamContent).destination)
+    check.fail(item, `eventstream '${source.key}' lands in no table to watch`);
   const store = storeTables(check, source)!;
   const columns = store.tables.get(c.table);
   if (!columns) check.fail(item, `table '${c.table}' does not exist in '${source.key}' (has ${[...store.tables.keys()].join(', ')})`);
   for (const t of c.triggers) {
     const col = columns.find((x) => x.name === t.condition.column);
     if (!col) check.fail(item, `trigger '${t.name}' compares column '${t.condition.column}', which table '${c.table}' does not have`);
-    if (!fitsColumn(store.flavor, col.type, t.condition.value)) check.fail(item, `trigger '${t.name}' compares ${col.name} (${col.type}) with ${JSON.stringify(t.condition.value)}`);
-    if (t.action.kind === 'email' && !EMAIL.test(t.action.receiver)) check.fail(item, `trigger '${t.name}' emails '${t.action.receiver}', which is not an email address`);
+    if (!fitsColumn(store.flavor, col.type, t.condition.value))
+      check.fail(item, `trigger '${t.name}' compares ${col.name} (${col.type}) with ${JSON.stringify(t.condition.value)}`);
+    if (t.action.kind === 'email' && !EMAIL.test(t.action.receiver))
+      check.fail(item, `trigger '${t.name}' emails '${t.action.receiver}', which is not an email address`);
   }
 }
 
@@ -48,7 +51,8 @@ export function validateReport(check: AppCheck, item: CatalogItem) {
   if (rdl.faults[0]) check.fail(item, `${c.rdlFile} ${faultText(rdl.faults[0])}`);
   for (const ds of rdl.dataSources.filter((d) => d.provider === 'PBIDATASET')) {
     if (!model) check.fail(item, `data source '${ds.name}' is a semantic model but the content names no semanticModel`);
-    if (!ds.connectString.includes(`\${item:${model.key}.id}`)) check.fail(item, `data source '${ds.name}' ConnectString must name the model as \${item:${model.key}.id}`);
+    if (!ds.connectString.includes(`\${item:${model.key}.id}`))
+      check.fail(item, `data source '${ds.name}' ConnectString must name the model as \${item:${model.key}.id}`);
   }
   if (!model) return;
   const idx = modelIndex(model.content as SemanticModelContent);
@@ -83,7 +87,12 @@ export function validateStored(check: AppCheck, item: CatalogItem) {
       if (!(field in o)) continue;
       const keys = Array.isArray(o[field]) ? (o[field] as unknown[]) : [o[field]];
       keys.forEach((k, i) => {
-        const target = check.ref(item, k, [...check.items.values()].map((x) => x.itemType), `${path}.${field}${Array.isArray(o[field]) ? `[${i}]` : ''}`);
+        const target = check.ref(
+          item,
+          k,
+          [...check.items.values()].map((x) => x.itemType),
+          `${path}.${field}${Array.isArray(o[field]) ? `[${i}]` : ''}`,
+        );
         check.imply(item.key, target.key, undefined, `${path}.${field} refers to '${target.key}'`);
         if (field === 'source') checkUse(check, item, target, o, `${path}`);
       });
@@ -95,24 +104,33 @@ export function validateStored(check: AppCheck, item: CatalogItem) {
 
 /** What an object that names a `source` asks of it: KQL queries, tables and columns, search documents, measures and DAX fields. */
 function checkUse(check: AppCheck, item: CatalogItem, source: CatalogItem, o: Record<string, unknown>, path: string) {
-  if (typeof o.query === 'string' && KQL_TYPES.includes(source.itemType) && !firstMention(o.query, kqlNames(source))) check.fail(item, `${path}.query names no table or function of '${source.key}'`);
+  if (typeof o.query === 'string' && KQL_TYPES.includes(source.itemType) && !firstMention(o.query, kqlNames(source)))
+    check.fail(item, `${path}.query names no table or function of '${source.key}'`);
   const store = storeTables(check, source);
   if (store && typeof o.table === 'string') {
     if (!store.tables.has(o.table)) check.fail(item, `${path}.table '${o.table}' is not a table of '${source.key}'`);
     const columns = store.tables.get(o.table);
     const wanted = [o.column, ...(Array.isArray(o.columns) ? o.columns : [])].filter((x): x is string => typeof x === 'string');
-    for (const w of wanted) if (columns && !columns.some((col) => col.name === w)) check.fail(item, `${path} uses column '${w}', which ${o.table} of '${source.key}' does not have`);
+    for (const w of wanted)
+      if (columns && !columns.some((col) => col.name === w))
+        check.fail(item, `${path} uses column '${w}', which ${o.table} of '${source.key}' does not have`);
   }
   if (source.itemType === 'search-index' && Array.isArray(o.documents)) {
     const { index, documents } = source.content as SearchIndexContent;
     const key = index.fields.find((f) => f.key)!.name;
-    for (const d of o.documents) if (!documents.some((doc) => doc[key] === d)) check.fail(item, `${path}.documents names '${String(d)}', which is not a document of '${source.key}'`);
+    for (const d of o.documents)
+      if (!documents.some((doc) => doc[key] === d))
+        check.fail(item, `${path}.documents names '${String(d)}', which is not a document of '${source.key}'`);
   }
   if (source.itemType === 'semantic-model') {
     const idx = modelIndex(source.content as SemanticModelContent);
     const measures = [o.measure, ...(Array.isArray(o.measures) ? o.measures : [])].filter((x): x is string => typeof x === 'string');
-    for (const m of measures) if (![...idx.tables.values()].some((t) => t.measures.has(m))) check.fail(item, `${path} uses measure '${m}', which semantic model '${source.key}' does not have`);
+    for (const m of measures)
+      if (![...idx.tables.values()].some((t) => t.measures.has(m)))
+        check.fail(item, `${path} uses measure '${m}', which semantic model '${source.key}' does not have`);
     const fields = (Array.isArray(o.fields) ? o.fields : []).filter((x): x is string => typeof x === 'string');
-    for (const f of fields) if (!/\[/.test(f) || unresolvedDaxRef(f, idx)) check.fail(item, `${path} uses field '${f}', which semantic model '${source.key}' does not have`);
+    for (const f of fields)
+      if (!/\[/.test(f) || unresolvedDaxRef(f, idx))
+        check.fail(item, `${path} uses field '${f}', which semantic model '${source.key}' does not have`);
   }
 }

@@ -12,7 +12,12 @@ export interface ModelIndex {
 
 /** The DAX-visible names of a semantic model's content. */
 export function modelIndex(c: SemanticModelContent): ModelIndex {
-  const tables = new Map(c.model.model.tables.map((t) => [t.name, { columns: new Set(t.columns.map((col) => col.name)), measures: new Set((t.measures ?? []).map((m) => m.name)) }]));
+  const tables = new Map(
+    c.model.model.tables.map((t) => [
+      t.name,
+      { columns: new Set(t.columns.map((col) => col.name)), measures: new Set((t.measures ?? []).map((m) => m.name)) },
+    ]),
+  );
   const names = new Set([...tables.values()].flatMap((t) => [...t.columns, ...t.measures]));
   return { tables, names };
 }
@@ -40,24 +45,41 @@ export function validateSemanticModel(check: AppCheck, item: CatalogItem) {
   check.imply(item.key, source.key, 'reads-from', `the model's tables are '${source.key}' tables`);
   const store = storeTables(check, source)!;
   const model = c.model.model;
-  const dupTable = firstDuplicate(model.tables.map((t) => t.name), true);
+  const dupTable = firstDuplicate(
+    model.tables.map((t) => t.name),
+    true,
+  );
   if (dupTable) check.fail(item, `model declares table '${dupTable}' twice`);
-  const dupMeasure = firstDuplicate(model.tables.flatMap((t) => (t.measures ?? []).map((m) => m.name)), true);
+  const dupMeasure = firstDuplicate(
+    model.tables.flatMap((t) => (t.measures ?? []).map((m) => m.name)),
+    true,
+  );
   if (dupMeasure) check.fail(item, `model declares measure '${dupMeasure}' twice`);
   const expressions = new Set((model.expressions ?? []).map((e) => e.name));
   for (const t of model.tables) {
     for (const p of t.partitions) {
       const schema = p.source.schemaName ?? 'dbo';
-      const entity = source.itemType === 'lakehouse' ? (schema === 'dbo' ? p.source.entityName : `${schema}.${p.source.entityName}`) : `${schema}.${p.source.entityName}`;
-      if (!store.tables.has(entity)) check.fail(item, `table '${t.name}' partition reads '${entity}', which is not a table of ${source.itemType} '${source.key}'`);
-      if (p.source.expressionSource && !expressions.has(p.source.expressionSource)) check.fail(item, `table '${t.name}' partition uses expression '${p.source.expressionSource}', which model.expressions does not declare`);
+      const entity =
+        source.itemType === 'lakehouse'
+          ? schema === 'dbo'
+            ? p.source.entityName
+            : `${schema}.${p.source.entityName}`
+          : `${schema}.${p.source.entityName}`;
+      if (!store.tables.has(entity))
+        check.fail(item, `table '${t.name}' partition reads '${entity}', which is not a table of ${source.itemType} '${source.key}'`);
+      if (p.source.expressionSource && !expressions.has(p.source.expressionSource))
+        check.fail(
+          item,
+          `table '${t.name}' partition uses expression '${p.source.expressionSource}', which model.expressions does not declare`,
+        );
       const columns = store.tables.get(entity);
       for (const col of t.columns) {
         if (!TMSL_TYPES.includes(col.dataType)) check.fail(item, `column '${t.name}'[${col.name}] has unknown dataType '${col.dataType}'`);
         if (!columns) continue;
         const sc = columns.find((x) => x.name === col.sourceColumn);
         if (!sc) check.fail(item, `column '${t.name}'[${col.name}] reads '${col.sourceColumn}', which is not a column of ${entity}`);
-        if (tmslTypeOf(sc.type) !== col.dataType) check.fail(item, `column '${t.name}'[${col.name}] is ${col.dataType} but ${entity}.${sc.name} is ${sc.type}`);
+        if (tmslTypeOf(sc.type) !== col.dataType)
+          check.fail(item, `column '${t.name}'[${col.name}] is ${col.dataType} but ${entity}.${sc.name} is ${sc.type}`);
       }
     }
   }
@@ -69,8 +91,12 @@ export function validateSemanticModel(check: AppCheck, item: CatalogItem) {
     }
   }
   for (const r of model.relationships ?? []) {
-    for (const [table, column] of [[r.fromTable, r.fromColumn], [r.toTable, r.toColumn]] as const) {
-      if (!idx.tables.get(table)?.columns.has(column)) check.fail(item, `relationship '${r.name}' uses '${table}'[${column}], which the model does not have`);
+    for (const [table, column] of [
+      [r.fromTable, r.fromColumn],
+      [r.toTable, r.toColumn],
+    ] as const) {
+      if (!idx.tables.get(table)?.columns.has(column))
+        check.fail(item, `relationship '${r.name}' uses '${table}'[${column}], which the model does not have`);
     }
   }
 }

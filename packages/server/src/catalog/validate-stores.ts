@@ -11,18 +11,39 @@ import type { CatalogItem } from './types.js';
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Checks seed rows against columns: the count of values, then each value's type. */
-function checkRows(check: AppCheck, item: CatalogItem, table: string, columns: { name: string; type: string }[], rows: unknown[][], fits: (t: string, v: unknown) => boolean) {
+function checkRows(
+  check: AppCheck,
+  item: CatalogItem,
+  table: string,
+  columns: { name: string; type: string }[],
+  rows: unknown[][],
+  fits: (t: string, v: unknown) => boolean,
+) {
   rows.forEach((row, r) => {
-    if (row.length !== columns.length) check.fail(item, `table '${table}' seed row ${r + 1} has ${row.length} values for ${columns.length} columns`);
+    if (row.length !== columns.length)
+      check.fail(item, `table '${table}' seed row ${r + 1} has ${row.length} values for ${columns.length} columns`);
     row.forEach((v, c) => {
-      if (!fits(columns[c]!.type, v)) check.fail(item, `table '${table}' seed row ${r + 1} column '${columns[c]!.name}' (${columns[c]!.type}) cannot hold ${JSON.stringify(v)}`);
+      if (!fits(columns[c]!.type, v))
+        check.fail(
+          item,
+          `table '${table}' seed row ${r + 1} column '${columns[c]!.name}' (${columns[c]!.type}) cannot hold ${JSON.stringify(v)}`,
+        );
     });
   });
 }
 
 /** Checks the names and types of columns. */
-function checkColumns(check: AppCheck, item: CatalogItem, table: string, columns: { name: string; type: string }[], isType: (t: string) => boolean) {
-  const dup = firstDuplicate(columns.map((c) => c.name), true);
+function checkColumns(
+  check: AppCheck,
+  item: CatalogItem,
+  table: string,
+  columns: { name: string; type: string }[],
+  isType: (t: string) => boolean,
+) {
+  const dup = firstDuplicate(
+    columns.map((c) => c.name),
+    true,
+  );
   if (dup) check.fail(item, `table '${table}' declares column '${dup}' twice`);
   for (const c of columns) if (!isType(c.type)) check.fail(item, `table '${table}' column '${c.name}' has unknown type '${c.type}'`);
 }
@@ -30,7 +51,10 @@ function checkColumns(check: AppCheck, item: CatalogItem, table: string, columns
 /** A lakehouse: table names and folders, column types, seed rows, file paths. */
 export function validateLakehouse(check: AppCheck, item: CatalogItem) {
   const c = item.content as LakehouseContent;
-  const dup = firstDuplicate(c.tables.map((t) => t.name), true);
+  const dup = firstDuplicate(
+    c.tables.map((t) => t.name),
+    true,
+  );
   if (dup) check.fail(item, `declares table '${dup}' twice`);
   for (const t of c.tables) {
     if (!TABLE_NAME.test(t.name)) check.fail(item, `table name '${t.name}' must use letters, digits and _`);
@@ -64,8 +88,13 @@ export function validateWarehouse(check: AppCheck, item: CatalogItem) {
   const c = item.content as WarehouseContent;
   // The warehouse is a Synapse dedicated SQL pool: its grammar has no FOREIGN KEY and no CREATE OR ALTER.
   for (const [i, stmt] of c.ddl.entries()) {
-    if (/\bFOREIGN\s+KEY\b|\bREFERENCES\b/i.test(stmt)) check.fail(item, `ddl[${i}] declares a FOREIGN KEY, which a dedicated SQL pool does not support; keep the relationship in the semantic model`);
-    if (/^\s*CREATE\s+OR\s+ALTER\b/i.test(stmt)) check.fail(item, `ddl[${i}] uses CREATE OR ALTER, which a dedicated SQL pool does not support`);
+    if (/\bFOREIGN\s+KEY\b|\bREFERENCES\b/i.test(stmt))
+      check.fail(
+        item,
+        `ddl[${i}] declares a FOREIGN KEY, which a dedicated SQL pool does not support; keep the relationship in the semantic model`,
+      );
+    if (/^\s*CREATE\s+OR\s+ALTER\b/i.test(stmt))
+      check.fail(item, `ddl[${i}] uses CREATE OR ALTER, which a dedicated SQL pool does not support`);
   }
   let ddl: ReturnType<typeof parseDdl>;
   try {
@@ -74,11 +103,14 @@ export function validateWarehouse(check: AppCheck, item: CatalogItem) {
     check.fail(item, (err as Error).message);
   }
   const tables = new Map(ddl.tables.map((t) => [`${t.schema}.${t.name}`, t]));
-  for (const t of ddl.tables) if (!ddl.schemas.has(t.schema)) check.fail(item, `table ${t.schema}.${t.name} is in schema '${t.schema}', which no CREATE SCHEMA creates`);
+  for (const t of ddl.tables)
+    if (!ddl.schemas.has(t.schema))
+      check.fail(item, `table ${t.schema}.${t.name} is in schema '${t.schema}', which no CREATE SCHEMA creates`);
   for (const s of c.seeds ?? []) {
     const t = tables.get(s.table.includes('.') ? s.table : `dbo.${s.table}`);
     if (!t) check.fail(item, `seed table '${s.table}' is not created by the DDL`);
-    for (const k of s.key) if (!t.columns.some((col) => col.name === k)) check.fail(item, `seed '${s.table}' key column '${k}' is not a column of the table`);
+    for (const k of s.key)
+      if (!t.columns.some((col) => col.name === k)) check.fail(item, `seed '${s.table}' key column '${k}' is not a column of the table`);
     checkRows(check, item, s.table, t.columns, s.rows, fitsSql);
     const keyIdx = s.key.map((k) => t.columns.findIndex((col) => col.name === k));
     const dupKey = firstDuplicate(s.rows.map((r) => JSON.stringify(keyIdx.map((i) => r[i]))));
@@ -97,8 +129,10 @@ export function validateWarehouse(check: AppCheck, item: CatalogItem) {
       check.fail(item, `model '${m.name}' ${(err as Error).message}`);
     }
     if (tables.has(`${modelSchema}.${m.name}`)) check.fail(item, `model '${m.name}' would replace table ${modelSchema}.${m.name}`);
-    if ((jinja.config.materialized ?? 'view') !== 'view') check.fail(item, `model '${m.name}' is materialized '${jinja.config.materialized}'; the warehouse runs models as views`);
-    for (const r of jinja.refs) if (!models.has(r)) check.fail(item, `model '${m.name}' refs '${r}', which is not a model of this warehouse`);
+    if ((jinja.config.materialized ?? 'view') !== 'view')
+      check.fail(item, `model '${m.name}' is materialized '${jinja.config.materialized}'; the warehouse runs models as views`);
+    for (const r of jinja.refs)
+      if (!models.has(r)) check.fail(item, `model '${m.name}' refs '${r}', which is not a model of this warehouse`);
     for (const [s, t] of jinja.sources) {
       const src = c.sources?.[s];
       if (!src || !src.tables.includes(t)) check.fail(item, `model '${m.name}' uses source('${s}','${t}'), which sources does not declare`);
@@ -109,9 +143,12 @@ export function validateWarehouse(check: AppCheck, item: CatalogItem) {
     if (src.lakehouse) {
       const lh = check.ref(item, src.lakehouse, ['lakehouse'], `sources.${name}.lakehouse`);
       const lt = (lh.content as LakehouseContent).tables.map((t) => t.name);
-      for (const t of src.tables) if (!lt.includes(t)) check.fail(item, `source '${name}' table '${t}' is not a table of lakehouse '${lh.key}'`);
+      for (const t of src.tables)
+        if (!lt.includes(t)) check.fail(item, `source '${name}' table '${t}' is not a table of lakehouse '${lh.key}'`);
       check.imply(item.key, lh.key, 'reads-from', `source '${name}' reads lakehouse '${lh.key}'`);
-    } else for (const t of src.tables) if (!tables.has(`${src.schema}.${t}`)) check.fail(item, `source '${name}' table ${src.schema}.${t} is not created by the DDL`);
+    } else
+      for (const t of src.tables)
+        if (!tables.has(`${src.schema}.${t}`)) check.fail(item, `source '${name}' table ${src.schema}.${t} is not created by the DDL`);
   }
   const state = new Map<string, 'visiting' | 'done'>();
   const visit = (n: string, path: string[]) => {
@@ -137,13 +174,19 @@ export function validateSearchIndex(check: AppCheck, item: CatalogItem) {
   const vs = index.vectorSearch as { profiles?: { name: string; algorithm: string }[]; algorithms?: { name: string }[] } | undefined;
   for (const f of index.fields.filter((f) => f.vectorSearchProfile !== undefined || f.dimensions !== undefined)) {
     const profile = vs?.profiles?.find((p) => p.name === f.vectorSearchProfile);
-    if (!profile || !Number.isInteger(f.dimensions)) check.fail(item, `vector field '${f.name}' needs dimensions and a vectorSearchProfile declared in vectorSearch.profiles`);
-    if (!vs?.algorithms?.some((a) => a.name === profile.algorithm)) check.fail(item, `vector profile '${profile.name}' names algorithm '${profile.algorithm}', which vectorSearch.algorithms does not declare`);
+    if (!profile || !Number.isInteger(f.dimensions))
+      check.fail(item, `vector field '${f.name}' needs dimensions and a vectorSearchProfile declared in vectorSearch.profiles`);
+    if (!vs?.algorithms?.some((a) => a.name === profile.algorithm))
+      check.fail(
+        item,
+        `vector profile '${profile.name}' names algorithm '${profile.algorithm}', which vectorSearch.algorithms does not declare`,
+      );
   }
   const fields = new Map(index.fields.map((f) => [f.name, f]));
   documents.forEach((doc, n) => {
     const k = doc[key.name];
-    if (typeof k !== 'string' || !/^[A-Za-z0-9_=-]+$/.test(k)) check.fail(item, `document ${n + 1} has no valid key '${key.name}' (letters, digits, _, -, =)`);
+    if (typeof k !== 'string' || !/^[A-Za-z0-9_=-]+$/.test(k))
+      check.fail(item, `document ${n + 1} has no valid key '${key.name}' (letters, digits, _, -, =)`);
     for (const [name, v] of Object.entries(doc)) {
       const f = fields.get(name);
       if (!f) check.fail(item, `document '${k}' has field '${name}', which the index does not declare`);
@@ -159,10 +202,14 @@ export function validateMirroredDatabase(check: AppCheck, item: CatalogItem) {
   const c = item.content as MirroredDatabaseContent;
   const src = c.mirroring.properties.source.typeProperties;
   if (c.connection) {
-    if (src.connection !== '${connection.id}') check.fail(item, "mirroring source connection must be '${connection.id}' when the content declares a connection");
-    if (src.database !== c.connection.database) check.fail(item, `mirroring source database '${src.database}' differs from the connection's database '${c.connection.database}'`);
+    if (src.connection !== '${connection.id}')
+      check.fail(item, "mirroring source connection must be '${connection.id}' when the content declares a connection");
+    if (src.database !== c.connection.database)
+      check.fail(item, `mirroring source database '${src.database}' differs from the connection's database '${c.connection.database}'`);
   }
-  const mounted = (c.mirroring.properties.mountedTables ?? []).map((m) => `${m.source.typeProperties.schemaName}.${m.source.typeProperties.tableName}`);
+  const mounted = (c.mirroring.properties.mountedTables ?? []).map(
+    (m) => `${m.source.typeProperties.schemaName}.${m.source.typeProperties.tableName}`,
+  );
   const dup = firstDuplicate(mounted, true);
   if (dup) check.fail(item, `mounts table ${dup} twice`);
 }

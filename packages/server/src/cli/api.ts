@@ -3,7 +3,12 @@ export const EXIT = { ok: 0, problemFound: 1, usage: 2, refused: 3, unavailable:
 
 /** The API answered with an error envelope, or could not be reached. */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly hint?: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly hint?: string,
+  ) {
     super(message);
   }
   get exitCode(): number {
@@ -13,7 +18,10 @@ export class ApiError extends Error {
 
 /** A small client of /api/admin/identity over fetch, from SVC_BASE_URL and SVC_TOKEN. */
 export class IdentityApi {
-  constructor(private readonly baseUrl: string, private readonly token: string) {}
+  constructor(
+    private readonly baseUrl: string,
+    private readonly token: string,
+  ) {}
 
   static fromEnv(env: NodeJS.ProcessEnv): IdentityApi {
     const base = env.SVC_BASE_URL;
@@ -27,7 +35,11 @@ export class IdentityApi {
     try {
       res = await fetch(`${this.baseUrl}/api/admin/identity${path}`, {
         method,
-        headers: { authorization: `Bearer ${this.token}`, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization: `Bearer ${this.token}`,
+          accept: 'application/json',
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
         body: body !== undefined ? JSON.stringify(body) : undefined,
         signal: AbortSignal.timeout(120_000),
       });
@@ -42,7 +54,8 @@ export class IdentityApi {
     } catch {
       throw new ApiError(res.status, 'not_json', `HTTP ${res.status}: ${text.slice(0, 200)}`);
     }
-    if (!res.ok || json.ok === false) throw new ApiError(res.status, json.error?.code ?? 'error', json.error?.message ?? `HTTP ${res.status}`, json.error?.hint);
+    if (!res.ok || json.ok === false)
+      throw new ApiError(res.status, json.error?.code ?? 'error', json.error?.message ?? `HTTP ${res.status}`, json.error?.hint);
     return json as T;
   }
 }

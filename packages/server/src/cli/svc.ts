@@ -6,7 +6,12 @@ import { parseArgs, UsageError } from './args.js';
 import { IDENTITY_COMMANDS, IDENTITY_USAGE } from './identity-commands.js';
 
 /** Runs `svc <domain> <command> ...`; answers the process exit code. */
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, out = (s: string) => console.log(s), err = (s: string) => console.error(s)): Promise<number> {
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  out = (s: string) => console.log(s),
+  err = (s: string) => console.error(s),
+): Promise<number> {
   const [domain, command, ...rest] = argv;
   if (domain !== 'identity' || !command || command === 'help' || command === '--help') {
     (domain === 'identity' || !domain ? out : err)(IDENTITY_USAGE);

@@ -62,8 +62,16 @@ const commercial: CloudProfile = {
   graphAudience: 'https://graph.microsoft.com',
   vaultAudience: 'https://vault.azure.net',
   allowedSuffixes: [
-    'login.microsoftonline.com', 'management.azure.com', '.fabric.microsoft.com', '.powerbi.com', '.analysis.windows.net',
-    '.kusto.windows.net', '.search.windows.net', '.database.windows.net', '.sql.azuresynapse.net', '.core.windows.net',
+    'login.microsoftonline.com',
+    'management.azure.com',
+    '.fabric.microsoft.com',
+    '.powerbi.com',
+    '.analysis.windows.net',
+    '.kusto.windows.net',
+    '.search.windows.net',
+    '.database.windows.net',
+    '.sql.azuresynapse.net',
+    '.core.windows.net',
   ],
   allowLoopback: false,
 };
@@ -95,8 +103,16 @@ const govHigh = (name: 'gcc-high' | 'dod', bi: string, biAudience: string): Clou
   graphAudience: name === 'dod' ? 'https://dod-graph.microsoft.us' : 'https://graph.microsoft.us',
   vaultAudience: 'https://vault.usgovcloudapi.net',
   allowedSuffixes: [
-    'login.microsoftonline.us', 'management.usgovcloudapi.net', '.fabric.microsoft.us', `.${bi}`, '.usgovcloudapi.net',
-    '.kusto.usgovcloudapi.net', '.search.azure.us', '.database.usgovcloudapi.net', '.sql.azuresynapse.usgovcloudapi.net', '.core.usgovcloudapi.net',
+    'login.microsoftonline.us',
+    'management.usgovcloudapi.net',
+    '.fabric.microsoft.us',
+    `.${bi}`,
+    '.usgovcloudapi.net',
+    '.kusto.usgovcloudapi.net',
+    '.search.azure.us',
+    '.database.usgovcloudapi.net',
+    '.sql.azuresynapse.usgovcloudapi.net',
+    '.core.usgovcloudapi.net',
   ],
   allowLoopback: false,
 });
@@ -129,7 +145,7 @@ export const COMMERCIAL_AUTH_URL = commercial.authUrl;
 export function cloudFromAddress(publicUrl: string): CloudName | undefined {
   const host = hostOf(publicUrl);
   if (host === 'localhost' || host === '127.0.0.1' || host === '::1') return 'sandbox';
-  if (/(^|\.)mil(\.|$)|\.dod\.|\.apps\.mil$/.test(host) || host.endsWith('.azurewebsites.us') && host.includes('dod')) return 'dod';
+  if (/(^|\.)mil(\.|$)|\.dod\.|\.apps\.mil$/.test(host) || (host.endsWith('.azurewebsites.us') && host.includes('dod'))) return 'dod';
   if (host.endsWith('.us') || host.endsWith('.usgovcloudapi.net')) return 'gcc-high';
   if (host.endsWith('.gov')) return 'gcc';
   if (host.endsWith('.com') || host.endsWith('.net') || host.endsWith('.io') || host.endsWith('.org')) return 'commercial';
@@ -137,15 +153,40 @@ export function cloudFromAddress(publicUrl: string): CloudName | undefined {
 }
 
 /** The addresses and audiences a deployment may set for its cloud (config.ts, section `cloud`: SVC_AUTH_URL and the others). */
-export type CloudOverrides = Partial<Pick<CloudProfile,
-  'authUrl' | 'dataPlatformApiUrl' | 'dataPlatformAudience' | 'biApiUrl' | 'biAppUrl' | 'biAudience' | 'armUrl' | 'armAudience' |
-  'kqlAudience' | 'searchAudience' | 'sqlAudience' | 'oneLakeUrl' | 'storageAudience'>>;
+export type CloudOverrides = Partial<
+  Pick<
+    CloudProfile,
+    | 'authUrl'
+    | 'dataPlatformApiUrl'
+    | 'dataPlatformAudience'
+    | 'biApiUrl'
+    | 'biAppUrl'
+    | 'biAudience'
+    | 'armUrl'
+    | 'armAudience'
+    | 'kqlAudience'
+    | 'searchAudience'
+    | 'sqlAudience'
+    | 'oneLakeUrl'
+    | 'storageAudience'
+  >
+>;
 
 /** The profile of the configured cloud with the deployment's overrides applied (config.ts has validated both). */
 export function selectCloud(cloud: { name: CloudName; overrides: CloudOverrides }): CloudProfile {
   const { name } = cloud;
   // The sandbox speaks the commercial audiences but sends tokens to loopback only.
-  const base: CloudProfile = name === 'sandbox' ? { ...commercial, name: 'sandbox', identityProviderName: 'Sandbox identity provider', graphUrl: undefined, allowedSuffixes: [], allowLoopback: true } : BASE[name];
+  const base: CloudProfile =
+    name === 'sandbox'
+      ? {
+          ...commercial,
+          name: 'sandbox',
+          identityProviderName: 'Sandbox identity provider',
+          graphUrl: undefined,
+          allowedSuffixes: [],
+          allowLoopback: true,
+        }
+      : BASE[name];
   const profile: CloudProfile = { ...base, allowedSuffixes: [...base.allowedSuffixes] };
   for (const [key, value] of Object.entries(cloud.overrides) as Array<[keyof CloudOverrides, string | undefined]>) {
     if (!value) continue;

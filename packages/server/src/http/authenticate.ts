@@ -43,13 +43,17 @@ function bearerIs(header: string | undefined, expected: string): boolean {
  * limit per caller; the sign-in routes get theirs per client address (req.ip, which SVC_TRUST_PROXY decides). A route
  * that needs the `metrics` scope also takes the deployment's static SVC_METRICS_TOKEN (no caller: it reads metrics only).
  */
-export function registerAuthentication(app: FastifyInstance, deps: { tokens: TokenService; sessions: SessionService; limiter: RateLimiter; signInLimiter: RateLimiter; metricsToken?: string }) {
+export function registerAuthentication(
+  app: FastifyInstance,
+  deps: { tokens: TokenService; sessions: SessionService; limiter: RateLimiter; signInLimiter: RateLimiter; metricsToken?: string },
+) {
   app.addHook('onRequest', async (req) => {
     const config = req.routeOptions.config;
     if (config.signIn) deps.signInLimiter.limit(addressKey(req.ip));
     // Public routes, unmatched paths (JSON 404) and the console's static files need no caller.
     if (config.public || !req.routeOptions.url || (req.routeOptions.schema as { hide?: boolean } | undefined)?.hide) return;
-    if (config.scope === 'metrics' && deps.metricsToken && bearerIs(req.headers.authorization, deps.metricsToken)) return deps.limiter.limit('metrics-token');
+    if (config.scope === 'metrics' && deps.metricsToken && bearerIs(req.headers.authorization, deps.metricsToken))
+      return deps.limiter.limit('metrics-token');
     const caller = await resolveCaller(req, deps.tokens, deps.sessions);
     req.caller = caller;
     deps.limiter.limit(caller.tokenId ?? caller.sessionIdHash ?? caller.userId);

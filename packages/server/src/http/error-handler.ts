@@ -35,14 +35,17 @@ function describe(context: string | undefined, issue: ValidationIssue): string {
  */
 export function clientErrorHandler(err: Error & { code?: string }, socket: import('node:net').Socket) {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, reason, code, message] = err.code === 'HPE_HEADER_OVERFLOW'
-    ? [431, 'Request Header Fields Too Large', 'headers_too_large', 'The request line and headers are over the size limit (16 KiB)']
-    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'Request Timeout', 'request_timeout', 'The request was not received in time']
-      : [400, 'Bad Request', 'invalid_request', 'The request is not valid HTTP'];
+  const [status, reason, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'headers_too_large', 'The request line and headers are over the size limit (16 KiB)']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'request_timeout', 'The request was not received in time']
+        : [400, 'Bad Request', 'invalid_request', 'The request is not valid HTTP'];
   const body = JSON.stringify({ ok: false, error: { code, message } });
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy(err);
 }
@@ -68,29 +71,47 @@ export function registerErrorHandling(app: FastifyInstance, consoleIndex?: strin
       const issue = err.validation[0]!;
       // A conditional write without If-Match (IfMatchHeaders) is 428 Precondition Required (RFC 6585), not 400.
       if (err.validationContext === 'headers' && issue.keyword === 'required' && issue.params.missingProperty === 'if-match') {
-        return reply.status(428).send(errorBody(new PreconditionError(428, 'This change needs an If-Match header with the ETag you read (or *)')));
+        return reply
+          .status(428)
+          .send(errorBody(new PreconditionError(428, 'This change needs an If-Match header with the ETag you read (or *)')));
       }
       const field = fieldOf(err.validationContext, issue);
-      return reply.status(400).send({ ok: false, error: { code: 'invalid_request', message: describe(err.validationContext, issue), field } });
+      return reply
+        .status(400)
+        .send({ ok: false, error: { code: 'invalid_request', message: describe(err.validationContext, issue), field } });
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const code = err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'body_too_large'
-        : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'unsupported_media_type'
-        : err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH' ? 'invalid_request'
-        : status === 400 ? 'invalid_request' : 'request_refused';
+      const code =
+        err.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? 'body_too_large'
+          : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+            ? 'unsupported_media_type'
+            : err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH'
+              ? 'invalid_request'
+              : status === 400
+                ? 'invalid_request'
+                : 'request_refused';
       return reply.status(status).send({ ok: false, error: { code, message: err.message } });
     }
     req.log.error({ err }, 'unexpected error');
-    return reply.status(500).send({ ok: false, error: { code: 'internal', message: 'An unexpected error occurred; the request id is in the x-request-id header' } });
+    return reply.status(500).send({
+      ok: false,
+      error: { code: 'internal', message: 'An unexpected error occurred; the request id is in the x-request-id header' },
+    });
   });
 
   function unmatched(req: FastifyRequest, reply: FastifyReply) {
     const path = req.url.split('?')[0]!;
     const allow = routeMethods.allowed(path);
     if (allow.length) {
-      return reply.status(405).header('allow', allow.join(', '))
-        .send({ ok: false, error: { code: 'method_not_allowed', message: `${req.method} is not allowed on ${path}; it answers ${allow.join(', ')}` } });
+      return reply
+        .status(405)
+        .header('allow', allow.join(', '))
+        .send({
+          ok: false,
+          error: { code: 'method_not_allowed', message: `${req.method} is not allowed on ${path}; it answers ${allow.join(', ')}` },
+        });
     }
     return reply.status(404).send({ ok: false, error: { code: 'route_not_found', message: `No route ${req.method} ${path}` } });
   }

@@ -22,11 +22,16 @@ export function checkJsonValue(value: unknown, maxDepth = MAX_JSON_DEPTH): [stri
     if (!v || typeof v !== 'object' || ArrayBuffer.isView(v)) continue; // raw uploads (Buffers) are not JSON
     if (depth >= maxDepth) return [field(path.slice(0, 1)), `is nested deeper than ${maxDepth} levels`];
     for (const [k, child] of Object.entries(v)) {
-      if (unstorable.test(k)) return [field([...path, k.replace(unstorable, '?')]), 'has a key with U+0000 or an unpaired UTF-16 surrogate'];
+      if (unstorable.test(k))
+        return [field([...path, k.replace(unstorable, '?')]), 'has a key with U+0000 or an unpaired UTF-16 surrogate'];
       // JSON.parse keeps these as plain keys, but a later merge or assignment would change an object's prototype.
-      if (k === '__proto__') return [field([...path, k]), "is a key named '__proto__', which is not accepted: it could change the prototype of objects"];
+      if (k === '__proto__')
+        return [field([...path, k]), "is a key named '__proto__', which is not accepted: it could change the prototype of objects"];
       if (k === 'constructor' && child && typeof child === 'object' && Object.hasOwn(child, 'prototype')) {
-        return [field([...path, k, 'prototype']), "is a 'constructor.prototype' key, which is not accepted: it could change the prototype of objects"];
+        return [
+          field([...path, k, 'prototype']),
+          "is a 'constructor.prototype' key, which is not accepted: it could change the prototype of objects",
+        ];
       }
       stack.push({ v: child, path: [...path, k], depth: depth + 1 });
     }
@@ -70,7 +75,10 @@ export function registerInputGuard(app: FastifyInstance, maxDepth = MAX_JSON_DEP
     }
   });
   app.addHook('preValidation', async (req) => {
-    for (const [where, value] of [['body', req.body], ['query', req.query]] as const) {
+    for (const [where, value] of [
+      ['body', req.body],
+      ['query', req.query],
+    ] as const) {
       if (value === undefined || value === null) continue;
       const problem = checkJsonValue(value, maxDepth);
       if (problem) {

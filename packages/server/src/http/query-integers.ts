@@ -7,7 +7,9 @@ const DECIMAL = /^-?[0-9]+$/;
 /** The names of the integer properties of a route's querystring schema (an inline object, as TypeBox writes it). */
 function integerQueryParameters(querystring: unknown): string[] {
   const properties = (querystring as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
-  return Object.entries(properties).filter(([, s]) => s?.type === 'integer').map(([name]) => name);
+  return Object.entries(properties)
+    .filter(([, s]) => s?.type === 'integer')
+    .map(([name]) => name);
 }
 
 /**

@@ -20,7 +20,10 @@ export const ErrorEnvelope = Type.Object(
       hint: Type.Optional(Type.String({ description: 'what to do about it' })),
       field: Type.Optional(Type.String({ description: 'the input field or header at fault' })),
       gate: Type.Optional(
-        Type.Object({ reason: Type.String(), remediation: Type.String(), link: Type.String() }, { description: 'a deployment gate: the setting an admin must fix' }),
+        Type.Object(
+          { reason: Type.String(), remediation: Type.String(), link: Type.String() },
+          { description: 'a deployment gate: the setting an admin must fix' },
+        ),
       ),
     }),
   },
@@ -54,7 +57,8 @@ export function errors(...statuses: number[]): Record<number, TSchema> {
 /** Response schemas of a public route (no authentication). */
 export function publicErrors(...statuses: number[]): Record<number, TSchema> {
   const out: Record<number, TSchema> = {};
-  for (const status of new Set([429, 431, 500, ...statuses])) out[status] = Type.Ref(ErrorEnvelope, { description: ERROR_TEXT[status] ?? 'Error' });
+  for (const status of new Set([429, 431, 500, ...statuses]))
+    out[status] = Type.Ref(ErrorEnvelope, { description: ERROR_TEXT[status] ?? 'Error' });
   return out;
 }
 
@@ -65,14 +69,24 @@ export function publicErrors(...statuses: number[]): Record<number, TSchema> {
 export const PageQuery = Type.Object(
   {
     cursor: Type.Optional(Type.String({ minLength: 1, description: 'nextCursor of the previous page; omit it for the first page' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: `page size, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})` })),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_LIMIT,
+        default: DEFAULT_LIMIT,
+        description: `page size, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 
 /** The headers of a conditional write: If-Match is required; without it the answer is 428 (http/error-handler.ts), with a stale one 412. */
 export const IfMatchHeaders = Type.Object({
-  'if-match': Type.String({ minLength: 1, description: 'the ETag read, or * for any version; without it the answer is 428, with a stale one 412' }),
+  'if-match': Type.String({
+    minLength: 1,
+    description: 'the ETag read, or * for any version; without it the answer is 428, with a stale one 412',
+  }),
 });
 
 const PATTERN_TEXT = new Map<string, string>();
@@ -90,7 +104,8 @@ export const patternText = (pattern: string): string | undefined => PATTERN_TEXT
 // filler characters (soft hyphen, combining grapheme joiner, Arabic letter mark, Hangul and Khmer fillers, Mongolian
 // selectors, zero-width space/joiners and direction marks, bidi embeddings and isolates, word joiner and invisible
 // operators, variation selectors). Code points are written as \u escapes so that other regex dialects read the same class.
-const INVISIBLE = '\\s\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0';
+const INVISIBLE =
+  '\\s\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F\\u3164\\uFE00-\\uFE0F\\uFEFF\\uFFA0';
 
 /** One visible character (anything but INVISIBLE). */
 export const VISIBLE_CHARACTER = `[^${INVISIBLE}]`;
@@ -100,11 +115,15 @@ export const VISIBLE_CHARACTER = `[^${INVISIBLE}]`;
  * visible, so a name made only of spaces or zero-width characters is 400 naming the field.
  */
 export const Name = (maxLength: number, description: string) =>
-  Type.String({ minLength: 1, maxLength, pattern: describedPattern(VISIBLE_CHARACTER, 'must contain a visible character, not only spaces or invisible (zero-width) characters'), description });
+  Type.String({
+    minLength: 1,
+    maxLength,
+    pattern: describedPattern(VISIBLE_CHARACTER, 'must contain a visible character, not only spaces or invisible (zero-width) characters'),
+    description,
+  });
 
 /** An id in a path: letters, digits, '-' and '_' only. */
 export const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description });
 
 /** A platform workspace id (its reporting group id too): a GUID, checked before it travels into any backing path. */
 export const PlatformWorkspaceId = (description = 'platform workspace id (a GUID)') => Type.String({ pattern: GUID_PATTERN, description });
-

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 
 /** Whether a request reached the deployment over https: its own scheme (X-Forwarded-Proto behind a trusted proxy), or SVC_PUBLIC_URL's. */
-export const servedOverHttps = (req: { protocol: string }, publicUrl?: string) => req.protocol === 'https' || (publicUrl ?? '').startsWith('https:');
+export const servedOverHttps = (req: { protocol: string }, publicUrl?: string) =>
+  req.protocol === 'https' || (publicUrl ?? '').startsWith('https:');
 
 /**
  * The one Content-Security-Policy of the console and the API. Scripts come only from the service's own files (the

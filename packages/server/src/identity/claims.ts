@@ -22,7 +22,10 @@ type Claims = Record<string, unknown>;
 
 /** Decodes a JWT's payload without verifying it (the token is never stored or logged). */
 export function decodeToken(token: string): { header: Claims; claims: Claims } {
-  const parts = token.trim().replace(/^Bearer\s+/i, '').split('.');
+  const parts = token
+    .trim()
+    .replace(/^Bearer\s+/i, '')
+    .split('.');
   if (parts.length !== 3) throw new InputError('The token is not a JWT (three dot-separated parts)', 'token', 'malformed_token');
   try {
     const json = (s: string) => JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as Claims;
@@ -57,16 +60,21 @@ export function checkClaims(claims: Claims, expect: ClaimExpectations, now: Date
   const audOk = auds.some((a) => expect.audiences.some((e) => trim(a) === trim(e)));
   const exp = typeof claims.exp === 'number' ? claims.exp : undefined;
   const checks: ClaimCheck[] = [
-    !auds.length ? { claim: 'aud', status: 'missing', expected: expect.audiences }
-      : audOk ? { claim: 'aud', status: 'ok', actual: claims.aud } : { claim: 'aud', status: 'wrong', actual: claims.aud, expected: expect.audiences },
+    !auds.length
+      ? { claim: 'aud', status: 'missing', expected: expect.audiences }
+      : audOk
+        ? { claim: 'aud', status: 'ok', actual: claims.aud }
+        : { claim: 'aud', status: 'wrong', actual: claims.aud, expected: expect.audiences },
     idCheck('appid', claims.appid ?? claims.azp, expect.appId),
     idCheck('oid', claims.oid, expect.objectId),
     idCheck('tid', claims.tid, expect.tenantId),
     listCheck('roles', claims.roles, expect.roles),
     listCheck('wids', claims.wids, expect.wids),
-    exp === undefined ? { claim: 'exp', status: 'missing', expected: `after ${now.toISOString()}` }
-      : exp * 1000 > now.getTime() ? { claim: 'exp', status: 'ok', actual: new Date(exp * 1000).toISOString() }
-      : { claim: 'exp', status: 'wrong', actual: new Date(exp * 1000).toISOString(), expected: `after ${now.toISOString()}` },
+    exp === undefined
+      ? { claim: 'exp', status: 'missing', expected: `after ${now.toISOString()}` }
+      : exp * 1000 > now.getTime()
+        ? { claim: 'exp', status: 'ok', actual: new Date(exp * 1000).toISOString() }
+        : { claim: 'exp', status: 'wrong', actual: new Date(exp * 1000).toISOString(), expected: `after ${now.toISOString()}` },
   ];
   return { ok: checks.every((c) => c.status === 'ok' || c.status === 'unchecked'), checks };
 }

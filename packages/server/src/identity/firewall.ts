@@ -7,5 +7,7 @@ const ipNumber = (ip: string) => ip.split('.').reduce((n, o) => n * 256 + Number
 export function rulesAllowing(rules: FirewallRule[], ip: string): FirewallRule[] {
   if (!isIPv4(ip)) return [];
   const n = ipNumber(ip);
-  return rules.filter((r) => isIPv4(r.startIpAddress) && isIPv4(r.endIpAddress) && ipNumber(r.startIpAddress) <= n && n <= ipNumber(r.endIpAddress));
+  return rules.filter(
+    (r) => isIPv4(r.startIpAddress) && isIPv4(r.endIpAddress) && ipNumber(r.startIpAddress) <= n && n <= ipNumber(r.endIpAddress),
+  );
 }

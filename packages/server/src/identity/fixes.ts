@@ -44,13 +44,24 @@ export class FixService {
     return { ip, allowed: allowing.length > 0, allowingRules: allowing, ruleCount: rules.length };
   }
 
-  async addFirewallRule(caller: Caller, workspaceId: string, rule: { name: string; startIpAddress: string; endIpAddress: string }, incidentId?: string): Promise<{ rule: FirewallRule; change: Change }> {
-    for (const f of ['startIpAddress', 'endIpAddress'] as const) if (!isIPv4(rule[f])) throw new InputError(`${f} must be an IPv4 address`, f);
+  async addFirewallRule(
+    caller: Caller,
+    workspaceId: string,
+    rule: { name: string; startIpAddress: string; endIpAddress: string },
+    incidentId?: string,
+  ): Promise<{ rule: FirewallRule; change: Change }> {
+    for (const f of ['startIpAddress', 'endIpAddress'] as const)
+      if (!isIPv4(rule[f])) throw new InputError(`${f} must be an IPv4 address`, f);
     await this.deps.journal.requireIncident(caller, incidentId); // before the backing change, which could not be journaled after
-    const created = await this.platformCall({ call: 'firewall-rules', workspaceId }, () => this.deps.platform.addFirewallRule(workspaceId, rule));
+    const created = await this.platformCall({ call: 'firewall-rules', workspaceId }, () =>
+      this.deps.platform.addFirewallRule(workspaceId, rule),
+    );
     const change = await this.deps.journal.record(caller, {
-      kind: 'firewall-rule-added', summary: `added firewall rule ${rule.name} (${rule.startIpAddress}-${rule.endIpAddress}) on workspace ${workspaceId}`,
-      target: { workspaceId, rule: created }, inverse: { kind: 'delete-firewall-rule', workspaceId, ruleId: created.id }, incidentId,
+      kind: 'firewall-rule-added',
+      summary: `added firewall rule ${rule.name} (${rule.startIpAddress}-${rule.endIpAddress}) on workspace ${workspaceId}`,
+      target: { workspaceId, rule: created },
+      inverse: { kind: 'delete-firewall-rule', workspaceId, ruleId: created.id },
+      incidentId,
     });
     return { rule: created, change };
   }
@@ -61,19 +72,38 @@ export class FixService {
     if (!rule) throw new InputError(`No firewall rule '${ruleId}' on workspace ${workspaceId}`, 'ruleId');
     await this.platformCall({ call: 'firewall-rules', workspaceId }, () => this.deps.platform.deleteFirewallRule(workspaceId, ruleId));
     const change = await this.deps.journal.record(caller, {
-      kind: 'firewall-rule-removed', summary: `removed firewall rule ${rule.name} from workspace ${workspaceId}`, target: { workspaceId, rule },
-      inverse: { kind: 'add-firewall-rule', workspaceId, name: rule.name, startIpAddress: rule.startIpAddress, endIpAddress: rule.endIpAddress }, incidentId,
+      kind: 'firewall-rule-removed',
+      summary: `removed firewall rule ${rule.name} from workspace ${workspaceId}`,
+      target: { workspaceId, rule },
+      inverse: {
+        kind: 'add-firewall-rule',
+        workspaceId,
+        name: rule.name,
+        startIpAddress: rule.startIpAddress,
+        endIpAddress: rule.endIpAddress,
+      },
+      incidentId,
     });
     return { change };
   }
 
-  async grantRole(caller: Caller, workspaceId: string, input: { principalId: string; role: string; principalType?: string }, incidentId?: string) {
+  async grantRole(
+    caller: Caller,
+    workspaceId: string,
+    input: { principalId: string; role: string; principalType?: string },
+    incidentId?: string,
+  ) {
     await this.deps.journal.requireIncident(caller, incidentId);
     const need: PlatformNeed = { call: 'grant-role', role: workspaceRole(input.role), workspaceId };
-    const assignment = await this.platformCall(need, () => this.deps.platform.addRoleAssignment(workspaceId, input.principalId, input.role, input.principalType ?? 'ServicePrincipal'));
+    const assignment = await this.platformCall(need, () =>
+      this.deps.platform.addRoleAssignment(workspaceId, input.principalId, input.role, input.principalType ?? 'ServicePrincipal'),
+    );
     const change = await this.deps.journal.record(caller, {
-      kind: 'role-assigned', summary: `granted ${input.role} on workspace ${workspaceId} to ${input.principalId}`, target: { workspaceId, assignment },
-      inverse: { kind: 'delete-role-assignment', workspaceId, assignmentId: assignment.id }, incidentId,
+      kind: 'role-assigned',
+      summary: `granted ${input.role} on workspace ${workspaceId} to ${input.principalId}`,
+      target: { workspaceId, assignment },
+      inverse: { kind: 'delete-role-assignment', workspaceId, assignmentId: assignment.id },
+      incidentId,
     });
     return { assignment, change };
   }
@@ -98,12 +128,21 @@ export class FixService {
     const { platform, graph, vault } = this.deps;
     const inv: Inverse = change.inverse;
     switch (inv.kind) {
-      case 'delete-firewall-rule': return this.platformCall({ call: 'firewall-rules', workspaceId: inv.workspaceId }, () => platform.deleteFirewallRule(inv.workspaceId, inv.ruleId));
-      case 'add-firewall-rule': await this.platformCall({ call: 'firewall-rules', workspaceId: inv.workspaceId }, () => platform.addFirewallRule(inv.workspaceId, { name: inv.name, startIpAddress: inv.startIpAddress, endIpAddress: inv.endIpAddress })); return;
+      case 'delete-firewall-rule':
+        return this.platformCall({ call: 'firewall-rules', workspaceId: inv.workspaceId }, () =>
+          platform.deleteFirewallRule(inv.workspaceId, inv.ruleId),
+        );
+      case 'add-firewall-rule':
+        await this.platformCall({ call: 'firewall-rules', workspaceId: inv.workspaceId }, () =>
+          platform.addFirewallRule(inv.workspaceId, { name: inv.name, startIpAddress: inv.startIpAddress, endIpAddress: inv.endIpAddress }),
+        );
+        return;
       case 'delete-role-assignment': {
         // Removing an Admin's assignment needs Admin: the role is the one the journaled grant made.
         const role = workspaceRole((change.target.assignment as { role?: string } | undefined)?.role);
-        return this.platformCall({ call: 'remove-role-assignment', role, workspaceId: inv.workspaceId }, () => platform.deleteRoleAssignment(inv.workspaceId, inv.assignmentId));
+        return this.platformCall({ call: 'remove-role-assignment', role, workspaceId: inv.workspaceId }, () =>
+          platform.deleteRoleAssignment(inv.workspaceId, inv.assignmentId),
+        );
       }
       case 'remove-password':
         if (!graph) throw new InputError('The identity provider’s application API is not configured (SVC_GRAPH_URL)', 'changeId');

@@ -18,7 +18,6 @@ import { RotationService } from './rotations.js';
 import { registerExpiryGauges } from './secret-alerts.js';
 import type { IdentitySignals } from './signals.js';
 
-
 export interface IdentityOptions {
   db: Db;
   profile: CloudProfile;
@@ -57,15 +56,33 @@ export class IdentityService {
     // Graph and the vault are outside the data-plane suffixes: their calls' pipeline also trusts exactly their hosts.
     const extra = [graphUrl, vaultUrl].filter((u): u is string => Boolean(u)).map((u) => new URL(u).hostname);
     const pipeline = backends.pipeline.trusting(extra);
-    const graph = graphUrl ? new ApplicationCredentialClient(pipeline, graphUrl, settings.graphAudience ?? profile.graphAudience) : undefined;
+    const graph = graphUrl
+      ? new ApplicationCredentialClient(pipeline, graphUrl, settings.graphAudience ?? profile.graphAudience)
+      : undefined;
     const vault = vaultUrl ? new VaultClient(pipeline, vaultUrl, settings.vaultAudience ?? profile.vaultAudience) : undefined;
     this.journal = new ChangeJournal(db, now);
-    this.fixes = new FixService({ profile, platform: backends.dataPlatform, journal: this.journal, graph, vault, tenancy: options.tenancy });
+    this.fixes = new FixService({
+      profile,
+      platform: backends.dataPlatform,
+      journal: this.journal,
+      graph,
+      vault,
+      tenancy: options.tenancy,
+    });
     this.probes = new ProbeService({ profile, backends, signals: this.signals, tenantId: settings.tenantId, now });
     this.credentials = new CredentialRegistry(db, now, options.tenancy);
     this.rotations = new RotationService({
-      db, credentials: this.credentials, journal: this.journal, fixes: this.fixes, graph, vault, tenancy: options.tenancy, authUrl: profile.authUrl,
-      scope: `${profile.dataPlatformAudience.replace(/\/+$/, '')}/.default`, tenantId: settings.tenantId, now,
+      db,
+      credentials: this.credentials,
+      journal: this.journal,
+      fixes: this.fixes,
+      graph,
+      vault,
+      tenancy: options.tenancy,
+      authUrl: profile.authUrl,
+      scope: `${profile.dataPlatformAudience.replace(/\/+$/, '')}/.default`,
+      tenantId: settings.tenantId,
+      now,
     });
     this.incidents = new IncidentService({ db, signals: this.signals, journal: this.journal, probes: this.probes, now });
   }
@@ -74,7 +91,11 @@ export class IdentityService {
   static async create(options: IdentityOptions): Promise<IdentityService> {
     const service = new IdentityService(options);
     await service.credentials.load();
-    registerExpiryGauges(options.metrics, () => service.credentials.cached().map((c) => new Date(c.expiresAt)), () => service.now());
+    registerExpiryGauges(
+      options.metrics,
+      () => service.credentials.cached().map((c) => new Date(c.expiresAt)),
+      () => service.now(),
+    );
     return service;
   }
 
@@ -96,7 +117,11 @@ export class IdentityService {
     const { header, claims } = decodeToken(token);
     const audiences = expect.audiences ?? [...new Set([this.options.profile.dataPlatformAudience, this.options.profile.biAudience])];
     const result = checkClaims(claims, { ...expect, audiences }, this.now());
-    const shown = Object.fromEntries(['aud', 'iss', 'appid', 'azp', 'oid', 'tid', 'sub', 'upn', 'idtyp', 'roles', 'wids', 'scp', 'iat', 'nbf', 'exp'].filter((k) => k in claims).map((k) => [k, claims[k]]));
+    const shown = Object.fromEntries(
+      ['aud', 'iss', 'appid', 'azp', 'oid', 'tid', 'sub', 'upn', 'idtyp', 'roles', 'wids', 'scp', 'iat', 'nbf', 'exp']
+        .filter((k) => k in claims)
+        .map((k) => [k, claims[k]]),
+    );
     return { ...result, alg: header.alg, claims: shown };
   }
 

@@ -21,9 +21,17 @@ export const IDENTITY_TYPES = {
     firstChecks: ['role assignments of its principal id'],
   },
   user: { label: 'user (OAuth)', usedFor: 'desktop and portal', firstChecks: ['token expiry', 'MFA', 'device policy'] },
-  'conditional-access': { label: 'conditional access', usedFor: 'all', firstChecks: ['policy changes', 'sign-in log conditional-access status'] },
+  'conditional-access': {
+    label: 'conditional access',
+    usedFor: 'all',
+    firstChecks: ['policy changes', 'sign-in log conditional-access status'],
+  },
   'ip-firewall': { label: 'IP firewall', usedFor: 'workspace, tenant', firstChecks: ['current egress IP against the firewall ranges'] },
-  'cross-tenant-guest': { label: 'cross-tenant guest', usedFor: 'external partners', firstChecks: ['guest state', 'cross-tenant access settings', 'consent'] },
+  'cross-tenant-guest': {
+    label: 'cross-tenant guest',
+    usedFor: 'external partners',
+    firstChecks: ['guest state', 'cross-tenant access settings', 'consent'],
+  },
 } as const;
 
 export type IdentityType = keyof typeof IDENTITY_TYPES;

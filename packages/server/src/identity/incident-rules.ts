@@ -17,7 +17,9 @@ export interface Approval {
 
 /** Checks an approval against the incident's severity: verbal approval is allowed only for SEV1. */
 export function approvalProblem(severity: Severity, verbal: boolean): string | undefined {
-  return verbal && severity !== 'SEV1' ? `verbal approval is allowed only for SEV1 (this incident is ${severity}); get the identity change board’s approval` : undefined;
+  return verbal && severity !== 'SEV1'
+    ? `verbal approval is allowed only for SEV1 (this incident is ${severity}); get the identity change board’s approval`
+    : undefined;
 }
 
 /** When the retroactive change request of a verbal approval is due. */
@@ -26,7 +28,8 @@ export const changeRequestDue = (approvedAt: Date) => new Date(approvedAt.getTim
 /** Why a change of this kind may not be made yet: a missing approval or a missing policy snapshot. */
 export function changeProblem(kind: string, approvals: Approval[], hasSnapshot: boolean): string | undefined {
   if (!APPROVAL_REQUIRED.has(kind)) return undefined;
-  if (!approvals.some((a) => a.changeKind === kind)) return `a ${kind} change needs an approval first (the identity change board, or verbal from the on-call identity lead for SEV1)`;
+  if (!approvals.some((a) => a.changeKind === kind))
+    return `a ${kind} change needs an approval first (the identity change board, or verbal from the on-call identity lead for SEV1)`;
   if (!hasSnapshot) return 'take a snapshot of the policy before any edit (send it as snapshot)';
   return undefined;
 }
@@ -40,11 +43,14 @@ export function monitoringUntil(openedAt: Date, fixedAt: Date): Date {
 export function closeProblem(i: { status: string; monitoringUntil?: string }, now: Date): string | undefined {
   if (i.status === 'closed') return 'the incident is already closed';
   if (!i.monitoringUntil) return 'run the verification checklist after the fix first; monitoring starts when it passes';
-  if (now.getTime() < Date.parse(i.monitoringUntil)) return `monitoring continues for twice the incident’s duration, until ${i.monitoringUntil}`;
+  if (now.getTime() < Date.parse(i.monitoringUntil))
+    return `monitoring continues for twice the incident’s duration, until ${i.monitoringUntil}`;
   return undefined;
 }
 
 /** Change requests of verbal approvals not filed yet, with whether they are overdue. */
 export function openChangeRequests(approvals: Approval[], now: Date) {
-  return approvals.filter((a) => a.verbal && !a.changeRequestId).map((a) => ({ approvalId: a.id, dueAt: a.changeRequestDueAt!, overdue: now.getTime() > Date.parse(a.changeRequestDueAt!) }));
+  return approvals
+    .filter((a) => a.verbal && !a.changeRequestId)
+    .map((a) => ({ approvalId: a.id, dueAt: a.changeRequestDueAt!, overdue: now.getTime() > Date.parse(a.changeRequestDueAt!) }));
 }

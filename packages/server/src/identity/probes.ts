@@ -52,7 +52,8 @@ export interface ProbeDeps {
   jobDeadlineMs?: number;
 }
 
-const diagnosisLink = (service: string, status: number, code?: string) => `/api/admin/identity/diagnose?${new URLSearchParams({ service, status: String(status), ...(code ? { code } : {}) })}`;
+const diagnosisLink = (service: string, status: number, code?: string) =>
+  `/api/admin/identity/diagnose?${new URLSearchParams({ service, status: String(status), ...(code ? { code } : {}) })}`;
 
 /** Probes as a given identity: token, workspace read, lakehouse row count, pipeline run; each with its result and time. */
 export class ProbeService {
@@ -70,17 +71,32 @@ export class ProbeService {
       } catch (err) {
         const ms = Date.now() - started;
         if (!(err instanceof BackingError)) throw err;
-        const d = diagnose({ status: err.status, code: err.code, body: err.body, service: err.service, identityType: req.identityType, ...(call && err.service === 'data-platform' ? { call } : {}) });
+        const d = diagnose({
+          status: err.status,
+          code: err.code,
+          body: err.body,
+          service: err.service,
+          identityType: req.identityType,
+          ...(call && err.service === 'data-platform' ? { call } : {}),
+        });
         const v = asService && call ? classify(err, { profile, gates: { platform: call } }) : undefined;
         const gate = v?.kind === 'gate' ? v.gate : undefined;
         const grant = d.requiredGrant ? `; required: ${d.requiredGrant}` : '';
         results.push({
-          check, ok: false, at, ms, detail: err.body || err.message, status: err.status, ...(err.code ? { code: err.code } : {}),
-          diagnosis: `${d.symptom.text}: ${d.likelyCauses.join('; ')}${grant} (${diagnosisLink(err.service, err.status, err.code)})`, ...(gate ? { gate } : {}),
+          check,
+          ok: false,
+          at,
+          ms,
+          detail: err.body || err.message,
+          status: err.status,
+          ...(err.code ? { code: err.code } : {}),
+          diagnosis: `${d.symptom.text}: ${d.likelyCauses.join('; ')}${grant} (${diagnosisLink(err.service, err.status, err.code)})`,
+          ...(gate ? { gate } : {}),
         });
       }
     };
-    const skip = (check: ProbeCheck, why: string) => results.push({ check, ok: false, skipped: true, at: this.deps.now().toISOString(), ms: 0, detail: why });
+    const skip = (check: ProbeCheck, why: string) =>
+      results.push({ check, ok: false, skipped: true, at: this.deps.now().toISOString(), ms: 0, detail: why });
 
     const source = this.tokenSource(req.identity);
     await step('token', async () => {
@@ -90,14 +106,24 @@ export class ProbeService {
     const { platform, oneLake } = this.clientsAs(req.identity, source);
     const haveToken = results[0]!.ok;
     const noToken = 'not run: no token';
-    if (haveToken) await step('workspace-read', async () => `read workspace ${(await platform.getWorkspace(req.workspaceId)).displayName ?? req.workspaceId}`, { call: 'read-workspace', workspaceId: req.workspaceId });
+    if (haveToken)
+      await step(
+        'workspace-read',
+        async () => `read workspace ${(await platform.getWorkspace(req.workspaceId)).displayName ?? req.workspaceId}`,
+        { call: 'read-workspace', workspaceId: req.workspaceId },
+      );
     else skip('workspace-read', noToken);
     if (req.lakehouse) {
       if (haveToken) await step('lakehouse-count', () => this.lakehouseCount(oneLake, req.workspaceId, req.lakehouse!));
       else skip('lakehouse-count', noToken);
-    } else if (req.identityType === 'workspace-identity') skip('lakehouse-count', 'not run: give lakehouse {lakehouseId, table} for a workspace-identity case');
+    } else if (req.identityType === 'workspace-identity')
+      skip('lakehouse-count', 'not run: give lakehouse {lakehouseId, table} for a workspace-identity case');
     if (req.pipelineId) {
-      if (haveToken) await step('pipeline-run', () => this.pipelineRun(platform, req.workspaceId, req.pipelineId!), { call: 'run-pipeline', workspaceId: req.workspaceId });
+      if (haveToken)
+        await step('pipeline-run', () => this.pipelineRun(platform, req.workspaceId, req.pipelineId!), {
+          call: 'run-pipeline',
+          workspaceId: req.workspaceId,
+        });
       else skip('pipeline-run', noToken);
     }
     return { ok: results.every((r) => r.ok || r.skipped) && haveToken, principal: source.principal, results };
@@ -128,11 +154,22 @@ export class ProbeService {
         const hit = cache.get(audience);
         if (hit) return hit;
         const r = await acquireToken({
-          authUrl, tenantId, clientId: identity.clientId, scope: `${audience.replace(/\/+$/, '')}/.default`,
-          ...(identity.kind === 'refresh-token' ? { refreshToken: identity.refreshToken, clientSecret: identity.clientSecret } : { clientSecret: identity.clientSecret }),
+          authUrl,
+          tenantId,
+          clientId: identity.clientId,
+          scope: `${audience.replace(/\/+$/, '')}/.default`,
+          ...(identity.kind === 'refresh-token'
+            ? { refreshToken: identity.refreshToken, clientSecret: identity.clientSecret }
+            : { clientSecret: identity.clientSecret }),
         });
         if (!r.ok) {
-          signals.record({ service: 'identity', status: r.status, code: r.code, principal: identity.clientId, url: `${authUrl}/${tenantId}/oauth2/v2.0/token` });
+          signals.record({
+            service: 'identity',
+            status: r.status,
+            code: r.code,
+            principal: identity.clientId,
+            url: `${authUrl}/${tenantId}/oauth2/v2.0/token`,
+          });
           throw new BackingError('identity', r.status, r.body, r.code, r.description);
         }
         cache.set(audience, r.accessToken);
@@ -161,7 +198,8 @@ export class ProbeService {
     for (;;) {
       const { job, retryAfter } = await platform.getJobInstance(started.location);
       if (job.status === 'Completed') return `job ${job.id} Completed`;
-      if (job.status === 'Failed' || job.status === 'Cancelled') throw new BackingError('data-platform', 200, JSON.stringify(job.failureReason ?? job), job.failureReason?.errorCode ?? job.status);
+      if (job.status === 'Failed' || job.status === 'Cancelled')
+        throw new BackingError('data-platform', 200, JSON.stringify(job.failureReason ?? job), job.failureReason?.errorCode ?? job.status);
       if (Date.now() > deadline) return `job ${job.id} ${job.status} (still running at the probe's deadline)`;
       const wait = Math.min(Math.max((retryAfter ?? 1) * 1000, 100), 2000);
       await new Promise((r) => setTimeout(r, Math.min(wait, 250)));

@@ -41,7 +41,11 @@ export function mayRun(r: RotationProgress, step: RotationStep, now: Date): { ok
     const until = created + OVERLAP_MS;
     if (now.getTime() < until) {
       const left = formatTimeLeft(until - now.getTime());
-      return { ok: false, reason: `both secrets stay active for 24 hours: the old secret may be deleted from ${new Date(until).toISOString()} (${left} from now)`, retryAt: new Date(until).toISOString() };
+      return {
+        ok: false,
+        reason: `both secrets stay active for 24 hours: the old secret may be deleted from ${new Date(until).toISOString()} (${left} from now)`,
+        retryAt: new Date(until).toISOString(),
+      };
     }
   }
   return { ok: true };

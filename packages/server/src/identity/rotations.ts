@@ -53,7 +53,10 @@ export class RotationService {
 
   private clients() {
     const { graph, vault } = this.deps;
-    if (!graph) throw new ServiceError(424, 'deployment_gate', 'The identity provider’s application API is not configured', { hint: 'set SVC_GRAPH_URL' });
+    if (!graph)
+      throw new ServiceError(424, 'deployment_gate', 'The identity provider’s application API is not configured', {
+        hint: 'set SVC_GRAPH_URL',
+      });
     if (!vault) throw new ServiceError(424, 'deployment_gate', 'The secret vault is not configured', { hint: 'set SVC_VAULT_URL' });
     return { graph, vault };
   }
@@ -66,31 +69,85 @@ export class RotationService {
     if (!vaultSecretName) throw new InputError('vaultSecretName is required (the credential names no vault secret)', 'vaultSecretName');
     // The app registration and the vault secret must still be the tenant's: the service's identity can change any.
     await this.deps.tenancy.requireApplication(caller, cred.clientId, vaultSecretName);
-    const busy = await this.deps.db.selectFrom('identity_rotations').select('id').where('tenant_id', '=', caller.tenantId).where('credential_id', '=', credentialId).where('state', '=', 'in-progress').executeTakeFirst();
+    const busy = await this.deps.db
+      .selectFrom('identity_rotations')
+      .select('id')
+      .where('tenant_id', '=', caller.tenantId)
+      .where('credential_id', '=', credentialId)
+      .where('state', '=', 'in-progress')
+      .executeTakeFirst();
     if (busy) throw new ConflictError(`Rotation ${busy.id} of this credential is in progress`, 'rotation_in_progress');
     const now = this.deps.now();
     const r: Rotation = {
-      id: randomUUID(), state: 'in-progress', done: {}, credentialId, clientId: cred.clientId, oldKeyId: cred.keyId, vaultSecretName,
-      consumers: input.consumers ?? cred.consumers, changeIds: [], log: [], createdAt: now.toISOString(), updatedAt: now.toISOString(),
+      id: randomUUID(),
+      state: 'in-progress',
+      done: {},
+      credentialId,
+      clientId: cred.clientId,
+      oldKeyId: cred.keyId,
+      vaultSecretName,
+      consumers: input.consumers ?? cred.consumers,
+      changeIds: [],
+      log: [],
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
     };
     // The new secret's value passes from the identity provider to the vault and is never kept.
-    const created = await backing(() => graph.addPassword(cred.clientId, `rotated ${now.toISOString().slice(0, 10)}`, new Date(now.getTime() + CADENCE_MS)));
+    const created = await backing(() =>
+      graph.addPassword(cred.clientId, `rotated ${now.toISOString().slice(0, 10)}`, new Date(now.getTime() + CADENCE_MS)),
+    );
     r.newKeyId = created.keyId;
     r.newExpiresAt = created.endDateTime;
-    r.changeIds.push((await this.deps.journal.record(caller, { kind: 'secret-added', summary: `added secret ${created.keyId} to ${cred.clientId} (old ${cred.keyId} stays valid)`, target: { clientId: cred.clientId, keyId: created.keyId }, inverse: { kind: 'remove-password', clientId: cred.clientId, keyId: created.keyId } })).id);
+    r.changeIds.push(
+      (
+        await this.deps.journal.record(caller, {
+          kind: 'secret-added',
+          summary: `added secret ${created.keyId} to ${cred.clientId} (old ${cred.keyId} stays valid)`,
+          target: { clientId: cred.clientId, keyId: created.keyId },
+          inverse: { kind: 'remove-password', clientId: cred.clientId, keyId: created.keyId },
+        })
+      ).id,
+    );
     this.mark(r, 'create-new-secret', `secret ${created.keyId} created, valid until ${created.endDateTime}; ${cred.keyId} stays valid`);
     const previous = await backing(() => vault.get(vaultSecretName));
-    const stored = await backing(() => vault.set(vaultSecretName, created.secretText ?? '', { clientId: cred.clientId, keyId: created.keyId }));
+    const stored = await backing(() =>
+      vault.set(vaultSecretName, created.secretText ?? '', { clientId: cred.clientId, keyId: created.keyId }),
+    );
     r.vaultVersion = stored.version;
     r.previousVaultVersion = previous?.version ?? null;
-    r.changeIds.push((await this.deps.journal.record(caller, { kind: 'vault-secret-set', summary: `stored the new secret as ${vaultSecretName} version ${stored.version}`, target: { secretName: vaultSecretName, version: stored.version }, inverse: { kind: 'restore-vault-version', secretName: vaultSecretName, version: r.previousVaultVersion } })).id);
+    r.changeIds.push(
+      (
+        await this.deps.journal.record(caller, {
+          kind: 'vault-secret-set',
+          summary: `stored the new secret as ${vaultSecretName} version ${stored.version}`,
+          target: { secretName: vaultSecretName, version: stored.version },
+          inverse: { kind: 'restore-vault-version', secretName: vaultSecretName, version: r.previousVaultVersion },
+        })
+      ).id,
+    );
     this.mark(r, 'store-in-vault', `stored in the vault as ${vaultSecretName} version ${stored.version}`);
-    await this.deps.db.insertInto('identity_rotations').values({ id: r.id, tenant_id: caller.tenantId, credential_id: credentialId, state: r.state, data: JSON.stringify(r), created_at: r.createdAt, updated_at: r.updatedAt }).execute();
+    await this.deps.db
+      .insertInto('identity_rotations')
+      .values({
+        id: r.id,
+        tenant_id: caller.tenantId,
+        credential_id: credentialId,
+        state: r.state,
+        data: JSON.stringify(r),
+        created_at: r.createdAt,
+        updated_at: r.updatedAt,
+      })
+      .execute();
     return { ...r, nextStep: nextStep(r) };
   }
 
   async get(caller: Caller, id: string): Promise<Rotation> {
-    const row = await this.deps.db.selectFrom('identity_rotations').select(['data', 'state']).where('tenant_id', '=', caller.tenantId).where('id', '=', id).executeTakeFirst();
+    const row = await this.deps.db
+      .selectFrom('identity_rotations')
+      .select(['data', 'state'])
+      .where('tenant_id', '=', caller.tenantId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw new NotFoundError('Rotation', id);
     const r = row.data;
     return { ...r, nextStep: r.state === 'in-progress' ? nextStep(r) : undefined };
@@ -111,7 +168,11 @@ export class RotationService {
     const r = await this.get(caller, id);
     const now = this.deps.now();
     const allowed = mayRun(r, step, now);
-    if (!allowed.ok) throw new ConflictError(`Cannot ${step} yet: ${allowed.reason}`, step === 'delete-old-secret' && allowed.retryAt ? 'overlap_not_over' : 'rotation_step_refused');
+    if (!allowed.ok)
+      throw new ConflictError(
+        `Cannot ${step} yet: ${allowed.reason}`,
+        step === 'delete-old-secret' && allowed.retryAt ? 'overlap_not_over' : 'rotation_step_refused',
+      );
     const { graph, vault } = this.clients();
     await this.deps.tenancy.requireApplication(caller, r.clientId, r.vaultSecretName);
     if (step === 'restart-consumers') {
@@ -121,17 +182,32 @@ export class RotationService {
       const tenantId = this.deps.tenantId;
       if (!tenantId) throw new InputError('The deployment has no SVC_TENANT_ID to verify against', 'tenantId');
       const secret = await backing(() => vault.get(r.vaultSecretName));
-      const t = await acquireToken({ authUrl: this.deps.authUrl, tenantId, clientId: r.clientId, scope: this.deps.scope, clientSecret: secret?.value ?? '' });
+      const t = await acquireToken({
+        authUrl: this.deps.authUrl,
+        tenantId,
+        clientId: r.clientId,
+        scope: this.deps.scope,
+        clientSecret: secret?.value ?? '',
+      });
       if (!t.ok) {
         r.log.push({ at: now.toISOString(), step, detail: `verification failed: ${t.code ?? t.status} ${t.description ?? ''}`.trim() });
         await this.save(caller, r);
-        throw new ServiceError(502, 'verification_failed', `The new secret did not obtain a token: ${t.description ?? t.code ?? t.status}`, { hint: 'the old secret stays valid; roll the rotation back or fix and verify again' });
+        throw new ServiceError(
+          502,
+          'verification_failed',
+          `The new secret did not obtain a token: ${t.description ?? t.code ?? t.status}`,
+          { hint: 'the old secret stays valid; roll the rotation back or fix and verify again' },
+        );
       }
       this.mark(r, step, `token issued with the vault’s version ${secret!.version}`);
     } else if (step === 'delete-old-secret') {
       await backing(() => graph.removePassword(r.clientId, r.oldKeyId));
       await this.deps.credentials.replaceKey(caller, r.credentialId, r.newKeyId!, r.newExpiresAt!);
-      this.mark(r, step, `old secret ${r.oldKeyId} deleted after ${Math.round((now.getTime() - Date.parse(r.done['create-new-secret']!)) / 3_600_000)} h of overlap`);
+      this.mark(
+        r,
+        step,
+        `old secret ${r.oldKeyId} deleted after ${Math.round((now.getTime() - Date.parse(r.done['create-new-secret']!)) / 3_600_000)} h of overlap`,
+      );
       r.state = 'completed';
     } else {
       throw new ConflictError(`${step} runs when the rotation starts`, 'rotation_step_refused');
@@ -146,7 +222,11 @@ export class RotationService {
     if (r.state !== 'in-progress') throw new ConflictError(`The rotation is ${r.state}`, 'rotation_step_refused');
     for (const changeId of [...r.changeIds].reverse()) await this.deps.fixes.rollback(caller, changeId);
     r.state = 'rolled-back';
-    r.log.push({ at: this.deps.now().toISOString(), step: 'rollback', detail: `new secret ${r.newKeyId} removed; vault back to ${r.previousVaultVersion ?? 'no version'}` });
+    r.log.push({
+      at: this.deps.now().toISOString(),
+      step: 'rollback',
+      detail: `new secret ${r.newKeyId} removed; vault back to ${r.previousVaultVersion ?? 'no version'}`,
+    });
     await this.save(caller, r);
     return r;
   }
@@ -160,6 +240,11 @@ export class RotationService {
 
   private async save(caller: Caller, r: Rotation) {
     const { nextStep: _n, ...data } = r;
-    await this.deps.db.updateTable('identity_rotations').set({ state: r.state, data: JSON.stringify(data), updated_at: this.deps.now().toISOString() }).where('tenant_id', '=', caller.tenantId).where('id', '=', r.id).execute();
+    await this.deps.db
+      .updateTable('identity_rotations')
+      .set({ state: r.state, data: JSON.stringify(data), updated_at: this.deps.now().toISOString() })
+      .where('tenant_id', '=', caller.tenantId)
+      .where('id', '=', r.id)
+      .execute();
   }
 }

@@ -11,7 +11,10 @@ export interface ExpiryAlert {
 
 /** Expiry alerts fire at 90, 30 and 7 days remaining (SPEC.md, credential operations), and once expired; widest first. */
 const LEVELS: ReadonlyArray<Pick<ExpiryAlert, 'threshold' | 'level'>> = [
-  { threshold: 90, level: 'notice' }, { threshold: 30, level: 'warning' }, { threshold: 7, level: 'critical' }, { threshold: 0, level: 'expired' },
+  { threshold: 90, level: 'notice' },
+  { threshold: 30, level: 'warning' },
+  { threshold: 7, level: 'critical' },
+  { threshold: 0, level: 'expired' },
 ];
 
 /** The alert a secret expiring at `expiresAt` raises at `now` (the tightest threshold reached), or undefined while more than 90 days remain. */
@@ -27,14 +30,29 @@ export function expiryAlert(expiresAt: Date, now: Date): ExpiryAlert | undefined
  * client id, key id, credential name or tenant.
  */
 export function registerExpiryGauges(metrics: Metrics, expiries: () => Date[], now: () => Date): void {
-  metrics.gauge('svc_identity_secret_expiry_alerts', 'Registered secrets inside each expiry alert threshold (90, 30, 7 days; 0 = expired), every tenant together', () => {
-    const at = now();
-    const alerts = expiries().map((e) => expiryAlert(e, at)).filter((a) => a !== undefined);
-    return LEVELS.map(({ threshold, level }) => ({ labels: { threshold: String(threshold), level }, value: alerts.filter((a) => a.level === level).length }));
-  });
-  metrics.gauge('svc_identity_secrets_registered', 'Registered service-principal secrets, every tenant together', () => [{ labels: {}, value: expiries().length }]);
-  metrics.gauge('svc_identity_secret_soonest_expiry_days', 'Days until the soonest expiry of a registered secret (negative once expired); absent when none is registered', () => {
-    const soonest = expiries().reduce((min, e) => Math.min(min, e.getTime()), Infinity);
-    return Number.isFinite(soonest) ? [{ labels: {}, value: Math.floor((soonest - now().getTime()) / DAY_MS) }] : [];
-  });
+  metrics.gauge(
+    'svc_identity_secret_expiry_alerts',
+    'Registered secrets inside each expiry alert threshold (90, 30, 7 days; 0 = expired), every tenant together',
+    () => {
+      const at = now();
+      const alerts = expiries()
+        .map((e) => expiryAlert(e, at))
+        .filter((a) => a !== undefined);
+      return LEVELS.map(({ threshold, level }) => ({
+        labels: { threshold: String(threshold), level },
+        value: alerts.filter((a) => a.level === level).length,
+      }));
+    },
+  );
+  metrics.gauge('svc_identity_secrets_registered', 'Registered service-principal secrets, every tenant together', () => [
+    { labels: {}, value: expiries().length },
+  ]);
+  metrics.gauge(
+    'svc_identity_secret_soonest_expiry_days',
+    'Days until the soonest expiry of a registered secret (negative once expired); absent when none is registered',
+    () => {
+      const soonest = expiries().reduce((min, e) => Math.min(min, e.getTime()), Infinity);
+      return Number.isFinite(soonest) ? [{ labels: {}, value: Math.floor((soonest - now().getTime()) / DAY_MS) }] : [];
+    },
+  );
 }

@@ -37,7 +37,8 @@ function peakDistinctPrincipals(signals: SignalPoint[]): { count: number; from?:
     while (e.at.getTime() - sorted[start]!.at.getTime() > WINDOW_MS) {
       const p = sorted[start++]!.principal;
       const n = inWindow.get(p)! - 1;
-      if (n) inWindow.set(p, n); else inWindow.delete(p);
+      if (n) inWindow.set(p, n);
+      else inWindow.delete(p);
     }
     if (inWindow.size > best.count) best = { count: inWindow.size, from: sorted[start]!.at };
   }
@@ -52,13 +53,16 @@ export function classifySeverity(signals: SignalPoint[], facts: SeverityFacts = 
   if (facts.productionPipelineHalted) sev1.push('a production pipeline is halted');
   if (facts.complianceReportingBlocked) sev1.push('compliance reporting is blocked');
   if (facts.tenantWidePolicyMisconfiguration) sev1.push('a tenant-wide policy misconfiguration');
-  if (sev1.length) return { severity: 'SEV1', reasons: [...sev1, 'check the identity provider’s status page before assuming a service-side fault'] };
+  if (sev1.length)
+    return { severity: 'SEV1', reasons: [...sev1, 'check the identity provider’s status page before assuming a service-side fault'] };
   const sev2: string[] = [];
   if (facts.singleWorkspaceDown) sev2.push('a single workspace is down');
   if (facts.primaryCicdIdentityBroken) sev2.push('the primary CI/CD identity is broken');
-  if ((facts.productionPipelineAuthFailingMinutes ?? 0) > 30) sev2.push(`a production pipeline has failed on authentication for ${facts.productionPipelineAuthFailingMinutes} minutes`);
+  if ((facts.productionPipelineAuthFailingMinutes ?? 0) > 30)
+    sev2.push(`a production pipeline has failed on authentication for ${facts.productionPipelineAuthFailingMinutes} minutes`);
   if (sev2.length) return { severity: 'SEV2', reasons: sev2 };
-  if (facts.noProductionImpact && !signals.length) return { severity: 'SEV4', reasons: ['documentation or UX issue with no production impact'] };
+  if (facts.noProductionImpact && !signals.length)
+    return { severity: 'SEV4', reasons: ['documentation or UX issue with no production impact'] };
   const sev3: string[] = [];
   const principals = new Set(signals.map((s) => s.principal));
   if (principals.size === 1 && signals.every((s) => s.status === 403)) sev3.push(`a single principal’s 403 (${[...principals][0]})`);

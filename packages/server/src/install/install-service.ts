@@ -16,19 +16,33 @@ export const provisionedAtInstall = isLive;
 /** Starts installs, answers polls, and re-opens a step for the worker after an admin fixed its gate. */
 export class InstallService {
   constructor(
-    private readonly deps: { jobs: JobStore; catalog: Catalog; workspaces: WorkspaceService; tenancy: TenancyService; onAccepted: () => void },
+    private readonly deps: {
+      jobs: JobStore;
+      catalog: Catalog;
+      workspaces: WorkspaceService;
+      tenancy: TenancyService;
+      onAccepted: () => void;
+    },
   ) {}
 
   /** Validates caller, workspace, app and body; writes the job and its work in one transaction. */
-  async start(caller: Caller, appId: string, body: { workspaceId: string; deploy?: boolean; mode?: Mode; targetOverrides?: TargetOverrides }) {
+  async start(
+    caller: Caller,
+    appId: string,
+    body: { workspaceId: string; deploy?: boolean; mode?: Mode; targetOverrides?: TargetOverrides },
+  ) {
     const app = this.deps.catalog.get(appId);
     if (!app) throw new NotFoundError('App', appId);
     const mode = body.mode ?? 'shared';
-    if (body.targetOverrides && mode !== 'dedicated') throw new InputError('body/targetOverrides is only accepted with mode "dedicated"', 'targetOverrides');
+    if (body.targetOverrides && mode !== 'dedicated')
+      throw new InputError('body/targetOverrides is only accepted with mode "dedicated"', 'targetOverrides');
     if (mode === 'dedicated') {
       if (!hasScope(caller.scopes, 'admin')) throw new ForbiddenError("A dedicated install needs the 'admin' scope", 'missing_scope');
       if (!body.targetOverrides || !Object.keys(body.targetOverrides).length) {
-        throw new InputError('body/targetOverrides is required with mode "dedicated": name the platform workspace and targets of the tenant to install into', 'targetOverrides');
+        throw new InputError(
+          'body/targetOverrides is required with mode "dedicated": name the platform workspace and targets of the tenant to install into',
+          'targetOverrides',
+        );
       }
     }
     await this.deps.workspaces.get(caller, body.workspaceId);
@@ -36,8 +50,24 @@ export class InstallService {
     if (body.targetOverrides) await this.deps.tenancy.checkOverrides(caller.tenantId, body.targetOverrides, true);
     const id = randomUUID();
     await this.deps.jobs.create(
-      { id, tenantId: caller.tenantId, workspaceId: body.workspaceId, appId, createdBy: caller.userId, deploy: body.deploy ?? true, mode, targetOverrides: body.targetOverrides, totalItems: app.items.length },
-      app.items.map((item, stepIndex) => ({ stepIndex, itemKey: item.key, itemType: item.itemType, displayName: item.displayName, live: provisionedAtInstall(item.itemType) })),
+      {
+        id,
+        tenantId: caller.tenantId,
+        workspaceId: body.workspaceId,
+        appId,
+        createdBy: caller.userId,
+        deploy: body.deploy ?? true,
+        mode,
+        targetOverrides: body.targetOverrides,
+        totalItems: app.items.length,
+      },
+      app.items.map((item, stepIndex) => ({
+        stepIndex,
+        itemKey: item.key,
+        itemType: item.itemType,
+        displayName: item.displayName,
+        live: provisionedAtInstall(item.itemType),
+      })),
     );
     this.deps.onAccepted();
     return { jobId: id, totalItems: app.items.length };

@@ -9,105 +9,162 @@ import { MODES } from './types.js';
 const JobParams = Type.Object({ jobId: Id('install job id') });
 
 /** Install routes: start, poll, list, retry a step, and the job's event stream. */
-export const installRoutes = (service: InstallService): FastifyPluginAsyncTypebox => async (app) => {
-  app.post('/api/apps/:appId/install', {
-    config: { scope: 'install' },
-    schema: {
-      operationId: 'installApp', tags: ['install'], summary: 'Install a curated app into a workspace; answers 202 at once with the job id to poll',
-      params: Type.Object({ appId: Id('app id') }),
-      body: Type.Object(
-        {
-          workspaceId: Id('target workspace'),
-          deploy: Type.Optional(Type.Boolean({ description: 'true (default): also provision live; false: store items only' })),
-          mode: Type.Optional(Type.Union(MODES.map((m) => Type.Literal(m)), { description: 'default shared' })),
-          targetOverrides: Type.Optional(TargetOverridesSchema),
+export const installRoutes =
+  (service: InstallService): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.post(
+      '/api/apps/:appId/install',
+      {
+        config: { scope: 'install' },
+        schema: {
+          operationId: 'installApp',
+          tags: ['install'],
+          summary: 'Install a curated app into a workspace; answers 202 at once with the job id to poll',
+          params: Type.Object({ appId: Id('app id') }),
+          body: Type.Object(
+            {
+              workspaceId: Id('target workspace'),
+              deploy: Type.Optional(Type.Boolean({ description: 'true (default): also provision live; false: store items only' })),
+              mode: Type.Optional(
+                Type.Union(
+                  MODES.map((m) => Type.Literal(m)),
+                  { description: 'default shared' },
+                ),
+              ),
+              targetOverrides: Type.Optional(TargetOverridesSchema),
+            },
+            { additionalProperties: false },
+          ),
+          response: { 202: Type.Object({ ok: Ok, jobId: Type.String(), totalItems: Type.Integer() }), ...errors(404) },
         },
-        { additionalProperties: false },
-      ),
-      response: { 202: Type.Object({ ok: Ok, jobId: Type.String(), totalItems: Type.Integer() }), ...errors(404) },
-    },
-  }, async (req, reply) => reply.status(202).send({ ok: true as const, ...(await service.start(req.caller!, req.params.appId, req.body)) }));
-
-  app.get('/api/apps/install-jobs/:jobId', {
-    config: { scope: 'read' },
-    schema: {
-      operationId: 'getInstallJob', tags: ['install'], summary: 'Poll an install job (every 5 s); provision is present once provisioning completes',
-      params: JobParams,
-      response: { 200: Type.Object({ ok: Ok, job: Type.Ref(InstallJobSchema) }), ...errors(404) },
-    },
-  }, async (req) => ({ ok: true as const, job: await service.get(req.caller!, req.params.jobId) }));
-
-  app.get('/api/apps/install-jobs', {
-    config: { scope: 'read' },
-    schema: {
-      operationId: 'listInstallJobs', tags: ['install'], summary: 'List install jobs, optionally of one workspace',
-      querystring: Type.Composite([PageQuery, Type.Object({ workspaceId: Type.Optional(Id('workspace id')) })], { additionalProperties: false }),
-      response: { 200: Type.Object({ ok: Ok, jobs: Type.Array(Type.Ref(InstallJobSchema)), nextCursor: Type.Optional(Type.String()) }), ...errors(404) },
-    },
-  }, async (req) => ({ ok: true as const, ...(await service.list(req.caller!, req.query.workspaceId, pageRequest(req.query))) }));
-
-  app.post('/api/apps/install-jobs/:jobId/steps/:stepIndex/retry', {
-    config: { scope: 'install' },
-    schema: {
-      operationId: 'retryInstallStep', tags: ['install'],
-      summary: 'Re-open one provisioning step (after fixing its gate): 202 with the job running again; poll it like an install until the worker has run the step',
-      description: [
-        "The worker runs the re-opened step under the job's lease and recomputes the report from the stored steps.",
-        'Several steps may be re-opened one after another until a worker claims the job; while a worker runs it, 409 job_running.',
-      ].join(' '),
-      params: Type.Object({ jobId: Id('install job id'), stepIndex: Type.String({ pattern: '^[0-9]{1,3}$' }) }),
-      response: { 202: Type.Object({ ok: Ok, job: Type.Ref(InstallJobSchema) }), ...errors(404, 409) },
-    },
-  }, async (req, reply) => reply.status(202).send({ ok: true as const, job: await service.retryStep(req.caller!, req.params.jobId, Number(req.params.stepIndex)) }));
-
-  app.get('/api/apps/install-jobs/:jobId/events', {
-    config: { scope: 'read' },
-    schema: {
-      operationId: 'streamInstallJobEvents', tags: ['install'],
-      summary: 'Server-sent events of a job (phase, item-created, step, step-retried, done); replays after Last-Event-ID',
-      params: JobParams,
-      headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$' })) }),
-      response: {
-        200: {
-          description: 'text/event-stream: events phase, item-created, step, step-retried and done, each with an id (for Last-Event-ID)',
-          // The schema of each event's data (what SSE-aware tools validate): a JSON object.
-          content: { 'text/event-stream': { schema: Type.Object({}, { additionalProperties: true, description: 'the data of one event, a JSON object' }) } },
-        },
-        ...errors(404),
       },
-    },
-  }, async (req, reply) => {
-    let after = Number(req.headers['last-event-id'] ?? 0);
-    const first = await service.events(req.caller!, req.params.jobId, after); // 404 before the stream opens
-    reply.hijack();
-    reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-request-id': req.id });
-    let closed = false;
-    req.raw.on('close', () => { closed = true; });
-    const send = (batch: typeof first) => {
-      for (const e of batch) {
-        reply.raw.write(`id: ${e.seq}\nevent: ${e.kind}\ndata: ${JSON.stringify({ ...e.data, at: e.at })}\n\n`);
-        after = e.seq;
-      }
-      // The stream ends with the job: a done or failed event that is the last one so far (a step retry re-opens a
-      // finished job, so a replay can hold an earlier run's done followed by more events).
-      if (batch.length && ['done', 'failed'].includes(batch.at(-1)!.kind)) closed = true;
-    };
-    let batch = first;
-    for (;;) {
-      send(batch);
-      if (closed) break;
-      if (!batch.length) {
-        // A finished job whose events were all sent already (Last-Event-ID at or past its end): the stream ends
-        // with whatever came last, instead of polling for events that will never come.
-        const job = await service.get(req.caller!, req.params.jobId).catch(() => undefined);
-        if (!job || job.status !== 'running') {
-          send(await service.events(req.caller!, req.params.jobId, after).catch(() => []));
-          break;
+      async (req, reply) =>
+        reply.status(202).send({ ok: true as const, ...(await service.start(req.caller!, req.params.appId, req.body)) }),
+    );
+
+    app.get(
+      '/api/apps/install-jobs/:jobId',
+      {
+        config: { scope: 'read' },
+        schema: {
+          operationId: 'getInstallJob',
+          tags: ['install'],
+          summary: 'Poll an install job (every 5 s); provision is present once provisioning completes',
+          params: JobParams,
+          response: { 200: Type.Object({ ok: Ok, job: Type.Ref(InstallJobSchema) }), ...errors(404) },
+        },
+      },
+      async (req) => ({ ok: true as const, job: await service.get(req.caller!, req.params.jobId) }),
+    );
+
+    app.get(
+      '/api/apps/install-jobs',
+      {
+        config: { scope: 'read' },
+        schema: {
+          operationId: 'listInstallJobs',
+          tags: ['install'],
+          summary: 'List install jobs, optionally of one workspace',
+          querystring: Type.Composite([PageQuery, Type.Object({ workspaceId: Type.Optional(Id('workspace id')) })], {
+            additionalProperties: false,
+          }),
+          response: {
+            200: Type.Object({ ok: Ok, jobs: Type.Array(Type.Ref(InstallJobSchema)), nextCursor: Type.Optional(Type.String()) }),
+            ...errors(404),
+          },
+        },
+      },
+      async (req) => ({ ok: true as const, ...(await service.list(req.caller!, req.query.workspaceId, pageRequest(req.query))) }),
+    );
+
+    app.post(
+      '/api/apps/install-jobs/:jobId/steps/:stepIndex/retry',
+      {
+        config: { scope: 'install' },
+        schema: {
+          operationId: 'retryInstallStep',
+          tags: ['install'],
+          summary:
+            'Re-open one provisioning step (after fixing its gate): 202 with the job running again; poll it like an install until the worker has run the step',
+          description: [
+            "The worker runs the re-opened step under the job's lease and recomputes the report from the stored steps.",
+            'Several steps may be re-opened one after another until a worker claims the job; while a worker runs it, 409 job_running.',
+          ].join(' '),
+          params: Type.Object({ jobId: Id('install job id'), stepIndex: Type.String({ pattern: '^[0-9]{1,3}$' }) }),
+          response: { 202: Type.Object({ ok: Ok, job: Type.Ref(InstallJobSchema) }), ...errors(404, 409) },
+        },
+      },
+      async (req, reply) =>
+        reply
+          .status(202)
+          .send({ ok: true as const, job: await service.retryStep(req.caller!, req.params.jobId, Number(req.params.stepIndex)) }),
+    );
+
+    app.get(
+      '/api/apps/install-jobs/:jobId/events',
+      {
+        config: { scope: 'read' },
+        schema: {
+          operationId: 'streamInstallJobEvents',
+          tags: ['install'],
+          summary: 'Server-sent events of a job (phase, item-created, step, step-retried, done); replays after Last-Event-ID',
+          params: JobParams,
+          headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$' })) }),
+          response: {
+            200: {
+              description:
+                'text/event-stream: events phase, item-created, step, step-retried and done, each with an id (for Last-Event-ID)',
+              // The schema of each event's data (what SSE-aware tools validate): a JSON object.
+              content: {
+                'text/event-stream': {
+                  schema: Type.Object({}, { additionalProperties: true, description: 'the data of one event, a JSON object' }),
+                },
+              },
+            },
+            ...errors(404),
+          },
+        },
+      },
+      async (req, reply) => {
+        let after = Number(req.headers['last-event-id'] ?? 0);
+        const first = await service.events(req.caller!, req.params.jobId, after); // 404 before the stream opens
+        reply.hijack();
+        reply.raw.writeHead(200, {
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-cache',
+          connection: 'keep-alive',
+          'x-request-id': req.id,
+        });
+        let closed = false;
+        req.raw.on('close', () => {
+          closed = true;
+        });
+        const send = (batch: typeof first) => {
+          for (const e of batch) {
+            reply.raw.write(`id: ${e.seq}\nevent: ${e.kind}\ndata: ${JSON.stringify({ ...e.data, at: e.at })}\n\n`);
+            after = e.seq;
+          }
+          // The stream ends with the job: a done or failed event that is the last one so far (a step retry re-opens a
+          // finished job, so a replay can hold an earlier run's done followed by more events).
+          if (batch.length && ['done', 'failed'].includes(batch.at(-1)!.kind)) closed = true;
+        };
+        let batch = first;
+        for (;;) {
+          send(batch);
+          if (closed) break;
+          if (!batch.length) {
+            // A finished job whose events were all sent already (Last-Event-ID at or past its end): the stream ends
+            // with whatever came last, instead of polling for events that will never come.
+            const job = await service.get(req.caller!, req.params.jobId).catch(() => undefined);
+            if (!job || job.status !== 'running') {
+              send(await service.events(req.caller!, req.params.jobId, after).catch(() => []));
+              break;
+            }
+          }
+          await new Promise((r) => setTimeout(r, 1000));
+          batch = await service.events(req.caller!, req.params.jobId, after).catch(() => []);
         }
-      }
-      await new Promise((r) => setTimeout(r, 1000));
-      batch = await service.events(req.caller!, req.params.jobId, after).catch(() => []);
-    }
-    reply.raw.end();
-  });
-};
+        reply.raw.end();
+      },
+    );
+  };

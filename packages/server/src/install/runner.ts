@@ -51,27 +51,55 @@ export class InstallRunner {
       if (!(await this.deps.jobs.update(job.id, fence, ...args))) throw new LeaseLost(`lease of ${job.id} lost`);
     };
     if (!app) {
-      await write({ status: 'failed', phase: 'done', percentComplete: 100, finished: true }, { kind: 'failed', data: { error: `app ${job.appId} is no longer in the catalog` } });
+      await write(
+        { status: 'failed', phase: 'done', percentComplete: 100, finished: true },
+        { kind: 'failed', data: { error: `app ${job.appId} is no longer in the catalog` } },
+      );
       return;
     }
     const now = new Date();
     const steps = await this.deps.jobs.steps(job.id);
     const installed = await this.createItems(job, app, steps, now, write);
 
-    const ws = await this.deps.db.selectFrom('workspaces').select('platform_workspace_id').where('id', '=', job.workspaceId).where('tenant_id', '=', job.tenantId).executeTakeFirst();
-    const target = await installTarget(this.deps.tenancy, this.deps.profile, { tenantId: job.tenantId, mode: job.mode, binding: ws?.platform_workspace_id ?? null, overrides: job.targetOverrides });
-    await write({ phase: 'provisioning', percentComplete: 35, installed, target: targetRecord(target) }, { kind: 'phase', data: { phase: 'provisioning', percentComplete: 35 } });
+    const ws = await this.deps.db
+      .selectFrom('workspaces')
+      .select('platform_workspace_id')
+      .where('id', '=', job.workspaceId)
+      .where('tenant_id', '=', job.tenantId)
+      .executeTakeFirst();
+    const target = await installTarget(this.deps.tenancy, this.deps.profile, {
+      tenantId: job.tenantId,
+      mode: job.mode,
+      binding: ws?.platform_workspace_id ?? null,
+      overrides: job.targetOverrides,
+    });
+    await write(
+      { phase: 'provisioning', percentComplete: 35, installed, target: targetRecord(target) },
+      { kind: 'phase', data: { phase: 'provisioning', percentComplete: 35 } },
+    );
     await this.provision(job, app, steps, target, now, write);
 
     await write({ phase: 'finalizing', percentComplete: 95 }, { kind: 'phase', data: { phase: 'finalizing', percentComplete: 95 } });
     await this.recordThread(job, app, steps);
     const report = reportOf(job.mode, targetRecord(target), await this.deps.jobs.steps(job.id));
-    const status = jobStatusOf(report.outcome, report.steps.map((s) => s.result));
-    await write({ status, phase: 'done', percentComplete: 100, provision: report, finished: true }, { kind: 'done', data: { status, outcome: report.outcome, percentComplete: 100 } });
+    const status = jobStatusOf(
+      report.outcome,
+      report.steps.map((s) => s.result),
+    );
+    await write(
+      { status, phase: 'done', percentComplete: 100, provision: report, finished: true },
+      { kind: 'done', data: { status, outcome: report.outcome, percentComplete: 100 } },
+    );
   }
 
   /** Stores every item of the app (an edited item keeps the user's content), 0 to 35 %. */
-  private async createItems(job: JobRecord, app: CuratedApp, steps: StepRow[], now: Date, write: (...a: any[]) => Promise<void>): Promise<InstalledItem[]> {
+  private async createItems(
+    job: JobRecord,
+    app: CuratedApp,
+    steps: StepRow[],
+    now: Date,
+    write: (...a: any[]) => Promise<void>,
+  ): Promise<InstalledItem[]> {
     const installed: InstalledItem[] = [];
     for (const step of steps) {
       const item = app.items[step.stepIndex]!;
@@ -111,7 +139,14 @@ export class InstallRunner {
    * dependents are released as soon as its result is known: storing the result runs alongside the next steps (a job
    * resumed before a result was stored re-runs that step, idempotently), and the phase ends once every result is stored.
    */
-  private async provision(job: JobRecord, app: CuratedApp, steps: StepRow[], target: ResolvedTarget, now: Date, write: (...a: any[]) => Promise<void>) {
+  private async provision(
+    job: JobRecord,
+    app: CuratedApp,
+    steps: StepRow[],
+    target: ResolvedTarget,
+    now: Date,
+    write: (...a: any[]) => Promise<void>,
+  ) {
     const live = steps.filter((s) => s.live);
     const results = new Map<string, StepResult>();
     for (const s of live) if (s.result) results.set(s.itemKey, s.result);
@@ -122,18 +157,26 @@ export class InstallRunner {
     const saving = new Set<Promise<void>>();
     let saveFailure: { error: unknown } | undefined;
     let done = results.size;
-    const ready = (s: StepRow) => dependenciesOf(app.items[s.stepIndex]!.itemType, contentByKey.get(s.itemKey)).every((k) => !liveKeys.has(k) || results.has(k));
+    const ready = (s: StepRow) =>
+      dependenciesOf(app.items[s.stepIndex]!.itemType, contentByKey.get(s.itemKey)).every((k) => !liveKeys.has(k) || results.has(k));
     const save = (step: StepRow, item: CatalogItem, result: StepResult, percent: number) => {
       const saved = (async () => {
         await write(
           { percentComplete: percent },
-          { kind: 'step', data: { stepIndex: step.stepIndex, itemType: item.itemType, displayName: item.displayName, status: result.status } },
+          {
+            kind: 'step',
+            data: { stepIndex: step.stepIndex, itemType: item.itemType, displayName: item.displayName, status: result.status },
+          },
           { stepIndex: step.stepIndex, result },
         );
         await recordItemState(this.deps.db, step.cosmosItemId!, result, job.tenantId);
       })();
       saving.add(saved);
-      saved.catch((error) => { saveFailure ??= { error }; }).finally(() => saving.delete(saved));
+      saved
+        .catch((error) => {
+          saveFailure ??= { error };
+        })
+        .finally(() => saving.delete(saved));
     };
     while ((pending.length || running.size) && !saveFailure) {
       while (running.size < this.deps.concurrency && pending.length) {
@@ -146,9 +189,16 @@ export class InstallRunner {
         const p = (async () => {
           const result: StepResult = job.deploy
             ? await runProvisioner({
-              app, item, content: bindContent(contentByKey.get(item.key), results, target, this.deps.profile), storedItemId: step.cosmosItemId!, target, profile: this.deps.profile,
-              backends: this.deps.backends, dependency: (k) => results.get(k), contentOf: (k) => contentByKey.get(k),
-            })
+                app,
+                item,
+                content: bindContent(contentByKey.get(item.key), results, target, this.deps.profile),
+                storedItemId: step.cosmosItemId!,
+                target,
+                profile: this.deps.profile,
+                backends: this.deps.backends,
+                dependency: (k) => results.get(k),
+                contentOf: (k) => contentByKey.get(k),
+              })
             : { status: 'skipped', steps: ['deploy is false: stored in the service only, no backing call'] };
           results.set(step.itemKey, result);
           done++;
@@ -168,16 +218,46 @@ export class InstallRunner {
     const rows = app.edges.flatMap((edge) => {
       const from = idByKey.get(edge.from);
       const to = idByKey.get(edge.to);
-      return from && to ? [{ id: randomUUID(), tenant_id: job.tenantId, workspace_id: job.workspaceId, from_item_id: from, to_item_id: to, kind: edge.kind, source: 'app' }] : [];
+      return from && to
+        ? [
+            {
+              id: randomUUID(),
+              tenant_id: job.tenantId,
+              workspace_id: job.workspaceId,
+              from_item_id: from,
+              to_item_id: to,
+              kind: edge.kind,
+              source: 'app',
+            },
+          ]
+        : [];
     });
-    if (rows.length) await this.deps.db.insertInto('thread_edges').values(rows).onConflict((oc) => oc.doNothing()).execute();
+    if (rows.length)
+      await this.deps.db
+        .insertInto('thread_edges')
+        .values(rows)
+        .onConflict((oc) => oc.doNothing())
+        .execute();
   }
 }
 
 /** Keeps the item's live provisioning state (the console shows it per item). */
 async function recordItemState(db: Db, itemId: string, result: StepResult, tenantId: string): Promise<void> {
-  const state = { status: result.status, resourceId: result.resourceId ?? null, gate: result.gate ?? null, error: result.error ?? null, code: result.code ?? null, message: result.message ?? null, at: new Date().toISOString() };
-  await db.updateTable('items').set({ provisioning: JSON.stringify(state) }).where('id', '=', itemId).where('tenant_id', '=', tenantId).execute();
+  const state = {
+    status: result.status,
+    resourceId: result.resourceId ?? null,
+    gate: result.gate ?? null,
+    error: result.error ?? null,
+    code: result.code ?? null,
+    message: result.message ?? null,
+    at: new Date().toISOString(),
+  };
+  await db
+    .updateTable('items')
+    .set({ provisioning: JSON.stringify(state) })
+    .where('id', '=', itemId)
+    .where('tenant_id', '=', tenantId)
+    .execute();
 }
 
 /** Replaces ${item:<key>.id|sqlEndpoint|sqlEndpointId}, ${workspace.id} and ${bi.apiHost} with the live values of this install. */
@@ -195,6 +275,12 @@ function bindContent(content: unknown, results: Map<string, StepResult>, target:
 /** The ProvisionReport from the job's steps. */
 function reportOf(mode: ProvisionReport['mode'], target: Record<string, string>, steps: StepRow[]): ProvisionReport {
   const live = steps.filter((s) => s.live && s.result);
-  const provSteps = live.map((s) => ({ stepIndex: s.stepIndex, itemType: s.itemType, displayName: s.displayName, cosmosItemId: s.cosmosItemId ?? '', result: s.result! }));
+  const provSteps = live.map((s) => ({
+    stepIndex: s.stepIndex,
+    itemType: s.itemType,
+    displayName: s.displayName,
+    cosmosItemId: s.cosmosItemId ?? '',
+    result: s.result!,
+  }));
   return { outcome: outcomeOf(provSteps.map((s) => s.result)), mode, target, steps: provSteps };
 }

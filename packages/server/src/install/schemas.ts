@@ -13,8 +13,15 @@ const StepResultSchema = Type.Object(
     secondaryIds: Type.Optional(Type.Record(Type.String(), Type.String())),
     gate: Type.Optional(Type.Ref(Gate)),
     error: Type.Optional(Type.String({ description: 'the backing service’s error text, unmodified (only ever its own words)' })),
-    code: Type.Optional(Type.String({ description: 'the failure’s code: the backing service’s error code when it answered one, else the service’s own (timeout, network_error, host_not_allowed, redirect_refused, internal_error, …)' })),
-    message: Type.Optional(Type.String({ description: 'the service’s own description of a failure that is not a backing service’s answer' })),
+    code: Type.Optional(
+      Type.String({
+        description:
+          'the failure’s code: the backing service’s error code when it answered one, else the service’s own (timeout, network_error, host_not_allowed, redirect_refused, internal_error, …)',
+      }),
+    ),
+    message: Type.Optional(
+      Type.String({ description: 'the service’s own description of a failure that is not a backing service’s answer' }),
+    ),
     steps: Type.Array(Type.String(), { description: 'step log' }),
     diagnosis: Type.Optional(Type.String({ description: 'where to diagnose an identity failure' })),
   },
@@ -26,13 +33,15 @@ const ProvisionReportSchema = Type.Object(
     outcome: Type.Union(OUTCOMES.map((s) => Type.Literal(s))),
     mode: Type.Union(MODES.map((m) => Type.Literal(m))),
     target: Type.Record(Type.String(), Type.String(), { description: 'the resolved target settings' }),
-    steps: Type.Array(Type.Object({
-      stepIndex: Type.Integer(),
-      itemType: Type.String(),
-      displayName: Type.String(),
-      cosmosItemId: Type.String({ description: 'the stored item' }),
-      result: Type.Ref(StepResultSchema),
-    })),
+    steps: Type.Array(
+      Type.Object({
+        stepIndex: Type.Integer(),
+        itemType: Type.String(),
+        displayName: Type.String(),
+        cosmosItemId: Type.String({ description: 'the stored item' }),
+        result: Type.Ref(StepResultSchema),
+      }),
+    ),
   },
   { $id: 'ProvisionReport' },
 );
@@ -47,7 +56,9 @@ export const InstallJobSchema = Type.Object(
     percentComplete: Type.Integer({ minimum: 0, maximum: 100 }),
     totalItems: Type.Integer(),
     createdItems: Type.Integer(),
-    installed: Type.Array(Type.Object({ itemType: Type.String(), id: Type.String(), displayName: Type.String(), status: Type.Literal('created') })),
+    installed: Type.Array(
+      Type.Object({ itemType: Type.String(), id: Type.String(), displayName: Type.String(), status: Type.Literal('created') }),
+    ),
     provision: Type.Optional(Type.Ref(ProvisionReportSchema, { description: 'present once provisioning completes' })),
     deploy: Type.Boolean(),
     mode: Type.Union(MODES.map((m) => Type.Literal(m))),
@@ -58,7 +69,15 @@ export const InstallJobSchema = Type.Object(
   { $id: 'InstallJob' },
 );
 
-const Address = (what: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 300, pattern: '^\\S+$', description: `${what}: https://host or host[:port], under the cloud’s DNS suffixes and assigned to the tenant` }));
+const Address = (what: string) =>
+  Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 300,
+      pattern: '^\\S+$',
+      description: `${what}: https://host or host[:port], under the cloud’s DNS suffixes and assigned to the tenant`,
+    }),
+  );
 const Named = (pattern: string, description: string) => Type.Optional(Type.String({ pattern, description }));
 
 export const TargetOverridesSchema = Type.Object(
@@ -73,7 +92,12 @@ export const TargetOverridesSchema = Type.Object(
     lakeAccount: Address('the lake account’s host'),
     lakeContainer: Named(NAME_PATTERNS.lakeContainer, 'the lake container'),
   },
-  { additionalProperties: false, minProperties: 1, description: 'dedicated mode only (and required there): every platform workspace and address must be assigned to the tenant by the deployment operator, and under the cloud’s allowed DNS suffixes' },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description:
+      'dedicated mode only (and required there): every platform workspace and address must be assigned to the tenant by the deployment operator, and under the cloud’s allowed DNS suffixes',
+  },
 );
 
 export const INSTALL_SCHEMAS = [Gate, StepResultSchema, ProvisionReportSchema, InstallJobSchema];

@@ -12,7 +12,13 @@ export function failedStep(err: unknown, itemType: string, steps: string[]): Ste
     const cause = v.cause;
     if (cause) steps.push(`${cause.service} answered ${cause.status}${cause.code ? ` ${cause.code}` : ''}`);
     // The backing service's own text travels with the gate, unmodified, so the admin sees what it said.
-    return { status: 'remediation', gate: v.gate, ...(cause?.body ? { error: cause.body } : {}), steps, diagnosis: cause && diagnosisLink(cause) };
+    return {
+      status: 'remediation',
+      gate: v.gate,
+      ...(cause?.body ? { error: cause.body } : {}),
+      steps,
+      diagnosis: cause && diagnosisLink(cause),
+    };
   }
   if (v) {
     const err = v.cause;
@@ -23,5 +29,10 @@ export function failedStep(err: unknown, itemType: string, steps: string[]): Ste
     return { status: 'failed', code: err.code ?? 'backing_unreachable', message: err.message, steps, diagnosis };
   }
   steps.push(`the ${itemType} provisioner stopped on an internal error`);
-  return { status: 'failed', code: 'internal_error', message: `The service failed while provisioning this ${itemType} (an internal error, not the backing service's answer): ${(err as Error).message}`, steps };
+  return {
+    status: 'failed',
+    code: 'internal_error',
+    message: `The service failed while provisioning this ${itemType} (an internal error, not the backing service's answer): ${(err as Error).message}`,
+    steps,
+  };
 }

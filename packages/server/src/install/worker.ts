@@ -18,7 +18,12 @@ export class InstallWorker {
   private stopped = false;
   private polling = false;
 
-  constructor(private readonly jobs: JobStore, private readonly runner: InstallRunner, private readonly log: WorkerLog, private readonly options: { maxJobs: number; pollMs: number; heartbeatMs: number }) {}
+  constructor(
+    private readonly jobs: JobStore,
+    private readonly runner: InstallRunner,
+    private readonly log: WorkerLog,
+    private readonly options: { maxJobs: number; pollMs: number; heartbeatMs: number },
+  ) {}
 
   start(): void {
     this.timer = setInterval(() => this.poke(), this.options.pollMs);
@@ -30,24 +35,39 @@ export class InstallWorker {
   poke(): void {
     if (this.stopped || this.polling) return;
     this.polling = true;
-    void this.fill().finally(() => { this.polling = false; });
+    void this.fill().finally(() => {
+      this.polling = false;
+    });
   }
 
   private async fill(): Promise<void> {
     while (!this.stopped && this.active.size < this.options.maxJobs) {
-      const job = await this.jobs.claim(this.id).catch((err) => { this.log.error({ err }, 'claiming an install job failed'); return undefined; });
+      const job = await this.jobs.claim(this.id).catch((err) => {
+        this.log.error({ err }, 'claiming an install job failed');
+        return undefined;
+      });
       if (!job) return;
       if (job.attempts > 1) this.log.info({ jobId: job.id, attempts: job.attempts }, 'resuming an install job whose worker stopped');
       const beat = setInterval(() => {
-        void this.jobs.heartbeat(job.id, this.id).then((ok) => { if (!ok) this.log.warn({ jobId: job.id }, 'lease lost'); }).catch(() => undefined);
+        void this.jobs
+          .heartbeat(job.id, this.id)
+          .then((ok) => {
+            if (!ok) this.log.warn({ jobId: job.id }, 'lease lost');
+          })
+          .catch(() => undefined);
       }, this.options.heartbeatMs);
-      const run = tenantContext.run(job.tenantId, () => this.runner.run(job, this.id))
+      const run = tenantContext
+        .run(job.tenantId, () => this.runner.run(job, this.id))
         .catch((err) => {
           if (err instanceof LeaseLost) return;
           this.log.error({ err, jobId: job.id }, 'install job stopped on an unexpected error; it will be resumed');
           return this.jobs.release(job.id, this.id).catch(() => undefined); // the lease runs out on its own
         })
-        .finally(() => { clearInterval(beat); this.active.delete(job.id); this.poke(); });
+        .finally(() => {
+          clearInterval(beat);
+          this.active.delete(job.id);
+          this.poke();
+        });
       this.active.set(job.id, run);
     }
   }

@@ -18,8 +18,16 @@ export const ActivatorContent = Type.Object({
   triggers: Type.Array(
     Type.Object({
       name: Name,
-      condition: Type.Object({ column: Name, operator: Type.Union(ACTIVATOR_OPERATORS.map((o) => Type.Literal(o))), value: Type.Union([Type.String(), Type.Number(), Type.Boolean()]) }),
-      action: Type.Object({ kind: Type.Union([Type.Literal('email'), Type.Literal('teams')]), receiver: Name, message: Type.Optional(Type.String()) }),
+      condition: Type.Object({
+        column: Name,
+        operator: Type.Union(ACTIVATOR_OPERATORS.map((o) => Type.Literal(o))),
+        value: Type.Union([Type.String(), Type.Number(), Type.Boolean()]),
+      }),
+      action: Type.Object({
+        kind: Type.Union([Type.Literal('email'), Type.Literal('teams')]),
+        receiver: Name,
+        message: Type.Optional(Type.String()),
+      }),
     }),
     { minItems: 1 },
   ),
@@ -29,23 +37,46 @@ export type ActivatorContent = Static<typeof ActivatorContent>;
 // The reflex API has item and definition calls only: the rules travel in ReflexEntities.json (DESIGN.md, "Where SPEC.md
 // and the real backing services differ"), sent with the create or updateDefinition and read back to confirm them.
 const PLATFORM: PlatformKind = { type: 'Reflex', collection: 'reflexes', definitionAtCreate: true };
-const SOURCE_KINDS: Partial<Record<ItemTypeId, string>> = { 'kql-database': 'kql', eventhouse: 'kql', eventstream: 'eventstream', lakehouse: 'lakehouse', 'search-index': 'search' };
+const SOURCE_KINDS: Partial<Record<ItemTypeId, string>> = {
+  'kql-database': 'kql',
+  eventhouse: 'kql',
+  eventstream: 'eventstream',
+  lakehouse: 'lakehouse',
+  'search-index': 'search',
+};
 const ENTITIES = 'ReflexEntities.json';
 
-interface Entity { uniqueIdentifier: string; payload: Record<string, unknown>; type: string }
+interface Entity {
+  uniqueIdentifier: string;
+  payload: Record<string, unknown>;
+  type: string;
+}
 
 /** The reflex's entities: the watched source, then one rule per trigger of the content. */
 function entitiesOf(ctx: TypedProvisionContext<ActivatorContent>): Entity[] {
   const c = ctx.content;
   const source = ctx.app.items.find((i) => i.key === c.source)!;
-  const database = source.itemType === 'kql-database' || source.itemType === 'eventhouse' ? ctx.contentOf(c.source, KqlDatabaseContent)?.database ?? null : null;
+  const database =
+    source.itemType === 'kql-database' || source.itemType === 'eventhouse'
+      ? (ctx.contentOf(c.source, KqlDatabaseContent)?.database ?? null)
+      : null;
   return [
     {
       uniqueIdentifier: stableGuid(`${ctx.app.id}/${ctx.item.key}/source`),
-      payload: { name: `${source.displayName} ${c.table}`, itemType: source.itemType, itemId: ctx.dependency(c.source)?.resourceId ?? null, database, table: c.table },
+      payload: {
+        name: `${source.displayName} ${c.table}`,
+        itemType: source.itemType,
+        itemId: ctx.dependency(c.source)?.resourceId ?? null,
+        database,
+        table: c.table,
+      },
       type: `${SOURCE_KINDS[source.itemType] ?? 'item'}Source-v1`,
     },
-    ...c.triggers.map((t) => ({ uniqueIdentifier: stableGuid(`${ctx.app.id}/${ctx.item.key}/${t.name}`), payload: { name: t.name, condition: t.condition, action: t.action }, type: 'rule-v1' })),
+    ...c.triggers.map((t) => ({
+      uniqueIdentifier: stableGuid(`${ctx.app.id}/${ctx.item.key}/${t.name}`),
+      payload: { name: t.name, condition: t.condition, action: t.action },
+      type: 'rule-v1',
+    })),
   ];
 }
 
@@ -58,8 +89,12 @@ export function missingRules(wanted: Entity[], definition: Definition): string[]
   } catch {
     stored = [];
   }
-  const have = new Set((Array.isArray(stored) ? stored : []).map((e: Partial<Entity>) => `${e?.uniqueIdentifier}|${e?.type}|${String(e?.payload?.name)}`));
-  return wanted.filter((e) => e.type === 'rule-v1' && !have.has(`${e.uniqueIdentifier}|${e.type}|${String(e.payload.name)}`)).map((e) => String(e.payload.name));
+  const have = new Set(
+    (Array.isArray(stored) ? stored : []).map((e: Partial<Entity>) => `${e?.uniqueIdentifier}|${e?.type}|${String(e?.payload?.name)}`),
+  );
+  return wanted
+    .filter((e) => e.type === 'rule-v1' && !have.has(`${e.uniqueIdentifier}|${e.type}|${String(e.payload.name)}`))
+    .map((e) => String(e.payload.name));
 }
 
 /** activator: POST /workspaces/{ws}/reflexes with its rules in ReflexEntities.json (or updateDefinition), then getDefinition to confirm them. */
@@ -75,7 +110,8 @@ export const activator: LiveItemType<'activator', typeof ActivatorContent> = {
   validatesAfter: ['kql-database', 'eventhouse', 'eventstream', 'lakehouse', 'search-index'],
   edges: { from: ['triggers-on'], to: [] },
   dependsOn: (c) => [c.source],
-  calls: () => platformItemCalls(PLATFORM, true, [{ service: 'data-platform', method: 'POST', path: '/workspaces/{ws}/items/{id}/getDefinition' }]),
+  calls: () =>
+    platformItemCalls(PLATFORM, true, [{ service: 'data-platform', method: 'POST', path: '/workspaces/{ws}/items/{id}/getDefinition' }]),
   async provision(ctx) {
     const entities = entitiesOf(ctx);
     const definition = { format: 'json', parts: [part(ENTITIES, JSON.stringify(entities, null, 2)), platformPart(ctx, 'Reflex')] };
@@ -93,7 +129,10 @@ export const activator: LiveItemType<'activator', typeof ActivatorContent> = {
     if (missing.length) {
       ctx.log(`definition read back: ${ENTITIES} lacks ${missing.length} of ${rules.length} rules (${missing.join(', ')})`);
       return {
-        status: 'failed', resourceId: item.id, secondaryIds, code: 'rules_not_confirmed',
+        status: 'failed',
+        resourceId: item.id,
+        secondaryIds,
+        code: 'rules_not_confirmed',
         message: `The reflex was ${created ? 'created' : 'updated'}, but its definition read back (getDefinition) does not hold the rule(s) ${missing.map((m) => `'${m}'`).join(', ')} sent in ${ENTITIES}`,
       };
     }

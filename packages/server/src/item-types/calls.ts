@@ -48,13 +48,24 @@ export interface PlannedCall {
 }
 
 /** How the plan names each service's address before a path (the data platform's paths stand alone). */
-const ROOT: Record<CallService, string> = { 'data-platform': '', onelake: '{onelake}', arm: '{arm}', kql: '{cluster}', search: '{search}', sql: '', reporting: '{reporting}' };
+const ROOT: Record<CallService, string> = {
+  'data-platform': '',
+  onelake: '{onelake}',
+  arm: '{arm}',
+  kql: '{cluster}',
+  search: '{search}',
+  sql: '',
+  reporting: '{reporting}',
+};
 
 /** One call as the plan shows it: `PUT {search}/indexes/faq ×2 if new`. */
 export function callText(c: PlannedCall): string {
-  const what = c.service === 'sql'
-    ? (c.method === 'LOGIN' ? `T-SQL sign-in to ${c.path.slice(1)}` : `T-SQL ${c.command ?? 'batch'}`)
-    : `${c.method} ${ROOT[c.service]}${c.path}${c.command ? ` ${c.command}` : ''}`;
+  const what =
+    c.service === 'sql'
+      ? c.method === 'LOGIN'
+        ? `T-SQL sign-in to ${c.path.slice(1)}`
+        : `T-SQL ${c.command ?? 'batch'}`
+      : `${c.method} ${ROOT[c.service]}${c.path}${c.command ? ` ${c.command}` : ''}`;
   return `${what}${c.times !== undefined && c.times !== 1 ? ` ×${c.times}` : ''}${c.when ? ` ${CALL_CONDITIONS[c.when]}` : ''}`;
 }
 
@@ -67,12 +78,15 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A template (path or query value) as a regular expression; `bound` fixes some placeholders' values. */
 function templateRe(template: string, bound: Readonly<Record<string, string>>, rest: boolean): string {
-  return template.split(/(\{[a-z]+\*?\})/i).map((part) => {
-    const p = /^\{([a-z]+)(\*?)\}$/i.exec(part);
-    if (!p) return escapeRegExp(part);
-    if (bound[p[1]!] !== undefined) return escapeRegExp(bound[p[1]!]!);
-    return p[2] && rest ? '.+' : '[^/]+';
-  }).join('');
+  return template
+    .split(/(\{[a-z]+\*?\})/i)
+    .map((part) => {
+      const p = /^\{([a-z]+)(\*?)\}$/i.exec(part);
+      if (!p) return escapeRegExp(part);
+      if (bound[p[1]!] !== undefined) return escapeRegExp(bound[p[1]!]!);
+      return p[2] && rest ? '.+' : '[^/]+';
+    })
+    .join('');
 }
 
 /**
@@ -80,7 +94,11 @@ function templateRe(template: string, bound: Readonly<Record<string, string>>, r
  * is this call: the path has the template's shape with `bound` placeholders at their values, and the query holds the
  * template's parameters. Path segments and query values are compared decoded.
  */
-export function callMatches(c: PlannedCall, request: { method: string; path: string }, bound: Readonly<Record<string, string>> = {}): boolean {
+export function callMatches(
+  c: PlannedCall,
+  request: { method: string; path: string },
+  bound: Readonly<Record<string, string>> = {},
+): boolean {
   if (request.method.toUpperCase() !== c.method) return false;
   const [tPath, tQuery] = splitQuery(c.path);
   const [rPath, rQuery] = splitQuery(request.path);

@@ -5,7 +5,15 @@ import { ensurePlatformItem, platformItemCalls, platformPart, type PlatformKind 
 import { Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 
-const Activity = Type.Object({ name: Name, type: Name, dependsOn: Type.Optional(Type.Array(Type.Unknown())), typeProperties: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: true });
+const Activity = Type.Object(
+  {
+    name: Name,
+    type: Name,
+    dependsOn: Type.Optional(Type.Array(Type.Unknown())),
+    typeProperties: Type.Record(Type.String(), Type.Unknown()),
+  },
+  { additionalProperties: true },
+);
 /** Data pipeline content: the variant and its pipeline-content activities. */
 export const PipelineContent = Type.Object({
   variant: Type.Union([Type.Literal('notebook'), Type.Literal('copy')]),
@@ -38,9 +46,21 @@ export const dataPipeline: LiveItemType<'data-pipeline', typeof PipelineContent>
     // Activities already carry the live ids of the notebooks, pipelines and lakehouses they use (bindings resolved by the runner).
     const c = ctx.content;
     const notebookId = c.notebook ? ctx.dependency(c.notebook)?.resourceId : undefined;
-    const pipelineContent = { properties: { description: c.description ?? ctx.item.description, activities: c.activities, ...(c.parameters ? { parameters: c.parameters } : {}) } };
-    const definition = { parts: [part('pipeline-content.json', JSON.stringify(pipelineContent, null, 2)), platformPart(ctx, 'DataPipeline')] };
+    const pipelineContent = {
+      properties: {
+        description: c.description ?? ctx.item.description,
+        activities: c.activities,
+        ...(c.parameters ? { parameters: c.parameters } : {}),
+      },
+    };
+    const definition = {
+      parts: [part('pipeline-content.json', JSON.stringify(pipelineContent, null, 2)), platformPart(ctx, 'DataPipeline')],
+    };
     const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition });
-    return { status: created ? 'created' : 'exists', resourceId: item.id, secondaryIds: { platformWorkspaceId: ws, ...(notebookId ? { notebookId } : {}) } };
+    return {
+      status: created ? 'created' : 'exists',
+      resourceId: item.id,
+      secondaryIds: { platformWorkspaceId: ws, ...(notebookId ? { notebookId } : {}) },
+    };
   },
 };

@@ -14,8 +14,27 @@ export type Provisioning = 'live' | 'stored';
 
 /** The console's icon of a type: a Fluent UI icon name (the console maps each to its component). */
 export const ITEM_ICONS = [
-  'Notebook', 'HomeDatabase', 'Server', 'DatabaseLightning', 'DatabaseSearch', 'DatabaseMultiple', 'Search', 'DataTrending', 'Alert', 'Flow',
-  'ArrowSync', 'DocumentText', 'Grid', 'Database', 'Board', 'Target', 'Box', 'Sparkle', 'DataFunnel', 'ChartMultiple', 'Bot',
+  'Notebook',
+  'HomeDatabase',
+  'Server',
+  'DatabaseLightning',
+  'DatabaseSearch',
+  'DatabaseMultiple',
+  'Search',
+  'DataTrending',
+  'Alert',
+  'Flow',
+  'ArrowSync',
+  'DocumentText',
+  'Grid',
+  'Database',
+  'Board',
+  'Target',
+  'Box',
+  'Sparkle',
+  'DataFunnel',
+  'ChartMultiple',
+  'Bot',
 ] as const;
 export type ItemIcon = (typeof ITEM_ICONS)[number];
 
@@ -95,4 +114,6 @@ export interface LiveItemType<Id extends string, S extends TSchema = TSchema, C 
 }
 
 /** An item type: live (provisioned in a backing service at install) or stored only. */
-export type ItemTypeDescriptor<Id extends string, S extends TSchema = TSchema, C = Static<S>> = LiveItemType<Id, S, C> | StoredItemType<Id, S, C>;
+export type ItemTypeDescriptor<Id extends string, S extends TSchema = TSchema, C = Static<S>> =
+  | LiveItemType<Id, S, C>
+  | StoredItemType<Id, S, C>;

@@ -3,7 +3,14 @@ import { part, type PlatformItem } from '../backends/data-platform.js';
 import { validateEventstream } from '../catalog/validate-flows.js';
 import type { TypedProvisionContext } from '../provisioning/context.js';
 import { raiseGate } from '../backends/failures.js';
-import { ensurePlatformItem, platformItemCalls, platformPart, platformWorkspace, stableGuid, type PlatformKind } from '../provisioning/platform-item.js';
+import {
+  ensurePlatformItem,
+  platformItemCalls,
+  platformPart,
+  platformWorkspace,
+  stableGuid,
+  type PlatformKind,
+} from '../provisioning/platform-item.js';
 import { Column, Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 import { KqlDatabaseContent } from './kql-database.js';
@@ -34,7 +41,12 @@ const KQL_DATABASES = { service: 'data-platform', method: 'GET', path: '/workspa
 async function destinationOf(ctx: TypedProvisionContext<EventstreamContent>, ws: string): Promise<Destination | undefined> {
   const dest = ctx.content.destination;
   if ('customEndpoint' in dest) return { name: dest.customEndpoint, type: 'CustomEndpoint', properties: {} };
-  if ('lakehouse' in dest) return { name: 'lakehouse-destination', type: 'Lakehouse', properties: { workspaceId: ws, itemId: ctx.dependency(dest.lakehouse)?.resourceId, deltaTable: dest.table } };
+  if ('lakehouse' in dest)
+    return {
+      name: 'lakehouse-destination',
+      type: 'Lakehouse',
+      properties: { workspaceId: ws, itemId: ctx.dependency(dest.lakehouse)?.resourceId, deltaTable: dest.table },
+    };
   const database = ctx.dependency(dest.database)?.secondaryIds?.database ?? ctx.contentOf(dest.database, KqlDatabaseContent)?.database;
   if (!database) return undefined;
   let item: PlatformItem | undefined;
@@ -45,7 +57,14 @@ async function destinationOf(ctx: TypedProvisionContext<EventstreamContent>, ws:
   }
   if (!item) return undefined;
   ctx.log(`KQL database ${database}: data-platform item ${item.id}`);
-  const properties = { dataIngestionMode: 'ProcessedIngestion', workspaceId: item.workspaceId ?? ws, itemId: item.id, databaseName: database, tableName: dest.table, inputSerialization: { type: 'Json', properties: { encoding: 'UTF8' } } };
+  const properties = {
+    dataIngestionMode: 'ProcessedIngestion',
+    workspaceId: item.workspaceId ?? ws,
+    itemId: item.id,
+    databaseName: database,
+    tableName: dest.table,
+    inputSerialization: { type: 'Json', properties: { encoding: 'UTF8' } },
+  };
   return { name: 'kql-destination', type: 'Eventhouse', properties };
 }
 
@@ -61,7 +80,9 @@ export const eventstream: LiveItemType<'eventstream', typeof EventstreamContent>
   validate: validateEventstream,
   validatesAfter: ['kql-database', 'eventhouse', 'lakehouse'],
   edges: { from: ['feeds'], to: ['reads-from', 'triggers-on'] },
-  dependsOn: (c) => ['database' in c.destination ? c.destination.database : 'lakehouse' in c.destination ? c.destination.lakehouse : undefined],
+  dependsOn: (c) => [
+    'database' in c.destination ? c.destination.database : 'lakehouse' in c.destination ? c.destination.lakehouse : undefined,
+  ],
   calls: (c) => [...('database' in c.destination ? [KQL_DATABASES] : []), ...platformItemCalls(PLATFORM, true)],
   async provision(ctx) {
     const c = ctx.content;
@@ -69,8 +90,10 @@ export const eventstream: LiveItemType<'eventstream', typeof EventstreamContent>
     const destination = await destinationOf(ctx, ws);
     if (!destination) {
       return {
-        status: 'failed', code: 'destination_not_platform_item',
-        message: 'The destination KQL database is not a data-platform KQL database (an eventhouse database) of the platform workspace: an eventstream writes only to an eventhouse\'s KQL database, named by its item id',
+        status: 'failed',
+        code: 'destination_not_platform_item',
+        message:
+          "The destination KQL database is not a data-platform KQL database (an eventhouse database) of the platform workspace: an eventstream writes only to an eventhouse's KQL database, named by its item id",
       };
     }
     // Every node carries a stable id (the published topology's nodes have one), so a re-run sends the same definition.
@@ -85,7 +108,13 @@ export const eventstream: LiveItemType<'eventstream', typeof EventstreamContent>
       compatibilityLevel: '1.0',
     };
     const props = { retentionTimeInDays: c.retentionDays ?? 1, eventThroughputLevel: 'Low' };
-    const definition = { parts: [part('eventstream.json', JSON.stringify(eventstream, null, 2)), part('eventstreamProperties.json', JSON.stringify(props)), platformPart(ctx, 'Eventstream')] };
+    const definition = {
+      parts: [
+        part('eventstream.json', JSON.stringify(eventstream, null, 2)),
+        part('eventstreamProperties.json', JSON.stringify(props)),
+        platformPart(ctx, 'Eventstream'),
+      ],
+    };
     const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition });
     return { status: created ? 'created' : 'exists', resourceId: item.id, secondaryIds: { platformWorkspaceId: ws } };
   },

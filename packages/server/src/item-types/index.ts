@@ -30,9 +30,27 @@ import { warehouse } from './warehouse.js';
  * database its catalog table provisions live, then the stored-only types. GET /api/item-types lists them in this order.
  */
 export const ITEM_TYPES = [
-  notebook, lakehouse, warehouse, kqlDatabase, kqlQueryset, eventhouse, searchIndex, semanticModel, activator, dataPipeline, eventstream,
-  report, kqlDashboard, mirroredDatabase,
-  dashboard, scorecard, dataProduct, promptFlow, dataflowSpec, powerBiReport, dataAgent,
+  notebook,
+  lakehouse,
+  warehouse,
+  kqlDatabase,
+  kqlQueryset,
+  eventhouse,
+  searchIndex,
+  semanticModel,
+  activator,
+  dataPipeline,
+  eventstream,
+  report,
+  kqlDashboard,
+  mirroredDatabase,
+  dashboard,
+  scorecard,
+  dataProduct,
+  promptFlow,
+  dataflowSpec,
+  powerBiReport,
+  dataAgent,
 ] as const;
 
 /** The id of an item type: a name that is not one of them does not compile. */
@@ -84,23 +102,30 @@ export function dependenciesOf(id: ItemTypeId, content: unknown): string[] {
 export function provisionerOf(id: ItemTypeId): Provisioner | undefined {
   const type = liveItemType(id);
   if (!type) return undefined;
-  return (ctx: ProvisionContext) => type.provision({
-    ...ctx,
-    contentOf: <S extends TSchema>(key: string, schema: S) => {
-      const other = ctx.app.items.find((i) => i.key === key);
-      if (!other) return undefined;
-      if (itemTypeOf(other.itemType).content !== schema) throw new Error(`item '${key}' is a ${other.itemType}, whose content has another schema`);
-      return ctx.contentOf(key) as Static<S>;
-    },
-  });
+  return (ctx: ProvisionContext) =>
+    type.provision({
+      ...ctx,
+      contentOf: <S extends TSchema>(key: string, schema: S) => {
+        const other = ctx.app.items.find((i) => i.key === key);
+        if (!other) return undefined;
+        if (itemTypeOf(other.itemType).content !== schema)
+          throw new Error(`item '${key}' is a ${other.itemType}, whose content has another schema`);
+        return ctx.contentOf(key) as Static<S>;
+      },
+    });
 }
 
 /** Which item types each edge kind may join (from → to): the product of the kinds each type lets start and end at it. */
 export function edgeRules(): Record<EdgeKind, { from: ItemTypeId[]; to: ItemTypeId[] }> {
-  return Object.fromEntries(EDGE_KINDS.map((k) => [k, {
-    from: ALL.filter((t) => t.edges.from.includes(k)).map((t) => t.id),
-    to: ALL.filter((t) => t.edges.to.includes(k)).map((t) => t.id),
-  }])) as Record<EdgeKind, { from: ItemTypeId[]; to: ItemTypeId[] }>;
+  return Object.fromEntries(
+    EDGE_KINDS.map((k) => [
+      k,
+      {
+        from: ALL.filter((t) => t.edges.from.includes(k)).map((t) => t.id),
+        to: ALL.filter((t) => t.edges.to.includes(k)).map((t) => t.id),
+      },
+    ]),
+  ) as Record<EdgeKind, { from: ItemTypeId[]; to: ItemTypeId[] }>;
 }
 
 /**

@@ -37,10 +37,21 @@ export const kqlDashboard: LiveItemType<'kql-dashboard', typeof KqlDashboardCont
       schema_version: '52',
       autoRefresh: { enabled: Boolean(ctx.content.autoRefresh), defaultInterval: ctx.content.autoRefresh ?? '30s' },
       dataSources: [{ id: 'ds1', name: db?.database, clusterUri, database: db?.database, kind: 'manual-kusto', scopeId: 'kusto' }],
-      tiles: ctx.content.tiles.map((t, i) => ({ id: `tile${i + 1}`, title: t.title, query: t.query, dataSourceId: 'ds1', visualType: t.visual ?? 'table', layout: { x: (i % 2) * 12, y: Math.floor(i / 2) * 8, width: 12, height: 8 } })),
+      tiles: ctx.content.tiles.map((t, i) => ({
+        id: `tile${i + 1}`,
+        title: t.title,
+        query: t.query,
+        dataSourceId: 'ds1',
+        visualType: t.visual ?? 'table',
+        layout: { x: (i % 2) * 12, y: Math.floor(i / 2) * 8, width: 12, height: 8 },
+      })),
     };
     const definition = { parts: [part('RealTimeDashboard.json', JSON.stringify(dashboard, null, 2)), platformPart(ctx, 'KQLDashboard')] };
     const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition });
-    return { status: created ? 'created' : 'exists', resourceId: item.id, secondaryIds: { platformWorkspaceId: ctx.target.platformWorkspaceId! } };
+    return {
+      status: created ? 'created' : 'exists',
+      resourceId: item.id,
+      secondaryIds: { platformWorkspaceId: ctx.target.platformWorkspaceId! },
+    };
   },
 };

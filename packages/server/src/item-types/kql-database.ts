@@ -12,7 +12,11 @@ export const KqlDatabaseContent = Type.Object({
   database: Type.String({ pattern: '^[A-Za-z0-9_.-]+$' }),
   eventhouse: Type.Optional(Key),
   tables: Type.Array(KqlTable, { minItems: 1 }),
-  functions: Type.Optional(Type.Array(Type.Object({ name: Name, parameters: Type.String({ pattern: '^\\(.*\\)$' }), body: Name, docstring: Type.Optional(Type.String()) }))),
+  functions: Type.Optional(
+    Type.Array(
+      Type.Object({ name: Name, parameters: Type.String({ pattern: '^\\(.*\\)$' }), body: Name, docstring: Type.Optional(Type.String()) }),
+    ),
+  ),
 });
 export type KqlDatabaseContent = Static<typeof KqlDatabaseContent>;
 

@@ -6,7 +6,10 @@ import type { LiveItemType } from './descriptor.js';
 import { KqlDatabaseContent } from './kql-database.js';
 
 /** KQL queryset content: saved queries over a KQL database of the app. */
-export const KqlQuerysetContent = Type.Object({ database: Key, queries: Type.Array(Type.Object({ name: Name, text: Name }), { minItems: 1 }) });
+export const KqlQuerysetContent = Type.Object({
+  database: Key,
+  queries: Type.Array(Type.Object({ name: Name, text: Name }), { minItems: 1 }),
+});
 export type KqlQuerysetContent = Static<typeof KqlQuerysetContent>;
 
 /** kql-queryset: shares its parent database; saved queries become functions in a 'querysets' folder. */
@@ -25,7 +28,13 @@ export const kqlQueryset: LiveItemType<'kql-queryset', typeof KqlQuerysetContent
   calls: (c) => [
     ...DATABASE_CALLS,
     { service: 'kql', method: 'POST', path: '/v1/rest/mgmt', command: '.show functions' },
-    { service: 'kql', method: 'POST', path: '/v1/rest/mgmt', command: '.create-or-alter function with (folder=…)', times: c.queries.length },
+    {
+      service: 'kql',
+      method: 'POST',
+      path: '/v1/rest/mgmt',
+      command: '.create-or-alter function with (folder=…)',
+      times: c.queries.length,
+    },
   ],
   async provision(ctx) {
     const parent = ctx.contentOf(ctx.content.database, KqlDatabaseContent)!;
@@ -40,6 +49,10 @@ export const kqlQueryset: LiveItemType<'kql-queryset', typeof KqlQuerysetContent
       await mgmt(ctx, db.uri, database, `.create-or-alter function with (folder=${folder}) ${ident(name)}() { ${q.text} }`);
       ctx.log(`saved query ${q.name}`);
     }
-    return { status: created ? 'created' : 'exists', resourceId: `${db.id}/querysets/${ctx.item.displayName}`, secondaryIds: { clusterUri: db.uri, database } };
+    return {
+      status: created ? 'created' : 'exists',
+      resourceId: `${db.id}/querysets/${ctx.item.displayName}`,
+      secondaryIds: { clusterUri: db.uri, database },
+    };
   },
 };

@@ -7,9 +7,17 @@ import { Column, Name, Row } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 
 /** A lakehouse table: its folder, Spark columns and seed rows. */
-export const LakehouseTable = Type.Object({ name: Name, folder: Name, columns: Type.Array(Column, { minItems: 1 }), seedRows: Type.Optional(Type.Array(Row)) });
+export const LakehouseTable = Type.Object({
+  name: Name,
+  folder: Name,
+  columns: Type.Array(Column, { minItems: 1 }),
+  seedRows: Type.Optional(Type.Array(Row)),
+});
 /** Lakehouse content: tables and declared file folders. */
-export const LakehouseContent = Type.Object({ tables: Type.Array(LakehouseTable, { minItems: 1 }), files: Type.Optional(Type.Array(Name)) });
+export const LakehouseContent = Type.Object({
+  tables: Type.Array(LakehouseTable, { minItems: 1 }),
+  files: Type.Optional(Type.Array(Name)),
+});
 export type LakehouseContent = Static<typeof LakehouseContent>;
 
 const PLATFORM: PlatformKind = { type: 'Lakehouse', collection: 'lakehouses' };
@@ -19,7 +27,9 @@ const SQL_ENDPOINT_WAIT_MS = 120_000;
 async function sqlEndpoint(ctx: StepContext, ws: string, id: string) {
   const deadline = Date.now() + SQL_ENDPOINT_WAIT_MS;
   for (let wait = 250; ; wait = Math.min(wait * 2, 5000)) {
-    const lh = await ctx.backends.dataPlatform.getLakehouse(ws, id).catch((err) => raiseGate(err, { profile: ctx.profile, gates: { auth: 'data-platform-auth' } }));
+    const lh = await ctx.backends.dataPlatform
+      .getLakehouse(ws, id)
+      .catch((err) => raiseGate(err, { profile: ctx.profile, gates: { auth: 'data-platform-auth' } }));
     const sql = lh.properties?.sqlEndpointProperties;
     if (sql?.provisioningStatus === 'Success' || !sql?.provisioningStatus) return sql;
     if (sql.provisioningStatus === 'Failed' || Date.now() > deadline) {
@@ -59,7 +69,11 @@ export const lakehouse: LiveItemType<'lakehouse', typeof LakehouseContent> = {
     return {
       status: created ? 'created' : 'exists',
       resourceId: item.id,
-      secondaryIds: { platformWorkspaceId: ws, ...(sql?.id ? { sqlEndpointId: sql.id } : {}), ...(sql?.connectionString ? { sqlEndpoint: sql.connectionString } : {}) },
+      secondaryIds: {
+        platformWorkspaceId: ws,
+        ...(sql?.id ? { sqlEndpointId: sql.id } : {}),
+        ...(sql?.connectionString ? { sqlEndpoint: sql.connectionString } : {}),
+      },
     };
   },
 };

@@ -5,12 +5,27 @@ import { raiseGate } from '../backends/failures.js';
 import { GateError } from '../errors.js';
 import { gate } from '../provisioning/gates.js';
 import type { TypedProvisionContext } from '../provisioning/context.js';
-import { ensurePlatformItem, platformItemCalls, platformPart, platformWorkspace, type PlatformKind } from '../provisioning/platform-item.js';
+import {
+  ensurePlatformItem,
+  platformItemCalls,
+  platformPart,
+  platformWorkspace,
+  type PlatformKind,
+} from '../provisioning/platform-item.js';
 import { Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 
 /** Source types a mirroring.json may name. */
-export const MIRROR_SOURCE_TYPES = ['Snowflake', 'AzureSqlDatabase', 'AzureSqlMI', 'AzurePostgreSql', 'CosmosDb', 'SqlServer2025', 'MSSQL', 'GenericMirror'] as const;
+export const MIRROR_SOURCE_TYPES = [
+  'Snowflake',
+  'AzureSqlDatabase',
+  'AzureSqlMI',
+  'AzurePostgreSql',
+  'CosmosDb',
+  'SqlServer2025',
+  'MSSQL',
+  'GenericMirror',
+] as const;
 /**
  * Mirrored database content: the connection it mirrors through (by display name) and mirroring.json, whose source names
  * that connection as `${connection.id}` (or by its display name, or its id).
@@ -19,9 +34,17 @@ export const MirroredDatabaseContent = Type.Object({
   connection: Type.Optional(Type.Object({ name: Name, server: Name, database: Name, authentication: Name })),
   mirroring: Type.Object({
     properties: Type.Object({
-      source: Type.Object({ type: Type.Union(MIRROR_SOURCE_TYPES.map((t) => Type.Literal(t))), typeProperties: Type.Object({ connection: Name, database: Name }) }),
-      target: Type.Object({ type: Type.Literal('MountedRelationalDatabase'), typeProperties: Type.Object({ defaultSchema: Name, format: Type.Literal('Delta') }) }),
-      mountedTables: Type.Optional(Type.Array(Type.Object({ source: Type.Object({ typeProperties: Type.Object({ schemaName: Name, tableName: Name }) }) }))),
+      source: Type.Object({
+        type: Type.Union(MIRROR_SOURCE_TYPES.map((t) => Type.Literal(t))),
+        typeProperties: Type.Object({ connection: Name, database: Name }),
+      }),
+      target: Type.Object({
+        type: Type.Literal('MountedRelationalDatabase'),
+        typeProperties: Type.Object({ defaultSchema: Name, format: Type.Literal('Delta') }),
+      }),
+      mountedTables: Type.Optional(
+        Type.Array(Type.Object({ source: Type.Object({ typeProperties: Type.Object({ schemaName: Name, tableName: Name }) }) })),
+      ),
     }),
   }),
 });
@@ -46,7 +69,9 @@ async function connectionId(ctx: TypedProvisionContext<MirroredDatabaseContent>)
   } catch (err) {
     raiseGate(err, { profile: ctx.profile, gates: { auth: 'data-platform-auth' } });
   }
-  const found = connections.find((c) => (GUID.test(wanted) && c.id.toLowerCase() === wanted.toLowerCase()) || c.displayName?.toLowerCase() === wanted.toLowerCase());
+  const found = connections.find(
+    (c) => (GUID.test(wanted) && c.id.toLowerCase() === wanted.toLowerCase()) || c.displayName?.toLowerCase() === wanted.toLowerCase(),
+  );
   if (!found) {
     ctx.log(`connection '${wanted}': not among the ${connections.length} connection(s) the service identity may use`);
     throw new GateError(gate('mirror-connection-missing', ctx.profile, { connection: wanted }));
@@ -70,10 +95,17 @@ export const mirroredDatabase: LiveItemType<'mirrored-database', typeof Mirrored
   async provision(ctx) {
     const ws = platformWorkspace(ctx);
     const m = ctx.content.mirroring;
-    const source = { ...m.properties.source, typeProperties: { ...m.properties.source.typeProperties, connection: await connectionId(ctx) } };
+    const source = {
+      ...m.properties.source,
+      typeProperties: { ...m.properties.source.typeProperties, connection: await connectionId(ctx) },
+    };
     const mirroring = { ...m, properties: { ...m.properties, source } };
     const definition = { parts: [part('mirroring.json', JSON.stringify(mirroring, null, 2)), platformPart(ctx, 'MirroredDatabase')] };
     const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition });
-    return { status: created ? 'created' : 'exists', resourceId: item.id, secondaryIds: { platformWorkspaceId: ws, connectionId: source.typeProperties.connection } };
+    return {
+      status: created ? 'created' : 'exists',
+      resourceId: item.id,
+      secondaryIds: { platformWorkspaceId: ws, connectionId: source.typeProperties.connection },
+    };
   },
 };

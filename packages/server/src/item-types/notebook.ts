@@ -19,8 +19,20 @@ const PLATFORM: PlatformKind = { type: 'Notebook', collection: 'notebooks' };
 
 /** The notebook's cells in the platform's source format (notebook-content.py). */
 export function notebookSource(content: { language: string; cells: Array<{ kind: string; source: string }> }, lakehouse?: string): string {
-  const meta = { kernel_info: { name: content.language === 'sql' ? 'synapse_pyspark' : 'synapse_pyspark' }, dependencies: lakehouse ? { lakehouse: { default_lakehouse_name: lakehouse } } : {} };
-  const lines = ['# Fabric notebook source', '', '# METADATA ********************', '', ...JSON.stringify(meta, null, 2).split('\n').map((l) => `# META ${l}`), ''];
+  const meta = {
+    kernel_info: { name: content.language === 'sql' ? 'synapse_pyspark' : 'synapse_pyspark' },
+    dependencies: lakehouse ? { lakehouse: { default_lakehouse_name: lakehouse } } : {},
+  };
+  const lines = [
+    '# Fabric notebook source',
+    '',
+    '# METADATA ********************',
+    '',
+    ...JSON.stringify(meta, null, 2)
+      .split('\n')
+      .map((l) => `# META ${l}`),
+    '',
+  ];
   for (const cell of content.cells) {
     if (cell.kind === 'markdown') {
       lines.push('# MARKDOWN ********************', '', ...cell.source.split('\n').map((l) => `# ${l}`), '');
@@ -47,8 +59,15 @@ export const notebook: LiveItemType<'notebook', typeof NotebookContent> = {
   calls: () => platformItemCalls(PLATFORM, true),
   async provision(ctx) {
     const lakehouseName = ctx.content.lakehouse ? ctx.app.items.find((i) => i.key === ctx.content.lakehouse)?.displayName : undefined;
-    const definition = { format: 'fabricGitSource', parts: [part('notebook-content.py', notebookSource(ctx.content, lakehouseName)), platformPart(ctx, 'Notebook')] };
+    const definition = {
+      format: 'fabricGitSource',
+      parts: [part('notebook-content.py', notebookSource(ctx.content, lakehouseName)), platformPart(ctx, 'Notebook')],
+    };
     const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition });
-    return { status: created ? 'created' : 'exists', resourceId: item.id, secondaryIds: { platformWorkspaceId: ctx.target.platformWorkspaceId! } };
+    return {
+      status: created ? 'created' : 'exists',
+      resourceId: item.id,
+      secondaryIds: { platformWorkspaceId: ctx.target.platformWorkspaceId! },
+    };
   },
 };

@@ -62,7 +62,11 @@ async function provisionReport(ctx: TypedProvisionContext<ReportContent>): Promi
     } catch (err) {
       // Another install of the same app published this report meanwhile (Abort refused), or two of them did (Overwrite
       // refused): keep one and overwrite it.
-      if (!(err instanceof BackingError) || !['DuplicatePackageFoundError', 'MoreThanOneDuplicatePackageFoundError'].includes(err.code ?? '')) throw err;
+      if (
+        !(err instanceof BackingError) ||
+        !['DuplicatePackageFoundError', 'MoreThanOneDuplicatePackageFoundError'].includes(err.code ?? '')
+      )
+        throw err;
       ctx.log(`reporting answered ${err.status} ${err.code}: keeping one report named '${name}' and overwriting it`);
       await keepOne(ctx, group, name);
       imp = await publish('Overwrite');
@@ -71,8 +75,12 @@ async function provisionReport(ctx: TypedProvisionContext<ReportContent>): Promi
     const report = imp.reports?.[0];
     if (imp.importState !== 'Succeeded' || !report) return { status: 'failed', error: JSON.stringify(imp) };
     // Reports need not have unique names: two installs that both found none both published one. Keep one.
-    const kept = existing.length ? report.id : (await keepOne(ctx, group, name)) ?? report.id;
-    return { status: existing.length || kept !== report.id ? 'exists' : 'created', resourceId: kept, secondaryIds: { platformWorkspaceId: group, importId: imp.id } };
+    const kept = existing.length ? report.id : ((await keepOne(ctx, group, name)) ?? report.id);
+    return {
+      status: existing.length || kept !== report.id ? 'exists' : 'created',
+      resourceId: kept,
+      secondaryIds: { platformWorkspaceId: group, importId: imp.id },
+    };
   } catch (err) {
     raiseGate(err, { profile: ctx.profile, gates: { reporting: {} } });
   }
@@ -89,14 +97,22 @@ async function keepOne(ctx: StepContext, group: string, name: string): Promise<s
   const reporting = ctx.backends.reporting;
   const deadline = Date.now() + 60_000;
   const fileName = `${name}.rdl`.toLowerCase();
-  while ((await reporting.listImports(group)).some((i) => i.importState === 'Publishing' && [name.toLowerCase(), fileName].includes((i.name ?? '').toLowerCase()))) {
+  while (
+    (await reporting.listImports(group)).some(
+      (i) => i.importState === 'Publishing' && [name.toLowerCase(), fileName].includes((i.name ?? '').toLowerCase()),
+    )
+  ) {
     if (Date.now() > deadline) break;
     await new Promise((r) => setTimeout(r, 300));
   }
-  const same = (await reporting.listReports(group)).filter((r) => samePaginated(r, name)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const same = (await reporting.listReports(group))
+    .filter((r) => samePaginated(r, name))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const extra of same.slice(1)) {
     ctx.log(`delete duplicate report ${extra.id} named '${name}'`);
-    await reporting.deleteReport(group, extra.id).catch((err) => { if (!(err instanceof BackingError && err.status === 404)) throw err; });
+    await reporting.deleteReport(group, extra.id).catch((err) => {
+      if (!(err instanceof BackingError && err.status === 404)) throw err;
+    });
   }
   return same[0]?.id;
 }

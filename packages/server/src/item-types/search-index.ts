@@ -6,16 +6,32 @@ import { raiseGate } from '../backends/failures.js';
 import { Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 
-const SearchFieldSchema: TSchema = Type.Object({ name: Name, type: Name, key: Type.Optional(Type.Boolean()) }, { additionalProperties: true });
+const SearchFieldSchema: TSchema = Type.Object(
+  { name: Name, type: Name, key: Type.Optional(Type.Boolean()) },
+  { additionalProperties: true },
+);
 /** Search index content: the index body and its documents. */
 export const SearchIndexContent = Type.Object({
-  index: Type.Object({ name: Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,127}$' }), fields: Type.Array(SearchFieldSchema, { minItems: 1 }) }, { additionalProperties: true }),
+  index: Type.Object(
+    { name: Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,127}$' }), fields: Type.Array(SearchFieldSchema, { minItems: 1 }) },
+    { additionalProperties: true },
+  ),
   documents: Type.Array(Type.Record(Type.String(), Type.Unknown())),
 });
 // The schema leaves a field's other attributes open; these types name the ones the catalog's checks read.
 /** A search index field (other attributes pass through). */
-export type SearchField = { name: string; type: string; key?: boolean; dimensions?: number; vectorSearchProfile?: string; [k: string]: unknown };
-export type SearchIndexContent = { index: { name: string; fields: SearchField[]; [k: string]: unknown }; documents: Record<string, unknown>[] };
+export type SearchField = {
+  name: string;
+  type: string;
+  key?: boolean;
+  dimensions?: number;
+  vectorSearchProfile?: string;
+  [k: string]: unknown;
+};
+export type SearchIndexContent = {
+  index: { name: string; fields: SearchField[]; [k: string]: unknown };
+  documents: Record<string, unknown>[];
+};
 
 /** search-index: PUT /indexes/{name} (an upsert), then POST /indexes/{name}/docs/index with mergeOrUpload. */
 export const searchIndex: LiveItemType<'search-index', typeof SearchIndexContent> = {
@@ -30,11 +46,24 @@ export const searchIndex: LiveItemType<'search-index', typeof SearchIndexContent
   edges: { from: ['feeds', 'reads-from'], to: ['feeds', 'reads-from', 'visualizes', 'triggers-on'] },
   calls: (c) => [
     { service: 'search', method: 'PUT', path: `/indexes/${c.index.name}?api-version=${SEARCH_API_VERSION}` },
-    ...(c.documents.length ? [{ service: 'search', method: 'POST', path: `/indexes/${c.index.name}/docs/index?api-version=${SEARCH_API_VERSION}`, command: `mergeOrUpload of ${c.documents.length} documents` } as const] : []),
+    ...(c.documents.length
+      ? [
+          {
+            service: 'search',
+            method: 'POST',
+            path: `/indexes/${c.index.name}/docs/index?api-version=${SEARCH_API_VERSION}`,
+            command: `mergeOrUpload of ${c.documents.length} documents`,
+          } as const,
+        ]
+      : []),
   ],
   async provision(ctx) {
     const service = ctx.target.searchService;
-    if (!service) return { status: 'failed', error: 'No search service is configured: set SVC_SEARCH_SERVICE, or targetOverrides.searchService in dedicated mode' };
+    if (!service)
+      return {
+        status: 'failed',
+        error: 'No search service is configured: set SVC_SEARCH_SERVICE, or targetOverrides.searchService in dedicated mode',
+      };
     const index = ctx.content.index;
     try {
       const { created } = await ctx.backends.search.putIndex(service, index);
@@ -46,7 +75,11 @@ export const searchIndex: LiveItemType<'search-index', typeof SearchIndexContent
         if (failed.length) throw new BackingError('search', batch.status, batch.text, 'PartialFailure');
         ctx.log(`documents: ${docs.length} indexed (mergeOrUpload)`);
       }
-      return { status: created ? 'created' : 'exists', resourceId: `${service}/indexes/${index.name}`, secondaryIds: { searchService: service, index: index.name } };
+      return {
+        status: created ? 'created' : 'exists',
+        resourceId: `${service}/indexes/${index.name}`,
+        secondaryIds: { searchService: service, index: index.name },
+      };
     } catch (err) {
       raiseGate(err, { profile: ctx.profile, gates: { auth: 'search-auth' } });
     }

@@ -7,7 +7,14 @@ import type { LiveItemType } from './descriptor.js';
 
 const TmslColumn = Type.Object({ name: Name, dataType: Name, sourceColumn: Name }, { additionalProperties: true });
 const TmslPartition = Type.Object(
-  { name: Name, mode: Type.Optional(Type.String()), source: Type.Object({ type: Type.Literal('entity'), entityName: Name, schemaName: Type.Optional(Name), expressionSource: Type.Optional(Name) }, { additionalProperties: true }) },
+  {
+    name: Name,
+    mode: Type.Optional(Type.String()),
+    source: Type.Object(
+      { type: Type.Literal('entity'), entityName: Name, schemaName: Type.Optional(Name), expressionSource: Type.Optional(Name) },
+      { additionalProperties: true },
+    ),
+  },
   { additionalProperties: true },
 );
 const TmslTable = Type.Object(
@@ -28,8 +35,19 @@ export const SemanticModelContent = Type.Object({
       model: Type.Object(
         {
           tables: Type.Array(TmslTable, { minItems: 1 }),
-          expressions: Type.Optional(Type.Array(Type.Object({ name: Name, kind: Type.Literal('m'), expression: Type.Union([Name, Type.Array(Type.String())]) }, { additionalProperties: true }))),
-          relationships: Type.Optional(Type.Array(Type.Object({ name: Name, fromTable: Name, fromColumn: Name, toTable: Name, toColumn: Name }, { additionalProperties: true }))),
+          expressions: Type.Optional(
+            Type.Array(
+              Type.Object(
+                { name: Name, kind: Type.Literal('m'), expression: Type.Union([Name, Type.Array(Type.String())]) },
+                { additionalProperties: true },
+              ),
+            ),
+          ),
+          relationships: Type.Optional(
+            Type.Array(
+              Type.Object({ name: Name, fromTable: Name, fromColumn: Name, toTable: Name, toColumn: Name }, { additionalProperties: true }),
+            ),
+          ),
         },
         { additionalProperties: true },
       ),
@@ -58,8 +76,19 @@ export const semanticModel: LiveItemType<'semantic-model', typeof SemanticModelC
   async provision(ctx) {
     const bim = { name: ctx.item.displayName, ...ctx.content.model };
     const pbism = { version: '4.0', settings: {} };
-    const definition = { format: 'TMSL', parts: [part('model.bim', JSON.stringify(bim, null, 2)), part('definition.pbism', JSON.stringify(pbism)), platformPart(ctx, 'SemanticModel')] };
+    const definition = {
+      format: 'TMSL',
+      parts: [
+        part('model.bim', JSON.stringify(bim, null, 2)),
+        part('definition.pbism', JSON.stringify(pbism)),
+        platformPart(ctx, 'SemanticModel'),
+      ],
+    };
     const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition });
-    return { status: created ? 'created' : 'exists', resourceId: item.id, secondaryIds: { platformWorkspaceId: ctx.target.platformWorkspaceId!, source: ctx.dependency(ctx.content.source)?.resourceId ?? '' } };
+    return {
+      status: created ? 'created' : 'exists',
+      resourceId: item.id,
+      secondaryIds: { platformWorkspaceId: ctx.target.platformWorkspaceId!, source: ctx.dependency(ctx.content.source)?.resourceId ?? '' },
+    };
   },
 };

@@ -36,9 +36,17 @@ export function lakeSources(ctx: TypedProvisionContext<WarehouseContent>): LakeS
  * Lakehouse sources as external tables over OneLake (a dedicated SQL pool reads no other database): the data source,
  * file format, schema and external tables that do not exist yet are created, each in its own batch.
  */
-export async function provisionExternal(ctx: StepContext, run: Send, sources: LakeSource[], existing: Set<string>, schemas: Set<string>): Promise<boolean> {
+export async function provisionExternal(
+  ctx: StepContext,
+  run: Send,
+  sources: LakeSource[],
+  existing: Set<string>,
+  schemas: Set<string>,
+): Promise<boolean> {
   const plan = externalPlan(sources);
-  const listed = await run("SELECT name, N'source' FROM sys.external_data_sources UNION ALL SELECT name, N'format' FROM sys.external_file_formats");
+  const listed = await run(
+    "SELECT name, N'source' FROM sys.external_data_sources UNION ALL SELECT name, N'format' FROM sys.external_file_formats",
+  );
   const have = new Set(listed.rows.map((r) => `${String(r[1])}:${String(r[0]).toLowerCase()}`));
   let created = false;
   const ensure = async (exists: boolean, sql: string, what: string) => {
@@ -47,8 +55,13 @@ export async function provisionExternal(ctx: StepContext, run: Send, sources: La
     ctx.log(`${what} ${exists ? 'exists' : 'created'}`);
   };
   for (const d of plan.dataSources) await ensure(have.has(`source:${d.name.toLowerCase()}`), d.sql, `external data source ${d.name}`);
-  await ensure(have.has(`format:${plan.fileFormat.name.toLowerCase()}`), plan.fileFormat.sql, `external file format ${plan.fileFormat.name} (Parquet)`);
-  for (const schema of plan.schemas) await ensure(schemas.has(schema.toLowerCase()), guardedBatch(classifyDdl(`CREATE SCHEMA ${quoteName(schema)}`)), `schema ${schema}`);
+  await ensure(
+    have.has(`format:${plan.fileFormat.name.toLowerCase()}`),
+    plan.fileFormat.sql,
+    `external file format ${plan.fileFormat.name} (Parquet)`,
+  );
+  for (const schema of plan.schemas)
+    await ensure(schemas.has(schema.toLowerCase()), guardedBatch(classifyDdl(`CREATE SCHEMA ${quoteName(schema)}`)), `schema ${schema}`);
   for (const t of plan.tables) await ensure(existing.has(key(t.schema, t.name)), t.sql, `external table ${t.schema}.${t.name}`);
   return created;
 }

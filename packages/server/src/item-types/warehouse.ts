@@ -17,10 +17,14 @@ import { lakeSources, provisionExternal, provisionViews } from './warehouse-obje
 /** Warehouse content: DDL, keyed seeds, dbt sources and models. */
 export const WarehouseContent = Type.Object({
   ddl: Type.Array(Name, { minItems: 1 }),
-  seeds: Type.Optional(Type.Array(Type.Object({ table: Name, key: Type.Array(Name, { minItems: 1 }), rows: Type.Array(Row, { minItems: 1 }) }))),
+  seeds: Type.Optional(
+    Type.Array(Type.Object({ table: Name, key: Type.Array(Name, { minItems: 1 }), rows: Type.Array(Row, { minItems: 1 }) })),
+  ),
   modelSchema: Type.Optional(Name),
   models: Type.Optional(Type.Array(Type.Object({ name: Type.String({ pattern: '^[a-z_][a-z0-9_]*$' }), sql: Name }))),
-  sources: Type.Optional(Type.Record(Type.String(), Type.Object({ schema: Name, lakehouse: Type.Optional(Key), tables: Type.Array(Name, { minItems: 1 }) }))),
+  sources: Type.Optional(
+    Type.Record(Type.String(), Type.Object({ schema: Name, lakehouse: Type.Optional(Key), tables: Type.Array(Name, { minItems: 1 }) })),
+  ),
 });
 export type WarehouseContent = Static<typeof WarehouseContent>;
 
@@ -54,7 +58,8 @@ async function principalName(ctx: StepContext): Promise<string> {
 }
 
 /** Whether a failed T-SQL call calls for the T-SQL gate: the identity is not a database user with rights. */
-const needsGrant = (ctx: StepContext, err: unknown): err is SqlError => err instanceof SqlError && classify(err, { profile: ctx.profile, gates: TSQL_GATES }).kind === 'gate';
+const needsGrant = (ctx: StepContext, err: unknown): err is SqlError =>
+  err instanceof SqlError && classify(err, { profile: ctx.profile, gates: TSQL_GATES }).kind === 'gate';
 
 /** The "warehouse T-SQL not authorized" gate with the exact T-SQL an admin of the database runs. */
 async function authGate(ctx: StepContext, err: SqlError, server: string, database: string): Promise<never> {
@@ -73,7 +78,9 @@ async function open(ctx: StepContext, server: string, database: string): Promise
   for (let attempt = 1, delay = 1_000; ; attempt++, delay = Math.min(delay * 2, 15_000)) {
     try {
       const session = await openWarehouse(ctx.profile, ctx.backends.pipeline.credential, server, database);
-      ctx.log(`connected to ${server}, database ${database} (${session.endpoint.encrypt ? 'TLS' : 'loopback sandbox, no TLS'})${attempt > 1 ? ` after ${attempt} attempts` : ''}`);
+      ctx.log(
+        `connected to ${server}, database ${database} (${session.endpoint.encrypt ? 'TLS' : 'loopback sandbox, no TLS'})${attempt > 1 ? ` after ${attempt} attempts` : ''}`,
+      );
       return session;
     } catch (err) {
       if (needsGrant(ctx, err)) return authGate(ctx, err, server, database);
@@ -105,7 +112,10 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
   const models = compileModels(content.models ?? [], {
     modelSchema,
     sources: content.sources ?? {},
-    lakehouseSchema: (k, schema) => { const lh = lakehouses.get(k); return lh && externalSchema(lh.displayName, schema); },
+    lakehouseSchema: (k, schema) => {
+      const lh = lakehouses.get(k);
+      return lh && externalSchema(lh.displayName, schema);
+    },
   });
   const sources = lakeSources(ctx);
   const session = await open(ctx, server, database);
@@ -113,10 +123,16 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
   try {
     const listed = await run(ctx, session, 'SELECT TABLE_SCHEMA, TABLE_NAME FROM INFORMATION_SCHEMA.TABLES');
     const existing = new Set(listed.rows.map((r) => key(String(r[0]), String(r[1]))));
-    const schemas = new Set((await run(ctx, session, 'SELECT SCHEMA_NAME FROM INFORMATION_SCHEMA.SCHEMATA')).rows.map((r) => String(r[0]).toLowerCase()));
+    const schemas = new Set(
+      (await run(ctx, session, 'SELECT SCHEMA_NAME FROM INFORMATION_SCHEMA.SCHEMATA')).rows.map((r) => String(r[0]).toLowerCase()),
+    );
     const tables = new Map<string, { schema: string; name: string; columns: ColumnType[] }>();
     const ddl = content.ddl.map(classifyDdl);
-    if (models.length && !schemas.has(modelSchema.toLowerCase()) && !ddl.some((d) => d.kind === 'schema' && d.name.toLowerCase() === modelSchema.toLowerCase())) {
+    if (
+      models.length &&
+      !schemas.has(modelSchema.toLowerCase()) &&
+      !ddl.some((d) => d.kind === 'schema' && d.name.toLowerCase() === modelSchema.toLowerCase())
+    ) {
       ddl.push(classifyDdl(`CREATE SCHEMA ${quoteName(modelSchema)}`));
     }
     for (const [i, d] of ddl.entries()) {
@@ -137,7 +153,7 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
       else ctx.log(`${label}: ran as written (not a statement the provisioner guards): ${d.sql.slice(0, 60)}`);
     }
     for (const seed of content.seeds ?? []) {
-      const [schema, name] = seed.table.includes('.') ? seed.table.split('.') as [string, string] : ['dbo', seed.table];
+      const [schema, name] = seed.table.includes('.') ? (seed.table.split('.') as [string, string]) : ['dbo', seed.table];
       const table = tables.get(key(schema, name));
       if (!table) throw new Error(`seed rows for ${seed.table}: the warehouse's DDL declares no such table`);
       const statements = seedStatements(table.schema, table.name, table.columns, seed.key, seed.rows);
@@ -146,7 +162,9 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
         inserted += (await run(ctx, session, statements.slice(i, i + SEED_ROWS_PER_BATCH).join('\n'))).rowCount;
       }
       created ||= inserted > 0;
-      ctx.log(`seed ${seed.table}: ${inserted} of ${statements.length} rows inserted${inserted < statements.length ? `, ${statements.length - inserted} already present (key ${seed.key.join(', ')})` : ''}`);
+      ctx.log(
+        `seed ${seed.table}: ${inserted} of ${statements.length} rows inserted${inserted < statements.length ? `, ${statements.length - inserted} already present (key ${seed.key.join(', ')})` : ''}`,
+      );
     }
     const send = (sql: string) => run(ctx, session, sql);
     if (sources.length) created = (await provisionExternal(ctx, send, sources, existing, schemas)) || created;
@@ -156,13 +174,24 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
   }
   const { host, port } = session.endpoint;
   const sqlEndpoint = port === 1433 ? host : `${host},${port}`;
-  return { status: created ? 'created' : 'exists', resourceId: `${server}/${database}`, secondaryIds: { sqlEndpoint, sqlEndpointId: database, server, database } };
+  return {
+    status: created ? 'created' : 'exists',
+    resourceId: `${server}/${database}`,
+    secondaryIds: { sqlEndpoint, sqlEndpointId: database, server, database },
+  };
 }
 
 /** How many lakehouse tables the content reads (each an external table). */
 const lakeTables = (c: WarehouseContent) => Object.values(c.sources ?? {}).reduce((n, s) => n + (s.lakehouse ? s.tables.length : 0), 0);
 
-const batch = (command: string, times?: number, when?: PlannedCall['when']): PlannedCall => ({ service: 'sql', method: 'BATCH', path: '/{database}/batch/{sql*}', command, ...(times === undefined ? {} : { times }), ...(when ? { when } : {}) });
+const batch = (command: string, times?: number, when?: PlannedCall['when']): PlannedCall => ({
+  service: 'sql',
+  method: 'BATCH',
+  path: '/{database}/batch/{sql*}',
+  command,
+  ...(times === undefined ? {} : { times }),
+  ...(when ? { when } : {}),
+});
 
 /** warehouse: T-SQL over the service's identity: bundled DDL and seed rows, lakehouse sources as external tables, and dbt models run as views. */
 export const warehouse: LiveItemType<'warehouse', typeof WarehouseContent> = {
@@ -185,18 +214,22 @@ export const warehouse: LiveItemType<'warehouse', typeof WarehouseContent> = {
     batch('DDL statement, existence-guarded', c.ddl.length),
     ...(c.models?.length ? [batch(`CREATE SCHEMA ${c.modelSchema ?? 'dbo'}`, undefined, 'missing')] : []),
     ...(c.seeds ?? []).map((s) => batch(`key-guarded INSERT of ${s.table} seed rows`, Math.ceil(s.rows.length / SEED_ROWS_PER_BATCH))),
-    ...(lakeTables(c) ? [
-      batch('SELECT … FROM sys.external_data_sources UNION ALL … sys.external_file_formats'),
-      batch('CREATE EXTERNAL DATA SOURCE (OneLake, per workspace)', undefined, 'missing'),
-      batch('CREATE EXTERNAL FILE FORMAT (Parquet)', undefined, 'missing'),
-      batch('CREATE SCHEMA for the lakehouse\'s external tables', undefined, 'missing'),
-      batch('CREATE EXTERNAL TABLE (a lakehouse source table)', lakeTables(c), 'missing'),
-    ] : []),
-    ...(c.models?.length ? [
-      batch('SELECT … FROM sys.sql_modules'),
-      batch('CREATE VIEW (a dbt model)', c.models.length, 'missing'),
-      batch('DROP VIEW, then CREATE VIEW (a dbt model whose definition changed)', undefined, 'changed'),
-    ] : []),
+    ...(lakeTables(c)
+      ? [
+          batch('SELECT … FROM sys.external_data_sources UNION ALL … sys.external_file_formats'),
+          batch('CREATE EXTERNAL DATA SOURCE (OneLake, per workspace)', undefined, 'missing'),
+          batch('CREATE EXTERNAL FILE FORMAT (Parquet)', undefined, 'missing'),
+          batch("CREATE SCHEMA for the lakehouse's external tables", undefined, 'missing'),
+          batch('CREATE EXTERNAL TABLE (a lakehouse source table)', lakeTables(c), 'missing'),
+        ]
+      : []),
+    ...(c.models?.length
+      ? [
+          batch('SELECT … FROM sys.sql_modules'),
+          batch('CREATE VIEW (a dbt model)', c.models.length, 'missing'),
+          batch('DROP VIEW, then CREATE VIEW (a dbt model whose definition changed)', undefined, 'changed'),
+        ]
+      : []),
   ],
   provision: provisionWarehouse,
 };

@@ -21,7 +21,18 @@ export interface Item {
   updatedAt: string;
 }
 
-const COLUMNS = ['id', 'workspace_id', 'item_type', 'display_name', 'description', 'app_id', 'content_source', 'provisioning', 'created_at', 'updated_at'] as const;
+const COLUMNS = [
+  'id',
+  'workspace_id',
+  'item_type',
+  'display_name',
+  'description',
+  'app_id',
+  'content_source',
+  'provisioning',
+  'created_at',
+  'updated_at',
+] as const;
 
 type Row = StoreRow<'items', (typeof COLUMNS)[number]>;
 
@@ -47,14 +58,22 @@ const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code ===
 
 /** Items of a workspace: create, list, read, change, delete, and their stored content with an ETag. */
 export class ItemService {
-  private constructor(private readonly db: Db, private readonly workspaces: WorkspaceService) {}
+  private constructor(
+    private readonly db: Db,
+    private readonly workspaces: WorkspaceService,
+  ) {}
 
   static create(db: Db, workspaces: WorkspaceService): ItemService {
     return new ItemService(db, workspaces);
   }
 
-  async create(caller: Caller, workspaceId: string, input: { itemType: string; displayName: string; description?: string; content?: unknown }): Promise<Item> {
-    if (!isItemTypeId(input.itemType)) throw new InputError(`body/itemType '${input.itemType}' is not an item type; see GET /api/item-types`, 'itemType');
+  async create(
+    caller: Caller,
+    workspaceId: string,
+    input: { itemType: string; displayName: string; description?: string; content?: unknown },
+  ): Promise<Item> {
+    if (!isItemTypeId(input.itemType))
+      throw new InputError(`body/itemType '${input.itemType}' is not an item type; see GET /api/item-types`, 'itemType');
     await this.workspaces.get(caller, workspaceId);
     try {
       const row = await this.db
@@ -178,5 +197,9 @@ export class ItemService {
 }
 
 function duplicateName(itemType: string, displayName: string) {
-  return new ConflictError(`An item of type '${itemType}' named '${displayName}' already exists in this workspace`, 'duplicate_item', 'displayName');
+  return new ConflictError(
+    `An item of type '${itemType}' named '${displayName}' already exists in this workspace`,
+    'duplicate_item',
+    'displayName',
+  );
 }

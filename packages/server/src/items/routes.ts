@@ -26,7 +26,8 @@ export const ItemSchema = Type.Object(
 );
 
 /** A string enum of `values` (one `enum` keyword: what other languages' generators read best). */
-const Enum = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: 'string', enum: [...values], description });
+const Enum = <T extends string>(values: readonly T[], description: string) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], description });
 
 const ItemTypeSchema = Type.Object({
   id: Enum(ITEM_TYPE_IDS, 'the item type id'),
@@ -41,116 +42,194 @@ const ItemTypeSchema = Type.Object({
 
 /** An item type as GET /api/item-types lists it. */
 const itemTypeView = (t: (typeof ITEM_TYPES)[number]) => ({
-  id: t.id, displayName: t.displayName, description: t.description, provisioning: t.provision ? 'live' as const : 'stored' as const,
-  provisionedLive: Boolean(t.provision), ...(t.backing ? { backing: t.backing } : {}), icon: t.icon, editor: t.editor,
+  id: t.id,
+  displayName: t.displayName,
+  description: t.description,
+  provisioning: t.provision ? ('live' as const) : ('stored' as const),
+  provisionedLive: Boolean(t.provision),
+  ...(t.backing ? { backing: t.backing } : {}),
+  icon: t.icon,
+  editor: t.editor,
 });
 
 const WsParams = Type.Object({ workspaceId: Id('workspace id') });
 const ItemParams = Type.Object({ workspaceId: Id('workspace id'), itemId: Id('item id') });
 
 /** Item routes: item types, and a workspace's items with their content. */
-export const itemRoutes = (service: ItemService, lists: ReadCache): FastifyPluginAsyncTypebox => async (app) => {
-  app.get('/api/item-types', {
-    config: { scope: 'read' },
-    schema: {
-      operationId: 'listItemTypes', tags: ['items'], summary: 'Every item type, and whether an install provisions it live',
-      response: { 200: Type.Object({ ok: Ok, itemTypes: Type.Array(ItemTypeSchema) }), ...errors() },
-    },
-  }, async () => ({ ok: true as const, itemTypes: ITEM_TYPES.map(itemTypeView) }));
-
-  app.get('/api/workspaces/:workspaceId/items', {
-    config: { scope: 'read' },
-    schema: {
-      operationId: 'listItems', tags: ['items'], summary: 'List the items of a workspace',
-      params: WsParams,
-      querystring: Type.Composite([PageQuery, Type.Object({ itemType: Type.Optional(Type.String({ maxLength: 64 })) })], { additionalProperties: false }),
-      response: { 200: Type.Object({ ok: Ok, items: Type.Array(Type.Ref(ItemSchema)), nextCursor: Type.Optional(Type.String()) }), ...errors(404) },
-    },
-  }, async (req, reply) => {
-    // The hottest read: its serialized answer is cached per tenant and query until an items or workspaces write commits.
-    const page = pageRequest(req.query);
-    const caller = req.caller!;
-    const key = [caller.tenantId, req.params.workspaceId, req.query.itemType ?? '', page.cursor ?? '', page.limit].join('\n');
-    const body = lists.get(key) ?? (await lists.fill(key, async () =>
-      reply.serialize({ ok: true as const, ...(await service.list(caller, req.params.workspaceId, page, { itemType: req.query.itemType })) }) as string));
-    return reply.type('application/json; charset=utf-8').send(body as never); // already serialized by the route's schema
-  });
-
-  app.post('/api/workspaces/:workspaceId/items', {
-    config: { scope: 'write' },
-    schema: {
-      operationId: 'createItem', tags: ['items'], summary: 'Create an item in a workspace',
-      params: WsParams,
-      body: Type.Object(
-        {
-          itemType: Enum(ITEM_TYPE_IDS, 'an item type id (GET /api/item-types)'),
-          displayName: DisplayName,
-          description: Type.Optional(Type.String({ maxLength: 2000 })),
-          content: Type.Optional(Type.Unknown({ description: 'initial stored content (JSON)' })),
+export const itemRoutes =
+  (service: ItemService, lists: ReadCache): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/api/item-types',
+      {
+        config: { scope: 'read' },
+        schema: {
+          operationId: 'listItemTypes',
+          tags: ['items'],
+          summary: 'Every item type, and whether an install provisions it live',
+          response: { 200: Type.Object({ ok: Ok, itemTypes: Type.Array(ItemTypeSchema) }), ...errors() },
         },
-        { additionalProperties: false },
-      ),
-      response: { 201: Type.Object({ ok: Ok, item: Type.Ref(ItemSchema) }), ...errors(404, 409) },
-    },
-  }, async (req, reply) => reply.status(201).send({ ok: true as const, item: await service.create(req.caller!, req.params.workspaceId, req.body) }));
+      },
+      async () => ({ ok: true as const, itemTypes: ITEM_TYPES.map(itemTypeView) }),
+    );
 
-  app.get('/api/workspaces/:workspaceId/items/:itemId', {
-    config: { scope: 'read' },
-    schema: {
-      operationId: 'getItem', tags: ['items'], summary: 'Read an item',
-      params: ItemParams,
-      response: { 200: Type.Object({ ok: Ok, item: Type.Ref(ItemSchema) }), ...errors(404) },
-    },
-  }, async (req) => ({ ok: true as const, item: await service.get(req.caller!, req.params.workspaceId, req.params.itemId) }));
+    app.get(
+      '/api/workspaces/:workspaceId/items',
+      {
+        config: { scope: 'read' },
+        schema: {
+          operationId: 'listItems',
+          tags: ['items'],
+          summary: 'List the items of a workspace',
+          params: WsParams,
+          querystring: Type.Composite([PageQuery, Type.Object({ itemType: Type.Optional(Type.String({ maxLength: 64 })) })], {
+            additionalProperties: false,
+          }),
+          response: {
+            200: Type.Object({ ok: Ok, items: Type.Array(Type.Ref(ItemSchema)), nextCursor: Type.Optional(Type.String()) }),
+            ...errors(404),
+          },
+        },
+      },
+      async (req, reply) => {
+        // The hottest read: its serialized answer is cached per tenant and query until an items or workspaces write commits.
+        const page = pageRequest(req.query);
+        const caller = req.caller!;
+        const key = [caller.tenantId, req.params.workspaceId, req.query.itemType ?? '', page.cursor ?? '', page.limit].join('\n');
+        const body =
+          lists.get(key) ??
+          (await lists.fill(
+            key,
+            async () =>
+              reply.serialize({
+                ok: true as const,
+                ...(await service.list(caller, req.params.workspaceId, page, { itemType: req.query.itemType })),
+              }) as string,
+          ));
+        return reply.type('application/json; charset=utf-8').send(body as never); // already serialized by the route's schema
+      },
+    );
 
-  app.patch('/api/workspaces/:workspaceId/items/:itemId', {
-    config: { scope: 'write' },
-    schema: {
-      operationId: 'updateItem', tags: ['items'], summary: 'Rename or redescribe an item',
-      params: ItemParams,
-      body: Type.Object({ displayName: Type.Optional(DisplayName), description: Type.Optional(Type.String({ maxLength: 2000 })) }, { additionalProperties: false, minProperties: 1 }),
-      response: { 200: Type.Object({ ok: Ok, item: Type.Ref(ItemSchema) }), ...errors(404, 409) },
-    },
-  }, async (req) => ({ ok: true as const, item: await service.update(req.caller!, req.params.workspaceId, req.params.itemId, req.body) }));
+    app.post(
+      '/api/workspaces/:workspaceId/items',
+      {
+        config: { scope: 'write' },
+        schema: {
+          operationId: 'createItem',
+          tags: ['items'],
+          summary: 'Create an item in a workspace',
+          params: WsParams,
+          body: Type.Object(
+            {
+              itemType: Enum(ITEM_TYPE_IDS, 'an item type id (GET /api/item-types)'),
+              displayName: DisplayName,
+              description: Type.Optional(Type.String({ maxLength: 2000 })),
+              content: Type.Optional(Type.Unknown({ description: 'initial stored content (JSON)' })),
+            },
+            { additionalProperties: false },
+          ),
+          response: { 201: Type.Object({ ok: Ok, item: Type.Ref(ItemSchema) }), ...errors(404, 409) },
+        },
+      },
+      async (req, reply) =>
+        reply.status(201).send({ ok: true as const, item: await service.create(req.caller!, req.params.workspaceId, req.body) }),
+    );
 
-  app.delete('/api/workspaces/:workspaceId/items/:itemId', {
-    config: { scope: 'write' },
-    schema: {
-      operationId: 'deleteItem', tags: ['items'], summary: 'Delete an item',
-      params: ItemParams,
-      response: { 200: Type.Object({ ok: Ok, deleted: Type.String() }), ...errors(404) },
-    },
-  }, async (req) => {
-    await service.delete(req.caller!, req.params.workspaceId, req.params.itemId);
-    return { ok: true as const, deleted: req.params.itemId };
-  });
+    app.get(
+      '/api/workspaces/:workspaceId/items/:itemId',
+      {
+        config: { scope: 'read' },
+        schema: {
+          operationId: 'getItem',
+          tags: ['items'],
+          summary: 'Read an item',
+          params: ItemParams,
+          response: { 200: Type.Object({ ok: Ok, item: Type.Ref(ItemSchema) }), ...errors(404) },
+        },
+      },
+      async (req) => ({ ok: true as const, item: await service.get(req.caller!, req.params.workspaceId, req.params.itemId) }),
+    );
 
-  app.get('/api/workspaces/:workspaceId/items/:itemId/content', {
-    config: { scope: 'read' },
-    schema: {
-      operationId: 'getItemContent', tags: ['items'], summary: 'Read an item’s stored content; the ETag header versions it',
-      params: ItemParams,
-      response: { 200: Type.Object({ ok: Ok, content: Type.Unknown(), etag: Type.String() }), ...errors(404) },
-    },
-  }, async (req, reply) => {
-    const { content, etag } = await service.getContent(req.caller!, req.params.workspaceId, req.params.itemId);
-    reply.header('etag', etag);
-    return { ok: true as const, content, etag };
-  });
+    app.patch(
+      '/api/workspaces/:workspaceId/items/:itemId',
+      {
+        config: { scope: 'write' },
+        schema: {
+          operationId: 'updateItem',
+          tags: ['items'],
+          summary: 'Rename or redescribe an item',
+          params: ItemParams,
+          body: Type.Object(
+            { displayName: Type.Optional(DisplayName), description: Type.Optional(Type.String({ maxLength: 2000 })) },
+            { additionalProperties: false, minProperties: 1 },
+          ),
+          response: { 200: Type.Object({ ok: Ok, item: Type.Ref(ItemSchema) }), ...errors(404, 409) },
+        },
+      },
+      async (req) => ({ ok: true as const, item: await service.update(req.caller!, req.params.workspaceId, req.params.itemId, req.body) }),
+    );
 
-  app.put('/api/workspaces/:workspaceId/items/:itemId/content', {
-    config: { scope: 'write' },
-    schema: {
-      operationId: 'putItemContent', tags: ['items'],
-      summary: 'Save an item’s content; If-Match must carry the ETag read (428 without it, 412 when it is stale)',
-      params: ItemParams,
-      headers: IfMatchHeaders,
-      body: Type.Object({ content: Type.Unknown() }, { additionalProperties: false, required: ['content'] }),
-      response: { 200: Type.Object({ ok: Ok, etag: Type.String() }), ...errors(404, 412, 428) },
-    },
-  }, async (req, reply) => {
-    const { etag } = await service.putContent(req.caller!, req.params.workspaceId, req.params.itemId, req.body.content, req.headers['if-match']);
-    reply.header('etag', etag);
-    return { ok: true as const, etag };
-  });
-};
+    app.delete(
+      '/api/workspaces/:workspaceId/items/:itemId',
+      {
+        config: { scope: 'write' },
+        schema: {
+          operationId: 'deleteItem',
+          tags: ['items'],
+          summary: 'Delete an item',
+          params: ItemParams,
+          response: { 200: Type.Object({ ok: Ok, deleted: Type.String() }), ...errors(404) },
+        },
+      },
+      async (req) => {
+        await service.delete(req.caller!, req.params.workspaceId, req.params.itemId);
+        return { ok: true as const, deleted: req.params.itemId };
+      },
+    );
+
+    app.get(
+      '/api/workspaces/:workspaceId/items/:itemId/content',
+      {
+        config: { scope: 'read' },
+        schema: {
+          operationId: 'getItemContent',
+          tags: ['items'],
+          summary: 'Read an item’s stored content; the ETag header versions it',
+          params: ItemParams,
+          response: { 200: Type.Object({ ok: Ok, content: Type.Unknown(), etag: Type.String() }), ...errors(404) },
+        },
+      },
+      async (req, reply) => {
+        const { content, etag } = await service.getContent(req.caller!, req.params.workspaceId, req.params.itemId);
+        reply.header('etag', etag);
+        return { ok: true as const, content, etag };
+      },
+    );
+
+    app.put(
+      '/api/workspaces/:workspaceId/items/:itemId/content',
+      {
+        config: { scope: 'write' },
+        schema: {
+          operationId: 'putItemContent',
+          tags: ['items'],
+          summary: 'Save an item’s content; If-Match must carry the ETag read (428 without it, 412 when it is stale)',
+          params: ItemParams,
+          headers: IfMatchHeaders,
+          body: Type.Object({ content: Type.Unknown() }, { additionalProperties: false, required: ['content'] }),
+          response: { 200: Type.Object({ ok: Ok, etag: Type.String() }), ...errors(404, 412, 428) },
+        },
+      },
+      async (req, reply) => {
+        const { etag } = await service.putContent(
+          req.caller!,
+          req.params.workspaceId,
+          req.params.itemId,
+          req.body.content,
+          req.headers['if-match'],
+        );
+        reply.header('etag', etag);
+        return { ok: true as const, etag };
+      },
+    );
+  };

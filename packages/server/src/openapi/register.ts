@@ -5,7 +5,9 @@ import { SCOPE_DESCRIPTIONS } from '../auth/scopes.js';
 
 export const API_VERSION = '1.0.0';
 
-const scopeText = Object.entries(SCOPE_DESCRIPTIONS).map(([s, d]) => `- \`${s}\`: ${d}`).join('\n');
+const scopeText = Object.entries(SCOPE_DESCRIPTIONS)
+  .map(([s, d]) => `- \`${s}\`: ${d}`)
+  .join('\n');
 
 /** Registers @fastify/swagger so the OpenAPI 3.1 document is generated from the route schemas. */
 export async function registerOpenApi(app: FastifyInstance, publicUrl: string | undefined) {
@@ -25,7 +27,12 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string | 
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'svc_pat_<id>_<secret>', description: 'a scoped API token' },
-          cookieAuth: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'the console session; changes also need the X-CSRF-Token header' },
+          cookieAuth: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: SESSION_COOKIE,
+            description: 'the console session; changes also need the X-CSRF-Token header',
+          },
           metricsToken: { type: 'http', scheme: 'bearer', description: 'the deployment’s SVC_METRICS_TOKEN: reads /metrics only' },
         },
       },

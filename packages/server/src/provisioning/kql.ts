@@ -7,7 +7,11 @@ import type { StepContext } from './context.js';
 
 type Column = { name: string; type: string };
 type Table = { name: string; columns: Column[]; seedRows?: unknown[][] };
-type KqlContent = { database: string; tables?: Table[]; functions?: Array<{ name: string; parameters: string; body: string; docstring?: string }> };
+type KqlContent = {
+  database: string;
+  tables?: Table[];
+  functions?: Array<{ name: string; parameters: string; body: string; docstring?: string }>;
+};
 
 /** A KQL name as written in a command: bare, or bracketed and quoted. */
 export const ident = (name: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `['${name.replace(/'/g, "\\'")}']`);
@@ -46,7 +50,10 @@ export async function mgmt(ctx: StepContext, uri: string, database: string, csl:
   try {
     return await ctx.backends.kql.mgmt(uri, database, csl);
   } catch (err) {
-    raiseGate(err, { profile: ctx.profile, gates: { auth: 'kql-create-table-auth', detail: { principal: ctx.backends.pipeline.credential.principal } } });
+    raiseGate(err, {
+      profile: ctx.profile,
+      gates: { auth: 'kql-create-table-auth', detail: { principal: ctx.backends.pipeline.credential.principal } },
+    });
   }
 }
 
@@ -56,7 +63,9 @@ export async function mgmt(ctx: StepContext, uri: string, database: string, csl:
  */
 export async function applyKqlContent(ctx: StepContext, uri: string, database: string, content: KqlContent): Promise<boolean> {
   let added = false;
-  const existing = content.tables?.length ? new Set((await mgmt(ctx, uri, database, '.show tables')).map((r) => String(r[0]))) : new Set<string>();
+  const existing = content.tables?.length
+    ? new Set((await mgmt(ctx, uri, database, '.show tables')).map((r) => String(r[0])))
+    : new Set<string>();
   for (const table of content.tables ?? []) {
     const schema = table.columns.map((c) => `${ident(c.name)}:${c.type}`).join(', ');
     await mgmt(ctx, uri, database, `.create table ${ident(table.name)} (${schema})`);
@@ -70,7 +79,9 @@ export async function applyKqlContent(ctx: StepContext, uri: string, database: s
   }
   for (const table of content.tables ?? []) {
     if (!table.seedRows?.length) continue;
-    const rows = await ctx.backends.kql.query(uri, database, `${ident(table.name)} | count`).catch((err) => raiseGate(err, { profile: ctx.profile, gates: { auth: 'kql-create-table-auth' } }));
+    const rows = await ctx.backends.kql
+      .query(uri, database, `${ident(table.name)} | count`)
+      .catch((err) => raiseGate(err, { profile: ctx.profile, gates: { auth: 'kql-create-table-auth' } }));
     const count = Number((rows[0] ?? [0])[0]);
     if (count > 0) {
       ctx.log(`seed rows of ${table.name}: already present (${count} rows), not ingested again`);
@@ -86,8 +97,17 @@ export async function applyKqlContent(ctx: StepContext, uri: string, database: s
 
 /** The resource manager's database PUT ensureDatabase makes, and its asynchronous operation. */
 export const DATABASE_CALLS: readonly PlannedCall[] = [
-  { service: 'arm', method: 'PUT', path: `/subscriptions/{subscription}/resourceGroups/{group}/providers/Microsoft.Kusto/clusters/{cluster}/databases/{database}?api-version=${ARM_API_VERSION}` },
-  { service: 'arm', method: 'GET', path: '/subscriptions/{subscription}/providers/Microsoft.Kusto/locations/{location}/operationResults/{operation}', when: 'accepted' },
+  {
+    service: 'arm',
+    method: 'PUT',
+    path: `/subscriptions/{subscription}/resourceGroups/{group}/providers/Microsoft.Kusto/clusters/{cluster}/databases/{database}?api-version=${ARM_API_VERSION}`,
+  },
+  {
+    service: 'arm',
+    method: 'GET',
+    path: '/subscriptions/{subscription}/providers/Microsoft.Kusto/locations/{location}/operationResults/{operation}',
+    when: 'accepted',
+  },
 ];
 
 const MGMT = '/v1/rest/mgmt';
@@ -99,14 +119,20 @@ export function kqlContentCalls(content: KqlContent): PlannedCall[] {
   const rows = tables.reduce((n, t) => n + (t.seedRows?.length ?? 0), 0);
   return [
     ...DATABASE_CALLS,
-    ...(tables.length ? [
-      { service: 'kql', method: 'POST', path: MGMT, command: '.show tables' },
-      { service: 'kql', method: 'POST', path: MGMT, command: '.create table', times: tables.length },
-    ] as const : []),
-    ...(content.functions?.length ? [{ service: 'kql', method: 'POST', path: MGMT, command: '.create-or-alter function', times: content.functions.length } as const] : []),
-    ...(seeded ? [
-      { service: 'kql', method: 'POST', path: '/v2/rest/query', command: '<table> | count', times: seeded },
-      { service: 'kql', method: 'POST', path: MGMT, command: `.ingest inline of ${rows} rows`, times: seeded, when: 'unseeded' },
-    ] as const : []),
+    ...(tables.length
+      ? ([
+          { service: 'kql', method: 'POST', path: MGMT, command: '.show tables' },
+          { service: 'kql', method: 'POST', path: MGMT, command: '.create table', times: tables.length },
+        ] as const)
+      : []),
+    ...(content.functions?.length
+      ? [{ service: 'kql', method: 'POST', path: MGMT, command: '.create-or-alter function', times: content.functions.length } as const]
+      : []),
+    ...(seeded
+      ? ([
+          { service: 'kql', method: 'POST', path: '/v2/rest/query', command: '<table> | count', times: seeded },
+          { service: 'kql', method: 'POST', path: MGMT, command: `.ingest inline of ${rows} rows`, times: seeded, when: 'unseeded' },
+        ] as const)
+      : []),
   ];
 }

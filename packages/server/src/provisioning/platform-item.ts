@@ -15,11 +15,18 @@ export function stableGuid(text: string): string {
 
 /** The `.platform` part every definition carries. */
 export function platformPart(ctx: StepContext, type: string) {
-  return part('.platform', JSON.stringify({
-    $schema: 'https://developer.microsoft.com/json-schemas/fabric/gitIntegration/platformProperties/2.0.0/schema.json',
-    metadata: { type, displayName: ctx.item.displayName, description: ctx.item.description },
-    config: { version: '2.0', logicalId: stableGuid(`${ctx.app.id}/${ctx.item.key}`) },
-  }, null, 2));
+  return part(
+    '.platform',
+    JSON.stringify(
+      {
+        $schema: 'https://developer.microsoft.com/json-schemas/fabric/gitIntegration/platformProperties/2.0.0/schema.json',
+        metadata: { type, displayName: ctx.item.displayName, description: ctx.item.description },
+        config: { version: '2.0', logicalId: stableGuid(`${ctx.app.id}/${ctx.item.key}`) },
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 /** The platform workspace the install targets, or the "no bound platform workspace" gate. */
@@ -92,7 +99,11 @@ export async function ensurePlatformItem(ctx: StepContext, o: EnsureOptions): Pr
         ctx.log('the name was taken meanwhile: updating the existing item');
         // Another caller's create may still be running (a 202): the name is taken before the item is listed.
         const deadline = Date.now() + NAME_TAKEN_WAIT_MS;
-        for (let wait = 500; !(existing = await dp.findItem(ws, o.type, ctx.item.displayName)) && Date.now() < deadline; wait = Math.min(wait * 2, 4000)) {
+        for (
+          let wait = 500;
+          !(existing = await dp.findItem(ws, o.type, ctx.item.displayName)) && Date.now() < deadline;
+          wait = Math.min(wait * 2, 4000)
+        ) {
           await new Promise((r) => setTimeout(r, wait));
         }
         if (!existing) throw err;

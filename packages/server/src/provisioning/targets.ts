@@ -54,7 +54,12 @@ export function resolveTarget(profile: CloudProfile, shared: SharedSet, mode: Mo
  * for one that is not; otherwise (a job running later) it is left unset, so the step meets its gate and nothing
  * falls back to a resource the install did not name.
  */
-export async function installTarget(tenancy: TenancyService, profile: CloudProfile, job: { tenantId: string; mode: Mode; binding: string | null; overrides?: TargetOverrides | null }, strict = false): Promise<ResolvedTarget> {
+export async function installTarget(
+  tenancy: TenancyService,
+  profile: CloudProfile,
+  job: { tenantId: string; mode: Mode; binding: string | null; overrides?: TargetOverrides | null },
+  strict = false,
+): Promise<ResolvedTarget> {
   const shared = await tenancy.sharedSet(job.tenantId, job.binding);
   if (job.mode === 'shared' || !job.overrides) return resolveTarget(profile, shared, job.mode);
   const { unheld, kql } = await tenancy.checkOverrides(job.tenantId, job.overrides, strict);
@@ -73,5 +78,9 @@ export async function installTarget(tenancy: TenancyService, profile: CloudProfi
 
 /** The target as stored and shown in the report: every set value, as strings. */
 export function targetRecord(t: ResolvedTarget): Record<string, string> {
-  return Object.fromEntries(Object.entries(t).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => [k, String(v)]));
+  return Object.fromEntries(
+    Object.entries(t)
+      .filter(([, v]) => v !== undefined && v !== '')
+      .map(([k, v]) => [k, String(v)]),
+  );
 }

@@ -10,7 +10,10 @@ import type { RdlFault } from './rdl/check.js';
  * vendored (it carries no open licence); the operator supplies the file.
  */
 export class RdlSchema {
-  private constructor(private readonly fileName: string, private readonly xsd: string) {}
+  private constructor(
+    private readonly fileName: string,
+    private readonly xsd: string,
+  ) {}
 
   /** The schema SVC_RDL_SCHEMA_PATH names, read once at start; undefined when the variable is unset. */
   static fromConfig(reports: ReportsConfig): RdlSchema | undefined {
@@ -22,7 +25,8 @@ export class RdlSchema {
     } catch (err) {
       throw new ConfigError('SVC_RDL_SCHEMA_PATH', `cannot read the RDL schema at ${file}: ${(err as Error).message}`);
     }
-    if (!/<(\w+:)?schema[\s>]/.test(xsd)) throw new ConfigError('SVC_RDL_SCHEMA_PATH', `${file} is not an XML schema (no <xs:schema> element)`);
+    if (!/<(\w+:)?schema[\s>]/.test(xsd))
+      throw new ConfigError('SVC_RDL_SCHEMA_PATH', `${file} is not an XML schema (no <xs:schema> element)`);
     return new RdlSchema(path.basename(file), xsd);
   }
 
@@ -36,7 +40,11 @@ export class RdlSchema {
     if (result.valid) return [];
     return result.errors.map((e) => {
       const element = /Element '(?:\{[^}]*\})?([^']+)'/.exec(e.message)?.[1];
-      return { line: e.loc?.lineNumber ?? 1, element: element ? `<${element}>` : '', message: `not valid against ${this.fileName}: ${e.message.replace(/^.*?Schemas validity error : /, '').trim()}` };
+      return {
+        line: e.loc?.lineNumber ?? 1,
+        element: element ? `<${element}>` : '',
+        message: `not valid against ${this.fileName}: ${e.message.replace(/^.*?Schemas validity error : /, '').trim()}`,
+      };
     });
   }
 }

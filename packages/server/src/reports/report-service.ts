@@ -42,7 +42,15 @@ export interface ReportExport {
 
 /** The API's export formats (SPEC.md's names) and what the wire carries for each. */
 export const EXPORT_FORMATS: Record<string, string> = {
-  PDF: 'PDF', WORD: 'DOCX', EXCEL: 'XLSX', PPTX: 'PPTX', CSV: 'CSV', XML: 'XML', IMAGE: 'IMAGE', MHTML: 'MHTML', ACCESSIBLEPDF: 'ACCESSIBLEPDF',
+  PDF: 'PDF',
+  WORD: 'DOCX',
+  EXCEL: 'XLSX',
+  PPTX: 'PPTX',
+  CSV: 'CSV',
+  XML: 'XML',
+  IMAGE: 'IMAGE',
+  MHTML: 'MHTML',
+  ACCESSIBLEPDF: 'ACCESSIBLEPDF',
 };
 
 const PAGINATED = 'PaginatedReport';
@@ -60,8 +68,20 @@ export class PaginatedReportService {
   ) {}
 
   /** The service; SVC_RDL_SCHEMA_PATH (the published RDL schema) is read here, once, and a bad path stops the start. */
-  static create(options: { client: ReportingClient; workspaces: WorkspaceService; tenancy: TenancyService; profile: CloudProfile; settings: ReportsConfig }): PaginatedReportService {
-    return new PaginatedReportService(options.client, options.workspaces, options.tenancy, options.profile, RdlSchema.fromConfig(options.settings));
+  static create(options: {
+    client: ReportingClient;
+    workspaces: WorkspaceService;
+    tenancy: TenancyService;
+    profile: CloudProfile;
+    settings: ReportsConfig;
+  }): PaginatedReportService {
+    return new PaginatedReportService(
+      options.client,
+      options.workspaces,
+      options.tenancy,
+      options.profile,
+      RdlSchema.fromConfig(options.settings),
+    );
   }
 
   /**
@@ -101,7 +121,10 @@ export class PaginatedReportService {
   async list(caller: Caller, workspaceId: string): Promise<PaginatedReport[]> {
     const group = await this.group(caller, workspaceId);
     const reports = await this.call(() => this.client.listReports(group));
-    return reports.filter((r) => (r.reportType ?? PAGINATED) === PAGINATED).map((r) => this.view(workspaceId, group, r)).sort((a, b) => a.name.localeCompare(b.name));
+    return reports
+      .filter((r) => (r.reportType ?? PAGINATED) === PAGINATED)
+      .map((r) => this.view(workspaceId, group, r))
+      .sort((a, b) => a.name.localeCompare(b.name));
   }
 
   /** One paginated report; a report of another kind is not found here. */
@@ -117,7 +140,11 @@ export class PaginatedReportService {
   }
 
   /** The RDL, its ETag and its parameters. */
-  async getDefinition(caller: Caller, workspaceId: string, reportId: string): Promise<{ report: PaginatedReport; definition: string; etag: string; parameters: RdlParameter[] }> {
+  async getDefinition(
+    caller: Caller,
+    workspaceId: string,
+    reportId: string,
+  ): Promise<{ report: PaginatedReport; definition: string; etag: string; parameters: RdlParameter[] }> {
     const group = await this.group(caller, workspaceId);
     const report = await this.getIn(workspaceId, group, reportId);
     const bytes = await this.call(() => this.client.exportDefinition(group, reportId), DOWNLOAD);
@@ -131,25 +158,49 @@ export class PaginatedReportService {
     if (!faults.length && this.schema) faults = await this.schema.check(definition);
     if (!faults.length) return;
     const f = faults[0]!;
-    const more = faults.length > 1 ? ` (and ${faults.length - 1} more: ${faults.slice(1, 4).map((x) => `line ${x.line} ${x.element}`).join('; ')})` : '';
+    const more =
+      faults.length > 1
+        ? ` (and ${faults.length - 1} more: ${faults
+            .slice(1, 4)
+            .map((x) => `line ${x.line} ${x.element}`)
+            .join('; ')})`
+        : '';
     throw new ServiceError(400, 'invalid_rdl', `definition ${faultText(f)}${more}`, { field: 'definition' });
   }
 
   /** Publishes a changed definition back (import with Overwrite) when If-Match names the current one; waits for the import. */
-  async putDefinition(caller: Caller, workspaceId: string, reportId: string, definition: string, ifMatch: string | undefined): Promise<{ report: PaginatedReport; etag: string }> {
+  async putDefinition(
+    caller: Caller,
+    workspaceId: string,
+    reportId: string,
+    definition: string,
+    ifMatch: string | undefined,
+  ): Promise<{ report: PaginatedReport; etag: string }> {
     if (!ifMatch) throw new PreconditionError(428, 'Saving a definition needs an If-Match header with the ETag you read (or *)');
     await this.validate(definition);
     const group = await this.group(caller, workspaceId);
     const report = await this.getIn(workspaceId, group, reportId);
     if (ifMatch !== '*') {
       const current = etagOf(await this.call(() => this.client.exportDefinition(group, reportId), DOWNLOAD));
-      if (!ifMatch.split(',').map((t) => t.trim().replace(/^W\//, '')).includes(current)) {
-        throw new PreconditionError(412, `The definition changed since it was read (current ETag ${current}); read it again and reapply your change`);
+      if (
+        !ifMatch
+          .split(',')
+          .map((t) => t.trim().replace(/^W\//, ''))
+          .includes(current)
+      ) {
+        throw new PreconditionError(
+          412,
+          `The definition changed since it was read (current ETag ${current}); read it again and reapply your change`,
+        );
       }
     }
     const bytes = new TextEncoder().encode(definition);
     const imp = await this.call(() => this.client.importRdl(group, report.name, bytes, 'Overwrite'));
-    if (imp.importState === 'Failed') throw new ServiceError(400, 'import_failed', JSON.stringify(imp), { field: 'definition', hint: 'the reporting service refused the import' });
+    if (imp.importState === 'Failed')
+      throw new ServiceError(400, 'import_failed', JSON.stringify(imp), {
+        field: 'definition',
+        hint: 'the reporting service refused the import',
+      });
     return { report: await this.getIn(workspaceId, group, imp.reports?.[0]?.id ?? reportId), etag: etagOf(bytes) };
   }
 
@@ -158,18 +209,30 @@ export class PaginatedReportService {
     await this.validate(definition);
     const group = await this.group(caller, workspaceId);
     const existing = await this.call(() => this.client.listReports(group));
-    if (existing.some((r) => r.name === name)) throw new ConflictError(`A report named '${name}' already exists in the workspace`, 'conflict', 'name');
+    if (existing.some((r) => r.name === name))
+      throw new ConflictError(`A report named '${name}' already exists in the workspace`, 'conflict', 'name');
     const imp = await this.call(() => this.client.importRdl(group, name, new TextEncoder().encode(definition), 'Abort'));
-    if (imp.importState === 'Failed' || !imp.reports?.[0]) throw new ServiceError(400, 'import_failed', JSON.stringify(imp), { field: 'definition', hint: 'the reporting service refused the import' });
+    if (imp.importState === 'Failed' || !imp.reports?.[0])
+      throw new ServiceError(400, 'import_failed', JSON.stringify(imp), {
+        field: 'definition',
+        hint: 'the reporting service refused the import',
+      });
     return this.getIn(workspaceId, group, imp.reports[0].id);
   }
 
   /** Copies a report under a new name, into the same or another workspace of the tenant. */
-  async clone(caller: Caller, workspaceId: string, reportId: string, body: { name: string; targetWorkspaceId?: string }): Promise<PaginatedReport> {
+  async clone(
+    caller: Caller,
+    workspaceId: string,
+    reportId: string,
+    body: { name: string; targetWorkspaceId?: string },
+  ): Promise<PaginatedReport> {
     const group = await this.group(caller, workspaceId);
     const targetWs = body.targetWorkspaceId ?? workspaceId;
     const targetGroup = body.targetWorkspaceId ? await this.group(caller, body.targetWorkspaceId) : group;
-    const r = await this.call(() => this.client.cloneReport(group, reportId, { name: body.name, ...(targetGroup !== group ? { targetWorkspaceId: targetGroup } : {}) }));
+    const r = await this.call(() =>
+      this.client.cloneReport(group, reportId, { name: body.name, ...(targetGroup !== group ? { targetWorkspaceId: targetGroup } : {}) }),
+    );
     return this.view(targetWs, targetGroup, r);
   }
 
@@ -192,7 +255,12 @@ export class PaginatedReportService {
   }
 
   /** Rebinds data sources (Default.UpdateDatasources); the service's restrictions come back unmodified. */
-  async updateDatasources(caller: Caller, workspaceId: string, reportId: string, updateDetails: Array<{ datasourceName: string; connectionDetails: { server?: string; database?: string } }>) {
+  async updateDatasources(
+    caller: Caller,
+    workspaceId: string,
+    reportId: string,
+    updateDetails: Array<{ datasourceName: string; connectionDetails: { server?: string; database?: string } }>,
+  ) {
     const group = await this.group(caller, workspaceId);
     await this.call(() => this.client.updateDatasources(group, reportId, updateDetails));
     return this.datasources(caller, workspaceId, reportId);
@@ -202,7 +270,14 @@ export class PaginatedReportService {
     const group = await this.group(caller, workspaceId);
     const report = await this.getIn(workspaceId, group, reportId);
     const identities = body.username ? [{ username: body.username, reports: [reportId] }] : undefined;
-    const t = await this.call(() => this.client.generateToken(group, reportId, { ...(body.lifetimeInMinutes ? { lifetimeInMinutes: body.lifetimeInMinutes } : {}), ...(identities ? { identities } : {}) }), { setting: 'Embed content in apps' });
+    const t = await this.call(
+      () =>
+        this.client.generateToken(group, reportId, {
+          ...(body.lifetimeInMinutes ? { lifetimeInMinutes: body.lifetimeInMinutes } : {}),
+          ...(identities ? { identities } : {}),
+        }),
+      { setting: 'Embed content in apps' },
+    );
     return { token: t.token, tokenId: t.tokenId, expiration: t.expiration, embedUrl: report.embedUrl, reportId };
   }
 
@@ -221,7 +296,12 @@ export class PaginatedReportService {
   }
 
   /** Starts a render job in one of the API's formats (WORD and EXCEL travel as DOCX and XLSX). */
-  async startExport(caller: Caller, workspaceId: string, reportId: string, body: { format: string; parameterValues?: Array<{ name: string; value: string | null }>; formatSettings?: Record<string, string> }): Promise<ReportExport> {
+  async startExport(
+    caller: Caller,
+    workspaceId: string,
+    reportId: string,
+    body: { format: string; parameterValues?: Array<{ name: string; value: string | null }>; formatSettings?: Record<string, string> },
+  ): Promise<ReportExport> {
     const wire = EXPORT_FORMATS[body.format];
     if (!wire) throw new InputError(`body/format must be one of ${Object.keys(EXPORT_FORMATS).join(', ')}`, 'format');
     const group = await this.group(caller, workspaceId);
@@ -229,22 +309,43 @@ export class PaginatedReportService {
       ...(body.parameterValues?.length ? { parameterValues: body.parameterValues } : {}),
       ...(body.formatSettings && Object.keys(body.formatSettings).length ? { formatSettings: body.formatSettings } : {}),
     };
-    const e = await this.call(() => this.client.startExport(group, reportId, { format: wire, ...(Object.keys(config).length ? { paginatedReportConfiguration: config } : {}) }), { setting: EXPORT_SETTINGS[wire] });
+    const e = await this.call(
+      () =>
+        this.client.startExport(group, reportId, {
+          format: wire,
+          ...(Object.keys(config).length ? { paginatedReportConfiguration: config } : {}),
+        }),
+      { setting: EXPORT_SETTINGS[wire] },
+    );
     return this.exportView(reportId, e);
   }
 
   /** The export's state; Retry-After (seconds) while it is unfinished, as the reporting service says. */
-  async getExport(caller: Caller, workspaceId: string, reportId: string, exportId: string): Promise<{ export: ReportExport; retryAfter?: number }> {
+  async getExport(
+    caller: Caller,
+    workspaceId: string,
+    reportId: string,
+    exportId: string,
+  ): Promise<{ export: ReportExport; retryAfter?: number }> {
     const group = await this.group(caller, workspaceId);
     const { export: e, retryAfter } = await this.call(() => this.client.getExport(group, reportId, exportId));
     return { export: this.exportView(reportId, e), ...(retryAfter ? { retryAfter } : {}) };
   }
 
   /** The exported file with its content type and a file name from the report's name and the export's extension. */
-  async exportFile(caller: Caller, workspaceId: string, reportId: string, exportId: string): Promise<{ bytes: Uint8Array; contentType: string; fileName: string }> {
+  async exportFile(
+    caller: Caller,
+    workspaceId: string,
+    reportId: string,
+    exportId: string,
+  ): Promise<{ bytes: Uint8Array; contentType: string; fileName: string }> {
     const group = await this.group(caller, workspaceId);
     const { export: e } = await this.call(() => this.client.getExport(group, reportId, exportId));
-    if (e.status !== 'Succeeded') throw new ConflictError(`Export ${exportId} is ${e.status}${e.status === 'Failed' ? '' : `, ${e.percentComplete ?? 0}% complete`}; the file exists once it has Succeeded`, 'export_not_ready');
+    if (e.status !== 'Succeeded')
+      throw new ConflictError(
+        `Export ${exportId} is ${e.status}${e.status === 'Failed' ? '' : `, ${e.percentComplete ?? 0}% complete`}; the file exists once it has Succeeded`,
+        'export_not_ready',
+      );
     const file = await this.call(() => this.client.exportFile(group, reportId, exportId));
     const ext = e.resourceFileExtension ?? e.ResourceFileExtension ?? '';
     const base = (e.reportName ?? reportId).replace(/[^\w .()-]+/g, '_').trim() || reportId;

@@ -21,12 +21,23 @@ export const PaginatedReportSchema = Type.Object(
   },
   {
     $id: 'PaginatedReport',
-    examples: [{
-      id: '5b218778-e7a5-4d73-8187-f10824047715', workspaceId: 'c1d0c8a2-8d5e-4a4c-9b9a-0f7a0f2a2d11', groupId: 'f089354e-8366-4e18-aea3-4cb4a3a50b48',
-      name: 'Floor revenue', reportType: 'PaginatedReport', format: 'RDL', datasetId: null, description: '', modifiedDateTime: null, modifiedBy: null,
-      webUrl: 'https://app.powerbi.com/groups/f089354e-8366-4e18-aea3-4cb4a3a50b48/rdlreports/5b218778-e7a5-4d73-8187-f10824047715',
-      embedUrl: 'https://app.powerbi.com/rdlEmbed?reportId=5b218778-e7a5-4d73-8187-f10824047715&groupId=f089354e-8366-4e18-aea3-4cb4a3a50b48',
-    }],
+    examples: [
+      {
+        id: '5b218778-e7a5-4d73-8187-f10824047715',
+        workspaceId: 'c1d0c8a2-8d5e-4a4c-9b9a-0f7a0f2a2d11',
+        groupId: 'f089354e-8366-4e18-aea3-4cb4a3a50b48',
+        name: 'Floor revenue',
+        reportType: 'PaginatedReport',
+        format: 'RDL',
+        datasetId: null,
+        description: '',
+        modifiedDateTime: null,
+        modifiedBy: null,
+        webUrl: 'https://app.powerbi.com/groups/f089354e-8366-4e18-aea3-4cb4a3a50b48/rdlreports/5b218778-e7a5-4d73-8187-f10824047715',
+        embedUrl:
+          'https://app.powerbi.com/rdlEmbed?reportId=5b218778-e7a5-4d73-8187-f10824047715&groupId=f089354e-8366-4e18-aea3-4cb4a3a50b48',
+      },
+    ],
   },
 );
 
@@ -58,7 +69,22 @@ export const ReportExportSchema = Type.Object(
     fileExtension: Nullable(Type.String({ description: 'e.g. .pdf' })),
     expirationTime: Nullable(Type.String({ description: 'the file can be fetched until then' })),
   },
-  { $id: 'ReportExport', examples: [{ id: 'Mi9C5419iUzI1NiIsInR5cCI6IkpXVCJ9PS4=', reportId: '5b218778-e7a5-4d73-8187-f10824047715', reportName: 'Floor revenue', status: 'Running', percentComplete: 40, createdDateTime: '2026-11-23T10:00:00Z', lastActionDateTime: '2026-11-23T10:00:02Z', fileExtension: '.pdf', expirationTime: '2026-11-24T10:00:00Z' }] },
+  {
+    $id: 'ReportExport',
+    examples: [
+      {
+        id: 'Mi9C5419iUzI1NiIsInR5cCI6IkpXVCJ9PS4=',
+        reportId: '5b218778-e7a5-4d73-8187-f10824047715',
+        reportName: 'Floor revenue',
+        status: 'Running',
+        percentComplete: 40,
+        createdDateTime: '2026-11-23T10:00:00Z',
+        lastActionDateTime: '2026-11-23T10:00:02Z',
+        fileExtension: '.pdf',
+        expirationTime: '2026-11-24T10:00:00Z',
+      },
+    ],
+  },
 );
 
 export const DatasourceSchema = Type.Object(
@@ -72,7 +98,10 @@ export const DatasourceSchema = Type.Object(
   { $id: 'ReportDatasource' },
 );
 
-export const WorkspaceQuery = Type.Object({ workspaceId: Id('the service workspace whose bound reporting workspace holds the reports') }, { additionalProperties: false });
+export const WorkspaceQuery = Type.Object(
+  { workspaceId: Id('the service workspace whose bound reporting workspace holds the reports') },
+  { additionalProperties: false },
+);
 export const ReportParams = Type.Object({ reportId: Id('report id') });
 export const ExportParams = Type.Object({
   reportId: Id('report id'),
@@ -81,7 +110,11 @@ export const ExportParams = Type.Object({
 
 /** The longest RDL the service takes, in characters. */
 const DEFINITION_MAX_LENGTH = 4_000_000;
-export const Definition = Type.String({ minLength: 1, maxLength: DEFINITION_MAX_LENGTH, description: 'the RDL (report definition XML, 2016/01 namespace)' });
+export const Definition = Type.String({
+  minLength: 1,
+  maxLength: DEFINITION_MAX_LENGTH,
+  description: 'the RDL (report definition XML, 2016/01 namespace)',
+});
 /**
  * The body limit of the routes that take a Definition (the service-wide SVC_BODY_LIMIT_BYTES is far smaller): a
  * definition of the longest length in UTF-8 bytes as JSON carries it, at the longest JSON.stringify writes a character
@@ -89,15 +122,35 @@ export const Definition = Type.String({ minLength: 1, maxLength: DEFINITION_MAX_
  */
 export const DEFINITION_BODY_LIMIT = DEFINITION_MAX_LENGTH * 6 + 64 * 1024;
 export const ReportName = Type.String({
-  minLength: 1, maxLength: 200, description: 'report name (no \\ / : * ? " < > |), at least one visible character',
-  pattern: describedPattern(`^(?=[\\s\\S]*${VISIBLE_CHARACTER})[^\\\\/:*?"<>|]+$`, 'must contain a visible character and none of \\ / : * ? " < > |'),
+  minLength: 1,
+  maxLength: 200,
+  description: 'report name (no \\ / : * ? " < > |), at least one visible character',
+  pattern: describedPattern(
+    `^(?=[\\s\\S]*${VISIBLE_CHARACTER})[^\\\\/:*?"<>|]+$`,
+    'must contain a visible character and none of \\ / : * ? " < > |',
+  ),
 });
 
 export const ExportRequest = Type.Object(
   {
-    format: Type.Union(Object.keys(EXPORT_FORMATS).map((f) => Type.Literal(f)), { description: 'WORD and EXCEL travel as DOCX and XLSX' }),
-    parameterValues: Type.Optional(Type.Array(Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), value: Type.Union([Type.String({ maxLength: 4000 }), Type.Null()]) }, { additionalProperties: false }), { maxItems: 500, description: 'a multi-value parameter repeats its name once per value' })),
-    formatSettings: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z]{1,64}$' }), Type.String({ maxLength: 200 }), { description: 'device-info settings such as StartPage, EndPage, OutputFormat' })),
+    format: Type.Union(
+      Object.keys(EXPORT_FORMATS).map((f) => Type.Literal(f)),
+      { description: 'WORD and EXCEL travel as DOCX and XLSX' },
+    ),
+    parameterValues: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { name: Type.String({ minLength: 1, maxLength: 200 }), value: Type.Union([Type.String({ maxLength: 4000 }), Type.Null()]) },
+          { additionalProperties: false },
+        ),
+        { maxItems: 500, description: 'a multi-value parameter repeats its name once per value' },
+      ),
+    ),
+    formatSettings: Type.Optional(
+      Type.Record(Type.String({ pattern: '^[A-Za-z]{1,64}$' }), Type.String({ maxLength: 200 }), {
+        description: 'device-info settings such as StartPage, EndPage, OutputFormat',
+      }),
+    ),
   },
   { additionalProperties: false, examples: [{ format: 'PDF', parameterValues: [{ name: 'Floor', value: 'North' }] }] },
 );
@@ -108,14 +161,32 @@ export const DatasourceUpdate = Type.Object(
       Type.Object(
         {
           datasourceName: Type.String({ minLength: 1, maxLength: 200 }),
-          connectionDetails: Type.Object({ server: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })), database: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) }, { additionalProperties: false, minProperties: 1 }),
+          connectionDetails: Type.Object(
+            {
+              server: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+              database: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+            },
+            { additionalProperties: false, minProperties: 1 },
+          ),
         },
         { additionalProperties: false },
       ),
       { minItems: 1, maxItems: 50 },
     ),
   },
-  { additionalProperties: false, examples: [{ updateDetails: [{ datasourceName: 'CasinoLakehouse', connectionDetails: { server: 'sql.example.datawarehouse.fabric.microsoft.com', database: 'casino' } }] }] },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        updateDetails: [
+          {
+            datasourceName: 'CasinoLakehouse',
+            connectionDetails: { server: 'sql.example.datawarehouse.fabric.microsoft.com', database: 'casino' },
+          },
+        ],
+      },
+    ],
+  },
 );
 
 export const REPORT_SCHEMAS = [PaginatedReportSchema, ReportParameterSchema, ReportExportSchema, DatasourceSchema];

@@ -24,7 +24,9 @@ export interface Store {
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 // PGlite has one connection; hand it out to one borrower at a time so transactions stay whole.
-async function pglitePool(dataDir: string): Promise<PostgresPool & { ready: Promise<void>; listen(c: string, f: (p: string) => void): Promise<unknown> }> {
+async function pglitePool(
+  dataDir: string,
+): Promise<PostgresPool & { ready: Promise<void>; listen(c: string, f: (p: string) => void): Promise<unknown> }> {
   const { PGlite } = await import('@electric-sql/pglite');
   fs.mkdirSync(dataDir, { recursive: true });
   const lite = new PGlite(dataDir);
@@ -42,7 +44,7 @@ async function pglitePool(dataDir: string): Promise<PostgresPool & { ready: Prom
           // Without parameters use the simple protocol, which takes several statements (migrations).
           const result = params.length
             ? await lite.query(text, params as unknown[])
-            : (await lite.exec(text)).at(-1) ?? { rows: [], affectedRows: 0 };
+            : ((await lite.exec(text)).at(-1) ?? { rows: [], affectedRows: 0 });
           const command = text.trimStart().slice(0, 6).toUpperCase();
           return { command, rowCount: result.affectedRows ?? result.rows.length, rows: result.rows };
         },
@@ -69,7 +71,9 @@ export async function openStore(options: { databaseUrl?: string; dataDir: string
     listen = async (channel, fn) => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
-      client.on('notification', (n) => { if (n.channel === channel) fn(n.payload ?? ''); });
+      client.on('notification', (n) => {
+        if (n.channel === channel) fn(n.payload ?? '');
+      });
       client.on('error', () => undefined);
       await client.query(`LISTEN ${channel}`);
       listeners.push(client);
@@ -79,15 +83,25 @@ export async function openStore(options: { databaseUrl?: string; dataDir: string
     await lite.ready;
     pool = lite;
     kind = 'pglite';
-    listen = async (channel, fn) => { await lite.listen(channel, fn); };
+    listen = async (channel, fn) => {
+      await lite.listen(channel, fn);
+    };
   }
   const versions = new TableVersions();
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: versions.observe(pool) }) });
   await migrate(db, kind);
-  await listen('svc_table_changed', (table) => { if ((WATCHED_TABLES as readonly string[]).includes(table)) versions.bump(table); });
-  const notify = async (channel: string, payload: string) => { await sql`SELECT pg_notify(${channel}, ${payload})`.execute(db); };
+  await listen('svc_table_changed', (table) => {
+    if ((WATCHED_TABLES as readonly string[]).includes(table)) versions.bump(table);
+  });
+  const notify = async (channel: string, payload: string) => {
+    await sql`SELECT pg_notify(${channel}, ${payload})`.execute(db);
+  };
   return {
-    db, kind, listen, notify, versions,
+    db,
+    kind,
+    listen,
+    notify,
+    versions,
     close: async () => {
       await Promise.all(listeners.map((c) => c.end().catch(() => undefined)));
       await db.destroy();
@@ -100,10 +114,15 @@ async function migrate(db: Db, kind: Store['kind']): Promise<void> {
   await db.connection().execute(async (conn) => {
     if (kind === 'postgres') await sql`SELECT pg_advisory_lock(724601)`.execute(conn);
     try {
-      await sql`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`.execute(conn);
+      await sql`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`.execute(
+        conn,
+      );
       const done = await sql<{ name: string }>`SELECT name FROM schema_migrations`.execute(conn);
       const applied = new Set(done.rows.map((r) => r.name));
-      const files = fs.readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort();
+      const files = fs
+        .readdirSync(MIGRATIONS_DIR)
+        .filter((f) => f.endsWith('.sql'))
+        .sort();
       for (const file of files) {
         if (applied.has(file)) continue;
         const text = fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');

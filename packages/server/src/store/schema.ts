@@ -5,7 +5,16 @@ import type { Incident, IncidentData } from '../identity/incidents.js';
 import type { RotationState } from '../identity/rotation.js';
 import type { Rotation } from '../identity/rotations.js';
 import type { Severity } from '../identity/severity.js';
-import type { InstalledItem, JobEventKind, JobStatus, Mode, Phase, ProvisionReport, StepResult, TargetOverrides } from '../install/types.js';
+import type {
+  InstalledItem,
+  JobEventKind,
+  JobStatus,
+  Mode,
+  Phase,
+  ProvisionReport,
+  StepResult,
+  TargetOverrides,
+} from '../install/types.js';
 import type { ResourceKind, ResourceSettings } from '../tenancy/resources.js';
 
 type Timestamp = ColumnType<Date, string | undefined, string>;
@@ -47,7 +56,15 @@ export interface Database {
     created_at: Timestamp;
     expires_at: Timestamp;
   };
-  oidc_logins: { state_hash: string; code_verifier: string; nonce: string; redirect_uri: string; return_to: string; created_at: Timestamp; expires_at: Timestamp };
+  oidc_logins: {
+    state_hash: string;
+    code_verifier: string;
+    nonce: string;
+    redirect_uri: string;
+    return_to: string;
+    created_at: Timestamp;
+    expires_at: Timestamp;
+  };
   workspaces: {
     id: string;
     tenant_id: string;
@@ -120,7 +137,16 @@ export interface Database {
     source: string;
     created_at: Timestamp;
   };
-  identity_signals: { id: string; tenant_id: string | null; principal: string; service: string; status: number; code: string | null; path: string; at: Timestamp };
+  identity_signals: {
+    id: string;
+    tenant_id: string | null;
+    principal: string;
+    service: string;
+    status: number;
+    code: string | null;
+    path: string;
+    at: Timestamp;
+  };
   tenant_resources: {
     id: string;
     kind: ResourceKind;
@@ -157,7 +183,15 @@ export interface Database {
     created_at: Timestamp;
     updated_at: Timestamp;
   };
-  identity_rotations: { id: string; tenant_id: string; credential_id: string; state: RotationState; data: Json<Rotation>; created_at: Timestamp; updated_at: Timestamp };
+  identity_rotations: {
+    id: string;
+    tenant_id: string;
+    credential_id: string;
+    state: RotationState;
+    data: Json<Rotation>;
+    created_at: Timestamp;
+    updated_at: Timestamp;
+  };
   identity_incidents: {
     id: string;
     tenant_id: string;

@@ -56,10 +56,16 @@ export function addressOf(profile: CloudProfile, value: string, field: string): 
   }
   const bare = u.pathname === '/' && !u.search && !u.hash && !u.username && !u.password && !/[?#@\\]/.test(value);
   if (!bare || !['https:', 'http:'].includes(u.protocol)) {
-    throw new InputError(`${field} must be a host or https://host (no path, query, fragment or credentials), got '${value.slice(0, 80)}'`, field);
+    throw new InputError(
+      `${field} must be a host or https://host (no path, query, fragment or credentials), got '${value.slice(0, 80)}'`,
+      field,
+    );
   }
   if (!hostAllowed(profile, u.origin)) {
-    throw new InputError(`${field} points at ${u.host}, outside the ${profile.name} cloud's allowed DNS suffixes; the service's token is never sent there`, field);
+    throw new InputError(
+      `${field} points at ${u.host}, outside the ${profile.name} cloud's allowed DNS suffixes; the service's token is never sent there`,
+      field,
+    );
   }
   return { url: u.origin, key: u.host.toLowerCase() };
 }
@@ -75,7 +81,8 @@ export const NAME_PATTERNS = {
   /** A storage container: 3-63 lowercase letters, digits and single inner hyphens. */
   lakeContainer: '^(?!.*--)[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$',
   /** The resource manager id of a KQL cluster. */
-  kqlClusterResourceId: '^/subscriptions/[0-9a-fA-F-]{36}/resourceGroups/[-\\w.()]{1,90}/providers/Microsoft\\.Kusto/clusters/[a-z][a-z0-9]{3,21}$',
+  kqlClusterResourceId:
+    '^/subscriptions/[0-9a-fA-F-]{36}/resourceGroups/[-\\w.()]{1,90}/providers/Microsoft\\.Kusto/clusters/[a-z][a-z0-9]{3,21}$',
   /** An Azure region name. */
   location: '^[a-z][a-z0-9]{1,39}$',
 } as const;

@@ -8,13 +8,30 @@ import { ConflictError, InputError, NotFoundError } from '../errors.js';
 import type { Db } from '../store/db.js';
 import type { TargetOverrides } from '../install/types.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
-import { addressOf, platformWorkspaceKey, TARGET_KINDS, type ApplicationSettings, type ResourceKind, type ResourceSettings, type TargetKind, type TargetSettings } from './resources.js';
+import {
+  addressOf,
+  platformWorkspaceKey,
+  TARGET_KINDS,
+  type ApplicationSettings,
+  type ResourceKind,
+  type ResourceSettings,
+  type TargetKind,
+  type TargetSettings,
+} from './resources.js';
 import type { StoreRow } from '../store/schema.js';
 
 type Settings = ResourceSettings;
 
 /** A target as the operator sends it. */
-export interface TargetInput { kind: TargetKind; address: string; resourceId?: string; location?: string; workspace?: string; database?: string; container?: string }
+export interface TargetInput {
+  kind: TargetKind;
+  address: string;
+  resourceId?: string;
+  location?: string;
+  workspace?: string;
+  database?: string;
+  container?: string;
+}
 
 /** The targetOverrides fields that name a resource the tenant must hold. */
 export type CheckedField = 'platformWorkspaceId' | 'kqlClusterUri' | 'searchService' | 'warehouseServer' | 'lakeAccount';
@@ -60,8 +77,13 @@ export interface SharedSet {
 type Row = StoreRow<'tenant_resources'>;
 
 const KIND_NAMES: Record<ResourceKind, string> = {
-  'platform-workspace': 'Platform workspace', 'kql-cluster': 'KQL cluster', 'search-service': 'Search service', warehouse: 'Warehouse server', lake: 'Lake account',
-  application: 'Application', 'vault-secret': 'Vault secret',
+  'platform-workspace': 'Platform workspace',
+  'kql-cluster': 'KQL cluster',
+  'search-service': 'Search service',
+  warehouse: 'Warehouse server',
+  lake: 'Lake account',
+  application: 'Application',
+  'vault-secret': 'Vault secret',
 };
 
 /** Who reserved a resource for the default tenant at start. */
@@ -75,10 +97,16 @@ function sharedSetOf(defaults: Map<ResourceKind, Row>): SharedSet {
   const lake = s('lake');
   return {
     platformWorkspaceId: defaults.get('platform-workspace')?.resource,
-    kqlClusterUri: kql?.address, kqlClusterResourceId: kql?.resourceId, kqlLocation: kql?.location,
+    kqlClusterUri: kql?.address,
+    kqlClusterResourceId: kql?.resourceId,
+    kqlLocation: kql?.location,
     searchService: s('search-service')?.address,
-    warehouseWorkspace: wh?.workspace, warehousePool: wh?.database, warehouseServer: wh?.address, warehouseDatabase: wh?.database,
-    lakeAccount: lake?.address, lakeContainer: lake?.container,
+    warehouseWorkspace: wh?.workspace,
+    warehousePool: wh?.database,
+    warehouseServer: wh?.address,
+    warehouseDatabase: wh?.database,
+    lakeAccount: lake?.address,
+    lakeContainer: lake?.container,
   };
 }
 
@@ -87,7 +115,12 @@ function sharedSetOf(defaults: Map<ResourceKind, Row>): SharedSet {
  * service's identity can reach is used only by the tenant it is assigned to; another tenant's resource is not found.
  */
 export class TenancyService {
-  private constructor(private readonly db: Db, private readonly profile: CloudProfile, private readonly envSet: SharedSet, private readonly tokens: TokenService) {}
+  private constructor(
+    private readonly db: Db,
+    private readonly profile: CloudProfile,
+    private readonly envSet: SharedSet,
+    private readonly tokens: TokenService,
+  ) {}
 
   /** The service; `sharedSet` is the default tenant's, from the SVC_* settings (config.ts, section `sharedSet`). */
   static create(options: { db: Db; profile: CloudProfile; sharedSet: SharedSet; tokens: TokenService }): TenancyService {
@@ -107,14 +140,36 @@ export class TenancyService {
     const add = (kind: ResourceKind, make: () => { key: string; settings: Settings }) => {
       try {
         out.push({ kind, ...make() });
-      } catch { /* a setting the cloud refuses is refused again where it is used */ }
+      } catch {
+        /* a setting the cloud refuses is refused again where it is used */
+      }
     };
-    if (e.platformWorkspaceId) add('platform-workspace', () => ({ key: platformWorkspaceKey(e.platformWorkspaceId!, 'SVC_DEFAULT_PLATFORM_WORKSPACE'), settings: {} }));
-    if (e.kqlClusterUri) add('kql-cluster', () => { const a = addressOf(this.profile, e.kqlClusterUri!, 'SVC_KQL_CLUSTER_URI'); return { key: a.key, settings: { address: a.url, resourceId: e.kqlClusterResourceId, location: e.kqlLocation } }; });
-    if (e.searchService) add('search-service', () => { const a = addressOf(this.profile, e.searchService!, 'SVC_SEARCH_SERVICE'); return { key: a.key, settings: { address: a.url } }; });
+    if (e.platformWorkspaceId)
+      add('platform-workspace', () => ({
+        key: platformWorkspaceKey(e.platformWorkspaceId!, 'SVC_DEFAULT_PLATFORM_WORKSPACE'),
+        settings: {},
+      }));
+    if (e.kqlClusterUri)
+      add('kql-cluster', () => {
+        const a = addressOf(this.profile, e.kqlClusterUri!, 'SVC_KQL_CLUSTER_URI');
+        return { key: a.key, settings: { address: a.url, resourceId: e.kqlClusterResourceId, location: e.kqlLocation } };
+      });
+    if (e.searchService)
+      add('search-service', () => {
+        const a = addressOf(this.profile, e.searchService!, 'SVC_SEARCH_SERVICE');
+        return { key: a.key, settings: { address: a.url } };
+      });
     const server = e.warehouseServer ?? (e.warehouseWorkspace ? this.warehouseServerOf(e.warehouseWorkspace) : undefined);
-    if (server) add('warehouse', () => ({ key: addressOf(this.profile, server, 'SVC_WAREHOUSE_SERVER').key, settings: { address: server, workspace: e.warehouseWorkspace, database: e.warehouseDatabase } }));
-    if (e.lakeAccount) add('lake', () => { const a = addressOf(this.profile, e.lakeAccount!, 'SVC_LAKE_ACCOUNT'); return { key: a.key, settings: { address: e.lakeAccount!, container: e.lakeContainer } }; });
+    if (server)
+      add('warehouse', () => ({
+        key: addressOf(this.profile, server, 'SVC_WAREHOUSE_SERVER').key,
+        settings: { address: server, workspace: e.warehouseWorkspace, database: e.warehouseDatabase },
+      }));
+    if (e.lakeAccount)
+      add('lake', () => {
+        const a = addressOf(this.profile, e.lakeAccount!, 'SVC_LAKE_ACCOUNT');
+        return { key: a.key, settings: { address: e.lakeAccount!, container: e.lakeContainer } };
+      });
     return out;
   }
 
@@ -125,15 +180,34 @@ export class TenancyService {
    */
   async reserveDefaults(): Promise<void> {
     const current = this.envResources();
-    const stale = await this.db.selectFrom('tenant_resources').select(['kind', 'resource']).where('tenant_id', '=', DEFAULT_TENANT)
-      .where('assigned_by', '=', ENV_ASSIGNER).where('kind', '<>', 'platform-workspace').execute();
+    const stale = await this.db
+      .selectFrom('tenant_resources')
+      .select(['kind', 'resource'])
+      .where('tenant_id', '=', DEFAULT_TENANT)
+      .where('assigned_by', '=', ENV_ASSIGNER)
+      .where('kind', '<>', 'platform-workspace')
+      .execute();
     for (const r of stale.filter((x) => !current.some((c) => c.kind === x.kind && c.key === x.resource))) {
-      await this.db.deleteFrom('tenant_resources').where('kind', '=', r.kind).where('resource', '=', r.resource).where('assigned_by', '=', ENV_ASSIGNER).execute();
+      await this.db
+        .deleteFrom('tenant_resources')
+        .where('kind', '=', r.kind)
+        .where('resource', '=', r.resource)
+        .where('assigned_by', '=', ENV_ASSIGNER)
+        .execute();
     }
     for (const r of current) {
-      await this.db.insertInto('tenant_resources')
-        .values({ id: randomUUID(), kind: r.kind, resource: r.key, tenant_id: DEFAULT_TENANT, settings: JSON.stringify(r.settings), assigned_by: ENV_ASSIGNER })
-        .onConflict((oc) => oc.columns(['kind', 'resource']).doNothing()).execute();
+      await this.db
+        .insertInto('tenant_resources')
+        .values({
+          id: randomUUID(),
+          kind: r.kind,
+          resource: r.key,
+          tenant_id: DEFAULT_TENANT,
+          settings: JSON.stringify(r.settings),
+          assigned_by: ENV_ASSIGNER,
+        })
+        .onConflict((oc) => oc.columns(['kind', 'resource']).doNothing())
+        .execute();
     }
   }
 
@@ -143,9 +217,15 @@ export class TenancyService {
    */
   async reserveApplications(apps: Array<{ clientId: string; vaultSecretName: string }>, by: string): Promise<void> {
     for (const app of apps) {
-      for (const [kind, resource, settings] of [['application', app.clientId.toLowerCase(), { vaultSecretName: app.vaultSecretName.toLowerCase() }], ['vault-secret', app.vaultSecretName.toLowerCase(), {}]] as const) {
-        await this.db.insertInto('tenant_resources').values({ id: randomUUID(), kind, resource, tenant_id: DEFAULT_TENANT, settings: JSON.stringify(settings), assigned_by: by })
-          .onConflict((oc) => oc.columns(['kind', 'resource']).doNothing()).execute();
+      for (const [kind, resource, settings] of [
+        ['application', app.clientId.toLowerCase(), { vaultSecretName: app.vaultSecretName.toLowerCase() }],
+        ['vault-secret', app.vaultSecretName.toLowerCase(), {}],
+      ] as const) {
+        await this.db
+          .insertInto('tenant_resources')
+          .values({ id: randomUUID(), kind, resource, tenant_id: DEFAULT_TENANT, settings: JSON.stringify(settings), assigned_by: by })
+          .onConflict((oc) => oc.columns(['kind', 'resource']).doNothing())
+          .execute();
       }
     }
   }
@@ -153,28 +233,63 @@ export class TenancyService {
   // ---- The operator's view ----
 
   async listTenants(page: PageRequest): Promise<{ tenants: Tenant[]; nextCursor?: string }> {
-    let q = this.db.selectFrom('tenants').select(['id', 'name', 'created_at'])
+    let q = this.db
+      .selectFrom('tenants')
+      .select(['id', 'name', 'created_at'])
       .select((eb) => [
-        eb.selectFrom('tenant_resources').whereRef('tenant_resources.tenant_id', '=', 'tenants.id').where('kind', '=', 'platform-workspace').select(eb.fn.countAll<string>().as('n')).as('pws'),
-        eb.selectFrom('tenant_resources').whereRef('tenant_resources.tenant_id', '=', 'tenants.id').where('kind', 'in', [...TARGET_KINDS]).select(eb.fn.countAll<string>().as('n')).as('tgt'),
+        eb
+          .selectFrom('tenant_resources')
+          .whereRef('tenant_resources.tenant_id', '=', 'tenants.id')
+          .where('kind', '=', 'platform-workspace')
+          .select(eb.fn.countAll<string>().as('n'))
+          .as('pws'),
+        eb
+          .selectFrom('tenant_resources')
+          .whereRef('tenant_resources.tenant_id', '=', 'tenants.id')
+          .where('kind', 'in', [...TARGET_KINDS])
+          .select(eb.fn.countAll<string>().as('n'))
+          .as('tgt'),
       ])
-      .orderBy('created_at').orderBy('id').limit(page.limit + 1);
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(page.limit + 1);
     if (page.cursor) q = q.where(afterCursor(page.cursor, 'tenants'));
     const { rows, nextCursor } = toPage(await q.execute(), page.limit);
-    return { tenants: rows.map((r) => ({ id: r.id, name: r.name, createdAt: r.created_at.toISOString(), platformWorkspaces: Number(r.pws ?? 0), targets: Number(r.tgt ?? 0) })), nextCursor };
+    return {
+      tenants: rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        createdAt: r.created_at.toISOString(),
+        platformWorkspaces: Number(r.pws ?? 0),
+        targets: Number(r.tgt ?? 0),
+      })),
+      nextCursor,
+    };
   }
 
   async getTenant(tenantId: string): Promise<Tenant> {
     const row = await this.db.selectFrom('tenants').select(['id', 'name', 'created_at']).where('id', '=', tenantId).executeTakeFirst();
     if (!row) throw new NotFoundError('Tenant', tenantId);
-    const kinds = (await this.db.selectFrom('tenant_resources').select(['kind']).where('tenant_id', '=', tenantId).execute()).map((c) => c.kind);
+    const kinds = (await this.db.selectFrom('tenant_resources').select(['kind']).where('tenant_id', '=', tenantId).execute()).map(
+      (c) => c.kind,
+    );
     const count = (...of: readonly string[]) => kinds.filter((k) => of.includes(k)).length;
-    return { id: row.id, name: row.name, createdAt: row.created_at.toISOString(), platformWorkspaces: count('platform-workspace'), targets: count(...TARGET_KINDS) };
+    return {
+      id: row.id,
+      name: row.name,
+      createdAt: row.created_at.toISOString(),
+      platformWorkspaces: count('platform-workspace'),
+      targets: count(...TARGET_KINDS),
+    };
   }
 
   async createTenant(input: { id: string; name: string }): Promise<Tenant> {
-    const inserted = await this.db.insertInto('tenants').values({ id: input.id, name: input.name.trim() })
-      .onConflict((oc) => oc.column('id').doNothing()).returning('id').executeTakeFirst();
+    const inserted = await this.db
+      .insertInto('tenants')
+      .values({ id: input.id, name: input.name.trim() })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning('id')
+      .executeTakeFirst();
     if (!inserted) throw new ConflictError(`A tenant '${input.id}' already exists`, 'tenant_exists', 'id');
     return this.getTenant(input.id);
   }
@@ -187,20 +302,51 @@ export class TenancyService {
     const rows = await q.orderBy('created_at').orderBy('id').execute();
     const defaults = this.defaultsOf(tenantId, rows);
     return rows.map((r) => ({
-      id: r.id, kind: r.kind, resource: r.resource, tenantId: r.tenant_id, settings: r.settings,
-      isDefault: defaults.get(r.kind)?.id === r.id, assignedBy: r.assigned_by, assignedAt: r.created_at.toISOString(),
+      id: r.id,
+      kind: r.kind,
+      resource: r.resource,
+      tenantId: r.tenant_id,
+      settings: r.settings,
+      isDefault: defaults.get(r.kind)?.id === r.id,
+      assignedBy: r.assigned_by,
+      assignedAt: r.created_at.toISOString(),
     }));
   }
 
   /** Assigns a resource to a tenant; the same tenant again is a no-op, another tenant's is a conflict. */
-  async assign(operator: Caller, tenantId: string, kind: ResourceKind, key: string, settings: Settings): Promise<{ assignment: Assignment; created: boolean }> {
+  async assign(
+    operator: Caller,
+    tenantId: string,
+    kind: ResourceKind,
+    key: string,
+    settings: Settings,
+  ): Promise<{ assignment: Assignment; created: boolean }> {
     await this.getTenant(tenantId);
-    const inserted = await this.db.insertInto('tenant_resources')
-      .values({ id: randomUUID(), kind, resource: key, tenant_id: tenantId, settings: JSON.stringify(settings), assigned_by: operator.userName })
-      .onConflict((oc) => oc.columns(['kind', 'resource']).doNothing()).returning('id').executeTakeFirst();
-    const row = await this.db.selectFrom('tenant_resources').select(['id', 'tenant_id']).where('kind', '=', kind).where('resource', '=', key).executeTakeFirstOrThrow();
+    const inserted = await this.db
+      .insertInto('tenant_resources')
+      .values({
+        id: randomUUID(),
+        kind,
+        resource: key,
+        tenant_id: tenantId,
+        settings: JSON.stringify(settings),
+        assigned_by: operator.userName,
+      })
+      .onConflict((oc) => oc.columns(['kind', 'resource']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    const row = await this.db
+      .selectFrom('tenant_resources')
+      .select(['id', 'tenant_id'])
+      .where('kind', '=', kind)
+      .where('resource', '=', key)
+      .executeTakeFirstOrThrow();
     if (row.tenant_id !== tenantId) {
-      throw new ConflictError(`${KIND_NAMES[kind]} '${key}' is assigned to tenant '${row.tenant_id}'; unassign it there first`, 'resource_assigned', kind === 'platform-workspace' ? 'platformWorkspaceId' : 'address');
+      throw new ConflictError(
+        `${KIND_NAMES[kind]} '${key}' is assigned to tenant '${row.tenant_id}'; unassign it there first`,
+        'resource_assigned',
+        kind === 'platform-workspace' ? 'platformWorkspaceId' : 'address',
+      );
     }
     const assignment = (await this.assignments(tenantId, [kind])).find((a) => a.id === row.id)!;
     return { assignment, created: Boolean(inserted) };
@@ -215,10 +361,20 @@ export class TenancyService {
   assignTarget(operator: Caller, tenantId: string, input: TargetInput) {
     const { url, key } = addressOf(this.profile, input.address, 'address');
     if (input.kind === 'warehouse' && (!input.workspace || !input.database)) {
-      throw new InputError('body/workspace and body/database (the Synapse workspace and its dedicated pool) are required for a warehouse', input.workspace ? 'database' : 'workspace');
+      throw new InputError(
+        'body/workspace and body/database (the Synapse workspace and its dedicated pool) are required for a warehouse',
+        input.workspace ? 'database' : 'workspace',
+      );
     }
     const address = input.kind === 'warehouse' || input.kind === 'lake' ? key : url;
-    const settings: TargetSettings = { address, resourceId: input.resourceId, location: input.location, workspace: input.workspace, database: input.database, container: input.container };
+    const settings: TargetSettings = {
+      address,
+      resourceId: input.resourceId,
+      location: input.location,
+      workspace: input.workspace,
+      database: input.database,
+      container: input.container,
+    };
     return this.assign(operator, tenantId, input.kind, key, JSON.parse(JSON.stringify(settings)) as TargetSettings);
   }
 
@@ -230,14 +386,29 @@ export class TenancyService {
     const clientId = platformWorkspaceKey(input.clientId, 'clientId');
     const secret = input.vaultSecretName?.toLowerCase();
     if (secret) {
-      const holder = await this.db.selectFrom('tenant_resources').select('tenant_id').where('kind', '=', 'vault-secret').where('resource', '=', secret).executeTakeFirst();
-      if (holder && holder.tenant_id !== tenantId) throw new ConflictError(`Vault secret '${input.vaultSecretName}' is assigned to tenant '${holder.tenant_id}'; unassign it there first`, 'resource_assigned', 'vaultSecretName');
+      const holder = await this.db
+        .selectFrom('tenant_resources')
+        .select('tenant_id')
+        .where('kind', '=', 'vault-secret')
+        .where('resource', '=', secret)
+        .executeTakeFirst();
+      if (holder && holder.tenant_id !== tenantId)
+        throw new ConflictError(
+          `Vault secret '${input.vaultSecretName}' is assigned to tenant '${holder.tenant_id}'; unassign it there first`,
+          'resource_assigned',
+          'vaultSecretName',
+        );
     }
     const result = await this.assign(operator, tenantId, 'application', clientId, secret ? { vaultSecretName: secret } : {});
     if (secret) {
       await this.assign(operator, tenantId, 'vault-secret', secret, {});
       if ((result.assignment.settings as ApplicationSettings).vaultSecretName !== secret) {
-        await this.db.updateTable('tenant_resources').set({ settings: JSON.stringify({ vaultSecretName: secret }) }).where('kind', '=', 'application').where('resource', '=', clientId).execute();
+        await this.db
+          .updateTable('tenant_resources')
+          .set({ settings: JSON.stringify({ vaultSecretName: secret }) })
+          .where('kind', '=', 'application')
+          .where('resource', '=', clientId)
+          .execute();
         result.assignment.settings = { vaultSecretName: secret };
       }
     }
@@ -247,10 +418,22 @@ export class TenancyService {
   /** Takes an application from a tenant, with the vault secret assigned with it. */
   async unassignApplication(tenantId: string, clientId: string): Promise<void> {
     await this.getTenant(tenantId);
-    const gone = await this.db.deleteFrom('tenant_resources').where('tenant_id', '=', tenantId).where('kind', '=', 'application').where('resource', '=', clientId.toLowerCase()).returning('settings').executeTakeFirst();
+    const gone = await this.db
+      .deleteFrom('tenant_resources')
+      .where('tenant_id', '=', tenantId)
+      .where('kind', '=', 'application')
+      .where('resource', '=', clientId.toLowerCase())
+      .returning('settings')
+      .executeTakeFirst();
     if (!gone) throw new NotFoundError('Application', clientId);
     const secret = (gone.settings as ApplicationSettings | null)?.vaultSecretName;
-    if (secret) await this.db.deleteFrom('tenant_resources').where('tenant_id', '=', tenantId).where('kind', '=', 'vault-secret').where('resource', '=', secret).execute();
+    if (secret)
+      await this.db
+        .deleteFrom('tenant_resources')
+        .where('tenant_id', '=', tenantId)
+        .where('kind', '=', 'vault-secret')
+        .where('resource', '=', secret)
+        .execute();
   }
 
   /**
@@ -272,7 +455,12 @@ export class TenancyService {
   /** Takes an install target from a tenant by its assignment id. */
   async unassignTarget(tenantId: string, id: string): Promise<void> {
     await this.getTenant(tenantId);
-    const gone = await this.db.deleteFrom('tenant_resources').where('tenant_id', '=', tenantId).where('id', '=', id).where('kind', 'in', [...TARGET_KINDS]).executeTakeFirst();
+    const gone = await this.db
+      .deleteFrom('tenant_resources')
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', id)
+      .where('kind', 'in', [...TARGET_KINDS])
+      .executeTakeFirst();
     if (!Number(gone.numDeletedRows)) throw new NotFoundError('Target', id);
   }
 
@@ -281,7 +469,11 @@ export class TenancyService {
     const tenant = await this.getTenant(tenantId);
     const { userId } = await ensureTenant(this.db, tenantId, tenant.name, { displayName: 'Tenant administrator' });
     const admin = { tenantId, userId, userName: 'Tenant administrator', method: 'token' as const, scopes: [...TENANT_SCOPES] };
-    return this.tokens.issue(admin, { name: 'tenant admin (minted by the operator)', scopes: [...TENANT_SCOPES], ...(expiresInDays ? { expiresInDays } : {}) });
+    return this.tokens.issue(admin, {
+      name: 'tenant admin (minted by the operator)',
+      scopes: [...TENANT_SCOPES],
+      ...(expiresInDays ? { expiresInDays } : {}),
+    });
   }
 
   /**
@@ -291,11 +483,21 @@ export class TenancyService {
   async unassign(tenantId: string, kind: ResourceKind, key: string): Promise<{ unboundWorkspaces: number }> {
     await this.getTenant(tenantId);
     return this.db.transaction().execute(async (trx) => {
-      const gone = await trx.deleteFrom('tenant_resources').where('tenant_id', '=', tenantId).where('kind', '=', kind).where('resource', '=', key).returning('resource').executeTakeFirst();
+      const gone = await trx
+        .deleteFrom('tenant_resources')
+        .where('tenant_id', '=', tenantId)
+        .where('kind', '=', kind)
+        .where('resource', '=', key)
+        .returning('resource')
+        .executeTakeFirst();
       if (!gone) throw new NotFoundError(KIND_NAMES[kind], key);
       if (kind !== 'platform-workspace') return { unboundWorkspaces: 0 };
-      const unbound = await trx.updateTable('workspaces').set({ platform_workspace_id: null, updated_at: new Date().toISOString() })
-        .where('tenant_id', '=', tenantId).where((eb) => eb(eb.fn('lower', ['platform_workspace_id']), '=', gone.resource)).executeTakeFirst();
+      const unbound = await trx
+        .updateTable('workspaces')
+        .set({ platform_workspace_id: null, updated_at: new Date().toISOString() })
+        .where('tenant_id', '=', tenantId)
+        .where((eb) => eb(eb.fn('lower', ['platform_workspace_id']), '=', gone.resource))
+        .executeTakeFirst();
       return { unboundWorkspaces: Number(unbound.numUpdatedRows ?? 0) };
     });
   }
@@ -317,7 +519,13 @@ export class TenancyService {
 
   /** Whether the platform workspace is assigned to the tenant. */
   async owns(tenantId: string, kind: ResourceKind, key: string): Promise<boolean> {
-    const row = await this.db.selectFrom('tenant_resources').select('id').where('tenant_id', '=', tenantId).where('kind', '=', kind).where('resource', '=', key.toLowerCase()).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('tenant_resources')
+      .select('id')
+      .where('tenant_id', '=', tenantId)
+      .where('kind', '=', kind)
+      .where('resource', '=', key.toLowerCase())
+      .executeTakeFirst();
     return Boolean(row);
   }
 
@@ -334,19 +542,36 @@ export class TenancyService {
    * for an unknown id. Otherwise (when a job runs, later) the ones no longer held are listed, so the caller leaves them
    * unset rather than falling back to anything else. The settings of the assigned KQL cluster come back with it.
    */
-  async checkOverrides(tenantId: string, overrides: TargetOverrides, strict: boolean): Promise<{ unheld: CheckedField[]; kql?: TargetSettings }> {
+  async checkOverrides(
+    tenantId: string,
+    overrides: TargetOverrides,
+    strict: boolean,
+  ): Promise<{ unheld: CheckedField[]; kql?: TargetSettings }> {
     const checks: Array<{ field: CheckedField; kind: ResourceKind; key: string }> = [];
-    if (overrides.platformWorkspaceId) checks.push({ field: 'platformWorkspaceId', kind: 'platform-workspace', key: platformWorkspaceKey(overrides.platformWorkspaceId, 'targetOverrides.platformWorkspaceId') });
+    if (overrides.platformWorkspaceId)
+      checks.push({
+        field: 'platformWorkspaceId',
+        kind: 'platform-workspace',
+        key: platformWorkspaceKey(overrides.platformWorkspaceId, 'targetOverrides.platformWorkspaceId'),
+      });
     const address = (field: CheckedField, kind: TargetKind, value?: string) => {
       if (value) checks.push({ field, kind, key: addressOf(this.profile, value, `targetOverrides.${field}`).key });
     };
     address('kqlClusterUri', 'kql-cluster', overrides.kqlClusterUri);
     address('searchService', 'search-service', overrides.searchService);
-    address('warehouseServer', 'warehouse', overrides.warehouseServer ?? (overrides.warehouseWorkspace ? this.warehouseServerOf(overrides.warehouseWorkspace) : undefined));
+    address(
+      'warehouseServer',
+      'warehouse',
+      overrides.warehouseServer ?? (overrides.warehouseWorkspace ? this.warehouseServerOf(overrides.warehouseWorkspace) : undefined),
+    );
     address('lakeAccount', 'lake', overrides.lakeAccount);
     const rows = checks.length
-      ? await this.db.selectFrom('tenant_resources').select(['kind', 'resource', 'settings']).where('tenant_id', '=', tenantId)
-        .where((eb) => eb.or(checks.map((c) => eb.and([eb('kind', '=', c.kind), eb('resource', '=', c.key)])))).execute()
+      ? await this.db
+          .selectFrom('tenant_resources')
+          .select(['kind', 'resource', 'settings'])
+          .where('tenant_id', '=', tenantId)
+          .where((eb) => eb.or(checks.map((c) => eb.and([eb('kind', '=', c.kind), eb('resource', '=', c.key)]))))
+          .execute()
       : [];
     const held = (c: { kind: string; key: string }) => rows.find((r) => r.kind === c.kind && r.resource === c.key);
     const unheld = checks.filter((c) => !held(c));
@@ -363,7 +588,13 @@ export class TenancyService {
    * a binding to a platform workspace the tenant no longer holds resolves to none (the gate), never to a fallback.
    */
   async sharedSet(tenantId: string, binding: string | null = null): Promise<SharedSet> {
-    const rows = await this.db.selectFrom('tenant_resources').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('tenant_resources')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     // The default tenant's targets are its SVC_* settings, exactly as written, while they are still its own.
     const set = tenantId === DEFAULT_TENANT ? this.defaultTenantSet(rows) : sharedSetOf(this.defaultsOf(tenantId, rows));
     if (!binding) return set;
@@ -374,15 +605,27 @@ export class TenancyService {
   /** The default tenant's shared set: each SVC_* setting while its resource is still the default tenant's. */
   private defaultTenantSet(rows: Row[]): SharedSet {
     const held = new Set(rows.map((r) => `${r.kind} ${r.resource}`));
-    const own = new Set(this.envResources().filter((r) => held.has(`${r.kind} ${r.key}`)).map((r) => r.kind));
+    const own = new Set(
+      this.envResources()
+        .filter((r) => held.has(`${r.kind} ${r.key}`))
+        .map((r) => r.kind),
+    );
     const e = this.envSet;
     return {
       ...(own.has('platform-workspace') ? { platformWorkspaceId: e.platformWorkspaceId } : {}),
-      ...(own.has('kql-cluster') ? { kqlClusterUri: e.kqlClusterUri, kqlClusterResourceId: e.kqlClusterResourceId, kqlLocation: e.kqlLocation } : {}),
+      ...(own.has('kql-cluster')
+        ? { kqlClusterUri: e.kqlClusterUri, kqlClusterResourceId: e.kqlClusterResourceId, kqlLocation: e.kqlLocation }
+        : {}),
       ...(own.has('search-service') ? { searchService: e.searchService } : {}),
-      ...(own.has('warehouse') ? { warehouseWorkspace: e.warehouseWorkspace, warehousePool: e.warehousePool, warehouseServer: e.warehouseServer, warehouseDatabase: e.warehouseDatabase } : {}),
+      ...(own.has('warehouse')
+        ? {
+            warehouseWorkspace: e.warehouseWorkspace,
+            warehousePool: e.warehousePool,
+            warehouseServer: e.warehouseServer,
+            warehouseDatabase: e.warehouseDatabase,
+          }
+        : {}),
       ...(own.has('lake') ? { lakeAccount: e.lakeAccount, lakeContainer: e.lakeContainer } : {}),
     };
   }
-
 }

@@ -9,9 +9,16 @@ export const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.
 /** Serves the built console at / with deep links falling back to index.html; API paths keep their JSON 404. */
 export async function registerConsole(app: FastifyInstance, dist = CONSOLE_DIST): Promise<boolean> {
   if (!fs.existsSync(path.join(dist, 'index.html'))) return false;
-  await app.register(fastifyStatic, { root: dist, prefix: '/', wildcard: false, index: ['index.html'], cacheControl: false, setHeaders: (res, file) => {
-    res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
-  } });
+  await app.register(fastifyStatic, {
+    root: dist,
+    prefix: '/',
+    wildcard: false,
+    index: ['index.html'],
+    cacheControl: false,
+    setHeaders: (res, file) => {
+      res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
   return true;
 }
 

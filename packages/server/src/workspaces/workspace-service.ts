@@ -35,7 +35,10 @@ function toWorkspace(r: Row): Workspace {
 
 /** Workspaces of the caller's tenant; another tenant's workspace is indistinguishable from an unknown one. */
 export class WorkspaceService {
-  private constructor(private readonly db: Db, private readonly tenancy: TenancyService) {}
+  private constructor(
+    private readonly db: Db,
+    private readonly tenancy: TenancyService,
+  ) {}
 
   static create(db: Db, tenancy: TenancyService): WorkspaceService {
     return new WorkspaceService(db, tenancy);
@@ -44,7 +47,13 @@ export class WorkspaceService {
   async create(caller: Caller, input: { name: string; description?: string }): Promise<Workspace> {
     const row = await this.db
       .insertInto('workspaces')
-      .values({ id: randomUUID(), tenant_id: caller.tenantId, name: input.name.trim(), description: input.description ?? '', platform_workspace_id: null })
+      .values({
+        id: randomUUID(),
+        tenant_id: caller.tenantId,
+        name: input.name.trim(),
+        description: input.description ?? '',
+        platform_workspace_id: null,
+      })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
     return toWorkspace(row);
@@ -79,13 +88,23 @@ export class WorkspaceService {
    * Renames or redescribes; binding a platform workspace needs the admin scope and one assigned to the caller's
    * tenant (another tenant's, or an unknown one, is 404).
    */
-  async update(caller: Caller, id: string, patch: { name?: string; description?: string; platformWorkspaceId?: string | null }): Promise<Workspace> {
+  async update(
+    caller: Caller,
+    id: string,
+    patch: { name?: string; description?: string; platformWorkspaceId?: string | null },
+  ): Promise<Workspace> {
     if (patch.platformWorkspaceId !== undefined && !hasScope(caller.scopes, 'admin')) {
       throw new ForbiddenError("Binding a platform workspace needs the 'admin' scope", 'missing_scope');
     }
     if (patch.platformWorkspaceId) {
       await this.get(caller, id);
-      if (!(await this.tenancy.owns(caller.tenantId, 'platform-workspace', platformWorkspaceKey(patch.platformWorkspaceId, 'platformWorkspaceId')))) {
+      if (
+        !(await this.tenancy.owns(
+          caller.tenantId,
+          'platform-workspace',
+          platformWorkspaceKey(patch.platformWorkspaceId, 'platformWorkspaceId'),
+        ))
+      ) {
         throw new NotFoundError('Platform workspace', patch.platformWorkspaceId);
       }
     }

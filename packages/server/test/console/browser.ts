@@ -25,7 +25,11 @@ function newest(dir: string): number {
 /** Builds the console when dist is missing or older than its sources (the service serves dist only if it exists at start). */
 export function ensureConsoleBuilt(): void {
   const index = path.join(consoleDir, 'dist/index.html');
-  const sources = Math.max(newest(path.join(consoleDir, 'src')), fs.statSync(path.join(consoleDir, 'index.html')).mtimeMs, fs.statSync(path.join(consoleDir, 'vite.config.ts')).mtimeMs);
+  const sources = Math.max(
+    newest(path.join(consoleDir, 'src')),
+    fs.statSync(path.join(consoleDir, 'index.html')).mtimeMs,
+    fs.statSync(path.join(consoleDir, 'vite.config.ts')).mtimeMs,
+  );
   if (fs.existsSync(index) && fs.statSync(index).mtimeMs >= sources) return;
   const r = spawnSync('npm', ['run', 'build', '-w', '@svc/console'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) throw new Error('the console build failed');
@@ -52,10 +56,14 @@ export interface ConsoleRig {
  * init script, which the page's CSP does not govern) and Chromium's console report of a refusal.
  */
 async function watchCsp(context: BrowserContext, violations: string[]): Promise<void> {
-  await context.exposeBinding('__svcCspViolation', (_source, text: string) => { violations.push(text); });
+  await context.exposeBinding('__svcCspViolation', (_source, text: string) => {
+    violations.push(text);
+  });
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
-      (window as unknown as { __svcCspViolation(t: string): void }).__svcCspViolation(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} in ${e.documentURI}`);
+      (window as unknown as { __svcCspViolation(t: string): void }).__svcCspViolation(
+        `${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} in ${e.documentURI}`,
+      );
     });
   });
   context.on('console', (m) => {
@@ -63,7 +71,15 @@ async function watchCsp(context: BrowserContext, violations: string[]): Promise<
   });
 }
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
 
 /** The real service (on a fresh store, against the sandbox when there is one) listening on a free port, and Debian's Chromium. */
 export async function startRig(): Promise<ConsoleRig> {
@@ -75,7 +91,14 @@ export async function startRig(): Promise<ConsoleRig> {
     process.env.IDENTITY_HEADER = sandbox.env.IDENTITY_HEADER;
   }
   const closers: Array<() => Promise<void>> = [];
-  const h = await build({ after: (fn: () => Promise<void>) => { closers.push(fn); } }, { ...(sandbox?.env ?? {}), SVC_WORKER_POLL_MS: '100' });
+  const h = await build(
+    {
+      after: (fn: () => Promise<void>) => {
+        closers.push(fn);
+      },
+    },
+    { ...(sandbox?.env ?? {}), SVC_WORKER_POLL_MS: '100' },
+  );
   const tenant = await h.tenant();
   // The tenant holds the sandbox's platform workspace, targets and applications, as the operator assigns them.
   await giveSandbox(h, tenant.tenantId, sandbox);
@@ -86,7 +109,9 @@ export async function startRig(): Promise<ConsoleRig> {
   let front: http.Server | undefined;
   if (anonymous.status !== 200) {
     // Stopgap until the service marks its console files public: serve them in front of it; the API still goes to the service.
-    process.stderr.write(`console tests: GET / without a session answers ${anonymous.status}; serving the console files in front of the service\n`);
+    process.stderr.write(
+      `console tests: GET / without a session answers ${anonymous.status}; serving the console files in front of the service\n`,
+    );
     front = await consoleFront(addr.port);
     baseUrl = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
   }
@@ -100,7 +125,14 @@ export async function startRig(): Promise<ConsoleRig> {
   const page = await (await newContext()).newPage();
   page.setDefaultTimeout(15_000);
   return {
-    h, tenant, sandbox, baseUrl, browser, page, cspViolations, newContext,
+    h,
+    tenant,
+    sandbox,
+    baseUrl,
+    browser,
+    page,
+    cspViolations,
+    newContext,
     shot: async (name, p = page) => {
       await p.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
     },
@@ -115,7 +147,13 @@ export async function startRig(): Promise<ConsoleRig> {
   };
 }
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.svg': 'image/svg+xml', '.png': 'image/png' };
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.html': 'text/html',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
 
 /** Serves packages/console/dist (deep links fall back to index.html) and forwards /api to the service. */
 async function consoleFront(servicePort: number): Promise<http.Server> {

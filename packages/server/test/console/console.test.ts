@@ -18,7 +18,12 @@ describe('the console in Chromium against the service', { timeout: 300_000 }, ()
   });
 
   const api = async (method: 'GET' | 'PUT' | 'POST', url: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const r = await rig.h.app.inject({ method, url, headers: { ...rig.tenant.auth, ...headers }, ...(body === undefined ? {} : { payload: body as object }) });
+    const r = await rig.h.app.inject({
+      method,
+      url,
+      headers: { ...rig.tenant.auth, ...headers },
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
     return { status: r.statusCode, json: r.json() };
   };
 
@@ -68,7 +73,10 @@ describe('the console in Chromium against the service', { timeout: 300_000 }, ()
     const { page, sandbox } = rig;
     if (sandbox) await sandbox.admin.revoke({ service: 'kql', role: 'AllDatabasesAdmin' });
     await page.goto(`/apps?workspaceId=${workspaceId}`);
-    await page.locator(`[data-app="${APP}"]`).getByRole('button', { name: `Install ${APP_NAME}` }).click();
+    await page
+      .locator(`[data-app="${APP}"]`)
+      .getByRole('button', { name: `Install ${APP_NAME}` })
+      .click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('Plan', { exact: true }).waitFor();
     if (!sandbox) {
@@ -119,7 +127,11 @@ describe('the console in Chromium against the service', { timeout: 300_000 }, ()
     const fixed = page.locator('[data-testid="provision-step"]').filter({ hasText: 'CasinoTelemetry' });
     // The retry answers at once with the job running again; the report stays on the page with the step running.
     await page.getByTestId('job-progress').and(page.locator('[data-job-status="running"]')).waitFor({ timeout: 10_000 });
-    await fixed.and(page.locator('[data-status="running"]')).getByRole('button', { name: /^Retry/ }).and(page.locator('[disabled]')).waitFor();
+    await fixed
+      .and(page.locator('[data-status="running"]'))
+      .getByRole('button', { name: /^Retry/ })
+      .and(page.locator('[disabled]'))
+      .waitFor();
     await rig.shot('09a-retry-running');
     // The database itself was made by the first attempt's resource-manager PUT, so the service may report it as exists.
     await fixed.and(page.locator('[data-status="created"], [data-status="exists"]')).waitFor({ timeout: 60_000 });
@@ -161,7 +173,11 @@ describe('the console in Chromium against the service', { timeout: 300_000 }, ()
     // Someone else saves, then this editor saves its own change on the old ETag.
     const other = structuredClone(stored.json.content);
     other.cells[0].source = '# Changed by a colleague';
-    assert.equal((await api('PUT', `/api/workspaces/${workspaceId}/items/${itemId}/content`, { content: other }, { 'if-match': stored.json.etag })).status, 200);
+    assert.equal(
+      (await api('PUT', `/api/workspaces/${workspaceId}/items/${itemId}/content`, { content: other }, { 'if-match': stored.json.etag }))
+        .status,
+      200,
+    );
     await first.fill('# My second edit');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId('conflict-message').waitFor();
@@ -193,9 +209,17 @@ describe('the console in Chromium against the service', { timeout: 300_000 }, ()
     const { page } = rig;
     await page.goto('/workspaces/ws-does-not-exist');
     await page.getByText(/Could not load the workspace/).waitFor();
-    await page.getByText(/was not found/).first().waitFor();
+    await page
+      .getByText(/was not found/)
+      .first()
+      .waitFor();
     await rig.shot('15-error-state');
-    for (const [path, heading] of [['/apps', 'App catalog'], [`/apps/${APP}`, APP_NAME], ['/jobs', 'Install jobs'], [`/jobs/${jobId}`, `Install of ${APP_NAME}`]] as const) {
+    for (const [path, heading] of [
+      ['/apps', 'App catalog'],
+      [`/apps/${APP}`, APP_NAME],
+      ['/jobs', 'Install jobs'],
+      [`/jobs/${jobId}`, `Install of ${APP_NAME}`],
+    ] as const) {
       await page.goto(path);
       await page.getByRole('heading', { name: heading }).waitFor();
     }
@@ -222,7 +246,8 @@ describe('the console in Chromium against the service', { timeout: 300_000 }, ()
     const html = await index.text();
     const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
     assert.ok(scripts.length > 0, 'index.html loads its script');
-    for (const [tag, attrs, body] of scripts) assert.ok(/\bsrc=/.test(attrs!) && body!.trim() === '', `an inline script in index.html: ${tag}`);
+    for (const [tag, attrs, body] of scripts)
+      assert.ok(/\bsrc=/.test(attrs!) && body!.trim() === '', `an inline script in index.html: ${tag}`);
     assert.doesNotMatch(html, /\son[a-z]+=/i, 'no inline event handler');
     for (const url of ['/', '/workspaces/abc/thread', String(/src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1])]) {
       const policy = (await fetch(`${base}${url}`, { headers: { accept: 'text/html' } })).headers.get('content-security-policy') ?? '';

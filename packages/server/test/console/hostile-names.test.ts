@@ -11,7 +11,10 @@ describe('hostile display names in the console (Chromium)', { timeout: 300_000 }
 
   before(async () => {
     rig = await startRig();
-    rig.page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
+    rig.page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
   });
   after(async () => {
     await rig?.close();
@@ -41,10 +44,18 @@ describe('hostile display names in the console (Chromium)', { timeout: 300_000 }
     const stored = await api('GET', `/api/workspaces/${workspaceId}`);
     assert.equal(stored.json.workspace.name, PAYLOAD, 'stored exactly as typed');
 
-    const item = await api('POST', `/api/workspaces/${workspaceId}/items`, { itemType: 'notebook', displayName: PAYLOAD, description: PAYLOAD });
+    const item = await api('POST', `/api/workspaces/${workspaceId}/items`, {
+      itemType: 'notebook',
+      displayName: PAYLOAD,
+      description: PAYLOAD,
+    });
     assert.equal(item.status, 201);
     const lakehouse = await api('POST', `/api/workspaces/${workspaceId}/items`, { itemType: 'lakehouse', displayName: `${PAYLOAD} lake` });
-    const edge = await api('POST', `/api/workspaces/${workspaceId}/thread/edges`, { fromItemId: lakehouse.json.item.id, toItemId: item.json.item.id, kind: 'feeds' });
+    const edge = await api('POST', `/api/workspaces/${workspaceId}/thread/edges`, {
+      fromItemId: lakehouse.json.item.id,
+      toItemId: item.json.item.id,
+      kind: 'feeds',
+    });
     assert.equal(edge.status, 201);
 
     const pages = [

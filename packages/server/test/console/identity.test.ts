@@ -9,7 +9,11 @@ import { startRig, type ConsoleRig } from './browser.js';
 const DAY = 86_400_000;
 
 /** What the test reads of the sandbox's seeded ids. */
-interface Ids { platformWorkspaceId: string; tenantId: string; servicePrincipals: Array<{ name: string; appId: string; objectId: string; secret: string }> }
+interface Ids {
+  platformWorkspaceId: string;
+  tenantId: string;
+  servicePrincipals: Array<{ name: string; appId: string; objectId: string; secret: string }>;
+}
 
 describe('the identity operations page in Chromium', { timeout: 300_000 }, () => {
   let rig: ConsoleRig;
@@ -34,11 +38,18 @@ describe('the identity operations page in Chromium', { timeout: 300_000 }, () =>
   /** A data pipeline created in the sandbox's platform workspace (as the service's identity); answers its item id. */
   const createPipeline = async (ws: string, displayName: string): Promise<string> => {
     const auth = { authorization: `Bearer ${await sandbox.admin.token({ audience: 'dataPlatform' })}` };
-    const r = await fetch(`${sandbox.urls.dataPlatform}/v1/workspaces/${ws}/dataPipelines`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ displayName }) });
+    const r = await fetch(`${sandbox.urls.dataPlatform}/v1/workspaces/${ws}/dataPipelines`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ displayName }),
+    });
     assert.ok(r.status === 201 || r.status === 202, await r.clone().text());
     if (r.status === 201) return ((await r.json()) as { id: string }).id;
-    for (let i = 0; i < 50; i++) { // 202: the item appears once its operation completes
-      const items = (await (await fetch(`${sandbox.urls.dataPlatform}/v1/workspaces/${ws}/items?type=DataPipeline`, { headers: auth })).json()) as { value: Array<{ id: string; displayName: string }> };
+    for (let i = 0; i < 50; i++) {
+      // 202: the item appears once its operation completes
+      const items = (await (
+        await fetch(`${sandbox.urls.dataPlatform}/v1/workspaces/${ws}/items?type=DataPipeline`, { headers: auth })
+      ).json()) as { value: Array<{ id: string; displayName: string }> };
       const item = items.value.find((x) => x.displayName === displayName);
       if (item) return item.id;
       await new Promise((res) => setTimeout(res, 100));
@@ -98,7 +109,10 @@ describe('the identity operations page in Chromium', { timeout: 300_000 }, () =>
     await rig.shot('identity-03-secrets-banner');
     // The shell shows it on every page an admin opens.
     await page.goto('/workspaces');
-    await page.getByTestId('expiry-banner').getByText(/expires in 6 days/).waitFor();
+    await page
+      .getByTestId('expiry-banner')
+      .getByText(/expires in 6 days/)
+      .waitFor();
     await rig.shot('identity-04-banner-in-shell');
     await page.getByTestId('expiry-banner').getByRole('button', { name: 'Review secrets' }).click();
     await page.waitForURL(/\/identity\?tab=secrets$/);
@@ -110,13 +124,19 @@ describe('the identity operations page in Chromium', { timeout: 300_000 }, () =>
     await page.getByLabel('Error code').fill('AADSTS53003');
     await page.getByRole('button', { name: 'Diagnose', exact: true }).click();
     const diagnosis = page.getByTestId('diagnosis');
-    await diagnosis.getByTestId('likely-causes').getByText(/blocked by conditional access/).waitFor();
+    await diagnosis
+      .getByTestId('likely-causes')
+      .getByText(/blocked by conditional access/)
+      .waitFor();
     await diagnosis.getByText('conditional access (inferred)').waitFor();
     assert.match(page.url(), /tab=diagnose.*code=AADSTS53003/);
     await rig.shot('identity-05-diagnosis-aadsts');
     // Reloading the address shows the same diagnosis: a link can carry it.
     await page.reload();
-    await page.getByTestId('diagnosis').getByText(/blocked by conditional access/).waitFor();
+    await page
+      .getByTestId('diagnosis')
+      .getByText(/blocked by conditional access/)
+      .waitFor();
   });
 
   test('a probe failing on the identity provider links to its diagnosis', async () => {
@@ -136,7 +156,10 @@ describe('the identity operations page in Chromium', { timeout: 300_000 }, () =>
       await rig.shot('identity-06-probe-failed');
       await token.getByRole('link', { name: 'Diagnose' }).click();
       await page.waitForURL(/tab=diagnose/);
-      await page.getByTestId('likely-causes').getByText(/invalid client or invalid secret/).waitFor();
+      await page
+        .getByTestId('likely-causes')
+        .getByText(/invalid client or invalid secret/)
+        .waitFor();
       await rig.shot('identity-07-probe-diagnosis');
     } finally {
       await sandbox.admin.setSwitch('identity.failure', null);
@@ -221,7 +244,10 @@ describe('the identity operations page in Chromium', { timeout: 300_000 }, () =>
     await page.getByLabel('Principal object id').fill(etl.objectId);
     await page.getByLabel('Role', { exact: true }).selectOption('Viewer');
     await page.getByRole('button', { name: 'Grant role' }).click();
-    await page.getByTestId('fix-journaled').getByText(/Viewer/).waitFor();
+    await page
+      .getByTestId('fix-journaled')
+      .getByText(/Viewer/)
+      .waitFor();
     await page.getByTestId('role-assignments').getByRole('row').filter({ hasText: etl.objectId }).waitFor();
     assert.notDeepEqual((await sandboxState()).dataPlatform, before, 'the grant reached the sandbox');
     await page.getByRole('tab', { name: 'Change journal' }).click();
@@ -250,7 +276,8 @@ describe('the identity operations page in Chromium', { timeout: 300_000 }, () =>
     };
     await inspect(good);
     await page.getByRole('heading', { name: 'Every checked claim is as it should be' }).waitFor();
-    const row = (claim: string) => page.locator(`[data-testid="claim-row"]`).filter({ has: page.getByRole('cell', { name: claim, exact: true }) });
+    const row = (claim: string) =>
+      page.locator(`[data-testid="claim-row"]`).filter({ has: page.getByRole('cell', { name: claim, exact: true }) });
     assert.equal(await row('aud').getAttribute('data-status'), 'ok');
     assert.equal(await row('appid').getAttribute('data-status'), 'ok');
     await inspect(bad);
@@ -329,7 +356,13 @@ describe('the identity operations page in Chromium', { timeout: 300_000 }, () =>
     assert.equal(await row.getByText('not verified yet').count(), 0, 'the row shows when monitoring ends');
     await detail.getByRole('heading', { name: /Last verification .*: passed/ }).waitFor();
     await events.filter({ hasText: 'passed (token ok' }).waitFor();
-    assert.deepEqual(await events.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-kind'))), ['opened', 'approval', 'snapshot', 'change', 'verification']);
+    assert.deepEqual(await events.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-kind'))), [
+      'opened',
+      'approval',
+      'snapshot',
+      'change',
+      'verification',
+    ]);
     await row.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await rig.shot('identity-16-incident-monitoring');
   });

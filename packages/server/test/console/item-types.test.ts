@@ -13,7 +13,8 @@ describe('item types in the console (Chromium): icons and editors as the service
 
   test('each item shows the icon its type names, and opens in the editor its type names', async () => {
     const { page, h, tenant } = rig;
-    const api = async (method: 'GET' | 'POST', url: string, payload?: object) => (await h.app.inject({ method, url, headers: tenant.auth, ...(payload ? { payload } : {}) })).json();
+    const api = async (method: 'GET' | 'POST', url: string, payload?: object) =>
+      (await h.app.inject({ method, url, headers: tenant.auth, ...(payload ? { payload } : {}) })).json();
     const types = (await api('GET', '/api/item-types')).itemTypes as Array<{ id: string; icon: string; editor: string }>;
     const ws = (await api('POST', '/api/workspaces', { name: 'Item types' })).workspace.id as string;
     const made = ['kql-database', 'lakehouse', 'warehouse', 'data-agent'];
@@ -25,7 +26,10 @@ describe('item types in the console (Chromium): icons and editors as the service
     await page.waitForURL(/\/workspaces$/);
     await page.goto(`/workspaces/${ws}`);
     for (const itemType of made) {
-      const icon = page.getByTestId('item-row').filter({ hasText: `A ${itemType}` }).locator('[data-icon]');
+      const icon = page
+        .getByTestId('item-row')
+        .filter({ hasText: `A ${itemType}` })
+        .locator('[data-icon]');
       await icon.waitFor();
       assert.equal(await icon.getAttribute('data-icon'), types.find((t) => t.id === itemType)!.icon, itemType);
     }

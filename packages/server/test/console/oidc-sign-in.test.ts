@@ -24,7 +24,9 @@ describe('console sign-in through the sandbox identity provider in Chromium', { 
     await idp.click();
 
     // The sandbox's own sign-in page, on its own origin.
-    await page.waitForURL((url) => url.href.startsWith(`${rig.sandbox!.urls.identity}/`) && url.pathname.endsWith('/oauth2/v2.0/authorize'));
+    await page.waitForURL(
+      (url) => url.href.startsWith(`${rig.sandbox!.urls.identity}/`) && url.pathname.endsWith('/oauth2/v2.0/authorize'),
+    );
     await page.getByRole('heading', { name: 'Pick an account' }).waitFor();
     const authorize = new URL(page.url());
     assert.equal(authorize.searchParams.get('code_challenge_method'), 'S256');
@@ -42,6 +44,10 @@ describe('console sign-in through the sandbox identity provider in Chromium', { 
     const cookies = await page.context().cookies(rig.baseUrl);
     const session = cookies.find((c) => c.name === 'svc_session');
     assert.ok(session?.httpOnly, 'the session cookie is httpOnly');
-    assert.equal(cookies.find((c) => c.name === 'svc_oidc_state'), undefined, 'the state cookie is gone');
+    assert.equal(
+      cookies.find((c) => c.name === 'svc_oidc_state'),
+      undefined,
+      'the state cookie is gone',
+    );
   });
 });

@@ -10,7 +10,12 @@ describe('the paginated report editor in Chromium', { timeout: 300_000 }, () => 
   let workspaceId = '';
 
   const api = async (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const r = await rig.h.app.inject({ method, url, headers: { ...rig.tenant.auth, ...headers }, ...(body === undefined ? {} : { payload: body as object }) });
+    const r = await rig.h.app.inject({
+      method,
+      url,
+      headers: { ...rig.tenant.auth, ...headers },
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
     return { status: r.statusCode, json: r.json() };
   };
 
@@ -39,14 +44,25 @@ describe('the paginated report editor in Chromium', { timeout: 300_000 }, () => 
     const tree = page.getByRole('tree', { name: 'Paginated reports' });
     await tree.getByText('Sales by Region').waitFor();
     assert.equal(await tree.getByText('Executive Overview').count(), 0, 'the Power BI report is not listed');
-    const listed = (await api('GET', `/api/items/paginated-report?workspaceId=${workspaceId}`)).json.reports as Array<{ name: string; id: string }>;
+    const listed = (await api('GET', `/api/items/paginated-report?workspaceId=${workspaceId}`)).json.reports as Array<{
+      name: string;
+      id: string;
+    }>;
     assert.equal(await page.getByTestId('report-leaf').count(), listed.length);
     await rig.shot('reports-01-tree');
 
     // A report published behind the editor's back appears after Refresh.
     const sales = listed.find((r) => r.name === 'Sales by Region')!;
     const def = await api('GET', `/api/items/paginated-report/${sales.id}/definition?workspaceId=${workspaceId}`);
-    assert.equal((await api('POST', `/api/items/paginated-report?workspaceId=${workspaceId}`, { name: 'Sales (published elsewhere)', definition: def.json.definition })).status, 201);
+    assert.equal(
+      (
+        await api('POST', `/api/items/paginated-report?workspaceId=${workspaceId}`, {
+          name: 'Sales (published elsewhere)',
+          definition: def.json.definition,
+        })
+      ).status,
+      201,
+    );
     await page.getByRole('button', { name: 'Refresh' }).click();
     await tree.getByText('Sales (published elsewhere)').waitFor();
 
@@ -79,7 +95,10 @@ describe('the paginated report editor in Chromium', { timeout: 300_000 }, () => 
     await page.getByRole('button', { name: 'Publish' }).click();
     await page.getByTestId('definition-state').getByText('Published').waitFor({ timeout: 30_000 });
     await rig.shot('reports-05-definition-published');
-    const reports = (await api('GET', `/api/items/paginated-report?workspaceId=${workspaceId}`)).json.reports as Array<{ name: string; id: string }>;
+    const reports = (await api('GET', `/api/items/paginated-report?workspaceId=${workspaceId}`)).json.reports as Array<{
+      name: string;
+      id: string;
+    }>;
     const sales = reports.find((r) => r.name === 'Sales by Region')!;
     const after = await api('GET', `/api/items/paginated-report/${sales.id}/definition?workspaceId=${workspaceId}`);
     assert.match(after.json.definition, /Sales by region, edited in the console\./);
@@ -121,7 +140,9 @@ describe('the paginated report editor in Chromium', { timeout: 300_000 }, () => 
     await page.getByRole('button', { name: 'Export', exact: true }).click();
     const img = page.getByRole('img', { name: 'Report preview' });
     await img.waitFor({ timeout: 60_000 });
-    await page.waitForFunction(() => ((document.querySelector('img[alt="Report preview"]') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0);
+    await page.waitForFunction(
+      () => ((document.querySelector('img[alt="Report preview"]') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0,
+    );
     assert.ok(await img.evaluate((el) => (el as HTMLImageElement).naturalWidth > 100), 'the PNG decodes in the browser');
     await img.scrollIntoViewIfNeeded();
     await rig.shot('reports-08b-image-preview');
@@ -154,7 +175,9 @@ describe('the paginated report editor in Chromium', { timeout: 300_000 }, () => 
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Choose a report in the tree').waitFor();
     assert.equal(await tree.getByText('Customer List (draft)').count(), 0);
-    const names = ((await api('GET', `/api/items/paginated-report?workspaceId=${workspaceId}`)).json.reports as Array<{ name: string }>).map((r) => r.name);
+    const names = (
+      (await api('GET', `/api/items/paginated-report?workspaceId=${workspaceId}`)).json.reports as Array<{ name: string }>
+    ).map((r) => r.name);
     assert.ok(!names.includes('Customer List (draft)'), 'deleted in the reporting service');
   });
 
@@ -180,10 +203,14 @@ describe('the paginated report editor in Chromium', { timeout: 300_000 }, () => 
     await page.getByTestId('report-metadata').getByText('Machines by zone', { exact: true }).waitFor({ timeout: 30_000 });
     await page.getByRole('tree', { name: 'Paginated reports' }).getByText('Machines by zone').waitFor();
     await rig.shot('reports-13-new-report-published');
-    const reports = (await api('GET', `/api/items/paginated-report?workspaceId=${workspaceId}`)).json.reports as Array<{ name: string; id: string }>;
+    const reports = (await api('GET', `/api/items/paginated-report?workspaceId=${workspaceId}`)).json.reports as Array<{
+      name: string;
+      id: string;
+    }>;
     const created = reports.find((r) => r.name === 'Machines by zone')!;
     const model = (await api('GET', `/api/workspaces/${workspaceId}/items?itemType=semantic-model`)).json.items[0];
-    const def = (await api('GET', `/api/items/paginated-report/${created.id}/definition?workspaceId=${workspaceId}`)).json.definition as string;
+    const def = (await api('GET', `/api/items/paginated-report/${created.id}/definition?workspaceId=${workspaceId}`)).json
+      .definition as string;
     assert.match(def, new RegExp(`sobe_wowvirtualserver-${model.provisioning.resourceId}`));
     assert.match(def, /Machines\[floor_zone\]/);
     assert.doesNotMatch(def, /manufacturer/);

@@ -29,7 +29,7 @@ describe('the warehouse T-SQL gate in the console (Chromium)', { timeout: 300_00
     const started = await api('POST', `/api/apps/${APP}/install`, { workspaceId: ws.json.workspace.id });
     assert.equal(started.status, 202);
     const jobId = started.json.jobId;
-    for (const deadline = Date.now() + 120_000; ;) {
+    for (const deadline = Date.now() + 120_000; ; ) {
       const job = (await api('GET', `/api/apps/install-jobs/${jobId}`)).json.job;
       if (job.status !== 'running') break;
       assert.ok(Date.now() < deadline, 'the install finished');
@@ -46,7 +46,10 @@ describe('the warehouse T-SQL gate in the console (Chromium)', { timeout: 300_00
     const script = step.getByTestId('remediation-script');
     const name = sandbox.ids.serviceIdentity.name;
     // Shown as the lines an admin runs (copying it keeps the comment on its own line).
-    assert.deepEqual((await script.innerText()).split('\n').slice(1), [`CREATE USER [${name}] FROM EXTERNAL PROVIDER;`, `EXEC sp_addrolemember 'db_owner', '${name}';`]);
+    assert.deepEqual((await script.innerText()).split('\n').slice(1), [
+      `CREATE USER [${name}] FROM EXTERNAL PROVIDER;`,
+      `EXEC sp_addrolemember 'db_owner', '${name}';`,
+    ]);
     await step.scrollIntoViewIfNeeded();
     await rig.shot('warehouse-01-tsql-gate');
 

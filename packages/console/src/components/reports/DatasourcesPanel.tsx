@@ -13,9 +13,17 @@ export function DatasourcesPanel({ workspaceId, reportId }: { workspaceId: strin
         The reporting service rebinds only the server and database of a data source, keeps its type, and refuses ODBC sources.
       </Text>
       <RequestState query={list} label="data sources">
-        {(sources) => sources.length === 0
-          ? <Text>The report declares no data sources.</Text>
-          : <>{sources.map((d, i) => <Source key={d.datasourceId ?? d.name ?? i} workspaceId={workspaceId} reportId={reportId} source={d} />)}</>}
+        {(sources) =>
+          sources.length === 0 ? (
+            <Text>The report declares no data sources.</Text>
+          ) : (
+            <>
+              {sources.map((d, i) => (
+                <Source key={d.datasourceId ?? d.name ?? i} workspaceId={workspaceId} reportId={reportId} source={d} />
+              ))}
+            </>
+          )
+        }
       </RequestState>
     </section>
   );
@@ -26,17 +34,29 @@ function Source({ workspaceId, reportId, source }: { workspaceId: string; report
   const [server, setServer] = useState(source.connectionDetails.server ?? '');
   const [database, setDatabase] = useState(source.connectionDetails.database ?? '');
   const changed = server !== (source.connectionDetails.server ?? '') || database !== (source.connectionDetails.database ?? '');
-  const save = () => m.rebind.mutate({
-    reportId,
-    updateDetails: [{ datasourceName: source.name ?? '', connectionDetails: { ...(server ? { server } : {}), ...(database ? { database } : {}) } }],
-  });
+  const save = () =>
+    m.rebind.mutate({
+      reportId,
+      updateDetails: [
+        { datasourceName: source.name ?? '', connectionDetails: { ...(server ? { server } : {}), ...(database ? { database } : {}) } },
+      ],
+    });
   return (
     <Card aria-label={`Data source ${source.name ?? ''}`} data-testid="datasource">
-      <Text weight="semibold">{source.name ?? '(unnamed)'} · {source.datasourceType ?? 'unknown type'}</Text>
-      <Text size={200}>Data source id {source.datasourceId ?? '—'}{source.gatewayId ? ` · gateway ${source.gatewayId}` : ''}</Text>
+      <Text weight="semibold">
+        {source.name ?? '(unnamed)'} · {source.datasourceType ?? 'unknown type'}
+      </Text>
+      <Text size={200}>
+        Data source id {source.datasourceId ?? '—'}
+        {source.gatewayId ? ` · gateway ${source.gatewayId}` : ''}
+      </Text>
       <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr auto', gap: 12, alignItems: 'end' }}>
-        <Field label="Server"><Input value={server} onChange={(_, d) => setServer(d.value)} /></Field>
-        <Field label="Database"><Input value={database} onChange={(_, d) => setDatabase(d.value)} /></Field>
+        <Field label="Server">
+          <Input value={server} onChange={(_, d) => setServer(d.value)} />
+        </Field>
+        <Field label="Database">
+          <Input value={database} onChange={(_, d) => setDatabase(d.value)} />
+        </Field>
         <Button icon={<Save20Regular />} appearance="primary" disabled={!changed || !source.name || m.rebind.isPending} onClick={save}>
           {m.rebind.isPending ? 'Rebinding…' : 'Rebind'}
         </Button>

@@ -6,7 +6,13 @@ import { ApiError } from '../../api/client';
 import { saveDefinition, useDefinition, type ReportDefinition } from '../../api/reports';
 import { ErrorMessage, RequestState } from '../RequestState';
 
-type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'conflict' } | { kind: 'invalid'; error: ApiError } | { kind: 'error'; error: unknown };
+type SaveState =
+  | { kind: 'idle' }
+  | { kind: 'saving' }
+  | { kind: 'saved' }
+  | { kind: 'conflict' }
+  | { kind: 'invalid'; error: ApiError }
+  | { kind: 'error'; error: unknown };
 
 /** The report's RDL source: view, edit, download for the desktop builder, and publish back (import with Overwrite). */
 export function DefinitionEditor({ workspaceId, reportId }: { workspaceId: string; reportId: string }) {
@@ -18,7 +24,17 @@ export function DefinitionEditor({ workspaceId, reportId }: { workspaceId: strin
   );
 }
 
-function Editor({ workspaceId, reportId, initial, reload }: { workspaceId: string; reportId: string; initial: ReportDefinition; reload: () => unknown }) {
+function Editor({
+  workspaceId,
+  reportId,
+  initial,
+  reload,
+}: {
+  workspaceId: string;
+  reportId: string;
+  initial: ReportDefinition;
+  reload: () => unknown;
+}) {
   const qc = useQueryClient();
   const [draft, setDraft] = useState(initial.definition);
   const [base, setBase] = useState({ definition: initial.definition, etag: initial.etag });
@@ -52,37 +68,68 @@ function Editor({ workspaceId, reportId, initial, reload }: { workspaceId: strin
   return (
     <section aria-label="Definition" style={{ display: 'grid', gap: 10 }}>
       <div style={{ display: 'flex', alignItems: 'center', gap: 8, flexWrap: 'wrap' }}>
-        <Text size={200}>{lines} lines · {initial.parameters.length} parameter{initial.parameters.length === 1 ? '' : 's'}</Text>
+        <Text size={200}>
+          {lines} lines · {initial.parameters.length} parameter{initial.parameters.length === 1 ? '' : 's'}
+        </Text>
         <span style={{ flexGrow: 1 }} />
-        <Text size={200} aria-live="polite" data-testid="definition-state">{state.kind === 'saving' ? 'Publishing…' : dirty ? 'Unsaved changes' : state.kind === 'saved' ? 'Published' : 'No changes'}</Text>
-        <Button icon={<ArrowDownload20Regular />} onClick={download}>Download .rdl</Button>
-        <Button appearance="primary" icon={<CloudArrowUp20Regular />} disabled={!dirty || state.kind === 'saving'} onClick={() => void save(base.etag)}>
+        <Text size={200} aria-live="polite" data-testid="definition-state">
+          {state.kind === 'saving' ? 'Publishing…' : dirty ? 'Unsaved changes' : state.kind === 'saved' ? 'Published' : 'No changes'}
+        </Text>
+        <Button icon={<ArrowDownload20Regular />} onClick={download}>
+          Download .rdl
+        </Button>
+        <Button
+          appearance="primary"
+          icon={<CloudArrowUp20Regular />}
+          disabled={!dirty || state.kind === 'saving'}
+          onClick={() => void save(base.etag)}
+        >
           {state.kind === 'saving' ? 'Publishing…' : 'Publish'}
         </Button>
       </div>
       {state.kind === 'invalid' && (
         <MessageBar intent="error" layout="multiline" role="alert" data-testid="definition-invalid">
-          <MessageBarBody><MessageBarTitle>The definition was not published</MessageBarTitle>{state.error.message}</MessageBarBody>
+          <MessageBarBody>
+            <MessageBarTitle>The definition was not published</MessageBarTitle>
+            {state.error.message}
+          </MessageBarBody>
         </MessageBar>
       )}
       {state.kind === 'conflict' && (
         <MessageBar intent="warning" layout="multiline" role="alert" data-testid="definition-conflict">
           <MessageBarBody>
             <MessageBarTitle>The report changed in the reporting service since you opened it</MessageBarTitle>
-            Your changes were not published and are still in the editor. Load the current definition (yours are discarded), or publish yours over it.
+            Your changes were not published and are still in the editor. Load the current definition (yours are discarded), or publish yours
+            over it.
           </MessageBarBody>
           <MessageBarActions>
-            <Button icon={<ArrowClockwise20Regular />} onClick={() => void reload()}>Load current</Button>
+            <Button icon={<ArrowClockwise20Regular />} onClick={() => void reload()}>
+              Load current
+            </Button>
             <Button onClick={() => void save('*')}>Publish mine over it</Button>
           </MessageBarActions>
         </MessageBar>
       )}
       {state.kind === 'error' && <ErrorMessage error={state.error} title="Publish failed; your changes are still in the editor" />}
       <textarea
-        aria-label="RDL source" spellCheck={false} value={draft} onChange={(e) => setDraft(e.target.value)} data-testid="rdl-source"
+        aria-label="RDL source"
+        spellCheck={false}
+        value={draft}
+        onChange={(e) => setDraft(e.target.value)}
+        data-testid="rdl-source"
         style={{
-          width: '100%', minHeight: 480, fontFamily: tokens.fontFamilyMonospace, fontSize: 12, lineHeight: 1.45, padding: 10, boxSizing: 'border-box',
-          border: `1px solid ${tokens.colorNeutralStroke1}`, borderRadius: tokens.borderRadiusMedium, whiteSpace: 'pre', overflow: 'auto', tabSize: 2,
+          width: '100%',
+          minHeight: 480,
+          fontFamily: tokens.fontFamilyMonospace,
+          fontSize: 12,
+          lineHeight: 1.45,
+          padding: 10,
+          boxSizing: 'border-box',
+          border: `1px solid ${tokens.colorNeutralStroke1}`,
+          borderRadius: tokens.borderRadiusMedium,
+          whiteSpace: 'pre',
+          overflow: 'auto',
+          tabSize: 2,
         }}
       />
     </section>

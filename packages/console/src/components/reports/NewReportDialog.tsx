@@ -22,13 +22,32 @@ export function NewReportButton({ workspaceId, onCreated }: { workspaceId: strin
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button icon={<Add20Regular />} onClick={() => setOpen(true)}>New table report</Button>
-      {open && <NewReportDialog workspaceId={workspaceId} onClose={() => setOpen(false)} onCreated={(id) => { setOpen(false); onCreated(id); }} />}
+      <Button icon={<Add20Regular />} onClick={() => setOpen(true)}>
+        New table report
+      </Button>
+      {open && (
+        <NewReportDialog
+          workspaceId={workspaceId}
+          onClose={() => setOpen(false)}
+          onCreated={(id) => {
+            setOpen(false);
+            onCreated(id);
+          }}
+        />
+      )}
     </>
   );
 }
 
-function NewReportDialog({ workspaceId, onClose, onCreated }: { workspaceId: string; onClose: () => void; onCreated: (reportId: string) => void }) {
+function NewReportDialog({
+  workspaceId,
+  onClose,
+  onCreated,
+}: {
+  workspaceId: string;
+  onClose: () => void;
+  onCreated: (reportId: string) => void;
+}) {
   const items = useItems(workspaceId);
   const health = useHealth();
   const { publish } = useReportMutations(workspaceId);
@@ -50,26 +69,70 @@ function NewReportDialog({ workspaceId, onClose, onCreated }: { workspaceId: str
 
   const submit = () => {
     if (!model || !datasetId || !chosen.length) return;
-    const definition = tableReport({ title: name.trim(), apiHost: API_HOSTS[health.data?.cloud ?? ''] ?? 'api.powerbi.com', datasetId, table, columns: chosen });
+    const definition = tableReport({
+      title: name.trim(),
+      apiHost: API_HOSTS[health.data?.cloud ?? ''] ?? 'api.powerbi.com',
+      datasetId,
+      table,
+      columns: chosen,
+    });
     publish.mutate({ name: name.trim(), definition }, { onSuccess: (r) => onCreated(r.id) });
   };
 
   return (
     <FormDialog
-      open onClose={onClose} title="New table report from a semantic model" submitLabel="Create and publish"
-      pending={publish.isPending} error={publish.error} disabled={!name.trim() || !datasetId || !chosen.length} onSubmit={submit}
+      open
+      onClose={onClose}
+      title="New table report from a semantic model"
+      submitLabel="Create and publish"
+      pending={publish.isPending}
+      error={publish.error}
+      disabled={!name.trim() || !datasetId || !chosen.length}
+      onSubmit={submit}
     >
-      <Field label="Semantic model" required validationMessage={model && !datasetId ? 'This model is not provisioned in the data platform yet, so a report cannot connect to it' : undefined}>
-        <Select aria-label="Semantic model" value={modelId} onChange={(_, d) => { setModelId(d.value); setTable(''); setPicked(null); }}>
-          <option value="">{items.isPending ? 'Loading…' : models.length ? 'Choose a semantic model' : 'No semantic models in this workspace'}</option>
-          {models.map((m) => <option key={m.id} value={m.id}>{m.displayName}</option>)}
+      <Field
+        label="Semantic model"
+        required
+        validationMessage={
+          model && !datasetId ? 'This model is not provisioned in the data platform yet, so a report cannot connect to it' : undefined
+        }
+      >
+        <Select
+          aria-label="Semantic model"
+          value={modelId}
+          onChange={(_, d) => {
+            setModelId(d.value);
+            setTable('');
+            setPicked(null);
+          }}
+        >
+          <option value="">
+            {items.isPending ? 'Loading…' : models.length ? 'Choose a semantic model' : 'No semantic models in this workspace'}
+          </option>
+          {models.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.displayName}
+            </option>
+          ))}
         </Select>
       </Field>
       {modelId && (
         <Field label="Table" required>
-          <Select aria-label="Table" value={table} onChange={(_, d) => { setTable(d.value); setPicked(null); if (!name) setName(d.value); }}>
+          <Select
+            aria-label="Table"
+            value={table}
+            onChange={(_, d) => {
+              setTable(d.value);
+              setPicked(null);
+              if (!name) setName(d.value);
+            }}
+          >
             <option value="">{content.isPending ? 'Loading…' : 'Choose a table'}</option>
-            {tables.map((t) => <option key={t.name} value={t.name}>{t.name}</option>)}
+            {tables.map((t) => (
+              <option key={t.name} value={t.name}>
+                {t.name}
+              </option>
+            ))}
           </Select>
         </Field>
       )}
@@ -77,16 +140,44 @@ function NewReportDialog({ workspaceId, onClose, onCreated }: { workspaceId: str
         // Not inside a Field: a Field gives every Fluent control in it the same id.
         <div style={{ display: 'grid', gap: 4 }}>
           <Label id="new-report-columns">Columns</Label>
-          <fieldset aria-labelledby="new-report-columns" style={{ border: 0, margin: 0, padding: 0, minWidth: 0, display: 'grid', gridTemplateColumns: '1fr 1fr', maxHeight: 200, overflow: 'auto' }}>
+          <fieldset
+            aria-labelledby="new-report-columns"
+            style={{
+              border: 0,
+              margin: 0,
+              padding: 0,
+              minWidth: 0,
+              display: 'grid',
+              gridTemplateColumns: '1fr 1fr',
+              maxHeight: 200,
+              overflow: 'auto',
+            }}
+          >
             {columns.map((c) => (
-              <Checkbox key={c.name} label={c.name} checked={!picked || picked.has(c.name)}
-                onChange={(_, d) => setPicked((old) => { const s = new Set(old ?? columns.map((x) => x.name)); if (d.checked) s.add(c.name); else s.delete(c.name); return s; })} />
+              <Checkbox
+                key={c.name}
+                label={c.name}
+                checked={!picked || picked.has(c.name)}
+                onChange={(_, d) =>
+                  setPicked((old) => {
+                    const s = new Set(old ?? columns.map((x) => x.name));
+                    if (d.checked) s.add(c.name);
+                    else s.delete(c.name);
+                    return s;
+                  })
+                }
+              />
             ))}
           </fieldset>
         </div>
       )}
-      <Field label="Report name" required><Input aria-label="Report name" value={name} onChange={(_, d) => setName(d.value)} /></Field>
-      <Text size={200}>The report is a formatted table (header row, one row per record), published to the workspace's reporting service with the import call.</Text>
+      <Field label="Report name" required>
+        <Input aria-label="Report name" value={name} onChange={(_, d) => setName(d.value)} />
+      </Field>
+      <Text size={200}>
+        The report is a formatted table (header row, one row per record), published to the workspace's reporting service with the import
+        call.
+      </Text>
     </FormDialog>
   );
 }

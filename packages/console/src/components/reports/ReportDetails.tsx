@@ -17,7 +17,17 @@ const useStyles = makeStyles({
 });
 
 /** One report: metadata and actions, the RDL, export with parameters, and data sources, each on a tab. */
-export function ReportDetails({ workspaceId, reportId, onGone, onSelect }: { workspaceId: string; reportId: string; onGone: () => void; onSelect: (id: string) => void }) {
+export function ReportDetails({
+  workspaceId,
+  reportId,
+  onGone,
+  onSelect,
+}: {
+  workspaceId: string;
+  reportId: string;
+  onGone: () => void;
+  onSelect: (id: string) => void;
+}) {
   const s = useStyles();
   const report = useReport(workspaceId, reportId);
   const [tab, setTab] = useState('overview');
@@ -71,22 +81,45 @@ function Overview({ report, onGone, onSelect }: { report: PaginatedReport; onGon
   return (
     <>
       <Card aria-label="Metadata">
-        <CardHeader header={<Text weight="semibold" size={400}>{report.name}</Text>} description="Metadata from the reporting service" />
+        <CardHeader
+          header={
+            <Text weight="semibold" size={400}>
+              {report.name}
+            </Text>
+          }
+          description="Metadata from the reporting service"
+        />
         <div className={s.meta} data-testid="report-metadata">
           {rows.map(([k, v]) => (
-            <span key={k} style={{ display: 'contents' }}><span className={s.key}>{k}</span><span className={s.value}>{v}</span></span>
+            <span key={k} style={{ display: 'contents' }}>
+              <span className={s.key}>{k}</span>
+              <span className={s.value}>{v}</span>
+            </span>
           ))}
-          <span className={s.key}>Web address</span><Link className={s.value} href={report.webUrl} target="_blank" rel="noreferrer">{report.webUrl}</Link>
-          <span className={s.key}>Embed address</span><span className={s.value}>{report.embedUrl ?? '—'}</span>
+          <span className={s.key}>Web address</span>
+          <Link className={s.value} href={report.webUrl} target="_blank" rel="noreferrer">
+            {report.webUrl}
+          </Link>
+          <span className={s.key}>Embed address</span>
+          <span className={s.value}>{report.embedUrl ?? '—'}</span>
         </div>
         <div className={s.actions}>
-          <Button as="a" href={report.webUrl} target="_blank" rel="noreferrer" icon={<Open20Regular />} appearance="primary">Open in the reporting service</Button>
-          <Button icon={<Copy20Regular />} onClick={() => setDialog('clone')}>Clone</Button>
-          <Button icon={<Key20Regular />} onClick={() => void embed()}>Embed token</Button>
-          <Button icon={<Delete20Regular />} onClick={() => setDialog('delete')}>Delete</Button>
+          <Button as="a" href={report.webUrl} target="_blank" rel="noreferrer" icon={<Open20Regular />} appearance="primary">
+            Open in the reporting service
+          </Button>
+          <Button icon={<Copy20Regular />} onClick={() => setDialog('clone')}>
+            Clone
+          </Button>
+          <Button icon={<Key20Regular />} onClick={() => void embed()}>
+            Embed token
+          </Button>
+          <Button icon={<Delete20Regular />} onClick={() => setDialog('delete')}>
+            Delete
+          </Button>
         </div>
         <Text size={200} className={s.key}>
-          Edit the definition on the Definition tab, or download the .rdl there and open it in the desktop report builder; publish it back from the same tab.
+          Edit the definition on the Definition tab, or download the .rdl there and open it in the desktop report builder; publish it back
+          from the same tab.
         </Text>
       </Card>
       {tokenError ? <ErrorMessage error={tokenError} title="No embed token" /> : null}
@@ -99,16 +132,45 @@ function Overview({ report, onGone, onSelect }: { report: PaginatedReport; onGon
         </Card>
       )}
       <FormDialog
-        open={dialog === 'clone'} onClose={() => setDialog(null)} title={`Clone ${report.name}`} submitLabel="Clone"
-        pending={m.clone.isPending} error={m.clone.error} disabled={!cloneName.trim()}
-        onSubmit={() => m.clone.mutate({ reportId: report.id, name: cloneName.trim() }, { onSuccess: (r) => { setDialog(null); onSelect(r.id); } })}
+        open={dialog === 'clone'}
+        onClose={() => setDialog(null)}
+        title={`Clone ${report.name}`}
+        submitLabel="Clone"
+        pending={m.clone.isPending}
+        error={m.clone.error}
+        disabled={!cloneName.trim()}
+        onSubmit={() =>
+          m.clone.mutate(
+            { reportId: report.id, name: cloneName.trim() },
+            {
+              onSuccess: (r) => {
+                setDialog(null);
+                onSelect(r.id);
+              },
+            },
+          )
+        }
       >
-        <Field label="Name of the copy" required><Input value={cloneName} onChange={(_, d) => setCloneName(d.value)} /></Field>
+        <Field label="Name of the copy" required>
+          <Input value={cloneName} onChange={(_, d) => setCloneName(d.value)} />
+        </Field>
       </FormDialog>
       <FormDialog
-        open={dialog === 'delete'} onClose={() => setDialog(null)} title={`Delete ${report.name}?`} submitLabel="Delete" danger
-        pending={m.remove.isPending} error={m.remove.error}
-        onSubmit={() => m.remove.mutate(report.id, { onSuccess: () => { setDialog(null); onGone(); } })}
+        open={dialog === 'delete'}
+        onClose={() => setDialog(null)}
+        title={`Delete ${report.name}?`}
+        submitLabel="Delete"
+        danger
+        pending={m.remove.isPending}
+        error={m.remove.error}
+        onSubmit={() =>
+          m.remove.mutate(report.id, {
+            onSuccess: () => {
+              setDialog(null);
+              onGone();
+            },
+          })
+        }
       >
         <Text>The report is deleted in the reporting service, for everyone who uses it. This cannot be undone.</Text>
       </FormDialog>

@@ -14,7 +14,14 @@ const rdlName = (s: string, i: number) => {
   const n = s.replace(/[^A-Za-z0-9_]/g, '_').replace(/^[^A-Za-z]+/, '');
   return n ? `${n.slice(0, 60)}` : `Column${i + 1}`;
 };
-const TYPE_NAMES: Record<string, string> = { int64: 'System.Int64', double: 'System.Double', decimal: 'System.Decimal', dateTime: 'System.DateTime', boolean: 'System.Boolean', string: 'System.String' };
+const TYPE_NAMES: Record<string, string> = {
+  int64: 'System.Int64',
+  double: 'System.Double',
+  decimal: 'System.Decimal',
+  dateTime: 'System.DateTime',
+  boolean: 'System.Boolean',
+  string: 'System.String',
+};
 
 function textbox(name: string, value: string, style: string): string {
   return `<Textbox Name="${name}"><CanGrow>true</CanGrow><KeepTogether>true</KeepTogether><Paragraphs><Paragraph><TextRuns><TextRun><Value>${value}</Value><Style>${style}</Style></TextRun></TextRuns><Style /></Paragraph></Paragraphs><Style><Border><Color>LightGrey</Color><Style>Solid</Style></Border><PaddingLeft>2pt</PaddingLeft><PaddingRight>2pt</PaddingRight><PaddingTop>2pt</PaddingTop><PaddingBottom>2pt</PaddingBottom></Style></Textbox>`;
@@ -32,8 +39,18 @@ export function tableReport(opts: { title: string; apiHost: string; datasetId: s
   const width = Math.max(2, Math.min(cols.length * 1.4, 10));
   const colWidth = (width / cols.length).toFixed(2);
   const quotedTable = `'${opts.table.replace(/'/g, "''")}'`;
-  const header = cols.map((c) => `<TablixCell><CellContents>${textbox(`hdr_${c.field}`, xml(c.name), '<FontWeight>Bold</FontWeight><Color>White</Color>').replace('<Style><Border>', '<Style><BackgroundColor>#1F3864</BackgroundColor><Border>')}</CellContents></TablixCell>`).join('');
-  const detail = cols.map((c) => `<TablixCell><CellContents>${textbox(`val_${c.field}`, `=Fields!${c.field}.Value`, '<FontSize>9pt</FontSize>')}</CellContents></TablixCell>`).join('');
+  const header = cols
+    .map(
+      (c) =>
+        `<TablixCell><CellContents>${textbox(`hdr_${c.field}`, xml(c.name), '<FontWeight>Bold</FontWeight><Color>White</Color>').replace('<Style><Border>', '<Style><BackgroundColor>#1F3864</BackgroundColor><Border>')}</CellContents></TablixCell>`,
+    )
+    .join('');
+  const detail = cols
+    .map(
+      (c) =>
+        `<TablixCell><CellContents>${textbox(`val_${c.field}`, `=Fields!${c.field}.Value`, '<FontSize>9pt</FontSize>')}</CellContents></TablixCell>`,
+    )
+    .join('');
   return `<?xml version="1.0" encoding="utf-8"?>
 <Report xmlns="${NS}" xmlns:rd="${RD}">
   <Description>${xml(`Formatted table of ${opts.table}`)}</Description>
@@ -60,7 +77,12 @@ ${cols.map((c) => `        <Field Name="${c.field}"><DataField>${xml(`${opts.tab
     <ReportSection>
       <Body>
         <ReportItems>
-          ${textbox('Title', xml(opts.title), '<FontSize>16pt</FontSize><FontWeight>Bold</FontWeight>').replace(/<Border>.*?<\/Border>/, '').replace('</Textbox>', '<Top>0in</Top><Left>0in</Left><Height>0.4in</Height><Width>' + width.toFixed(2) + 'in</Width></Textbox>')}
+          ${textbox('Title', xml(opts.title), '<FontSize>16pt</FontSize><FontWeight>Bold</FontWeight>')
+            .replace(/<Border>.*?<\/Border>/, '')
+            .replace(
+              '</Textbox>',
+              '<Top>0in</Top><Left>0in</Left><Height>0.4in</Height><Width>' + width.toFixed(2) + 'in</Width></Textbox>',
+            )}
           <Tablix Name="Table">
             <TablixBody>
               <TablixColumns>${cols.map(() => `<TablixColumn><Width>${colWidth}in</Width></TablixColumn>`).join('')}</TablixColumns>

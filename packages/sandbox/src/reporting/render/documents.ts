@@ -40,14 +40,23 @@ function xmlName(s: string): string {
 export function renderXml(r: Rendered): Buffer {
   const attrs = r.texts.map((t) => ` ${xmlName(t.name)}="${esc(t.text)}"`).join('');
   const regions = r.tables
-    .map((t) => `  <${xmlName(t.name)}>\n    <Details_Collection>\n${t.records.map((rec) => `      <Details${t.fieldNames.map((f) => ` ${xmlName(f)}="${esc(rec[f] ?? '')}"`).join('')} />`).join('\n')}\n    </Details_Collection>\n  </${xmlName(t.name)}>`)
+    .map(
+      (t) =>
+        `  <${xmlName(t.name)}>\n    <Details_Collection>\n${t.records.map((rec) => `      <Details${t.fieldNames.map((f) => ` ${xmlName(f)}="${esc(rec[f] ?? '')}"`).join('')} />`).join('\n')}\n    </Details_Collection>\n  </${xmlName(t.name)}>`,
+    )
     .join('\n');
-  return Buffer.from(`<?xml version="1.0" encoding="utf-8"?>\n<Report xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="${esc(xmlName(r.reportName))} ${esc(xmlName(r.reportName))}.xsd" Name="${esc(r.reportName)}"${attrs} xmlns="${esc(xmlName(r.reportName))}">\n${regions}\n</Report>\n`, 'utf8');
+  return Buffer.from(
+    `<?xml version="1.0" encoding="utf-8"?>\n<Report xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="${esc(xmlName(r.reportName))} ${esc(xmlName(r.reportName))}.xsd" Name="${esc(r.reportName)}"${attrs} xmlns="${esc(xmlName(r.reportName))}">\n${regions}\n</Report>\n`,
+    'utf8',
+  );
 }
 
 /** HTML of the pages (the MHTML body and the viewer). */
 export function renderHtml(r: Rendered, pages: Page[]): string {
-  const lineHtml = (l: Line) => (l.kind === 'text' ? `<p${l.title ? ' class="title"' : ''}>${esc(l.text)}</p>` : `<tr>${l.cells.map((c) => (l.kind === 'header' ? `<th>${esc(c)}</th>` : `<td>${esc(c)}</td>`)).join('')}</tr>`);
+  const lineHtml = (l: Line) =>
+    l.kind === 'text'
+      ? `<p${l.title ? ' class="title"' : ''}>${esc(l.text)}</p>`
+      : `<tr>${l.cells.map((c) => (l.kind === 'header' ? `<th>${esc(c)}</th>` : `<td>${esc(c)}</td>`)).join('')}</tr>`;
   const pageHtml = (p: Page) => {
     let body = '';
     let inTable = false;
@@ -101,20 +110,25 @@ const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 /** DOCX: a WordprocessingML package with the pages as paragraphs and tables, pages separated by page breaks. */
 export function renderDocx(r: Rendered, pages: Page[]): Buffer {
   const run = (t: string, bold = false) => `<w:r>${bold ? '<w:rPr><w:b/></w:rPr>' : ''}<w:t xml:space="preserve">${esc(t)}</w:t></w:r>`;
-  const para = (t: string, bold = false, style?: string) => `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}${run(t, bold)}</w:p>`;
+  const para = (t: string, bold = false, style?: string) =>
+    `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}${run(t, bold)}</w:p>`;
   const body = pages
     .map((p, i) => {
       let xml = p.header.map((h) => para(h)).join('');
       let rows: string[] = [];
       const flush = () => {
-        if (rows.length) xml += `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/><w:tblBorders><w:bottom w:val="single" w:sz="4" w:space="0" w:color="auto"/></w:tblBorders></w:tblPr>${rows.join('')}</w:tbl>`;
+        if (rows.length)
+          xml += `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/><w:tblBorders><w:bottom w:val="single" w:sz="4" w:space="0" w:color="auto"/></w:tblBorders></w:tblPr>${rows.join('')}</w:tbl>`;
         rows = [];
       };
       for (const l of p.lines) {
         if (l.kind === 'text') {
           flush();
           xml += para(l.text, Boolean(l.title), l.title ? 'Title' : undefined);
-        } else rows.push(`<w:tr>${l.cells.map((c) => `<w:tc><w:tcPr><w:tcW w:w="0" w:type="auto"/></w:tcPr>${para(c, l.kind === 'header')}</w:tc>`).join('')}</w:tr>`);
+        } else
+          rows.push(
+            `<w:tr>${l.cells.map((c) => `<w:tc><w:tcPr><w:tcW w:w="0" w:type="auto"/></w:tcPr>${para(c, l.kind === 'header')}</w:tc>`).join('')}</w:tr>`,
+          );
       }
       flush();
       xml += p.footer.map((f) => para(f)).join('');
@@ -126,14 +140,26 @@ export function renderDocx(r: Rendered, pages: Page[]): Buffer {
   const hPt = Math.round(r.pageHeightIn * 1440);
   const document = `${XML_HEAD}<w:document xmlns:w="${W}"><w:body>${body}<w:sectPr><w:pgSz w:w="${wPt}" w:h="${hPt}"/><w:pgMar w:top="720" w:right="720" w:bottom="720" w:left="720" w:header="360" w:footer="360" w:gutter="0"/></w:sectPr></w:body></w:document>`;
   const styles = `${XML_HEAD}<w:styles xmlns:w="${W}"><w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Segoe UI" w:hAnsi="Segoe UI"/><w:sz w:val="20"/></w:rPr></w:rPrDefault></w:docDefaults><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/><w:basedOn w:val="Normal"/><w:rPr><w:b/><w:sz w:val="32"/></w:rPr></w:style></w:styles>`;
-  return zip([
-    { name: '[Content_Types].xml', data: `${XML_HEAD}<Types xmlns="${CT}"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/></Types>` },
-    { name: '_rels/.rels', data: `${XML_HEAD}<Relationships xmlns="${REL}"><Relationship Id="rId1" Type="${OFFICE_DOC}" Target="word/document.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/></Relationships>` },
-    { name: 'docProps/core.xml', data: coreProps(r) },
-    { name: 'word/document.xml', data: document },
-    { name: 'word/_rels/document.xml.rels', data: `${XML_HEAD}<Relationships xmlns="${REL}"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>` },
-    { name: 'word/styles.xml', data: styles },
-  ], r.executionTime);
+  return zip(
+    [
+      {
+        name: '[Content_Types].xml',
+        data: `${XML_HEAD}<Types xmlns="${CT}"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/></Types>`,
+      },
+      {
+        name: '_rels/.rels',
+        data: `${XML_HEAD}<Relationships xmlns="${REL}"><Relationship Id="rId1" Type="${OFFICE_DOC}" Target="word/document.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/></Relationships>`,
+      },
+      { name: 'docProps/core.xml', data: coreProps(r) },
+      { name: 'word/document.xml', data: document },
+      {
+        name: 'word/_rels/document.xml.rels',
+        data: `${XML_HEAD}<Relationships xmlns="${REL}"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`,
+      },
+      { name: 'word/styles.xml', data: styles },
+    ],
+    r.executionTime,
+  );
 }
 
 function coreProps(r: Rendered): string {
@@ -141,29 +167,56 @@ function coreProps(r: Rendered): string {
 }
 
 /** A1-style column letters. */
-const col = (i: number): string => (i < 26 ? String.fromCharCode(65 + i) : col(Math.floor(i / 26) - 1) + String.fromCharCode(65 + (i % 26)));
+const col = (i: number): string =>
+  i < 26 ? String.fromCharCode(65 + i) : col(Math.floor(i / 26) - 1) + String.fromCharCode(65 + (i % 26));
 
 /** XLSX: a SpreadsheetML workbook with one worksheet per page (inline strings, numbers as numbers). */
 export function renderXlsx(r: Rendered, pages: Page[]): Buffer {
   const sheets = pages.map((p) => {
-    const rows = [...p.header.map((h) => [h]), ...p.lines.map((l) => (l.kind === 'text' ? [l.text] : l.cells)), ...p.footer.map((f) => [f])];
+    const rows = [
+      ...p.header.map((h) => [h]),
+      ...p.lines.map((l) => (l.kind === 'text' ? [l.text] : l.cells)),
+      ...p.footer.map((f) => [f]),
+    ];
     const xml = rows
-      .map((cells, ri) => `<row r="${ri + 1}">${cells.map((c, ci) => {
-        const ref = `${col(ci)}${ri + 1}`;
-        return /^-?\d+(\.\d+)?$/.test(c) ? `<c r="${ref}"><v>${c}</v></c>` : `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${esc(c)}</t></is></c>`;
-      }).join('')}</row>`)
+      .map(
+        (cells, ri) =>
+          `<row r="${ri + 1}">${cells
+            .map((c, ci) => {
+              const ref = `${col(ci)}${ri + 1}`;
+              return /^-?\d+(\.\d+)?$/.test(c)
+                ? `<c r="${ref}"><v>${c}</v></c>`
+                : `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${esc(c)}</t></is></c>`;
+            })
+            .join('')}</row>`,
+      )
       .join('');
     return `${XML_HEAD}<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${xml}</sheetData></worksheet>`;
   });
   const names = pages.map((p) => `Page ${p.number}`);
-  return zip([
-    { name: '[Content_Types].xml', data: `${XML_HEAD}<Types xmlns="${CT}"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>${sheets.map((_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('')}<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/></Types>` },
-    { name: '_rels/.rels', data: `${XML_HEAD}<Relationships xmlns="${REL}"><Relationship Id="rId1" Type="${OFFICE_DOC}" Target="xl/workbook.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/></Relationships>` },
-    { name: 'docProps/core.xml', data: coreProps(r) },
-    { name: 'xl/workbook.xml', data: `${XML_HEAD}<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>${names.map((n, i) => `<sheet name="${n}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('')}</sheets></workbook>` },
-    { name: 'xl/_rels/workbook.xml.rels', data: `${XML_HEAD}<Relationships xmlns="${REL}">${sheets.map((_, i) => `<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('')}</Relationships>` },
-    ...sheets.map((data, i) => ({ name: `xl/worksheets/sheet${i + 1}.xml`, data })),
-  ], r.executionTime);
+  return zip(
+    [
+      {
+        name: '[Content_Types].xml',
+        data: `${XML_HEAD}<Types xmlns="${CT}"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>${sheets.map((_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('')}<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/></Types>`,
+      },
+      {
+        name: '_rels/.rels',
+        data: `${XML_HEAD}<Relationships xmlns="${REL}"><Relationship Id="rId1" Type="${OFFICE_DOC}" Target="xl/workbook.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/></Relationships>`,
+      },
+      { name: 'docProps/core.xml', data: coreProps(r) },
+      {
+        name: 'xl/workbook.xml',
+        data: `${XML_HEAD}<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>${names.map((n, i) => `<sheet name="${n}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('')}</sheets></workbook>`,
+      },
+      {
+        name: 'xl/_rels/workbook.xml.rels',
+        data: `${XML_HEAD}<Relationships xmlns="${REL}">${sheets.map((_, i) => `<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('')}</Relationships>`,
+      },
+      ...sheets.map((data, i) => ({ name: `xl/worksheets/sheet${i + 1}.xml`, data })),
+    ],
+    r.executionTime,
+  );
 }
 
 const P = 'http://schemas.openxmlformats.org/presentationml/2006/main';
@@ -179,30 +232,59 @@ export function renderPptx(r: Rendered, pages: Page[]): Buffer {
   const cx = Math.round(r.pageWidthIn * 914400);
   const cy = Math.round(r.pageHeightIn * 914400);
   const slide = (p: Page) => {
-    const paras = pageText(p).map((t) => `<a:p><a:r><a:rPr lang="${esc(r.language)}" sz="1000" dirty="0"/><a:t>${esc(t)}</a:t></a:r></a:p>`).join('') || '<a:p><a:endParaRPr lang="en-US"/></a:p>';
+    const paras =
+      pageText(p)
+        .map((t) => `<a:p><a:r><a:rPr lang="${esc(r.language)}" sz="1000" dirty="0"/><a:t>${esc(t)}</a:t></a:r></a:p>`)
+        .join('') || '<a:p><a:endParaRPr lang="en-US"/></a:p>';
     return `${XML_HEAD}<p:sld xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}"><p:cSld><p:spTree>${EMPTY_TREE}<p:sp><p:nvSpPr><p:cNvPr id="2" name="Page ${p.number}"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr><a:xfrm><a:off x="457200" y="457200"/><a:ext cx="${cx - 914400}" cy="${cy - 914400}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></p:spPr><p:txBody><a:bodyPr wrap="square"/><a:lstStyle/>${paras}</p:txBody></p:sp></p:spTree></p:cSld><p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:sld>`;
   };
-  const rels = (items: Array<[string, string]>) => `${XML_HEAD}<Relationships xmlns="${REL}">${items.map(([type, target], i) => `<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}" Target="${target}"/>`).join('')}</Relationships>`;
+  const rels = (items: Array<[string, string]>) =>
+    `${XML_HEAD}<Relationships xmlns="${REL}">${items.map(([type, target], i) => `<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}" Target="${target}"/>`).join('')}</Relationships>`;
   const master = `${XML_HEAD}<p:sldMaster xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}"><p:cSld><p:spTree>${EMPTY_TREE}</p:spTree></p:cSld><p:clrMap bg1="lt1" tx1="dk1" bg2="lt2" tx2="dk2" accent1="accent1" accent2="accent2" accent3="accent3" accent4="accent4" accent5="accent5" accent6="accent6" hlink="hlink" folHlink="folHlink"/><p:sldLayoutIdLst><p:sldLayoutId id="2147483649" r:id="rId1"/></p:sldLayoutIdLst></p:sldMaster>`;
   const layoutXml = `${XML_HEAD}<p:sldLayout xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}" type="blank" preserve="1"><p:cSld name="Blank"><p:spTree>${EMPTY_TREE}</p:spTree></p:cSld><p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:sldLayout>`;
   const presentation = `${XML_HEAD}<p:presentation xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}"><p:sldMasterIdLst><p:sldMasterId id="2147483648" r:id="rId1"/></p:sldMasterIdLst><p:sldIdLst>${pages.map((_, i) => `<p:sldId id="${256 + i}" r:id="rId${i + 2}"/>`).join('')}</p:sldIdLst><p:sldSz cx="${cx}" cy="${cy}"/><p:notesSz cx="${cy}" cy="${cx}"/></p:presentation>`;
-  return zip([
-    { name: '[Content_Types].xml', data: `${XML_HEAD}<Types xmlns="${CT}"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/><Override PartName="/ppt/slideMasters/slideMaster1.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slideMaster+xml"/><Override PartName="/ppt/slideLayouts/slideLayout1.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slideLayout+xml"/><Override PartName="/ppt/theme/theme1.xml" ContentType="application/vnd.openxmlformats-officedocument.theme+xml"/><Override PartName="/ppt/presProps.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presProps+xml"/><Override PartName="/ppt/viewProps.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.viewProps+xml"/><Override PartName="/ppt/tableStyles.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.tableStyles+xml"/>${pages.map((_, i) => `<Override PartName="/ppt/slides/slide${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slide+xml"/>`).join('')}<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/></Types>` },
-    { name: '_rels/.rels', data: `${XML_HEAD}<Relationships xmlns="${REL}"><Relationship Id="rId1" Type="${OFFICE_DOC}" Target="ppt/presentation.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/></Relationships>` },
-    { name: 'docProps/core.xml', data: coreProps(r) },
-    { name: 'ppt/presentation.xml', data: presentation },
-    { name: 'ppt/_rels/presentation.xml.rels', data: rels([['slideMaster', 'slideMasters/slideMaster1.xml'], ...pages.map((_, i): [string, string] => ['slide', `slides/slide${i + 1}.xml`]), ['theme', 'theme/theme1.xml'], ['presProps', 'presProps.xml'], ['viewProps', 'viewProps.xml'], ['tableStyles', 'tableStyles.xml']]) },
-    { name: 'ppt/presProps.xml', data: `${XML_HEAD}<p:presentationPr xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}"/>` },
-    { name: 'ppt/viewProps.xml', data: `${XML_HEAD}<p:viewPr xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}"/>` },
-    { name: 'ppt/tableStyles.xml', data: `${XML_HEAD}<a:tblStyleLst xmlns:a="${A}" def="{5C22544A-7EE6-4342-B048-85BDC9FD1C3A}"/>` },
-    { name: 'ppt/slideMasters/slideMaster1.xml', data: master },
-    { name: 'ppt/slideMasters/_rels/slideMaster1.xml.rels', data: rels([['slideLayout', '../slideLayouts/slideLayout1.xml'], ['theme', '../theme/theme1.xml']]) },
-    { name: 'ppt/slideLayouts/slideLayout1.xml', data: layoutXml },
-    { name: 'ppt/slideLayouts/_rels/slideLayout1.xml.rels', data: rels([['slideMaster', '../slideMasters/slideMaster1.xml']]) },
-    { name: 'ppt/theme/theme1.xml', data: THEME },
-    ...pages.flatMap((p, i) => [
-      { name: `ppt/slides/slide${i + 1}.xml`, data: slide(p) },
-      { name: `ppt/slides/_rels/slide${i + 1}.xml.rels`, data: rels([['slideLayout', '../slideLayouts/slideLayout1.xml']]) },
-    ]),
-  ], r.executionTime);
+  return zip(
+    [
+      {
+        name: '[Content_Types].xml',
+        data: `${XML_HEAD}<Types xmlns="${CT}"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/><Override PartName="/ppt/slideMasters/slideMaster1.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slideMaster+xml"/><Override PartName="/ppt/slideLayouts/slideLayout1.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slideLayout+xml"/><Override PartName="/ppt/theme/theme1.xml" ContentType="application/vnd.openxmlformats-officedocument.theme+xml"/><Override PartName="/ppt/presProps.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presProps+xml"/><Override PartName="/ppt/viewProps.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.viewProps+xml"/><Override PartName="/ppt/tableStyles.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.tableStyles+xml"/>${pages.map((_, i) => `<Override PartName="/ppt/slides/slide${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slide+xml"/>`).join('')}<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/></Types>`,
+      },
+      {
+        name: '_rels/.rels',
+        data: `${XML_HEAD}<Relationships xmlns="${REL}"><Relationship Id="rId1" Type="${OFFICE_DOC}" Target="ppt/presentation.xml"/><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/></Relationships>`,
+      },
+      { name: 'docProps/core.xml', data: coreProps(r) },
+      { name: 'ppt/presentation.xml', data: presentation },
+      {
+        name: 'ppt/_rels/presentation.xml.rels',
+        data: rels([
+          ['slideMaster', 'slideMasters/slideMaster1.xml'],
+          ...pages.map((_, i): [string, string] => ['slide', `slides/slide${i + 1}.xml`]),
+          ['theme', 'theme/theme1.xml'],
+          ['presProps', 'presProps.xml'],
+          ['viewProps', 'viewProps.xml'],
+          ['tableStyles', 'tableStyles.xml'],
+        ]),
+      },
+      { name: 'ppt/presProps.xml', data: `${XML_HEAD}<p:presentationPr xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}"/>` },
+      { name: 'ppt/viewProps.xml', data: `${XML_HEAD}<p:viewPr xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}"/>` },
+      { name: 'ppt/tableStyles.xml', data: `${XML_HEAD}<a:tblStyleLst xmlns:a="${A}" def="{5C22544A-7EE6-4342-B048-85BDC9FD1C3A}"/>` },
+      { name: 'ppt/slideMasters/slideMaster1.xml', data: master },
+      {
+        name: 'ppt/slideMasters/_rels/slideMaster1.xml.rels',
+        data: rels([
+          ['slideLayout', '../slideLayouts/slideLayout1.xml'],
+          ['theme', '../theme/theme1.xml'],
+        ]),
+      },
+      { name: 'ppt/slideLayouts/slideLayout1.xml', data: layoutXml },
+      { name: 'ppt/slideLayouts/_rels/slideLayout1.xml.rels', data: rels([['slideMaster', '../slideMasters/slideMaster1.xml']]) },
+      { name: 'ppt/theme/theme1.xml', data: THEME },
+      ...pages.flatMap((p, i) => [
+        { name: `ppt/slides/slide${i + 1}.xml`, data: slide(p) },
+        { name: `ppt/slides/_rels/slide${i + 1}.xml.rels`, data: rels([['slideLayout', '../slideLayouts/slideLayout1.xml']]) },
+      ]),
+    ],
+    r.executionTime,
+  );
 }

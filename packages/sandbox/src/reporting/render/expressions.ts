@@ -58,7 +58,10 @@ function show(v: Value): string {
 
 class Parser {
   private i = 0;
-  constructor(private readonly s: string, private readonly scope: EvalScope) {}
+  constructor(
+    private readonly s: string,
+    private readonly scope: EvalScope,
+  ) {}
 
   parse(): Value {
     const v = this.concat();
@@ -79,7 +82,16 @@ class Parser {
       if (op !== '&' && op !== '+') return left;
       this.i++;
       const right = this.term();
-      if (op === '+' && typeof left === 'string' && typeof right === 'string' && left !== '' && right !== '' && Number.isFinite(Number(left)) && Number.isFinite(Number(right))) left = String(Number(left) + Number(right));
+      if (
+        op === '+' &&
+        typeof left === 'string' &&
+        typeof right === 'string' &&
+        left !== '' &&
+        right !== '' &&
+        Number.isFinite(Number(left)) &&
+        Number.isFinite(Number(right))
+      )
+        left = String(Number(left) + Number(right));
       else left = show(left) + show(right);
     }
   }
@@ -145,15 +157,28 @@ class Parser {
     switch (head) {
       case 'Globals':
         switch (member) {
-          case 'ExecutionTime': return usDateTime(sc.executionTime);
-          case 'ReportName': return sc.reportName;
-          case 'ReportFolder': return '';
-          case 'ReportServerUrl': return '';
-          case 'PageNumber': case 'OverallPageNumber': if (!sc.page) throw new ExpressionError('page fields are for page headers and footers'); return String(sc.page.number);
-          case 'TotalPages': case 'OverallTotalPages': if (!sc.page) throw new ExpressionError('page fields are for page headers and footers'); return String(sc.page.total);
-          case 'PageName': return '';
-          case 'RenderFormat': return prop === 'IsInteractive' ? 'False' : sc.renderFormat;
-          default: throw new ExpressionError(`unknown Globals!${member}`);
+          case 'ExecutionTime':
+            return usDateTime(sc.executionTime);
+          case 'ReportName':
+            return sc.reportName;
+          case 'ReportFolder':
+            return '';
+          case 'ReportServerUrl':
+            return '';
+          case 'PageNumber':
+          case 'OverallPageNumber':
+            if (!sc.page) throw new ExpressionError('page fields are for page headers and footers');
+            return String(sc.page.number);
+          case 'TotalPages':
+          case 'OverallTotalPages':
+            if (!sc.page) throw new ExpressionError('page fields are for page headers and footers');
+            return String(sc.page.total);
+          case 'PageName':
+            return '';
+          case 'RenderFormat':
+            return prop === 'IsInteractive' ? 'False' : sc.renderFormat;
+          default:
+            throw new ExpressionError(`unknown Globals!${member}`);
         }
       case 'User':
         if (member === 'UserID') return sc.userId;
@@ -165,7 +190,7 @@ class Parser {
         if (prop === 'Count') return String(p.values.length);
         if (prop === 'IsMultiValue') return p.parameter.multiValue ? 'True' : 'False';
         const list = prop === 'Label' ? p.labels : p.values;
-        return p.parameter.multiValue ? list : list[0] ?? null;
+        return p.parameter.multiValue ? list : (list[0] ?? null);
       }
       case 'Fields':
         if (!sc.fields) throw new ExpressionError('Fields are only in scope inside a data region');
@@ -183,16 +208,29 @@ class Parser {
         const list = args[0];
         return (Array.isArray(list) ? list : [list ?? null]).map((x) => x ?? '').join(args[1] === undefined ? ' ' : str(args[1]));
       }
-      case 'cstr': case 'format': case 'formatdatetime': case 'formatnumber': return str(args[0]);
-      case 'ucase': return str(args[0]).toUpperCase();
-      case 'lcase': return str(args[0]).toLowerCase();
-      case 'trim': return str(args[0]).trim();
-      case 'now': return usDateTime(new Date());
-      case 'today': return usDateTime(new Date(new Date().toISOString().slice(0, 10))).replace(/ .*$/, ' 12:00:00 AM');
-      case 'nothing': return null;
-      case 'true': return 'True';
-      case 'false': return 'False';
-      default: throw new ExpressionError(`unsupported function ${name}`);
+      case 'cstr':
+      case 'format':
+      case 'formatdatetime':
+      case 'formatnumber':
+        return str(args[0]);
+      case 'ucase':
+        return str(args[0]).toUpperCase();
+      case 'lcase':
+        return str(args[0]).toLowerCase();
+      case 'trim':
+        return str(args[0]).trim();
+      case 'now':
+        return usDateTime(new Date());
+      case 'today':
+        return usDateTime(new Date(new Date().toISOString().slice(0, 10))).replace(/ .*$/, ' 12:00:00 AM');
+      case 'nothing':
+        return null;
+      case 'true':
+        return 'True';
+      case 'false':
+        return 'False';
+      default:
+        throw new ExpressionError(`unsupported function ${name}`);
     }
   }
 }

@@ -17,11 +17,23 @@ export function renderFile(format: string, r: Rendered, settings: Record<string,
     case 'ACCESSIBLEPDF':
       return { bytes: renderPdf(r, pages, true), contentType: 'application/pdf', extension: '.pdf' };
     case 'DOCX':
-      return { bytes: renderDocx(r, pages), contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', extension: '.docx' };
+      return {
+        bytes: renderDocx(r, pages),
+        contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        extension: '.docx',
+      };
     case 'XLSX':
-      return { bytes: renderXlsx(r, pages), contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', extension: '.xlsx' };
+      return {
+        bytes: renderXlsx(r, pages),
+        contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        extension: '.xlsx',
+      };
     case 'PPTX':
-      return { bytes: renderPptx(r, pages), contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', extension: '.pptx' };
+      return {
+        bytes: renderPptx(r, pages),
+        contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+        extension: '.pptx',
+      };
     case 'CSV':
       return { bytes: renderCsv(r, settings), contentType: 'text/csv', extension: '.csv' };
     case 'XML':

@@ -81,10 +81,22 @@ function rowsOf(ds: RdlDataSet, scope: EvalScope, live?: Map<string, Array<Recor
         });
         const l = Array.isArray(left) ? left[0] : left;
         switch (f.operator) {
-          case 'Equal': case 'In': return rights.some((r) => r === l);
-          case 'NotEqual': return rights.every((r) => r !== l);
-          case 'Like': return rights.some((r) => new RegExp(`^${String(r).replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i').test(String(l)));
-          default: return true;
+          case 'Equal':
+          case 'In':
+            return rights.some((r) => r === l);
+          case 'NotEqual':
+            return rights.every((r) => r !== l);
+          case 'Like':
+            return rights.some((r) =>
+              new RegExp(
+                `^${String(r)
+                  .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+                  .replace(/\*/g, '.*')}$`,
+                'i',
+              ).test(String(l)),
+            );
+          default:
+            return true;
         }
       }),
     );
@@ -94,8 +106,14 @@ function rowsOf(ds: RdlDataSet, scope: EvalScope, live?: Map<string, Array<Recor
  * Evaluates the report and lays it out on pages; `linesPerPage` follows the page height (device info may change it).
  * `live` holds rows fetched from a data source for some data sets; the others use the rows the definition carries.
  */
-export function layout(model: RdlModel, base: Omit<EvalScope, 'fields' | 'page'>, settings: Record<string, string>, live?: Map<string, Array<Record<string, string>>>): Rendered {
-  const heightIn = settings.UseReportPageSize === 'false' ? inches(settings.PageHeight, 11) : inches(settings.PageHeight ?? model.pageHeight, 11);
+export function layout(
+  model: RdlModel,
+  base: Omit<EvalScope, 'fields' | 'page'>,
+  settings: Record<string, string>,
+  live?: Map<string, Array<Record<string, string>>>,
+): Rendered {
+  const heightIn =
+    settings.UseReportPageSize === 'false' ? inches(settings.PageHeight, 11) : inches(settings.PageHeight ?? model.pageHeight, 11);
   const widthIn = inches(settings.PageWidth ?? model.pageWidth, 8.5);
   const linesPerPage = Math.max(3, Math.floor((heightIn - 1.8) * 4));
   const body: Line[] = [];
@@ -106,14 +124,22 @@ export function layout(model: RdlModel, base: Omit<EvalScope, 'fields' | 'page'>
     const title = tb.name === model.textboxes.find((t) => t.region === 'body')?.name;
     // Text wraps at the page's width (Helvetica averages about half its size per character).
     const perLine = Math.max(20, Math.floor(((widthIn - 1) * 72) / ((title ? 14 : 10) * 0.5)));
-    for (const [i, line] of text.split('\n').flatMap((l) => wrap(l, perLine)).entries()) body.push({ kind: 'text', text: line, title: title && i === 0 });
+    for (const [i, line] of text
+      .split('\n')
+      .flatMap((l) => wrap(l, perLine))
+      .entries())
+      body.push({ kind: 'text', text: line, title: title && i === 0 });
   }
   const tables: TableData[] = model.tables.map((t) => {
     const ds = model.dataSets.find((d) => d.name === t.dataSetName);
     const records = ds ? rowsOf(ds, base, live) : [];
     const [head = [], ...rest] = t.rows;
     const headers = head.map((c) => evaluate(c, base));
-    const rows = rest.flatMap((r) => (r.some((c) => /Fields!/.test(c)) ? records.map((rec) => r.map((c) => evaluate(c, { ...base, fields: rec }))) : [r.map((c) => evaluate(c, base))]));
+    const rows = rest.flatMap((r) =>
+      r.some((c) => /Fields!/.test(c))
+        ? records.map((rec) => r.map((c) => evaluate(c, { ...base, fields: rec })))
+        : [r.map((c) => evaluate(c, base))],
+    );
     return { name: t.name, dataSet: ds, headers, rows, fieldNames: ds?.fields.map((f) => f.name) ?? [], records };
   });
   for (const t of tables) {
@@ -125,7 +151,9 @@ export function layout(model: RdlModel, base: Omit<EvalScope, 'fields' | 'page'>
   for (let i = 0; i < Math.max(1, body.length); i += linesPerPage) chunks.push(body.slice(i, i + linesPerPage));
   const total = chunks.length;
   const region = (r: 'header' | 'footer', n: number) =>
-    model.textboxes.filter((t) => t.region === r).flatMap((tb) => tb.paragraphs.map((p) => evaluate(p, { ...base, page: { number: n, total } })));
+    model.textboxes
+      .filter((t) => t.region === r)
+      .flatMap((tb) => tb.paragraphs.map((p) => evaluate(p, { ...base, page: { number: n, total } })));
   const pages = chunks.map((lines, i) => {
     // A table continued on a new page repeats its header row.
     const first = lines[0];
@@ -135,7 +163,18 @@ export function layout(model: RdlModel, base: Omit<EvalScope, 'fields' | 'page'>
     }
     return { number: i + 1, header: region('header', i + 1), lines, footer: region('footer', i + 1) };
   });
-  return { reportName: base.reportName, executionTime: base.executionTime, userId: base.userId, language: base.language, parameters: base.parameters, texts, tables, pages, pageWidthIn: widthIn, pageHeightIn: heightIn };
+  return {
+    reportName: base.reportName,
+    executionTime: base.executionTime,
+    userId: base.userId,
+    language: base.language,
+    parameters: base.parameters,
+    texts,
+    tables,
+    pages,
+    pageWidthIn: widthIn,
+    pageHeightIn: heightIn,
+  };
 }
 
 /** The pages StartPage/EndPage select (1-based, inclusive; 0 or absent = all). */

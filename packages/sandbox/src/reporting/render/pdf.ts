@@ -74,7 +74,9 @@ export function renderPdf(r: Rendered, pages: Page[], accessible = false): Buffe
   const pagesObj = w.reserve();
   const font = w.add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   const bold = w.add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>');
-  const info = w.add(`<< /Title ${pdfString(r.reportName)} /Author ${pdfString(r.userId)} /Producer (Sandbox reporting service) /CreationDate (${pdfDate(r.executionTime)}) >>`);
+  const info = w.add(
+    `<< /Title ${pdfString(r.reportName)} /Author ${pdfString(r.userId)} /Producer (Sandbox reporting service) /CreationDate (${pdfDate(r.executionTime)}) >>`,
+  );
   const structRoot = accessible ? w.reserve() : 0;
   const documentElem = accessible ? w.reserve() : 0;
   const structKids: number[] = [];
@@ -111,7 +113,8 @@ export function renderPdf(r: Rendered, pages: Page[], accessible = false): Buffe
       if (line.kind === 'text') text(line.text, margin, y, line.title ? 14 : 10, Boolean(line.title), line.title ? 'H1' : 'P');
       else {
         const colW = (widthPt - 2 * margin) / Math.max(1, line.cells.length);
-        for (const [i, c] of line.cells.entries()) text(fits(c, colW - 4, 9), margin + i * colW, y, 9, line.kind === 'header', line.kind === 'header' ? 'TH' : 'TD');
+        for (const [i, c] of line.cells.entries())
+          text(fits(c, colW - 4, 9), margin + i * colW, y, 9, line.kind === 'header', line.kind === 'header' ? 'TH' : 'TD');
         if (line.kind === 'header') ops += `${margin} ${(y - 3).toFixed(1)} m ${widthPt - margin} ${(y - 3).toFixed(1)} l 0.5 w S\n`;
       }
       y -= 18;
@@ -123,15 +126,24 @@ export function renderPdf(r: Rendered, pages: Page[], accessible = false): Buffe
       fy -= 10;
     }
     const content = w.stream(ops);
-    w.set(pageObj, `<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${widthPt} ${heightPt}] /Resources << /Font << /F1 ${font} 0 R /F2 ${bold} 0 R >> >> /Contents ${content} 0 R${accessible ? ` /StructParents ${pageIndex} /Tabs /S` : ''} >>`);
+    w.set(
+      pageObj,
+      `<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${widthPt} ${heightPt}] /Resources << /Font << /F1 ${font} 0 R /F2 ${bold} 0 R >> >> /Contents ${content} 0 R${accessible ? ` /StructParents ${pageIndex} /Tabs /S` : ''} >>`,
+    );
     kids.push(pageObj);
     if (accessible) parentTree.push(`${pageIndex} [${pageElems.map((e) => `${e} 0 R`).join(' ')}]`);
   });
   w.set(pagesObj, `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`);
   if (accessible) {
     w.set(documentElem, `<< /Type /StructElem /S /Document /P ${structRoot} 0 R /K [${structKids.map((k) => `${k} 0 R`).join(' ')}] >>`);
-    w.set(structRoot, `<< /Type /StructTreeRoot /K ${documentElem} 0 R /ParentTree << /Nums [${parentTree.join(' ')}] >> /ParentTreeNextKey ${pages.length} >>`);
-    w.set(catalog, `<< /Type /Catalog /Pages ${pagesObj} 0 R /MarkInfo << /Marked true >> /StructTreeRoot ${structRoot} 0 R /Lang ${pdfString(r.language)} /ViewerPreferences << /DisplayDocTitle true >> >>`);
+    w.set(
+      structRoot,
+      `<< /Type /StructTreeRoot /K ${documentElem} 0 R /ParentTree << /Nums [${parentTree.join(' ')}] >> /ParentTreeNextKey ${pages.length} >>`,
+    );
+    w.set(
+      catalog,
+      `<< /Type /Catalog /Pages ${pagesObj} 0 R /MarkInfo << /Marked true >> /StructTreeRoot ${structRoot} 0 R /Lang ${pdfString(r.language)} /ViewerPreferences << /DisplayDocTitle true >> >>`,
+    );
   } else {
     w.set(catalog, `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`);
   }

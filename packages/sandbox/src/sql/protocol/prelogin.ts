@@ -1,5 +1,14 @@
 /** PRELOGIN option tokens (MS-TDS 2.2.6.5). */
-export const PreloginOption = { VERSION: 0x00, ENCRYPTION: 0x01, INSTOPT: 0x02, THREADID: 0x03, MARS: 0x04, TRACEID: 0x05, FEDAUTHREQUIRED: 0x06, TERMINATOR: 0xff } as const;
+export const PreloginOption = {
+  VERSION: 0x00,
+  ENCRYPTION: 0x01,
+  INSTOPT: 0x02,
+  THREADID: 0x03,
+  MARS: 0x04,
+  TRACEID: 0x05,
+  FEDAUTHREQUIRED: 0x06,
+  TERMINATOR: 0xff,
+} as const;
 
 /** ENCRYPTION values: off (login only), on, not supported, required. */
 export const Encryption = { OFF: 0x00, ON: 0x01, NOT_SUP: 0x02, REQ: 0x03 } as const;

@@ -1,6 +1,19 @@
 /** Writers for the server-to-client tokens of a TABULAR_RESULT message (MS-TDS 2.2.7). */
 
-const TOKEN = { RETURNSTATUS: 0x79, COLMETADATA: 0x81, ERROR: 0xaa, RETURNVALUE: 0xac, INFO: 0xab, LOGINACK: 0xad, FEATUREEXTACK: 0xae, ROW: 0xd1, ENVCHANGE: 0xe3, DONE: 0xfd, DONEPROC: 0xfe, DONEINPROC: 0xff } as const;
+const TOKEN = {
+  RETURNSTATUS: 0x79,
+  COLMETADATA: 0x81,
+  ERROR: 0xaa,
+  RETURNVALUE: 0xac,
+  INFO: 0xab,
+  LOGINACK: 0xad,
+  FEATUREEXTACK: 0xae,
+  ROW: 0xd1,
+  ENVCHANGE: 0xe3,
+  DONE: 0xfd,
+  DONEPROC: 0xfe,
+  DONEINPROC: 0xff,
+} as const;
 
 /** DONE status bits. */
 export const DoneStatus = { FINAL: 0x00, MORE: 0x01, ERROR: 0x02, COUNT: 0x10, ATTN: 0x20 } as const;
@@ -113,11 +126,21 @@ export function colMetadata(columns: ResultColumn[]): Buffer {
     head.writeUInt16LE(0x0001, 4); // UserType 0, flags: nullable
     parts.push(head);
     switch (c.type) {
-      case 'int': parts.push(Buffer.from([0x26, 4])); break;
-      case 'bigint': parts.push(Buffer.from([0x26, 8])); break;
-      case 'bit': parts.push(Buffer.from([0x68, 1])); break;
-      case 'float': parts.push(Buffer.from([0x6d, 8])); break;
-      case 'nvarchar': parts.push(Buffer.from([0xe7, 0x40, 0x1f]), COLLATION); break; // max 8000 bytes
+      case 'int':
+        parts.push(Buffer.from([0x26, 4]));
+        break;
+      case 'bigint':
+        parts.push(Buffer.from([0x26, 8]));
+        break;
+      case 'bit':
+        parts.push(Buffer.from([0x68, 1]));
+        break;
+      case 'float':
+        parts.push(Buffer.from([0x6d, 8]));
+        break;
+      case 'nvarchar':
+        parts.push(Buffer.from([0xe7, 0x40, 0x1f]), COLLATION);
+        break; // max 8000 bytes
     }
     parts.push(bVarchar(c.name));
   }
@@ -134,10 +157,30 @@ export function row(columns: ResultColumn[], values: unknown[]): Buffer {
       return;
     }
     switch (c.type) {
-      case 'int': { const b = Buffer.alloc(5); b[0] = 4; b.writeInt32LE(Number(v), 1); parts.push(b); break; }
-      case 'bigint': { const b = Buffer.alloc(9); b[0] = 8; b.writeBigInt64LE(BigInt(Math.trunc(Number(v))), 1); parts.push(b); break; }
-      case 'bit': parts.push(Buffer.from([1, v ? 1 : 0])); break;
-      case 'float': { const b = Buffer.alloc(9); b[0] = 8; b.writeDoubleLE(Number(v), 1); parts.push(b); break; }
+      case 'int': {
+        const b = Buffer.alloc(5);
+        b[0] = 4;
+        b.writeInt32LE(Number(v), 1);
+        parts.push(b);
+        break;
+      }
+      case 'bigint': {
+        const b = Buffer.alloc(9);
+        b[0] = 8;
+        b.writeBigInt64LE(BigInt(Math.trunc(Number(v))), 1);
+        parts.push(b);
+        break;
+      }
+      case 'bit':
+        parts.push(Buffer.from([1, v ? 1 : 0]));
+        break;
+      case 'float': {
+        const b = Buffer.alloc(9);
+        b[0] = 8;
+        b.writeDoubleLE(Number(v), 1);
+        parts.push(b);
+        break;
+      }
       case 'nvarchar': {
         const data = ucs2(String(v).slice(0, 4000));
         const head = Buffer.alloc(2);

@@ -52,7 +52,11 @@ export function compileModels(models: DbtModel[], o: CompileOptions): CompiledMo
   const compiled = new Map<string, CompiledModel>();
   for (const m of models) {
     const dependsOn: string[] = [];
-    if (/\{%/.test(m.sql)) throw new DbtCompileError(m.name, 'jinja statements ({% … %}) are not supported; only {{ ref() }}, {{ source() }}, {{ config() }} and {{ this }}');
+    if (/\{%/.test(m.sql))
+      throw new DbtCompileError(
+        m.name,
+        'jinja statements ({% … %}) are not supported; only {{ ref() }}, {{ source() }}, {{ config() }} and {{ this }}',
+      );
     const body = m.sql.replace(/\{#[\s\S]*?#\}/g, '').replace(/\{\{([\s\S]*?)\}\}/g, (_all, inner: string) => {
       const expr = inner.trim();
       const ref = REF.exec(expr);
@@ -67,13 +71,19 @@ export function compileModels(models: DbtModel[], o: CompileOptions): CompiledMo
       const config = CONFIG.exec(expr);
       if (config) {
         const materialized = /materialized\s*=\s*['"](\w+)['"]/.exec(config[1]!)?.[1] ?? 'view';
-        if (materialized !== 'view') throw new DbtCompileError(m.name, `materialized='${materialized}' is not supported; models become views`);
+        if (materialized !== 'view')
+          throw new DbtCompileError(m.name, `materialized='${materialized}' is not supported; models become views`);
         return '';
       }
       if (expr === 'this') return `${quoteName(o.modelSchema)}.${quoteName(m.name)}`;
       throw new DbtCompileError(m.name, `unsupported jinja expression {{ ${expr} }}`);
     });
-    compiled.set(m.name, { name: m.name, schema: o.modelSchema, select: body.trim().replace(/;\s*$/, ''), dependsOn: [...new Set(dependsOn)] });
+    compiled.set(m.name, {
+      name: m.name,
+      schema: o.modelSchema,
+      select: body.trim().replace(/;\s*$/, ''),
+      dependsOn: [...new Set(dependsOn)],
+    });
   }
   return inDependencyOrder(compiled);
 }

@@ -38,8 +38,20 @@ export function sqlTypeOf(spark: string): string {
   const decimal = /^decimal\((\d+),\s*(\d+)\)$/.exec(t);
   if (decimal) return `decimal(${decimal[1]},${decimal[2]})`;
   const types: Record<string, string> = {
-    string: 'nvarchar(4000)', int: 'int', integer: 'int', long: 'bigint', bigint: 'bigint', short: 'smallint', byte: 'tinyint',
-    double: 'float', float: 'real', boolean: 'bit', date: 'date', timestamp: 'datetime2(7)', timestamp_ntz: 'datetime2(7)', binary: 'varbinary(8000)',
+    string: 'nvarchar(4000)',
+    int: 'int',
+    integer: 'int',
+    long: 'bigint',
+    bigint: 'bigint',
+    short: 'smallint',
+    byte: 'tinyint',
+    double: 'float',
+    float: 'real',
+    boolean: 'bit',
+    date: 'date',
+    timestamp: 'datetime2(7)',
+    timestamp_ntz: 'datetime2(7)',
+    binary: 'varbinary(8000)',
   };
   return types[t] ?? 'nvarchar(4000)';
 }
@@ -58,7 +70,10 @@ export function externalPlan(sources: LakeSource[]): ExternalPlan {
   const tables: ExternalPlan['tables'] = [];
   for (const s of sources) {
     const ds = dataSourceName(s.location);
-    dataSources.set(ds, `CREATE EXTERNAL DATA SOURCE ${quoteName(ds)} WITH (TYPE = HADOOP, LOCATION = ${nstring(`abfss://${s.location.workspaceId}@${s.location.host}`).slice(1)})`);
+    dataSources.set(
+      ds,
+      `CREATE EXTERNAL DATA SOURCE ${quoteName(ds)} WITH (TYPE = HADOOP, LOCATION = ${nstring(`abfss://${s.location.workspaceId}@${s.location.host}`).slice(1)})`,
+    );
     for (const t of s.tables) {
       const columns = t.columns.map((c) => `${quoteName(c.name)} ${sqlTypeOf(c.type)} NULL`).join(', ');
       const location = `/${s.location.itemId}/${t.folder.replace(/^\/+|\/+$/g, '')}/`;

@@ -11,7 +11,12 @@ const NAME = `${IDENT}(?:\\s*\\.\\s*${IDENT}){0,2}`;
 
 /** The parts of a written name, unquoted. */
 export function nameParts(written: string): string[] {
-  return [...written.matchAll(new RegExp(IDENT, 'g'))].map((m) => m[0].replace(/^\[(.*)\]$/s, '$1').replace(/\]\]/g, ']').replace(/^"(.*)"$/s, '$1'));
+  return [...written.matchAll(new RegExp(IDENT, 'g'))].map((m) =>
+    m[0]
+      .replace(/^\[(.*)\]$/s, '$1')
+      .replace(/\]\]/g, ']')
+      .replace(/^"(.*)"$/s, '$1'),
+  );
 }
 
 /** A column as the bundle's CREATE TABLE declares it. */
@@ -65,7 +70,10 @@ function columnsOf(body: string): ColumnType[] {
   for (let i = 0; i < body.length; i++) {
     if (body[i] === '(') depth++;
     else if (body[i] === ')') depth--;
-    else if (body[i] === ',' && depth === 0) { items.push(body.slice(start, i)); start = i + 1; }
+    else if (body[i] === ',' && depth === 0) {
+      items.push(body.slice(start, i));
+      start = i + 1;
+    }
   }
   items.push(body.slice(start));
   const columns: ColumnType[] = [];
@@ -81,11 +89,16 @@ function columnsOf(body: string): ColumnType[] {
 export function guardedBatch(d: DdlStatement): string {
   switch (d.kind) {
     // CREATE SCHEMA must start its batch, hence EXEC.
-    case 'schema': return `IF SCHEMA_ID(${nstring(d.name)}) IS NULL EXEC(${nstring(`CREATE SCHEMA ${quoteName(d.name)}`)})`;
-    case 'table': return `IF OBJECT_ID(${nstring(`${quoteName(d.schema)}.${quoteName(d.name)}`)}, N'U') IS NULL\n${d.sql}`;
-    case 'constraint': return `IF OBJECT_ID(${nstring(`${quoteName(d.schema)}.${quoteName(d.name)}`)}) IS NULL\n${d.sql}`;
-    case 'view': return `IF OBJECT_ID(${nstring(`${quoteName(d.schema)}.${quoteName(d.name)}`)}, N'V') IS NULL EXEC(${nstring(d.sql)})`;
-    case 'other': return d.sql;
+    case 'schema':
+      return `IF SCHEMA_ID(${nstring(d.name)}) IS NULL EXEC(${nstring(`CREATE SCHEMA ${quoteName(d.name)}`)})`;
+    case 'table':
+      return `IF OBJECT_ID(${nstring(`${quoteName(d.schema)}.${quoteName(d.name)}`)}, N'U') IS NULL\n${d.sql}`;
+    case 'constraint':
+      return `IF OBJECT_ID(${nstring(`${quoteName(d.schema)}.${quoteName(d.name)}`)}) IS NULL\n${d.sql}`;
+    case 'view':
+      return `IF OBJECT_ID(${nstring(`${quoteName(d.schema)}.${quoteName(d.name)}`)}, N'V') IS NULL EXEC(${nstring(d.sql)})`;
+    case 'other':
+      return d.sql;
   }
 }
 
@@ -109,11 +122,13 @@ export function seedStatements(schema: string, table: string, columns: ColumnTyp
   const list = columns.map((c) => quoteName(c.name)).join(', ');
   const index = (name: string) => columns.findIndex((c) => c.name.toLowerCase() === name.toLowerCase());
   return rows.map((row) => {
-    const where = key.map((k) => {
-      const i = index(k);
-      const v = row[i];
-      return v === null || v === undefined ? `${quoteName(k)} IS NULL` : `${quoteName(k)} = ${literal(v, columns[i]!.type)}`;
-    }).join(' AND ');
+    const where = key
+      .map((k) => {
+        const i = index(k);
+        const v = row[i];
+        return v === null || v === undefined ? `${quoteName(k)} IS NULL` : `${quoteName(k)} = ${literal(v, columns[i]!.type)}`;
+      })
+      .join(' AND ');
     const values = columns.map((c, i) => literal(row[i], c.type)).join(', ');
     return `IF NOT EXISTS (SELECT 1 FROM ${target} WHERE ${where})\n  INSERT INTO ${target} (${list}) VALUES (${values});`;
   });

@@ -10,7 +10,18 @@ export const RDL_PARAMETER_TYPES = ['Boolean', 'DateTime', 'Integer', 'Float', '
 /** A report parameter's data type. */
 export type RdlParameterType = (typeof RDL_PARAMETER_TYPES)[number];
 
-const GLOBALS = ['ExecutionTime', 'ReportName', 'ReportFolder', 'ReportServerUrl', 'PageNumber', 'TotalPages', 'OverallPageNumber', 'OverallTotalPages', 'PageName', 'RenderFormat'];
+const GLOBALS = [
+  'ExecutionTime',
+  'ReportName',
+  'ReportFolder',
+  'ReportServerUrl',
+  'PageNumber',
+  'TotalPages',
+  'OverallPageNumber',
+  'OverallTotalPages',
+  'PageName',
+  'RenderFormat',
+];
 const PAGE_ONLY_GLOBALS = ['PageNumber', 'TotalPages', 'OverallPageNumber', 'OverallTotalPages', 'PageName'];
 
 /** A fault of a definition: the line and element it is at, and what is wrong. */
@@ -85,7 +96,11 @@ export function checkRdl(src: string, options: RdlCheckOptions = {}): RdlCheck {
   } catch (err) {
     const msg = (err as Error).message;
     const at = /at offset (\d+)$/.exec(msg);
-    const fault = { line: at ? lineAt(src, Number(at[1])) : 1, element: '', message: `not well-formed XML: ${msg.replace(/ at offset \d+$/, '')}` };
+    const fault = {
+      line: at ? lineAt(src, Number(at[1])) : 1,
+      element: '',
+      message: `not well-formed XML: ${msg.replace(/ at offset \d+$/, '')}`,
+    };
     return { faults: [fault], dataSources: [], dataSets: [], parameters: [] };
   }
   const lines = lineMap(root, src);
@@ -109,7 +124,8 @@ type Fault = (el: XmlElement, message: string) => void;
 /** The root, its namespace and its sections. */
 function checkReport(root: XmlElement, fault: Fault) {
   if (localName(root.name) !== 'Report') fault(root, 'the root element must be <Report>');
-  if (root.attrs.xmlns !== RDL_2016_NS) fault(root, `the namespace is '${root.attrs.xmlns ?? ''}', not the 2016/01 report definition namespace ${RDL_2016_NS}`);
+  if (root.attrs.xmlns !== RDL_2016_NS)
+    fault(root, `the namespace is '${root.attrs.xmlns ?? ''}', not the 2016/01 report definition namespace ${RDL_2016_NS}`);
   const sectionsEl = kid(root, 'ReportSections');
   const sections = kids(sectionsEl, 'ReportSection');
   if (!sectionsEl) fault(root, 'ReportSections is required');
@@ -150,7 +166,8 @@ function readDataSets(root: XmlElement, sources: RdlDataSource[], fault: Fault, 
     if (kid(d, 'SharedDataSet')) fault(d, 'shared data sets are not supported by the reporting service');
     else if (!query) fault(d, 'Query is required');
     if (!query) return set;
-    if (!sources.some((s) => s.name === set.dataSource)) fault(kid(query, 'DataSourceName') ?? query, `data source '${set.dataSource}' is not declared in DataSources`);
+    if (!sources.some((s) => s.name === set.dataSource))
+      fault(kid(query, 'DataSourceName') ?? query, `data source '${set.dataSource}' is not declared in DataSources`);
     if (!complete) return set;
     if (!set.commandText) fault(query, 'CommandText is required');
     if (fieldEls.length === 0) fault(d, 'Fields is required, with at least one Field');
@@ -165,7 +182,8 @@ function readParameters(root: XmlElement, dataSets: RdlDataSet[], fault: Fault):
   return kids(kid(root, 'ReportParameters'), 'ReportParameter').map((p) => {
     const dataType = text(kid(p, 'DataType'));
     if (!p.attrs.Name) fault(p, 'the Name attribute is required');
-    if (!isParameterType(dataType)) fault(kid(p, 'DataType') ?? p, `DataType '${dataType}' is not one of ${RDL_PARAMETER_TYPES.join(', ')}`);
+    if (!isParameterType(dataType))
+      fault(kid(p, 'DataType') ?? p, `DataType '${dataType}' is not one of ${RDL_PARAMETER_TYPES.join(', ')}`);
     const valid = kid(p, 'ValidValues');
     const def = kid(p, 'DefaultValue');
     for (const ref of [kid(valid, 'DataSetReference'), kid(def, 'DataSetReference')]) {
@@ -182,7 +200,10 @@ function readParameters(root: XmlElement, dataSets: RdlDataSet[], fault: Fault):
       multiValue: flag(kid(p, 'MultiValue')),
       hidden: flag(kid(p, 'Hidden')),
       defaultValues: kids(kid(def, 'Values'), 'Value').map((v) => v.text.trim()),
-      validValues: kids(kid(valid, 'ParameterValues'), 'ParameterValue').map((v) => ({ value: text(kid(v, 'Value')), label: text(kid(v, 'Label')) || text(kid(v, 'Value')) })),
+      validValues: kids(kid(valid, 'ParameterValues'), 'ParameterValue').map((v) => ({
+        value: text(kid(v, 'Value')),
+        label: text(kid(v, 'Label')) || text(kid(v, 'Value')),
+      })),
       ...(validRef ? { validValuesDataSet: text(kid(validRef, 'DataSetName')) } : {}),
     };
   });
@@ -193,11 +214,14 @@ function checkExpressions(root: XmlElement, dataSets: RdlDataSet[], parameters: 
   const fields = new Set(dataSets.flatMap((s) => s.fields.map((f) => f.name)));
   const params = new Set(parameters.map((p) => p.name));
   const walk = (el: XmlElement, inBody: boolean) => {
-    for (const m of el.text.matchAll(/Fields!(\w+)\.Value/g)) if (!fields.has(m[1]!)) fault(el, `the expression uses Fields!${m[1]} but no data set declares that field`);
-    for (const m of el.text.matchAll(/Parameters!(\w+)\.(?:Value|Label|Count|IsMultiValue)/g)) if (!params.has(m[1]!)) fault(el, `the expression uses Parameters!${m[1]} but no ReportParameter has that name`);
+    for (const m of el.text.matchAll(/Fields!(\w+)\.Value/g))
+      if (!fields.has(m[1]!)) fault(el, `the expression uses Fields!${m[1]} but no data set declares that field`);
+    for (const m of el.text.matchAll(/Parameters!(\w+)\.(?:Value|Label|Count|IsMultiValue)/g))
+      if (!params.has(m[1]!)) fault(el, `the expression uses Parameters!${m[1]} but no ReportParameter has that name`);
     for (const m of el.text.matchAll(/Globals!(\w+)/g)) {
       if (!GLOBALS.includes(m[1]!)) fault(el, `the expression uses unknown built-in Globals!${m[1]}`);
-      else if (inBody && PAGE_ONLY_GLOBALS.includes(m[1]!)) fault(el, `Globals!${m[1]} is allowed only in the page header or footer, not in the Body`);
+      else if (inBody && PAGE_ONLY_GLOBALS.includes(m[1]!))
+        fault(el, `Globals!${m[1]} is allowed only in the page header or footer, not in the Body`);
     }
     for (const c of el.children) walk(c, inBody || (localName(c.name) === 'Body' && localName(el.name) === 'ReportSection'));
   };
