@@ -71,7 +71,20 @@ describe('the console in Chromium against the service', { timeout: 300_000 }, ()
 
   test('install the casino app with a grant missing; close the dialog while it runs; the notification names the app', async () => {
     const { page, sandbox } = rig;
-    if (sandbox) await sandbox.admin.revoke({ service: 'kql', role: 'AllDatabasesAdmin' });
+    if (sandbox) {
+      // The creator of a KQL database is its Admin (callerRole), so the missing grant shows on a database a user made
+      // before: the service's PUT is then an update, and without AllDatabasesAdmin its .create table is refused.
+      await sandbox.admin.revoke({ service: 'kql', role: 'AllDatabasesAdmin' });
+      const owner = await sandbox.admin.token({ audience: 'arm', principal: sandbox.ids.users[0]!.objectId });
+      const url = `${sandbox.urls.arm}${sandbox.ids.kqlClusterResourceId}/databases/CasinoTelemetry?api-version=2024-04-13`;
+      const body = JSON.stringify({ kind: 'ReadWrite', location: sandbox.ids.kqlLocation });
+      const put = await fetch(url, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json' },
+        body,
+      });
+      assert.equal(put.status, 201, await put.text());
+    }
     await page.goto(`/apps?workspaceId=${workspaceId}`);
     await page
       .locator(`[data-app="${APP}"]`)
