@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { CLOUD_NAMES, cloudFromAddress, type CloudName, type CloudOverrides } from './cloud/profiles.js';
 import { TENANT_SCOPES, type TenantScope } from './auth/scopes.js';
-import type { SharedSet } from './tenancy/tenancy-service.js';
+import type { SharedSet } from './tenancy/shared-set.js';
 import {
   address,
   ConfigError,
