@@ -18,7 +18,7 @@ export type {
   WaitOptions,
   WhoAmI,
   Workspace,
-} from './client.js';
+} from './types.js';
 export * from './errors.js';
 export { OPERATIONS, type OperationId } from './operations.js';
 export type { components, operations, paths } from './generated/openapi.js';

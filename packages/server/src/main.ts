@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig, loadConfigOver, type Config } from './config.js';
+import { loadConfig, loadConfigOver, type Config } from './config.js';
+import { ConfigError } from './config/setting.js';
 import { openStore } from './store/db.js';
 import { buildApp } from './app.js';
 import { DEFAULT_TENANT, ensureTenant } from './auth/token-service.js';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, DECLARED, loadConfig, SETTINGS } from '../src/config.js';
-import type { SettingKind } from '../src/config-setting.js';
+import type { SettingKind } from '../src/config/setting.js';
 import { configTable, README_PATH, tableIn } from '../../../scripts/gen-readme-config.js';
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');

@@ -1,6 +1,7 @@
 import { ServiceError } from '../http/errors.js';
 import { semanticError, syntaxError } from './errors.js';
-import { Tokens, evaluate, parseExpr, truthy, type Env, type Expr } from './expr.js';
+import { evaluate, truthy, type Env } from './evaluate.js';
+import { Tokens, parseExpr, type Expr } from './expr.js';
 import { tokenize } from './lexer.js';
 import { aggregate, aggregateColumns, isAggregate, type AggSpec } from './summarize.js';
 import { typeOfValue, type Column, type KqlType, type ResultTable } from './values.js';

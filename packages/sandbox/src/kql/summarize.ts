@@ -1,5 +1,6 @@
 import { semanticError } from './errors.js';
-import { evaluate, truthy, type Env, type Expr } from './expr.js';
+import { evaluate, truthy, type Env } from './evaluate.js';
+import type { Expr } from './expr.js';
 import type { Column, KqlType } from './values.js';
 
 export interface AggSpec {

@@ -1,6 +1,7 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import * as oidc from 'openid-client';
-import { ConfigError, type OidcConfig } from '../config.js';
+import type { OidcConfig } from '../config/oidc.js';
+import { ConfigError } from '../config/setting.js';
 import { COMMERCIAL_AUTH_URL, type CloudProfile } from '../cloud/profiles.js';
 import type { Db } from '../store/db.js';
 import { AuthenticationError, ForbiddenError, InputError, ServiceError } from '../errors.js';

@@ -5,7 +5,7 @@ import {
   WorkloadIdentityCredential,
   type TokenCredential,
 } from '@azure/identity';
-import type { ServiceIdentity } from '../config.js';
+import type { ServiceIdentity } from '../config/identity.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 
 /** Gives the service identity's bearer token for an audience, cached and refreshed before expiry. */

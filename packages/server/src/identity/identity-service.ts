@@ -1,6 +1,6 @@
 import type { Caller } from '../auth/caller.js';
 import type { CloudProfile } from '../cloud/profiles.js';
-import type { IdentityOpsConfig } from '../config.js';
+import type { IdentityOpsConfig } from '../config/identity-ops.js';
 import type { Metrics } from '../metrics.js';
 import type { Backends } from '../provisioning/context.js';
 import type { Db } from '../store/db.js';

@@ -1,5 +1,6 @@
 import type { CloudProfile } from '../cloud/profiles.js';
-import type { SharedSet, TenancyService } from '../tenancy/tenancy-service.js';
+import type { SharedSet } from '../tenancy/shared-set.js';
+import type { TenancyService } from '../tenancy/tenancy-service.js';
 import type { Mode, TargetOverrides } from '../install/types.js';
 
 /**

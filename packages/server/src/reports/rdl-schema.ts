@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { memoryPages, validateXML } from 'xmllint-wasm';
-import { ConfigError, type ReportsConfig } from '../config.js';
+import type { ReportsConfig } from '../config/reports.js';
+import { ConfigError } from '../config/setting.js';
 import type { RdlFault } from './rdl/check.js';
 
 /**

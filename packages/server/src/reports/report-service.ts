@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
 import type { CloudProfile } from '../cloud/profiles.js';
-import type { ReportsConfig } from '../config.js';
+import type { ReportsConfig } from '../config/reports.js';
 import type { BiExport, BiReport, ReportingClient } from '../backends/reporting.js';
 import { ConflictError, GateError, InputError, NotFoundError, PreconditionError, ServiceError } from '../errors.js';
 import { backing } from '../backends/failures.js';

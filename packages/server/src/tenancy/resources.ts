@@ -9,6 +9,17 @@ export type TargetKind = (typeof TARGET_KINDS)[number];
 export const RESOURCE_KINDS = ['platform-workspace', ...TARGET_KINDS, 'application', 'vault-secret'] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
 
+/** Each kind as a message names it. */
+export const KIND_NAMES: Record<ResourceKind, string> = {
+  'platform-workspace': 'Platform workspace',
+  'kql-cluster': 'KQL cluster',
+  'search-service': 'Search service',
+  warehouse: 'Warehouse server',
+  lake: 'Lake account',
+  application: 'Application',
+  'vault-secret': 'Vault secret',
+};
+
 const GUID = new RegExp(GUID_PATTERN);
 
 /** What an assigned target carries besides its address (the shared-mode settings of that kind). */

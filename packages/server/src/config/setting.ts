@@ -1,5 +1,6 @@
 // How one environment variable is declared: its name, its README row, and how its text becomes a typed value.
-// Only config.ts reads the environment; these declarations turn the text it read into values.
+// Only config.ts reads the environment; these declarations (one file per section beside this one) turn the text it
+// read into values.
 
 /** Thrown when an environment variable is missing or invalid; names the variable. */
 export class ConfigError extends Error {
@@ -11,6 +12,9 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/** The schemes a web address setting accepts. */
+export const WEB = ['http:', 'https:'];
 
 /** What a setting's text must be: the kinds with a validation refuse a malformed value (test/config.test.ts tries one of each). */
 export type SettingKind = 'integer' | 'url' | 'choice' | 'flag' | 'pattern' | 'list' | 'text';

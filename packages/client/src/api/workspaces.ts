@@ -1,0 +1,32 @@
+import { key, page, query, type Transport } from '../transport.js';
+import type { PageOptions, RequestBody, Workspace } from '../types.js';
+
+/** Workspaces of the caller's tenant. */
+export function workspacesApi(t: Transport) {
+  const workspaces = {
+    list: (o?: PageOptions) =>
+      t.run('listWorkspaces', (i) => t.api.GET('/api/workspaces', { ...i, params: { query: query(o) } }), page<Workspace>('workspaces')),
+    iterate: (o?: Omit<PageOptions, 'cursor'>) => t.pages((cursor) => workspaces.list({ ...o, cursor })),
+    create: (body: RequestBody<'createWorkspace'>) =>
+      t.run('createWorkspace', (i) => t.api.POST('/api/workspaces', { ...i, body }), key<Workspace>('workspace')),
+    get: (workspaceId: string) =>
+      t.run(
+        'getWorkspace',
+        (i) => t.api.GET('/api/workspaces/{workspaceId}', { ...i, params: { path: { workspaceId } } }),
+        key<Workspace>('workspace'),
+      ),
+    update: (workspaceId: string, body: RequestBody<'updateWorkspace'>) =>
+      t.run(
+        'updateWorkspace',
+        (i) => t.api.PATCH('/api/workspaces/{workspaceId}', { ...i, params: { path: { workspaceId } }, body }),
+        key<Workspace>('workspace'),
+      ),
+    delete: (workspaceId: string) =>
+      t.run(
+        'deleteWorkspace',
+        (i) => t.api.DELETE('/api/workspaces/{workspaceId}', { ...i, params: { path: { workspaceId } } }),
+        key<string>('deleted'),
+      ),
+  };
+  return workspaces;
+}

@@ -1,0 +1,23 @@
+import { int, type Section, text, url, type Values } from './setting.js';
+
+/** The store: PGlite's directory or a PostgreSQL server, its pool, the read cache. */
+export const STORE = {
+  dataDir: text('SVC_DATA_DIR', { fallback: './.svc-data', meaning: 'PGlite data directory (used when `DATABASE_URL` is unset)' }),
+  databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:'], { meaning: '`postgres://…`: use a PostgreSQL server instead of PGlite' }),
+  pool: int(
+    'SVC_DB_POOL',
+    10,
+    1,
+    1000,
+    "PostgreSQL connections per process; the install worker's step writes use at most this minus four, so requests always find one",
+  ),
+  readCacheMs: int(
+    'SVC_READ_CACHE_MS',
+    5000,
+    0,
+    600_000,
+    'how long a process keeps a serialized item listing; any committed write to items or workspaces, in any process, drops it at once (PostgreSQL NOTIFY from a trigger), so this only bounds staleness if that notification is lost; `0` turns the cache off',
+  ),
+} satisfies Section;
+
+export type StoreConfig = Values<typeof STORE>;
