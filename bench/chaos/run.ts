@@ -13,7 +13,7 @@ import pg from 'pg';
 import { loadCatalog } from '../../packages/server/src/catalog/load-catalog.js';
 import { provisionedAtInstall } from '../../packages/server/src/install/install-service.js';
 import { dependenciesOf } from '../../packages/server/src/item-types/index.js';
-import { sleep } from '../../packages/server/test/service-process.js';
+import { jobEvents, sleep } from '../../packages/server/test/service-process.js';
 import { Cluster, freshDatabase, withSandbox, type Sandbox } from '../lib/cluster.js';
 
 const INSTALLS = Number(process.env.CHAOS_INSTALLS ?? 100);
@@ -117,20 +117,7 @@ async function startInstall(cluster: Cluster, appId: string, i: number): Promise
 async function checkEvents(cluster: Cluster, t: Tracked, liveSteps: number[]) {
   // The stream ends once the job is terminal (server-sent events, read whole).
   const alive = cluster.alive()[0]!;
-  const res = await fetch(`${alive.base}/api/apps/install-jobs/${t.jobId}/events`, {
-    headers: { authorization: `Bearer ${cluster.token}` },
-  });
-  const events = (await res.text())
-    .split('\n\n')
-    .filter(Boolean)
-    .map((block) => {
-      const field = (name: string) =>
-        block
-          .split('\n')
-          .find((l) => l.startsWith(`${name}: `))
-          ?.slice(name.length + 2);
-      return { kind: field('event')!, data: JSON.parse(field('data') ?? '{}') };
-    });
+  const events = await jobEvents(alive.base, t.jobId, { authorization: `Bearer ${cluster.token}` });
   const count = (kind: string, key: (d: any) => unknown) => {
     const m = new Map<unknown, number>();
     for (const e of events.filter((x) => x.kind === kind)) m.set(key(e.data), (m.get(key(e.data)) ?? 0) + 1);

@@ -14,6 +14,7 @@ import { loadCatalog } from '../../packages/server/src/catalog/load-catalog.js';
 import { expandSeedTokens } from '../../packages/server/src/catalog/seed-tokens.js';
 import { provisionedAtInstall } from '../../packages/server/src/install/install-service.js';
 import { dependenciesOf } from '../../packages/server/src/item-types/index.js';
+import { jobEvents } from '../../packages/server/test/service-process.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 50);
@@ -117,19 +118,7 @@ async function runAll(concurrency: number): Promise<RunResult[]> {
       } while (job.status === 'running');
       const wallMs = Date.now() - started;
       const cpuMs = cpuMsOf(child.pid!) - cpuBefore;
-      const stream = await fetch(`${base}/api/apps/install-jobs/${jobId}/events`, { headers });
-      const events: Event[] = (await stream.text())
-        .split('\n\n')
-        .filter(Boolean)
-        .map((block) => {
-          const field = (name: string) =>
-            block
-              .split('\n')
-              .find((l) => l.startsWith(`${name}: `))
-              ?.slice(name.length + 2);
-          const data = JSON.parse(field('data')!);
-          return { seq: Number(field('id')), kind: field('event')!, data, at: Date.parse(data.at) };
-        });
+      const events: Event[] = (await jobEvents(base, jobId, headers)).map((e) => ({ ...e, at: Date.parse(e.data.at) }));
       const bad = job.provision.steps.filter(
         (s: any) =>
           !['created', 'remediation'].includes(s.result.status) || (s.result.status === 'remediation' && s.itemType !== 'warehouse'),

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { startSandbox } from '@svc/sandbox';
 import { loadCatalog } from '../src/catalog/load-catalog.js';
 import { provisionedAtInstall } from '../src/install/install-service.js';
-import { bootstrapToken, freePort, serviceEnv, sleep, startService, waitHealthy } from './service-process.js';
+import { bootstrapToken, freePort, jobEvents, serviceEnv, sleep, startService, waitHealthy } from './service-process.js';
 
 const APP_ID = 'app-iot-realtime';
 const LEASE_MS = 1500;
@@ -216,19 +216,7 @@ test(
     assert.equal(seen.at(-1)!.percent, 100);
 
     // The event log: each step result was recorded once, so a step done before the kill was not run again.
-    const stream = await fetch(`${pollBase}/api/apps/install-jobs/${jobId}/events`, { headers: auth });
-    assert.equal(stream.status, 200);
-    const events = (await stream.text())
-      .split('\n\n')
-      .filter(Boolean)
-      .map((block) => {
-        const field = (name: string) =>
-          block
-            .split('\n')
-            .find((l) => l.startsWith(`${name}: `))
-            ?.slice(name.length + 2);
-        return { seq: Number(field('id')), kind: field('event')!, data: JSON.parse(field('data')!) };
-      });
+    const events = await jobEvents(pollBase, jobId, auth);
     const stepEvents = events.filter((e) => e.kind === 'step');
     assert.deepEqual(
       stepEvents.map((e) => e.data.stepIndex).sort((a: number, b: number) => a - b),

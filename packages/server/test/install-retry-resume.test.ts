@@ -8,7 +8,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startSandbox } from '@svc/sandbox';
-import { bootstrapToken, freePort, serviceEnv, sleep, startService, waitHealthy, type ServiceProcess } from './service-process.js';
+import {
+  bootstrapToken,
+  freePort,
+  jobEvents,
+  serviceEnv,
+  sleep,
+  startService,
+  waitHealthy,
+  type ServiceProcess,
+} from './service-process.js';
 
 const APP_ID = 'app-lakehouse-inspector';
 const LEASE_MS = 1500;
@@ -118,19 +127,7 @@ test(
     assert.deepEqual([job.provision.outcome, job.status, job.phase, job.percentComplete], ['partial', 'partial', 'done', 100]);
 
     // The event log: one re-open, each claim entered provisioning, and the step's result was stored once, by the resumed run.
-    const stream = await fetch(`${base}/api/apps/install-jobs/${jobId}/events`, { headers: auth });
-    assert.equal(stream.status, 200);
-    const events = (await stream.text())
-      .split('\n\n')
-      .filter(Boolean)
-      .map((block) => {
-        const field = (name: string) =>
-          block
-            .split('\n')
-            .find((l) => l.startsWith(`${name}: `))
-            ?.slice(name.length + 2);
-        return { kind: field('event')!, data: JSON.parse(field('data')!) };
-      });
+    const events = await jobEvents(base, jobId, auth);
     const sinceRetry = events.slice(events.findIndex((e) => e.kind === 'step-retried'));
     assert.equal(sinceRetry.filter((e) => e.kind === 'step-retried').length, 1);
     assert.equal(

@@ -22,6 +22,30 @@ export const freePort = () =>
   });
 
 /** A token in the bootstrap format (SVC_BOOTSTRAP_TOKEN): every process seeds the same admin token. */
+/** An install job's events as its event stream (server-sent events) sends them: sequence, kind and data. */
+export interface JobEvent {
+  seq: number;
+  kind: string;
+  data: any;
+}
+
+/** Reads a job's whole event stream (it ends with the job) at `base` with the caller's headers. */
+export async function jobEvents(base: string, jobId: string, headers: Record<string, string>): Promise<JobEvent[]> {
+  const res = await fetch(`${base}/api/apps/install-jobs/${jobId}/events`, { headers });
+  if (res.status !== 200) throw new Error(`events of job ${jobId}: ${res.status} ${await res.text()}`);
+  return (await res.text())
+    .split('\n\n')
+    .filter(Boolean)
+    .map((block) => {
+      const field = (name: string) =>
+        block
+          .split('\n')
+          .find((l) => l.startsWith(`${name}: `))
+          ?.slice(name.length + 2);
+      return { seq: Number(field('id')), kind: field('event') ?? '', data: JSON.parse(field('data') ?? '{}') };
+    });
+}
+
 export const bootstrapToken = () => `svc_pat_${randomBytes(6).toString('hex')}_${randomBytes(24).toString('hex')}`;
 
 /** The environment of a child service: only what it needs, plus the sandbox's variables (it then starts no sandbox of its own). */

@@ -51,17 +51,10 @@ export interface ProbeRun {
   principal: string;
   results: ProbeResult[];
 }
-export interface FirewallRule {
-  id: string;
-  name: string;
-  startIpAddress: string;
-  endIpAddress: string;
-}
-export interface RoleAssignment {
-  id: string;
-  principal: { id: string; type: string; displayName?: string };
-  role: string;
-}
+/** A platform workspace's firewall rule, as the service answers it. */
+export type FirewallRule = Answer<'listFirewallRules'>['rules'][number];
+/** A role assignment of a platform workspace, as the service answers it. */
+export type RoleAssignment = Answer<'listWorkspaceRoleAssignments'>['assignments'][number];
 export type IdentityChange = Schema<'IdentityChange'>;
 export type Credential = Schema<'IdentityCredential'>;
 export type ExpiryAlert = Schema<'IdentityAlert'>;
