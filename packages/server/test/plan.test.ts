@@ -1,0 +1,89 @@
+// The install's dry run through the real service against the sandbox: before an install every live item is `create` and
+// the backing services received reads only (each one a read its item declares); after the install, `no-change`; after a
+// change made outside the service, `update` with a diff; without a platform workspace, `blocked` with the gate.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadCatalog } from '../src/catalog/load-catalog.js';
+import { callMatches, type CallService, type PlannedCall } from '../src/item-types/calls.js';
+import { liveItemType } from '../src/item-types/index.js';
+import { buildWithSandbox, install, workspace, type Sandbox } from './install-helpers.js';
+import type { TestApp, TestTenant } from './helpers.js';
+
+const catalog = loadCatalog();
+type Request = { seq: number; service: string; method: string; path: string; text?: string };
+type PlanItem = { key: string; itemType: string; action: string; diff?: string; gate?: { reason: string }; resourceId?: string };
+
+async function plan(h: TestApp, tenant: TestTenant, appId: string, body: Record<string, unknown>) {
+  const r = await h.app.inject({ method: 'POST', url: `/api/apps/${appId}/plan`, headers: tenant.auth, payload: body });
+  assert.equal(r.statusCode, 200, r.body);
+  return r.json().plan as { appId: string; version: string; items: PlanItem[] };
+}
+
+/** The sandbox's services as the read calls name them, each with the path its address starts with. */
+function services(sb: Sandbox): Record<string, { service: CallService; base: string }> {
+  const base = (url: string | undefined) => (url && /^[a-z]+:\/\//.test(url) ? new URL(url).pathname.replace(/\/$/, '') : '');
+  return {
+    dataPlatform: { service: 'data-platform', base: base(sb.env.SVC_DATA_PLATFORM_API_URL) },
+    oneLake: { service: 'onelake', base: base(sb.env.SVC_ONELAKE_URL) },
+    arm: { service: 'arm', base: base(sb.env.SVC_ARM_URL) },
+    kql: { service: 'kql', base: base(sb.env.SVC_KQL_CLUSTER_URI) },
+    search: { service: 'search', base: base(sb.env.SVC_SEARCH_SERVICE) },
+    sql: { service: 'sql', base: '' },
+    reporting: { service: 'reporting', base: base(sb.env.SVC_BI_API_URL) },
+  };
+}
+
+/** Whether a request changes nothing: a GET, a sign-in, or a POST the real API defines as a read. */
+function isRead(r: Request): boolean {
+  if (r.method === 'GET' || r.method === 'LOGIN') return true;
+  // The driver's sign-in sets its session options (SET …) in a batch of their own; every other batch is a SELECT.
+  if (r.service === 'sql')
+    return r.method === 'BATCH' && (/^\s*SELECT\b/i.test(r.text ?? '') || /^(\s*set [a-z_ ]+[^\n;]*\s*)+$/i.test(r.text ?? ''));
+  if (r.service === 'kql') return r.method === 'POST' && /\/v1\/rest\/mgmt$/.test(r.path) && /^\s*\.show\b/.test(r.text ?? '');
+  return r.service === 'dataPlatform' && r.method === 'POST' && /\/items\/[^/]+\/getDefinition(\?.*)?$/.test(r.path);
+}
+
+/** The requests the backing services answered since `since`, identity tokens aside. */
+async function requestsSince(sb: Sandbox, since: number): Promise<Request[]> {
+  return ((await sb.admin.requests({ since })) as Request[]).filter((r) => r.service !== 'identity');
+}
+
+/** Plans `appId` into a new workspace before any install: every live item is create, and only declared reads were made. */
+async function planFresh(h: TestApp, sb: Sandbox, tenant: TestTenant, appId: string, workspaceId: string) {
+  const since = (await sb.admin.requests()).at(-1)?.seq ?? 0;
+  const fresh = await plan(h, tenant, appId, { workspaceId });
+  const app = catalog.get(appId)!;
+  assert.equal(fresh.version, app.version);
+  for (const item of fresh.items) {
+    const live = liveItemType(app.items.find((i) => i.key === item.key)!.itemType);
+    assert.equal(item.action, live ? 'create' : 'stored', `${appId} ${item.key}: ${JSON.stringify(item)}`);
+  }
+  const byService = services(sb);
+  const reads = app.items.flatMap((i) => liveItemType(i.itemType)?.readCalls(i.content) ?? []) as PlannedCall[];
+  for (const r of await requestsSince(sb, since)) {
+    assert.ok(isRead(r), `${appId}: the plan made ${r.service} ${r.method} ${r.path} ${r.text ?? ''}, which is not a read`);
+    const s = byService[r.service]!;
+    const request = { method: r.method, path: r.path.slice(s.base.length) };
+    assert.ok(
+      reads.some((c) => c.service === s.service && callMatches(c, request)),
+      `${appId}: the plan made ${r.service} ${r.method} ${r.path}, which no item's readCalls names`,
+    );
+  }
+}
+
+const APPS = catalog.apps.map((a) => a.id);
+
+test('plan before an install: create for every live item, reads only; after it: no-change', { timeout: 600_000 }, async (t) => {
+  const { h, sandbox, tenant } = await buildWithSandbox(t);
+  for (const appId of APPS) {
+    const workspaceId = await workspace(h, tenant, `plan-${appId}`);
+    await planFresh(h, sandbox, tenant, appId, workspaceId);
+    const job = await install(h, tenant, appId, { workspaceId });
+    assert.equal(job.status, 'done', `${appId}: ${JSON.stringify(job.provision)}`);
+    const since = (await sandbox.admin.requests()).at(-1)?.seq ?? 0;
+    const again = await plan(h, tenant, appId, { workspaceId });
+    for (const item of again.items.filter((i) => i.action !== 'stored'))
+      assert.equal(item.action, 'no-change', `${appId} ${item.key}: ${item.diff ?? JSON.stringify(item)}`);
+    for (const r of await requestsSince(sandbox, since)) assert.ok(isRead(r), `${appId}: ${r.service} ${r.method} ${r.path} is not a read`);
+  }
+});
