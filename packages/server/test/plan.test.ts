@@ -87,3 +87,108 @@ test('plan before an install: create for every live item, reads only; after it: 
     for (const r of await requestsSince(sandbox, since)) assert.ok(isRead(r), `${appId}: ${r.service} ${r.method} ${r.path} is not a read`);
   }
 });
+
+/** A backing call made by another client of the sandbox (its own HTTP API, a token of its own), not by the service. */
+async function asAnotherClient(sb: Sandbox, audience: string, method: string, url: string, body: unknown) {
+  const token = await sb.admin.token({ audience });
+  const res = await fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  assert.ok(res.status < 300, `${method} ${url}: ${res.status} ${await res.clone().text()}`);
+  for (let location = res.headers.get('location'); res.status === 202 && location; ) {
+    const op = await fetch(location, { headers: { authorization: `Bearer ${token}` } });
+    const state = (await op.json()).status;
+    if (state === 'Succeeded') break;
+    assert.notEqual(state, 'Failed', `${url}: the operation failed`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test('plan after changes made outside the service: update with a unified diff of the changed part', { timeout: 300_000 }, async (t) => {
+  const { h, sandbox, tenant } = await buildWithSandbox(t);
+  const appId = 'app-fedramp-tracker';
+  const workspaceId = await workspace(h, tenant, 'plan-drifted');
+  const job = await install(h, tenant, appId, { workspaceId });
+  assert.equal(job.status, 'done', JSON.stringify(job.provision));
+  const step = (type: string) => job.provision.steps.find((s: any) => s.itemType === type).result;
+  const ws = step('notebook').secondaryIds.platformWorkspaceId;
+
+  // Another client rewrites the notebook's source and adds a field to the search index.
+  const source = '# Fabric notebook source\n\n# CELL ********************\n\nprint("edited by another client")\n';
+  const definition = {
+    parts: [{ path: 'notebook-content.py', payload: Buffer.from(source).toString('base64'), payloadType: 'InlineBase64' }],
+  };
+  const api = sandbox.env.SVC_DATA_PLATFORM_API_URL;
+  await asAnotherClient(sandbox, 'dataPlatform', 'POST', `${api}/workspaces/${ws}/items/${step('notebook').resourceId}/updateDefinition`, {
+    definition,
+  });
+  const index = (catalog.get(appId)!.items.find((i) => i.itemType === 'search-index')!.content as any).index;
+  const search = `${sandbox.env.SVC_SEARCH_SERVICE}/indexes/${index.name}?api-version=2024-07-01`;
+  await asAnotherClient(sandbox, 'search', 'PUT', search, {
+    ...index,
+    fields: [...index.fields, { name: 'addedOutside', type: 'Edm.String' }],
+  });
+
+  const after = await plan(h, tenant, appId, { workspaceId });
+  const byType = (type: string) => after.items.find((i) => i.itemType === type)!;
+  const nb = byType('notebook');
+  assert.equal(nb.action, 'update', JSON.stringify(nb));
+  assert.equal(nb.resourceId, step('notebook').resourceId);
+  assert.match(nb.diff!, /^--- live\/notebook-content\.py\n\+\+\+ install\/notebook-content\.py\n@@ /);
+  assert.match(nb.diff!, /^-print\("edited by another client"\)$/m, 'the live line the install would replace');
+  assert.match(nb.diff!, /^\+# CELL \*+$/m, 'the lines the install would send');
+  const si = byType('search-index');
+  assert.equal(si.action, 'update', JSON.stringify(si));
+  assert.match(si.diff!, /^--- live\/field addedOutside\n\+\+\+ \/dev\/null\n@@ -1,\d+ \+0,0 @@\n-\{/);
+  for (const item of after.items.filter((i) => !['notebook', 'search-index', 'scorecard'].includes(i.itemType)))
+    assert.equal(item.action, 'no-change', `${item.key}: ${item.diff ?? JSON.stringify(item)}`);
+});
+
+test('plan without a platform workspace: blocked with the install gate; the install body is validated as install validates it', async (t) => {
+  const { h } = await buildWithSandbox(t);
+  const bare = await h.tenant();
+  const workspaceId = await workspace(h, bare, 'plan-unbound');
+  const blocked = await plan(h, bare, 'app-lakehouse-inspector', { workspaceId });
+  for (const item of blocked.items) {
+    if (item.action === 'stored') continue;
+    assert.equal(item.action, 'blocked', JSON.stringify(item));
+    assert.equal(item.gate?.reason, 'no bound platform workspace');
+  }
+  const stored = await plan(h, bare, 'app-lakehouse-inspector', { workspaceId, deploy: false });
+  assert.ok(
+    stored.items.every((i) => i.action === 'stored'),
+    'deploy false: stored only, no backing call',
+  );
+
+  const post = (appId: string, payload: unknown, who = bare) =>
+    h.app.inject({ method: 'POST', url: `/api/apps/${appId}/plan`, headers: who.auth, payload: payload as object });
+  let r = await post('app-nope', { workspaceId });
+  assert.equal(r.statusCode, 404, r.body);
+  r = await post('app-lakehouse-inspector', {});
+  assert.equal(r.statusCode, 400, r.body);
+  assert.match(r.json().error.message, /workspaceId/);
+  r = await post('app-lakehouse-inspector', { workspaceId, targetOverrides: { kqlDatabase: 'x' } });
+  assert.equal(r.statusCode, 400, r.body);
+  assert.match(r.json().error.message, /targetOverrides/);
+  const other = await h.tenant();
+  r = await post('app-lakehouse-inspector', { workspaceId }, other);
+  assert.equal(r.statusCode, 404, 'another tenant’s workspace is unknown');
+  const reader = await bare.token2(['read']);
+  r = await h.app.inject({ method: 'POST', url: '/api/apps/app-lakehouse-inspector/plan', headers: reader.auth, payload: { workspaceId } });
+  assert.equal(r.statusCode, 403, r.body);
+});
+
+test('plan when the service identity lost its grant: blocked with the data platform gate, nothing changed', async (t) => {
+  const { h, sandbox, tenant } = await buildWithSandbox(t);
+  const workspaceId = await workspace(h, tenant, 'plan-revoked');
+  await sandbox.admin.revoke({ service: 'dataPlatform', role: 'Admin' });
+  const since = (await sandbox.admin.requests()).at(-1)?.seq ?? 0;
+  const blocked = await plan(h, tenant, 'app-lakehouse-inspector', { workspaceId });
+  for (const item of blocked.items.filter((i) => i.action !== 'stored')) {
+    assert.equal(item.action, 'blocked', JSON.stringify(item));
+    assert.equal(item.gate?.reason, 'data platform 401/403');
+  }
+  for (const r of await requestsSince(sandbox, since)) assert.ok(isRead(r), `${r.service} ${r.method} ${r.path} is not a read`);
+});
