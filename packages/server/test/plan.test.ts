@@ -11,7 +11,15 @@ import type { TestApp, TestTenant } from './helpers.js';
 
 const catalog = loadCatalog();
 type Request = { seq: number; service: string; method: string; path: string; text?: string };
-type PlanItem = { key: string; itemType: string; action: string; diff?: string; gate?: { reason: string }; resourceId?: string };
+type PlanItem = {
+  key: string;
+  itemType: string;
+  displayName: string;
+  action: string;
+  diff?: string;
+  gate?: { reason: string };
+  resourceId?: string;
+};
 
 async function plan(h: TestApp, tenant: TestTenant, appId: string, body: Record<string, unknown>) {
   const r = await h.app.inject({ method: 'POST', url: `/api/apps/${appId}/plan`, headers: tenant.auth, payload: body });
@@ -191,4 +199,16 @@ test('plan when the service identity lost its grant: blocked with the data platf
     assert.equal(item.gate?.reason, 'data platform 401/403');
   }
   for (const r of await requestsSince(sandbox, since)) assert.ok(isRead(r), `${r.service} ${r.method} ${r.path} is not a read`);
+});
+
+test('plan of a mirrored database whose connection is missing: blocked with the connection gate, the others still planned', async (t) => {
+  const { h, sandbox, tenant } = await buildWithSandbox(t);
+  assert.equal(await sandbox.admin.removeConnection('sql-hr-prod'), true);
+  const workspaceId = await workspace(h, tenant, 'plan-mirror');
+  const result = await plan(h, tenant, 'app-mirror-onboard', { workspaceId });
+  const hr = result.items.find((i) => i.displayName === 'HrMirror')!;
+  assert.equal(hr.action, 'blocked', JSON.stringify(hr));
+  assert.equal(hr.gate?.reason, "the data platform has no connection 'sql-hr-prod'");
+  const others = result.items.filter((i) => i.itemType === 'mirrored-database' && i !== hr);
+  assert.ok(others.length && others.every((i) => i.action === 'create'), JSON.stringify(others));
 });
