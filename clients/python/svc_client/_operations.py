@@ -258,6 +258,14 @@ InstallJob = TypedDict("InstallJob", {
     "workspaceId": "str",
 })
 
+InstallPlan = TypedDict("InstallPlan", {
+    "appId": "str",
+    "items": "List[PlanItem]",
+    "mode": "str",
+    "version": "str",
+    "workspaceId": "str",
+})
+
 Item = TypedDict("Item", {
     "appId": "Union[str, None]",
     "contentSource": "str",
@@ -284,6 +292,29 @@ PaginatedReport = TypedDict("PaginatedReport", {
     "reportType": "str",
     "webUrl": "str",
     "workspaceId": "str",
+})
+
+PlanItemCallsItem = TypedDict("PlanItemCallsItem", {
+    "command": NotRequired["str"],
+    "method": "Literal[\"GET\", \"PUT\", \"POST\", \"DELETE\", \"LOGIN\", \"BATCH\"]",
+    "path": "str",
+    "service": "Literal[\"data-platform\", \"onelake\", \"arm\", \"kql\", \"search\", \"sql\", \"reporting\"]",
+    "times": NotRequired["int"],
+    "when": NotRequired["Literal[\"new\", \"existing\", \"accepted\", \"pending\", \"unseeded\", \"missing\", \"changed\", \"conflict\"]"],
+})
+
+PlanItem = TypedDict("PlanItem", {
+    "action": "Literal[\"create\", \"update\", \"no-change\", \"blocked\", \"failed\", \"stored\"]",
+    "calls": NotRequired["List[PlanItemCallsItem]"],
+    "code": NotRequired["str"],
+    "diff": NotRequired["str"],
+    "displayName": "str",
+    "error": NotRequired["str"],
+    "gate": NotRequired["RemediationGate"],
+    "itemType": "str",
+    "key": "str",
+    "message": NotRequired["str"],
+    "resourceId": NotRequired["str"],
 })
 
 ProvisionReportStepsItem = TypedDict("ProvisionReportStepsItem", {
@@ -751,6 +782,26 @@ OpenIncidentBody = TypedDict("OpenIncidentBody", {
     "title": "str",
 })
 
+PlanInstallBodyTargetOverrides = TypedDict("PlanInstallBodyTargetOverrides", {
+    "kqlClusterUri": NotRequired["str"],
+    "kqlDatabase": NotRequired["str"],
+    "lakeAccount": NotRequired["str"],
+    "lakeContainer": NotRequired["str"],
+    "platformWorkspaceId": NotRequired["str"],
+    "searchService": NotRequired["str"],
+    "warehouseDatabase": NotRequired["str"],
+    "warehouseServer": NotRequired["str"],
+    "warehouseWorkspace": NotRequired["str"],
+})
+PlanInstallBodyTargetOverrides.__doc__ = "dedicated mode only (and required there): every platform workspace and address must be assigned to the tenant by the deployment operator, and under the cloud’s allowed DNS suffixes"
+
+PlanInstallBody = TypedDict("PlanInstallBody", {
+    "deploy": NotRequired["bool"],
+    "mode": NotRequired["Literal[\"shared\", \"dedicated\"]"],
+    "targetOverrides": NotRequired["PlanInstallBodyTargetOverrides"],
+    "workspaceId": "str",
+})
+
 PublishPaginatedReportBody = TypedDict("PublishPaginatedReportBody", {
     "definition": "str",
     "name": "str",
@@ -989,6 +1040,7 @@ OPERATIONS: Dict[str, Operation] = {
     "listWorkspaceRoleAssignments": Operation("listWorkspaceRoleAssignments", "GET", "/api/admin/identity/workspaces/{workspaceId}/role-assignments", "list_workspace_role_assignments", None, "json", True, "assignments", False),
     "listWorkspaces": Operation("listWorkspaces", "GET", "/api/workspaces", "list_workspaces", "iter_workspaces", "json", True, "workspaces", True),
     "openIncident": Operation("openIncident", "POST", "/api/admin/identity/incidents", "open_incident", None, "json", True, "incident", False),
+    "planInstall": Operation("planInstall", "POST", "/api/apps/{appId}/plan", "plan_install", None, "json", True, "plan", False),
     "publishPaginatedReport": Operation("publishPaginatedReport", "POST", "/api/items/paginated-report", "publish_paginated_report", None, "json", True, "report", False),
     "putItemContent": Operation("putItemContent", "PUT", "/api/workspaces/{workspaceId}/items/{itemId}/content", "put_item_content", None, "json", True, "etag", False),
     "putPaginatedReportDefinition": Operation("putPaginatedReportDefinition", "PUT", "/api/items/paginated-report/{reportId}/definition", "put_paginated_report_definition", None, "json", True, None, False),
@@ -1313,6 +1365,10 @@ class Operations(SyncCore):
     def open_incident(self, body: OpenIncidentBody) -> IdentityIncident:
         """Open an incident; its severity follows SPEC.md’s rules over the recorded signals and the stated facts (POST /api/admin/identity/incidents)."""
         return self._call("openIncident", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def plan_install(self, app_id: str, body: PlanInstallBody) -> InstallPlan:
+        """What installing the app would do, per item (create, update with a diff, no-change, blocked with the gate), changing nothing (POST /api/apps/{appId}/plan)."""
+        return self._call("planInstall", {"appId": app_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     def publish_paginated_report(self, body: PublishPaginatedReportBody, *, workspace_id: Optional[str] = None) -> PaginatedReport:
         """Publish a new paginated report from an RDL definition (import with nameConflict Abort) (POST /api/items/paginated-report)."""
@@ -1711,6 +1767,10 @@ class AsyncOperations(AsyncCore):
     async def open_incident(self, body: OpenIncidentBody) -> IdentityIncident:
         """Open an incident; its severity follows SPEC.md’s rules over the recorded signals and the stated facts (POST /api/admin/identity/incidents)."""
         return await self._call("openIncident", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def plan_install(self, app_id: str, body: PlanInstallBody) -> InstallPlan:
+        """What installing the app would do, per item (create, update with a diff, no-change, blocked with the gate), changing nothing (POST /api/apps/{appId}/plan)."""
+        return await self._call("planInstall", {"appId": app_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def publish_paginated_report(self, body: PublishPaginatedReportBody, *, workspace_id: Optional[str] = None) -> PaginatedReport:
         """Publish a new paginated report from an RDL definition (import with nameConflict Abort) (POST /api/items/paginated-report)."""

@@ -5,7 +5,7 @@ import asyncio
 import time
 from typing import Any, Dict, Optional
 
-from ._operations import AsyncOperations, InstallAppBody, InstallJob, Operations, StartPaginatedReportExportBody
+from ._operations import AsyncOperations, InstallAppBody, InstallJob, InstallPlan, Operations, StartPaginatedReportExportBody
 from .errors import SvcError, SvcTimeoutError
 
 POLL_INTERVAL = 5.0  # seconds between polls of an install job (SPEC.md: the client polls every 5 s)
@@ -20,6 +20,10 @@ class Client(Operations):
     def install_app(self, app_id: str, body: InstallAppBody) -> "InstallJobHandle":  # type: ignore[override]
         """Start installing a curated app; `.wait()` on the answer polls the job until it finishes."""
         return InstallJobHandle(self, super().install_app(app_id, body), "jobId")
+
+    def plan(self, app_id: str, body: InstallAppBody) -> InstallPlan:
+        """What installing the app with this install body would do, per item (create, update with a diff, no-change, blocked with the gate); changes nothing."""
+        return self.plan_install(app_id, body)  # type: ignore[arg-type]
 
     def retry_install_step(self, job_id: str, step_index: str) -> "InstallJobHandle":  # type: ignore[override]
         """Re-open one provisioning step for the service's worker (202): the job, running again; `.wait()` polls it until it finishes."""
@@ -56,6 +60,10 @@ class AsyncClient(AsyncOperations):
     async def install_app(self, app_id: str, body: InstallAppBody) -> "AsyncInstallJobHandle":  # type: ignore[override]
         """Start installing a curated app; `await handle.wait()` polls the job until it finishes."""
         return AsyncInstallJobHandle(self, await super().install_app(app_id, body), "jobId")
+
+    async def plan(self, app_id: str, body: InstallAppBody) -> InstallPlan:
+        """What installing the app with this install body would do, per item (create, update with a diff, no-change, blocked with the gate); changes nothing."""
+        return await self.plan_install(app_id, body)  # type: ignore[arg-type]
 
     async def retry_install_step(self, job_id: str, step_index: str) -> "AsyncInstallJobHandle":  # type: ignore[override]
         """Re-open one provisioning step for the service's worker (202): the job, running again; `await handle.wait()` polls it until it finishes."""

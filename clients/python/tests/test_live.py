@@ -133,6 +133,23 @@ def test_install_an_app_and_wait_for_it(client: Client, workspace: dict) -> None
     assert events and events[-1] in ("done", "failed")
 
 
+def test_plan_before_and_after_an_install(client: Client, workspace: dict) -> None:
+    body = {"workspaceId": workspace["id"]}
+    before = client.plan("app-lakehouse-inspector", body)
+    assert before["appId"] == "app-lakehouse-inspector" and before["version"]
+    live = [i for i in before["items"] if i["action"] != "stored"]
+    assert live and all(i["action"] == "create" for i in live), before
+    assert all(i["calls"] for i in live)
+    client.install_app("app-lakehouse-inspector", body).wait(interval=0.2, timeout=180)
+    after = client.plan("app-lakehouse-inspector", body)
+    assert [i["action"] for i in after["items"] if i["action"] != "stored"] == ["no-change"] * len(live), after
+    assert all(i.get("resourceId") for i in after["items"] if i["action"] == "no-change")
+    with pytest.raises(SvcNotFoundError):
+        client.plan("app-no-such-app", body)
+    with pytest.raises(SvcBadRequestError):
+        client.plan("app-lakehouse-inspector", {"workspaceId": workspace["id"], "targetOverrides": {"kqlDatabase": "x"}})
+
+
 def test_retry_a_step_and_wait_for_the_job(client: Client, workspace: dict) -> None:
     job = client.install_app("app-lakehouse-inspector", {"workspaceId": workspace["id"]}).wait(interval=0.2, timeout=180)
     step = job["provision"]["steps"][0]

@@ -47,6 +47,8 @@ import { InstallWorker } from './install/worker.js';
 import { InstallService } from './install/install-service.js';
 import { installRoutes } from './install/routes.js';
 import { INSTALL_SCHEMAS } from './install/schemas.js';
+import { PlanService } from './install/plan-service.js';
+import { PLAN_SCHEMAS, planRoutes } from './install/plan-routes.js';
 import { ThreadService } from './thread/thread-service.js';
 import { THREAD_SCHEMAS, threadRoutes } from './thread/routes.js';
 import { IdentityService } from './identity/identity-service.js';
@@ -181,6 +183,7 @@ export async function buildApp(
           heartbeatMs: Math.floor(config.install.leaseMs / 3),
         });
   const installs = new InstallService({ jobs, catalog, workspaces, tenancy, onAccepted: () => worker?.poke() });
+  const plans = new PlanService({ installs, tenancy, profile, backends });
   workspaces.busy = (tenantId, workspaceId) => jobs.hasRunning(tenantId, workspaceId);
   const thread = new ThreadService(store.db, workspaces);
   const identity = await IdentityService.create({
@@ -228,6 +231,7 @@ export async function buildApp(
     ItemSchema,
     ...CATALOG_SCHEMAS,
     ...INSTALL_SCHEMAS,
+    ...PLAN_SCHEMAS,
     ...THREAD_SCHEMAS,
     ...IDENTITY_SCHEMAS,
     ...REPORT_SCHEMAS,
@@ -267,6 +271,7 @@ export async function buildApp(
   await app.register(itemRoutes(items, new ReadCache(store.versions, ['items', 'workspaces'], config.store.readCacheMs)));
   await app.register(catalogRoutes(catalog));
   await app.register(installRoutes(installs));
+  await app.register(planRoutes(plans));
   await app.register(threadRoutes(thread));
   await app.register(identityRoutes(identity, tenancy));
   await app.register(reportRoutes(reports));

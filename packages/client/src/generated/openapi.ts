@@ -533,6 +533,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/apps/{appId}/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What installing the app would do, per item (create, update with a diff, no-change, blocked with the gate), changing nothing
+         * @description Takes the install body and validates it as the install does. Each live item is read from its backing service with read-only calls (lists, GETs, getDefinition, KQL .show commands, the report Export, SQL SELECTs) and compared with what provisioning would send. Answered synchronously within 25 s (inside the gateway window); a plan whose reads take longer answers 504 plan_timeout naming the items not read, and nothing is changed.
+         */
+        post: operations["planInstall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/apps/install-jobs": {
         parameters: {
             query?: never;
@@ -1481,6 +1501,13 @@ export interface components {
             updatedAt: string;
             workspaceId: string;
         };
+        InstallPlan: {
+            appId: string;
+            items: components["schemas"]["PlanItem"][];
+            mode: string;
+            version: string;
+            workspaceId: string;
+        };
         Item: {
             /** @description the curated app that installed it */
             appId: string | null;
@@ -1532,6 +1559,46 @@ export interface components {
             webUrl: string;
             /** @description the service workspace */
             workspaceId: string;
+        };
+        PlanItem: {
+            /** @description create: the live resource does not exist; update: it differs from what would be sent (see diff); no-change; blocked: a gate stops it (see gate); failed: reading it failed (error, or code and message); stored: kept in the service only */
+            action: "create" | "update" | "no-change" | "blocked" | "failed" | "stored";
+            /** @description the backing calls an install makes for the item */
+            calls?: {
+                /** @description what the call carries when the path does not say it: a KQL command, a T-SQL statement */
+                command?: string;
+                /**
+                 * @description an HTTP method, or the T-SQL endpoint's LOGIN and BATCH
+                 * @enum {string}
+                 */
+                method: "GET" | "PUT" | "POST" | "DELETE" | "LOGIN" | "BATCH";
+                /** @description relative to the service's address; {name} stands for one segment or value, {ws} is the platform workspace, {id} the item's live id */
+                path: string;
+                /**
+                 * @description the backing service called
+                 * @enum {string}
+                 */
+                service: "data-platform" | "onelake" | "arm" | "kql" | "search" | "sql" | "reporting";
+                /** @description how many such calls the content makes */
+                times?: number;
+                /**
+                 * @description new: if new; existing: if it exists; accepted: while a 202 runs; pending: until ready; unseeded: if the table is empty; missing: if missing; changed: if changed; conflict: on a name conflict
+                 * @enum {string}
+                 */
+                when?: "new" | "existing" | "accepted" | "pending" | "unseeded" | "missing" | "changed" | "conflict";
+            }[];
+            code?: string;
+            /** @description unified diff from the live resource (live/<part>) to what an install sends (install/<part>) */
+            diff?: string;
+            displayName: string;
+            /** @description the backing service’s error text, unmodified */
+            error?: string;
+            gate?: components["schemas"]["RemediationGate"];
+            itemType: string;
+            key: string;
+            message?: string;
+            /** @description the live resource, when it exists */
+            resourceId?: string;
         };
         ProvisionReport: {
             mode: "shared" | "dedicated";
@@ -6118,6 +6185,155 @@ export interface operations {
             };
             /** @description An unexpected error */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    planInstall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description app id */
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true (default): also provision live; false: store items only */
+                    deploy?: boolean;
+                    /** @description default shared */
+                    mode?: "shared" | "dedicated";
+                    /** @description dedicated mode only (and required there): every platform workspace and address must be assigned to the tenant by the deployment operator, and under the cloud’s allowed DNS suffixes */
+                    targetOverrides?: {
+                        /** @description the KQL cluster’s URI: https://host or host[:port], under the cloud’s DNS suffixes and assigned to the tenant */
+                        kqlClusterUri?: string;
+                        /** @description the KQL database name (default: each item’s own) */
+                        kqlDatabase?: string;
+                        /** @description the lake account’s host: https://host or host[:port], under the cloud’s DNS suffixes and assigned to the tenant */
+                        lakeAccount?: string;
+                        /** @description the lake container */
+                        lakeContainer?: string;
+                        /** @description a platform workspace assigned to the tenant (a GUID) */
+                        platformWorkspaceId?: string;
+                        /** @description the search service’s URI: https://host or host[:port], under the cloud’s DNS suffixes and assigned to the tenant */
+                        searchService?: string;
+                        /** @description the dedicated pool */
+                        warehouseDatabase?: string;
+                        /** @description the warehouse’s T-SQL server: https://host or host[:port], under the cloud’s DNS suffixes and assigned to the tenant */
+                        warehouseServer?: string;
+                        /** @description the Synapse workspace name */
+                        warehouseWorkspace?: string;
+                    };
+                    /** @description target workspace */
+                    workspaceId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description always true: every success answers ok true */
+                        ok: true;
+                        plan: components["schemas"]["InstallPlan"];
+                    };
+                };
+            };
+            /** @description Invalid input; the error names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller lacks the scope the operation needs, or a CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown id, or one of another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request line and headers are over the size limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -55,3 +55,7 @@ export type TargetOverrides = NonNullable<Body<'installApp'>['targetOverrides']>
 export type ThreadEdge = Schema<'ThreadEdge'>;
 
 export const EDGE_KINDS = ['feeds', 'reads-from', 'visualizes', 'triggers-on', 'runs'] as const;
+
+/** What installing an app would do now, per item, read from the backing services (POST /api/apps/{appId}/plan). */
+export type InstallPlanAnswer = Schema<'InstallPlan'>;
+export type PlanItem = Schema<'PlanItem'>;

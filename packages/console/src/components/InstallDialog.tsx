@@ -18,6 +18,7 @@ import {
 import { useNavigate } from 'react-router-dom';
 import { useApp } from '../api/catalog';
 import { useStartInstall } from '../api/jobs';
+import type { PlanRequest } from '../api/plan';
 import { trackJob } from '../api/tracked-jobs';
 import type { TargetOverrides } from '../api/types';
 import { useWorkspaces } from '../api/workspaces';
@@ -51,20 +52,23 @@ export function InstallDialog({ appId, initialWorkspaceId, onClose }: { appId: s
   const wsId = workspaceId || workspaces.data?.[0]?.id || '';
   const appName = app.data?.displayName ?? appId;
 
+  const targetOverrides = Object.fromEntries(
+    Object.entries(overrides)
+      .filter(([, v]) => v?.trim())
+      .map(([k, v]) => [k, v!.trim()]),
+  );
+  const body: PlanRequest = {
+    workspaceId: wsId,
+    deploy,
+    mode,
+    ...(mode === 'dedicated' && Object.keys(targetOverrides).length ? { targetOverrides } : {}),
+  };
+  // The live plan is read for the body as chosen; while dedicated targets are typed, only once they name something.
+  const planned = wsId && (mode === 'shared' || !deploy || body.targetOverrides) ? body : undefined;
+
   const submit = () => {
-    const targetOverrides = Object.fromEntries(
-      Object.entries(overrides)
-        .filter(([, v]) => v?.trim())
-        .map(([k, v]) => [k, v!.trim()]),
-    );
     start.mutate(
-      {
-        appId,
-        workspaceId: wsId,
-        deploy,
-        mode,
-        ...(mode === 'dedicated' && Object.keys(targetOverrides).length ? { targetOverrides } : {}),
-      },
+      { appId, ...body },
       {
         onSuccess: (r) => {
           trackJob({ jobId: r.jobId, appId, appName, workspaceId: wsId, startedAt: new Date().toISOString() });
@@ -142,7 +146,7 @@ export function InstallDialog({ appId, initialWorkspaceId, onClose }: { appId: s
                         </fieldset>
                       )}
                       <RequestState query={app} label="the app's plan">
-                        {(a) => <InstallPlan app={a} deploy={deploy} mode={mode} />}
+                        {(a) => <InstallPlan app={a} request={planned} />}
                       </RequestState>
                     </>
                   )

@@ -1,54 +1,121 @@
-import { Badge, Text, makeStyles, tokens } from '@fluentui/react-components';
-import type { AppDetail } from '../api/types';
+import { Badge, Button, Spinner, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { type PlanRequest, useInstallPlan } from '../api/plan';
+import type { AppDetail, PlanItem } from '../api/types';
 import { ItemTypeIcon } from './ItemTypeIcon';
+import { ErrorMessage } from './RequestState';
 
 const useStyles = makeStyles({
   list: {
     display: 'grid',
     gap: '2px',
-    maxHeight: '260px',
+    maxHeight: '320px',
     overflowY: 'auto',
     border: `1px solid ${tokens.colorNeutralStroke2}`,
     borderRadius: tokens.borderRadiusMedium,
     padding: '4px 8px',
   },
   row: { display: 'grid', gridTemplateColumns: '20px minmax(0, 1fr) auto', gap: '8px', alignItems: 'center', padding: '4px 0' },
-  action: { gridColumn: '2 / 4', color: tokens.colorNeutralForeground3 },
+  detail: { gridColumn: '2 / 4', color: tokens.colorNeutralForeground3 },
+  gate: { gridColumn: '2 / 4', color: tokens.colorPaletteDarkOrangeForeground1 },
+  diff: {
+    gridColumn: '2 / 4',
+    margin: 0,
+    maxHeight: '220px',
+    overflow: 'auto',
+    fontFamily: tokens.fontFamilyMonospace,
+    fontSize: tokens.fontSizeBase200,
+    background: tokens.colorNeutralBackground3,
+    padding: '6px',
+    whiteSpace: 'pre',
+  },
 });
 
-/** What installing the app will do, item by item, for the chosen deploy setting. */
-export function InstallPlan({ app, deploy, mode }: { app: AppDetail; deploy: boolean; mode: string }) {
+type BadgeColor = 'brand' | 'success' | 'informative' | 'warning' | 'danger' | 'subtle';
+const ACTION: Record<PlanItem['action'], { label: string; color: BadgeColor }> = {
+  create: { label: 'create', color: 'brand' },
+  update: { label: 'update', color: 'warning' },
+  'no-change': { label: 'no change', color: 'success' },
+  blocked: { label: 'blocked', color: 'danger' },
+  failed: { label: 'read failed', color: 'danger' },
+  stored: { label: 'stored only', color: 'subtle' },
+};
+
+/** One item of the live plan: its action, then the gate, the failure or the diff (expandable) that goes with it. */
+function PlanRow({ item }: { item: PlanItem }) {
   const s = useStyles();
-  const live = app.items.filter((i) => i.provisioning === 'live').length;
+  const action = ACTION[item.action];
+  return (
+    <div className={s.row} data-testid="plan-item" data-action={item.action}>
+      <ItemTypeIcon itemType={item.itemType} title={item.itemType} />
+      <Text truncate wrap={false}>
+        {item.displayName}
+      </Text>
+      <Badge appearance="tint" color={action.color}>
+        {action.label}
+      </Badge>
+      {item.gate && (
+        <Text size={200} className={s.gate} role="note">
+          {item.gate.reason}: {item.gate.remediation}
+        </Text>
+      )}
+      {item.action === 'failed' && (
+        <Text size={200} className={s.gate}>
+          {item.error ?? item.message}
+        </Text>
+      )}
+      {item.message && item.action === 'update' && (
+        <Text size={200} className={s.detail}>
+          {item.message}
+        </Text>
+      )}
+      {item.diff && (
+        <details className={s.detail}>
+          <summary>What changes ({item.diff.split('\n').filter((l) => /^[-+][^-+]/.test(l)).length} lines)</summary>
+          <pre className={s.diff} data-testid="plan-diff">
+            {item.diff}
+          </pre>
+        </details>
+      )}
+    </div>
+  );
+}
+
+/** What installing the app would do now, item by item: read live from the backing services before Install. */
+export function InstallPlan({ app, request }: { app: AppDetail; request: PlanRequest | undefined }) {
+  const s = useStyles();
+  const plan = useInstallPlan(app.id, request);
+  const counts = plan.data?.items.reduce<Record<string, number>>((n, i) => ({ ...n, [i.action]: (n[i.action] ?? 0) + 1 }), {});
   return (
     <section aria-label="Install plan">
-      <Text block weight="semibold" style={{ marginBottom: 4 }}>
-        Plan
-      </Text>
-      <Text block size={200} style={{ marginBottom: 6 }}>
-        {app.items.length} items are stored in the workspace.{' '}
-        {deploy
-          ? `${live} are then provisioned live in the ${mode} backing services; the rest stay stored only.`
-          : 'Nothing is provisioned: deploy is off.'}
-      </Text>
-      <div className={s.list}>
-        {app.items.map((i) => (
-          <div key={i.key} className={s.row} data-testid="plan-item">
-            <ItemTypeIcon itemType={i.itemType} title={i.itemType} />
-            <Text truncate wrap={false}>
-              {i.displayName}
-            </Text>
-            <Badge appearance="tint" color={i.provisioning === 'live' && deploy ? 'brand' : 'subtle'}>
-              {i.provisioning === 'live' ? (deploy ? `live · ${i.backing ?? ''}` : 'live, skipped') : 'stored only'}
-            </Badge>
-            {deploy && i.provisioning === 'live' && (
-              <Text size={200} className={s.action}>
-                {i.action}
-              </Text>
-            )}
-          </div>
-        ))}
+      <div style={{ display: 'flex', alignItems: 'center', gap: 8, marginBottom: 4 }}>
+        <Text weight="semibold">Plan</Text>
+        <Button size="small" appearance="subtle" onClick={() => void plan.refetch()} disabled={plan.isFetching || !request}>
+          Plan again
+        </Button>
       </div>
+      {request?.deploy === false && (
+        <Text block size={200} style={{ marginBottom: 6 }}>
+          Nothing is provisioned: deploy is off.
+        </Text>
+      )}
+      {plan.isFetching && !plan.data && <Spinner size="tiny" label="Reading the live state of each item…" labelPosition="after" />}
+      {plan.isError && <ErrorMessage error={plan.error} title="The plan could not be made" />}
+      {plan.data && counts && (
+        <>
+          <Text block size={200} style={{ marginBottom: 6 }} data-testid="plan-summary">
+            {app.items.length} items, version {plan.data.version}:{' '}
+            {Object.entries(counts)
+              .map(([action, n]) => `${n} ${ACTION[action as PlanItem['action']].label}`)
+              .join(', ')}
+            . Nothing has been changed yet.
+          </Text>
+          <div className={s.list}>
+            {plan.data.items.map((i) => (
+              <PlanRow key={i.key} item={i} />
+            ))}
+          </div>
+        </>
+      )}
     </section>
   );
 }

@@ -154,9 +154,10 @@ export class DataPlatformClient {
     if (res.status === 202) await followOperation(this.pipeline, 'data-platform', this.audience, res);
   }
 
-  /** An item's definition as the platform stores it (getDefinition); follows a 202 to the operation's result. */
-  async getDefinition(workspaceId: string, itemId: string): Promise<Definition> {
-    const res = await this.send('POST', this.url(backingPath`/workspaces/${workspaceId}/items/${itemId}/getDefinition`));
+  /** An item's definition as the platform stores it (getDefinition, in `format` if given); follows a 202 to the operation's result. */
+  async getDefinition(workspaceId: string, itemId: string, format?: string): Promise<Definition> {
+    const query = format ? `format=${encodeURIComponent(format)}` : '';
+    const res = await this.send('POST', this.url(backingPath`/workspaces/${workspaceId}/items/${itemId}/getDefinition`, query));
     const result = res.status === 202 ? await followOperation(this.pipeline, 'data-platform', this.audience, res) : res;
     if (!result?.text)
       throw new BackingError('data-platform', res.status, res.text, 'OperationHasNoResult', 'getDefinition finished without a definition');

@@ -29,6 +29,14 @@ export class KqlClient {
     return { id: body.id ?? `${clusterResourceId}/databases/${database}`, created: res.status === 201 || res.status === 202 };
   }
 
+  /** The database under the cluster as the resource manager holds it (GET), or undefined when there is none (404). */
+  async getDatabase(clusterResourceId: string, database: string): Promise<{ id: string } | undefined> {
+    const url = `${this.armUrl}${clusterResourceId}${backingPath`/databases/${database}`}?api-version=${ARM_API_VERSION}`;
+    const res = await this.pipeline.send({ service: 'arm', method: 'GET', url, audience: this.armAudience, accept: [404] });
+    if (res.status === 404) return undefined;
+    return { id: res.json<{ id?: string }>().id ?? `${clusterResourceId}/databases/${database}` };
+  }
+
   /** Runs a management command (.create table, .ingest inline, …); returns the primary V1 table's rows. */
   async mgmt(clusterUri: string, database: string, csl: string): Promise<unknown[][]> {
     const res = await this.pipeline.send({

@@ -22,6 +22,18 @@ export class SearchClient {
     return { created: res.status === 201 };
   }
 
+  /** The index as the service holds it (GET), or undefined when there is none (404). */
+  async getIndex(service: string, name: string): Promise<Record<string, unknown> | undefined> {
+    const res = await this.pipeline.send({
+      service: 'search',
+      method: 'GET',
+      url: `${service}${backingPath`/indexes/${name}`}?api-version=${SEARCH_API_VERSION}`,
+      audience: this.audience,
+      accept: [404],
+    });
+    return res.status === 404 ? undefined : res.json<Record<string, unknown>>();
+  }
+
   /** Uploads documents with mergeOrUpload (idempotent by key); returns per-document results and whether any failed (207). */
   async indexDocuments(service: string, indexName: string, documents: Array<Record<string, unknown>>) {
     const res = await this.pipeline.send({

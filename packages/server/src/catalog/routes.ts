@@ -7,7 +7,7 @@ import { describeApp } from './describe-app.js';
 import type { Catalog, CuratedApp } from './types.js';
 
 const Enum = (values: readonly string[], description: string) => Type.Unsafe<string>({ type: 'string', enum: [...values], description });
-const PlannedCall = Type.Object({
+export const PlannedCall = Type.Object({
   service: Enum(CALL_SERVICES, 'the backing service called'),
   method: Enum(CALL_METHODS, "an HTTP method, or the T-SQL endpoint's LOGIN and BATCH"),
   path: Type.String({

@@ -1,14 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
-import type { Catalog } from '../catalog/types.js';
+import type { Catalog, CuratedApp } from '../catalog/types.js';
 import { ConflictError, ForbiddenError, InputError, NotFoundError } from '../errors.js';
 import type { PageRequest } from '../store/paging.js';
-import type { WorkspaceService } from '../workspaces/workspace-service.js';
+import type { Workspace, WorkspaceService } from '../workspaces/workspace-service.js';
 import { isLive } from '../item-types/index.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { hasScope } from '../auth/scopes.js';
 import type { JobStore } from './job-store.js';
 import type { InstallJob, Mode, TargetOverrides } from './types.js';
+
+/** The body of an install (and of its plan). */
+export interface InstallBody {
+  workspaceId: string;
+  deploy?: boolean;
+  mode?: Mode;
+  targetOverrides?: TargetOverrides;
+}
 
 /** Whether an item of this type gets a provisioning step at install. */
 export const provisionedAtInstall = isLive;
@@ -25,12 +33,11 @@ export class InstallService {
     },
   ) {}
 
-  /** Validates caller, workspace, app and body; writes the job and its work in one transaction. */
-  async start(
-    caller: Caller,
-    appId: string,
-    body: { workspaceId: string; deploy?: boolean; mode?: Mode; targetOverrides?: TargetOverrides },
-  ) {
+  /**
+   * Validates caller, workspace, app and body as an install accepts them (the plan asks the same): 404 for an unknown
+   * app or another tenant's workspace or target, 400 naming the field, 403 without the scope a dedicated install needs.
+   */
+  async accept(caller: Caller, appId: string, body: InstallBody): Promise<{ app: CuratedApp; mode: Mode; workspace: Workspace }> {
     const app = this.deps.catalog.get(appId);
     if (!app) throw new NotFoundError('App', appId);
     const mode = body.mode ?? 'shared';
@@ -45,9 +52,15 @@ export class InstallService {
         );
       }
     }
-    await this.deps.workspaces.get(caller, body.workspaceId);
+    const workspace = await this.deps.workspaces.get(caller, body.workspaceId);
     // Every platform workspace and address of a dedicated install is the tenant's, or the install is not accepted.
     if (body.targetOverrides) await this.deps.tenancy.checkOverrides(caller.tenantId, body.targetOverrides, true);
+    return { app, mode, workspace };
+  }
+
+  /** Validates caller, workspace, app and body (accept); writes the job and its work in one transaction. */
+  async start(caller: Caller, appId: string, body: InstallBody) {
+    const { app, mode } = await this.accept(caller, appId, body);
     const id = randomUUID();
     await this.deps.jobs.create(
       {

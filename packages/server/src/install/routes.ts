@@ -3,8 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, Id, Ok, PageQuery } from '../http/schemas.js';
 import { pageRequest } from '../store/paging.js';
 import type { InstallService } from './install-service.js';
-import { InstallJobSchema, TargetOverridesSchema } from './schemas.js';
-import { MODES } from './types.js';
+import { InstallBodySchema, InstallJobSchema } from './schemas.js';
 
 const JobParams = Type.Object({ jobId: Id('install job id') });
 
@@ -21,20 +20,7 @@ export const installRoutes =
           tags: ['install'],
           summary: 'Install a curated app into a workspace; answers 202 at once with the job id to poll',
           params: Type.Object({ appId: Id('app id') }),
-          body: Type.Object(
-            {
-              workspaceId: Id('target workspace'),
-              deploy: Type.Optional(Type.Boolean({ description: 'true (default): also provision live; false: store items only' })),
-              mode: Type.Optional(
-                Type.Union(
-                  MODES.map((m) => Type.Literal(m)),
-                  { description: 'default shared' },
-                ),
-              ),
-              targetOverrides: Type.Optional(TargetOverridesSchema),
-            },
-            { additionalProperties: false },
-          ),
+          body: InstallBodySchema,
           response: { 202: Type.Object({ ok: Ok, jobId: Type.String(), totalItems: Type.Integer() }), ...errors(404) },
         },
       },

@@ -262,7 +262,7 @@ async function recordItemState(db: Db, itemId: string, result: StepResult, tenan
 }
 
 /** Replaces ${item:<key>.id|sqlEndpoint|sqlEndpointId}, ${workspace.id} and ${bi.apiHost} with the live values of this install. */
-function bindContent(content: unknown, results: Map<string, StepResult>, target: ResolvedTarget, profile: CloudProfile): any {
+export function bindContent(content: unknown, results: Map<string, StepResult>, target: ResolvedTarget, profile: CloudProfile): any {
   return resolveBindings(content, (token) => {
     if (token === 'workspace.id') return target.platformWorkspaceId;
     if (token === 'bi.apiHost') return new URL(profile.biApiUrl).host;

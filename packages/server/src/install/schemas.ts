@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { PlatformWorkspaceId } from '../http/schemas.js';
+import { Id, PlatformWorkspaceId } from '../http/schemas.js';
 import { NAME_PATTERNS } from '../tenancy/resources.js';
 import { JOB_STATUSES, MODES, OUTCOMES, PHASES, STEP_STATUSES } from './types.js';
 
@@ -98,6 +98,22 @@ export const TargetOverridesSchema = Type.Object(
     description:
       'dedicated mode only (and required there): every platform workspace and address must be assigned to the tenant by the deployment operator, and under the cloud’s allowed DNS suffixes',
   },
+);
+
+/** The body of an install, and of its plan. */
+export const InstallBodySchema = Type.Object(
+  {
+    workspaceId: Id('target workspace'),
+    deploy: Type.Optional(Type.Boolean({ description: 'true (default): also provision live; false: store items only' })),
+    mode: Type.Optional(
+      Type.Union(
+        MODES.map((m) => Type.Literal(m)),
+        { description: 'default shared' },
+      ),
+    ),
+    targetOverrides: Type.Optional(TargetOverridesSchema),
+  },
+  { additionalProperties: false },
 );
 
 export const INSTALL_SCHEMAS = [Gate, StepResultSchema, ProvisionReportSchema, InstallJobSchema];

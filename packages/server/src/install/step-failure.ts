@@ -1,4 +1,5 @@
 import { diagnosisLink, verdictOf } from '../backends/failures.js';
+import { StepRefused } from '../provisioning/context.js';
 import type { StepResult } from './types.js';
 
 /**
@@ -28,6 +29,7 @@ export function failedStep(err: unknown, itemType: string, steps: string[]): Ste
     if (err.body) return { status: 'failed', error: err.body, ...(err.code ? { code: err.code } : {}), steps, diagnosis };
     return { status: 'failed', code: err.code ?? 'backing_unreachable', message: err.message, steps, diagnosis };
   }
+  if (err instanceof StepRefused) return { status: 'failed', code: err.code, message: err.message, steps };
   steps.push(`the ${itemType} provisioner stopped on an internal error`);
   return {
     status: 'failed',

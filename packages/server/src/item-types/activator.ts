@@ -4,6 +4,7 @@ import { validateActivator } from '../catalog/validate-consumers.js';
 import { raiseGate } from '../backends/failures.js';
 import type { TypedProvisionContext } from '../provisioning/context.js';
 import { ensurePlatformItem, platformItemCalls, platformPart, stableGuid, type PlatformKind } from '../provisioning/platform-item.js';
+import { platformLifecycle } from '../provisioning/platform-read.js';
 import { Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 import type { ItemTypeId } from './index.js';
@@ -80,6 +81,11 @@ function entitiesOf(ctx: TypedProvisionContext<ActivatorContent>): Entity[] {
   ];
 }
 
+/** The definition an activator's provisioning sends: its entities in ReflexEntities.json and the .platform part. */
+function definitionOf(ctx: TypedProvisionContext<ActivatorContent>, entities = entitiesOf(ctx)): Definition {
+  return { format: 'json', parts: [part(ENTITIES, JSON.stringify(entities, null, 2)), platformPart(ctx, 'Reflex')] };
+}
+
 /** The rules of `wanted` the read-back definition does not hold (by identifier, name and type). */
 export function missingRules(wanted: Entity[], definition: Definition): string[] {
   const found = definition.parts.find((p) => p.path === ENTITIES);
@@ -112,10 +118,10 @@ export const activator: LiveItemType<'activator', typeof ActivatorContent> = {
   dependsOn: (c) => [c.source],
   calls: () =>
     platformItemCalls(PLATFORM, true, [{ service: 'data-platform', method: 'POST', path: '/workspaces/{ws}/items/{id}/getDefinition' }]),
+  ...platformLifecycle(PLATFORM, (ctx: TypedProvisionContext<ActivatorContent>) => definitionOf(ctx)),
   async provision(ctx) {
     const entities = entitiesOf(ctx);
-    const definition = { format: 'json', parts: [part(ENTITIES, JSON.stringify(entities, null, 2)), platformPart(ctx, 'Reflex')] };
-    const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition });
+    const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition: definitionOf(ctx, entities) });
     const ws = ctx.target.platformWorkspaceId!;
     const rules = entities.filter((e) => e.type === 'rule-v1');
     const secondaryIds = { platformWorkspaceId: ws, ...Object.fromEntries(rules.map((e) => [String(e.payload.name), e.uniqueIdentifier])) };

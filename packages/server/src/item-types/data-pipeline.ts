@@ -1,7 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { part } from '../backends/data-platform.js';
 import { validatePipeline } from '../catalog/validate-flows.js';
+import type { TypedProvisionContext } from '../provisioning/context.js';
 import { ensurePlatformItem, platformItemCalls, platformPart, type PlatformKind } from '../provisioning/platform-item.js';
+import { platformLifecycle } from '../provisioning/platform-read.js';
 import { Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 
@@ -27,6 +29,19 @@ export type PipelineContent = Static<typeof PipelineContent>;
 
 const PLATFORM: PlatformKind = { type: 'DataPipeline', collection: 'dataPipelines' };
 
+/** The definition a pipeline's provisioning sends; activities already carry the live ids of what they use (bindings resolved by the runner). */
+function definitionOf(ctx: TypedProvisionContext<PipelineContent>) {
+  const c = ctx.content;
+  const pipelineContent = {
+    properties: {
+      description: c.description ?? ctx.item.description,
+      activities: c.activities,
+      ...(c.parameters ? { parameters: c.parameters } : {}),
+    },
+  };
+  return { parts: [part('pipeline-content.json', JSON.stringify(pipelineContent, null, 2)), platformPart(ctx, 'DataPipeline')] };
+}
+
 /** data-pipeline: POST /workspaces/{ws}/dataPipelines, then update definition; notebook activities point at the app's live notebook. */
 export const dataPipeline: LiveItemType<'data-pipeline', typeof PipelineContent> = {
   id: 'data-pipeline',
@@ -41,22 +56,11 @@ export const dataPipeline: LiveItemType<'data-pipeline', typeof PipelineContent>
   edges: { from: ['runs', 'feeds', 'reads-from'], to: ['runs'] },
   // The notebooks, pipelines and lakehouses it runs are named by ${item:<key>.id} bindings: those are its dependencies.
   calls: () => platformItemCalls(PLATFORM, true),
+  ...platformLifecycle(PLATFORM, definitionOf),
   async provision(ctx) {
     const ws = ctx.target.platformWorkspaceId ?? '';
-    // Activities already carry the live ids of the notebooks, pipelines and lakehouses they use (bindings resolved by the runner).
-    const c = ctx.content;
-    const notebookId = c.notebook ? ctx.dependency(c.notebook)?.resourceId : undefined;
-    const pipelineContent = {
-      properties: {
-        description: c.description ?? ctx.item.description,
-        activities: c.activities,
-        ...(c.parameters ? { parameters: c.parameters } : {}),
-      },
-    };
-    const definition = {
-      parts: [part('pipeline-content.json', JSON.stringify(pipelineContent, null, 2)), platformPart(ctx, 'DataPipeline')],
-    };
-    const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition });
+    const notebookId = ctx.content.notebook ? ctx.dependency(ctx.content.notebook)?.resourceId : undefined;
+    const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition: definitionOf(ctx) });
     return {
       status: created ? 'created' : 'exists',
       resourceId: item.id,

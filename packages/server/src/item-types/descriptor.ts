@@ -83,19 +83,26 @@ export interface StoredItemType<Id extends string, S extends TSchema = TSchema, 
   provision?: never;
 }
 
+/**
+ * A live resource's content as text, by part: a definition part's path, a table or view, an index field. What an install
+ * would send and what the backing service holds are both put in this shape, so one comparison serves plan and drift.
+ */
+export type LiveParts = Record<string, string>;
+
 /** A live resource as a lifecycle operation reads it: its id in the backing service and what it holds now. */
 export interface LiveState {
   resourceId: string;
-  content?: unknown;
+  /** What dependants bind to, as a provisioning step reports it (the platform workspace, a SQL endpoint, a database). */
+  secondaryIds?: Record<string, string>;
+  parts: LiveParts;
 }
 
 /**
  * A type an install provisions live. `calls` declares every backing call `provision` makes (a test holds the two
  * together against the sandbox's request log); the app page's plan text is derived from it.
  *
- * The lifecycle operations after install (issue 19: drift, apply, uninstall) live here too, as the optional members
- * `readLive`, `apply` and `remove`. No type implements them yet and nothing calls them; that issue may refine their
- * signatures, and each type that implements one declares its calls beside `calls`.
+ * The lifecycle operations after install (issue 19) live here too: `desired` and `readLive` (with the read calls it
+ * declares in `readCalls`) give the plan and drift; `apply` and `remove` are still to come.
  */
 export interface LiveItemType<Id extends string, S extends TSchema = TSchema, C = Static<S>> extends ItemTypeBase<Id, S, C> {
   backing: Backing;
@@ -105,8 +112,12 @@ export interface LiveItemType<Id extends string, S extends TSchema = TSchema, C 
   calls(content: C): readonly PlannedCall[];
   /** Creates or updates the live resource; a gate is raised by throwing GateError, a backing refusal by BackingError. */
   provision(ctx: TypedProvisionContext<C>): Promise<ProvisionOutcome>;
-  /** Issue 19: the live resource as it is now (drift compares it with the stored content), or undefined when it is gone. */
-  readLive?(ctx: TypedProvisionContext<C>): Promise<LiveState | undefined>;
+  /** What `provision` would send, as parts (built by the same function provision uses); read-only calls only. */
+  desired(ctx: TypedProvisionContext<C>): Promise<LiveParts>;
+  /** The live resource as the backing service holds it now, read with read-only calls; undefined when it does not exist. */
+  readLive(ctx: TypedProvisionContext<C>): Promise<LiveState | undefined>;
+  /** The backing calls `desired` and `readLive` make, in order (all reads: GETs, and POSTs the real API defines as reads). */
+  readCalls(content: C): readonly PlannedCall[];
   /** Issue 19: applies the item's stored content to its live resource (an edited item, or one that drifted). */
   apply?(ctx: TypedProvisionContext<C>): Promise<ProvisionOutcome>;
   /** Issue 19: deletes the live resource at uninstall; answers whether there was one to delete. */

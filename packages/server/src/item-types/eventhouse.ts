@@ -1,7 +1,7 @@
 import { validateKqlDatabase } from '../catalog/validate-stores.js';
 import { kqlContentCalls } from '../provisioning/kql.js';
 import type { LiveItemType } from './descriptor.js';
-import { KqlDatabaseContent, provisionKqlDatabase } from './kql-database.js';
+import { KqlDatabaseContent, kqlDatabaseLifecycle, provisionKqlDatabase } from './kql-database.js';
 
 /** eventhouse: provisioned as a KQL database (the eventhouse is the KQL cluster), with the same content. */
 export const eventhouse: LiveItemType<'eventhouse', typeof KqlDatabaseContent> = {
@@ -16,4 +16,5 @@ export const eventhouse: LiveItemType<'eventhouse', typeof KqlDatabaseContent> =
   edges: { from: ['feeds'], to: ['feeds', 'reads-from', 'visualizes', 'triggers-on'] },
   calls: kqlContentCalls,
   provision: provisionKqlDatabase,
+  ...kqlDatabaseLifecycle,
 };

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { part, type PlatformItem } from '../backends/data-platform.js';
 import { validateEventstream } from '../catalog/validate-flows.js';
-import type { TypedProvisionContext } from '../provisioning/context.js';
+import { StepRefused, type TypedProvisionContext } from '../provisioning/context.js';
 import { raiseGate } from '../backends/failures.js';
 import {
   ensurePlatformItem,
@@ -11,6 +11,7 @@ import {
   stableGuid,
   type PlatformKind,
 } from '../provisioning/platform-item.js';
+import { platformReadCalls, readPlatformItem, definitionParts } from '../provisioning/platform-read.js';
 import { Column, Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 import { KqlDatabaseContent } from './kql-database.js';
@@ -68,6 +69,37 @@ async function destinationOf(ctx: TypedProvisionContext<EventstreamContent>, ws:
   return { name: 'kql-destination', type: 'Eventhouse', properties };
 }
 
+/** The definition an eventstream's provisioning sends: its source, stream and destination, each node with a stable id. */
+async function definitionOf(ctx: TypedProvisionContext<EventstreamContent>) {
+  const c = ctx.content;
+  const destination = await destinationOf(ctx, platformWorkspace(ctx));
+  if (!destination) {
+    throw new StepRefused(
+      'destination_not_platform_item',
+      "The destination KQL database is not a data-platform KQL database (an eventhouse database) of the platform workspace: an eventstream writes only to an eventhouse's KQL database, named by its item id",
+    );
+  }
+  // Every node carries a stable id (the published topology's nodes have one), so a re-run sends the same definition.
+  const id = (node: string) => stableGuid(`${ctx.app.id}/${ctx.item.key}/${node}`);
+  const { type, name, description: _description, ...sourceProperties } = c.source as Record<string, unknown>;
+  const sourceName = typeof name === 'string' && name ? name : 'source';
+  const eventstream = {
+    sources: [{ id: id('source'), name: sourceName, type, properties: sourceProperties }],
+    destinations: [{ id: id('destination'), ...destination, inputNodes: [{ name: 'main-stream' }] }],
+    streams: [{ id: id('main-stream'), name: 'main-stream', type: 'DefaultStream', properties: {}, inputNodes: [{ name: sourceName }] }],
+    operators: [],
+    compatibilityLevel: '1.0',
+  };
+  const props = { retentionTimeInDays: c.retentionDays ?? 1, eventThroughputLevel: 'Low' };
+  return {
+    parts: [
+      part('eventstream.json', JSON.stringify(eventstream, null, 2)),
+      part('eventstreamProperties.json', JSON.stringify(props)),
+      platformPart(ctx, 'Eventstream'),
+    ],
+  };
+}
+
 /** eventstream: POST /workspaces/{ws}/eventstreams, then update definition with its source, stream and destination. */
 export const eventstream: LiveItemType<'eventstream', typeof EventstreamContent> = {
   id: 'eventstream',
@@ -84,37 +116,12 @@ export const eventstream: LiveItemType<'eventstream', typeof EventstreamContent>
     'database' in c.destination ? c.destination.database : 'lakehouse' in c.destination ? c.destination.lakehouse : undefined,
   ],
   calls: (c) => [...('database' in c.destination ? [KQL_DATABASES] : []), ...platformItemCalls(PLATFORM, true)],
+  desired: async (ctx) => definitionParts(await definitionOf(ctx)),
+  readLive: (ctx) => readPlatformItem(ctx, PLATFORM),
+  readCalls: (c) => platformReadCalls(PLATFORM, 'database' in c.destination ? [KQL_DATABASES] : []),
   async provision(ctx) {
-    const c = ctx.content;
     const ws = platformWorkspace(ctx);
-    const destination = await destinationOf(ctx, ws);
-    if (!destination) {
-      return {
-        status: 'failed',
-        code: 'destination_not_platform_item',
-        message:
-          "The destination KQL database is not a data-platform KQL database (an eventhouse database) of the platform workspace: an eventstream writes only to an eventhouse's KQL database, named by its item id",
-      };
-    }
-    // Every node carries a stable id (the published topology's nodes have one), so a re-run sends the same definition.
-    const id = (node: string) => stableGuid(`${ctx.app.id}/${ctx.item.key}/${node}`);
-    const { type, name, description: _description, ...sourceProperties } = c.source as Record<string, unknown>;
-    const sourceName = typeof name === 'string' && name ? name : 'source';
-    const eventstream = {
-      sources: [{ id: id('source'), name: sourceName, type, properties: sourceProperties }],
-      destinations: [{ id: id('destination'), ...destination, inputNodes: [{ name: 'main-stream' }] }],
-      streams: [{ id: id('main-stream'), name: 'main-stream', type: 'DefaultStream', properties: {}, inputNodes: [{ name: sourceName }] }],
-      operators: [],
-      compatibilityLevel: '1.0',
-    };
-    const props = { retentionTimeInDays: c.retentionDays ?? 1, eventThroughputLevel: 'Low' };
-    const definition = {
-      parts: [
-        part('eventstream.json', JSON.stringify(eventstream, null, 2)),
-        part('eventstreamProperties.json', JSON.stringify(props)),
-        platformPart(ctx, 'Eventstream'),
-      ],
-    };
+    const definition = await definitionOf(ctx);
     const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition });
     return { status: created ? 'created' : 'exists', resourceId: item.id, secondaryIds: { platformWorkspaceId: ws } };
   },

@@ -1,7 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { boundItemKeys } from '../catalog/bindings.js';
 import { EDGE_KINDS, type EdgeKind } from '../catalog/types.js';
-import type { ProvisionContext, Provisioner } from '../provisioning/context.js';
+import type { ProvisionContext, Provisioner, TypedProvisionContext } from '../provisioning/context.js';
 import { activator } from './activator.js';
 import { dashboard } from './dashboard.js';
 import { dataAgent } from './data-agent.js';
@@ -98,21 +98,35 @@ export function dependenciesOf(id: ItemTypeId, content: unknown): string[] {
   return [...new Set([...named.filter((k): k is string => Boolean(k)), ...boundItemKeys(content)])];
 }
 
+/** The context as a type's lifecycle operations get it: other items' content read by their type's schema. */
+function typed(ctx: ProvisionContext): TypedProvisionContext<unknown> {
+  return {
+    ...ctx,
+    contentOf: <S extends TSchema>(key: string, schema: S) => {
+      const other = ctx.app.items.find((i) => i.key === key);
+      if (!other) return undefined;
+      if (itemTypeOf(other.itemType).content !== schema)
+        throw new Error(`item '${key}' is a ${other.itemType}, whose content has another schema`);
+      return ctx.contentOf(key) as Static<S>;
+    },
+  };
+}
+
 /** The provisioner of a live type as the runner calls it, with the item's content typed and other items' read by their schema. */
 export function provisionerOf(id: ItemTypeId): Provisioner | undefined {
   const type = liveItemType(id);
   if (!type) return undefined;
-  return (ctx: ProvisionContext) =>
-    type.provision({
-      ...ctx,
-      contentOf: <S extends TSchema>(key: string, schema: S) => {
-        const other = ctx.app.items.find((i) => i.key === key);
-        if (!other) return undefined;
-        if (itemTypeOf(other.itemType).content !== schema)
-          throw new Error(`item '${key}' is a ${other.itemType}, whose content has another schema`);
-        return ctx.contentOf(key) as Static<S>;
-      },
-    });
+  return (ctx: ProvisionContext) => type.provision(typed(ctx));
+}
+
+/** What a plan asks of a live type: what provisioning would send, and the live resource as it is now. */
+export function plannerOf(id: ItemTypeId) {
+  const type = liveItemType(id);
+  if (!type) return undefined;
+  return {
+    desired: (ctx: ProvisionContext) => type.desired(typed(ctx)),
+    readLive: (ctx: ProvisionContext) => type.readLive(typed(ctx)),
+  };
 }
 
 /** Which item types each edge kind may join (from → to): the product of the kinds each type lets start and end at it. */

@@ -2,8 +2,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import { validateKqlDatabase } from '../catalog/validate-stores.js';
 import type { ProvisionOutcome, TypedProvisionContext } from '../provisioning/context.js';
 import { applyKqlContent, ensureDatabase, kqlContentCalls } from '../provisioning/kql.js';
+import { kqlParts, kqlReadCalls, readDatabase, readKqlObjects } from '../provisioning/kql-read.js';
 import { Column, Key, Name, Row } from './content-parts.js';
-import type { LiveItemType } from './descriptor.js';
+import type { LiveItemType, LiveState } from './descriptor.js';
 
 /** A KQL table: columns and seed rows. */
 export const KqlTable = Type.Object({ name: Name, columns: Type.Array(Column, { minItems: 1 }), seedRows: Type.Optional(Type.Array(Row)) });
@@ -28,6 +29,20 @@ export async function provisionKqlDatabase(ctx: TypedProvisionContext<KqlDatabas
   return { status: db.created || added ? 'created' : 'exists', resourceId: db.id, secondaryIds: { clusterUri: db.uri, database } };
 }
 
+/** The plan's members of a KQL database (and an eventhouse): its tables and functions, as sent and as the database holds them. */
+export const kqlDatabaseLifecycle = {
+  desired: async (ctx: TypedProvisionContext<KqlDatabaseContent>) => kqlParts(ctx.content.tables, ctx.content.functions ?? []),
+  async readLive(ctx: TypedProvisionContext<KqlDatabaseContent>): Promise<LiveState | undefined> {
+    const database = ctx.target.kqlDatabase ?? ctx.content.database;
+    const db = await readDatabase(ctx, database);
+    if (!db) return undefined;
+    const wanted = { tables: ctx.content.tables.map((t) => t.name), functions: (ctx.content.functions ?? []).map((f) => f.name) };
+    const parts = await readKqlObjects(ctx, db.uri, database, wanted);
+    return { resourceId: db.id, secondaryIds: { clusterUri: db.uri, database }, parts };
+  },
+  readCalls: (c: KqlDatabaseContent) => kqlReadCalls(c.tables.length, c.functions?.length ?? 0),
+};
+
 /** kql-database: a database on the KQL cluster with its tables, functions and seed rows. */
 export const kqlDatabase: LiveItemType<'kql-database', typeof KqlDatabaseContent> = {
   id: 'kql-database',
@@ -41,4 +56,5 @@ export const kqlDatabase: LiveItemType<'kql-database', typeof KqlDatabaseContent
   edges: { from: ['feeds'], to: ['feeds', 'reads-from', 'visualizes', 'triggers-on'] },
   calls: kqlContentCalls,
   provision: provisionKqlDatabase,
+  ...kqlDatabaseLifecycle,
 };

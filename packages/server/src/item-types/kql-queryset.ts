@@ -1,6 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { validateKqlQueries } from '../catalog/validate-consumers.js';
+import type { TypedProvisionContext } from '../provisioning/context.js';
 import { DATABASE_CALLS, ensureDatabase, ident, kqlString, mgmt } from '../provisioning/kql.js';
+import { kqlParts, kqlReadCalls, readDatabase, readKqlObjects } from '../provisioning/kql-read.js';
 import { Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 import { KqlDatabaseContent } from './kql-database.js';
@@ -11,6 +13,22 @@ export const KqlQuerysetContent = Type.Object({
   queries: Type.Array(Type.Object({ name: Name, text: Name }), { minItems: 1 }),
 });
 export type KqlQuerysetContent = Static<typeof KqlQuerysetContent>;
+
+/** The saved queries as the functions provisioning creates: a KQL name, no parameters, in the queryset's folder. */
+function functionsOf(ctx: TypedProvisionContext<KqlQuerysetContent>) {
+  const folder = `querysets/${ctx.item.displayName}`;
+  return ctx.content.queries.map((q) => ({
+    name: q.name.replace(/[^A-Za-z0-9_]/g, '_'),
+    parameters: '()',
+    body: q.text,
+    folder,
+    query: q.name,
+  }));
+}
+
+/** The database the queryset's parent names (or the dedicated target's). */
+const databaseOf = (ctx: TypedProvisionContext<KqlQuerysetContent>) =>
+  ctx.target.kqlDatabase ?? ctx.contentOf(ctx.content.database, KqlDatabaseContent)!.database;
 
 /** kql-queryset: shares its parent database; saved queries become functions in a 'querysets' folder. */
 export const kqlQueryset: LiveItemType<'kql-queryset', typeof KqlQuerysetContent> = {
@@ -36,18 +54,25 @@ export const kqlQueryset: LiveItemType<'kql-queryset', typeof KqlQuerysetContent
       times: c.queries.length,
     },
   ],
+  desired: async (ctx) => kqlParts([], functionsOf(ctx)),
+  async readLive(ctx) {
+    const database = databaseOf(ctx);
+    const db = await readDatabase(ctx, database);
+    if (!db) return undefined;
+    const parts = await readKqlObjects(ctx, db.uri, database, { tables: [], functions: functionsOf(ctx).map((f) => f.name) });
+    if (!Object.keys(parts).length) return undefined;
+    return { resourceId: `${db.id}/querysets/${ctx.item.displayName}`, secondaryIds: { clusterUri: db.uri, database }, parts };
+  },
+  readCalls: () => kqlReadCalls(0, 1),
   async provision(ctx) {
-    const parent = ctx.contentOf(ctx.content.database, KqlDatabaseContent)!;
-    const database = ctx.target.kqlDatabase ?? parent.database;
+    const database = databaseOf(ctx);
     const db = await ensureDatabase(ctx, database);
-    const folder = kqlString(`querysets/${ctx.item.displayName}`);
     let created = db.created;
     const existing = new Set((await mgmt(ctx, db.uri, database, '.show functions')).map((r) => String(r[0])));
-    for (const q of ctx.content.queries) {
-      const name = q.name.replace(/[^A-Za-z0-9_]/g, '_');
-      if (!existing.has(name)) created = true;
-      await mgmt(ctx, db.uri, database, `.create-or-alter function with (folder=${folder}) ${ident(name)}() { ${q.text} }`);
-      ctx.log(`saved query ${q.name}`);
+    for (const f of functionsOf(ctx)) {
+      if (!existing.has(f.name)) created = true;
+      await mgmt(ctx, db.uri, database, `.create-or-alter function with (folder=${kqlString(f.folder)}) ${ident(f.name)}() { ${f.body} }`);
+      ctx.log(`saved query ${f.query}`);
     }
     return {
       status: created ? 'created' : 'exists',

@@ -1,10 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { validateLakehouse } from '../catalog/validate-stores.js';
-import type { StepContext } from '../provisioning/context.js';
+import type { StepContext, TypedProvisionContext } from '../provisioning/context.js';
+import { BackingError } from '../backends/http-pipeline.js';
+import { isDirectory } from '../backends/onelake.js';
 import { raiseGate } from '../backends/failures.js';
+import { findPlatformItem } from '../provisioning/platform-read.js';
 import { ensurePlatformItem, platformItemCalls, type PlatformKind } from '../provisioning/platform-item.js';
 import { Column, Name, Row } from './content-parts.js';
-import type { LiveItemType } from './descriptor.js';
+import type { LiveItemType, LiveState } from './descriptor.js';
 
 /** A lakehouse table: its folder, Spark columns and seed rows. */
 export const LakehouseTable = Type.Object({
@@ -41,6 +44,39 @@ async function sqlEndpoint(ctx: StepContext, ws: string, id: string) {
   }
 }
 
+/** The part a lakehouse is compared as: the table folders provisioning declares under it, one a line. */
+const FOLDERS = 'table folders';
+const foldersPart = (folders: readonly string[]) => [...new Set(folders)].sort().join('\n');
+
+/** The lakehouse as it is now: its SQL endpoint, and which of the content's table folders OneLake holds. */
+async function readLakehouse(ctx: TypedProvisionContext<LakehouseContent>): Promise<LiveState | undefined> {
+  const { ws, item } = await findPlatformItem(ctx, PLATFORM.type);
+  if (!item) return undefined;
+  try {
+    const sql = (await ctx.backends.dataPlatform.getLakehouse(ws, item.id)).properties?.sqlEndpointProperties;
+    const wanted = ctx.content.tables.map((t) => t.folder);
+    const present = new Set<string>();
+    for (const parent of new Set(wanted.map((f) => f.split('/').slice(0, -1).join('/')))) {
+      const listed = await ctx.backends.oneLake.listPaths(ws, parent ? `${item.id}/${parent}` : item.id, false).catch((err) => {
+        if (err instanceof BackingError && err.status === 404) return [];
+        throw err;
+      });
+      for (const p of listed.filter(isDirectory)) present.add(p.name.slice(item.id.length + 1));
+    }
+    return {
+      resourceId: item.id,
+      secondaryIds: {
+        platformWorkspaceId: ws,
+        ...(sql?.id ? { sqlEndpointId: sql.id } : {}),
+        ...(sql?.connectionString ? { sqlEndpoint: sql.connectionString } : {}),
+      },
+      parts: { [FOLDERS]: foldersPart(wanted.filter((f) => present.has(f))) },
+    };
+  } catch (err) {
+    raiseGate(err, { profile: ctx.profile, gates: { auth: 'data-platform-auth' } });
+  }
+}
+
 /** lakehouse: POST /workspaces/{ws}/lakehouses, then declare each table folder under Tables/ in OneLake. */
 export const lakehouse: LiveItemType<'lakehouse', typeof LakehouseContent> = {
   id: 'lakehouse',
@@ -57,6 +93,13 @@ export const lakehouse: LiveItemType<'lakehouse', typeof LakehouseContent> = {
     ...platformItemCalls(PLATFORM, false),
     { service: 'onelake', method: 'PUT', path: '/{ws}/{id}/Tables/{table}?resource=directory', times: c.tables.length },
     { service: 'data-platform', method: 'GET', path: '/workspaces/{ws}/lakehouses/{id}' },
+  ],
+  desired: async (ctx) => ({ [FOLDERS]: foldersPart(ctx.content.tables.map((t) => t.folder)) }),
+  readLive: readLakehouse,
+  readCalls: () => [
+    { service: 'data-platform', method: 'GET', path: `/workspaces/{ws}/items?type=${PLATFORM.type}` },
+    { service: 'data-platform', method: 'GET', path: '/workspaces/{ws}/lakehouses/{id}', when: 'existing' },
+    { service: 'onelake', method: 'GET', path: '/{ws}?resource=filesystem&recursive=false&directory={directory}', when: 'existing' },
   ],
   async provision(ctx) {
     const { item, created } = await ensurePlatformItem(ctx, PLATFORM);

@@ -12,6 +12,7 @@ import {
   platformWorkspace,
   type PlatformKind,
 } from '../provisioning/platform-item.js';
+import { platformLifecycle } from '../provisioning/platform-read.js';
 import { Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 
@@ -80,6 +81,20 @@ async function connectionId(ctx: TypedProvisionContext<MirroredDatabaseContent>)
   return found.id;
 }
 
+/** mirroring.json as provisioning sends it: the content's, naming the resolved connection. */
+async function mirroringOf(ctx: TypedProvisionContext<MirroredDatabaseContent>) {
+  const m = ctx.content.mirroring;
+  const source = { ...m.properties.source, typeProperties: { ...m.properties.source.typeProperties, connection: await connectionId(ctx) } };
+  return { ...m, properties: { ...m.properties, source } };
+}
+
+/** The definition a mirrored database's provisioning sends: mirroring.json and the .platform part. */
+const definitionOf = (ctx: TypedProvisionContext<MirroredDatabaseContent>, mirroring: MirroredDatabaseContent['mirroring']) => ({
+  parts: [part('mirroring.json', JSON.stringify(mirroring, null, 2)), platformPart(ctx, 'MirroredDatabase')],
+});
+
+const CONNECTIONS = { service: 'data-platform', method: 'GET', path: '/connections' } as const;
+
 /** mirrored-database: GET /v1/connections to resolve its connection, then POST /workspaces/{ws}/mirroredDatabases with mirroring.json (required). */
 export const mirroredDatabase: LiveItemType<'mirrored-database', typeof MirroredDatabaseContent> = {
   id: 'mirrored-database',
@@ -91,21 +106,18 @@ export const mirroredDatabase: LiveItemType<'mirrored-database', typeof Mirrored
   content: MirroredDatabaseContent,
   validate: validateMirroredDatabase,
   edges: { from: ['feeds'], to: ['feeds', 'reads-from'] },
-  calls: () => [{ service: 'data-platform', method: 'GET', path: '/connections' }, ...platformItemCalls(PLATFORM, true)],
+  calls: () => [CONNECTIONS, ...platformItemCalls(PLATFORM, true)],
+  ...platformLifecycle(PLATFORM, async (ctx: TypedProvisionContext<MirroredDatabaseContent>) => definitionOf(ctx, await mirroringOf(ctx)), [
+    CONNECTIONS,
+  ]),
   async provision(ctx) {
     const ws = platformWorkspace(ctx);
-    const m = ctx.content.mirroring;
-    const source = {
-      ...m.properties.source,
-      typeProperties: { ...m.properties.source.typeProperties, connection: await connectionId(ctx) },
-    };
-    const mirroring = { ...m, properties: { ...m.properties, source } };
-    const definition = { parts: [part('mirroring.json', JSON.stringify(mirroring, null, 2)), platformPart(ctx, 'MirroredDatabase')] };
-    const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition });
+    const mirroring = await mirroringOf(ctx);
+    const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition: definitionOf(ctx, mirroring) });
     return {
       status: created ? 'created' : 'exists',
       resourceId: item.id,
-      secondaryIds: { platformWorkspaceId: ws, connectionId: source.typeProperties.connection },
+      secondaryIds: { platformWorkspaceId: ws, connectionId: mirroring.properties.source.typeProperties.connection },
     };
   },
 };

@@ -1,7 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { part } from '../backends/data-platform.js';
 import { validateNotebook } from '../catalog/validate-flows.js';
+import type { TypedProvisionContext } from '../provisioning/context.js';
 import { ensurePlatformItem, platformItemCalls, platformPart, type PlatformKind } from '../provisioning/platform-item.js';
+import { platformLifecycle } from '../provisioning/platform-read.js';
 import { Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 
@@ -43,6 +45,15 @@ export function notebookSource(content: { language: string; cells: Array<{ kind:
   return lines.join('\n');
 }
 
+/** The definition a notebook's provisioning sends: its source and the .platform part. */
+function definitionOf(ctx: TypedProvisionContext<NotebookContent>) {
+  const lakehouseName = ctx.content.lakehouse ? ctx.app.items.find((i) => i.key === ctx.content.lakehouse)?.displayName : undefined;
+  return {
+    format: 'fabricGitSource',
+    parts: [part('notebook-content.py', notebookSource(ctx.content, lakehouseName)), platformPart(ctx, 'Notebook')],
+  };
+}
+
 /** notebook: POST /workspaces/{ws}/notebooks, then update definition (SPEC.md). */
 export const notebook: LiveItemType<'notebook', typeof NotebookContent> = {
   id: 'notebook',
@@ -57,13 +68,9 @@ export const notebook: LiveItemType<'notebook', typeof NotebookContent> = {
   edges: { from: ['feeds', 'reads-from'], to: ['runs'] },
   dependsOn: (c) => [c.lakehouse],
   calls: () => platformItemCalls(PLATFORM, true),
+  ...platformLifecycle(PLATFORM, definitionOf),
   async provision(ctx) {
-    const lakehouseName = ctx.content.lakehouse ? ctx.app.items.find((i) => i.key === ctx.content.lakehouse)?.displayName : undefined;
-    const definition = {
-      format: 'fabricGitSource',
-      parts: [part('notebook-content.py', notebookSource(ctx.content, lakehouseName)), platformPart(ctx, 'Notebook')],
-    };
-    const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition });
+    const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition: definitionOf(ctx) });
     return {
       status: created ? 'created' : 'exists',
       resourceId: item.id,

@@ -43,7 +43,23 @@ export const report: LiveItemType<'report', typeof ReportFile, ReportContent> = 
   dependsOn: (c) => [c.semanticModel],
   calls: () => CALLS,
   provision: provisionReport,
+  desired: async (ctx) => ({ [RDL_PART]: String(ctx.content.rdl) }),
+  async readLive(ctx) {
+    const group = platformWorkspace(ctx);
+    try {
+      const [found] = (await ctx.backends.reporting.listReports(group)).filter((r) => samePaginated(r, ctx.item.displayName));
+      if (!found) return undefined;
+      const rdl = new TextDecoder().decode(await ctx.backends.reporting.exportDefinition(group, found.id));
+      return { resourceId: found.id, secondaryIds: { platformWorkspaceId: group }, parts: { [RDL_PART]: rdl } };
+    } catch (err) {
+      raiseGate(err, { profile: ctx.profile, gates: { reporting: {} } });
+    }
+  },
+  readCalls: () => [CALLS[0]!, { service: 'reporting', method: 'GET', path: `${GROUP}/reports/{id}/Export`, when: 'existing' }],
 };
+
+/** The part a report's definition is compared as: the .rdl the import sends and Export answers. */
+const RDL_PART = 'report.rdl';
 
 async function provisionReport(ctx: TypedProvisionContext<ReportContent>): Promise<ProvisionOutcome> {
   const group = platformWorkspace(ctx);

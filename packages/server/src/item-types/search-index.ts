@@ -3,6 +3,8 @@ import { BackingError } from '../backends/http-pipeline.js';
 import { SEARCH_API_VERSION } from '../backends/search.js';
 import { validateSearchIndex } from '../catalog/validate-stores.js';
 import { raiseGate } from '../backends/failures.js';
+import { StepRefused, type StepContext } from '../provisioning/context.js';
+import { indexParts, liveIndexParts } from '../provisioning/search-read.js';
 import { Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 
@@ -33,6 +35,14 @@ export type SearchIndexContent = {
   documents: Record<string, unknown>[];
 };
 
+const NO_SERVICE = 'No search service is configured: set SVC_SEARCH_SERVICE, or targetOverrides.searchService in dedicated mode';
+
+/** The search service of the install, or the refusal to provision without one. */
+function serviceOf(ctx: StepContext): string {
+  if (!ctx.target.searchService) throw new StepRefused('search_not_configured', NO_SERVICE);
+  return ctx.target.searchService;
+}
+
 /** search-index: PUT /indexes/{name} (an upsert), then POST /indexes/{name}/docs/index with mergeOrUpload. */
 export const searchIndex: LiveItemType<'search-index', typeof SearchIndexContent> = {
   id: 'search-index',
@@ -57,12 +67,26 @@ export const searchIndex: LiveItemType<'search-index', typeof SearchIndexContent
         ]
       : []),
   ],
+  desired: async (ctx) => indexParts(ctx.content.index as SearchIndexContent['index']),
+  async readLive(ctx) {
+    const service = serviceOf(ctx);
+    const name = ctx.content.index.name;
+    try {
+      const live = await ctx.backends.search.getIndex(service, name);
+      if (!live) return undefined;
+      const parts = liveIndexParts(live as SearchIndexContent['index'], ctx.content.index as SearchIndexContent['index']);
+      return { resourceId: `${service}/indexes/${name}`, secondaryIds: { searchService: service, index: name }, parts };
+    } catch (err) {
+      raiseGate(err, { profile: ctx.profile, gates: { auth: 'search-auth' } });
+    }
+  },
+  readCalls: (c) => [{ service: 'search', method: 'GET', path: `/indexes/${c.index.name}?api-version=${SEARCH_API_VERSION}` }],
   async provision(ctx) {
     const service = ctx.target.searchService;
     if (!service)
       return {
         status: 'failed',
-        error: 'No search service is configured: set SVC_SEARCH_SERVICE, or targetOverrides.searchService in dedicated mode',
+        error: NO_SERVICE,
       };
     const index = ctx.content.index;
     try {

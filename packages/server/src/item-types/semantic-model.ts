@@ -1,7 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { part } from '../backends/data-platform.js';
 import { validateSemanticModel } from '../catalog/validate-model.js';
+import type { TypedProvisionContext } from '../provisioning/context.js';
 import { ensurePlatformItem, platformItemCalls, platformPart, type PlatformKind } from '../provisioning/platform-item.js';
+import { platformLifecycle } from '../provisioning/platform-read.js';
 import { Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 
@@ -57,7 +59,21 @@ export const SemanticModelContent = Type.Object({
 });
 export type SemanticModelContent = Static<typeof SemanticModelContent>;
 
-const PLATFORM: PlatformKind = { type: 'SemanticModel', collection: 'semanticModels', definitionAtCreate: true };
+const PLATFORM: PlatformKind = { type: 'SemanticModel', collection: 'semanticModels', definitionAtCreate: true, readFormat: 'TMSL' };
+
+/** The definition a semantic model's provisioning sends: model.bim, definition.pbism and the .platform part. */
+function definitionOf(ctx: TypedProvisionContext<SemanticModelContent>) {
+  const bim = { name: ctx.item.displayName, ...ctx.content.model };
+  const pbism = { version: '4.0', settings: {} };
+  return {
+    format: 'TMSL',
+    parts: [
+      part('model.bim', JSON.stringify(bim, null, 2)),
+      part('definition.pbism', JSON.stringify(pbism)),
+      platformPart(ctx, 'SemanticModel'),
+    ],
+  };
+}
 
 /** semantic-model: POST /workspaces/{ws}/semanticModels with a TMSL model.bim part (definition required at create). */
 export const semanticModel: LiveItemType<'semantic-model', typeof SemanticModelContent> = {
@@ -73,18 +89,9 @@ export const semanticModel: LiveItemType<'semantic-model', typeof SemanticModelC
   edges: { from: ['reads-from'], to: ['reads-from', 'visualizes'] },
   dependsOn: (c) => [c.source],
   calls: () => platformItemCalls(PLATFORM, true),
+  ...platformLifecycle(PLATFORM, definitionOf),
   async provision(ctx) {
-    const bim = { name: ctx.item.displayName, ...ctx.content.model };
-    const pbism = { version: '4.0', settings: {} };
-    const definition = {
-      format: 'TMSL',
-      parts: [
-        part('model.bim', JSON.stringify(bim, null, 2)),
-        part('definition.pbism', JSON.stringify(pbism)),
-        platformPart(ctx, 'SemanticModel'),
-      ],
-    };
-    const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition });
+    const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition: definitionOf(ctx) });
     return {
       status: created ? 'created' : 'exists',
       resourceId: item.id,

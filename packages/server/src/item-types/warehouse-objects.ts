@@ -1,7 +1,7 @@
 import type { BatchResult } from '../backends/sql.js';
 import type { CatalogItem } from '../catalog/types.js';
 import type { StepContext, TypedProvisionContext } from '../provisioning/context.js';
-import type { compileModels } from '../provisioning/dbt/compile.js';
+import { compileModels } from '../provisioning/dbt/compile.js';
 import { externalPlan, externalSchema, type LakeSource } from '../provisioning/dbt/external.js';
 import { classifyDdl, guardedBatch, quoteName } from '../provisioning/dbt/tsql.js';
 import { LakehouseContent } from './lakehouse.js';
@@ -66,6 +66,10 @@ export async function provisionExternal(
   return created;
 }
 
+/** The CREATE VIEW of a compiled model, as provisioning runs it and sys.sql_modules keeps it. */
+export const viewSql = (m: { schema: string; name: string; select: string }) =>
+  `CREATE VIEW ${quoteName(m.schema)}.${quoteName(m.name)} AS\n${m.select}`;
+
 /**
  * The dbt models as views, in dependency order. A dedicated SQL pool has CREATE VIEW and DROP VIEW only: a missing view
  * is created, a view whose stored definition differs is dropped and created again (each in its own batch, as CREATE
@@ -77,7 +81,7 @@ export async function provisionViews(ctx: StepContext, run: Send, models: Return
   let created = false;
   for (const m of models) {
     const name = `${quoteName(m.schema)}.${quoteName(m.name)}`;
-    const sql = `CREATE VIEW ${name} AS\n${m.select}`;
+    const sql = viewSql(m);
     const current = definitions.get(key(m.schema, m.name));
     if (current === undefined) {
       await run(sql);
@@ -90,4 +94,18 @@ export async function provisionViews(ctx: StepContext, run: Send, models: Return
     } else ctx.log(`dbt model ${m.name}: view ${m.schema}.${m.name} unchanged`);
   }
   return created;
+}
+
+/** The dbt models compiled to the views provisioning creates (lakehouse sources read through their external tables' schema). */
+export function modelsOf(ctx: TypedProvisionContext<WarehouseContent>) {
+  const content = ctx.content;
+  const lakehouses = new Map(ctx.app.items.map((i: CatalogItem) => [i.key, i]));
+  return compileModels(content.models ?? [], {
+    modelSchema: content.modelSchema ?? 'dbo',
+    sources: content.sources ?? {},
+    lakehouseSchema: (k, schema) => {
+      const lh = lakehouses.get(k);
+      return lh && externalSchema(lh.displayName, schema);
+    },
+  });
 }

@@ -55,3 +55,13 @@ export type ProvisionOutcome = Omit<StepResult, 'steps'>;
 
 /** A live item type's provisioner, as the runner calls it. */
 export type Provisioner = (ctx: ProvisionContext) => Promise<ProvisionOutcome>;
+
+/** What a provisioner refuses with before any call (its content cannot be provisioned as the target stands): a code and why. */
+export class StepRefused extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -26,7 +26,7 @@ export function csvField(value: unknown): string {
 }
 
 /** The cluster the install targets, or the "KQL cluster not configured" gate. */
-function cluster(ctx: StepContext) {
+export function cluster(ctx: StepContext) {
   const uri = ctx.target.kqlClusterUri;
   const resourceId = ctx.target.kqlClusterResourceId;
   if (!uri || !resourceId) throw new GateError(gate('kql-not-configured', ctx.profile));

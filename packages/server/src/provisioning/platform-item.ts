@@ -43,6 +43,8 @@ const NAME_TAKEN_WAIT_MS = 30_000;
 export interface PlatformKind {
   type: string;
   collection: string;
+  /** The format getDefinition is asked for, when the platform's default is not the one provisioning sends (TMSL). */
+  readFormat?: string;
   /** Send the definition with the create (required for semantic models and mirrored databases). */
   definitionAtCreate?: boolean;
 }
