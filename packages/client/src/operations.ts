@@ -76,6 +76,7 @@ export const OPERATIONS = {
   listThreadEdges: 'thread.list',
   listTokens: 'tokens.list',
   listWorkspaces: 'workspaces.list',
+  planInstall: 'installs.plan',
   putItemContent: 'items.putContent',
   retryInstallStep: 'installs.retryStep',
   revokeToken: 'tokens.revoke',

@@ -200,6 +200,33 @@ test('installs: a step retry answers the job running again, and wait follows it 
   await assert.rejects(svc.installs.retryStep(jobId, 99), SvcNotFoundError);
 });
 
+test('installs: plan says per item what the install then does (a blocked item is the step that waits on the same gate); an unknown app is SvcNotFoundError', async (t) => {
+  const { baseUrl, token } = await service(t);
+  const svc = createSvcClient({ baseUrl, token });
+  const ws = await svc.workspaces.create({ name: unique('plan') });
+  const plan = await svc.installs.plan('app-lakehouse-inspector', { workspaceId: ws.id });
+  assert.ok(
+    plan.items.some((i) => i.action !== 'stored'),
+    JSON.stringify(plan.items),
+  );
+  const { jobId } = await svc.installs.start('app-lakehouse-inspector', { workspaceId: ws.id });
+  const job = await svc.installs.wait(jobId, { intervalMs: 200, timeoutMs: 120_000 });
+  const expected: Record<string, string[]> = { create: ['created'], blocked: ['remediation'] };
+  for (const item of plan.items) {
+    if (item.action === 'stored') {
+      assert.ok(!job.provision!.steps.some((s) => s.displayName === item.displayName), `${item.displayName} is stored only`);
+      continue;
+    }
+    const step = job.provision!.steps.find((s) => s.displayName === item.displayName);
+    assert.ok(
+      step && expected[item.action]?.includes(step.result.status),
+      `${item.displayName}: planned ${item.action}, step ${step?.result.status}`,
+    );
+    if (item.action === 'blocked') assert.equal(item.gate?.reason, step!.result.gate?.reason);
+  }
+  await assert.rejects(svc.installs.plan('no-such-app', { workspaceId: ws.id }), SvcNotFoundError);
+});
+
 test('a cookie session works with X-CSRF-Token on changes, and is refused without it', async (t) => {
   const { baseUrl, token } = await service(t);
   const r = await fetch(`${baseUrl}/api/session`, {

@@ -2,7 +2,7 @@ import { errorFromResponse, SvcProtocolError, SvcTimeoutError } from '../errors.
 import { key, page, query, rest, sleep, type Transport } from '../transport.js';
 import type { InstallEvent, InstallJob, PageOptions, RequestBody, Result, WaitOptions } from '../types.js';
 
-/** App installs: start one, follow its job, retry a gated step. */
+/** App installs: plan one, start it, follow its job, retry a gated step. */
 export function installsApi(t: Transport) {
   const installs = {
     /** Starts an install (202); poll with `get` or `wait`. */
@@ -11,6 +11,13 @@ export function installsApi(t: Transport) {
         'installApp',
         (i) => t.api.POST('/api/apps/{appId}/install', { ...i, params: { path: { appId } }, body }),
         rest<Result<'installApp'>>,
+      ),
+    /** What an install with this body would do, item by item (create, update with a diff, no-change, blocked with the gate), reading live state only. */
+    plan: (appId: string, body: RequestBody<'planInstall'>) =>
+      t.run(
+        'planInstall',
+        (i) => t.api.POST('/api/apps/{appId}/plan', { ...i, params: { path: { appId } }, body }),
+        key<Result<'planInstall'>['plan']>('plan'),
       ),
     get: (jobId: string) =>
       t.run(
