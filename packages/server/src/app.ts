@@ -47,6 +47,9 @@ import { InstallWorker } from './install/worker.js';
 import { InstallService } from './install/install-service.js';
 import { installRoutes } from './install/routes.js';
 import { INSTALL_SCHEMAS } from './install/schemas.js';
+import { InstalledAppService } from './installed-apps/installed-app-service.js';
+import { installedAppRoutes } from './installed-apps/routes.js';
+import { INSTALLED_APP_SCHEMAS } from './installed-apps/schemas.js';
 import { ThreadService } from './thread/thread-service.js';
 import { THREAD_SCHEMAS, threadRoutes } from './thread/routes.js';
 import { IdentityService } from './identity/identity-service.js';
@@ -87,6 +90,7 @@ export interface Services {
   profile: CloudProfile;
   backends: Backends;
   installs: InstallService;
+  installedApps: InstalledAppService;
   worker?: InstallWorker;
   thread: ThreadService;
   identity: IdentityService;
@@ -181,6 +185,7 @@ export async function buildApp(
           heartbeatMs: Math.floor(config.install.leaseMs / 3),
         });
   const installs = new InstallService({ jobs, catalog, workspaces, tenancy, onAccepted: () => worker?.poke() });
+  const installedApps = InstalledAppService.create(store.db, workspaces, catalog);
   workspaces.busy = (tenantId, workspaceId) => jobs.hasRunning(tenantId, workspaceId);
   const thread = new ThreadService(store.db, workspaces);
   const identity = await IdentityService.create({
@@ -203,6 +208,7 @@ export async function buildApp(
     profile,
     backends,
     installs,
+    installedApps,
     worker,
     thread,
     identity,
@@ -228,6 +234,7 @@ export async function buildApp(
     ItemSchema,
     ...CATALOG_SCHEMAS,
     ...INSTALL_SCHEMAS,
+    ...INSTALLED_APP_SCHEMAS,
     ...THREAD_SCHEMAS,
     ...IDENTITY_SCHEMAS,
     ...REPORT_SCHEMAS,
@@ -267,6 +274,7 @@ export async function buildApp(
   await app.register(itemRoutes(items, new ReadCache(store.versions, ['items', 'workspaces'], config.store.readCacheMs)));
   await app.register(catalogRoutes(catalog));
   await app.register(installRoutes(installs));
+  await app.register(installedAppRoutes(installedApps));
   await app.register(threadRoutes(thread));
   await app.register(identityRoutes(identity, tenancy));
   await app.register(reportRoutes(reports));
