@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadCatalog } from '../src/catalog/load-catalog.js';
 import { appStatusOf } from '../src/install/app-record.js';
+import { recordInstalledApp } from '../src/installed-apps/app-records.js';
 import { provisionedAtInstall } from '../src/install/install-service.js';
 import { buildWithSandbox, install, retryStep, stepOf, workspace } from './install-helpers.js';
 import type { TestApp, TestTenant } from './helpers.js';
@@ -99,6 +100,13 @@ test('an install records the app with its items; a re-run updates the one row; i
   // Deleting the workspace removes its apps and their items.
   const gone = await h.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws}`, headers: tenant.auth });
   assert.equal(gone.statusCode, 200, gone.body);
+  assert.deepEqual(await rowsOf(h, ws), { apps: 0, items: 0 });
+  // A job that ends after its workspace was deleted records nothing, and its final write still commits.
+  const late = { tenantId: tenant.tenantId, workspaceId: ws, appId: APP, version: app.version, mode: 'shared' as const };
+  const items = [{ key: notebook.key, itemType: 'notebook', itemId: notebook.itemId, resourceId: null, status: 'created' as const }];
+  await h.store.db
+    .transaction()
+    .execute((trx) => recordInstalledApp(trx, { ...late, target: {}, status: 'installed', jobId: again.id, by: tenant.userId, items }));
   assert.deepEqual(await rowsOf(h, ws), { apps: 0, items: 0 });
 });
 

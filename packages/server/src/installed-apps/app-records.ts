@@ -8,35 +8,17 @@ import type { InstalledAppRecord } from './types.js';
  * workspace (a re-run updates it), its items replaced by the job's. An item deleted while the job ran is left out.
  */
 export async function recordInstalledApp(trx: Db, r: InstalledAppRecord): Promise<void> {
-  const now = new Date().toISOString();
-  await trx
-    .insertInto('installed_apps')
-    .values({
-      id: randomUUID(),
-      tenant_id: r.tenantId,
-      workspace_id: r.workspaceId,
-      app_id: r.appId,
-      version: r.version,
-      mode: r.mode,
-      target: JSON.stringify(r.target),
-      status: r.status,
-      last_job_id: r.jobId,
-      created_by: r.by,
-      updated_by: r.by,
-      updated_at: now,
-    })
-    .onConflict((oc) =>
-      oc.columns(['workspace_id', 'app_id']).doUpdateSet((eb) => ({
-        version: eb.ref('excluded.version'),
-        mode: eb.ref('excluded.mode'),
-        target: eb.ref('excluded.target'),
-        status: eb.ref('excluded.status'),
-        last_job_id: eb.ref('excluded.last_job_id'),
-        updated_by: eb.ref('excluded.updated_by'),
-        updated_at: eb.ref('excluded.updated_at'),
-      })),
-    )
-    .execute();
+  // Only into a workspace that still exists (of the job's tenant): a workspace deleted meanwhile records nothing.
+  const recorded = await sql<{ app_id: string }>`
+    INSERT INTO installed_apps (id, tenant_id, workspace_id, app_id, version, mode, target, status, last_job_id, created_by, updated_by, updated_at)
+    SELECT ${randomUUID()}, ${r.tenantId}, w.id, ${r.appId}, ${r.version}, ${r.mode}, ${JSON.stringify(r.target)}::jsonb, ${r.status},
+      ${r.jobId}, ${r.by}, ${r.by}, now()
+    FROM workspaces w WHERE w.id = ${r.workspaceId} AND w.tenant_id = ${r.tenantId}
+    ON CONFLICT (workspace_id, app_id) DO UPDATE SET
+      version = EXCLUDED.version, mode = EXCLUDED.mode, target = EXCLUDED.target, status = EXCLUDED.status,
+      last_job_id = EXCLUDED.last_job_id, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at
+    RETURNING app_id`.execute(trx);
+  if (!recorded.rows.length) return;
   await trx.deleteFrom('installed_app_items').where('workspace_id', '=', r.workspaceId).where('app_id', '=', r.appId).execute();
   if (!r.items.length) return;
   const items = JSON.stringify(
