@@ -266,6 +266,31 @@ InstallPlan = TypedDict("InstallPlan", {
     "workspaceId": "str",
 })
 
+InstalledAppItemsItem = TypedDict("InstalledAppItemsItem", {
+    "displayName": "str",
+    "itemId": "str",
+    "itemType": "str",
+    "key": "str",
+    "resourceId": "Union[str, None]",
+    "status": "Literal[\"created\", \"exists\", \"skipped\", \"remediation\", \"failed\", \"pending\", \"stored\"]",
+})
+
+InstalledApp = TypedDict("InstalledApp", {
+    "appId": "str",
+    "catalogVersion": "Union[str, None]",
+    "displayName": "str",
+    "installedAt": "str",
+    "installedBy": "str",
+    "items": "List[InstalledAppItemsItem]",
+    "lastJobId": "str",
+    "mode": "Literal[\"shared\", \"dedicated\"]",
+    "status": "Literal[\"installed\", \"partial\", \"upgrading\", \"uninstalling\", \"failed\"]",
+    "target": "Dict[str, str]",
+    "updatedAt": "str",
+    "updatedBy": "str",
+    "version": "str",
+})
+
 Item = TypedDict("Item", {
     "appId": "Union[str, None]",
     "contentSource": "str",
@@ -1002,6 +1027,7 @@ OPERATIONS: Dict[str, Operation] = {
     "getHealth": Operation("getHealth", "GET", "/api/health", "get_health", None, "json", True, None, False),
     "getIdentityChange": Operation("getIdentityChange", "GET", "/api/admin/identity/changes/{changeId}", "get_identity_change", None, "json", True, "change", False),
     "getIncident": Operation("getIncident", "GET", "/api/admin/identity/incidents/{incidentId}", "get_incident", None, "json", True, "incident", False),
+    "getInstalledApp": Operation("getInstalledApp", "GET", "/api/workspaces/{workspaceId}/apps/{appId}", "get_installed_app", None, "json", True, "app", False),
     "getInstallJob": Operation("getInstallJob", "GET", "/api/apps/install-jobs/{jobId}", "get_install_job", None, "json", True, "job", False),
     "getItem": Operation("getItem", "GET", "/api/workspaces/{workspaceId}/items/{itemId}", "get_item", None, "json", True, "item", False),
     "getItemContent": Operation("getItemContent", "GET", "/api/workspaces/{workspaceId}/items/{itemId}/content", "get_item_content", None, "json", True, None, False),
@@ -1025,6 +1051,7 @@ OPERATIONS: Dict[str, Operation] = {
     "listIdentitySignals": Operation("listIdentitySignals", "GET", "/api/admin/identity/signals", "list_identity_signals", None, "json", True, "signals", False),
     "listIncidentEvents": Operation("listIncidentEvents", "GET", "/api/admin/identity/incidents/{incidentId}/events", "list_incident_events", None, "json", True, "events", False),
     "listIncidents": Operation("listIncidents", "GET", "/api/admin/identity/incidents", "list_incidents", None, "json", True, "incidents", False),
+    "listInstalledApps": Operation("listInstalledApps", "GET", "/api/workspaces/{workspaceId}/apps", "list_installed_apps", "iter_installed_apps", "json", True, "apps", True),
     "listInstallJobs": Operation("listInstallJobs", "GET", "/api/apps/install-jobs", "list_install_jobs", "iter_install_jobs", "json", True, "jobs", True),
     "listItems": Operation("listItems", "GET", "/api/workspaces/{workspaceId}/items", "list_items", "iter_items", "json", True, "items", True),
     "listItemTypes": Operation("listItemTypes", "GET", "/api/item-types", "list_item_types", None, "json", True, "itemTypes", False),
@@ -1194,6 +1221,10 @@ class Operations(SyncCore):
         """An incident with its approvals, change requests, changes and verification (GET /api/admin/identity/incidents/{incidentId})."""
         return self._call("getIncident", {"incidentId": incident_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
+    def get_installed_app(self, workspace_id: str, app_id: str) -> InstalledApp:
+        """Read an app installed in a workspace: its version, the catalog’s current version, status and items (GET /api/workspaces/{workspaceId}/apps/{appId})."""
+        return self._call("getInstalledApp", {"workspaceId": workspace_id, "appId": app_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     def get_install_job(self, job_id: str) -> InstallJob:
         """Poll an install job (every 5 s); provision is present once provisioning completes (GET /api/apps/install-jobs/{jobId})."""
         return self._call("getInstallJob", {"jobId": job_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
@@ -1285,6 +1316,14 @@ class Operations(SyncCore):
     def list_incidents(self) -> List[IdentityIncident]:
         """Identity incidents, newest first (GET /api/admin/identity/incidents)."""
         return self._call("listIncidents", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def list_installed_apps(self, workspace_id: str, *, cursor: Optional[str] = None, limit: Optional[int] = None) -> Page[InstalledApp]:
+        """List the apps installed in a workspace, with their status and items (GET /api/workspaces/{workspaceId}/apps)."""
+        return self._call("listInstalledApps", {"workspaceId": workspace_id}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def iter_installed_apps(self, workspace_id: str, *, limit: Optional[int] = None) -> Iterator[InstalledApp]:
+        """Every entry of list_installed_apps, page after page."""
+        return self._paginate("listInstalledApps", {"workspaceId": workspace_id}, query={"limit": limit})
 
     def list_install_jobs(self, *, cursor: Optional[str] = None, limit: Optional[int] = None, workspace_id: Optional[str] = None) -> Page[InstallJob]:
         """List install jobs, optionally of one workspace (GET /api/apps/install-jobs)."""
@@ -1596,6 +1635,10 @@ class AsyncOperations(AsyncCore):
         """An incident with its approvals, change requests, changes and verification (GET /api/admin/identity/incidents/{incidentId})."""
         return await self._call("getIncident", {"incidentId": incident_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
+    async def get_installed_app(self, workspace_id: str, app_id: str) -> InstalledApp:
+        """Read an app installed in a workspace: its version, the catalog’s current version, status and items (GET /api/workspaces/{workspaceId}/apps/{appId})."""
+        return await self._call("getInstalledApp", {"workspaceId": workspace_id, "appId": app_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     async def get_install_job(self, job_id: str) -> InstallJob:
         """Poll an install job (every 5 s); provision is present once provisioning completes (GET /api/apps/install-jobs/{jobId})."""
         return await self._call("getInstallJob", {"jobId": job_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
@@ -1687,6 +1730,14 @@ class AsyncOperations(AsyncCore):
     async def list_incidents(self) -> List[IdentityIncident]:
         """Identity incidents, newest first (GET /api/admin/identity/incidents)."""
         return await self._call("listIncidents", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def list_installed_apps(self, workspace_id: str, *, cursor: Optional[str] = None, limit: Optional[int] = None) -> Page[InstalledApp]:
+        """List the apps installed in a workspace, with their status and items (GET /api/workspaces/{workspaceId}/apps)."""
+        return await self._call("listInstalledApps", {"workspaceId": workspace_id}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def iter_installed_apps(self, workspace_id: str, *, limit: Optional[int] = None) -> AsyncIterator[InstalledApp]:
+        """Every entry of list_installed_apps, page after page."""
+        return self._paginate("listInstalledApps", {"workspaceId": workspace_id}, query={"limit": limit})
 
     async def list_install_jobs(self, *, cursor: Optional[str] = None, limit: Optional[int] = None, workspace_id: Optional[str] = None) -> Page[InstallJob]:
         """List install jobs, optionally of one workspace (GET /api/apps/install-jobs)."""

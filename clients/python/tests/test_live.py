@@ -165,6 +165,27 @@ def test_retry_a_step_and_wait_for_the_job(client: Client, workspace: dict) -> N
         client.retry_install_step(job["id"], "99")
 
 
+def test_installed_apps_of_a_workspace(client: Client, workspace: dict) -> None:
+    assert list(client.list_installed_apps(workspace["id"])) == []
+    first = client.install_app("app-pipeline-designer", {"workspaceId": workspace["id"], "deploy": False}).wait(interval=0.2, timeout=180)
+    second = client.install_app("app-finops-cost", {"workspaceId": workspace["id"], "deploy": False}).wait(interval=0.2, timeout=180)
+    page = client.list_installed_apps(workspace["id"], limit=1)
+    assert [a["appId"] for a in page] == ["app-pipeline-designer"] and page.next_cursor
+    apps = list(client.iter_installed_apps(workspace["id"], limit=1))
+    assert [(a["appId"], a["status"], a["lastJobId"]) for a in apps] == [
+        ("app-pipeline-designer", "installed", first["id"]),
+        ("app-finops-cost", "installed", second["id"]),
+    ]
+    app = client.get_installed_app(workspace["id"], "app-finops-cost")
+    assert app["version"] == app["catalogVersion"] and app["mode"] == "shared"
+    assert [i["itemId"] for i in app["items"]] == [i["id"] for i in second["installed"]]
+    assert "ok" not in app
+    with pytest.raises(SvcNotFoundError):
+        client.get_installed_app(workspace["id"], "app-iot-realtime")
+    with pytest.raises(SvcNotFoundError):
+        client.list_installed_apps("no-such-workspace")
+
+
 def test_unknown_install_job_and_app_raise_not_found(client: Client, workspace: dict) -> None:
     with pytest.raises(SvcNotFoundError):
         client.get_install_job("no-such-job")

@@ -5,6 +5,7 @@ export type {
   AppSummary,
   InstallEvent,
   InstallJob,
+  InstalledApp,
   Item,
   ItemType,
   Page,

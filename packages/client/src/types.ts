@@ -6,6 +6,7 @@ export type Item = Schemas['Item'];
 export type ApiToken = Schemas['ApiToken'];
 export type AppSummary = Schemas['AppSummary'];
 export type InstallJob = Schemas['InstallJob'];
+export type InstalledApp = Schemas['InstalledApp'];
 export type ThreadEdge = Schemas['ThreadEdge'];
 export type ProvisionReport = Schemas['ProvisionReport'];
 export type StepResult = Schemas['StepResult'];

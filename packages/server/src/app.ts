@@ -49,6 +49,9 @@ import { installRoutes } from './install/routes.js';
 import { INSTALL_SCHEMAS } from './install/schemas.js';
 import { PlanService } from './install/plan-service.js';
 import { PLAN_SCHEMAS, planRoutes } from './install/plan-routes.js';
+import { InstalledAppService } from './installed-apps/installed-app-service.js';
+import { installedAppRoutes } from './installed-apps/routes.js';
+import { INSTALLED_APP_SCHEMAS } from './installed-apps/schemas.js';
 import { ThreadService } from './thread/thread-service.js';
 import { THREAD_SCHEMAS, threadRoutes } from './thread/routes.js';
 import { IdentityService } from './identity/identity-service.js';
@@ -89,6 +92,7 @@ export interface Services {
   profile: CloudProfile;
   backends: Backends;
   installs: InstallService;
+  installedApps: InstalledAppService;
   worker?: InstallWorker;
   thread: ThreadService;
   identity: IdentityService;
@@ -184,6 +188,7 @@ export async function buildApp(
         });
   const installs = new InstallService({ jobs, catalog, workspaces, tenancy, onAccepted: () => worker?.poke() });
   const plans = new PlanService({ installs, tenancy, profile, backends });
+  const installedApps = InstalledAppService.create(store.db, workspaces, catalog);
   workspaces.busy = (tenantId, workspaceId) => jobs.hasRunning(tenantId, workspaceId);
   const thread = new ThreadService(store.db, workspaces);
   const identity = await IdentityService.create({
@@ -206,6 +211,7 @@ export async function buildApp(
     profile,
     backends,
     installs,
+    installedApps,
     worker,
     thread,
     identity,
@@ -232,6 +238,7 @@ export async function buildApp(
     ...CATALOG_SCHEMAS,
     ...INSTALL_SCHEMAS,
     ...PLAN_SCHEMAS,
+    ...INSTALLED_APP_SCHEMAS,
     ...THREAD_SCHEMAS,
     ...IDENTITY_SCHEMAS,
     ...REPORT_SCHEMAS,
@@ -272,6 +279,7 @@ export async function buildApp(
   await app.register(catalogRoutes(catalog));
   await app.register(installRoutes(installs));
   await app.register(planRoutes(plans));
+  await app.register(installedAppRoutes(installedApps));
   await app.register(threadRoutes(thread));
   await app.register(identityRoutes(identity, tenancy));
   await app.register(reportRoutes(reports));

@@ -136,6 +136,9 @@ test('authorization matrix over every operation of the OpenAPI document', async 
   const apps = (await ok('GET', '/api/apps', undefined, 200)).apps;
   const appId = apps[0].id;
   const job = (await ok('POST', `/api/apps/${appId}/install`, { workspaceId: ws, deploy: false }, 202)).jobId;
+  // The job ends before the matrix runs, so the workspace has the installed app its app id names.
+  while ((await ok('GET', `/api/apps/install-jobs/${job}`, undefined, 200)).job.status === 'running')
+    await new Promise((r) => setTimeout(r, 100));
   const aToken = await a.token2(['read']);
   const incident = (await ok('POST', '/api/admin/identity/incidents', { title: `${marker}-incident` }, 201)).incident;
   const approved = (

@@ -13,6 +13,8 @@ import { randomUUID } from 'node:crypto';
 import { SCOPES } from '../src/auth/scopes.js';
 import {
   createSvcClient,
+  type InstalledApp,
+  type InstallJob,
   OPERATIONS,
   SvcAuthenticationError,
   SvcBadRequestError,
@@ -172,6 +174,37 @@ test('catalog and installs: start, wait (polling), list, events', async (t) => {
     }),
     SvcTimeoutError,
   );
+});
+
+test('installed apps: the workspace lists the app an install recorded, pages and reads it; one not installed is SvcNotFoundError', async (t) => {
+  const { baseUrl, token } = await service(t);
+  const svc = createSvcClient({ baseUrl, token });
+  const ws = await svc.workspaces.create({ name: unique('installed') });
+  assert.deepEqual([...(await svc.workspaces.apps(ws.id))], []);
+  const ids = ['app-pipeline-designer', 'app-finops-cost'];
+  const jobs: InstallJob[] = [];
+  for (const appId of ids) {
+    const { jobId } = await svc.installs.start(appId, { workspaceId: ws.id, deploy: false });
+    jobs.push(await svc.installs.wait(jobId, { intervalMs: 200, timeoutMs: 120_000 }));
+  }
+  const first = await svc.workspaces.apps(ws.id, { limit: 1 });
+  assert.deepEqual(
+    first.map((a) => a.appId),
+    [ids[0]],
+  );
+  assert.ok(first.nextCursor);
+  const all: InstalledApp[] = [];
+  for await (const a of svc.workspaces.iterateApps(ws.id, { limit: 1 })) all.push(a);
+  assert.deepEqual(
+    all.map((a) => [a.appId, a.status, a.lastJobId]),
+    ids.map((id, n) => [id, 'installed', jobs[n]!.id]),
+  );
+  const app = await svc.workspaces.app(ws.id, ids[0]!);
+  assert.equal(app.version, app.catalogVersion);
+  assert.equal(app.items.length, jobs[0]!.installed.length);
+  assert.equal('ok' in app, false);
+  await assert.rejects(svc.workspaces.app(ws.id, 'app-iot-realtime'), SvcNotFoundError);
+  await assert.rejects(svc.workspaces.apps('no-such-workspace'), SvcNotFoundError);
 });
 
 test('installs: a step retry answers the job running again, and wait follows it to the recomputed report', async (t) => {

@@ -215,6 +215,22 @@ test(
     assert.equal(new Set(job.installed.map((i: any) => i.id)).size, app.items.length, 'each stored item once');
     assert.equal(seen.at(-1)!.percent, 100);
 
+    // Exactly one installed app, written with the job's end by the process that finished it, naming every stored item.
+    const { apps } = await (await fetch(`${pollBase}/api/workspaces/${ws.body.workspace.id}/apps`, { headers: auth })).json();
+    assert.equal(apps.length, 1, JSON.stringify(apps));
+    assert.deepEqual([apps[0].appId, apps[0].status, apps[0].lastJobId, apps[0].version], [APP_ID, 'installed', jobId, app.version]);
+    assert.deepEqual(
+      apps[0].items.map((i: any) => i.itemId),
+      job.installed.map((i: any) => i.id),
+    );
+    for (const i of apps[0].items.filter((x: any) => provisionedAtInstall(x.itemType)))
+      assert.equal(i.resourceId, job.provision.steps.find((s: any) => s.cosmosItemId === i.itemId).result.resourceId, i.key);
+    if (db)
+      assert.equal(
+        (await db.query('SELECT count(*)::int AS n FROM installed_apps WHERE workspace_id = $1', [ws.body.workspace.id])).rows[0].n,
+        1,
+      );
+
     // The event log: each step result was recorded once, so a step done before the kill was not run again.
     const events = await jobEvents(pollBase, jobId, auth);
     const stepEvents = events.filter((e) => e.kind === 'step');

@@ -110,6 +110,7 @@ test('paging parameters are declared as the service reads them: limit an integer
   const paged = operations(doc).filter((op) => op.parameters?.some((p) => p.in === 'query' && p.name === 'limit'));
   assert.deepEqual(paged.map((op) => op.operationId).sort(), [
     'listInstallJobs',
+    'listInstalledApps',
     'listItems',
     'listTenants',
     'listTokens',

@@ -1,7 +1,7 @@
 import { key, page, query, type Transport } from '../transport.js';
-import type { PageOptions, RequestBody, Workspace } from '../types.js';
+import type { InstalledApp, PageOptions, RequestBody, Workspace } from '../types.js';
 
-/** Workspaces of the caller's tenant. */
+/** Workspaces of the caller's tenant, and the apps installed in each. */
 export function workspacesApi(t: Transport) {
   const workspaces = {
     list: (o?: PageOptions) =>
@@ -26,6 +26,22 @@ export function workspacesApi(t: Transport) {
         'deleteWorkspace',
         (i) => t.api.DELETE('/api/workspaces/{workspaceId}', { ...i, params: { path: { workspaceId } } }),
         key<string>('deleted'),
+      ),
+    /** A page of the apps installed in the workspace, with their status and items. */
+    apps: (workspaceId: string, o?: PageOptions) =>
+      t.run(
+        'listInstalledApps',
+        (i) => t.api.GET('/api/workspaces/{workspaceId}/apps', { ...i, params: { path: { workspaceId }, query: query(o) } }),
+        page<InstalledApp>('apps'),
+      ),
+    iterateApps: (workspaceId: string, o?: Omit<PageOptions, 'cursor'>) =>
+      t.pages((cursor) => workspaces.apps(workspaceId, { ...o, cursor })),
+    /** One installed app: its version against the catalog's current one, status and items (404 when not installed there). */
+    app: (workspaceId: string, appId: string) =>
+      t.run(
+        'getInstalledApp',
+        (i) => t.api.GET('/api/workspaces/{workspaceId}/apps/{appId}', { ...i, params: { path: { workspaceId, appId } } }),
+        key<InstalledApp>('app'),
       ),
   };
   return workspaces;

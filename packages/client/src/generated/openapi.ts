@@ -1130,6 +1130,40 @@ export interface paths {
         patch: operations["updateWorkspace"];
         trace?: never;
     };
+    "/api/workspaces/{workspaceId}/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the apps installed in a workspace, with their status and items */
+        get: operations["listInstalledApps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{workspaceId}/apps/{appId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an app installed in a workspace: its version, the catalog’s current version, status and items */
+        get: operations["getInstalledApp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/workspaces/{workspaceId}/items": {
         parameters: {
             query?: never;
@@ -1475,6 +1509,44 @@ export interface components {
             service: string;
             /** @description 0 when the identity provider refused before any HTTP answer */
             status: number;
+        };
+        InstalledApp: {
+            appId: string;
+            /** @description the catalog’s current version (an upgrade is available when it differs from version); null when the catalog no longer has the app */
+            catalogVersion: string | null;
+            /** @description the catalog’s name of the app */
+            displayName: string;
+            /** Format: date-time */
+            installedAt: string;
+            /** @description the user who first installed it */
+            installedBy: string;
+            items: {
+                /** @description the stored item’s current name */
+                displayName: string;
+                /** @description the stored item */
+                itemId: string;
+                itemType: string;
+                /** @description the item’s key in the app */
+                key: string;
+                /** @description the live resource in the backing service, once provisioned */
+                resourceId: string | null;
+                /** @description its provisioning step’s status; pending before the step ran; stored when the item has nothing live */
+                status: "created" | "exists" | "skipped" | "remediation" | "failed" | "pending" | "stored";
+            }[];
+            /** @description the last job that ran on the app (poll it at /api/apps/install-jobs/{jobId}) */
+            lastJobId: string;
+            mode: "shared" | "dedicated";
+            status: "installed" | "partial" | "upgrading" | "uninstalling" | "failed";
+            /** @description the resolved target of the install (no secrets) */
+            target: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description the user whose job last changed it */
+            updatedBy: string;
+            /** @description the catalog version installed */
+            version: string;
         };
         InstallJob: {
             appId: string;
@@ -11596,6 +11668,230 @@ export interface operations {
                         /** @description always true: every success answers ok true */
                         ok: true;
                         workspace: components["schemas"]["Workspace"];
+                    };
+                };
+            };
+            /** @description Invalid input; the error names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller lacks the scope the operation needs, or a CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown id, or one of another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request line and headers are over the size limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listInstalledApps: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page; omit it for the first page */
+                cursor?: string;
+                /** @description page size, 1 to 200 (default 50) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description workspace id */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        apps: components["schemas"]["InstalledApp"][];
+                        nextCursor?: string;
+                        /** @description always true: every success answers ok true */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid input; the error names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller lacks the scope the operation needs, or a CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown id, or one of another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request line and headers are over the size limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getInstalledApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description app id */
+                appId: string;
+                /** @description workspace id */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        app: components["schemas"]["InstalledApp"];
+                        /** @description always true: every success answers ok true */
+                        ok: true;
                     };
                 };
             };

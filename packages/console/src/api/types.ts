@@ -16,6 +16,9 @@ export interface Health {
 
 export type Workspace = Schema<'Workspace'>;
 
+/** An app installed in a workspace: its version against the catalog's, its status and items. */
+export type InstalledApp = Schema<'InstalledApp'>;
+
 /** An item's live provisioning state: the last StepResult written for it. */
 export interface ItemProvisioning {
   status: StepStatus;

@@ -26,6 +26,7 @@ import {
 } from '@fluentui/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { useInstalledApps } from '../api/installed-apps';
 import { useItems, useItemTypes } from '../api/items';
 import { useJobs } from '../api/jobs';
 import { useWhoAmI } from '../api/session';
@@ -33,16 +34,18 @@ import { useWorkspace } from '../api/workspaces';
 import { BindWorkspaceDialog } from '../components/BindWorkspaceDialog';
 import { CreateItemDialog } from '../components/CreateItemDialog';
 import { DeleteWorkspaceDialog } from '../components/DeleteWorkspaceDialog';
+import { InstalledApps } from '../components/InstalledApps';
 import { ItemsTable } from '../components/ItemsTable';
 import { PageHeader } from '../components/PageHeader';
 import { RenameWorkspaceDialog } from '../components/RenameWorkspaceDialog';
 import { RequestState } from '../components/RequestState';
 
-/** One workspace: its items (sortable, filterable, with live provisioning state), and its actions. */
+/** One workspace: its installed apps, its items (sortable, filterable, with live provisioning state), and its actions. */
 export default function WorkspacePage() {
   const { workspaceId = '' } = useParams();
   const ws = useWorkspace(workspaceId);
   const items = useItems(workspaceId);
+  const apps = useInstalledApps(workspaceId);
   const types = useItemTypes();
   const jobs = useJobs(workspaceId, true);
   const qc = useQueryClient();
@@ -65,7 +68,9 @@ export default function WorkspacePage() {
   const running = jobs.data?.filter((j) => j.status === 'running') ?? [];
   // biome-ignore lint/correctness/useExhaustiveDependencies: jobs.dataUpdatedAt is the trigger: each jobs poll refreshes the items
   useEffect(() => {
-    void qc.invalidateQueries({ queryKey: ['items', workspaceId] }); // live provisioning state follows the jobs
+    // live provisioning state and the installed apps follow the jobs
+    void qc.invalidateQueries({ queryKey: ['items', workspaceId] });
+    void qc.invalidateQueries({ queryKey: ['installed-apps', workspaceId] });
   }, [jobs.dataUpdatedAt, qc, workspaceId]);
 
   const name = ws.data?.name ?? 'Workspace';
@@ -126,6 +131,17 @@ export default function WorkspacePage() {
                 </MessageBarBody>
               </MessageBar>
             ))}
+            <section aria-label="Installed apps" style={{ marginBottom: 16 }}>
+              <Text weight="semibold" as="h2" block style={{ margin: '0 0 4px' }}>
+                Installed apps
+              </Text>
+              <RequestState query={apps} label="installed apps">
+                {(list) => <InstalledApps apps={list} />}
+              </RequestState>
+            </section>
+            <Text weight="semibold" as="h2" block style={{ margin: '0 0 4px' }}>
+              Items
+            </Text>
             <Toolbar aria-label="Filter items" style={{ gap: 12, padding: '4px 0 12px', alignItems: 'end' }}>
               <Field label="Filter by name">
                 <Input

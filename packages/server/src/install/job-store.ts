@@ -4,7 +4,9 @@ import type { InstallJob, Mode, TargetOverrides } from './types.js';
 import { Semaphore } from '../semaphore.js';
 import { claimJob, heartbeatJob, releaseJob } from './job-lease.js';
 import { type JobRecord, type StepRow, toJob } from './job-rows.js';
-import { type JobChange, type JobEvent, type StepChange, updateJob } from './job-update.js';
+import { type JobChange, type JobEvent, type StepChange, finishJob, updateJob } from './job-update.js';
+import { recordInstalledApp } from '../installed-apps/app-records.js';
+import type { InstalledAppRecord } from '../installed-apps/types.js';
 import { reopenStep } from './step-reopen.js';
 
 /** How long a claimed job stays with its worker without a heartbeat (SVC_INSTALL_LEASE_MS). */
@@ -167,6 +169,14 @@ export class JobStore {
   /** Applies a change to the job, its step and appends its event, fenced by the worker's lease; false when the lease no longer holds. */
   update(jobId: string, fence: { owner: string }, change: JobChange, event?: JobEvent, step?: StepChange): Promise<boolean> {
     return updateJob(this.db, this.writes, jobId, fence, change, event, step);
+  }
+
+  /**
+   * The job's final write, fenced like update, with its installed app recorded in the same transaction; false when
+   * the lease no longer holds (nothing written).
+   */
+  finish(jobId: string, fence: { owner: string }, change: JobChange, event: JobEvent, app: InstalledAppRecord): Promise<boolean> {
+    return finishJob(this.db, this.writes, jobId, fence, change, event, (trx) => recordInstalledApp(trx, app));
   }
 
   /** Events after a sequence number (server-sent events replay from Last-Event-ID). */

@@ -43,6 +43,42 @@ export async function updateJob(
   event?: JobEvent,
   step?: StepChange,
 ): Promise<boolean> {
+  const statement = jobStatement(db, jobId, fence, change, event, step);
+  // Background work: it waits its turn of the event loop (background.ts).
+  await pauseForRequests();
+  const written = await writes.run(async () => !!(await statement.selectFrom('job').select('id').executeTakeFirst()));
+  await pauseForRequests();
+  return written;
+}
+
+/**
+ * The job's final write and what is recorded with it (its installed app), in one transaction: both or neither. False
+ * when the lease no longer holds, and then nothing is written. The write slot is taken before the transaction opens,
+ * so a transaction never waits on a slot while it holds a connection.
+ */
+export async function finishJob(
+  db: Db,
+  writes: Semaphore,
+  jobId: string,
+  fence: { owner: string },
+  change: JobChange,
+  event: JobEvent,
+  alongside: (trx: Db) => Promise<void>,
+): Promise<boolean> {
+  await pauseForRequests();
+  const written = await writes.run(() =>
+    db.transaction().execute(async (trx) => {
+      const job = await jobStatement(trx, jobId, fence, change, event).selectFrom('job').select('id').executeTakeFirst();
+      if (job) await alongside(trx);
+      return !!job;
+    }),
+  );
+  await pauseForRequests();
+  return written;
+}
+
+/** The one statement of a fenced job write: the job row, its step and its event. */
+function jobStatement(db: Db, jobId: string, fence: { owner: string }, change: JobChange, event?: JobEvent, step?: StepChange) {
   const now = new Date().toISOString();
   let statement = db.with('job', (db) => {
     const q = db
@@ -97,9 +133,5 @@ export async function updateJob(
         .returning('seq'),
     ) as unknown as typeof statement;
   }
-  // Background work: it waits its turn of the event loop (background.ts).
-  await pauseForRequests();
-  const written = await writes.run(async () => !!(await statement.selectFrom('job').select('id').executeTakeFirst()));
-  await pauseForRequests();
-  return written;
+  return statement;
 }

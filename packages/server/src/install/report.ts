@@ -1,4 +1,5 @@
-import type { JobStatus, Outcome, StepResult } from './types.js';
+import type { StepRow } from './job-rows.js';
+import type { JobStatus, Outcome, ProvisionReport, StepResult } from './types.js';
 
 const provisioned = (r: StepResult) => r.status === 'created' || r.status === 'exists';
 
@@ -24,4 +25,17 @@ export function provisioningPercent(done: number, total: number): number {
 /** Progress inside the creating-items phase: 0 to 35 as items are stored. */
 export function creatingPercent(done: number, total: number): number {
   return total === 0 ? 35 : Math.floor((35 * done) / total);
+}
+
+/** The ProvisionReport from the job's steps. */
+export function reportOf(mode: ProvisionReport['mode'], target: Record<string, string>, steps: StepRow[]): ProvisionReport {
+  const live = steps.filter((s) => s.live && s.result);
+  const provSteps = live.map((s) => ({
+    stepIndex: s.stepIndex,
+    itemType: s.itemType,
+    displayName: s.displayName,
+    cosmosItemId: s.cosmosItemId ?? '',
+    result: s.result!,
+  }));
+  return { outcome: outcomeOf(provSteps.map((s) => s.result)), mode, target, steps: provSteps };
 }

@@ -13,8 +13,9 @@ import { newEtag } from '../items/item-service.js';
 import type { JobRecord, StepRow } from './job-rows.js';
 import type { JobStore } from './job-store.js';
 import { failedStep } from './step-failure.js';
-import { creatingPercent, jobStatusOf, outcomeOf, provisioningPercent } from './report.js';
-import type { InstalledItem, ProvisionReport, StepResult } from './types.js';
+import { appStatusOf, installedAppOf } from './app-record.js';
+import { creatingPercent, jobStatusOf, provisioningPercent, reportOf } from './report.js';
+import type { InstalledItem, StepResult } from './types.js';
 
 export interface RunnerDeps {
   db: Db;
@@ -82,15 +83,22 @@ export class InstallRunner {
 
     await write({ phase: 'finalizing', percentComplete: 95 }, { kind: 'phase', data: { phase: 'finalizing', percentComplete: 95 } });
     await this.recordThread(job, app, steps);
-    const report = reportOf(job.mode, targetRecord(target), await this.deps.jobs.steps(job.id));
+    const finalSteps = await this.deps.jobs.steps(job.id);
+    const report = reportOf(job.mode, targetRecord(target), finalSteps);
     const status = jobStatusOf(
       report.outcome,
       report.steps.map((s) => s.result),
     );
-    await write(
+    // The job's end and its installed app are written in one transaction.
+    const installedApp = installedAppOf(job, app, finalSteps, report.target, appStatusOf(report.outcome, status));
+    const finished = await this.deps.jobs.finish(
+      job.id,
+      fence,
       { status, phase: 'done', percentComplete: 100, provision: report, finished: true },
       { kind: 'done', data: { status, outcome: report.outcome, percentComplete: 100 } },
+      installedApp,
     );
+    if (!finished) throw new LeaseLost(`lease of ${job.id} lost`);
   }
 
   /** Stores every item of the app (an edited item keeps the user's content), 0 to 35 %. */
@@ -271,17 +279,4 @@ export function bindContent(content: unknown, results: Map<string, StepResult>, 
     const r = results.get(ref[1]!);
     return ref[2] === 'id' ? r?.resourceId : r?.secondaryIds?.[ref[2]!];
   });
-}
-
-/** The ProvisionReport from the job's steps. */
-function reportOf(mode: ProvisionReport['mode'], target: Record<string, string>, steps: StepRow[]): ProvisionReport {
-  const live = steps.filter((s) => s.live && s.result);
-  const provSteps = live.map((s) => ({
-    stepIndex: s.stepIndex,
-    itemType: s.itemType,
-    displayName: s.displayName,
-    cosmosItemId: s.cosmosItemId ?? '',
-    result: s.result!,
-  }));
-  return { outcome: outcomeOf(provSteps.map((s) => s.result)), mode, target, steps: provSteps };
 }

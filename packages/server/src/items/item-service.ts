@@ -154,14 +154,31 @@ export class ItemService {
     }
   }
 
+  /** Deletes the item; an installed app it belonged to no longer lists it (the store cascades) and shows the change. */
   async delete(caller: Caller, workspaceId: string, itemId: string): Promise<void> {
-    const result = await this.db
-      .deleteFrom('items')
-      .where('id', '=', itemId)
-      .where('workspace_id', '=', workspaceId)
-      .where('tenant_id', '=', caller.tenantId)
+    const deleted = await this.db
+      .with('gone', (db) =>
+        db
+          .deleteFrom('items')
+          .where('id', '=', itemId)
+          .where('workspace_id', '=', workspaceId)
+          .where('tenant_id', '=', caller.tenantId)
+          .returning('id'),
+      )
+      .with('apps', (db) =>
+        db
+          .updateTable('installed_apps')
+          .set({ updated_at: new Date().toISOString() })
+          .where('tenant_id', '=', caller.tenantId)
+          .where('workspace_id', '=', workspaceId)
+          .where('app_id', 'in', db.selectFrom('installed_app_items').select('app_id').where('item_id', '=', itemId))
+          .where(({ exists, selectFrom }) => exists(selectFrom('gone').select('id')))
+          .returning('app_id'),
+      )
+      .selectFrom('gone')
+      .select('id')
       .executeTakeFirst();
-    if (!result.numDeletedRows) throw new NotFoundError('Item', itemId);
+    if (!deleted) throw new NotFoundError('Item', itemId);
   }
 
   async getContent(caller: Caller, workspaceId: string, itemId: string): Promise<{ content: unknown; etag: string }> {

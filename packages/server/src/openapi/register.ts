@@ -46,6 +46,7 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string | 
         { name: 'items', description: 'items and their stored content' },
         { name: 'catalog', description: 'curated apps' },
         { name: 'install', description: 'install jobs: start, poll, retry a step, events' },
+        { name: 'installed-apps', description: 'the apps installed in a workspace and their state' },
         { name: 'thread', description: 'lineage edges between items' },
       ],
     },

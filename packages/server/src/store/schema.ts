@@ -15,6 +15,7 @@ import type {
   StepResult,
   TargetOverrides,
 } from '../install/types.js';
+import type { AppItemStatus, InstalledAppStatus } from '../installed-apps/types.js';
 import type { ResourceKind, ResourceSettings } from '../tenancy/resources.js';
 
 type Timestamp = ColumnType<Date, string | undefined, string>;
@@ -136,6 +137,30 @@ export interface Database {
     kind: string;
     source: string;
     created_at: Timestamp;
+  };
+  installed_apps: {
+    id: string;
+    tenant_id: string;
+    workspace_id: string;
+    app_id: string;
+    version: string;
+    mode: Mode;
+    target: Json<Record<string, string>>;
+    status: InstalledAppStatus;
+    last_job_id: string;
+    created_by: string;
+    updated_by: string;
+    created_at: Timestamp;
+    updated_at: Timestamp;
+  };
+  installed_app_items: {
+    workspace_id: string;
+    app_id: string;
+    item_key: string;
+    item_id: string;
+    item_type: string;
+    resource_id: string | null;
+    status: AppItemStatus;
   };
   identity_signals: {
     id: string;
