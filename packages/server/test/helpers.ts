@@ -46,6 +46,7 @@ export async function build(
   env: Record<string, string> = {},
   options: { logStream?: { write(line: string): void } } = {},
 ): Promise<TestApp> {
+  const ownDir = env.SVC_DATA_DIR === undefined;
   const dataDir = env.SVC_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
   const config = loadConfig({ SVC_LOG_LEVEL: 'silent', ...process.env, SVC_DATA_DIR: dataDir, ...env });
   const store = await openStore(config.store);
@@ -58,6 +59,8 @@ export async function build(
   t.after(async () => {
     await app.close();
     await store.close();
+    // The embedded store's files (about 30 MB each): a suite builds hundreds of apps.
+    if (ownDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
   const tenant = async (scopes: Scope[] = [...TENANT_SCOPES]): Promise<TestTenant> => {
     const tenantId = `t-${randomUUID()}`;
