@@ -38,6 +38,7 @@ const ARGUABLE = [
   ['positive_data_acceptance', 'diagnoseIdentityFailureBody', 'at least one of status, code or body'],
   ['positive_data_acceptance', 'createThreadEdge', 'an edge joins two different items'],
   ['positive_data_acceptance', 'installApp', 'targetOverrides only with mode dedicated'],
+  ['positive_data_acceptance', 'planInstall', 'the install body: targetOverrides only with mode dedicated, under the cloud’s DNS suffixes'],
   ['positive_data_acceptance', 'registerCredential', 'expiresAt from 1970 to 9999 (UTC), what the store keeps and reads back'],
   ['positive_data_acceptance', 'openIncident', 'startedAt from 1970 to 9999 (UTC), what the store keeps and reads back'],
   ['positive_data_acceptance', 'retryInstallStep', 'a job installed with deploy false has nothing to provision'],
@@ -51,7 +52,7 @@ const ARGUABLE = [
 const POSITIVE_DEFAULT = ['2xx', '3xx', '401', '403', '404', '409', '429', '5xx'];
 const NEGATIVE_DEFAULT = ['400', '401', '403', '404', '405', '406', '409', '415', '422', '428', '429', '5xx'];
 const IF_MATCH_WRITES = ['putItemContent', 'putPaginatedReportDefinition'];
-const LISTS = ['listInstallJobs', 'listItems', 'listTenants', 'listTokens', 'listWorkspaces'];
+const LISTS = ['listInstallJobs', 'listInstalledApps', 'listItems', 'listTenants', 'listTokens', 'listWorkspaces'];
 
 /** The schemathesis.toml of a run: checks and their settings, generation, and the real ids of the seeded data. */
 function configText(dictionaries) {

@@ -60,6 +60,8 @@ export const oidcRoutes =
               returnTo: Type.Optional(
                 Type.String({
                   maxLength: RETURN_TO_MAX_LENGTH,
+                  // What the document can say of a same-origin path (returnPath also refuses one that resolves elsewhere).
+                  pattern: '^/(?![/\\\\])[^\\s\\u0000-\\u001f\\u007f-\\u009f]*$',
                   description:
                     'the console path to land on once signed in (default /): a path on this site, with one leading / and no control characters or whitespace',
                 }),
