@@ -197,3 +197,19 @@ test('a retried step whose backing item exists reports exists, creates nothing t
   const item = await r.h.app.inject({ method: 'GET', url: `/api/workspaces/${r.ws}/items/${lake.cosmosItemId}`, headers: r.tenant.auth });
   assert.equal(item.json().item.provisioning?.status, 'exists', item.body);
 });
+
+test('a step of a job whose workspace was deleted is not re-opened: the workspace is 404 and the job stays as it ended', async (t) => {
+  const r = await rig(t);
+  const job = await install(r.h, r.tenant, APP, { workspaceId: r.ws });
+  const lake = stepOf(job, 'lakehouse');
+  const del = await r.h.app.inject({ method: 'DELETE', url: `/api/workspaces/${r.ws}`, headers: r.tenant.auth });
+  assert.equal(del.statusCode, 200, del.body);
+  const retry = await r.h.app.inject({
+    method: 'POST',
+    url: `/api/apps/install-jobs/${job.id}/steps/${lake.stepIndex}/retry`,
+    headers: r.tenant.auth,
+  });
+  assert.equal(retry.statusCode, 404, retry.body);
+  const after = await r.h.app.inject({ method: 'GET', url: `/api/apps/install-jobs/${job.id}`, headers: r.tenant.auth });
+  assert.deepEqual([after.json().job.status, after.json().job.finishedAt], [job.status, job.finishedAt], 'nothing re-opened');
+});

@@ -110,6 +110,8 @@ export class InstallService {
     if (!step.live) throw new InputError(`step ${stepIndex} (${step.itemType}) is stored only and has nothing to provision`, 'stepIndex');
     if (!job.deploy) throw new InputError('the install ran with deploy false; install again with deploy true to provision', 'stepIndex');
     if (!this.deps.catalog.get(job.appId)) throw new NotFoundError('App', job.appId);
+    // A job whose workspace was deleted has nowhere to provision into: the workspace is 404, as for any caller.
+    await this.deps.workspaces.get(caller, job.workspaceId);
     if (!(await this.deps.jobs.reopen(caller.tenantId, jobId, step))) {
       throw new ConflictError('The install is running in a worker; retry a step once it has finished', 'job_running');
     }

@@ -241,12 +241,18 @@ export class InstallRunner {
           ]
         : [];
     });
-    if (rows.length)
+    if (!rows.length) return;
+    try {
       await this.deps.db
         .insertInto('thread_edges')
         .values(rows)
         .onConflict((oc) => oc.doNothing())
         .execute();
+    } catch (err) {
+      // The workspace (and with it its items) was deleted while the job ran: there is no thread left to record into,
+      // and the job still finishes rather than being resumed forever.
+      if ((err as { code?: string }).code !== '23503') throw err;
+    }
   }
 }
 
