@@ -74,6 +74,8 @@ async function setup(t: TestContext, env: Record<string, string> = {}) {
   process.env.IDENTITY_ENDPOINT = sandbox.env.IDENTITY_ENDPOINT;
   process.env.IDENTITY_HEADER = sandbox.env.IDENTITY_HEADER;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-gates-'));
+  // Reopened by several builds, each closed by its own hook: removed when the test process ends.
+  process.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
   const open = async (extra: Record<string, string>) => {
     const closers: Array<() => Promise<void>> = [];
     const h = await build(

@@ -20,6 +20,8 @@ async function rig(t: TestContext) {
   process.env.IDENTITY_ENDPOINT = sandbox.env.IDENTITY_ENDPOINT;
   process.env.IDENTITY_HEADER = sandbox.env.IDENTITY_HEADER;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-retry-'));
+  // Reopened by several builds, each closed by its own hook: removed when the test process ends.
+  process.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
   const open = async () => {
     const closers: Array<() => Promise<void>> = [];
     const h = await build(
