@@ -52,6 +52,8 @@ import { PLAN_SCHEMAS, planRoutes } from './install/plan-routes.js';
 import { InstalledAppService } from './installed-apps/installed-app-service.js';
 import { installedAppRoutes } from './installed-apps/routes.js';
 import { INSTALLED_APP_SCHEMAS } from './installed-apps/schemas.js';
+import { buildLifecycle } from './lifecycle/index.js';
+import { JOB_SCHEMAS, lifecycleRoutes } from './lifecycle/routes.js';
 import { ThreadService } from './thread/thread-service.js';
 import { THREAD_SCHEMAS, threadRoutes } from './thread/routes.js';
 import { IdentityService } from './identity/identity-service.js';
@@ -178,15 +180,23 @@ export async function buildApp(
     backends: backendsOn(pipeline.background()),
     concurrency: config.install.concurrency,
   });
+  const installs = new InstallService({ jobs, catalog, workspaces, tenancy, onAccepted: () => worker?.poke() });
+  const lifecycle = buildLifecycle({
+    jobs,
+    workspaces,
+    installs,
+    stored: { db: store.db, catalog, profile, tenancy, backends: backendsOn(pipeline.background()) },
+    concurrency: config.install.concurrency,
+    poke: () => worker?.poke(),
+  });
   const worker =
     deps.worker === false
       ? undefined
-      : new InstallWorker(jobs, runner, app.log, {
+      : new InstallWorker(jobs, { install: runner, ...lifecycle.runners }, app.log, {
           maxJobs: config.install.workerJobs,
           pollMs: config.install.pollMs,
           heartbeatMs: Math.floor(config.install.leaseMs / 3),
         });
-  const installs = new InstallService({ jobs, catalog, workspaces, tenancy, onAccepted: () => worker?.poke() });
   const plans = new PlanService({ installs, tenancy, profile, backends });
   const installedApps = InstalledAppService.create(store.db, workspaces, catalog);
   workspaces.busy = (tenantId, workspaceId) => jobs.hasRunning(tenantId, workspaceId);
@@ -239,6 +249,7 @@ export async function buildApp(
     ...INSTALL_SCHEMAS,
     ...PLAN_SCHEMAS,
     ...INSTALLED_APP_SCHEMAS,
+    ...JOB_SCHEMAS,
     ...THREAD_SCHEMAS,
     ...IDENTITY_SCHEMAS,
     ...REPORT_SCHEMAS,
@@ -275,11 +286,14 @@ export async function buildApp(
   await app.register(authRoutes({ tokens, sessions, secureCookies }));
   await app.register(oidcRoutes({ signIn, sessions, secureCookies }));
   await app.register(workspaceRoutes(workspaces));
-  await app.register(itemRoutes(items, new ReadCache(store.versions, ['items', 'workspaces'], config.store.readCacheMs)));
+  await app.register(
+    itemRoutes(items, new ReadCache(store.versions, ['items', 'workspaces'], config.store.readCacheMs), lifecycle.applies),
+  );
   await app.register(catalogRoutes(catalog));
   await app.register(installRoutes(installs));
   await app.register(planRoutes(plans));
   await app.register(installedAppRoutes(installedApps));
+  await app.register(lifecycleRoutes(lifecycle));
   await app.register(threadRoutes(thread));
   await app.register(identityRoutes(identity, tenancy));
   await app.register(reportRoutes(reports));

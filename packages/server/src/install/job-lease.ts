@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
-import type { JobRecord, JobRow } from './job-rows.js';
+import { type JobRecord, type JobRow, toRecord } from './job-rows.js';
 
 // The worker's lease on a job: claimed, kept by heartbeats, given back; every write a worker makes is fenced by it.
 
@@ -15,18 +15,7 @@ export async function claimJob(db: Db, leaseMs: number, owner: string): Promise<
     )
     RETURNING *`.execute(db);
   const r = result.rows[0];
-  if (!r) return undefined;
-  return {
-    id: r.id,
-    tenantId: r.tenant_id,
-    workspaceId: r.workspace_id,
-    appId: r.app_id,
-    createdBy: r.created_by,
-    deploy: r.deploy,
-    mode: r.mode,
-    targetOverrides: r.target_overrides ?? null,
-    attempts: r.attempts,
-  };
+  return r ? toRecord(r) : undefined;
 }
 
 /** Extends the lease; false when another worker holds it now (the caller must stop). */

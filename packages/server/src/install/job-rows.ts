@@ -1,5 +1,6 @@
 import type { StoreRow } from '../store/schema.js';
-import type { InstallJob, Mode, StepResult, TargetOverrides } from './types.js';
+import type { JobKind, JobOptions, LifecycleStepResult } from '../lifecycle/types.js';
+import type { InstallJob, Mode, Phase, StepResult, TargetOverrides } from './types.js';
 
 /** An install_jobs row as the store reads it. */
 export type JobRow = StoreRow<'install_jobs'>;
@@ -7,9 +8,12 @@ export type JobRow = StoreRow<'install_jobs'>;
 /** A job row as the worker sees it. */
 export interface JobRecord {
   id: string;
+  kind: JobKind;
+  options: JobOptions;
   tenantId: string;
   workspaceId: string;
-  appId: string;
+  /** The app of an install, an upgrade or an uninstall; null for a job of the whole workspace. */
+  appId: string | null;
   createdBy: string;
   deploy: boolean;
   mode: Mode;
@@ -28,14 +32,34 @@ export interface StepRow {
   result: StepResult | null;
 }
 
-/** A job row as the API answers it. */
+/** One step of a lifecycle job: the same row, with a lifecycle result. */
+export type LifecycleStepRow = Omit<StepRow, 'result'> & { result: LifecycleStepResult | null };
+
+/** A job row as the worker sees it. */
+export function toRecord(r: JobRow): JobRecord {
+  return {
+    id: r.id,
+    kind: r.kind,
+    options: r.options ?? {},
+    tenantId: r.tenant_id,
+    workspaceId: r.workspace_id,
+    appId: r.app_id,
+    createdBy: r.created_by,
+    deploy: r.deploy,
+    mode: r.mode,
+    targetOverrides: r.target_overrides ?? null,
+    attempts: r.attempts,
+  };
+}
+
+/** An install job row as the API answers it (an install's app id and phase are always set). */
 export function toJob(r: JobRow): InstallJob {
   return {
     id: r.id,
-    appId: r.app_id,
+    appId: r.app_id ?? '',
     workspaceId: r.workspace_id,
     status: r.status,
-    phase: r.phase,
+    phase: r.phase as Phase,
     percentComplete: r.percent_complete,
     totalItems: r.total_items,
     createdItems: r.created_items,

@@ -1,9 +1,10 @@
 import type { Db } from '../store/db.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
+import type { JobKind, JobOptions } from '../lifecycle/types.js';
 import type { InstallJob, Mode, TargetOverrides } from './types.js';
 import { Semaphore } from '../semaphore.js';
 import { claimJob, heartbeatJob, releaseJob } from './job-lease.js';
-import { type JobRecord, type StepRow, toJob } from './job-rows.js';
+import { type JobRecord, type JobRow, type LifecycleStepRow, type StepRow, toJob } from './job-rows.js';
 import { type JobChange, type JobEvent, type StepChange, finishJob, updateJob } from './job-update.js';
 import { recordInstalledApp } from '../installed-apps/app-records.js';
 import type { InstalledAppRecord } from '../installed-apps/types.js';
@@ -28,32 +29,39 @@ export class JobStore {
     this.writes = new Semaphore(writeSlots);
   }
 
-  /** Writes the job, its steps and its first event in one transaction. */
+  /** Writes the job, its steps and its first event in one transaction (inside `trx` when the caller holds one). */
   async create(
     job: {
       id: string;
+      kind?: JobKind;
+      options?: JobOptions;
+      phase?: JobRow['phase'];
       tenantId: string;
       workspaceId: string;
-      appId: string;
+      appId: string | null;
       createdBy: string;
       deploy: boolean;
       mode: Mode;
       targetOverrides?: TargetOverrides;
       totalItems: number;
     },
-    steps: Omit<StepRow, 'cosmosItemId' | 'result'>[],
+    steps: (Omit<StepRow, 'cosmosItemId' | 'result'> & { cosmosItemId?: string | null })[],
+    within?: Db,
   ) {
-    await this.db.transaction().execute(async (trx) => {
+    const phase = job.phase ?? 'creating-items';
+    const write = async (trx: Db) => {
       await trx
         .insertInto('install_jobs')
         .values({
           id: job.id,
+          kind: job.kind ?? 'install',
+          options: JSON.stringify(job.options ?? {}),
           tenant_id: job.tenantId,
           workspace_id: job.workspaceId,
           app_id: job.appId,
           created_by: job.createdBy,
           status: 'running',
-          phase: 'creating-items',
+          phase,
           total_items: job.totalItems,
           deploy: job.deploy,
           mode: job.mode,
@@ -76,7 +84,7 @@ export class JobStore {
               item_type: s.itemType,
               display_name: s.displayName,
               live: s.live,
-              cosmos_item_id: null,
+              cosmos_item_id: s.cosmosItemId ?? null,
               result: null,
             })),
           )
@@ -88,36 +96,43 @@ export class JobStore {
           job_id: job.id,
           seq: 1,
           kind: 'phase',
-          data: JSON.stringify({ phase: 'creating-items', percentComplete: 0, status: 'running' }),
+          data: JSON.stringify({ phase, percentComplete: 0, status: 'running', kind: job.kind ?? 'install' }),
         })
         .execute();
-    });
+    };
+    await (within ? write(within) : this.db.transaction().execute(write));
   }
 
-  /** One of the tenant's jobs. */
+  /** One of the tenant's install jobs (a job of another kind is not an install job: undefined). */
   async get(tenantId: string, jobId: string): Promise<InstallJob | undefined> {
-    const row = await this.db
-      .selectFrom('install_jobs')
-      .selectAll()
-      .where('id', '=', jobId)
-      .where('tenant_id', '=', tenantId)
-      .executeTakeFirst();
-    return row ? toJob(row) : undefined;
+    const row = await this.row(tenantId, jobId);
+    return row?.kind === 'install' ? toJob(row) : undefined;
   }
 
-  /** A page of the tenant's jobs, oldest first, of one workspace or all. */
+  /** One of the tenant's jobs of any kind, as stored. */
+  row(tenantId: string, jobId: string): Promise<JobRow | undefined> {
+    return this.db.selectFrom('install_jobs').selectAll().where('id', '=', jobId).where('tenant_id', '=', tenantId).executeTakeFirst();
+  }
+
+  /** A page of the tenant's jobs of one kind (install unless named), oldest first, of one workspace or all. */
   async list(tenantId: string, workspaceId: string | undefined, page: PageRequest) {
+    const { rows, nextCursor } = await this.rows(tenantId, workspaceId, page, ['install']);
+    return { jobs: rows.map(toJob), nextCursor };
+  }
+
+  /** A page of the tenant's job rows of the given kinds, oldest first, of one workspace or all. */
+  async rows(tenantId: string, workspaceId: string | undefined, page: PageRequest, kinds: readonly JobKind[]) {
     let q = this.db
       .selectFrom('install_jobs')
       .selectAll()
       .where('tenant_id', '=', tenantId)
+      .where('kind', 'in', kinds)
       .orderBy('created_at')
       .orderBy('id')
       .limit(page.limit + 1);
     if (workspaceId) q = q.where('workspace_id', '=', workspaceId);
     if (page.cursor) q = q.where(afterCursor(page.cursor));
-    const { rows, nextCursor } = toPage(await q.execute(), page.limit);
-    return { jobs: rows.map(toJob), nextCursor };
+    return toPage(await q.execute(), page.limit);
   }
 
   /** Whether an install is running in the workspace. */
@@ -149,6 +164,15 @@ export class JobStore {
 
   /** The job's steps, in order. */
   async steps(jobId: string): Promise<StepRow[]> {
+    return (await this.anySteps(jobId)) as StepRow[];
+  }
+
+  /** A lifecycle job's steps, in order. */
+  async lifecycleSteps(jobId: string): Promise<LifecycleStepRow[]> {
+    return (await this.anySteps(jobId)) as LifecycleStepRow[];
+  }
+
+  private async anySteps(jobId: string) {
     const rows = await this.db.selectFrom('install_steps').selectAll().where('job_id', '=', jobId).orderBy('step_index').execute();
     return rows.map((r) => ({
       stepIndex: r.step_index,
@@ -162,8 +186,13 @@ export class JobStore {
   }
 
   /** Re-opens one step for the worker (a step retry); false when a worker holds the job or the tenant has no such job. */
-  reopen(tenantId: string, jobId: string, step: Pick<StepRow, 'stepIndex' | 'itemType' | 'displayName'>): Promise<boolean> {
-    return reopenStep(this.db, tenantId, jobId, step);
+  reopen(
+    tenantId: string,
+    jobId: string,
+    step: Pick<StepRow, 'stepIndex' | 'itemType' | 'displayName'>,
+    work?: Parameters<typeof reopenStep>[4],
+  ): Promise<boolean> {
+    return reopenStep(this.db, tenantId, jobId, step, work);
   }
 
   /** Applies a change to the job, its step and appends its event, fenced by the worker's lease; false when the lease no longer holds. */
@@ -177,6 +206,11 @@ export class JobStore {
    */
   finish(jobId: string, fence: { owner: string }, change: JobChange, event: JobEvent, app: InstalledAppRecord): Promise<boolean> {
     return finishJob(this.db, this.writes, jobId, fence, change, event, (trx) => recordInstalledApp(trx, app));
+  }
+
+  /** A lifecycle job's final write, fenced like update, with what it records (`alongside`) in the same transaction. */
+  finishWith(jobId: string, fence: { owner: string }, change: JobChange, event: JobEvent, alongside: (trx: Db) => Promise<void>) {
+    return finishJob(this.db, this.writes, jobId, fence, change, event, alongside);
   }
 
   /** Events after a sequence number (server-sent events replay from Last-Event-ID). */

@@ -2,12 +2,13 @@ import { sql } from 'kysely';
 import { pauseForRequests } from '../background.js';
 import type { Semaphore } from '../semaphore.js';
 import type { Db } from '../store/db.js';
+import type { LifecyclePhase, LifecycleStepResult } from '../lifecycle/types.js';
 import type { InstalledItem, JobEventKind, JobStatus, Phase, ProvisionReport, StepResult } from './types.js';
 
 /** What a worker's write changes on the job row. */
 export interface JobChange {
   status?: JobStatus;
-  phase?: Phase;
+  phase?: Phase | LifecyclePhase;
   percentComplete?: number;
   createdItems?: number;
   installed?: InstalledItem[];
@@ -26,7 +27,7 @@ export interface JobEvent {
 export interface StepChange {
   stepIndex: number;
   cosmosItemId?: string;
-  result?: StepResult;
+  result?: StepResult | LifecycleStepResult;
 }
 
 /**

@@ -4,6 +4,7 @@ import { errors, Id, Ok, PageQuery } from '../http/schemas.js';
 import { pageRequest } from '../store/paging.js';
 import type { InstallService } from './install-service.js';
 import { InstallBodySchema, InstallJobSchema } from './schemas.js';
+import { streamJobEvents } from './job-event-stream.js';
 
 const JobParams = Type.Object({ jobId: Id('install job id') });
 
@@ -111,46 +112,10 @@ export const installRoutes =
           },
         },
       },
-      async (req, reply) => {
-        let after = Number(req.headers['last-event-id'] ?? 0);
-        const first = await service.events(req.caller!, req.params.jobId, after); // 404 before the stream opens
-        reply.hijack();
-        reply.raw.writeHead(200, {
-          'content-type': 'text/event-stream',
-          'cache-control': 'no-cache',
-          connection: 'keep-alive',
-          'x-request-id': req.id,
-        });
-        let closed = false;
-        req.raw.on('close', () => {
-          closed = true;
-        });
-        const send = (batch: typeof first) => {
-          for (const e of batch) {
-            reply.raw.write(`id: ${e.seq}\nevent: ${e.kind}\ndata: ${JSON.stringify({ ...e.data, at: e.at })}\n\n`);
-            after = e.seq;
-          }
-          // The stream ends with the job: a done or failed event that is the last one so far (a step retry re-opens a
-          // finished job, so a replay can hold an earlier run's done followed by more events).
-          if (batch.length && ['done', 'failed'].includes(batch.at(-1)!.kind)) closed = true;
-        };
-        let batch = first;
-        for (;;) {
-          send(batch);
-          if (closed) break;
-          if (!batch.length) {
-            // A finished job whose events were all sent already (Last-Event-ID at or past its end): the stream ends
-            // with whatever came last, instead of polling for events that will never come.
-            const job = await service.get(req.caller!, req.params.jobId).catch(() => undefined);
-            if (!job || job.status !== 'running') {
-              send(await service.events(req.caller!, req.params.jobId, after).catch(() => []));
-              break;
-            }
-          }
-          await new Promise((r) => setTimeout(r, 1000));
-          batch = await service.events(req.caller!, req.params.jobId, after).catch(() => []);
-        }
-        reply.raw.end();
-      },
+      (req, reply) =>
+        streamJobEvents(req, reply, {
+          events: (after) => service.events(req.caller!, req.params.jobId, after),
+          running: async () => (await service.get(req.caller!, req.params.jobId)).status === 'running',
+        }),
     );
   };

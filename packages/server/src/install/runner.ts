@@ -16,6 +16,7 @@ import { failedStep } from './step-failure.js';
 import { appStatusOf, installedAppOf } from './app-record.js';
 import { creatingPercent, jobStatusOf, provisioningPercent, reportOf } from './report.js';
 import type { InstalledItem, StepResult } from './types.js';
+import { recordLiveStep } from '../lifecycle/item-state.js';
 
 export interface RunnerDeps {
   db: Db;
@@ -47,7 +48,7 @@ export class InstallRunner {
   constructor(private readonly deps: RunnerDeps) {}
 
   async run(job: JobRecord, owner: string): Promise<void> {
-    const app = this.deps.catalog.get(job.appId);
+    const app = this.deps.catalog.get(job.appId ?? '');
     const fence = { owner };
     const write = async (...args: Parameters<JobStore['update']> extends [string, unknown, ...infer R] ? R : never) => {
       if (!(await this.deps.jobs.update(job.id, fence, ...args))) throw new LeaseLost(`lease of ${job.id} lost`);
@@ -133,11 +134,12 @@ export class InstallRunner {
   private async upsertItem(job: JobRecord, app: CuratedApp, item: CatalogItem, now: Date): Promise<string> {
     const content = JSON.stringify(expandSeedTokens(item.content, now));
     const result = await sql<{ id: string }>`
-      INSERT INTO items (id, tenant_id, workspace_id, item_type, display_name, description, content, etag, content_source, app_id)
-      VALUES (${randomUUID()}, ${job.tenantId}, ${job.workspaceId}, ${item.itemType}, ${item.displayName}, ${item.description}, ${content}::jsonb, ${newEtag()}, 'catalog', ${app.id})
+      INSERT INTO items (id, tenant_id, workspace_id, item_type, display_name, description, content, etag, content_source, app_id, seeded_at)
+      VALUES (${randomUUID()}, ${job.tenantId}, ${job.workspaceId}, ${item.itemType}, ${item.displayName}, ${item.description}, ${content}::jsonb, ${newEtag()}, 'catalog', ${app.id}, ${now.toISOString()})
       ON CONFLICT (workspace_id, item_type, lower(display_name)) DO UPDATE SET
         content = CASE WHEN items.content_source = 'user' THEN items.content ELSE EXCLUDED.content END,
         etag = CASE WHEN items.content_source = 'user' THEN items.etag ELSE EXCLUDED.etag END,
+        seeded_at = CASE WHEN items.content_source = 'user' THEN items.seeded_at ELSE EXCLUDED.seeded_at END,
         description = EXCLUDED.description, app_id = EXCLUDED.app_id, updated_at = now()
       RETURNING id`.execute(this.deps.db);
     return result.rows[0]!.id;
@@ -178,7 +180,7 @@ export class InstallRunner {
           },
           { stepIndex: step.stepIndex, result },
         );
-        await recordItemState(this.deps.db, step.cosmosItemId!, result, job.tenantId);
+        await recordLiveStep(this.deps.db, job.tenantId, step.cosmosItemId!, result, null);
       })();
       saving.add(saved);
       saved
@@ -254,25 +256,6 @@ export class InstallRunner {
       if ((err as { code?: string }).code !== '23503') throw err;
     }
   }
-}
-
-/** Keeps the item's live provisioning state (the console shows it per item). */
-async function recordItemState(db: Db, itemId: string, result: StepResult, tenantId: string): Promise<void> {
-  const state = {
-    status: result.status,
-    resourceId: result.resourceId ?? null,
-    gate: result.gate ?? null,
-    error: result.error ?? null,
-    code: result.code ?? null,
-    message: result.message ?? null,
-    at: new Date().toISOString(),
-  };
-  await db
-    .updateTable('items')
-    .set({ provisioning: JSON.stringify(state) })
-    .where('id', '=', itemId)
-    .where('tenant_id', '=', tenantId)
-    .execute();
 }
 
 /** Replaces ${item:<key>.id|sqlEndpoint|sqlEndpointId}, ${workspace.id} and ${bi.apiHost} with the live values of this install. */

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
 import type { StepRow } from './job-rows.js';
+import type { LifecyclePhase } from '../lifecycle/types.js';
 import { provisioningPercent } from './report.js';
 
 /**
@@ -17,6 +18,10 @@ export async function reopenStep(
   tenantId: string,
   jobId: string,
   step: Pick<StepRow, 'stepIndex' | 'itemType' | 'displayName'>,
+  work: { phase: 'provisioning' | LifecyclePhase; percent(done: number, total: number): number } = {
+    phase: 'provisioning',
+    percent: provisioningPercent,
+  },
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const job = await trx
@@ -26,23 +31,20 @@ export async function reopenStep(
       .where('tenant_id', '=', tenantId)
       .forUpdate()
       .executeTakeFirst();
-    if (!job || (job.status === 'running' && !(job.phase === 'provisioning' && job.unleased))) return false;
+    if (!job || (job.status === 'running' && !(job.phase === work.phase && job.unleased))) return false;
     const now = new Date().toISOString();
     const steps = trx.updateTable('install_steps').where('job_id', '=', jobId);
     await steps.set({ result: null, updated_at: now }).where('step_index', '=', step.stepIndex).execute();
-    const live = await trx
-      .selectFrom('install_steps')
-      .select(sql<boolean>`result IS NOT NULL`.as('done'))
-      .where('job_id', '=', jobId)
-      .where('live', '=', true)
-      .execute();
-    const percentComplete = provisioningPercent(live.filter((s) => s.done).length, live.length);
+    // An install counts its live steps; a lifecycle job all of its steps.
+    const counted = trx.selectFrom('install_steps').select(sql<boolean>`result IS NOT NULL`.as('done')).where('job_id', '=', jobId);
+    const live = await (work.phase === 'provisioning' ? counted.where('live', '=', true) : counted).execute();
+    const percentComplete = work.percent(live.filter((s) => s.done).length, live.length);
     const seq = job.event_seq + 1;
     await trx
       .updateTable('install_jobs')
       .set({
         status: 'running',
-        phase: 'provisioning',
+        phase: work.phase,
         percent_complete: percentComplete,
         provision: null,
         finished_at: null,
@@ -55,7 +57,7 @@ export async function reopenStep(
       .where('id', '=', jobId)
       .execute();
     const { stepIndex, itemType, displayName } = step; // only these: the caller may pass the whole step row
-    const data = { stepIndex, itemType, displayName, status: 'running', phase: 'provisioning', percentComplete };
+    const data = { stepIndex, itemType, displayName, status: 'running', phase: work.phase, percentComplete };
     await trx
       .insertInto('job_events')
       .values({ job_id: jobId, seq, kind: 'step-retried', data: JSON.stringify(data) })

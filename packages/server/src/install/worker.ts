@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { JobStore } from './job-store.js';
-import { LeaseLost, type InstallRunner } from './runner.js';
+import type { JobKind } from '../lifecycle/types.js';
+import type { JobRecord } from './job-rows.js';
+import { LeaseLost } from './runner.js';
 import { tenantContext } from '../tenancy/tenant-context.js';
 
 /** Where the worker reports claims, resumptions and failures (the service's pino logger fits). */
@@ -10,7 +12,12 @@ export interface WorkerLog {
   error(fields: Record<string, unknown>, message: string): void;
 }
 
-/** Claims install jobs with a lease, heartbeats while running them, and resumes jobs whose worker died. */
+/** Runs one claimed job of its kind under the worker's lease (throws LeaseLost once the lease was taken over). */
+export interface JobRunner {
+  run(job: JobRecord, owner: string): Promise<void>;
+}
+
+/** Claims jobs of every kind with a lease, heartbeats while running them, and resumes jobs whose worker died. */
 export class InstallWorker {
   readonly id = `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
   private readonly active = new Map<string, Promise<void>>();
@@ -20,7 +27,7 @@ export class InstallWorker {
 
   constructor(
     private readonly jobs: JobStore,
-    private readonly runner: InstallRunner,
+    private readonly runners: Record<JobKind, JobRunner>,
     private readonly log: WorkerLog,
     private readonly options: { maxJobs: number; pollMs: number; heartbeatMs: number },
   ) {}
@@ -47,7 +54,7 @@ export class InstallWorker {
         return undefined;
       });
       if (!job) return;
-      if (job.attempts > 1) this.log.info({ jobId: job.id, attempts: job.attempts }, 'resuming an install job whose worker stopped');
+      if (job.attempts > 1) this.log.info({ jobId: job.id, kind: job.kind, attempts: job.attempts }, 'resuming a job whose worker stopped');
       const beat = setInterval(() => {
         void this.jobs
           .heartbeat(job.id, this.id)
@@ -57,10 +64,10 @@ export class InstallWorker {
           .catch(() => undefined);
       }, this.options.heartbeatMs);
       const run = tenantContext
-        .run(job.tenantId, () => this.runner.run(job, this.id))
+        .run(job.tenantId, () => this.runners[job.kind].run(job, this.id))
         .catch((err) => {
           if (err instanceof LeaseLost) return;
-          this.log.error({ err, jobId: job.id }, 'install job stopped on an unexpected error; it will be resumed');
+          this.log.error({ err, jobId: job.id, kind: job.kind }, 'a job stopped on an unexpected error; it will be resumed');
           return this.jobs.release(job.id, this.id).catch(() => undefined); // the lease runs out on its own
         })
         .finally(() => {

@@ -19,14 +19,34 @@ export async function recordInstalledApp(trx: Db, r: InstalledAppRecord): Promis
       last_job_id = EXCLUDED.last_job_id, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at
     RETURNING app_id`.execute(trx);
   if (!recorded.rows.length) return;
-  await trx.deleteFrom('installed_app_items').where('workspace_id', '=', r.workspaceId).where('app_id', '=', r.appId).execute();
+  let gone = trx.deleteFrom('installed_app_items').where('workspace_id', '=', r.workspaceId).where('app_id', '=', r.appId);
+  if (r.items.length)
+    gone = gone.where(
+      'item_key',
+      'not in',
+      r.items.map((i) => i.key),
+    );
+  await gone.execute();
   if (!r.items.length) return;
   const items = JSON.stringify(
-    r.items.map((i) => ({ key: i.key, item_id: i.itemId, item_type: i.itemType, resource_id: i.resourceId, status: i.status })),
+    r.items.map((i) => ({
+      key: i.key,
+      item_id: i.itemId,
+      item_type: i.itemType,
+      resource_id: i.resourceId,
+      status: i.status,
+      base: i.baseContent ?? null,
+    })),
   );
+  // The base of a later upgrade: what this version shipped, as stored (an item the user edited keeps the base it had).
   await sql`
-    INSERT INTO installed_app_items (workspace_id, app_id, item_key, item_id, item_type, resource_id, status)
-    SELECT ${r.workspaceId}, ${r.appId}, x.key, x.item_id, x.item_type, x.resource_id, x.status
-    FROM jsonb_to_recordset(${items}::jsonb) AS x(key text, item_id text, item_type text, resource_id text, status text)
-    JOIN items ON items.id = x.item_id AND items.tenant_id = ${r.tenantId} AND items.workspace_id = ${r.workspaceId}`.execute(trx);
+    INSERT INTO installed_app_items (workspace_id, app_id, item_key, item_id, item_type, resource_id, status, base_content)
+    SELECT ${r.workspaceId}, ${r.appId}, x.key, x.item_id, x.item_type, x.resource_id, x.status,
+      coalesce(x.base, CASE WHEN items.content_source = 'catalog' THEN items.content END)
+    FROM jsonb_to_recordset(${items}::jsonb) AS x(key text, item_id text, item_type text, resource_id text, status text, base jsonb)
+    JOIN items ON items.id = x.item_id AND items.tenant_id = ${r.tenantId} AND items.workspace_id = ${r.workspaceId}
+    ON CONFLICT (workspace_id, app_id, item_key) DO UPDATE SET
+      item_id = EXCLUDED.item_id, item_type = EXCLUDED.item_type, resource_id = EXCLUDED.resource_id, status = EXCLUDED.status,
+      base_content = CASE WHEN installed_app_items.item_id = EXCLUDED.item_id
+        THEN coalesce(EXCLUDED.base_content, installed_app_items.base_content) ELSE EXCLUDED.base_content END`.execute(trx);
 }

@@ -49,5 +49,13 @@ export interface InstalledAppRecord {
   status: InstalledAppStatus;
   jobId: string;
   by: string;
-  items: Array<{ key: string; itemType: string; itemId: string; resourceId: string | null; status: AppItemStatus }>;
+  items: Array<{
+    key: string;
+    itemType: string;
+    itemId: string;
+    resourceId: string | null;
+    status: AppItemStatus;
+    /** The content the recorded version shipped (an upgrade's merge base); absent: the item's catalog content as stored. */
+    baseContent?: unknown;
+  }>;
 }

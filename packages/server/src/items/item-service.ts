@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
 import { isItemTypeId } from '../item-types/index.js';
+import { type LiveRecord, type LiveState, liveStateOf } from '../lifecycle/item-state.js';
 import { ConflictError, InputError, NotFoundError, PreconditionError } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
@@ -17,6 +18,8 @@ export interface Item {
   appId: string | null;
   contentSource: string;
   provisioning: unknown | null;
+  /** The live resource's state: stored only, not provisioned, created, changed since provisioned, drifted, missing, deleted, remediation, failed. */
+  liveState: LiveState;
   createdAt: string;
   updatedAt: string;
 }
@@ -30,6 +33,7 @@ const COLUMNS = [
   'app_id',
   'content_source',
   'provisioning',
+  'etag',
   'created_at',
   'updated_at',
 ] as const;
@@ -46,6 +50,7 @@ function toItem(r: Row): Item {
     appId: r.app_id,
     contentSource: r.content_source,
     provisioning: r.provisioning ?? null,
+    liveState: liveStateOf(r.item_type, r.etag, (r.provisioning as LiveRecord | null) ?? null),
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   };

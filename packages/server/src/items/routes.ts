@@ -4,10 +4,16 @@ import { BACKINGS, ITEM_EDITORS, ITEM_ICONS } from '../item-types/descriptor.js'
 import { ITEM_TYPE_IDS, ITEM_TYPES } from '../item-types/index.js';
 import { pageRequest } from '../store/paging.js';
 import { errors, Id, IfMatchHeaders, Name, Ok, PageQuery } from '../http/schemas.js';
+import type { Caller } from '../auth/caller.js';
 import type { ItemService } from './item-service.js';
+import { LIVE_STATES } from '../lifecycle/item-state.js';
 import type { ReadCache } from '../store/read-cache.js';
 
 const DisplayName = Name(256, 'unique per item type in the workspace; at least one visible character');
+
+/** A string enum of `values` (one `enum` keyword: what other languages' generators read best). */
+const Enum = <T extends string>(values: readonly T[], description: string) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], description });
 
 export const ItemSchema = Type.Object(
   {
@@ -18,16 +24,16 @@ export const ItemSchema = Type.Object(
     description: Type.String(),
     appId: Type.Union([Type.String(), Type.Null()], { description: 'the curated app that installed it' }),
     contentSource: Type.String({ description: "'catalog' until a user saves the content, then 'user'" }),
-    provisioning: Type.Unknown({ description: 'live provisioning state: the last StepResult, or null' }),
+    provisioning: Type.Unknown({ description: 'live provisioning record: the last step that provisioned, applied or checked it, or null' }),
+    liveState: Enum(
+      LIVE_STATES,
+      'the live resource: stored-only (no backing service), not-provisioned, created, changed (edited since provisioned: apply it), drifted, missing (deleted outside the service), deleted, remediation, failed',
+    ),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },
   { $id: 'Item' },
 );
-
-/** A string enum of `values` (one `enum` keyword: what other languages' generators read best). */
-const Enum = <T extends string>(values: readonly T[], description: string) =>
-  Type.Unsafe<T>({ type: 'string', enum: [...values], description });
 
 const ItemTypeSchema = Type.Object({
   id: Enum(ITEM_TYPE_IDS, 'the item type id'),
@@ -55,9 +61,15 @@ const itemTypeView = (t: (typeof ITEM_TYPES)[number]) => ({
 const WsParams = Type.Object({ workspaceId: Id('workspace id') });
 const ItemParams = Type.Object({ workspaceId: Id('workspace id'), itemId: Id('item id') });
 
+/** What creating an item with deploy true asks of the lifecycle: a check before anything is written, then an apply job. */
+export interface Deployer {
+  checkDeployable(itemType: string, content: unknown): void;
+  start(caller: Caller, workspaceId: string, itemId: string): Promise<{ jobId: string }>;
+}
+
 /** Item routes: item types, and a workspace's items with their content. */
 export const itemRoutes =
-  (service: ItemService, lists: ReadCache): FastifyPluginAsyncTypebox =>
+  (service: ItemService, lists: ReadCache, deployer: Deployer): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/api/item-types',
@@ -125,14 +137,34 @@ export const itemRoutes =
               displayName: DisplayName,
               description: Type.Optional(Type.String({ maxLength: 2000 })),
               content: Type.Optional(Type.Unknown({ description: 'initial stored content (JSON)' })),
+              deploy: Type.Optional(
+                Type.Boolean({
+                  description:
+                    'provision the new item live too, through an apply job (jobId in the answer; poll GET /api/jobs/{jobId}); a live type only, with content its schema accepts',
+                }),
+              ),
             },
             { additionalProperties: false },
           ),
-          response: { 201: Type.Object({ ok: Ok, item: Type.Ref(ItemSchema) }), ...errors(404, 409) },
+          response: {
+            201: Type.Object({
+              ok: Ok,
+              item: Type.Ref(ItemSchema),
+              jobId: Type.Optional(Type.String({ description: 'the apply job provisioning the item (deploy true)' })),
+            }),
+            ...errors(404, 409),
+          },
         },
       },
-      async (req, reply) =>
-        reply.status(201).send({ ok: true as const, item: await service.create(req.caller!, req.params.workspaceId, req.body) }),
+      async (req, reply) => {
+        const { deploy, ...input } = req.body;
+        // Checked before the item is written: a deploy that cannot run creates nothing.
+        if (deploy) deployer.checkDeployable(input.itemType, input.content);
+        const item = await service.create(req.caller!, req.params.workspaceId, input);
+        if (!deploy) return reply.status(201).send({ ok: true as const, item });
+        const { jobId } = await deployer.start(req.caller!, req.params.workspaceId, item.id);
+        return reply.status(201).send({ ok: true as const, item, jobId });
+      },
     );
 
     app.get(

@@ -16,6 +16,7 @@ import type {
   TargetOverrides,
 } from '../install/types.js';
 import type { AppItemStatus, InstalledAppStatus } from '../installed-apps/types.js';
+import type { JobKind, JobOptions, LifecyclePhase, LifecycleStepResult } from '../lifecycle/types.js';
 import type { ResourceKind, ResourceSettings } from '../tenancy/resources.js';
 
 type Timestamp = ColumnType<Date, string | undefined, string>;
@@ -87,17 +88,21 @@ export interface Database {
     content_source: Generated<string>;
     app_id: string | null;
     provisioning: ColumnType<unknown | null, string | null | undefined, string | null>;
+    seeded_at: ColumnType<Date | null, string | null | undefined, string | null>;
     created_at: Timestamp;
     updated_at: Timestamp;
   };
   install_jobs: {
     id: string;
+    kind: Generated<JobKind>;
+    options: ColumnType<JobOptions, string | undefined, string>;
     tenant_id: string;
     workspace_id: string;
-    app_id: string;
+    /** Null for a job of the whole workspace (a drift check, an uninstall of a workspace's apps). */
+    app_id: string | null;
     created_by: string;
     status: JobStatus;
-    phase: Phase;
+    phase: Phase | LifecyclePhase;
     percent_complete: Generated<number>;
     total_items: number;
     created_items: Generated<number>;
@@ -124,7 +129,7 @@ export interface Database {
     display_name: string;
     live: boolean;
     cosmos_item_id: string | null;
-    result: Json<StepResult | null>;
+    result: Json<StepResult | LifecycleStepResult | null>;
     updated_at: Timestamp;
   };
   job_events: { job_id: string; seq: number; kind: JobEventKind; data: Json<Record<string, unknown>>; created_at: Timestamp };
@@ -161,6 +166,7 @@ export interface Database {
     item_type: string;
     resource_id: string | null;
     status: AppItemStatus;
+    base_content: ColumnType<unknown | null, string | null | undefined, string | null>;
   };
   identity_signals: {
     id: string;

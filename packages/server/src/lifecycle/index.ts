@@ -1,0 +1,54 @@
+import type { InstallService } from '../install/install-service.js';
+import type { JobStore } from '../install/job-store.js';
+import type { WorkspaceService } from '../workspaces/workspace-service.js';
+import { applyKind } from './apply-kind.js';
+import { ApplyService } from './apply-service.js';
+import { JobService } from './job-service.js';
+import { LifecycleRunner } from './lifecycle-runner.js';
+import type { StoredAppDeps } from './stored-app.js';
+
+/** What the lifecycle is built from: the install's job store and worker, and what its steps read and call. */
+export interface LifecycleDeps {
+  jobs: JobStore;
+  workspaces: WorkspaceService;
+  installs: InstallService;
+  /** The worker's background clients and the stores (StoredAppDeps). */
+  stored: StoredAppDeps;
+  concurrency: number;
+  /** Tells the worker a job was accepted. */
+  poke(): void;
+}
+
+/** The lifecycle's runners (for the worker) and its services (lifecycle/routes.ts serves them). */
+export function buildLifecycle(deps: LifecycleDeps) {
+  const { jobs, workspaces, installs, stored, poke } = deps;
+  const runner = new LifecycleRunner({
+    jobs,
+    concurrency: deps.concurrency,
+    handlers: {
+      apply: applyKind(stored),
+      drift: unsupported('drift'),
+      upgrade: unsupported('upgrade'),
+      uninstall: unsupported('uninstall'),
+    },
+  });
+  const jobService = new JobService({ jobs, workspaces, installs, onAccepted: poke });
+  const applies = new ApplyService({ db: stored.db, jobs, workspaces, onAccepted: poke });
+  const runners = { upgrade: runner, uninstall: runner, apply: runner, drift: runner };
+  return { runners, jobs: jobService, applies };
+}
+
+/** A kind whose handler is not built yet: its jobs end failed with a report saying so (none can be accepted). */
+function unsupported(kind: string) {
+  return {
+    order: 'ordered' as const,
+    prepare: async () => undefined,
+    runStep: async () => ({
+      status: 'failed' as const,
+      code: 'not_supported',
+      message: `${kind} jobs are not supported by this version`,
+      steps: [],
+    }),
+    finish: async () => {},
+  };
+}
