@@ -30,7 +30,7 @@ import { ItemSchema, itemRoutes } from './items/routes.js';
 import { ReadCache } from './store/read-cache.js';
 import { registerOpenApi } from './openapi/register.js';
 import { systemRoutes } from './openapi/system-routes.js';
-import { loadCatalog } from './catalog/load-catalog.js';
+import { configuredCatalog } from './catalog/configured-catalog.js';
 import type { Catalog } from './catalog/types.js';
 import { CATALOG_SCHEMAS, catalogRoutes } from './catalog/routes.js';
 import { selectCloud, type CloudProfile } from './cloud/profiles.js';
@@ -141,7 +141,7 @@ export async function buildApp(
   });
   await store.listen('svc_token_revoked', (id) => tokens.evict(id));
   const sessions = SessionService.create(store.db, config.auth.sessionHours);
-  const catalog = loadCatalog();
+  const catalog = configuredCatalog(config.catalog.dir);
   const profile = selectCloud(config.cloud);
   const tenancy = TenancyService.create({ db: store.db, profile, sharedSet: config.sharedSet, tokens });
   const workspaces = WorkspaceService.create(store.db, tenancy);

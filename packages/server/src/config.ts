@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { AUTH } from './config/auth.js';
 import { BACKING } from './config/backing.js';
+import { CATALOG, type CatalogConfig } from './config/catalog.js';
 import { CLOUD, type CloudConfig, selectedCloud } from './config/cloud.js';
 import { IDENTITY, type ServiceIdentity, serviceIdentity } from './config/identity.js';
 import { IDENTITY_OPS, type IdentityOpsConfig } from './config/identity-ops.js';
@@ -36,6 +37,8 @@ export interface Config {
   /** The default tenant's shared-mode targets. */
   sharedSet: SharedSet;
   reports: ReportsConfig;
+  /** Where the curated apps are read from (undefined: the shipped catalog). */
+  catalog: CatalogConfig;
   /** The install pipeline: items in flight per install, jobs per process, work polling, job lease. */
   install: Values<typeof INSTALL>;
   /** Every backing call: timeout, the one retry's backoff and the longest Retry-After it honours, calls in flight per backing service. */
@@ -55,6 +58,7 @@ const SECTIONS: readonly Section[] = [
   CLOUD,
   SHARED_SET,
   REPORTS,
+  CATALOG,
   INSTALL,
   BACKING,
   SANDBOX,
@@ -105,6 +109,7 @@ export function loadConfig(env: Env = process.env): Config {
     cloud: { name: selectedCloud(name, server.publicUrl), overrides: cloudOverrides },
     sharedSet: { ...shared, warehouseDatabase: shared.warehouseDatabase ?? shared.warehousePool },
     reports: read(REPORTS),
+    catalog: read(CATALOG),
     install: read(INSTALL),
     backing: read(BACKING),
     sandbox: read(SANDBOX),

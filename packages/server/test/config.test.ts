@@ -81,6 +81,7 @@ const REFUSED: Partial<Record<SettingKind, string>> = {
   choice: 'no-such-choice',
   flag: 'yes',
   pattern: 'short',
+  directory: '/no/such/svc-directory',
 };
 
 test('a value a setting refuses stops the start with a ConfigError naming that setting', () => {

@@ -1,6 +1,8 @@
 // How one environment variable is declared: its name, its README row, and how its text becomes a typed value.
 // Only config.ts reads the environment; these declarations (one file per section beside this one) turn the text it
 // read into values.
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 /** Thrown when an environment variable is missing or invalid; names the variable. */
 export class ConfigError extends Error {
@@ -17,7 +19,7 @@ export class ConfigError extends Error {
 export const WEB = ['http:', 'https:'];
 
 /** What a setting's text must be: the kinds with a validation refuse a malformed value (test/config.test.ts tries one of each). */
-export type SettingKind = 'integer' | 'url' | 'choice' | 'flag' | 'pattern' | 'list' | 'text';
+export type SettingKind = 'integer' | 'url' | 'choice' | 'flag' | 'pattern' | 'list' | 'text' | 'directory';
 
 /** One environment variable. */
 export interface Setting<T> {
@@ -128,6 +130,18 @@ export function pattern(name: string, form: RegExp, refusal: string, doc: Doc): 
   return setting(name, 'pattern', doc.shown ?? NONE, doc.meaning, (raw) => {
     if (raw !== undefined && !form.test(raw)) throw new ConfigError(name, refusal);
     return raw;
+  });
+}
+
+/** An existing directory, as an absolute path (relative paths are from the working directory). */
+export function directory(name: string, doc: Doc): Setting<string | undefined> {
+  return setting(name, 'directory', doc.shown ?? NONE, doc.meaning, (raw) => {
+    if (raw === undefined) return undefined;
+    const dir = resolve(raw);
+    // Checked at start, so that a mistyped path stops the start here rather than when it is first read.
+    if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+      throw new ConfigError(name, `must be an existing directory, got "${raw}"`);
+    return dir;
   });
 }
 
