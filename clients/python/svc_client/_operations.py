@@ -299,9 +299,68 @@ Item = TypedDict("Item", {
     "displayName": "str",
     "id": "str",
     "itemType": "str",
+    "liveState": "Literal[\"stored-only\", \"not-provisioned\", \"created\", \"changed\", \"drifted\", \"missing\", \"deleted\", \"remediation\", \"failed\"]",
     "provisioning": "Any",
     "updatedAt": "str",
     "workspaceId": "str",
+})
+
+JobOptions = TypedDict("JobOptions", {
+    "deleteWorkspace": NotRequired["bool"],
+    "fromVersion": NotRequired["str"],
+    "itemId": NotRequired["str"],
+    "purgeData": NotRequired["bool"],
+    "removeDropped": NotRequired["bool"],
+    "toVersion": NotRequired["str"],
+})
+JobOptions.__doc__ = "what the job was asked when it was accepted"
+
+JobStepsItem = TypedDict("JobStepsItem", {
+    "displayName": "str",
+    "itemId": "Union[str, None]",
+    "itemType": "str",
+    "key": "str",
+    "live": "bool",
+    "result": "Union[JobStepResult, None]",
+    "stepIndex": "int",
+})
+
+Job = TypedDict("Job", {
+    "appId": "Union[str, None]",
+    "createdAt": "str",
+    "createdBy": "str",
+    "finishedAt": "Union[str, None]",
+    "id": "str",
+    "kind": "Literal[\"install\", \"upgrade\", \"uninstall\", \"apply\", \"drift\"]",
+    "options": "JobOptions",
+    "percentComplete": "int",
+    "phase": "str",
+    "status": "Literal[\"running\", \"done\", \"partial\", \"failed\"]",
+    "steps": "List[JobStepsItem]",
+    "summary": "Dict[str, int]",
+    "updatedAt": "str",
+    "workspaceId": "str",
+})
+
+JobStepResultConflictsItem = TypedDict("JobStepResultConflictsItem", {
+    "base": "Any",
+    "ours": "Any",
+    "path": "str",
+    "theirs": "Any",
+})
+
+JobStepResult = TypedDict("JobStepResult", {
+    "code": NotRequired["str"],
+    "conflicts": NotRequired["List[JobStepResultConflictsItem]"],
+    "diagnosis": NotRequired["str"],
+    "diff": NotRequired["str"],
+    "error": NotRequired["str"],
+    "gate": NotRequired["RemediationGate"],
+    "message": NotRequired["str"],
+    "resourceId": NotRequired["str"],
+    "secondaryIds": NotRequired["Dict[str, str]"],
+    "status": "str",
+    "steps": "List[str]",
 })
 
 PaginatedReport = TypedDict("PaginatedReport", {
@@ -530,9 +589,15 @@ ClonePaginatedReportBody = TypedDict("ClonePaginatedReportBody", {
 
 CreateItemBody = TypedDict("CreateItemBody", {
     "content": NotRequired["Any"],
+    "deploy": NotRequired["bool"],
     "description": NotRequired["str"],
     "displayName": "str",
     "itemType": "Literal[\"notebook\", \"lakehouse\", \"warehouse\", \"kql-database\", \"kql-queryset\", \"eventhouse\", \"search-index\", \"semantic-model\", \"activator\", \"data-pipeline\", \"eventstream\", \"report\", \"kql-dashboard\", \"mirrored-database\", \"dashboard\", \"scorecard\", \"data-product\", \"prompt-flow\", \"dataflow-spec\", \"power-bi-report\", \"data-agent\"]",
+})
+
+CreateItemResult = TypedDict("CreateItemResult", {
+    "item": "Item",
+    "jobId": NotRequired["str"],
 })
 
 CreatePaginatedReportEmbedTokenBody = TypedDict("CreatePaginatedReportEmbedTokenBody", {
@@ -998,6 +1063,7 @@ WhoamiResult = TypedDict("WhoamiResult", {
 # The operation table: operationId → (method, path, Python method, pager, kind, envelope, unwrapped key, paged).
 OPERATIONS: Dict[str, Operation] = {
     "addFirewallRule": Operation("addFirewallRule", "POST", "/api/admin/identity/workspaces/{workspaceId}/firewall-rules", "add_firewall_rule", None, "json", True, None, False),
+    "applyItem": Operation("applyItem", "POST", "/api/workspaces/{workspaceId}/items/{itemId}/apply", "apply_item", None, "json", True, "job", False),
     "approveIncidentChange": Operation("approveIncidentChange", "POST", "/api/admin/identity/incidents/{incidentId}/approvals", "approve_incident_change", None, "json", True, "incident", False),
     "assignApplication": Operation("assignApplication", "POST", "/api/operator/tenants/{tenantId}/applications", "assign_application", None, "json", True, "assignment", False),
     "assignPlatformWorkspace": Operation("assignPlatformWorkspace", "POST", "/api/operator/tenants/{tenantId}/platform-workspaces", "assign_platform_workspace", None, "json", True, "assignment", False),
@@ -1006,7 +1072,7 @@ OPERATIONS: Dict[str, Operation] = {
     "clonePaginatedReport": Operation("clonePaginatedReport", "POST", "/api/items/paginated-report/{reportId}/clone", "clone_paginated_report", None, "json", True, "report", False),
     "closeIncident": Operation("closeIncident", "POST", "/api/admin/identity/incidents/{incidentId}/close", "close_incident", None, "json", True, "incident", False),
     "completeOidcSignIn": Operation("completeOidcSignIn", "GET", "/api/auth/callback", "complete_oidc_sign_in", None, "redirect", False, None, False),
-    "createItem": Operation("createItem", "POST", "/api/workspaces/{workspaceId}/items", "create_item", None, "json", True, "item", False),
+    "createItem": Operation("createItem", "POST", "/api/workspaces/{workspaceId}/items", "create_item", None, "json", True, None, False),
     "createPaginatedReportEmbedToken": Operation("createPaginatedReportEmbedToken", "POST", "/api/items/paginated-report/{reportId}/embed-token", "create_paginated_report_embed_token", None, "json", True, None, False),
     "createSession": Operation("createSession", "POST", "/api/session", "create_session", None, "json", True, None, False),
     "createTenant": Operation("createTenant", "POST", "/api/operator/tenants", "create_tenant", None, "json", True, "tenant", False),
@@ -1031,6 +1097,7 @@ OPERATIONS: Dict[str, Operation] = {
     "getInstallJob": Operation("getInstallJob", "GET", "/api/apps/install-jobs/{jobId}", "get_install_job", None, "json", True, "job", False),
     "getItem": Operation("getItem", "GET", "/api/workspaces/{workspaceId}/items/{itemId}", "get_item", None, "json", True, "item", False),
     "getItemContent": Operation("getItemContent", "GET", "/api/workspaces/{workspaceId}/items/{itemId}/content", "get_item_content", None, "json", True, None, False),
+    "getJob": Operation("getJob", "GET", "/api/jobs/{jobId}", "get_job", None, "json", True, "job", False),
     "getMetrics": Operation("getMetrics", "GET", "/metrics", "get_metrics", None, "text", False, None, False),
     "getOpenApiDocument": Operation("getOpenApiDocument", "GET", "/api/openapi.json", "get_open_api_document", None, "json", False, None, False),
     "getPaginatedReport": Operation("getPaginatedReport", "GET", "/api/items/paginated-report/{reportId}", "get_paginated_report", None, "json", True, "report", False),
@@ -1064,6 +1131,7 @@ OPERATIONS: Dict[str, Operation] = {
     "listTenantTargets": Operation("listTenantTargets", "GET", "/api/operator/tenants/{tenantId}/targets", "list_tenant_targets", None, "json", True, "targets", False),
     "listThreadEdges": Operation("listThreadEdges", "GET", "/api/workspaces/{workspaceId}/thread/edges", "list_thread_edges", None, "json", True, "edges", False),
     "listTokens": Operation("listTokens", "GET", "/api/tokens", "list_tokens", "iter_tokens", "json", True, "tokens", True),
+    "listWorkspaceJobs": Operation("listWorkspaceJobs", "GET", "/api/workspaces/{workspaceId}/jobs", "list_workspace_jobs", "iter_workspace_jobs", "json", True, "jobs", True),
     "listWorkspaceRoleAssignments": Operation("listWorkspaceRoleAssignments", "GET", "/api/admin/identity/workspaces/{workspaceId}/role-assignments", "list_workspace_role_assignments", None, "json", True, "assignments", False),
     "listWorkspaces": Operation("listWorkspaces", "GET", "/api/workspaces", "list_workspaces", "iter_workspaces", "json", True, "workspaces", True),
     "openIncident": Operation("openIncident", "POST", "/api/admin/identity/incidents", "open_incident", None, "json", True, "incident", False),
@@ -1075,6 +1143,7 @@ OPERATIONS: Dict[str, Operation] = {
     "registerCredential": Operation("registerCredential", "POST", "/api/admin/identity/credentials", "register_credential", None, "json", True, "credential", False),
     "removeFirewallRule": Operation("removeFirewallRule", "DELETE", "/api/admin/identity/workspaces/{workspaceId}/firewall-rules/{ruleId}", "remove_firewall_rule", None, "json", True, "change", False),
     "retryInstallStep": Operation("retryInstallStep", "POST", "/api/apps/install-jobs/{jobId}/steps/{stepIndex}/retry", "retry_install_step", None, "json", True, "job", False),
+    "retryJobStep": Operation("retryJobStep", "POST", "/api/jobs/{jobId}/steps/{stepIndex}/retry", "retry_job_step", None, "json", True, "job", False),
     "revokeToken": Operation("revokeToken", "DELETE", "/api/tokens/{tokenId}", "revoke_token", None, "json", True, "revoked", False),
     "rollBackIdentityChange": Operation("rollBackIdentityChange", "POST", "/api/admin/identity/changes/{changeId}/rollback", "roll_back_identity_change", None, "json", True, "change", False),
     "rollBackRotation": Operation("rollBackRotation", "POST", "/api/admin/identity/rotations/{rotationId}/rollback", "roll_back_rotation", None, "json", True, "rotation", False),
@@ -1085,6 +1154,7 @@ OPERATIONS: Dict[str, Operation] = {
     "startPaginatedReportExport": Operation("startPaginatedReportExport", "POST", "/api/items/paginated-report/{reportId}/exports", "start_paginated_report_export", None, "json", True, "export", False),
     "startRotation": Operation("startRotation", "POST", "/api/admin/identity/credentials/{credentialId}/rotations", "start_rotation", None, "json", True, "rotation", False),
     "streamInstallJobEvents": Operation("streamInstallJobEvents", "GET", "/api/apps/install-jobs/{jobId}/events", "stream_install_job_events", None, "sse", False, None, False),
+    "streamJobEvents": Operation("streamJobEvents", "GET", "/api/jobs/{jobId}/events", "stream_job_events", None, "sse", False, None, False),
     "unassignApplication": Operation("unassignApplication", "DELETE", "/api/operator/tenants/{tenantId}/applications/{clientId}", "unassign_application", None, "json", True, "unassigned", False),
     "unassignPlatformWorkspace": Operation("unassignPlatformWorkspace", "DELETE", "/api/operator/tenants/{tenantId}/platform-workspaces/{platformWorkspaceId}", "unassign_platform_workspace", None, "json", True, None, False),
     "unassignTarget": Operation("unassignTarget", "DELETE", "/api/operator/tenants/{tenantId}/targets/{targetId}", "unassign_target", None, "json", True, "unassigned", False),
@@ -1104,6 +1174,10 @@ class Operations(SyncCore):
     def add_firewall_rule(self, workspace_id: str, body: AddFirewallRuleBody) -> AddFirewallRuleResult:
         """Add a firewall rule (journaled; rolling back deletes it) (POST /api/admin/identity/workspaces/{workspaceId}/firewall-rules)."""
         return self._call("addFirewallRule", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def apply_item(self, workspace_id: str, item_id: str) -> Job:
+        """Push the item’s stored content to its live resource (creating it when there is none): 202 with the apply job to poll (POST /api/workspaces/{workspaceId}/items/{itemId}/apply)."""
+        return self._call("applyItem", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     def approve_incident_change(self, incident_id: str, body: ApproveIncidentChangeBody) -> IdentityIncident:
         """Record an approval (verbal only for SEV1: a retroactive change request is then due within 24 hours) (POST /api/admin/identity/incidents/{incidentId}/approvals)."""
@@ -1137,7 +1211,7 @@ class Operations(SyncCore):
         """Where the identity provider sends the browser back: exchanges the code, checks the id token, sets the session cookie and redirects to the console (GET /api/auth/callback)."""
         return self._call("completeOidcSignIn", {}, query={"code": code, "state": state, "error": error, "error_description": error_description}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def create_item(self, workspace_id: str, body: CreateItemBody) -> Item:
+    def create_item(self, workspace_id: str, body: CreateItemBody) -> CreateItemResult:
         """Create an item in a workspace (POST /api/workspaces/{workspaceId}/items)."""
         return self._call("createItem", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
@@ -1236,6 +1310,10 @@ class Operations(SyncCore):
     def get_item_content(self, workspace_id: str, item_id: str) -> GetItemContentResult:
         """Read an item’s stored content; the ETag header versions it (GET /api/workspaces/{workspaceId}/items/{itemId}/content)."""
         return self._call("getItemContent", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def get_job(self, job_id: str) -> Job:
+        """Poll a job of any kind (install, upgrade, uninstall, apply, drift) with its steps and their results (GET /api/jobs/{jobId})."""
+        return self._call("getJob", {"jobId": job_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     def get_metrics(self) -> str:
         """Prometheus text metrics (scope metrics, or the deployment’s SVC_METRICS_TOKEN as the bearer) (GET /metrics)."""
@@ -1389,6 +1467,14 @@ class Operations(SyncCore):
         """Every entry of list_tokens, page after page."""
         return self._paginate("listTokens", {}, query={"limit": limit})
 
+    def list_workspace_jobs(self, workspace_id: str, *, cursor: Optional[str] = None, limit: Optional[int] = None, kind: Optional[Literal["install", "upgrade", "uninstall", "apply", "drift"]] = None) -> Page[Job]:
+        """List the jobs of a workspace, oldest first, optionally of one kind (GET /api/workspaces/{workspaceId}/jobs)."""
+        return self._call("listWorkspaceJobs", {"workspaceId": workspace_id}, query={"cursor": cursor, "limit": limit, "kind": kind}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def iter_workspace_jobs(self, workspace_id: str, *, limit: Optional[int] = None, kind: Optional[Literal["install", "upgrade", "uninstall", "apply", "drift"]] = None) -> Iterator[Job]:
+        """Every entry of list_workspace_jobs, page after page."""
+        return self._paginate("listWorkspaceJobs", {"workspaceId": workspace_id}, query={"limit": limit, "kind": kind})
+
     def list_workspace_role_assignments(self, workspace_id: str) -> List[ListWorkspaceRoleAssignmentsResultItem]:
         """Role assignments on the platform workspace (GET /api/admin/identity/workspaces/{workspaceId}/role-assignments)."""
         return self._call("listWorkspaceRoleAssignments", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
@@ -1437,6 +1523,10 @@ class Operations(SyncCore):
         """Re-open one provisioning step (after fixing its gate): 202 with the job running again; poll it like an install until the worker has run the step (POST /api/apps/install-jobs/{jobId}/steps/{stepIndex}/retry)."""
         return self._call("retryInstallStep", {"jobId": job_id, "stepIndex": step_index}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
+    def retry_job_step(self, job_id: str, step_index: str) -> Job:
+        """Re-open a failed or remediation step of a finished job: 202 with the job running again (POST /api/jobs/{jobId}/steps/{stepIndex}/retry)."""
+        return self._call("retryJobStep", {"jobId": job_id, "stepIndex": step_index}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     def revoke_token(self, token_id: str) -> str:
         """Revoke a token, effective on the next request: one of the caller’s own with the tokens scope, any of the tenant with admin; another user’s token is 404 without admin (DELETE /api/tokens/{tokenId})."""
         return self._call("revokeToken", {"tokenId": token_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
@@ -1476,6 +1566,10 @@ class Operations(SyncCore):
     def stream_install_job_events(self, job_id: str, *, last_event_id: Optional[str] = None) -> Iterator[ServerSentEvent]:
         """Server-sent events of a job (phase, item-created, step, step-retried, done); replays after Last-Event-ID (GET /api/apps/install-jobs/{jobId}/events)."""
         return self._stream("streamInstallJobEvents", {"jobId": job_id}, headers={"last-event-id": last_event_id})
+
+    def stream_job_events(self, job_id: str, *, last_event_id: Optional[str] = None) -> Iterator[ServerSentEvent]:
+        """Server-sent events of a job of any kind (phase, step, step-retried, done); replays after Last-Event-ID (GET /api/jobs/{jobId}/events)."""
+        return self._stream("streamJobEvents", {"jobId": job_id}, headers={"last-event-id": last_event_id})
 
     def unassign_application(self, tenant_id: str, client_id: str) -> str:
         """Take an app registration (and its vault secret) from the tenant; its registered credentials can no longer be rotated there (DELETE /api/operator/tenants/{tenantId}/applications/{clientId})."""
@@ -1519,6 +1613,10 @@ class AsyncOperations(AsyncCore):
         """Add a firewall rule (journaled; rolling back deletes it) (POST /api/admin/identity/workspaces/{workspaceId}/firewall-rules)."""
         return await self._call("addFirewallRule", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
+    async def apply_item(self, workspace_id: str, item_id: str) -> Job:
+        """Push the item’s stored content to its live resource (creating it when there is none): 202 with the apply job to poll (POST /api/workspaces/{workspaceId}/items/{itemId}/apply)."""
+        return await self._call("applyItem", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     async def approve_incident_change(self, incident_id: str, body: ApproveIncidentChangeBody) -> IdentityIncident:
         """Record an approval (verbal only for SEV1: a retroactive change request is then due within 24 hours) (POST /api/admin/identity/incidents/{incidentId}/approvals)."""
         return await self._call("approveIncidentChange", {"incidentId": incident_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
@@ -1551,7 +1649,7 @@ class AsyncOperations(AsyncCore):
         """Where the identity provider sends the browser back: exchanges the code, checks the id token, sets the session cookie and redirects to the console (GET /api/auth/callback)."""
         return await self._call("completeOidcSignIn", {}, query={"code": code, "state": state, "error": error, "error_description": error_description}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    async def create_item(self, workspace_id: str, body: CreateItemBody) -> Item:
+    async def create_item(self, workspace_id: str, body: CreateItemBody) -> CreateItemResult:
         """Create an item in a workspace (POST /api/workspaces/{workspaceId}/items)."""
         return await self._call("createItem", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
@@ -1650,6 +1748,10 @@ class AsyncOperations(AsyncCore):
     async def get_item_content(self, workspace_id: str, item_id: str) -> GetItemContentResult:
         """Read an item’s stored content; the ETag header versions it (GET /api/workspaces/{workspaceId}/items/{itemId}/content)."""
         return await self._call("getItemContent", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def get_job(self, job_id: str) -> Job:
+        """Poll a job of any kind (install, upgrade, uninstall, apply, drift) with its steps and their results (GET /api/jobs/{jobId})."""
+        return await self._call("getJob", {"jobId": job_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def get_metrics(self) -> str:
         """Prometheus text metrics (scope metrics, or the deployment’s SVC_METRICS_TOKEN as the bearer) (GET /metrics)."""
@@ -1803,6 +1905,14 @@ class AsyncOperations(AsyncCore):
         """Every entry of list_tokens, page after page."""
         return self._paginate("listTokens", {}, query={"limit": limit})
 
+    async def list_workspace_jobs(self, workspace_id: str, *, cursor: Optional[str] = None, limit: Optional[int] = None, kind: Optional[Literal["install", "upgrade", "uninstall", "apply", "drift"]] = None) -> Page[Job]:
+        """List the jobs of a workspace, oldest first, optionally of one kind (GET /api/workspaces/{workspaceId}/jobs)."""
+        return await self._call("listWorkspaceJobs", {"workspaceId": workspace_id}, query={"cursor": cursor, "limit": limit, "kind": kind}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def iter_workspace_jobs(self, workspace_id: str, *, limit: Optional[int] = None, kind: Optional[Literal["install", "upgrade", "uninstall", "apply", "drift"]] = None) -> AsyncIterator[Job]:
+        """Every entry of list_workspace_jobs, page after page."""
+        return self._paginate("listWorkspaceJobs", {"workspaceId": workspace_id}, query={"limit": limit, "kind": kind})
+
     async def list_workspace_role_assignments(self, workspace_id: str) -> List[ListWorkspaceRoleAssignmentsResultItem]:
         """Role assignments on the platform workspace (GET /api/admin/identity/workspaces/{workspaceId}/role-assignments)."""
         return await self._call("listWorkspaceRoleAssignments", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
@@ -1851,6 +1961,10 @@ class AsyncOperations(AsyncCore):
         """Re-open one provisioning step (after fixing its gate): 202 with the job running again; poll it like an install until the worker has run the step (POST /api/apps/install-jobs/{jobId}/steps/{stepIndex}/retry)."""
         return await self._call("retryInstallStep", {"jobId": job_id, "stepIndex": step_index}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
+    async def retry_job_step(self, job_id: str, step_index: str) -> Job:
+        """Re-open a failed or remediation step of a finished job: 202 with the job running again (POST /api/jobs/{jobId}/steps/{stepIndex}/retry)."""
+        return await self._call("retryJobStep", {"jobId": job_id, "stepIndex": step_index}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     async def revoke_token(self, token_id: str) -> str:
         """Revoke a token, effective on the next request: one of the caller’s own with the tokens scope, any of the tenant with admin; another user’s token is 404 without admin (DELETE /api/tokens/{tokenId})."""
         return await self._call("revokeToken", {"tokenId": token_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
@@ -1890,6 +2004,10 @@ class AsyncOperations(AsyncCore):
     async def stream_install_job_events(self, job_id: str, *, last_event_id: Optional[str] = None) -> AsyncIterator[ServerSentEvent]:
         """Server-sent events of a job (phase, item-created, step, step-retried, done); replays after Last-Event-ID (GET /api/apps/install-jobs/{jobId}/events)."""
         return await self._stream("streamInstallJobEvents", {"jobId": job_id}, headers={"last-event-id": last_event_id})
+
+    async def stream_job_events(self, job_id: str, *, last_event_id: Optional[str] = None) -> AsyncIterator[ServerSentEvent]:
+        """Server-sent events of a job of any kind (phase, step, step-retried, done); replays after Last-Event-ID (GET /api/jobs/{jobId}/events)."""
+        return await self._stream("streamJobEvents", {"jobId": job_id}, headers={"last-event-id": last_event_id})
 
     async def unassign_application(self, tenant_id: str, client_id: str) -> str:
         """Take an app registration (and its vault secret) from the tenant; its registered credentials can no longer be rotated there (DELETE /api/operator/tenants/{tenantId}/applications/{clientId})."""

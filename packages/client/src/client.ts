@@ -2,6 +2,7 @@ import type { Client as FetchClient } from 'openapi-fetch';
 import { catalogApi } from './api/catalog.js';
 import { identityApi } from './api/identity.js';
 import { installsApi } from './api/installs.js';
+import { jobsApi } from './api/jobs.js';
 import { itemsApi } from './api/items.js';
 import { operatorApi } from './api/operator.js';
 import { reportsApi } from './api/reports.js';
@@ -34,6 +35,8 @@ export class SvcClient {
   readonly items: ReturnType<typeof itemsApi>;
   readonly catalog: ReturnType<typeof catalogApi>;
   readonly installs: ReturnType<typeof installsApi>;
+  /** Jobs of every kind: upgrade, uninstall, apply and drift (and installs) — poll, wait, list, retry, events. */
+  readonly jobs: ReturnType<typeof jobsApi>;
   readonly thread: ReturnType<typeof threadApi>;
   /**
    * Paginated reports of a workspace, every call made by the service to the reporting service. `exportToFile` starts
@@ -55,6 +58,7 @@ export class SvcClient {
     this.items = itemsApi(t);
     this.catalog = catalogApi(t);
     this.installs = installsApi(t);
+    this.jobs = jobsApi(t);
     this.thread = threadApi(t);
     this.reports = reportsApi(t);
   }

@@ -6,6 +6,8 @@ export type Item = Schemas['Item'];
 export type ApiToken = Schemas['ApiToken'];
 export type AppSummary = Schemas['AppSummary'];
 export type InstallJob = Schemas['InstallJob'];
+export type Job = Schemas['Job'];
+export type JobKind = Job['kind'];
 export type InstalledApp = Schemas['InstalledApp'];
 export type ThreadEdge = Schemas['ThreadEdge'];
 export type ProvisionReport = Schemas['ProvisionReport'];
@@ -67,11 +69,11 @@ export interface SvcClientOptions {
   fetch?: typeof globalThis.fetch;
 }
 
-export interface WaitOptions {
+export interface WaitOptions<J = InstallJob> {
   /** Poll interval in milliseconds; SPEC.md's default is 5 s. */
   intervalMs?: number;
   /** Give up (SvcTimeoutError) after this long; default 10 minutes. */
   timeoutMs?: number;
   /** Called with every polled job, for progress. */
-  onProgress?: (job: InstallJob) => void;
+  onProgress?: (job: J) => void;
 }

@@ -53,20 +53,30 @@ export function installsApi(t: Transport) {
       }
     },
     /** The job's server-sent events (phase, item-created, step, done), replayed after `lastEventId`. */
-    events: (jobId: string, o: { lastEventId?: string } = {}) => eventStream(t, jobId, o.lastEventId),
+    events: (jobId: string, o: { lastEventId?: string } = {}) => installEvents(t, jobId, o.lastEventId),
   };
   return installs;
 }
 
-/** The job's server-sent events, parsed, replayed after `lastEventId`. */
-async function* eventStream(t: Transport, jobId: string, lastEventId?: string): AsyncGenerator<InstallEvent> {
-  const { response, error } = await t.api.GET('/api/apps/install-jobs/{jobId}/events', {
-    params: { path: { jobId }, header: lastEventId ? { 'last-event-id': lastEventId } : {} },
-    headers: { accept: 'text/event-stream' },
-    parseAs: 'stream',
-  });
+/** An install job's server-sent events, parsed, replayed after `lastEventId`. */
+async function* installEvents(t: Transport, jobId: string, lastEventId?: string): AsyncGenerator<InstallEvent> {
+  yield* eventStream(
+    'streamInstallJobEvents',
+    await t.api.GET('/api/apps/install-jobs/{jobId}/events', {
+      params: { path: { jobId }, header: lastEventId ? { 'last-event-id': lastEventId } : {} },
+      headers: { accept: 'text/event-stream' },
+      parseAs: 'stream',
+    }),
+  );
+}
+
+/** The server-sent events of an answered event-stream request, parsed. */
+export async function* eventStream(
+  operation: string,
+  { response, error }: { response: Response; error?: unknown },
+): AsyncGenerator<InstallEvent> {
   if (!response.ok) throw errorFromResponse(response, error);
-  if (!response.body) throw new SvcProtocolError('streamInstallJobEvents: no event stream');
+  if (!response.body) throw new SvcProtocolError(`${operation}: no event stream`);
   const decoder = new TextDecoder();
   let buffer = '';
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {

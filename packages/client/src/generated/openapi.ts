@@ -849,6 +849,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/jobs/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Poll a job of any kind (install, upgrade, uninstall, apply, drift) with its steps and their results */
+        get: operations["getJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{jobId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Server-sent events of a job of any kind (phase, step, step-retried, done); replays after Last-Event-ID */
+        get: operations["streamJobEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{jobId}/steps/{stepIndex}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-open a failed or remediation step of a finished job: 202 with the job running again */
+        post: operations["retryJobStep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -1201,6 +1252,26 @@ export interface paths {
         patch: operations["updateItem"];
         trace?: never;
     };
+    "/api/workspaces/{workspaceId}/items/{itemId}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Push the item’s stored content to its live resource (creating it when there is none): 202 with the apply job to poll
+         * @description The job reads the live resource first and sends nothing when it already holds the stored content (no-change); otherwise it updates it through the type’s update call (updated), or creates it (created). The item’s live state becomes created.
+         */
+        post: operations["applyItem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/workspaces/{workspaceId}/items/{itemId}/content": {
         parameters: {
             query?: never;
@@ -1212,6 +1283,23 @@ export interface paths {
         get: operations["getItemContent"];
         /** Save an item’s content; If-Match must carry the ETag read (428 without it, 412 when it is stale) */
         put: operations["putItemContent"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{workspaceId}/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the jobs of a workspace, oldest first, optionally of one kind */
+        get: operations["listWorkspaceJobs"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1591,11 +1679,90 @@ export interface components {
             displayName: string;
             id: string;
             itemType: string;
-            /** @description live provisioning state: the last StepResult, or null */
+            /**
+             * @description the live resource: stored-only (no backing service), not-provisioned, created, changed (edited since provisioned: apply it), drifted, missing (deleted outside the service), deleted, remediation, failed
+             * @enum {string}
+             */
+            liveState: "stored-only" | "not-provisioned" | "created" | "changed" | "drifted" | "missing" | "deleted" | "remediation" | "failed";
+            /** @description live provisioning record: the last step that provisioned, applied or checked it, or null */
             provisioning: unknown;
             /** Format: date-time */
             updatedAt: string;
             workspaceId: string;
+        };
+        Job: {
+            /** @description the app of an install, upgrade or uninstall; null for a workspace job */
+            appId: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            createdBy: string;
+            finishedAt: string | null;
+            id: string;
+            /** @description install, upgrade, uninstall, apply or drift */
+            kind: "install" | "upgrade" | "uninstall" | "apply" | "drift";
+            /** @description what the job was asked when it was accepted */
+            options: {
+                deleteWorkspace?: boolean;
+                fromVersion?: string;
+                itemId?: string;
+                purgeData?: boolean;
+                removeDropped?: boolean;
+                toVersion?: string;
+            };
+            percentComplete: number;
+            /** @description install: creating-items, provisioning; others: applying, reading, removing or upgrading; then finalizing, done */
+            phase: string;
+            status: "running" | "done" | "partial" | "failed";
+            steps: {
+                displayName: string;
+                /** @description the stored item (null until an upgrade creates it) */
+                itemId: string | null;
+                itemType: string;
+                /** @description the item’s key in its app (a standalone item: its id) */
+                key: string;
+                /** @description whether the item has a live resource to work on */
+                live: boolean;
+                /** @description null until the step has run */
+                result: components["schemas"]["JobStepResult"] | null;
+                stepIndex: number;
+            }[];
+            /** @description finished steps counted by status */
+            summary: {
+                [key: string]: number;
+            };
+            /** Format: date-time */
+            updatedAt: string;
+            workspaceId: string;
+        };
+        JobStepResult: {
+            code?: string;
+            conflicts?: {
+                /** @description the installed version’s value */
+                base: unknown;
+                /** @description the stored (edited) value, kept */
+                ours: unknown;
+                /** @description JSON pointer into the item’s content */
+                path: string;
+                /** @description the new version’s value, not applied */
+                theirs: unknown;
+            }[];
+            diagnosis?: string;
+            /** @description unified diff: live against stored (drift), or what the step changed (apply, upgrade) */
+            diff?: string;
+            /** @description the backing service’s error text, unmodified */
+            error?: string;
+            gate?: components["schemas"]["RemediationGate"];
+            /** @description the service’s own words */
+            message?: string;
+            /** @description the live resource in the backing service */
+            resourceId?: string;
+            secondaryIds?: {
+                [key: string]: string;
+            };
+            /** @description what the step did: an install's StepResult status, or created, updated, no-change, conflict, in-sync, drifted, missing, deleted, kept, not-found, dropped, stored, remediation, failed */
+            status: string;
+            /** @description step log */
+            steps: string[];
         };
         /**
          * @example {
@@ -9023,6 +9190,340 @@ export interface operations {
             };
         };
     };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description job id */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["Job"];
+                        /** @description always true: every success answers ok true */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid input; the error names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller lacks the scope the operation needs, or a CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown id, or one of another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request line and headers are over the size limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    streamJobEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                "last-event-id"?: string;
+            };
+            path: {
+                /** @description job id */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/event-stream: events phase, step, step-retried and done, each with an id (for Last-Event-ID) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Invalid input; the error names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller lacks the scope the operation needs, or a CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown id, or one of another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request line and headers are over the size limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    retryJobStep: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description job id */
+                jobId: string;
+                stepIndex: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["Job"];
+                        /** @description always true: every success answers ok true */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid input; the error names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller lacks the scope the operation needs, or a CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown id, or one of another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with existing state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request line and headers are over the size limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getOpenApiDocument: {
         parameters: {
             query?: never;
@@ -12108,6 +12609,8 @@ export interface operations {
                 "application/json": {
                     /** @description initial stored content (JSON) */
                     content?: unknown;
+                    /** @description provision the new item live too, through an apply job (jobId in the answer; poll GET /api/jobs/{jobId}); a live type only, with content its schema accepts */
+                    deploy?: boolean;
                     description?: string;
                     /** @description unique per item type in the workspace; at least one visible character */
                     displayName: string;
@@ -12128,6 +12631,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         item: components["schemas"]["Item"];
+                        /** @description the apply job provisioning the item (deploy true) */
+                        jobId?: string;
                         /** @description always true: every success answers ok true */
                         ok: true;
                     };
@@ -12572,6 +13077,116 @@ export interface operations {
             };
         };
     };
+    applyItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description item id */
+                itemId: string;
+                /** @description workspace id */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["Job"];
+                        /** @description always true: every success answers ok true */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid input; the error names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller lacks the scope the operation needs, or a CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown id, or one of another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request line and headers are over the size limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getItemContent: {
         parameters: {
             query?: never;
@@ -12784,6 +13399,121 @@ export interface operations {
             };
             /** @description The request needs an If-Match header */
             428: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request line and headers are over the size limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWorkspaceJobs: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page; omit it for the first page */
+                cursor?: string;
+                kind?: "install" | "upgrade" | "uninstall" | "apply" | "drift";
+                /** @description page size, 1 to 200 (default 50) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description workspace id */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jobs: components["schemas"]["Job"][];
+                        nextCursor?: string;
+                        /** @description always true: every success answers ok true */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid input; the error names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller lacks the scope the operation needs, or a CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown id, or one of another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The content type is not supported */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
