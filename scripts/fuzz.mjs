@@ -52,7 +52,7 @@ const ARGUABLE = [
 const POSITIVE_DEFAULT = ['2xx', '3xx', '401', '403', '404', '409', '429', '5xx'];
 const NEGATIVE_DEFAULT = ['400', '401', '403', '404', '405', '406', '409', '415', '422', '428', '429', '5xx'];
 const IF_MATCH_WRITES = ['putItemContent', 'putPaginatedReportDefinition'];
-const LISTS = ['listInstallJobs', 'listInstalledApps', 'listItems', 'listTenants', 'listTokens', 'listWorkspaces'];
+const LISTS = ['listInstallJobs', 'listInstalledApps', 'listItems', 'listTenants', 'listTokens', 'listWorkspaceJobs', 'listWorkspaces'];
 
 /** The schemathesis.toml of a run: checks and their settings, generation, and the real ids of the seeded data. */
 function configText(dictionaries) {

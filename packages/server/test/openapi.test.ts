@@ -114,6 +114,7 @@ test('paging parameters are declared as the service reads them: limit an integer
     'listItems',
     'listTenants',
     'listTokens',
+    'listWorkspaceJobs',
     'listWorkspaces',
   ]);
   for (const op of paged) {
