@@ -15,6 +15,7 @@ import type { ProvisionContext } from '../src/provisioning/context.js';
 import { gate } from '../src/provisioning/gates.js';
 import { installTarget, type ResolvedTarget } from '../src/provisioning/targets.js';
 import type { StepResult } from '../src/install/types.js';
+import { validate } from '../../sandbox/src/conformance/validate.js';
 import { buildWithSandbox, install, workspace, type Sandbox } from './install-helpers.js';
 import type { TestApp, TestTenant } from './helpers.js';
 
@@ -75,6 +76,12 @@ async function removeChecked(sandbox: Sandbox, ctx: ProvisionContext, resourceId
     if (r.service === 'identity') continue;
     const s = byService[r.service]!;
     const req = { method: r.method, path: r.path.slice(s.base.length) };
+    // The sandbox's conformance checker matches the request against the published description (or its reference rule).
+    const verdict = validate(r);
+    assert.ok(
+      ['described', 'reference'].includes(verdict.kind) && !verdict.problems.length,
+      `${type}: ${r.method} ${r.path} ${r.text ?? ''}: ${verdict.kind} ${verdict.problems.join('; ')}`,
+    );
     assert.ok(
       declared.some((c) => c.service === s.service && callMatches(c, req, { ws, id: resourceId })),
       `${type}: ${r.service} ${r.method} ${r.path} is not a call its removeCalls declare`,
