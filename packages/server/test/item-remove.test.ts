@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CatalogItem, CuratedApp } from '../src/catalog/types.js';
 import type { StepResult } from '../src/install/types.js';
-import { liveItemType, plannerOf, provisionerOf, removerOf, type ItemTypeId } from '../src/item-types/index.js';
+import { ITEM_TYPE_IDS, liveItemType, plannerOf, provisionerOf, removerOf, type ItemTypeId } from '../src/item-types/index.js';
 import { buildWithSandbox, install, workspace, type Sandbox } from './install-helpers.js';
 import type { TestApp, TestTenant } from './helpers.js';
 import { appOf, contextOf, removeChecked, targetOf } from './remove-helpers.js';
@@ -121,3 +121,11 @@ test(
       assert.ok(seen.has(type), `${type} was removed by this test`);
   },
 );
+
+test('the data stores an uninstall keeps unless told to purge data are the types that say they hold data', () => {
+  const live = ITEM_TYPE_IDS.filter((id) => removerOf(id));
+  const holding = live.filter((id) => removerOf(id)!.holdsData);
+  assert.deepEqual(holding.sort(), ['eventhouse', 'kql-database', 'lakehouse', 'mirrored-database', 'search-index', 'warehouse']);
+  assert.equal(live.length, 14);
+  for (const id of ITEM_TYPE_IDS) if (!liveItemType(id)) assert.equal(removerOf(id), undefined, `${id} is stored only`);
+});
