@@ -24,6 +24,8 @@ const KQL_COMMANDS: Array<{ re: RegExp; names: 'db' | 'command' }> = [
   { re: /^\.show\s+(tables|functions|table\s+\S+(\s+schema)?)\b/i, names: 'db' },
   { re: /^\.show\s+database\s+\S+\s+principals\b/i, names: 'command' },
   { re: /^\.show\s+databases\b/i, names: 'command' },
+  // An uninstall's drops (Learn: kusto/management/drop-table-command, drop-function): `ifexists` makes a missing one no error.
+  { re: /^\.drop\s+(table|function)\s+\S+(\s+ifexists)?\s*$/i, names: 'db' },
 ];
 
 /** KQL data plane (§2): auth metadata, management commands and queries with {db, csl}. */

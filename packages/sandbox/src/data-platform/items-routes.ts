@@ -86,9 +86,13 @@ async function update(core: SandboxCore, ctx: RequestContext, typed?: string) {
 async function remove(core: SandboxCore, ctx: RequestContext, typed?: string) {
   const caller = await platformCaller(core, ctx);
   const ws = workspaceOf(core, ctx.params.ws!);
-  requireRole(ws, caller, 'Contributor');
+  const hard = ctx.query('hardDelete') === 'true';
+  // Soft deletion needs write permission on the item; a hard (permanent) one the workspace's Admin role.
+  requireRole(ws, caller, hard ? 'Admin' : 'Contributor');
   const item = itemOf(core, ws, ctx.params.id!, typed);
-  core.dataPlatform.deleteItem(ws, item, ctx.query('hardDelete') === 'true');
+  core.dataPlatform.deleteItem(ws, item, hard);
+  // The item's OneLake folders go with it: into the recycle bin, or for good.
+  core.oneLake.itemDeleted(ws.id, item.id, hard);
   return { status: 200 };
 }
 

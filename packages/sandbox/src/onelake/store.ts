@@ -7,6 +7,8 @@ export interface PathEntry {
 /** OneLake's folders and files, per (workspace, item). */
 export class OneLakeStore {
   private readonly roots = new Map<string, Map<string, PathEntry>>();
+  /** The folders of soft-deleted items: in the recycle bin with their item, reachable by no path. */
+  private readonly recycled = new Map<string, Map<string, PathEntry>>();
 
   private root(ws: string, item: string): Map<string, PathEntry> {
     const key = `${ws}/${item}`;
@@ -44,6 +46,18 @@ export class OneLakeStore {
     if (children.length && !recursive) return false;
     for (const k of [path, ...children]) r.delete(k);
     return true;
+  }
+
+  /**
+   * An item's folders when the item is deleted: a soft delete takes them into the recycle bin with the item, a hard
+   * delete removes them for good.
+   */
+  itemDeleted(ws: string, item: string, hard: boolean): void {
+    const key = `${ws}/${item}`;
+    const r = this.roots.get(key);
+    this.roots.delete(key);
+    if (hard) this.recycled.delete(key);
+    else if (r) this.recycled.set(key, r);
   }
 
   /** Paths under a folder ('' = item root), direct children unless recursive. */

@@ -148,6 +148,20 @@ export class DataPlatformClient {
     return res.json<PlatformItem>();
   }
 
+  /**
+   * Deletes an item (DELETE …/items/{id}: 200, into the workspace's recycle bin by default). Answers false when the
+   * platform says the item does not exist (404 ItemNotFound); any other refusal, a 404 of another code included, throws.
+   */
+  async deleteItem(workspaceId: string, itemId: string): Promise<boolean> {
+    try {
+      await this.send('DELETE', this.url(backingPath`/workspaces/${workspaceId}/items/${itemId}`));
+      return true;
+    } catch (err) {
+      if (err instanceof BackingError && err.status === 404 && err.code === 'ItemNotFound') return false;
+      throw err;
+    }
+  }
+
   /** Replaces an item's definition; follows a 202 to its end. */
   async updateDefinition(workspaceId: string, itemId: string, definition: Definition): Promise<void> {
     const res = await this.send('POST', this.url(backingPath`/workspaces/${workspaceId}/items/${itemId}/updateDefinition`), { definition });

@@ -37,6 +37,18 @@ export class KqlClient {
     return { id: res.json<{ id?: string }>().id ?? `${clusterResourceId}/databases/${database}` };
   }
 
+  /**
+   * Deletes a database under the cluster (the resource manager's DELETE: 200, or 202 followed to its end); false when
+   * there was none (204, the resource manager's answer for a database that does not exist).
+   */
+  async deleteDatabase(clusterResourceId: string, database: string): Promise<boolean> {
+    const url = `${this.armUrl}${clusterResourceId}${backingPath`/databases/${database}`}?api-version=${ARM_API_VERSION}`;
+    const res = await this.pipeline.send({ service: 'arm', method: 'DELETE', url, audience: this.armAudience });
+    if (res.status === 204) return false;
+    if (res.status === 202) await followArmOperation(this.pipeline, this.armAudience, res);
+    return true;
+  }
+
   /** Runs a management command (.create table, .ingest inline, …); returns the primary V1 table's rows. */
   async mgmt(clusterUri: string, database: string, csl: string): Promise<unknown[][]> {
     const res = await this.pipeline.send({

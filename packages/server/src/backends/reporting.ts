@@ -148,6 +148,17 @@ export class ReportingClient {
     await this.send('DELETE', this.reports(groupId, reportId));
   }
 
+  /** Deletes a report (200, no body); false when the group holds no such report (404 PowerBIEntityNotFound). */
+  async removeReport(groupId: string, reportId: string): Promise<boolean> {
+    try {
+      await this.send('DELETE', this.reports(groupId, reportId));
+      return true;
+    } catch (err) {
+      if (err instanceof BackingError && err.status === 404) return false;
+      throw err;
+    }
+  }
+
   async listDatasources(groupId: string, reportId: string): Promise<BiDatasource[]> {
     return (await this.send('GET', `${this.reports(groupId, reportId)}/datasources`)).json<{ value: BiDatasource[] }>().value ?? [];
   }

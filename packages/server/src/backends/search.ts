@@ -34,6 +34,18 @@ export class SearchClient {
     return res.status === 404 ? undefined : res.json<Record<string, unknown>>();
   }
 
+  /** Deletes an index with its documents (DELETE: 204); false when there was none (404). */
+  async deleteIndex(service: string, name: string): Promise<boolean> {
+    const res = await this.pipeline.send({
+      service: 'search',
+      method: 'DELETE',
+      url: `${service}${backingPath`/indexes/${name}`}?api-version=${SEARCH_API_VERSION}`,
+      audience: this.audience,
+      accept: [404],
+    });
+    return res.status !== 404;
+  }
+
   /** Uploads documents with mergeOrUpload (idempotent by key); returns per-document results and whether any failed (207). */
   async indexDocuments(service: string, indexName: string, documents: Array<Record<string, unknown>>) {
     const res = await this.pipeline.send({

@@ -9,6 +9,7 @@ import { Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 import type { ItemTypeId } from './index.js';
 import { KqlDatabaseContent } from './kql-database.js';
+import { PLATFORM_REMOVAL } from '../provisioning/remove.js';
 
 /** The comparison operators of an activator condition. */
 export const ACTIVATOR_OPERATORS = ['>', '<', '==', '!=', '>=', '<='] as const;
@@ -111,6 +112,7 @@ export const activator: LiveItemType<'activator', typeof ActivatorContent> = {
   icon: 'Alert',
   editor: 'json',
   backing: 'data-platform',
+  ...PLATFORM_REMOVAL,
   content: ActivatorContent,
   validate: validateActivator,
   validatesAfter: ['kql-database', 'eventhouse', 'eventstream', 'lakehouse', 'search-index'],

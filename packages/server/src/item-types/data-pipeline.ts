@@ -6,6 +6,7 @@ import { ensurePlatformItem, platformItemCalls, platformPart, type PlatformKind 
 import { platformLifecycle } from '../provisioning/platform-read.js';
 import { Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
+import { PLATFORM_REMOVAL } from '../provisioning/remove.js';
 
 const Activity = Type.Object(
   {
@@ -50,6 +51,7 @@ export const dataPipeline: LiveItemType<'data-pipeline', typeof PipelineContent>
   icon: 'Flow',
   editor: 'json',
   backing: 'data-platform',
+  ...PLATFORM_REMOVAL,
   content: PipelineContent,
   validate: validatePipeline,
   validatesAfter: ['lakehouse'],

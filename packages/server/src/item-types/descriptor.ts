@@ -1,7 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { AppCheck } from '../catalog/app-check.js';
 import type { CatalogItem, EdgeKind } from '../catalog/types.js';
-import type { ProvisionOutcome, StepContext, TypedProvisionContext } from '../provisioning/context.js';
+import type { ProvisionOutcome, TypedProvisionContext } from '../provisioning/context.js';
 import type { PlannedCall } from './calls.js';
 import type { ItemTypeId } from './index.js';
 
@@ -97,12 +97,18 @@ export interface LiveState {
   parts: LiveParts;
 }
 
+/** What a type's `remove` answers: false when the live resource was already gone (the backing service's 404), never an error. */
+export interface RemoveOutcome {
+  removed: boolean;
+}
+
 /**
  * A type an install provisions live. `calls` declares every backing call `provision` makes (a test holds the two
  * together against the sandbox's request log); the app page's plan text is derived from it.
  *
  * The lifecycle operations after install (issue 19) live here too: `desired` and `readLive` (with the read calls it
- * declares in `readCalls`) give the plan and drift; `apply` and `remove` are still to come.
+ * declares in `readCalls`) give the plan and drift; `remove` (with the calls it declares in `removeCalls`) deletes the live
+ * resource at uninstall; `apply` is still to come.
  */
 export interface LiveItemType<Id extends string, S extends TSchema = TSchema, C = Static<S>> extends ItemTypeBase<Id, S, C> {
   backing: Backing;
@@ -120,8 +126,15 @@ export interface LiveItemType<Id extends string, S extends TSchema = TSchema, C 
   readCalls(content: C): readonly PlannedCall[];
   /** Issue 19: applies the item's stored content to its live resource (an edited item, or one that drifted). */
   apply?(ctx: TypedProvisionContext<C>): Promise<ProvisionOutcome>;
-  /** Issue 19: deletes the live resource at uninstall; answers whether there was one to delete. */
-  remove?(ctx: StepContext, resourceId: string): Promise<{ removed: boolean }>;
+  /**
+   * Deletes the live resource `resourceId` (the id its provisioning step answered) at uninstall or a single item's delete;
+   * a resource already gone answers removed:false. A 401/403 raises the type's gate (GateError), another refusal a BackingError.
+   */
+  remove(ctx: TypedProvisionContext<C>, resourceId: string): Promise<RemoveOutcome>;
+  /** The backing calls `remove` makes for this content, in order (the plan text of an uninstall). */
+  removeCalls(content: C): readonly PlannedCall[];
+  /** A data store (its tables, rows or documents are the user's data): an uninstall keeps it unless asked to purge data. */
+  holdsData?: boolean;
 }
 
 /** An item type: live (provisioned in a backing service at install) or stored only. */

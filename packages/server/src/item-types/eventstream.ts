@@ -15,6 +15,7 @@ import { platformReadCalls, readPlatformItem, definitionParts } from '../provisi
 import { Column, Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 import { KqlDatabaseContent } from './kql-database.js';
+import { PLATFORM_REMOVAL } from '../provisioning/remove.js';
 
 type Destination = { name: string; type: string; properties: Record<string, unknown> };
 
@@ -108,6 +109,7 @@ export const eventstream: LiveItemType<'eventstream', typeof EventstreamContent>
   icon: 'ArrowSync',
   editor: 'json',
   backing: 'data-platform',
+  ...PLATFORM_REMOVAL,
   content: EventstreamContent,
   validate: validateEventstream,
   validatesAfter: ['kql-database', 'eventhouse', 'lakehouse'],

@@ -129,6 +129,21 @@ export function plannerOf(id: ItemTypeId) {
   };
 }
 
+/**
+ * What an uninstall asks of a live type: `remove` deletes the live resource the item's step answered (removed:false when
+ * it is already gone), `calls` are the deletes it makes for the plan text, `holdsData` marks the data stores an uninstall
+ * keeps unless told to purge data.
+ */
+export function removerOf(id: ItemTypeId) {
+  const type = liveItemType(id);
+  if (!type) return undefined;
+  return {
+    remove: (ctx: ProvisionContext, resourceId: string) => type.remove(typed(ctx), resourceId),
+    calls: (content: unknown) => type.removeCalls(content),
+    holdsData: type.holdsData ?? false,
+  };
+}
+
 /** Which item types each edge kind may join (from → to): the product of the kinds each type lets start and end at it. */
 export function edgeRules(): Record<EdgeKind, { from: ItemTypeId[]; to: ItemTypeId[] }> {
   return Object.fromEntries(

@@ -7,6 +7,7 @@ import { platformLifecycle } from '../provisioning/platform-read.js';
 import { Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 import { KqlDatabaseContent } from './kql-database.js';
+import { PLATFORM_REMOVAL } from '../provisioning/remove.js';
 
 /** KQL dashboard content: tiles of queries over a KQL database of the app. */
 export const KqlDashboardContent = Type.Object({
@@ -46,6 +47,7 @@ export const kqlDashboard: LiveItemType<'kql-dashboard', typeof KqlDashboardCont
   icon: 'Grid',
   editor: 'json',
   backing: 'data-platform',
+  ...PLATFORM_REMOVAL,
   content: KqlDashboardContent,
   validate: validateKqlQueries,
   validatesAfter: ['kql-database', 'eventhouse'],

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { validateKqlDatabase } from '../catalog/validate-stores.js';
 import type { ProvisionOutcome, TypedProvisionContext } from '../provisioning/context.js';
 import { applyKqlContent, ensureDatabase, kqlContentCalls } from '../provisioning/kql.js';
+import { KQL_DATABASE_REMOVE_CALLS, removeKqlDatabase } from '../provisioning/remove.js';
 import { kqlParts, kqlReadCalls, readDatabase, readKqlObjects } from '../provisioning/kql-read.js';
 import { Column, Key, Name, Row } from './content-parts.js';
 import type { LiveItemType, LiveState } from './descriptor.js';
@@ -41,6 +42,11 @@ export const kqlDatabaseLifecycle = {
     return { resourceId: db.id, secondaryIds: { clusterUri: db.uri, database }, parts };
   },
   readCalls: (c: KqlDatabaseContent) => kqlReadCalls(c.tables.length, c.functions?.length ?? 0),
+  /** The database's delete (its tables, functions and rows go with it). */
+  remove: (ctx: TypedProvisionContext<KqlDatabaseContent>, _resourceId: string) =>
+    removeKqlDatabase(ctx, ctx.content.database, ctx.content.tables, ctx.content.functions ?? []),
+  removeCalls: () => KQL_DATABASE_REMOVE_CALLS,
+  holdsData: true,
 };
 
 /** kql-database: a database on the KQL cluster with its tables, functions and seed rows. */

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { validateKqlQueries } from '../catalog/validate-consumers.js';
 import type { TypedProvisionContext } from '../provisioning/context.js';
 import { DATABASE_CALLS, ensureDatabase, ident, kqlString, mgmt } from '../provisioning/kql.js';
+import { dropKqlObjects, kqlDropCalls } from '../provisioning/remove.js';
 import { kqlParts, kqlReadCalls, readDatabase, readKqlObjects } from '../provisioning/kql-read.js';
 import { Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
@@ -64,6 +65,9 @@ export const kqlQueryset: LiveItemType<'kql-queryset', typeof KqlQuerysetContent
     return { resourceId: `${db.id}/querysets/${ctx.item.displayName}`, secondaryIds: { clusterUri: db.uri, database }, parts };
   },
   readCalls: () => kqlReadCalls(0, 1),
+  // The queryset lives in its parent's database as functions: removing it drops them and leaves the database.
+  remove: (ctx) => dropKqlObjects(ctx, databaseOf(ctx), [], functionsOf(ctx)),
+  removeCalls: (c) => kqlDropCalls(0, c.queries.length, true),
   async provision(ctx) {
     const database = databaseOf(ctx);
     const db = await ensureDatabase(ctx, database);

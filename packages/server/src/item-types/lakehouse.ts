@@ -8,6 +8,7 @@ import { findPlatformItem } from '../provisioning/platform-read.js';
 import { ensurePlatformItem, platformItemCalls, type PlatformKind } from '../provisioning/platform-item.js';
 import { Column, Name, Row } from './content-parts.js';
 import type { LiveItemType, LiveState } from './descriptor.js';
+import { PLATFORM_REMOVAL } from '../provisioning/remove.js';
 
 /** A lakehouse table: its folder, Spark columns and seed rows. */
 export const LakehouseTable = Type.Object({
@@ -85,6 +86,8 @@ export const lakehouse: LiveItemType<'lakehouse', typeof LakehouseContent> = {
   icon: 'HomeDatabase',
   editor: 'json',
   backing: 'data-platform',
+  ...PLATFORM_REMOVAL,
+  holdsData: true,
   content: LakehouseContent,
   nameRule: { pattern: /^[A-Za-z][A-Za-z0-9_]*$/, rule: "may use only letters, digits and _ (the data platform rejects '-')" },
   validate: validateLakehouse,

@@ -15,6 +15,7 @@ import {
 import { platformLifecycle } from '../provisioning/platform-read.js';
 import { Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
+import { PLATFORM_REMOVAL } from '../provisioning/remove.js';
 
 /** Source types a mirroring.json may name. */
 export const MIRROR_SOURCE_TYPES = [
@@ -103,6 +104,8 @@ export const mirroredDatabase: LiveItemType<'mirrored-database', typeof Mirrored
   icon: 'Database',
   editor: 'json',
   backing: 'data-platform',
+  ...PLATFORM_REMOVAL,
+  holdsData: true,
   content: MirroredDatabaseContent,
   validate: validateMirroredDatabase,
   edges: { from: ['feeds'], to: ['feeds', 'reads-from'] },

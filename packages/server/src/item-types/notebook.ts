@@ -6,6 +6,7 @@ import { ensurePlatformItem, platformItemCalls, platformPart, type PlatformKind 
 import { platformLifecycle } from '../provisioning/platform-read.js';
 import { Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
+import { PLATFORM_REMOVAL } from '../provisioning/remove.js';
 
 /** Notebook content: cells, the default lakehouse, and what the code reads and writes. */
 export const NotebookContent = Type.Object({
@@ -62,6 +63,7 @@ export const notebook: LiveItemType<'notebook', typeof NotebookContent> = {
   icon: 'Notebook',
   editor: 'cells',
   backing: 'data-platform',
+  ...PLATFORM_REMOVAL,
   content: NotebookContent,
   validate: validateNotebook,
   validatesAfter: ['lakehouse', 'search-index', 'kql-database', 'eventhouse', 'eventstream', 'mirrored-database'],

@@ -56,6 +56,18 @@ export const report: LiveItemType<'report', typeof ReportFile, ReportContent> = 
     }
   },
   readCalls: () => [CALLS[0]!, { service: 'reporting', method: 'GET', path: `${GROUP}/reports/{id}/Export`, when: 'existing' }],
+  /** The reporting service's DELETE of the report: 200, or 404 when it is already gone. */
+  async remove(ctx, resourceId) {
+    const group = platformWorkspace(ctx);
+    try {
+      const removed = await ctx.backends.reporting.removeReport(group, resourceId);
+      ctx.log(removed ? `report ${resourceId} deleted` : `report ${resourceId} was already gone (404)`);
+      return { removed };
+    } catch (err) {
+      raiseGate(err, { profile: ctx.profile, gates: { reporting: {} } });
+    }
+  },
+  removeCalls: () => [{ service: 'reporting', method: 'DELETE', path: `${GROUP}/reports/{id}` }],
 };
 
 /** The part a report's definition is compared as: the .rdl the import sends and Export answers. */

@@ -81,6 +81,20 @@ export const searchIndex: LiveItemType<'search-index', typeof SearchIndexContent
     }
   },
   readCalls: (c) => [{ service: 'search', method: 'GET', path: `/indexes/${c.index.name}?api-version=${SEARCH_API_VERSION}` }],
+  holdsData: true,
+  /** DELETE of the index (its documents go with it): 204, or 404 when it is already gone. */
+  async remove(ctx) {
+    const service = serviceOf(ctx);
+    const name = ctx.content.index.name;
+    try {
+      const removed = await ctx.backends.search.deleteIndex(service, name);
+      ctx.log(removed ? `index ${name} deleted` : `index ${name} was already gone (404)`);
+      return { removed };
+    } catch (err) {
+      raiseGate(err, { profile: ctx.profile, gates: { auth: 'search-auth' } });
+    }
+  },
+  removeCalls: (c) => [{ service: 'search', method: 'DELETE', path: `/indexes/${c.index.name}?api-version=${SEARCH_API_VERSION}` }],
   async provision(ctx) {
     const service = ctx.target.searchService;
     if (!service)

@@ -6,6 +6,7 @@ import { ensurePlatformItem, platformItemCalls, platformPart, type PlatformKind 
 import { platformLifecycle } from '../provisioning/platform-read.js';
 import { Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
+import { PLATFORM_REMOVAL } from '../provisioning/remove.js';
 
 const TmslColumn = Type.Object({ name: Name, dataType: Name, sourceColumn: Name }, { additionalProperties: true });
 const TmslPartition = Type.Object(
@@ -83,6 +84,7 @@ export const semanticModel: LiveItemType<'semantic-model', typeof SemanticModelC
   icon: 'DataTrending',
   editor: 'json',
   backing: 'data-platform',
+  ...PLATFORM_REMOVAL,
   content: SemanticModelContent,
   validate: validateSemanticModel,
   validatesAfter: ['lakehouse', 'warehouse'],

@@ -8,6 +8,7 @@ import type { PlannedCall } from './calls.js';
 import { Key, Name, Row } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 import { lakeSources, modelsOf, provisionExternal, provisionViews } from './warehouse-objects.js';
+import { removeWarehouse, warehouseRemoveCalls } from './warehouse-remove.js';
 import { readWarehouse, warehouseParts, warehouseReadCalls } from './warehouse-read.js';
 
 /** Warehouse content: DDL, keyed seeds, dbt sources and models. */
@@ -152,4 +153,7 @@ export const warehouse: LiveItemType<'warehouse', typeof WarehouseContent> = {
   desired: async (ctx) => warehouseParts(ctx),
   readLive: readWarehouse,
   readCalls: warehouseReadCalls,
+  remove: removeWarehouse,
+  removeCalls: warehouseRemoveCalls,
+  holdsData: true,
 };
