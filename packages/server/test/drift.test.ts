@@ -251,3 +251,51 @@ test(
     assert.equal(events.length, total, 'each step was recorded once: a step read before the stop was not read again');
   },
 );
+
+test(
+  'a drift read refused by the backing service: remediation with its gate, or failed with the backing text; nothing recorded',
+  {
+    timeout: 300_000,
+  },
+  async (t) => {
+    const { h, sandbox, tenant } = await buildWithSandbox(t);
+    const ws = await workspace(h, tenant, 'drift-gates');
+    assert.equal((await install(h, tenant, APP, { workspaceId: ws })).status, 'done');
+    const notebook = await appItem(h, tenant, ws, APP, 'inventory-notebook');
+    const check = async () => {
+      const job = await followJob(h, tenant, (await call(h, tenant, 'POST', `/api/workspaces/${ws}/drift`, 202)).job.id);
+      return { job, items: (await call(h, tenant, 'GET', `/api/workspaces/${ws}/drift`, 200)).drift.items as any[] };
+    };
+    const notebooks = (items: any[]) => items.filter((i) => i.itemType === 'notebook');
+
+    await sandbox.admin.addFault({ service: 'dataPlatform', method: 'POST', path: '/getDefinition', status: 403 });
+    const refused = await check();
+    await sandbox.admin.clearFaults();
+    assert.equal(refused.job.status, 'partial', JSON.stringify(refused.job.summary));
+    assert.equal(notebooks(refused.items).length, 4);
+    for (const item of notebooks(refused.items)) {
+      assert.equal(item.status, 'remediation', JSON.stringify(item));
+      assert.ok(item.gate?.reason && item.gate.remediation, `${item.key}: the gate says what to fix`);
+    }
+    assert.ok(
+      refused.items.some((i) => i.status === 'in-sync'),
+      'the other items were read',
+    );
+    assert.equal((await call(h, tenant, 'GET', `/api/workspaces/${ws}/items/${notebook.itemId}`, 200)).item.liveState, 'created');
+
+    const body = '{"error":{"code":"Busy","message":"definition read refused by the drift test"}}';
+    await sandbox.admin.addFault({ service: 'dataPlatform', method: 'POST', path: '/getDefinition', status: 500, body });
+    const failed = await check();
+    await sandbox.admin.clearFaults();
+    for (const item of notebooks(failed.items)) {
+      assert.equal(item.status, 'failed', JSON.stringify(item));
+      assert.equal(item.error, body, 'the backing text, unmodified');
+    }
+    const clean = await check();
+    assert.equal(clean.job.status, 'done');
+    assert.ok(
+      clean.items.every((i) => i.status === 'in-sync'),
+      JSON.stringify(clean.items),
+    );
+  },
+);
