@@ -11,6 +11,7 @@ import { startSandbox } from '@svc/sandbox';
 import { build } from './helpers.js';
 import { buildWithSandbox, install, type Sandbox, stepOf, workspace } from './install-helpers.js';
 import { appItem, call, followJob } from './lifecycle-helpers.js';
+import { createSvcClient, SvcConflictError, SvcNotFoundError } from '../../client/src/index.js';
 
 const APP = 'app-lakehouse-inspector';
 type Request = { seq: number; service: string; method: string; path: string; text?: string };
@@ -155,6 +156,21 @@ test(
     assert.equal(r.statusCode, 403, r.body);
     r = await h.app.inject({ method: 'GET', url: `/api/workspaces/${ws}/drift`, headers: reader.auth });
     assert.equal(r.statusCode, 200, r.body);
+
+    // The TypeScript client: check, wait, last; and its typed errors.
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = h.app.server.address() as { port: number };
+    const svc = createSvcClient({ baseUrl: `http://127.0.0.1:${port}`, token: tenant.token });
+    const viaClient = await svc.drift.check(ws);
+    assert.equal(viaClient.kind, 'drift');
+    assert.equal((await svc.jobs.wait(viaClient.id, { intervalMs: 100, timeoutMs: 120_000 })).status, 'done');
+    const lastViaClient = await svc.drift.last(ws);
+    assert.equal(lastViaClient.job.id, viaClient.id);
+    assert.equal(lastViaClient.items.length, clean.items.length);
+    assert.ok(lastViaClient.items.every((i) => i.status === 'in-sync' && i.appId === APP));
+    const bare = await svc.workspaces.create({ name: 'drift-bare' });
+    await assert.rejects(svc.drift.last(bare.id), SvcNotFoundError);
+    await assert.rejects(svc.drift.check(bare.id), (err: unknown) => err instanceof SvcConflictError && /no live item/.test(err.message));
   },
 );
 
