@@ -35,6 +35,21 @@ AppSummary = TypedDict("AppSummary", {
     "version": "str",
 })
 
+DriftItem = TypedDict("DriftItem", {
+    "appId": "Union[str, None]",
+    "code": NotRequired["str"],
+    "diff": NotRequired["str"],
+    "displayName": "str",
+    "error": NotRequired["str"],
+    "gate": NotRequired["RemediationGate"],
+    "itemId": "str",
+    "itemType": "str",
+    "key": "str",
+    "message": NotRequired["str"],
+    "resourceId": NotRequired["str"],
+    "status": "Union[Literal[\"in-sync\"], Literal[\"drifted\"], Literal[\"missing\"], Literal[\"remediation\"], Literal[\"failed\"], None]",
+})
+
 ErrorEnvelopeErrorGate = TypedDict("ErrorEnvelopeErrorGate", {
     "link": "str",
     "reason": "str",
@@ -804,6 +819,11 @@ InstallAppResult = TypedDict("InstallAppResult", {
     "totalItems": "int",
 })
 
+LastDriftResult = TypedDict("LastDriftResult", {
+    "items": "List[DriftItem]",
+    "job": "Job",
+})
+
 ListFirewallRulesResultItem = TypedDict("ListFirewallRulesResultItem", {
     "endIpAddress": "str",
     "id": "str",
@@ -1063,6 +1083,7 @@ OPERATIONS: Dict[str, Operation] = {
     "assignApplication": Operation("assignApplication", "POST", "/api/operator/tenants/{tenantId}/applications", "assign_application", None, "json", True, "assignment", False),
     "assignPlatformWorkspace": Operation("assignPlatformWorkspace", "POST", "/api/operator/tenants/{tenantId}/platform-workspaces", "assign_platform_workspace", None, "json", True, "assignment", False),
     "assignTarget": Operation("assignTarget", "POST", "/api/operator/tenants/{tenantId}/targets", "assign_target", None, "json", True, "assignment", False),
+    "checkDrift": Operation("checkDrift", "POST", "/api/workspaces/{workspaceId}/drift", "check_drift", None, "json", True, "job", False),
     "checkEgressAddress": Operation("checkEgressAddress", "GET", "/api/admin/identity/workspaces/{workspaceId}/firewall-check", "check_egress_address", None, "json", True, None, False),
     "clonePaginatedReport": Operation("clonePaginatedReport", "POST", "/api/items/paginated-report/{reportId}/clone", "clone_paginated_report", None, "json", True, "report", False),
     "closeIncident": Operation("closeIncident", "POST", "/api/admin/identity/incidents/{incidentId}/close", "close_incident", None, "json", True, "incident", False),
@@ -1105,6 +1126,7 @@ OPERATIONS: Dict[str, Operation] = {
     "grantWorkspaceRole": Operation("grantWorkspaceRole", "POST", "/api/admin/identity/workspaces/{workspaceId}/role-assignments", "grant_workspace_role", None, "json", True, None, False),
     "inspectIdentityToken": Operation("inspectIdentityToken", "POST", "/api/admin/identity/inspect-token", "inspect_identity_token", None, "json", True, None, False),
     "installApp": Operation("installApp", "POST", "/api/apps/{appId}/install", "install_app", None, "json", True, None, False),
+    "lastDrift": Operation("lastDrift", "GET", "/api/workspaces/{workspaceId}/drift", "last_drift", None, "json", True, "drift", False),
     "listApps": Operation("listApps", "GET", "/api/apps", "list_apps", None, "json", True, "apps", False),
     "listCredentials": Operation("listCredentials", "GET", "/api/admin/identity/credentials", "list_credentials", None, "json", True, "credentials", False),
     "listFirewallRules": Operation("listFirewallRules", "GET", "/api/admin/identity/workspaces/{workspaceId}/firewall-rules", "list_firewall_rules", None, "json", True, "rules", False),
@@ -1189,6 +1211,10 @@ class Operations(SyncCore):
     def assign_target(self, tenant_id: str, body: AssignTargetBody) -> ResourceAssignment:
         """Assign an install target to the tenant (201; 200 when it already is; 409 when another tenant holds it) (POST /api/operator/tenants/{tenantId}/targets)."""
         return self._call("assignTarget", {"tenantId": tenant_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def check_drift(self, workspace_id: str) -> Job:
+        """Check every live item of the workspace against its backing service: 202 with the drift job to poll (POST /api/workspaces/{workspaceId}/drift)."""
+        return self._call("checkDrift", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     def check_egress_address(self, workspace_id: str, *, ip: Optional[str] = None) -> CheckEgressAddressResult:
         """Whether an egress address is inside the workspace’s firewall ranges (GET /api/admin/identity/workspaces/{workspaceId}/firewall-check)."""
@@ -1357,6 +1383,10 @@ class Operations(SyncCore):
     def install_app(self, app_id: str, body: InstallAppBody) -> InstallAppResult:
         """Install a curated app into a workspace; answers 202 at once with the job id to poll (POST /api/apps/{appId}/install)."""
         return self._call("installApp", {"appId": app_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def last_drift(self, workspace_id: str) -> LastDriftResult:
+        """The workspace’s last drift check: its job and the verdict per live item (GET /api/workspaces/{workspaceId}/drift)."""
+        return self._call("lastDrift", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     def list_apps(self) -> List[AppSummary]:
         """The curated apps (GET /api/apps)."""
@@ -1628,6 +1658,10 @@ class AsyncOperations(AsyncCore):
         """Assign an install target to the tenant (201; 200 when it already is; 409 when another tenant holds it) (POST /api/operator/tenants/{tenantId}/targets)."""
         return await self._call("assignTarget", {"tenantId": tenant_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
+    async def check_drift(self, workspace_id: str) -> Job:
+        """Check every live item of the workspace against its backing service: 202 with the drift job to poll (POST /api/workspaces/{workspaceId}/drift)."""
+        return await self._call("checkDrift", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     async def check_egress_address(self, workspace_id: str, *, ip: Optional[str] = None) -> CheckEgressAddressResult:
         """Whether an egress address is inside the workspace’s firewall ranges (GET /api/admin/identity/workspaces/{workspaceId}/firewall-check)."""
         return await self._call("checkEgressAddress", {"workspaceId": workspace_id}, query={"ip": ip}, headers=None, body=None)  # type: ignore[no-any-return]
@@ -1795,6 +1829,10 @@ class AsyncOperations(AsyncCore):
     async def install_app(self, app_id: str, body: InstallAppBody) -> InstallAppResult:
         """Install a curated app into a workspace; answers 202 at once with the job id to poll (POST /api/apps/{appId}/install)."""
         return await self._call("installApp", {"appId": app_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def last_drift(self, workspace_id: str) -> LastDriftResult:
+        """The workspace’s last drift check: its job and the verdict per live item (GET /api/workspaces/{workspaceId}/drift)."""
+        return await self._call("lastDrift", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def list_apps(self) -> List[AppSummary]:
         """The curated apps (GET /api/apps)."""

@@ -1,5 +1,6 @@
 import type { Client as FetchClient } from 'openapi-fetch';
 import { catalogApi } from './api/catalog.js';
+import { driftApi } from './api/drift.js';
 import { identityApi } from './api/identity.js';
 import { installsApi } from './api/installs.js';
 import { jobsApi } from './api/jobs.js';
@@ -37,6 +38,8 @@ export class SvcClient {
   readonly installs: ReturnType<typeof installsApi>;
   /** Jobs of every kind: upgrade, uninstall, apply and drift (and installs) — poll, wait, list, retry, events. */
   readonly jobs: ReturnType<typeof jobsApi>;
+  /** Drift checks of a workspace: `check` starts one (a job), `last` reads the last result. */
+  readonly drift: ReturnType<typeof driftApi>;
   readonly thread: ReturnType<typeof threadApi>;
   /**
    * Paginated reports of a workspace, every call made by the service to the reporting service. `exportToFile` starts
@@ -59,6 +62,7 @@ export class SvcClient {
     this.catalog = catalogApi(t);
     this.installs = installsApi(t);
     this.jobs = jobsApi(t);
+    this.drift = driftApi(t);
     this.thread = threadApi(t);
     this.reports = reportsApi(t);
   }

@@ -68,6 +68,8 @@ export const OPERATIONS = {
   retryJobStep: 'jobs.retryStep',
   streamJobEvents: 'jobs.events',
   applyItem: 'jobs.apply',
+  checkDrift: 'drift.check',
+  lastDrift: 'drift.last',
   getInstalledApp: 'workspaces.app',
   getItem: 'items.get',
   getItemContent: 'items.getContent',
