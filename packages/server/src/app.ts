@@ -197,9 +197,10 @@ export async function buildApp(
           pollMs: config.install.pollMs,
           heartbeatMs: Math.floor(config.install.leaseMs / 3),
         });
-  const plans = new PlanService({ installs, tenancy, profile, backends });
+  const plans = new PlanService({ installs, tenancy, profile, backends, db: store.db, workspaces });
   const installedApps = InstalledAppService.create(store.db, workspaces, catalog);
   workspaces.busy = (tenantId, workspaceId) => jobs.hasRunning(tenantId, workspaceId);
+  workspaces.uninstaller = lifecycle.uninstalls;
   const thread = new ThreadService(store.db, workspaces);
   const identity = await IdentityService.create({
     db: store.db,
@@ -285,9 +286,12 @@ export async function buildApp(
   );
   await app.register(authRoutes({ tokens, sessions, secureCookies }));
   await app.register(oidcRoutes({ signIn, sessions, secureCookies }));
-  await app.register(workspaceRoutes(workspaces));
+  await app.register(workspaceRoutes(workspaces, lifecycle.jobs));
   await app.register(
-    itemRoutes(items, new ReadCache(store.versions, ['items', 'workspaces'], config.store.readCacheMs), lifecycle.applies),
+    itemRoutes(items, new ReadCache(store.versions, ['items', 'workspaces'], config.store.readCacheMs), lifecycle.applies, {
+      deleteLive: (caller, workspaceId, itemId) => lifecycle.uninstalls.deleteLive(caller, workspaceId, itemId),
+      job: (caller, jobId) => lifecycle.jobs.get(caller, jobId),
+    }),
   );
   await app.register(catalogRoutes(catalog));
   await app.register(installRoutes(installs));
