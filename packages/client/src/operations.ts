@@ -68,6 +68,7 @@ export const OPERATIONS = {
   retryJobStep: 'jobs.retryStep',
   streamJobEvents: 'jobs.events',
   applyItem: 'jobs.apply',
+  uninstallApp: 'apps.uninstall',
   getInstalledApp: 'workspaces.app',
   getItem: 'items.get',
   getItemContent: 'items.getContent',
