@@ -12,6 +12,7 @@ import { systemApi } from './api/system.js';
 import { threadApi } from './api/thread.js';
 import { tokensApi } from './api/tokens.js';
 import { workspacesApi } from './api/workspaces.js';
+import { appsApi, itemsUninstallApi, workspacesUninstallApi } from './api/uninstall.js';
 import type { paths } from './generated/openapi.js';
 import { rest, Transport } from './transport.js';
 import type { SvcClientOptions, WhoAmI } from './types.js';
@@ -32,8 +33,10 @@ export class SvcClient {
   /** The deployment operator's calls (scope `operator`): tenants, and the platform workspaces and targets each may use. */
   readonly operator: ReturnType<typeof operatorApi>;
   readonly tokens: ReturnType<typeof tokensApi>;
-  readonly workspaces: ReturnType<typeof workspacesApi>;
-  readonly items: ReturnType<typeof itemsApi>;
+  readonly workspaces: ReturnType<typeof workspacesApi> & ReturnType<typeof workspacesUninstallApi>;
+  readonly items: ReturnType<typeof itemsApi> & ReturnType<typeof itemsUninstallApi>;
+  /** Installed apps' lifecycle: uninstall. */
+  readonly apps: ReturnType<typeof appsApi>;
   readonly catalog: ReturnType<typeof catalogApi>;
   readonly installs: ReturnType<typeof installsApi>;
   /** Jobs of every kind: upgrade, uninstall, apply and drift (and installs) — poll, wait, list, retry, events. */
@@ -57,8 +60,10 @@ export class SvcClient {
     this.identity = identityApi(t);
     this.operator = operatorApi(t);
     this.tokens = tokensApi(t);
-    this.workspaces = workspacesApi(t);
-    this.items = itemsApi(t);
+    // The delete of a workspace takes force and purgeData; an item's delete has deleteLive (uninstall.ts).
+    this.workspaces = { ...workspacesApi(t), ...workspacesUninstallApi(t) };
+    this.items = { ...itemsApi(t), ...itemsUninstallApi(t) };
+    this.apps = appsApi(t);
     this.catalog = catalogApi(t);
     this.installs = installsApi(t);
     this.jobs = jobsApi(t);

@@ -70,6 +70,7 @@ export const OPERATIONS = {
   applyItem: 'jobs.apply',
   checkDrift: 'drift.check',
   lastDrift: 'drift.last',
+  uninstallApp: 'apps.uninstall',
   getInstalledApp: 'workspaces.app',
   getItem: 'items.get',
   getItemContent: 'items.getContent',

@@ -201,9 +201,10 @@ export async function buildApp(
           heartbeatMs: Math.floor(config.install.leaseMs / 3),
         });
   const driftSchedule = new DriftSchedule({ db: store.db, drift: lifecycle.drift, log: app.log }, config.install.driftInterval);
-  const plans = new PlanService({ installs, tenancy, profile, backends });
+  const plans = new PlanService({ installs, tenancy, profile, backends, db: store.db, workspaces });
   const installedApps = InstalledAppService.create(store.db, workspaces, catalog);
   workspaces.busy = (tenantId, workspaceId) => jobs.hasRunning(tenantId, workspaceId);
+  workspaces.uninstaller = lifecycle.uninstalls;
   const thread = new ThreadService(store.db, workspaces);
   const identity = await IdentityService.create({
     db: store.db,
@@ -290,9 +291,12 @@ export async function buildApp(
   );
   await app.register(authRoutes({ tokens, sessions, secureCookies }));
   await app.register(oidcRoutes({ signIn, sessions, secureCookies }));
-  await app.register(workspaceRoutes(workspaces));
+  await app.register(workspaceRoutes(workspaces, lifecycle.jobs));
   await app.register(
-    itemRoutes(items, new ReadCache(store.versions, ['items', 'workspaces'], config.store.readCacheMs), lifecycle.applies),
+    itemRoutes(items, new ReadCache(store.versions, ['items', 'workspaces'], config.store.readCacheMs), lifecycle.applies, {
+      deleteLive: (caller, workspaceId, itemId) => lifecycle.uninstalls.deleteLive(caller, workspaceId, itemId),
+      job: (caller, jobId) => lifecycle.jobs.get(caller, jobId),
+    }),
   );
   await app.register(catalogRoutes(catalog));
   await app.register(installRoutes(installs));

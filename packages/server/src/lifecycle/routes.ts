@@ -3,6 +3,7 @@ import { applyRoutes } from './apply-routes.js';
 import { DRIFT_SCHEMAS, driftRoutes } from './drift-routes.js';
 import type { buildLifecycle } from './index.js';
 import { jobRoutes } from './job-routes.js';
+import { uninstallRoutes } from './uninstall-routes.js';
 
 import { JOB_SCHEMAS as BASE_SCHEMAS } from './schemas.js';
 
@@ -16,4 +17,5 @@ export const lifecycleRoutes =
     await app.register(jobRoutes(lifecycle.jobs));
     await app.register(applyRoutes(lifecycle.applies, lifecycle.jobs));
     await app.register(driftRoutes(lifecycle.drift, lifecycle.jobs));
+    await app.register(uninstallRoutes(lifecycle.uninstalls, lifecycle.jobs));
   };
