@@ -80,7 +80,8 @@ test(
     await call(h, tenant, 'DELETE', `/api/workspaces/${ws}/apps/${APP}`, 404);
 
     // Installed again (into a new workspace; the kept lakehouse and database are the same live ones) and uninstalled with
-    // purgeData: nothing of the app is left in the sandbox.
+    // purgeData: everything else goes; the data stores stay because the first workspace's detached items still use them,
+    // until those are deleted with deleteLive. Then nothing of the app is left in the sandbox.
     const ws2 = await workspace(h, tenant);
     const again = await install(h, tenant, APP, { workspaceId: ws2 });
     assert.equal(again.status, 'done', JSON.stringify(again.provision));
@@ -90,10 +91,17 @@ test(
       (await call(h, tenant, 'DELETE', `/api/workspaces/${ws2}/apps/${APP}?purgeData=true`, 202)).job.id,
     );
     assert.equal(purged.status, 'done', JSON.stringify(purged.steps));
-    assert.ok(
-      purged.steps.every((s: any) => s.result.status === 'deleted'),
-      JSON.stringify(purged.summary),
-    );
+    for (const s of purged.steps)
+      assert.deepEqual(
+        [s.key, s.result.status, s.result.code],
+        [s.key, DATA.includes(s.key) ? 'kept' : 'deleted', DATA.includes(s.key) ? 'shared' : undefined],
+      );
+    assert.deepEqual(await stillLive(h, tenant, APP, again), DATA);
+    for (const item of left) {
+      const gone = await call(h, tenant, 'DELETE', `/api/workspaces/${ws}/items/${item.id}?deleteLive=true`, 202);
+      const job = await followJob(h, tenant, gone.job.id);
+      assert.equal(job.steps[0].result.status, 'deleted', JSON.stringify(job.steps[0].result));
+    }
     assert.deepEqual(await stillLive(h, tenant, APP, again), []);
     assert.deepEqual(await stillLive(h, tenant, APP, installed), []);
     assert.deepEqual(await storedItems(h, tenant, ws2), []);
@@ -140,3 +148,39 @@ test(
     assert.deepEqual(await storedItems(h, tenant, ws), []);
   },
 );
+
+test('two workspaces share an app’s live resources (one platform workspace): the first uninstall keeps them for the other, the last deletes them', async (t) => {
+  const { h, tenant } = await buildWithSandbox(t);
+  const app = 'app-lakehouse-inspector';
+  const [a, b] = [await workspace(h, tenant), await workspace(h, tenant)];
+  const first = await install(h, tenant, app, { workspaceId: a });
+  const second = await install(h, tenant, app, { workspaceId: b });
+  assert.deepEqual([first.status, second.status], ['done', 'done']);
+  const live = liveItemsOf(app, second)
+    .items.map((i) => i.key)
+    .sort();
+
+  const fromA = await followJob(
+    h,
+    tenant,
+    (await call(h, tenant, 'DELETE', `/api/workspaces/${a}/apps/${app}?purgeData=true`, 202)).job.id,
+  );
+  assert.equal(fromA.status, 'done', JSON.stringify(fromA.steps));
+  const liveSteps = fromA.steps.filter((s: any) => s.result.resourceId);
+  assert.ok(liveSteps.length > 0);
+  for (const s of liveSteps) {
+    assert.deepEqual([s.key, s.result.status, s.result.code], [s.key, 'kept', 'shared']);
+    assert.match(s.result.message, /another item still uses/);
+  }
+  assert.deepEqual(await stillLive(h, tenant, app, second), live, 'workspace B’s app still has every live resource');
+  assert.deepEqual(await storedItems(h, tenant, a), [], 'workspace A keeps no stored item of the app');
+
+  const fromB = await followJob(
+    h,
+    tenant,
+    (await call(h, tenant, 'DELETE', `/api/workspaces/${b}/apps/${app}?purgeData=true`, 202)).job.id,
+  );
+  assert.equal(fromB.status, 'done', JSON.stringify(fromB.steps));
+  assert.ok(fromB.steps.filter((s: any) => s.result.resourceId).every((s: any) => s.result.status === 'deleted'));
+  assert.deepEqual(await stillLive(h, tenant, app, second), [], 'the last uninstall deleted them');
+});

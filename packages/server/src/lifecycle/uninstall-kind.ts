@@ -77,8 +77,18 @@ async function uninstallStep(
       steps: [],
     };
   const log: string[] = [];
-  // Written before the delete: a run resumed after the delete went through finds nothing and still answers `deleted`.
-  await markDeleting(deps.db, job.tenantId, item.itemId, true);
+  // Written before the delete (a run resumed after the delete went through finds nothing and still answers
+  // `deleted`), unless another stored item still uses the same live resource (another workspace's install of the app
+  // into the same platform workspace finds and shares it by name): then it is kept for that item.
+  const sharer = await claimForDelete(deps.db, job.tenantId, item.itemId, item.itemType, resourceId);
+  if (sharer)
+    return {
+      status: 'kept',
+      code: 'shared',
+      resourceId,
+      message: `the stored item is deleted; its live resource is kept because another item still uses this live ${item.itemType}${sharer.workspace ? ` (in workspace '${sharer.workspace}')` : ''}; it is deleted with the last item that uses it`,
+      steps: [],
+    };
   try {
     const { removed } = await remover.remove(
       storedContext(deps, entry.stored, entry.key, (line) => log.push(line)),
@@ -94,6 +104,31 @@ async function uninstallStep(
     if (!live?.deleting) await markDeleting(deps.db, job.tenantId, item.itemId, false);
     throw err;
   }
+}
+
+/**
+ * Marks the item's delete as under way, unless another stored item (of any workspace) uses the same live resource and
+ * is not being deleted itself: then answers it (its workspace's name only when it is the caller's tenant's). Two
+ * uninstalls of the last two users of one resource are serialized on a lock of the resource id, so exactly one deletes it.
+ */
+async function claimForDelete(db: Db, tenantId: string, itemId: string, itemType: string, resourceId: string) {
+  return db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`svc-live:${resourceId}`}))`.execute(trx);
+    const other = await trx
+      .selectFrom('items')
+      .innerJoin('workspaces', 'workspaces.id', 'items.workspace_id')
+      .select(['items.tenant_id', 'workspaces.name'])
+      .where('items.id', '<>', itemId)
+      .where('items.item_type', '=', itemType)
+      .where(sql<boolean>`items.provisioning->>'resourceId' = ${resourceId}`)
+      .where(sql<boolean>`coalesce((items.provisioning->>'deleting')::boolean, false) = false`)
+      .where(sql<boolean>`coalesce((items.provisioning->>'deleted')::boolean, false) = false`)
+      .orderBy(sql`items.tenant_id = ${tenantId}`, 'desc')
+      .executeTakeFirst();
+    if (other) return { workspace: other.tenant_id === tenantId ? other.name : undefined };
+    await markDeleting(trx, tenantId, itemId, true);
+    return undefined;
+  });
 }
 
 /** Sets or clears the item's "delete under way" marker on its live record. */
@@ -118,8 +153,10 @@ async function markDeleting(db: Db, tenantId: string, itemId: string, on: boolea
 async function finishUninstall(trx: Db, job: JobRecord, steps: LifecycleStepRow[], status: JobStatus) {
   const idsOf = (ok: (s: string) => boolean) =>
     steps.filter((s) => s.cosmosItemId && s.result && ok(s.result.status)).map((s) => s.cosmosItemId!);
-  const gone = idsOf((s) => GONE.has(s));
-  const kept = idsOf((s) => s === 'kept');
+  // A resource kept because another item shares it is that item's now: this stored item goes like a deleted one.
+  const shared = new Set(steps.filter((s) => s.result?.status === 'kept' && s.result.code === 'shared').map((s) => s.cosmosItemId));
+  const gone = idsOf((s) => GONE.has(s)).concat(steps.filter((s) => shared.has(s.cosmosItemId)).map((s) => s.cosmosItemId!));
+  const kept = idsOf((s) => s === 'kept').filter((id) => !shared.has(id));
   const bad = idsOf((s) => s === 'failed' || s === 'remediation');
   const apps = await trx
     .selectFrom('installed_app_items')
