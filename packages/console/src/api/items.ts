@@ -35,7 +35,9 @@ export const saveContent = (workspaceId: string, itemId: string, content: unknow
 export const useCreateItem = (workspaceId: string) => {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async (body: Body<'createItem'>) => (await api<{ item: Item }>('POST', `/api/workspaces/${workspaceId}/items`, body)).item,
+    // With deploy true the answer names the apply job that provisions the new item.
+    mutationFn: async (body: Body<'createItem'>) =>
+      api<{ item: Item; jobId?: string }>('POST', `/api/workspaces/${workspaceId}/items`, body),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['items', workspaceId] }),
   });
 };

@@ -1,9 +1,11 @@
 import { Card, CardHeader, makeStyles, Text } from '@fluentui/react-components';
-import { useParams } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import { useParams, useSearchParams } from 'react-router-dom';
 import { useItem, useItemContent, useItemTypes } from '../api/items';
 import { useWorkspace } from '../api/workspaces';
 import { ItemEditor } from '../components/ItemEditor';
 import { ItemTypeIcon } from '../components/ItemTypeIcon';
+import { JobRun } from '../components/JobRun';
 import { PageHeader } from '../components/PageHeader';
 import { ProvisioningPanel } from '../components/ProvisioningPanel';
 import { RequestState } from '../components/RequestState';
@@ -23,6 +25,10 @@ export default function ItemPage() {
   const content = useItemContent(workspaceId, itemId);
   const type = useItemTypes().data?.find((t) => t.id === item.data?.itemType);
   const name = item.data?.displayName ?? 'Item';
+  // A job started elsewhere for this item (New item with Deploy now): followed here until it ends.
+  const [params] = useSearchParams();
+  const jobId = params.get('job');
+  const qc = useQueryClient();
   return (
     <>
       <PageHeader
@@ -41,6 +47,18 @@ export default function ItemPage() {
               {(c) => <ItemEditor key={`${it.id}`} item={it} content={c.content} etag={c.etag} />}
             </RequestState>
             <aside className={s.side} aria-label="Item details">
+              {jobId && (
+                <Card data-testid="deploy-panel">
+                  <JobRun
+                    jobId={jobId}
+                    compact
+                    onEnd={() => {
+                      void qc.invalidateQueries({ queryKey: ['item', workspaceId, itemId] });
+                      void qc.invalidateQueries({ queryKey: ['items', workspaceId] });
+                    }}
+                  />
+                </Card>
+              )}
               <Card>
                 <CardHeader header={<Text weight="semibold">{type?.displayName ?? it.itemType}</Text>} description={type?.description} />
                 <div className={s.facts}>
