@@ -32,11 +32,11 @@ export function InstalledApps({ apps, workspaceId }: { apps: InstalledApp[]; wor
         <Table aria-label="Installed apps" size="small" style={{ tableLayout: 'fixed' }}>
           <TableHeader>
             <TableRow>
-              <TableHeaderCell style={{ width: '26%' }}>App</TableHeaderCell>
+              <TableHeaderCell>App</TableHeaderCell>
               <TableHeaderCell style={{ width: 170 }}>Version</TableHeaderCell>
               <TableHeaderCell style={{ width: 110 }}>Status</TableHeaderCell>
-              <TableHeaderCell>Items</TableHeaderCell>
-              <TableHeaderCell style={{ width: 160 }}>Last job</TableHeaderCell>
+              <TableHeaderCell style={{ width: 140 }}>Items</TableHeaderCell>
+              <TableHeaderCell style={{ width: 170 }}>Last job</TableHeaderCell>
               <TableHeaderCell style={{ width: 250 }}>Actions</TableHeaderCell>
             </TableRow>
           </TableHeader>

@@ -115,7 +115,7 @@ export function ItemEditor({ item, content, etag }: { item: Item; content: unkno
         )}
       </div>
       {type && !live && (
-        <MessageBar intent="info" data-testid="stored-only-note">
+        <MessageBar intent="info" layout="multiline" data-testid="stored-only-note">
           <MessageBarBody>
             <MessageBarTitle>Stored in the service only</MessageBarTitle>
             {type.displayName} items have no backing service: saving keeps the content here, and there is nothing to apply.

@@ -160,13 +160,13 @@ export function LifecycleStep({ step }: { step: JobStep }) {
         <Text className={s.name} weight="semibold">
           {step.displayName}
         </Text>
-        {r?.resourceId && (
-          <Text size={200} font="monospace" truncate wrap={false} style={{ maxWidth: 240 }} title={r.resourceId}>
-            {r.resourceId}
-          </Text>
-        )}
         {r ? <StepBadge status={r.status} /> : <Text size={200}>{step.live ? 'waiting' : 'stored only'}</Text>}
       </div>
+      {r?.resourceId && (
+        <Text size={200} font="monospace" truncate wrap={false} block title={r.resourceId} style={{ paddingLeft: 28 }}>
+          {r.resourceId}
+        </Text>
+      )}
       {r && <StepResultDetail result={r} />}
     </div>
   );
