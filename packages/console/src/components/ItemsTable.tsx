@@ -8,12 +8,12 @@ import { ProvisioningCell } from './ProvisioningCell';
 
 type Column = 'displayName' | 'itemType' | 'liveState' | 'provisioning' | 'source' | 'updatedAt';
 const COLUMNS: Array<{ key: Column; label: string; width?: number | string }> = [
-  { key: 'displayName', label: 'Name', width: '22%' },
+  { key: 'displayName', label: 'Name', width: '20%' },
   { key: 'itemType', label: 'Type', width: 110 },
-  { key: 'liveState', label: 'Live state', width: 190 },
+  { key: 'liveState', label: 'Live state', width: 175 },
   { key: 'provisioning', label: 'Provisioning' },
-  { key: 'source', label: 'Source', width: 160 },
-  { key: 'updatedAt', label: 'Updated', width: 170 },
+  { key: 'source', label: 'Source', width: 150 },
+  { key: 'updatedAt', label: 'Updated', width: 165 },
 ];
 
 const cellValue = (item: Item, col: Column, typeName: (id: string) => string): string => {
