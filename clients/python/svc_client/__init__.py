@@ -1,7 +1,7 @@
 """Python client of the Analytics Workspace Service."""
 from ._core import Operation, Page, ServerSentEvent
 from ._operations import API_VERSION, OPERATIONS
-from .client import AsyncClient, AsyncInstallJobHandle, Client, InstallJobHandle, connect
+from .client import AsyncClient, AsyncInstallJobHandle, AsyncJobHandle, Client, InstallJobHandle, JobHandle, connect
 from .errors import (
     SvcApiError,
     SvcAuthenticationError,
@@ -26,8 +26,10 @@ __all__ = [
     "OPERATIONS",
     "AsyncClient",
     "AsyncInstallJobHandle",
+    "AsyncJobHandle",
     "Client",
     "InstallJobHandle",
+    "JobHandle",
     "Operation",
     "Page",
     "ServerSentEvent",

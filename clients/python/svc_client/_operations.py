@@ -595,11 +595,6 @@ CreateItemBody = TypedDict("CreateItemBody", {
     "itemType": "Literal[\"notebook\", \"lakehouse\", \"warehouse\", \"kql-database\", \"kql-queryset\", \"eventhouse\", \"search-index\", \"semantic-model\", \"activator\", \"data-pipeline\", \"eventstream\", \"report\", \"kql-dashboard\", \"mirrored-database\", \"dashboard\", \"scorecard\", \"data-product\", \"prompt-flow\", \"dataflow-spec\", \"power-bi-report\", \"data-agent\"]",
 })
 
-CreateItemResult = TypedDict("CreateItemResult", {
-    "item": "Item",
-    "jobId": NotRequired["str"],
-})
-
 CreatePaginatedReportEmbedTokenBody = TypedDict("CreatePaginatedReportEmbedTokenBody", {
     "lifetimeInMinutes": NotRequired["int"],
     "username": NotRequired["str"],
@@ -1072,7 +1067,7 @@ OPERATIONS: Dict[str, Operation] = {
     "clonePaginatedReport": Operation("clonePaginatedReport", "POST", "/api/items/paginated-report/{reportId}/clone", "clone_paginated_report", None, "json", True, "report", False),
     "closeIncident": Operation("closeIncident", "POST", "/api/admin/identity/incidents/{incidentId}/close", "close_incident", None, "json", True, "incident", False),
     "completeOidcSignIn": Operation("completeOidcSignIn", "GET", "/api/auth/callback", "complete_oidc_sign_in", None, "redirect", False, None, False),
-    "createItem": Operation("createItem", "POST", "/api/workspaces/{workspaceId}/items", "create_item", None, "json", True, None, False),
+    "createItem": Operation("createItem", "POST", "/api/workspaces/{workspaceId}/items", "create_item", None, "json", True, "item", False),
     "createPaginatedReportEmbedToken": Operation("createPaginatedReportEmbedToken", "POST", "/api/items/paginated-report/{reportId}/embed-token", "create_paginated_report_embed_token", None, "json", True, None, False),
     "createSession": Operation("createSession", "POST", "/api/session", "create_session", None, "json", True, None, False),
     "createTenant": Operation("createTenant", "POST", "/api/operator/tenants", "create_tenant", None, "json", True, "tenant", False),
@@ -1211,7 +1206,7 @@ class Operations(SyncCore):
         """Where the identity provider sends the browser back: exchanges the code, checks the id token, sets the session cookie and redirects to the console (GET /api/auth/callback)."""
         return self._call("completeOidcSignIn", {}, query={"code": code, "state": state, "error": error, "error_description": error_description}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def create_item(self, workspace_id: str, body: CreateItemBody) -> CreateItemResult:
+    def create_item(self, workspace_id: str, body: CreateItemBody) -> Item:
         """Create an item in a workspace (POST /api/workspaces/{workspaceId}/items)."""
         return self._call("createItem", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
@@ -1649,7 +1644,7 @@ class AsyncOperations(AsyncCore):
         """Where the identity provider sends the browser back: exchanges the code, checks the id token, sets the session cookie and redirects to the console (GET /api/auth/callback)."""
         return await self._call("completeOidcSignIn", {}, query={"code": code, "state": state, "error": error, "error_description": error_description}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    async def create_item(self, workspace_id: str, body: CreateItemBody) -> CreateItemResult:
+    async def create_item(self, workspace_id: str, body: CreateItemBody) -> Item:
         """Create an item in a workspace (POST /api/workspaces/{workspaceId}/items)."""
         return await self._call("createItem", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 

@@ -1,11 +1,11 @@
-"""The clients users build: every generated operation, plus helpers that wait for an install job and for a report export."""
+"""The clients users build: every generated operation, plus helpers that wait for a job (of any kind) and for a report export."""
 from __future__ import annotations
 
 import asyncio
 import time
 from typing import Any, Dict, Optional
 
-from ._operations import AsyncOperations, InstallAppBody, InstallJob, InstallPlan, Operations, StartPaginatedReportExportBody
+from ._operations import AsyncOperations, InstallAppBody, InstallJob, InstallPlan, Job, Operations, StartPaginatedReportExportBody
 from .errors import SvcError, SvcTimeoutError
 
 POLL_INTERVAL = 5.0  # seconds between polls of an install job (SPEC.md: the client polls every 5 s)
@@ -28,6 +28,25 @@ class Client(Operations):
     def retry_install_step(self, job_id: str, step_index: str) -> "InstallJobHandle":  # type: ignore[override]
         """Re-open one provisioning step for the service's worker (202): the job, running again; `.wait()` polls it until it finishes."""
         return InstallJobHandle(self, super().retry_install_step(job_id, step_index), "id")
+
+    def apply_item(self, workspace_id: str, item_id: str) -> "JobHandle":  # type: ignore[override]
+        """Push the item's stored content to its live resource (202): the apply job; `.wait()` polls it until it finishes."""
+        return JobHandle(self, super().apply_item(workspace_id, item_id))
+
+    def retry_job_step(self, job_id: str, step_index: str) -> "JobHandle":  # type: ignore[override]
+        """Re-open a failed or remediation step of a finished job (202): the job, running again; `.wait()` polls it."""
+        return JobHandle(self, super().retry_job_step(job_id, step_index))
+
+    def wait_for_job(self, job_id: str, *, timeout: float = WAIT_TIMEOUT, interval: float = POLL_INTERVAL) -> Job:
+        """Polls a job of any kind (install, upgrade, uninstall, apply, drift) every `interval` seconds until it is not running; returns the final job."""
+        deadline = time.monotonic() + timeout
+        while True:
+            job = self.get_job(job_id)
+            if job["status"] != "running":
+                return job
+            if time.monotonic() + interval > deadline:
+                raise SvcTimeoutError(f"{job['kind']} job {job_id} still running after {timeout} s ({job['percentComplete']}%)", dict(job))
+            time.sleep(interval)
 
     def wait_for_install_job(self, job_id: str, *, timeout: float = WAIT_TIMEOUT, interval: float = POLL_INTERVAL) -> InstallJob:
         """Polls the job every `interval` seconds until its status is not running; returns the final job."""
@@ -68,6 +87,25 @@ class AsyncClient(AsyncOperations):
     async def retry_install_step(self, job_id: str, step_index: str) -> "AsyncInstallJobHandle":  # type: ignore[override]
         """Re-open one provisioning step for the service's worker (202): the job, running again; `await handle.wait()` polls it until it finishes."""
         return AsyncInstallJobHandle(self, await super().retry_install_step(job_id, step_index), "id")
+
+    async def apply_item(self, workspace_id: str, item_id: str) -> "AsyncJobHandle":  # type: ignore[override]
+        """Push the item's stored content to its live resource (202): the apply job; `await .wait()` polls it until it finishes."""
+        return AsyncJobHandle(self, await super().apply_item(workspace_id, item_id))
+
+    async def retry_job_step(self, job_id: str, step_index: str) -> "AsyncJobHandle":  # type: ignore[override]
+        """Re-open a failed or remediation step of a finished job (202): the job, running again; `await .wait()` polls it."""
+        return AsyncJobHandle(self, await super().retry_job_step(job_id, step_index))
+
+    async def wait_for_job(self, job_id: str, *, timeout: float = WAIT_TIMEOUT, interval: float = POLL_INTERVAL) -> Job:
+        """Polls a job of any kind every `interval` seconds until it is not running; returns the final job."""
+        deadline = time.monotonic() + timeout
+        while True:
+            job = await self.get_job(job_id)
+            if job["status"] != "running":
+                return job
+            if time.monotonic() + interval > deadline:
+                raise SvcTimeoutError(f"{job['kind']} job {job_id} still running after {timeout} s ({job['percentComplete']}%)", dict(job))
+            await asyncio.sleep(interval)
 
     async def wait_for_install_job(self, job_id: str, *, timeout: float = WAIT_TIMEOUT, interval: float = POLL_INTERVAL) -> InstallJob:
         """Polls the job every `interval` seconds until its status is not running; returns the final job."""
@@ -126,6 +164,38 @@ class AsyncInstallJobHandle(Dict[str, Any]):
     async def wait(self, timeout: float = WAIT_TIMEOUT, interval: float = POLL_INTERVAL) -> InstallJob:
         """Polls every `interval` seconds (default 5) until the job is done, partial or failed; returns the final job."""
         return await self._client.wait_for_install_job(self.job_id, timeout=timeout, interval=interval)
+
+
+class JobHandle(Dict[str, Any]):
+    """A job of any kind as a start answered it (upgrade, uninstall, apply, drift, a step retry), with `wait()`."""
+
+    def __init__(self, client: Client, job: Dict[str, Any]) -> None:
+        super().__init__(job)
+        self._client = client
+
+    @property
+    def job_id(self) -> str:
+        return str(self["id"])
+
+    def wait(self, timeout: float = WAIT_TIMEOUT, interval: float = POLL_INTERVAL) -> Job:
+        """Polls every `interval` seconds (default 5) until the job is done, partial or failed; returns the final job."""
+        return self._client.wait_for_job(self.job_id, timeout=timeout, interval=interval)
+
+
+class AsyncJobHandle(Dict[str, Any]):
+    """A job of any kind as a start answered it, with an awaitable `wait()`."""
+
+    def __init__(self, client: AsyncClient, job: Dict[str, Any]) -> None:
+        super().__init__(job)
+        self._client = client
+
+    @property
+    def job_id(self) -> str:
+        return str(self["id"])
+
+    async def wait(self, timeout: float = WAIT_TIMEOUT, interval: float = POLL_INTERVAL) -> Job:
+        """Polls every `interval` seconds (default 5) until the job is done, partial or failed; returns the final job."""
+        return await self._client.wait_for_job(self.job_id, timeout=timeout, interval=interval)
 
 
 def connect(base_url: Optional[str] = None, token: Optional[str] = None, **kwargs: Any) -> Client:

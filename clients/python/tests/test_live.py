@@ -187,6 +187,27 @@ def test_installed_apps_of_a_workspace(client: Client, workspace: dict) -> None:
         client.list_installed_apps("no-such-workspace")
 
 
+def test_apply_an_edited_item_and_wait_for_the_job(client: Client, workspace: dict) -> None:
+    job = client.install_app("app-lakehouse-inspector", {"workspaceId": workspace["id"]}).wait(interval=0.2, timeout=180)
+    assert job["status"] == "done", job
+    app = client.get_installed_app(workspace["id"], "app-lakehouse-inspector")
+    notebook = next(i for i in app["items"] if i["key"] == "profile-notebook")
+    content = client.get_item_content(workspace["id"], notebook["itemId"])
+    cells = content["content"]["cells"] + [{"kind": "code", "source": "print('from the Python client')"}]
+    client.put_item_content(workspace["id"], notebook["itemId"], {"content": {**content["content"], "cells": cells}}, if_match=content["etag"])
+    assert client.get_item(workspace["id"], notebook["itemId"])["liveState"] == "changed"
+    handle = client.apply_item(workspace["id"], notebook["itemId"])
+    assert (handle["kind"], handle["status"]) == ("apply", "running")
+    applied = handle.wait(interval=0.2, timeout=180)
+    assert applied["status"] == "done" and applied["steps"][0]["result"]["status"] == "updated", applied
+    assert "from the Python client" in applied["steps"][0]["result"]["diff"]
+    assert client.get_item(workspace["id"], notebook["itemId"])["liveState"] == "created"
+    assert client.wait_for_job(applied["id"], interval=0.2)["id"] == applied["id"]
+    assert [j["id"] for j in client.iter_workspace_jobs(workspace["id"], kind="apply")] == [applied["id"]]
+    with pytest.raises(SvcNotFoundError):
+        client.get_job("no-such-job")
+
+
 def test_unknown_install_job_and_app_raise_not_found(client: Client, workspace: dict) -> None:
     with pytest.raises(SvcNotFoundError):
         client.get_install_job("no-such-job")

@@ -87,7 +87,8 @@ test('apply refuses a stored-only item and another tenant’s item; create with 
     deploy: true,
   });
   assert.equal(created.item.liveState, 'not-provisioned');
-  const job = await followJob(h, tenant, created.jobId);
+  assert.equal(created.item.provisioning.status, 'pending');
+  const job = await followJob(h, tenant, created.item.provisioning.jobId);
   assert.equal(job.status, 'done', JSON.stringify(job.steps));
   assert.equal(job.steps[0].result.status, 'created');
   const item = (await call(h, tenant, 'GET', `/api/workspaces/${ws}/items/${created.item.id}`, 200)).item;

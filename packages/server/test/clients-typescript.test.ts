@@ -233,6 +233,50 @@ test('installs: a step retry answers the job running again, and wait follows it 
   await assert.rejects(svc.installs.retryStep(jobId, 99), SvcNotFoundError);
 });
 
+test('jobs: apply an edited item, wait for the job, list the workspace’s jobs, read its events; deploy a new item', async (t) => {
+  const { baseUrl, token } = await service(t);
+  const svc = createSvcClient({ baseUrl, token });
+  const ws = await svc.workspaces.create({ name: unique('apply') });
+  const { jobId } = await svc.installs.start('app-lakehouse-inspector', { workspaceId: ws.id });
+  assert.equal((await svc.installs.wait(jobId, { intervalMs: 200, timeoutMs: 120_000 })).status, 'done');
+  const app = await svc.workspaces.app(ws.id, 'app-lakehouse-inspector');
+  const notebook = app.items.find((i) => i.key === 'history-notebook')!;
+  const read = await svc.items.getContent(ws.id, notebook.itemId);
+  const content = read.content as { cells: unknown[] };
+  await svc.items.putContent(
+    ws.id,
+    notebook.itemId,
+    { ...content, cells: [...content.cells, { kind: 'code', source: 'print(2)' }] },
+    read.etag,
+  );
+  assert.equal((await svc.items.get(ws.id, notebook.itemId)).liveState, 'changed');
+  const started = await svc.jobs.apply(ws.id, notebook.itemId);
+  assert.deepEqual([started.kind, started.status], ['apply', 'running']);
+  const progress: number[] = [];
+  const job = await svc.jobs.wait(started.id, { intervalMs: 200, timeoutMs: 120_000, onProgress: (j) => progress.push(j.percentComplete) });
+  assert.equal(job.status, 'done');
+  assert.equal(job.steps[0]!.result!.status, 'updated');
+  assert.ok(progress.length >= 1);
+  assert.equal((await svc.items.get(ws.id, notebook.itemId)).liveState, 'created');
+  assert.deepEqual(
+    (await svc.jobs.list(ws.id, { kind: 'apply' })).map((j) => j.id),
+    [job.id],
+  );
+  const kinds: string[] = [];
+  for await (const e of svc.jobs.events(job.id)) kinds.push(e.event);
+  assert.equal(kinds.at(-1), 'done');
+  const created = await svc.items.create(ws.id, {
+    itemType: 'notebook',
+    displayName: unique('Deployed'),
+    content: { language: 'python', cells: [{ kind: 'code', source: 'print(1)' }] },
+    deploy: true,
+  });
+  const deployJob = (created.provisioning as { jobId: string }).jobId;
+  assert.equal((await svc.jobs.wait(deployJob, { intervalMs: 200, timeoutMs: 120_000 })).steps[0]!.result!.status, 'created');
+  await assert.rejects(svc.jobs.get('no-such-job'), SvcNotFoundError);
+  await assert.rejects(svc.jobs.apply(ws.id, 'no-such-item'), SvcNotFoundError);
+});
+
 test('installs: plan says per item what the install then does (a blocked item is the step that waits on the same gate); an unknown app is SvcNotFoundError', async (t) => {
   const { baseUrl, token } = await service(t);
   const svc = createSvcClient({ baseUrl, token });

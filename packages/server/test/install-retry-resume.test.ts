@@ -115,7 +115,7 @@ test(
     const resumedLine = second
       .output()
       .split('\n')
-      .find((l) => l.includes('resuming an install job whose worker stopped') && l.includes(jobId));
+      .find((l) => l.includes('resuming a job whose worker stopped') && l.includes(jobId));
     assert.ok(resumedLine, `the second process resumed the job:\n${second.output()}`);
     assert.equal(JSON.parse(resumedLine).attempts, 2);
     assert.ok(JSON.parse(resumedLine).time - killTime >= (LEASE_MS * 2) / 3, 'not before the lease could expire');

@@ -1684,7 +1684,7 @@ export interface components {
              * @enum {string}
              */
             liveState: "stored-only" | "not-provisioned" | "created" | "changed" | "drifted" | "missing" | "deleted" | "remediation" | "failed";
-            /** @description live provisioning record: the last step that provisioned, applied or checked it, or null */
+            /** @description live provisioning record: the last step that provisioned, applied or checked it (status, resourceId, jobId of the job that last worked on it, drift), or null */
             provisioning: unknown;
             /** Format: date-time */
             updatedAt: string;
@@ -12609,7 +12609,7 @@ export interface operations {
                 "application/json": {
                     /** @description initial stored content (JSON) */
                     content?: unknown;
-                    /** @description provision the new item live too, through an apply job (jobId in the answer; poll GET /api/jobs/{jobId}); a live type only, with content its schema accepts */
+                    /** @description provision the new item live too, through an apply job: the answer’s item.provisioning.jobId names it (poll GET /api/jobs/{jobId}); a live type only, with content its schema accepts */
                     deploy?: boolean;
                     description?: string;
                     /** @description unique per item type in the workspace; at least one visible character */
@@ -12631,8 +12631,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         item: components["schemas"]["Item"];
-                        /** @description the apply job provisioning the item (deploy true) */
-                        jobId?: string;
                         /** @description always true: every success answers ok true */
                         ok: true;
                     };

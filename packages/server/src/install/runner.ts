@@ -180,7 +180,7 @@ export class InstallRunner {
           },
           { stepIndex: step.stepIndex, result },
         );
-        await recordLiveStep(this.deps.db, job.tenantId, step.cosmosItemId!, result, null);
+        await recordLiveStep(this.deps.db, job.tenantId, step.cosmosItemId!, { ...result, jobId: job.id }, null);
       })();
       saving.add(saved);
       saved

@@ -24,7 +24,10 @@ export const ItemSchema = Type.Object(
     description: Type.String(),
     appId: Type.Union([Type.String(), Type.Null()], { description: 'the curated app that installed it' }),
     contentSource: Type.String({ description: "'catalog' until a user saves the content, then 'user'" }),
-    provisioning: Type.Unknown({ description: 'live provisioning record: the last step that provisioned, applied or checked it, or null' }),
+    provisioning: Type.Unknown({
+      description:
+        'live provisioning record: the last step that provisioned, applied or checked it (status, resourceId, jobId of the job that last worked on it, drift), or null',
+    }),
     liveState: Enum(
       LIVE_STATES,
       'the live resource: stored-only (no backing service), not-provisioned, created, changed (edited since provisioned: apply it), drifted, missing (deleted outside the service), deleted, remediation, failed',
@@ -140,20 +143,13 @@ export const itemRoutes =
               deploy: Type.Optional(
                 Type.Boolean({
                   description:
-                    'provision the new item live too, through an apply job (jobId in the answer; poll GET /api/jobs/{jobId}); a live type only, with content its schema accepts',
+                    'provision the new item live too, through an apply job: the answer’s item.provisioning.jobId names it (poll GET /api/jobs/{jobId}); a live type only, with content its schema accepts',
                 }),
               ),
             },
             { additionalProperties: false },
           ),
-          response: {
-            201: Type.Object({
-              ok: Ok,
-              item: Type.Ref(ItemSchema),
-              jobId: Type.Optional(Type.String({ description: 'the apply job provisioning the item (deploy true)' })),
-            }),
-            ...errors(404, 409),
-          },
+          response: { 201: Type.Object({ ok: Ok, item: Type.Ref(ItemSchema) }), ...errors(404, 409) },
         },
       },
       async (req, reply) => {
@@ -162,8 +158,9 @@ export const itemRoutes =
         if (deploy) deployer.checkDeployable(input.itemType, input.content);
         const item = await service.create(req.caller!, req.params.workspaceId, input);
         if (!deploy) return reply.status(201).send({ ok: true as const, item });
-        const { jobId } = await deployer.start(req.caller!, req.params.workspaceId, item.id);
-        return reply.status(201).send({ ok: true as const, item, jobId });
+        await deployer.start(req.caller!, req.params.workspaceId, item.id);
+        // The item as the job left it at accept: its provisioning record names the apply job (provisioning.jobId).
+        return reply.status(201).send({ ok: true as const, item: await service.get(req.caller!, req.params.workspaceId, item.id) });
       },
     );
 

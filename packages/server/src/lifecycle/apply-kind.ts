@@ -74,7 +74,7 @@ async function record(
   etag: string,
 ) {
   const item = stored.items.get(step.itemKey)!;
-  await recordLiveStep(db, job.tenantId, item.itemId, result, etag);
+  await recordLiveStep(db, job.tenantId, item.itemId, { ...result, jobId: job.id }, etag);
   if (result.resourceId) {
     stored.results.set(step.itemKey, { status: 'exists', resourceId: result.resourceId, secondaryIds: result.secondaryIds, steps: [] });
     if (job.appId)

@@ -1,4 +1,5 @@
 import { Value } from '@sinclair/typebox/value';
+import { sql } from 'kysely';
 import type { Caller } from '../auth/caller.js';
 import { InputError, NotFoundError } from '../errors.js';
 import type { JobStore } from '../install/job-store.js';
@@ -64,6 +65,15 @@ export class ApplyService {
         { itemKey: item.item_key ?? item.id, itemType: item.item_type, displayName: item.display_name, live: true, cosmosItemId: item.id },
       ],
     });
+    // The item names the job working on it (a new item's record says pending until the job has provisioned it).
+    await this.deps.db
+      .updateTable('items')
+      .set({
+        provisioning: sql`coalesce(provisioning, jsonb_build_object('status', 'pending')) || jsonb_build_object('jobId', ${jobId}::text)`,
+      })
+      .where('id', '=', itemId)
+      .where('tenant_id', '=', caller.tenantId)
+      .execute();
     this.deps.onAccepted();
     return { jobId };
   }

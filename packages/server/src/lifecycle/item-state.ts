@@ -26,6 +26,8 @@ export interface LiveRecord {
   code?: string | null;
   message?: string | null;
   at: string;
+  /** The job that last worked on the item (an apply accepted, or the step that wrote this record). */
+  jobId?: string;
   /** The content's ETag that the live resource was last made from (absent on records written before issue 19). */
   etag?: string;
   drift?: DriftRecord;
@@ -54,7 +56,7 @@ export type LiveState = (typeof LIVE_STATES)[number];
  */
 export function liveStateOf(itemType: string, etag: string, live: LiveRecord | null): LiveState {
   if (!isItemTypeId(itemType) || !isLive(itemType)) return 'stored-only';
-  if (!live || live.status === 'skipped') return 'not-provisioned';
+  if (!live || live.status === 'skipped' || live.status === 'pending') return 'not-provisioned';
   if (live.deleted) return 'deleted';
   if (live.status === 'remediation' || live.status === 'failed') return live.resourceId ? stateOfLive(etag, live) : live.status;
   return stateOfLive(etag, live);
@@ -70,6 +72,7 @@ function stateOfLive(etag: string, live: LiveRecord): LiveState {
 /** What a provisioning or apply step left: written as the item's live record (its drift verdict is cleared). */
 export interface LiveStep {
   status: string;
+  jobId?: string;
   resourceId?: string;
   secondaryIds?: Record<string, string>;
   gate?: RemediationGate;
@@ -91,6 +94,7 @@ export async function recordLiveStep(db: Db, tenantId: string, itemId: string, s
     error: step.error ?? null,
     code: step.code ?? null,
     message: step.message ?? null,
+    jobId: step.jobId ?? null,
     at: new Date().toISOString(),
   };
   const provisioned = step.status !== 'remediation' && step.status !== 'failed';
