@@ -36,8 +36,7 @@ export const useCreateItem = (workspaceId: string) => {
   const qc = useQueryClient();
   return useMutation({
     // With deploy true the answer names the apply job that provisions the new item.
-    mutationFn: async (body: Body<'createItem'>) =>
-      api<{ item: Item; jobId?: string }>('POST', `/api/workspaces/${workspaceId}/items`, body),
+    mutationFn: async (body: Body<'createItem'>) => (await api<{ item: Item }>('POST', `/api/workspaces/${workspaceId}/items`, body)).item,
     onSuccess: () => qc.invalidateQueries({ queryKey: ['items', workspaceId] }),
   });
 };

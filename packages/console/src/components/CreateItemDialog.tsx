@@ -51,9 +51,10 @@ export function CreateItemDialog({ workspaceId, open, onClose }: { workspaceId: 
             ...(isLive && deploy ? { deploy: true, ...(starter ? { content: starter(name) } : {}) } : {}),
           },
           {
-            onSuccess: ({ item, jobId }) => {
+            onSuccess: (item) => {
               close();
-              // The item page follows the deploy's job.
+              // With deploy the item's live record names the apply job provisioning it: the item page follows it.
+              const jobId = deploy && isLive ? item.provisioning?.jobId : undefined;
               navigate(`/workspaces/${workspaceId}/items/${item.id}${jobId ? `?job=${jobId}` : ''}`);
             },
           },
