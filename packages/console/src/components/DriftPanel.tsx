@@ -3,7 +3,9 @@ import { Button, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { CloudArrowUp20Regular, DocumentSearch20Regular } from '@fluentui/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
+import { useItems } from '../api/items';
 import { type DriftItem, startApply, startDriftCheck, useDriftReport } from '../api/lifecycle';
+import type { Item } from '../api/types';
 import { changedLines, DiffView } from './DiffView';
 import { ItemTypeIcon } from './ItemTypeIcon';
 import { JobRun, summaryText } from './JobRun';
@@ -16,8 +18,11 @@ const useStyles = makeStyles({
   name: { flexGrow: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
 });
 
-/** A drifted or missing item: the difference live against stored, and Apply, which writes the stored content back. */
-function DriftRow({ item, workspaceId }: { item: DriftItem; workspaceId: string }) {
+/**
+ * A drifted or missing item: the difference live against stored, and Apply, which writes the stored content back. An
+ * item whose live state moved on since the check (applied, say) says so instead of offering Apply again.
+ */
+function DriftRow({ item, workspaceId, now }: { item: DriftItem; workspaceId: string; now?: Item['liveState'] }) {
   const s = useStyles();
   const qc = useQueryClient();
   const [jobId, setJobId] = useState<string>();
@@ -35,15 +40,16 @@ function DriftRow({ item, workspaceId }: { item: DriftItem; workspaceId: string 
       setStarting(false);
     }
   };
+  const resolved = !jobId && now !== undefined && now !== 'drifted' && now !== 'missing';
   return (
-    <div className={s.row} data-testid="drift-item" data-status={item.status}>
+    <div className={s.row} data-testid="drift-item" data-status={item.status} data-resolved={resolved || undefined}>
       <div className={s.line}>
         <ItemTypeIcon itemType={item.itemType} title={item.itemType} />
         <Text className={s.name} weight="semibold">
           {item.itemId ? <Link to={`/workspaces/${workspaceId}/items/${item.itemId}`}>{item.displayName}</Link> : item.displayName}
         </Text>
         <StepBadge status={item.status} />
-        {item.itemId && !jobId && (
+        {item.itemId && !jobId && !resolved && (
           <Button
             size="small"
             appearance="primary"
@@ -56,12 +62,20 @@ function DriftRow({ item, workspaceId }: { item: DriftItem; workspaceId: string 
           </Button>
         )}
       </div>
-      <Text size={200}>
-        {item.status === 'missing'
-          ? 'The live resource was deleted outside the service. Apply creates it again from the stored content.'
-          : 'The live resource was changed outside the service. Apply overwrites it with the stored content (lines marked - are live only, + stored only).'}
-      </Text>
-      {item.diff && !jobId && (
+      {resolved ? (
+        <Text size={200} weight="semibold" data-testid="drift-resolved">
+          {now === 'created'
+            ? 'Repaired since this check: the live resource holds the stored content again.'
+            : `Its live state is now ${now}.`}
+        </Text>
+      ) : (
+        <Text size={200}>
+          {item.status === 'missing'
+            ? 'The live resource was deleted outside the service. Apply creates it again from the stored content.'
+            : 'The live resource was changed outside the service. Apply overwrites it with the stored content (lines marked - are live only, + stored only).'}
+        </Text>
+      )}
+      {item.diff && !jobId && !resolved && (
         <details open>
           <summary>
             <Text size={200}>Live against stored ({changedLines(item.diff)} lines)</Text>
@@ -94,6 +108,8 @@ function DriftRow({ item, workspaceId }: { item: DriftItem; workspaceId: string 
 export function DriftPanel({ workspaceId }: { workspaceId: string }) {
   const qc = useQueryClient();
   const report = useDriftReport(workspaceId);
+  const items = useItems(workspaceId);
+  const liveState = (id: string | null) => items.data?.find((i) => i.id === id)?.liveState;
   const [jobId, setJobId] = useState<string>();
   const [error, setError] = useState<unknown>();
   const [starting, setStarting] = useState(false);
@@ -141,7 +157,7 @@ export function DriftPanel({ workspaceId }: { workspaceId: string }) {
                 {r.job.status !== 'running' && !off.length ? ' Every live item matches its stored content.' : ''}
               </Text>
               {off.map((i) => (
-                <DriftRow key={`${r.job.id}-${i.itemId ?? i.displayName}`} item={i} workspaceId={workspaceId} />
+                <DriftRow key={`${r.job.id}-${i.itemId ?? i.displayName}`} item={i} workspaceId={workspaceId} now={liveState(i.itemId)} />
               ))}
             </>
           );

@@ -39,7 +39,8 @@ export const summaryText = (job: Job) =>
 
 /**
  * Any job's progress (install, upgrade, uninstall, apply, drift): its phase and percent, a progress bar, and each step's
- * result as it lands. Polled every second while it runs; `onEnd` is called once with the finished job.
+ * result as it lands (`compact`: without them, where the page lists the results its own way). Polled every second while
+ * it runs; `onEnd` is called once with the finished job.
  */
 export function JobRun({ jobId, onEnd, compact }: { jobId: string; onEnd?: (job: Job) => void; compact?: boolean }) {
   const s = useStyles();
@@ -87,7 +88,7 @@ export function JobRun({ jobId, onEnd, compact }: { jobId: string; onEnd?: (job:
                 color={j.status === 'failed' ? 'error' : j.status === 'partial' ? 'warning' : 'brand'}
               />
             </Field>
-            {!compact || j.status !== 'running' ? (
+            {!compact ? (
               <section className={s.list} aria-label="Per-item results">
                 {j.steps.map((st) => (
                   <LifecycleStep key={st.stepIndex} step={st} />

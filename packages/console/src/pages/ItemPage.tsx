@@ -51,7 +51,6 @@ export default function ItemPage() {
                 <Card data-testid="deploy-panel">
                   <JobRun
                     jobId={jobId}
-                    compact
                     onEnd={() => {
                       void qc.invalidateQueries({ queryKey: ['item', workspaceId, itemId] });
                       void qc.invalidateQueries({ queryKey: ['items', workspaceId] });

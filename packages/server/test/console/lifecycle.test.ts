@@ -149,6 +149,7 @@ describe('the app lifecycle in the console (Chromium)', { timeout: 600_000 }, ()
     const live = await (await fetch(`${base}/getDefinition`, { method: 'POST', headers })).json();
     const source = Buffer.from(live.definition.parts.find((p: any) => p.path === 'notebook-content.py').payload, 'base64').toString();
     assert.ok(!source.includes('changed outside the service'), 'the stored content is live again');
+    await drifted.scrollIntoViewIfNeeded();
     await rig.shot('lifecycle-05-drift-repaired');
   });
 
@@ -179,16 +180,12 @@ describe('the app lifecycle in the console (Chromium)', { timeout: 600_000 }, ()
     assert.equal(await step(dialog, 'Check Table Freshness').getAttribute('data-status'), 'created');
     await rig.shot('lifecycle-07-upgrade-result');
     await dialog.getByRole('button', { name: 'Close' }).click();
-    await installedRow()
-      .getByTestId('installed-app-version')
-      .filter({ hasText: /^1\.1\.0$/ })
-      .waitFor();
-    assert.equal(
-      await installedRow()
-        .getByRole('button', { name: /Upgrade to/ })
-        .count(),
-      0,
-    );
+    // A conflicting item keeps the app on its version (the service records 1.1.0 only when every item merged): the
+    // upgrade stays on offer until the user has resolved it.
+    await installedRow().getByRole('button', { name: 'Upgrade to 1.1.0' }).waitFor();
+    assert.match(await installedRow().getByTestId('installed-app-version').innerText(), /^1\.0\.0/);
+    const fresh = page.getByTestId('item-row').filter({ hasText: 'Check Table Freshness' });
+    assert.equal(await fresh.getByTestId('live-state').getAttribute('data-state'), 'created');
   });
 
   test('uninstall: the plan names what is deleted and kept, data loss is warned about, the job reports each item', async () => {
