@@ -22,7 +22,7 @@ const useStyles = makeStyles({
  * A drifted or missing item: the difference live against stored, and Apply, which writes the stored content back. An
  * item whose live state moved on since the check (applied, say) says so instead of offering Apply again.
  */
-function DriftRow({ item, workspaceId, now }: { item: DriftItem; workspaceId: string; now?: Item['liveState'] }) {
+function DriftRow({ item, workspaceId, now }: { item: DriftItem; workspaceId: string; now?: Item['liveState'] | 'gone' }) {
   const s = useStyles();
   const qc = useQueryClient();
   const [jobId, setJobId] = useState<string>();
@@ -109,7 +109,8 @@ export function DriftPanel({ workspaceId }: { workspaceId: string }) {
   const qc = useQueryClient();
   const report = useDriftReport(workspaceId);
   const items = useItems(workspaceId);
-  const liveState = (id: string | null) => items.data?.find((i) => i.id === id)?.liveState;
+  // What became of each reported item since the check: its live state now, or gone (deleted, uninstalled).
+  const liveState = (id: string | null) => (items.data ? (items.data.find((i) => i.id === id)?.liveState ?? 'gone') : undefined);
   const [jobId, setJobId] = useState<string>();
   const [error, setError] = useState<unknown>();
   const [starting, setStarting] = useState(false);

@@ -2,6 +2,7 @@ import { Badge, Link, MessageBar, MessageBarBody, MessageBarTitle, Text, makeSty
 import type { JobStep, JobStepResult } from '../api/lifecycle';
 import { changedLines, DiffView } from './DiffView';
 import { ItemTypeIcon } from './ItemTypeIcon';
+import { lineDiff } from './line-diff';
 
 type Color = 'success' | 'warning' | 'danger' | 'informative' | 'subtle' | 'brand' | 'severe';
 
@@ -89,6 +90,10 @@ export function ConflictView({ conflicts }: { conflicts: NonNullable<JobStepResu
               </div>
             ))}
           </div>
+          <DiffView
+            diff={lineDiff(show(c.ours), show(c.theirs), ['yours', 'new version'])}
+            label={`Yours against the new version at ${c.path}`}
+          />
         </div>
       ))}
     </div>
