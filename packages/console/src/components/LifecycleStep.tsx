@@ -72,6 +72,10 @@ export function ConflictView({ conflicts }: { conflicts: NonNullable<JobStepResu
           <Text size={200} font="monospace" weight="semibold">
             {c.path}
           </Text>
+          <DiffView
+            diff={lineDiff(show(c.ours), show(c.theirs), ['yours', 'new version'])}
+            label={`Yours against the new version at ${c.path}`}
+          />
           <div className={s.sides}>
             {(
               [
@@ -90,10 +94,6 @@ export function ConflictView({ conflicts }: { conflicts: NonNullable<JobStepResu
               </div>
             ))}
           </div>
-          <DiffView
-            diff={lineDiff(show(c.ours), show(c.theirs), ['yours', 'new version'])}
-            label={`Yours against the new version at ${c.path}`}
-          />
         </div>
       ))}
     </div>

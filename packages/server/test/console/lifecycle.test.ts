@@ -178,6 +178,7 @@ describe('the app lifecycle in the console (Chromium)', { timeout: 600_000 }, ()
     assert.match(await sides.locator('[data-side="Yours (kept)"]').innerText(), /1_000_000/);
     assert.match(await sides.locator('[data-side="New version (not applied)"]').innerText(), /5_000_000/);
     assert.equal(await step(dialog, 'Check Table Freshness').getAttribute('data-status'), 'created');
+    await conflict.scrollIntoViewIfNeeded();
     await rig.shot('lifecycle-07-upgrade-result');
     await dialog.getByRole('button', { name: 'Close' }).click();
     // A conflicting item keeps the app on its version (the service records 1.1.0 only when every item merged): the
