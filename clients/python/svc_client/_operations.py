@@ -35,6 +35,21 @@ AppSummary = TypedDict("AppSummary", {
     "version": "str",
 })
 
+DriftItem = TypedDict("DriftItem", {
+    "appId": "Union[str, None]",
+    "code": NotRequired["str"],
+    "diff": NotRequired["str"],
+    "displayName": "str",
+    "error": NotRequired["str"],
+    "gate": NotRequired["RemediationGate"],
+    "itemId": "str",
+    "itemType": "str",
+    "key": "str",
+    "message": NotRequired["str"],
+    "resourceId": NotRequired["str"],
+    "status": "Union[Literal[\"in-sync\"], Literal[\"drifted\"], Literal[\"missing\"], Literal[\"remediation\"], Literal[\"failed\"], None]",
+})
+
 ErrorEnvelopeErrorGate = TypedDict("ErrorEnvelopeErrorGate", {
     "link": "str",
     "reason": "str",
@@ -388,9 +403,10 @@ PlanItemCallsItem = TypedDict("PlanItemCallsItem", {
 })
 
 PlanItem = TypedDict("PlanItem", {
-    "action": "Literal[\"create\", \"update\", \"no-change\", \"blocked\", \"failed\", \"stored\"]",
+    "action": "Literal[\"create\", \"update\", \"no-change\", \"blocked\", \"failed\", \"stored\", \"delete\", \"keep\"]",
     "calls": NotRequired["List[PlanItemCallsItem]"],
     "code": NotRequired["str"],
+    "dataLoss": NotRequired["bool"],
     "diff": NotRequired["str"],
     "displayName": "str",
     "error": NotRequired["str"],
@@ -804,6 +820,11 @@ InstallAppResult = TypedDict("InstallAppResult", {
     "totalItems": "int",
 })
 
+LastDriftResult = TypedDict("LastDriftResult", {
+    "items": "List[DriftItem]",
+    "job": "Job",
+})
+
 ListFirewallRulesResultItem = TypedDict("ListFirewallRulesResultItem", {
     "endIpAddress": "str",
     "id": "str",
@@ -883,6 +904,8 @@ PlanInstallBodyTargetOverrides.__doc__ = "dedicated mode only (and required ther
 PlanInstallBody = TypedDict("PlanInstallBody", {
     "deploy": NotRequired["bool"],
     "mode": NotRequired["Literal[\"shared\", \"dedicated\"]"],
+    "operation": NotRequired["Literal[\"install\", \"uninstall\"]"],
+    "purgeData": NotRequired["bool"],
     "targetOverrides": NotRequired["PlanInstallBodyTargetOverrides"],
     "workspaceId": "str",
 })
@@ -1063,6 +1086,7 @@ OPERATIONS: Dict[str, Operation] = {
     "assignApplication": Operation("assignApplication", "POST", "/api/operator/tenants/{tenantId}/applications", "assign_application", None, "json", True, "assignment", False),
     "assignPlatformWorkspace": Operation("assignPlatformWorkspace", "POST", "/api/operator/tenants/{tenantId}/platform-workspaces", "assign_platform_workspace", None, "json", True, "assignment", False),
     "assignTarget": Operation("assignTarget", "POST", "/api/operator/tenants/{tenantId}/targets", "assign_target", None, "json", True, "assignment", False),
+    "checkDrift": Operation("checkDrift", "POST", "/api/workspaces/{workspaceId}/drift", "check_drift", None, "json", True, "job", False),
     "checkEgressAddress": Operation("checkEgressAddress", "GET", "/api/admin/identity/workspaces/{workspaceId}/firewall-check", "check_egress_address", None, "json", True, None, False),
     "clonePaginatedReport": Operation("clonePaginatedReport", "POST", "/api/items/paginated-report/{reportId}/clone", "clone_paginated_report", None, "json", True, "report", False),
     "closeIncident": Operation("closeIncident", "POST", "/api/admin/identity/incidents/{incidentId}/close", "close_incident", None, "json", True, "incident", False),
@@ -1105,6 +1129,7 @@ OPERATIONS: Dict[str, Operation] = {
     "grantWorkspaceRole": Operation("grantWorkspaceRole", "POST", "/api/admin/identity/workspaces/{workspaceId}/role-assignments", "grant_workspace_role", None, "json", True, None, False),
     "inspectIdentityToken": Operation("inspectIdentityToken", "POST", "/api/admin/identity/inspect-token", "inspect_identity_token", None, "json", True, None, False),
     "installApp": Operation("installApp", "POST", "/api/apps/{appId}/install", "install_app", None, "json", True, None, False),
+    "lastDrift": Operation("lastDrift", "GET", "/api/workspaces/{workspaceId}/drift", "last_drift", None, "json", True, "drift", False),
     "listApps": Operation("listApps", "GET", "/api/apps", "list_apps", None, "json", True, "apps", False),
     "listCredentials": Operation("listCredentials", "GET", "/api/admin/identity/credentials", "list_credentials", None, "json", True, "credentials", False),
     "listFirewallRules": Operation("listFirewallRules", "GET", "/api/admin/identity/workspaces/{workspaceId}/firewall-rules", "list_firewall_rules", None, "json", True, "rules", False),
@@ -1153,6 +1178,7 @@ OPERATIONS: Dict[str, Operation] = {
     "unassignApplication": Operation("unassignApplication", "DELETE", "/api/operator/tenants/{tenantId}/applications/{clientId}", "unassign_application", None, "json", True, "unassigned", False),
     "unassignPlatformWorkspace": Operation("unassignPlatformWorkspace", "DELETE", "/api/operator/tenants/{tenantId}/platform-workspaces/{platformWorkspaceId}", "unassign_platform_workspace", None, "json", True, None, False),
     "unassignTarget": Operation("unassignTarget", "DELETE", "/api/operator/tenants/{tenantId}/targets/{targetId}", "unassign_target", None, "json", True, "unassigned", False),
+    "uninstallApp": Operation("uninstallApp", "DELETE", "/api/workspaces/{workspaceId}/apps/{appId}", "uninstall_app", None, "json", True, "job", False),
     "updateItem": Operation("updateItem", "PATCH", "/api/workspaces/{workspaceId}/items/{itemId}", "update_item", None, "json", True, "item", False),
     "updatePaginatedReportDatasources": Operation("updatePaginatedReportDatasources", "POST", "/api/items/paginated-report/{reportId}/datasources", "update_paginated_report_datasources", None, "json", True, "datasources", False),
     "updateWorkspace": Operation("updateWorkspace", "PATCH", "/api/workspaces/{workspaceId}", "update_workspace", None, "json", True, "workspace", False),
@@ -1189,6 +1215,10 @@ class Operations(SyncCore):
     def assign_target(self, tenant_id: str, body: AssignTargetBody) -> ResourceAssignment:
         """Assign an install target to the tenant (201; 200 when it already is; 409 when another tenant holds it) (POST /api/operator/tenants/{tenantId}/targets)."""
         return self._call("assignTarget", {"tenantId": tenant_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def check_drift(self, workspace_id: str) -> Job:
+        """Check every live item of the workspace against its backing service: 202 with the drift job to poll (POST /api/workspaces/{workspaceId}/drift)."""
+        return self._call("checkDrift", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     def check_egress_address(self, workspace_id: str, *, ip: Optional[str] = None) -> CheckEgressAddressResult:
         """Whether an egress address is inside the workspace’s firewall ranges (GET /api/admin/identity/workspaces/{workspaceId}/firewall-check)."""
@@ -1242,9 +1272,9 @@ class Operations(SyncCore):
         """Forget a registered credential (the secret itself is untouched) (DELETE /api/admin/identity/credentials/{credentialId})."""
         return self._call("deleteCredential", {"credentialId": credential_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def delete_item(self, workspace_id: str, item_id: str) -> str:
-        """Delete an item (DELETE /api/workspaces/{workspaceId}/items/{itemId})."""
-        return self._call("deleteItem", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+    def delete_item(self, workspace_id: str, item_id: str, *, delete_live: Optional[Literal["true", "false"]] = None) -> str:
+        """Delete an item; with deleteLive=true its live resource too, as an uninstall job of the item (202) (DELETE /api/workspaces/{workspaceId}/items/{itemId})."""
+        return self._call("deleteItem", {"workspaceId": workspace_id, "itemId": item_id}, query={"deleteLive": delete_live}, headers=None, body=None)  # type: ignore[no-any-return]
 
     def delete_paginated_report(self, report_id: str, *, workspace_id: Optional[str] = None) -> str:
         """Delete a paginated report in the reporting service (DELETE /api/items/paginated-report/{reportId})."""
@@ -1258,9 +1288,9 @@ class Operations(SyncCore):
         """Remove a lineage edge (DELETE /api/workspaces/{workspaceId}/thread/edges/{edgeId})."""
         return self._call("deleteThreadEdge", {"workspaceId": workspace_id, "edgeId": edge_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def delete_workspace(self, workspace_id: str) -> str:
-        """Delete a workspace and its items (DELETE /api/workspaces/{workspaceId})."""
-        return self._call("deleteWorkspace", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+    def delete_workspace(self, workspace_id: str, *, force: Optional[Literal["true", "false"]] = None, purge_data: Optional[Literal["true", "false"]] = None) -> str:
+        """Delete a workspace and its items; with installed apps 409 workspace_has_apps, or with force=true a job that uninstalls them first (DELETE /api/workspaces/{workspaceId})."""
+        return self._call("deleteWorkspace", {"workspaceId": workspace_id}, query={"force": force, "purgeData": purge_data}, headers=None, body=None)  # type: ignore[no-any-return]
 
     def diagnose_identity_failure(self, *, status: Optional[int] = None, code: Optional[str] = None, body: Optional[str] = None, identity_type: Optional[Literal["workspace-identity", "service-principal", "system-assigned-managed-identity", "user-assigned-managed-identity", "user", "conditional-access", "ip-firewall", "cross-tenant-guest"]] = None, service: Optional[str] = None) -> IdentityDiagnosis:
         """Likely causes, first checks and actions for a failing answer (the link of a failed or remediation install step) (GET /api/admin/identity/diagnose)."""
@@ -1357,6 +1387,10 @@ class Operations(SyncCore):
     def install_app(self, app_id: str, body: InstallAppBody) -> InstallAppResult:
         """Install a curated app into a workspace; answers 202 at once with the job id to poll (POST /api/apps/{appId}/install)."""
         return self._call("installApp", {"appId": app_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def last_drift(self, workspace_id: str) -> LastDriftResult:
+        """The workspace’s last drift check: its job and the verdict per live item (GET /api/workspaces/{workspaceId}/drift)."""
+        return self._call("lastDrift", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     def list_apps(self) -> List[AppSummary]:
         """The curated apps (GET /api/apps)."""
@@ -1578,6 +1612,10 @@ class Operations(SyncCore):
         """Take an install target from the tenant (nothing in the target is deleted) (DELETE /api/operator/tenants/{tenantId}/targets/{targetId})."""
         return self._call("unassignTarget", {"tenantId": tenant_id, "targetId": target_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
+    def uninstall_app(self, workspace_id: str, app_id: str, *, purge_data: Optional[Literal["true", "false"]] = None) -> Job:
+        """Uninstall an app: delete its live resources (dependants first) and its stored items, as a job: 202 with the job to poll (DELETE /api/workspaces/{workspaceId}/apps/{appId})."""
+        return self._call("uninstallApp", {"workspaceId": workspace_id, "appId": app_id}, query={"purgeData": purge_data}, headers=None, body=None)  # type: ignore[no-any-return]
+
     def update_item(self, workspace_id: str, item_id: str, body: UpdateItemBody) -> Item:
         """Rename or redescribe an item (PATCH /api/workspaces/{workspaceId}/items/{itemId})."""
         return self._call("updateItem", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
@@ -1627,6 +1665,10 @@ class AsyncOperations(AsyncCore):
     async def assign_target(self, tenant_id: str, body: AssignTargetBody) -> ResourceAssignment:
         """Assign an install target to the tenant (201; 200 when it already is; 409 when another tenant holds it) (POST /api/operator/tenants/{tenantId}/targets)."""
         return await self._call("assignTarget", {"tenantId": tenant_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def check_drift(self, workspace_id: str) -> Job:
+        """Check every live item of the workspace against its backing service: 202 with the drift job to poll (POST /api/workspaces/{workspaceId}/drift)."""
+        return await self._call("checkDrift", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def check_egress_address(self, workspace_id: str, *, ip: Optional[str] = None) -> CheckEgressAddressResult:
         """Whether an egress address is inside the workspace’s firewall ranges (GET /api/admin/identity/workspaces/{workspaceId}/firewall-check)."""
@@ -1680,9 +1722,9 @@ class AsyncOperations(AsyncCore):
         """Forget a registered credential (the secret itself is untouched) (DELETE /api/admin/identity/credentials/{credentialId})."""
         return await self._call("deleteCredential", {"credentialId": credential_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
-    async def delete_item(self, workspace_id: str, item_id: str) -> str:
-        """Delete an item (DELETE /api/workspaces/{workspaceId}/items/{itemId})."""
-        return await self._call("deleteItem", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+    async def delete_item(self, workspace_id: str, item_id: str, *, delete_live: Optional[Literal["true", "false"]] = None) -> str:
+        """Delete an item; with deleteLive=true its live resource too, as an uninstall job of the item (202) (DELETE /api/workspaces/{workspaceId}/items/{itemId})."""
+        return await self._call("deleteItem", {"workspaceId": workspace_id, "itemId": item_id}, query={"deleteLive": delete_live}, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def delete_paginated_report(self, report_id: str, *, workspace_id: Optional[str] = None) -> str:
         """Delete a paginated report in the reporting service (DELETE /api/items/paginated-report/{reportId})."""
@@ -1696,9 +1738,9 @@ class AsyncOperations(AsyncCore):
         """Remove a lineage edge (DELETE /api/workspaces/{workspaceId}/thread/edges/{edgeId})."""
         return await self._call("deleteThreadEdge", {"workspaceId": workspace_id, "edgeId": edge_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
-    async def delete_workspace(self, workspace_id: str) -> str:
-        """Delete a workspace and its items (DELETE /api/workspaces/{workspaceId})."""
-        return await self._call("deleteWorkspace", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+    async def delete_workspace(self, workspace_id: str, *, force: Optional[Literal["true", "false"]] = None, purge_data: Optional[Literal["true", "false"]] = None) -> str:
+        """Delete a workspace and its items; with installed apps 409 workspace_has_apps, or with force=true a job that uninstalls them first (DELETE /api/workspaces/{workspaceId})."""
+        return await self._call("deleteWorkspace", {"workspaceId": workspace_id}, query={"force": force, "purgeData": purge_data}, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def diagnose_identity_failure(self, *, status: Optional[int] = None, code: Optional[str] = None, body: Optional[str] = None, identity_type: Optional[Literal["workspace-identity", "service-principal", "system-assigned-managed-identity", "user-assigned-managed-identity", "user", "conditional-access", "ip-firewall", "cross-tenant-guest"]] = None, service: Optional[str] = None) -> IdentityDiagnosis:
         """Likely causes, first checks and actions for a failing answer (the link of a failed or remediation install step) (GET /api/admin/identity/diagnose)."""
@@ -1795,6 +1837,10 @@ class AsyncOperations(AsyncCore):
     async def install_app(self, app_id: str, body: InstallAppBody) -> InstallAppResult:
         """Install a curated app into a workspace; answers 202 at once with the job id to poll (POST /api/apps/{appId}/install)."""
         return await self._call("installApp", {"appId": app_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def last_drift(self, workspace_id: str) -> LastDriftResult:
+        """The workspace’s last drift check: its job and the verdict per live item (GET /api/workspaces/{workspaceId}/drift)."""
+        return await self._call("lastDrift", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def list_apps(self) -> List[AppSummary]:
         """The curated apps (GET /api/apps)."""
@@ -2015,6 +2061,10 @@ class AsyncOperations(AsyncCore):
     async def unassign_target(self, tenant_id: str, target_id: str) -> str:
         """Take an install target from the tenant (nothing in the target is deleted) (DELETE /api/operator/tenants/{tenantId}/targets/{targetId})."""
         return await self._call("unassignTarget", {"tenantId": tenant_id, "targetId": target_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def uninstall_app(self, workspace_id: str, app_id: str, *, purge_data: Optional[Literal["true", "false"]] = None) -> Job:
+        """Uninstall an app: delete its live resources (dependants first) and its stored items, as a job: 202 with the job to poll (DELETE /api/workspaces/{workspaceId}/apps/{appId})."""
+        return await self._call("uninstallApp", {"workspaceId": workspace_id, "appId": app_id}, query={"purgeData": purge_data}, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def update_item(self, workspace_id: str, item_id: str, body: UpdateItemBody) -> Item:
         """Rename or redescribe an item (PATCH /api/workspaces/{workspaceId}/items/{itemId})."""

@@ -1,5 +1,6 @@
 import type { Client as FetchClient } from 'openapi-fetch';
 import { catalogApi } from './api/catalog.js';
+import { driftApi } from './api/drift.js';
 import { identityApi } from './api/identity.js';
 import { installsApi } from './api/installs.js';
 import { jobsApi } from './api/jobs.js';
@@ -11,6 +12,7 @@ import { systemApi } from './api/system.js';
 import { threadApi } from './api/thread.js';
 import { tokensApi } from './api/tokens.js';
 import { workspacesApi } from './api/workspaces.js';
+import { appsApi, itemsUninstallApi, workspacesUninstallApi } from './api/uninstall.js';
 import type { paths } from './generated/openapi.js';
 import { rest, Transport } from './transport.js';
 import type { SvcClientOptions, WhoAmI } from './types.js';
@@ -31,12 +33,16 @@ export class SvcClient {
   /** The deployment operator's calls (scope `operator`): tenants, and the platform workspaces and targets each may use. */
   readonly operator: ReturnType<typeof operatorApi>;
   readonly tokens: ReturnType<typeof tokensApi>;
-  readonly workspaces: ReturnType<typeof workspacesApi>;
-  readonly items: ReturnType<typeof itemsApi>;
+  readonly workspaces: ReturnType<typeof workspacesApi> & ReturnType<typeof workspacesUninstallApi>;
+  readonly items: ReturnType<typeof itemsApi> & ReturnType<typeof itemsUninstallApi>;
+  /** Installed apps' lifecycle: uninstall. */
+  readonly apps: ReturnType<typeof appsApi>;
   readonly catalog: ReturnType<typeof catalogApi>;
   readonly installs: ReturnType<typeof installsApi>;
   /** Jobs of every kind: upgrade, uninstall, apply and drift (and installs) — poll, wait, list, retry, events. */
   readonly jobs: ReturnType<typeof jobsApi>;
+  /** Drift checks of a workspace: `check` starts one (a job), `last` reads the last result. */
+  readonly drift: ReturnType<typeof driftApi>;
   readonly thread: ReturnType<typeof threadApi>;
   /**
    * Paginated reports of a workspace, every call made by the service to the reporting service. `exportToFile` starts
@@ -54,11 +60,14 @@ export class SvcClient {
     this.identity = identityApi(t);
     this.operator = operatorApi(t);
     this.tokens = tokensApi(t);
-    this.workspaces = workspacesApi(t);
-    this.items = itemsApi(t);
+    // The delete of a workspace takes force and purgeData; an item's delete has deleteLive (uninstall.ts).
+    this.workspaces = { ...workspacesApi(t), ...workspacesUninstallApi(t) };
+    this.items = { ...itemsApi(t), ...itemsUninstallApi(t) };
+    this.apps = appsApi(t);
     this.catalog = catalogApi(t);
     this.installs = installsApi(t);
     this.jobs = jobsApi(t);
+    this.drift = driftApi(t);
     this.thread = threadApi(t);
     this.reports = reportsApi(t);
   }

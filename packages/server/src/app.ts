@@ -54,6 +54,7 @@ import { installedAppRoutes } from './installed-apps/routes.js';
 import { INSTALLED_APP_SCHEMAS } from './installed-apps/schemas.js';
 import { buildLifecycle } from './lifecycle/index.js';
 import { JOB_SCHEMAS, lifecycleRoutes } from './lifecycle/routes.js';
+import { DriftSchedule } from './lifecycle/drift-schedule.js';
 import { ThreadService } from './thread/thread-service.js';
 import { THREAD_SCHEMAS, threadRoutes } from './thread/routes.js';
 import { IdentityService } from './identity/identity-service.js';
@@ -96,6 +97,8 @@ export interface Services {
   installs: InstallService;
   installedApps: InstalledAppService;
   worker?: InstallWorker;
+  /** The drift schedule (SVC_DRIFT_INTERVAL); runs with the worker, tests call its tick(). */
+  driftSchedule: DriftSchedule;
   thread: ThreadService;
   identity: IdentityService;
   reports: PaginatedReportService;
@@ -197,9 +200,11 @@ export async function buildApp(
           pollMs: config.install.pollMs,
           heartbeatMs: Math.floor(config.install.leaseMs / 3),
         });
-  const plans = new PlanService({ installs, tenancy, profile, backends });
+  const driftSchedule = new DriftSchedule({ db: store.db, drift: lifecycle.drift, log: app.log }, config.install.driftInterval);
+  const plans = new PlanService({ installs, tenancy, profile, backends, db: store.db, workspaces });
   const installedApps = InstalledAppService.create(store.db, workspaces, catalog);
   workspaces.busy = (tenantId, workspaceId) => jobs.hasRunning(tenantId, workspaceId);
+  workspaces.uninstaller = lifecycle.uninstalls;
   const thread = new ThreadService(store.db, workspaces);
   const identity = await IdentityService.create({
     db: store.db,
@@ -223,6 +228,7 @@ export async function buildApp(
     installs,
     installedApps,
     worker,
+    driftSchedule,
     thread,
     identity,
     reports,
@@ -285,9 +291,12 @@ export async function buildApp(
   );
   await app.register(authRoutes({ tokens, sessions, secureCookies }));
   await app.register(oidcRoutes({ signIn, sessions, secureCookies }));
-  await app.register(workspaceRoutes(workspaces));
+  await app.register(workspaceRoutes(workspaces, lifecycle.jobs));
   await app.register(
-    itemRoutes(items, new ReadCache(store.versions, ['items', 'workspaces'], config.store.readCacheMs), lifecycle.applies),
+    itemRoutes(items, new ReadCache(store.versions, ['items', 'workspaces'], config.store.readCacheMs), lifecycle.applies, {
+      deleteLive: (caller, workspaceId, itemId) => lifecycle.uninstalls.deleteLive(caller, workspaceId, itemId),
+      job: (caller, jobId) => lifecycle.jobs.get(caller, jobId),
+    }),
   );
   await app.register(catalogRoutes(catalog));
   await app.register(installRoutes(installs));
@@ -300,8 +309,14 @@ export async function buildApp(
   await app.register(operatorRoutes(tenancy));
   await registerConsole(app);
   if (worker) {
-    app.addHook('onReady', async () => worker.start());
-    app.addHook('onClose', async () => worker.stop());
+    app.addHook('onReady', async () => {
+      worker.start();
+      driftSchedule.start();
+    });
+    app.addHook('onClose', async () => {
+      await driftSchedule.stop();
+      await worker.stop();
+    });
   }
   return { app, services, routes };
 }

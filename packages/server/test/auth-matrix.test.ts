@@ -139,6 +139,18 @@ test('authorization matrix over every operation of the OpenAPI document', async 
   // The job ends before the matrix runs, so the workspace has the installed app its app id names.
   while ((await ok('GET', `/api/apps/install-jobs/${job}`, undefined, 200)).job.status === 'running')
     await new Promise((r) => setTimeout(r, 100));
+  // A live notebook and a finished drift check of the workspace, so that A's own last drift check answers 200.
+  const finished = async (jobId: string) => {
+    while ((await ok('GET', `/api/jobs/${jobId}`, undefined, 200)).job.status === 'running') await new Promise((r) => setTimeout(r, 100));
+  };
+  const liveItem = {
+    itemType: 'notebook',
+    displayName: `${marker}-live`,
+    content: { language: 'python', cells: [{ kind: 'code', source: 'print(1)' }] },
+    deploy: true,
+  };
+  await finished((await ok('POST', `/api/workspaces/${ws}/items`, liveItem, 201)).jobId);
+  await finished((await ok('POST', `/api/workspaces/${ws}/drift`, undefined, 202)).job.id);
   const aToken = await a.token2(['read']);
   const incident = (await ok('POST', '/api/admin/identity/incidents', { title: `${marker}-incident` }, 201)).incident;
   const approved = (

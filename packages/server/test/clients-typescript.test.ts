@@ -207,6 +207,39 @@ test('installed apps: the workspace lists the app an install recorded, pages and
   await assert.rejects(svc.workspaces.apps('no-such-workspace'), SvcNotFoundError);
 });
 
+test('uninstall: apps.uninstall, items.deleteLive and workspaces.delete with force answer jobs that jobs.wait follows', async (t) => {
+  const { baseUrl, token } = await service(t);
+  const svc = createSvcClient({ baseUrl, token });
+  const ws = await svc.workspaces.create({ name: unique('uninstall') });
+  for (const appId of ['app-pipeline-designer', 'app-finops-cost']) {
+    const { jobId } = await svc.installs.start(appId, { workspaceId: ws.id, deploy: false });
+    assert.equal((await svc.installs.wait(jobId, { intervalMs: 200, timeoutMs: 120_000 })).status, 'done');
+  }
+  const started = await svc.apps.uninstall(ws.id, 'app-pipeline-designer', { purgeData: false });
+  assert.deepEqual([started.kind, started.appId, started.options.purgeData], ['uninstall', 'app-pipeline-designer', false]);
+  const done = await svc.jobs.wait(started.id, { intervalMs: 200, timeoutMs: 120_000 });
+  assert.equal(done.status, 'done');
+  assert.ok(
+    done.steps.every((s) => s.result?.status === 'deleted'),
+    'stored only: every item deleted',
+  );
+  await assert.rejects(svc.workspaces.app(ws.id, 'app-pipeline-designer'), SvcNotFoundError);
+  await assert.rejects(svc.apps.uninstall(ws.id, 'app-pipeline-designer'), SvcNotFoundError);
+
+  const [item] = (await svc.workspaces.app(ws.id, 'app-finops-cost')).items;
+  const one = await svc.jobs.wait((await svc.items.deleteLive(ws.id, item!.itemId)).id, { intervalMs: 200, timeoutMs: 120_000 });
+  assert.deepEqual([one.options.itemId, one.steps[0]?.result?.status], [item!.itemId, 'deleted']);
+  await assert.rejects(svc.items.get(ws.id, item!.itemId), SvcNotFoundError);
+
+  await assert.rejects(svc.workspaces.delete(ws.id), (e: unknown) => e instanceof SvcConflictError && e.code === 'workspace_has_apps');
+  const forced = await svc.workspaces.delete(ws.id, { force: true });
+  assert.ok(typeof forced !== 'string', 'force with installed apps answers the job');
+  assert.equal((await svc.jobs.wait(forced.id, { intervalMs: 200, timeoutMs: 120_000 })).status, 'done');
+  await assert.rejects(svc.workspaces.get(ws.id), SvcNotFoundError);
+  const empty = await svc.workspaces.create({ name: unique('empty') });
+  assert.equal(await svc.workspaces.delete(empty.id), empty.id);
+});
+
 test('installs: a step retry answers the job running again, and wait follows it to the recomputed report', async (t) => {
   const { baseUrl, token } = await service(t);
   const svc = createSvcClient({ baseUrl, token });

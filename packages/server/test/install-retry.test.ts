@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startSandbox } from '@svc/sandbox';
 import { build, type TestApp } from './helpers.js';
+import { followJob } from './lifecycle-helpers.js';
 import { follow, giveSandbox, install, retryStep, startRetry, stepOf, workspace, type Sandbox } from './install-helpers.js';
 
 const APP = 'app-lakehouse-inspector';
@@ -204,8 +205,11 @@ test('a step of a job whose workspace was deleted is not re-opened: the workspac
   const r = await rig(t);
   const job = await install(r.h, r.tenant, APP, { workspaceId: r.ws });
   const lake = stepOf(job, 'lakehouse');
-  const del = await r.h.app.inject({ method: 'DELETE', url: `/api/workspaces/${r.ws}`, headers: r.tenant.auth });
-  assert.equal(del.statusCode, 200, del.body);
+  // The workspace has the installed app: force uninstalls it, then deletes the workspace.
+  const del = await r.h.app.inject({ method: 'DELETE', url: `/api/workspaces/${r.ws}?force=true`, headers: r.tenant.auth });
+  assert.equal(del.statusCode, 202, del.body);
+  assert.equal((await followJob(r.h, r.tenant, del.json().job.id)).status, 'done');
+  assert.equal((await r.h.app.inject({ method: 'GET', url: `/api/workspaces/${r.ws}`, headers: r.tenant.auth })).statusCode, 404);
   const retry = await r.h.app.inject({
     method: 'POST',
     url: `/api/apps/install-jobs/${job.id}/steps/${lake.stepIndex}/retry`,

@@ -7,6 +7,7 @@ import { loadCatalog } from '../src/catalog/load-catalog.js';
 import { appStatusOf } from '../src/install/app-record.js';
 import { recordInstalledApp } from '../src/installed-apps/app-records.js';
 import { provisionedAtInstall } from '../src/install/install-service.js';
+import { followJob } from './lifecycle-helpers.js';
 import { buildWithSandbox, install, retryStep, stepOf, workspace } from './install-helpers.js';
 import type { TestApp, TestTenant } from './helpers.js';
 
@@ -97,9 +98,14 @@ test('an install records the app with its items; a re-run updates the one row; i
   );
   assert.ok(without.updatedAt > after.updatedAt, 'the app shows the change');
 
-  // Deleting the workspace removes its apps and their items.
-  const gone = await h.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws}`, headers: tenant.auth });
-  assert.equal(gone.statusCode, 200, gone.body);
+  // Deleting the workspace is refused while it has installed apps (409 naming them); force uninstalls them, then deletes it.
+  const refused = await h.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws}`, headers: tenant.auth });
+  assert.equal(refused.statusCode, 409, refused.body);
+  assert.equal(refused.json().error.code, 'workspace_has_apps');
+  assert.match(refused.json().error.message, new RegExp(APP));
+  const gone = await h.app.inject({ method: 'DELETE', url: `/api/workspaces/${ws}?force=true`, headers: tenant.auth });
+  assert.equal(gone.statusCode, 202, gone.body);
+  assert.equal((await followJob(h, tenant, gone.json().job.id)).status, 'done');
   assert.deepEqual(await rowsOf(h, ws), { apps: 0, items: 0 });
   // A job that ends after its workspace was deleted records nothing, and its final write still commits.
   const late = { tenantId: tenant.tenantId, workspaceId: ws, appId: APP, version: app.version, mode: 'shared' as const };

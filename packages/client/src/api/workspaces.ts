@@ -21,12 +21,7 @@ export function workspacesApi(t: Transport) {
         (i) => t.api.PATCH('/api/workspaces/{workspaceId}', { ...i, params: { path: { workspaceId } }, body }),
         key<Workspace>('workspace'),
       ),
-    delete: (workspaceId: string) =>
-      t.run(
-        'deleteWorkspace',
-        (i) => t.api.DELETE('/api/workspaces/{workspaceId}', { ...i, params: { path: { workspaceId } } }),
-        key<string>('deleted'),
-      ),
+    // delete: api/uninstall.ts (force and purgeData start an uninstall job).
     /** A page of the apps installed in the workspace, with their status and items. */
     apps: (workspaceId: string, o?: PageOptions) =>
       t.run(

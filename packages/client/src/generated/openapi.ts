@@ -1173,7 +1173,10 @@ export interface paths {
         get: operations["getWorkspace"];
         put?: never;
         post?: never;
-        /** Delete a workspace and its items */
+        /**
+         * Delete a workspace and its items; with installed apps 409 workspace_has_apps, or with force=true a job that uninstalls them first
+         * @description Without installed apps the workspace and its stored items are deleted (200). With installed apps it is refused (409 workspace_has_apps, the message naming them) unless force=true: then ONE uninstall job of every installed app is accepted (202, poll GET /api/jobs/{jobId}); data stores are kept unless purgeData=true, and the job’s end deletes the workspace when every step succeeded.
+         */
         delete: operations["deleteWorkspace"];
         options?: never;
         head?: never;
@@ -1209,6 +1212,34 @@ export interface paths {
         get: operations["getInstalledApp"];
         put?: never;
         post?: never;
+        /**
+         * Uninstall an app: delete its live resources (dependants first) and its stored items, as a job: 202 with the job to poll
+         * @description Each step deletes one item’s live resource through its type’s delete call (deleted; not-found when it was already gone). Data stores (lakehouse, warehouse, KQL database, eventhouse, search index) are kept unless purgeData=true: a kept one stays in the workspace as a stored item detached from the app. When every step succeeded the installed app is removed; otherwise its status is failed with the items that remain (retry a step at POST /api/jobs/{jobId}/steps/{stepIndex}/retry). 409 job_running while a job of the app runs.
+         */
+        delete: operations["uninstallApp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{workspaceId}/drift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace’s last drift check: its job and the verdict per live item
+         * @description 404 when no drift check has run in the workspace. An item not read yet (the job still running) has status null.
+         */
+        get: operations["lastDrift"];
+        put?: never;
+        /**
+         * Check every live item of the workspace against its backing service: 202 with the drift job to poll
+         * @description The job reads each live item’s definition or state with read-only calls and compares it with the stored content: in-sync, drifted (with a diff) or missing (deleted outside the service). Each verdict is recorded on the item (its liveState shows drifted or missing); apply repairs it. 409 nothing_to_check when the workspace has no live item.
+         */
+        post: operations["checkDrift"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1244,7 +1275,10 @@ export interface paths {
         get: operations["getItem"];
         put?: never;
         post?: never;
-        /** Delete an item */
+        /**
+         * Delete an item; with deleteLive=true its live resource too, as an uninstall job of the item (202)
+         * @description Without deleteLive only the stored item is deleted (200) and its live resource, if any, stays in its backing service. With deleteLive=true an uninstall job of the one item is accepted (202, poll GET /api/jobs/{jobId}): it deletes the live resource through its type’s delete call (a data store too: the caller asked for it), then the stored item.
+         */
         delete: operations["deleteItem"];
         options?: never;
         head?: never;
@@ -1387,6 +1421,28 @@ export interface components {
             summary: string;
             totalItems: number;
             version: string;
+        };
+        DriftItem: {
+            /** @description the installed app the item belongs to; null for a standalone item */
+            appId: string | null;
+            code?: string;
+            /** @description unified diff of the live resource (live/…) against the stored content (install/…) */
+            diff?: string;
+            displayName: string;
+            /** @description the backing service’s error text, unmodified */
+            error?: string;
+            gate?: components["schemas"]["RemediationGate"];
+            /** @description the stored item */
+            itemId: string;
+            itemType: string;
+            /** @description the item’s key in its app (a standalone item: its id) */
+            key: string;
+            /** @description the service’s own words */
+            message?: string;
+            /** @description the live resource in the backing service */
+            resourceId?: string;
+            /** @description in-sync: the live resource holds the stored content; drifted: it differs (see diff); missing: deleted outside the service; remediation / failed: it could not be read; null while the job has not read it yet */
+            status: "in-sync" | "drifted" | "missing" | "remediation" | "failed" | null;
         };
         /** @description Every failure: ok false and an error with a code and a message */
         ErrorEnvelope: {
@@ -1800,8 +1856,8 @@ export interface components {
             workspaceId: string;
         };
         PlanItem: {
-            /** @description create: the live resource does not exist; update: it differs from what would be sent (see diff); no-change; blocked: a gate stops it (see gate); failed: reading it failed (error, or code and message); stored: kept in the service only */
-            action: "create" | "update" | "no-change" | "blocked" | "failed" | "stored";
+            /** @description create: the live resource does not exist; update: it differs from what would be sent (see diff); no-change; blocked: a gate stops it (see gate); failed: reading it failed (error, or code and message); stored: kept in the service only; uninstall: delete (its live resource and stored item), keep (a data store kept without purgeData) */
+            action: "create" | "update" | "no-change" | "blocked" | "failed" | "stored" | "delete" | "keep";
             /** @description the backing calls an install makes for the item */
             calls?: {
                 /** @description what the call carries when the path does not say it: a KQL command, a T-SQL statement */
@@ -1827,6 +1883,8 @@ export interface components {
                 when?: "new" | "existing" | "accepted" | "pending" | "unseeded" | "missing" | "changed" | "conflict";
             }[];
             code?: string;
+            /** @description uninstall with purgeData: a data store deleted, its data with it */
+            dataLoss?: boolean;
             /** @description unified diff from the live resource (live/<part>) to what an install sends (install/<part>) */
             diff?: string;
             displayName: string;
@@ -6450,6 +6508,10 @@ export interface operations {
                     deploy?: boolean;
                     /** @description default shared */
                     mode?: "shared" | "dedicated";
+                    /** @description install (default), or uninstall of the app installed in workspaceId */
+                    operation?: "install" | "uninstall";
+                    /** @description uninstall: plan deleting the data stores too */
+                    purgeData?: boolean;
                     /** @description dedicated mode only (and required there): every platform workspace and address must be assigned to the tenant by the deployment operator, and under the cloud’s allowed DNS suffixes */
                     targetOverrides?: {
                         /** @description the KQL cluster’s URI: https://host or host[:port], under the cloud’s DNS suffixes and assigned to the tenant */
@@ -12023,7 +12085,12 @@ export interface operations {
     };
     deleteWorkspace: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description uninstall the installed apps, then delete the workspace (true or false; default false) */
+                force?: "true" | "false";
+                /** @description with force: delete the apps’ data stores and their data too (true or false; default false) */
+                purgeData?: "true" | "false";
+            };
             header?: never;
             path: {
                 /** @description workspace id */
@@ -12041,6 +12108,19 @@ export interface operations {
                 content: {
                     "application/json": {
                         deleted: string;
+                        /** @description always true: every success answers ok true */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["Job"];
                         /** @description always true: every success answers ok true */
                         ok: true;
                     };
@@ -12479,6 +12559,356 @@ export interface operations {
             };
         };
     };
+    uninstallApp: {
+        parameters: {
+            query?: {
+                /** @description delete the data stores and their data too (true or false; default false) */
+                purgeData?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description app id */
+                appId: string;
+                /** @description workspace id */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["Job"];
+                        /** @description always true: every success answers ok true */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid input; the error names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller lacks the scope the operation needs, or a CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown id, or one of another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with existing state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request line and headers are over the size limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    lastDrift: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description workspace id */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        drift: {
+                            items: components["schemas"]["DriftItem"][];
+                            job: components["schemas"]["Job"];
+                        };
+                        /** @description always true: every success answers ok true */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid input; the error names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller lacks the scope the operation needs, or a CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown id, or one of another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request line and headers are over the size limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    checkDrift: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description workspace id */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["Job"];
+                        /** @description always true: every success answers ok true */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid input; the error names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller lacks the scope the operation needs, or a CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown id, or one of another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with existing state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request line and headers are over the size limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listItems: {
         parameters: {
             query?: {
@@ -12840,7 +13270,10 @@ export interface operations {
     };
     deleteItem: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description also delete the live resource in its backing service, through a job (true or false; default false) */
+                deleteLive?: "true" | "false";
+            };
             header?: never;
             path: {
                 /** @description item id */
@@ -12860,6 +13293,19 @@ export interface operations {
                 content: {
                     "application/json": {
                         deleted: string;
+                        /** @description always true: every success answers ok true */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["Job"];
                         /** @description always true: every success answers ok true */
                         ok: true;
                     };
@@ -12894,6 +13340,15 @@ export interface operations {
             };
             /** @description Unknown id, or one of another tenant */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with existing state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

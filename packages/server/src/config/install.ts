@@ -12,4 +12,11 @@ export const INSTALL = {
     3_600_000,
     'how long a claimed install job stays with its process without a heartbeat (heartbeat every third of it); a job whose process died is resumed by another once this expires',
   ),
+  driftInterval: int(
+    'SVC_DRIFT_INTERVAL',
+    0,
+    0,
+    31_536_000,
+    'seconds between scheduled drift checks: every interval, each workspace with installed apps and no drift check running gets one (a drift job reading every live item from its backing service); `0` turns the schedule off',
+  ),
 } satisfies Section;

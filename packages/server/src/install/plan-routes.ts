@@ -14,7 +14,7 @@ const PlanItemSchema = Type.Object(
       PLAN_ACTIONS.map((a) => Type.Literal(a)),
       {
         description:
-          'create: the live resource does not exist; update: it differs from what would be sent (see diff); no-change; blocked: a gate stops it (see gate); failed: reading it failed (error, or code and message); stored: kept in the service only',
+          'create: the live resource does not exist; update: it differs from what would be sent (see diff); no-change; blocked: a gate stops it (see gate); failed: reading it failed (error, or code and message); stored: kept in the service only; uninstall: delete (its live resource and stored item), keep (a data store kept without purgeData)',
       },
     ),
     resourceId: Type.Optional(Type.String({ description: 'the live resource, when it exists' })),
@@ -26,6 +26,7 @@ const PlanItemSchema = Type.Object(
     error: Type.Optional(Type.String({ description: 'the backing service’s error text, unmodified' })),
     code: Type.Optional(Type.String()),
     message: Type.Optional(Type.String()),
+    dataLoss: Type.Optional(Type.Boolean({ description: 'uninstall with purgeData: a data store deleted, its data with it' })),
   },
   { $id: 'PlanItem' },
 );
@@ -39,6 +40,20 @@ const InstallPlanSchema = Type.Object(
     items: Type.Array(Type.Ref(PlanItemSchema)),
   },
   { $id: 'InstallPlan' },
+);
+
+/** The install body, and the operation planned. */
+const PlanBodySchema = Type.Object(
+  {
+    ...InstallBodySchema.properties,
+    operation: Type.Optional(
+      Type.Union([Type.Literal('install'), Type.Literal('uninstall')], {
+        description: 'install (default), or uninstall of the app installed in workspaceId',
+      }),
+    ),
+    purgeData: Type.Optional(Type.Boolean({ description: 'uninstall: plan deleting the data stores too' })),
+  },
+  { additionalProperties: false },
 );
 
 /** The install's dry run. */
@@ -61,7 +76,7 @@ export const planRoutes =
             'a plan whose reads take longer answers 504 plan_timeout naming the items not read, and nothing is changed.',
           ].join(' '),
           params: Type.Object({ appId: Id('app id') }),
-          body: InstallBodySchema,
+          body: PlanBodySchema,
           response: { 200: Type.Object({ ok: Ok, plan: Type.Ref(InstallPlanSchema) }), ...errors(404, 504) },
         },
       },

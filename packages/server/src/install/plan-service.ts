@@ -12,10 +12,13 @@ import type { InstallBody, InstallService } from './install-service.js';
 import { compareParts } from './plan-compare.js';
 import { bindContent } from './runner.js';
 import { failedStep } from './step-failure.js';
+import { planUninstall } from './plan-uninstall.js';
+import type { Db } from '../store/db.js';
+import type { WorkspaceService } from '../workspaces/workspace-service.js';
 import type { StepResult } from './types.js';
 
 /** What an install would do to an item: create, update or leave its live resource, stop at a gate, or only store it. */
-export const PLAN_ACTIONS = ['create', 'update', 'no-change', 'blocked', 'failed', 'stored'] as const;
+export const PLAN_ACTIONS = ['create', 'update', 'no-change', 'blocked', 'failed', 'stored', 'delete', 'keep'] as const;
 export type PlanAction = (typeof PLAN_ACTIONS)[number];
 
 /** One item of a plan: its action, the unified diff of an update, the gate that blocks it, the calls an install makes. */
@@ -32,7 +35,12 @@ export interface PlanItem {
   error?: string;
   code?: string;
   message?: string;
+  /** uninstall: a data store deleted under purgeData (its data goes with it). */
+  dataLoss?: boolean;
 }
+
+/** What a plan is asked: the install body, and which operation to plan (install by default). */
+export type PlanBody = InstallBody & { operation?: 'install' | 'uninstall'; purgeData?: boolean };
 
 /** The plan of an install: per item of the app, what installing it now would do. */
 export interface InstallPlan {
@@ -61,10 +69,19 @@ export class PlanService {
       profile: CloudProfile;
       backends: Backends;
       boundMs?: number;
+      /** For the plans of the lifecycle's operations (uninstall) that read the stored app. */
+      db: Db;
+      workspaces: WorkspaceService;
     },
   ) {}
 
-  async plan(caller: Caller, appId: string, body: InstallBody): Promise<InstallPlan> {
+  async plan(caller: Caller, appId: string, body: PlanBody): Promise<InstallPlan> {
+    const { operation, purgeData, ...install } = body;
+    if (operation === 'uninstall') return planUninstall(this.deps, caller, appId, { workspaceId: body.workspaceId, purgeData });
+    return this.planInstall(caller, appId, install);
+  }
+
+  private async planInstall(caller: Caller, appId: string, body: InstallBody): Promise<InstallPlan> {
     const { app, mode, workspace } = await this.deps.installs.accept(caller, appId, body);
     const overrides = body.targetOverrides;
     const job = { tenantId: caller.tenantId, mode, binding: workspace.platformWorkspaceId, overrides };

@@ -7,6 +7,8 @@ import { errors, Id, IfMatchHeaders, Name, Ok, PageQuery } from '../http/schemas
 import type { Caller } from '../auth/caller.js';
 import type { ItemService } from './item-service.js';
 import { LIVE_STATES } from '../lifecycle/item-state.js';
+import { BooleanQuery, JobSchema } from '../lifecycle/schemas.js';
+import type { Job } from '../lifecycle/types.js';
 import type { ReadCache } from '../store/read-cache.js';
 
 const DisplayName = Name(256, 'unique per item type in the workspace; at least one visible character');
@@ -70,9 +72,15 @@ export interface Deployer {
   start(caller: Caller, workspaceId: string, itemId: string): Promise<{ jobId: string }>;
 }
 
+/** What deleting an item with deleteLive asks of the lifecycle: an uninstall job of that one item, and the job as polled. */
+export interface LiveDeleter {
+  deleteLive(caller: Caller, workspaceId: string, itemId: string): Promise<{ jobId: string }>;
+  job(caller: Caller, jobId: string): Promise<Job>;
+}
+
 /** Item routes: item types, and a workspace's items with their content. */
 export const itemRoutes =
-  (service: ItemService, lists: ReadCache, deployer: Deployer): FastifyPluginAsyncTypebox =>
+  (service: ItemService, lists: ReadCache, deployer: Deployer, deleter: LiveDeleter): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/api/item-types',
@@ -205,14 +213,29 @@ export const itemRoutes =
         schema: {
           operationId: 'deleteItem',
           tags: ['items'],
-          summary: 'Delete an item',
+          summary: 'Delete an item; with deleteLive=true its live resource too, as an uninstall job of the item (202)',
+          description:
+            'Without deleteLive only the stored item is deleted (200) and its live resource, if any, stays in its backing service. With deleteLive=true an uninstall job of the one item is accepted (202, poll GET /api/jobs/{jobId}): it deletes the live resource through its type’s delete call (a data store too: the caller asked for it), then the stored item.',
           params: ItemParams,
-          response: { 200: Type.Object({ ok: Ok, deleted: Type.String() }), ...errors(404) },
+          querystring: Type.Object(
+            { deleteLive: BooleanQuery('also delete the live resource in its backing service, through a job') },
+            { additionalProperties: false },
+          ),
+          response: {
+            200: Type.Object({ ok: Ok, deleted: Type.String() }),
+            202: Type.Object({ ok: Ok, job: Type.Ref(JobSchema) }),
+            ...errors(404, 409),
+          },
         },
       },
-      async (req) => {
-        await service.delete(req.caller!, req.params.workspaceId, req.params.itemId);
-        return { ok: true as const, deleted: req.params.itemId };
+      async (req, reply) => {
+        const { workspaceId, itemId } = req.params;
+        if (req.query.deleteLive === 'true') {
+          const { jobId } = await deleter.deleteLive(req.caller!, workspaceId, itemId);
+          return reply.status(202).send({ ok: true as const, job: await deleter.job(req.caller!, jobId) });
+        }
+        await service.delete(req.caller!, workspaceId, itemId);
+        return reply.status(200).send({ ok: true as const, deleted: itemId });
       },
     );
 

@@ -3,9 +3,13 @@ import type { JobStore } from '../install/job-store.js';
 import type { WorkspaceService } from '../workspaces/workspace-service.js';
 import { applyKind } from './apply-kind.js';
 import { ApplyService } from './apply-service.js';
+import { driftKind } from './drift-kind.js';
+import { DriftService } from './drift-service.js';
 import { JobService } from './job-service.js';
 import { LifecycleRunner } from './lifecycle-runner.js';
 import type { StoredAppDeps } from './stored-app.js';
+import { uninstallKind } from './uninstall-kind.js';
+import { UninstallService } from './uninstall-service.js';
 
 /** What the lifecycle is built from: the install's job store and worker, and what its steps read and call. */
 export interface LifecycleDeps {
@@ -27,15 +31,17 @@ export function buildLifecycle(deps: LifecycleDeps) {
     concurrency: deps.concurrency,
     handlers: {
       apply: applyKind(stored),
-      drift: unsupported('drift'),
+      drift: driftKind({ ...stored, jobs }),
       upgrade: unsupported('upgrade'),
-      uninstall: unsupported('uninstall'),
+      uninstall: uninstallKind(stored),
     },
   });
   const jobService = new JobService({ jobs, workspaces, installs, onAccepted: poke });
   const applies = new ApplyService({ db: stored.db, jobs, workspaces, onAccepted: poke });
+  const drift = new DriftService({ db: stored.db, jobs, jobService, workspaces, onAccepted: poke });
+  const uninstalls = new UninstallService({ db: stored.db, jobs, workspaces, onAccepted: poke });
   const runners = { upgrade: runner, uninstall: runner, apply: runner, drift: runner };
-  return { runners, jobs: jobService, applies };
+  return { runners, jobs: jobService, applies, drift, uninstalls };
 }
 
 /** A kind whose handler is not built yet: its jobs end failed with a report saying so (none can be accepted). */

@@ -86,3 +86,9 @@ export const JobSchema = Type.Object(
 );
 
 export const JOB_SCHEMAS = [JobStepResultSchema, JobSchema];
+
+/** A yes/no query parameter: the text `true` or `false` (a query string is text; anything else is 400 naming it). */
+export const BooleanQuery = (description: string) =>
+  Type.Optional(
+    Type.Union([Type.Literal('true'), Type.Literal('false')], { description: `${description} (true or false; default false)` }),
+  );

@@ -2,7 +2,15 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { pageRequest } from '../store/paging.js';
 import { errors, Id, Name, Ok, PageQuery, PlatformWorkspaceId } from '../http/schemas.js';
+import type { Caller } from '../auth/caller.js';
+import { BooleanQuery, JobSchema } from '../lifecycle/schemas.js';
+import type { Job } from '../lifecycle/types.js';
 import type { WorkspaceService } from './workspace-service.js';
+
+/** Reads a job accepted by a forced delete (the lifecycle's JobService). */
+export interface JobReader {
+  get(caller: Caller, jobId: string): Promise<Job>;
+}
 
 const WorkspaceName = Name(200, 'display name, 1 to 200 characters, at least one of them visible');
 const Description = Type.String({ maxLength: 2000 });
@@ -23,7 +31,7 @@ const Params = Type.Object({ workspaceId: Id('workspace id') });
 
 /** Workspace routes: list, create, read, rename or bind, delete. */
 export const workspaceRoutes =
-  (service: WorkspaceService): FastifyPluginAsyncTypebox =>
+  (service: WorkspaceService, jobs: JobReader): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/api/workspaces',
@@ -105,14 +113,37 @@ export const workspaceRoutes =
         schema: {
           operationId: 'deleteWorkspace',
           tags: ['workspaces'],
-          summary: 'Delete a workspace and its items',
+          summary:
+            'Delete a workspace and its items; with installed apps 409 workspace_has_apps, or with force=true a job that uninstalls them first',
+          description: [
+            'Without installed apps the workspace and its stored items are deleted (200). With installed apps it is refused',
+            '(409 workspace_has_apps, the message naming them) unless force=true: then ONE uninstall job of every installed',
+            'app is accepted (202, poll GET /api/jobs/{jobId}); data stores are kept unless purgeData=true, and the job’s end',
+            'deletes the workspace when every step succeeded.',
+          ].join(' '),
           params: Params,
-          response: { 200: Type.Object({ ok: Ok, deleted: Type.String() }), ...errors(404, 409) },
+          querystring: Type.Object(
+            {
+              force: BooleanQuery('uninstall the installed apps, then delete the workspace'),
+              purgeData: BooleanQuery('with force: delete the apps’ data stores and their data too'),
+            },
+            { additionalProperties: false },
+          ),
+          response: {
+            200: Type.Object({ ok: Ok, deleted: Type.String() }),
+            202: Type.Object({ ok: Ok, job: Type.Ref(JobSchema) }),
+            ...errors(404, 409),
+          },
         },
       },
-      async (req) => {
-        await service.delete(req.caller!, req.params.workspaceId);
-        return { ok: true as const, deleted: req.params.workspaceId };
+      async (req, reply) => {
+        const caller = req.caller!;
+        const started = await service.delete(caller, req.params.workspaceId, {
+          force: req.query.force === 'true',
+          purgeData: req.query.purgeData === 'true',
+        });
+        if (started) return reply.status(202).send({ ok: true as const, job: await jobs.get(caller, started.jobId) });
+        return reply.status(200).send({ ok: true as const, deleted: req.params.workspaceId });
       },
     );
   };

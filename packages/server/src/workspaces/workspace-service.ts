@@ -124,15 +124,36 @@ export class WorkspaceService {
     return toWorkspace(row);
   }
 
-  /** Deletes the workspace and its items; refused while an install into it is running. */
-  async delete(caller: Caller, id: string): Promise<void> {
+  /**
+   * Deletes the workspace and its items; refused while a job in it is running, and (409 workspace_has_apps, naming
+   * them) while apps are installed in it, unless `force`: then one uninstall job of every installed app is started,
+   * whose end deletes the workspace, and its id is answered.
+   */
+  async delete(caller: Caller, id: string, opts: { force?: boolean; purgeData?: boolean } = {}): Promise<{ jobId: string } | undefined> {
     await this.get(caller, id);
     if (this.busy && (await this.busy(caller.tenantId, id))) {
       throw new ConflictError('An install into this workspace is running; wait for it to finish', 'workspace_busy');
     }
+    const apps = this.uninstaller ? await this.uninstaller.installedApps(caller.tenantId, id) : [];
+    if (apps.length && !opts.force)
+      throw new ConflictError(
+        `The workspace has installed apps: ${apps.join(', ')}. Uninstall them first (DELETE /api/workspaces/${id}/apps/{appId}), or pass force=true to uninstall them and delete the workspace`,
+        'workspace_has_apps',
+      );
+    if (apps.length) return this.uninstaller!.uninstallWorkspace(caller, id, { purgeData: opts.purgeData });
     await this.db.deleteFrom('workspaces').where('id', '=', id).where('tenant_id', '=', caller.tenantId).execute();
+    return undefined;
   }
 
   /** Set by the install domain: whether a workspace has a running install. */
   busy?: (tenantId: string, workspaceId: string) => Promise<boolean>;
+
+  /** Set by the lifecycle: the apps installed in a workspace, and the job that uninstalls them all before it goes. */
+  uninstaller?: WorkspaceUninstaller;
+}
+
+/** What deleting a workspace asks of the lifecycle. */
+export interface WorkspaceUninstaller {
+  installedApps(tenantId: string, workspaceId: string): Promise<string[]>;
+  uninstallWorkspace(caller: Caller, workspaceId: string, opts: { purgeData?: boolean }): Promise<{ jobId: string }>;
 }
