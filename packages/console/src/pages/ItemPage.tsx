@@ -1,8 +1,11 @@
-import { Card, CardHeader, makeStyles, Text } from '@fluentui/react-components';
+import { useState } from 'react';
+import { Button, Card, CardHeader, makeStyles, Text } from '@fluentui/react-components';
+import { Delete20Regular } from '@fluentui/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { useParams, useSearchParams } from 'react-router-dom';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useItem, useItemContent, useItemTypes } from '../api/items';
 import { useWorkspace } from '../api/workspaces';
+import { DeleteItemDialog } from '../components/DeleteItemDialog';
 import { ItemEditor } from '../components/ItemEditor';
 import { ItemTypeIcon } from '../components/ItemTypeIcon';
 import { JobRun } from '../components/JobRun';
@@ -16,7 +19,7 @@ const useStyles = makeStyles({
   facts: { display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '4px 12px', fontSize: '12px', wordBreak: 'break-all' },
 });
 
-/** One item: its content in the editor suited to its type, and its live provisioning state. */
+/** One item: its content in the editor suited to its type, its live state, a job started for it, and Delete. */
 export default function ItemPage() {
   const s = useStyles();
   const { workspaceId = '', itemId = '' } = useParams();
@@ -29,6 +32,8 @@ export default function ItemPage() {
   const [params] = useSearchParams();
   const jobId = params.get('job');
   const qc = useQueryClient();
+  const navigate = useNavigate();
+  const [deleting, setDeleting] = useState(false);
   return (
     <>
       <PageHeader
@@ -39,7 +44,15 @@ export default function ItemPage() {
           { to: `/workspaces/${workspaceId}`, label: ws.data?.name ?? 'Workspace' },
           { to: `/workspaces/${workspaceId}/items/${itemId}`, label: name },
         ]}
+        actions={
+          <Button icon={<Delete20Regular />} onClick={() => setDeleting(true)} disabled={!item.data}>
+            Delete
+          </Button>
+        }
       />
+      {deleting && item.data && (
+        <DeleteItemDialog item={item.data} onClose={() => setDeleting(false)} onDeleted={() => navigate(`/workspaces/${workspaceId}`)} />
+      )}
       <RequestState query={item} label="the item">
         {(it) => (
           <div className={s.layout}>

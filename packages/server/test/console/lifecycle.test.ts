@@ -244,7 +244,7 @@ describe('the app lifecycle in the console (Chromium)', { timeout: 600_000 }, ()
     assert.equal((await api('GET', `/api/workspaces/${other}`)).status, 404);
   });
 
-  test('a new notebook deployed at once follows its job to live; a stored-only item says so and offers no Apply', async () => {
+  test('a new notebook deployed at once follows its job to live, then is deleted with its live resource; a stored-only item offers no Apply', async () => {
     const { page } = rig;
     await page.goto(`/workspaces/${ws}`);
     await page.getByRole('button', { name: 'New item' }).click();
@@ -260,6 +260,18 @@ describe('the app lifecycle in the console (Chromium)', { timeout: 600_000 }, ()
     await page.getByTestId('provisioning-panel').locator('[data-testid="live-state"][data-state="created"]').waitFor();
     await rig.shot('lifecycle-11-deploy-now');
 
+    // Deleting it with its live resource runs an uninstall job of the item; the notebook leaves the sandbox too.
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    dialog = page.getByRole('dialog');
+    assert.ok(await dialog.getByLabel(/Also delete its live resource/).isChecked());
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await shown(dialog, dialog.locator('[data-testid="job-step"][data-status="deleted"]'));
+    await rig.shot('lifecycle-12-delete-live-item');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.waitForURL(new RegExp(`/workspaces/${ws}$`));
+    const left = (await rig.sandbox.admin.state()).dataPlatform.workspaces.flatMap((w: any) => w.items);
+    assert.ok(!left.some((i: any) => i.displayName === 'Scratch analysis'), 'the live notebook is deleted');
+
     await page.goto(`/workspaces/${ws}`);
     await page.getByRole('button', { name: 'New item' }).click();
     dialog = page.getByRole('dialog');
@@ -271,6 +283,6 @@ describe('the app lifecycle in the console (Chromium)', { timeout: 600_000 }, ()
     await page.getByLabel('Content of Ops tiles').waitFor();
     assert.equal(await page.getByRole('button', { name: /Apply/ }).count(), 0);
     assert.equal((await page.getByTestId('provisioning-panel').getByTestId('live-state').innerText()).trim(), 'Stored only');
-    await rig.shot('lifecycle-12-stored-only');
+    await rig.shot('lifecycle-13-stored-only');
   });
 });
