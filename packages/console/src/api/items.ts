@@ -35,6 +35,7 @@ export const saveContent = (workspaceId: string, itemId: string, content: unknow
 export const useCreateItem = (workspaceId: string) => {
   const qc = useQueryClient();
   return useMutation({
+    // With deploy true the answer names the apply job that provisions the new item.
     mutationFn: async (body: Body<'createItem'>) => (await api<{ item: Item }>('POST', `/api/workspaces/${workspaceId}/items`, body)).item,
     onSuccess: () => qc.invalidateQueries({ queryKey: ['items', workspaceId] }),
   });

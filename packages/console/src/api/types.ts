@@ -29,6 +29,8 @@ export interface ItemProvisioning {
   message?: string | null;
   steps?: string[];
   at?: string;
+  /** The job that last worked on the item (a create with deploy names its apply job here). */
+  jobId?: string | null;
 }
 
 /** The service documents `provisioning` loosely (the last StepResult); the console reads these fields of it. */

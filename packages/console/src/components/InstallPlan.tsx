@@ -31,7 +31,8 @@ const useStyles = makeStyles({
 });
 
 type BadgeColor = 'brand' | 'success' | 'informative' | 'warning' | 'danger' | 'subtle';
-const ACTION: Record<PlanItem['action'], { label: string; color: BadgeColor }> = {
+// The install's actions; the plan's other operations (upgrade, uninstall) add theirs, shown by LifecyclePlanView.
+const ACTION: Record<string, { label: string; color: BadgeColor }> = {
   create: { label: 'create', color: 'brand' },
   update: { label: 'update', color: 'warning' },
   'no-change': { label: 'no change', color: 'success' },
@@ -43,7 +44,7 @@ const ACTION: Record<PlanItem['action'], { label: string; color: BadgeColor }> =
 /** One item of the live plan: its action, then the gate, the failure or the diff (expandable) that goes with it. */
 function PlanRow({ item }: { item: PlanItem }) {
   const s = useStyles();
-  const action = ACTION[item.action];
+  const action = ACTION[item.action] ?? { label: item.action, color: 'informative' as const };
   return (
     <div className={s.row} data-testid="plan-item" data-action={item.action}>
       <ItemTypeIcon itemType={item.itemType} title={item.itemType} />
@@ -105,7 +106,7 @@ export function InstallPlan({ app, request }: { app: AppDetail; request: PlanReq
           <Text block size={200} style={{ marginBottom: 6 }} data-testid="plan-summary">
             {app.items.length} items, version {plan.data.version}:{' '}
             {Object.entries(counts)
-              .map(([action, n]) => `${n} ${ACTION[action as PlanItem['action']].label}`)
+              .map(([action, n]) => `${n} ${ACTION[action]?.label ?? action}`)
               .join(', ')}
             . Nothing has been changed yet.
           </Text>

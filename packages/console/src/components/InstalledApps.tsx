@@ -1,6 +1,10 @@
-import { Badge, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text } from '@fluentui/react-components';
+import { useState } from 'react';
+import { Badge, Button, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text } from '@fluentui/react-components';
+import { ArrowCircleUp20Regular, Delete20Regular } from '@fluentui/react-icons';
 import { Link } from 'react-router-dom';
 import type { InstalledApp } from '../api/types';
+import { UninstallDialog } from './UninstallDialog';
+import { UpgradeDialog } from './UpgradeDialog';
 
 const STATUS_COLOR = {
   installed: 'success',
@@ -12,50 +16,98 @@ const STATUS_COLOR = {
 
 const waiting = (app: InstalledApp) => app.items.filter((i) => i.status === 'remediation' || i.status === 'failed').length;
 
-/** The apps installed in a workspace: name, version (and a newer catalog version), status, items and the last job. */
-export function InstalledApps({ apps }: { apps: InstalledApp[] }) {
-  if (!apps.length) return <Text>No app is installed in this workspace.</Text>;
+const busy = (app: InstalledApp) => app.status === 'upgrading' || app.status === 'uninstalling';
+
+/**
+ * The apps installed in a workspace: name, version (and the catalog's), status, items, the last job, and the app's
+ * actions: "Upgrade to X" when the catalog has another version, and Uninstall (each opens its plan first).
+ */
+export function InstalledApps({ apps, workspaceId }: { apps: InstalledApp[]; workspaceId: string }) {
+  // The dialog keeps the app it opened with: an uninstalled app leaves the list while its results are still shown.
+  const [open, setOpen] = useState<{ kind: 'upgrade' | 'uninstall'; app: InstalledApp }>();
   return (
-    <Table aria-label="Installed apps" size="small" style={{ tableLayout: 'fixed' }}>
-      <TableHeader>
-        <TableRow>
-          <TableHeaderCell style={{ width: '32%' }}>App</TableHeaderCell>
-          <TableHeaderCell style={{ width: 150 }}>Version</TableHeaderCell>
-          <TableHeaderCell style={{ width: 120 }}>Status</TableHeaderCell>
-          <TableHeaderCell>Items</TableHeaderCell>
-          <TableHeaderCell style={{ width: 170 }}>Last job</TableHeaderCell>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {apps.map((app) => (
-          <TableRow key={app.appId} data-testid="installed-app">
-            <TableCell>
-              <Link to={`/apps/${app.appId}`}>{app.displayName}</Link>
-            </TableCell>
-            <TableCell data-testid="installed-app-version">
-              {app.version}
-              {app.catalogVersion && app.catalogVersion !== app.version && (
-                <Badge appearance="outline" color="informative" style={{ marginLeft: 6 }} title="The catalog has a newer version">
-                  {app.catalogVersion} available
-                </Badge>
-              )}
-            </TableCell>
-            <TableCell>
-              <Badge appearance="tint" color={STATUS_COLOR[app.status]} data-testid="installed-app-status">
-                {app.status}
-              </Badge>
-            </TableCell>
-            <TableCell data-testid="installed-app-items">
-              {app.items.length} items{waiting(app) ? ` · ${waiting(app)} to review` : ''}
-            </TableCell>
-            <TableCell>
-              <Link to={`/jobs/${app.lastJobId}`} data-testid="installed-app-job">
-                {new Date(app.updatedAt).toLocaleString()}
-              </Link>
-            </TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+    <>
+      {!apps.length && <Text>No app is installed in this workspace.</Text>}
+      {apps.length > 0 && (
+        <Table aria-label="Installed apps" size="small" style={{ tableLayout: 'fixed' }}>
+          <TableHeader>
+            <TableRow>
+              <TableHeaderCell>App</TableHeaderCell>
+              <TableHeaderCell style={{ width: 170 }}>Version</TableHeaderCell>
+              <TableHeaderCell style={{ width: 110 }}>Status</TableHeaderCell>
+              <TableHeaderCell style={{ width: 140 }}>Items</TableHeaderCell>
+              <TableHeaderCell style={{ width: 170 }}>Last job</TableHeaderCell>
+              <TableHeaderCell style={{ width: 250 }}>Actions</TableHeaderCell>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {apps.map((app) => (
+              <TableRow key={app.appId} data-testid="installed-app">
+                <TableCell>
+                  <Link to={`/apps/${app.appId}`}>{app.displayName}</Link>
+                </TableCell>
+                <TableCell data-testid="installed-app-version">
+                  {app.version}
+                  {app.catalogVersion && app.catalogVersion !== app.version && (
+                    <Badge
+                      appearance="outline"
+                      color="informative"
+                      style={{ marginLeft: 6 }}
+                      title={`The catalog has version ${app.catalogVersion}`}
+                    >
+                      catalog {app.catalogVersion}
+                    </Badge>
+                  )}
+                  {app.catalogVersion === null && (
+                    <Badge appearance="outline" color="subtle" style={{ marginLeft: 6 }} title="The catalog no longer has this app">
+                      not in the catalog
+                    </Badge>
+                  )}
+                </TableCell>
+                <TableCell>
+                  <Badge appearance="tint" color={STATUS_COLOR[app.status]} data-testid="installed-app-status">
+                    {app.status}
+                  </Badge>
+                </TableCell>
+                <TableCell data-testid="installed-app-items">
+                  {app.items.length} items{waiting(app) ? ` · ${waiting(app)} to review` : ''}
+                </TableCell>
+                <TableCell>
+                  <Link to={`/jobs/${app.lastJobId}`} data-testid="installed-app-job">
+                    {new Date(app.updatedAt).toLocaleString()}
+                  </Link>
+                </TableCell>
+                <TableCell>
+                  <span style={{ display: 'inline-flex', gap: 6 }}>
+                    {app.catalogVersion && app.catalogVersion !== app.version && (
+                      <Button
+                        size="small"
+                        appearance="primary"
+                        icon={<ArrowCircleUp20Regular />}
+                        disabled={busy(app)}
+                        onClick={() => setOpen({ kind: 'upgrade', app })}
+                      >
+                        Upgrade to {app.catalogVersion}
+                      </Button>
+                    )}
+                    <Button
+                      size="small"
+                      icon={<Delete20Regular />}
+                      disabled={busy(app)}
+                      onClick={() => setOpen({ kind: 'uninstall', app })}
+                      aria-label={`Uninstall ${app.displayName}`}
+                    >
+                      Uninstall
+                    </Button>
+                  </span>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      {open?.kind === 'upgrade' && <UpgradeDialog app={open.app} workspaceId={workspaceId} onClose={() => setOpen(undefined)} />}
+      {open?.kind === 'uninstall' && <UninstallDialog app={open.app} workspaceId={workspaceId} onClose={() => setOpen(undefined)} />}
+    </>
   );
 }

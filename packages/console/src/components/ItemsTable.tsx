@@ -3,20 +3,23 @@ import { Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Te
 import { Link } from 'react-router-dom';
 import type { Item, ItemType } from '../api/types';
 import { ItemTypeIcon } from './ItemTypeIcon';
+import { LIVE_STATES, LiveStateBadge } from './LiveStateBadge';
 import { ProvisioningCell } from './ProvisioningCell';
 
-type Column = 'displayName' | 'itemType' | 'provisioning' | 'source' | 'updatedAt';
+type Column = 'displayName' | 'itemType' | 'liveState' | 'provisioning' | 'source' | 'updatedAt';
 const COLUMNS: Array<{ key: Column; label: string; width?: number | string }> = [
-  { key: 'displayName', label: 'Name', width: '28%' },
-  { key: 'itemType', label: 'Type', width: 160 },
+  { key: 'displayName', label: 'Name', width: '20%' },
+  { key: 'itemType', label: 'Type', width: 110 },
+  { key: 'liveState', label: 'Live state', width: 175 },
   { key: 'provisioning', label: 'Provisioning' },
-  { key: 'source', label: 'Source', width: 180 },
-  { key: 'updatedAt', label: 'Updated', width: 170 },
+  { key: 'source', label: 'Source', width: 150 },
+  { key: 'updatedAt', label: 'Updated', width: 165 },
 ];
 
 const cellValue = (item: Item, col: Column, typeName: (id: string) => string): string => {
   if (col === 'itemType') return typeName(item.itemType);
   if (col === 'provisioning') return item.provisioning?.status ?? '';
+  if (col === 'liveState') return LIVE_STATES[item.liveState]?.label ?? item.liveState;
   if (col === 'source') return item.appId ?? 'created here';
   return item[col];
 };
@@ -61,6 +64,9 @@ export function ItemsTable({ items, types, workspaceId }: { items: Item[]; types
               </span>
             </TableCell>
             <TableCell>{typeName(item.itemType)}</TableCell>
+            <TableCell>
+              <LiveStateBadge state={item.liveState} />
+            </TableCell>
             <TableCell>
               <ProvisioningCell state={item.provisioning} />
             </TableCell>

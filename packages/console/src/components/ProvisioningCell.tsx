@@ -13,7 +13,7 @@ export function ProvisioningCell({ state }: { state: ItemProvisioning | null }) 
   const detail = state.gate ? `${state.gate.reason} — ${state.gate.remediation}` : (state.error ?? state.resourceId ?? '');
   const badge = <StepStatusBadge status={state.status} />;
   return (
-    <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center', minWidth: 0 }}>
+    <span style={{ display: 'flex', gap: 6, alignItems: 'center', minWidth: 0, overflow: 'hidden' }}>
       {detail ? (
         <Tooltip content={detail} relationship="description">
           {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the badge takes focus so a keyboard user can open its tooltip (the gate or error) */}
@@ -23,7 +23,7 @@ export function ProvisioningCell({ state }: { state: ItemProvisioning | null }) 
         badge
       )}
       {state.resourceId && (
-        <Text size={200} font="monospace" truncate wrap={false} style={{ maxWidth: 180 }} title={state.resourceId}>
+        <Text size={200} font="monospace" truncate wrap={false} style={{ minWidth: 0 }} title={state.resourceId}>
           {state.resourceId}
         </Text>
       )}

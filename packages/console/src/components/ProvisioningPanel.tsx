@@ -1,32 +1,33 @@
 import { Card, CardHeader, Link, MessageBar, MessageBarBody, MessageBarTitle, Text } from '@fluentui/react-components';
 import type { Item } from '../api/types';
 import { StepStatusBadge } from './JobStatus';
+import { LIVE_STATES, LiveStateBadge } from './LiveStateBadge';
 
-/** An item's live provisioning state: status, resource id, the last step, and its gate or error. */
+/** An item's live state in words (what it means, what to do), its resource id, the last step, and its gate or error. */
 export function ProvisioningPanel({ item, live }: { item: Item; live: boolean }) {
   const p = item.provisioning;
   return (
     <Card data-testid="provisioning-panel">
-      <CardHeader
-        header={<Text weight="semibold">Live provisioning</Text>}
-        action={p ? <StepStatusBadge status={p.status} /> : undefined}
-      />
-      {!p && (
-        <Text size={200}>
-          {live
-            ? 'Not provisioned yet: install an app with deploy on to create it in its backing service.'
-            : 'Stored in the service only; nothing is provisioned for this type.'}
-        </Text>
+      <CardHeader header={<Text weight="semibold">Live state</Text>} action={<LiveStateBadge state={item.liveState} />} />
+      <Text size={200} data-testid="live-state-help">
+        {LIVE_STATES[item.liveState]?.help}
+      </Text>
+      {!p && live && item.liveState === 'not-provisioned' && (
+        <Text size={200}>Apply creates it in its backing service from the stored content.</Text>
       )}
       {p && (
         <div style={{ display: 'grid', gap: 6 }}>
+          <div style={{ display: 'flex', gap: 6, alignItems: 'center' }}>
+            <Text size={200}>Last step</Text>
+            <StepStatusBadge status={p.status} />
+          </div>
           <Text size={200}>Resource id</Text>
           <Text font="monospace" size={200} style={{ wordBreak: 'break-all' }}>
             {p.resourceId ?? '—'}
           </Text>
           {p.steps?.length ? (
             <>
-              <Text size={200}>Last step</Text>
+              <Text size={200}>Last log line</Text>
               <Text size={200}>{p.steps[p.steps.length - 1]}</Text>
             </>
           ) : null}

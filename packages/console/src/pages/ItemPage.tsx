@@ -1,9 +1,14 @@
-import { Card, CardHeader, makeStyles, Text } from '@fluentui/react-components';
-import { useParams } from 'react-router-dom';
+import { useState } from 'react';
+import { Button, Card, CardHeader, makeStyles, Text } from '@fluentui/react-components';
+import { Delete20Regular } from '@fluentui/react-icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useItem, useItemContent, useItemTypes } from '../api/items';
 import { useWorkspace } from '../api/workspaces';
+import { DeleteItemDialog } from '../components/DeleteItemDialog';
 import { ItemEditor } from '../components/ItemEditor';
 import { ItemTypeIcon } from '../components/ItemTypeIcon';
+import { JobRun } from '../components/JobRun';
 import { PageHeader } from '../components/PageHeader';
 import { ProvisioningPanel } from '../components/ProvisioningPanel';
 import { RequestState } from '../components/RequestState';
@@ -14,7 +19,7 @@ const useStyles = makeStyles({
   facts: { display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '4px 12px', fontSize: '12px', wordBreak: 'break-all' },
 });
 
-/** One item: its content in the editor suited to its type, and its live provisioning state. */
+/** One item: its content in the editor suited to its type, its live state, a job started for it, and Delete. */
 export default function ItemPage() {
   const s = useStyles();
   const { workspaceId = '', itemId = '' } = useParams();
@@ -23,6 +28,12 @@ export default function ItemPage() {
   const content = useItemContent(workspaceId, itemId);
   const type = useItemTypes().data?.find((t) => t.id === item.data?.itemType);
   const name = item.data?.displayName ?? 'Item';
+  // A job started elsewhere for this item (New item with Deploy now): followed here until it ends.
+  const [params] = useSearchParams();
+  const jobId = params.get('job');
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const [deleting, setDeleting] = useState(false);
   return (
     <>
       <PageHeader
@@ -33,7 +44,15 @@ export default function ItemPage() {
           { to: `/workspaces/${workspaceId}`, label: ws.data?.name ?? 'Workspace' },
           { to: `/workspaces/${workspaceId}/items/${itemId}`, label: name },
         ]}
+        actions={
+          <Button icon={<Delete20Regular />} onClick={() => setDeleting(true)} disabled={!item.data}>
+            Delete
+          </Button>
+        }
       />
+      {deleting && item.data && (
+        <DeleteItemDialog item={item.data} onClose={() => setDeleting(false)} onDeleted={() => navigate(`/workspaces/${workspaceId}`)} />
+      )}
       <RequestState query={item} label="the item">
         {(it) => (
           <div className={s.layout}>
@@ -41,6 +60,17 @@ export default function ItemPage() {
               {(c) => <ItemEditor key={`${it.id}`} item={it} content={c.content} etag={c.etag} />}
             </RequestState>
             <aside className={s.side} aria-label="Item details">
+              {jobId && (
+                <Card data-testid="deploy-panel">
+                  <JobRun
+                    jobId={jobId}
+                    onEnd={() => {
+                      void qc.invalidateQueries({ queryKey: ['item', workspaceId, itemId] });
+                      void qc.invalidateQueries({ queryKey: ['items', workspaceId] });
+                    }}
+                  />
+                </Card>
+              )}
               <Card>
                 <CardHeader header={<Text weight="semibold">{type?.displayName ?? it.itemType}</Text>} description={type?.description} />
                 <div className={s.facts}>

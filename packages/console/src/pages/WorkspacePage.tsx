@@ -34,13 +34,14 @@ import { useWorkspace } from '../api/workspaces';
 import { BindWorkspaceDialog } from '../components/BindWorkspaceDialog';
 import { CreateItemDialog } from '../components/CreateItemDialog';
 import { DeleteWorkspaceDialog } from '../components/DeleteWorkspaceDialog';
+import { DriftPanel } from '../components/DriftPanel';
 import { InstalledApps } from '../components/InstalledApps';
 import { ItemsTable } from '../components/ItemsTable';
 import { PageHeader } from '../components/PageHeader';
 import { RenameWorkspaceDialog } from '../components/RenameWorkspaceDialog';
 import { RequestState } from '../components/RequestState';
 
-/** One workspace: its installed apps, its items (sortable, filterable, with live provisioning state), and its actions. */
+/** One workspace: its installed apps, drift, its items (sortable, filterable, with their live state), and its actions. */
 export default function WorkspacePage() {
   const { workspaceId = '' } = useParams();
   const ws = useWorkspace(workspaceId);
@@ -136,9 +137,10 @@ export default function WorkspacePage() {
                 Installed apps
               </Text>
               <RequestState query={apps} label="installed apps">
-                {(list) => <InstalledApps apps={list} />}
+                {(list) => <InstalledApps apps={list} workspaceId={workspaceId} />}
               </RequestState>
             </section>
+            <DriftPanel workspaceId={workspaceId} />
             <Text weight="semibold" as="h2" block style={{ margin: '0 0 4px' }}>
               Items
             </Text>

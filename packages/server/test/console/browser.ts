@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -48,6 +49,11 @@ export interface ConsoleRig {
   newContext(): Promise<BrowserContext>;
   /** Saves a screenshot under .test-artifacts/console/<name>.png. */
   shot(name: string, page?: Page): Promise<void>;
+  /**
+   * Restarts the service on the same store and port with more settings (a rig started with `restartable`): `h` is
+   * the new build; the browser's session, the tenant and the sandbox carry over.
+   */
+  restart(env: Record<string, string>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -81,8 +87,11 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** The real service (on a fresh store, against the sandbox when there is one) listening on a free port, and Debian's Chromium. */
-export async function startRig(): Promise<ConsoleRig> {
+/**
+ * The real service (on a fresh store, against the sandbox when there is one) listening on a free port, and Debian's
+ * Chromium. `restartable`: the store lives in a folder of the rig's own, so `restart` can reopen it.
+ */
+export async function startRig(options: { restartable?: boolean } = {}): Promise<ConsoleRig> {
   ensureConsoleBuilt();
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const sandbox = await startSandbox({}); // part of the repository: failing to start it fails the test
@@ -90,15 +99,20 @@ export async function startRig(): Promise<ConsoleRig> {
     process.env.IDENTITY_ENDPOINT = sandbox.env.IDENTITY_ENDPOINT;
     process.env.IDENTITY_HEADER = sandbox.env.IDENTITY_HEADER;
   }
-  const closers: Array<() => Promise<void>> = [];
-  const h = await build(
-    {
-      after: (fn: () => Promise<void>) => {
-        closers.push(fn);
+  let closers: Array<() => Promise<void>> = [];
+  const dataDir = options.restartable ? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-console-')) : undefined;
+  // Removed by close(), and when the test process ends without it.
+  if (dataDir) process.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const open = (env: Record<string, string> = {}) =>
+    build(
+      {
+        after: (fn: () => Promise<void>) => {
+          closers.push(fn);
+        },
       },
-    },
-    { ...(sandbox?.env ?? {}), SVC_WORKER_POLL_MS: '100' },
-  );
+      { ...(sandbox?.env ?? {}), SVC_WORKER_POLL_MS: '100', ...(dataDir ? { SVC_DATA_DIR: dataDir } : {}), ...env },
+    );
+  const h = await open();
   const tenant = await h.tenant();
   // The tenant holds the sandbox's platform workspace, targets and applications, as the operator assigns them.
   await giveSandbox(h, tenant.tenantId, sandbox);
@@ -124,7 +138,7 @@ export async function startRig(): Promise<ConsoleRig> {
   };
   const page = await (await newContext()).newPage();
   page.setDefaultTimeout(15_000);
-  return {
+  const rig: ConsoleRig = {
     h,
     tenant,
     sandbox,
@@ -136,15 +150,26 @@ export async function startRig(): Promise<ConsoleRig> {
     shot: async (name, p = page) => {
       await p.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
     },
+    restart: async (env) => {
+      if (!dataDir) throw new Error('restart needs a rig started with { restartable: true }');
+      // Open streams (a job's events) would hold the old server open: the caller leaves the page first.
+      rig.h.app.server.closeAllConnections();
+      for (const c of closers) await c();
+      closers = [];
+      rig.h = await open(env);
+      await rig.h.app.listen({ port: addr.port, host: '127.0.0.1' });
+    },
     close: async () => {
       await browser.close();
       front?.closeAllConnections();
       await new Promise((r) => (front ? front.close(r) : r(undefined)));
       for (const c of closers) await c();
       await sandbox?.stop();
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
       if (cspViolations.length) throw new Error(`the console reported Content-Security-Policy violations:\n${cspViolations.join('\n')}`);
     },
   };
+  return rig;
 }
 
 const TYPES: Record<string, string> = {

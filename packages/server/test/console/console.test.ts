@@ -176,7 +176,7 @@ describe('the console in Chromium against the service', { timeout: 300_000 }, ()
     await page.getByTestId('notebook-cell').first().waitFor();
     const first = page.getByLabel('Cell 1 source');
     await first.fill('# Load floor sessions\nEdited in the browser test.');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved', { exact: true }).waitFor();
     await rig.shot('12-item-saved');
     const itemId = new URL(page.url()).pathname.split('/')[4]!;
@@ -192,7 +192,7 @@ describe('the console in Chromium against the service', { timeout: 300_000 }, ()
       200,
     );
     await first.fill('# My second edit');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByTestId('conflict-message').waitFor();
     assert.equal(await first.inputValue(), '# My second edit', 'the edit is not lost');
     await rig.shot('13-item-conflict');
