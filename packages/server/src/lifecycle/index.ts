@@ -5,6 +5,8 @@ import { applyKind } from './apply-kind.js';
 import { ApplyService } from './apply-service.js';
 import { JobService } from './job-service.js';
 import { LifecycleRunner } from './lifecycle-runner.js';
+import { upgradeKind } from './upgrade-kind.js';
+import { UpgradeService } from './upgrade-service.js';
 import type { StoredAppDeps } from './stored-app.js';
 
 /** What the lifecycle is built from: the install's job store and worker, and what its steps read and call. */
@@ -28,14 +30,15 @@ export function buildLifecycle(deps: LifecycleDeps) {
     handlers: {
       apply: applyKind(stored),
       drift: unsupported('drift'),
-      upgrade: unsupported('upgrade'),
+      upgrade: upgradeKind(stored),
       uninstall: unsupported('uninstall'),
     },
   });
   const jobService = new JobService({ jobs, workspaces, installs, onAccepted: poke });
   const applies = new ApplyService({ db: stored.db, jobs, workspaces, onAccepted: poke });
+  const upgrades = new UpgradeService({ db: stored.db, jobs, catalog: stored.catalog, workspaces, onAccepted: poke });
   const runners = { upgrade: runner, uninstall: runner, apply: runner, drift: runner };
-  return { runners, jobs: jobService, applies };
+  return { runners, jobs: jobService, applies, upgrades };
 }
 
 /** A kind whose handler is not built yet: its jobs end failed with a report saying so (none can be accepted). */
