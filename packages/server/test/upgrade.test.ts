@@ -25,6 +25,47 @@ test('upgrade merges the new version into an edited notebook, creates the added 
   const profile = before.items.find((i: any) => i.key === 'profile-notebook');
   const growth = before.items.find((i: any) => i.key === 'growth-report');
 
+  // The plan: what the upgrade would do, read-only.
+  const since = (await sandbox.admin.requests()).at(-1)?.seq ?? 0;
+  const { plan } = await call(h, tenant, 'POST', `/api/apps/${APP}/plan`, 200, { workspaceId: ws, operation: 'upgrade' });
+  assert.deepEqual([plan.fromVersion, plan.version], ['1.0.0', '1.1.0']);
+  const actions = Object.fromEntries(plan.items.map((i: any) => [i.key, i.action]));
+  assert.deepEqual(actions, {
+    'sample-lakehouse': 'no-change',
+    'inspector-lakehouse': 'no-change',
+    'inventory-notebook': 'no-change',
+    'history-notebook': 'no-change',
+    'profile-notebook': 'update',
+    'maintenance-notebook': 'no-change',
+    'freshness-notebook': 'create',
+    'health-report': 'no-change',
+    'growth-report': 'keep',
+  });
+  const planned = plan.items.find((i: any) => i.key === 'profile-notebook');
+  assert.match(planned.diff, NEW_CELL);
+  assert.match(planned.diff, /live\/notebook-content\.py/, 'the live definition against what the upgrade sends');
+  for (const r of await sandbox.admin.requests({ since }))
+    if (r.service !== 'identity')
+      assert.ok(
+        r.method === 'GET' || (r.method === 'POST' && /\/getDefinition$/.test(r.path)),
+        `the plan made ${r.service} ${r.method} ${r.path}, which is not a read`,
+      );
+  const removing = await call(h, tenant, 'POST', `/api/apps/${APP}/plan`, 200, {
+    workspaceId: ws,
+    operation: 'upgrade',
+    removeDropped: true,
+  });
+  assert.equal(removing.plan.items.find((i: any) => i.key === 'growth-report').action, 'remove');
+  assert.equal(
+    (await call(h, tenant, 'POST', `/api/apps/${APP}/plan`, 400, { workspaceId: ws, removeDropped: true })).error.field,
+    'removeDropped',
+  );
+  assert.equal(
+    (await call(h, tenant, 'POST', `/api/apps/${APP}/plan`, 400, { workspaceId: ws, operation: 'upgrade', mode: 'shared' })).error.field,
+    'mode',
+  );
+  await call(h, await h.tenant(), 'POST', `/api/apps/${APP}/plan`, 404, { workspaceId: ws, operation: 'upgrade' });
+
   // Bad input and another tenant: nothing started.
   const bad = await call(h, tenant, 'POST', `${base}/upgrade`, 400, { removeDroped: true });
   assert.match(JSON.stringify(bad.error), /removeDroped|additional/);
@@ -103,6 +144,10 @@ test('a conflicting edit of the changed cells: a conflict step with both version
   const base = `/api/workspaces/${ws}/apps/${APP}`;
   const profile = await appItem(h, tenant, ws, APP, 'profile-notebook');
   const before = await storedContent(h, tenant, ws, profile.itemId);
+  const { plan } = await call(h, tenant, 'POST', `/api/apps/${APP}/plan`, 200, { workspaceId: ws, operation: 'upgrade' });
+  const planned = plan.items.find((i: any) => i.key === 'profile-notebook');
+  assert.equal(planned.action, 'conflict');
+  assert.equal(planned.conflicts[0].path, '/cells');
   const job = await followJob(h, tenant, (await call(h, tenant, 'POST', `${base}/upgrade`, 202, {})).job.id);
   assert.equal(job.status, 'partial');
   const step = stepOf(job, 'profile-notebook').result;

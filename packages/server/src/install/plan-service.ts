@@ -13,9 +13,13 @@ import { compareParts } from './plan-compare.js';
 import { bindContent } from './runner.js';
 import { failedStep } from './step-failure.js';
 import type { StepResult } from './types.js';
+import type { MergeConflict } from '../lifecycle/merge3.js';
 
-/** What an install would do to an item: create, update or leave its live resource, stop at a gate, or only store it. */
-export const PLAN_ACTIONS = ['create', 'update', 'no-change', 'blocked', 'failed', 'stored'] as const;
+/**
+ * What an install would do to an item: create, update or leave its live resource, stop at a gate, or only store it; an
+ * upgrade adds conflict (the user's edit and the new version change the same part), remove and keep (dropped items).
+ */
+export const PLAN_ACTIONS = ['create', 'update', 'no-change', 'blocked', 'failed', 'stored', 'conflict', 'remove', 'keep'] as const;
 export type PlanAction = (typeof PLAN_ACTIONS)[number];
 
 /** One item of a plan: its action, the unified diff of an update, the gate that blocks it, the calls an install makes. */
@@ -28,6 +32,8 @@ export interface PlanItem {
   diff?: string;
   gate?: RemediationGate;
   calls?: PlannedCall[];
+  /** An upgrade's conflicting parts (JSON pointers into the content) with the three versions. */
+  conflicts?: MergeConflict[];
   /** A failed read: the backing service's text, unmodified, or the service's own code and message. */
   error?: string;
   code?: string;
@@ -38,6 +44,8 @@ export interface PlanItem {
 export interface InstallPlan {
   appId: string;
   version: string;
+  /** An upgrade's plan: the version installed now (`version` is the one upgraded to). */
+  fromVersion?: string;
   workspaceId: string;
   mode: string;
   items: PlanItem[];
@@ -139,7 +147,7 @@ const head = (item: CatalogItem) => ({ key: item.key, itemType: item.itemType, d
  * `created` are the dependencies the install creates first: what the item would send may depend on them (an
  * eventstream's destination is the KQL database's item id), so a refusal to build it is no verdict yet.
  */
-async function planItem(
+export async function planItem(
   ctx: ProvisionContext,
   created: string[],
 ): Promise<{ item: PlanItem; resourceId?: string; secondaryIds?: Record<string, string> }> {

@@ -5,6 +5,7 @@ import { applyKind } from './apply-kind.js';
 import { ApplyService } from './apply-service.js';
 import { JobService } from './job-service.js';
 import { LifecycleRunner } from './lifecycle-runner.js';
+import { UpgradePlanner } from '../install/plan-upgrade.js';
 import { upgradeKind } from './upgrade-kind.js';
 import { UpgradeService } from './upgrade-service.js';
 import type { StoredAppDeps } from './stored-app.js';
@@ -38,7 +39,8 @@ export function buildLifecycle(deps: LifecycleDeps) {
   const applies = new ApplyService({ db: stored.db, jobs, workspaces, onAccepted: poke });
   const upgrades = new UpgradeService({ db: stored.db, jobs, catalog: stored.catalog, workspaces, onAccepted: poke });
   const runners = { upgrade: runner, uninstall: runner, apply: runner, drift: runner };
-  return { runners, jobs: jobService, applies, upgrades };
+  const upgradePlans = new UpgradePlanner({ ...stored, workspaces });
+  return { runners, jobs: jobService, applies, upgrades, upgradePlans };
 }
 
 /** A kind whose handler is not built yet: its jobs end failed with a report saying so (none can be accepted). */
