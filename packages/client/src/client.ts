@@ -10,6 +10,7 @@ import { sessionApi } from './api/session.js';
 import { systemApi } from './api/system.js';
 import { threadApi } from './api/thread.js';
 import { tokensApi } from './api/tokens.js';
+import { appsApi } from './api/upgrade.js';
 import { workspacesApi } from './api/workspaces.js';
 import type { paths } from './generated/openapi.js';
 import { rest, Transport } from './transport.js';
@@ -37,6 +38,8 @@ export class SvcClient {
   readonly installs: ReturnType<typeof installsApi>;
   /** Jobs of every kind: upgrade, uninstall, apply and drift (and installs) — poll, wait, list, retry, events. */
   readonly jobs: ReturnType<typeof jobsApi>;
+  /** Installed apps' lifecycle: `apps.upgrade(workspaceId, appId, { removeDropped })` answers the upgrade job. */
+  readonly apps: ReturnType<typeof appsApi>;
   readonly thread: ReturnType<typeof threadApi>;
   /**
    * Paginated reports of a workspace, every call made by the service to the reporting service. `exportToFile` starts
@@ -59,6 +62,7 @@ export class SvcClient {
     this.catalog = catalogApi(t);
     this.installs = installsApi(t);
     this.jobs = jobsApi(t);
+    this.apps = appsApi(t);
     this.thread = threadApi(t);
     this.reports = reportsApi(t);
   }

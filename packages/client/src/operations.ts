@@ -68,6 +68,7 @@ export const OPERATIONS = {
   retryJobStep: 'jobs.retryStep',
   streamJobEvents: 'jobs.events',
   applyItem: 'jobs.apply',
+  upgradeApp: 'apps.upgrade',
   getInstalledApp: 'workspaces.app',
   getItem: 'items.get',
   getItemContent: 'items.getContent',

@@ -3,6 +3,7 @@
 // removed only on request, a conflicting edit reported and never overwritten.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createSvcClient } from '../../client/src/index.js';
 import { appItem, call, followJob } from './lifecycle-helpers.js';
 import { APP, editContent, installedThenV2, liveNamed, notebookSource, storedContent } from './upgrade-helpers.js';
 
@@ -148,7 +149,13 @@ test('a conflicting edit of the changed cells: a conflict step with both version
   const planned = plan.items.find((i: any) => i.key === 'profile-notebook');
   assert.equal(planned.action, 'conflict');
   assert.equal(planned.conflicts[0].path, '/cells');
-  const job = await followJob(h, tenant, (await call(h, tenant, 'POST', `${base}/upgrade`, 202, {})).job.id);
+  // Through the TypeScript client, as a caller would.
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  const client = createSvcClient({ baseUrl: `http://127.0.0.1:${(h.app.server.address() as { port: number }).port}`, token: tenant.token });
+  const accepted = await client.apps.upgrade(ws, APP);
+  assert.deepEqual([accepted.kind, accepted.options.removeDropped], ['upgrade', false]);
+  assert.equal((await client.jobs.wait(accepted.id, { intervalMs: 200, timeoutMs: 120_000 })).status, 'partial');
+  const job = await followJob(h, tenant, accepted.id);
   assert.equal(job.status, 'partial');
   const step = stepOf(job, 'profile-notebook').result;
   assert.equal(step.status, 'conflict');
