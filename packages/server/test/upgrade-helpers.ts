@@ -26,11 +26,13 @@ async function serviceOn(_t: TestContext, sandbox: Sandbox, dataDir: string, cat
 
 /**
  * Installs the shipped app-lakehouse-inspector (1.0.0) in a new workspace, lets `edit` change its stored items, then
- * restarts the service on the same store with the version-2 fixture catalog (1.1.0): answers the second service.
+ * restarts the service on the same store with the version-2 fixture catalog (1.1.0), or `catalogDir`: answers the
+ * second service.
  */
 export async function installedThenV2(
   t: TestContext,
   edit: (h: TestApp, tenant: TestTenant, ws: string) => Promise<void> = async () => {},
+  catalogDir = CATALOG_V2_DIR,
 ): Promise<{ h: TestApp; sandbox: Sandbox; tenant: TestTenant; ws: string }> {
   const sandbox = await startSandbox({});
   t.after(() => sandbox.stop());
@@ -52,7 +54,7 @@ export async function installedThenV2(
   assert.equal(job.status, 'done', JSON.stringify(job.provision?.steps));
   await edit(first.h, tenant, ws);
   await first.close();
-  const second = await serviceOn(t, sandbox, dataDir, CATALOG_V2_DIR);
+  const second = await serviceOn(t, sandbox, dataDir, catalogDir);
   services.push(second.close);
   return { h: second.h, sandbox, tenant, ws };
 }
@@ -95,4 +97,28 @@ export async function notebookSource(h: TestApp, sandbox: Sandbox, resourceId: s
   const def = (await r.json()).definition;
   const part = def.parts.find((p: any) => p.path === 'notebook-content.py');
   return Buffer.from(part.payload, 'base64').toString();
+}
+
+/**
+ * A catalog folder (removed when the test ends) holding a copy of the version-2 fixture's app changed by `change`
+ * (its app.json and item files, by path; a file left out is removed), or (`apps` given) copies of those shipped apps only.
+ */
+export function catalogVariant(t: TestContext, change?: (files: Map<string, any>) => void, apps?: string[]): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-upgrade-catalog-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  if (apps) {
+    const shipped = path.resolve(import.meta.dirname, '../../../catalog/apps');
+    for (const app of apps) fs.cpSync(path.join(shipped, app), path.join(dir, app), { recursive: true });
+    return dir;
+  }
+  const appDir = path.join(dir, APP);
+  fs.cpSync(path.join(CATALOG_V2_DIR, APP), appDir, { recursive: true });
+  const files = new Map<string, any>();
+  for (const f of ['app.json', ...fs.readdirSync(path.join(appDir, 'items')).map((n) => `items/${n}`)])
+    files.set(f, JSON.parse(fs.readFileSync(path.join(appDir, f), 'utf8')));
+  const before = [...files.keys()];
+  change?.(files);
+  for (const f of before) if (!files.has(f)) fs.rmSync(path.join(appDir, f));
+  for (const [f, json] of files) fs.writeFileSync(path.join(appDir, f), JSON.stringify(json, null, 2));
+  return dir;
 }

@@ -2,10 +2,12 @@
 // the new version's changes applied live, the user's edits kept, added items created once, dropped ones listed and
 // removed only on request, a conflicting edit reported and never overwritten.
 import { test } from 'node:test';
+import fs from 'node:fs';
+import path from 'node:path';
 import assert from 'node:assert/strict';
 import { createSvcClient } from '../../client/src/index.js';
 import { appItem, call, followJob } from './lifecycle-helpers.js';
-import { APP, editContent, installedThenV2, liveNamed, notebookSource, storedContent } from './upgrade-helpers.js';
+import { APP, catalogVariant, editContent, installedThenV2, liveNamed, notebookSource, storedContent } from './upgrade-helpers.js';
 
 const NEW_CELL = /null_pct >= 50/;
 const stepOf = (job: any, key: string) => {
@@ -229,4 +231,53 @@ test('removeDropped removes the dropped item; a job of the app running answers j
   const names = stored.items.map((i: any) => `${i.itemType}/${i.displayName}`);
   assert.equal(new Set(names).size, names.length, 'no stored item twice');
   assert.equal(names.filter((n: string) => n === 'notebook/Check Table Freshness').length, 1);
+});
+
+test('a dropped data store is kept even with removeDropped; an app the catalog no longer has answers 404', async (t) => {
+  // Version 1.1.0 without the SampleSales lakehouse (and what named it), with 1.0.0's growth report (an app has 8 items).
+  const shipped = path.resolve(import.meta.dirname, '../../../catalog/apps', APP);
+  const v1 = JSON.parse(fs.readFileSync(path.join(shipped, 'app.json'), 'utf8'));
+  const catalog = catalogVariant(t, (files) => {
+    const app = files.get('app.json');
+    app.items = [...app.items.filter((i: any) => i.key !== 'sample-lakehouse'), v1.items.find((i: any) => i.key === 'growth-report')];
+    app.edges.push(v1.edges.find((e: any) => e.from === 'growth-report'));
+    files.set('items/growth-report.json', JSON.parse(fs.readFileSync(path.join(shipped, 'items/growth-report.json'), 'utf8')));
+    app.edges = app.edges.filter((e: any) => e.to !== 'sample-lakehouse' && e.from !== 'sample-lakehouse');
+    files.delete('items/sample-lakehouse.json');
+    for (const [name, json] of files)
+      if (name.startsWith('items/') && Array.isArray(json.reads)) json.reads = json.reads.filter((k: string) => k !== 'sample-lakehouse');
+  });
+  const { h, sandbox, tenant, ws } = await installedThenV2(t, undefined, catalog);
+  const sample = await appItem(h, tenant, ws, APP, 'sample-lakehouse');
+  const { plan } = await call(h, tenant, 'POST', `/api/apps/${APP}/plan`, 200, {
+    workspaceId: ws,
+    operation: 'upgrade',
+    removeDropped: true,
+  });
+  const planned = Object.fromEntries(plan.items.map((i: any) => [i.key, i]));
+  assert.equal(planned['sample-lakehouse'].action, 'keep');
+  assert.match(planned['sample-lakehouse'].message, /data/);
+  assert.equal(planned['growth-report'].action, 'no-change');
+  const started = await call(h, tenant, 'POST', `/api/workspaces/${ws}/apps/${APP}/upgrade`, 202, { removeDropped: true });
+  const job = await followJob(h, tenant, started.job.id);
+  assert.equal(job.status, 'done', JSON.stringify(job.steps.map((s: any) => [s.key, s.result])));
+  assert.equal(stepOf(job, 'sample-lakehouse').result.status, 'kept');
+  assert.equal(stepOf(job, 'growth-report').result.status, 'no-change');
+  await call(h, tenant, 'GET', `/api/workspaces/${ws}/items/${sample.itemId}`, 200);
+  assert.equal((await liveNamed(sandbox, 'SampleSales')).length, 1, 'the live lakehouse is kept');
+  const app = (await call(h, tenant, 'GET', `/api/workspaces/${ws}/apps/${APP}`, 200)).app;
+  assert.ok(
+    app.items.some((i: any) => i.key === 'sample-lakehouse'),
+    'the kept data store stays in the app',
+  );
+});
+
+test('an app the catalog no longer has: upgrade and its plan answer 404, nothing started', async (t) => {
+  const { h, tenant, ws } = await installedThenV2(t, undefined, catalogVariant(t, undefined, ['app-data-steward']));
+  const app = (await call(h, tenant, 'GET', `/api/workspaces/${ws}/apps/${APP}`, 200)).app;
+  assert.equal(app.catalogVersion, null);
+  await call(h, tenant, 'POST', `/api/workspaces/${ws}/apps/${APP}/upgrade`, 404, {});
+  await call(h, tenant, 'POST', `/api/apps/${APP}/plan`, 404, { workspaceId: ws, operation: 'upgrade' });
+  assert.equal((await call(h, tenant, 'GET', `/api/workspaces/${ws}/jobs?kind=upgrade`, 200)).jobs.length, 0);
+  assert.equal((await call(h, tenant, 'GET', `/api/workspaces/${ws}/apps/${APP}`, 200)).app.status, 'installed');
 });

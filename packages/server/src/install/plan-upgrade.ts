@@ -1,4 +1,5 @@
 import type { Caller } from '../auth/caller.js';
+import { expandSeedTokens } from '../catalog/seed-tokens.js';
 import { NotFoundError } from '../errors.js';
 import { dependenciesOf, isLive, removerOf } from '../item-types/index.js';
 import { loadStoredApp, type StoredAppDeps, storedContext } from '../lifecycle/stored-app.js';
@@ -106,7 +107,7 @@ export class UpgradePlanner {
     }
 
     if (entry.kind === 'new') {
-      const content = mergeItem({ content: entry.next!.content, base: null, seededAt: null }, entry.next!, run.now).theirs;
+      const content = expandSeedTokens(entry.next!.content, run.now);
       stored.items.set(entry.key, {
         key: entry.key,
         itemId: '',
