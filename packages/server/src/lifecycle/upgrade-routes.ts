@@ -13,6 +13,10 @@ export const upgradeRoutes =
       '/api/workspaces/:workspaceId/apps/:appId/upgrade',
       {
         config: { scope: 'install' },
+        // A POST without a body asks the defaults (removeDropped false).
+        preValidation: async (req) => {
+          req.body ??= {};
+        },
         schema: {
           operationId: 'upgradeApp',
           tags: ['jobs'],
