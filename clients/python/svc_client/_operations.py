@@ -275,6 +275,7 @@ InstallJob = TypedDict("InstallJob", {
 
 InstallPlan = TypedDict("InstallPlan", {
     "appId": "str",
+    "fromVersion": NotRequired["str"],
     "items": "List[PlanItem]",
     "mode": "str",
     "version": "str",
@@ -402,10 +403,18 @@ PlanItemCallsItem = TypedDict("PlanItemCallsItem", {
     "when": NotRequired["Literal[\"new\", \"existing\", \"accepted\", \"pending\", \"unseeded\", \"missing\", \"changed\", \"conflict\"]"],
 })
 
+PlanItemConflictsItem = TypedDict("PlanItemConflictsItem", {
+    "base": "Any",
+    "ours": "Any",
+    "path": "str",
+    "theirs": "Any",
+})
+
 PlanItem = TypedDict("PlanItem", {
-    "action": "Literal[\"create\", \"update\", \"no-change\", \"blocked\", \"failed\", \"stored\", \"delete\", \"keep\"]",
+    "action": "Literal[\"create\", \"update\", \"no-change\", \"blocked\", \"failed\", \"stored\", \"conflict\", \"remove\", \"keep\", \"delete\"]",
     "calls": NotRequired["List[PlanItemCallsItem]"],
     "code": NotRequired["str"],
+    "conflicts": NotRequired["List[PlanItemConflictsItem]"],
     "dataLoss": NotRequired["bool"],
     "diff": NotRequired["str"],
     "displayName": "str",
@@ -904,8 +913,9 @@ PlanInstallBodyTargetOverrides.__doc__ = "dedicated mode only (and required ther
 PlanInstallBody = TypedDict("PlanInstallBody", {
     "deploy": NotRequired["bool"],
     "mode": NotRequired["Literal[\"shared\", \"dedicated\"]"],
-    "operation": NotRequired["Literal[\"install\", \"uninstall\"]"],
+    "operation": NotRequired["Literal[\"install\", \"upgrade\", \"uninstall\"]"],
     "purgeData": NotRequired["bool"],
+    "removeDropped": NotRequired["bool"],
     "targetOverrides": NotRequired["PlanInstallBodyTargetOverrides"],
     "workspaceId": "str",
 })
@@ -1034,6 +1044,10 @@ UpdateWorkspaceBody = TypedDict("UpdateWorkspaceBody", {
     "description": NotRequired["str"],
     "name": NotRequired["str"],
     "platformWorkspaceId": NotRequired["Union[str, None]"],
+})
+
+UpgradeAppBody = TypedDict("UpgradeAppBody", {
+    "removeDropped": NotRequired["bool"],
 })
 
 VerifyIncidentFixBodyIdentity0 = TypedDict("VerifyIncidentFixBodyIdentity0", {
@@ -1182,6 +1196,7 @@ OPERATIONS: Dict[str, Operation] = {
     "updateItem": Operation("updateItem", "PATCH", "/api/workspaces/{workspaceId}/items/{itemId}", "update_item", None, "json", True, "item", False),
     "updatePaginatedReportDatasources": Operation("updatePaginatedReportDatasources", "POST", "/api/items/paginated-report/{reportId}/datasources", "update_paginated_report_datasources", None, "json", True, "datasources", False),
     "updateWorkspace": Operation("updateWorkspace", "PATCH", "/api/workspaces/{workspaceId}", "update_workspace", None, "json", True, "workspace", False),
+    "upgradeApp": Operation("upgradeApp", "POST", "/api/workspaces/{workspaceId}/apps/{appId}/upgrade", "upgrade_app", None, "json", True, "job", False),
     "verifyIncidentFix": Operation("verifyIncidentFix", "POST", "/api/admin/identity/incidents/{incidentId}/verify", "verify_incident_fix", None, "json", True, "incident", False),
     "whoami": Operation("whoami", "GET", "/api/whoami", "whoami", None, "json", True, None, False),
 }
@@ -1627,6 +1642,10 @@ class Operations(SyncCore):
     def update_workspace(self, workspace_id: str, body: UpdateWorkspaceBody) -> Workspace:
         """Rename a workspace, or bind it to a platform workspace of the tenant (admin scope; another tenant’s is 404) (PATCH /api/workspaces/{workspaceId})."""
         return self._call("updateWorkspace", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def upgrade_app(self, workspace_id: str, app_id: str, body: UpgradeAppBody) -> Job:
+        """Upgrade an installed app to the catalog’s current version, merging each item with the user’s edits: 202 with the upgrade job to poll (POST /api/workspaces/{workspaceId}/apps/{appId}/upgrade)."""
+        return self._call("upgradeApp", {"workspaceId": workspace_id, "appId": app_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     def verify_incident_fix(self, incident_id: str, body: VerifyIncidentFixBody) -> IdentityIncident:
         """Run the verification checklist: token as the failing identity, workspace read, lakehouse count, pipeline run, sign-ins since the fix (POST /api/admin/identity/incidents/{incidentId}/verify)."""
@@ -2077,6 +2096,10 @@ class AsyncOperations(AsyncCore):
     async def update_workspace(self, workspace_id: str, body: UpdateWorkspaceBody) -> Workspace:
         """Rename a workspace, or bind it to a platform workspace of the tenant (admin scope; another tenant’s is 404) (PATCH /api/workspaces/{workspaceId})."""
         return await self._call("updateWorkspace", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def upgrade_app(self, workspace_id: str, app_id: str, body: UpgradeAppBody) -> Job:
+        """Upgrade an installed app to the catalog’s current version, merging each item with the user’s edits: 202 with the upgrade job to poll (POST /api/workspaces/{workspaceId}/apps/{appId}/upgrade)."""
+        return await self._call("upgradeApp", {"workspaceId": workspace_id, "appId": app_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def verify_incident_fix(self, incident_id: str, body: VerifyIncidentFixBody) -> IdentityIncident:
         """Run the verification checklist: token as the failing identity, workspace read, lakehouse count, pipeline run, sign-ins since the fix (POST /api/admin/identity/incidents/{incidentId}/verify)."""

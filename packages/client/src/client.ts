@@ -11,6 +11,7 @@ import { sessionApi } from './api/session.js';
 import { systemApi } from './api/system.js';
 import { threadApi } from './api/thread.js';
 import { tokensApi } from './api/tokens.js';
+import { upgradeApi } from './api/upgrade.js';
 import { workspacesApi } from './api/workspaces.js';
 import { appsApi, itemsUninstallApi, workspacesUninstallApi } from './api/uninstall.js';
 import type { paths } from './generated/openapi.js';
@@ -35,8 +36,8 @@ export class SvcClient {
   readonly tokens: ReturnType<typeof tokensApi>;
   readonly workspaces: ReturnType<typeof workspacesApi> & ReturnType<typeof workspacesUninstallApi>;
   readonly items: ReturnType<typeof itemsApi> & ReturnType<typeof itemsUninstallApi>;
-  /** Installed apps' lifecycle: uninstall. */
-  readonly apps: ReturnType<typeof appsApi>;
+  /** Installed apps' lifecycle: `upgrade` and `uninstall`, each answering its job (follow it with `jobs.wait`). */
+  readonly apps: ReturnType<typeof appsApi> & ReturnType<typeof upgradeApi>;
   readonly catalog: ReturnType<typeof catalogApi>;
   readonly installs: ReturnType<typeof installsApi>;
   /** Jobs of every kind: upgrade, uninstall, apply and drift (and installs) — poll, wait, list, retry, events. */
@@ -63,7 +64,7 @@ export class SvcClient {
     // The delete of a workspace takes force and purgeData; an item's delete has deleteLive (uninstall.ts).
     this.workspaces = { ...workspacesApi(t), ...workspacesUninstallApi(t) };
     this.items = { ...itemsApi(t), ...itemsUninstallApi(t) };
-    this.apps = appsApi(t);
+    this.apps = { ...appsApi(t), ...upgradeApi(t) };
     this.catalog = catalogApi(t);
     this.installs = installsApi(t);
     this.jobs = jobsApi(t);

@@ -71,6 +71,7 @@ export const OPERATIONS = {
   checkDrift: 'drift.check',
   lastDrift: 'drift.last',
   uninstallApp: 'apps.uninstall',
+  upgradeApp: 'apps.upgrade',
   getInstalledApp: 'workspaces.app',
   getItem: 'items.get',
   getItemContent: 'items.getContent',

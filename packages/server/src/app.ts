@@ -300,7 +300,7 @@ export async function buildApp(
   );
   await app.register(catalogRoutes(catalog));
   await app.register(installRoutes(installs));
-  await app.register(planRoutes(plans));
+  await app.register(planRoutes(plans, lifecycle.upgradePlans));
   await app.register(installedAppRoutes(installedApps));
   await app.register(lifecycleRoutes(lifecycle));
   await app.register(threadRoutes(thread));

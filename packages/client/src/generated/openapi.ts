@@ -1222,6 +1222,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workspaces/{workspaceId}/apps/{appId}/upgrade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upgrade an installed app to the catalog’s current version, merging each item with the user’s edits: 202 with the upgrade job to poll
+         * @description Per item, a three-way merge of the content the installed version shipped, the stored content (the user’s edits) and the new version’s: a change on one side is taken, and both sides changing the same part is a conflict step that writes nothing and shows both versions. Merged live items are applied to their live resources; items the new version adds are created; items it dropped are listed (dropped) and removed only with removeDropped true (a data store is always kept). The app records the new version only when no step conflicted or failed (else it stays at its version, partial). 409 app_current when the installed version is the catalog’s; 409 job_running while a job of the app runs.
+         */
+        post: operations["upgradeApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/workspaces/{workspaceId}/drift": {
         parameters: {
             query?: never;
@@ -1719,8 +1739,11 @@ export interface components {
         };
         InstallPlan: {
             appId: string;
+            /** @description upgrade: the version installed now */
+            fromVersion?: string;
             items: components["schemas"]["PlanItem"][];
             mode: string;
+            /** @description the catalog version installed (an upgrade: the version upgraded to) */
             version: string;
             workspaceId: string;
         };
@@ -1856,8 +1879,8 @@ export interface components {
             workspaceId: string;
         };
         PlanItem: {
-            /** @description create: the live resource does not exist; update: it differs from what would be sent (see diff); no-change; blocked: a gate stops it (see gate); failed: reading it failed (error, or code and message); stored: kept in the service only; uninstall: delete (its live resource and stored item), keep (a data store kept without purgeData) */
-            action: "create" | "update" | "no-change" | "blocked" | "failed" | "stored" | "delete" | "keep";
+            /** @description create: the live resource (an upgrade: the item) does not exist; update: it differs from what would be sent (see diff); no-change; blocked: a gate stops it (see gate); failed: reading it failed (error, or code and message); stored: kept in the service only; upgrade: conflict (see conflicts: nothing would be written), remove or keep (an item the new version dropped); uninstall: delete (its live resource and stored item), keep (a data store kept without purgeData) */
+            action: "create" | "update" | "no-change" | "blocked" | "failed" | "stored" | "conflict" | "remove" | "keep" | "delete";
             /** @description the backing calls an install makes for the item */
             calls?: {
                 /** @description what the call carries when the path does not say it: a KQL command, a T-SQL statement */
@@ -1883,6 +1906,17 @@ export interface components {
                 when?: "new" | "existing" | "accepted" | "pending" | "unseeded" | "missing" | "changed" | "conflict";
             }[];
             code?: string;
+            /** @description upgrade: the parts both the user and the new version changed */
+            conflicts?: {
+                /** @description the installed version’s value */
+                base: unknown;
+                /** @description the stored (edited) value, kept */
+                ours: unknown;
+                /** @description JSON pointer into the item’s content */
+                path: string;
+                /** @description the new version’s value */
+                theirs: unknown;
+            }[];
             /** @description uninstall with purgeData: a data store deleted, its data with it */
             dataLoss?: boolean;
             /** @description unified diff from the live resource (live/<part>) to what an install sends (install/<part>) */
@@ -6508,10 +6542,12 @@ export interface operations {
                     deploy?: boolean;
                     /** @description default shared */
                     mode?: "shared" | "dedicated";
-                    /** @description install (default), or uninstall of the app installed in workspaceId */
-                    operation?: "install" | "uninstall";
+                    /** @description install (default): what installing would do; upgrade: what upgrading the installed app to the catalog’s version would do; uninstall: what uninstalling the app installed in workspaceId would delete and keep */
+                    operation?: "install" | "upgrade" | "uninstall";
                     /** @description uninstall: plan deleting the data stores too */
                     purgeData?: boolean;
+                    /** @description upgrade: plan the removal of the items the new version dropped */
+                    removeDropped?: boolean;
                     /** @description dedicated mode only (and required there): every platform workspace and address must be assigned to the tenant by the deployment operator, and under the cloud’s allowed DNS suffixes */
                     targetOverrides?: {
                         /** @description the KQL cluster’s URI: https://host or host[:port], under the cloud’s DNS suffixes and assigned to the tenant */
@@ -12575,6 +12611,132 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["Job"];
+                        /** @description always true: every success answers ok true */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid input; the error names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller lacks the scope the operation needs, or a CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown id, or one of another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with existing state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request line and headers are over the size limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    upgradeApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description app id */
+                appId: string;
+                /** @description workspace id */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description remove the items the new version dropped (default false: list and keep them) */
+                    removeDropped?: boolean;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             202: {

@@ -2,8 +2,26 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PlannedCall } from '../catalog/routes.js';
 import { errors, Id, Ok } from '../http/schemas.js';
+import { InputError } from '../errors.js';
 import { PLAN_ACTIONS, PLAN_BOUND_MS, type PlanService } from './plan-service.js';
+import type { UpgradePlanner } from './plan-upgrade.js';
 import { Gate, InstallBodySchema } from './schemas.js';
+
+/** The plan's body: an install's, or (operation) the upgrade of the app installed in the workspace. */
+const PlanBodySchema = Type.Object(
+  {
+    ...InstallBodySchema.properties,
+    operation: Type.Optional(
+      Type.Union([Type.Literal('install'), Type.Literal('upgrade'), Type.Literal('uninstall')], {
+        description:
+          'install (default): what installing would do; upgrade: what upgrading the installed app to the catalog’s version would do; uninstall: what uninstalling the app installed in workspaceId would delete and keep',
+      }),
+    ),
+    removeDropped: Type.Optional(Type.Boolean({ description: 'upgrade: plan the removal of the items the new version dropped' })),
+    purgeData: Type.Optional(Type.Boolean({ description: 'uninstall: plan deleting the data stores too' })),
+  },
+  { additionalProperties: false },
+);
 
 const PlanItemSchema = Type.Object(
   {
@@ -14,7 +32,7 @@ const PlanItemSchema = Type.Object(
       PLAN_ACTIONS.map((a) => Type.Literal(a)),
       {
         description:
-          'create: the live resource does not exist; update: it differs from what would be sent (see diff); no-change; blocked: a gate stops it (see gate); failed: reading it failed (error, or code and message); stored: kept in the service only; uninstall: delete (its live resource and stored item), keep (a data store kept without purgeData)',
+          'create: the live resource (an upgrade: the item) does not exist; update: it differs from what would be sent (see diff); no-change; blocked: a gate stops it (see gate); failed: reading it failed (error, or code and message); stored: kept in the service only; upgrade: conflict (see conflicts: nothing would be written), remove or keep (an item the new version dropped); uninstall: delete (its live resource and stored item), keep (a data store kept without purgeData)',
       },
     ),
     resourceId: Type.Optional(Type.String({ description: 'the live resource, when it exists' })),
@@ -23,6 +41,17 @@ const PlanItemSchema = Type.Object(
     ),
     gate: Type.Optional(Type.Ref(Gate)),
     calls: Type.Optional(Type.Array(PlannedCall, { description: 'the backing calls an install makes for the item' })),
+    conflicts: Type.Optional(
+      Type.Array(
+        Type.Object({
+          path: Type.String({ description: 'JSON pointer into the item’s content' }),
+          base: Type.Unknown({ description: 'the installed version’s value' }),
+          ours: Type.Unknown({ description: 'the stored (edited) value, kept' }),
+          theirs: Type.Unknown({ description: 'the new version’s value' }),
+        }),
+        { description: 'upgrade: the parts both the user and the new version changed' },
+      ),
+    ),
     error: Type.Optional(Type.String({ description: 'the backing service’s error text, unmodified' })),
     code: Type.Optional(Type.String()),
     message: Type.Optional(Type.String()),
@@ -34,7 +63,8 @@ const PlanItemSchema = Type.Object(
 const InstallPlanSchema = Type.Object(
   {
     appId: Type.String(),
-    version: Type.String(),
+    version: Type.String({ description: 'the catalog version installed (an upgrade: the version upgraded to)' }),
+    fromVersion: Type.Optional(Type.String({ description: 'upgrade: the version installed now' })),
     workspaceId: Type.String(),
     mode: Type.String(),
     items: Type.Array(Type.Ref(PlanItemSchema)),
@@ -42,23 +72,9 @@ const InstallPlanSchema = Type.Object(
   { $id: 'InstallPlan' },
 );
 
-/** The install body, and the operation planned. */
-const PlanBodySchema = Type.Object(
-  {
-    ...InstallBodySchema.properties,
-    operation: Type.Optional(
-      Type.Union([Type.Literal('install'), Type.Literal('uninstall')], {
-        description: 'install (default), or uninstall of the app installed in workspaceId',
-      }),
-    ),
-    purgeData: Type.Optional(Type.Boolean({ description: 'uninstall: plan deleting the data stores too' })),
-  },
-  { additionalProperties: false },
-);
-
 /** The install's dry run. */
 export const planRoutes =
-  (service: PlanService): FastifyPluginAsyncTypebox =>
+  (service: PlanService, upgrades: UpgradePlanner): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.post(
       '/api/apps/:appId/plan',
@@ -80,7 +96,23 @@ export const planRoutes =
           response: { 200: Type.Object({ ok: Ok, plan: Type.Ref(InstallPlanSchema) }), ...errors(404, 504) },
         },
       },
-      async (req) => ({ ok: true as const, plan: await service.plan(req.caller!, req.params.appId, req.body) }),
+      async (req) => {
+        const { operation = 'install', removeDropped, purgeData, ...install } = req.body;
+        if (removeDropped !== undefined && operation !== 'upgrade')
+          throw new InputError('body/removeDropped is only accepted with operation "upgrade"', 'removeDropped');
+        if (purgeData !== undefined && operation !== 'uninstall')
+          throw new InputError('body/purgeData is only accepted with operation "uninstall"', 'purgeData');
+        if (operation === 'install') return { ok: true as const, plan: await service.plan(req.caller!, req.params.appId, install) };
+        // An upgrade or an uninstall works on the installed app as it is: its mode and target are its own.
+        const extra = (['deploy', 'mode', 'targetOverrides'] as const).find((f) => install[f] !== undefined);
+        if (extra)
+          throw new InputError(`body/${extra} is not accepted with operation "${operation}": the installed app keeps its own`, extra);
+        const plan =
+          operation === 'upgrade'
+            ? await upgrades.plan(req.caller!, req.params.appId, { workspaceId: install.workspaceId, removeDropped })
+            : await service.plan(req.caller!, req.params.appId, { workspaceId: install.workspaceId, operation, purgeData });
+        return { ok: true as const, plan };
+      },
     );
   };
 

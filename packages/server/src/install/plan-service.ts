@@ -16,9 +16,25 @@ import { planUninstall } from './plan-uninstall.js';
 import type { Db } from '../store/db.js';
 import type { WorkspaceService } from '../workspaces/workspace-service.js';
 import type { StepResult } from './types.js';
+import type { MergeConflict } from '../lifecycle/merge3.js';
 
-/** What an install would do to an item: create, update or leave its live resource, stop at a gate, or only store it. */
-export const PLAN_ACTIONS = ['create', 'update', 'no-change', 'blocked', 'failed', 'stored', 'delete', 'keep'] as const;
+/**
+ * What an install would do to an item: create, update or leave its live resource, stop at a gate, or only store it; an
+ * upgrade adds conflict (the user's edit and the new version change the same part), remove and keep (dropped items); an
+ * uninstall delete and keep.
+ */
+export const PLAN_ACTIONS = [
+  'create',
+  'update',
+  'no-change',
+  'blocked',
+  'failed',
+  'stored',
+  'conflict',
+  'remove',
+  'keep',
+  'delete',
+] as const;
 export type PlanAction = (typeof PLAN_ACTIONS)[number];
 
 /** One item of a plan: its action, the unified diff of an update, the gate that blocks it, the calls an install makes. */
@@ -31,6 +47,8 @@ export interface PlanItem {
   diff?: string;
   gate?: RemediationGate;
   calls?: PlannedCall[];
+  /** An upgrade's conflicting parts (JSON pointers into the content) with the three versions. */
+  conflicts?: MergeConflict[];
   /** A failed read: the backing service's text, unmodified, or the service's own code and message. */
   error?: string;
   code?: string;
@@ -46,6 +64,8 @@ export type PlanBody = InstallBody & { operation?: 'install' | 'uninstall'; purg
 export interface InstallPlan {
   appId: string;
   version: string;
+  /** An upgrade's plan: the version installed now (`version` is the one upgraded to). */
+  fromVersion?: string;
   workspaceId: string;
   mode: string;
   items: PlanItem[];
@@ -156,7 +176,7 @@ const head = (item: CatalogItem) => ({ key: item.key, itemType: item.itemType, d
  * `created` are the dependencies the install creates first: what the item would send may depend on them (an
  * eventstream's destination is the KQL database's item id), so a refusal to build it is no verdict yet.
  */
-async function planItem(
+export async function planItem(
   ctx: ProvisionContext,
   created: string[],
 ): Promise<{ item: PlanItem; resourceId?: string; secondaryIds?: Record<string, string> }> {

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
 import type { Catalog, CatalogItem, CuratedApp } from '../catalog/types.js';
 import { expandSeedTokens } from '../catalog/seed-tokens.js';
@@ -9,7 +7,8 @@ import type { Backends, ProvisionContext } from '../provisioning/context.js';
 import { dependenciesOf, provisionerOf } from '../item-types/index.js';
 import { installTarget, targetRecord, type ResolvedTarget } from '../provisioning/targets.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
-import { newEtag } from '../items/item-service.js';
+import { upsertCatalogItem } from './item-upsert.js';
+import { recordAppEdges } from './thread-edges.js';
 import type { JobRecord, StepRow } from './job-rows.js';
 import type { JobStore } from './job-store.js';
 import { failedStep } from './step-failure.js';
@@ -115,7 +114,7 @@ export class InstallRunner {
       const item = app.items[step.stepIndex]!;
       let id = step.cosmosItemId;
       if (!id) {
-        id = await this.upsertItem(job, app, item, now);
+        id = await upsertCatalogItem(this.deps.db, { tenantId: job.tenantId, workspaceId: job.workspaceId, appId: app.id }, item, now);
         installed.push({ itemType: item.itemType, id, displayName: item.displayName, status: 'created' });
         await write(
           { createdItems: installed.length, installed, percentComplete: creatingPercent(installed.length, steps.length) },
@@ -129,20 +128,6 @@ export class InstallRunner {
     }
     await write({ createdItems: installed.length, installed, percentComplete: 35 });
     return installed;
-  }
-
-  private async upsertItem(job: JobRecord, app: CuratedApp, item: CatalogItem, now: Date): Promise<string> {
-    const content = JSON.stringify(expandSeedTokens(item.content, now));
-    const result = await sql<{ id: string }>`
-      INSERT INTO items (id, tenant_id, workspace_id, item_type, display_name, description, content, etag, content_source, app_id, seeded_at)
-      VALUES (${randomUUID()}, ${job.tenantId}, ${job.workspaceId}, ${item.itemType}, ${item.displayName}, ${item.description}, ${content}::jsonb, ${newEtag()}, 'catalog', ${app.id}, ${now.toISOString()})
-      ON CONFLICT (workspace_id, item_type, lower(display_name)) DO UPDATE SET
-        content = CASE WHEN items.content_source = 'user' THEN items.content ELSE EXCLUDED.content END,
-        etag = CASE WHEN items.content_source = 'user' THEN items.etag ELSE EXCLUDED.etag END,
-        seeded_at = CASE WHEN items.content_source = 'user' THEN items.seeded_at ELSE EXCLUDED.seeded_at END,
-        description = EXCLUDED.description, app_id = EXCLUDED.app_id, updated_at = now()
-      RETURNING id`.execute(this.deps.db);
-    return result.rows[0]!.id;
   }
 
   /**
@@ -225,31 +210,8 @@ export class InstallRunner {
 
   /** Records the thread edges the app declares, in one statement (idempotent). */
   private async recordThread(job: JobRecord, app: CuratedApp, steps: StepRow[]) {
-    const idByKey = new Map(steps.map((s) => [s.itemKey, s.cosmosItemId]));
-    const rows = app.edges.flatMap((edge) => {
-      const from = idByKey.get(edge.from);
-      const to = idByKey.get(edge.to);
-      return from && to
-        ? [
-            {
-              id: randomUUID(),
-              tenant_id: job.tenantId,
-              workspace_id: job.workspaceId,
-              from_item_id: from,
-              to_item_id: to,
-              kind: edge.kind,
-              source: 'app',
-            },
-          ]
-        : [];
-    });
-    if (!rows.length) return;
     try {
-      await this.deps.db
-        .insertInto('thread_edges')
-        .values(rows)
-        .onConflict((oc) => oc.doNothing())
-        .execute();
+      await recordAppEdges(this.deps.db, job, app, new Map(steps.map((s) => [s.itemKey, s.cosmosItemId])));
     } catch (err) {
       // The workspace (and with it its items) was deleted while the job ran: there is no thread left to record into,
       // and the job still finishes rather than being resumed forever.

@@ -7,6 +7,9 @@ import { driftKind } from './drift-kind.js';
 import { DriftService } from './drift-service.js';
 import { JobService } from './job-service.js';
 import { LifecycleRunner } from './lifecycle-runner.js';
+import { UpgradePlanner } from '../install/plan-upgrade.js';
+import { upgradeKind } from './upgrade-kind.js';
+import { UpgradeService } from './upgrade-service.js';
 import type { StoredAppDeps } from './stored-app.js';
 import { uninstallKind } from './uninstall-kind.js';
 import { UninstallService } from './uninstall-service.js';
@@ -32,7 +35,7 @@ export function buildLifecycle(deps: LifecycleDeps) {
     handlers: {
       apply: applyKind(stored),
       drift: driftKind({ ...stored, jobs }),
-      upgrade: unsupported('upgrade'),
+      upgrade: upgradeKind(stored),
       uninstall: uninstallKind(stored),
     },
   });
@@ -40,8 +43,10 @@ export function buildLifecycle(deps: LifecycleDeps) {
   const applies = new ApplyService({ db: stored.db, jobs, workspaces, onAccepted: poke });
   const drift = new DriftService({ db: stored.db, jobs, jobService, workspaces, onAccepted: poke });
   const uninstalls = new UninstallService({ db: stored.db, jobs, workspaces, onAccepted: poke });
+  const upgrades = new UpgradeService({ db: stored.db, jobs, catalog: stored.catalog, workspaces, onAccepted: poke });
+  const upgradePlans = new UpgradePlanner({ ...stored, workspaces });
   const runners = { upgrade: runner, uninstall: runner, apply: runner, drift: runner };
-  return { runners, jobs: jobService, applies, drift, uninstalls };
+  return { runners, jobs: jobService, applies, drift, uninstalls, upgrades, upgradePlans };
 }
 
 /** A kind whose handler is not built yet: its jobs end failed with a report saying so (none can be accepted). */

@@ -4,6 +4,7 @@ import { DRIFT_SCHEMAS, driftRoutes } from './drift-routes.js';
 import type { buildLifecycle } from './index.js';
 import { jobRoutes } from './job-routes.js';
 import { uninstallRoutes } from './uninstall-routes.js';
+import { upgradeRoutes } from './upgrade-routes.js';
 
 import { JOB_SCHEMAS as BASE_SCHEMAS } from './schemas.js';
 
@@ -18,4 +19,5 @@ export const lifecycleRoutes =
     await app.register(applyRoutes(lifecycle.applies, lifecycle.jobs));
     await app.register(driftRoutes(lifecycle.drift, lifecycle.jobs));
     await app.register(uninstallRoutes(lifecycle.uninstalls, lifecycle.jobs));
+    await app.register(upgradeRoutes(lifecycle.upgrades, lifecycle.jobs));
   };

@@ -132,7 +132,10 @@ export class WorkspaceService {
   async delete(caller: Caller, id: string, opts: { force?: boolean; purgeData?: boolean } = {}): Promise<{ jobId: string } | undefined> {
     await this.get(caller, id);
     if (this.busy && (await this.busy(caller.tenantId, id))) {
-      throw new ConflictError('A job (an install, upgrade, uninstall, apply or drift check) is running in this workspace; wait for it to finish', 'workspace_busy');
+      throw new ConflictError(
+        'A job (an install, upgrade, uninstall, apply or drift check) is running in this workspace; wait for it to finish',
+        'workspace_busy',
+      );
     }
     const apps = this.uninstaller ? await this.uninstaller.installedApps(caller.tenantId, id) : [];
     if (apps.length && !opts.force)
