@@ -7,13 +7,25 @@
 //   - no backing resource is duplicated (platform items per workspace and type, KQL databases, search indexes,
 //     paginated reports per group);
 //   - no request was lost: the poller of each job never saw it vanish (404), answer 5xx, or go backwards.
+// The app lifecycle runs through the same chaos: every fourth finished install is uninstalled at once (half of them with
+// purgeData), and after the installs the catalog is rolled to a new version of one app (both processes restarted on it,
+// one at a time) and every install of that app still in place is upgraded while the kills go on. Then also:
+//   - every upgrade and uninstall job ended terminal, its steps each recorded once, failures only from injected faults;
+//   - a done uninstall left no installed app, and none of the app's stored items but kept data stores; a done upgrade
+//     left the app at the new version;
+//   - nothing is orphaned: every platform item, KQL database and search index the run made is one a stored item still
+//     names as its live resource.
 // Settings (environment): DATABASE_URL (required), CHAOS_INSTALLS (100), CHAOS_PARALLEL installs in flight (12),
 // CHAOS_FAULT_RATE per fault kind and backing call (0.03), CHAOS_KILL_MS mean time between kills (6000).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { loadCatalog } from '../../packages/server/src/catalog/load-catalog.js';
 import { provisionedAtInstall } from '../../packages/server/src/install/install-service.js';
 import { dependenciesOf } from '../../packages/server/src/item-types/index.js';
 import { jobEvents, sleep } from '../../packages/server/test/service-process.js';
+import { CATALOG_V2_DIR } from '../../packages/server/test/catalog-v2-fixture.js';
 import { Cluster, freshDatabase, withSandbox, type Sandbox } from '../lib/cluster.js';
 
 const INSTALLS = Number(process.env.CHAOS_INSTALLS ?? 100);
@@ -25,6 +37,16 @@ const FAULTED = ['dataPlatform', 'arm', 'kql', 'search', 'oneLake'] as const;
 /** The text each injected answer carries, so a report can be matched to what was injected. */
 const injectedText = (status: number, service: string) => `Chaos: injected ${status} from ${service}`;
 const PHASES = ['creating-items', 'provisioning', 'finalizing', 'done'];
+
+/** The app whose catalog version is rolled mid-run, and the catalog it rolls to (the shipped apps, that one at v2). */
+const ROLLED = 'app-lakehouse-inspector';
+function rolledCatalog(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-chaos-catalog-'));
+  const shipped = path.resolve(import.meta.dirname, '../../catalog/apps');
+  for (const app of fs.readdirSync(shipped))
+    fs.cpSync(path.join(app === ROLLED ? CATALOG_V2_DIR : shipped, app), path.join(dir, app), { recursive: true });
+  return dir;
+}
 
 const violations: string[] = [];
 const violate = (msg: string) => {
@@ -61,6 +83,7 @@ function killer(cluster: Cluster, stop: () => boolean) {
 }
 
 interface Tracked {
+  kind: 'install' | 'uninstall' | 'upgrade';
   jobId: string;
   appId: string;
   workspaceId: string;
@@ -72,14 +95,14 @@ interface Tracked {
 async function poll(cluster: Cluster, t: Tracked, deadline: number) {
   let last: { phase: number; percent: number } | undefined;
   for (;;) {
-    const r = await cluster.call('GET', `/api/apps/install-jobs/${t.jobId}`);
+    const r = await cluster.call('GET', t.kind === 'install' ? `/api/apps/install-jobs/${t.jobId}` : `/api/jobs/${t.jobId}`);
     t.polls++;
     if (r.status !== 200) {
       violate(`job ${t.jobId}: GET answered ${r.status} (process ${r.slot}): ${JSON.stringify(r.body)}`);
       if (r.status === 404) return;
     } else {
       const job = r.body.job;
-      const phase = PHASES.indexOf(job.phase);
+      const phase = t.kind === 'install' ? PHASES.indexOf(job.phase) : 0;
       if (last && (phase < last.phase || job.percentComplete < last.percent)) {
         violate(`job ${t.jobId}: went back from ${PHASES[last.phase]} ${last.percent} % to ${job.phase} ${job.percentComplete} %`);
       }
@@ -104,14 +127,42 @@ async function startInstall(cluster: Cluster, appId: string, i: number): Promise
   const workspaceId = ws.body.workspace.id;
   for (;;) {
     const r = await cluster.call('POST', `/api/apps/${appId}/install`, { workspaceId }).catch(() => undefined);
-    if (r && r.status === 202 && r.failovers === 0) return [{ jobId: r.body.jobId, appId, workspaceId, polls: 0 }];
+    if (r && r.status === 202 && r.failovers === 0) return [{ kind: 'install', jobId: r.body.jobId, appId, workspaceId, polls: 0 }];
     if (r && r.status !== 202) throw new Error(`install: ${r.status} ${JSON.stringify(r.body)}`);
     // The answer may have been lost after the job was written: whatever the workspace holds is ours to follow.
     const list = await cluster.call('GET', `/api/apps/install-jobs?workspaceId=${workspaceId}`);
-    const jobs = (list.body.jobs as Array<{ id: string }>).map((j) => ({ jobId: j.id, appId, workspaceId, polls: 0 }));
-    if (r) for (const j of [r.body.jobId]) if (!jobs.some((x) => x.jobId === j)) jobs.push({ jobId: j, appId, workspaceId, polls: 0 });
+    const jobs: Tracked[] = (list.body.jobs as Array<{ id: string }>).map((j) => ({
+      kind: 'install',
+      jobId: j.id,
+      appId,
+      workspaceId,
+      polls: 0,
+    }));
+    if (r)
+      for (const j of [r.body.jobId])
+        if (!jobs.some((x) => x.jobId === j)) jobs.push({ kind: 'install', jobId: j, appId, workspaceId, polls: 0 });
     if (jobs.length) return jobs;
   }
+}
+
+/**
+ * Starts an upgrade or an uninstall of an installed app; an answer lost with its connection is resolved by listing the
+ * workspace's jobs of that kind. A 409 (a job of the app is running, or the app is current) starts nothing.
+ */
+async function startLifecycle(cluster: Cluster, kind: 'uninstall' | 'upgrade', t: Tracked, purgeData: boolean): Promise<Tracked[]> {
+  const url =
+    kind === 'upgrade'
+      ? `/api/workspaces/${t.workspaceId}/apps/${t.appId}/upgrade`
+      : `/api/workspaces/${t.workspaceId}/apps/${t.appId}?purgeData=${purgeData}`;
+  const r = await cluster.call(kind === 'upgrade' ? 'POST' : 'DELETE', url, kind === 'upgrade' ? {} : undefined).catch(() => undefined);
+  const mine = (id: string): Tracked => ({ kind, jobId: id, appId: t.appId, workspaceId: t.workspaceId, polls: 0 });
+  if (r && r.status === 202 && r.failovers === 0) return [mine(r.body.job.id)];
+  if (r && r.status !== 202) {
+    if (r.status !== 409) violate(`${kind} of ${t.appId} in ${t.workspaceId}: ${r.status} ${JSON.stringify(r.body)}`);
+    return [];
+  }
+  const list = await cluster.call('GET', `/api/workspaces/${t.workspaceId}/jobs?kind=${kind}`);
+  return (list.body.jobs as Array<{ id: string }>).map((j) => mine(j.id));
 }
 
 async function checkEvents(cluster: Cluster, t: Tracked, liveSteps: number[]) {
@@ -127,10 +178,14 @@ async function checkEvents(cluster: Cluster, t: Tracked, liveSteps: number[]) {
     if (n > 1) violate(`job ${t.jobId}: step ${step} recorded ${n} times (ran twice)`);
   for (const [step, n] of count('item-created', (d) => d.stepIndex))
     if (n > 1) violate(`job ${t.jobId}: item of step ${step} stored ${n} times`);
+  const done = events.filter((e) => e.kind === 'done').length;
+  if (t.kind !== 'install') {
+    if (done !== 1) violate(`${t.kind} job ${t.jobId}: ${done} done events`);
+    return;
+  }
   const steps = [...count('step', (d) => d.stepIndex).keys()].sort((a: any, b: any) => a - b);
   if (t.job?.deploy !== false && JSON.stringify(steps) !== JSON.stringify(liveSteps))
     violate(`job ${t.jobId}: step events ${JSON.stringify(steps)}, live steps ${JSON.stringify(liveSteps)}`);
-  const done = events.filter((e) => e.kind === 'done').length;
   if (done !== 1) violate(`job ${t.jobId}: ${done} done events`);
 }
 
@@ -152,6 +207,7 @@ async function main() {
     await withSandbox(async (sb) => {
       const cluster = await Cluster.create(sb, db.url, 2, { SVC_INSTALL_LEASE_MS: String(LEASE_MS), SVC_WORKER_POLL_MS: '200' });
       try {
+        const seeded = new Set(((await sb.admin.state()).dataPlatform.workspaces as any[]).flatMap((w) => w.items.map((i: any) => i.id)));
         await injectFaults(sb);
         console.log(
           `bench/chaos: ${INSTALLS} installs (${PARALLEL} in flight) on 2 processes sharing ${db.url.replace(/\/\/[^@]*@/, '//')}`,
@@ -163,6 +219,7 @@ async function main() {
         const k = killer(cluster, () => stopping);
         const deadline = Date.now() + Number(process.env.CHAOS_DEADLINE_MS ?? 15 * 60_000);
         let next = 0;
+        const uninstalled = new Set<string>();
         const worker = async () => {
           while (next < INSTALLS) {
             const i = next++;
@@ -170,10 +227,37 @@ async function main() {
             const jobs = await startInstall(cluster, app.id, i);
             tracked.push(...jobs);
             await Promise.all(jobs.map((j) => poll(cluster, j, deadline)));
+            // Every fourth install is uninstalled at once (every eighth with purgeData), under the same faults and kills.
+            if (i % 4 === 1 && jobs[0]) {
+              const removal = await startLifecycle(cluster, 'uninstall', jobs[0], i % 8 === 1);
+              tracked.push(...removal);
+              uninstalled.add(jobs[0].workspaceId);
+              await Promise.all(removal.map((j) => poll(cluster, j, deadline)));
+            }
           }
         };
         await Promise.all(Array.from({ length: PARALLEL }, worker));
+
+        // A catalog release: both processes restarted on it, one at a time, then every install of the rolled app upgraded.
+        const catalogDir = rolledCatalog();
+        cluster.settings.SVC_CATALOG_DIR = catalogDir;
+        for (const slot of cluster.slots) {
+          while (!slot.healthy) await sleep(200); // the killer restarts it
+          await cluster.kill(slot);
+          await cluster.start(slot);
+        }
+        const toUpgrade = tracked.filter((t) => t.kind === 'install' && t.appId === ROLLED && !uninstalled.has(t.workspaceId));
+        let u = 0;
+        const upgrader = async () => {
+          while (u < toUpgrade.length) {
+            const jobs = await startLifecycle(cluster, 'upgrade', toUpgrade[u++]!, false);
+            tracked.push(...jobs);
+            await Promise.all(jobs.map((j) => poll(cluster, j, deadline)));
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(PARALLEL, 4) }, upgrader));
         stopping = true;
+        fs.rmSync(catalogDir, { recursive: true, force: true });
         await k.done;
         kills = k.kills();
         for (const s of cluster.slots) if (!s.healthy) await cluster.start(s);
@@ -195,7 +279,30 @@ async function main() {
         let failedSteps = 0;
         const byStatus: Record<string, number> = {};
         const stepStatus: Record<string, number> = {};
-        for (const t of tracked) {
+        const lifecycle: Record<string, number> = {};
+        for (const t of tracked.filter((x) => x.kind !== 'install')) {
+          if (!t.job) continue;
+          lifecycle[`${t.kind} ${t.job.status}`] = (lifecycle[`${t.kind} ${t.job.status}`] ?? 0) + 1;
+          for (const s of t.job.steps) {
+            stepStatus[`${t.kind}:${s.result?.status}`] = (stepStatus[`${t.kind}:${s.result?.status}`] ?? 0) + 1;
+            if (!s.result) violate(`${t.kind} job ${t.jobId}: step ${s.stepIndex} has no result`);
+            else if ((s.result.status === 'failed' || s.result.status === 'remediation') && !failureMatchesInjected(s.result))
+              violate(
+                `${t.kind} job ${t.jobId} step ${s.stepIndex} ${s.itemType} failed without an injected fault: ${JSON.stringify(s.result).slice(0, 600)}`,
+              );
+          }
+          const app = await cluster.call('GET', `/api/workspaces/${t.workspaceId}/apps/${t.appId}`);
+          if (t.kind === 'uninstall' && t.job.status === 'done') {
+            if (app.status !== 404) violate(`uninstall ${t.jobId}: the app is still installed (${app.status})`);
+            const items = await cluster.call('GET', `/api/workspaces/${t.workspaceId}/items?limit=200`);
+            for (const item of items.body.items ?? [])
+              if (item.appId === t.appId) violate(`uninstall ${t.jobId}: item ${item.displayName} of the app is still stored`);
+          }
+          if (t.kind === 'upgrade' && t.job.status === 'done' && app.body?.app?.version !== t.job.options.toVersion)
+            violate(`upgrade ${t.jobId}: the app is at ${app.body?.app?.version}, not ${t.job.options.toVersion}`);
+          await checkEvents(cluster, t, []);
+        }
+        for (const t of tracked.filter((x) => x.kind === 'install')) {
           const app = catalog.get(t.appId)!;
           const liveSteps = app.items.map((i, n) => (provisionedAtInstall(i.itemType) ? n : -1)).filter((n) => n >= 0);
           if (!t.job) continue;
@@ -261,6 +368,23 @@ async function main() {
             `paginated report (group ${group})`,
           );
         }
+        // Nothing orphaned: every platform item the run left is one a stored item still names as its live resource.
+        const store = new pg.Client({ connectionString: db.url });
+        await store.connect();
+        const named = new Set(
+          (
+            await store.query(
+              `SELECT provisioning->>'resourceId' AS id FROM items WHERE provisioning->>'resourceId' IS NOT NULL AND coalesce((provisioning->>'deleted')::boolean, false) = false`,
+            )
+          ).rows.map((r: { id: string }) => r.id),
+        );
+        // A step that failed after its create answered leaves the item unnamed, but a stored item of its name finds it again.
+        const names = new Set((await store.query(`SELECT lower(display_name) AS n FROM items`)).rows.map((r: { n: string }) => r.n));
+        await store.end();
+        for (const ws of state.dataPlatform.workspaces as any[])
+          for (const item of ws.items)
+            if (!seeded.has(item.id) && !named.has(item.id) && !names.has(item.displayName.toLowerCase()))
+              violate(`orphan: platform item ${item.type} '${item.displayName}' (${item.id}) is named by no stored item`);
         const requests = await sb.admin.requests();
         const faulted = requests.filter((r) => r.fault).length;
 
@@ -270,6 +394,11 @@ async function main() {
           `jobs: ${tracked.length} (${Object.entries(byStatus)
             .map(([s, n]) => `${s} ${n}`)
             .join(', ')}); resumed after a kill: ${attempts}`,
+        );
+        console.log(
+          `lifecycle jobs: ${Object.entries(lifecycle)
+            .map(([s, n]) => `${s} ${n}`)
+            .join(', ')}`,
         );
         console.log(
           `steps: ${Object.entries(stepStatus)

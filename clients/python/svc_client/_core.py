@@ -104,6 +104,10 @@ def _result(op: Operation, response: httpx.Response) -> Any:
     if op.unwrap is None:
         return {k: v for k, v in body.items() if k != "ok"}
     if body.get(op.unwrap) is None:
+        # An operation with two successes answers one payload key each (a delete: 200 `deleted`, or 202 `job`).
+        rest = [k for k in body if k != "ok"]
+        if len(rest) == 1 and not op.paged:
+            return body[rest[0]]
         raise SvcProtocolError(f"{op.operation_id}: the answer has no {op.unwrap!r}")
     if op.paged:
         return Page(body[op.unwrap], body.get("nextCursor"))

@@ -37,6 +37,26 @@ class Client(Operations):
         """Re-open a failed or remediation step of a finished job (202): the job, running again; `.wait()` polls it."""
         return JobHandle(self, super().retry_job_step(job_id, step_index))
 
+    def check_drift(self, workspace_id: str) -> "JobHandle":  # type: ignore[override]
+        """Check every live item of the workspace against its backing service (202): the drift job; `.wait()` polls it."""
+        return JobHandle(self, super().check_drift(workspace_id))
+
+    def upgrade(self, workspace_id: str, app_id: str, *, remove_dropped: bool = False) -> "JobHandle":
+        """Upgrade the installed app to the catalog's version (202): the upgrade job; `.wait()` polls it until it finishes."""
+        return JobHandle(self, self.upgrade_app(workspace_id, app_id, {"removeDropped": remove_dropped}))
+
+    def uninstall(self, workspace_id: str, app_id: str, *, purge_data: bool = False) -> "JobHandle":
+        """Uninstall the app (202): the uninstall job; data stores are kept unless `purge_data`; `.wait()` polls it."""
+        return JobHandle(self, self.uninstall_app(workspace_id, app_id, purge_data="true" if purge_data else "false"))
+
+    def delete_item_live(self, workspace_id: str, item_id: str) -> "JobHandle":
+        """Delete the item and its live resource (202): the uninstall job of the item; `.wait()` polls it."""
+        return JobHandle(self, self.delete_item(workspace_id, item_id, delete_live="true"))  # type: ignore[arg-type]
+
+    def delete_workspace_with_apps(self, workspace_id: str, *, purge_data: bool = False) -> "JobHandle":
+        """Uninstall every app of the workspace and delete it (force, 202): the job; `.wait()` polls it."""
+        return JobHandle(self, self.delete_workspace(workspace_id, force="true", purge_data="true" if purge_data else "false"))  # type: ignore[arg-type]
+
     def wait_for_job(self, job_id: str, *, timeout: float = WAIT_TIMEOUT, interval: float = POLL_INTERVAL) -> Job:
         """Polls a job of any kind (install, upgrade, uninstall, apply, drift) every `interval` seconds until it is not running; returns the final job."""
         deadline = time.monotonic() + timeout
@@ -95,6 +115,18 @@ class AsyncClient(AsyncOperations):
     async def retry_job_step(self, job_id: str, step_index: str) -> "AsyncJobHandle":  # type: ignore[override]
         """Re-open a failed or remediation step of a finished job (202): the job, running again; `await .wait()` polls it."""
         return AsyncJobHandle(self, await super().retry_job_step(job_id, step_index))
+
+    async def check_drift(self, workspace_id: str) -> "AsyncJobHandle":  # type: ignore[override]
+        """Check every live item of the workspace against its backing service (202): the drift job; `await .wait()` polls it."""
+        return AsyncJobHandle(self, await super().check_drift(workspace_id))
+
+    async def upgrade(self, workspace_id: str, app_id: str, *, remove_dropped: bool = False) -> "AsyncJobHandle":
+        """Upgrade the installed app to the catalog's version (202): the upgrade job; `await .wait()` polls it."""
+        return AsyncJobHandle(self, await self.upgrade_app(workspace_id, app_id, {"removeDropped": remove_dropped}))
+
+    async def uninstall(self, workspace_id: str, app_id: str, *, purge_data: bool = False) -> "AsyncJobHandle":
+        """Uninstall the app (202): the uninstall job; data stores are kept unless `purge_data`; `await .wait()` polls it."""
+        return AsyncJobHandle(self, await self.uninstall_app(workspace_id, app_id, purge_data="true" if purge_data else "false"))
 
     async def wait_for_job(self, job_id: str, *, timeout: float = WAIT_TIMEOUT, interval: float = POLL_INTERVAL) -> Job:
         """Polls a job of any kind every `interval` seconds until it is not running; returns the final job."""

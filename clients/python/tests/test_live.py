@@ -208,6 +208,29 @@ def test_apply_an_edited_item_and_wait_for_the_job(client: Client, workspace: di
         client.get_job("no-such-job")
 
 
+def test_drift_upgrade_guard_and_uninstall_through_the_client(client: Client, workspace: dict) -> None:
+    job = client.install_app("app-pipeline-designer", {"workspaceId": workspace["id"]}).wait(interval=0.2, timeout=180)
+    assert job["status"] == "done", job
+    drift = client.check_drift(workspace["id"]).wait(interval=0.2, timeout=180)
+    assert drift["kind"] == "drift" and drift["status"] == "done", drift
+    last = client.last_drift(workspace["id"])
+    assert last["job"]["id"] == drift["id"] and all(i["status"] == "in-sync" for i in last["items"]), last
+    with pytest.raises(SvcConflictError):
+        client.upgrade(workspace["id"], "app-pipeline-designer")  # the installed version is the catalog's
+    with pytest.raises(SvcConflictError):
+        client.delete_workspace(workspace["id"])  # installed apps: uninstall them first, or force
+    plan = client.plan("app-pipeline-designer", {"workspaceId": workspace["id"], "operation": "uninstall"})
+    assert {i["action"] for i in plan["items"]} <= {"delete", "keep"}
+    gone = client.uninstall(workspace["id"], "app-pipeline-designer").wait(interval=0.2, timeout=180)
+    assert gone["kind"] == "uninstall" and gone["status"] == "done", gone
+    with pytest.raises(SvcNotFoundError):
+        client.get_installed_app(workspace["id"], "app-pipeline-designer")
+    scratch = client.create_item(workspace["id"], {"itemType": "notebook", "displayName": "Scratch", "content": {"language": "python", "cells": []}, "deploy": True})
+    client.wait_for_job(scratch["provisioning"]["jobId"], interval=0.2)
+    deleted = client.delete_item_live(workspace["id"], scratch["id"]).wait(interval=0.2, timeout=180)
+    assert deleted["steps"][0]["result"]["status"] == "deleted", deleted
+
+
 def test_unknown_install_job_and_app_raise_not_found(client: Client, workspace: dict) -> None:
     with pytest.raises(SvcNotFoundError):
         client.get_install_job("no-such-job")

@@ -48,18 +48,3 @@ export function buildLifecycle(deps: LifecycleDeps) {
   const runners = { upgrade: runner, uninstall: runner, apply: runner, drift: runner };
   return { runners, jobs: jobService, applies, drift, uninstalls, upgrades, upgradePlans };
 }
-
-/** A kind whose handler is not built yet: its jobs end failed with a report saying so (none can be accepted). */
-function unsupported(kind: string) {
-  return {
-    order: 'ordered' as const,
-    prepare: async () => undefined,
-    runStep: async () => ({
-      status: 'failed' as const,
-      code: 'not_supported',
-      message: `${kind} jobs are not supported by this version`,
-      steps: [],
-    }),
-    finish: async () => {},
-  };
-}

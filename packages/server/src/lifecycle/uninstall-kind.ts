@@ -3,6 +3,7 @@ import type { JobRecord, LifecycleStepRow } from '../install/job-rows.js';
 import type { JobStatus } from '../install/types.js';
 import { removerOf } from '../item-types/index.js';
 import type { Db } from '../store/db.js';
+import { claimForDelete, markDeleting } from './delete-claim.js';
 import { recordDeleted } from './item-state.js';
 import type { KindHandler } from './lifecycle-runner.js';
 import { loadStoredApp, type StoredApp, type StoredAppDeps, storedContext } from './stored-app.js';
@@ -104,45 +105,6 @@ async function uninstallStep(
     if (!live?.deleting) await markDeleting(deps.db, job.tenantId, item.itemId, false);
     throw err;
   }
-}
-
-/**
- * Marks the item's delete as under way, unless another stored item (of any workspace) uses the same live resource and
- * is not being deleted itself: then answers it (its workspace's name only when it is the caller's tenant's). Two
- * uninstalls of the last two users of one resource are serialized on a lock of the resource id, so exactly one deletes it.
- */
-async function claimForDelete(db: Db, tenantId: string, itemId: string, itemType: string, resourceId: string) {
-  return db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(hashtext(${`svc-live:${resourceId}`}))`.execute(trx);
-    const other = await trx
-      .selectFrom('items')
-      .innerJoin('workspaces', 'workspaces.id', 'items.workspace_id')
-      .select(['items.tenant_id', 'workspaces.name'])
-      .where('items.id', '<>', itemId)
-      .where('items.item_type', '=', itemType)
-      .where(sql<boolean>`items.provisioning->>'resourceId' = ${resourceId}`)
-      .where(sql<boolean>`coalesce((items.provisioning->>'deleting')::boolean, false) = false`)
-      .where(sql<boolean>`coalesce((items.provisioning->>'deleted')::boolean, false) = false`)
-      .orderBy(sql`items.tenant_id = ${tenantId}`, 'desc')
-      .executeTakeFirst();
-    if (other) return { workspace: other.tenant_id === tenantId ? other.name : undefined };
-    await markDeleting(trx, tenantId, itemId, true);
-    return undefined;
-  });
-}
-
-/** Sets or clears the item's "delete under way" marker on its live record. */
-async function markDeleting(db: Db, tenantId: string, itemId: string, on: boolean) {
-  await db
-    .updateTable('items')
-    .set({
-      provisioning: on
-        ? sql`coalesce(provisioning, '{}'::jsonb) || '{"deleting": true}'::jsonb`
-        : sql`coalesce(provisioning, '{}'::jsonb) - 'deleting'`,
-    })
-    .where('id', '=', itemId)
-    .where('tenant_id', '=', tenantId)
-    .execute();
 }
 
 /**

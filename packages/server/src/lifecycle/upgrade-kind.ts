@@ -3,6 +3,7 @@ import type { CatalogItem, CuratedApp } from '../catalog/types.js';
 import type { JobRecord, LifecycleStepRow } from '../install/job-rows.js';
 import { upsertCatalogItem } from '../install/item-upsert.js';
 import { isItemTypeId, removerOf } from '../item-types/index.js';
+import { claimForDelete } from './delete-claim.js';
 import { newEtag } from '../items/item-service.js';
 import { applyStep } from './apply-kind.js';
 import { type LiveRecord, recordDeleted } from './item-state.js';
@@ -178,7 +179,15 @@ async function dropStep(
   const log: string[] = [];
   let removed = false;
   const resourceId = part.live?.resourceId;
-  if (step.live && remover && resourceId && !part.live?.deleted) {
+  const sharer =
+    step.live && remover && resourceId && !part.live?.deleted
+      ? await claimForDelete(deps.db, job.tenantId, part.itemId, step.itemType, resourceId)
+      : undefined;
+  if (sharer)
+    log.push(
+      `kept the live resource ${resourceId}: another item still uses it${sharer.workspace ? ` (in workspace '${sharer.workspace}')` : ''}`,
+    );
+  else if (step.live && remover && resourceId && !part.live?.deleted) {
     const ctx = storedContext(deps, scope.stored, step.itemKey, (line) => log.push(line));
     removed = (await remover.remove(ctx, resourceId)).removed;
     await recordDeleted(deps.db, job.tenantId, part.itemId);
