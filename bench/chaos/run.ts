@@ -168,7 +168,12 @@ async function startLifecycle(cluster: Cluster, kind: 'uninstall' | 'upgrade', t
 async function checkEvents(cluster: Cluster, t: Tracked, liveSteps: number[]) {
   // The stream ends once the job is terminal (server-sent events, read whole).
   const alive = cluster.alive()[0]!;
-  const events = await jobEvents(alive.base, t.jobId, { authorization: `Bearer ${cluster.token}` });
+  const events = await jobEvents(
+    alive.base,
+    t.jobId,
+    { authorization: `Bearer ${cluster.token}` },
+    t.kind === 'install' ? 'install' : 'any',
+  );
   const count = (kind: string, key: (d: any) => unknown) => {
     const m = new Map<unknown, number>();
     for (const e of events.filter((x) => x.kind === kind)) m.set(key(e.data), (m.get(key(e.data)) ?? 0) + 1);
@@ -207,7 +212,6 @@ async function main() {
     await withSandbox(async (sb) => {
       const cluster = await Cluster.create(sb, db.url, 2, { SVC_INSTALL_LEASE_MS: String(LEASE_MS), SVC_WORKER_POLL_MS: '200' });
       try {
-        const seeded = new Set(((await sb.admin.state()).dataPlatform.workspaces as any[]).flatMap((w) => w.items.map((i: any) => i.id)));
         await injectFaults(sb);
         console.log(
           `bench/chaos: ${INSTALLS} installs (${PARALLEL} in flight) on 2 processes sharing ${db.url.replace(/\/\/[^@]*@/, '//')}`,
@@ -368,7 +372,11 @@ async function main() {
             `paginated report (group ${group})`,
           );
         }
-        // Nothing orphaned: every platform item the run left is one a stored item still names as its live resource.
+        // Nothing orphaned: every platform item a job reported as its live resource, and still there, is one a stored item
+        // names (the sandbox's own items, such as a KQL cluster's eventhouse, are no job's).
+        const reported = new Set<string>();
+        for (const t of tracked)
+          for (const s of t.job?.provision?.steps ?? t.job?.steps ?? []) if (s.result?.resourceId) reported.add(s.result.resourceId);
         const store = new pg.Client({ connectionString: db.url });
         await store.connect();
         const named = new Set(
@@ -383,7 +391,7 @@ async function main() {
         await store.end();
         for (const ws of state.dataPlatform.workspaces as any[])
           for (const item of ws.items)
-            if (!seeded.has(item.id) && !named.has(item.id) && !names.has(item.displayName.toLowerCase()))
+            if (reported.has(item.id) && !named.has(item.id) && !names.has(item.displayName.toLowerCase()))
               violate(`orphan: platform item ${item.type} '${item.displayName}' (${item.id}) is named by no stored item`);
         const requests = await sb.admin.requests();
         const faulted = requests.filter((r) => r.fault).length;

@@ -29,9 +29,16 @@ export interface JobEvent {
   data: any;
 }
 
-/** Reads a job's whole event stream (it ends with the job) at `base` with the caller's headers. */
-export async function jobEvents(base: string, jobId: string, headers: Record<string, string>): Promise<JobEvent[]> {
-  const res = await fetch(`${base}/api/apps/install-jobs/${jobId}/events`, { headers });
+/** Reads a job's whole event stream (it ends with the job) at `base` with the caller's headers; `any` kind: GET /api/jobs/{id}/events. */
+export async function jobEvents(
+  base: string,
+  jobId: string,
+  headers: Record<string, string>,
+  kind: 'install' | 'any' = 'install',
+): Promise<JobEvent[]> {
+  const res = await fetch(kind === 'install' ? `${base}/api/apps/install-jobs/${jobId}/events` : `${base}/api/jobs/${jobId}/events`, {
+    headers,
+  });
   if (res.status !== 200) throw new Error(`events of job ${jobId}: ${res.status} ${await res.text()}`);
   return (await res.text())
     .split('\n\n')
