@@ -78,9 +78,14 @@ export function platformItemCalls(kind: PlatformKind, withDefinition: boolean, a
 
 /**
  * Find-or-create by display name (SPEC.md idempotency): list every page of the type; found → update the
- * definition; otherwise create (then update the definition). A name race re-lists and updates.
+ * definition; otherwise create (then update the definition). A name race re-lists and updates; an item deleted between
+ * its listing and its update is found or created again.
  */
-export async function ensurePlatformItem(ctx: StepContext, o: EnsureOptions): Promise<{ item: PlatformItem; created: boolean }> {
+export async function ensurePlatformItem(
+  ctx: StepContext,
+  o: EnsureOptions,
+  retried = false,
+): Promise<{ item: PlatformItem; created: boolean }> {
   const ws = platformWorkspace(ctx);
   const dp = ctx.backends.dataPlatform;
   try {
@@ -115,7 +120,14 @@ export async function ensurePlatformItem(ctx: StepContext, o: EnsureOptions): Pr
     }
     if (o.definition && (!created || !o.definitionAtCreate)) {
       ctx.log(`update definition (${o.definition.parts.map((p) => p.path).join(', ')})`);
-      await dp.updateDefinition(ws, existing.id, o.definition);
+      try {
+        await dp.updateDefinition(ws, existing.id, o.definition);
+      } catch (err) {
+        // The item found was deleted before its update (an uninstall elsewhere, or by hand): find-or-create again, once.
+        if (created || retried || !(err instanceof BackingError) || err.code !== 'ItemNotFound') throw err;
+        ctx.log(`${o.type} ${existing.id} was deleted meanwhile: finding or creating it again`);
+        return ensurePlatformItem(ctx, o, true);
+      }
     }
     return { item: existing, created };
   } catch (err) {
