@@ -127,3 +127,17 @@ export const Id = (description: string) => Type.String({ minLength: 1, maxLength
 
 /** A platform workspace id (its reporting group id too): a GUID, checked before it travels into any backing path. */
 export const PlatformWorkspaceId = (description = 'platform workspace id (a GUID)') => Type.String({ pattern: GUID_PATTERN, description });
+
+/** The Last-Event-ID header of an event stream's request (a replay starts after it). */
+export const LastEventIdHeaders = Type.Object({ 'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$' })) });
+
+/** The 200 answer of a job's server-sent event stream, `events` naming the kinds it sends. */
+export const eventStreamResponse = (events: string) => ({
+  description: `text/event-stream: events ${events}, each with an id (for Last-Event-ID)`,
+  // The schema of each event's data (what SSE-aware tools validate): a JSON object.
+  content: {
+    'text/event-stream': {
+      schema: Type.Object({}, { additionalProperties: true, description: 'the data of one event, a JSON object' }),
+    },
+  },
+});

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, Id, Ok, PageQuery } from '../http/schemas.js';
+import { errors, eventStreamResponse, Id, LastEventIdHeaders, Ok, PageQuery } from '../http/schemas.js';
 import { pageRequest } from '../store/paging.js';
 import type { InstallService } from './install-service.js';
 import { InstallBodySchema, InstallJobSchema } from './schemas.js';
@@ -96,18 +96,9 @@ export const installRoutes =
           tags: ['install'],
           summary: 'Server-sent events of a job (phase, item-created, step, step-retried, done); replays after Last-Event-ID',
           params: JobParams,
-          headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$' })) }),
+          headers: LastEventIdHeaders,
           response: {
-            200: {
-              description:
-                'text/event-stream: events phase, item-created, step, step-retried and done, each with an id (for Last-Event-ID)',
-              // The schema of each event's data (what SSE-aware tools validate): a JSON object.
-              content: {
-                'text/event-stream': {
-                  schema: Type.Object({}, { additionalProperties: true, description: 'the data of one event, a JSON object' }),
-                },
-              },
-            },
+            200: eventStreamResponse('phase, item-created, step, step-retried and done'),
             ...errors(404),
           },
         },

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errors, Id, Ok, PageQuery } from '../http/schemas.js';
+import { errors, eventStreamResponse, Id, LastEventIdHeaders, Ok, PageQuery } from '../http/schemas.js';
 import { streamJobEvents } from '../install/job-event-stream.js';
 import { pageRequest } from '../store/paging.js';
 import type { JobService } from './job-service.js';
@@ -83,16 +83,9 @@ export const jobRoutes =
           tags: ['jobs'],
           summary: 'Server-sent events of a job of any kind (phase, step, step-retried, done); replays after Last-Event-ID',
           params: JobParams,
-          headers: Type.Object({ 'last-event-id': Type.Optional(Type.String({ pattern: '^[0-9]{1,9}$' })) }),
+          headers: LastEventIdHeaders,
           response: {
-            200: {
-              description: 'text/event-stream: events phase, step, step-retried and done, each with an id (for Last-Event-ID)',
-              content: {
-                'text/event-stream': {
-                  schema: Type.Object({}, { additionalProperties: true, description: 'the data of one event, a JSON object' }),
-                },
-              },
-            },
+            200: eventStreamResponse('phase, step, step-retried and done'),
             ...errors(404),
           },
         },
