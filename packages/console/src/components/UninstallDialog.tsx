@@ -13,39 +13,23 @@ import {
   MessageBarTitle,
   Text,
 } from '@fluentui/react-components';
-import { useQueryClient } from '@tanstack/react-query';
 import { startUninstall, useLifecyclePlan } from '../api/lifecycle';
 import type { InstalledApp } from '../api/types';
 import { JobRun } from './JobRun';
 import { LifecyclePlanView } from './LifecyclePlanView';
 import { ErrorMessage } from './RequestState';
+import { useJobStart } from './useJobStart';
 
 /**
  * Uninstalls an app: the uninstall plan first (what is deleted, what is kept), "also delete data" with a data-loss
  * warning, then the job with each item's result (deleted, kept, not found, needs an admin, failed).
  */
 export function UninstallDialog({ app, workspaceId, onClose }: { app: InstalledApp; workspaceId: string; onClose: () => void }) {
-  const qc = useQueryClient();
   const [purgeData, setPurgeData] = useState(false);
-  const [jobId, setJobId] = useState<string>();
-  const [starting, setStarting] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { jobId, starting, error, start: startJob, ended } = useJobStart(workspaceId);
   const plan = useLifecyclePlan(app.appId, { workspaceId, operation: 'uninstall', purgeData });
   const lost = plan.data?.items.filter((i) => i.dataLoss) ?? [];
-  const start = async () => {
-    setStarting(true);
-    setError(undefined);
-    try {
-      setJobId((await startUninstall(workspaceId, app.appId, purgeData)).id);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setStarting(false);
-    }
-  };
-  const ended = () => {
-    for (const key of ['installed-apps', 'items', 'drift', 'edges']) void qc.invalidateQueries({ queryKey: [key, workspaceId] });
-  };
+  const start = () => startJob(() => startUninstall(workspaceId, app.appId, purgeData));
   return (
     <Dialog open onOpenChange={(_, d) => !d.open && onClose()}>
       <DialogSurface aria-describedby={undefined} style={{ maxWidth: 820, width: '92vw' }}>

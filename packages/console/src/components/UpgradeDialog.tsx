@@ -10,39 +10,23 @@ import {
   DialogTitle,
   Text,
 } from '@fluentui/react-components';
-import { useQueryClient } from '@tanstack/react-query';
 import { startUpgrade, useLifecyclePlan } from '../api/lifecycle';
 import type { InstalledApp } from '../api/types';
 import { JobRun } from './JobRun';
 import { LifecyclePlanView } from './LifecyclePlanView';
 import { ErrorMessage } from './RequestState';
+import { useJobStart } from './useJobStart';
 
 /**
  * Upgrades an installed app to the catalog's version: the upgrade plan first (what changes, merges, conflicts, what the
  * new version dropped), "remove items the new version dropped" as a choice, then the job with its per-item results.
  */
 export function UpgradeDialog({ app, workspaceId, onClose }: { app: InstalledApp; workspaceId: string; onClose: () => void }) {
-  const qc = useQueryClient();
   const [removeDropped, setRemoveDropped] = useState(false);
-  const [jobId, setJobId] = useState<string>();
-  const [starting, setStarting] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { jobId, starting, error, start: startJob, ended } = useJobStart(workspaceId);
   const plan = useLifecyclePlan(app.appId, { workspaceId, operation: 'upgrade', removeDropped });
   const to = app.catalogVersion ?? '?';
-  const start = async () => {
-    setStarting(true);
-    setError(undefined);
-    try {
-      setJobId((await startUpgrade(workspaceId, app.appId, removeDropped)).id);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setStarting(false);
-    }
-  };
-  const ended = () => {
-    for (const key of ['installed-apps', 'items', 'drift', 'edges']) void qc.invalidateQueries({ queryKey: [key, workspaceId] });
-  };
+  const start = () => startJob(() => startUpgrade(workspaceId, app.appId, removeDropped));
   return (
     <Dialog open onOpenChange={(_, d) => !d.open && onClose()}>
       <DialogSurface aria-describedby={undefined} style={{ maxWidth: 860, width: '92vw' }}>
