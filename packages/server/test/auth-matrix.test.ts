@@ -149,7 +149,7 @@ test('authorization matrix over every operation of the OpenAPI document', async 
     content: { language: 'python', cells: [{ kind: 'code', source: 'print(1)' }] },
     deploy: true,
   };
-  await finished((await ok('POST', `/api/workspaces/${ws}/items`, liveItem, 201)).jobId);
+  await finished((await ok('POST', `/api/workspaces/${ws}/items`, liveItem, 201)).item.provisioning.jobId);
   await finished((await ok('POST', `/api/workspaces/${ws}/drift`, undefined, 202)).job.id);
   const aToken = await a.token2(['read']);
   const incident = (await ok('POST', '/api/admin/identity/incidents', { title: `${marker}-incident` }, 201)).incident;

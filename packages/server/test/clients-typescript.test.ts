@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from './helpers.js';
+import { buildWithSandbox } from './install-helpers.js';
 import { randomUUID } from 'node:crypto';
 import { SCOPES } from '../src/auth/scopes.js';
 import {
@@ -38,6 +39,15 @@ async function service(t: TestContext): Promise<{ baseUrl: string; token: string
   const { port } = h.app.server.address() as { port: number };
   // Every scope, as the launcher's local admin token has: the deployment's operator among them.
   return { baseUrl: `http://127.0.0.1:${port}`, token: (await h.tenant([...SCOPES])).token };
+}
+
+/** A service whose installs provision live: the launcher's (its in-process sandbox), or the real app on a sandbox here. */
+async function liveService(t: TestContext): Promise<{ baseUrl: string; token: string }> {
+  if (process.env.SVC_BASE_URL && process.env.SVC_TOKEN) return { baseUrl: process.env.SVC_BASE_URL, token: process.env.SVC_TOKEN };
+  const { h, tenant } = await buildWithSandbox(t); // its tenant holds the sandbox's platform workspace
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = h.app.server.address() as { port: number };
+  return { baseUrl: `http://127.0.0.1:${port}`, token: tenant.token };
 }
 
 const unique = (prefix: string) => `${prefix} ${Math.random().toString(36).slice(2, 8)}`;
@@ -267,7 +277,7 @@ test('installs: a step retry answers the job running again, and wait follows it 
 });
 
 test('jobs: apply an edited item, wait for the job, list the workspace’s jobs, read its events; deploy a new item', async (t) => {
-  const { baseUrl, token } = await service(t);
+  const { baseUrl, token } = await liveService(t);
   const svc = createSvcClient({ baseUrl, token });
   const ws = await svc.workspaces.create({ name: unique('apply') });
   const { jobId } = await svc.installs.start('app-lakehouse-inspector', { workspaceId: ws.id });
