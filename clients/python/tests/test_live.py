@@ -225,7 +225,7 @@ def test_drift_upgrade_guard_and_uninstall_through_the_client(client: Client, wo
     assert gone["kind"] == "uninstall" and gone["status"] == "done", gone
     with pytest.raises(SvcNotFoundError):
         client.get_installed_app(workspace["id"], "app-pipeline-designer")
-    scratch = client.create_item(workspace["id"], {"itemType": "notebook", "displayName": "Scratch", "content": {"language": "python", "cells": []}, "deploy": True})
+    scratch = client.create_item(workspace["id"], {"itemType": "notebook", "displayName": "Scratch", "content": {"language": "python", "cells": [{"kind": "code", "source": "print(1)"}]}, "deploy": True})
     client.wait_for_job(scratch["provisioning"]["jobId"], interval=0.2)
     deleted = client.delete_item_live(workspace["id"], scratch["id"]).wait(interval=0.2, timeout=180)
     assert deleted["steps"][0]["result"]["status"] == "deleted", deleted
