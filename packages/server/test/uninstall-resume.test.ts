@@ -33,6 +33,9 @@ test(
       SVC_INSTALL_LEASE_MS: String(LEASE_MS),
       SVC_WORKER_POLL_MS: '100',
     });
+    // Its own store in its data directory (PGlite) even in the PostgreSQL suite, whose shared database holds other tests'
+    // default tenant with another sandbox's platform workspace.
+    delete (env as Record<string, string | undefined>).DATABASE_URL;
     const processes: Array<ReturnType<typeof startService>> = [];
     t.after(async () => {
       for (const p of processes) await stopService(p);
