@@ -27,6 +27,7 @@ import { dependenciesOf } from '../../packages/server/src/item-types/index.js';
 import { jobEvents, sleep } from '../../packages/server/test/service-process.js';
 import { CATALOG_V2_DIR } from '../../packages/server/test/catalog-v2-fixture.js';
 import { Cluster, freshDatabase, withSandbox, type Sandbox } from '../lib/cluster.js';
+import { PLATFORM_PROFILE } from '../../packages/server/test/platform-profile.js';
 
 const INSTALLS = Number(process.env.CHAOS_INSTALLS ?? 100);
 const PARALLEL = Number(process.env.CHAOS_PARALLEL ?? 12);
@@ -308,7 +309,7 @@ async function main() {
         }
         for (const t of tracked.filter((x) => x.kind === 'install')) {
           const app = catalog.get(t.appId)!;
-          const liveSteps = app.items.map((i, n) => (provisionedAtInstall(i.itemType) ? n : -1)).filter((n) => n >= 0);
+          const liveSteps = app.items.map((i, n) => (provisionedAtInstall(i.itemType, PLATFORM_PROFILE) ? n : -1)).filter((n) => n >= 0);
           if (!t.job) continue;
           byStatus[t.job.status] = (byStatus[t.job.status] ?? 0) + 1;
           if (!['done', 'partial', 'failed'].includes(t.job.status)) violate(`job ${t.jobId}: ${t.job.status}`);
@@ -328,7 +329,7 @@ async function main() {
               failedSteps++;
               // A step that ran after an item it depends on failed may fail on that instead (a view over a missing table).
               const item = app.items[s.stepIndex]!;
-              const afterDependency = dependenciesOf(item.itemType, item.content).some((k) => failedKeys.has(k));
+              const afterDependency = dependenciesOf(item.itemType, item.content, PLATFORM_PROFILE).some((k) => failedKeys.has(k));
               if (!failureMatchesInjected(s.result) && !afterDependency)
                 violate(
                   `job ${t.jobId} (${t.appId}) step ${s.stepIndex} ${s.itemType} '${s.displayName}' failed without an injected fault: ${JSON.stringify(s.result).slice(0, 600)}`,

@@ -15,6 +15,7 @@ import { expandSeedTokens } from '../../packages/server/src/catalog/seed-tokens.
 import { provisionedAtInstall } from '../../packages/server/src/install/install-service.js';
 import { dependenciesOf } from '../../packages/server/src/item-types/index.js';
 import { jobEvents } from '../../packages/server/test/service-process.js';
+import { PLATFORM_PROFILE } from '../../packages/server/test/platform-profile.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 50);
@@ -173,7 +174,7 @@ function itemTimes(run: RunResult): Map<number, number> {
 function ideal(appId: string, times: Map<number, number>, slots: number): { criticalPath: number; idealMs: number } {
   const app = catalog.get(appId)!;
   const now = new Date();
-  const liveKeys = new Set(app.items.filter((i) => provisionedAtInstall(i.itemType)).map((i) => i.key));
+  const liveKeys = new Set(app.items.filter((i) => provisionedAtInstall(i.itemType, PLATFORM_PROFILE)).map((i) => i.key));
   const indexOf = new Map(app.items.map((i, n) => [i.key, n]));
   const memo = new Map<string, number>();
   const finish = (key: string, seen: Set<string>): number => {
@@ -181,7 +182,7 @@ function ideal(appId: string, times: Map<number, number>, slots: number): { crit
     if (seen.has(key)) return 0; // a reference cycle: the runner starts such items in order
     seen.add(key);
     const item = app.items[indexOf.get(key)!]!;
-    const deps = dependenciesOf(item.itemType, expandSeedTokens(item.content, now)).filter((k) => liveKeys.has(k));
+    const deps = dependenciesOf(item.itemType, expandSeedTokens(item.content, now), PLATFORM_PROFILE).filter((k) => liveKeys.has(k));
     const t = Math.max(0, ...deps.map((k) => finish(k, seen))) + (times.get(indexOf.get(key)!) ?? 0);
     memo.set(key, t);
     return t;
@@ -211,7 +212,7 @@ for (const [i, app] of apps.entries()) {
   sumIdeal += idealMs;
   sum6 += six.provisioningMs;
   sum1 += one.provisioningMs;
-  const live = app.items.filter((x) => provisionedAtInstall(x.itemType)).length;
+  const live = app.items.filter((x) => provisionedAtInstall(x.itemType, PLATFORM_PROFILE)).length;
   console.log(
     `${app.id.padEnd(24)} ${String(live).padStart(5)} | ${' '.repeat(14)}${fmt(one.provisioningMs)} ${fmt(six.provisioningMs)} ${fmt(idealMs)} ${(six.provisioningMs / idealMs).toFixed(2).padStart(8)} ${(one.provisioningMs / six.provisioningMs).toFixed(2).padStart(6)} | ${fmt(one.wallMs)}, ${fmt(six.wallMs)} | ${fmt(one.cpuMs)}, ${fmt(six.cpuMs)}`,
   );

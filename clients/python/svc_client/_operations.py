@@ -398,7 +398,7 @@ PlanItemCallsItem = TypedDict("PlanItemCallsItem", {
     "command": NotRequired["str"],
     "method": "Literal[\"GET\", \"PUT\", \"POST\", \"DELETE\", \"LOGIN\", \"BATCH\"]",
     "path": "str",
-    "service": "Literal[\"data-platform\", \"onelake\", \"arm\", \"kql\", \"search\", \"sql\", \"reporting\"]",
+    "service": "Literal[\"data-platform\", \"onelake\", \"arm\", \"kql\", \"search\", \"sql\", \"reporting\", \"synapse\", \"storage\"]",
     "times": NotRequired["int"],
     "when": NotRequired["Literal[\"new\", \"existing\", \"accepted\", \"pending\", \"unseeded\", \"missing\", \"changed\", \"conflict\"]"],
 })
@@ -412,6 +412,7 @@ PlanItemConflictsItem = TypedDict("PlanItemConflictsItem", {
 
 PlanItem = TypedDict("PlanItem", {
     "action": "Literal[\"create\", \"update\", \"no-change\", \"blocked\", \"failed\", \"stored\", \"conflict\", \"remove\", \"keep\", \"delete\"]",
+    "backend": NotRequired["str"],
     "calls": NotRequired["List[PlanItemCallsItem]"],
     "code": NotRequired["str"],
     "conflicts": NotRequired["List[PlanItemConflictsItem]"],
@@ -435,6 +436,7 @@ ProvisionReportStepsItem = TypedDict("ProvisionReportStepsItem", {
 })
 
 ProvisionReport = TypedDict("ProvisionReport", {
+    "backends": NotRequired["Dict[str, str]"],
     "mode": "Literal[\"shared\", \"dedicated\"]",
     "outcome": "Literal[\"all-created\", \"partial\", \"all-remediation\", \"skipped\"]",
     "steps": "List[ProvisionReportStepsItem]",
@@ -512,6 +514,7 @@ ResourceAssignment = TypedDict("ResourceAssignment", {
 })
 
 StepResult = TypedDict("StepResult", {
+    "backend": NotRequired["str"],
     "code": NotRequired["str"],
     "diagnosis": NotRequired["str"],
     "error": NotRequired["str"],
@@ -705,7 +708,7 @@ GetAppResultItemsItemCallsItem = TypedDict("GetAppResultItemsItemCallsItem", {
     "command": NotRequired["str"],
     "method": "Literal[\"GET\", \"PUT\", \"POST\", \"DELETE\", \"LOGIN\", \"BATCH\"]",
     "path": "str",
-    "service": "Literal[\"data-platform\", \"onelake\", \"arm\", \"kql\", \"search\", \"sql\", \"reporting\"]",
+    "service": "Literal[\"data-platform\", \"onelake\", \"arm\", \"kql\", \"search\", \"sql\", \"reporting\", \"synapse\", \"storage\"]",
     "times": NotRequired["int"],
     "when": NotRequired["Literal[\"new\", \"existing\", \"accepted\", \"pending\", \"unseeded\", \"missing\", \"changed\", \"conflict\"]"],
 })
@@ -854,7 +857,7 @@ ListIncidentEventsResultItem = TypedDict("ListIncidentEventsResultItem", {
 })
 
 ListItemTypesResultItem = TypedDict("ListItemTypesResultItem", {
-    "backing": NotRequired["Literal[\"data-platform\", \"kql\", \"search\", \"warehouse\", \"reporting\"]"],
+    "backing": NotRequired["Literal[\"data-platform\", \"kql\", \"search\", \"warehouse\", \"reporting\", \"synapse\", \"lake\", \"event-hubs\", \"monitor\"]"],
     "description": "str",
     "displayName": "str",
     "editor": "Literal[\"json\", \"cells\", \"kql-schema\", \"sql\"]",

@@ -29,8 +29,8 @@ export interface Sandbox {
 }
 
 /** The environment that points the service at the sandbox. */
-function environment(urls: SandboxUrls, ids: SandboxIds, caFile?: string): Record<string, string> {
-  return {
+function environment(urls: SandboxUrls, ids: SandboxIds, caFile: string | undefined, dataPlatform: boolean): Record<string, string> {
+  const env: Record<string, string> = {
     SVC_CLOUD: 'sandbox',
     // Read only at process start: a child process started with this environment trusts the sandbox's https.
     ...(caFile ? { NODE_EXTRA_CA_CERTS: caFile } : {}),
@@ -58,6 +58,12 @@ function environment(urls: SandboxUrls, ids: SandboxIds, caFile?: string): Recor
     SVC_WAREHOUSE_DEDICATED_POOL: ids.warehousePool,
     SVC_SANDBOX_ADMIN_URL: urls.admin,
   };
+  if (!dataPlatform) {
+    // A cloud without the data platform: the service is not told of its API or of OneLake.
+    delete env.SVC_DATA_PLATFORM_API_URL;
+    delete env.SVC_ONELAKE_URL;
+  }
+  return env;
 }
 
 /** Starts every emulator on its own loopback port, plus the admin API; state is in memory and seeded. */
@@ -112,7 +118,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       sql: sql.address,
       admin: adminUrl,
     };
-    env = environment(core.urls, core.ids, tls?.material.caFile);
+    env = environment(core.urls, core.ids, tls?.material.caFile, options.dataPlatform !== false);
     let stopped = false;
     return {
       urls: core.urls,

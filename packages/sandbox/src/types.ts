@@ -20,6 +20,12 @@ export interface SandboxOptions {
   tls?: boolean;
   /** Where the sandbox keeps its files (the test certificate authority). Default: a temporary directory removed at stop. */
   dataDir?: string;
+  /**
+   * Whether the cloud has the data platform (default true). False starts it as GCC-High and DoD are today: the data
+   * platform's API and OneLake are not offered to the service (their addresses are left out of `env`), so the service
+   * provisions those types on the Azure-native emulators.
+   */
+  dataPlatform?: boolean;
 }
 
 /** A type alias (not an interface) so that it is assignable to Record<string, string>. */

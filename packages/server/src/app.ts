@@ -146,9 +146,9 @@ export async function buildApp(
   const sessions = SessionService.create(store.db, config.auth.sessionHours);
   const catalog = configuredCatalog(config.catalog.dir);
   const profile = selectCloud(config.cloud);
-  const tenancy = TenancyService.create({ db: store.db, profile, sharedSet: config.sharedSet, tokens });
+  const tenancy = TenancyService.create({ db: store.db, profile, sharedSet: config.sharedSet, native: config.native, tokens });
   const workspaces = WorkspaceService.create(store.db, tenancy);
-  const items = ItemService.create(store.db, workspaces);
+  const items = ItemService.create(store.db, workspaces, profile);
   const credential = deps.credential ?? serviceCredential(config.identity, profile);
   const oidc = oidcSettings(config.oidc, profile, config.server.publicUrl);
   const signIn = oidc ? new OidcSignIn(store.db, oidc) : undefined;
@@ -164,7 +164,7 @@ export async function buildApp(
   });
   const backendsOn = (p: BackingPipeline): Backends => ({
     pipeline: p,
-    dataPlatform: new DataPlatformClient(p, profile.dataPlatformApiUrl, profile.dataPlatformAudience),
+    dataPlatform: new DataPlatformClient(p, profile.dataPlatformApiUrl, profile.dataPlatformAudience, profile),
     oneLake: new OneLakeClient(p, profile.oneLakeUrl, profile.storageAudience),
     kql: new KqlClient(p, profile.armUrl, profile.armAudience, config.cloud.overrides.kqlAudience ?? ''),
     search: new SearchClient(p, profile.searchAudience),
@@ -183,7 +183,7 @@ export async function buildApp(
     backends: backendsOn(pipeline.background()),
     concurrency: config.install.concurrency,
   });
-  const installs = new InstallService({ jobs, catalog, workspaces, tenancy, onAccepted: () => worker?.poke() });
+  const installs = new InstallService({ jobs, catalog, workspaces, tenancy, profile, onAccepted: () => worker?.poke() });
   const lifecycle = buildLifecycle({
     jobs,
     workspaces,

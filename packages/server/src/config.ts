@@ -10,11 +10,13 @@ import { METRICS } from './config/metrics.js';
 import { OIDC, type OidcConfig } from './config/oidc.js';
 import { REPORTS, type ReportsConfig } from './config/reports.js';
 import { SANDBOX } from './config/sandbox.js';
+import { BACKENDS } from './config/backends.js';
+import { NATIVE } from './config/native.js';
 import { SERVER, type ServerConfig } from './config/server.js';
 import { ConfigError, readSection, type Section, type Setting, type Values } from './config/setting.js';
 import { SHARED_SET } from './config/shared-set.js';
 import { STORE, type StoreConfig } from './config/store.js';
-import type { SharedSet } from './tenancy/shared-set.js';
+import type { NativeHosts, SharedSet } from './tenancy/shared-set.js';
 
 export { ConfigError } from './config/setting.js';
 
@@ -36,6 +38,8 @@ export interface Config {
   cloud: CloudConfig;
   /** The default tenant's shared-mode targets. */
   sharedSet: SharedSet;
+  /** The Azure-native services every tenant's installs use where the cloud has no data platform. */
+  native: NativeHosts;
   reports: ReportsConfig;
   /** Where the curated apps are read from (undefined: the shipped catalog). */
   catalog: CatalogConfig;
@@ -57,6 +61,8 @@ const SECTIONS: readonly Section[] = [
   IDENTITY_OPS,
   CLOUD,
   SHARED_SET,
+  NATIVE,
+  BACKENDS,
   REPORTS,
   CATALOG,
   INSTALL,
@@ -106,14 +112,20 @@ export function loadConfig(env: Env = process.env): Config {
     oidc: oidcConfig(env, read(OIDC), identityOps.tenantId),
     identity: serviceIdentity(read(IDENTITY)),
     identityOps,
-    cloud: { name: selectedCloud(name, server.publicUrl), overrides: cloudOverrides },
+    cloud: { name: selectedCloud(name, server.publicUrl), overrides: cloudOverrides, backends: definedOnly(read(BACKENDS)) },
     sharedSet: { ...shared, warehouseDatabase: shared.warehouseDatabase ?? shared.warehousePool },
     reports: read(REPORTS),
     catalog: read(CATALOG),
     install: read(INSTALL),
     backing: read(BACKING),
     sandbox: read(SANDBOX),
+    native: read(NATIVE),
   };
+}
+
+/** The entries of a record that are set. */
+function definedOnly(values: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
 /** The configuration with `defaults` under the environment: the in-process sandbox's addresses for what is unset. */

@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   // The sandbox runs in-process unless the environment already points at a running one (npm run sandbox).
   if (sandboxMode && !config.sandbox.adminUrl) {
     const { startSandbox } = await import('@svc/sandbox');
-    const started = await startSandbox({});
+    const started = await startSandbox({ dataPlatform: config.sandbox.dataPlatform === 'on' });
     sandbox = started;
     config = checked(loadConfigOver(started.env));
     pointManagedIdentityAt(started.env);

@@ -7,6 +7,7 @@ import { loadCatalog } from '../src/catalog/load-catalog.js';
 import { dependenciesOf } from '../src/item-types/index.js';
 import { buildWithSandbox, install, workspace } from './install-helpers.js';
 import { slowBacking, testPipeline } from './backing-helpers.js';
+import { PLATFORM_PROFILE } from './platform-profile.js';
 
 const catalog = loadCatalog();
 const CONCURRENCY = 3;
@@ -54,7 +55,7 @@ test(
         const item = app.items[s.stepIndex]!;
         if (
           !/"errorCode":"RequestBlocked"/.test(s.result.error) &&
-          dependenciesOf(item.itemType, item.content).some((k) => failedKeys.has(k))
+          dependenciesOf(item.itemType, item.content, PLATFORM_PROFILE).some((k) => failedKeys.has(k))
         ) {
           consequential++;
           continue;

@@ -12,6 +12,7 @@ import { dependenciesOf } from '../src/item-types/index.js';
 import { build, type TestApp, type TestTenant } from './helpers.js';
 import { defaultTenant, install, OPERATOR, retryStep, workspace, type Sandbox } from './install-helpers.js';
 import { DEFAULT_TENANT, ensureTenant } from '../src/auth/token-service.js';
+import { PLATFORM_PROFILE } from './platform-profile.js';
 
 const catalog = loadCatalog();
 
@@ -125,7 +126,7 @@ async function retryAll(c: Pick<Ctx, 'h' | 'tenant'>, job: any) {
     if (seen.has(key)) return 0;
     seen.add(key);
     const item = app.items.find((i) => i.key === key)!;
-    return 1 + Math.max(0, ...dependenciesOf(item.itemType, item.content).map((k) => depth(k, seen)));
+    return 1 + Math.max(0, ...dependenciesOf(item.itemType, item.content, PLATFORM_PROFILE).map((k) => depth(k, seen)));
   };
   const pending = job.provision.steps
     .filter((s: any) => !provisioned(s))

@@ -11,6 +11,7 @@ import { startSandbox } from '@svc/sandbox';
 import { loadCatalog } from '../src/catalog/load-catalog.js';
 import { provisionedAtInstall } from '../src/install/install-service.js';
 import { bootstrapToken, freePort, jobEvents, serviceEnv, sleep, startService, waitHealthy } from './service-process.js';
+import { PLATFORM_PROFILE } from './platform-profile.js';
 
 const APP_ID = 'app-iot-realtime';
 const LEASE_MS = 1500;
@@ -200,7 +201,7 @@ test(
 
     // A complete report: every live item has exactly one step, provisioned.
     const app = loadCatalog().get(APP_ID)!;
-    const live = app.items.map((i, stepIndex) => ({ ...i, stepIndex })).filter((i) => provisionedAtInstall(i.itemType));
+    const live = app.items.map((i, stepIndex) => ({ ...i, stepIndex })).filter((i) => provisionedAtInstall(i.itemType, PLATFORM_PROFILE));
     assert.equal(job.status, 'done', JSON.stringify(job.provision));
     assert.equal(job.phase, 'done');
     assert.equal(job.percentComplete, 100);
@@ -223,7 +224,7 @@ test(
       apps[0].items.map((i: any) => i.itemId),
       job.installed.map((i: any) => i.id),
     );
-    for (const i of apps[0].items.filter((x: any) => provisionedAtInstall(x.itemType)))
+    for (const i of apps[0].items.filter((x: any) => provisionedAtInstall(x.itemType, PLATFORM_PROFILE)))
       assert.equal(i.resourceId, job.provision.steps.find((s: any) => s.cosmosItemId === i.itemId).result.resourceId, i.key);
     if (db)
       assert.equal(

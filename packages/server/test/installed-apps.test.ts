@@ -10,6 +10,7 @@ import { provisionedAtInstall } from '../src/install/install-service.js';
 import { followJob } from './lifecycle-helpers.js';
 import { buildWithSandbox, install, retryStep, stepOf, workspace } from './install-helpers.js';
 import type { TestApp, TestTenant } from './helpers.js';
+import { PLATFORM_PROFILE } from './platform-profile.js';
 
 const APP = 'app-lakehouse-inspector';
 const catalog = loadCatalog();
@@ -58,7 +59,7 @@ test('an install records the app with its items; a re-run updates the one row; i
   for (const [n, item] of rec.items.entries()) {
     const stored = job.installed[n];
     assert.deepEqual([item.itemId, item.itemType, item.displayName], [stored.id, stored.itemType, stored.displayName]);
-    if (provisionedAtInstall(item.itemType)) {
+    if (provisionedAtInstall(item.itemType, PLATFORM_PROFILE)) {
       const step = job.provision.steps.find((s: any) => s.cosmosItemId === item.itemId);
       assert.deepEqual([item.status, item.resourceId], [step.result.status, step.result.resourceId]);
       assert.ok(item.resourceId, `${item.key} has its live id`);
@@ -146,7 +147,7 @@ test('every step waiting on a gate leaves the app partial; stored-only installs 
   assert.deepEqual([gated.provision.outcome, gated.status], ['all-remediation', 'failed']);
   const app = (await get(h, tenant, `/api/workspaces/${ws}/apps/${APP}`)).app;
   assert.equal(app.status, 'partial');
-  for (const i of app.items) assert.equal(i.status, provisionedAtInstall(i.itemType) ? 'remediation' : 'stored', i.key);
+  for (const i of app.items) assert.equal(i.status, provisionedAtInstall(i.itemType, PLATFORM_PROFILE) ? 'remediation' : 'stored', i.key);
 
   const second = 'app-finops-cost';
   const stored = await install(h, tenant, second, { workspaceId: ws, deploy: false });
@@ -164,7 +165,8 @@ test('every step waiting on a gate leaves the app partial; stored-only installs 
   );
   assert.equal(next.nextCursor, undefined);
   assert.equal(next.apps[0].status, 'installed');
-  for (const i of next.apps[0].items) assert.equal(i.status, provisionedAtInstall(i.itemType) ? 'skipped' : 'stored', i.key);
+  for (const i of next.apps[0].items)
+    assert.equal(i.status, provisionedAtInstall(i.itemType, PLATFORM_PROFILE) ? 'skipped' : 'stored', i.key);
   const bad = await get(h, tenant, `/api/workspaces/${ws}/apps?cursor=nonsense`, 400);
   assert.equal(bad.error.field, 'cursor');
 });

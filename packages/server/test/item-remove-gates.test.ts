@@ -12,6 +12,7 @@ import { gate, type GateName } from '../src/provisioning/gates.js';
 import { validate } from '../../sandbox/src/conformance/validate.js';
 import { buildWithSandbox, install, workspace } from './install-helpers.js';
 import { appOf, contextOf, targetOf } from './remove-helpers.js';
+import { PLATFORM_PROFILE } from './platform-profile.js';
 
 test(
   'a 403 on each service’s delete raises its gate, a 500 passes the backing text on, and the resource stays',
@@ -63,27 +64,27 @@ test(
       const ctx = () => contextOf(h, app, item, target, results);
 
       await sandbox.admin.addFault({ ...c.fault, status: 403 });
-      await assert.rejects(removerOf(c.type)!.remove(ctx(), step.result.resourceId), (err: unknown) => {
+      await assert.rejects(removerOf(c.type, PLATFORM_PROFILE)!.remove(ctx(), step.result.resourceId), (err: unknown) => {
         assert.ok(err instanceof GateError, `${c.type}: ${String(err)}`);
         assert.equal(err.gate.reason, gate(c.gate, h.services.profile).reason, c.type);
         assert.ok(err.cause instanceof BackingError && err.cause.status === 403, `${c.type}: the gate carries the refusal`);
         return true;
       });
       await sandbox.admin.clearFaults();
-      assert.ok(await plannerOf(c.type)!.readLive(ctx()), `${c.type}: a refused delete changed nothing`);
+      assert.ok(await plannerOf(c.type, PLATFORM_PROFILE)!.readLive(ctx()), `${c.type}: a refused delete changed nothing`);
 
       const body = `{"error":{"code":"Busy","message":"${c.type}: delete refused by the test."}}`;
       await sandbox.admin.addFault({ ...c.fault, status: 500, body });
-      await assert.rejects(removerOf(c.type)!.remove(ctx(), step.result.resourceId), (err: unknown) => {
+      await assert.rejects(removerOf(c.type, PLATFORM_PROFILE)!.remove(ctx(), step.result.resourceId), (err: unknown) => {
         assert.ok(err instanceof BackingError, `${c.type}: ${String(err)}`);
         assert.equal(err.status, 500);
         assert.equal(err.body, body, `${c.type}: the backing text, unmodified`);
         return true;
       });
       await sandbox.admin.clearFaults();
-      assert.ok(await plannerOf(c.type)!.readLive(ctx()), `${c.type}: still there after the 500`);
+      assert.ok(await plannerOf(c.type, PLATFORM_PROFILE)!.readLive(ctx()), `${c.type}: still there after the 500`);
       assert.deepEqual(
-        await removerOf(c.type)!.remove(ctx(), step.result.resourceId),
+        await removerOf(c.type, PLATFORM_PROFILE)!.remove(ctx(), step.result.resourceId),
         { removed: true },
         `${c.type}: removed once allowed`,
       );
@@ -98,7 +99,7 @@ test('on an operator’s KQL database only the content’s tables are dropped: t
   const target = { ...(await targetOf(h, tenant)), kqlDatabase: 'OperatorOps' };
   const results = new Map<string, StepResult>();
   const ctx = () => contextOf(h, app, item, target, results);
-  const provisioned = await provisionerOf('kql-database')!(ctx());
+  const provisioned = await provisionerOf('kql-database', PLATFORM_PROFILE)!(ctx());
   const kql = h.services.backends.kql;
   const uri = target.kqlClusterUri!;
   await kql.mgmt(uri, 'OperatorOps', '.create table OperatorOwn (x:string)');
@@ -107,7 +108,7 @@ test('on an operator’s KQL database only the content’s tables are dropped: t
   assert.deepEqual(await tables(), [...mine, 'OperatorOwn'].sort());
 
   const since = (await sandbox.admin.requests()).at(-1)?.seq ?? 0;
-  assert.deepEqual(await removerOf('kql-database')!.remove(ctx(), provisioned.resourceId!), { removed: true });
+  assert.deepEqual(await removerOf('kql-database', PLATFORM_PROFILE)!.remove(ctx(), provisioned.resourceId!), { removed: true });
   assert.deepEqual(await tables(), ['OperatorOwn'], 'only the content’s tables were dropped');
   assert.ok(await kql.getDatabase(target.kqlClusterResourceId!, 'OperatorOps'), 'the operator’s database stays');
   for (const r of await sandbox.admin.requests({ since })) {
@@ -115,6 +116,6 @@ test('on an operator’s KQL database only the content’s tables are dropped: t
     const v = validate(r);
     assert.ok(['described', 'reference'].includes(v.kind) && !v.problems.length, `${r.method} ${r.path}: ${v.problems.join('; ')}`);
   }
-  assert.deepEqual(await removerOf('kql-database')!.remove(ctx(), provisioned.resourceId!), { removed: false });
+  assert.deepEqual(await removerOf('kql-database', PLATFORM_PROFILE)!.remove(ctx(), provisioned.resourceId!), { removed: false });
   assert.deepEqual(await tables(), ['OperatorOwn']);
 });

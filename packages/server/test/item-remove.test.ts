@@ -10,6 +10,7 @@ import { ITEM_TYPE_IDS, liveItemType, plannerOf, provisionerOf, removerOf, type 
 import { buildWithSandbox, install, workspace, type Sandbox } from './install-helpers.js';
 import type { TestApp, TestTenant } from './helpers.js';
 import { appOf, contextOf, removeChecked, targetOf } from './remove-helpers.js';
+import { PLATFORM_PROFILE } from './platform-profile.js';
 
 /** Installs an app, then removes each live item (dependants first), checking what is gone and what stays. */
 async function installAndRemove(h: TestApp, sandbox: Sandbox, tenant: TestTenant, appId: string, seen: Set<string>) {
@@ -27,7 +28,8 @@ async function installAndRemove(h: TestApp, sandbox: Sandbox, tenant: TestTenant
       return { item, resourceId: s.result.resourceId as string };
     });
   const ctxOf = (item: CatalogItem) => contextOf(h, app, item, target, results);
-  for (const { item } of live) assert.ok(await plannerOf(item.itemType)!.readLive(ctxOf(item)), `${appId} ${item.key}: live after install`);
+  for (const { item } of live)
+    assert.ok(await plannerOf(item.itemType, PLATFORM_PROFILE)!.readLive(ctxOf(item)), `${appId} ${item.key}: live after install`);
 
   const remaining = [...live];
   while (remaining.length) {
@@ -36,11 +38,15 @@ async function installAndRemove(h: TestApp, sandbox: Sandbox, tenant: TestTenant
     const log: string[] = [];
     const ctx = contextOf(h, app, item, target, results, log);
     assert.deepEqual(await removeChecked(sandbox, ctx, resourceId, ws), { removed: true }, `${appId} ${item.key}: ${log.join('; ')}`);
-    assert.equal(await plannerOf(item.itemType)!.readLive(ctxOf(item)), undefined, `${appId} ${item.key}: gone after remove`);
+    assert.equal(
+      await plannerOf(item.itemType, PLATFORM_PROFILE)!.readLive(ctxOf(item)),
+      undefined,
+      `${appId} ${item.key}: gone after remove`,
+    );
     // Nothing else of the app was touched, and a data-platform removal took exactly its own item.
     for (const other of remaining)
       assert.ok(
-        await plannerOf(other.item.itemType)!.readLive(ctxOf(other.item)),
+        await plannerOf(other.item.itemType, PLATFORM_PROFILE)!.readLive(ctxOf(other.item)),
         `${appId}: ${other.item.key} kept when ${item.key} went`,
       );
     const after = (await sandbox.admin.state()).dataPlatform;
@@ -85,21 +91,27 @@ test(
     const app: CuratedApp = { ...base, items: [dbItem, queryset] };
     const target = await targetOf(h, tenant);
     const results = new Map<string, StepResult>();
-    const db = await provisionerOf('kql-database')!(contextOf(h, app, dbItem, target, results));
+    const db = await provisionerOf('kql-database', PLATFORM_PROFILE)!(contextOf(h, app, dbItem, target, results));
     results.set(dbItem.key, { ...db, steps: [] } as StepResult);
-    const qs = await provisionerOf('kql-queryset')!(contextOf(h, app, queryset, target, results));
-    assert.ok(await plannerOf('kql-queryset')!.readLive(contextOf(h, app, queryset, target, results)));
+    const qs = await provisionerOf('kql-queryset', PLATFORM_PROFILE)!(contextOf(h, app, queryset, target, results));
+    assert.ok(await plannerOf('kql-queryset', PLATFORM_PROFILE)!.readLive(contextOf(h, app, queryset, target, results)));
     const ctx = contextOf(h, app, queryset, target, results);
     const ws = target.platformWorkspaceId!;
     assert.deepEqual(await removeChecked(sandbox, ctx, qs.resourceId!, ws), { removed: true });
-    assert.equal(await plannerOf('kql-queryset')!.readLive(ctx), undefined, 'the saved queries are gone');
-    assert.ok(await plannerOf('kql-database')!.readLive(contextOf(h, app, dbItem, target, results)), 'its database stays');
+    assert.equal(await plannerOf('kql-queryset', PLATFORM_PROFILE)!.readLive(ctx), undefined, 'the saved queries are gone');
+    assert.ok(
+      await plannerOf('kql-database', PLATFORM_PROFILE)!.readLive(contextOf(h, app, dbItem, target, results)),
+      'its database stays',
+    );
     assert.deepEqual(await removeChecked(sandbox, ctx, qs.resourceId!, ws), { removed: false });
     seen.add('kql-queryset');
     // Its database removed: the queryset, whose database is gone, is already gone too.
-    assert.deepEqual(await removerOf('kql-database')!.remove(contextOf(h, app, dbItem, target, results), db.resourceId!), {
-      removed: true,
-    });
+    assert.deepEqual(
+      await removerOf('kql-database', PLATFORM_PROFILE)!.remove(contextOf(h, app, dbItem, target, results), db.resourceId!),
+      {
+        removed: true,
+      },
+    );
     assert.deepEqual(await removeChecked(sandbox, ctx, qs.resourceId!, ws), { removed: false });
 
     for (const type of [
@@ -123,9 +135,9 @@ test(
 );
 
 test('the data stores an uninstall keeps unless told to purge data are the types that say they hold data', () => {
-  const live = ITEM_TYPE_IDS.filter((id) => removerOf(id));
-  const holding = live.filter((id) => removerOf(id)!.holdsData);
+  const live = ITEM_TYPE_IDS.filter((id) => removerOf(id, PLATFORM_PROFILE));
+  const holding = live.filter((id) => removerOf(id, PLATFORM_PROFILE)!.holdsData);
   assert.deepEqual(holding.sort(), ['eventhouse', 'kql-database', 'lakehouse', 'mirrored-database', 'search-index', 'warehouse']);
   assert.equal(live.length, 14);
-  for (const id of ITEM_TYPE_IDS) if (!liveItemType(id)) assert.equal(removerOf(id), undefined, `${id} is stored only`);
+  for (const id of ITEM_TYPE_IDS) if (!liveItemType(id)) assert.equal(removerOf(id, PLATFORM_PROFILE), undefined, `${id} is stored only`);
 });

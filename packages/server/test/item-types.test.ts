@@ -6,6 +6,7 @@ import { callMatches, planText, type PlannedCall } from '../src/item-types/calls
 import { edgeRules, ITEM_TYPE_IDS, ITEM_TYPES, itemTypeOf, provisionerOf, validationOrder } from '../src/item-types/index.js';
 import { LakehouseContent } from '../src/item-types/lakehouse.js';
 import type { ProvisionContext } from '../src/provisioning/context.js';
+import { PLATFORM_PROFILE } from './platform-profile.js';
 
 const catalog = loadCatalog();
 const sorted = (ids: readonly string[]) => [...ids].sort();
@@ -153,7 +154,7 @@ test('a provisioner reads another item’s content only through that item’s ow
   const app = catalog.get('app-iot-realtime')!;
   const dashboard = app.items.find((i) => i.itemType === 'kql-dashboard')!;
   const lake = catalog.apps.flatMap((a) => a.items).find((i) => i.itemType === 'lakehouse')!;
-  const provision = provisionerOf('kql-dashboard')!;
+  const provision = provisionerOf('kql-dashboard', PLATFORM_PROFILE)!;
   const ctx = {
     app: { ...app, items: [...app.items, { ...lake, key: 'a-lakehouse' }] },
     item: dashboard,
@@ -163,6 +164,6 @@ test('a provisioner reads another item’s content only through that item’s ow
     log: () => undefined,
   } as unknown as ProvisionContext;
   await assert.rejects(provision(ctx), /item 'a-lakehouse' is a lakehouse, whose content has another schema/);
-  assert.equal(provisionerOf('dashboard'), undefined, 'a stored-only type has no provisioner');
+  assert.equal(provisionerOf('dashboard', PLATFORM_PROFILE), undefined, 'a stored-only type has no provisioner');
   assert.equal(itemTypeOf('lakehouse').content, LakehouseContent);
 });

@@ -12,6 +12,7 @@ import { installTarget, type ResolvedTarget } from '../src/provisioning/targets.
 import { validate } from '../../sandbox/src/conformance/validate.js';
 import type { Sandbox } from './install-helpers.js';
 import type { TestApp, TestTenant } from './helpers.js';
+import { PLATFORM_PROFILE } from './platform-profile.js';
 
 export const catalog = loadCatalog();
 /** A catalog app by id. */
@@ -65,8 +66,8 @@ export async function targetOf(h: TestApp, tenant: TestTenant) {
 export async function removeChecked(sandbox: Sandbox, ctx: ProvisionContext, resourceId: string, ws: string) {
   const type = ctx.item.itemType;
   const since = (await sandbox.admin.requests()).at(-1)?.seq ?? 0;
-  const outcome = await removerOf(type)!.remove(ctx, resourceId);
-  const declared = removerOf(type)!.calls(ctx.content);
+  const outcome = await removerOf(type, PLATFORM_PROFILE)!.remove(ctx, resourceId);
+  const declared = removerOf(type, PLATFORM_PROFILE)!.calls(ctx.content);
   const byService = services(sandbox);
   for (const r of await sandbox.admin.requests({ since })) {
     if (r.service === 'identity') continue;

@@ -7,6 +7,7 @@ import { liveItemType, plannerOf } from '../src/item-types/index.js';
 import type { TestApp, TestTenant } from './helpers.js';
 import { call } from './lifecycle-helpers.js';
 import { appOf, contextOf, targetOf } from './remove-helpers.js';
+import { PLATFORM_PROFILE } from './platform-profile.js';
 
 /** The app's live items as the install created them: key, type, resource id. */
 export function liveItemsOf(appId: string, installJob: any) {
@@ -28,7 +29,8 @@ export async function stillLive(h: TestApp, tenant: TestTenant, appId: string, i
   const { app, results, items } = liveItemsOf(appId, installJob);
   const target = await targetOf(h, tenant);
   const out: string[] = [];
-  for (const { item } of items) if (await plannerOf(item.itemType)!.readLive(contextOf(h, app, item, target, results))) out.push(item.key);
+  for (const { item } of items)
+    if (await plannerOf(item.itemType, PLATFORM_PROFILE)!.readLive(contextOf(h, app, item, target, results))) out.push(item.key);
   return out.sort();
 }
 

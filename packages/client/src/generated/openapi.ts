@@ -1881,6 +1881,8 @@ export interface components {
         PlanItem: {
             /** @description create: the live resource (an upgrade: the item) does not exist; update: it differs from what would be sent (see diff); no-change; blocked: a gate stops it (see gate); failed: reading it failed (error, or code and message); stored: kept in the service only; upgrade: conflict (see conflicts: nothing would be written), remove or keep (an item the new version dropped); uninstall: delete (its live resource and stored item), keep (a data store kept without purgeData) */
             action: "create" | "update" | "no-change" | "blocked" | "failed" | "stored" | "conflict" | "remove" | "keep" | "delete";
+            /** @description the backend the item is provisioned on in this cloud (`stored`: kept in the service only; message says why) */
+            backend?: string;
             /** @description the backing calls an install makes for the item */
             calls?: {
                 /** @description what the call carries when the path does not say it: a KQL command, a T-SQL statement */
@@ -1896,7 +1898,7 @@ export interface components {
                  * @description the backing service called
                  * @enum {string}
                  */
-                service: "data-platform" | "onelake" | "arm" | "kql" | "search" | "sql" | "reporting";
+                service: "data-platform" | "onelake" | "arm" | "kql" | "search" | "sql" | "reporting" | "synapse" | "storage";
                 /** @description how many such calls the content makes */
                 times?: number;
                 /**
@@ -1932,6 +1934,10 @@ export interface components {
             resourceId?: string;
         };
         ProvisionReport: {
+            /** @description each live item type's backend in this install's cloud (`stored`: kept in the service only, for want of an API) */
+            backends?: {
+                [key: string]: string;
+            };
             mode: "shared" | "dedicated";
             outcome: "all-created" | "partial" | "all-remediation" | "skipped";
             steps: {
@@ -2028,6 +2034,8 @@ export interface components {
             tenantId: string;
         };
         StepResult: {
+            /** @description the backend the step ran on: data-platform, or an Azure-native service (synapse, lake, event-hubs, monitor, reporting) */
+            backend?: string;
             /** @description the failure’s code: the backing service’s error code when it answered one, else the service’s own (timeout, network_error, host_not_allowed, redirect_refused, internal_error, …) */
             code?: string;
             /** @description where to diagnose an identity failure */
@@ -6274,7 +6282,7 @@ export interface operations {
                                      * @description the backing service called
                                      * @enum {string}
                                      */
-                                    service: "data-platform" | "onelake" | "arm" | "kql" | "search" | "sql" | "reporting";
+                                    service: "data-platform" | "onelake" | "arm" | "kql" | "search" | "sql" | "reporting" | "synapse" | "storage";
                                     /** @description how many such calls the content makes */
                                     times?: number;
                                     /**
@@ -7384,7 +7392,7 @@ export interface operations {
                              * @description where a live item is provisioned
                              * @enum {string}
                              */
-                            backing?: "data-platform" | "kql" | "search" | "warehouse" | "reporting";
+                            backing?: "data-platform" | "kql" | "search" | "warehouse" | "reporting" | "synapse" | "lake" | "event-hubs" | "monitor";
                             description: string;
                             displayName: string;
                             /**

@@ -1,6 +1,9 @@
 import type { BackingPipeline, BackingResponse } from './http-pipeline.js';
 import { BackingError, backingPath } from './http-pipeline.js';
 import { followOperation } from './lro.js';
+import type { CloudProfile } from '../cloud/profiles.js';
+import { GateError } from '../errors.js';
+import { gate } from '../provisioning/gates.js';
 
 /** A data-platform item as listed. */
 export interface PlatformItem {
@@ -79,16 +82,22 @@ function tokenParam(token: string): string {
 export class DataPlatformClient {
   constructor(
     private readonly pipeline: BackingPipeline,
-    private readonly baseUrl: string,
+    private readonly baseUrl: string | undefined,
     private readonly audience: string,
+    private readonly profile?: CloudProfile,
   ) {}
 
   /** The same client over another pipeline (a probe acting as another identity, under the same per-service limits). */
   through(pipeline: BackingPipeline): DataPlatformClient {
-    return new DataPlatformClient(pipeline, this.baseUrl, this.audience);
+    return new DataPlatformClient(pipeline, this.baseUrl, this.audience, this.profile);
   }
 
+  /** A call's address; in a cloud without the data platform, the gate that says so (nothing is sent). */
   private url(path: string, query = '') {
+    if (!this.baseUrl) {
+      const g = gate('data-platform-absent', this.profile!);
+      throw new GateError(g);
+    }
     return `${this.baseUrl}${path}${query ? `?${query}` : ''}`;
   }
 

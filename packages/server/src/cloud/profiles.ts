@@ -7,7 +7,8 @@ export interface CloudProfile {
   authUrl: string;
   /** What the console's sign-in button calls the cloud's identity provider. */
   identityProviderName: string;
-  dataPlatformApiUrl: string;
+  /** The data platform's API; absent in a cloud where it is not published (GCC-High and DoD today) unless SVC_DATA_PLATFORM_API_URL sets it. */
+  dataPlatformApiUrl?: string;
   dataPlatformAudience: string;
   biApiUrl: string;
   biAppUrl: string;
@@ -22,6 +23,17 @@ export interface CloudProfile {
   sqlAudience: string;
   storageSuffix: string;
   storageAudience: string;
+  /** A Synapse workspace's development endpoint (artifacts API) is `https://<workspace><synapseDevSuffix>`. */
+  synapseDevSuffix: string;
+  synapseAudience: string;
+  /** Synapse Studio, where the console links a Synapse artifact. */
+  synapseStudioUrl: string;
+  /** An explicit Synapse development endpoint (the sandbox's, or SVC_SYNAPSE_DEV_URL): used for every workspace. */
+  synapseDevUrl?: string;
+  /** An explicit lake (Data Lake Storage Gen2) endpoint, path-style `<url>/<account>` (the sandbox's, or SVC_LAKE_DFS_URL). */
+  lakeDfsUrl?: string;
+  /** Each item type's backend named by SVC_BACKEND_<TYPE> (item-types/backends.ts chooses the others). */
+  backendOverrides: Record<string, string>;
   oneLakeUrl: string;
   portalUrl: string;
   fabricPortalUrl: string;
@@ -55,6 +67,10 @@ const commercial: CloudProfile = {
   sqlAudience: 'https://database.windows.net/',
   storageSuffix: '.core.windows.net',
   storageAudience: 'https://storage.azure.com',
+  synapseDevSuffix: '.dev.azuresynapse.net',
+  synapseAudience: 'https://dev.azuresynapse.net',
+  synapseStudioUrl: 'https://web.azuresynapse.net',
+  backendOverrides: {},
   oneLakeUrl: 'https://onelake.dfs.fabric.microsoft.com',
   portalUrl: 'https://portal.azure.com',
   fabricPortalUrl: 'https://app.fabric.microsoft.com',
@@ -71,6 +87,7 @@ const commercial: CloudProfile = {
     '.search.windows.net',
     '.database.windows.net',
     '.sql.azuresynapse.net',
+    '.dev.azuresynapse.net',
     '.core.windows.net',
   ],
   allowLoopback: false,
@@ -80,8 +97,9 @@ const govHigh = (name: 'gcc-high' | 'dod', bi: string, biAudience: string): Clou
   name,
   authUrl: 'https://login.microsoftonline.us',
   identityProviderName: 'Microsoft Entra ID (Azure Government)',
-  // The data platform endpoint for the government clouds is not published yet: override with SVC_DATA_PLATFORM_API_URL.
-  dataPlatformApiUrl: 'https://api.fabric.microsoft.us/v1',
+  // The data platform is not published in these clouds yet: its types run on the Azure-native backends unless
+  // SVC_DATA_PLATFORM_API_URL names an endpoint (item-types/backends.ts).
+  dataPlatformApiUrl: undefined,
   dataPlatformAudience: biAudience,
   biApiUrl: `https://api.${bi}`,
   biAppUrl: `https://app.${bi}`,
@@ -96,6 +114,10 @@ const govHigh = (name: 'gcc-high' | 'dod', bi: string, biAudience: string): Clou
   sqlAudience: 'https://database.usgovcloudapi.net/',
   storageSuffix: '.core.usgovcloudapi.net',
   storageAudience: 'https://storage.azure.com',
+  synapseDevSuffix: '.dev.azuresynapse.usgovcloudapi.net',
+  synapseAudience: 'https://dev.azuresynapse.usgovcloudapi.net',
+  synapseStudioUrl: 'https://web.azuresynapse.usgovcloudapi.net',
+  backendOverrides: {},
   oneLakeUrl: 'https://onelake.dfs.fabric.microsoft.us',
   portalUrl: 'https://portal.azure.us',
   fabricPortalUrl: `https://app.${bi}`,
@@ -169,11 +191,14 @@ export type CloudOverrides = Partial<
     | 'sqlAudience'
     | 'oneLakeUrl'
     | 'storageAudience'
+    | 'synapseAudience'
+    | 'synapseDevUrl'
+    | 'lakeDfsUrl'
   >
 >;
 
 /** The profile of the configured cloud with the deployment's overrides applied (config.ts has validated both). */
-export function selectCloud(cloud: { name: CloudName; overrides: CloudOverrides }): CloudProfile {
+export function selectCloud(cloud: { name: CloudName; overrides: CloudOverrides; backends?: Record<string, string> }): CloudProfile {
   const { name } = cloud;
   // The sandbox speaks the commercial audiences but sends tokens to loopback only.
   const base: CloudProfile =
@@ -183,11 +208,13 @@ export function selectCloud(cloud: { name: CloudName; overrides: CloudOverrides 
           name: 'sandbox',
           identityProviderName: 'Sandbox identity provider',
           graphUrl: undefined,
+          // The sandbox has the data platform only when it says so (SVC_DATA_PLATFORM_API_URL in its environment).
+          dataPlatformApiUrl: undefined,
           allowedSuffixes: [],
           allowLoopback: true,
         }
       : BASE[name];
-  const profile: CloudProfile = { ...base, allowedSuffixes: [...base.allowedSuffixes] };
+  const profile: CloudProfile = { ...base, allowedSuffixes: [...base.allowedSuffixes], backendOverrides: { ...cloud.backends } };
   for (const [key, value] of Object.entries(cloud.overrides) as Array<[keyof CloudOverrides, string | undefined]>) {
     if (!value) continue;
     profile[key] = value;

@@ -30,12 +30,23 @@ export const CLOUD = {
   sqlAudience: url('SVC_SQL_AUDIENCE', WEB, audience('the warehouses (T-SQL)')),
   oneLakeUrl: url('SVC_ONELAKE_URL', WEB, overrides('lake data-plane address')),
   storageAudience: url('SVC_STORAGE_AUDIENCE', WEB, audience('lake storage')),
+  synapseAudience: url('SVC_SYNAPSE_AUDIENCE', WEB, audience('the Synapse development endpoints (artifacts API)')),
+  synapseDevUrl: url('SVC_SYNAPSE_DEV_URL', WEB, {
+    shown: '`https://<workspace>.dev.azuresynapse.net` (per cloud)',
+    meaning: "the Synapse workspace's development endpoint, when it is not the cloud's default for the workspace (the sandbox sets it)",
+  }),
+  lakeDfsUrl: url('SVC_LAKE_DFS_URL', WEB, {
+    shown: '`https://<account>.dfs.core.windows.net` (per cloud)',
+    meaning: "the lake (Data Lake Storage Gen2) endpoint, path-style (`<url>/<account>`), when it is not the cloud's (the sandbox sets it)",
+  }),
 } satisfies { name: Setting<CloudName | undefined> } & { [K in keyof Required<CloudOverrides>]: Setting<string | undefined> };
 
 /** The selected cloud (SVC_CLOUD, else the one SVC_PUBLIC_URL's host names, else the sandbox) and its overridden addresses. */
 export interface CloudConfig {
   name: CloudName;
   overrides: CloudOverrides;
+  /** SVC_BACKEND_<TYPE> settings that are set, by item type id. */
+  backends?: Record<string, string>;
 }
 
 /** SVC_CLOUD, else the cloud SVC_PUBLIC_URL's host names, else the sandbox. */

@@ -1,4 +1,4 @@
-import type { SharedSet } from '../tenancy/shared-set.js';
+import type { NativeHosts, SharedSet } from '../tenancy/shared-set.js';
 import { address, type Setting, text } from './setting.js';
 
 /** The default tenant's shared-mode targets. */
@@ -28,4 +28,4 @@ export const SHARED_SET = {
   warehouseDatabase: text('SVC_WAREHOUSE_DATABASE', { shown: 'the pool', meaning: 'T-SQL database' }),
   lakeAccount: text('SVC_LAKE_ACCOUNT', { meaning: 'lake storage account of the shared set' }),
   lakeContainer: text('SVC_LAKE_CONTAINER', { meaning: 'its container' }),
-} satisfies { [K in keyof Required<SharedSet>]: Setting<SharedSet[K]> };
+} satisfies { [K in keyof Required<Omit<SharedSet, keyof NativeHosts>>]: Setting<SharedSet[K]> };

@@ -1,3 +1,4 @@
+import type { CloudProfile } from '../cloud/profiles.js';
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
 import type { Catalog, CuratedApp } from '../catalog/types.js';
@@ -29,6 +30,7 @@ export class InstallService {
       catalog: Catalog;
       workspaces: WorkspaceService;
       tenancy: TenancyService;
+      profile: CloudProfile;
       onAccepted: () => void;
     },
   ) {}
@@ -79,7 +81,7 @@ export class InstallService {
         itemKey: item.key,
         itemType: item.itemType,
         displayName: item.displayName,
-        live: provisionedAtInstall(item.itemType),
+        live: provisionedAtInstall(item.itemType, this.deps.profile),
       })),
     );
     this.deps.onAccepted();

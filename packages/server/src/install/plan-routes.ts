@@ -56,6 +56,11 @@ const PlanItemSchema = Type.Object(
     code: Type.Optional(Type.String()),
     message: Type.Optional(Type.String()),
     dataLoss: Type.Optional(Type.Boolean({ description: 'uninstall with purgeData: a data store deleted, its data with it' })),
+    backend: Type.Optional(
+      Type.String({
+        description: 'the backend the item is provisioned on in this cloud (`stored`: kept in the service only; message says why)',
+      }),
+    ),
   },
   { $id: 'PlanItem' },
 );

@@ -4,7 +4,8 @@ import type { CatalogItem, CuratedApp } from '../catalog/types.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 import { ServiceError, type RemediationGate } from '../errors.js';
 import type { PlannedCall } from '../item-types/calls.js';
-import { dependenciesOf, liveItemType, plannerOf } from '../item-types/index.js';
+import { backendOf, dependenciesOf, plannerOf } from '../item-types/index.js';
+import { isLiveBackend } from '../item-types/backends.js';
 import { StepRefused, type Backends, type ProvisionContext } from '../provisioning/context.js';
 import { installTarget, type ResolvedTarget } from '../provisioning/targets.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
@@ -55,6 +56,8 @@ export interface PlanItem {
   message?: string;
   /** uninstall: a data store deleted under purgeData (its data goes with it). */
   dataLoss?: boolean;
+  /** The backend the item is provisioned on in this cloud (`stored`: kept in the service only; `message` says why). */
+  backend?: string;
 }
 
 /** What a plan is asked: the install body, and which operation to plan (install by default). */
@@ -108,8 +111,13 @@ export class PlanService {
     const target = await installTarget(this.deps.tenancy, this.deps.profile, job, true);
     const items = new Map<string, PlanItem>();
     const deploy = body.deploy ?? true;
-    for (const item of app.items)
-      if (!deploy || !liveItemType(item.itemType)) items.set(item.key, { ...head(item), action: 'stored', calls: [] });
+    for (const item of app.items) {
+      const backend = backendOf(item.itemType, this.deps.profile);
+      if (!deploy || !backend) items.set(item.key, { ...head(item), action: 'stored', calls: [] });
+      // A type this cloud has no published API for is kept in the service only, and the plan says why.
+      else if (!isLiveBackend(backend))
+        items.set(item.key, { ...head(item), action: 'stored', backend: backend.backing, calls: [], message: backend.reason });
+    }
     const bound = this.deps.boundMs ?? PLAN_BOUND_MS;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
@@ -140,7 +148,9 @@ export class PlanService {
     const pending = app.items.filter((i) => !items.has(i.key));
     const liveKeys = new Set(pending.map((i) => i.key));
     while (pending.length) {
-      const ready = pending.filter((i) => dependenciesOf(i.itemType, i.content).every((k) => !liveKeys.has(k) || items.has(k)));
+      const ready = pending.filter((i) =>
+        dependenciesOf(i.itemType, i.content, this.deps.profile).every((k) => !liveKeys.has(k) || items.has(k)),
+      );
       // A reference cycle cannot be ordered: plan in order rather than stall.
       const wave = (ready.length ? ready : pending).slice(0, PLAN_CONCURRENCY);
       await Promise.all(
@@ -157,7 +167,7 @@ export class PlanService {
             dependency: (k) => results.get(k),
             contentOf: (k) => contentByKey.get(k),
           };
-          const created = dependenciesOf(item.itemType, item.content).filter((k) => items.get(k)?.action === 'create');
+          const created = dependenciesOf(item.itemType, item.content, this.deps.profile).filter((k) => items.get(k)?.action === 'create');
           const planned = await planItem(ctx, created);
           if (planned.resourceId)
             results.set(item.key, { status: 'exists', resourceId: planned.resourceId, secondaryIds: planned.secondaryIds, steps: [] });
@@ -180,9 +190,8 @@ export async function planItem(
   ctx: ProvisionContext,
   created: string[],
 ): Promise<{ item: PlanItem; resourceId?: string; secondaryIds?: Record<string, string> }> {
-  const type = liveItemType(ctx.item.itemType)!;
-  const planner = plannerOf(ctx.item.itemType)!;
-  const base = { ...head(ctx.item), calls: [...type.calls(ctx.item.content)] };
+  const planner = plannerOf(ctx.item.itemType, ctx.profile)!;
+  const base = { ...head(ctx.item), backend: planner.backing, calls: [...planner.calls(ctx.item.content)] };
   try {
     const desired = await planner.desired(ctx).catch((err) => {
       if (err instanceof StepRefused && created.length) return undefined;

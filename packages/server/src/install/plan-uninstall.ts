@@ -1,3 +1,4 @@
+import type { CloudProfile } from '../cloud/profiles.js';
 import type { Caller } from '../auth/caller.js';
 import { NotFoundError } from '../errors.js';
 import { isItemTypeId, removerOf } from '../item-types/index.js';
@@ -13,7 +14,7 @@ import type { InstallPlan, PlanItem } from './plan-service.js';
  * store without purgeData). Reads the store only: nothing is called or changed.
  */
 export async function planUninstall(
-  deps: { db: Db; workspaces: WorkspaceService },
+  deps: { db: Db; profile: CloudProfile; workspaces: WorkspaceService },
   caller: Caller,
   appId: string,
   body: { workspaceId: string; purgeData?: boolean },
@@ -35,23 +36,28 @@ export async function planUninstall(
     .where('a.app_id', '=', appId)
     .orderBy('a.item_key')
     .execute();
-  const items = reverseDependencyOrder(rows.map((r) => ({ ...r, key: r.item_key, itemType: r.item_type })));
+  const items = reverseDependencyOrder(
+    rows.map((r) => ({ ...r, key: r.item_key, itemType: r.item_type })),
+    deps.profile,
+  );
   return {
     appId,
     version: app.version,
     workspaceId: body.workspaceId,
     mode: app.mode,
-    items: items.map((r) => planItem(r, body.purgeData ?? false)),
+    items: items.map((r) => planItem(r, deps.profile, body.purgeData ?? false)),
   };
 }
 
 function planItem(
   r: { key: string; itemType: string; display_name: string; content: unknown; provisioning: unknown },
+  profile: CloudProfile,
   purgeData: boolean,
 ): PlanItem {
   const head = { key: r.key, itemType: r.itemType, displayName: r.display_name };
-  const remover = isItemTypeId(r.itemType) ? removerOf(r.itemType) : undefined;
-  const resourceId = (r.provisioning as LiveRecord | null)?.resourceId ?? undefined;
+  const live = r.provisioning as LiveRecord | null;
+  const remover = isItemTypeId(r.itemType) ? removerOf(r.itemType, profile, live?.backend) : undefined;
+  const resourceId = live?.resourceId ?? undefined;
   if (!remover || !resourceId) return { ...head, action: 'delete', calls: [], message: 'nothing live: only the stored item is deleted' };
   if (remover.holdsData && !purgeData)
     return { ...head, action: 'keep', resourceId, calls: [], message: `kept: a ${r.itemType} holds data (pass purgeData to delete it)` };

@@ -45,10 +45,10 @@ export class UpgradePlanner {
     if (!next) throw new NotFoundError('App', appId);
     const parts = await installedParts(this.deps.db, scope, appId);
     const stored = await loadStoredApp(this.deps, scope, appId);
-    const deployed = deployedApp(parts);
+    const deployed = deployedApp(parts, this.deps.profile);
     const now = new Date();
     const planned = new Map<string, PlanItem>();
-    for (const entry of upgradeEntries(next, parts)) {
+    for (const entry of upgradeEntries(next, parts, this.deps.profile)) {
       const item = await this.planEntry(entry, { stored, deployed, now, planned, removeDropped: body.removeDropped ?? false });
       planned.set(entry.key, item);
     }
@@ -75,7 +75,8 @@ export class UpgradePlanner {
     const head = { key: entry.key, itemType: entry.itemType, displayName: entry.displayName };
     const { stored } = run;
     // What the item would send may depend on items the upgrade creates first (their live ids are not known yet).
-    const created = (content: unknown) => dependenciesOf(entry.itemType, content).filter((k) => run.planned.get(k)?.action === 'create');
+    const created = (content: unknown) =>
+      dependenciesOf(entry.itemType, content, this.deps.profile).filter((k) => run.planned.get(k)?.action === 'create');
     const readLive = async (content: unknown) => {
       const current = stored.items.get(entry.key);
       if (current) current.content = content;
@@ -90,20 +91,20 @@ export class UpgradePlanner {
 
     if (entry.kind === 'dropped') {
       const part = entry.part!;
-      const remover = removerOf(entry.itemType);
+      const remover = removerOf(entry.itemType, this.deps.profile, entry.part?.live?.backend);
       if (!run.removeDropped)
         return {
           ...head,
           action: 'keep',
           message: 'the new version no longer has it: kept (upgrade with removeDropped true to remove it)',
         };
-      if (liveOf(part) && remover?.holdsData)
+      if (liveOf(part, this.deps.profile) && remover?.holdsData)
         return {
           ...head,
           action: 'keep',
           message: 'the new version no longer has it, but it holds data: an upgrade never deletes a data store',
         };
-      return { ...head, action: 'remove', calls: liveOf(part) && remover ? [...remover.calls(part.content)] : [] };
+      return { ...head, action: 'remove', calls: liveOf(part, this.deps.profile) && remover ? [...remover.calls(part.content)] : [] };
     }
 
     if (entry.kind === 'new') {
@@ -118,7 +119,7 @@ export class UpgradePlanner {
         etag: '',
         live: null,
       });
-      if (!run.deployed || !isLive(entry.itemType)) return { ...head, action: 'create' };
+      if (!run.deployed || !isLive(entry.itemType, this.deps.profile)) return { ...head, action: 'create' };
       const live = await readLive(content);
       // The stored item is created either way; a live resource of that name already there is taken over, not made twice.
       return live.action === 'no-change' ? { ...live, action: 'create' } : live;
@@ -134,7 +135,8 @@ export class UpgradePlanner {
         message: 'your edits and the new version change the same parts: the upgrade leaves this item as it is',
       };
     const storedDiff = m.changed ? contentDiff(part.content, m.merged) : undefined;
-    if (!liveOf(part)) return storedDiff ? { ...head, action: 'update', diff: storedDiff } : { ...head, action: 'no-change' };
+    if (!liveOf(part, this.deps.profile))
+      return storedDiff ? { ...head, action: 'update', diff: storedDiff } : { ...head, action: 'no-change' };
     const live = await readLive(m.merged);
     if (live.action === 'update' || (live.action === 'no-change' && storedDiff)) {
       const diff = [storedDiff, live.diff].filter(Boolean).join('\n');

@@ -28,7 +28,12 @@ export function creatingPercent(done: number, total: number): number {
 }
 
 /** The ProvisionReport from the job's steps. */
-export function reportOf(mode: ProvisionReport['mode'], target: Record<string, string>, steps: StepRow[]): ProvisionReport {
+export function reportOf(
+  mode: ProvisionReport['mode'],
+  target: Record<string, string>,
+  steps: StepRow[],
+  backends?: Record<string, string>,
+): ProvisionReport {
   const live = steps.filter((s) => s.live && s.result);
   const provSteps = live.map((s) => ({
     stepIndex: s.stepIndex,
@@ -37,5 +42,5 @@ export function reportOf(mode: ProvisionReport['mode'], target: Record<string, s
     cosmosItemId: s.cosmosItemId ?? '',
     result: s.result!,
   }));
-  return { outcome: outcomeOf(provSteps.map((s) => s.result)), mode, target, steps: provSteps };
+  return { outcome: outcomeOf(provSteps.map((s) => s.result)), mode, target, ...(backends ? { backends } : {}), steps: provSteps };
 }

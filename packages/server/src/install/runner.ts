@@ -4,7 +4,7 @@ import { expandSeedTokens } from '../catalog/seed-tokens.js';
 import { resolveBindings } from '../catalog/bindings.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 import type { Backends, ProvisionContext } from '../provisioning/context.js';
-import { dependenciesOf, provisionerOf } from '../item-types/index.js';
+import { backendIdOf, backendOf, dependenciesOf, provisionerOf } from '../item-types/index.js';
 import { installTarget, targetRecord, type ResolvedTarget } from '../provisioning/targets.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { upsertCatalogItem } from './item-upsert.js';
@@ -33,13 +33,24 @@ export class LeaseLost extends Error {}
 /** Runs one provisioner and turns what it throws into a StepResult; never throws. */
 export async function runProvisioner(ctx: Omit<ProvisionContext, 'log'>): Promise<StepResult> {
   const steps: string[] = [];
-  const provisioner = provisionerOf(ctx.item.itemType)!;
+  const provisioner = provisionerOf(ctx.item.itemType, ctx.profile, ctx.backend)!;
+  const backend = backendIdOf(ctx.item.itemType, ctx.profile, ctx.backend);
   try {
     const outcome = await provisioner({ ...ctx, log: (line) => steps.push(line) });
-    return { ...outcome, steps };
+    return { ...outcome, steps, backend };
   } catch (err) {
-    return failedStep(err, ctx.item.itemType, steps);
+    return { ...failedStep(err, ctx.item.itemType, steps), backend };
   }
+}
+
+/** The backend of each live item type of the app in this cloud (the report's `backends`). */
+function appBackends(app: CuratedApp, profile: CloudProfile): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of app.items) {
+    const backend = backendOf(item.itemType, profile);
+    if (backend) out[item.itemType] = backend.backing;
+  }
+  return out;
 }
 
 /** Moves one claimed job through creating-items, provisioning, finalizing and done; resumable at every point. */
@@ -84,7 +95,7 @@ export class InstallRunner {
     await write({ phase: 'finalizing', percentComplete: 95 }, { kind: 'phase', data: { phase: 'finalizing', percentComplete: 95 } });
     await this.recordThread(job, app, steps);
     const finalSteps = await this.deps.jobs.steps(job.id);
-    const report = reportOf(job.mode, targetRecord(target), finalSteps);
+    const report = reportOf(job.mode, targetRecord(target), finalSteps, appBackends(app, this.deps.profile));
     const status = jobStatusOf(
       report.outcome,
       report.steps.map((s) => s.result),
@@ -154,7 +165,9 @@ export class InstallRunner {
     let saveFailure: { error: unknown } | undefined;
     let done = results.size;
     const ready = (s: StepRow) =>
-      dependenciesOf(app.items[s.stepIndex]!.itemType, contentByKey.get(s.itemKey)).every((k) => !liveKeys.has(k) || results.has(k));
+      dependenciesOf(app.items[s.stepIndex]!.itemType, contentByKey.get(s.itemKey), this.deps.profile).every(
+        (k) => !liveKeys.has(k) || results.has(k),
+      );
     const save = (step: StepRow, item: CatalogItem, result: StepResult, percent: number) => {
       const saved = (async () => {
         await write(

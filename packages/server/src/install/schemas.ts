@@ -24,6 +24,12 @@ const StepResultSchema = Type.Object(
     ),
     steps: Type.Array(Type.String(), { description: 'step log' }),
     diagnosis: Type.Optional(Type.String({ description: 'where to diagnose an identity failure' })),
+    backend: Type.Optional(
+      Type.String({
+        description:
+          'the backend the step ran on: data-platform, or an Azure-native service (synapse, lake, event-hubs, monitor, reporting)',
+      }),
+    ),
   },
   { $id: 'StepResult' },
 );
@@ -33,6 +39,11 @@ const ProvisionReportSchema = Type.Object(
     outcome: Type.Union(OUTCOMES.map((s) => Type.Literal(s))),
     mode: Type.Union(MODES.map((m) => Type.Literal(m))),
     target: Type.Record(Type.String(), Type.String(), { description: 'the resolved target settings' }),
+    backends: Type.Optional(
+      Type.Record(Type.String(), Type.String(), {
+        description: "each live item type's backend in this install's cloud (`stored`: kept in the service only, for want of an API)",
+      }),
+    ),
     steps: Type.Array(
       Type.Object({
         stepIndex: Type.Integer(),

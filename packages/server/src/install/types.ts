@@ -28,6 +28,8 @@ export interface StepResult {
   steps: string[];
   /** Where to read a diagnosis of a failed or remediation step (identity operations). */
   diagnosis?: string;
+  /** The backend the step ran on (item-types/backends.ts): the data platform, or an Azure-native service. */
+  backend?: string;
 }
 
 /** One provisioned item in the report (SPEC.md ProvisionStep). */
@@ -44,6 +46,8 @@ export interface ProvisionReport {
   outcome: Outcome;
   mode: Mode;
   target: Record<string, string>;
+  /** Each live item type's backend in the install's cloud. */
+  backends?: Record<string, string>;
   steps: ProvisionStep[];
 }
 

@@ -1,7 +1,7 @@
 // The backing calls a live item type declares: what its provisioner calls, and what the app page's plan text says.
 
 /** The backing services a provisioner calls (the sandbox's request log names the same services). */
-export const CALL_SERVICES = ['data-platform', 'onelake', 'arm', 'kql', 'search', 'sql', 'reporting'] as const;
+export const CALL_SERVICES = ['data-platform', 'onelake', 'arm', 'kql', 'search', 'sql', 'reporting', 'synapse', 'storage'] as const;
 export type CallService = (typeof CALL_SERVICES)[number];
 
 /** When a call is made, if not on every run; the text follows the call in the plan. */
@@ -56,6 +56,8 @@ const ROOT: Record<CallService, string> = {
   search: '{search}',
   sql: '',
   reporting: '{reporting}',
+  synapse: '{synapse}',
+  storage: '{lake}',
 };
 
 /** One call as the plan shows it: `PUT {search}/indexes/faq ×2 if new`. */

@@ -6,8 +6,14 @@ import type { PlannedCall } from './calls.js';
 import type { ItemTypeId } from './index.js';
 
 /** Where a live item is provisioned. */
-export const BACKINGS = ['data-platform', 'kql', 'search', 'warehouse', 'reporting'] as const;
+export const BACKINGS = ['data-platform', 'kql', 'search', 'warehouse', 'reporting', 'synapse', 'lake', 'event-hubs', 'monitor'] as const;
 export type Backing = (typeof BACKINGS)[number];
+
+/**
+ * Where a type's items live in a cloud: one of its backing services, or `stored` where the cloud has no published API
+ * for the type (the item is kept in the service only, and its plan says why).
+ */
+export type BackendId = Backing | 'stored';
 
 /** Whether an install provisions an item live or stores it in the service only. */
 export type Provisioning = 'live' | 'stored';
@@ -103,14 +109,12 @@ export interface RemoveOutcome {
 }
 
 /**
- * A type an install provisions live. `calls` declares every backing call `provision` makes (a test holds the two
- * together against the sandbox's request log); the app page's plan text is derived from it.
- *
- * The lifecycle operations after install (issue 19) live here too: `desired` and `readLive` (with the read calls it
- * declares in `readCalls`) give the plan and drift; `remove` (with the calls it declares in `removeCalls`) deletes the live
- * resource at uninstall; `apply` is still to come.
+ * A type's lifecycle on one backing service. `calls` declares every backing call `provision` makes (a test holds the two
+ * together against the sandbox's request log); the app page's plan text is derived from it. `desired` and `readLive`
+ * (with the read calls it declares in `readCalls`) give the plan and drift; `remove` (with `removeCalls`) deletes the
+ * live resource at uninstall.
  */
-export interface LiveItemType<Id extends string, S extends TSchema = TSchema, C = Static<S>> extends ItemTypeBase<Id, S, C> {
+export interface LiveBackend<C> {
   backing: Backing;
   /** Keys of other items whose live results provisioning needs first (besides those its `${item:…}` bindings name). */
   dependsOn?(content: C): readonly (string | undefined)[];
@@ -124,7 +128,7 @@ export interface LiveItemType<Id extends string, S extends TSchema = TSchema, C 
   readLive(ctx: TypedProvisionContext<C>): Promise<LiveState | undefined>;
   /** The backing calls `desired` and `readLive` make, in order (all reads: GETs, and POSTs the real API defines as reads). */
   readCalls(content: C): readonly PlannedCall[];
-  /** Issue 19: applies the item's stored content to its live resource (an edited item, or one that drifted). */
+  /** Applies the item's stored content to its live resource (an edited item, or one that drifted). */
   apply?(ctx: TypedProvisionContext<C>): Promise<ProvisionOutcome>;
   /**
    * Deletes the live resource `resourceId` (the id its provisioning step answered) at uninstall or a single item's delete;
@@ -135,6 +139,24 @@ export interface LiveItemType<Id extends string, S extends TSchema = TSchema, C 
   removeCalls(content: C): readonly PlannedCall[];
   /** A data store (its tables, rows or documents are the user's data): an uninstall keeps it unless asked to purge data. */
   holdsData?: boolean;
+}
+
+/** A cloud where no published API holds the type: its items are stored in the service only, for this reason. */
+export interface StoredBackend {
+  backing: 'stored';
+  /** Why, as the plan and the console say it (the service it would need, and what is kept instead). */
+  reason: string;
+}
+
+/**
+ * A type an install provisions live. Its own members are its primary backend (the data platform for the types the
+ * platform holds); `alternatives` are the backends of the clouds without that service (issue 20: the Azure-native
+ * services of GCC-High and DoD), chosen per type by the cloud profile or SVC_BACKEND_<TYPE> (item-types/backends.ts).
+ */
+export interface LiveItemType<Id extends string, S extends TSchema = TSchema, C = Static<S>>
+  extends ItemTypeBase<Id, S, C>,
+    LiveBackend<C> {
+  alternatives?: readonly (LiveBackend<C> | StoredBackend)[];
 }
 
 /** An item type: live (provisioned in a backing service at install) or stored only. */

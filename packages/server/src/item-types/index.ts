@@ -8,7 +8,9 @@ import { dataAgent } from './data-agent.js';
 import { dataPipeline } from './data-pipeline.js';
 import { dataProduct } from './data-product.js';
 import { dataflowSpec } from './dataflow-spec.js';
-import type { ItemTypeDescriptor, LiveItemType } from './descriptor.js';
+import { backendFor, chooseBackend, isLiveBackend, type AnyBackend } from './backends.js';
+import type { CloudProfile } from '../cloud/profiles.js';
+import type { BackendId, ItemTypeDescriptor, LiveBackend, LiveItemType } from './descriptor.js';
 import { eventhouse } from './eventhouse.js';
 import { eventstream } from './eventstream.js';
 import { kqlDashboard } from './kql-dashboard.js';
@@ -89,12 +91,35 @@ export function liveItemType(id: ItemTypeId): AnyLiveItemType | undefined {
   return t.provision ? t : undefined;
 }
 
-/** Whether an install provisions items of the type live. */
-export const isLive = (id: ItemTypeId): boolean => liveItemType(id) !== undefined;
+/** Whether an install provisions items of the type live in this cloud (not a stored-only type, nor one stored here for want of an API). */
+export const isLive = (id: ItemTypeId, profile: CloudProfile, recorded?: string): boolean =>
+  liveBackendOf(id, profile, recorded) !== undefined;
+
+/** The backend an item of the type runs on in this cloud (see item-types/backends.ts); undefined for a stored-only type. */
+export function backendOf(id: ItemTypeId, profile: CloudProfile, recorded?: string): AnyBackend | undefined {
+  const type = liveItemType(id);
+  return type ? backendFor(type, profile, recorded) : undefined;
+}
+
+/** The backend's id of a type in this cloud: 'stored' for a stored-only type. */
+export function backendIdOf(id: ItemTypeId, profile: CloudProfile, recorded?: string): BackendId {
+  return backendOf(id, profile, recorded)?.backing ?? 'stored';
+}
+
+/** The live backend of a type in this cloud, or undefined when its items are stored only here. */
+export function liveBackendOf(id: ItemTypeId, profile: CloudProfile, recorded?: string): LiveBackend<unknown> | undefined {
+  const b = backendOf(id, profile, recorded);
+  return b && isLiveBackend(b) ? b : undefined;
+}
+
+/** Each live type's backend in this cloud, by type id (what an install's report names). */
+export function backendChoice(profile: CloudProfile): Partial<Record<ItemTypeId, BackendId>> {
+  return Object.fromEntries(ALL.filter((t) => t.provision).map((t) => [t.id, chooseBackend(t as AnyLiveItemType, profile).backing]));
+}
 
 /** Keys of other items an item's provisioning needs first: those its type names and those its `${item:<key>.…}` bindings name. */
-export function dependenciesOf(id: ItemTypeId, content: unknown): string[] {
-  const named = liveItemType(id)?.dependsOn?.(content) ?? [];
+export function dependenciesOf(id: ItemTypeId, content: unknown, profile: CloudProfile, recorded?: string): string[] {
+  const named = liveBackendOf(id, profile, recorded)?.dependsOn?.(content) ?? [];
   return [...new Set([...named.filter((k): k is string => Boolean(k)), ...boundItemKeys(content)])];
 }
 
@@ -113,19 +138,22 @@ function typed(ctx: ProvisionContext): TypedProvisionContext<unknown> {
 }
 
 /** The provisioner of a live type as the runner calls it, with the item's content typed and other items' read by their schema. */
-export function provisionerOf(id: ItemTypeId): Provisioner | undefined {
-  const type = liveItemType(id);
-  if (!type) return undefined;
-  return (ctx: ProvisionContext) => type.provision(typed(ctx));
+export function provisionerOf(id: ItemTypeId, profile: CloudProfile, recorded?: string): Provisioner | undefined {
+  const backend = liveBackendOf(id, profile, recorded);
+  if (!backend) return undefined;
+  return (ctx: ProvisionContext) => backend.provision(typed(ctx));
 }
 
 /** What a plan asks of a live type: what provisioning would send, and the live resource as it is now. */
-export function plannerOf(id: ItemTypeId) {
-  const type = liveItemType(id);
-  if (!type) return undefined;
+export function plannerOf(id: ItemTypeId, profile: CloudProfile, recorded?: string) {
+  const backend = liveBackendOf(id, profile, recorded);
+  if (!backend) return undefined;
   return {
-    desired: (ctx: ProvisionContext) => type.desired(typed(ctx)),
-    readLive: (ctx: ProvisionContext) => type.readLive(typed(ctx)),
+    backing: backend.backing,
+    calls: (content: unknown) => backend.calls(content),
+    readCalls: (content: unknown) => backend.readCalls(content),
+    desired: (ctx: ProvisionContext) => backend.desired(typed(ctx)),
+    readLive: (ctx: ProvisionContext) => backend.readLive(typed(ctx)),
   };
 }
 
@@ -134,13 +162,14 @@ export function plannerOf(id: ItemTypeId) {
  * it is already gone), `calls` are the deletes it makes for the plan text, `holdsData` marks the data stores an uninstall
  * keeps unless told to purge data.
  */
-export function removerOf(id: ItemTypeId) {
-  const type = liveItemType(id);
-  if (!type) return undefined;
+export function removerOf(id: ItemTypeId, profile: CloudProfile, recorded?: string) {
+  const backend = liveBackendOf(id, profile, recorded);
+  if (!backend) return undefined;
   return {
-    remove: (ctx: ProvisionContext, resourceId: string) => type.remove(typed(ctx), resourceId),
-    calls: (content: unknown) => type.removeCalls(content),
-    holdsData: type.holdsData ?? false,
+    backing: backend.backing,
+    remove: (ctx: ProvisionContext, resourceId: string) => backend.remove(typed(ctx), resourceId),
+    calls: (content: unknown) => backend.removeCalls(content),
+    holdsData: backend.holdsData ?? false,
   };
 }
 

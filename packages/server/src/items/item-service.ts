@@ -1,3 +1,4 @@
+import type { CloudProfile } from '../cloud/profiles.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
 import { isItemTypeId } from '../item-types/index.js';
@@ -40,7 +41,7 @@ const COLUMNS = [
 
 type Row = StoreRow<'items', (typeof COLUMNS)[number]>;
 
-function toItem(r: Row): Item {
+function toItem(r: Row, profile: CloudProfile): Item {
   return {
     id: r.id,
     workspaceId: r.workspace_id,
@@ -50,7 +51,7 @@ function toItem(r: Row): Item {
     appId: r.app_id,
     contentSource: r.content_source,
     provisioning: r.provisioning ?? null,
-    liveState: liveStateOf(r.item_type, r.etag, (r.provisioning as LiveRecord | null) ?? null),
+    liveState: liveStateOf(r.item_type, r.etag, (r.provisioning as LiveRecord | null) ?? null, profile),
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   };
@@ -66,10 +67,11 @@ export class ItemService {
   private constructor(
     private readonly db: Db,
     private readonly workspaces: WorkspaceService,
+    private readonly profile: CloudProfile,
   ) {}
 
-  static create(db: Db, workspaces: WorkspaceService): ItemService {
-    return new ItemService(db, workspaces);
+  static create(db: Db, workspaces: WorkspaceService, profile: CloudProfile): ItemService {
+    return new ItemService(db, workspaces, profile);
   }
 
   async create(
@@ -96,7 +98,7 @@ export class ItemService {
         })
         .returning(COLUMNS)
         .executeTakeFirstOrThrow();
-      return toItem(row);
+      return toItem(row, this.profile);
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicateName(input.itemType, input.displayName);
       throw err;
@@ -123,7 +125,7 @@ export class ItemService {
     if (!rows.length) throw new NotFoundError('Workspace', workspaceId);
     const found = rows.filter((r) => r.id !== null) as Row[];
     const { rows: pageRows, nextCursor } = toPage(found, page.limit);
-    return { items: pageRows.map(toItem), nextCursor };
+    return { items: pageRows.map((r) => toItem(r, this.profile)), nextCursor };
   }
 
   async get(caller: Caller, workspaceId: string, itemId: string): Promise<Item> {
@@ -135,7 +137,7 @@ export class ItemService {
       .where('tenant_id', '=', caller.tenantId)
       .executeTakeFirst();
     if (!row) throw new NotFoundError('Item', itemId);
-    return toItem(row);
+    return toItem(row, this.profile);
   }
 
   async update(caller: Caller, workspaceId: string, itemId: string, patch: { displayName?: string; description?: string }): Promise<Item> {
@@ -152,7 +154,7 @@ export class ItemService {
         .where('tenant_id', '=', caller.tenantId)
         .returning(COLUMNS)
         .executeTakeFirstOrThrow();
-      return toItem(row);
+      return toItem(row, this.profile);
     } catch (err) {
       if (isUniqueViolation(err)) throw duplicateName(current.itemType, patch.displayName ?? current.displayName);
       throw err;

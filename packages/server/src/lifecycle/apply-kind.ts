@@ -33,7 +33,7 @@ export async function applyStep(
   if (!item) return { status: 'failed', code: 'item_deleted', message: 'the stored item was deleted before it was applied', steps: [] };
   const log: string[] = [];
   const ctx = storedContext(deps, stored, step.itemKey, (line) => log.push(line));
-  const planner = plannerOf(item.itemType)!;
+  const planner = plannerOf(item.itemType, deps.profile, item.live?.backend)!;
   const live = await planner.readLive(ctx);
   if (live) {
     const diff = compareParts(live.parts, await planner.desired(ctx));

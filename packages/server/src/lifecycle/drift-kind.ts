@@ -1,3 +1,4 @@
+import type { CloudProfile } from '../cloud/profiles.js';
 import type { JobRecord, LifecycleStepRow } from '../install/job-rows.js';
 import type { JobStore } from '../install/job-store.js';
 import { compareParts } from '../install/plan-compare.js';
@@ -22,7 +23,7 @@ export function hasLiveResource(live: LiveRecord | null): boolean {
  * items together (apps by id, then the standalone items; each by key), the step's key the item's key in its app (a
  * standalone item: its id).
  */
-export async function driftSteps(db: Db, tenantId: string, workspaceId: string): Promise<NewStep[]> {
+export async function driftSteps(db: Db, profile: CloudProfile, tenantId: string, workspaceId: string): Promise<NewStep[]> {
   const rows = await db
     .selectFrom('items')
     .leftJoin('installed_app_items as a', (j) => j.onRef('a.item_id', '=', 'items.id').onRef('a.workspace_id', '=', 'items.workspace_id'))
@@ -31,7 +32,10 @@ export async function driftSteps(db: Db, tenantId: string, workspaceId: string):
     .where('items.workspace_id', '=', workspaceId)
     .execute();
   const live = rows.filter(
-    (r) => isItemTypeId(r.item_type) && isLive(r.item_type) && hasLiveResource((r.provisioning as LiveRecord | null) ?? null),
+    (r) =>
+      isItemTypeId(r.item_type) &&
+      isLive(r.item_type, profile, (r.provisioning as LiveRecord | null)?.backend) &&
+      hasLiveResource((r.provisioning as LiveRecord | null) ?? null),
   );
   // Standalone items (no app) sort after every app's.
   const sortKey = (r: (typeof live)[number]) => [r.app_id === null ? 1 : 0, r.app_id ?? '', r.item_key ?? r.id] as const;
@@ -105,7 +109,7 @@ async function driftStep(
     return { status: 'failed', code: 'item_deleted', message: 'the stored item was deleted before its drift check', steps: [] };
   const log: string[] = [];
   const ctx = storedContext(deps, where.stored, where.key, (line) => log.push(line));
-  const planner = plannerOf(item.itemType)!;
+  const planner = plannerOf(item.itemType, deps.profile, item.live?.backend)!;
   const live = await planner.readLive(ctx);
   const at = new Date().toISOString();
   if (!live) {

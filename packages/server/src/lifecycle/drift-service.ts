@@ -1,3 +1,4 @@
+import type { CloudProfile } from '../cloud/profiles.js';
 import type { Caller } from '../auth/caller.js';
 import { ConflictError, type RemediationGate, ServiceError } from '../errors.js';
 import type { JobStore } from '../install/job-store.js';
@@ -39,7 +40,14 @@ type Starter = Pick<Caller, 'tenantId' | 'userId'>;
 /** Starts drift checks of a workspace (DESIGN.md "Installed apps and their lifecycle") and answers the last one's result. */
 export class DriftService {
   constructor(
-    private readonly deps: { db: Db; jobs: JobStore; jobService: JobService; workspaces: WorkspaceService; onAccepted: () => void },
+    private readonly deps: {
+      db: Db;
+      profile: CloudProfile;
+      jobs: JobStore;
+      jobService: JobService;
+      workspaces: WorkspaceService;
+      onAccepted: () => void;
+    },
   ) {}
 
   /** Writes a drift job of the workspace (404 for another tenant's); 409 nothing_to_check when it has no live item. */
@@ -56,7 +64,7 @@ export class DriftService {
 
   /** Writes a drift job of the workspace's live items as `starter` (no access check: the schedule's path); undefined when there are none. */
   async startAs(starter: Starter, workspaceId: string): Promise<string | undefined> {
-    const steps = await driftSteps(this.deps.db, starter.tenantId, workspaceId);
+    const steps = await driftSteps(this.deps.db, this.deps.profile, starter.tenantId, workspaceId);
     if (!steps.length) return undefined;
     // The job records who started it (createdBy); a scheduled check has no request, so no scopes are needed.
     const as: Caller = { tenantId: starter.tenantId, userId: starter.userId, userName: starter.userId, method: 'token', scopes: [] };

@@ -41,9 +41,16 @@ export function buildLifecycle(deps: LifecycleDeps) {
   });
   const jobService = new JobService({ jobs, workspaces, installs, onAccepted: poke });
   const applies = new ApplyService({ db: stored.db, jobs, workspaces, onAccepted: poke });
-  const drift = new DriftService({ db: stored.db, jobs, jobService, workspaces, onAccepted: poke });
-  const uninstalls = new UninstallService({ db: stored.db, jobs, workspaces, onAccepted: poke });
-  const upgrades = new UpgradeService({ db: stored.db, jobs, catalog: stored.catalog, workspaces, onAccepted: poke });
+  const drift = new DriftService({ db: stored.db, profile: stored.profile, jobs, jobService, workspaces, onAccepted: poke });
+  const uninstalls = new UninstallService({ db: stored.db, profile: stored.profile, jobs, workspaces, onAccepted: poke });
+  const upgrades = new UpgradeService({
+    db: stored.db,
+    profile: stored.profile,
+    jobs,
+    catalog: stored.catalog,
+    workspaces,
+    onAccepted: poke,
+  });
   const upgradePlans = new UpgradePlanner({ ...stored, workspaces });
   const runners = { upgrade: runner, uninstall: runner, apply: runner, drift: runner };
   return { runners, jobs: jobService, applies, drift, uninstalls, upgrades, upgradePlans };

@@ -1,3 +1,4 @@
+import type { CloudProfile } from '../cloud/profiles.js';
 import { sql } from 'kysely';
 import type { RemediationGate } from '../errors.js';
 import { isItemTypeId, isLive } from '../item-types/index.js';
@@ -33,6 +34,8 @@ export interface LiveRecord {
   drift?: DriftRecord;
   /** The service deleted the live resource (an uninstall step ran; the stored item is about to go). */
   deleted?: boolean;
+  /** The backend that provisioned it: drift, apply and uninstall go to the same service even if the cloud's choice changed. */
+  backend?: string;
 }
 
 /** An item's live state, as the items table and the item page show it. */
@@ -54,8 +57,8 @@ export type LiveState = (typeof LIVE_STATES)[number];
  * backing service), not provisioned yet, created, changed since provisioned (edited after the content was sent),
  * drifted or missing (the last drift check), deleted, or waiting on remediation / failed.
  */
-export function liveStateOf(itemType: string, etag: string, live: LiveRecord | null): LiveState {
-  if (!isItemTypeId(itemType) || !isLive(itemType)) return 'stored-only';
+export function liveStateOf(itemType: string, etag: string, live: LiveRecord | null, profile: CloudProfile): LiveState {
+  if (!isItemTypeId(itemType) || !isLive(itemType, profile, live?.backend)) return 'stored-only';
   if (!live || live.status === 'skipped' || live.status === 'pending') return 'not-provisioned';
   if (live.deleted) return 'deleted';
   if (live.status === 'remediation' || live.status === 'failed') return live.resourceId ? stateOfLive(etag, live) : live.status;
@@ -79,6 +82,7 @@ export interface LiveStep {
   error?: string;
   code?: string;
   message?: string;
+  backend?: string;
 }
 
 /**
@@ -95,6 +99,7 @@ export async function recordLiveStep(db: Db, tenantId: string, itemId: string, s
     code: step.code ?? null,
     message: step.message ?? null,
     jobId: step.jobId ?? null,
+    backend: step.backend ?? null,
     at: new Date().toISOString(),
   };
   const provisioned = step.status !== 'remediation' && step.status !== 'failed';
@@ -104,7 +109,7 @@ export async function recordLiveStep(db: Db, tenantId: string, itemId: string, s
     .set({
       provisioning: provisioned
         ? sql`${JSON.stringify(record)}::jsonb || jsonb_build_object('etag', coalesce(${etag}::text, etag))`
-        : sql`${JSON.stringify(record)}::jsonb || jsonb_strip_nulls(jsonb_build_object('resourceId', provisioning->'resourceId', 'secondaryIds', provisioning->'secondaryIds', 'etag', provisioning->'etag'))`,
+        : sql`${JSON.stringify(record)}::jsonb || jsonb_strip_nulls(jsonb_build_object('resourceId', provisioning->'resourceId', 'secondaryIds', provisioning->'secondaryIds', 'etag', provisioning->'etag', 'backend', provisioning->'backend'))`,
     })
     .where('id', '=', itemId)
     .where('tenant_id', '=', tenantId)

@@ -80,7 +80,7 @@ export async function loadStoredApp(deps: StoredAppDeps, scope: Scope, appId: st
     summary: '',
     description: '',
     version: catalogApp?.version ?? '',
-    items: [...items.values()].map(catalogItemOf),
+    items: [...items.values()].map((i) => catalogItemOf(i, deps.profile)),
     edges: [],
   };
   const results = new Map<string, StepResult>();
@@ -93,13 +93,13 @@ export async function loadStoredApp(deps: StoredAppDeps, scope: Scope, appId: st
 }
 
 /** A stored item in the shape provisioners read (its live provisioning from its type). */
-export function catalogItemOf(item: StoredItem): CatalogItem {
+export function catalogItemOf(item: StoredItem, profile: CloudProfile): CatalogItem {
   return {
     key: item.key,
     itemType: item.itemType,
     displayName: item.displayName,
     description: item.description,
-    provisioning: isLive(item.itemType) ? 'live' : 'stored',
+    provisioning: isLive(item.itemType, profile, item.live?.backend) ? 'live' : 'stored',
     content: item.content,
   };
 }
@@ -109,7 +109,7 @@ export function storedContext(deps: StoredAppDeps, stored: StoredApp, key: strin
   const item = stored.items.get(key)!;
   return {
     app: stored.app,
-    item: catalogItemOf(item),
+    item: catalogItemOf(item, deps.profile),
     content: bindContent(item.content, stored.results, stored.target, deps.profile),
     storedItemId: item.itemId,
     target: stored.target,
@@ -118,6 +118,7 @@ export function storedContext(deps: StoredAppDeps, stored: StoredApp, key: strin
     log,
     dependency: (k) => stored.results.get(k),
     contentOf: (k) => stored.items.get(k)?.content,
+    ...(item.live?.backend ? { backend: item.live.backend } : {}),
   };
 }
 

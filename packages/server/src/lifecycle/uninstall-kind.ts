@@ -61,7 +61,7 @@ async function uninstallStep(
   const entry = step.cosmosItemId ? scope.get(step.cosmosItemId) : undefined;
   if (!entry) return { status: 'not-found', message: 'the stored item was already deleted', steps: [] };
   const item = entry.stored.items.get(entry.key)!;
-  const remover = removerOf(item.itemType);
+  const remover = removerOf(item.itemType, deps.profile, item.live?.backend);
   const live = item.live as (typeof item.live & { deleting?: boolean }) | null;
   const resourceId = live?.resourceId ?? undefined;
   if (!remover || !resourceId) {

@@ -1,3 +1,4 @@
+import type { CloudProfile } from '../cloud/profiles.js';
 import type { Caller } from '../auth/caller.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { JobStore } from '../install/job-store.js';
@@ -18,14 +19,18 @@ interface ItemRow {
 }
 
 /** The items in uninstall order: dependants before what they depend on (the reverse of the install's order). */
-export function reverseDependencyOrder<T extends { key: string; itemType: string; content: unknown }>(items: T[]): T[] {
+export function reverseDependencyOrder<T extends { key: string; itemType: string; content: unknown; provisioning?: unknown }>(
+  items: T[],
+  profile: CloudProfile,
+): T[] {
   const byKey = new Map(items.map((i) => [i.key, i]));
   const order: T[] = [];
   const seen = new Set<string>();
   const visit = (item: T) => {
     if (seen.has(item.key)) return;
     seen.add(item.key);
-    const deps = isItemTypeId(item.itemType) ? dependenciesOf(item.itemType, item.content) : [];
+    const recorded = (item.provisioning as LiveRecord | null | undefined)?.backend;
+    const deps = isItemTypeId(item.itemType) ? dependenciesOf(item.itemType, item.content, profile, recorded) : [];
     for (const k of deps) if (byKey.has(k)) visit(byKey.get(k)!);
     order.push(item);
   };
@@ -34,20 +39,22 @@ export function reverseDependencyOrder<T extends { key: string; itemType: string
 }
 
 /** The step of one stored item: live when it has a live resource to delete. */
-function stepOf(item: ItemRow): NewStep {
+function stepOf(item: ItemRow, profile: CloudProfile): NewStep {
   const live = item.provisioning as LiveRecord | null;
   return {
     itemKey: item.key,
     itemType: item.itemType,
     displayName: item.displayName,
-    live: isItemTypeId(item.itemType) && isLive(item.itemType) && Boolean(live?.resourceId),
+    live: isItemTypeId(item.itemType) && isLive(item.itemType, profile, live?.backend) && Boolean(live?.resourceId),
     cosmosItemId: item.id,
   };
 }
 
 /** Starts uninstall jobs: an installed app, one item's live resource (deleteLive), every app of a workspace being deleted. */
 export class UninstallService {
-  constructor(private readonly deps: { db: Db; jobs: JobStore; workspaces: WorkspaceService; onAccepted: () => void }) {}
+  constructor(
+    private readonly deps: { db: Db; profile: CloudProfile; jobs: JobStore; workspaces: WorkspaceService; onAccepted: () => void },
+  ) {}
 
   /** Writes the uninstall job of an installed app and marks the app uninstalling, in one transaction; answers its id. */
   async uninstallApp(caller: Caller, workspaceId: string, appId: string, opts: { purgeData?: boolean }): Promise<{ jobId: string }> {
@@ -63,7 +70,7 @@ export class UninstallService {
         .executeTakeFirst();
       if (!app) throw new NotFoundError('Installed app', appId);
       await this.refuseRunning(trx, caller.tenantId, workspaceId, [appId]);
-      const items = reverseDependencyOrder(await this.appItems(trx, workspaceId, [appId]));
+      const items = reverseDependencyOrder(await this.appItems(trx, workspaceId, [appId]), this.deps.profile);
       const id = await startLifecycleJob(
         this.deps.jobs,
         caller,
@@ -73,7 +80,7 @@ export class UninstallService {
           appId,
           options: { purgeData: opts.purgeData ?? false },
           mode: app.mode,
-          steps: items.map(stepOf),
+          steps: items.map((i) => stepOf(i, this.deps.profile)),
         },
         trx,
       );
@@ -110,7 +117,7 @@ export class UninstallService {
       workspaceId,
       appId: item.app_id ?? null,
       options: { itemId, purgeData: true },
-      steps: [stepOf(row)],
+      steps: [stepOf(row, this.deps.profile)],
     });
     this.deps.onAccepted();
     return { jobId };
@@ -146,7 +153,12 @@ export class UninstallService {
       ).map((a) => a.app_id);
       await this.refuseRunning(trx, caller.tenantId, workspaceId, apps);
       const all = await this.appItems(trx, workspaceId, apps);
-      const steps = apps.flatMap((appId) => reverseDependencyOrder(all.filter((i) => i.appId === appId)).map(stepOf));
+      const steps = apps.flatMap((appId) =>
+        reverseDependencyOrder(
+          all.filter((i) => i.appId === appId),
+          this.deps.profile,
+        ).map((i) => stepOf(i, this.deps.profile)),
+      );
       const id = await startLifecycleJob(
         this.deps.jobs,
         caller,

@@ -145,7 +145,7 @@ async function createStep(
     live: (row.provisioning as LiveRecord | null) ?? null,
   };
   scope.stored.items.set(next.key, item);
-  scope.stored.app.items = [...scope.stored.app.items.filter((i) => i.key !== next.key), catalogItemOf(item)];
+  scope.stored.app.items = [...scope.stored.app.items.filter((i) => i.key !== next.key), catalogItemOf(item, deps.profile)];
   const log = [`stored the new item ${next.displayName}`];
   if (!step.live) return { status: 'created', steps: log };
   const applied = await applyStep(deps, job, scope.stored, step);
@@ -169,7 +169,7 @@ async function dropStep(
       steps: [],
     };
   if (!part) return { status: 'not-found', message: `${step.displayName} is already gone`, steps: [] };
-  const remover = isItemTypeId(step.itemType) ? removerOf(step.itemType) : undefined;
+  const remover = isItemTypeId(step.itemType) ? removerOf(step.itemType, deps.profile, part.live?.backend) : undefined;
   if (step.live && remover?.holdsData)
     return {
       status: 'kept',

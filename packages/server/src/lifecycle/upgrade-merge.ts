@@ -1,3 +1,4 @@
+import type { CloudProfile } from '../cloud/profiles.js';
 // What an upgrade (and its plan) computes per item: the installed app's items as stored with their merge base, the
 // order of the steps, and the three-way merge of the stored content with the new catalog version's.
 import { expandSeedTokens } from '../catalog/seed-tokens.js';
@@ -73,13 +74,14 @@ export async function installedParts(
 }
 
 /** Whether the app was installed live: false only when every live-typed item was stored with deploy false. */
-export function deployedApp(parts: Map<string, InstalledPart>): boolean {
-  const live = [...parts.values()].filter((p) => isLive(p.itemType));
+export function deployedApp(parts: Map<string, InstalledPart>, profile: CloudProfile): boolean {
+  const live = [...parts.values()].filter((p) => isLive(p.itemType, profile, p.live?.backend));
   return !live.length || live.some((p) => p.live && p.live.status !== 'skipped');
 }
 
 /** Whether an installed item has (or is to have) a live resource the upgrade works on. */
-export const liveOf = (part: InstalledPart) => isLive(part.itemType) && part.live?.status !== 'skipped';
+export const liveOf = (part: InstalledPart, profile: CloudProfile) =>
+  isLive(part.itemType, profile, part.live?.backend) && part.live?.status !== 'skipped';
 
 /** The merge of one item: the new version's content expanded at the item's seed instant, the merged content, its conflicts. */
 export interface ItemMerge {
@@ -118,13 +120,15 @@ export interface UpgradeEntry {
 }
 
 /** Items in dependency order (a dependency before its dependants; the given order otherwise). */
-function dependencyOrder<T extends { key: string; itemType: ItemTypeId; content: unknown }>(items: T[]): T[] {
+function dependencyOrder<T extends { key: string; itemType: ItemTypeId; content: unknown }>(items: T[], profile: CloudProfile): T[] {
   const keys = new Set(items.map((i) => i.key));
   const done = new Set<string>();
   const out: T[] = [];
   const pending = [...items];
   while (pending.length) {
-    const ready = pending.findIndex((i) => dependenciesOf(i.itemType, i.content).every((k) => !keys.has(k) || done.has(k) || k === i.key));
+    const ready = pending.findIndex((i) =>
+      dependenciesOf(i.itemType, i.content, profile).every((k) => !keys.has(k) || done.has(k) || k === i.key),
+    );
     // A reference cycle cannot be ordered: take the next in order rather than stall.
     const [item] = pending.splice(ready >= 0 ? ready : 0, 1);
     done.add(item!.key);
@@ -137,15 +141,18 @@ function dependencyOrder<T extends { key: string; itemType: ItemTypeId; content:
  * The upgrade's steps: every item of the new version in its dependency order (kept or added), then the items only the
  * installed version has, in reverse dependency order (a dependant is removed before what it depends on).
  */
-export function upgradeEntries(next: CuratedApp, parts: Map<string, InstalledPart>): UpgradeEntry[] {
-  const kept: UpgradeEntry[] = dependencyOrder(next.items).map((item) => {
+export function upgradeEntries(next: CuratedApp, parts: Map<string, InstalledPart>, profile: CloudProfile): UpgradeEntry[] {
+  const kept: UpgradeEntry[] = dependencyOrder(next.items, profile).map((item) => {
     const part = parts.get(item.key);
     return part
       ? { key: item.key, itemType: part.itemType, displayName: part.displayName, kind: 'both' as const, part, next: item }
       : { key: item.key, itemType: item.itemType, displayName: item.displayName, kind: 'new' as const, next: item };
   });
   const newKeys = new Set(next.items.map((i) => i.key));
-  const dropped = dependencyOrder([...parts.values()].filter((p) => !newKeys.has(p.key)))
+  const dropped = dependencyOrder(
+    [...parts.values()].filter((p) => !newKeys.has(p.key)),
+    profile,
+  )
     .reverse()
     .map((part) => ({ key: part.key, itemType: part.itemType, displayName: part.displayName, kind: 'dropped' as const, part }));
   return [...kept, ...dropped];

@@ -1,3 +1,4 @@
+import type { CloudProfile } from '../cloud/profiles.js';
 import type { Caller } from '../auth/caller.js';
 import type { Catalog } from '../catalog/types.js';
 import { ConflictError, NotFoundError } from '../errors.js';
@@ -15,7 +16,16 @@ export interface UpgradeBody {
 
 /** Starts upgrades: an installed app moved to the catalog's current version, as a three-way merge per item. */
 export class UpgradeService {
-  constructor(private readonly deps: { db: Db; jobs: JobStore; catalog: Catalog; workspaces: WorkspaceService; onAccepted: () => void }) {}
+  constructor(
+    private readonly deps: {
+      db: Db;
+      profile: CloudProfile;
+      jobs: JobStore;
+      catalog: Catalog;
+      workspaces: WorkspaceService;
+      onAccepted: () => void;
+    },
+  ) {}
 
   /**
    * Writes the upgrade job of an installed app and marks the app `upgrading`, in one transaction: 404 for an app not
@@ -57,7 +67,7 @@ export class UpgradeService {
           'job_running',
         );
       const parts = await installedParts(trx, { tenantId: caller.tenantId, workspaceId }, appId);
-      const deployed = deployedApp(parts);
+      const deployed = deployedApp(parts, this.deps.profile);
       const id = await startLifecycleJob(
         this.deps.jobs,
         caller,
@@ -68,11 +78,11 @@ export class UpgradeService {
           options: { fromVersion: installed.version, toVersion: next.version, removeDropped: body.removeDropped ?? false },
           mode: installed.mode,
           targetOverrides: installed.target_overrides,
-          steps: upgradeEntries(next, parts).map((e) => ({
+          steps: upgradeEntries(next, parts, this.deps.profile).map((e) => ({
             itemKey: e.key,
             itemType: e.itemType,
             displayName: e.displayName,
-            live: e.part ? liveOf(e.part) : deployed && isLive(e.itemType),
+            live: e.part ? liveOf(e.part, this.deps.profile) : deployed && isLive(e.itemType, this.deps.profile),
             cosmosItemId: e.part?.itemId ?? null,
           })),
         },

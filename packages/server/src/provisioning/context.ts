@@ -35,6 +35,8 @@ export interface ProvisionContext {
   dependency(key: string): StepResult | undefined;
   /** Content of another item of the app, by key. */
   contentOf(key: string): unknown;
+  /** The backend its live record names (what provisioned it); unset, the cloud's choice (item-types/backends.ts). */
+  backend?: string;
 }
 
 /** What the shared provisioning helpers read: the context without the item's content. */

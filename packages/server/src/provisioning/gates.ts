@@ -7,6 +7,7 @@ import type { CloudProfile } from '../cloud/profiles.js';
  */
 export type GateName =
   | 'no-platform-workspace'
+  | 'data-platform-absent'
   | 'data-platform-auth'
   | 'data-platform-role'
   | 'data-platform-tenant-setting'
@@ -76,6 +77,13 @@ export function gate(name: GateName, profile: CloudProfile, detail: GateDetail =
         reason: 'no bound platform workspace',
         remediation: `bind a capacity to the workspace in the admin area, or set SVC_DEFAULT_PLATFORM_WORKSPACE${OTHER_TENANTS}/platform-workspaces)`,
         link: `${fabric}/admin-portal/capacities`,
+      };
+    case 'data-platform-absent':
+      return {
+        reason: `the data platform is not available in the ${profile.name} cloud`,
+        remediation:
+          'set SVC_DATA_PLATFORM_API_URL when the cloud publishes it; until then the Azure-native backends serve the item types that have one (SVC_BACKEND_<TYPE>)',
+        link: portal,
       };
     case 'data-platform-auth':
       return {

@@ -9,7 +9,8 @@ import type { Mode, TargetOverrides } from '../install/types.js';
  */
 export interface ResolvedTarget extends SharedSet {
   mode: Mode;
-  dataPlatformApiUrl: string;
+  /** Absent in a cloud without the data platform. */
+  dataPlatformApiUrl?: string;
   armUrl: string;
   kqlDatabase?: string;
   kqlLocation: string;

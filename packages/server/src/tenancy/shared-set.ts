@@ -12,8 +12,19 @@ import {
   type TargetSettings,
 } from './resources.js';
 
+/**
+ * The deployment's Azure-native services (SVC_SYNAPSE_SPARK_POOL and the others, config/native.ts), the same for every
+ * tenant: what an install creates in them is named under the tenant's platform workspace.
+ */
+export interface NativeHosts {
+  sparkPool?: string;
+  eventHubNamespace?: string;
+  alertResourceGroup?: string;
+  alertScope?: string;
+}
+
 /** The shared-mode targets of a tenant: what SVC_* settings are for the default tenant. */
-export interface SharedSet {
+export interface SharedSet extends NativeHosts {
   platformWorkspaceId?: string;
   kqlClusterUri?: string;
   kqlClusterResourceId?: string;
@@ -62,11 +73,12 @@ export class SharedSets {
     private readonly db: Db,
     private readonly profile: CloudProfile,
     private readonly envSet: SharedSet,
+    private readonly native: NativeHosts,
   ) {}
 
   /** The shared sets; `envSet` is the default tenant's, from the SVC_* settings (config.ts, section `sharedSet`). */
-  static create(options: { db: Db; profile: CloudProfile; envSet: SharedSet }): SharedSets {
-    return new SharedSets(options.db, options.profile, options.envSet);
+  static create(options: { db: Db; profile: CloudProfile; envSet: SharedSet; native?: NativeHosts }): SharedSets {
+    return new SharedSets(options.db, options.profile, options.envSet, options.native ?? {});
   }
 
   /** The warehouse server of a workspace name in this cloud (what the provisioner connects to). */
@@ -179,7 +191,8 @@ export class SharedSets {
       .orderBy('id')
       .execute();
     // The default tenant's targets are its SVC_* settings, exactly as written, while they are still its own.
-    const set = tenantId === DEFAULT_TENANT ? this.defaultTenantSet(rows) : sharedSetOf(this.defaultsOf(tenantId, rows));
+    const own = tenantId === DEFAULT_TENANT ? this.defaultTenantSet(rows) : sharedSetOf(this.defaultsOf(tenantId, rows));
+    const set = { ...own, ...this.native };
     if (!binding) return set;
     const held = rows.some((r) => r.kind === 'platform-workspace' && r.resource === binding.toLowerCase());
     return { ...set, platformWorkspaceId: held ? binding : undefined };

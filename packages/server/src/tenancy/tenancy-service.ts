@@ -7,7 +7,7 @@ import type { PageRequest } from '../store/paging.js';
 import { ResourceAssignments, type TargetInput } from './assignments.js';
 import { OwnershipChecks } from './ownership-checks.js';
 import type { ResourceKind } from './resources.js';
-import { type SharedSet, SharedSets } from './shared-set.js';
+import { type NativeHosts, type SharedSet, SharedSets } from './shared-set.js';
 import { TenantDirectory } from './tenants.js';
 
 /**
@@ -24,10 +24,16 @@ export class TenancyService {
   ) {}
 
   /** The service; `sharedSet` is the default tenant's, from the SVC_* settings (config.ts, section `sharedSet`). */
-  static create(options: { db: Db; profile: CloudProfile; sharedSet: SharedSet; tokens: TokenService }): TenancyService {
+  static create(options: {
+    db: Db;
+    profile: CloudProfile;
+    sharedSet: SharedSet;
+    native?: NativeHosts;
+    tokens: TokenService;
+  }): TenancyService {
     const { db, profile } = options;
     const tenants = TenantDirectory.create({ db, tokens: options.tokens });
-    const sharedSets = SharedSets.create({ db, profile, envSet: options.sharedSet });
+    const sharedSets = SharedSets.create({ db, profile, envSet: options.sharedSet, native: options.native });
     return new TenancyService(
       tenants,
       ResourceAssignments.create({ db, profile, tenants, sharedSets }),
