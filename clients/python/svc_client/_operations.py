@@ -307,8 +307,14 @@ InstalledApp = TypedDict("InstalledApp", {
     "version": "str",
 })
 
+ItemPortal0 = TypedDict("ItemPortal0", {
+    "name": "str",
+    "url": "str",
+})
+
 Item = TypedDict("Item", {
     "appId": "Union[str, None]",
+    "backend": "Union[Literal[\"data-platform\", \"kql\", \"search\", \"warehouse\", \"reporting\", \"synapse\", \"lake\", \"event-hubs\", \"monitor\", \"stored\"], None]",
     "contentSource": "str",
     "createdAt": "str",
     "description": "str",
@@ -316,6 +322,7 @@ Item = TypedDict("Item", {
     "id": "str",
     "itemType": "str",
     "liveState": "Literal[\"stored-only\", \"not-provisioned\", \"created\", \"changed\", \"drifted\", \"missing\", \"deleted\", \"remediation\", \"failed\"]",
+    "portal": "Union[ItemPortal0, None]",
     "provisioning": "Any",
     "updatedAt": "str",
     "workspaceId": "str",
@@ -857,7 +864,8 @@ ListIncidentEventsResultItem = TypedDict("ListIncidentEventsResultItem", {
 })
 
 ListItemTypesResultItem = TypedDict("ListItemTypesResultItem", {
-    "backing": NotRequired["Literal[\"data-platform\", \"kql\", \"search\", \"warehouse\", \"reporting\", \"synapse\", \"lake\", \"event-hubs\", \"monitor\"]"],
+    "backends": NotRequired["List[Literal[\"data-platform\", \"kql\", \"search\", \"warehouse\", \"reporting\", \"synapse\", \"lake\", \"event-hubs\", \"monitor\", \"stored\"]]"],
+    "backing": NotRequired["Literal[\"data-platform\", \"kql\", \"search\", \"warehouse\", \"reporting\", \"synapse\", \"lake\", \"event-hubs\", \"monitor\", \"stored\"]"],
     "description": "str",
     "displayName": "str",
     "editor": "Literal[\"json\", \"cells\", \"kql-schema\", \"sql\"]",

@@ -1750,6 +1750,8 @@ export interface components {
         Item: {
             /** @description the curated app that installed it */
             appId: string | null;
+            /** @description where the item lives in this cloud: the backend that provisioned it, else the one this cloud chooses (stored: kept in the service only, for want of an API); null for a stored-only type */
+            backend: ("data-platform" | "kql" | "search" | "warehouse" | "reporting" | "synapse" | "lake" | "event-hubs" | "monitor" | "stored") | null;
             /** @description 'catalog' until a user saves the content, then 'user' */
             contentSource: string;
             /** Format: date-time */
@@ -1763,6 +1765,11 @@ export interface components {
              * @enum {string}
              */
             liveState: "stored-only" | "not-provisioned" | "created" | "changed" | "drifted" | "missing" | "deleted" | "remediation" | "failed";
+            /** @description the portal of the item’s cloud that shows its live resource (data platform, reporting service, Synapse Studio, Azure portal) */
+            portal: {
+                name: string;
+                url: string;
+            } | null;
             /** @description live provisioning record: the last step that provisioned, applied or checked it (status, resourceId, jobId of the job that last worked on it, drift), or null */
             provisioning: unknown;
             /** Format: date-time */
@@ -7388,11 +7395,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         itemTypes: {
+                            /** @description every backend the type can run on, the primary first (SVC_BACKEND_<TYPE> picks one) */
+                            backends?: ("data-platform" | "kql" | "search" | "warehouse" | "reporting" | "synapse" | "lake" | "event-hubs" | "monitor" | "stored")[];
                             /**
-                             * @description where a live item is provisioned
+                             * @description where a live item is provisioned in this cloud (stored: kept in the service only here)
                              * @enum {string}
                              */
-                            backing?: "data-platform" | "kql" | "search" | "warehouse" | "reporting" | "synapse" | "lake" | "event-hubs" | "monitor";
+                            backing?: "data-platform" | "kql" | "search" | "warehouse" | "reporting" | "synapse" | "lake" | "event-hubs" | "monitor" | "stored";
                             description: string;
                             displayName: string;
                             /**

@@ -1,7 +1,8 @@
 import { Badge, Button, Spinner, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { type PlanRequest, useInstallPlan } from '../api/plan';
-import type { AppDetail, PlanItem } from '../api/types';
+import type { AppDetail, PlanItem, Item } from '../api/types';
 import { ItemTypeIcon } from './ItemTypeIcon';
+import { BackendBadge } from './BackendLabel';
 import { ErrorMessage } from './RequestState';
 
 const useStyles = makeStyles({
@@ -54,6 +55,12 @@ function PlanRow({ item }: { item: PlanItem }) {
       <Badge appearance="tint" color={action.color}>
         {action.label}
       </Badge>
+      <BackendBadge backend={(item.backend as Item['backend']) ?? null} />
+      {item.action === 'stored' && item.message && (
+        <Text size={200} className={s.detail} data-testid="stored-reason">
+          {item.message}
+        </Text>
+      )}
       {item.gate && (
         <Text size={200} className={s.gate} role="note">
           {item.gate.reason}: {item.gate.remediation}

@@ -5,11 +5,13 @@ import type { Item, ItemType } from '../api/types';
 import { ItemTypeIcon } from './ItemTypeIcon';
 import { LIVE_STATES, LiveStateBadge } from './LiveStateBadge';
 import { ProvisioningCell } from './ProvisioningCell';
+import { BACKEND_NAMES, BackendBadge } from './BackendLabel';
 
-type Column = 'displayName' | 'itemType' | 'liveState' | 'provisioning' | 'source' | 'updatedAt';
+type Column = 'displayName' | 'itemType' | 'backend' | 'liveState' | 'provisioning' | 'source' | 'updatedAt';
 const COLUMNS: Array<{ key: Column; label: string; width?: number | string }> = [
   { key: 'displayName', label: 'Name', width: '20%' },
   { key: 'itemType', label: 'Type', width: 110 },
+  { key: 'backend', label: 'Lives in', width: 150 },
   { key: 'liveState', label: 'Live state', width: 175 },
   { key: 'provisioning', label: 'Provisioning' },
   { key: 'source', label: 'Source', width: 150 },
@@ -21,6 +23,7 @@ const cellValue = (item: Item, col: Column, typeName: (id: string) => string): s
   if (col === 'provisioning') return item.provisioning?.status ?? '';
   if (col === 'liveState') return LIVE_STATES[item.liveState]?.label ?? item.liveState;
   if (col === 'source') return item.appId ?? 'created here';
+  if (col === 'backend') return item.backend ? (BACKEND_NAMES[item.backend]?.label ?? item.backend) : '';
   return item[col];
 };
 
@@ -64,6 +67,9 @@ export function ItemsTable({ items, types, workspaceId }: { items: Item[]; types
               </span>
             </TableCell>
             <TableCell>{typeName(item.itemType)}</TableCell>
+            <TableCell>
+              <BackendBadge backend={item.backend} />
+            </TableCell>
             <TableCell>
               <LiveStateBadge state={item.liveState} />
             </TableCell>

@@ -2,6 +2,7 @@ import { Card, CardHeader, Link, MessageBar, MessageBarBody, MessageBarTitle, Te
 import type { Item } from '../api/types';
 import { StepStatusBadge } from './JobStatus';
 import { LIVE_STATES, LiveStateBadge } from './LiveStateBadge';
+import { BackendBadge, PortalLink } from './BackendLabel';
 
 /** An item's live state in words (what it means, what to do), its resource id, the last step, and its gate or error. */
 export function ProvisioningPanel({ item, live }: { item: Item; live: boolean }) {
@@ -12,6 +13,13 @@ export function ProvisioningPanel({ item, live }: { item: Item; live: boolean })
       <Text size={200} data-testid="live-state-help">
         {LIVE_STATES[item.liveState]?.help}
       </Text>
+      {item.backend && (
+        <div style={{ display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap' }}>
+          <Text size={200}>Lives in</Text>
+          <BackendBadge backend={item.backend} />
+          <PortalLink portal={item.portal} />
+        </div>
+      )}
       {!p && live && item.liveState === 'not-provisioned' && (
         <Text size={200}>Apply creates it in its backing service from the stored content.</Text>
       )}

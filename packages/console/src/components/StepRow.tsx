@@ -13,7 +13,8 @@ import {
 import { ArrowClockwise20Regular } from '@fluentui/react-icons';
 import { Link as RouterLink } from 'react-router-dom';
 import { consoleDiagnosisLink, useIsAdmin } from '../api/identity';
-import type { ProvisionStep } from '../api/types';
+import type { Item, ProvisionStep } from '../api/types';
+import { BackendBadge } from './BackendLabel';
 import { ItemTypeIcon } from './ItemTypeIcon';
 import { StepStatusBadge } from './JobStatus';
 
@@ -75,6 +76,7 @@ export function StepRow({
             {r.resourceId}
           </Text>
         )}
+        <BackendBadge backend={(r.backend as Item['backend']) ?? null} />
         <StepStatusBadge status={retrying ? 'running' : r.status} />
       </div>
       {r.status === 'remediation' && r.gate && (

@@ -1,7 +1,9 @@
+import { portalLink, type PortalLink } from '../item-types/portal-links.js';
+import type { BackendId } from '../item-types/descriptor.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
-import { isItemTypeId } from '../item-types/index.js';
+import { backendIdOf, isItemTypeId, liveItemType } from '../item-types/index.js';
 import { type LiveRecord, type LiveState, liveStateOf } from '../lifecycle/item-state.js';
 import { ConflictError, InputError, NotFoundError, PreconditionError } from '../errors.js';
 import type { Db } from '../store/db.js';
@@ -21,6 +23,10 @@ export interface Item {
   provisioning: unknown | null;
   /** The live resource's state: stored only, not provisioned, created, changed since provisioned, drifted, missing, deleted, remediation, failed. */
   liveState: LiveState;
+  /** Where the item lives in this cloud: its backend (the live record's, else the cloud's choice); null for a stored-only type. */
+  backend: BackendId | null;
+  /** The portal of the cloud that shows its live resource, when it has one. */
+  portal: PortalLink | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -42,6 +48,8 @@ const COLUMNS = [
 type Row = StoreRow<'items', (typeof COLUMNS)[number]>;
 
 function toItem(r: Row, profile: CloudProfile): Item {
+  const live = (r.provisioning as LiveRecord | null) ?? null;
+  const backend = isItemTypeId(r.item_type) && liveItemType(r.item_type) ? backendIdOf(r.item_type, profile, live?.backend) : null;
   return {
     id: r.id,
     workspaceId: r.workspace_id,
@@ -51,7 +59,9 @@ function toItem(r: Row, profile: CloudProfile): Item {
     appId: r.app_id,
     contentSource: r.content_source,
     provisioning: r.provisioning ?? null,
-    liveState: liveStateOf(r.item_type, r.etag, (r.provisioning as LiveRecord | null) ?? null, profile),
+    liveState: liveStateOf(r.item_type, r.etag, live, profile),
+    backend,
+    portal: (backend && live && portalLink(profile, backend, live)) || null,
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   };
@@ -69,6 +79,11 @@ export class ItemService {
     private readonly workspaces: WorkspaceService,
     private readonly profile: CloudProfile,
   ) {}
+
+  /** The cloud the items live in (what their backends and portal links are chosen by). */
+  get cloud(): CloudProfile {
+    return this.profile;
+  }
 
   static create(db: Db, workspaces: WorkspaceService, profile: CloudProfile): ItemService {
     return new ItemService(db, workspaces, profile);

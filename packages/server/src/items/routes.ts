@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { BACKINGS, ITEM_EDITORS, ITEM_ICONS } from '../item-types/descriptor.js';
-import { ITEM_TYPE_IDS, ITEM_TYPES } from '../item-types/index.js';
+import { type AnyLiveItemType, backendIdOf, isLive, ITEM_TYPE_IDS, ITEM_TYPES } from '../item-types/index.js';
+import { backendIdsOf } from '../item-types/backends.js';
+import type { CloudProfile } from '../cloud/profiles.js';
 import { pageRequest } from '../store/paging.js';
 import { errors, Id, IfMatchHeaders, Name, Ok, PageQuery } from '../http/schemas.js';
 import type { Caller } from '../auth/caller.js';
@@ -34,6 +36,14 @@ export const ItemSchema = Type.Object(
       LIVE_STATES,
       'the live resource: stored-only (no backing service), not-provisioned, created, changed (edited since provisioned: apply it), drifted, missing (deleted outside the service), deleted, remediation, failed',
     ),
+    backend: Type.Union([Enum([...BACKINGS, 'stored'], 'where the item lives'), Type.Null()], {
+      description:
+        'where the item lives in this cloud: the backend that provisioned it, else the one this cloud chooses (stored: kept in the service only, for want of an API); null for a stored-only type',
+    }),
+    portal: Type.Union([Type.Object({ name: Type.String(), url: Type.String() }), Type.Null()], {
+      description:
+        'the portal of the item’s cloud that shows its live resource (data platform, reporting service, Synapse Studio, Azure portal)',
+    }),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
   },
@@ -46,19 +56,26 @@ const ItemTypeSchema = Type.Object({
   description: Type.String(),
   provisioning: Type.Union([Type.Literal('live'), Type.Literal('stored')]),
   provisionedLive: Type.Boolean(),
-  backing: Type.Optional(Enum(BACKINGS, 'where a live item is provisioned')),
+  backing: Type.Optional(
+    Enum([...BACKINGS, 'stored'], 'where a live item is provisioned in this cloud (stored: kept in the service only here)'),
+  ),
+  backends: Type.Optional(
+    Type.Array(Enum([...BACKINGS, 'stored'], 'a backend'), {
+      description: 'every backend the type can run on, the primary first (SVC_BACKEND_<TYPE> picks one)',
+    }),
+  ),
   icon: Enum(ITEM_ICONS, 'the console’s icon of the type: a Fluent UI icon name'),
   editor: Enum(ITEM_EDITORS, 'the console’s editor of the content besides JSON (json: JSON alone)'),
 });
 
 /** An item type as GET /api/item-types lists it. */
-const itemTypeView = (t: (typeof ITEM_TYPES)[number]) => ({
+const itemTypeView = (t: (typeof ITEM_TYPES)[number], profile: CloudProfile) => ({
   id: t.id,
   displayName: t.displayName,
   description: t.description,
   provisioning: t.provision ? ('live' as const) : ('stored' as const),
-  provisionedLive: Boolean(t.provision),
-  ...(t.backing ? { backing: t.backing } : {}),
+  provisionedLive: isLive(t.id, profile),
+  ...(t.provision ? { backing: backendIdOf(t.id, profile), backends: backendIdsOf(t as AnyLiveItemType) } : {}),
   icon: t.icon,
   editor: t.editor,
 });
@@ -93,7 +110,7 @@ export const itemRoutes =
           response: { 200: Type.Object({ ok: Ok, itemTypes: Type.Array(ItemTypeSchema) }), ...errors() },
         },
       },
-      async () => ({ ok: true as const, itemTypes: ITEM_TYPES.map(itemTypeView) }),
+      async () => ({ ok: true as const, itemTypes: ITEM_TYPES.map((t) => itemTypeView(t, service.cloud)) }),
     );
 
     app.get(
