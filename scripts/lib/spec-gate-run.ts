@@ -39,14 +39,17 @@ export async function installApp(
   appId: string,
   workspaceName: string,
   timeoutMs = 180_000,
-): Promise<{ status: string; outcome?: string; steps: number }> {
+): Promise<{ status: string; outcome?: string; steps: number; workspaceId: string; backends: string[] }> {
   const ws = expectOk('create workspace', await api('POST', '/api/workspaces', { name: workspaceName }), 201).workspace.id as string;
   const { jobId } = expectOk(`install ${appId}`, await api('POST', `/api/apps/${appId}/install`, { workspaceId: ws }), 202);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const job = expectOk(`job ${jobId}`, await api('GET', `/api/apps/install-jobs/${jobId}`)).job;
-    if (job.status !== 'running')
-      return { status: job.status, outcome: job.provision?.outcome ?? job.outcome, steps: job.provision?.steps?.length ?? 0 };
+    if (job.status !== 'running') {
+      const steps = (job.provision?.steps ?? []) as Array<{ result: { backend?: string } }>;
+      const backends = [...new Set(steps.map((s) => s.result.backend ?? '?'))].sort();
+      return { status: job.status, outcome: job.provision?.outcome ?? job.outcome, steps: steps.length, workspaceId: ws, backends };
+    }
     if (Date.now() > deadline) throw new Error(`install of ${appId} did not end within ${timeoutMs} ms`);
     await sleep(200);
   }
@@ -87,4 +90,34 @@ export async function identityOperations(api: Api, platformWorkspaceId: string):
   expectOk('role assignments', await api('GET', `${ws}/role-assignments`));
   const results = (probes.results ?? []) as Array<{ check: string; ok: boolean }>;
   return `probes ${results.map((r) => `${r.check} ${r.ok ? 'ok' : 'failed'}`).join(', ')}; diagnosis, firewall rules and check, role assignments read`;
+}
+
+/** Waits for a lifecycle job (GET /api/jobs/{id}) to end; answers its status. */
+async function jobEnd(api: Api, jobId: string, timeoutMs = 180_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = expectOk(`job ${jobId}`, await api('GET', `/api/jobs/${jobId}`)).job;
+    if (job.status !== 'running') return job.status as string;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} did not end within ${timeoutMs} ms`);
+    await sleep(200);
+  }
+}
+
+/**
+ * The lifecycle after install, on each installed app: the uninstall plan, a drift check of its workspace, then the
+ * uninstall with purgeData (every live resource deleted), so that the reads and deletes of every backend are logged too.
+ */
+export async function lifecycleOperations(api: Api, installed: Array<{ appId: string; workspaceId: string }>): Promise<string> {
+  const ends: string[] = [];
+  for (const { appId, workspaceId } of installed) {
+    expectOk('uninstall plan', await api('POST', `/api/apps/${appId}/plan`, { workspaceId, operation: 'uninstall', purgeData: true }));
+    const drift = expectOk('drift', await api('POST', `/api/workspaces/${workspaceId}/drift`), 202);
+    ends.push(`drift ${await jobEnd(api, drift.job.id)}`);
+    const un = expectOk('uninstall', await api('DELETE', `/api/workspaces/${workspaceId}/apps/${appId}?purgeData=true`), 202);
+    ends.push(`uninstall ${await jobEnd(api, un.job.id)}`);
+  }
+  const counts = ends.reduce<Record<string, number>>((n, e) => ({ ...n, [e]: (n[e] ?? 0) + 1 }), {});
+  return Object.entries(counts)
+    .map(([e, n]) => `${n} ${e}`)
+    .join(', ');
 }
