@@ -16,7 +16,8 @@
 //   - nothing is orphaned: every platform item, KQL database and search index the run made is one a stored item still
 //     names as its live resource.
 // Settings (environment): DATABASE_URL (required), CHAOS_INSTALLS (100), CHAOS_PARALLEL installs in flight (12),
-// CHAOS_FAULT_RATE per fault kind and backing call (0.03), CHAOS_KILL_MS mean time between kills (6000).
+// CHAOS_FAULT_RATE per fault kind and backing call (0.03), CHAOS_KILL_MS mean time between kills (6000), CHAOS_CLOUD
+// `platform` (a cloud with the data platform, the default) or `native` (without it: the Azure-native backends).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,13 +29,18 @@ import { jobEvents, sleep } from '../../packages/server/test/service-process.js'
 import { CATALOG_V2_DIR } from '../../packages/server/test/catalog-v2-fixture.js';
 import { Cluster, freshDatabase, withSandbox, type Sandbox } from '../lib/cluster.js';
 import { PLATFORM_PROFILE } from '../../packages/server/test/platform-profile.js';
+import { selectCloud } from '../../packages/server/src/cloud/profiles.js';
 
 const INSTALLS = Number(process.env.CHAOS_INSTALLS ?? 100);
 const PARALLEL = Number(process.env.CHAOS_PARALLEL ?? 12);
 const RATE = Number(process.env.CHAOS_FAULT_RATE ?? 0.03);
 const KILL_MS = Number(process.env.CHAOS_KILL_MS ?? 6000);
 const LEASE_MS = 4000;
-const FAULTED = ['dataPlatform', 'arm', 'kql', 'search', 'oneLake'] as const;
+const CLOUD = process.env.CHAOS_CLOUD === 'native' ? 'native' : 'platform';
+/** The cloud the service process sees: the sandbox's own choice of backends in each. */
+const PROFILE = CLOUD === 'native' ? selectCloud({ name: 'sandbox', overrides: {} }) : PLATFORM_PROFILE;
+const FAULTED =
+  CLOUD === 'native' ? (['arm', 'kql', 'search', 'reporting'] as const) : (['dataPlatform', 'arm', 'kql', 'search', 'oneLake'] as const);
 /** The text each injected answer carries, so a report can be matched to what was injected. */
 const injectedText = (status: number, service: string) => `Chaos: injected ${status} from ${service}`;
 const PHASES = ['creating-items', 'provisioning', 'finalizing', 'done'];
@@ -62,7 +68,7 @@ async function injectFaults(sb: Sandbox) {
     await sb.admin.addFault({ service, delayMs: 1500, probability: RATE });
   }
   // Every backing call takes a little while, so kills land in the middle of provisioning.
-  await sb.admin.setLatency({ dataPlatform: 20, arm: 20, kql: 20, search: 20, oneLake: 20 });
+  await sb.admin.setLatency(Object.fromEntries(FAULTED.map((service) => [service, 20])));
 }
 
 /** Kills one process (never the last live one) at random moments and restarts it, until stopped. */
@@ -210,218 +216,221 @@ async function main() {
   let kills = 0;
   const tracked: Tracked[] = [];
   try {
-    await withSandbox(async (sb) => {
-      const cluster = await Cluster.create(sb, db.url, 2, { SVC_INSTALL_LEASE_MS: String(LEASE_MS), SVC_WORKER_POLL_MS: '200' });
-      try {
-        await injectFaults(sb);
-        console.log(
-          `bench/chaos: ${INSTALLS} installs (${PARALLEL} in flight) on 2 processes sharing ${db.url.replace(/\/\/[^@]*@/, '//')}`,
-        );
-        console.log(
-          `faults: 429, 503, connection reset and 1.5 s delay, each at ${(RATE * 100).toFixed(1)} % of calls to ${FAULTED.join(', ')}; a kill every ~${KILL_MS} ms`,
-        );
-        let stopping = false;
-        const k = killer(cluster, () => stopping);
-        const deadline = Date.now() + Number(process.env.CHAOS_DEADLINE_MS ?? 15 * 60_000);
-        let next = 0;
-        const uninstalled = new Set<string>();
-        const worker = async () => {
-          while (next < INSTALLS) {
-            const i = next++;
-            const app = apps[i % apps.length]!;
-            const jobs = await startInstall(cluster, app.id, i);
-            tracked.push(...jobs);
-            await Promise.all(jobs.map((j) => poll(cluster, j, deadline)));
-            // Every fourth install is uninstalled at once (every eighth with purgeData), under the same faults and kills.
-            if (i % 4 === 1 && jobs[0]) {
-              const removal = await startLifecycle(cluster, 'uninstall', jobs[0], i % 8 === 1);
-              tracked.push(...removal);
-              uninstalled.add(jobs[0].workspaceId);
-              await Promise.all(removal.map((j) => poll(cluster, j, deadline)));
-            }
-          }
-        };
-        await Promise.all(Array.from({ length: PARALLEL }, worker));
-
-        // A catalog release: both processes restarted on it, one at a time, then every install of the rolled app upgraded.
-        const catalogDir = rolledCatalog();
-        cluster.settings.SVC_CATALOG_DIR = catalogDir;
-        for (const slot of cluster.slots) {
-          while (!slot.healthy) await sleep(200); // the killer restarts it
-          await cluster.kill(slot);
-          await cluster.start(slot);
-        }
-        const toUpgrade = tracked.filter((t) => t.kind === 'install' && t.appId === ROLLED && !uninstalled.has(t.workspaceId));
-        let u = 0;
-        const upgrader = async () => {
-          while (u < toUpgrade.length) {
-            const jobs = await startLifecycle(cluster, 'upgrade', toUpgrade[u++]!, false);
-            tracked.push(...jobs);
-            await Promise.all(jobs.map((j) => poll(cluster, j, deadline)));
-          }
-        };
-        await Promise.all(Array.from({ length: Math.min(PARALLEL, 4) }, upgrader));
-        stopping = true;
-        fs.rmSync(catalogDir, { recursive: true, force: true });
-        await k.done;
-        kills = k.kills();
-        for (const s of cluster.slots) if (!s.healthy) await cluster.start(s);
-
-        // Every job the store holds, not only those this run knows of, ended terminal.
-        const client = new pg.Client({ connectionString: db.url });
-        await client.connect();
-        const rows = (await client.query(`SELECT id, status, attempts FROM install_jobs`)).rows as Array<{
-          id: string;
-          status: string;
-          attempts: number;
-        }>;
-        await client.end();
-        for (const r of rows) if (!['done', 'partial', 'failed'].includes(r.status)) violate(`job ${r.id}: ended ${r.status}`);
-        if (rows.length !== tracked.length) violate(`the store holds ${rows.length} jobs, the run followed ${tracked.length}`);
-        const attempts = rows.reduce((n, r) => n + (r.attempts > 1 ? 1 : 0), 0);
-
-        // Reports: terminal, complete, and failures only where a fault was injected.
-        let failedSteps = 0;
-        const byStatus: Record<string, number> = {};
-        const stepStatus: Record<string, number> = {};
-        const lifecycle: Record<string, number> = {};
-        for (const t of tracked.filter((x) => x.kind !== 'install')) {
-          if (!t.job) continue;
-          lifecycle[`${t.kind} ${t.job.status}`] = (lifecycle[`${t.kind} ${t.job.status}`] ?? 0) + 1;
-          for (const s of t.job.steps) {
-            stepStatus[`${t.kind}:${s.result?.status}`] = (stepStatus[`${t.kind}:${s.result?.status}`] ?? 0) + 1;
-            if (!s.result) violate(`${t.kind} job ${t.jobId}: step ${s.stepIndex} has no result`);
-            else if ((s.result.status === 'failed' || s.result.status === 'remediation') && !failureMatchesInjected(s.result))
-              violate(
-                `${t.kind} job ${t.jobId} step ${s.stepIndex} ${s.itemType} failed without an injected fault: ${JSON.stringify(s.result).slice(0, 600)}`,
-              );
-          }
-          const app = await cluster.call('GET', `/api/workspaces/${t.workspaceId}/apps/${t.appId}`);
-          if (t.kind === 'uninstall' && t.job.status === 'done') {
-            if (app.status !== 404) violate(`uninstall ${t.jobId}: the app is still installed (${app.status})`);
-            const items = await cluster.call('GET', `/api/workspaces/${t.workspaceId}/items?limit=200`);
-            for (const item of items.body.items ?? [])
-              if (item.appId === t.appId) violate(`uninstall ${t.jobId}: item ${item.displayName} of the app is still stored`);
-          }
-          if (t.kind === 'upgrade' && t.job.status === 'done' && app.body?.app?.version !== t.job.options.toVersion)
-            violate(`upgrade ${t.jobId}: the app is at ${app.body?.app?.version}, not ${t.job.options.toVersion}`);
-          await checkEvents(cluster, t, []);
-        }
-        for (const t of tracked.filter((x) => x.kind === 'install')) {
-          const app = catalog.get(t.appId)!;
-          const liveSteps = app.items.map((i, n) => (provisionedAtInstall(i.itemType, PLATFORM_PROFILE) ? n : -1)).filter((n) => n >= 0);
-          if (!t.job) continue;
-          byStatus[t.job.status] = (byStatus[t.job.status] ?? 0) + 1;
-          if (!['done', 'partial', 'failed'].includes(t.job.status)) violate(`job ${t.jobId}: ${t.job.status}`);
-          if (!t.job.provision) {
-            violate(`job ${t.jobId}: no report`);
-            continue;
-          }
-          const reported = t.job.provision.steps.map((s: any) => s.stepIndex).sort((a: number, b: number) => a - b);
-          if (JSON.stringify(reported) !== JSON.stringify(liveSteps))
-            violate(`job ${t.jobId}: report steps ${JSON.stringify(reported)}, live ${JSON.stringify(liveSteps)}`);
-          const failedKeys = new Set(
-            t.job.provision.steps.filter((s: any) => s.result.status === 'failed').map((s: any) => app.items[s.stepIndex]!.key),
+    await withSandbox(
+      async (sb) => {
+        const cluster = await Cluster.create(sb, db.url, 2, { SVC_INSTALL_LEASE_MS: String(LEASE_MS), SVC_WORKER_POLL_MS: '200' });
+        try {
+          await injectFaults(sb);
+          console.log(
+            `bench/chaos: ${INSTALLS} installs (${PARALLEL} in flight) on 2 processes sharing ${db.url.replace(/\/\/[^@]*@/, '//')}`,
           );
-          for (const s of t.job.provision.steps) {
-            stepStatus[s.result.status] = (stepStatus[s.result.status] ?? 0) + 1;
-            if (s.result.status === 'failed') {
-              failedSteps++;
-              // A step that ran after an item it depends on failed may fail on that instead (a view over a missing table).
-              const item = app.items[s.stepIndex]!;
-              const afterDependency = dependenciesOf(item.itemType, item.content, PLATFORM_PROFILE).some((k) => failedKeys.has(k));
-              if (!failureMatchesInjected(s.result) && !afterDependency)
+          console.log(
+            `cloud: ${CLOUD}; faults: 429, 503, connection reset and 1.5 s delay, each at ${(RATE * 100).toFixed(1)} % of calls to ${FAULTED.join(', ')}; a kill every ~${KILL_MS} ms`,
+          );
+          let stopping = false;
+          const k = killer(cluster, () => stopping);
+          const deadline = Date.now() + Number(process.env.CHAOS_DEADLINE_MS ?? 15 * 60_000);
+          let next = 0;
+          const uninstalled = new Set<string>();
+          const worker = async () => {
+            while (next < INSTALLS) {
+              const i = next++;
+              const app = apps[i % apps.length]!;
+              const jobs = await startInstall(cluster, app.id, i);
+              tracked.push(...jobs);
+              await Promise.all(jobs.map((j) => poll(cluster, j, deadline)));
+              // Every fourth install is uninstalled at once (every eighth with purgeData), under the same faults and kills.
+              if (i % 4 === 1 && jobs[0]) {
+                const removal = await startLifecycle(cluster, 'uninstall', jobs[0], i % 8 === 1);
+                tracked.push(...removal);
+                uninstalled.add(jobs[0].workspaceId);
+                await Promise.all(removal.map((j) => poll(cluster, j, deadline)));
+              }
+            }
+          };
+          await Promise.all(Array.from({ length: PARALLEL }, worker));
+
+          // A catalog release: both processes restarted on it, one at a time, then every install of the rolled app upgraded.
+          const catalogDir = rolledCatalog();
+          cluster.settings.SVC_CATALOG_DIR = catalogDir;
+          for (const slot of cluster.slots) {
+            while (!slot.healthy) await sleep(200); // the killer restarts it
+            await cluster.kill(slot);
+            await cluster.start(slot);
+          }
+          const toUpgrade = tracked.filter((t) => t.kind === 'install' && t.appId === ROLLED && !uninstalled.has(t.workspaceId));
+          let u = 0;
+          const upgrader = async () => {
+            while (u < toUpgrade.length) {
+              const jobs = await startLifecycle(cluster, 'upgrade', toUpgrade[u++]!, false);
+              tracked.push(...jobs);
+              await Promise.all(jobs.map((j) => poll(cluster, j, deadline)));
+            }
+          };
+          await Promise.all(Array.from({ length: Math.min(PARALLEL, 4) }, upgrader));
+          stopping = true;
+          fs.rmSync(catalogDir, { recursive: true, force: true });
+          await k.done;
+          kills = k.kills();
+          for (const s of cluster.slots) if (!s.healthy) await cluster.start(s);
+
+          // Every job the store holds, not only those this run knows of, ended terminal.
+          const client = new pg.Client({ connectionString: db.url });
+          await client.connect();
+          const rows = (await client.query(`SELECT id, status, attempts FROM install_jobs`)).rows as Array<{
+            id: string;
+            status: string;
+            attempts: number;
+          }>;
+          await client.end();
+          for (const r of rows) if (!['done', 'partial', 'failed'].includes(r.status)) violate(`job ${r.id}: ended ${r.status}`);
+          if (rows.length !== tracked.length) violate(`the store holds ${rows.length} jobs, the run followed ${tracked.length}`);
+          const attempts = rows.reduce((n, r) => n + (r.attempts > 1 ? 1 : 0), 0);
+
+          // Reports: terminal, complete, and failures only where a fault was injected.
+          let failedSteps = 0;
+          const byStatus: Record<string, number> = {};
+          const stepStatus: Record<string, number> = {};
+          const lifecycle: Record<string, number> = {};
+          for (const t of tracked.filter((x) => x.kind !== 'install')) {
+            if (!t.job) continue;
+            lifecycle[`${t.kind} ${t.job.status}`] = (lifecycle[`${t.kind} ${t.job.status}`] ?? 0) + 1;
+            for (const s of t.job.steps) {
+              stepStatus[`${t.kind}:${s.result?.status}`] = (stepStatus[`${t.kind}:${s.result?.status}`] ?? 0) + 1;
+              if (!s.result) violate(`${t.kind} job ${t.jobId}: step ${s.stepIndex} has no result`);
+              else if ((s.result.status === 'failed' || s.result.status === 'remediation') && !failureMatchesInjected(s.result))
                 violate(
-                  `job ${t.jobId} (${t.appId}) step ${s.stepIndex} ${s.itemType} '${s.displayName}' failed without an injected fault: ${JSON.stringify(s.result).slice(0, 600)}`,
+                  `${t.kind} job ${t.jobId} step ${s.stepIndex} ${s.itemType} failed without an injected fault: ${JSON.stringify(s.result).slice(0, 600)}`,
                 );
-            } else if (!['created', 'exists'].includes(s.result.status)) {
-              violate(`job ${t.jobId} step ${s.stepIndex} ${s.itemType}: ${s.result.status} ${JSON.stringify(s.result).slice(0, 300)}`);
             }
+            const app = await cluster.call('GET', `/api/workspaces/${t.workspaceId}/apps/${t.appId}`);
+            if (t.kind === 'uninstall' && t.job.status === 'done') {
+              if (app.status !== 404) violate(`uninstall ${t.jobId}: the app is still installed (${app.status})`);
+              const items = await cluster.call('GET', `/api/workspaces/${t.workspaceId}/items?limit=200`);
+              for (const item of items.body.items ?? [])
+                if (item.appId === t.appId) violate(`uninstall ${t.jobId}: item ${item.displayName} of the app is still stored`);
+            }
+            if (t.kind === 'upgrade' && t.job.status === 'done' && app.body?.app?.version !== t.job.options.toVersion)
+              violate(`upgrade ${t.jobId}: the app is at ${app.body?.app?.version}, not ${t.job.options.toVersion}`);
+            await checkEvents(cluster, t, []);
           }
-          await checkEvents(cluster, t, liveSteps);
-        }
-
-        // The sandbox holds every backing resource once.
-        const state = await sb.admin.state();
-        for (const ws of state.dataPlatform.workspaces as any[]) {
-          const seen = new Map<string, number>();
-          for (const item of ws.items)
-            seen.set(
-              `${item.type}/${item.displayName.toLowerCase()}`,
-              (seen.get(`${item.type}/${item.displayName.toLowerCase()}`) ?? 0) + 1,
+          for (const t of tracked.filter((x) => x.kind === 'install')) {
+            const app = catalog.get(t.appId)!;
+            const liveSteps = app.items.map((i, n) => (provisionedAtInstall(i.itemType, PROFILE) ? n : -1)).filter((n) => n >= 0);
+            if (!t.job) continue;
+            byStatus[t.job.status] = (byStatus[t.job.status] ?? 0) + 1;
+            if (!['done', 'partial', 'failed'].includes(t.job.status)) violate(`job ${t.jobId}: ${t.job.status}`);
+            if (!t.job.provision) {
+              violate(`job ${t.jobId}: no report`);
+              continue;
+            }
+            const reported = t.job.provision.steps.map((s: any) => s.stepIndex).sort((a: number, b: number) => a - b);
+            if (JSON.stringify(reported) !== JSON.stringify(liveSteps))
+              violate(`job ${t.jobId}: report steps ${JSON.stringify(reported)}, live ${JSON.stringify(liveSteps)}`);
+            const failedKeys = new Set(
+              t.job.provision.steps.filter((s: any) => s.result.status === 'failed').map((s: any) => app.items[s.stepIndex]!.key),
             );
-          for (const [k2, n] of seen) if (n > 1) violate(`platform workspace ${ws.id}: ${n} items ${k2}`);
-        }
-        const dup = (names: string[], what: string) => {
-          const seen = new Set<string>();
-          for (const n of names) {
-            if (seen.has(n.toLowerCase())) violate(`${what} ${n} exists twice`);
-            seen.add(n.toLowerCase());
+            for (const s of t.job.provision.steps) {
+              stepStatus[s.result.status] = (stepStatus[s.result.status] ?? 0) + 1;
+              if (s.result.status === 'failed') {
+                failedSteps++;
+                // A step that ran after an item it depends on failed may fail on that instead (a view over a missing table).
+                const item = app.items[s.stepIndex]!;
+                const afterDependency = dependenciesOf(item.itemType, item.content, PROFILE).some((k) => failedKeys.has(k));
+                if (!failureMatchesInjected(s.result) && !afterDependency)
+                  violate(
+                    `job ${t.jobId} (${t.appId}) step ${s.stepIndex} ${s.itemType} '${s.displayName}' failed without an injected fault: ${JSON.stringify(s.result).slice(0, 600)}`,
+                  );
+              } else if (!['created', 'exists'].includes(s.result.status)) {
+                violate(`job ${t.jobId} step ${s.stepIndex} ${s.itemType}: ${s.result.status} ${JSON.stringify(s.result).slice(0, 300)}`);
+              }
+            }
+            await checkEvents(cluster, t, liveSteps);
           }
-        };
-        dup(
-          state.kql.databases.map((d: any) => d.name),
-          'KQL database',
-        );
-        dup(
-          state.search.indexes.map((i: any) => i.name),
-          'search index',
-        );
-        for (const group of new Set(state.reporting.reports.map((r: any) => r.groupId))) {
-          dup(
-            state.reporting.reports.filter((r: any) => r.groupId === group && r.reportType === 'PaginatedReport').map((r: any) => r.name),
-            `paginated report (group ${group})`,
-          );
-        }
-        // Nothing orphaned: every platform item a job reported as its live resource, and still there, is one a stored item
-        // names (the sandbox's own items, such as a KQL cluster's eventhouse, are no job's).
-        const reported = new Set<string>();
-        for (const t of tracked)
-          for (const s of t.job?.provision?.steps ?? t.job?.steps ?? []) if (s.result?.resourceId) reported.add(s.result.resourceId);
-        const store = new pg.Client({ connectionString: db.url });
-        await store.connect();
-        const named = new Set(
-          (
-            await store.query(
-              `SELECT provisioning->>'resourceId' AS id FROM items WHERE provisioning->>'resourceId' IS NOT NULL AND coalesce((provisioning->>'deleted')::boolean, false) = false`,
-            )
-          ).rows.map((r: { id: string }) => r.id),
-        );
-        // A step that failed after its create answered leaves the item unnamed, but a stored item of its name finds it again.
-        const names = new Set((await store.query(`SELECT lower(display_name) AS n FROM items`)).rows.map((r: { n: string }) => r.n));
-        await store.end();
-        for (const ws of state.dataPlatform.workspaces as any[])
-          for (const item of ws.items)
-            if (reported.has(item.id) && !named.has(item.id) && !names.has(item.displayName.toLowerCase()))
-              violate(`orphan: platform item ${item.type} '${item.displayName}' (${item.id}) is named by no stored item`);
-        const requests = await sb.admin.requests();
-        const faulted = requests.filter((r) => r.fault).length;
 
-        const polls = tracked.reduce((n, t) => n + t.polls, 0);
-        const seconds = (Date.now() - started) / 1000;
-        console.log(
-          `jobs: ${tracked.length} (${Object.entries(byStatus)
-            .map(([s, n]) => `${s} ${n}`)
-            .join(', ')}); resumed after a kill: ${attempts}`,
-        );
-        console.log(
-          `lifecycle jobs: ${Object.entries(lifecycle)
-            .map(([s, n]) => `${s} ${n}`)
-            .join(', ')}`,
-        );
-        console.log(
-          `steps: ${Object.entries(stepStatus)
-            .map(([s, n]) => `${s} ${n}`)
-            .join(', ')}; failed steps: ${failedSteps}, each carrying an injected fault or after a dependency failed`,
-        );
-        console.log(
-          `backing calls: ${requests.length}, faulted: ${faulted}; kills: ${kills}; restarts: ${cluster.slots.map((s) => `${s.name} ${s.starts - 1}`).join(', ')}; polls: ${polls}; ${seconds.toFixed(0)} s`,
-        );
-        if (violations.length) console.log(cluster.errors().slice(-4000));
-      } finally {
-        await cluster.stop();
-      }
-    });
+          // The sandbox holds every backing resource once.
+          const state = await sb.admin.state();
+          for (const ws of state.dataPlatform.workspaces as any[]) {
+            const seen = new Map<string, number>();
+            for (const item of ws.items)
+              seen.set(
+                `${item.type}/${item.displayName.toLowerCase()}`,
+                (seen.get(`${item.type}/${item.displayName.toLowerCase()}`) ?? 0) + 1,
+              );
+            for (const [k2, n] of seen) if (n > 1) violate(`platform workspace ${ws.id}: ${n} items ${k2}`);
+          }
+          const dup = (names: string[], what: string) => {
+            const seen = new Set<string>();
+            for (const n of names) {
+              if (seen.has(n.toLowerCase())) violate(`${what} ${n} exists twice`);
+              seen.add(n.toLowerCase());
+            }
+          };
+          dup(
+            state.kql.databases.map((d: any) => d.name),
+            'KQL database',
+          );
+          dup(
+            state.search.indexes.map((i: any) => i.name),
+            'search index',
+          );
+          for (const group of new Set(state.reporting.reports.map((r: any) => r.groupId))) {
+            dup(
+              state.reporting.reports.filter((r: any) => r.groupId === group && r.reportType === 'PaginatedReport').map((r: any) => r.name),
+              `paginated report (group ${group})`,
+            );
+          }
+          // Nothing orphaned: every platform item a job reported as its live resource, and still there, is one a stored item
+          // names (the sandbox's own items, such as a KQL cluster's eventhouse, are no job's).
+          const reported = new Set<string>();
+          for (const t of tracked)
+            for (const s of t.job?.provision?.steps ?? t.job?.steps ?? []) if (s.result?.resourceId) reported.add(s.result.resourceId);
+          const store = new pg.Client({ connectionString: db.url });
+          await store.connect();
+          const named = new Set(
+            (
+              await store.query(
+                `SELECT provisioning->>'resourceId' AS id FROM items WHERE provisioning->>'resourceId' IS NOT NULL AND coalesce((provisioning->>'deleted')::boolean, false) = false`,
+              )
+            ).rows.map((r: { id: string }) => r.id),
+          );
+          // A step that failed after its create answered leaves the item unnamed, but a stored item of its name finds it again.
+          const names = new Set((await store.query(`SELECT lower(display_name) AS n FROM items`)).rows.map((r: { n: string }) => r.n));
+          await store.end();
+          for (const ws of state.dataPlatform.workspaces as any[])
+            for (const item of ws.items)
+              if (reported.has(item.id) && !named.has(item.id) && !names.has(item.displayName.toLowerCase()))
+                violate(`orphan: platform item ${item.type} '${item.displayName}' (${item.id}) is named by no stored item`);
+          const requests = await sb.admin.requests();
+          const faulted = requests.filter((r) => r.fault).length;
+
+          const polls = tracked.reduce((n, t) => n + t.polls, 0);
+          const seconds = (Date.now() - started) / 1000;
+          console.log(
+            `jobs: ${tracked.length} (${Object.entries(byStatus)
+              .map(([s, n]) => `${s} ${n}`)
+              .join(', ')}); resumed after a kill: ${attempts}`,
+          );
+          console.log(
+            `lifecycle jobs: ${Object.entries(lifecycle)
+              .map(([s, n]) => `${s} ${n}`)
+              .join(', ')}`,
+          );
+          console.log(
+            `steps: ${Object.entries(stepStatus)
+              .map(([s, n]) => `${s} ${n}`)
+              .join(', ')}; failed steps: ${failedSteps}, each carrying an injected fault or after a dependency failed`,
+          );
+          console.log(
+            `backing calls: ${requests.length}, faulted: ${faulted}; kills: ${kills}; restarts: ${cluster.slots.map((s) => `${s.name} ${s.starts - 1}`).join(', ')}; polls: ${polls}; ${seconds.toFixed(0)} s`,
+          );
+          if (violations.length) console.log(cluster.errors().slice(-4000));
+        } finally {
+          await cluster.stop();
+        }
+      },
+      { dataPlatform: CLOUD === 'platform' },
+    );
   } finally {
     await db.drop();
   }

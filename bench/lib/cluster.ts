@@ -188,8 +188,9 @@ export async function sandboxProcess(): Promise<{ env: Record<string, string>; a
   };
 }
 
-export async function withSandbox<T>(fn: (sb: Sandbox) => Promise<T>): Promise<T> {
-  const sb = await startSandbox({});
+/** Runs `fn` with an in-process sandbox (options: `dataPlatform: false` for a cloud without it), stopped after. */
+export async function withSandbox<T>(fn: (sb: Sandbox) => Promise<T>, options: { dataPlatform?: boolean } = {}): Promise<T> {
+  const sb = await startSandbox(options);
   try {
     return await fn(sb);
   } finally {
