@@ -284,6 +284,7 @@ export async function buildApp(
       health: () => ({
         store: store.kind,
         cloud: profile.name,
+        dataPlatform: Boolean(profile.dataPlatformApiUrl),
         ...(oidc ? { identityProvider: { name: oidc.providerName, loginUrl: '/api/auth/login' } } : {}),
         ...(deps.health?.() ?? {}),
       }),

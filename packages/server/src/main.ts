@@ -81,7 +81,11 @@ async function main(): Promise<void> {
   const address = `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
   const lines = [`Analytics Workspace Service on ${address} (store: ${store.kind})`];
   if (sandbox) {
-    lines.push('Cloud: sandbox (local emulators of the backing services)');
+    lines.push(
+      config.sandbox.dataPlatform === 'on'
+        ? 'Cloud: sandbox with the data platform (local emulators); `SVC_SANDBOX_DATA_PLATFORM=off npm start` runs it as a cloud without it (GCC-High, DoD): the Azure-native backends'
+        : 'Cloud: sandbox without the data platform (as GCC-High and DoD are today): its types run on the Azure-native emulators; plain `npm start` adds the data platform',
+    );
     for (const [name, url] of Object.entries(sandbox.urls)) lines.push(`  sandbox ${name.padEnd(16)} ${url}`);
     if (!config.auth.bootstrapToken)
       lines.push(`Local admin token (in ${path.join(config.store.dataDir, 'local-admin-token')}):`, `  ${bootstrap}`);

@@ -7333,6 +7333,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         cloud?: string;
+                        /** @description whether the cloud has the data platform (false: its item types run on the Azure-native backends) */
+                        dataPlatform?: boolean;
                         /** @description always true: every success answers ok true */
                         ok: true;
                         sandbox?: {

@@ -4,11 +4,14 @@ import type { RemediationGate } from './client';
 /** The caller: tenant, user, how it signed in, and its scopes. */
 export type WhoAmI = Omit<Answer<'whoami'>, 'ok'>;
 
+/** GET /api/health (its schema is open, so the generated type is too loose to read: the fields the console reads). */
 export interface Health {
   status: string;
   version: string;
   store: string;
   cloud?: string;
+  /** False in a cloud without the data platform (its types run on the Azure-native backends). */
+  dataPlatform?: boolean;
   sandbox?: { admin: string };
   /** Present when sign-in with the cloud's identity provider is configured. */
   identityProvider?: { name: string; loginUrl: string };

@@ -19,21 +19,29 @@ export function CloudBadge() {
       </Badge>
     );
   const cloud = health.data.cloud ?? 'unknown';
+  // Without the data platform (GCC-High and DoD today) the platform's item types run on the Azure-native services.
+  const native = health.data.dataPlatform === false ? ' · no data platform' : '';
+  const nativeHelp = native
+    ? ' This cloud has no data platform: lakehouses, notebooks, pipelines and the other platform types run on Azure-native services.'
+    : '';
   if (cloud === 'sandbox') {
     return (
       <Tooltip
         relationship="description"
-        content={`Local emulators of the backing services${health.data.sandbox ? ` (admin ${health.data.sandbox.admin})` : ''}. Nothing here reaches a real cloud.`}
+        content={`Local emulators of the backing services${health.data.sandbox ? ` (admin ${health.data.sandbox.admin})` : ''}. Nothing here reaches a real cloud.${nativeHelp}`}
       >
         <Badge appearance="filled" color="warning" size="large" data-testid="cloud-badge" tabIndex={0}>
-          SANDBOX · not production
+          SANDBOX · not production{native}
         </Badge>
       </Tooltip>
     );
   }
   return (
-    <Badge appearance="tint" color="informative" size="large" data-testid="cloud-badge">
-      {NAMES[cloud] ?? cloud}
-    </Badge>
+    <Tooltip relationship="description" content={`The ${NAMES[cloud] ?? cloud} cloud.${nativeHelp}`}>
+      <Badge appearance="tint" color="informative" size="large" data-testid="cloud-badge" tabIndex={0}>
+        {NAMES[cloud] ?? cloud}
+        {native}
+      </Badge>
+    </Tooltip>
   );
 }

@@ -25,6 +25,11 @@ export const systemRoutes =
                 version: Type.String(),
                 store: Type.String(),
                 cloud: Type.Optional(Type.String()),
+                dataPlatform: Type.Optional(
+                  Type.Boolean({
+                    description: 'whether the cloud has the data platform (false: its item types run on the Azure-native backends)',
+                  }),
+                ),
                 sandbox: Type.Optional(Type.Object({ admin: Type.String() }, { additionalProperties: true })),
               },
               { additionalProperties: true },
