@@ -751,6 +751,7 @@ GetHealthResultSandbox = TypedDict("GetHealthResultSandbox", {
 
 GetHealthResult = TypedDict("GetHealthResult", {
     "cloud": NotRequired["str"],
+    "dataPlatform": NotRequired["bool"],
     "sandbox": NotRequired["GetHealthResultSandbox"],
     "status": "Literal[\"ok\"]",
     "store": "str",
