@@ -54,7 +54,7 @@ param searchService string = ''
 param warehouseWorkspace string = ''
 param warehouseDedicatedPool string = ''
 
-@description('Shared lake storage account host and container (SVC_LAKE_ACCOUNT, SVC_LAKE_CONTAINER).')
+@description('Lake storage account and container (SVC_LAKE_ACCOUNT, SVC_LAKE_CONTAINER): the shared set\'s, or for the Azure-native lakehouses the account name and container of native-set.bicep.')
 param lakeAccount string = ''
 param lakeContainer string = ''
 

@@ -32,12 +32,16 @@ param lakeContainer string = 'lakehouses'
 param sparkPoolName string = 'sparkpool01'
 param sparkVersion string = '3.4'
 
+@description('Object id of the KQL cluster\'s system-assigned identity (`az kusto cluster show … --query identity.principalId`), empty for none: it gets Azure Event Hubs Data Receiver on the namespace, which eventstreams\' data connections read with (the namespace takes Entra tokens only, so a data connection names the cluster\'s identity).')
+param kqlClusterPrincipalId string = ''
+
 @description('Days the Log Analytics workspace keeps its own logs (the alert rules read the KQL tables, not these).')
 param logRetentionDays int = 30
 
 var roles = {
   storageBlobDataContributor: 'ba92f5b4-2d11-453d-a403-e96b0029c9fe'
   eventHubsDataOwner: 'f526a384-b230-433a-b45c-95f59c4a2dec'
+  eventHubsDataReceiver: 'a638d3c7-ab3a-418d-83e6-5f17a39d4fde'
   monitoringContributor: '749f88d5-cbae-40b8-bcfc-e573ddc772fa'
 }
 var storageName = '${namePrefix}lake'
@@ -154,6 +158,16 @@ resource eventHubsOwner 'Microsoft.Authorization/roleAssignments@2022-04-01' = {
   properties: {
     roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', roles.eventHubsDataOwner)
     principalId: servicePrincipalId
+    principalType: 'ServicePrincipal'
+  }
+}
+
+resource clusterReceiver 'Microsoft.Authorization/roleAssignments@2022-04-01' = if (!empty(kqlClusterPrincipalId)) {
+  scope: eventHubs
+  name: guid(eventHubs.id, kqlClusterPrincipalId, roles.eventHubsDataReceiver)
+  properties: {
+    roleDefinitionId: subscriptionResourceId('Microsoft.Authorization/roleDefinitions', roles.eventHubsDataReceiver)
+    principalId: kqlClusterPrincipalId
     principalType: 'ServicePrincipal'
   }
 }

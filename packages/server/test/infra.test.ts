@@ -174,20 +174,27 @@ test('the native set is well formed, grants what each gate asks for, and its set
         ? 'service'
         : /Microsoft\.Synapse\/workspaces.*identity\.principalId/.test(r.properties.principalId)
           ? 'synapse'
-          : r.properties.principalId;
+          : /parameters\('kqlClusterPrincipalId'\)/.test(r.properties.principalId)
+            ? 'the KQL cluster, when given'
+            : r.properties.principalId;
       const on = r.scope ? /^\[format\('([\w.]+\/\w+)\//.exec(r.scope)![1] : 'resourceGroup';
       return `${role} to ${to} on ${on}`;
     })
     .sort();
   assert.deepEqual(grants, [
     'eventHubsDataOwner to service on Microsoft.EventHub/namespaces',
+    'eventHubsDataReceiver to the KQL cluster, when given on Microsoft.EventHub/namespaces',
     'monitoringContributor to service on resourceGroup',
     'storageBlobDataContributor to service on Microsoft.Storage/storageAccounts',
     'storageBlobDataContributor to synapse on Microsoft.Storage/storageAccounts',
   ]);
+  const receiver = t.resources.find((r: any) => /kqlClusterPrincipalId/.test(r.properties?.principalId ?? ''));
+  assert.equal(receiver.condition, "[not(empty(parameters('kqlClusterPrincipalId')))]", 'only when the cluster identity is given');
+  assert.equal(t.parameters.kqlClusterPrincipalId.defaultValue, '');
   assert.deepEqual(roleIds, {
     storageBlobDataContributor: 'ba92f5b4-2d11-453d-a403-e96b0029c9fe',
     eventHubsDataOwner: 'f526a384-b230-433a-b45c-95f59c4a2dec',
+    eventHubsDataReceiver: 'a638d3c7-ab3a-418d-83e6-5f17a39d4fde',
     monitoringContributor: '749f88d5-cbae-40b8-bcfc-e573ddc772fa',
   });
 
