@@ -54,9 +54,15 @@ param searchService string = ''
 param warehouseWorkspace string = ''
 param warehouseDedicatedPool string = ''
 
-@description('Shared lake storage account host and container (SVC_LAKE_ACCOUNT, SVC_LAKE_CONTAINER).')
+@description('Lake storage account and container (SVC_LAKE_ACCOUNT, SVC_LAKE_CONTAINER): the shared set\'s, or for the Azure-native lakehouses the account name and container of native-set.bicep.')
 param lakeAccount string = ''
 param lakeContainer string = ''
+
+@description('The Azure-native services of a cloud without the data platform (appSettings output of native-set.bicep): the Synapse workspace\'s Spark pool, the Event Hubs namespace\'s ARM id, the resource group of activator rules and their scope (SVC_SYNAPSE_SPARK_POOL, SVC_EVENTHUB_NAMESPACE, SVC_ALERT_RESOURCE_GROUP, SVC_ALERT_SCOPE); the Synapse workspace is warehouseWorkspace and the lake lakeAccount.')
+param sparkPool string = ''
+param eventHubNamespace string = ''
+param alertResourceGroup string = ''
+param alertScope string = ''
 
 @description('Items provisioned at once per install (PROVISION_CONCURRENCY).')
 @minValue(1)
@@ -185,6 +191,10 @@ resource appSettings 'Microsoft.Web/sites/config@2023-12-01' = {
     SVC_WAREHOUSE_DEDICATED_POOL: warehouseDedicatedPool
     SVC_LAKE_ACCOUNT: lakeAccount
     SVC_LAKE_CONTAINER: lakeContainer
+    SVC_SYNAPSE_SPARK_POOL: sparkPool
+    SVC_EVENTHUB_NAMESPACE: eventHubNamespace
+    SVC_ALERT_RESOURCE_GROUP: alertResourceGroup
+    SVC_ALERT_SCOPE: alertScope
     PROVISION_CONCURRENCY: string(provisionConcurrency)
   }
 }
@@ -192,7 +202,7 @@ resource appSettings 'Microsoft.Web/sites/config@2023-12-01' = {
 @description('The service address (SVC_PUBLIC_URL).')
 output serviceUrl string = 'https://${site.properties.defaultHostName}'
 
-@description('Object id of the service identity: grant it the roles README "Running against a real cloud" lists, or pass it to dedicated-set.bicep.')
+@description('Object id of the service identity: grant it the roles README "Running against a real cloud" lists, or pass it to dedicated-set.bicep and native-set.bicep.')
 output servicePrincipalId string = site.identity.principalId
 
 output postgresServer string = postgres.properties.fullyQualifiedDomainName

@@ -1,6 +1,6 @@
 // The deployment templates under infra/: the ARM JSON is well formed, it sets only settings the service reads, with
-// values loadConfig and the cloud selection accept for every cloud it offers, it matches its Bicep source, and the
-// dedicated set's output is a valid targetOverrides.
+// values loadConfig and the cloud selection accept for every cloud it offers, it matches its Bicep source; the dedicated
+// set's output is a valid targetOverrides; the native set's settings output names settings the service reads and accepts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -9,73 +9,9 @@ import { loadConfig, SETTINGS } from '../src/config.js';
 import { selectCloud } from '../src/cloud/profiles.js';
 import { cloudOf } from './helpers.js';
 import { TargetOverridesSchema } from '../src/install/schemas.js';
-
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
-const infra = (name: string) => path.join(root, 'infra', name);
-const readJson = (name: string) => JSON.parse(fs.readFileSync(infra(name), 'utf8'));
-
-/** Settings of the App Service platform itself, not read by the service. */
-const PLATFORM_SETTINGS = new Set(['SCM_DO_BUILD_DURING_DEPLOYMENT']);
-
-/** Every string in a template, with where it is. */
-function* strings(value: unknown, at = ''): Generator<[string, string]> {
-  if (typeof value === 'string') yield [at, value];
-  else if (Array.isArray(value)) for (const [i, v] of value.entries()) yield* strings(v, `${at}[${i}]`);
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) yield* strings(v, `${at}.${k}`);
-}
-
-function checkTemplate(name: string) {
-  const t = readJson(name);
-  assert.match(t.$schema, /deploymentTemplate\.json#$/, `${name}: $schema`);
-  const params = new Set(Object.keys(t.parameters));
-  const variables = new Set(Object.keys(t.variables ?? {}));
-  for (const [at, s] of strings({ variables: t.variables, resources: t.resources, outputs: t.outputs, parameters: t.parameters })) {
-    if (!s.startsWith('[') || s.startsWith('[[')) continue;
-    assert.ok(s.endsWith(']'), `${name}${at}: an expression ends with ]`);
-    let depth = 0;
-    for (const ch of s.replace(/'(?:[^']|'')*'/g, "''")) {
-      depth += ch === '(' ? 1 : ch === ')' ? -1 : 0;
-      assert.ok(depth >= 0, `${name}${at}: parentheses`);
-    }
-    assert.equal(depth, 0, `${name}${at}: parentheses balance in ${s}`);
-    for (const m of s.matchAll(/parameters\('([^']+)'\)/g)) assert.ok(params.has(m[1]!), `${name}${at}: unknown parameter ${m[1]}`);
-    for (const m of s.matchAll(/variables\('([^']+)'\)/g)) assert.ok(variables.has(m[1]!), `${name}${at}: unknown variable ${m[1]}`);
-  }
-  // Every dependsOn names a resource the template declares.
-  const declared = t.resources.map((r: any) => r.type);
-  for (const r of t.resources) {
-    for (const d of r.dependsOn ?? []) {
-      const type = /resourceId\('([^']+)'/.exec(d)?.[1];
-      assert.ok(type && declared.includes(type), `${name}: ${r.type} depends on undeclared ${d}`);
-    }
-  }
-  return t;
-}
-
-/** What the parameters whose default is an expression default to, deployed in commercial Azure in East US. */
-const EXPRESSION_DEFAULTS: Record<string, string> = { cloud: 'commercial', location: 'eastus', kqlLocation: 'eastus' };
-
-/** The value an app setting takes at deployment, for settings whose value is a plain parameter or literal. */
-function settingValue(t: any, raw: string, overrides: Record<string, unknown>): string | undefined {
-  if (!raw.startsWith('[')) return raw;
-  const param = /^\[(string\()?parameters\('([^']+)'\)\)?\]$/.exec(raw);
-  if (!param) return undefined;
-  const name = param[2]!;
-  const value = name in overrides ? overrides[name] : t.parameters[name].defaultValue;
-  if (typeof value === 'string' && value.startsWith('[')) {
-    assert.ok(name in EXPRESSION_DEFAULTS, `parameter ${name}: give the test the value its default "${value}" takes`);
-    return EXPRESSION_DEFAULTS[name];
-  }
-  return value === undefined ? undefined : String(value);
-}
-
-/** Values for the settings computed at deployment (resource references), as they look once deployed. */
-const DEPLOYED: Record<string, string> = {
-  DATABASE_URL: 'postgres://svcadmin:p%40ss@svcprod-pg.postgres.database.azure.com:5432/svc?sslmode=require',
-  SVC_BOOTSTRAP_TOKEN: `svc_pat_abcdef12_${'A1'.repeat(20)}`,
-  SVC_PUBLIC_URL: 'https://svcprod-svc.azurewebsites.net',
-  SVC_TENANT_ID: '00000000-0000-0000-0000-000000000001',
-};
+import { NAME_PATTERNS } from '../src/tenancy/resources.js';
+import { evaluate } from './arm-eval.js';
+import { appSettings, checkTemplate, DEPLOYED, infra, PLATFORM_SETTINGS, readJson, root } from './infra-helpers.js';
 
 test('the service template is well formed and its app settings are settings the service reads', () => {
   const t = checkTemplate('main.json');
@@ -105,14 +41,7 @@ test('the service template is well formed and its app settings are settings the 
     },
   ];
   for (const overrides of variants) {
-    const env: Record<string, string> = {};
-    for (const [name, raw] of Object.entries(config.properties as Record<string, string>)) {
-      if (PLATFORM_SETTINGS.has(name)) continue;
-      const value = settingValue(t, raw, overrides) ?? DEPLOYED[name];
-      assert.ok(value !== undefined, `${name}: give the test the value "${raw}" takes once deployed`);
-      env[name] = value;
-    }
-    const loaded = loadConfig(env);
+    const loaded = loadConfig(appSettings(t, overrides));
     const profile = selectCloud(loaded.cloud);
     if ('cloud' in overrides) assert.equal(profile.name, overrides.cloud);
     if ('provisionConcurrency' in overrides) assert.equal(loaded.install.concurrency, overrides.provisionConcurrency);
@@ -125,6 +54,7 @@ test('the ARM JSON and its Bicep source declare the same parameters, app setting
   for (const [json, bicep] of [
     ['main.json', 'main.bicep'],
     ['dedicated-set.json', 'dedicated-set.bicep'],
+    ['native-set.json', 'native-set.bicep'],
   ] as const) {
     const t = readJson(json);
     const source = fs.readFileSync(infra(bicep), 'utf8');
@@ -183,6 +113,152 @@ test('the dedicated set is well formed and its targetOverrides output is a valid
       `${cloud}: ${suffix}`,
     );
   }
+});
+
+/** The native set deployed by the test: subscription, resource group and the parameters without a default. */
+const NATIVE_DEPLOYMENT = {
+  subscriptionId: '11111111-2222-3333-4444-555555555555',
+  resourceGroup: 'svcprod-rg',
+  location: 'usgovvirginia',
+  parameters: {
+    namePrefix: 'svcprod',
+    servicePrincipalId: '99999999-8888-7777-6666-555555555555',
+    serviceIdentityName: 'svcprod-svc',
+    synapseAdminObjectId: '12121212-3434-5656-7878-909090909090',
+  },
+};
+
+/** The settings the native set fills: each Azure-native backend's (config/native.ts), the Synapse workspace and the lake. */
+const NATIVE_SETTINGS = [
+  'SVC_WAREHOUSE_WORKSPACE',
+  'SVC_SYNAPSE_SPARK_POOL',
+  'SVC_LAKE_ACCOUNT',
+  'SVC_LAKE_CONTAINER',
+  'SVC_EVENTHUB_NAMESPACE',
+  'SVC_ALERT_RESOURCE_GROUP',
+  'SVC_ALERT_SCOPE',
+];
+
+test('the native set is well formed, grants what each gate asks for, and its settings are accepted by the service in gcc-high', () => {
+  const t = checkTemplate('native-set.json');
+  for (const p of ['servicePrincipalId', 'location']) assert.ok(p in t.parameters, `parameter ${p}`);
+  const types = t.resources.map((r: any) => r.type);
+  for (const type of [
+    'Microsoft.Storage/storageAccounts',
+    'Microsoft.Storage/storageAccounts/blobServices/containers',
+    'Microsoft.Synapse/workspaces',
+    'Microsoft.Synapse/workspaces/bigDataPools',
+    'Microsoft.EventHub/namespaces',
+    'Microsoft.OperationalInsights/workspaces',
+  ])
+    assert.ok(types.includes(type), `deploys ${type}`);
+  const lake = t.resources.find((r: any) => r.type === 'Microsoft.Storage/storageAccounts');
+  assert.equal(lake.kind, 'StorageV2');
+  assert.equal(lake.properties.isHnsEnabled, true);
+  const synapse = t.resources.find((r: any) => r.type === 'Microsoft.Synapse/workspaces');
+  assert.equal(synapse.properties.azureADOnlyAuthentication, true);
+  assert.equal(synapse.identity.type, 'SystemAssigned');
+  assert.match(synapse.properties.defaultDataLakeStorage.accountUrl, /Microsoft\.Storage\/storageAccounts/);
+  const spark = t.resources.find((r: any) => r.type === 'Microsoft.Synapse/workspaces/bigDataPools');
+  assert.equal(spark.properties.autoPause.enabled, true);
+  assert.equal(spark.properties.nodeSize, 'Small');
+  assert.equal(t.resources.find((r: any) => r.type === 'Microsoft.EventHub/namespaces').sku.name, 'Standard');
+
+  // Each role assignment: its role (by the template's role table) and who gets it.
+  const roleIds: Record<string, string> = t.variables.roles;
+  const grants = t.resources
+    .filter((r: any) => r.type === 'Microsoft.Authorization/roleAssignments')
+    .map((r: any) => {
+      const role = /variables\('roles'\)\.(\w+)/.exec(r.properties.roleDefinitionId)![1]!;
+      const to = /parameters\('servicePrincipalId'\)/.test(r.properties.principalId)
+        ? 'service'
+        : /Microsoft\.Synapse\/workspaces.*identity\.principalId/.test(r.properties.principalId)
+          ? 'synapse'
+          : /parameters\('kqlClusterPrincipalId'\)/.test(r.properties.principalId)
+            ? 'the KQL cluster, when given'
+            : r.properties.principalId;
+      const on = r.scope ? /^\[format\('([\w.]+\/\w+)\//.exec(r.scope)![1] : 'resourceGroup';
+      return `${role} to ${to} on ${on}`;
+    })
+    .sort();
+  assert.deepEqual(grants, [
+    'eventHubsDataOwner to service on Microsoft.EventHub/namespaces',
+    'eventHubsDataReceiver to the KQL cluster, when given on Microsoft.EventHub/namespaces',
+    'monitoringContributor to service on resourceGroup',
+    'storageBlobDataContributor to service on Microsoft.Storage/storageAccounts',
+    'storageBlobDataContributor to synapse on Microsoft.Storage/storageAccounts',
+  ]);
+  const receiver = t.resources.find((r: any) => /kqlClusterPrincipalId/.test(r.properties?.principalId ?? ''));
+  assert.equal(receiver.condition, "[not(empty(parameters('kqlClusterPrincipalId')))]", 'only when the cluster identity is given');
+  assert.equal(t.parameters.kqlClusterPrincipalId.defaultValue, '');
+  assert.deepEqual(roleIds, {
+    storageBlobDataContributor: 'ba92f5b4-2d11-453d-a403-e96b0029c9fe',
+    eventHubsDataOwner: 'f526a384-b230-433a-b45c-95f59c4a2dec',
+    eventHubsDataReceiver: 'a638d3c7-ab3a-418d-83e6-5f17a39d4fde',
+    monitoringContributor: '749f88d5-cbae-40b8-bcfc-e573ddc772fa',
+  });
+
+  // The settings output, as deployed: only settings the service reads, each one main.json sets from a parameter.
+  const settings = evaluate(t, t.outputs.appSettings.value, NATIVE_DEPLOYMENT) as Record<string, string>;
+  assert.deepEqual(Object.keys(settings).sort(), [...NATIVE_SETTINGS].sort());
+  for (const name of Object.keys(settings)) assert.ok(SETTINGS.includes(name), `${name} is a setting the service reads`);
+  const main = readJson('main.json');
+  const mainSettings = main.resources.find((r: any) => r.type === 'Microsoft.Web/sites/config').properties;
+  const overrides: Record<string, unknown> = { cloud: 'gcc-high' };
+  for (const [name, value] of Object.entries(settings)) {
+    const param = /^\[parameters\('(\w+)'\)\]$/.exec(mainSettings[name] ?? '')?.[1];
+    assert.ok(param, `main.json sets ${name} from a parameter`);
+    assert.equal(main.parameters[param].defaultValue, '', `${param}: empty (unset) unless given`);
+    overrides[param] = value;
+  }
+
+  const loaded = loadConfig(appSettings(main, overrides));
+  assert.equal(selectCloud(loaded.cloud).name, 'gcc-high');
+  const rg = `/subscriptions/${NATIVE_DEPLOYMENT.subscriptionId}/resourceGroups/${NATIVE_DEPLOYMENT.resourceGroup}`;
+  assert.deepEqual(loaded.native, {
+    sparkPool: 'sparkpool01',
+    eventHubNamespace: `${rg}/providers/Microsoft.EventHub/namespaces/svcprod-eh`,
+    alertResourceGroup: rg,
+    alertScope: `${rg}/providers/Microsoft.OperationalInsights/workspaces/svcprod-logs`,
+  });
+  assert.equal(loaded.sharedSet.warehouseWorkspace, 'svcprod-syn');
+  assert.match(loaded.sharedSet.warehouseWorkspace!, new RegExp(NAME_PATTERNS.warehouseWorkspace));
+  assert.equal(loaded.sharedSet.lakeAccount, 'svcprodlake');
+  assert.match(loaded.sharedSet.lakeAccount!, /^[a-z0-9]{3,24}$/, 'a storage account name');
+  assert.equal(loaded.sharedSet.lakeContainer, 'lakehouses');
+  assert.match(loaded.native.sparkPool!, /^[A-Za-z][A-Za-z0-9]{0,14}$/, 'a Spark pool name');
+
+  // What resource manager cannot grant: the Synapse role command and the serverless T-SQL name the workspace and identity.
+  const command = evaluate(t, t.outputs.synapseRoleCommand.value, NATIVE_DEPLOYMENT) as string;
+  assert.equal(
+    command,
+    `az synapse role assignment create --workspace-name svcprod-syn --role "Synapse Artifact Publisher" --assignee ${NATIVE_DEPLOYMENT.parameters.servicePrincipalId}`,
+  );
+  const sql = evaluate(t, t.outputs.serverlessGrantSql.value, NATIVE_DEPLOYMENT) as string;
+  assert.equal(sql, 'CREATE LOGIN [svcprod-svc] FROM EXTERNAL PROVIDER; GRANT CREATE ANY DATABASE TO [svcprod-svc];');
+});
+
+test('README "Deploying" lists the gates of the Azure-native backends and the native set\'s outputs', () => {
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const start = readme.indexOf('## Deploying');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 5));
+  const table = section.slice(section.indexOf('Gates of the Azure-native backends'));
+  for (const gate of [
+    'synapse-not-configured',
+    'synapse-auth',
+    'lake-not-configured',
+    'lake-auth',
+    'eventhub-not-configured',
+    'eventhub-auth',
+    'alert-not-configured',
+    'monitor-auth',
+    'reporting-auth',
+    'reporting-tenant-setting',
+  ])
+    assert.match(table, new RegExp(`^\\| [^|]+ \\| \`${gate}\` \\|`, 'm'), `a row for ${gate}`);
+  for (const output of Object.keys(readJson('native-set.json').outputs))
+    assert.ok(section.includes(`\`${output}\``), `${output} in README`);
+  for (const name of NATIVE_SETTINGS) assert.ok(section.includes(`\`${name}\``), `${name} in README "Deploying"`);
 });
 
 test('every setting the service reads is documented in README "Configuration"', () => {
