@@ -91,6 +91,14 @@ test('push datasets: create, list, get, tables, PUT schema, rows, delete, with t
   assert.equal(putMissing.body.error.code, 'ItemNotFound');
   assert.match(putMissing.body.error.message, /Table 'Nope' not found in dataset/);
 
+  // 120 POST rows requests per minute per dataset (one was accepted above; refused ones do not count): then 429.
+  const zones = `${ds}/tables/Zones/rows`;
+  for (let i = 0; i < 119; i++) assert.equal((await call(zones, { token, json: { rows: [{ zone: `z${i}` }] } })).status, 200);
+  const limited = await call(zones, { token, json: { rows: [{ zone: 'late' }] } });
+  assert.equal(limited.status, 429);
+  assert.equal(limited.body.error.code, 'TooManyRequests');
+  assert.equal(limited.headers.get('retry-after'), '60');
+
   assert.equal((await call(`${ds}/tables/Machines/rows`, { token, method: 'DELETE' })).status, 200);
   assert.equal((await pushed(sb, created.body.id)).tables[0]!.rows.length, 0);
   assert.equal((await call(ds, { token, method: 'DELETE' })).status, 200);

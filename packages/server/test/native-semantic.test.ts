@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import { startSandbox } from '@svc/sandbox';
 import { validate } from '../../sandbox/src/conformance/validate.js';
 import { callMatches } from '../src/item-types/calls.js';
-import { semanticModelReporting } from '../src/item-types/semantic-model-reporting.js';
+import { pushDatasetOf, semanticModelReporting } from '../src/item-types/semantic-model-reporting.js';
+import { StepRefused } from '../src/provisioning/context.js';
 import { kqlDashboard } from '../src/item-types/kql-dashboard.js';
 import { gate } from '../src/provisioning/gates.js';
 import { buildWithSandbox, giveSandbox, install, OPERATOR, type Sandbox, stepOf, workspace } from './install-helpers.js';
@@ -229,3 +230,56 @@ test(
     assert.equal(left[0]!.tables[0]!.rows.length, MACHINE_ROWS.length, 'A’s rows are untouched');
   },
 );
+
+test(
+  'a lakehouse-sourced model on the reporting service (SVC_BACKEND_SEMANTIC_MODEL=reporting; the data platform holds the lakehouse)',
+  { timeout: 600_000 },
+  async (t) => {
+    // The lakehouse's own backend without the data platform is built elsewhere: this sandbox keeps the data platform for it.
+    const sb = await startSandbox({});
+    t.after(() => sb.stop());
+    const { h, tenant } = await buildWithSandbox(t, { SVC_BACKEND_SEMANTIC_MODEL: 'reporting' }, sb);
+    const ws = await workspace(h, tenant);
+    const job = await install(h, tenant, 'app-casino-analytics', { workspaceId: ws });
+    const model = stepOf(job, 'semantic-model');
+    assert.deepEqual([model.result.status, model.result.backend], ['created', 'reporting'], JSON.stringify(model.result));
+    assert.equal(stepOf(job, 'lakehouse').result.backend, 'data-platform');
+    const set = (await datasets(sb)).find((d) => d.id === model.result.resourceId)!;
+    const lakehouse = JSON.parse(
+      fs.readFileSync(new URL('../../../catalog/apps/app-casino-analytics/items/floor-lakehouse.json', import.meta.url), 'utf8'),
+    );
+    const seeded = (name: string) => lakehouse.tables.find((x: any) => x.name === name).seedRows.length;
+    assert.deepEqual(
+      set.tables.map((x) => [x.name, x.rows.length]),
+      [
+        ['Machines', seeded('slot_machines')],
+        ['Machine KPIs', seeded('daily_machine_kpis')],
+        ['Players', seeded('players')],
+        ['CTR Candidates', seeded('ctr_candidates')],
+      ],
+    );
+    // The report is bound to the push dataset (its RDL names it).
+    const report = stepOf(job, 'report');
+    const token = await sb.admin.token({ audience: REPORTING_AUDIENCE });
+    const rdl = await (
+      await fetch(`${sb.urls.reporting}/v1.0/myorg/groups/${sb.ids.platformWorkspaceId}/reports/${report.result.resourceId}/Export`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).text();
+    assert.match(rdl, new RegExp(`sobe_wowvirtualserver-${model.result.resourceId}`));
+  },
+);
+
+test('a model column the reporting service cannot hold (binary) is refused before any call, naming it', () => {
+  const model = structuredClone(MODEL_CONTENT.model.model);
+  model.tables[0]!.columns.push({ name: 'Photo', dataType: 'binary', sourceColumn: 'photo' });
+  assert.throws(
+    () => pushDatasetOf('x', model),
+    (err: unknown) =>
+      err instanceof StepRefused && err.code === 'unsupported_data_type' && /'Machines'\[Photo\] is binary/.test(err.message),
+  );
+  assert.deepEqual(
+    pushDatasetOf('x', MODEL_CONTENT.model.model).tables[0]!.columns.map((c) => c.dataType),
+    ['String', 'String', 'Decimal', 'Boolean'],
+  );
+});
