@@ -163,6 +163,43 @@ test(
     const recreated = stepOf(third, 'semantic-model');
     assert.equal(recreated.result.status, 'created', 'a deleted dataset is created again');
 
+    // Another client changed a table's schema: the re-run PUTs the model's schema back (exists; rows kept).
+    const asOther = (method: string, path: string, body?: unknown) =>
+      fetch(`${sb.urls.reporting}/v1.0/myorg/groups/${group}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const liveId = recreated.result.resourceId;
+    const narrowed = await asOther('PUT', `/datasets/${liveId}/tables/Machines`, {
+      name: 'Machines',
+      columns: [{ name: 'Machine Id', dataType: 'String' }],
+    });
+    assert.equal(narrowed.status, 200);
+    const fourth = await install(h, tenant, APP, { workspaceId: ws });
+    assert.equal(stepOf(fourth, 'semantic-model').result.status, 'exists');
+    const restored = (await datasets(sb)).find((d) => d.id === liveId)!;
+    assert.deepEqual(restored.tables[0]!.columns, ['Machine Id:String', 'Zone:String', 'Coin In:Decimal', 'Active:Boolean']);
+
+    // Another client replaced it with a same-named dataset of other tables: drift says so; the re-run creates it again
+    // (a push dataset's tables cannot be added by PUT).
+    assert.equal((await asOther('DELETE', `/datasets/${liveId}`)).status, 200);
+    const replaced = await asOther('POST', '/datasets', {
+      name: MODEL_NAME,
+      tables: [{ name: 'Machines', columns: [{ name: 'Machine Id', dataType: 'String' }] }],
+    });
+    assert.equal(replaced.status, 201);
+    const drifted = await drift();
+    assert.equal(drifted.status, 'drifted', JSON.stringify(drifted));
+    const fifth = await install(h, tenant, APP, { workspaceId: ws });
+    assert.equal(stepOf(fifth, 'semantic-model').result.status, 'created', JSON.stringify(stepOf(fifth, 'semantic-model').result));
+    sets = (await datasets(sb)).filter((d) => d.name === MODEL_NAME);
+    assert.deepEqual(
+      sets.map((d) => [d.tables.map((x) => x.name), d.tables[0]!.rows.length]),
+      [[['Machines', 'Zones'], MACHINE_ROWS.length]],
+    );
+    assert.equal((await drift()).status, 'in-sync');
+
     // Uninstall deletes the dataset (only this one).
     const other = await fetch(`${sb.urls.reporting}/v1.0/myorg/groups/${group}/datasets`, {
       method: 'POST',
