@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { startSandbox } from '@svc/sandbox';
 import { validate } from '../../sandbox/src/conformance/validate.js';
+import { chooseBackend, isLiveBackend } from '../src/item-types/backends.js';
 import { callMatches } from '../src/item-types/calls.js';
 import { pushDatasetOf, semanticModelReporting } from '../src/item-types/semantic-model-reporting.js';
 import { StepRefused } from '../src/provisioning/context.js';
@@ -71,10 +72,9 @@ test(
     assert.deepEqual([planned('floor-model').action, planned('floor-model').backend], ['create', 'reporting']);
     const dash = planned('floor-kql-dashboard');
     assert.deepEqual([dash.action, dash.backend, dash.calls], ['stored', 'stored', []]);
-    assert.equal(
-      dash.message,
-      kqlDashboard.alternatives?.[0] && 'reason' in kqlDashboard.alternatives[0] ? kqlDashboard.alternatives[0].reason : '',
-    );
+    const storedOnly = chooseBackend(kqlDashboard, h.services.profile);
+    assert.ok(!isLiveBackend(storedOnly), 'the KQL dashboard is stored only in this cloud');
+    assert.equal(dash.message, storedOnly.reason);
     assert.match(dash.message, /Azure Data Explorer dashboards have no published API/);
 
     const since = await lastSeq(sb);
