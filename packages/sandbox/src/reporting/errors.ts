@@ -59,5 +59,8 @@ export function reportingErrorReply(err: ServiceError, ctx: RequestContext): Rep
     };
   }
   void ctx;
+  // The push dataset API's refusal of a malformed body: BadRequest with details naming the property and its target.
+  if (err.extra.form === 'details')
+    return { status: err.status, headers, body: { error: { code: err.code, message: err.message, details: err.extra.details } } };
   return { status: err.status, headers, body: { error: { code: err.code, message: err.message } } };
 }

@@ -8,6 +8,7 @@ import { exportRoutes } from './exports-routes.js';
 import { tokenRoutes } from './tokens-routes.js';
 import { adminRoutes } from './admin-routes.js';
 import { viewerRoutes } from './viewer-routes.js';
+import { datasetRoutes } from './datasets-routes.js';
 
 /** The reporting API emulator (Power BI REST /v1.0/myorg, paginated reports). */
 export function reportingService(core: SandboxCore): ServiceModule {
@@ -17,6 +18,7 @@ export function reportingService(core: SandboxCore): ServiceModule {
   tokenRoutes(core, router);
   exportRoutes(core, router);
   reportRoutes(core, router);
+  datasetRoutes(core, router);
   viewerRoutes(core, router);
   return {
     name: 'reporting',

@@ -2,6 +2,7 @@ import type { SandboxCore } from '../core.js';
 import { SqlEngine } from '../sql/engine.js';
 import { datasourceType, parseConnectString, type RdlDataSet, type RdlModel } from './rdl.js';
 import { evaluateValue, type EvalScope } from './render/expressions.js';
+import type { PushDataset } from './push-datasets.js';
 
 /** A data set's query failed at the data source: the render (and its export job) fails with this text. */
 export class DataSourceError extends Error {}
@@ -103,43 +104,85 @@ const unquote = (s: string) => s.replace(/^'(.*)'$/, '$1').replace(/''/g, "'");
  */
 function modelRows(core: SandboxCore, ds: RdlDataSet, connectString: string, scope: EvalScope): Array<Record<string, string>> | undefined {
   const modelId = /sobe_wowvirtualserver-([0-9a-f-]{36})/i.exec(connectString)?.[1];
-  const model = modelId ? modelOf(core, modelId) : undefined;
-  if (!model) return undefined;
   const dax = ds.commandText;
   const tableRef = /EVALUATE\s+(?:TOPN\s*\(\s*\d+\s*,\s*)?(?:FILTER\s*\(\s*)?('(?:[^']|'')+'|[A-Za-z_]\w*)/i.exec(dax)?.[1];
+  const push = modelId ? core.reporting.datasets.get(modelId.toLowerCase()) : undefined;
+  if (push && tableRef) return pushRows(push, unquote(tableRef), ds, scope);
+  const model = modelId ? modelOf(core, modelId) : undefined;
+  if (!model) return undefined;
   const table = tableRef ? model.tables.find((t) => t.name.toLowerCase() === unquote(tableRef).toLowerCase()) : undefined;
   const source = table?.partitions?.[0]?.source;
   if (!table || source?.type !== 'entity' || !source.entityName) return undefined;
   const expression = model.expressions.find((e) => e.name === (source.expressionSource ?? 'DatabaseQuery'))?.expression;
   const m = /Sql\.Database\(\s*"([^"]+)"\s*,\s*"([^"]+)"/.exec(Array.isArray(expression) ? expression.join('\n') : (expression ?? ''));
   if (!m || !isSandboxServer(core, m[1])) return undefined;
-  const column = (name: string) => table.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
-  const where: string[] = [];
-  const filter = /FILTER\s*\(\s*(?:'(?:[^']|'')+'|\w+)\s*,\s*([\s\S]*)\)\s*\)?\s*$/i.exec(dax)?.[1];
+  const conds = daxConditions(ds, scope, (name) => table.columns.some((c) => c.name.toLowerCase() === name.toLowerCase()));
+  if (!conds) return undefined;
+  const where = conds.map(({ column, value }) => {
+    const col = table.columns.find((c) => c.name.toLowerCase() === column.toLowerCase())!;
+    return value === null ? `[${col.sourceColumn ?? col.name}] IS NULL` : `[${col.sourceColumn ?? col.name}] = ${literal(value)}`;
+  });
+  const top = /TOPN\s*\(\s*(\d+)/i.exec(dax)?.[1];
+  const select = table.columns.map((c) => `[${c.sourceColumn ?? c.name}] AS [${c.name}]`).join(', ');
+  const sql = `SELECT ${top ? `TOP ${top} ` : ''}${select} FROM [${source.schemaName ?? 'dbo'}].[${source.entityName}]${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+  return daxNames(table.name, run(core, m[2]!, ds.name, sql));
+}
+
+/** DAX results name columns Table[Column]; fields may also name the bare column. */
+function daxNames(table: string, rows: Array<Record<string, string>>): Array<Record<string, string>> {
+  return rows.map((r) =>
+    Object.fromEntries(
+      Object.entries(r).flatMap(([k, v]) => [
+        [`${table}[${k}]`, v],
+        [`'${table}'[${k}]`, v],
+        [k, v],
+      ]),
+    ),
+  );
+}
+
+/**
+ * The `'Table'[col] = value` conditions of a DAX FILTER joined by &&, values from the query parameters; undefined when
+ * a condition is of another form or names a column `has` does not know.
+ */
+function daxConditions(ds: RdlDataSet, scope: EvalScope, has: (column: string) => boolean) {
+  const out: Array<{ column: string; value: string | null }> = [];
+  const filter = /FILTER\s*\(\s*(?:'(?:[^']|'')+'|\w+)\s*,\s*([\s\S]*)\)\s*\)?\s*$/i.exec(ds.commandText)?.[1];
   for (const cond of filter ? filter.split('&&') : []) {
     const c = /^\s*(?:'(?:[^']|'')+'|\w+)?\[([^\]]+)\]\s*=\s*(@\w+|"(?:[^"]|"")*"|-?\d+(?:\.\d+)?)\s*$/.exec(cond.replace(/\)+\s*$/, ''));
-    const col = c ? column(c[1]!) : undefined;
-    if (!c || !col) return undefined;
+    if (!c || !has(c[1]!)) return undefined;
     let value: string | null;
     if (c[2]!.startsWith('@')) {
       const qp = ds.queryParameters.find((p) => p.name.replace(/^@/, '').toLowerCase() === c[2]!.slice(1).toLowerCase());
       const v = qp ? evaluateValue(qp.value, scope) : (scope.parameters.get(c[2]!.slice(1))?.values[0] ?? null);
       value = Array.isArray(v) ? (v[0] ?? null) : v;
     } else value = c[2]!.startsWith('"') ? c[2]!.slice(1, -1).replace(/""/g, '"') : c[2]!;
-    where.push(value === null ? `[${col.sourceColumn ?? col.name}] IS NULL` : `[${col.sourceColumn ?? col.name}] = ${literal(value)}`);
+    out.push({ column: c[1]!, value });
   }
-  const top = /TOPN\s*\(\s*(\d+)/i.exec(dax)?.[1];
-  const select = table.columns.map((c) => `[${c.sourceColumn ?? c.name}] AS [${c.name}]`).join(', ');
-  const sql = `SELECT ${top ? `TOP ${top} ` : ''}${select} FROM [${source.schemaName ?? 'dbo'}].[${source.entityName}]${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
-  const rows = run(core, m[2]!, ds.name, sql);
-  // DAX results name columns Table[Column]; fields may also name the bare column.
-  return rows.map((r) =>
-    Object.fromEntries(
-      Object.entries(r).flatMap(([k, v]) => [
-        [`${table.name}[${k}]`, v],
-        [`'${table.name}'[${k}]`, v],
-        [k, v],
-      ]),
-    ),
+  return out;
+}
+
+/** Rows of a DAX data set over a push dataset's table (the rows pushed to it), filtered and cut as modelRows does. */
+function pushRows(dataset: PushDataset, tableName: string, ds: RdlDataSet, scope: EvalScope): Array<Record<string, string>> | undefined {
+  const table = dataset.tables.find((t) => t.name.toLowerCase() === tableName.toLowerCase());
+  if (!table)
+    throw new DataSourceError(`Query execution failed for dataset '${ds.name}': table '${tableName}' is not in the semantic model.`);
+  const column = (name: string) => table.columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+  const conds = daxConditions(ds, scope, (name) => column(name) !== undefined);
+  if (!conds) return undefined;
+  const show = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+  let rows = table.rows.filter((r) =>
+    conds.every(({ column: c, value }) => {
+      const v = r[column(c)!.name];
+      return value === null
+        ? v === null || v === undefined
+        : show(v) === value || (typeof v === 'boolean' && String(v) === value.toLowerCase());
+    }),
+  );
+  const top = /TOPN\s*\(\s*(\d+)/i.exec(ds.commandText)?.[1];
+  if (top) rows = rows.slice(0, Number(top));
+  return daxNames(
+    table.name,
+    rows.map((r) => Object.fromEntries(table.columns.map((c) => [c.name, show(r[c.name])]))),
   );
 }

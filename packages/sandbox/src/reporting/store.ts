@@ -5,6 +5,7 @@ import type { SwitchValues } from '../switches.js';
 import { readRdl, RdlError } from './rdl.js';
 import { customerListRdl, inventoryRdl, salesByRegionRdl } from './seed.js';
 import { zip } from './render/zip.js';
+import type { PushDataset } from './push-datasets.js';
 
 export type ReportType = 'PaginatedReport' | 'PowerBIReport';
 
@@ -78,6 +79,8 @@ export class ReportingStore {
   readonly reports = new Map<string, StoredReport>();
   readonly imports = new Map<string, ImportRecord>();
   readonly exports = new Map<string, ExportJob>();
+  /** Push datasets by id (created through POST datasets). */
+  readonly datasets = new Map<string, PushDataset>();
   /** Embed tokens by token text: what they grant and until when. */
   readonly embedTokens = new Map<
     string,
@@ -259,6 +262,13 @@ export class ReportingStore {
         reportId: e.reportId,
         format: e.format,
         status: this.exportState(e).status,
+      })),
+      datasets: [...this.datasets.values()].map((d) => ({
+        id: d.id,
+        groupId: d.groupId,
+        name: d.name,
+        retention: d.retention,
+        tables: d.tables.map((t) => ({ name: t.name, columns: t.columns.map((c) => `${c.name}:${c.dataType}`), rows: t.rows })),
       })),
     };
   }

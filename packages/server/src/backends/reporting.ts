@@ -51,6 +51,37 @@ export interface BiImport {
   error?: unknown;
 }
 
+/** A dataset as the group routes answer it (push datasets carry addRowsAPIEnabled). */
+export interface BiDataset {
+  id: string;
+  name?: string;
+  addRowsAPIEnabled?: boolean;
+  configuredBy?: string;
+  defaultRetentionPolicy?: string;
+}
+
+/** A push dataset table's schema, as POST datasets and PUT tables take it. */
+export interface BiPushTable {
+  name: string;
+  columns: Array<{ name: string; dataType: string; formatString?: string }>;
+  measures?: Array<{ name: string; expression: string; formatString?: string }>;
+}
+
+/** A push dataset's create request: its tables and relationships. */
+export interface BiPushDataset {
+  name: string;
+  defaultMode: 'Push';
+  tables: BiPushTable[];
+  relationships?: Array<{
+    name: string;
+    fromTable: string;
+    fromColumn: string;
+    toTable: string;
+    toColumn: string;
+    crossFilteringBehavior?: string;
+  }>;
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The reporting API (/v1.0/myorg, group routes): reports, definitions through Export and imports, exports, tokens. */
 export class ReportingClient {
@@ -169,6 +200,52 @@ export class ReportingClient {
     updateDetails: Array<{ datasourceName: string; connectionDetails: { server?: string; database?: string } }>,
   ): Promise<void> {
     await this.send('POST', `${this.reports(groupId, reportId)}/Default.UpdateDatasources`, { json: { updateDetails } });
+  }
+
+  private datasets(groupId: string, datasetId?: string) {
+    return datasetId ? backingPath`/groups/${groupId}/datasets/${datasetId}` : backingPath`/groups/${groupId}/datasets`;
+  }
+
+  /** The group's datasets (push datasets and the workspace's semantic models). */
+  async listDatasets(groupId: string): Promise<BiDataset[]> {
+    return (await this.send('GET', this.datasets(groupId))).json<{ value: BiDataset[] }>().value ?? [];
+  }
+
+  /** Creates a push dataset (201) with the retention policy that keeps the newest rows of each table. */
+  async createPushDataset(groupId: string, body: BiPushDataset): Promise<BiDataset> {
+    return (await this.send('POST', `${this.datasets(groupId)}?defaultRetentionPolicy=basicFIFO`, { json: body })).json<BiDataset>();
+  }
+
+  /** The names of a push dataset's tables (the service answers names only). */
+  async listTables(groupId: string, datasetId: string): Promise<string[]> {
+    const res = await this.send('GET', `${this.datasets(groupId, datasetId)}/tables`);
+    return (res.json<{ value: Array<{ name: string }> }>().value ?? []).map((t) => t.name);
+  }
+
+  /** Updates an existing table's schema (columns and measures); a table the dataset lacks is 404 ItemNotFound. */
+  async putTable(groupId: string, datasetId: string, table: BiPushTable): Promise<void> {
+    await this.send('PUT', this.datasets(groupId, datasetId) + backingPath`/tables/${table.name}`, { json: table });
+  }
+
+  /** Adds rows to a push dataset table (at most 10,000 per call, the documented limit). */
+  async postRows(groupId: string, datasetId: string, table: string, rows: Array<Record<string, unknown>>): Promise<void> {
+    await this.send('POST', this.datasets(groupId, datasetId) + backingPath`/tables/${table}/rows`, { json: { rows } });
+  }
+
+  /** Removes every row of a push dataset table. */
+  async deleteRows(groupId: string, datasetId: string, table: string): Promise<void> {
+    await this.send('DELETE', this.datasets(groupId, datasetId) + backingPath`/tables/${table}/rows`);
+  }
+
+  /** Deletes a dataset (200); false when the group holds no such dataset (404). */
+  async removeDataset(groupId: string, datasetId: string): Promise<boolean> {
+    try {
+      await this.send('DELETE', this.datasets(groupId, datasetId));
+      return true;
+    } catch (err) {
+      if (err instanceof BackingError && err.status === 404) return false;
+      throw err;
+    }
   }
 
   /** A view embed token (GenerateToken V1): paginated reports take accessLevel View and no datasetId. */

@@ -55,6 +55,13 @@ export const kqlDashboard: LiveItemType<'kql-dashboard', typeof KqlDashboardCont
   dependsOn: (c) => [c.database],
   calls: () => platformItemCalls(PLATFORM, true),
   ...platformLifecycle(PLATFORM, definitionOf),
+  alternatives: [
+    {
+      backing: 'stored',
+      reason:
+        'Azure Data Explorer dashboards have no published API: the dashboard is kept in the service with its queries, which the console runs against the KQL database.',
+    },
+  ],
   async provision(ctx) {
     const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition: definitionOf(ctx) });
     return {

@@ -7,6 +7,7 @@ import { platformLifecycle } from '../provisioning/platform-read.js';
 import { Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 import { PLATFORM_REMOVAL } from '../provisioning/remove.js';
+import { semanticModelReporting } from './semantic-model-reporting.js';
 
 const TmslColumn = Type.Object({ name: Name, dataType: Name, sourceColumn: Name }, { additionalProperties: true });
 const TmslPartition = Type.Object(
@@ -92,6 +93,7 @@ export const semanticModel: LiveItemType<'semantic-model', typeof SemanticModelC
   dependsOn: (c) => [c.source],
   calls: () => platformItemCalls(PLATFORM, true),
   ...platformLifecycle(PLATFORM, definitionOf),
+  alternatives: [semanticModelReporting],
   async provision(ctx) {
     const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition: definitionOf(ctx) });
     return {
