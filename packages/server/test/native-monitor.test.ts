@@ -115,10 +115,16 @@ test('monitor: plan, drift and uninstall — no-change after the install, a rule
     const item = plan.items.find((i: any) => i.key === k);
     assert.deepEqual([item.action, item.backend], ['no-change', 'monitor'], `${k}: ${item.diff ?? JSON.stringify(item)}`);
   }
-  assert.ok(
-    (await requestsSince(sb, from)).every((r) => r.method === 'GET'),
-    'the plan only reads',
-  );
+  const base = new URL(sb.env.SVC_ARM_URL!).pathname.replace(/\/$/, '');
+  const reads = await requestsSince(sb, from);
+  assert.equal(reads.length, ACTIVATORS.length + RULE_COUNT, 'the plan reads each group and each rule');
+  for (const r of reads) {
+    const request = { method: r.method, path: r.path.slice(base.length) };
+    assert.ok(
+      ACTIVATORS.some((k) => activatorMonitor.readCalls(contentOf(k)).some((c) => callMatches(c, request))),
+      `the plan made ${r.method} ${r.path}, which no activator's readCalls names`,
+    );
+  }
 
   // Another client lowers a rule's threshold column condition: drift shows the rule's query changed.
   const prefix = `w${sb.ids.platformWorkspaceId.replace(/-/g, '').slice(0, 12)}-`;
