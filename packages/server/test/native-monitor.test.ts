@@ -11,7 +11,7 @@ import { callMatches } from '../src/item-types/calls.js';
 import { activatorMonitor } from '../src/item-types/activator-monitor.js';
 import type { ActivatorContent } from '../src/item-types/activator.js';
 import { buildWithSandbox, install, OPERATOR, retryStep, type Sandbox, workspace } from './install-helpers.js';
-import { call, followJob } from './lifecycle-helpers.js';
+import { appItem, call, followJob } from './lifecycle-helpers.js';
 import { appOf, contextOf, targetOf } from './remove-helpers.js';
 import { StepRefused, type TypedProvisionContext } from '../src/provisioning/context.js';
 import type { TestApp, TestTenant } from './helpers.js';
@@ -27,11 +27,11 @@ const RULE_COUNT = ACTIVATORS.reduce((n, k) => n + contentOf(k).triggers.length,
 type Request = { seq: number; service: string; method: string; path: string; status: number; body?: { json?: any } };
 
 /** A service without the data platform on a fresh sandbox, built on the fixture catalog. */
-async function setup(t: Parameters<typeof buildWithSandbox>[0], env: Record<string, string> = {}) {
+async function setup(t: Parameters<typeof buildWithSandbox>[0], env: Record<string, string> = {}, catalogDir: string | null = CATALOG_DIR) {
   const sb = await startSandbox({ dataPlatform: false });
   t.after(() => sb.stop());
   await sb.admin.setSwitch('arm.asyncMode', 'never');
-  const built = await buildWithSandbox(t, { SVC_CATALOG_DIR: CATALOG_DIR, ...env }, sb);
+  const built = await buildWithSandbox(t, { ...(catalogDir ? { SVC_CATALOG_DIR: catalogDir } : {}), ...env }, sb);
   return { ...built, sb };
 }
 
@@ -148,6 +148,21 @@ test('monitor: plan, drift and uninstall — no-change after the install, a rule
   assert.match(line.diff, /^\+query: .*> 85/m);
   assert.equal(drift.find((i) => i.key === 'shift-alerts').status, 'in-sync');
 
+  // Apply puts the stored rule back (a PUT over the changed one); the drift is gone.
+  const item = await appItem(h, tenant, ws, APP, 'line-alerts');
+  const applied = await followJob(
+    h,
+    tenant,
+    (await call(h, tenant, 'POST', `/api/workspaces/${ws}/items/${item.itemId}/apply`, 202)).job.id,
+  );
+  assert.equal(applied.steps[0].result.status, 'updated', JSON.stringify(applied.steps));
+  const hot = (await monitorState(sb)).scheduledQueryRules.find((r) => r.name === `${prefix}line-alerts-motor-hot`)!;
+  assert.match(hot.properties.criteria.allOf[0].query, /> 85 /);
+  const recheck = await followJob(h, tenant, (await call(h, tenant, 'POST', `/api/workspaces/${ws}/drift`, 202)).job.id);
+  assert.equal(recheck.status, 'done');
+  const items = (await call(h, tenant, 'GET', `/api/workspaces/${ws}/drift`, 200)).drift.items as any[];
+  for (const i of items.filter((x) => ACTIVATORS.includes(x.key))) assert.equal(i.status, 'in-sync', i.diff);
+
   // Uninstall: the rules first, then the action group; nothing of the app is left in the alert resource group.
   const un = await call(h, tenant, 'POST', `/api/apps/${APP}/plan`, 200, { workspaceId: ws, operation: 'uninstall' });
   assert.equal(un.plan.items.find((i: any) => i.key === 'line-alerts').action, 'delete');
@@ -162,6 +177,10 @@ test('monitor: plan, drift and uninstall — no-change after the install, a rule
   assert.deepEqual(lineDeletes, ['rule', 'rule', 'group'], 'the rules name the group: they go first');
   const state = await monitorState(sb);
   assert.deepEqual([state.scheduledQueryRules.length, state.actionGroups.length], [0, 0]);
+  // A second removal finds nothing: removed:false, never an error.
+  const ctx = contextOf(h, app, app.items.find((i) => i.key === 'line-alerts')!, await targetOf(h, tenant), new Map());
+  const again = await activatorMonitor.remove(ctx as unknown as TypedProvisionContext<ActivatorContent>, '');
+  assert.deepEqual(again, { removed: false });
 });
 
 test('monitor: without Monitoring Contributor the activator steps meet the monitor-auth gate; after the grant a retry creates', async (t) => {
@@ -236,8 +255,8 @@ test('monitor: two tenants — each one’s rules and groups under its own platf
   assert.equal(left.length, RULE_COUNT + ACTIVATORS.length, 'the first tenant keeps all of its own');
 });
 
-test('monitor: an activator a rule cannot serve is refused with a code, before any call: a Teams channel by name, a lakehouse source', async (t) => {
-  const { h, sb, tenant } = await setup(t);
+test('monitor: an activator a rule cannot serve is refused with a code, before any call, and its plan says so: a Teams channel by name, a lakehouse source', async (t) => {
+  const { h, sb, tenant } = await setup(t, {}, null);
   const target = await targetOf(h, tenant);
   const refusal = async (appId: string, key: string) => {
     const a = appOf(appId);
@@ -263,4 +282,13 @@ test('monitor: an activator a rule cannot serve is refused with a code, before a
   const lake = await refusal('app-fedramp-tracker', 'poam-activator');
   assert.equal(lake.code, 'activator_source_not_kql');
   assert.match(lake.message, /'controls-lakehouse' \(lakehouse\)/);
+  // The shipped app's plan (the default catalog) names the refusal instead of a create, reading nothing of Monitor.
+  const ws = await workspace(h, tenant, 'casino-plan');
+  const from = await since(sb);
+  const { plan } = await call(h, tenant, 'POST', '/api/apps/app-casino-analytics/plan', 200, { workspaceId: ws });
+  for (const key of ['health-activator', 'jackpot-activator']) {
+    const item = plan.items.find((i: any) => i.key === key);
+    assert.deepEqual([item.action, item.backend, item.code], ['failed', 'monitor', 'activator_receiver_not_address'], JSON.stringify(item));
+  }
+  assert.deepEqual(await requestsSince(sb, from), []);
 });

@@ -183,8 +183,14 @@ function desiredParts(ctx: Ctx): LiveParts {
   return parts;
 }
 
-/** Two triggers that fold to one rule name would overwrite each other: refused. */
-function distinctRules(ctx: Ctx): void {
+/**
+ * What the content asks that a rule cannot do, refused before any call: a source that is not a KQL table, a receiver
+ * that is not an address, two triggers that fold to one rule name (they would overwrite each other). The plan's read
+ * checks it too, so an item the install would refuse is never planned as a create.
+ */
+function servable(ctx: Ctx): void {
+  watchedDatabase(ctx);
+  receivers(ctx);
   const seen = new Map<string, string>();
   for (const t of ctx.content.triggers) {
     const name = ruleName(ctx, t);
@@ -207,8 +213,8 @@ export const activatorMonitor: LiveBackend<ActivatorContent> = {
   async provision(ctx) {
     const name = groupName(ctx);
     const { group, scope } = alertTarget(ctx);
+    servable(ctx);
     const db = watchedDatabase(ctx);
-    distinctRules(ctx);
     const body = groupBody(ctx);
     try {
       const g = await ctx.backends.monitor.put(group, 'actionGroups', name, body);
@@ -230,6 +236,7 @@ export const activatorMonitor: LiveBackend<ActivatorContent> = {
   desired: async (ctx) => desiredParts(ctx),
   async readLive(ctx) {
     const { group } = alertTarget(ctx);
+    servable(ctx);
     const name = groupName(ctx);
     try {
       const g = await ctx.backends.monitor.get(group, 'actionGroups', name);
