@@ -16,6 +16,7 @@ import { SandboxAdmin } from './admin/api.js';
 import { adminService } from './admin/routes.js';
 import { startSqlEndpoint } from './sql/sandbox-endpoint.js';
 import { sandboxTls } from './tls/sandbox-tls.js';
+import { monitorIds } from './arm/monitor-store.js';
 
 /** A running sandbox: every base address, the environment for the service, the seeded ids, the admin helper. */
 export interface Sandbox {
@@ -56,6 +57,9 @@ function environment(urls: SandboxUrls, ids: SandboxIds, caFile: string | undefi
     SVC_WAREHOUSE_SERVER: urls.sql,
     SVC_WAREHOUSE_WORKSPACE: ids.warehouseWorkspace,
     SVC_WAREHOUSE_DEDICATED_POOL: ids.warehousePool,
+    // Activator rules: the alert resource group, and the Log Analytics workspace rules are scoped to (arm/monitor-store.ts).
+    SVC_ALERT_RESOURCE_GROUP: monitorIds(ids).resourceGroupId,
+    SVC_ALERT_SCOPE: monitorIds(ids).workspaceId,
     SVC_SANDBOX_ADMIN_URL: urls.admin,
   };
   if (!dataPlatform) {

@@ -50,9 +50,11 @@ export function applyGrant(core: SandboxCore, g: Grant, add: boolean): { changed
       return { changed: Boolean(current && current.role === g.role) };
     }
     case 'arm': {
-      if (!['Owner', 'Contributor', 'Reader'].includes(g.role)) throw new AdminError('arm roles are Owner, Contributor, Reader');
+      if (!['Owner', 'Contributor', 'Reader', 'Monitoring Contributor'].includes(g.role))
+        throw new AdminError('arm roles are Owner, Contributor, Reader, Monitoring Contributor');
       const list = core.arm.roleAssignments;
-      const scope = core.ids.kqlClusterResourceId;
+      // Monitoring Contributor is held on the alert resource group (activator rules); the others on the KQL cluster.
+      const scope = g.role === 'Monitoring Contributor' ? core.arm.monitor.ids.resourceGroupId : core.ids.kqlClusterResourceId;
       const i = list.findIndex((a) => a.principalId === p.objectId && a.role === g.role && a.scope === scope);
       if (add && i < 0) list.push({ principalId: p.objectId, role: g.role as ArmRole, scope });
       if (!add) {

@@ -28,6 +28,8 @@ export function armFaultCode(status: number): string {
 export function armErrorReply(err: ServiceError, _ctx: RequestContext): Reply {
   const headers: Record<string, string | number> = { ...err.headers };
   if (err.status === 401 || err.status === 403) headers['x-ms-failure-cause'] = 'gateway';
+  // A resource provider whose description answers a bare {code, message} (action groups' ErrorResponse).
+  if (err.extra.flat === true) return { status: err.status, body: { code: err.code, message: err.message }, headers };
   return { status: err.status, body: { error: { code: err.code, message: err.message, ...err.extra } }, headers };
 }
 

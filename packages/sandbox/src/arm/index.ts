@@ -5,8 +5,10 @@ import { armCaller, resolveCluster } from './auth.js';
 import { CLUSTER_PATH, databaseRoutes } from './databases.js';
 import { armError, armErrorReply, armFaultCode, armHeaders } from './errors.js';
 import { principalAssignmentRoutes } from './principal-assignments.js';
+import { scheduledQueryRuleRoutes } from './monitor-rules.js';
+import { actionGroupRoutes } from './monitor-groups.js';
 
-/** The resource manager emulator for Microsoft.Kusto: the cluster, its databases and principal assignments. */
+/** The resource manager emulator: Microsoft.Kusto (the cluster, its databases and principal assignments) and Microsoft.Insights (scheduled query rules, action groups). */
 export function armService(core: SandboxCore): ServiceModule {
   const router = new Router();
   router.get(CLUSTER_PATH, async (ctx) => {
@@ -33,6 +35,8 @@ export function armService(core: SandboxCore): ServiceModule {
   });
   databaseRoutes(core, router);
   principalAssignmentRoutes(core, router);
+  scheduledQueryRuleRoutes(core, router);
+  actionGroupRoutes(core, router);
   return {
     name: 'arm',
     router,

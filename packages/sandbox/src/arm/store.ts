@@ -1,8 +1,9 @@
 import type { SandboxIds, IdSource } from '../ids.js';
 import type { SwitchValues } from '../switches.js';
 import type { KqlEngine } from '../kql/engine.js';
+import { MonitorStore } from './monitor-store.js';
 
-export type ArmRole = 'Owner' | 'Contributor' | 'Reader';
+export type ArmRole = 'Owner' | 'Contributor' | 'Reader' | 'Monitoring Contributor';
 
 export interface ArmRoleAssignment {
   principalId: string;
@@ -37,6 +38,8 @@ export class ArmStore {
   readonly roleAssignments: ArmRoleAssignment[] = [];
   readonly databases = new Map<string, ArmDatabase>();
   readonly operations = new Map<string, ArmOperation>();
+  /** Microsoft.Insights: scheduled query rules and action groups in the alert resource group. */
+  readonly monitor: MonitorStore;
 
   constructor(
     readonly ids: SandboxIds,
@@ -46,6 +49,12 @@ export class ArmStore {
   ) {
     this.roleAssignments.push({ principalId: ids.serviceIdentity.objectId, role: 'Contributor', scope: ids.kqlClusterResourceId });
     this.roleAssignments.push({ principalId: ids.users[0]!.objectId, role: 'Owner', scope: `/subscriptions/${ids.subscriptionId}` });
+    this.monitor = new MonitorStore(ids);
+    this.roleAssignments.push({
+      principalId: ids.serviceIdentity.objectId,
+      role: 'Monitoring Contributor',
+      scope: this.monitor.ids.resourceGroupId,
+    });
   }
 
   /** Applies finished operations (lazily, when anything reads the state). */
@@ -89,6 +98,7 @@ export class ArmStore {
         location: d.location,
         provisioningState: Date.now() >= d.readyAt ? 'Succeeded' : 'Creating',
       })),
+      monitor: this.monitor.view(),
     };
   }
 }

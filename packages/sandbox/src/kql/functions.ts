@@ -33,7 +33,7 @@ const PROBE: Record<KqlType, unknown> = {
 };
 
 /** The database as the body sees it: each table with its columns and one row of placeholder values. */
-function probeHost(db: KqlDatabase): QueryHost {
+export function probeHost(db: KqlDatabase): QueryHost {
   return {
     table: (name) => {
       const t = db.tables.get(name);

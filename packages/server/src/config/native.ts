@@ -15,9 +15,10 @@ export const NATIVE = {
   eventHubNamespace: text('SVC_EVENTHUB_NAMESPACE', { meaning: armId('the Event Hubs namespace eventstreams create their event hubs in') }),
   alertResourceGroup: text('SVC_ALERT_RESOURCE_GROUP', {
     meaning:
-      'resource manager id of the resource group (`/subscriptions/{sub}/resourceGroups/{rg}`) activator rules and their action groups go in',
+      'resource manager id of the resource group (`/subscriptions/{sub}/resourceGroups/{rg}`) activator rules and their action groups go in; the service identity holds Monitoring Contributor on it (absent: the "activator alerts not configured" gate)',
   }),
   alertScope: text('SVC_ALERT_SCOPE', {
-    meaning: 'resource manager id of the resource activator rules are scoped to (their query reads the KQL table through it)',
+    meaning:
+      'resource manager id of the Log Analytics workspace activator rules are scoped to: their log search alert reads the KQL table with an `adx()` cross-service query from it (absent: the "activator alerts not configured" gate)',
   }),
 } satisfies { [K in keyof Required<NativeHosts>]: Setting<NativeHosts[K]> };

@@ -10,6 +10,7 @@ import type { LiveItemType } from './descriptor.js';
 import type { ItemTypeId } from './index.js';
 import { KqlDatabaseContent } from './kql-database.js';
 import { PLATFORM_REMOVAL } from '../provisioning/remove.js';
+import { activatorMonitor } from './activator-monitor.js';
 
 /** The comparison operators of an activator condition. */
 export const ACTIVATOR_OPERATORS = ['>', '<', '==', '!=', '>=', '<='] as const;
@@ -117,6 +118,8 @@ export const activator: LiveItemType<'activator', typeof ActivatorContent> = {
   validate: validateActivator,
   validatesAfter: ['kql-database', 'eventhouse', 'eventstream', 'lakehouse', 'search-index'],
   edges: { from: ['triggers-on'], to: [] },
+  // Without the data platform: scheduled query rules with an action group on Azure Monitor.
+  alternatives: [activatorMonitor],
   dependsOn: (c) => [c.source],
   calls: () =>
     platformItemCalls(PLATFORM, true, [{ service: 'data-platform', method: 'POST', path: '/workspaces/{ws}/items/{id}/getDefinition' }]),

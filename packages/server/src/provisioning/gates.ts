@@ -20,7 +20,9 @@ export type GateName =
   | 'warehouse-tsql-auth'
   | 'reporting-auth'
   | 'reporting-tenant-setting'
-  | 'reporting-capacity';
+  | 'reporting-capacity'
+  | 'alert-not-configured'
+  | 'monitor-auth';
 
 /** The SVC_* settings serve the default tenant; another tenant's resources are assigned by the deployment operator. */
 const OTHER_TENANTS = '; in a tenant other than the default one, the deployment operator assigns it (POST /api/operator/tenants/{tenantId}';
@@ -163,6 +165,19 @@ export function gate(name: GateName, profile: CloudProfile, detail: GateDetail =
         reason: `the tenant setting "${detail.setting ?? 'unknown'}" is off`,
         remediation: `enable the tenant setting "${detail.setting ?? 'named in the message'}" for the service identity in the admin portal's tenant settings`,
         link: `${profile.biAppUrl}/admin-portal/tenantSettings`,
+      };
+    case 'alert-not-configured':
+      return {
+        reason: 'activator alerts not configured',
+        remediation:
+          'set SVC_ALERT_RESOURCE_GROUP (the resource group id activator rules and action groups go in) and SVC_ALERT_SCOPE (the Log Analytics workspace id the rules are scoped to; their adx() query reads the KQL table)',
+        link: `${portal}/#view/Microsoft_Azure_Monitoring/AzureMonitoringBrowseBlade/~/alertsV2`,
+      };
+    case 'monitor-auth':
+      return {
+        reason: 'Azure Monitor 401/403 from resource manager',
+        remediation: 'assign Monitoring Contributor on the alert resource group (SVC_ALERT_RESOURCE_GROUP) to the identity',
+        link: `${portal}/#browse/resourcegroups`,
       };
     case 'reporting-capacity':
       return {
