@@ -24,7 +24,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { loadCatalog } from '../../packages/server/src/catalog/load-catalog.js';
 import { provisionedAtInstall } from '../../packages/server/src/install/install-service.js';
-import { dependenciesOf } from '../../packages/server/src/item-types/index.js';
+import { dependenciesOf, provisionedLive } from '../../packages/server/src/item-types/index.js';
 import { jobEvents, sleep } from '../../packages/server/test/service-process.js';
 import { CATALOG_V2_DIR } from '../../packages/server/test/catalog-v2-fixture.js';
 import { Cluster, freshDatabase, withSandbox, type Sandbox } from '../lib/cluster.js';
@@ -316,7 +316,9 @@ async function main() {
           }
           for (const t of tracked.filter((x) => x.kind === 'install')) {
             const app = catalog.get(t.appId)!;
-            const liveSteps = app.items.map((i, n) => (provisionedAtInstall(i.itemType, PROFILE) ? n : -1)).filter((n) => n >= 0);
+            const liveSteps = app.items
+              .map((i, n) => (provisionedLive(i.itemType, i.content, app, PROFILE) ? n : -1))
+              .filter((n) => n >= 0);
             if (!t.job) continue;
             byStatus[t.job.status] = (byStatus[t.job.status] ?? 0) + 1;
             if (!['done', 'partial', 'failed'].includes(t.job.status)) violate(`job ${t.jobId}: ${t.job.status}`);

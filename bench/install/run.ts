@@ -13,7 +13,7 @@ import { startSandbox } from '@svc/sandbox';
 import { loadCatalog } from '../../packages/server/src/catalog/load-catalog.js';
 import { expandSeedTokens } from '../../packages/server/src/catalog/seed-tokens.js';
 import { provisionedAtInstall } from '../../packages/server/src/install/install-service.js';
-import { dependenciesOf } from '../../packages/server/src/item-types/index.js';
+import { dependenciesOf, provisionedLive } from '../../packages/server/src/item-types/index.js';
 import { jobEvents } from '../../packages/server/test/service-process.js';
 import { type CloudProfile, selectCloud } from '../../packages/server/src/cloud/profiles.js';
 import { PLATFORM_PROFILE } from '../../packages/server/test/platform-profile.js';
@@ -175,7 +175,7 @@ function itemTimes(run: RunResult): Map<number, number> {
 function ideal(appId: string, times: Map<number, number>, slots: number, profile: CloudProfile): { criticalPath: number; idealMs: number } {
   const app = catalog.get(appId)!;
   const now = new Date();
-  const liveKeys = new Set(app.items.filter((i) => provisionedAtInstall(i.itemType, profile)).map((i) => i.key));
+  const liveKeys = new Set(app.items.filter((i) => provisionedLive(i.itemType, i.content, app, profile)).map((i) => i.key));
   const indexOf = new Map(app.items.map((i, n) => [i.key, n]));
   const memo = new Map<string, number>();
   const finish = (key: string, seen: Set<string>): number => {
@@ -218,7 +218,7 @@ async function benchCloud(cloud: Cloud): Promise<number> {
     sumIdeal += idealMs;
     sum6 += six.provisioningMs;
     sum1 += one.provisioningMs;
-    const live = app.items.filter((x) => provisionedAtInstall(x.itemType, profile)).length;
+    const live = app.items.filter((x) => provisionedLive(x.itemType, x.content, app, profile)).length;
     console.log(
       `${app.id.padEnd(24)} ${String(live).padStart(5)} | ${' '.repeat(14)}${fmt(one.provisioningMs)} ${fmt(six.provisioningMs)} ${fmt(idealMs)} ${(six.provisioningMs / idealMs).toFixed(2).padStart(8)} ${(one.provisioningMs / six.provisioningMs).toFixed(2).padStart(6)} | ${fmt(one.wallMs)}, ${fmt(six.wallMs)} | ${fmt(one.cpuMs)}, ${fmt(six.cpuMs)}`,
     );

@@ -255,40 +255,37 @@ test('monitor: two tenants — each one’s rules and groups under its own platf
   assert.equal(left.length, RULE_COUNT + ACTIVATORS.length, 'the first tenant keeps all of its own');
 });
 
-test('monitor: an activator a rule cannot serve is refused with a code, before any call, and its plan says so: a Teams channel by name, a lakehouse source', async (t) => {
+test('monitor: a Teams receiver without its address is refused before any call; an activator over a table Monitor cannot read is stored, and the plan says why', async (t) => {
   const { h, sb, tenant } = await setup(t, {}, null);
   const target = await targetOf(h, tenant);
-  const refusal = async (appId: string, key: string) => {
-    const a = appOf(appId);
-    const ctx = contextOf(
-      h,
-      a,
-      a.items.find((i) => i.key === key)!,
-      target,
-      new Map(),
-    ) as unknown as TypedProvisionContext<ActivatorContent>;
-    const from = await since(sb);
-    const err = await activatorMonitor.provision(ctx).then(
-      () => assert.fail(`${key} was provisioned`),
-      (e: unknown) => e,
-    );
-    assert.deepEqual(await requestsSince(sb, from), [], 'refused before any call');
-    assert.ok(err instanceof StepRefused, String(err));
-    return err;
-  };
-  const channel = await refusal('app-casino-analytics', 'health-activator');
-  assert.equal(channel.code, 'activator_receiver_not_address');
-  assert.match(channel.message, /Trigger 'Cabinet door open' notifies teams receiver 'Casino Operations \/ Floor Security'/);
-  const lake = await refusal('app-fedramp-tracker', 'poam-activator');
-  assert.equal(lake.code, 'activator_source_not_kql');
-  assert.match(lake.message, /'controls-lakehouse' \(lakehouse\)/);
-  // The shipped app's plan (the default catalog) names the refusal instead of a create, reading nothing of Monitor.
-  const ws = await workspace(h, tenant, 'casino-plan');
+  // The shipped casino app gives each Teams channel its address; without it, the rule has no one to notify.
+  const casino = appOf('app-casino-analytics');
+  const item = casino.items.find((i) => i.key === 'health-activator')!;
+  const content = structuredClone(item.content) as ActivatorContent;
+  for (const trig of content.triggers) delete trig.action.address;
+  const a = { ...casino, items: casino.items.map((i) => (i.key === item.key ? { ...i, content } : i)) };
+  const ctx = contextOf(h, a, { ...item, content }, target, new Map()) as unknown as TypedProvisionContext<ActivatorContent>;
   const from = await since(sb);
+  const err = await activatorMonitor.provision(ctx).then(
+    () => assert.fail('provisioned without an address'),
+    (e: unknown) => e,
+  );
+  assert.deepEqual(await requestsSince(sb, from), [], 'refused before any call');
+  assert.ok(err instanceof StepRefused, String(err));
+  assert.equal(err.code, 'activator_receiver_not_address');
+  assert.match(err.message, /Trigger 'Cabinet door open' notifies teams receiver 'Casino Operations \/ Floor Security'/);
+
+  // The shipped plans: the casino's activators become rules; the FedRAMP tracker's watch a lakehouse and are stored.
+  const ws = await workspace(h, tenant, 'casino-plan');
   const { plan } = await call(h, tenant, 'POST', '/api/apps/app-casino-analytics/plan', 200, { workspaceId: ws });
   for (const key of ['health-activator', 'jackpot-activator']) {
-    const item = plan.items.find((i: any) => i.key === key);
-    assert.deepEqual([item.action, item.backend, item.code], ['failed', 'monitor', 'activator_receiver_not_address'], JSON.stringify(item));
+    const p = plan.items.find((i: any) => i.key === key);
+    assert.deepEqual([p.action, p.backend], ['create', 'monitor'], JSON.stringify(p));
   }
-  assert.deepEqual(await requestsSince(sb, from), []);
+  const fed = (await call(h, tenant, 'POST', '/api/apps/app-fedramp-tracker/plan', 200, { workspaceId: ws })).plan;
+  for (const key of ['poam-activator', 'ato-activator', 'assessment-activator']) {
+    const p = fed.items.find((i: any) => i.key === key);
+    assert.deepEqual([p.action, p.backend], ['stored', 'stored'], JSON.stringify(p));
+    assert.match(p.message, /watches a lakehouse \(controls-lakehouse\).*KQL tables only/);
+  }
 });

@@ -5,7 +5,7 @@ import type { Catalog, CuratedApp } from '../catalog/types.js';
 import { ConflictError, ForbiddenError, InputError, NotFoundError } from '../errors.js';
 import type { PageRequest } from '../store/paging.js';
 import type { Workspace, WorkspaceService } from '../workspaces/workspace-service.js';
-import { isLive } from '../item-types/index.js';
+import { isLive, provisionedLive } from '../item-types/index.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { hasScope } from '../auth/scopes.js';
 import type { JobStore } from './job-store.js';
@@ -20,6 +20,7 @@ export interface InstallBody {
 }
 
 /** Whether an item of this type gets a provisioning step at install. */
+/** Whether items of this type get a provisioning step at install in this cloud (by type: see provisionedLive for an item). */
 export const provisionedAtInstall = isLive;
 
 /** Starts installs, answers polls, and re-opens a step for the worker after an admin fixed its gate. */
@@ -81,7 +82,7 @@ export class InstallService {
         itemKey: item.key,
         itemType: item.itemType,
         displayName: item.displayName,
-        live: provisionedAtInstall(item.itemType, this.deps.profile),
+        live: provisionedLive(item.itemType, item.content, app, this.deps.profile),
       })),
     );
     this.deps.onAccepted();

@@ -4,8 +4,7 @@ import type { CatalogItem, CuratedApp } from '../catalog/types.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 import { ServiceError, type RemediationGate } from '../errors.js';
 import type { PlannedCall } from '../item-types/calls.js';
-import { backendOf, dependenciesOf, plannerOf } from '../item-types/index.js';
-import { isLiveBackend } from '../item-types/backends.js';
+import { backendOf, dependenciesOf, plannerOf, storedReason } from '../item-types/index.js';
 import { StepRefused, type Backends, type ProvisionContext } from '../provisioning/context.js';
 import { installTarget, type ResolvedTarget } from '../provisioning/targets.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
@@ -113,10 +112,14 @@ export class PlanService {
     const deploy = body.deploy ?? true;
     for (const item of app.items) {
       const backend = backendOf(item.itemType, this.deps.profile);
-      if (!deploy || !backend) items.set(item.key, { ...head(item), action: 'stored', calls: [] });
-      // A type this cloud has no published API for is kept in the service only, and the plan says why.
-      else if (!isLiveBackend(backend))
-        items.set(item.key, { ...head(item), action: 'stored', backend: backend.backing, calls: [], message: backend.reason });
+      if (!deploy || !backend) {
+        items.set(item.key, { ...head(item), action: 'stored', calls: [] });
+        continue;
+      }
+      // A type this cloud has no published API for, or content its backend here cannot hold, is kept in the service
+      // only, and the plan says why.
+      const reason = storedReason(item.itemType, item.content, app, this.deps.profile);
+      if (reason) items.set(item.key, { ...head(item), action: 'stored', backend: 'stored', calls: [], message: reason });
     }
     const bound = this.deps.boundMs ?? PLAN_BOUND_MS;
     let timer: NodeJS.Timeout | undefined;

@@ -4,7 +4,7 @@ import { expandSeedTokens } from '../catalog/seed-tokens.js';
 import { resolveBindings } from '../catalog/bindings.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 import type { Backends, ProvisionContext } from '../provisioning/context.js';
-import { backendIdOf, backendOf, dependenciesOf, provisionerOf } from '../item-types/index.js';
+import { backendIdOf, backendOf, dependenciesOf, provisionerOf, storedReason } from '../item-types/index.js';
 import { installTarget, targetRecord, type ResolvedTarget } from '../provisioning/targets.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { upsertCatalogItem } from './item-upsert.js';
@@ -126,6 +126,9 @@ export class InstallRunner {
       let id = step.cosmosItemId;
       if (!id) {
         id = await upsertCatalogItem(this.deps.db, { tenantId: job.tenantId, workspaceId: job.workspaceId, appId: app.id }, item, now);
+        // An item kept in the service only in this cloud (no backend here for its type or its content) says why.
+        const reason = job.deploy ? storedReason(item.itemType, item.content, app, this.deps.profile) : undefined;
+        if (reason) await recordLiveStep(this.deps.db, job.tenantId, id, { status: 'stored', message: reason, backend: 'stored' }, null);
         installed.push({ itemType: item.itemType, id, displayName: item.displayName, status: 'created' });
         await write(
           { createdItems: installed.length, installed, percentComplete: creatingPercent(installed.length, steps.length) },

@@ -6,6 +6,7 @@ import { gate } from '../provisioning/gates.js';
 import { nativeName } from '../provisioning/native-scope.js';
 import type { ActivatorContent } from './activator.js';
 import type { LiveBackend, LiveParts } from './descriptor.js';
+import type { CuratedApp } from '../catalog/types.js';
 import { EventstreamContent } from './eventstream.js';
 import { KqlDatabaseContent } from './kql-database.js';
 
@@ -91,11 +92,11 @@ export function ruleQuery(db: { clusterUri: string; database: string }, table: s
 function receivers(ctx: Ctx) {
   const out = new Map<string, { name: string; emailAddress: string; useCommonAlertSchema: boolean }>();
   for (const t of ctx.content.triggers) {
-    const address = t.action.receiver.trim();
+    const address = (t.action.address ?? t.action.receiver).trim();
     if (!EMAIL.test(address))
       throw new StepRefused(
         'activator_receiver_not_address',
-        `Trigger '${t.name}' notifies ${t.action.kind} receiver '${address}': an Azure Monitor action group reaches an email address (a Teams channel through its email address); a ${t.action.kind === 'teams' ? 'Teams channel name needs a webhook URL, which the content does not give' : 'receiver that is not an address cannot be notified'}`,
+        `Trigger '${t.name}' notifies ${t.action.kind} receiver '${address}': an Azure Monitor action group reaches an email address (a Teams channel through its email address); a ${t.action.kind === 'teams' ? "Teams channel is reached through its email address: give it as the action's address" : 'receiver that is not an address cannot be notified'}`,
       );
     const key = address.toLowerCase();
     if (!out.has(key))
@@ -202,9 +203,27 @@ function servable(ctx: Ctx): void {
 
 const gates = (ctx: Ctx) => ({ profile: ctx.profile, gates: { auth: 'monitor-auth' as const } });
 
+/** The item types whose tables a rule can read: KQL databases, and eventstreams into one. */
+const KQL_SOURCES = new Set(['kql-database', 'eventhouse']);
+
+/**
+ * An activator watching a table Azure Monitor cannot read (a lakehouse's, a search index's) has no Azure-native
+ * equivalent: a log search alert reads Log Analytics and, through adx(), KQL tables only. Such an item is stored.
+ */
+function unsupported(c: ActivatorContent, app: CuratedApp): string | undefined {
+  const source = app.items.find((i) => i.key === c.source);
+  if (!source || KQL_SOURCES.has(source.itemType)) return undefined;
+  if (source.itemType === 'eventstream') {
+    const dest = (source.content as { destination?: Record<string, unknown> } | undefined)?.destination;
+    if (dest && 'database' in dest) return undefined;
+  }
+  return `kept in the service only: it watches a ${source.itemType} (${source.key}), and Azure Monitor's log search alerts, the rules of this cloud, read KQL tables only (a KQL database, or an eventstream into one)`;
+}
+
 /** activator on Azure Monitor: PUT of the action group, then a PUT of a scheduled query rule per trigger. */
 export const activatorMonitor: LiveBackend<ActivatorContent> = {
   backing: 'monitor',
+  unsupported,
   dependsOn: (c) => [c.source],
   calls: (c) => [
     { service: 'arm', method: 'PUT', path: GROUP_PATH },

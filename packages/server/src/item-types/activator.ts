@@ -29,6 +29,8 @@ export const ActivatorContent = Type.Object({
       action: Type.Object({
         kind: Type.Union([Type.Literal('email'), Type.Literal('teams')]),
         receiver: Name,
+        /** The receiver's email address (a Teams channel's own address): what an Azure Monitor action group notifies. */
+        address: Type.Optional(Type.String({ pattern: '^[^@\\s/]+@[^@\\s/]+\\.[^@\\s/]+$' })),
         message: Type.Optional(Type.String()),
       }),
     }),

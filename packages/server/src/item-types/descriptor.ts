@@ -1,6 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { AppCheck } from '../catalog/app-check.js';
-import type { CatalogItem, EdgeKind } from '../catalog/types.js';
+import type { CatalogItem, CuratedApp, EdgeKind } from '../catalog/types.js';
 import type { ProvisionOutcome, TypedProvisionContext } from '../provisioning/context.js';
 import type { PlannedCall } from './calls.js';
 import type { ItemTypeId } from './index.js';
@@ -139,6 +139,12 @@ export interface LiveBackend<C> {
   removeCalls(content: C): readonly PlannedCall[];
   /** A data store (its tables, rows or documents are the user's data): an uninstall keeps it unless asked to purge data. */
   holdsData?: boolean;
+  /**
+   * Why this backend cannot hold this item (an activator watching a search index, where the backend's rules read KQL
+   * tables only), or undefined when it can: such an item is stored in the service only, and its plan and live record
+   * say why, rather than failing at every install.
+   */
+  unsupported?(content: C, app: CuratedApp): string | undefined;
 }
 
 /** A cloud where no published API holds the type: its items are stored in the service only, for this reason. */

@@ -2,6 +2,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { boundItemKeys } from '../catalog/bindings.js';
 import { EDGE_KINDS, type EdgeKind } from '../catalog/types.js';
 import type { ProvisionContext, Provisioner, TypedProvisionContext } from '../provisioning/context.js';
+import type { CuratedApp } from '../catalog/types.js';
 import { activator } from './activator.js';
 import { dashboard } from './dashboard.js';
 import { dataAgent } from './data-agent.js';
@@ -110,6 +111,22 @@ export function backendIdOf(id: ItemTypeId, profile: CloudProfile, recorded?: st
 export function liveBackendOf(id: ItemTypeId, profile: CloudProfile, recorded?: string): LiveBackend<unknown> | undefined {
   const b = backendOf(id, profile, recorded);
   return b && isLiveBackend(b) ? b : undefined;
+}
+
+/**
+ * Why an item of a live type is stored only in this cloud: its type has no backend here (`stored`), or the backend
+ * cannot hold this content (`unsupported`); undefined when it is provisioned live.
+ */
+export function storedReason(id: ItemTypeId, content: unknown, app: CuratedApp, profile: CloudProfile): string | undefined {
+  const backend = backendOf(id, profile);
+  if (!backend) return undefined;
+  if (!isLiveBackend(backend)) return backend.reason;
+  return backend.unsupported?.(content, app);
+}
+
+/** Whether an install provisions this item live in this cloud: a live type whose backend here can hold its content. */
+export function provisionedLive(id: ItemTypeId, content: unknown, app: CuratedApp, profile: CloudProfile): boolean {
+  return isLive(id, profile) && storedReason(id, content, app, profile) === undefined;
 }
 
 /** Each live type's backend in this cloud, by type id (what an install's report names). */

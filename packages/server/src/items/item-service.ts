@@ -49,7 +49,12 @@ type Row = StoreRow<'items', (typeof COLUMNS)[number]>;
 
 function toItem(r: Row, profile: CloudProfile): Item {
   const live = (r.provisioning as LiveRecord | null) ?? null;
-  const backend = isItemTypeId(r.item_type) && liveItemType(r.item_type) ? backendIdOf(r.item_type, profile, live?.backend) : null;
+  const backend =
+    live?.status === 'stored'
+      ? 'stored'
+      : isItemTypeId(r.item_type) && liveItemType(r.item_type)
+        ? backendIdOf(r.item_type, profile, live?.backend)
+        : null;
   return {
     id: r.id,
     workspaceId: r.workspace_id,

@@ -58,7 +58,7 @@ export type LiveState = (typeof LIVE_STATES)[number];
  * drifted or missing (the last drift check), deleted, or waiting on remediation / failed.
  */
 export function liveStateOf(itemType: string, etag: string, live: LiveRecord | null, profile: CloudProfile): LiveState {
-  if (!isItemTypeId(itemType) || !isLive(itemType, profile, live?.backend)) return 'stored-only';
+  if (!isItemTypeId(itemType) || !isLive(itemType, profile, live?.backend) || live?.status === 'stored') return 'stored-only';
   if (!live || live.status === 'skipped' || live.status === 'pending') return 'not-provisioned';
   if (live.deleted) return 'deleted';
   if (live.status === 'remediation' || live.status === 'failed') return live.resourceId ? stateOfLive(etag, live) : live.status;

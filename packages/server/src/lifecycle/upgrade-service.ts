@@ -3,7 +3,7 @@ import type { Caller } from '../auth/caller.js';
 import type { Catalog } from '../catalog/types.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { JobStore } from '../install/job-store.js';
-import { isLive } from '../item-types/index.js';
+import { provisionedLive } from '../item-types/index.js';
 import type { Db } from '../store/db.js';
 import type { WorkspaceService } from '../workspaces/workspace-service.js';
 import { startLifecycleJob } from './start-job.js';
@@ -82,7 +82,9 @@ export class UpgradeService {
             itemKey: e.key,
             itemType: e.itemType,
             displayName: e.displayName,
-            live: e.part ? liveOf(e.part, this.deps.profile) : deployed && isLive(e.itemType, this.deps.profile),
+            live: e.part
+              ? liveOf(e.part, this.deps.profile)
+              : deployed && provisionedLive(e.itemType, e.next?.content, next, this.deps.profile),
             cosmosItemId: e.part?.itemId ?? null,
           })),
         },
