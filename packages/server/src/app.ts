@@ -62,6 +62,7 @@ import { identityRoutes } from './identity/routes/index.js';
 import { IDENTITY_SCHEMAS } from './identity/schemas.js';
 import { IdentitySignals } from './identity/signals.js';
 import { ReportingClient } from './backends/reporting.js';
+import { SynapseClient } from './backends/synapse.js';
 import { PaginatedReportService } from './reports/report-service.js';
 import { reportRoutes } from './reports/routes.js';
 import { REPORT_SCHEMAS } from './reports/schemas.js';
@@ -169,6 +170,7 @@ export async function buildApp(
     kql: new KqlClient(p, profile.armUrl, profile.armAudience, config.cloud.overrides.kqlAudience ?? ''),
     search: new SearchClient(p, profile.searchAudience),
     reporting: new ReportingClient(p, profile.biApiUrl, profile.biAudience),
+    synapse: new SynapseClient(p, profile),
   });
   const backends = backendsOn(pipeline);
   // The worker's step writes leave four connections of the pool (SVC_DB_POOL) to requests.
