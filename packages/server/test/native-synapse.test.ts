@@ -168,6 +168,14 @@ test('plan, drift, apply and uninstall reach the Synapse artifacts', { timeout: 
   assert.match(byKey('gold-notebook').diff, /edited elsewhere/);
   assert.equal(byKey('backfill-pipeline').status, 'missing');
   for (const k of ['silver-notebook', 'dq-notebook', 'copy-pipeline', 'nightly-pipeline']) assert.equal(byKey(k).status, 'in-sync', k);
+  const app = catalog.get(APP)!;
+  const backend = (i: (typeof app.items)[number]) => liveBackendOf(i.itemType as ItemTypeId, h.services.profile);
+  await checkRequests(
+    h,
+    sb,
+    since,
+    app.items.flatMap((i) => backend(i)?.readCalls(i.content) ?? []),
+  );
   for (const r of (await sb.admin.requests({ since })).filter((x) => x.service === 'synapse'))
     assert.equal(r.method, 'GET', `drift reads only: ${r.method} ${r.path}`);
 
@@ -188,8 +196,15 @@ test('plan, drift, apply and uninstall reach the Synapse artifacts', { timeout: 
   // Uninstall deletes every artifact the app created, and nothing else of the workspace.
   const bystander = `${prefix.replace(/^w/, 'x')}keep`;
   await asAnotherClient(sb, 'PUT', `/notebooks/${bystander}`, { name: bystander, properties: edited });
+  const removing = (await sb.admin.requests()).at(-1)?.seq ?? 0;
   const started = await call(h, tenant, 'DELETE', `/api/workspaces/${ws}/apps/${APP}?purgeData=true`, 202);
   const gone = await followJob(h, tenant, started.job.id);
+  await checkRequests(
+    h,
+    sb,
+    removing,
+    app.items.flatMap((i) => backend(i)?.removeCalls(i.content) ?? []),
+  );
   assert.equal(gone.status, 'done', JSON.stringify(gone.steps));
   for (const s of gone.steps.filter((x: any) => isSynapse(x)))
     assert.equal(s.result.status, 'deleted', `${s.key}: ${JSON.stringify(s.result)}`);
@@ -289,3 +304,30 @@ test(
     assert.deepEqual(names((await sb.admin.state()).synapse.notebooks), [`${prefix}Scratch`]);
   },
 );
+
+test('without a Spark pool a notebook meets the synapse-not-configured gate, before any Synapse write', { timeout: 120_000 }, async (t) => {
+  const sb = await startSandbox({ dataPlatform: false });
+  t.after(() => sb.stop());
+  const { h } = await buildWithSandbox(t, { ...LAKE, SVC_SYNAPSE_SPARK_POOL: '' }, sb);
+  const tenant = await defaultTenant(h, sb);
+  const ws = await workspace(h, tenant);
+  const since = (await sb.admin.requests()).at(-1)?.seq ?? 0;
+  const content = { language: 'python', cells: [{ kind: 'code', source: 'print(1)' }] };
+  const posted = await call(h, tenant, 'POST', `/api/workspaces/${ws}/items`, 201, {
+    itemType: 'notebook',
+    displayName: 'Scratch',
+    content,
+    deploy: true,
+  });
+  const job = await followJob(h, tenant, posted.item.provisioning.jobId);
+  const result = job.steps[0].result;
+  assert.equal(result.status, 'remediation', JSON.stringify(result));
+  assert.equal(result.gate.reason, 'Synapse workspace or Spark pool not configured');
+  assert.match(result.gate.remediation, /SVC_SYNAPSE_SPARK_POOL/);
+  // The deploy reads whether the notebook is there; nothing is written.
+  assert.deepEqual(
+    (await sb.admin.requests({ since })).filter((r) => r.service === 'synapse' && r.method !== 'GET'),
+    [],
+  );
+  assert.deepEqual((await sb.admin.state()).synapse.notebooks, []);
+});
