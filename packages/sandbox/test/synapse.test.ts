@@ -179,6 +179,13 @@ test('a pipeline naming existing notebooks, datasets and linked services is acce
     ['c'],
   );
   assert.equal(second.body.nextLink, undefined);
+  // What a pipeline still names is not deleted: the notebook it runs, the dataset it copies with.
+  for (const path of ['/notebooks/a', '/datasets/out', '/linkedservices/lake']) {
+    const refused = await call(`${sb.env.SVC_SYNAPSE_DEV_URL}${path}?${V}`, { method: 'DELETE', token });
+    assert.equal(refused.status, 400, `${path}: ${refused.text}`);
+    assert.match(refused.body.error.message, /cannot be deleted since it is referenced by/);
+  }
+  assert.equal((await run(sb, token, 'DELETE', '/notebooks/b')).last.status, 200, 'a notebook nothing names is deleted');
   await sb.admin.addFault({ service: 'synapse', method: 'GET', path: '^/pipelines', status: 503, count: 1 });
   const faulted = await call(`${sb.env.SVC_SYNAPSE_DEV_URL}/pipelines?${V}`, { token });
   assert.equal(faulted.status, 503);

@@ -76,39 +76,65 @@ const refName = (r: unknown): string | undefined =>
     ? (r as { referenceName: string }).referenceName
     : undefined;
 
+/** One reference an artifact makes: to what, and where in its body. */
+interface Reference {
+  kind: ArtifactKind;
+  name: string;
+  where: string;
+}
+
+/** The artifacts an artifact's properties name (a dataset's linked service; a pipeline's notebooks, pipelines, datasets, linked services). */
+function referencesOf(kind: ArtifactKind, props: Record<string, any>): Reference[] {
+  const out: Reference[] = [];
+  const add = (what: ArtifactKind, ref: string | undefined, where: string) => {
+    if (ref !== undefined) out.push({ kind: what, name: ref, where });
+  };
+  if (kind === 'datasets') add('linkedservices', refName(props.linkedServiceName), 'properties.linkedServiceName');
+  if (kind !== 'pipelines') return out;
+  const walk = (activities: unknown, at: string) => {
+    if (!Array.isArray(activities)) return;
+    for (const [i, a] of (activities as any[]).entries()) {
+      const where = `${at}[${i}]`;
+      add('linkedservices', refName(a?.linkedServiceName), `${where}.linkedServiceName`);
+      const tp = a?.typeProperties ?? {};
+      if (a?.type === 'SynapseNotebook') add('notebooks', refName(tp.notebook), `${where}.typeProperties.notebook`);
+      if (a?.type === 'ExecutePipeline') add('pipelines', refName(tp.pipeline), `${where}.typeProperties.pipeline`);
+      if (a?.type === 'Copy')
+        for (const side of ['inputs', 'outputs'] as const)
+          for (const [j, d] of (Array.isArray(a[side]) ? (a[side] as unknown[]) : []).entries())
+            add('datasets', refName(d), `${where}.${side}[${j}]`);
+      for (const nested of ['activities', 'ifTrueActivities', 'ifFalseActivities', 'defaultActivities'])
+        walk(tp[nested], `${where}.typeProperties.${nested}`);
+    }
+  };
+  walk(props.activities, 'properties.activities');
+  return out;
+}
+
 /** 400 for a reference to a Spark pool, notebook, pipeline, linked service or dataset the workspace does not have. */
 export function checkReferences(store: SynapseStore, kind: ArtifactKind, name: string, props: Record<string, any>): void {
-  const need = (what: ArtifactKind, ref: string | undefined, where: string) => {
-    if (ref === undefined) return;
-    if (what === 'pipelines' && kind === 'pipelines' && ref.toLowerCase() === name.toLowerCase()) return;
-    if (!store.get(what, ref))
-      throw badRequest(
-        `The document creation or update failed because of invalid reference '${ref}' (${where}): no ${KINDS[what].singular} of that name.`,
-        where,
-      );
-  };
   if (kind === 'notebooks') {
     const pool = refName(props.bigDataPool);
     if (props.bigDataPool && (!pool || ![...store.sparkPools].some((p) => p.toLowerCase() === pool.toLowerCase())))
       throw badRequest(`The Spark pool '${pool ?? ''}' does not exist in workspace '${store.workspace}'.`, 'properties.bigDataPool');
   }
-  if (kind === 'datasets') need('linkedservices', refName(props.linkedServiceName), 'properties.linkedServiceName');
-  if (kind !== 'pipelines') return;
-  const walk = (activities: unknown, at: string) => {
-    if (!Array.isArray(activities)) return;
-    activities.forEach((a: any, i: number) => {
-      const where = `${at}[${i}]`;
-      need('linkedservices', refName(a?.linkedServiceName), `${where}.linkedServiceName`);
-      const tp = a?.typeProperties ?? {};
-      if (a?.type === 'SynapseNotebook') need('notebooks', refName(tp.notebook), `${where}.typeProperties.notebook`);
-      if (a?.type === 'ExecutePipeline') need('pipelines', refName(tp.pipeline), `${where}.typeProperties.pipeline`);
-      if (a?.type === 'Copy')
-        for (const side of ['inputs', 'outputs'] as const)
-          for (const [j, d] of (Array.isArray(a[side]) ? (a[side] as unknown[]) : []).entries())
-            need('datasets', refName(d), `${where}.${side}[${j}]`);
-      for (const nested of ['activities', 'ifTrueActivities', 'ifFalseActivities', 'defaultActivities'])
-        walk(tp[nested], `${where}.typeProperties.${nested}`);
-    });
-  };
-  walk(props.activities, 'properties.activities');
+  for (const r of referencesOf(kind, props)) {
+    if (r.kind === 'pipelines' && kind === 'pipelines' && r.name.toLowerCase() === name.toLowerCase()) continue;
+    if (!store.get(r.kind, r.name))
+      throw badRequest(
+        `The document creation or update failed because of invalid reference '${r.name}' (${r.where}): no ${KINDS[r.kind].singular} of that name.`,
+        r.where,
+      );
+  }
+}
+
+/** 400 for the delete of an artifact another one still names (a dataset its pipeline copies with, a notebook a pipeline runs). */
+export function checkNotReferenced(store: SynapseStore, kind: ArtifactKind, name: string): void {
+  store.settle();
+  for (const holder of ['pipelines', 'datasets'] as const)
+    for (const a of store.artifacts[holder].values()) {
+      if (holder === kind && a.name.toLowerCase() === name.toLowerCase()) continue;
+      if (referencesOf(holder, a.properties).some((r) => r.kind === kind && r.name.toLowerCase() === name.toLowerCase()))
+        throw badRequest(`The document cannot be deleted since it is referenced by ${KINDS[holder].singular} '${a.name}'.`);
+    }
 }

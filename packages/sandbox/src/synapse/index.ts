@@ -3,7 +3,7 @@ import type { Reply, RequestContext } from '../http/context.js';
 import { ServiceError } from '../http/errors.js';
 import { Router } from '../http/router.js';
 import type { ServiceModule } from '../http/service-server.js';
-import { checkBody, checkName, checkReferences, KINDS } from './artifacts.js';
+import { checkBody, checkName, checkNotReferenced, checkReferences, KINDS } from './artifacts.js';
 import { authorizeSynapse, checkApiVersion } from './auth.js';
 import { ARTIFACT_KINDS, type Artifact, type ArtifactKind, type ArtifactOperation } from './store.js';
 
@@ -81,6 +81,7 @@ async function remove(core: SandboxCore, ctx: RequestContext, kind: ArtifactKind
       'Conflict',
       `Another operation on ${KINDS[kind].singular} '${existing.name}' is in progress. Retry when it has finished.`,
     );
+  checkNotReferenced(store, kind, existing.name);
   const op = store.begin({ kind, name: existing.name, action: 'delete' }, core.switches['synapse.lroMs']);
   return accepted(core, ctx, op, v, 'Deleting');
 }
