@@ -302,6 +302,11 @@ test(
     const removed = await followJob(h, other, removal.job.id);
     assert.equal(removed.steps[0].result.status, 'deleted', JSON.stringify(removed.steps[0].result));
     assert.deepEqual(names((await sb.admin.state()).synapse.notebooks), [`${prefix}Scratch`]);
+    // A notebook deleted outside the service: the item's delete finds it gone (removed:false), not an error.
+    await asAnotherClient(sb, 'DELETE', `/notebooks/${encodeURIComponent(`${prefix}Scratch`)}`);
+    const late = await call(h, tenant, 'DELETE', `/api/workspaces/${ws}/items/${denied.item.id}?deleteLive=true`, 202);
+    const lateJob = await followJob(h, tenant, late.job.id);
+    assert.equal(lateJob.steps[0].result.status, 'not-found', JSON.stringify(lateJob.steps[0].result));
   },
 );
 
