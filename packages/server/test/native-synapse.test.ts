@@ -54,9 +54,21 @@ test(
   async (t) => {
     const { sb, h, tenant, prefix } = await synapseCloud(t);
     const ws = await workspace(h, tenant);
+    const app = catalog.get(APP)!;
+    // Before the install the plan creates each Synapse item, reading only what the backends declare.
+    const planned = (await sb.admin.requests()).at(-1)?.seq ?? 0;
+    const { plan } = await call(h, tenant, 'POST', `/api/apps/${APP}/plan`, 200, { workspaceId: ws });
+    for (const i of plan.items.filter((x: any) => ['notebook', 'data-pipeline'].includes(x.itemType)))
+      assert.equal(i.action, 'create', `${i.key}: ${JSON.stringify(i)}`);
+    await checkRequests(
+      h,
+      sb,
+      planned,
+      app.items.flatMap((i) => liveBackendOf(i.itemType as ItemTypeId, h.services.profile)?.readCalls(i.content) ?? []),
+    );
+    assert.deepEqual((await sb.admin.state()).synapse.notebooks, [], 'a plan writes nothing');
     const since = (await sb.admin.requests()).at(-1)?.seq ?? 0;
     const job = await install(h, tenant, APP, { workspaceId: ws });
-    const app = catalog.get(APP)!;
     const synapseSteps = job.provision.steps.filter((s: any) => ['notebook', 'data-pipeline'].includes(s.itemType));
     assert.equal(synapseSteps.length, 6);
     for (const s of synapseSteps) {
