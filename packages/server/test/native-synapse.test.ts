@@ -1,52 +1,16 @@
 // Notebooks, data pipelines and mirrored databases on Synapse (issue 20), in a sandbox started without the data platform:
 // what an install creates in the Synapse workspace, under the tenant's prefix, and the calls it makes; re-runs, plan,
-// drift, apply and uninstall; the Synapse gates; two tenants side by side.
+// drift, apply and uninstall.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { startSandbox } from '@svc/sandbox';
-import { validate } from '../../sandbox/src/conformance/validate.js';
 import { loadCatalog } from '../src/catalog/load-catalog.js';
-import { callMatches, type PlannedCall } from '../src/item-types/calls.js';
 import { type ItemTypeId, liveBackendOf } from '../src/item-types/index.js';
-import type { TestApp } from './helpers.js';
-import { buildWithSandbox, defaultTenant, install, OPERATOR, type Sandbox, stepOf, workspace } from './install-helpers.js';
+import { install, stepOf, workspace } from './install-helpers.js';
 import { appItem, call, followJob } from './lifecycle-helpers.js';
+import { asAnotherClient, checkRequests, names, synapseCloud } from './native-synapse-helpers.js';
 
-// A lake account the sandbox cloud lets the service address (loopback only) and its container.
-const LAKE = { SVC_LAKE_ACCOUNT: 'localhost', SVC_LAKE_CONTAINER: 'lake' };
 const APP = 'app-pipeline-designer';
 const catalog = loadCatalog();
-const prefixOf = (platformWorkspaceId: string) => `w${platformWorkspaceId.replace(/-/g, '').toLowerCase().slice(0, 12)}_`;
-
-/** A sandbox without the data platform and the service on it, as its default tenant (whose SVC_* set names the lake). */
-async function synapseCloud(t: Parameters<typeof buildWithSandbox>[0]) {
-  const sb = await startSandbox({ dataPlatform: false });
-  t.after(() => sb.stop());
-  const { h } = await buildWithSandbox(t, LAKE, sb);
-  const tenant = await defaultTenant(h, sb);
-  return { sb, h, tenant, prefix: prefixOf(sb.ids.platformWorkspaceId) };
-}
-
-const names = (list: Array<{ name: string }>) => list.map((a) => a.name).sort();
-
-/** Every Synapse request since `since` is described by the artifacts API (or is the operation Location) and declared by an item. */
-async function checkRequests(h: TestApp, sb: Sandbox, since: number, declared: PlannedCall[]) {
-  const synapse = (await sb.admin.requests({ since })).filter((r) => r.service === 'synapse');
-  assert.ok(synapse.length > 0, 'Synapse was called');
-  for (const r of synapse) {
-    const v = validate(r);
-    assert.ok(
-      ['described', 'extension'].includes(v.kind) && !v.problems.length,
-      `${r.method} ${r.path}: ${v.kind} ${v.problems.join('; ')}`,
-    );
-    assert.ok(
-      declared.some((c) => c.service === 'synapse' && callMatches(c, r)),
-      `${r.method} ${r.path} is not among the calls the items declare`,
-    );
-  }
-  assert.ok(h.services.profile.synapseDevUrl, 'the sandbox names its development endpoint');
-}
 
 test(
   'an app installs its notebooks and pipelines as Synapse artifacts under the tenant prefix; a re-run is exists with nothing duplicated',
@@ -137,21 +101,6 @@ test(
       assert.deepEqual(names(after[k]), names(state[k]), `${k}: nothing duplicated`);
   },
 );
-
-/** A write by another client of the sandbox (its own token), followed to its end. */
-async function asAnotherClient(sb: Sandbox, method: string, path: string, body?: unknown) {
-  const token = await sb.admin.token({ audience: 'synapse' });
-  const res = await fetch(`${sb.env.SVC_SYNAPSE_DEV_URL}${path}?api-version=2020-12-01`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  assert.equal(res.status, 202, await res.text());
-  for (let at = res.headers.get('location'), s = 202; s === 202; ) {
-    await new Promise((r) => setTimeout(r, 100));
-    s = (await fetch(at!, { headers: { authorization: `Bearer ${token}` } })).status;
-  }
-}
 
 test('plan, drift, apply and uninstall reach the Synapse artifacts', { timeout: 300_000 }, async (t) => {
   const { sb, h, tenant, prefix } = await synapseCloud(t);
@@ -257,94 +206,3 @@ test(
     assert.equal((await sb.admin.state()).synapse.datasets.length, state.datasets.length);
   },
 );
-
-test(
-  "a service identity without a Synapse role meets the synapse-auth gate; two tenants' same-named notebooks do not collide",
-  { timeout: 300_000 },
-  async (t) => {
-    const { sb, h, tenant, prefix } = await synapseCloud(t);
-    const ws = await workspace(h, tenant);
-    const content = { language: 'python', cells: [{ kind: 'code', source: 'print(1)' }] };
-    await sb.admin.revoke({ service: 'synapse', role: 'Synapse Artifact Publisher' });
-    const denied = await call(h, tenant, 'POST', `/api/workspaces/${ws}/items`, 201, {
-      itemType: 'notebook',
-      displayName: 'Scratch',
-      content,
-      deploy: true,
-    });
-    const refused = await followJob(h, tenant, denied.item.provisioning.jobId);
-    const result = refused.steps[0].result;
-    assert.equal(result.status, 'remediation', JSON.stringify(result));
-    assert.equal(result.gate.reason, 'Synapse workspace 401/403');
-    assert.match(result.gate.remediation, /Synapse Artifact Publisher/);
-    assert.equal(result.gate.link, h.services.profile.synapseStudioUrl);
-    assert.match(result.error, /does not have the required Synapse RBAC permission/, "the service's own words, unmodified");
-    await sb.admin.grant({ service: 'synapse', role: 'Synapse Artifact Publisher' });
-    const retried = await followJob(
-      h,
-      tenant,
-      (await call(h, tenant, 'POST', `/api/workspaces/${ws}/items/${denied.item.id}/apply`, 202)).job.id,
-    );
-    assert.equal(retried.status, 'done', JSON.stringify(retried.steps));
-
-    // A second tenant with its own platform workspace, on the same Synapse workspace.
-    const other = await h.tenant();
-    const otherWs = randomUUID();
-    await h.services.tenancy.assignPlatformWorkspace(OPERATOR, other.tenantId, otherWs);
-    const port = new URL(`http://${sb.env.SVC_WAREHOUSE_SERVER}`).port;
-    await h.services.tenancy.assignTarget(OPERATOR, other.tenantId, {
-      kind: 'warehouse',
-      address: `localhost:${port}`,
-      workspace: sb.env.SVC_WAREHOUSE_WORKSPACE,
-      database: sb.env.SVC_WAREHOUSE_DEDICATED_POOL,
-    });
-    const theirs = await workspace(h, other);
-    const posted = await call(h, other, 'POST', `/api/workspaces/${theirs}/items`, 201, {
-      itemType: 'notebook',
-      displayName: 'Scratch',
-      content,
-      deploy: true,
-    });
-    const done = await followJob(h, other, posted.item.provisioning.jobId);
-    assert.equal(done.steps[0].result.status, 'created', JSON.stringify(done.steps[0].result));
-    const state = (await sb.admin.state()).synapse;
-    assert.deepEqual(names(state.notebooks), [`${prefix}Scratch`, `${prefixOf(otherWs)}Scratch`].sort());
-    // Deleting the other tenant's item deletes its notebook only.
-    const removal = await call(h, other, 'DELETE', `/api/workspaces/${theirs}/items/${posted.item.id}?deleteLive=true`, 202);
-    const removed = await followJob(h, other, removal.job.id);
-    assert.equal(removed.steps[0].result.status, 'deleted', JSON.stringify(removed.steps[0].result));
-    assert.deepEqual(names((await sb.admin.state()).synapse.notebooks), [`${prefix}Scratch`]);
-    // A notebook deleted outside the service: the item's delete finds it gone (removed:false), not an error.
-    await asAnotherClient(sb, 'DELETE', `/notebooks/${encodeURIComponent(`${prefix}Scratch`)}`);
-    const late = await call(h, tenant, 'DELETE', `/api/workspaces/${ws}/items/${denied.item.id}?deleteLive=true`, 202);
-    const lateJob = await followJob(h, tenant, late.job.id);
-    assert.equal(lateJob.steps[0].result.status, 'not-found', JSON.stringify(lateJob.steps[0].result));
-  },
-);
-
-test('without a Spark pool a notebook meets the synapse-not-configured gate, before any Synapse write', { timeout: 120_000 }, async (t) => {
-  const sb = await startSandbox({ dataPlatform: false });
-  t.after(() => sb.stop());
-  const { h } = await buildWithSandbox(t, { ...LAKE, SVC_SYNAPSE_SPARK_POOL: '' }, sb);
-  const tenant = await defaultTenant(h, sb);
-  const ws = await workspace(h, tenant);
-  const since = (await sb.admin.requests()).at(-1)?.seq ?? 0;
-  const content = { language: 'python', cells: [{ kind: 'code', source: 'print(1)' }] };
-  const posted = await call(h, tenant, 'POST', `/api/workspaces/${ws}/items`, 201, {
-    itemType: 'notebook',
-    displayName: 'Scratch',
-    content,
-    deploy: true,
-  });
-  const job = await followJob(h, tenant, posted.item.provisioning.jobId);
-  const result = job.steps[0].result;
-  assert.equal(result.status, 'remediation', JSON.stringify(result));
-  assert.equal(result.gate.reason, 'Synapse workspace or Spark pool not configured');
-  assert.match(result.gate.remediation, /SVC_SYNAPSE_SPARK_POOL/);
-  // The deploy reads whether the notebook is there; nothing is written.
-  assert.deepEqual(
-    (await sb.admin.requests({ since })).filter((r) => r.service === 'synapse' && r.method !== 'GET'),
-    [],
-  );
-  assert.deepEqual((await sb.admin.state()).synapse.notebooks, []);
-});
