@@ -2,6 +2,7 @@ import { type StepContext, StepRefused, type TypedProvisionContext } from '../pr
 import { sparkPool, synapseName } from '../provisioning/synapse-artifact.js';
 import {
   bundleCalls,
+  bundleNames,
   bundleParts,
   bundleReadCalls,
   bundleRemoveCalls,
@@ -169,6 +170,14 @@ export const dataPipelineSynapse: LiveBackend<PipelineContent> = {
   desired: async (ctx) => bundleParts(pipelineBundle(ctx)),
   readLive: (ctx) => readBundle(ctx, pipelineBundle(ctx)),
   readCalls: (c) => bundleReadCalls(copies(c) ? 1 : 0, copies(c) * 2),
-  remove: (ctx, resourceId) => removeBundle(ctx, pipelineBundle(ctx, resourceId)),
+  remove: (ctx, resourceId) =>
+    removeBundle(
+      ctx,
+      bundleNames(
+        resourceId,
+        copies(ctx.content) ? ['lake'] : [],
+        Array.from({ length: copies(ctx.content) }, (_, i) => [`c${i}_in`, `c${i}_out`]).flat(),
+      ),
+    ),
   removeCalls: (c) => bundleRemoveCalls(copies(c) ? 1 : 0, copies(c) * 2),
 };

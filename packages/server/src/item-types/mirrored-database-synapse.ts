@@ -2,6 +2,7 @@ import { StepRefused, type TypedProvisionContext } from '../provisioning/context
 import { synapseName } from '../provisioning/synapse-artifact.js';
 import {
   bundleCalls,
+  bundleNames,
   bundleParts,
   bundleReadCalls,
   bundleRemoveCalls,
@@ -140,6 +141,14 @@ export const mirroredDatabaseSynapse: LiveBackend<MirroredDatabaseContent> = {
   desired: async (ctx) => bundleParts(mirrorBundle(ctx)),
   readLive: (ctx) => readBundle(ctx, mirrorBundle(ctx)),
   readCalls: (c) => bundleReadCalls(...counts(c)),
-  remove: (ctx, resourceId) => removeBundle(ctx, mirrorBundle(ctx, resourceId)),
+  remove: (ctx, resourceId) =>
+    removeBundle(
+      ctx,
+      bundleNames(
+        resourceId,
+        ['source', 'lake'],
+        tablesOf(ctx.content).flatMap((_, i) => [`t${i}_src`, `t${i}_lake`]),
+      ),
+    ),
   removeCalls: (c) => bundleRemoveCalls(...counts(c)),
 };

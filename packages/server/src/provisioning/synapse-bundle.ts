@@ -56,6 +56,12 @@ export function needLake(ctx: StepContext): void {
     );
 }
 
+/** What removal needs of a bundle: the names alone (no target setting is read, so an uninstall never meets a gate for one). */
+export function bundleNames(pipeline: string, linkedServices: string[], datasets: string[]): SynapseBundle {
+  const named = (suffix: string) => ({ name: ownedName(pipeline, suffix), properties: {} });
+  return { pipeline: { name: pipeline, properties: {} }, linkedServices: linkedServices.map(named), datasets: datasets.map(named) };
+}
+
 /** Creates or updates the linked services, the datasets, then the pipeline; answers whether the pipeline was new. */
 export async function ensureBundle(ctx: StepContext, b: SynapseBundle): Promise<boolean> {
   for (const ls of b.linkedServices) await ensureArtifact(ctx, 'linkedservices', ls.name, ls.properties);
