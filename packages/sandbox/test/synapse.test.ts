@@ -62,6 +62,17 @@ test('notebook: long-running PUT (202 + Location, InProgress, then the resource)
     list.body.value.map((n: any) => n.name),
     ['nb one'],
   );
+  // If-Match names the etag an update expects; a second write while one runs is refused.
+  const url = `${sb.env.SVC_SYNAPSE_DEV_URL}/notebooks/nb%20one?${V}`;
+  const stale = await call(url, { method: 'PUT', token, json: notebook(), headers: { 'if-match': '"stale"' } });
+  assert.equal(stale.status, 412, stale.text);
+  const update = await call(url, { method: 'PUT', token, json: notebook(), headers: { 'if-match': got.body.etag } });
+  assert.equal(update.status, 202, update.text);
+  assert.equal(update.body.state, 'Updating');
+  const busy = await call(url, { method: 'PUT', token, json: notebook() });
+  assert.equal(busy.status, 409, busy.text);
+  await sleep(150);
+  assert.notEqual((await call(url, { token })).body.etag, got.body.etag, 'the update took effect with a new etag');
   const del = await run(sb, token, 'DELETE', '/notebooks/nb%20one');
   assert.equal(del.first.status, 202);
   assert.equal(del.last.status, 200);
