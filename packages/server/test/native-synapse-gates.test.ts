@@ -97,3 +97,30 @@ test('without a Spark pool a notebook meets the synapse-not-configured gate, bef
   );
   assert.deepEqual((await sb.admin.state()).synapse.notebooks, []);
 });
+
+test('SVC_BACKEND_NOTEBOOK=synapse puts notebooks on Synapse in a cloud that has the data platform', { timeout: 120_000 }, async (t) => {
+  const sb = await startSandbox({});
+  t.after(() => sb.stop());
+  const { h } = await buildWithSandbox(t, { SVC_BACKEND_NOTEBOOK: 'synapse' }, sb);
+  const tenant = await defaultTenant(h, sb);
+  const ws = await workspace(h, tenant);
+  const content = { language: 'sql', cells: [{ kind: 'code', source: 'SELECT 1' }] };
+  const posted = await call(h, tenant, 'POST', `/api/workspaces/${ws}/items`, 201, {
+    itemType: 'notebook',
+    displayName: 'Chosen',
+    content,
+    deploy: true,
+  });
+  const job = await followJob(h, tenant, posted.item.provisioning.jobId);
+  assert.equal(job.steps[0].result.status, 'created', JSON.stringify(job.steps[0].result));
+  const state = await sb.admin.state();
+  const [nb] = state.synapse.notebooks;
+  assert.equal(nb?.name, `${prefixOf(sb.ids.platformWorkspaceId)}Chosen`);
+  assert.deepEqual((nb!.properties as any).cells[0].source, ['%%sql\n', 'SELECT 1']);
+  assert.ok(
+    !state.dataPlatform.workspaces.flatMap((w: any) => w.items).some((i: any) => i.displayName === 'Chosen'),
+    'not on the data platform',
+  );
+  const item = (await call(h, tenant, 'GET', `/api/workspaces/${ws}/items/${posted.item.id}`, 200)).item;
+  assert.equal(item.liveState, 'created');
+});
