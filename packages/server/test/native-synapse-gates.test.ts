@@ -3,6 +3,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { startSandbox } from '@svc/sandbox';
+import type { BackingPipeline } from '../src/backends/http-pipeline.js';
+import { SynapseClient } from '../src/backends/synapse.js';
+import { hostAllowed, selectCloud } from '../src/cloud/profiles.js';
 import { buildWithSandbox, defaultTenant, OPERATOR, workspace } from './install-helpers.js';
 import { call, followJob } from './lifecycle-helpers.js';
 import { asAnotherClient, LAKE, names, prefixOf, synapseCloud } from './native-synapse-helpers.js';
@@ -123,4 +126,19 @@ test('SVC_BACKEND_NOTEBOOK=synapse puts notebooks on Synapse in a cloud that has
   );
   const item = (await call(h, tenant, 'GET', `/api/workspaces/${ws}/items/${posted.item.id}`, 200)).item;
   assert.equal(item.liveState, 'created');
+});
+
+test("the development endpoint is the workspace under the cloud's Synapse suffix, and the service may send its token there", () => {
+  for (const [cloud, host] of [
+    ['commercial', 'https://analyticsws.dev.azuresynapse.net'],
+    ['gcc-high', 'https://analyticsws.dev.azuresynapse.usgovcloudapi.net'],
+    ['dod', 'https://analyticsws.dev.azuresynapse.usgovcloudapi.net'],
+  ] as const) {
+    const profile = selectCloud({ name: cloud, overrides: {} });
+    const client = new SynapseClient({} as BackingPipeline, profile);
+    assert.equal(client.endpoint('AnalyticsWs'), host, cloud);
+    assert.ok(hostAllowed(profile, host), `${cloud}: ${host} is under an allowed suffix`);
+  }
+  const commercial = new SynapseClient({} as BackingPipeline, selectCloud({ name: 'commercial', overrides: {} }));
+  assert.throws(() => commercial.endpoint('evil.example.com/x'), /not a Synapse workspace name/);
 });
