@@ -12,6 +12,7 @@ import { KqlEngine } from './kql/engine.js';
 import { SearchStore } from './search/store.js';
 import { OneLakeStore } from './onelake/store.js';
 import { ReportingStore } from './reporting/store.js';
+import { SynapseStore } from './synapse/store.js';
 import type { TdsServer } from './sql/index.js';
 import { loopbackAliases } from './http/context.js';
 
@@ -31,6 +32,7 @@ export class SandboxCore {
   search!: SearchStore;
   oneLake!: OneLakeStore;
   reporting!: ReportingStore;
+  synapse!: SynapseStore;
   /** The TDS endpoint (its state lives in the server, which startSandbox attaches here). */
   sql?: TdsServer;
   readonly log = new RequestLog();
@@ -71,6 +73,7 @@ export class SandboxCore {
     this.search = new SearchStore(this.ids);
     this.oneLake = new OneLakeStore();
     this.reporting = new ReportingStore(this.ids, this.idSource, this.switches, this.seed);
+    this.synapse = new SynapseStore(this.ids, this.idSource);
     this.sql?.reset();
   }
 

@@ -12,6 +12,7 @@ import { oneLakeService } from './onelake/index.js';
 import { graphService } from './graph/index.js';
 import { vaultService } from './vault/index.js';
 import { reportingService } from './reporting/index.js';
+import { synapseService } from './synapse/index.js';
 import { SandboxAdmin } from './admin/api.js';
 import { adminService } from './admin/routes.js';
 import { startSqlEndpoint } from './sql/sandbox-endpoint.js';
@@ -30,7 +31,13 @@ export interface Sandbox {
 }
 
 /** The environment that points the service at the sandbox. */
-function environment(urls: SandboxUrls, ids: SandboxIds, caFile: string | undefined, dataPlatform: boolean): Record<string, string> {
+function environment(
+  urls: SandboxUrls,
+  ids: SandboxIds,
+  caFile: string | undefined,
+  dataPlatform: boolean,
+  sparkPool: string,
+): Record<string, string> {
   const env: Record<string, string> = {
     SVC_CLOUD: 'sandbox',
     // Read only at process start: a child process started with this environment trusts the sandbox's https.
@@ -60,6 +67,9 @@ function environment(urls: SandboxUrls, ids: SandboxIds, caFile: string | undefi
     // Activator rules: the alert resource group, and the Log Analytics workspace rules are scoped to (arm/monitor-store.ts).
     SVC_ALERT_RESOURCE_GROUP: monitorIds(ids).resourceGroupId,
     SVC_ALERT_SCOPE: monitorIds(ids).workspaceId,
+    // The warehouse workspace's development endpoint (every workspace name reaches it) and its seeded Spark pool.
+    SVC_SYNAPSE_DEV_URL: urls.synapse,
+    SVC_SYNAPSE_SPARK_POOL: sparkPool,
     SVC_SANDBOX_ADMIN_URL: urls.admin,
   };
   if (!dataPlatform) {
@@ -95,7 +105,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     core.sql = await startSqlEndpoint(core, serverTls);
     const sql = core.sql;
     servers.push({ url: sql.url, close: () => sql.stop() });
-    const [identity, dataPlatform, arm, kql, search, oneLake, graph, vault, reporting, adminUrl, mi] = await Promise.all([
+    const [identity, dataPlatform, arm, kql, search, oneLake, graph, vault, reporting, synapse, adminUrl, mi] = await Promise.all([
       start(startService(identityService(core), hooks, core.host, serverTls)),
       start(startService(dataPlatformService(core), hooks, core.host, serverTls)),
       start(startService(armService(core), hooks, core.host, serverTls)),
@@ -105,6 +115,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       start(startService(graphService(core), hooks, core.host, serverTls)),
       start(startService(vaultService(core), hooks, core.host, serverTls)),
       start(startService(reportingService(core), hooks, core.host, serverTls)),
+      start(startService(synapseService(core), hooks, core.host, serverTls)),
       start(startPlain(adminService(core, admin, summary), core.host, serverTls)),
       attachManagedIdentity(core, hooks, core.host),
     ]);
@@ -119,10 +130,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       graph,
       vault,
       reporting,
+      synapse,
       sql: sql.address,
       admin: adminUrl,
     };
-    env = environment(core.urls, core.ids, tls?.material.caFile, options.dataPlatform !== false);
+    env = environment(core.urls, core.ids, tls?.material.caFile, options.dataPlatform !== false, core.synapse.sparkPool);
     let stopped = false;
     return {
       urls: core.urls,

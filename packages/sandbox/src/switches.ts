@@ -67,6 +67,12 @@ export interface SwitchValues {
   'reporting.maxConcurrentRenders': number;
   /** A job running longer than this fails (the real limit is 60 minutes). */
   'reporting.exportTimeoutMs': number;
+  /** How long a Synapse artifact PUT or DELETE runs before it takes effect. */
+  'synapse.lroMs': number;
+  /** Retry-After (seconds) on Synapse artifact operations. */
+  'synapse.retryAfterSeconds': number;
+  /** Page size of every Synapse artifact list. */
+  'synapse.pageSize': number;
 }
 
 export type SwitchName = keyof SwitchValues;
@@ -116,6 +122,9 @@ export function defaultSwitches(pageSize = 25): SwitchValues {
     'reporting.retryAfterSeconds': 1,
     'reporting.maxConcurrentRenders': 500,
     'reporting.exportTimeoutMs': 3_600_000,
+    'synapse.lroMs': 100,
+    'synapse.retryAfterSeconds': 0,
+    'synapse.pageSize': pageSize,
   };
 }
 
@@ -139,7 +148,10 @@ export function checkSwitch(values: SwitchValues, name: string, value: unknown):
   if (typeof current === 'number') {
     if (typeof value !== 'number' || !Number.isFinite(value)) return `${name} must be a number`;
     if (
-      (key === 'dataPlatform.pageSize' || key === 'reporting.maxConcurrentRenders' || key === 'dataPlatform.throttleWindowMs') &&
+      (key === 'dataPlatform.pageSize' ||
+        key === 'synapse.pageSize' ||
+        key === 'reporting.maxConcurrentRenders' ||
+        key === 'dataPlatform.throttleWindowMs') &&
       !(Number.isInteger(value) && value >= 1)
     )
       return `${name} must be a positive integer`;

@@ -1,7 +1,17 @@
 /** The emulated services, one loopback server each (the managed-identity endpoint logs as 'identity'; 'sql' is the TDS endpoint). */
-export type ServiceName = 'identity' | 'dataPlatform' | 'arm' | 'kql' | 'search' | 'oneLake' | 'sql' | 'reporting';
+export type ServiceName = 'identity' | 'dataPlatform' | 'arm' | 'kql' | 'search' | 'oneLake' | 'sql' | 'reporting' | 'synapse';
 
-export const SERVICE_NAMES: readonly ServiceName[] = ['identity', 'dataPlatform', 'arm', 'kql', 'search', 'oneLake', 'sql', 'reporting'];
+export const SERVICE_NAMES: readonly ServiceName[] = [
+  'identity',
+  'dataPlatform',
+  'arm',
+  'kql',
+  'search',
+  'oneLake',
+  'sql',
+  'reporting',
+  'synapse',
+];
 
 export interface SandboxOptions {
   /** Makes every id (tenant, principals, workspace, created items) repeatable. Default 'sandbox'. */
@@ -45,6 +55,8 @@ export type SandboxUrls = {
   sql: string;
   /** Power BI REST-shaped reporting API (paginated reports); also serves the rdlreports viewer pages. */
   reporting: string;
+  /** The Synapse workspace's development endpoint (artifacts API). */
+  synapse: string;
   admin: string;
 };
 
@@ -117,9 +129,10 @@ export interface LoggedBody {
 
 /** What grant()/revoke() name: a role of a principal on one of the services. */
 export interface Grant {
-  service: 'dataPlatform' | 'arm' | 'kql' | 'search' | 'sql' | 'reporting';
+  service: 'dataPlatform' | 'arm' | 'kql' | 'search' | 'sql' | 'reporting' | 'synapse';
   /** dataPlatform: Admin|Member|Contributor|Viewer; arm: Owner|Contributor|Reader on the KQL cluster, or Monitoring Contributor on the alert resource group; kql: AllDatabasesAdmin|AllDatabasesViewer|AllDatabasesMonitor or a database role (Admin|User|Viewer|Ingestor|Monitor) with `database`; search: Search Service Contributor|Search Index Data Contributor|Search Index Data Reader; sql: a fixed database role (db_owner, db_ddladmin, db_datareader, db_datawriter, db_accessadmin, db_securityadmin) or `user` (a database user in no role); granting makes the principal a database user FROM EXTERNAL PROVIDER, revoking `user` drops the user, revoking a role leaves the user without it. */
   /** reporting: the same workspace roles as dataPlatform (a reporting group is the platform workspace). */
+  /** synapse: a Synapse RBAC role on the workspace (Synapse Administrator|Synapse Contributor|Synapse Artifact Publisher|Synapse Artifact User). */
   role: string;
   /** Object id, app id, UPN or display name; the service identity when absent. */
   principal?: string;

@@ -151,6 +151,7 @@ test('the admin HTTP API: faults, requests since a sequence number, state, grant
     'search',
     'sql',
     'switches',
+    'synapse',
   ]);
   const platform = state.dataPlatform.workspaces.find((w: any) => w.id === sb.ids.platformWorkspaceId);
   assert.deepEqual(

@@ -63,6 +63,7 @@ import { IDENTITY_SCHEMAS } from './identity/schemas.js';
 import { IdentitySignals } from './identity/signals.js';
 import { ReportingClient } from './backends/reporting.js';
 import { MonitorClient } from './backends/monitor.js';
+import { SynapseClient } from './backends/synapse.js';
 import { PaginatedReportService } from './reports/report-service.js';
 import { reportRoutes } from './reports/routes.js';
 import { REPORT_SCHEMAS } from './reports/schemas.js';
@@ -171,6 +172,7 @@ export async function buildApp(
     search: new SearchClient(p, profile.searchAudience),
     reporting: new ReportingClient(p, profile.biApiUrl, profile.biAudience),
     monitor: new MonitorClient(p, profile.armUrl, profile.armAudience),
+    synapse: new SynapseClient(p, profile),
   });
   const backends = backendsOn(pipeline);
   // The worker's step writes leave four connections of the pool (SVC_DB_POOL) to requests.

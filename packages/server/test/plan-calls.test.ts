@@ -24,6 +24,7 @@ function services(sandbox: Sandbox): Record<string, { service: CallService; base
     search: { service: 'search', base: base(sandbox.env.SVC_SEARCH_SERVICE) },
     sql: { service: 'sql', base: '' },
     reporting: { service: 'reporting', base: base(sandbox.env.SVC_BI_API_URL) },
+    synapse: { service: 'synapse', base: base(sandbox.env.SVC_SYNAPSE_DEV_URL) },
   };
 }
 

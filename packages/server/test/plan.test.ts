@@ -38,6 +38,7 @@ function services(sb: Sandbox): Record<string, { service: CallService; base: str
     search: { service: 'search', base: base(sb.env.SVC_SEARCH_SERVICE) },
     sql: { service: 'sql', base: '' },
     reporting: { service: 'reporting', base: base(sb.env.SVC_BI_API_URL) },
+    synapse: { service: 'synapse', base: base(sb.env.SVC_SYNAPSE_DEV_URL) },
   };
 }
 

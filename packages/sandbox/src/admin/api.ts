@@ -16,6 +16,7 @@ export interface SandboxState {
   arm: ReturnType<SandboxCore['arm']['view']>;
   search: ReturnType<SandboxCore['search']['view']>;
   reporting: ReturnType<SandboxCore['reporting']['view']>;
+  synapse: ReturnType<SandboxCore['synapse']['view']>;
   oneLake: { paths: ReturnType<SandboxCore['oneLake']['view']> };
   /** The TDS endpoint's databases: schemas, tables with row counts, views, constraints, users and their roles. */
   sql: SqlStateView;
@@ -87,6 +88,7 @@ export class SandboxAdmin {
       arm: c.arm.view(),
       search: c.search.view(),
       reporting: (c.reporting.settle(), c.reporting.view()),
+      synapse: c.synapse.view(),
       oneLake: { paths: c.oneLake.view() },
       sql: c.sql?.view() ?? { databases: [] },
       identity: { tenantId: c.ids.tenantId, principals: c.directory.view() },
@@ -137,6 +139,7 @@ export class SandboxAdmin {
       arm: AUDIENCES.arm[0],
       search: AUDIENCES.search[0],
       storage: AUDIENCES.storage[0],
+      synapse: AUDIENCES.synapse[0],
       kql: this.core.urls.kql,
     };
     const audience = named[opts.audience] ?? audienceFor(opts.audience, this.core.extraResources()) ?? opts.audience;

@@ -6,6 +6,7 @@ import type { ClusterRole, DatabaseRole } from '../kql/engine.js';
 import type { ArmRole } from '../arm/store.js';
 import { SEARCH_ROLES, type SearchRole } from '../search/store.js';
 import { FIXED_ROLES } from '../sql/state.js';
+import { SYNAPSE_ROLES, type SynapseRole } from '../synapse/store.js';
 
 /** An error of the admin API (400 unless said otherwise). */
 export class AdminError extends Error {
@@ -122,7 +123,15 @@ export function applyGrant(core: SandboxCore, g: Grant, add: boolean): { changed
       else for (const d of dbs) d.roles.get(role)?.delete(p.displayName.toLowerCase());
       return { changed: JSON.stringify(sql.view().databases.map((d) => d.users)) !== before };
     }
+    case 'synapse': {
+      if (!(g.role in SYNAPSE_ROLES)) throw new AdminError(`synapse roles are ${Object.keys(SYNAPSE_ROLES).join(', ')}`);
+      const list = core.synapse.roleAssignments;
+      const i = list.findIndex((a) => a.principalId === p.objectId && a.role === g.role);
+      if (add && i < 0) list.push({ principalId: p.objectId, role: g.role as SynapseRole });
+      if (!add && i >= 0) list.splice(i, 1);
+      return { changed: add ? i < 0 : i >= 0 };
+    }
     default:
-      throw new AdminError('service must be dataPlatform, arm, kql, search or sql');
+      throw new AdminError('service must be dataPlatform, reporting, arm, kql, search, sql or synapse');
   }
 }

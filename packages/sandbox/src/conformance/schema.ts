@@ -70,6 +70,10 @@ export function check(
     if (sub) return check(value, sub, file, at, errors, opts, name ?? defName);
   }
   const type = schema.type ?? (schema.properties || schema.allOf ? 'object' : undefined);
+  // A bare `type: object` is AutoRest's "any" (Synapse's expression-typed fields: a string, or an Expression object).
+  const bare =
+    type === 'object' && !schema.properties && !schema.allOf && schema.additionalProperties === undefined && !schema.discriminator;
+  if (bare) return errors;
   if (type === 'object') {
     if (typeof value !== 'object' || Array.isArray(value)) return errors.concat(`${at}: expected an object`);
     const props = declared(schema, file);

@@ -33,6 +33,12 @@ const EXTENSIONS: Array<{ service: string; method: RegExp; path: RegExp; note: s
     path: /^\/v1\/workspaces\/[^/]+\/firewallRules\/[^/]+$/,
     note: 'DESIGN.md "Where SPEC.md and the real backing services differ", Firewall rules: uses the spec\'s path; the sandbox serves it',
   },
+  {
+    service: 'synapse',
+    method: /^GET$/,
+    path: /^\/operationResults\/[^/]+$/,
+    note: "Synapse artifacts: the Location a long-running pipeline, linked service or dataset PUT/DELETE answers (the service's recorded answers); the 2020-12-01 description names only notebookOperationResults",
+  },
 ];
 
 /** Services without a description or a reference here, recognised by path (the identity provider's neighbours). */
@@ -65,6 +71,14 @@ function index(service: string): OperationIndex[] {
     search: [new OperationIndex(['search/data-plane/Azure.Search/stable/2024-07-01/searchservice.json'])],
     searchIndex: [new OperationIndex(['search/data-plane/Azure.Search/stable/2024-07-01/searchindex.json'])],
     oneLake: [new OperationIndex(specFiles('storage-dfs', /DataLakeStorage\.json$/))],
+    // The Synapse workspace development endpoint (artifacts API 2020-12-01): the artifact files the service calls.
+    synapse: [
+      new OperationIndex(
+        ['notebooks.json', 'pipelines.json', 'linkedServices.json', 'datasets.json', 'artifacts.json'].map(
+          (f) => `synapse-artifacts/data-plane/Microsoft.Synapse/stable/2020-12-01/${f}`,
+        ),
+      ),
+    ],
   };
   return indexes[service] ?? [];
 }

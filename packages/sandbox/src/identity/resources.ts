@@ -11,6 +11,7 @@ export const AUDIENCES = {
   search: ['https://search.azure.com', 'https://search.azure.com/'],
   storage: ['https://storage.azure.com', 'https://storage.azure.com/'],
   sql: ['https://database.windows.net/', 'https://database.windows.net'],
+  synapse: ['https://dev.azuresynapse.net', 'https://dev.azuresynapse.net/'],
 } as const;
 
 const GRAPH = 'https://graph.microsoft.com';
@@ -32,6 +33,7 @@ export function audienceFor(resource: string, extraResources: string[]): string 
     'https://search.azure.com',
     'https://database.windows.net',
     'https://storage.azure.com',
+    'https://dev.azuresynapse.net',
     GRAPH,
     'https://vault.azure.net',
     'https://ossrdbms-aad.database.windows.net',

@@ -3,7 +3,7 @@ import type { TokenSource } from './credential.js';
 import { Semaphore } from '../semaphore.js';
 import { pauseForRequests } from '../background.js';
 
-export type BackingService = 'data-platform' | 'arm' | 'kql' | 'search' | 'sql' | 'reporting' | 'identity' | 'storage';
+export type BackingService = 'data-platform' | 'arm' | 'kql' | 'search' | 'sql' | 'reporting' | 'identity' | 'storage' | 'synapse';
 
 /** A backing call that did not succeed: its status, the service's error code, and its body text unmodified. */
 export class BackingError extends Error {

@@ -166,6 +166,8 @@ const REQUIRED_GRANTS: Record<Exclude<BackingService, 'data-platform'>, string> 
     'the tenant setting that lets service principals use the reporting APIs ("Service principals can use Fabric APIs") is enabled, and the identity holds Contributor or higher on the workspace to publish (Member or higher for embed tokens), with Build permission on the source semantic model',
   storage:
     'a workspace role on the platform workspace that reaches the lakehouse’s OneLake data: Contributor or higher to write, at least Viewer with read access to the lakehouse data to read',
+  synapse:
+    'the Synapse RBAC role "Synapse Artifact Publisher" (or Synapse Contributor) on the Synapse workspace, assigned in Synapse Studio (Manage, Access control)',
   identity:
     'a valid credential for the identity in the tenant (managed identity enabled, or a current client secret or certificate for the client id) that conditional access lets through; for secret rotation, the right to manage the application’s passwords (its owner, or Application.ReadWrite.OwnedBy) and to set secrets in the vault',
 };
@@ -183,6 +185,7 @@ const SERVICE_NAMES: Record<string, BackingService> = {
   identity: 'identity',
   storage: 'storage',
   onelake: 'storage',
+  synapse: 'synapse',
 };
 
 /** The backing service a name means (case, hyphens, underscores and spaces aside), or 400 naming the known names. */
@@ -190,7 +193,7 @@ function backingServiceOf(name: string): BackingService {
   const service = SERVICE_NAMES[name.toLowerCase().replace(/[-_\s]/g, '')];
   if (!service)
     throw new InputError(
-      `Unknown backing service '${name}': use one of data-platform (dataPlatform), arm, kql, search, sql (warehouse), reporting, identity, storage (oneLake)`,
+      `Unknown backing service '${name}': use one of data-platform (dataPlatform), arm, kql, search, sql (warehouse), reporting, identity, storage (oneLake), synapse`,
       'service',
     );
   return service;

@@ -7,6 +7,7 @@ import { platformLifecycle } from '../provisioning/platform-read.js';
 import { Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 import { PLATFORM_REMOVAL } from '../provisioning/remove.js';
+import { dataPipelineSynapse } from './data-pipeline-synapse.js';
 
 const Activity = Type.Object(
   {
@@ -69,4 +70,5 @@ export const dataPipeline: LiveItemType<'data-pipeline', typeof PipelineContent>
       secondaryIds: { platformWorkspaceId: ws, ...(notebookId ? { notebookId } : {}) },
     };
   },
+  alternatives: [dataPipelineSynapse],
 };

@@ -16,6 +16,7 @@ import { platformLifecycle } from '../provisioning/platform-read.js';
 import { Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 import { PLATFORM_REMOVAL } from '../provisioning/remove.js';
+import { mirroredDatabaseSynapse } from './mirrored-database-synapse.js';
 
 /** Source types a mirroring.json may name. */
 export const MIRROR_SOURCE_TYPES = [
@@ -123,4 +124,5 @@ export const mirroredDatabase: LiveItemType<'mirrored-database', typeof Mirrored
       secondaryIds: { platformWorkspaceId: ws, connectionId: mirroring.properties.source.typeProperties.connection },
     };
   },
+  alternatives: [mirroredDatabaseSynapse],
 };

@@ -7,6 +7,7 @@ import { platformLifecycle } from '../provisioning/platform-read.js';
 import { Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 import { PLATFORM_REMOVAL } from '../provisioning/remove.js';
+import { notebookSynapse } from './notebook-synapse.js';
 
 /** Notebook content: cells, the default lakehouse, and what the code reads and writes. */
 export const NotebookContent = Type.Object({
@@ -79,4 +80,5 @@ export const notebook: LiveItemType<'notebook', typeof NotebookContent> = {
       secondaryIds: { platformWorkspaceId: ctx.target.platformWorkspaceId! },
     };
   },
+  alternatives: [notebookSynapse],
 };

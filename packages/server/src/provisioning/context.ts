@@ -7,6 +7,7 @@ import type { KqlClient } from '../backends/kql.js';
 import type { SearchClient } from '../backends/search.js';
 import type { ReportingClient } from '../backends/reporting.js';
 import type { MonitorClient } from '../backends/monitor.js';
+import type { SynapseClient } from '../backends/synapse.js';
 import type { CatalogItem, CuratedApp } from '../catalog/types.js';
 import type { StepResult } from '../install/types.js';
 import type { ResolvedTarget } from './targets.js';
@@ -20,6 +21,7 @@ export interface Backends {
   search: SearchClient;
   reporting: ReportingClient;
   monitor: MonitorClient;
+  synapse: SynapseClient;
 }
 
 /** What the runner hands over to provision one item: the item with its install-time content, the target, the clients, a step log. */

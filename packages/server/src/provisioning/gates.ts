@@ -22,7 +22,9 @@ export type GateName =
   | 'reporting-tenant-setting'
   | 'reporting-capacity'
   | 'alert-not-configured'
-  | 'monitor-auth';
+  | 'monitor-auth'
+  | 'synapse-not-configured'
+  | 'synapse-auth';
 
 /** The SVC_* settings serve the default tenant; another tenant's resources are assigned by the deployment operator. */
 const OTHER_TENANTS = '; in a tenant other than the default one, the deployment operator assigns it (POST /api/operator/tenants/{tenantId}';
@@ -185,6 +187,19 @@ export function gate(name: GateName, profile: CloudProfile, detail: GateDetail =
         remediation:
           'assign the workspace to a Premium, Embedded (A/EM) or Fabric (F) capacity; Premium Per User allows one export every 5 minutes',
         link: `${profile.biAppUrl}/admin-portal/capacities`,
+      };
+    case 'synapse-not-configured':
+      return {
+        reason: 'Synapse workspace or Spark pool not configured',
+        remediation: `set SVC_WAREHOUSE_WORKSPACE (the Synapse workspace) and SVC_SYNAPSE_SPARK_POOL (its Apache Spark pool)${OTHER_TENANTS}/targets, kind warehouse)`,
+        link: `${portal}/#browse/Microsoft.Synapse%2Fworkspaces`,
+      };
+    case 'synapse-auth':
+      return {
+        reason: 'Synapse workspace 401/403',
+        remediation:
+          'assign the Synapse RBAC role "Synapse Artifact Publisher" (or Synapse Contributor) on the Synapse workspace to the service identity (Synapse Studio, Manage, Access control)',
+        link: profile.synapseStudioUrl,
       };
   }
 }

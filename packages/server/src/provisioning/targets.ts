@@ -16,6 +16,8 @@ export interface ResolvedTarget extends SharedSet {
   kqlLocation: string;
 }
 
+const NATIVE_FIELDS = ['sparkPool', 'eventHubNamespace', 'alertResourceGroup', 'alertScope'] as const;
+
 /** Resolves the install's target (a plain record: it is stored in the job and shown in the report). */
 export function resolveTarget(profile: CloudProfile, shared: SharedSet, mode: Mode, overrides?: TargetOverrides | null): ResolvedTarget {
   const base: ResolvedTarget = {
@@ -33,11 +35,8 @@ export function resolveTarget(profile: CloudProfile, shared: SharedSet, mode: Mo
     warehouseDatabase: shared.warehouseDatabase,
     lakeAccount: shared.lakeAccount,
     lakeContainer: shared.lakeContainer,
-    // The deployment's Azure-native hosts (config/native.ts), the same for every tenant and every mode.
-    sparkPool: shared.sparkPool,
-    eventHubNamespace: shared.eventHubNamespace,
-    alertResourceGroup: shared.alertResourceGroup,
-    alertScope: shared.alertScope,
+    // The deployment's Azure-native services (config/native.ts), the same in every mode; only those that are set.
+    ...Object.fromEntries(NATIVE_FIELDS.filter((k) => shared[k] !== undefined).map((k) => [k, shared[k]])),
   };
   if (mode === 'shared' || !overrides) return base;
   const withScheme = (v?: string) => (v && !/^[a-z]+:\/\//i.test(v) ? `https://${v}` : v);
