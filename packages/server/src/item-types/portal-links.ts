@@ -29,13 +29,9 @@ export function portalLink(
       return { name: 'Data platform portal', url: ws ? `${profile.fabricPortalUrl}/groups/${enc(ws)}` : profile.fabricPortalUrl };
     case 'reporting':
       return { name: 'Reporting service', url: ws ? `${profile.biAppUrl}/groups/${enc(ws)}/list` : profile.biAppUrl };
-    case 'synapse': {
-      const workspace = live.secondaryIds?.synapseWorkspace;
-      return {
-        name: 'Synapse Studio',
-        url: workspace ? `${profile.synapseStudioUrl}/?workspace=${enc(workspace)}` : profile.synapseStudioUrl,
-      };
-    }
+    case 'synapse':
+      // Studio opens a workspace by its resource manager id, which the service does not hold: it asks which one.
+      return { name: 'Synapse Studio', url: profile.synapseStudioUrl };
     case 'event-hubs':
     case 'monitor':
       return isArmId(id) ? azure(`#@/resource${id}`) : azure('#home');
