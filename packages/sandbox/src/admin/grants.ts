@@ -49,14 +49,16 @@ export function applyGrant(core: SandboxCore, g: Grant, add: boolean): { changed
       if (current && current.role === g.role) ws.roleAssignments.delete(p.objectId);
       return { changed: Boolean(current && current.role === g.role) };
     }
-    case 'arm': {
-      if (!['Owner', 'Contributor', 'Reader'].includes(g.role)) throw new AdminError('arm roles are Owner, Contributor, Reader');
+    case 'arm':
+    case 'eventHubs': {
+      if (!['Owner', 'Contributor', 'Reader'].includes(g.role)) throw new AdminError(`${g.service} roles are Owner, Contributor, Reader`);
       const list = core.arm.roleAssignments;
-      const scope = core.ids.kqlClusterResourceId;
+      // arm: the KQL cluster; eventHubs: the Event Hubs namespace (both resource manager scopes).
+      const scope = g.service === 'arm' ? core.ids.kqlClusterResourceId : core.ids.eventHubNamespaceId;
       const i = list.findIndex((a) => a.principalId === p.objectId && a.role === g.role && a.scope === scope);
       if (add && i < 0) list.push({ principalId: p.objectId, role: g.role as ArmRole, scope });
       if (!add) {
-        // Revoking removes the role at every scope that reaches the cluster.
+        // Revoking removes the role at every scope that reaches the resource.
         const before = list.length;
         for (let j = list.length - 1; j >= 0; j--)
           if (

@@ -6,8 +6,16 @@ import { armError, badRequest } from './errors.js';
 
 const API_VERSIONS = ['2024-04-13', '2023-08-15', '2023-05-02', '2022-12-29', '2022-11-11', '2022-07-07', '2022-02-01'];
 
-/** Authenticates an ARM call (bearer token for management.azure.com), then checks api-version. */
-export async function armCaller(core: SandboxCore, ctx: RequestContext, resourceType = 'clusters'): Promise<Caller> {
+/**
+ * Authenticates an ARM call (bearer token for management.azure.com), then checks api-version against the provider's
+ * versions (Microsoft.Kusto's unless `versions` names another provider's).
+ */
+export async function armCaller(
+  core: SandboxCore,
+  ctx: RequestContext,
+  resourceType = 'clusters',
+  versions: readonly string[] = API_VERSIONS,
+): Promise<Caller> {
   const www = {
     'www-authenticate': `Bearer authorization_uri="${core.urls.identity}/${core.ids.tenantId}", error="invalid_token", error_description="The authentication failed because of missing 'Authorization' header."`,
   };
@@ -39,9 +47,9 @@ export async function armCaller(core: SandboxCore, ctx: RequestContext, resource
   const version = ctx.queryCi('api-version');
   if (!version)
     throw badRequest('The api-version query parameter (?api-version=) is required for all requests.', 'MissingApiVersionParameter');
-  if (!API_VERSIONS.includes(version)) {
+  if (!versions.includes(version)) {
     throw badRequest(
-      `No registered resource provider found for location '${core.ids.kqlLocation}' and API version '${version}' for type '${resourceType}'. The supported api-versions are '${API_VERSIONS.join(', ')}'. The supported locations are 'eastus, westus, westeurope'.`,
+      `No registered resource provider found for location '${core.ids.kqlLocation}' and API version '${version}' for type '${resourceType}'. The supported api-versions are '${versions.join(', ')}'. The supported locations are 'eastus, westus, westeurope'.`,
       'NoRegisteredProviderFound',
     );
   }
@@ -49,7 +57,7 @@ export async function armCaller(core: SandboxCore, ctx: RequestContext, resource
 }
 
 /** RBAC: Owner and Contributor may do everything, Reader only reads. 403 AuthorizationFailed otherwise. */
-function armAuthorize(core: SandboxCore, caller: Caller, action: string, scope: string): void {
+export function armAuthorize(core: SandboxCore, caller: Caller, action: string, scope: string): void {
   const roles = core.arm.rolesAt(caller.objectId, scope);
   const ok = roles.includes('Owner') || roles.includes('Contributor') || (action.endsWith('/read') && roles.includes('Reader'));
   if (ok) return;

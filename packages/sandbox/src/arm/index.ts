@@ -5,8 +5,13 @@ import { armCaller, resolveCluster } from './auth.js';
 import { CLUSTER_PATH, databaseRoutes } from './databases.js';
 import { armError, armErrorReply, armFaultCode, armHeaders } from './errors.js';
 import { principalAssignmentRoutes } from './principal-assignments.js';
+import { eventHubRoutes } from './eventhubs.js';
+import { dataConnectionRoutes } from './data-connections.js';
 
-/** The resource manager emulator for Microsoft.Kusto: the cluster, its databases and principal assignments. */
+/**
+ * The resource manager emulator: Microsoft.Kusto (the cluster, its databases, principal assignments and Event Hub data
+ * connections) and Microsoft.EventHub (the seeded namespace, its event hubs and consumer groups).
+ */
 export function armService(core: SandboxCore): ServiceModule {
   const router = new Router();
   router.get(CLUSTER_PATH, async (ctx) => {
@@ -33,6 +38,8 @@ export function armService(core: SandboxCore): ServiceModule {
   });
   databaseRoutes(core, router);
   principalAssignmentRoutes(core, router);
+  dataConnectionRoutes(core, router);
+  eventHubRoutes(core, router);
   return {
     name: 'arm',
     router,

@@ -1,6 +1,7 @@
 import type { SandboxIds, IdSource } from '../ids.js';
 import type { SwitchValues } from '../switches.js';
 import type { KqlEngine } from '../kql/engine.js';
+import { EventHubStore } from './eventhub-store.js';
 
 export type ArmRole = 'Owner' | 'Contributor' | 'Reader';
 
@@ -25,7 +26,7 @@ export interface ArmDatabase {
 export interface ArmOperation {
   id: string;
   name: string;
-  kind: 'DatabaseCreate' | 'DatabaseDelete';
+  kind: 'DatabaseCreate' | 'DatabaseDelete' | 'DataConnectionCreate' | 'DataConnectionDelete';
   startedAt: number;
   readyAt: number;
   apply?: () => void;
@@ -37,6 +38,8 @@ export class ArmStore {
   readonly roleAssignments: ArmRoleAssignment[] = [];
   readonly databases = new Map<string, ArmDatabase>();
   readonly operations = new Map<string, ArmOperation>();
+  /** Microsoft.EventHub's namespace and the cluster's Event Hub data connections. */
+  readonly eventHubs: EventHubStore;
 
   constructor(
     readonly ids: SandboxIds,
@@ -45,6 +48,8 @@ export class ArmStore {
     readonly kql: KqlEngine,
   ) {
     this.roleAssignments.push({ principalId: ids.serviceIdentity.objectId, role: 'Contributor', scope: ids.kqlClusterResourceId });
+    this.roleAssignments.push({ principalId: ids.serviceIdentity.objectId, role: 'Contributor', scope: ids.eventHubNamespaceId });
+    this.eventHubs = new EventHubStore(ids);
     this.roleAssignments.push({ principalId: ids.users[0]!.objectId, role: 'Owner', scope: `/subscriptions/${ids.subscriptionId}` });
   }
 
@@ -89,6 +94,7 @@ export class ArmStore {
         location: d.location,
         provisioningState: Date.now() >= d.readyAt ? 'Succeeded' : 'Creating',
       })),
+      ...this.eventHubs.view(),
     };
   }
 }
