@@ -33,6 +33,11 @@ export function resolveTarget(profile: CloudProfile, shared: SharedSet, mode: Mo
     warehouseDatabase: shared.warehouseDatabase,
     lakeAccount: shared.lakeAccount,
     lakeContainer: shared.lakeContainer,
+    // The deployment's Azure-native services (the same for every tenant and mode).
+    sparkPool: shared.sparkPool,
+    eventHubNamespace: shared.eventHubNamespace,
+    alertResourceGroup: shared.alertResourceGroup,
+    alertScope: shared.alertScope,
   };
   if (mode === 'shared' || !overrides) return base;
   const withScheme = (v?: string) => (v && !/^[a-z]+:\/\//i.test(v) ? `https://${v}` : v);

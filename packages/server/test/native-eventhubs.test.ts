@@ -1,0 +1,290 @@
+// Eventstreams in a cloud without the data platform (issue 20): an event hub in the deployment's Event Hubs namespace,
+// named under the tenant's platform workspace, with a consumer group and a Kusto data connection into the KQL table
+// the eventstream targets; held against the sandbox's state, its request log and the published descriptions.
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandbox } from '@svc/sandbox';
+import { validate } from '../../sandbox/src/conformance/validate.js';
+import { callMatches } from '../src/item-types/calls.js';
+import { eventstreamEventHubs } from '../src/item-types/eventstream-event-hubs.js';
+import { OPERATOR, buildWithSandbox, giveSandbox, install, workspace, type Sandbox } from './install-helpers.js';
+import { call, followJob } from './lifecycle-helpers.js';
+import type { TestApp, TestTenant } from './helpers.js';
+
+const APP = 'app-eventhubs-fixture';
+const TABLE = [
+  { name: 'Timestamp', type: 'datetime' },
+  { name: 'DeviceId', type: 'string' },
+  { name: 'Temperature', type: 'real' },
+];
+const READINGS = {
+  source: { type: 'CustomEndpoint', name: 'gateway' },
+  eventSchema: TABLE,
+  destination: { database: 'plant-kql', table: 'Readings' },
+  retentionDays: 30,
+};
+const ALERTS = { source: { type: 'CustomEndpoint', name: 'alerts' }, destination: { database: 'ops-kql', table: 'Alerts' } };
+const endpoint = (name: string) => ({ source: { type: 'CustomEndpoint', name }, destination: { customEndpoint: name } });
+/** The eventstreams to a custom endpoint (the event hub alone), by display name. */
+const ENDPOINTS = ['Partner Feed', 'Vendor Feed', 'Audit Feed', 'Metrics Feed'];
+/** Every eventstream's hub name after the tenant's prefix, sorted as the sandbox lists them (by creation). */
+const HUBS = ['Plant-Readings-Stream', 'Ops-Alerts-Stream', ...ENDPOINTS.map((n) => n.replace(' ', '-'))];
+
+/** A catalog folder with one app: two KQL databases, an eventstream into a table of each and four to custom endpoints. */
+function fixtureCatalog(t: TestContext): string {
+  const root = mkdtempSync(join(tmpdir(), 'svc-eventhubs-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const dir = join(root, APP);
+  mkdirSync(join(dir, 'items'), { recursive: true });
+  const kql = (database: string, table: string) => ({ database, tables: [{ name: table, columns: TABLE }] });
+  const items = [
+    { key: 'plant-kql', itemType: 'kql-database', displayName: 'PlantReadings', content: kql('PlantReadings', 'Readings') },
+    { key: 'ops-kql', itemType: 'kql-database', displayName: 'PlantOps', content: kql('PlantOps', 'Alerts') },
+    { key: 'readings-stream', itemType: 'eventstream', displayName: 'Plant Readings Stream', content: READINGS },
+    { key: 'alerts-stream', itemType: 'eventstream', displayName: 'Ops Alerts Stream', content: ALERTS },
+    ...ENDPOINTS.map((n) => ({
+      key: n.toLowerCase().replace(' ', '-'),
+      itemType: 'eventstream',
+      displayName: n,
+      content: endpoint(n.toLowerCase().replace(' ', '-')),
+    })),
+  ];
+  for (const i of items) writeFileSync(join(dir, 'items', `${i.key}.json`), JSON.stringify(i.content));
+  const app = {
+    id: APP,
+    displayName: 'Event Hubs fixture',
+    summary: 'Gateway readings landing in KQL tables through event hubs.',
+    description: 'Two KQL databases fed by eventstreams, and eventstreams that are custom endpoints alone.',
+    version: '1.0.0',
+    items: items.map(({ content: _c, ...i }) => ({ ...i, description: i.displayName, content: `items/${i.key}.json` })),
+    edges: [
+      { from: 'readings-stream', to: 'plant-kql', kind: 'feeds' },
+      { from: 'alerts-stream', to: 'ops-kql', kind: 'feeds' },
+    ],
+  };
+  writeFileSync(join(dir, 'app.json'), JSON.stringify(app, null, 2));
+  return root;
+}
+
+/** The service on a sandbox without the data platform, serving the fixture catalog. */
+async function setup(t: TestContext, env: Record<string, string> = {}) {
+  const sb = await startSandbox({ dataPlatform: false });
+  t.after(() => sb.stop());
+  const { h, tenant } = await buildWithSandbox(t, { SVC_CATALOG_DIR: fixtureCatalog(t), ...env }, sb);
+  return { h, sb, tenant };
+}
+
+const stepOf = (job: any, name: string) => job.provision.steps.find((s: any) => s.displayName === name);
+const prefixOf = (ws: string) => `w${ws.replace(/-/g, '').slice(0, 12)}-`;
+
+/** The backing requests since `since`, each conforming to its published description and named by the eventstream's declared calls. */
+async function checkRequests(sb: Sandbox, since: number, declared: (content: any) => readonly any[]) {
+  const requests = (await sb.admin.requests({ since, service: 'arm' })).filter((r) =>
+    /Microsoft\.EventHub|dataConnections|operationResults/.test(r.path),
+  );
+  for (const r of requests) {
+    const v = validate(r);
+    assert.ok(v.kind === 'described' && !v.problems.length, `${r.method} ${r.path}: ${v.kind} ${v.problems.join('; ')}`);
+    const named = [READINGS, endpoint('x')].some((c) => declared(c).some((d) => callMatches(d, { method: r.method, path: r.path })));
+    assert.ok(named, `${r.method} ${r.path} is not a call the eventstream declares`);
+  }
+  return requests;
+}
+
+async function installed(h: TestApp, tenant: TestTenant, name?: string) {
+  const ws = await workspace(h, tenant, name);
+  const job = await install(h, tenant, APP, { workspaceId: ws });
+  assert.equal(job.status, 'done', JSON.stringify(job.provision.steps.map((s: any) => s.result)));
+  return { ws, job };
+}
+
+test('an eventstream without the data platform: event hub, consumer group and data connection; a re-run is exists, nothing duplicated', async (t) => {
+  const { h, sb, tenant } = await setup(t);
+  const since = (await sb.admin.requests()).at(-1)?.seq ?? 0;
+  const { job } = await installed(h, tenant);
+  const platformWs = job.provision.target.platformWorkspaceId as string;
+  const prefix = prefixOf(platformWs);
+  const readings = stepOf(job, 'Plant Readings Stream');
+  assert.equal(readings.result.status, 'created', JSON.stringify(readings.result));
+  assert.equal(readings.result.backend, 'event-hubs');
+  const hub = `${prefix}Plant-Readings-Stream`;
+  assert.equal(readings.result.resourceId, `${sb.ids.eventHubNamespaceId}/eventhubs/${hub}`);
+  assert.deepEqual(readings.result.secondaryIds, {
+    eventHubNamespace: sb.ids.eventHubNamespaceId,
+    eventHub: hub,
+    consumerGroup: `${prefix}kql`,
+    dataConnection: hub,
+    database: 'PlantReadings',
+  });
+  assert.ok(
+    readings.result.steps.some((l: string) => /retention 30 days: 7 days/.test(l)),
+    readings.result.steps.join('\n'),
+  );
+  const partner = stepOf(job, 'Partner Feed');
+  assert.equal(partner.result.status, 'created');
+  assert.equal(partner.result.backend, 'event-hubs');
+  assert.ok(
+    partner.result.steps.some((l: string) => /custom endpoint 'partner-feed'/.test(l)),
+    partner.result.steps.join('\n'),
+  );
+
+  const state = (await sb.admin.state()).arm;
+  const byName = <T extends { name: string }>(list: T[]) => [...list].sort((x, y) => x.name.localeCompare(y.name));
+  assert.deepEqual(
+    byName(state.eventHubs).map((e) => [e.name, e.messageRetentionInDays, e.consumerGroups]),
+    byName(HUBS.map((n) => ({ name: `${prefix}${n}` }))).map(({ name }) =>
+      name === hub
+        ? [name, 7, ['$Default', `${prefix}kql`]]
+        : name.endsWith('Ops-Alerts-Stream')
+          ? [name, 1, ['$Default', `${prefix}kql`]]
+          : [name, 1, ['$Default']],
+    ),
+  );
+  assert.deepEqual(
+    byName(state.dataConnections).map((d) => [d.database, d.name, d.consumerGroup, d.tableName, d.dataFormat]),
+    [
+      ['PlantOps', `${prefix}Ops-Alerts-Stream`, `${prefix}kql`, 'Alerts', 'JSON'],
+      ['PlantReadings', hub, `${prefix}kql`, 'Readings', 'JSON'],
+    ],
+  );
+  assert.ok(state.dataConnections.some((d) => d.eventHubResourceId === readings.result.resourceId));
+  const made = await checkRequests(sb, since, eventstreamEventHubs.calls);
+  assert.ok(
+    made.some((r) => r.method === 'PUT' && /dataConnections/.test(r.path)),
+    'the data connection was put',
+  );
+
+  // Installed again (another workspace of the tenant, the same platform workspace): exists, and nothing new.
+  const again = await installed(h, tenant);
+  for (const name of ['Plant Readings Stream', 'Ops Alerts Stream', ...ENDPOINTS]) {
+    assert.equal(stepOf(again.job, name).result.status, 'exists', JSON.stringify(stepOf(again.job, name).result));
+    assert.equal(stepOf(again.job, name).result.backend, 'event-hubs');
+  }
+  const after = (await sb.admin.state()).arm;
+  assert.equal(after.eventHubs.length, HUBS.length, 'no duplicate event hubs');
+  assert.equal(after.dataConnections.length, 2, 'no duplicate data connections');
+});
+
+test('plan, drift and uninstall: reads only, another client’s change is drift, uninstall deletes the connection and the hubs', async (t) => {
+  const { h, sb, tenant } = await setup(t);
+  const planOf = async (key: string) => {
+    const since = (await sb.admin.requests()).at(-1)?.seq ?? 0;
+    const { plan } = await call(h, tenant, 'POST', `/api/apps/${APP}/plan`, 200, { workspaceId: await workspace(h, tenant) });
+    for (const r of await sb.admin.requests({ since }))
+      if (r.service === 'arm') assert.equal(r.method, 'GET', `a plan reads: ${r.method} ${r.path}`);
+    return plan.items.find((i: any) => i.key === key);
+  };
+  const fresh = await planOf('readings-stream');
+  assert.equal(fresh.action, 'create', JSON.stringify(fresh));
+  assert.equal(fresh.backend, 'event-hubs');
+  assert.ok(
+    fresh.calls.some((c: any) => c.method === 'PUT' && /dataConnections/.test(c.path)),
+    JSON.stringify(fresh.calls),
+  );
+  const { ws, job } = await installed(h, tenant);
+  const hubId = stepOf(job, 'Plant Readings Stream').result.resourceId as string;
+  const hub = hubId.split('/').at(-1)!;
+  const same = await planOf('readings-stream');
+  assert.equal(same.action, 'no-change', JSON.stringify(same));
+  assert.equal(same.resourceId, hubId);
+
+  let since = 0;
+  const drift = async () => {
+    const started = await call(h, tenant, 'POST', `/api/workspaces/${ws}/drift`, 202);
+    await followJob(h, tenant, started.job.id);
+    return (await call(h, tenant, 'GET', `/api/workspaces/${ws}/drift`, 200)).drift.items as any[];
+  };
+  since = (await sb.admin.requests()).at(-1)?.seq ?? 0;
+  const clean = await drift();
+  for (const key of ['readings-stream', 'alerts-stream', 'partner-feed'])
+    assert.equal(clean.find((i) => i.key === key)?.status, 'in-sync', JSON.stringify(clean.find((i) => i.key === key)));
+  await checkRequests(sb, since, eventstreamEventHubs.readCalls);
+
+  // Another client shortens the hub's retention: the eventstream has drifted, and the diff says how.
+  const token = await sb.admin.token({ audience: 'arm' });
+  const res = await fetch(`${sb.urls.arm}${hubId}?api-version=2024-01-01`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ properties: { partitionCount: 2, messageRetentionInDays: 1 } }),
+  });
+  assert.equal(res.status, 200, await res.text());
+  const drifted = (await drift()).find((i) => i.key === 'readings-stream');
+  assert.equal(drifted.status, 'drifted', JSON.stringify(drifted));
+  assert.match(drifted.diff, /messageRetentionInDays/);
+
+  since = (await sb.admin.requests()).at(-1)?.seq ?? 0;
+  const started = await call(h, tenant, 'DELETE', `/api/workspaces/${ws}/apps/${APP}?purgeData=false`, 202);
+  const done = await followJob(h, tenant, started.job.id);
+  assert.equal(done.status, 'done', JSON.stringify(done.steps));
+  const state = (await sb.admin.state()).arm;
+  assert.deepEqual(state.eventHubs, [], 'both event hubs deleted');
+  assert.deepEqual(state.dataConnections, [], 'the data connection deleted');
+  assert.ok(
+    (await sb.admin.state()).kql.databases.some((d) => d.name === 'PlantReadings'),
+    'the KQL database (data) is kept',
+  );
+  const removals = await checkRequests(sb, since, eventstreamEventHubs.removeCalls);
+  assert.ok(removals.some((r) => r.method === 'DELETE' && r.path.includes(`/eventhubs/${hub}?`)), 'the hub was deleted by name');
+});
+
+test('gates: no namespace setting, a 403 from Event Hubs, a 403 on the data connection', async (t) => {
+  await t.test('SVC_EVENTHUB_NAMESPACE unset: eventhub-not-configured', async (t) => {
+    const { h, tenant } = await setup(t, { SVC_EVENTHUB_NAMESPACE: '' });
+    const ws = await workspace(h, tenant);
+    const job = await install(h, tenant, APP, { workspaceId: ws });
+    const step = stepOf(job, 'Plant Readings Stream');
+    assert.equal(step.result.status, 'remediation', JSON.stringify(step.result));
+    assert.equal(step.result.gate.reason, 'Event Hubs namespace not configured');
+    assert.match(step.result.gate.remediation, /SVC_EVENTHUB_NAMESPACE/);
+  });
+  await t.test('the identity without a role on the namespace: eventhub-auth, the provider’s text passed on', async (t) => {
+    const { h, sb, tenant } = await setup(t);
+    await sb.admin.revoke({ service: 'eventHubs', role: 'Contributor' });
+    const job = await install(h, tenant, APP, { workspaceId: await workspace(h, tenant) });
+    for (const name of ['Plant Readings Stream', 'Partner Feed']) {
+      const step = stepOf(job, name);
+      assert.equal(step.result.status, 'remediation', JSON.stringify(step.result));
+      assert.equal(step.result.gate.reason, 'Event Hubs 401/403 from resource manager');
+      assert.match(step.result.gate.remediation, /Azure Event Hubs Data Owner or Contributor on the Event Hubs namespace/);
+      assert.match(step.result.error, /AuthorizationFailed/);
+    }
+    assert.deepEqual((await sb.admin.state()).arm.eventHubs, []);
+  });
+  await t.test('a 403 on the data connection: kql-arm-auth', async (t) => {
+    const { h, sb, tenant } = await setup(t);
+    await sb.admin.addFault({ service: 'arm', method: 'PUT', path: 'dataConnections', status: 403, errorCode: 'AuthorizationFailed' });
+    const job = await install(h, tenant, APP, { workspaceId: await workspace(h, tenant) });
+    const step = stepOf(job, 'Plant Readings Stream');
+    assert.equal(step.result.status, 'remediation', JSON.stringify(step.result));
+    assert.equal(step.result.gate.reason, 'KQL 401/403 from resource manager');
+    assert.equal(stepOf(job, 'Partner Feed').result.status, 'created', 'a custom endpoint needs no data connection');
+  });
+});
+
+test('two tenants: each its own event hubs and data connection under its prefix; one uninstall leaves the other’s', async (t) => {
+  const { h, sb, tenant: a } = await setup(t);
+  const first = await installed(h, a);
+  const b = await h.tenant();
+  const otherWs = randomUUID();
+  await h.services.tenancy.assignPlatformWorkspace(OPERATOR, b.tenantId, otherWs);
+  await giveSandbox(h, b.tenantId, sb, { platformWorkspace: false });
+  const second = await installed(h, b);
+  assert.equal(second.job.provision.target.platformWorkspaceId, otherWs);
+  assert.equal(stepOf(second.job, 'Plant Readings Stream').result.status, 'created', 'not the other tenant’s hub');
+  const names = (await sb.admin.state()).arm.eventHubs.map((e) => e.name).sort();
+  const pa = prefixOf(first.job.provision.target.platformWorkspaceId);
+  const pb = prefixOf(otherWs);
+  assert.notEqual(pa, pb);
+  assert.deepEqual(names, [...HUBS.map((n) => `${pa}${n}`), ...HUBS.map((n) => `${pb}${n}`)].sort());
+  assert.equal((await sb.admin.state()).arm.dataConnections.length, 4);
+
+  const started = await call(h, b, 'DELETE', `/api/workspaces/${second.ws}/apps/${APP}?purgeData=false`, 202);
+  assert.equal((await followJob(h, b, started.job.id)).status, 'done');
+  const left = (await sb.admin.state()).arm;
+  assert.deepEqual(left.eventHubs.map((e) => e.name).sort(), HUBS.map((n) => `${pa}${n}`).sort());
+  assert.deepEqual(left.dataConnections.map((d) => d.name).sort(), [`${pa}Ops-Alerts-Stream`, `${pa}Plant-Readings-Stream`]);
+});
