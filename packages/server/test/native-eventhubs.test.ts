@@ -30,9 +30,12 @@ const READINGS = {
 const ALERTS = { source: { type: 'CustomEndpoint', name: 'alerts' }, destination: { database: 'ops-kql', table: 'Alerts' } };
 const endpoint = (name: string) => ({ source: { type: 'CustomEndpoint', name }, destination: { customEndpoint: name } });
 /** The eventstreams to a custom endpoint (the event hub alone), by display name. */
-const ENDPOINTS = ['Partner Feed', 'Vendor Feed', 'Audit Feed', 'Metrics Feed'];
+const ENDPOINTS = ['Partner Feed', 'Vendor Feed', 'Audit Feed (EU/West)', 'Metrics Feed'];
+/** A display name longer than a data connection's name may be (40): the name keeps a hash of the whole. */
+const ALERTS_NAME = 'Ops Alerts Stream from the Plant Floor Gateways';
+const ALERTS_HUB = 'Ops-Alerts-Stream-from-the-Plant-Floor-Gateways';
 /** Every eventstream's hub name after the tenant's prefix, sorted as the sandbox lists them (by creation). */
-const HUBS = ['Plant-Readings-Stream', 'Ops-Alerts-Stream', ...ENDPOINTS.map((n) => n.replace(' ', '-'))];
+const HUBS = ['Plant-Readings-Stream', ALERTS_HUB, 'Partner-Feed', 'Vendor-Feed', 'Audit-Feed-EU-West', 'Metrics-Feed'];
 
 /** A catalog folder with one app: two KQL databases, an eventstream into a table of each and four to custom endpoints. */
 function fixtureCatalog(t: TestContext): string {
@@ -45,9 +48,9 @@ function fixtureCatalog(t: TestContext): string {
     { key: 'plant-kql', itemType: 'kql-database', displayName: 'PlantReadings', content: kql('PlantReadings', 'Readings') },
     { key: 'ops-kql', itemType: 'kql-database', displayName: 'PlantOps', content: kql('PlantOps', 'Alerts') },
     { key: 'readings-stream', itemType: 'eventstream', displayName: 'Plant Readings Stream', content: READINGS },
-    { key: 'alerts-stream', itemType: 'eventstream', displayName: 'Ops Alerts Stream', content: ALERTS },
+    { key: 'alerts-stream', itemType: 'eventstream', displayName: ALERTS_NAME, content: ALERTS },
     ...ENDPOINTS.map((n) => ({
-      key: n.toLowerCase().replace(' ', '-'),
+      key: n.toLowerCase().split(' (')[0]!.replace(' ', '-'),
       itemType: 'eventstream',
       displayName: n,
       content: endpoint(n.toLowerCase().replace(' ', '-')),
@@ -132,6 +135,11 @@ test('an eventstream without the data platform: event hub, consumer group and da
     partner.result.steps.join('\n'),
   );
 
+  // Names outside the providers' rules: other characters become '-', a name too long keeps a hash of the whole.
+  const alertsConnection = stepOf(job, ALERTS_NAME).result.secondaryIds.dataConnection as string;
+  assert.match(alertsConnection, new RegExp(`^${prefix}Ops-Alerts-Stream-[0-9a-f]{8}$`));
+  assert.equal(alertsConnection.length, 40);
+  assert.equal(stepOf(job, 'Audit Feed (EU/West)').result.secondaryIds.eventHub, `${prefix}Audit-Feed-EU-West`);
   const state = (await sb.admin.state()).arm;
   const byName = <T extends { name: string }>(list: T[]) => [...list].sort((x, y) => x.name.localeCompare(y.name));
   assert.deepEqual(
@@ -139,7 +147,7 @@ test('an eventstream without the data platform: event hub, consumer group and da
     byName(HUBS.map((n) => ({ name: `${prefix}${n}` }))).map(({ name }) =>
       name === hub
         ? [name, 7, ['$Default', `${prefix}kql`]]
-        : name.endsWith('Ops-Alerts-Stream')
+        : name.endsWith(ALERTS_HUB)
           ? [name, 1, ['$Default', `${prefix}kql`]]
           : [name, 1, ['$Default']],
     ),
@@ -147,7 +155,7 @@ test('an eventstream without the data platform: event hub, consumer group and da
   assert.deepEqual(
     byName(state.dataConnections).map((d) => [d.database, d.name, d.consumerGroup, d.tableName, d.dataFormat]),
     [
-      ['PlantOps', `${prefix}Ops-Alerts-Stream`, `${prefix}kql`, 'Alerts', 'JSON'],
+      ['PlantOps', alertsConnection, `${prefix}kql`, 'Alerts', 'JSON'],
       ['PlantReadings', hub, `${prefix}kql`, 'Readings', 'JSON'],
     ],
   );
@@ -160,7 +168,7 @@ test('an eventstream without the data platform: event hub, consumer group and da
 
   // Installed again (another workspace of the tenant, the same platform workspace): exists, and nothing new.
   const again = await installed(h, tenant);
-  for (const name of ['Plant Readings Stream', 'Ops Alerts Stream', ...ENDPOINTS]) {
+  for (const name of ['Plant Readings Stream', ALERTS_NAME, ...ENDPOINTS]) {
     assert.equal(stepOf(again.job, name).result.status, 'exists', JSON.stringify(stepOf(again.job, name).result));
     assert.equal(stepOf(again.job, name).result.backend, 'event-hubs');
   }
@@ -204,17 +212,39 @@ test('plan, drift and uninstall: reads only, another client’s change is drift,
     assert.equal(clean.find((i) => i.key === key)?.status, 'in-sync', JSON.stringify(clean.find((i) => i.key === key)));
   await checkRequests(sb, since, eventstreamEventHubs.readCalls);
 
-  // Another client shortens the hub's retention: the eventstream has drifted, and the diff says how.
+  // Another client shortens the hub's retention and deletes the data connection: drifted, and the diff says how.
   const token = await sb.admin.token({ audience: 'arm' });
-  const res = await fetch(`${sb.urls.arm}${hubId}?api-version=2024-01-01`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ properties: { partitionCount: 2, messageRetentionInDays: 1 } }),
-  });
-  assert.equal(res.status, 200, await res.text());
+  const asAnother = async (method: string, url: string, body?: unknown) => {
+    const res = await fetch(url, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    assert.ok(res.status < 300, `${method} ${url}: ${res.status} ${await res.text()}`);
+  };
+  await sb.admin.setSwitch('arm.asyncMode', 'never');
+  await asAnother('PUT', `${sb.urls.arm}${hubId}?api-version=2024-01-01`, { properties: { partitionCount: 2, messageRetentionInDays: 1 } });
+  const dcPath = `${sb.ids.kqlClusterResourceId}/databases/PlantReadings/dataConnections/${hub}`;
+  await asAnother('DELETE', `${sb.urls.arm}${dcPath}?api-version=2024-04-13`);
   const drifted = (await drift()).find((i) => i.key === 'readings-stream');
   assert.equal(drifted.status, 'drifted', JSON.stringify(drifted));
   assert.match(drifted.diff, /messageRetentionInDays/);
+  assert.match(drifted.diff, /dataConnection\.json/);
+
+  // Apply puts the stored content back: the retention, and the data connection once more (one, not two).
+  const item = (await call(h, tenant, 'GET', `/api/workspaces/${ws}/apps/${APP}`, 200)).app.items.find(
+    (i: any) => i.key === 'readings-stream',
+  );
+  const applied = await followJob(
+    h,
+    tenant,
+    (await call(h, tenant, 'POST', `/api/workspaces/${ws}/items/${item.itemId}/apply`, 202)).job.id,
+  );
+  assert.equal(applied.status, 'done', JSON.stringify(applied.steps));
+  const repaired = (await sb.admin.state()).arm;
+  assert.equal(repaired.eventHubs.find((e) => e.name === hub)?.messageRetentionInDays, 7);
+  assert.equal(repaired.dataConnections.filter((d) => d.name === hub).length, 1);
+  assert.equal((await drift()).find((i) => i.key === 'readings-stream')?.status, 'in-sync');
 
   since = (await sb.admin.requests()).at(-1)?.seq ?? 0;
   const started = await call(h, tenant, 'DELETE', `/api/workspaces/${ws}/apps/${APP}?purgeData=false`, 202);
@@ -228,7 +258,10 @@ test('plan, drift and uninstall: reads only, another client’s change is drift,
     'the KQL database (data) is kept',
   );
   const removals = await checkRequests(sb, since, eventstreamEventHubs.removeCalls);
-  assert.ok(removals.some((r) => r.method === 'DELETE' && r.path.includes(`/eventhubs/${hub}?`)), 'the hub was deleted by name');
+  assert.ok(
+    removals.some((r) => r.method === 'DELETE' && r.path.includes(`/eventhubs/${hub}?`)),
+    'the hub was deleted by name',
+  );
 });
 
 test('gates: no namespace setting, a 403 from Event Hubs, a 403 on the data connection', async (t) => {
@@ -286,5 +319,8 @@ test('two tenants: each its own event hubs and data connection under its prefix;
   assert.equal((await followJob(h, b, started.job.id)).status, 'done');
   const left = (await sb.admin.state()).arm;
   assert.deepEqual(left.eventHubs.map((e) => e.name).sort(), HUBS.map((n) => `${pa}${n}`).sort());
-  assert.deepEqual(left.dataConnections.map((d) => d.name).sort(), [`${pa}Ops-Alerts-Stream`, `${pa}Plant-Readings-Stream`]);
+  assert.deepEqual(left.dataConnections.map((d) => d.name).sort(), [
+    stepOf(first.job, ALERTS_NAME).result.secondaryIds.dataConnection,
+    `${pa}Plant-Readings-Stream`,
+  ]);
 });
