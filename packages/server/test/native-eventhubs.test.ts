@@ -121,7 +121,9 @@ test('an eventstream without the data platform: event hub, consumer group and da
     eventHub: hub,
     consumerGroup: `${prefix}kql`,
     dataConnection: hub,
+    clusterUri: sb.env.SVC_KQL_CLUSTER_URI,
     database: 'PlantReadings',
+    table: 'Readings',
   });
   assert.ok(
     readings.result.steps.some((l: string) => /retention 30 days: 7 days/.test(l)),

@@ -22,7 +22,10 @@ type Ctx = TypedProvisionContext<EventstreamContent>;
 const PARTITIONS = 2;
 /** The longest retention of a Standard tier event hub, in days. */
 const MAX_RETENTION_DAYS = 7;
-/** Messages are JSON events (the eventstream's event schema), ingested by column name: no ingestion mapping is needed. */
+/**
+ * Messages are JSON events (the eventstream's event schema) whose fields are the table's columns: ingested by column name
+ * (Kusto's identity mapping, used when no ingestion mapping is named), so no mapping is created.
+ */
 const DATA_FORMAT = 'JSON';
 
 /**
@@ -105,6 +108,11 @@ const connectionPart = (hub: string, group: string, database: string, table: str
   dataFormat: format,
 });
 
+/** What a dependant (an activator watching the stream) binds to: the table the events land in, and what feeds it. */
+function kqlIds(n: ReturnType<typeof namesOf>, dest: NonNullable<ReturnType<typeof kqlDestination>>) {
+  return { consumerGroup: n.consumerGroup, dataConnection: n.connection, clusterUri: dest.uri, database: dest.database, table: dest.table };
+}
+
 async function provision(ctx: Ctx): Promise<ProvisionOutcome> {
   const n = namesOf(ctx);
   const dest = kqlDestination(ctx);
@@ -137,10 +145,10 @@ async function provision(ctx: Ctx): Promise<ProvisionOutcome> {
       `data connection ${n.connection}: ${isNew ? 'created' : 'exists'}, ingesting ${DATA_FORMAT} events into ${dest.database}.${dest.table}`,
     );
     created ||= isNew;
-    Object.assign(secondaryIds, { consumerGroup: n.consumerGroup, dataConnection: n.connection, database: dest.database });
+    Object.assign(secondaryIds, kqlIds(n, dest));
   } else if ('lakehouse' in d) {
     ctx.log(
-      `lakehouse destination '${d.lakehouse}' (table ${d.table}): the event hub alone; an Event Hubs data connection ingests only into a KQL database, so events wait in ${n.hub} for a reader of the lake's table`,
+      `lakehouse destination '${d.lakehouse}' (table ${d.table}): the event hub alone, nothing ingests it into the lake (a data connection feeds a KQL database only); a reader of ${n.hub} writes the table`,
     );
   } else if ('customEndpoint' in d) {
     ctx.log(
@@ -171,7 +179,11 @@ async function readLive(ctx: Ctx): Promise<LiveState | undefined> {
   const p = dc?.properties;
   const connection =
     p && connectionPart(p.eventHubResourceId?.split('/').at(-1) ?? '', p.consumerGroup ?? '', dest.database, p.tableName, p.dataFormat);
-  return { resourceId: hub.id, secondaryIds, parts: parts(hub.properties, group?.name, connection) };
+  return {
+    resourceId: hub.id,
+    secondaryIds: { ...secondaryIds, ...kqlIds(n, dest) },
+    parts: parts(hub.properties, group?.name, connection),
+  };
 }
 
 /** Deletes the data connection (a KQL destination) and the event hub with its consumer groups; never a name outside the tenant's. */
