@@ -29,6 +29,7 @@ const DATA_FORMATS = [
 const COMPRESSIONS = ['None', 'GZip'];
 const ROUTINGS = ['Single', 'Multi'];
 const KINDS = ['EventHub', 'EventGrid', 'IotHub', 'CosmosDb'];
+// The published description allows any name (^.*$); the sandbox holds names to the conservative rule the portal shows.
 const CONNECTION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 const norm = (loc: string) => loc.replace(/\s+/g, '').toLowerCase();
 
