@@ -229,4 +229,13 @@ test('data connections: validated against the event hub, consumer group, table a
     const v = validate(r);
     assert.ok(v.kind === 'described' && !v.problems.length, `${r.method} ${r.path}: ${v.kind} ${v.problems.join('; ')}`);
   }
+
+  // A database's data connections go with it.
+  await sb.admin.setSwitch('arm.asyncMode', 'never');
+  assert.equal((await call(dcUrl(sb, 'Plant', 'again'), { method: 'PUT', token, json: good })).status, 201);
+  assert.equal((await sb.admin.state()).arm.dataConnections.length, 1);
+  const dropped = await call(`${sb.urls.arm}${sb.ids.kqlClusterResourceId}/databases/Plant?${KUSTO}`, { method: 'DELETE', token });
+  assert.equal(dropped.status, 200);
+  assert.deepEqual((await sb.admin.state()).arm.dataConnections, []);
+  assert.equal((await call(dcUrl(sb, 'Plant', 'again'), { token })).status, 404);
 });

@@ -30,7 +30,7 @@ const READINGS = {
 const ALERTS = { source: { type: 'CustomEndpoint', name: 'alerts' }, destination: { database: 'ops-kql', table: 'Alerts' } };
 const endpoint = (name: string) => ({ source: { type: 'CustomEndpoint', name }, destination: { customEndpoint: name } });
 /** The eventstreams to a custom endpoint (the event hub alone), by display name. */
-const ENDPOINTS = ['Partner Feed', 'Vendor Feed', 'Audit Feed (EU/West)', 'Metrics Feed'];
+const ENDPOINTS = ['Partner Feed', 'Vendor Feed', 'Audit Feed (EU, West)', 'Metrics Feed'];
 /** A display name longer than a data connection's name may be (40): the name keeps a hash of the whole. */
 const ALERTS_NAME = 'Ops Alerts Stream from the Plant Floor Gateways';
 const ALERTS_HUB = 'Ops-Alerts-Stream-from-the-Plant-Floor-Gateways';
@@ -74,8 +74,8 @@ function fixtureCatalog(t: TestContext): string {
 }
 
 /** The service on a sandbox without the data platform, serving the fixture catalog. */
-async function setup(t: TestContext, env: Record<string, string> = {}) {
-  const sb = await startSandbox({ dataPlatform: false });
+async function setup(t: TestContext, env: Record<string, string> = {}, dataPlatform = false) {
+  const sb = await startSandbox({ dataPlatform });
   t.after(() => sb.stop());
   const { h, tenant } = await buildWithSandbox(t, { SVC_CATALOG_DIR: fixtureCatalog(t), ...env }, sb);
   return { h, sb, tenant };
@@ -141,7 +141,7 @@ test('an eventstream without the data platform: event hub, consumer group and da
   const alertsConnection = stepOf(job, ALERTS_NAME).result.secondaryIds.dataConnection as string;
   assert.match(alertsConnection, new RegExp(`^${prefix}Ops-Alerts-Stream-[0-9a-f]{8}$`));
   assert.equal(alertsConnection.length, 40);
-  assert.equal(stepOf(job, 'Audit Feed (EU/West)').result.secondaryIds.eventHub, `${prefix}Audit-Feed-EU-West`);
+  assert.equal(stepOf(job, 'Audit Feed (EU, West)').result.secondaryIds.eventHub, `${prefix}Audit-Feed-EU-West`);
   const state = (await sb.admin.state()).arm;
   const byName = <T extends { name: string }>(list: T[]) => [...list].sort((x, y) => x.name.localeCompare(y.name));
   assert.deepEqual(
@@ -325,4 +325,23 @@ test('two tenants: each its own event hubs and data connection under its prefix;
     stepOf(first.job, ALERTS_NAME).result.secondaryIds.dataConnection,
     `${pa}Plant-Readings-Stream`,
   ]);
+});
+
+test('a cloud with the data platform: eventstreams stay on it, unless SVC_BACKEND_EVENTSTREAM=event-hubs names Event Hubs', async (t) => {
+  await t.test('unset: the data platform', async (t) => {
+    const { h, sb, tenant } = await setup(t, {}, true);
+    const { job } = await installed(h, tenant);
+    assert.equal(stepOf(job, 'Plant Readings Stream').result.backend, 'data-platform');
+    assert.deepEqual((await sb.admin.state()).arm.eventHubs, []);
+  });
+  await t.test('SVC_BACKEND_EVENTSTREAM=event-hubs: the event hub and its data connection', async (t) => {
+    const { h, sb, tenant } = await setup(t, { SVC_BACKEND_EVENTSTREAM: 'event-hubs' }, true);
+    const { job } = await installed(h, tenant);
+    const step = stepOf(job, 'Plant Readings Stream');
+    assert.equal(step.result.backend, 'event-hubs');
+    assert.equal(step.result.status, 'created');
+    const state = (await sb.admin.state()).arm;
+    assert.equal(state.eventHubs.length, HUBS.length);
+    assert.ok(state.dataConnections.some((d) => d.name === step.result.secondaryIds.dataConnection));
+  });
 });
