@@ -123,6 +123,6 @@ export function applyGrant(core: SandboxCore, g: Grant, add: boolean): { changed
       return { changed: JSON.stringify(sql.view().databases.map((d) => d.users)) !== before };
     }
     default:
-      throw new AdminError('service must be dataPlatform, arm, kql, search or sql');
+      throw new AdminError('service must be dataPlatform, reporting, arm, eventHubs, kql, search or sql');
   }
 }
