@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { eventstreamEventHubs } from '../src/item-types/eventstream-event-hubs.js';
-import { OPERATOR, giveSandbox, install, workspace } from './install-helpers.js';
+import { startSandbox } from '@svc/sandbox';
+import { OPERATOR, buildWithSandbox, giveSandbox, install, workspace } from './install-helpers.js';
 import { call, followJob } from './lifecycle-helpers.js';
 import {
   ALERTS_HUB,
@@ -259,4 +260,24 @@ test('a cloud with the data platform: eventstreams stay on it, unless SVC_BACKEN
     assert.equal(state.eventHubs.length, HUBS.length);
     assert.ok(state.dataConnections.some((d) => d.name === step.result.secondaryIds.dataConnection));
   });
+});
+
+test('the catalog’s IoT app without the data platform: its three eventstreams on Event Hubs, each feeding its KQL table', async (t) => {
+  const sb = await startSandbox({ dataPlatform: false });
+  t.after(() => sb.stop());
+  const { h, tenant } = await buildWithSandbox(t, {}, sb);
+  const since = (await sb.admin.requests()).at(-1)?.seq ?? 0;
+  const job = await install(h, tenant, 'app-iot-realtime', { workspaceId: await workspace(h, tenant) });
+  const streams = job.provision.steps.filter((s: any) => s.itemType === 'eventstream');
+  assert.equal(streams.length, 3);
+  for (const s of streams) {
+    assert.equal(s.result.status, 'created', JSON.stringify(s.result));
+    assert.equal(s.result.backend, 'event-hubs');
+  }
+  assert.deepEqual((await sb.admin.state()).arm.dataConnections.map((d) => `${d.database}.${d.tableName}`).sort(), [
+    'PlantMaintenance.WorkOrders',
+    'PlantTelemetry.DeviceEvents',
+    'PlantTelemetry.Telemetry',
+  ]);
+  await checkRequests(sb, since, eventstreamEventHubs.calls);
 });
