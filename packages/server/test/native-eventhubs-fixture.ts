@@ -17,7 +17,7 @@ const TABLE = [
   { name: 'DeviceId', type: 'string' },
   { name: 'Temperature', type: 'real' },
 ];
-const READINGS = {
+export const READINGS = {
   source: { type: 'CustomEndpoint', name: 'gateway' },
   eventSchema: TABLE,
   destination: { database: 'plant-kql', table: 'Readings' },

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { eventstreamEventHubs } from '../src/item-types/eventstream-event-hubs.js';
 import { startSandbox } from '@svc/sandbox';
+import { installTarget } from '../src/provisioning/targets.js';
 import { OPERATOR, buildWithSandbox, giveSandbox, install, workspace } from './install-helpers.js';
 import { call, followJob } from './lifecycle-helpers.js';
 import {
@@ -14,6 +15,7 @@ import {
   APP,
   ENDPOINTS,
   HUBS,
+  READINGS,
   checkRequests,
   installed,
   prefixOf,
@@ -233,6 +235,24 @@ test('two tenants: each its own event hubs and data connection under its prefix;
   assert.deepEqual(names, [...HUBS.map((n) => `${pa}${n}`), ...HUBS.map((n) => `${pb}${n}`)].sort());
   assert.equal((await sb.admin.state()).arm.dataConnections.length, 4);
 
+  // Tenant B's remove refuses a hub under tenant A's prefix (a live id it was handed), and deletes nothing.
+  const target = await installTarget(h.services.tenancy, h.services.profile, { tenantId: b.tenantId, mode: 'shared', binding: null }, true);
+  const ctxB = {
+    app: { id: APP },
+    item: { key: 'readings-stream', itemType: 'eventstream', displayName: 'Plant Readings Stream' },
+    content: READINGS,
+    storedItemId: '',
+    target,
+    profile: h.services.profile,
+    backends: h.services.backends,
+    log: () => {},
+    dependency: () => undefined,
+    contentOf: () => ({ database: 'PlantReadings', tables: [] }),
+  } as unknown as Parameters<typeof eventstreamEventHubs.remove>[0];
+  const hubOfA = stepOf(first.job, 'Plant Readings Stream').result.resourceId as string;
+  const before = (await sb.admin.requests()).at(-1)?.seq ?? 0;
+  await assert.rejects(eventstreamEventHubs.remove(ctxB, hubOfA), (e: any) => e.code === 'not_tenant_resource');
+  assert.deepEqual((await sb.admin.requests({ since: before, service: 'arm' })).length, 0, 'nothing sent');
   const started = await call(h, b, 'DELETE', `/api/workspaces/${second.ws}/apps/${APP}?purgeData=false`, 202);
   assert.equal((await followJob(h, b, started.job.id)).status, 'done');
   const left = (await sb.admin.state()).arm;

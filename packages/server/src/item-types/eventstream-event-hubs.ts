@@ -28,17 +28,24 @@ const MAX_RETENTION_DAYS = 7;
  */
 const DATA_FORMAT = 'JSON';
 
-/**
- * A name the service takes: letters, digits, periods, hyphens and underscores, starting and ending with a letter or
- * digit, at most `max` characters (a shortened one keeps a hash of the whole, so two long names stay apart).
- */
-function entityName(ctx: Ctx, name: string, max: number): string {
-  const clean = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '') || ctx.item.key;
-  const full = nativeName(ctx, clean, '-');
+/** A name cut to `max` characters, keeping a hash of the whole so that two long names stay apart. */
+function shorten(full: string, max: number): string {
   if (full.length <= max) return full;
   const hash = createHash('sha256').update(full).digest('hex').slice(0, 8);
   return `${full.slice(0, max - 9).replace(/[^A-Za-z0-9]+$/, '')}-${hash}`;
 }
+
+/**
+ * A name under the tenant's prefix the providers take: letters, digits, periods, hyphens and underscores, starting and
+ * ending with a letter or digit (any other run of characters becomes one hyphen), at most `max` characters.
+ */
+function entityName(ctx: Ctx, name: string, max: number): string {
+  const clean = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '') || ctx.item.key;
+  return shorten(nativeName(ctx, clean, '-'), max);
+}
+
+/** The data connection of an event hub: the hub's own name, cut to the 40 characters a data connection name may have. */
+const connectionOf = (hub: string) => shorten(hub, 40);
 
 /** The names of everything the backend creates for the item, all under the tenant's prefix. */
 function namesOf(ctx: Ctx) {
@@ -48,7 +55,7 @@ function namesOf(ctx: Ctx) {
     namespace,
     hub: entityName(ctx, ctx.item.displayName, 256),
     consumerGroup: entityName(ctx, 'kql', 50),
-    connection: entityName(ctx, ctx.item.displayName, 40),
+    connection: connectionOf(entityName(ctx, ctx.item.displayName, 256)),
   };
 }
 
@@ -92,7 +99,7 @@ function parts(
   connection?: Record<string, unknown>,
 ): LiveParts {
   const out: LiveParts = {
-    'eventhub.json': JSON.stringify({ partitionCount: hub.partitionCount, messageRetentionInDays: hub.messageRetentionInDays }),
+    'eventhub.json': JSON.stringify({ partitionCount: hub.partitionCount, messageRetentionInDays: hub.messageRetentionInDays }, null, 2),
   };
   if (group) out.consumerGroup = group;
   if (connection) out['dataConnection.json'] = JSON.stringify(connection, null, 2);
@@ -189,8 +196,10 @@ async function readLive(ctx: Ctx): Promise<LiveState | undefined> {
 /** Deletes the data connection (a KQL destination) and the event hub with its consumer groups; never a name outside the tenant's. */
 async function remove(ctx: Ctx, resourceId: string): Promise<{ removed: boolean }> {
   const n = namesOf(ctx);
-  const hubName = resourceId.split('/').at(-1) ?? '';
-  if (!resourceId.toLowerCase().startsWith(`${n.namespace}/eventhubs/`.toLowerCase()) || !ownNativeName(ctx, hubName, '-'))
+  // The hub the install created (its live id), which stays the item's even if its display name changed since.
+  const prefix = `${n.namespace}/eventhubs/`;
+  const hubName = resourceId.slice(prefix.length);
+  if (!resourceId.toLowerCase().startsWith(prefix.toLowerCase()) || hubName.includes('/') || !ownNativeName(ctx, hubName, '-'))
     throw new StepRefused(
       'not_tenant_resource',
       `The event hub '${resourceId}' is not one of this tenant's in ${n.namespace}: not deleted`,
@@ -199,8 +208,9 @@ async function remove(ctx: Ctx, resourceId: string): Promise<{ removed: boolean 
   const api = ctx.backends.eventHubs;
   let removed = false;
   if (dest) {
-    removed = await kustoCall(ctx, () => api.deleteDataConnection(dest.resourceId, dest.database, n.connection));
-    ctx.log(`data connection ${n.connection}: ${removed ? 'deleted' : 'already gone'}`);
+    const connection = connectionOf(hubName);
+    removed = await kustoCall(ctx, () => api.deleteDataConnection(dest.resourceId, dest.database, connection));
+    ctx.log(`data connection ${connection}: ${removed ? 'deleted' : 'already gone'}`);
   }
   const hubRemoved = await eventHubsCall(ctx, () => api.deleteEventHub(n.namespace, hubName));
   ctx.log(`event hub ${hubName}: ${hubRemoved ? 'deleted with its consumer groups' : 'already gone'}`);
