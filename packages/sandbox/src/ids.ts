@@ -64,6 +64,9 @@ export interface SandboxIds {
   /** The Synapse-style workspace and dedicated pool (a database of the TDS endpoint) the warehouse provisioner targets. */
   warehouseWorkspace: string;
   warehousePool: string;
+  /** The Event Hubs namespace eventstreams' event hubs go in (Standard tier): its name and resource manager id. */
+  eventHubNamespace: string;
+  eventHubNamespaceId: string;
   /** The console's app registration (OIDC sign-in with PKCE). */
   consoleApp: { appId: string; objectId: string; name: string; secret: string };
   servicePrincipals: ServicePrincipalIds[];
@@ -99,6 +102,7 @@ export function makeIds(seed: string, now = Date.now()): SandboxIds {
   const subscriptionId = u('subscription');
   const resourceGroup = 'rg-analytics-sandbox';
   const kqlClusterName = 'sandboxkql';
+  const eventHubNamespace = 'sandbox-events';
   return {
     tenantId: u('tenant'),
     tenantDomain,
@@ -117,6 +121,8 @@ export function makeIds(seed: string, now = Date.now()): SandboxIds {
     searchQueryKey: stableHex(seed, 'search:query-key', 52).toUpperCase(),
     warehouseWorkspace: 'sandbox-synapse',
     warehousePool: 'sandboxpool',
+    eventHubNamespace,
+    eventHubNamespaceId: `/subscriptions/${subscriptionId}/resourceGroups/${resourceGroup}/providers/Microsoft.EventHub/namespaces/${eventHubNamespace}`,
     consoleApp: {
       name: 'analytics-console',
       appId: u('app:console'),

@@ -56,6 +56,7 @@ function environment(
     SVC_KQL_CLUSTER_URI: urls.kql,
     SVC_KQL_CLUSTER_NAME: ids.kqlClusterResourceId,
     SVC_KQL_LOCATION: ids.kqlLocation,
+    SVC_EVENTHUB_NAMESPACE: ids.eventHubNamespaceId,
     SVC_SEARCH_SERVICE: urls.search,
     SVC_GRAPH_URL: urls.graph,
     SVC_VAULT_URL: urls.vault,

@@ -129,8 +129,8 @@ export interface LoggedBody {
 
 /** What grant()/revoke() name: a role of a principal on one of the services. */
 export interface Grant {
-  service: 'dataPlatform' | 'arm' | 'kql' | 'search' | 'sql' | 'reporting' | 'synapse';
-  /** dataPlatform: Admin|Member|Contributor|Viewer; arm: Owner|Contributor|Reader on the KQL cluster, or Monitoring Contributor on the alert resource group; kql: AllDatabasesAdmin|AllDatabasesViewer|AllDatabasesMonitor or a database role (Admin|User|Viewer|Ingestor|Monitor) with `database`; search: Search Service Contributor|Search Index Data Contributor|Search Index Data Reader; sql: a fixed database role (db_owner, db_ddladmin, db_datareader, db_datawriter, db_accessadmin, db_securityadmin) or `user` (a database user in no role); granting makes the principal a database user FROM EXTERNAL PROVIDER, revoking `user` drops the user, revoking a role leaves the user without it. */
+  service: 'dataPlatform' | 'arm' | 'eventHubs' | 'kql' | 'search' | 'sql' | 'reporting' | 'synapse';
+  /** dataPlatform: Admin|Member|Contributor|Viewer; arm: Owner|Contributor|Reader on the KQL cluster, or Monitoring Contributor on the alert resource group; eventHubs: Owner|Contributor|Reader on the Event Hubs namespace; kql: AllDatabasesAdmin|AllDatabasesViewer|AllDatabasesMonitor or a database role (Admin|User|Viewer|Ingestor|Monitor) with `database`; search: Search Service Contributor|Search Index Data Contributor|Search Index Data Reader; sql: a fixed database role (db_owner, db_ddladmin, db_datareader, db_datawriter, db_accessadmin, db_securityadmin) or `user` (a database user in no role); granting makes the principal a database user FROM EXTERNAL PROVIDER, revoking `user` drops the user, revoking a role leaves the user without it. */
   /** reporting: the same workspace roles as dataPlatform (a reporting group is the platform workspace). */
   /** synapse: a Synapse RBAC role on the workspace (Synapse Administrator|Synapse Contributor|Synapse Artifact Publisher|Synapse Artifact User). */
   role: string;

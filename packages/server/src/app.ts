@@ -39,6 +39,7 @@ import { BackingPipeline } from './backends/http-pipeline.js';
 import { DataPlatformClient } from './backends/data-platform.js';
 import { OneLakeClient } from './backends/onelake.js';
 import { KqlClient } from './backends/kql.js';
+import { EventHubsClient } from './backends/event-hubs.js';
 import { SearchClient } from './backends/search.js';
 import type { Backends } from './provisioning/context.js';
 import { JobStore } from './install/job-store.js';
@@ -169,6 +170,7 @@ export async function buildApp(
     dataPlatform: new DataPlatformClient(p, profile.dataPlatformApiUrl, profile.dataPlatformAudience, profile),
     oneLake: new OneLakeClient(p, profile.oneLakeUrl, profile.storageAudience),
     kql: new KqlClient(p, profile.armUrl, profile.armAudience, config.cloud.overrides.kqlAudience ?? ''),
+    eventHubs: new EventHubsClient(p, profile.armUrl, profile.armAudience),
     search: new SearchClient(p, profile.searchAudience),
     reporting: new ReportingClient(p, profile.biApiUrl, profile.biAudience),
     monitor: new MonitorClient(p, profile.armUrl, profile.armAudience),

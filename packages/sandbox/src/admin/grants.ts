@@ -50,16 +50,23 @@ export function applyGrant(core: SandboxCore, g: Grant, add: boolean): { changed
       if (current && current.role === g.role) ws.roleAssignments.delete(p.objectId);
       return { changed: Boolean(current && current.role === g.role) };
     }
-    case 'arm': {
-      if (!['Owner', 'Contributor', 'Reader', 'Monitoring Contributor'].includes(g.role))
-        throw new AdminError('arm roles are Owner, Contributor, Reader, Monitoring Contributor');
+    case 'arm':
+    case 'eventHubs': {
+      const roles = g.service === 'arm' ? ['Owner', 'Contributor', 'Reader', 'Monitoring Contributor'] : ['Owner', 'Contributor', 'Reader'];
+      if (!roles.includes(g.role)) throw new AdminError(`${g.service} roles are ${roles.join(', ')}`);
       const list = core.arm.roleAssignments;
-      // Monitoring Contributor is held on the alert resource group (activator rules); the others on the KQL cluster.
-      const scope = g.role === 'Monitoring Contributor' ? core.arm.monitor.ids.resourceGroupId : core.ids.kqlClusterResourceId;
+      // arm: the KQL cluster, or (Monitoring Contributor) the alert resource group of activator rules; eventHubs: the
+      // Event Hubs namespace (all resource manager scopes).
+      const scope =
+        g.service === 'eventHubs'
+          ? core.ids.eventHubNamespaceId
+          : g.role === 'Monitoring Contributor'
+            ? core.arm.monitor.ids.resourceGroupId
+            : core.ids.kqlClusterResourceId;
       const i = list.findIndex((a) => a.principalId === p.objectId && a.role === g.role && a.scope === scope);
       if (add && i < 0) list.push({ principalId: p.objectId, role: g.role as ArmRole, scope });
       if (!add) {
-        // Revoking removes the role at every scope that reaches the cluster.
+        // Revoking removes the role at every scope that reaches the resource.
         const before = list.length;
         for (let j = list.length - 1; j >= 0; j--)
           if (
@@ -132,6 +139,6 @@ export function applyGrant(core: SandboxCore, g: Grant, add: boolean): { changed
       return { changed: add ? i < 0 : i >= 0 };
     }
     default:
-      throw new AdminError('service must be dataPlatform, reporting, arm, kql, search, sql or synapse');
+      throw new AdminError('service must be dataPlatform, reporting, arm, eventHubs, kql, search, sql or synapse');
   }
 }

@@ -6,7 +6,10 @@ import { armError, badRequest } from './errors.js';
 
 const API_VERSIONS = ['2024-04-13', '2023-08-15', '2023-05-02', '2022-12-29', '2022-11-11', '2022-07-07', '2022-02-01'];
 
-/** Authenticates an ARM call (bearer token for management.azure.com), then checks api-version against the type's versions. */
+/**
+ * Authenticates an ARM call (bearer token for management.azure.com), then checks api-version against the provider's
+ * versions (Microsoft.Kusto's unless `versions` names another provider's).
+ */
 export async function armCaller(
   core: SandboxCore,
   ctx: RequestContext,
@@ -54,7 +57,7 @@ export async function armCaller(
 }
 
 /** RBAC: Owner and Contributor may do everything, Reader only reads. 403 AuthorizationFailed otherwise. */
-function armAuthorize(core: SandboxCore, caller: Caller, action: string, scope: string): void {
+export function armAuthorize(core: SandboxCore, caller: Caller, action: string, scope: string): void {
   const roles = core.arm.rolesAt(caller.objectId, scope);
   const ok = roles.includes('Owner') || roles.includes('Contributor') || (action.endsWith('/read') && roles.includes('Reader'));
   if (ok) return;

@@ -34,7 +34,8 @@ function databaseJson(core: SandboxCore, db: ArmDatabase) {
   };
 }
 
-function asyncHeaders(core: SandboxCore, op: ArmOperation, apiVersion: string, withLocation: boolean) {
+/** The headers of an accepted long-running operation: Azure-AsyncOperation, optionally Location, and Retry-After. */
+export function asyncHeaders(core: SandboxCore, op: ArmOperation, apiVersion: string, withLocation: boolean) {
   const url = operationUrl(core, op, apiVersion);
   return {
     'azure-asyncoperation': url,
@@ -125,6 +126,9 @@ async function remove(core: SandboxCore, ctx: RequestContext): Promise<Reply> {
     core.arm.databases.delete(key);
     core.kql.databases.delete(key);
     core.dataPlatform.clusterDatabase(db.name, 0, true);
+    // A database's data connections go with it.
+    for (const [k, dc] of core.arm.eventHubs.dataConnections)
+      if (dc.database.toLowerCase() === key) core.arm.eventHubs.dataConnections.delete(k);
   };
   if (core.switches['arm.asyncMode'] === 'never') {
     drop();

@@ -7,8 +7,14 @@ import { armError, armErrorReply, armFaultCode, armHeaders } from './errors.js';
 import { principalAssignmentRoutes } from './principal-assignments.js';
 import { scheduledQueryRuleRoutes } from './monitor-rules.js';
 import { actionGroupRoutes } from './monitor-groups.js';
+import { eventHubRoutes } from './eventhubs.js';
+import { dataConnectionRoutes } from './data-connections.js';
 
-/** The resource manager emulator: Microsoft.Kusto (the cluster, its databases and principal assignments) and Microsoft.Insights (scheduled query rules, action groups). */
+/**
+ * The resource manager emulator: Microsoft.Kusto (the cluster, its databases, principal assignments and Event Hub data
+ * connections), Microsoft.EventHub (the seeded namespace, its event hubs and consumer groups) and Microsoft.Insights
+ * (scheduled query rules, action groups).
+ */
 export function armService(core: SandboxCore): ServiceModule {
   const router = new Router();
   router.get(CLUSTER_PATH, async (ctx) => {
@@ -37,6 +43,8 @@ export function armService(core: SandboxCore): ServiceModule {
   principalAssignmentRoutes(core, router);
   scheduledQueryRuleRoutes(core, router);
   actionGroupRoutes(core, router);
+  dataConnectionRoutes(core, router);
+  eventHubRoutes(core, router);
   return {
     name: 'arm',
     router,

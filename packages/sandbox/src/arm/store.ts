@@ -2,6 +2,7 @@ import type { SandboxIds, IdSource } from '../ids.js';
 import type { SwitchValues } from '../switches.js';
 import type { KqlEngine } from '../kql/engine.js';
 import { MonitorStore } from './monitor-store.js';
+import { EventHubStore } from './eventhub-store.js';
 
 export type ArmRole = 'Owner' | 'Contributor' | 'Reader' | 'Monitoring Contributor';
 
@@ -26,7 +27,7 @@ export interface ArmDatabase {
 export interface ArmOperation {
   id: string;
   name: string;
-  kind: 'DatabaseCreate' | 'DatabaseDelete';
+  kind: 'DatabaseCreate' | 'DatabaseDelete' | 'DataConnectionCreate' | 'DataConnectionDelete';
   startedAt: number;
   readyAt: number;
   apply?: () => void;
@@ -40,6 +41,8 @@ export class ArmStore {
   readonly operations = new Map<string, ArmOperation>();
   /** Microsoft.Insights: scheduled query rules and action groups in the alert resource group. */
   readonly monitor: MonitorStore;
+  /** Microsoft.EventHub's namespace and the cluster's Event Hub data connections. */
+  readonly eventHubs: EventHubStore;
 
   constructor(
     readonly ids: SandboxIds,
@@ -48,6 +51,8 @@ export class ArmStore {
     readonly kql: KqlEngine,
   ) {
     this.roleAssignments.push({ principalId: ids.serviceIdentity.objectId, role: 'Contributor', scope: ids.kqlClusterResourceId });
+    this.roleAssignments.push({ principalId: ids.serviceIdentity.objectId, role: 'Contributor', scope: ids.eventHubNamespaceId });
+    this.eventHubs = new EventHubStore(ids);
     this.roleAssignments.push({ principalId: ids.users[0]!.objectId, role: 'Owner', scope: `/subscriptions/${ids.subscriptionId}` });
     this.monitor = new MonitorStore(ids);
     this.roleAssignments.push({
@@ -99,6 +104,7 @@ export class ArmStore {
         provisioningState: Date.now() >= d.readyAt ? 'Succeeded' : 'Creating',
       })),
       monitor: this.monitor.view(),
+      ...this.eventHubs.view(),
     };
   }
 }

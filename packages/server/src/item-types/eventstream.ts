@@ -16,6 +16,7 @@ import { Column, Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 import { KqlDatabaseContent } from './kql-database.js';
 import { PLATFORM_REMOVAL } from '../provisioning/remove.js';
+import { eventstreamEventHubs } from './eventstream-event-hubs.js';
 
 type Destination = { name: string; type: string; properties: Record<string, unknown> };
 
@@ -114,6 +115,7 @@ export const eventstream: LiveItemType<'eventstream', typeof EventstreamContent>
   validate: validateEventstream,
   validatesAfter: ['kql-database', 'eventhouse', 'lakehouse'],
   edges: { from: ['feeds'], to: ['reads-from', 'triggers-on'] },
+  alternatives: [eventstreamEventHubs],
   dependsOn: (c) => [
     'database' in c.destination ? c.destination.database : 'lakehouse' in c.destination ? c.destination.lakehouse : undefined,
   ],

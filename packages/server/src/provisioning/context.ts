@@ -4,6 +4,7 @@ import type { BackingPipeline } from '../backends/http-pipeline.js';
 import type { DataPlatformClient } from '../backends/data-platform.js';
 import type { OneLakeClient } from '../backends/onelake.js';
 import type { KqlClient } from '../backends/kql.js';
+import type { EventHubsClient } from '../backends/event-hubs.js';
 import type { SearchClient } from '../backends/search.js';
 import type { ReportingClient } from '../backends/reporting.js';
 import type { MonitorClient } from '../backends/monitor.js';
@@ -18,6 +19,7 @@ export interface Backends {
   dataPlatform: DataPlatformClient;
   oneLake: OneLakeClient;
   kql: KqlClient;
+  eventHubs: EventHubsClient;
   search: SearchClient;
   reporting: ReportingClient;
   monitor: MonitorClient;

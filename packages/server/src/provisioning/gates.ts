@@ -18,6 +18,8 @@ export type GateName =
   | 'search-auth'
   | 'warehouse-not-configured'
   | 'warehouse-tsql-auth'
+  | 'eventhub-not-configured'
+  | 'eventhub-auth'
   | 'reporting-auth'
   | 'reporting-tenant-setting'
   | 'reporting-capacity'
@@ -154,6 +156,19 @@ export function gate(name: GateName, profile: CloudProfile, detail: GateDetail =
         reason: 'warehouse T-SQL not authorized',
         remediation: detail.sql ?? 'create the identity as a database user FROM EXTERNAL PROVIDER and add it to db_owner',
         link: `${portal}/#browse/Microsoft.Synapse%2Fworkspaces`,
+      };
+    case 'eventhub-not-configured':
+      return {
+        reason: 'Event Hubs namespace not configured',
+        remediation:
+          'set SVC_EVENTHUB_NAMESPACE to the resource manager id of the Event Hubs namespace eventstreams create their event hubs in (/subscriptions/{sub}/resourceGroups/{rg}/providers/Microsoft.EventHub/namespaces/{name})',
+        link: `${portal}/#browse/Microsoft.EventHub%2Fnamespaces`,
+      };
+    case 'eventhub-auth':
+      return {
+        reason: 'Event Hubs 401/403 from resource manager',
+        remediation: 'assign Azure Event Hubs Data Owner or Contributor on the Event Hubs namespace to the identity',
+        link: `${portal}/#browse/Microsoft.EventHub%2Fnamespaces`,
       };
     case 'reporting-auth':
       return {
