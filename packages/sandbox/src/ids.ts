@@ -64,6 +64,9 @@ export interface SandboxIds {
   /** The Synapse-style workspace and dedicated pool (a database of the TDS endpoint) the warehouse provisioner targets. */
   warehouseWorkspace: string;
   warehousePool: string;
+  /** The lake: a Data Lake Storage Gen2 account and its container (filesystem) the lakehouses' folders go in. */
+  lakeAccount: string;
+  lakeContainer: string;
   /** The console's app registration (OIDC sign-in with PKCE). */
   consoleApp: { appId: string; objectId: string; name: string; secret: string };
   servicePrincipals: ServicePrincipalIds[];
@@ -117,6 +120,8 @@ export function makeIds(seed: string, now = Date.now()): SandboxIds {
     searchQueryKey: stableHex(seed, 'search:query-key', 52).toUpperCase(),
     warehouseWorkspace: 'sandbox-synapse',
     warehousePool: 'sandboxpool',
+    lakeAccount: 'sandboxlake',
+    lakeContainer: 'lakehouses',
     consoleApp: {
       name: 'analytics-console',
       appId: u('app:console'),
