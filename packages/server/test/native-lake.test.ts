@@ -5,12 +5,13 @@ import assert from 'node:assert/strict';
 import { lakehouseLake } from '../src/item-types/lakehouse-lake.js';
 import { LakehouseContent } from '../src/item-types/lakehouse.js';
 import { loadCatalog } from '../src/catalog/load-catalog.js';
+import { bindContent } from '../src/install/runner.js';
 import { install, stepOf, workspace } from './install-helpers.js';
+import { targetOf } from './remove-helpers.js';
 import { APP, checkRequests, lakePaths, lakeService, serverlessDb } from './native-lake-helpers.js';
 
-const lakehouse = loadCatalog()
-  .apps.find((a) => a.id === APP)!
-  .items.find((i) => i.key === 'clinical-lakehouse')!;
+const catalogApp = loadCatalog().apps.find((a) => a.id === APP)!;
+const lakehouse = catalogApp.items.find((i) => i.key === 'clinical-lakehouse')!;
 const content = lakehouse.content as LakehouseContent;
 
 test('a lakehouse installs on the lake and the serverless pool, a warehouse reads it; a re-run is exists with nothing duplicated', async (t) => {
@@ -73,6 +74,13 @@ test('a lakehouse installs on the lake and the serverless pool, a warehouse read
     ['lake_csv'],
   );
 
+  // A semantic model binds to it as to a lakehouse's SQL endpoint: Sql.Database(<the pool>, <the database>).
+  const results = new Map(job.provision.steps.map((s: any) => [catalogApp.items[s.stepIndex]!.key, s.result]));
+  const model = catalogApp.items.find((i) => i.key === 'clinical-model')!;
+  const target = await targetOf(h, tenant);
+  const bound = JSON.stringify(bindContent(model.content, results as never, target, h.services.profile));
+  assert.ok(bound.includes(`Sql.Database(\\"${host},${port}\\", \\"${folder}\\")`), bound.slice(0, 2000));
+
   // Every lake and serverless request is one the backend declares and the published description (or reference) allows.
   const type = { ...lakehouseLake };
   await checkRequests(sb, since, [...type.calls(content), ...type.readCalls(content)]);
@@ -92,4 +100,14 @@ test('a lakehouse installs on the lake and the serverless pool, a warehouse read
       .map((p) => p.size);
   assert.deepEqual(size((await sb.admin.state()).lake), size(before.seed));
   assert.equal((await sb.admin.state()).sqlServerless.databases.filter((d) => d.name === folder).length, 1);
+});
+
+test('a storage 503 (ServerBusy) on a lake call is retried: the install creates the lakehouse all the same', async (t) => {
+  const { h, sandbox: sb, tenant } = await lakeService(t);
+  await sb.admin.addFault({ service: 'lake', method: 'PUT', status: 503, count: 1 });
+  const job = await install(h, tenant, APP, { workspaceId: await workspace(h, tenant) });
+  assert.equal(stepOf(job, 'lakehouse').result.status, 'created', JSON.stringify(stepOf(job, 'lakehouse').result));
+  const puts = (await sb.admin.requests({ service: 'lake' })).filter((r) => r.method === 'PUT');
+  assert.equal(puts[0]!.status, 503);
+  assert.equal(puts[1]!.path, puts[0]!.path, 'the refused call was sent again');
 });
