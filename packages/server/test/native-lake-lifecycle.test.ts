@@ -33,6 +33,9 @@ test('plan, drift and uninstall of a lakehouse on the lake: reads only until the
   const again = (await call(h, tenant, 'POST', `/api/apps/${APP}/plan`, 200, { workspaceId: ws })).plan;
   const item = again.items.find((i: any) => i.key === 'clinical-lakehouse');
   assert.equal(item.action, 'no-change', item.diff ?? JSON.stringify(item));
+  // The warehouse reading it (external tables over the lake's folder) is in step with its content too.
+  const wh = again.items.find((i: any) => i.key === 'popmgt-warehouse');
+  assert.equal(wh.action, 'no-change', wh.diff ?? JSON.stringify(wh));
 
   // Drift: in-sync, with reads only; then another client deletes a table folder: drifted, the diff names it.
   const drift = async () => {
