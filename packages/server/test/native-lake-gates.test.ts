@@ -3,7 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { GateError } from '../src/errors.js';
+import { loadCatalog } from '../src/catalog/load-catalog.js';
+import { lakehouseLake } from '../src/item-types/lakehouse-lake.js';
 import { install, OPERATOR, retryStep, stepOf, workspace } from './install-helpers.js';
+import { contextOf, targetOf } from './remove-helpers.js';
 import { call, followJob } from './lifecycle-helpers.js';
 import { APP, giveLake, lakePaths, lakeService, serverlessDb } from './native-lake-helpers.js';
 
@@ -86,4 +90,21 @@ test('two tenants on the same lake and pool: each lakehouse under its tenant pre
   assert.equal(await serverlessDb(sb, second.secondaryIds.lakeFolder), undefined);
   assert.deepEqual(await lakePaths(sb, first.secondaryIds.lakeFolder), before);
   assert.ok(await serverlessDb(sb, first.secondaryIds.lakeFolder));
+});
+
+test('gate serverless-sql-not-configured: no Synapse workspace and no SVC_SYNAPSE_SERVERLESS_SERVER; the lake alone is read', async (t) => {
+  const { h, sandbox: sb, tenant } = await lakeService(t);
+  const app = loadCatalog().apps.find((a) => a.id === APP)!;
+  const item = app.items.find((i) => i.key === 'clinical-lakehouse')!;
+  const target = { ...(await targetOf(h, tenant)), warehouseWorkspace: undefined, serverlessServer: undefined };
+  const since = (await sb.admin.requests()).at(-1)?.seq ?? 0;
+  await assert.rejects(
+    lakehouseLake.readLive(contextOf(h, app, item, target, new Map()) as never),
+    (e: GateError) => e instanceof GateError && e.gate.reason === 'Synapse serverless SQL pool not configured',
+  );
+  assert.deepEqual(
+    (await sb.admin.requests({ since })).filter((r) => r.service === 'sqlServerless'),
+    [],
+    'nothing was sent to a pool',
+  );
 });
