@@ -124,6 +124,14 @@ test('the serverless SQL pool: CREATE DATABASE, an external table over the lake 
     [2, 'c'],
   ]);
   assert.equal((await run(db, 'SELECT id FROM dbo.missing')).error?.number, 16562);
+  // Views: over an external table, and over OPENROWSET (a table function: nothing to bind at create).
+  for (const sql of [
+    'CREATE VIEW dbo.v_orders AS SELECT id, name FROM dbo.orders',
+    "CREATE VIEW dbo.v_files AS SELECT r.id FROM OPENROWSET(BULK 'Tables/orders/', DATA_SOURCE = 'lake', FORMAT = 'CSV', PARSER_VERSION = '2.0', HEADER_ROW = TRUE) AS r",
+    'DROP VIEW dbo.v_files',
+  ])
+    assert.equal((await run(db, sql)).error, undefined, sql);
+  assert.equal((await run(db, 'CREATE VIEW dbo.v_bad AS SELECT id FROM dbo.nothing')).error?.number, 208);
   assert.equal((await run(db, 'CREATE TABLE t (id int)')).error?.number, 40514);
   assert.equal((await run(db, "INSERT INTO dbo.orders VALUES (3, N'x')")).error?.number, 40514);
   assert.match(
