@@ -4,7 +4,18 @@ import type { SandboxCore } from '../core.js';
 import type { Reply, RequestContext } from '../http/context.js';
 import { Router } from '../http/router.js';
 import type { ServiceModule } from '../http/service-server.js';
-import { adls, createPath, dfsCaller, dfsModule, listed, notAuthorized, pathNotFound, readPath, removePath, updatePath } from '../onelake/dfs.js';
+import {
+  adls,
+  createPath,
+  dfsCaller,
+  dfsModule,
+  listed,
+  notAuthorized,
+  pathNotFound,
+  readPath,
+  removePath,
+  updatePath,
+} from '../onelake/dfs.js';
 import type { Filesystem, LakeAccount } from './store.js';
 
 /** A filesystem (container) name as storage takes it: 3-63 lowercase letters, digits and single inner hyphens. */
@@ -41,7 +52,11 @@ export function lakeService(core: SandboxCore): ServiceModule {
       // DFS `?resource=filesystem` and Blob `?restype=container` both create the container.
       const blob = ctx.query('restype') === 'container';
       if (!blob && ctx.query('resource') !== 'filesystem')
-        throw adls(400, 'InvalidQueryParameterValue', "Value for one of the query parameters specified in the request URI is invalid. (resource must be 'filesystem')");
+        throw adls(
+          400,
+          'InvalidQueryParameterValue',
+          "Value for one of the query parameters specified in the request URI is invalid. (resource must be 'filesystem')",
+        );
       if (fs)
         throw blob
           ? adls(409, 'ContainerAlreadyExists', 'The specified container already exists.')
@@ -61,11 +76,15 @@ export function lakeService(core: SandboxCore): ServiceModule {
     const tree = need(fs).tree;
     if (path) return readPath(ctx, tree.get(path));
     if (ctx.query('resource') !== 'filesystem')
-      throw adls(400, 'InvalidQueryParameterValue', "Value for one of the query parameters specified in the request URI is invalid. (resource must be 'filesystem')");
+      throw adls(
+        400,
+        'InvalidQueryParameterValue',
+        "Value for one of the query parameters specified in the request URI is invalid. (resource must be 'filesystem')",
+      );
     if (ctx.method === 'HEAD') return { status: 200 };
     const recursive = ctx.query('recursive');
     if (recursive !== 'true' && recursive !== 'false')
-      throw adls(400, 'MissingRequiredQueryParameter', 'A query parameter that\'s mandatory for this request is not specified. (recursive)');
+      throw adls(400, 'MissingRequiredQueryParameter', "A query parameter that's mandatory for this request is not specified. (recursive)");
     const dir = (ctx.query('directory') ?? '').replace(/^\/+|\/+$/g, '');
     if (dir && !tree.get(dir)?.isDirectory) throw pathNotFound();
     return { status: 200, body: { paths: listed(tree, dir, recursive === 'true') } };
@@ -74,7 +93,11 @@ export function lakeService(core: SandboxCore): ServiceModule {
     const { account, fsName, fs, path } = await open(core, ctx, true);
     if (path) return removePath(ctx, need(fs).tree, path);
     if (ctx.query('resource') !== 'filesystem' && ctx.query('restype') !== 'container')
-      throw adls(400, 'InvalidQueryParameterValue', "Value for one of the query parameters specified in the request URI is invalid. (resource must be 'filesystem')");
+      throw adls(
+        400,
+        'InvalidQueryParameterValue',
+        "Value for one of the query parameters specified in the request URI is invalid. (resource must be 'filesystem')",
+      );
     need(fs);
     account.filesystems.delete(fsName);
     return { status: 202 };

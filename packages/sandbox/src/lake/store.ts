@@ -43,7 +43,9 @@ export class LakeStore {
       account: a.name,
       filesystems: [...a.filesystems.values()].map((f) => ({
         name: f.name,
-        paths: [...f.tree.entries()].map(([p, e]) => ({ path: p, isDirectory: e.isDirectory, size: e.content?.length ?? 0 })).sort((x, y) => x.path.localeCompare(y.path)),
+        paths: [...f.tree.entries()]
+          .map(([p, e]) => ({ path: p, isDirectory: e.isDirectory, size: e.content?.length ?? 0 }))
+          .sort((x, y) => x.path.localeCompare(y.path)),
       })),
       roles: [...a.roles.entries()].map(([principalId, role]) => ({ principalId, role })),
     }));
