@@ -23,8 +23,8 @@ export async function giveLake(h: TestApp, tenantId: string, sb: Sandbox): Promi
  * A sandbox without the data platform and the service on it, the tenant holding the lake. The app's other items (its
  * semantic models and reports) are other backends': these tests read the lakehouse's and the warehouse's steps.
  */
-export async function lakeService(t: Parameters<typeof buildWithSandbox>[0], env: Record<string, string> = {}) {
-  const sb = await startSandbox({ dataPlatform: false });
+export async function lakeService(t: Parameters<typeof buildWithSandbox>[0], env: Record<string, string> = {}, dataPlatform = false) {
+  const sb = await startSandbox({ dataPlatform });
   t.after(() => sb.stop());
   const built = await buildWithSandbox(t, env, sb);
   await giveLake(built.h, built.tenant.tenantId, sb);

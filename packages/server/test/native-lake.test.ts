@@ -111,3 +111,14 @@ test('a storage 503 (ServerBusy) on a lake call is retried: the install creates 
   assert.equal(puts[0]!.status, 503);
   assert.equal(puts[1]!.path, puts[0]!.path, 'the refused call was sent again');
 });
+
+test('SVC_BACKEND_LAKEHOUSE=lake in a cloud with the data platform: the lakehouse goes to the lake all the same', async (t) => {
+  const { h, sandbox: sb, tenant } = await lakeService(t, { SVC_BACKEND_LAKEHOUSE: 'lake' }, true);
+  const job = await install(h, tenant, APP, { workspaceId: await workspace(h, tenant) });
+  const step = stepOf(job, 'lakehouse');
+  assert.deepEqual([step.result.status, step.result.backend], ['created', 'lake'], JSON.stringify(step.result));
+  assert.ok(await serverlessDb(sb, step.result.secondaryIds.lakeFolder));
+  const platform = (await sb.admin.state()).dataPlatform.workspaces.flatMap((w) => w.items);
+  assert.ok(!platform.some((i) => i.type === 'Lakehouse'), 'no lakehouse on the data platform');
+  assert.equal(stepOf(job, 'warehouse').result.status, 'created', JSON.stringify(stepOf(job, 'warehouse').result));
+});
