@@ -67,6 +67,8 @@ export interface SwitchValues {
   'reporting.maxConcurrentRenders': number;
   /** A job running longer than this fails (the real limit is 60 minutes). */
   'reporting.exportTimeoutMs': number;
+  /** Paths per page of a lake listing (the real service's default is 5000; small here, so clients that skip x-ms-continuation fail). */
+  'lake.pageSize': number;
 }
 
 export type SwitchName = keyof SwitchValues;
@@ -116,6 +118,7 @@ export function defaultSwitches(pageSize = 25): SwitchValues {
     'reporting.retryAfterSeconds': 1,
     'reporting.maxConcurrentRenders': 500,
     'reporting.exportTimeoutMs': 3_600_000,
+    'lake.pageSize': pageSize,
   };
 }
 
@@ -139,7 +142,10 @@ export function checkSwitch(values: SwitchValues, name: string, value: unknown):
   if (typeof current === 'number') {
     if (typeof value !== 'number' || !Number.isFinite(value)) return `${name} must be a number`;
     if (
-      (key === 'dataPlatform.pageSize' || key === 'reporting.maxConcurrentRenders' || key === 'dataPlatform.throttleWindowMs') &&
+      (key === 'dataPlatform.pageSize' ||
+        key === 'lake.pageSize' ||
+        key === 'reporting.maxConcurrentRenders' ||
+        key === 'dataPlatform.throttleWindowMs') &&
       !(Number.isInteger(value) && value >= 1)
     )
       return `${name} must be a positive integer`;

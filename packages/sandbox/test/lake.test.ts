@@ -60,6 +60,16 @@ test('the lake serves storage accounts path-style: directories, files (create, a
       ['lh/Tables/orders/part-0.csv', 'false'],
     ],
   );
+  // Paged: two paths a page, the next page named by x-ms-continuation, until a page names none.
+  await sb.admin.setSwitch('lake.pageSize', 2);
+  const pages: string[][] = [];
+  for (let next: string | null = ''; next !== null; ) {
+    const r = await dfs(`${fs}?resource=filesystem&recursive=true&directory=lh${next ? `&continuation=${encodeURIComponent(next)}` : ''}`);
+    pages.push((await r.json()).paths.map((p: any) => p.name));
+    next = r.headers.get('x-ms-continuation');
+  }
+  assert.deepEqual(pages, [['lh/Tables', 'lh/Tables/orders'], ['lh/Tables/orders/part-0.csv']]);
+  assert.equal((await dfs(`${fs}?resource=filesystem&recursive=true&continuation=bogus`)).status, 400);
   // The storage errors: an existing path with If-None-Match, a missing one, a missing filesystem, no version.
   const again = await fetch(`${fs}/lh/Tables/orders?resource=directory`, {
     method: 'PUT',

@@ -87,6 +87,8 @@ test('a lakehouse installs on the lake and the serverless pool, a warehouse read
 
   // Again, into another workspace: exists; the same paths, the seed files written once, no new database object.
   const before = { paths, db: JSON.stringify(await serverlessDb(sb, folder)), seed: (await sb.admin.state()).lake };
+  // Listed three paths a page this time: the folder's listing follows x-ms-continuation to its end.
+  await sb.admin.setSwitch('lake.pageSize', 3);
   const again = await install(h, tenant, APP, { workspaceId: await workspace(h, tenant) });
   assert.equal(stepOf(again, 'lakehouse').result.status, 'exists', JSON.stringify(stepOf(again, 'lakehouse').result));
   assert.deepEqual(stepOf(again, 'lakehouse').result.secondaryIds, step.result.secondaryIds);
@@ -100,6 +102,8 @@ test('a lakehouse installs on the lake and the serverless pool, a warehouse read
       .map((p) => p.size);
   assert.deepEqual(size((await sb.admin.state()).lake), size(before.seed));
   assert.equal((await sb.admin.state()).sqlServerless.databases.filter((d) => d.name === folder).length, 1);
+  const pages = (await sb.admin.requests({ service: 'lake' })).filter((r) => r.method === 'GET' && r.path.includes('continuation='));
+  assert.ok(pages.length > 0, 'the re-run read the listing page by page');
 });
 
 test('a storage 503 (ServerBusy) on a lake call is retried: the install creates the lakehouse all the same', async (t) => {

@@ -87,7 +87,30 @@ export function lakeService(core: SandboxCore): ServiceModule {
       throw adls(400, 'MissingRequiredQueryParameter', "A query parameter that's mandatory for this request is not specified. (recursive)");
     const dir = (ctx.query('directory') ?? '').replace(/^\/+|\/+$/g, '');
     if (dir && !tree.get(dir)?.isDirectory) throw pathNotFound();
-    return { status: 200, body: { paths: listed(tree, dir, recursive === 'true') } };
+    // Pages of maxResults (at most the service's page size), the next one named by x-ms-continuation.
+    const all = listed(tree, dir, recursive === 'true');
+    const token = ctx.query('continuation');
+    const start =
+      token === undefined
+        ? 0
+        : Number(
+            Buffer.from(token, 'base64url')
+              .toString('utf8')
+              .replace(/^page:/, '') || Number.NaN,
+          );
+    if (!Number.isInteger(start) || start < 0 || start > all.length)
+      throw adls(
+        400,
+        'InvalidQueryParameterValue',
+        'Value for one of the query parameters specified in the request URI is invalid. (continuation)',
+      );
+    const max = Math.min(Number(ctx.query('maxResults') ?? 5000) || 5000, core.switches['lake.pageSize']);
+    const end = start + max;
+    return {
+      status: 200,
+      body: { paths: all.slice(start, end) },
+      ...(end < all.length ? { headers: { 'x-ms-continuation': Buffer.from(`page:${end}`).toString('base64url') } } : {}),
+    };
   });
   router.delete(any, async (ctx): Promise<Reply> => {
     const { account, fsName, fs, path } = await open(core, ctx, true);
