@@ -126,3 +126,16 @@ test('SVC_BACKEND_LAKEHOUSE=lake in a cloud with the data platform: the lakehous
   assert.ok(!platform.some((i) => i.type === 'Lakehouse'), 'no lakehouse on the data platform');
   assert.equal(stepOf(job, 'warehouse').result.status, 'created', JSON.stringify(stepOf(job, 'warehouse').result));
 });
+
+test('a container that does not exist yet is created (PUT ?resource=filesystem) before the lakehouse folders', async (t) => {
+  const { h, sandbox: sb, tenant } = await lakeService(t);
+  const token = await sb.admin.token({ audience: 'storage' });
+  const container = `${sb.env.SVC_LAKE_DFS_URL}/${sb.env.SVC_LAKE_ACCOUNT}/${sb.env.SVC_LAKE_CONTAINER}`;
+  const headers = { authorization: `Bearer ${token}`, 'x-ms-version': '2025-01-05' };
+  assert.equal((await fetch(`${container}?resource=filesystem`, { method: 'DELETE', headers })).status, 202);
+  const since = (await sb.admin.requests()).at(-1)?.seq ?? 0;
+  const job = await install(h, tenant, APP, { workspaceId: await workspace(h, tenant) });
+  assert.equal(stepOf(job, 'lakehouse').result.status, 'created', JSON.stringify(stepOf(job, 'lakehouse').result));
+  assert.ok((await lakePaths(sb, stepOf(job, 'lakehouse').result.secondaryIds.lakeFolder)).includes('Tables/patients/part-00000.csv'));
+  await checkRequests(sb, since, lakehouseLake.calls(content));
+});

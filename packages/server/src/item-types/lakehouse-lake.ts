@@ -1,6 +1,7 @@
 import { isDirectory, type DfsFilesystem } from '../backends/dfs.js';
 import { lakeAccountName } from '../backends/lake.js';
 import { raiseGate } from '../backends/failures.js';
+import { BackingError } from '../backends/http-pipeline.js';
 import { GateError } from '../errors.js';
 import type { StepContext, TypedProvisionContext } from '../provisioning/context.js';
 import { gate } from '../provisioning/gates.js';
@@ -67,6 +68,18 @@ const bindings = (ctx: StepContext, home: LakeHome, sqlEndpoint: string, server:
   lakeFolder: home.folder,
 });
 
+/** Runs a path create; where the container itself is missing (404 FilesystemNotFound), creates it first and runs it again. */
+async function ensureContainer(ctx: StepContext, home: LakeHome, create: () => Promise<void>): Promise<void> {
+  try {
+    await create();
+  } catch (err) {
+    if (!(err instanceof BackingError && err.status === 404 && err.code === 'FilesystemNotFound')) throw err;
+    await home.fs.create();
+    ctx.log(`container ${home.container} created (it did not exist)`);
+    await create();
+  }
+}
+
 /** The folders, seed files, database and external tables, each created only when missing. */
 async function provisionLake(ctx: TypedProvisionContext<LakehouseContent>) {
   const home = homeOf(ctx);
@@ -76,7 +89,10 @@ async function provisionLake(ctx: TypedProvisionContext<LakehouseContent>) {
   for (const f of lakeFolders(ctx.content)) {
     const path = `${home.folder}/${f}`;
     if (have.has(path)) continue;
-    await lakeCall(ctx, home.fs.createDirectory(path));
+    await lakeCall(
+      ctx,
+      ensureContainer(ctx, home, () => home.fs.createDirectory(path)),
+    );
     created = true;
     ctx.log(`folder ${f} created`);
   }
@@ -174,6 +190,7 @@ export const lakehouseLake: LiveBackend<LakehouseContent> = {
     return [
       LIST,
       storage('PUT', '/{container}/{folder}/{path*}?resource=directory', { times: folders, when: 'missing' }),
+      storage('PUT', '/{container}?resource=filesystem', { when: 'missing' }),
       ...(seeded
         ? [
             storage('PUT', '/{container}/{folder}/{path*}?resource=file', { times: seeded, when: 'unseeded' }),
