@@ -73,6 +73,19 @@ test('a lakehouse installs on the lake and the serverless pool, a warehouse read
     pool.fileFormats.map((f) => f.name),
     ['lake_csv'],
   );
+  // Queried in the dedicated pool, the external table reads the lakehouse's seed file.
+  const dedicated = await openWarehouse(
+    h.services.profile,
+    h.services.backends.pipeline.credential,
+    sb.env.SVC_WAREHOUSE_SERVER!,
+    sb.ids.warehousePool,
+  );
+  const viaPool = await dedicated.batch(`SELECT ${patients.columns[0]!.name} FROM [PopHealthLake].[patients]`);
+  dedicated.close();
+  assert.deepEqual(
+    viaPool.rows.map((r) => r[0]),
+    patients.seedRows!.map((r) => r[0]),
+  );
 
   // A semantic model binds to it as to a lakehouse's SQL endpoint: Sql.Database(<the pool>, <the database>).
   const results = new Map(job.provision.steps.map((s: any) => [catalogApp.items[s.stepIndex]!.key, s.result]));

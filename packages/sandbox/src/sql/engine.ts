@@ -360,7 +360,9 @@ export class SqlEngine {
     if (!o || o.kind === 'constraint') throw sqlError.invalidObject(ref.written);
     if (o.kind === 'view') throw sqlError.unsupported(`querying views (the sandbox stores a view's definition; query its base tables)`);
     if (!this.can({ ...session, database: db.name }, db, 'read')) throw sqlError.objectPermission('SELECT', o.name, db.name, o.schema);
-    if (o.external && this.serverless && this.options.readLake)
+    // An external table over delimited text in the lake reads its files (as does any external table of a serverless pool).
+    const format = o.external && db.fileFormats.get(o.external.fileFormat.toLowerCase())?.type;
+    if (o.external && this.options.readLake && (this.serverless || format === 'DELIMITEDTEXT'))
       return { columns: o.columns, rows: externalRows(db, o, this.options.readLake) };
     return { columns: o.columns, rows: o.rows };
   }

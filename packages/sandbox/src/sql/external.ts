@@ -45,7 +45,7 @@ export function createExternal(db: SqlDatabase, s: Stmt & { t: 'createExternal' 
   }
   const type = (s.options.FORMAT_TYPE ?? '').toUpperCase();
   if (!FORMAT_TYPES.has(type)) throw badOption(type);
-  map.set(s.name.toLowerCase(), { id: newId(), name: s.name, type });
+  map.set(s.name.toLowerCase(), { id: newId(), name: s.name, type, options: s.options.FORMAT_OPTIONS });
 }
 
 /** CREATE EXTERNAL TABLE: its columns as declared, over a data source and file format that exist; no rows of its own. */
