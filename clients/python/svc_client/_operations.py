@@ -403,7 +403,7 @@ PaginatedReport = TypedDict("PaginatedReport", {
 
 PlanItemCallsItem = TypedDict("PlanItemCallsItem", {
     "command": NotRequired["str"],
-    "method": "Literal[\"GET\", \"PUT\", \"POST\", \"DELETE\", \"LOGIN\", \"BATCH\"]",
+    "method": "Literal[\"GET\", \"PUT\", \"POST\", \"PATCH\", \"DELETE\", \"LOGIN\", \"BATCH\"]",
     "path": "str",
     "service": "Literal[\"data-platform\", \"onelake\", \"arm\", \"kql\", \"search\", \"sql\", \"reporting\", \"synapse\", \"storage\"]",
     "times": NotRequired["int"],
@@ -713,7 +713,7 @@ GetAppResultEdgesItem = TypedDict("GetAppResultEdgesItem", {
 
 GetAppResultItemsItemCallsItem = TypedDict("GetAppResultItemsItemCallsItem", {
     "command": NotRequired["str"],
-    "method": "Literal[\"GET\", \"PUT\", \"POST\", \"DELETE\", \"LOGIN\", \"BATCH\"]",
+    "method": "Literal[\"GET\", \"PUT\", \"POST\", \"PATCH\", \"DELETE\", \"LOGIN\", \"BATCH\"]",
     "path": "str",
     "service": "Literal[\"data-platform\", \"onelake\", \"arm\", \"kql\", \"search\", \"sql\", \"reporting\", \"synapse\", \"storage\"]",
     "times": NotRequired["int"],

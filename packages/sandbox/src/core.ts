@@ -11,6 +11,7 @@ import { ArmStore } from './arm/store.js';
 import { KqlEngine } from './kql/engine.js';
 import { SearchStore } from './search/store.js';
 import { OneLakeStore } from './onelake/store.js';
+import { LakeStore } from './lake/store.js';
 import { ReportingStore } from './reporting/store.js';
 import { SynapseStore } from './synapse/store.js';
 import type { TdsServer } from './sql/index.js';
@@ -31,10 +32,15 @@ export class SandboxCore {
   kql!: KqlEngine;
   search!: SearchStore;
   oneLake!: OneLakeStore;
+  lake!: LakeStore;
   reporting!: ReportingStore;
   synapse!: SynapseStore;
   /** The TDS endpoint (its state lives in the server, which startSandbox attaches here). */
   sql?: TdsServer;
+  /** The Synapse workspace's serverless SQL pool (its own TDS endpoint). */
+  sqlServerless?: TdsServer;
+  /** Object ids of the serverless pool's admins (Synapse SQL Administrators): they log in as dbo. */
+  serverlessAdmins: string[] = [];
   readonly log = new RequestLog();
   faults!: Faults;
   latency: Partial<Record<ServiceName, number>> = {};
@@ -72,9 +78,15 @@ export class SandboxCore {
     this.arm = new ArmStore(this.ids, this.idSource, this.switches, this.kql);
     this.search = new SearchStore(this.ids);
     this.oneLake = new OneLakeStore();
+    this.lake = new LakeStore(this.ids);
     this.reporting = new ReportingStore(this.ids, this.idSource, this.switches, this.seed);
     this.synapse = new SynapseStore(this.ids, this.idSource);
     this.sql?.reset();
+    this.sqlServerless?.reset();
+    this.serverlessAdmins = [
+      ...this.ids.users.filter((u) => u.upn.startsWith('ada@')).map((u) => u.objectId),
+      this.ids.serviceIdentity.objectId,
+    ];
   }
 
   /** The KQL cluster's own audiences (its URI) besides the public Kusto resource. */

@@ -67,6 +67,9 @@ export interface SandboxIds {
   /** The Event Hubs namespace eventstreams' event hubs go in (Standard tier): its name and resource manager id. */
   eventHubNamespace: string;
   eventHubNamespaceId: string;
+  /** The lake: a Data Lake Storage Gen2 account and its container (filesystem) the lakehouses' folders go in. */
+  lakeAccount: string;
+  lakeContainer: string;
   /** The console's app registration (OIDC sign-in with PKCE). */
   consoleApp: { appId: string; objectId: string; name: string; secret: string };
   servicePrincipals: ServicePrincipalIds[];
@@ -123,6 +126,8 @@ export function makeIds(seed: string, now = Date.now()): SandboxIds {
     warehousePool: 'sandboxpool',
     eventHubNamespace,
     eventHubNamespaceId: `/subscriptions/${subscriptionId}/resourceGroups/${resourceGroup}/providers/Microsoft.EventHub/namespaces/${eventHubNamespace}`,
+    lakeAccount: 'sandboxlake',
+    lakeContainer: 'lakehouses',
     consoleApp: {
       name: 'analytics-console',
       appId: u('app:console'),

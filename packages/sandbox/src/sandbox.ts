@@ -9,6 +9,8 @@ import { armService } from './arm/index.js';
 import { kqlService } from './kql/index.js';
 import { searchService } from './search/index.js';
 import { oneLakeService } from './onelake/index.js';
+import { lakeService } from './lake/index.js';
+import { startServerlessEndpoint } from './sql/serverless-endpoint.js';
 import { graphService } from './graph/index.js';
 import { vaultService } from './vault/index.js';
 import { reportingService } from './reporting/index.js';
@@ -71,6 +73,11 @@ function environment(
     // The warehouse workspace's development endpoint (every workspace name reaches it) and its seeded Spark pool.
     SVC_SYNAPSE_DEV_URL: urls.synapse,
     SVC_SYNAPSE_SPARK_POOL: sparkPool,
+    // The lake (path-style, as Azurite serves accounts) and the Synapse workspace's serverless SQL pool.
+    SVC_LAKE_DFS_URL: urls.lake,
+    SVC_LAKE_ACCOUNT: ids.lakeAccount,
+    SVC_LAKE_CONTAINER: ids.lakeContainer,
+    SVC_SYNAPSE_SERVERLESS_SERVER: urls.sqlServerless,
     SVC_SANDBOX_ADMIN_URL: urls.admin,
   };
   if (!dataPlatform) {
@@ -106,13 +113,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     core.sql = await startSqlEndpoint(core, serverTls);
     const sql = core.sql;
     servers.push({ url: sql.url, close: () => sql.stop() });
-    const [identity, dataPlatform, arm, kql, search, oneLake, graph, vault, reporting, synapse, adminUrl, mi] = await Promise.all([
+    core.sqlServerless = await startServerlessEndpoint(core, serverTls);
+    const serverless = core.sqlServerless;
+    servers.push({ url: serverless.url, close: () => serverless.stop() });
+    const [identity, dataPlatform, arm, kql, search, oneLake, lake, graph, vault, reporting, synapse, adminUrl, mi] = await Promise.all([
       start(startService(identityService(core), hooks, core.host, serverTls)),
       start(startService(dataPlatformService(core), hooks, core.host, serverTls)),
       start(startService(armService(core), hooks, core.host, serverTls)),
       start(startService(kqlService(core), hooks, core.host, serverTls)),
       start(startService(searchService(core), hooks, core.host, serverTls)),
       start(startService(oneLakeService(core), hooks, core.host, serverTls)),
+      start(startService(lakeService(core), hooks, core.host, serverTls)),
       start(startService(graphService(core), hooks, core.host, serverTls)),
       start(startService(vaultService(core), hooks, core.host, serverTls)),
       start(startService(reportingService(core), hooks, core.host, serverTls)),
@@ -128,6 +139,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       kql,
       search,
       oneLake,
+      lake,
+      sqlServerless: serverless.address,
       graph,
       vault,
       reporting,

@@ -73,6 +73,8 @@ export interface SwitchValues {
   'synapse.retryAfterSeconds': number;
   /** Page size of every Synapse artifact list. */
   'synapse.pageSize': number;
+  /** Paths per page of a lake listing (the real service's default is 5000; small here, so clients that skip x-ms-continuation fail). */
+  'lake.pageSize': number;
 }
 
 export type SwitchName = keyof SwitchValues;
@@ -125,6 +127,7 @@ export function defaultSwitches(pageSize = 25): SwitchValues {
     'synapse.lroMs': 100,
     'synapse.retryAfterSeconds': 0,
     'synapse.pageSize': pageSize,
+    'lake.pageSize': pageSize,
   };
 }
 
@@ -150,6 +153,7 @@ export function checkSwitch(values: SwitchValues, name: string, value: unknown):
     if (
       (key === 'dataPlatform.pageSize' ||
         key === 'synapse.pageSize' ||
+        key === 'lake.pageSize' ||
         key === 'reporting.maxConcurrentRenders' ||
         key === 'dataPlatform.throttleWindowMs') &&
       !(Number.isInteger(value) && value >= 1)

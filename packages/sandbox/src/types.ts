@@ -1,5 +1,16 @@
 /** The emulated services, one loopback server each (the managed-identity endpoint logs as 'identity'; 'sql' is the TDS endpoint). */
-export type ServiceName = 'identity' | 'dataPlatform' | 'arm' | 'kql' | 'search' | 'oneLake' | 'sql' | 'reporting' | 'synapse';
+export type ServiceName =
+  | 'identity'
+  | 'dataPlatform'
+  | 'arm'
+  | 'kql'
+  | 'search'
+  | 'oneLake'
+  | 'sql'
+  | 'reporting'
+  | 'synapse'
+  | 'lake'
+  | 'sqlServerless';
 
 export const SERVICE_NAMES: readonly ServiceName[] = [
   'identity',
@@ -11,6 +22,8 @@ export const SERVICE_NAMES: readonly ServiceName[] = [
   'sql',
   'reporting',
   'synapse',
+  'lake',
+  'sqlServerless',
 ];
 
 export interface SandboxOptions {
@@ -47,6 +60,10 @@ export type SandboxUrls = {
   kql: string;
   search: string;
   oneLake: string;
+  /** The lake's storage accounts (Data Lake Storage Gen2), path-style: `<lake>/<account>/<filesystem>/<path>`. */
+  lake: string;
+  /** The Synapse workspace's serverless SQL pool (its own TDS endpoint) as host:port: the lakehouses' SQL endpoints without the data platform. */
+  sqlServerless: string;
   /** Graph-shaped application-credential API (addPassword/removePassword). */
   graph: string;
   /** Key Vault-shaped secret store. */
@@ -129,7 +146,7 @@ export interface LoggedBody {
 
 /** What grant()/revoke() name: a role of a principal on one of the services. */
 export interface Grant {
-  service: 'dataPlatform' | 'arm' | 'eventHubs' | 'kql' | 'search' | 'sql' | 'reporting' | 'synapse';
+  service: 'dataPlatform' | 'arm' | 'eventHubs' | 'kql' | 'search' | 'sql' | 'reporting' | 'synapse' | 'lake' | 'sqlServerless';
   /** dataPlatform: Admin|Member|Contributor|Viewer; arm: Owner|Contributor|Reader on the KQL cluster, or Monitoring Contributor on the alert resource group; eventHubs: Owner|Contributor|Reader on the Event Hubs namespace; kql: AllDatabasesAdmin|AllDatabasesViewer|AllDatabasesMonitor or a database role (Admin|User|Viewer|Ingestor|Monitor) with `database`; search: Search Service Contributor|Search Index Data Contributor|Search Index Data Reader; sql: a fixed database role (db_owner, db_ddladmin, db_datareader, db_datawriter, db_accessadmin, db_securityadmin) or `user` (a database user in no role); granting makes the principal a database user FROM EXTERNAL PROVIDER, revoking `user` drops the user, revoking a role leaves the user without it. */
   /** reporting: the same workspace roles as dataPlatform (a reporting group is the platform workspace). */
   /** synapse: a Synapse RBAC role on the workspace (Synapse Administrator|Synapse Contributor|Synapse Artifact Publisher|Synapse Artifact User). */

@@ -146,10 +146,12 @@ test('the admin HTTP API: faults, requests since a sequence number, state, grant
     'dataPlatform',
     'identity',
     'kql',
+    'lake',
     'oneLake',
     'reporting',
     'search',
     'sql',
+    'sqlServerless',
     'switches',
     'synapse',
   ]);

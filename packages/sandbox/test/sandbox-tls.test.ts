@@ -24,7 +24,8 @@ test('with tls every HTTP emulator answers https under a test CA the sandbox wri
   const server = new X509Certificate(fs.readFileSync(path.join(dir, 'tls', 'server.pem')));
   assert.ok(server.checkIssued(ca) && server.verify(ca.publicKey), 'the server certificate is signed by the CA');
   assert.equal(server.subjectAltName, 'DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1');
-  const { managedIdentity, sql, ...https } = sb.urls;
+  // The TDS endpoints (the warehouse's, the serverless pool's) are host:port; they offer TLS inside TDS.
+  const { managedIdentity, sql, sqlServerless, ...https } = sb.urls;
   assert.match(managedIdentity, /^http:\/\/127\.0\.0\.1:\d+$/, "the managed-identity endpoint stays http, as App Service's and IMDS are");
   for (const [name, url] of Object.entries(https)) {
     assert.match(url, /^https:\/\/127\.0\.0\.1:\d+$/, name);

@@ -38,6 +38,7 @@ import { serviceCredential, type TokenSource } from './backends/credential.js';
 import { BackingPipeline } from './backends/http-pipeline.js';
 import { DataPlatformClient } from './backends/data-platform.js';
 import { OneLakeClient } from './backends/onelake.js';
+import { LakeClient } from './backends/lake.js';
 import { KqlClient } from './backends/kql.js';
 import { EventHubsClient } from './backends/event-hubs.js';
 import { SearchClient } from './backends/search.js';
@@ -169,6 +170,7 @@ export async function buildApp(
     pipeline: p,
     dataPlatform: new DataPlatformClient(p, profile.dataPlatformApiUrl, profile.dataPlatformAudience, profile),
     oneLake: new OneLakeClient(p, profile.oneLakeUrl, profile.storageAudience),
+    lake: new LakeClient(p, profile),
     kql: new KqlClient(p, profile.armUrl, profile.armAudience, config.cloud.overrides.kqlAudience ?? ''),
     eventHubs: new EventHubsClient(p, profile.armUrl, profile.armAudience),
     search: new SearchClient(p, profile.searchAudience),

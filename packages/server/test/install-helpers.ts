@@ -70,20 +70,28 @@ function sandboxTargets(sb: Sandbox) {
       workspace: sb.env.SVC_WAREHOUSE_WORKSPACE,
       database: sb.env.SVC_WAREHOUSE_DEDICATED_POOL,
     },
+    // The lake: its account name, which the tenancy keeps as the account's DFS host (tenancy/resources.ts lakeAddressOf).
+    ...(sb.env.SVC_LAKE_ACCOUNT ? [{ kind: 'lake' as const, address: sb.env.SVC_LAKE_ACCOUNT, container: sb.env.SVC_LAKE_CONTAINER }] : []),
   ];
 }
+
+/** The key a target is kept under in the tenancy: the address's host; a lake's, its account's DFS host (commercial suffix). */
+const targetKey = (t: { kind: string; address: string }) =>
+  t.kind === 'lake' && !t.address.includes('.')
+    ? `${t.address}.dfs.core.windows.net`
+    : new URL(/^[a-z]+:\/\//.test(t.address) ? t.address : `https://${t.address}`).host;
 
 /** Takes the sandbox's resources from whichever tenant holds them (test files share a PostgreSQL store). */
 async function takeSandbox(h: TestApp, sb: Sandbox, what: { platformWorkspace: boolean }): Promise<void> {
   const drop = (kind: ResourceKind, resource: string) =>
     h.store.db.deleteFrom('tenant_resources').where('kind', '=', kind).where('resource', '=', resource.toLowerCase()).execute();
   if (what.platformWorkspace) await drop('platform-workspace', sb.ids.platformWorkspaceId);
-  for (const t of sandboxTargets(sb)) await drop(t.kind, new URL(/^[a-z]+:\/\//.test(t.address) ? t.address : `https://${t.address}`).host);
+  for (const t of sandboxTargets(sb)) await drop(t.kind, targetKey(t));
 }
 
 /**
  * Assigns the sandbox's platform workspace (unless told not to) and its shared-set targets (KQL cluster, search
- * service, warehouse) to the tenant, as an operator would.
+ * service, warehouse, lake) to the tenant, as an operator would.
  */
 export async function giveSandbox(h: TestApp, tenantId: string, sb: Sandbox, what = { platformWorkspace: true }): Promise<void> {
   await takeSandbox(h, sb, what);

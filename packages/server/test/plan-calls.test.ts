@@ -25,6 +25,9 @@ function services(sandbox: Sandbox): Record<string, { service: CallService; base
     sql: { service: 'sql', base: '' },
     reporting: { service: 'reporting', base: base(sandbox.env.SVC_BI_API_URL) },
     synapse: { service: 'synapse', base: base(sandbox.env.SVC_SYNAPSE_DEV_URL) },
+    // The lake is path-style in the sandbox: a call's path starts after the account (`{lake}` is the account's endpoint).
+    lake: { service: 'storage', base: `${base(sandbox.env.SVC_LAKE_DFS_URL)}/${sandbox.env.SVC_LAKE_ACCOUNT}` },
+    sqlServerless: { service: 'sql', base: '' },
   };
 }
 

@@ -1898,7 +1898,7 @@ export interface components {
                  * @description an HTTP method, or the T-SQL endpoint's LOGIN and BATCH
                  * @enum {string}
                  */
-                method: "GET" | "PUT" | "POST" | "DELETE" | "LOGIN" | "BATCH";
+                method: "GET" | "PUT" | "POST" | "PATCH" | "DELETE" | "LOGIN" | "BATCH";
                 /** @description relative to the service's address; {name} stands for one segment or value, {ws} is the platform workspace, {id} the item's live id */
                 path: string;
                 /**
@@ -6282,7 +6282,7 @@ export interface operations {
                                      * @description an HTTP method, or the T-SQL endpoint's LOGIN and BATCH
                                      * @enum {string}
                                      */
-                                    method: "GET" | "PUT" | "POST" | "DELETE" | "LOGIN" | "BATCH";
+                                    method: "GET" | "PUT" | "POST" | "PATCH" | "DELETE" | "LOGIN" | "BATCH";
                                     /** @description relative to the service's address; {name} stands for one segment or value, {ws} is the platform workspace, {id} the item's live id */
                                     path: string;
                                     /**

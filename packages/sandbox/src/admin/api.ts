@@ -20,6 +20,10 @@ export interface SandboxState {
   oneLake: { paths: ReturnType<SandboxCore['oneLake']['view']> };
   /** The TDS endpoint's databases: schemas, tables with row counts, views, constraints, users and their roles. */
   sql: SqlStateView;
+  /** The lake's storage accounts: filesystems with their paths, and the data roles on each account. */
+  lake: ReturnType<SandboxCore['lake']['view']>;
+  /** The serverless SQL pool's databases (external data sources, file formats, external tables, views). */
+  sqlServerless: SqlStateView;
   identity: { tenantId: string; principals: ReturnType<Directory['view']> };
   switches: SwitchValues;
 }
@@ -91,6 +95,8 @@ export class SandboxAdmin {
       synapse: c.synapse.view(),
       oneLake: { paths: c.oneLake.view() },
       sql: c.sql?.view() ?? { databases: [] },
+      lake: c.lake.view(),
+      sqlServerless: c.sqlServerless?.view() ?? { databases: [] },
       identity: { tenantId: c.ids.tenantId, principals: c.directory.view() },
       switches: { ...c.switches },
     };

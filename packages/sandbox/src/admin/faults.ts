@@ -26,7 +26,7 @@ export function checkFaultRule(rule: unknown): string | undefined {
   if (r.probability !== undefined && !(r.probability >= 0 && r.probability <= 1)) return 'probability must be between 0 and 1';
   if (r.count !== undefined && !(Number.isInteger(r.count) && r.count > 0)) return 'count must be a positive integer';
   if (r.delayMs !== undefined && !(r.delayMs >= 0)) return 'delayMs must be a non-negative number';
-  if (r.service === 'sql') {
+  if (r.service === 'sql' || r.service === 'sqlServerless') {
     if (r.method !== undefined && !['LOGIN', 'BATCH'].includes(String(r.method).toUpperCase()))
       return 'method of a sql fault must be LOGIN or BATCH';
     if (r.errorCode !== undefined && !/^\d{1,6}$/.test(String(r.errorCode)))

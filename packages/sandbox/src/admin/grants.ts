@@ -7,6 +7,8 @@ import type { ArmRole } from '../arm/store.js';
 import { SEARCH_ROLES, type SearchRole } from '../search/store.js';
 import { FIXED_ROLES } from '../sql/state.js';
 import { SYNAPSE_ROLES, type SynapseRole } from '../synapse/store.js';
+import { LAKE_ROLES, type LakeRole } from '../lake/store.js';
+import { SERVERLESS_ADMIN_ROLE } from '../sql/serverless-endpoint.js';
 
 /** An error of the admin API (400 unless said otherwise). */
 export class AdminError extends Error {
@@ -138,7 +140,24 @@ export function applyGrant(core: SandboxCore, g: Grant, add: boolean): { changed
       if (!add && i >= 0) list.splice(i, 1);
       return { changed: add ? i < 0 : i >= 0 };
     }
+    case 'lake': {
+      // A data role at the scope of the seeded account (or the one `database` names), as an Azure role assignment.
+      if (!LAKE_ROLES.includes(g.role as LakeRole)) throw new AdminError(`lake roles are ${LAKE_ROLES.join(', ')}`);
+      const account = core.lake.accounts.get(g.database ?? core.ids.lakeAccount);
+      if (!account) throw new AdminError(`unknown lake account '${g.database}'`, 404);
+      const current = account.roles.get(p.objectId);
+      if (add) account.roles.set(p.objectId, g.role as LakeRole);
+      else if (current === g.role) account.roles.delete(p.objectId);
+      return { changed: add ? current !== g.role : current === g.role };
+    }
+    case 'sqlServerless': {
+      if (g.role !== SERVERLESS_ADMIN_ROLE) throw new AdminError(`sqlServerless roles are ${SERVERLESS_ADMIN_ROLE}`);
+      const i = core.serverlessAdmins.indexOf(p.objectId);
+      if (add && i < 0) core.serverlessAdmins.push(p.objectId);
+      if (!add && i >= 0) core.serverlessAdmins.splice(i, 1);
+      return { changed: add ? i < 0 : i >= 0 };
+    }
     default:
-      throw new AdminError('service must be dataPlatform, reporting, arm, eventHubs, kql, search, sql or synapse');
+      throw new AdminError('service must be dataPlatform, reporting, arm, eventHubs, kql, search, sql, synapse, lake or sqlServerless');
   }
 }

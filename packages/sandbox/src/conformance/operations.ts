@@ -144,6 +144,8 @@ export function checkRequest(operation: Operation, req: HttpRequest): string[] {
       if (p.required && req.headers[p.name.toLowerCase()] === undefined) problems.push(`header ${p.name}: required`);
     } else if (p.in === 'body') {
       if (p.required && !req.hasBody) problems.push('body: required');
+      // A body described as a file (format: file, as storage's append) is bytes of any kind: nothing to parse.
+      else if (p.schema?.format === 'file' || p.schema?.format === 'binary') continue;
       else if (req.json !== undefined && p.schema) problems.push(...check(req.json, p.schema, file).map((e) => `body ${e}`));
       else if (
         req.hasBody &&

@@ -127,6 +127,21 @@ const code = (sql: string) =>
 const NAME = String.raw`(?:\[[^\]]+\]|[A-Za-z_#][\w$#]*)`;
 const THREE_PART = new RegExp(`(?:FROM|JOIN|INTO|UPDATE|TABLE|VIEW|REFERENCES|ON)\\s+(${NAME}\\.${NAME}\\.${NAME})`, 'i');
 
+/**
+ * A serverless SQL pool's batch (Learn, "Transact-SQL features supported in Azure Synapse SQL"): databases, external
+ * data sources without TYPE, file formats, external tables and views; no regular tables, no DML.
+ */
+export function serverlessRule(method: string, text: string | undefined): RuleMatch {
+  if (method === 'LOGIN') return { operation: 'LOGIN7 with FEDAUTH (serverless SQL pool)', problems: [] };
+  const sql = code(text ?? '');
+  const problems: string[] = [];
+  if (/\bCREATE\s+TABLE\b/i.test(sql)) problems.push('CREATE TABLE: a serverless SQL pool has external tables only');
+  if (/\b(INSERT|UPDATE|DELETE|MERGE)\s/i.test(sql) && !/\bCREATE\s+VIEW\b/i.test(sql))
+    problems.push('DML: a serverless SQL pool reads files; it has no DML');
+  if (/\bTYPE\s*=\s*HADOOP\b/i.test(sql)) problems.push("TYPE = HADOOP: a serverless SQL pool's data source names no TYPE");
+  return { operation: method === 'RPC' ? 'RPC request (serverless SQL pool)' : 'SQL batch (serverless SQL pool)', problems };
+}
+
 /** SQL over TDS (§4) in the Synapse dedicated-pool dialect (DESIGN.md, "Warehouse views"). */
 export function sqlRule(method: string, text: string | undefined): RuleMatch {
   if (method === 'LOGIN') return { operation: 'LOGIN7 with FEDAUTH', problems: [] };

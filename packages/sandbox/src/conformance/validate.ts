@@ -4,7 +4,7 @@
 import type { LoggedBody, RequestLogEntry } from '../types.js';
 import { checkDefinition, definitionParts } from './definitions.js';
 import { checkRequest, OperationIndex, type HttpRequest } from './operations.js';
-import { identityRule, kqlRule, sqlRule, type RuleMatch } from './reference-rules.js';
+import { identityRule, kqlRule, serverlessRule, sqlRule, type RuleMatch } from './reference-rules.js';
 import { specFiles } from './specs.js';
 
 export type Kind = 'described' | 'reference' | 'extension' | 'undescribed' | 'unmatched';
@@ -79,6 +79,7 @@ function index(service: string): OperationIndex[] {
         ),
       ),
     ],
+    lake: [new OperationIndex(specFiles('storage-dfs', /DataLakeStorage\.json$/))],
   };
   return indexes[service] ?? [];
 }
@@ -131,6 +132,7 @@ const fromRule = (r: RuleMatch | undefined, e: RequestLogEntry): Verdict =>
 /** The verdict on one logged request. */
 export function validate(e: RequestLogEntry): Verdict {
   if (e.service === 'sql') return { kind: 'reference', ...sqlRule(e.method, e.text), parts: 0 };
+  if (e.service === 'sqlServerless') return { kind: 'reference', ...serverlessRule(e.method, e.text), parts: 0 };
   const req = asRequest(e);
   const bare = e.path.split('?')[0]!;
   const ext = EXTENSIONS.find((x) => x.service === e.service && x.method.test(e.method) && x.path.test(bare));
@@ -139,7 +141,9 @@ export function validate(e: RequestLogEntry): Verdict {
   if (undescribed) return { kind: 'undescribed', operation: undescribed.name, problems: [], parts: 0 };
   if (e.service === 'kql') return fromRule(kqlRule(req), e);
   if (e.service === 'identity') return fromRule(identityRule(req), e);
-  const m = e.service === 'search' ? searchMatch(req) : index(e.service)[0]?.match(e.method, e.path);
+  // The lake is served path-style (`/<account>/<filesystem>/<path>`): the description's paths start at the filesystem.
+  const path = e.service === 'lake' ? e.path.replace(/^\/[^/?]+/, '') : e.path;
+  const m = e.service === 'search' ? searchMatch(req) : index(e.service)[0]?.match(e.method, path);
   if (!m) return { kind: 'unmatched', problems: [`no description for service ${e.service}`], parts: 0 };
   if ('missing' in m) {
     const why =
@@ -149,7 +153,7 @@ export function validate(e: RequestLogEntry): Verdict {
     return { kind: 'unmatched', problems: [why], parts: 0 };
   }
   const op = m.operation;
-  const problems = [...checkRequest(op, req), ...(e.service === 'oneLake' ? dfsVersionProblems(req) : [])];
+  const problems = [...checkRequest(op, req), ...(e.service === 'oneLake' || e.service === 'lake' ? dfsVersionProblems(req) : [])];
   if (e.service === 'dataPlatform') problems.push(...checkDefinition(req.json));
   if (e.body?.truncated) problems.push(`body: larger than the request log keeps (${e.body.size} bytes); not validated`);
   return {

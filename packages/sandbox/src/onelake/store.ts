@@ -1,14 +1,17 @@
-export interface PathEntry {
-  isDirectory: boolean;
-  lastModified: number;
-  content?: Buffer;
-}
+import { deletePath, listPaths, putPath, type PathEntry } from './tree.js';
+
+export type { PathEntry } from './tree.js';
 
 /** OneLake's folders and files, per (workspace, item). */
 export class OneLakeStore {
   private readonly roots = new Map<string, Map<string, PathEntry>>();
   /** The folders of soft-deleted items: in the recycle bin with their item, reachable by no path. */
   private readonly recycled = new Map<string, Map<string, PathEntry>>();
+
+  /** An item's paths, as the DFS handlers read and change them. */
+  tree(ws: string, item: string): Map<string, PathEntry> {
+    return this.root(ws, item);
+  }
 
   private root(ws: string, item: string): Map<string, PathEntry> {
     const key = `${ws}/${item}`;
@@ -30,22 +33,12 @@ export class OneLakeStore {
 
   /** Creates a path and its missing parent folders. */
   put(ws: string, item: string, path: string, entry: PathEntry): void {
-    const r = this.root(ws, item);
-    const segs = path.split('/');
-    for (let i = 1; i < segs.length; i++) {
-      const parent = segs.slice(0, i).join('/');
-      if (!r.has(parent)) r.set(parent, { isDirectory: true, lastModified: Date.now() });
-    }
-    r.set(path, entry);
+    putPath(this.root(ws, item), path, entry);
   }
 
   /** Removes a path (and everything under it when recursive); false if it had children and recursive is off. */
   delete(ws: string, item: string, path: string, recursive: boolean): boolean {
-    const r = this.root(ws, item);
-    const children = [...r.keys()].filter((k) => k.startsWith(`${path}/`));
-    if (children.length && !recursive) return false;
-    for (const k of [path, ...children]) r.delete(k);
-    return true;
+    return deletePath(this.root(ws, item), path, recursive);
   }
 
   /**
@@ -62,10 +55,7 @@ export class OneLakeStore {
 
   /** Paths under a folder ('' = item root), direct children unless recursive. */
   list(ws: string, item: string, dir: string, recursive: boolean): Array<[string, PathEntry]> {
-    const prefix = dir ? `${dir}/` : '';
-    return [...this.root(ws, item).entries()]
-      .filter(([k]) => k.startsWith(prefix) && k !== dir && (recursive || !k.slice(prefix.length).includes('/')))
-      .sort(([a], [b]) => a.localeCompare(b));
+    return listPaths(this.root(ws, item), dir, recursive);
   }
 
   /** Tables of a lakehouse: folders directly under Tables/ (Tables/<schema>/<table> when schema-enabled). */

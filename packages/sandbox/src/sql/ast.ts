@@ -51,6 +51,9 @@ export type DropKind = 'TABLE' | 'VIEW' | 'SCHEMA' | 'USER' | 'EXTERNAL TABLE' |
 export type Stmt =
   | { t: 'set' }
   | { t: 'createSchema'; name: string }
+  /** CREATE DATABASE / DROP DATABASE (a serverless SQL pool's databases; a dedicated pool is one database). */
+  | { t: 'createDatabase'; name: string }
+  | { t: 'dropDatabase'; name: string; ifExists: boolean }
   | { t: 'createTable'; name: Name; columns: ColumnDef[]; constraints: ConstraintDef[] }
   | { t: 'addConstraint'; table: Name; constraint: ConstraintDef }
   | { t: 'insert'; table: Name; columns?: string[]; values?: Expr[][]; select?: Select }

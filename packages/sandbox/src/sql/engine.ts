@@ -8,6 +8,7 @@ import { FIXED_ROLES, findObject, newId, resolveName, type ObjectRef, type SqlDa
 import { coerce } from './values.js';
 import { createExternal, createExternalTable } from './external.js';
 import { createView, drop } from './ddl.js';
+import { createDatabase, dropDatabase, externalRows, type ReadLake } from './serverless.js';
 
 /** Who runs a batch and where: the database user the login mapped to. */
 export interface Session {
@@ -34,7 +35,9 @@ export interface EngineOptions {
    * 'synapse-dedicated' (the default): a dedicated SQL pool's dialect — no CREATE OR ALTER, no FOREIGN KEY, no names in
    * another database, syntax errors as its parser's 103010. 'sql-server': SQL Server's grammar and 102/156.
    */
-  dialect?: 'synapse-dedicated' | 'sql-server';
+  dialect?: 'synapse-dedicated' | 'sql-server' | 'synapse-serverless';
+  /** A serverless pool's external tables read their files here when queried. */
+  readLake?: ReadLake;
 }
 
 export type Permission = 'ddl' | 'write' | 'read' | 'access' | 'security';
@@ -77,6 +80,11 @@ export class SqlEngine {
     return out;
   }
 
+  /** A serverless SQL pool: databases of its own, external tables over files, no regular tables or DML. */
+  get serverless(): boolean {
+    return this.options.dialect === 'synapse-serverless';
+  }
+
   private get pool(): boolean {
     return (this.options.dialect ?? 'synapse-dedicated') === 'synapse-dedicated';
   }
@@ -116,7 +124,12 @@ export class SqlEngine {
         if (db.schemas.has(s.name.toLowerCase())) throw sqlError.objectExists(s.name);
         db.schemas.set(s.name.toLowerCase(), { id: newId(), name: s.name, objects: new Map() });
         return void out.push({ t: 'done' });
+      case 'createDatabase':
+        return void createDatabase(this.state, session, s, out);
+      case 'dropDatabase':
+        return void dropDatabase(this.state, session, s, out);
       case 'createTable': {
+        if (this.serverless) throw sqlError.notInThisVersion('CREATE TABLE');
         const ref = this.ref(s.name, session);
         if (!this.can(session, db, 'ddl')) throw sqlError.createPermission('CREATE TABLE', db.name);
         const schema = db.schemas.get(ref.schema.toLowerCase());
@@ -142,12 +155,13 @@ export class SqlEngine {
         return void out.push({ t: 'done' });
       }
       case 'insert':
+        if (this.serverless) throw sqlError.notInThisVersion('INSERT');
         return void this.insert(session, db, s.table, s.columns, s.values, s.select, out);
       case 'createView':
         return void createView(this, session, db, s, out);
       case 'createExternal':
         if (!this.can(session, db, 'ddl')) throw sqlError.createPermission(`CREATE EXTERNAL ${s.kind}`, db.name);
-        createExternal(db, s);
+        createExternal(db, s, this.serverless);
         return void out.push({ t: 'done' });
       case 'createExternalTable':
         if (!this.can(session, db, 'ddl')) throw sqlError.createPermission('CREATE EXTERNAL TABLE', db.name);
@@ -333,10 +347,23 @@ export class SqlEngine {
     if (!db) throw sqlError.invalidObject(ref.written);
     const view = catalogView(db, ref.schema, ref.name);
     if (view) return view;
+    // sys.databases is server-wide: every database the server hosts, with its id.
+    if (`${ref.schema}.${ref.name}`.toLowerCase() === 'sys.databases')
+      return {
+        columns: [
+          { name: 'name', type: 'nvarchar', nullable: false },
+          { name: 'database_id', type: 'int', nullable: false },
+        ],
+        rows: [...this.state.databases.values()].map((d, i) => [d.name, i + 1]),
+      };
     const o = findObject(this.state, ref);
     if (!o || o.kind === 'constraint') throw sqlError.invalidObject(ref.written);
     if (o.kind === 'view') throw sqlError.unsupported(`querying views (the sandbox stores a view's definition; query its base tables)`);
     if (!this.can({ ...session, database: db.name }, db, 'read')) throw sqlError.objectPermission('SELECT', o.name, db.name, o.schema);
+    // An external table over delimited text in the lake reads its files (as does any external table of a serverless pool).
+    const format = o.external && db.fileFormats.get(o.external.fileFormat.toLowerCase())?.type;
+    if (o.external && this.options.readLake && (this.serverless || format === 'DELIMITEDTEXT'))
+      return { columns: o.columns, rows: externalRows(db, o, this.options.readLake) };
     return { columns: o.columns, rows: o.rows };
   }
 }

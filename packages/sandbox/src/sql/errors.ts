@@ -83,6 +83,14 @@ export const sqlError = {
       14,
       `Violation of PRIMARY KEY constraint '${constraint}'. Cannot insert duplicate key in object '${table}'. The duplicate key value is (${key}).`,
     ),
+  /** What a serverless SQL pool's engine lacks (regular tables and their DML: it reads files only). */
+  notInThisVersion: (what: string) => e(40514, 1, 16, `'${what}' is not supported in this version of SQL Server.`, true),
+  databaseExists: (name: string) => e(1801, 3, 16, `Database '${name}' already exists. Choose a different database name.`, true),
+  cannotDropDatabase: (name: string) =>
+    e(3701, 11, 14, `Cannot drop the database '${name}', because it does not exist or you do not have permission.`, true),
+  databaseInUse: (name: string) => e(3702, 3, 16, `Cannot drop database "${name}" because it is currently in use.`, true),
+  externalLocationMissing: (name: string) =>
+    e(16562, 1, 16, `External table '${name}' is not accessible because location does not exist or it is used by another process.`, true),
   unsupported: (what: string) => e(40000, 1, 16, `The sandbox SQL endpoint does not implement ${what}.`, true),
   loginFailed: () => e(18456, 1, 14, "Login failed for user '<token-identified principal>'."),
   cannotOpenDatabase: (db: string) => e(4060, 1, 11, `Cannot open database "${db}" requested by the login. The login failed.`),

@@ -3,6 +3,7 @@ import { createSecureContext } from 'node:tls';
 import type { ColumnDef } from './ast.js';
 import { TdsConnection, type ConnectionHost, type SqlFault, type SqlRequestEvent, type TokenClaims } from './connection.js';
 import { SqlEngine, type Session } from './engine.js';
+import type { ReadLake } from './serverless.js';
 import {
   FIXED_ROLES,
   lookup,
@@ -68,7 +69,9 @@ export interface TdsServerOptions {
   /** The server's Entra admins: they log in as dbo to any database (they run the remediation T-SQL). */
   admins?: string[];
   /** The T-SQL dialect: a Synapse dedicated SQL pool's (default) or SQL Server's. */
-  dialect?: 'synapse-dedicated' | 'sql-server';
+  dialect?: 'synapse-dedicated' | 'sql-server' | 'synapse-serverless';
+  /** A serverless pool's external tables read their files through this when queried. */
+  readLake?: ReadLake;
   /** Resolves CREATE USER [name] FROM EXTERNAL PROVIDER in the directory; absent: any name is accepted. */
   resolvePrincipal?: (name: string) => { objectId: string } | undefined;
   faults?: SqlFaultSource;
@@ -126,7 +129,7 @@ export async function startTdsServer(options: TdsServerOptions): Promise<TdsServ
     if (!state.databases.has(name.toLowerCase())) state.databases.set(name.toLowerCase(), newDatabase(name));
   };
   const attachedNames = new Set<string>();
-  const engine = new SqlEngine(state, { resolvePrincipal: options.resolvePrincipal, dialect: options.dialect });
+  const engine = new SqlEngine(state, { resolvePrincipal: options.resolvePrincipal, dialect: options.dialect, readLake: options.readLake });
   const serverName = options.serverName ?? 'sandbox-sql';
   let pausedUntil = 0;
   const logins: TdsServer['logins'] = [];

@@ -84,6 +84,11 @@ function create(c: Cursor, first: boolean): Stmt {
     if (c.acceptKw('AUTHORIZATION')) c.ident();
     return { t: 'createSchema', name };
   }
+  if (c.acceptKw('DATABASE')) {
+    const name = c.ident();
+    if (c.acceptKw('COLLATE')) c.ident();
+    return { t: 'createDatabase', name };
+  }
   if (c.acceptKw('TABLE')) return createTable(c);
   if (c.isKw('EXTERNAL')) return createExternal(c, column);
   if (c.isKw('OR') && c.isKw('ALTER', 1) && c.isKw('VIEW', 2)) {
@@ -255,6 +260,10 @@ function insert(c: Cursor): Stmt {
 
 function drop(c: Cursor): Stmt {
   c.expectKw('DROP');
+  if (c.acceptKw('DATABASE')) {
+    const ifExists = c.acceptKw('IF', 'EXISTS');
+    return { t: 'dropDatabase', ifExists, name: c.ident() };
+  }
   const external = c.acceptKw('EXTERNAL');
   const kinds: Array<[string[], DropKind]> = external
     ? [

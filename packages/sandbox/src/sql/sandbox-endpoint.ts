@@ -2,6 +2,7 @@ import type { SandboxCore } from '../core.js';
 import { AUDIENCES } from '../identity/resources.js';
 import type { ColumnDef } from './ast.js';
 import { startTdsServer, type AttachedDatabase, type TdsServer, type TokenClaims } from './index.js';
+import { readLake } from './serverless-endpoint.js';
 
 /** Spark/Delta primitive types → the SQL types a lakehouse's SQL endpoint shows for them. */
 function sqlColumn(field: { name?: unknown; type?: unknown; nullable?: unknown }): ColumnDef | undefined {
@@ -103,6 +104,8 @@ export function startSqlEndpoint(core: SandboxCore, tls?: { key: string; cert: s
     faults: { match: (service, method, path) => core.faults.match(service, method, path) },
     latencyMs: () => core.latency.sql ?? 0,
     attached: () => lakehouseEndpoints(core),
+    // External tables over delimited text in the lake (a lakehouse on the lake) read its files; Parquet ones hold no rows.
+    readLake: (url) => readLake(core, url),
     onRequest: (e) => {
       const path =
         e.method === 'LOGIN' ? `/${e.database}` : `/${e.database}/${e.method === 'RPC' ? 'rpc' : 'batch'}/${e.text.slice(0, 200)}`;

@@ -60,6 +60,8 @@ export interface SqlExternal {
   type: string;
   /** LOCATION of a data source. */
   location?: string;
+  /** FORMAT_OPTIONS of a file format, as written ('(FIELD_TERMINATOR = ',', FIRST_ROW = 2)'). */
+  options?: string;
 }
 
 export interface SqlDatabase {

@@ -78,7 +78,18 @@ export function bindView(body: string, columnsOf: ColumnsOf): string[] {
       j += 2;
       nameTokens.add(j);
     }
-    if (op(toks[j + 1], '(')) continue;
+    if (op(toks[j + 1], '(')) {
+      // A table function (a serverless pool's OPENROWSET(…) AS r): its columns are the files', not bound at create.
+      let depth = 0;
+      let k = j + 1;
+      for (; k < toks.length; k++) {
+        if (op(toks[k], '(')) depth++;
+        if (op(toks[k], ')') && --depth === 0) break;
+      }
+      const alias = word(toks[k + 1], 'AS') ? toks[k + 2] : toks[k + 1];
+      if (ident(alias) && !KEYWORDS.has(alias!.v.toUpperCase())) scopes.set(alias!.v.toLowerCase(), 'open');
+      continue;
+    }
     const own = scopes.get(parts[0]!.toLowerCase());
     const columns = parts.length === 1 && own === 'open' ? 'open' : (columnsOf(parts) ?? 'open');
     scopes.set(parts[parts.length - 1]!.toLowerCase(), columns);

@@ -1,31 +1,18 @@
-import type { BackingPipeline, BackingResponse } from './http-pipeline.js';
+import type { BackingPipeline } from './http-pipeline.js';
 import { backingPath } from './http-pipeline.js';
+import { DFS_API_VERSION, DfsFilesystem, type DfsPath } from './dfs.js';
 
-/**
- * The storage API version every OneLake call names (x-ms-version): storage refuses an Entra-authorised call without
- * one (400 MissingRequiredHeader). A documented Data Lake Storage version (specs/storage-dfs/.../stable/2025-01-05).
- */
-export const ONELAKE_API_VERSION = '2025-01-05';
+/** The storage API version every OneLake call names (x-ms-version); the DFS client's (backends/dfs.ts). */
+export const ONELAKE_API_VERSION = DFS_API_VERSION;
 
-/** A path as a DFS listing answers it (the service sends isDirectory and contentLength as strings). */
-export interface OneLakePath {
-  name: string;
-  isDirectory?: boolean | string;
-  contentLength?: number | string;
-  lastModified?: string;
-  etag?: string;
-}
-
-/** A path below a workspace ('item/Tables/orders'), each segment checked and encoded by backingPath. */
-const segments = (path: string) =>
-  path
-    .split('/')
-    .map((s) => backingPath`/${s}`)
-    .join('');
+/** A path as a OneLake listing answers it. */
+export type OneLakePath = DfsPath;
+export { isDirectory } from './dfs.js';
 
 /**
  * OneLake's DFS endpoint (the ADLS Gen2 path API), where a workspace is the filesystem and an item its top folder:
- * directory create, path listing and file read, as the lakehouse provisioner and the identity probes use them.
+ * directory create, path listing and file read, as the lakehouse provisioner and the identity probes use them. The
+ * calls are the shared DFS client's (backends/dfs.ts), which the lake's storage accounts use too.
  */
 export class OneLakeClient {
   constructor(
@@ -44,41 +31,24 @@ export class OneLakeClient {
     return new OneLakeClient(pipeline, this.baseUrl, this.audience);
   }
 
-  private send(method: string, url: string, accept?: number[]): Promise<BackingResponse> {
-    return this.pipeline.send({
-      service: 'storage',
-      method,
-      url,
-      audience: this.audience,
-      headers: { 'x-ms-version': ONELAKE_API_VERSION },
-      ...(accept ? { accept } : {}),
-    });
+  /** A workspace as a DFS filesystem. */
+  private fs(workspaceId: string): DfsFilesystem {
+    return new DfsFilesystem(this.pipeline, `${this.baseUrl}${backingPath`/${workspaceId}`}`, this.audience);
   }
 
   /** Creates a directory (and its missing parents) under an item; an existing one is fine (201 again, or 409 PathAlreadyExists). */
   async createDirectory(workspaceId: string, itemId: string, path: string): Promise<void> {
-    await this.send('PUT', `${this.baseUrl}${backingPath`/${workspaceId}/${itemId}`}${segments(path)}?resource=directory`, [409]);
+    // The item's folder as the base: its id is one encoded segment, whatever it holds.
+    await new DfsFilesystem(this.pipeline, `${this.baseUrl}${backingPath`/${workspaceId}/${itemId}`}`, this.audience).createDirectory(path);
   }
 
   /** The paths under a folder of the workspace ('item/Tables/orders'), across pages (x-ms-continuation). */
   async listPaths(workspaceId: string, directory: string, recursive: boolean): Promise<OneLakePath[]> {
-    segments(directory); // refuses an empty, '.' or '..' segment before anything is sent
-    const out: OneLakePath[] = [];
-    let continuation: string | undefined;
-    do {
-      const query = `resource=filesystem&recursive=${recursive}&directory=${encodeURIComponent(directory)}${continuation ? `&continuation=${encodeURIComponent(continuation)}` : ''}`;
-      const res = await this.send('GET', `${this.baseUrl}${backingPath`/${workspaceId}`}?${query}`);
-      out.push(...(res.json<{ paths?: OneLakePath[] }>().paths ?? []));
-      continuation = res.headers.get('x-ms-continuation') ?? undefined;
-    } while (continuation);
-    return out;
+    return this.fs(workspaceId).list(directory, recursive);
   }
 
   /** A file's content as text; `path` is its name as a listing gives it ('item/Tables/orders/part-0.csv'). */
   async readText(workspaceId: string, path: string): Promise<string> {
-    return (await this.send('GET', `${this.baseUrl}${backingPath`/${workspaceId}`}${segments(path)}`)).text;
+    return this.fs(workspaceId).readText(path);
   }
 }
-
-/** True when a listed path is a directory. */
-export const isDirectory = (p: OneLakePath) => p.isDirectory === true || p.isDirectory === 'true';

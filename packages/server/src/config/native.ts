@@ -17,6 +17,10 @@ export const NATIVE = {
     meaning:
       'resource manager id of the resource group (`/subscriptions/{sub}/resourceGroups/{rg}`) activator rules and their action groups go in; the service identity holds Monitoring Contributor on it (absent: the "activator alerts not configured" gate)',
   }),
+  serverlessServer: text('SVC_SYNAPSE_SERVERLESS_SERVER', {
+    meaning:
+      "the Synapse workspace's serverless SQL pool (T-SQL host[:port]) lakehouses get their SQL endpoint on (absent: `<SVC_WAREHOUSE_WORKSPACE>-ondemand.sql.azuresynapse.net` of the cloud)",
+  }),
   alertScope: text('SVC_ALERT_SCOPE', {
     meaning:
       'resource manager id of the Log Analytics workspace activator rules are scoped to: their log search alert reads the KQL table with an `adx()` cross-service query from it (absent: the "activator alerts not configured" gate)',

@@ -26,7 +26,7 @@ export const CALL_CONDITIONS = {
 export type CallCondition = keyof typeof CALL_CONDITIONS;
 
 /** The methods of the calls: HTTP's, and the T-SQL endpoint's sign-in and batch. */
-export const CALL_METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'LOGIN', 'BATCH'] as const;
+export const CALL_METHODS = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE', 'LOGIN', 'BATCH'] as const;
 export type CallMethod = (typeof CALL_METHODS)[number];
 
 /**

@@ -9,6 +9,7 @@ import { ensurePlatformItem, platformItemCalls, type PlatformKind } from '../pro
 import { Column, Name, Row } from './content-parts.js';
 import type { LiveItemType, LiveState } from './descriptor.js';
 import { PLATFORM_REMOVAL } from '../provisioning/remove.js';
+import { lakehouseLake } from './lakehouse-lake.js';
 
 /** A lakehouse table: its folder, Spark columns and seed rows. */
 export const LakehouseTable = Type.Object({
@@ -88,6 +89,8 @@ export const lakehouse: LiveItemType<'lakehouse', typeof LakehouseContent> = {
   backing: 'data-platform',
   ...PLATFORM_REMOVAL,
   holdsData: true,
+  // Without the data platform: folders in the lake and a database on the Synapse serverless SQL pool (issue 20).
+  alternatives: [lakehouseLake],
   content: LakehouseContent,
   nameRule: { pattern: /^[A-Za-z][A-Za-z0-9_]*$/, rule: "may use only letters, digits and _ (the data platform rejects '-')" },
   validate: validateLakehouse,

@@ -27,7 +27,17 @@ export function lakeSources(ctx: TypedProvisionContext<WarehouseContent>): LakeS
       if (!table) throw new Error(`source '${name}' names table '${t}', which lakehouse '${s.lakehouse}' does not declare`);
       return table;
     });
-    const workspaceId = step.secondaryIds?.platformWorkspaceId ?? ctx.target.platformWorkspaceId!;
+    const ids = step.secondaryIds ?? {};
+    // A lakehouse on the lake (issue 20) names its storage account, container and folder; its tables are CSV files.
+    if (ids.lakeFolder && ids.lakeHost && ids.lakeContainer)
+      return [
+        {
+          schema: externalSchema(item.displayName, s.schema),
+          location: { host: ids.lakeHost, workspaceId: ids.lakeContainer, itemId: ids.lakeFolder, format: 'csv' as const },
+          tables,
+        },
+      ];
+    const workspaceId = ids.platformWorkspaceId ?? ctx.target.platformWorkspaceId!;
     return [{ schema: externalSchema(item.displayName, s.schema), location: { host, workspaceId, itemId: step.resourceId }, tables }];
   });
 }
@@ -55,11 +65,8 @@ export async function provisionExternal(
     ctx.log(`${what} ${exists ? 'exists' : 'created'}`);
   };
   for (const d of plan.dataSources) await ensure(have.has(`source:${d.name.toLowerCase()}`), d.sql, `external data source ${d.name}`);
-  await ensure(
-    have.has(`format:${plan.fileFormat.name.toLowerCase()}`),
-    plan.fileFormat.sql,
-    `external file format ${plan.fileFormat.name} (Parquet)`,
-  );
+  for (const f of plan.fileFormats)
+    await ensure(have.has(`format:${f.name.toLowerCase()}`), f.sql, `external file format ${f.name} (${f.what})`);
   for (const schema of plan.schemas)
     await ensure(schemas.has(schema.toLowerCase()), guardedBatch(classifyDdl(`CREATE SCHEMA ${quoteName(schema)}`)), `schema ${schema}`);
   for (const t of plan.tables) await ensure(existing.has(key(t.schema, t.name)), t.sql, `external table ${t.schema}.${t.name}`);

@@ -135,8 +135,8 @@ export const warehouse: LiveItemType<'warehouse', typeof WarehouseContent> = {
     ...(lakeTables(c)
       ? [
           batch('SELECT … FROM sys.external_data_sources UNION ALL … sys.external_file_formats'),
-          batch('CREATE EXTERNAL DATA SOURCE (OneLake, per workspace)', undefined, 'missing'),
-          batch('CREATE EXTERNAL FILE FORMAT (Parquet)', undefined, 'missing'),
+          batch("CREATE EXTERNAL DATA SOURCE (OneLake per workspace, or the lake's container)", undefined, 'missing'),
+          batch('CREATE EXTERNAL FILE FORMAT (Parquet, or delimited text for a lakehouse on the lake)', undefined, 'missing'),
           batch("CREATE SCHEMA for the lakehouse's external tables", undefined, 'missing'),
           batch('CREATE EXTERNAL TABLE (a lakehouse source table)', lakeTables(c), 'missing'),
         ]

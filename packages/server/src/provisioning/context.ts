@@ -3,6 +3,7 @@ import type { CloudProfile } from '../cloud/profiles.js';
 import type { BackingPipeline } from '../backends/http-pipeline.js';
 import type { DataPlatformClient } from '../backends/data-platform.js';
 import type { OneLakeClient } from '../backends/onelake.js';
+import type { LakeClient } from '../backends/lake.js';
 import type { KqlClient } from '../backends/kql.js';
 import type { EventHubsClient } from '../backends/event-hubs.js';
 import type { SearchClient } from '../backends/search.js';
@@ -18,6 +19,8 @@ export interface Backends {
   pipeline: BackingPipeline;
   dataPlatform: DataPlatformClient;
   oneLake: OneLakeClient;
+  /** The lake's storage accounts (Data Lake Storage Gen2): the lakehouses of a cloud without the data platform. */
+  lake: LakeClient;
   kql: KqlClient;
   eventHubs: EventHubsClient;
   search: SearchClient;

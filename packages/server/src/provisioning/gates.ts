@@ -26,7 +26,11 @@ export type GateName =
   | 'alert-not-configured'
   | 'monitor-auth'
   | 'synapse-not-configured'
-  | 'synapse-auth';
+  | 'synapse-auth'
+  | 'lake-not-configured'
+  | 'lake-auth'
+  | 'serverless-sql-not-configured'
+  | 'serverless-sql-auth';
 
 /** The SVC_* settings serve the default tenant; another tenant's resources are assigned by the deployment operator. */
 const OTHER_TENANTS = '; in a tenant other than the default one, the deployment operator assigns it (POST /api/operator/tenants/{tenantId}';
@@ -169,6 +173,31 @@ export function gate(name: GateName, profile: CloudProfile, detail: GateDetail =
         reason: 'Event Hubs 401/403 from resource manager',
         remediation: 'assign Azure Event Hubs Data Owner or Contributor on the Event Hubs namespace to the identity',
         link: `${portal}/#browse/Microsoft.EventHub%2Fnamespaces`,
+      };
+    case 'lake-not-configured':
+      return {
+        reason: 'lake storage account not configured',
+        remediation: `set SVC_LAKE_ACCOUNT (a Data Lake Storage Gen2 account: hierarchical namespace on) and SVC_LAKE_CONTAINER${OTHER_TENANTS}/targets, kind lake with its container)`,
+        link: `${portal}/#browse/Microsoft.Storage%2FStorageAccounts`,
+      };
+    case 'lake-auth':
+      return {
+        reason: 'lake storage 401/403',
+        remediation: 'assign Storage Blob Data Contributor on the storage account to the service identity',
+        link: `${portal}/#browse/Microsoft.Storage%2FStorageAccounts`,
+      };
+    case 'serverless-sql-not-configured':
+      return {
+        reason: 'Synapse serverless SQL pool not configured',
+        remediation: `set SVC_WAREHOUSE_WORKSPACE (the Synapse workspace, whose serverless pool is <workspace>-ondemand) or SVC_SYNAPSE_SERVERLESS_SERVER${OTHER_TENANTS}/targets, kind warehouse with its workspace)`,
+        link: `${portal}/#browse/Microsoft.Synapse%2Fworkspaces`,
+      };
+    case 'serverless-sql-auth':
+      return {
+        reason: 'Synapse serverless SQL pool T-SQL not authorized',
+        remediation:
+          "assign the Synapse SQL Administrator role on the Synapse workspace to the service identity (Synapse Studio, Manage, Access control): it creates the lakehouses' databases on the serverless SQL pool",
+        link: profile.synapseStudioUrl,
       };
     case 'reporting-auth':
       return {

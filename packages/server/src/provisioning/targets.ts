@@ -1,5 +1,5 @@
 import type { CloudProfile } from '../cloud/profiles.js';
-import type { SharedSet } from '../tenancy/shared-set.js';
+import type { NativeHosts, SharedSet } from '../tenancy/shared-set.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 import type { Mode, TargetOverrides } from '../install/types.js';
 
@@ -16,7 +16,14 @@ export interface ResolvedTarget extends SharedSet {
   kqlLocation: string;
 }
 
-const NATIVE_FIELDS = ['sparkPool', 'eventHubNamespace', 'alertResourceGroup', 'alertScope'] as const;
+/** The Azure-native settings a target carries from the shared set (tenancy/shared-set.ts NativeHosts). */
+const NATIVE_FIELDS = [
+  'sparkPool',
+  'eventHubNamespace',
+  'alertResourceGroup',
+  'alertScope',
+  'serverlessServer',
+] as const satisfies ReadonlyArray<keyof NativeHosts>;
 
 /** Resolves the install's target (a plain record: it is stored in the job and shown in the report). */
 export function resolveTarget(profile: CloudProfile, shared: SharedSet, mode: Mode, overrides?: TargetOverrides | null): ResolvedTarget {
@@ -35,7 +42,7 @@ export function resolveTarget(profile: CloudProfile, shared: SharedSet, mode: Mo
     warehouseDatabase: shared.warehouseDatabase,
     lakeAccount: shared.lakeAccount,
     lakeContainer: shared.lakeContainer,
-    // The deployment's Azure-native services (config/native.ts), the same in every mode; only those that are set.
+    // The deployment's Azure-native services (config/native.ts), the same for every tenant: only those set.
     ...Object.fromEntries(NATIVE_FIELDS.filter((k) => shared[k] !== undefined).map((k) => [k, shared[k]])),
   };
   if (mode === 'shared' || !overrides) return base;

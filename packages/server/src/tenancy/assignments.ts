@@ -6,6 +6,7 @@ import { ConflictError, InputError, NotFoundError } from '../errors.js';
 import type { Db } from '../store/db.js';
 import {
   addressOf,
+  lakeAddressOf,
   KIND_NAMES,
   platformWorkspaceKey,
   TARGET_KINDS,
@@ -141,7 +142,7 @@ export class ResourceAssignments {
 
   /** Assigns an install target; its address must be under the cloud's suffixes, and a warehouse names its workspace and pool. */
   assignTarget(operator: Caller, tenantId: string, input: TargetInput) {
-    const { url, key } = addressOf(this.profile, input.address, 'address');
+    const { url, key } = (input.kind === 'lake' ? lakeAddressOf : addressOf)(this.profile, input.address, 'address');
     if (input.kind === 'warehouse' && (!input.workspace || !input.database)) {
       throw new InputError(
         'body/workspace and body/database (the Synapse workspace and its dedicated pool) are required for a warehouse',

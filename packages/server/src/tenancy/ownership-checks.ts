@@ -4,7 +4,15 @@ import type { CloudProfile } from '../cloud/profiles.js';
 import { NotFoundError } from '../errors.js';
 import type { TargetOverrides } from '../install/types.js';
 import type { Db } from '../store/db.js';
-import { addressOf, KIND_NAMES, platformWorkspaceKey, type ResourceKind, type TargetKind, type TargetSettings } from './resources.js';
+import {
+  addressOf,
+  lakeAddressOf,
+  KIND_NAMES,
+  platformWorkspaceKey,
+  type ResourceKind,
+  type TargetKind,
+  type TargetSettings,
+} from './resources.js';
 import type { SharedSets } from './shared-set.js';
 
 /** The targetOverrides fields that name a resource the tenant must hold. */
@@ -71,7 +79,12 @@ export class OwnershipChecks {
       overrides.warehouseServer ??
         (overrides.warehouseWorkspace ? this.sharedSets.warehouseServerOf(overrides.warehouseWorkspace) : undefined),
     );
-    address('lakeAccount', 'lake', overrides.lakeAccount);
+    if (overrides.lakeAccount)
+      checks.push({
+        field: 'lakeAccount',
+        kind: 'lake',
+        key: lakeAddressOf(this.profile, overrides.lakeAccount, 'targetOverrides.lakeAccount').key,
+      });
     const rows = checks.length
       ? await this.db
           .selectFrom('tenant_resources')

@@ -81,6 +81,16 @@ export function addressOf(profile: CloudProfile, value: string, field: string): 
   return { url: u.origin, key: u.host.toLowerCase() };
 }
 
+/**
+ * A lake's address: a storage account name (`contosolake`), which is its DFS host in the cloud
+ * (`contosolake.dfs.core.usgovcloudapi.net`, reached path-style where SVC_LAKE_DFS_URL is set), or that host itself.
+ */
+export function lakeAddressOf(profile: CloudProfile, value: string, field: string): { url: string; key: string } {
+  if (!/^[a-z0-9]{3,24}$/.test(value)) return addressOf(profile, value, field);
+  const host = `${value}.dfs${profile.storageSuffix}`;
+  return { url: `https://${host}`, key: host };
+}
+
 /** Names as the backing services accept them, checked before they travel into a path or a command. */
 export const NAME_PATTERNS = {
   /** A KQL database (letters, digits, '_', '-', '.'; a leading letter or digit). */

@@ -5,6 +5,7 @@ import type { Db } from '../store/db.js';
 import type { StoreRow } from '../store/schema.js';
 import {
   addressOf,
+  lakeAddressOf,
   platformWorkspaceKey,
   type ResourceKind,
   type ResourceSettings,
@@ -21,6 +22,8 @@ export interface NativeHosts {
   eventHubNamespace?: string;
   alertResourceGroup?: string;
   alertScope?: string;
+  /** The Synapse workspace's serverless SQL pool (T-SQL host[:port]); absent: `<workspace>-ondemand` of the cloud's Synapse SQL suffix. */
+  serverlessServer?: string;
 }
 
 /** The shared-mode targets of a tenant: what SVC_* settings are for the default tenant. */
@@ -121,7 +124,7 @@ export class SharedSets {
       }));
     if (e.lakeAccount)
       add('lake', () => {
-        const a = addressOf(this.profile, e.lakeAccount!, 'SVC_LAKE_ACCOUNT');
+        const a = lakeAddressOf(this.profile, e.lakeAccount!, 'SVC_LAKE_ACCOUNT');
         return { key: a.key, settings: { address: e.lakeAccount!, container: e.lakeContainer } };
       });
     return out;

@@ -7,11 +7,16 @@ export interface LakeTable {
   columns: Array<{ name: string; type: string }>;
 }
 
-/** Where a lakehouse's files are: the OneLake host, the platform workspace (the container) and the lakehouse item. */
+/**
+ * Where a lakehouse's files are: the OneLake host, the platform workspace (the container) and the lakehouse item; or,
+ * for a lakehouse on the lake (issue 20), the storage account's DFS host, the container and the lakehouse's folder,
+ * whose tables are CSV files (`format: 'csv'`).
+ */
 export interface LakeLocation {
   host: string;
   workspaceId: string;
   itemId: string;
+  format?: 'parquet' | 'csv';
 }
 
 /** One lakehouse source of the warehouse, resolved: where, which tables, and the warehouse schema its external tables go to. */
@@ -25,6 +30,8 @@ export interface LakeSource {
 export interface ExternalPlan {
   dataSources: Array<{ name: string; sql: string }>;
   fileFormat: { name: string; sql: string };
+  /** Every file format the tables name: Parquet (OneLake's Delta tables), delimited text (a lake lakehouse's seed files). */
+  fileFormats: Array<{ name: string; sql: string; what: string }>;
   schemas: string[];
   tables: Array<{ schema: string; name: string; sql: string }>;
 }
@@ -61,8 +68,27 @@ export function externalSchema(lakehouseName: string, sourceSchema: string): str
   return sourceSchema.toLowerCase() === 'dbo' ? lakehouseName : `${lakehouseName}_${sourceSchema}`;
 }
 
-/** A data source per lake account and container: OneLake's host and the platform workspace. */
-const dataSourceName = (l: LakeLocation) => `onelake_${l.workspaceId.replace(/[^A-Za-z0-9]/g, '')}`;
+/** The file format of a lake lakehouse's tables: CSV with a header row. */
+export const CSV_FILE_FORMAT = 'lake_csv';
+
+/** A data source per lake account and container: OneLake's host and the platform workspace, or a storage account's container. */
+const dataSourceName = (l: LakeLocation) =>
+  l.format === 'csv'
+    ? `lake_${l.host.split('.')[0]!.replace(/[^A-Za-z0-9]/g, '')}_${l.workspaceId.replace(/[^A-Za-z0-9]/g, '')}`
+    : `onelake_${l.workspaceId.replace(/[^A-Za-z0-9]/g, '')}`;
+
+const FORMATS = {
+  parquet: {
+    name: FILE_FORMAT,
+    sql: `CREATE EXTERNAL FILE FORMAT ${quoteName(FILE_FORMAT)} WITH (FORMAT_TYPE = PARQUET)`,
+    what: 'Parquet',
+  },
+  csv: {
+    name: CSV_FILE_FORMAT,
+    sql: `CREATE EXTERNAL FILE FORMAT ${quoteName(CSV_FILE_FORMAT)} WITH (FORMAT_TYPE = DELIMITEDTEXT, FORMAT_OPTIONS (FIELD_TERMINATOR = ',', STRING_DELIMITER = '"', FIRST_ROW = 2))`,
+    what: 'delimited text',
+  },
+};
 
 /** The T-SQL that reads the lakehouse sources as external tables (CREATE EXTERNAL DATA SOURCE / FILE FORMAT / TABLE). */
 export function externalPlan(sources: LakeSource[]): ExternalPlan {
@@ -80,13 +106,14 @@ export function externalPlan(sources: LakeSource[]): ExternalPlan {
       tables.push({
         schema: s.schema,
         name: t.name,
-        sql: `CREATE EXTERNAL TABLE ${quoteName(s.schema)}.${quoteName(t.name)} (${columns})\nWITH (LOCATION = ${nstring(location).slice(1)}, DATA_SOURCE = ${quoteName(ds)}, FILE_FORMAT = ${quoteName(FILE_FORMAT)})`,
+        sql: `CREATE EXTERNAL TABLE ${quoteName(s.schema)}.${quoteName(t.name)} (${columns})\nWITH (LOCATION = ${nstring(location).slice(1)}, DATA_SOURCE = ${quoteName(ds)}, FILE_FORMAT = ${quoteName(FORMATS[s.location.format ?? 'parquet'].name)})`,
       });
     }
   }
   return {
     dataSources: [...dataSources].map(([name, sql]) => ({ name, sql })),
-    fileFormat: { name: FILE_FORMAT, sql: `CREATE EXTERNAL FILE FORMAT ${quoteName(FILE_FORMAT)} WITH (FORMAT_TYPE = PARQUET)` },
+    fileFormat: FORMATS.parquet,
+    fileFormats: [...new Set(sources.map((s) => s.location.format ?? 'parquet'))].map((f) => FORMATS[f]),
     schemas: [...new Set(sources.map((s) => s.schema))],
     tables,
   };
