@@ -10,7 +10,7 @@ const catalog = loadCatalog();
 /**
  * What the sandbox holds, as counts by path: the length of every array and every row or document count, so that a
  * re-run that duplicated anything (an artifact, an event hub, a rule, a row) changes a count. Records that grow with
- * every call by nature (operations, the request log, tokens) are left out.
+ * every call by nature (operations, report uploads, the request log, tokens) are left out.
  */
 function inventory(value: unknown, path = '', out = new Map<string, number>()): Map<string, number> {
   if (Array.isArray(value)) {
@@ -18,7 +18,7 @@ function inventory(value: unknown, path = '', out = new Map<string, number>()): 
     for (const v of value) inventory(v, `${path}[]`, out);
   } else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
-      if (/operation|request|token|session|switch|fault|log|principal/i.test(k)) continue;
+      if (/operation|import|request|token|session|switch|fault|log|principal/i.test(k)) continue;
       if (typeof v === 'number' && /count$/i.test(k)) out.set(`${path}.${k}`, (out.get(`${path}.${k}`) ?? 0) + v);
       else inventory(v, `${path}.${k}`, out);
     }
