@@ -29,6 +29,7 @@ import { jobEvents, sleep } from '../../packages/server/test/service-process.js'
 import { CATALOG_V2_DIR } from '../../packages/server/test/catalog-v2-fixture.js';
 import { Cluster, freshDatabase, withSandbox, type Sandbox } from '../lib/cluster.js';
 import { PLATFORM_PROFILE } from '../../packages/server/test/platform-profile.js';
+import { inventory, inventoryChanges } from '../../packages/server/test/sandbox-inventory.js';
 import { selectCloud } from '../../packages/server/src/cloud/profiles.js';
 
 const INSTALLS = Number(process.env.CHAOS_INSTALLS ?? 100);
@@ -40,7 +41,9 @@ const CLOUD = process.env.CHAOS_CLOUD === 'native' ? 'native' : 'platform';
 /** The cloud the service process sees: the sandbox's own choice of backends in each. */
 const PROFILE = CLOUD === 'native' ? selectCloud({ name: 'sandbox', overrides: {} }) : PLATFORM_PROFILE;
 const FAULTED =
-  CLOUD === 'native' ? (['arm', 'kql', 'search', 'reporting'] as const) : (['dataPlatform', 'arm', 'kql', 'search', 'oneLake'] as const);
+  CLOUD === 'native'
+    ? (['arm', 'kql', 'search', 'reporting', 'synapse', 'lake'] as const)
+    : (['dataPlatform', 'arm', 'kql', 'search', 'oneLake'] as const);
 /** The text each injected answer carries, so a report can be matched to what was injected. */
 const injectedText = (status: number, service: string) => `Chaos: injected ${status} from ${service}`;
 const PHASES = ['creating-items', 'provisioning', 'finalizing', 'done'];
@@ -172,6 +175,31 @@ async function startLifecycle(cluster: Cluster, kind: 'uninstall' | 'upgrade', t
   return (list.body.jobs as Array<{ id: string }>).map((j) => mine(j.id));
 }
 
+/**
+ * Nothing orphaned in the Azure-native services: with the faults cleared, every app still installed is uninstalled with
+ * purgeData, and then the sandbox holds what it held before the run (no artifact, event hub, data connection, rule,
+ * dataset, lake folder or serverless database any job made is left).
+ */
+async function sweep(cluster: Cluster, sb: Sandbox, tracked: Tracked[], baseline: Map<string, number>) {
+  await sb.admin.clearFaults();
+  const deadline = Date.now() + 180_000;
+  for (const workspaceId of new Set(tracked.filter((t) => t.kind === 'install').map((t) => t.workspaceId))) {
+    const apps = await cluster.call('GET', `/api/workspaces/${workspaceId}/apps`);
+    for (const app of (apps.body?.apps ?? []) as Array<{ appId: string }>) {
+      const r = await cluster.call('DELETE', `/api/workspaces/${workspaceId}/apps/${app.appId}?purgeData=true`);
+      if (r.status !== 202) {
+        violate(`sweep: uninstall of ${app.appId} in ${workspaceId}: ${r.status} ${JSON.stringify(r.body)}`);
+        continue;
+      }
+      const t: Tracked = { kind: 'uninstall', jobId: r.body.job.id, appId: app.appId, workspaceId, polls: 0 };
+      await poll(cluster, t, deadline);
+      if (t.job?.status !== 'done') violate(`sweep: uninstall of ${app.appId} in ${workspaceId} ended ${t.job?.status}`);
+    }
+  }
+  for (const change of inventoryChanges(baseline, inventory(await sb.admin.state())))
+    violate(`orphan: after every app was uninstalled with purgeData the sandbox still differs at ${change}`);
+}
+
 async function checkEvents(cluster: Cluster, t: Tracked, liveSteps: number[]) {
   // The stream ends once the job is terminal (server-sent events, read whole).
   const alive = cluster.alive()[0]!;
@@ -220,6 +248,8 @@ async function main() {
       async (sb) => {
         const cluster = await Cluster.create(sb, db.url, 2, { SVC_INSTALL_LEASE_MS: String(LEASE_MS), SVC_WORKER_POLL_MS: '200' });
         try {
+          // What the sandbox holds before any install: in the cloud without the data platform, a final sweep must return to it.
+          const baseline = inventory(await sb.admin.state());
           await injectFaults(sb);
           console.log(
             `bench/chaos: ${INSTALLS} installs (${PARALLEL} in flight) on 2 processes sharing ${db.url.replace(/\/\/[^@]*@/, '//')}`,
@@ -403,6 +433,7 @@ async function main() {
             for (const item of ws.items)
               if (reported.has(item.id) && !named.has(item.id) && !names.has(item.displayName.toLowerCase()))
                 violate(`orphan: platform item ${item.type} '${item.displayName}' (${item.id}) is named by no stored item`);
+          if (CLOUD === 'native') await sweep(cluster, sb, tracked, baseline);
           const requests = await sb.admin.requests();
           const faulted = requests.filter((r) => r.fault).length;
 

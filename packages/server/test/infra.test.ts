@@ -220,6 +220,8 @@ test('the native set is well formed, grants what each gate asks for, and its set
     eventHubNamespace: `${rg}/providers/Microsoft.EventHub/namespaces/svcprod-eh`,
     alertResourceGroup: rg,
     alertScope: `${rg}/providers/Microsoft.OperationalInsights/workspaces/svcprod-logs`,
+    // Unset: the lakehouses' serverless pool is the workspace's own, `<SVC_WAREHOUSE_WORKSPACE>-ondemand.<sql suffix>`.
+    serverlessServer: undefined,
   });
   assert.equal(loaded.sharedSet.warehouseWorkspace, 'svcprod-syn');
   assert.match(loaded.sharedSet.warehouseWorkspace!, new RegExp(NAME_PATTERNS.warehouseWorkspace));

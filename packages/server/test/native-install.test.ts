@@ -4,27 +4,9 @@ import { startSandbox } from '@svc/sandbox';
 import { loadCatalog } from '../src/catalog/load-catalog.js';
 import { backendIdOf, liveItemType, storedReason } from '../src/item-types/index.js';
 import { buildWithSandbox, install, workspace } from './install-helpers.js';
+import { inventory, inventoryChanges } from './sandbox-inventory.js';
 
 const catalog = loadCatalog();
-
-/**
- * What the sandbox holds, as counts by path: the length of every array and every row or document count, so that a
- * re-run that duplicated anything (an artifact, an event hub, a rule, a row) changes a count. Records that grow with
- * every call by nature (operations, report uploads, the request log, tokens) are left out.
- */
-function inventory(value: unknown, path = '', out = new Map<string, number>()): Map<string, number> {
-  if (Array.isArray(value)) {
-    out.set(path, (out.get(path) ?? 0) + value.length);
-    for (const v of value) inventory(v, `${path}[]`, out);
-  } else if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if (/operation|import|request|token|session|switch|fault|log|principal/i.test(k)) continue;
-      if (typeof v === 'number' && /count$/i.test(k)) out.set(`${path}.${k}`, (out.get(`${path}.${k}`) ?? 0) + v);
-      else inventory(v, `${path}.${k}`, out);
-    }
-  }
-  return out;
-}
 
 test('without the data platform every app installs all-created on the Azure-native backends, and a re-run is exists with nothing duplicated', async (t) => {
   const sb = await startSandbox({ dataPlatform: false });
@@ -66,13 +48,7 @@ test('without the data platform every app installs all-created on the Azure-nati
       assert.equal(step.result.status, 'exists', `${app.id} ${step.itemType} ${step.displayName}: ${JSON.stringify(step.result)}`);
     assert.equal(job.provision.outcome, 'all-created', app.id);
   }
-  const after = inventory(await sandbox.admin.state());
-  const changed = [...new Set([...before.keys(), ...after.keys()])].filter((k) => before.get(k) !== after.get(k));
-  assert.deepEqual(
-    changed.map((k) => `${k}: ${before.get(k)} -> ${after.get(k)}`),
-    [],
-    'the re-run created nothing in the sandbox',
-  );
+  assert.deepEqual(inventoryChanges(before, inventory(await sandbox.admin.state())), [], 'the re-run created nothing in the sandbox');
 
   // Each item shows where it lives and a link to its cloud's portal.
   const ws = workspaces.get('app-iot-realtime')!;

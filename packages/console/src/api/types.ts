@@ -24,7 +24,8 @@ export type InstalledApp = Schema<'InstalledApp'>;
 
 /** An item's live provisioning state: the last StepResult written for it. */
 export interface ItemProvisioning {
-  status: StepStatus;
+  /** A step's status, or `stored`: the item is kept in this service only in this cloud (`message` says why). */
+  status: StepStatus | 'stored';
   resourceId?: string | null;
   gate?: RemediationGate | null;
   error?: string | null;

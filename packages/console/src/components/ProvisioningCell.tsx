@@ -10,6 +10,15 @@ export function ProvisioningCell({ state }: { state: ItemProvisioning | null }) 
         not provisioned
       </Text>
     );
+  if (state.status === 'stored')
+    return (
+      <Tooltip content={state.message ?? 'kept in this service only'} relationship="description">
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: focusable so a keyboard user can read why it is stored */}
+        <Text size={200} italic tabIndex={0}>
+          stored here
+        </Text>
+      </Tooltip>
+    );
   const detail = state.gate ? `${state.gate.reason} — ${state.gate.remediation}` : (state.error ?? state.resourceId ?? '');
   const badge = <StepStatusBadge status={state.status} />;
   return (

@@ -23,7 +23,15 @@ export function ProvisioningPanel({ item, live }: { item: Item; live: boolean })
       {!p && live && item.liveState === 'not-provisioned' && (
         <Text size={200}>Apply creates it in its backing service from the stored content.</Text>
       )}
-      {p && (
+      {p?.status === 'stored' && (
+        <MessageBar intent="info" layout="multiline" data-testid="stored-reason">
+          <MessageBarBody>
+            <MessageBarTitle>Kept in this service</MessageBarTitle>
+            {p.message}
+          </MessageBarBody>
+        </MessageBar>
+      )}
+      {p && p.status !== 'stored' && (
         <div style={{ display: 'grid', gap: 6 }}>
           <div style={{ display: 'flex', gap: 6, alignItems: 'center' }}>
             <Text size={200}>Last step</Text>

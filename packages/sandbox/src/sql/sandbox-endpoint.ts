@@ -1,7 +1,8 @@
 import type { SandboxCore } from '../core.js';
 import { AUDIENCES } from '../identity/resources.js';
 import type { ColumnDef } from './ast.js';
-import { startTdsServer, type AttachedDatabase, type TdsServer, type TokenClaims } from './index.js';
+import { startTdsServer, type AttachedDatabase, type TdsServer } from './index.js';
+import { sandboxTdsHooks } from './tds-hooks.js';
 import { readLake } from './serverless-endpoint.js';
 
 /** Spark/Delta primitive types → the SQL types a lakehouse's SQL endpoint shows for them. */
@@ -91,29 +92,11 @@ export function startSqlEndpoint(core: SandboxCore, tls?: { key: string; cert: s
     audience: [...AUDIENCES.sql],
     grants: [core.ids.serviceIdentity.name],
     admins: admin ? [admin.objectId] : [],
-    verifyToken: async (jwt) => {
-      // A wrong audience still comes back with its claims: the endpoint refuses it with 18456 and logs who tried.
-      const r = await core.tokens.verify(jwt, [...AUDIENCES.sql]);
-      if (!r.ok && r.reason !== 'audience') throw new Error(r.detail);
-      return r.claims as unknown as TokenClaims;
-    },
-    resolvePrincipal: (name) => {
-      const p = core.directory.find(name);
-      return p ? { objectId: p.objectId } : undefined;
-    },
+    ...sandboxTdsHooks(core, 'sql'),
     faults: { match: (service, method, path) => core.faults.match(service, method, path) },
     latencyMs: () => core.latency.sql ?? 0,
     attached: () => lakehouseEndpoints(core),
     // External tables over delimited text in the lake (a lakehouse on the lake) read its files; Parquet ones hold no rows.
     readLake: (url) => readLake(core, url),
-    onRequest: (e) => {
-      const path =
-        e.method === 'LOGIN' ? `/${e.database}` : `/${e.database}/${e.method === 'RPC' ? 'rpc' : 'batch'}/${e.text.slice(0, 200)}`;
-      const entry = core.log.begin('sql', e.method, path, e.method === 'LOGIN' ? {} : { text: e.text });
-      entry.startedAt = new Date(Date.now() - (performance.now() - e.started)).toISOString();
-      if (e.faultId) entry.fault = e.faultId;
-      if (e.error !== undefined) entry.sqlError = e.error;
-      core.log.finish(entry, e.reset ? 0 : e.error !== undefined ? 400 : 200, e.started, e.identity);
-    },
   });
 }

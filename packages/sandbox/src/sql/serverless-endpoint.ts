@@ -1,7 +1,8 @@
 import type { SandboxCore } from '../core.js';
 import { AUDIENCES } from '../identity/resources.js';
 import { listPaths } from '../onelake/tree.js';
-import { startTdsServer, type TdsServer, type TokenClaims } from './index.js';
+import { startTdsServer, type TdsServer } from './index.js';
+import { sandboxTdsHooks } from './tds-hooks.js';
 
 /** The Synapse workspace role that makes a principal an admin of its serverless SQL pool (dbo in every database). */
 export const SERVERLESS_ADMIN_ROLE = 'Synapse SQL Administrator';
@@ -46,25 +47,8 @@ export function startServerlessEndpoint(core: SandboxCore, tls?: { key: string; 
       return core.serverlessAdmins;
     },
     readLake: (url) => readLake(core, url),
-    verifyToken: async (jwt) => {
-      const r = await core.tokens.verify(jwt, [...AUDIENCES.sql]);
-      if (!r.ok && r.reason !== 'audience') throw new Error(r.detail);
-      return r.claims as unknown as TokenClaims;
-    },
-    resolvePrincipal: (name) => {
-      const p = core.directory.find(name);
-      return p ? { objectId: p.objectId } : undefined;
-    },
     faults: { match: (_service, method, path) => core.faults.match('sqlServerless', method, path) },
     latencyMs: () => core.latency.sqlServerless ?? 0,
-    onRequest: (e) => {
-      const path =
-        e.method === 'LOGIN' ? `/${e.database}` : `/${e.database}/${e.method === 'RPC' ? 'rpc' : 'batch'}/${e.text.slice(0, 200)}`;
-      const entry = core.log.begin('sqlServerless', e.method, path, e.method === 'LOGIN' ? {} : { text: e.text });
-      entry.startedAt = new Date(Date.now() - (performance.now() - e.started)).toISOString();
-      if (e.faultId) entry.fault = e.faultId;
-      if (e.error !== undefined) entry.sqlError = e.error;
-      core.log.finish(entry, e.reset ? 0 : e.error !== undefined ? 400 : 200, e.started, e.identity);
-    },
+    ...sandboxTdsHooks(core, 'sqlServerless'),
   });
 }

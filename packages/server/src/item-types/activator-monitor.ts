@@ -3,7 +3,7 @@ import { ACTION_GROUPS_API_VERSION, RESOURCE_GROUP_ID, RULES_API_VERSION, type I
 import { GateError } from '../errors.js';
 import { StepRefused, type TypedProvisionContext } from '../provisioning/context.js';
 import { gate } from '../provisioning/gates.js';
-import { nativeName } from '../provisioning/native-scope.js';
+import { nativeName, nativeSettingGate } from '../provisioning/native-scope.js';
 import type { ActivatorContent } from './activator.js';
 import type { LiveBackend, LiveParts } from './descriptor.js';
 import type { CuratedApp } from '../catalog/types.js';
@@ -48,7 +48,7 @@ export const groupName = (ctx: Ctx) => nativeName(ctx, slug(ctx.item.key), '-');
 function alertTarget(ctx: Ctx): { group: string; scope: string } {
   const group = ctx.target.alertResourceGroup;
   const scope = ctx.target.alertScope;
-  if (!group || !scope || !RESOURCE_GROUP_ID.test(group)) throw new GateError(gate('alert-not-configured', ctx.profile));
+  if (!group || !scope || !RESOURCE_GROUP_ID.test(group)) throw nativeSettingGate(ctx, 'alert-not-configured');
   return { group, scope };
 }
 

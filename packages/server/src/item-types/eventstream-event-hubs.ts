@@ -2,11 +2,9 @@ import { createHash } from 'node:crypto';
 import { EVENTHUB_API_VERSION, isNamespaceId, type DataConnectionSpec } from '../backends/event-hubs.js';
 import { raiseGate } from '../backends/failures.js';
 import { ARM_API_VERSION } from '../backends/kql.js';
-import { GateError } from '../errors.js';
 import { StepRefused, type ProvisionOutcome, type TypedProvisionContext } from '../provisioning/context.js';
-import { gate } from '../provisioning/gates.js';
 import { cluster } from '../provisioning/kql.js';
-import { nativeName, ownNativeName } from '../provisioning/native-scope.js';
+import { nativeName, ownNativeName, nativeSettingGate } from '../provisioning/native-scope.js';
 import type { PlannedCall } from './calls.js';
 import type { LiveBackend, LiveParts, LiveState } from './descriptor.js';
 import type { EventstreamContent } from './eventstream.js';
@@ -50,7 +48,7 @@ const connectionOf = (hub: string) => shorten(hub, 40);
 /** The names of everything the backend creates for the item, all under the tenant's prefix. */
 function namesOf(ctx: Ctx) {
   const namespace = ctx.target.eventHubNamespace;
-  if (!namespace || !isNamespaceId(namespace)) throw new GateError(gate('eventhub-not-configured', ctx.profile));
+  if (!namespace || !isNamespaceId(namespace)) throw nativeSettingGate(ctx, 'eventhub-not-configured');
   return {
     namespace,
     hub: entityName(ctx, ctx.item.displayName, 256),

@@ -2,10 +2,8 @@ import { isDirectory, type DfsFilesystem } from '../backends/dfs.js';
 import { lakeAccountName } from '../backends/lake.js';
 import { raiseGate } from '../backends/failures.js';
 import { BackingError } from '../backends/http-pipeline.js';
-import { GateError } from '../errors.js';
 import type { StepContext, TypedProvisionContext } from '../provisioning/context.js';
-import { gate } from '../provisioning/gates.js';
-import { nativeName, ownNativeName } from '../provisioning/native-scope.js';
+import { nativeName, ownNativeName, nativeSettingGate } from '../provisioning/native-scope.js';
 import {
   createDatabaseSql,
   databaseExists,
@@ -42,7 +40,7 @@ interface LakeHome {
 /** The lake the install targets and the lakehouse's folder under the tenant's prefix; gates when a setting is missing. */
 function homeOf(ctx: StepContext, resourceId?: string): LakeHome {
   const [setting, container, folder] = resourceId?.split('/') ?? [ctx.target.lakeAccount, ctx.target.lakeContainer];
-  if (!setting || !container) throw new GateError(gate('lake-not-configured', ctx.profile));
+  if (!setting || !container) throw nativeSettingGate(ctx, 'lake-not-configured');
   const account = lakeAccountName(setting);
   const name = folder ?? nativeName(ctx, ctx.item.displayName);
   // A recorded id names a folder of this tenant only: nothing outside its prefix is read or deleted.

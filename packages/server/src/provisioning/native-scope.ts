@@ -1,6 +1,6 @@
 import { GateError } from '../errors.js';
 import type { StepContext } from './context.js';
-import { gate } from './gates.js';
+import { gate, type GateName } from './gates.js';
 
 /**
  * The prefix of everything an install creates in a deployment's shared Azure-native services (a Synapse workspace, the
@@ -22,4 +22,13 @@ export function nativeName(ctx: Pick<StepContext, 'target' | 'profile'>, name: s
 /** Whether a name found in a shared service is under the tenant's prefix (a listing keeps only those). */
 export function ownNativeName(ctx: Pick<StepContext, 'target' | 'profile'>, found: string, sep = '_'): boolean {
   return found.startsWith(`${nativePrefix(ctx)}${sep}`);
+}
+
+/**
+ * The gate of a missing Azure-native setting; a step without a platform workspace meets that gate first (every name it
+ * would use is under the platform workspace), so that a plan and the install it plans name the same gate.
+ */
+export function nativeSettingGate(ctx: Pick<StepContext, 'target' | 'profile'>, name: GateName): GateError {
+  nativePrefix(ctx);
+  return new GateError(gate(name, ctx.profile));
 }

@@ -1,10 +1,9 @@
+import { nativeSettingGate } from './native-scope.js';
 import { raiseGate } from '../backends/failures.js';
 import { openWarehouse, type BatchResult, type SqlSession } from '../backends/sql.js';
-import { GateError } from '../errors.js';
 import type { StepContext } from './context.js';
 import { nstring, quoteName } from './dbt/tsql.js';
 import { sqlTypeOf, type LakeTable } from './dbt/external.js';
-import { gate } from './gates.js';
 
 // A lakehouse's SQL endpoint without the data platform: a database on the Synapse workspace's serverless SQL pool with
 // external tables over the lakehouse's folders in the lake (Learn, "Transact-SQL features supported in Azure Synapse
@@ -20,7 +19,7 @@ export const SERVERLESS_FORMAT = 'lakehouse_csv';
 export function serverlessServerOf(ctx: StepContext): string {
   if (ctx.target.serverlessServer) return ctx.target.serverlessServer;
   const ws = ctx.target.warehouseWorkspace;
-  if (!ws) throw new GateError(gate('serverless-sql-not-configured', ctx.profile));
+  if (!ws) throw nativeSettingGate(ctx, 'serverless-sql-not-configured');
   const synapse = ctx.profile.sqlSuffixes.find((s) => s.includes('azuresynapse')) ?? ctx.profile.sqlSuffixes[0]!;
   return `${ws}-ondemand${synapse}`;
 }

@@ -2,24 +2,22 @@
 // tenant's prefix, create-or-update that reports `exists` when the artifact already holds the content, and removal.
 import { raiseGate } from '../backends/failures.js';
 import { SYNAPSE_API_VERSION, type SynapseArtifact, type SynapseCollection } from '../backends/synapse.js';
-import { GateError } from '../errors.js';
 import type { PlannedCall } from '../item-types/calls.js';
 import type { RemoveOutcome } from '../item-types/descriptor.js';
 import type { StepContext } from './context.js';
-import { gate } from './gates.js';
-import { nativeName, ownNativeName } from './native-scope.js';
+import { nativeName, ownNativeName, nativeSettingGate } from './native-scope.js';
 
 /** The Synapse workspace of the target (the warehouse's), or the gate naming its setting. */
 export function synapseWorkspace(ctx: StepContext): string {
   const ws = ctx.target.warehouseWorkspace;
-  if (!ws) throw new GateError(gate('synapse-not-configured', ctx.profile));
+  if (!ws) throw nativeSettingGate(ctx, 'synapse-not-configured');
   return ws;
 }
 
 /** The Spark pool notebooks attach to, or the gate naming its setting. */
 export function sparkPool(ctx: StepContext): string {
   const pool = ctx.target.sparkPool;
-  if (!pool) throw new GateError(gate('synapse-not-configured', ctx.profile));
+  if (!pool) throw nativeSettingGate(ctx, 'synapse-not-configured');
   return pool;
 }
 

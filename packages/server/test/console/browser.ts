@@ -89,12 +89,14 @@ const CHROMIUM_ARGS = [
 
 /**
  * The real service (on a fresh store, against the sandbox when there is one) listening on a free port, and Debian's
- * Chromium. `restartable`: the store lives in a folder of the rig's own, so `restart` can reopen it.
+ * Chromium. `restartable`: the store lives in a folder of the rig's own, so `restart` can reopen it; `dataPlatform: false`
+ * starts the sandbox as a cloud without the data platform.
  */
-export async function startRig(options: { restartable?: boolean } = {}): Promise<ConsoleRig> {
+export async function startRig(options: { restartable?: boolean; dataPlatform?: boolean } = {}): Promise<ConsoleRig> {
   ensureConsoleBuilt();
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const sandbox = await startSandbox({}); // part of the repository: failing to start it fails the test
+  // Part of the repository: failing to start it fails the test. `dataPlatform: false`: a cloud without it.
+  const sandbox = await startSandbox({ dataPlatform: options.dataPlatform ?? true });
   if (sandbox) {
     process.env.IDENTITY_ENDPOINT = sandbox.env.IDENTITY_ENDPOINT;
     process.env.IDENTITY_HEADER = sandbox.env.IDENTITY_HEADER;
