@@ -30,7 +30,19 @@ type Cloud = 'platform' | 'native';
 const CLOUDS = (process.env.BENCH_PROFILES ?? 'platform,native').split(',').filter(Boolean) as Cloud[];
 const PROFILES: Record<Cloud, CloudProfile> = { platform: PLATFORM_PROFILE, native: selectCloud({ name: 'sandbox', overrides: {} }) };
 /** Every HTTP service of the sandbox: each gets the same added latency. */
-const SANDBOX_SERVICES = ['identity', 'dataPlatform', 'arm', 'kql', 'search', 'oneLake', 'reporting'] as const;
+const SANDBOX_SERVICES = [
+  'identity',
+  'dataPlatform',
+  'arm',
+  'kql',
+  'search',
+  'oneLake',
+  'reporting',
+  'sql',
+  'synapse',
+  'lake',
+  'sqlServerless',
+] as const;
 
 type Event = { seq: number; kind: string; data: Record<string, any>; at: number };
 type RunResult = {
