@@ -9,7 +9,7 @@ export const BACKEND_NAMES: Record<string, { label: string; help: string }> = {
   warehouse: { label: 'Warehouse', help: 'objects in the Synapse dedicated SQL pool' },
   reporting: { label: 'Reporting', help: 'an item of the reporting service (semantic model or report)' },
   synapse: { label: 'Synapse', help: 'an artifact of the Synapse workspace (notebook or pipeline)' },
-  lake: { label: 'Lake + serverless SQL', help: 'folders in the lake account and a database on the serverless SQL pool' },
+  lake: { label: 'Lake + SQL', help: 'folders in the lake account and a database on the serverless SQL pool' },
   'event-hubs': { label: 'Event Hubs', help: 'an event hub with a consumer group and a KQL data connection' },
   monitor: { label: 'Azure Monitor', help: 'scheduled query rules with an action group' },
   stored: { label: 'Stored here', help: 'kept in this service only: the cloud has no published API for the type' },

@@ -9,13 +9,13 @@ import { BACKEND_NAMES, BackendBadge } from './BackendLabel';
 
 type Column = 'displayName' | 'itemType' | 'backend' | 'liveState' | 'provisioning' | 'source' | 'updatedAt';
 const COLUMNS: Array<{ key: Column; label: string; width?: number | string }> = [
-  { key: 'displayName', label: 'Name', width: '20%' },
-  { key: 'itemType', label: 'Type', width: 110 },
-  { key: 'backend', label: 'Lives in', width: 150 },
-  { key: 'liveState', label: 'Live state', width: 175 },
+  { key: 'displayName', label: 'Name', width: '18%' },
+  { key: 'itemType', label: 'Type', width: 100 },
+  { key: 'backend', label: 'Lives in', width: 140 },
+  { key: 'liveState', label: 'Live state', width: 120 },
   { key: 'provisioning', label: 'Provisioning' },
-  { key: 'source', label: 'Source', width: 150 },
-  { key: 'updatedAt', label: 'Updated', width: 165 },
+  { key: 'source', label: 'Source', width: 110 },
+  { key: 'updatedAt', label: 'Updated', width: 150 },
 ];
 
 const cellValue = (item: Item, col: Column, typeName: (id: string) => string): string => {

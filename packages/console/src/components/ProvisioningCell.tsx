@@ -14,7 +14,7 @@ export function ProvisioningCell({ state }: { state: ItemProvisioning | null }) 
     return (
       <Tooltip content={state.message ?? 'kept in this service only'} relationship="description">
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: focusable so a keyboard user can read why it is stored */}
-        <Text size={200} italic tabIndex={0}>
+        <Text size={200} italic tabIndex={0} wrap={false}>
           stored here
         </Text>
       </Tooltip>
