@@ -19,6 +19,9 @@ export interface SynapseArtifact {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How long a write waits out another operation on its artifact (409 Conflict) before the 409 is its answer. */
+const CONFLICT_WAIT_MS = 60_000;
+
 const retryAfterMs = (res: BackingResponse) => {
   const v = Number(res.headers.get('retry-after'));
   return Number.isFinite(v) && v >= 0 ? Math.min(Math.max(v * 1000, 50), 10_000) : 1000;
@@ -46,6 +49,22 @@ export class SynapseClient {
     return this.pipeline.send({ service: 'synapse', method, url, audience: this.profile.synapseAudience, ...extra });
   }
 
+  /**
+   * A write, waiting out another operation on the same artifact: the service answers 409 Conflict while one runs (two
+   * installs of the tenant writing the same artifact at once), so the write is sent again once it may have finished,
+   * for at most CONFLICT_WAIT_MS; then the 409, with its text, is the answer.
+   */
+  private async write(method: 'PUT' | 'DELETE', url: string, extra: { json?: unknown; accept?: number[] }): Promise<BackingResponse> {
+    const deadline = Date.now() + CONFLICT_WAIT_MS;
+    for (let attempt = 0; ; attempt++) {
+      const res = await this.send(method, url, { ...extra, accept: [...(extra.accept ?? []), 409] });
+      if (res.status !== 409) return res;
+      const code = res.text ? res.json<{ error?: { code?: string } }>().error?.code : undefined;
+      if (code !== 'Conflict' || Date.now() > deadline) throw new BackingError('synapse', 409, res.text, code ?? 'Conflict');
+      await sleep(Math.max(retryAfterMs(res), Math.min(250 * 2 ** attempt, 4000)));
+    }
+  }
+
   private url(workspace: string, kind: SynapseCollection, name?: string): string {
     const path = name === undefined ? `/${kind}` : `/${kind}${backingPath`/${name}`}`;
     return `${this.endpoint(workspace)}${path}?${V}`;
@@ -71,7 +90,7 @@ export class SynapseClient {
 
   /** Creates or updates an artifact and waits for its operation; answers the artifact as the service then holds it. */
   async put(workspace: string, kind: SynapseCollection, name: string, properties: Record<string, unknown>): Promise<SynapseArtifact> {
-    const res = await this.send('PUT', this.url(workspace, kind, name), { json: { name, properties } });
+    const res = await this.write('PUT', this.url(workspace, kind, name), { json: { name, properties } });
     if (res.status === 202) await this.follow(res);
     const now = await this.get(workspace, kind, name);
     if (!now) throw new BackingError('synapse', 404, '', 'NotFound', `${kind} '${name}' is not there after its operation succeeded`);
@@ -80,7 +99,7 @@ export class SynapseClient {
 
   /** Deletes an artifact and waits for its operation; false when it was already gone (204 No Content). */
   async delete(workspace: string, kind: SynapseCollection, name: string): Promise<boolean> {
-    const res = await this.send('DELETE', this.url(workspace, kind, name), { accept: [404] });
+    const res = await this.write('DELETE', this.url(workspace, kind, name), { accept: [404] });
     if (res.status === 204 || res.status === 404) return false;
     if (res.status === 202) await this.follow(res);
     return true;

@@ -1,3 +1,4 @@
+import { BackingError } from '../backends/http-pipeline.js';
 import { createHash } from 'node:crypto';
 import { EVENTHUB_API_VERSION, isNamespaceId, type DataConnectionSpec } from '../backends/event-hubs.js';
 import { raiseGate } from '../backends/failures.js';
@@ -126,26 +127,41 @@ async function provision(ctx: Ctx): Promise<ProvisionOutcome> {
   if (days !== (ctx.content.retentionDays ?? 1))
     ctx.log(`retention ${ctx.content.retentionDays} days: ${MAX_RETENTION_DAYS} days, the most a Standard tier event hub keeps`);
   const before = await eventHubsCall(ctx, () => api.getEventHub(n.namespace, n.hub));
-  const hub = await eventHubsCall(ctx, () =>
-    api.putEventHub(n.namespace, n.hub, { partitionCount: before?.properties.partitionCount ?? PARTITIONS, messageRetentionInDays: days }),
-  );
+  const putHub = (partitions: number) =>
+    eventHubsCall(ctx, () => api.putEventHub(n.namespace, n.hub, { partitionCount: partitions, messageRetentionInDays: days }));
+  let hub = await putHub(before?.properties.partitionCount ?? PARTITIONS);
   ctx.log(`event hub ${n.hub}: ${before ? 'exists' : 'created'} (${hub.properties.partitionCount} partitions, ${days} days retention)`);
   const secondaryIds: Record<string, string> = { eventHubNamespace: n.namespace, eventHub: n.hub };
   let created = !before;
   const d = ctx.content.destination;
   if (dest) {
-    await eventHubsCall(ctx, () =>
-      api.putConsumerGroup(n.namespace, n.hub, n.consumerGroup, `KQL ingestion into ${dest.database}.${dest.table}`),
-    );
-    ctx.log(`consumer group ${n.consumerGroup} of ${n.hub}: for the KQL ingestion`);
-    const spec: DataConnectionSpec = {
-      location: ctx.target.kqlLocation,
-      eventHubResourceId: hub.id,
-      consumerGroup: n.consumerGroup,
-      tableName: dest.table,
-      dataFormat: DATA_FORMAT,
+    const attach = async () => {
+      await eventHubsCall(ctx, () =>
+        api.putConsumerGroup(n.namespace, n.hub, n.consumerGroup, `KQL ingestion into ${dest.database}.${dest.table}`),
+      );
+      ctx.log(`consumer group ${n.consumerGroup} of ${n.hub}: for the KQL ingestion`);
+      const spec: DataConnectionSpec = {
+        location: ctx.target.kqlLocation,
+        eventHubResourceId: hub.id,
+        consumerGroup: n.consumerGroup,
+        tableName: dest.table,
+        dataFormat: DATA_FORMAT,
+      };
+      return kustoCall(ctx, () => api.putDataConnection(dest.resourceId, dest.database, n.connection, spec));
     };
-    const isNew = await kustoCall(ctx, () => api.putDataConnection(dest.resourceId, dest.database, n.connection, spec));
+    let isNew: boolean;
+    try {
+      isNew = await attach();
+    } catch (err) {
+      // The tenant's event hub is shared by its workspaces: another one's uninstall may delete it between the PUT above and
+      // the ingestion's calls (which then answer 404, or 400 naming the missing hub). Found gone, it is made again, once.
+      if (!(err instanceof BackingError) || ![400, 404].includes(err.status)) throw err;
+      if (await eventHubsCall(ctx, () => api.getEventHub(n.namespace, n.hub))) throw err;
+      ctx.log(`event hub ${n.hub} was deleted meanwhile (another workspace's uninstall): created again`);
+      hub = await putHub(PARTITIONS);
+      created = true;
+      isNew = await attach();
+    }
     ctx.log(
       `data connection ${n.connection}: ${isNew ? 'created' : 'exists'}, ingesting ${DATA_FORMAT} events into ${dest.database}.${dest.table}`,
     );
