@@ -104,14 +104,27 @@ export const searchIndex: LiveItemType<'search-index', typeof SearchIndexContent
       };
     const index = ctx.content.index;
     try {
-      const { created } = await ctx.backends.search.putIndex(service, index);
+      let { created } = await ctx.backends.search.putIndex(service, index);
       ctx.log(`index ${index.name}: ${created ? 'created' : 'updated'}`);
       const docs = ctx.content.documents;
-      if (docs.length) {
+      const load = async () => {
         const batch = await ctx.backends.search.indexDocuments(service, index.name, docs);
         const failed = batch.results.filter((r) => !r.status);
         if (failed.length) throw new BackingError('search', batch.status, batch.text, 'PartialFailure');
         ctx.log(`documents: ${docs.length} indexed (mergeOrUpload)`);
+      };
+      if (docs.length) {
+        try {
+          await load();
+        } catch (err) {
+          // An index is named alike in every workspace of the service: another workspace's uninstall may delete it between
+          // the PUT and the upload (404). It is made again, once, and loaded.
+          if (!(err instanceof BackingError) || err.status !== 404) throw err;
+          ctx.log(`index ${index.name} was deleted meanwhile (another workspace's uninstall): created again`);
+          ({ created } = await ctx.backends.search.putIndex(service, index));
+          created = true;
+          await load();
+        }
       }
       return {
         status: created ? 'created' : 'exists',
