@@ -6,9 +6,9 @@ import { startSandbox } from '@svc/sandbox';
 import type { BackingPipeline } from '../src/backends/http-pipeline.js';
 import { SynapseClient } from '../src/backends/synapse.js';
 import { hostAllowed, selectCloud } from '../src/cloud/profiles.js';
-import { buildWithSandbox, defaultTenant, OPERATOR, workspace } from './install-helpers.js';
+import { buildWithSandbox, OPERATOR, workspace } from './install-helpers.js';
 import { call, followJob } from './lifecycle-helpers.js';
-import { asAnotherClient, LAKE, names, prefixOf, synapseCloud } from './native-synapse-helpers.js';
+import { asAnotherClient, names, prefixOf, synapseCloud } from './native-synapse-helpers.js';
 
 test(
   "a service identity without a Synapse role meets the synapse-auth gate; two tenants' same-named notebooks do not collide",
@@ -77,8 +77,7 @@ test(
 test('without a Spark pool a notebook meets the synapse-not-configured gate, before any Synapse write', { timeout: 120_000 }, async (t) => {
   const sb = await startSandbox({ dataPlatform: false });
   t.after(() => sb.stop());
-  const { h } = await buildWithSandbox(t, { ...LAKE, SVC_SYNAPSE_SPARK_POOL: '' }, sb);
-  const tenant = await defaultTenant(h, sb);
+  const { h, tenant } = await buildWithSandbox(t, { SVC_SYNAPSE_SPARK_POOL: '' }, sb);
   const ws = await workspace(h, tenant);
   const since = (await sb.admin.requests()).at(-1)?.seq ?? 0;
   const content = { language: 'python', cells: [{ kind: 'code', source: 'print(1)' }] };
@@ -104,8 +103,7 @@ test('without a Spark pool a notebook meets the synapse-not-configured gate, bef
 test('SVC_BACKEND_NOTEBOOK=synapse puts notebooks on Synapse in a cloud that has the data platform', { timeout: 120_000 }, async (t) => {
   const sb = await startSandbox({});
   t.after(() => sb.stop());
-  const { h } = await buildWithSandbox(t, { SVC_BACKEND_NOTEBOOK: 'synapse' }, sb);
-  const tenant = await defaultTenant(h, sb);
+  const { h, tenant } = await buildWithSandbox(t, { SVC_BACKEND_NOTEBOOK: 'synapse' }, sb);
   const ws = await workspace(h, tenant);
   const content = { language: 'sql', cells: [{ kind: 'code', source: 'SELECT 1' }] };
   const posted = await call(h, tenant, 'POST', `/api/workspaces/${ws}/items`, 201, {

@@ -5,19 +5,18 @@ import { startSandbox } from '@svc/sandbox';
 import { validate } from '../../sandbox/src/conformance/validate.js';
 import { callMatches, type PlannedCall } from '../src/item-types/calls.js';
 import type { TestApp } from './helpers.js';
-import { buildWithSandbox, defaultTenant, type Sandbox } from './install-helpers.js';
+import { buildWithSandbox, type Sandbox } from './install-helpers.js';
 
-// A lake account the sandbox cloud lets the service address (loopback only) and its container.
-export const LAKE = { SVC_LAKE_ACCOUNT: 'localhost', SVC_LAKE_CONTAINER: 'lake' };
 /** The tenant prefix of a platform workspace: `w` and its first 12 hex digits, then `_`. */
 export const prefixOf = (platformWorkspaceId: string) => `w${platformWorkspaceId.replace(/-/g, '').toLowerCase().slice(0, 12)}_`;
 
-/** A sandbox without the data platform and the service on it, as its default tenant (whose SVC_* set names the lake). */
+/** A sandbox without the data platform and the service on it, with a tenant of its own. */
 export async function synapseCloud(t: Parameters<typeof buildWithSandbox>[0]) {
   const sb = await startSandbox({ dataPlatform: false });
   t.after(() => sb.stop());
-  const { h } = await buildWithSandbox(t, LAKE, sb);
-  const tenant = await defaultTenant(h, sb);
+  // A tenant of its own (the sandbox's platform workspace and lake assigned to it): on a store other test files share,
+  // another file's items of the default tenant do not share its artifacts.
+  const { h, tenant } = await buildWithSandbox(t, {}, sb);
   return { sb, h, tenant, prefix: prefixOf(sb.ids.platformWorkspaceId) };
 }
 

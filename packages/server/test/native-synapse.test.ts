@@ -86,7 +86,7 @@ test(
     const sink = state.datasets.find((d) => d.name === copy.activities[0].outputs[0].referenceName)!.properties as any;
     assert.deepEqual(sink.typeProperties.location, {
       type: 'AzureBlobFSLocation',
-      fileSystem: 'lake',
+      fileSystem: sb.env.SVC_LAKE_CONTAINER,
       folderPath: `${prefix.slice(0, -1)}/OrdersBronze/Tables/orders_raw`,
     });
     // Every call is described and declared by the backends that made it.
