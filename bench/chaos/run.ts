@@ -251,6 +251,8 @@ async function main() {
   const started = Date.now();
   let kills = 0;
   const tracked: Tracked[] = [];
+  // The rolled catalog stays until the processes are stopped: the killer may restart one on it up to the end.
+  let catalogDir: string | undefined;
   try {
     await withSandbox(
       async (sb) => {
@@ -289,7 +291,7 @@ async function main() {
           await Promise.all(Array.from({ length: PARALLEL }, worker));
 
           // A catalog release: both processes restarted on it, one at a time, then every install of the rolled app upgraded.
-          const catalogDir = rolledCatalog();
+          catalogDir = rolledCatalog();
           cluster.settings.SVC_CATALOG_DIR = catalogDir;
           for (const slot of cluster.slots) {
             while (!slot.healthy) await sleep(200); // the killer restarts it
@@ -307,7 +309,6 @@ async function main() {
           };
           await Promise.all(Array.from({ length: Math.min(PARALLEL, 4) }, upgrader));
           stopping = true;
-          fs.rmSync(catalogDir, { recursive: true, force: true });
           await k.done;
           kills = k.kills();
           for (const s of cluster.slots) if (!s.healthy) await cluster.start(s);
@@ -473,6 +474,7 @@ async function main() {
       { dataPlatform: CLOUD === 'platform' },
     );
   } finally {
+    if (catalogDir) fs.rmSync(catalogDir, { recursive: true, force: true });
     await db.drop();
   }
   if (violations.length) {

@@ -1,3 +1,4 @@
+import { cachedSerializerFactory } from './http/serializer-cache.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -136,6 +137,7 @@ export async function buildApp(
     },
     trustProxy: config.server.trustProxy,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
+    schemaController: { compilersFactory: { buildSerializer: cachedSerializerFactory() } },
     // Longer than any URL that gets past the 16 KiB header limit: an over-long id is then a 400 naming the parameter
     // (its schema's maxLength), never the router's own 414.
     routerOptions: { maxParamLength: 16 * 1024 },

@@ -1,3 +1,4 @@
+import { migratedDataDir } from './store-template.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,7 +48,8 @@ export async function build(
   options: { logStream?: { write(line: string): void } } = {},
 ): Promise<TestApp> {
   const ownDir = env.SVC_DATA_DIR === undefined;
-  const dataDir = env.SVC_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
+  const pglite = !(env.DATABASE_URL ?? process.env.DATABASE_URL);
+  const dataDir = env.SVC_DATA_DIR ?? (pglite ? await migratedDataDir() : fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-')));
   const config = loadConfig({ SVC_LOG_LEVEL: 'silent', ...process.env, SVC_DATA_DIR: dataDir, ...env });
   const store = await openStore(config.store);
   const { app, services, routes } = await buildApp({
