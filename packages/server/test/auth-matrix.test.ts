@@ -9,10 +9,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { SCOPES, TENANT_SCOPES, type Scope } from '../src/auth/scopes.js';
 import { buildWithSandbox, newPlatformWorkspace, OPERATOR } from './install-helpers.js';
 import type { TestTenant } from './helpers.js';
-import { operations, type Operation, paramsOf, PUBLIC, requests } from './matrix-doc.js';
+import { deref, operations, type Operation, paramsOf, PUBLIC, requests } from './matrix-doc.js';
+import { type Cell, cellsFor, misjudged, type Prepared, type Principal, rank, ROLES, roleRig, workspaceRows } from './role-matrix.js';
 
 test('authorization matrix over every operation of the OpenAPI document', async (t) => {
   const cleanup: Array<() => Promise<unknown>> = [];
@@ -293,4 +295,135 @@ test('authorization matrix over every operation of the OpenAPI document', async 
   // A's resources are all still there and unchanged by the calls above.
   assert.deepEqual(await snapshotOfA(), before);
   assert.equal((await call('GET', '/api/whoami', aToken.auth)).statusCode, 200);
+});
+
+// The role dimension: every operation whose document entry records x-required-role is called on a workspace where
+// the caller holds each role, directly (a user assignment) and through a group (an OIDC session of a sandbox user
+// whose group holds the role), and by callers with no role there (a user, a session whose groups hold none, a
+// workspace-limited token aimed at another workspace). Enough role: allowed (2xx or the operation's own 4xx); too
+// little: 403 workspace_role_required naming the role; none: 404. A refusal leaves the workspace's rows as they were.
+test('authorization matrix: the role dimension, directly and through a group, and workspace-limited tokens', async (t) => {
+  const rig = await roleRig(t);
+  const { h } = rig;
+  const call = (method: string, url: string, headers: Record<string, string>, payload?: unknown) =>
+    h.app.inject({ method: method as 'GET', url, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  const ok = async (method: string, url: string, payload: unknown, status: number, auth: Record<string, string> = rig.admin) => {
+    const r = await call(method, url, auth, payload);
+    assert.equal(r.statusCode, status, `${method} ${url}: ${r.body}`);
+    return r.json();
+  };
+  const doc = (await call('GET', '/api/openapi.json', {})).json();
+  const ops = operations(doc);
+
+  // Every workspace-scoped operation records the role it needs (the identity ones name platform workspaces).
+  const bodyFields = (o: Operation) =>
+    Object.keys(deref(doc, o.op.requestBody?.content?.['application/json']?.schema ?? {}).properties ?? {});
+  const scoped = (o: Operation) =>
+    !o.path.startsWith('/api/admin/identity/') &&
+    (o.path.includes('{workspaceId}') ||
+      paramsOf(o).some((p) => p.name === 'workspaceId') ||
+      bodyFields(o).includes('workspaceId') ||
+      /^\/api\/(jobs|apps\/install-jobs)\/\{jobId\}/.test(o.path));
+  const undeclared = ops.filter((o) => scoped(o) && !ROLES.includes(o.op['x-required-role']));
+  assert.deepEqual(
+    undeclared.map((o) => `${o.method} ${o.path} (${o.id})`),
+    [],
+    'workspace-scoped operations without x-required-role',
+  );
+  // With the admin scope a caller is Admin everywhere, so the roles of an admin-scoped operation cannot be told apart.
+  const roleOps = ops.filter((o) => o.op['x-required-role'] !== undefined && o.op['x-required-scope'] !== 'admin');
+  assert.ok(roleOps.length >= 40, `only ${roleOps.length} operations record a role`);
+
+  const appId = (await ok('GET', '/api/apps', undefined, 200)).apps[0].id as string;
+  const fixed = { appId, stepIndex: '0', step: 'verify', ruleId: 'matrix-rule' };
+  const spare = { a: (await rig.user('Spare A')).id, b: (await rig.user('Spare B')).id, c: (await rig.user('Spare C')).id };
+  const finished = async (jobId: string) => {
+    while ((await ok('GET', `/api/apps/install-jobs/${jobId}`, undefined, 200)).job.status === 'running')
+      await new Promise((r) => setTimeout(r, 100));
+  };
+  /** A workspace with an item of two kinds, an edge, an installed app and its job, a report of its own and an export. */
+  const prepare = async (label: string): Promise<Prepared> => {
+    const ws = (await ok('POST', '/api/workspaces', { name: `role matrix ${label}` }, 201)).workspace.id as string;
+    const item = (await ok('POST', `/api/workspaces/${ws}/items`, { itemType: 'notebook', displayName: 'nb' }, 201)).item.id;
+    const item2 = (await ok('POST', `/api/workspaces/${ws}/items`, { itemType: 'lakehouse', displayName: 'lh' }, 201)).item.id;
+    const edge = (await ok('POST', `/api/workspaces/${ws}/thread/edges`, { fromItemId: item2, toItemId: item, kind: 'feeds' }, 201)).edge
+      .id;
+    const job = (await ok('POST', `/api/apps/${appId}/install`, { workspaceId: ws, deploy: false }, 202)).jobId as string;
+    await finished(job);
+    const reports = `/api/items/paginated-report`;
+    const source = (await ok('GET', `${reports}?workspaceId=${ws}`, undefined, 200)).reports.find(
+      (r: { name: string }) => r.name === 'Sales by Region',
+    ).id;
+    const name = `matrix ${label} ${randomUUID().slice(0, 8)}`;
+    const report = (await ok('POST', `${reports}/${source}/clone?workspaceId=${ws}`, { name }, 201)).report.id as string;
+    const exportBody = { format: 'CSV', parameterValues: [{ name: 'Region', value: 'West' }] };
+    const exportId = (await ok('POST', `${reports}/${report}/exports?workspaceId=${ws}`, exportBody, 202)).export.id as string;
+    const assignments = `/api/workspaces/${ws}/role-assignments`;
+    const creator = (await ok('GET', assignments, undefined, 200)).roleAssignments.find(
+      (a: { principal: { id: string } }) => a.principal.id === rig.adminId,
+    );
+    assert.equal(creator?.role, 'Admin', 'the creator is the workspace’s Admin');
+    const b = (await ok('POST', assignments, { principal: { type: 'User', id: spare.b }, role: 'Viewer' }, 201)).roleAssignment.id;
+    const owned = { workspaceId: ws, itemId: item, edgeId: edge, jobId: job, reportId: report, exportId, assignmentId: b };
+    return { ws, owned, creatorAssignment: creator.id };
+  };
+
+  // Callers with no role: a user, a session whose groups hold none, a token limited to another workspace.
+  const ari = await rig.session('ari');
+  const ada = await rig.session('ada');
+  const group = ari.groups[0] as string;
+  assert.ok(!ada.groups.includes(group), 'ada is not in ari’s group');
+  const elsewhere = (await ok('POST', '/api/workspaces', { name: 'role matrix elsewhere' }, 201)).workspace.id as string;
+  const limitedBody = { name: 'limited', scopes: [...TENANT_SCOPES], workspaceIds: [elsewhere] };
+  const limited = { authorization: `Bearer ${(await ok('POST', '/api/tokens', limitedBody, 201)).secret}` };
+  assert.deepEqual(
+    (await ok('GET', '/api/workspaces', undefined, 200, limited)).workspaces.map((w: { id: string }) => w.id),
+    [elsewhere],
+    'a limited token lists its workspaces only',
+  );
+  const outsiders: Principal[] = [
+    { label: 'no role (user)', auth: (await rig.user('Nobody')).auth },
+    { label: 'no role (group session)', auth: ada.auth },
+    { label: 'a token limited to another workspace', auth: limited },
+  ];
+
+  const failures: string[] = [];
+  const allowedNot2xx: string[] = [];
+  const send = async (c: Cell, p: Principal) => {
+    const r = await call(c.o.method, c.url, c.headers(p.auth), c.body);
+    const wrong = misjudged(c, p.role, r.statusCode, r.body);
+    if (wrong) failures.push(`${c.label} as ${p.label}: ${wrong}, got ${r.statusCode} ${r.body.slice(0, 200)}`);
+    else if (p.role && r.statusCode >= 300) allowedNot2xx.push(`${c.label} as ${p.label}: ${r.statusCode}`);
+  };
+  for (const via of ['user', 'group'] as const) {
+    for (const role of ROLES) {
+      const label = `${role} (${via === 'user' ? 'direct' : 'through a group'})`;
+      const p = await prepare(label);
+      const holder = via === 'user' ? await rig.user(`${role} user`) : { id: group, auth: ari.auth };
+      const principal = { type: via === 'user' ? 'User' : 'Group', id: holder.id };
+      await ok('POST', `/api/workspaces/${p.ws}/role-assignments`, { principal, role }, 201);
+      const me = (await ok('GET', `/api/workspaces/${p.ws}`, undefined, 200, holder.auth)).workspace;
+      assert.deepEqual([me.role, me.roleSource], [role, via], `${label} sees its role`);
+      const caller: Principal = { label, role, auth: holder.auth };
+      const cells = cellsFor(doc, roleOps, p, spare, fixed);
+
+      const before = await workspaceRows(h, p.ws);
+      for (const c of cells) for (const who of [...outsiders, ...(rank(role) < rank(c.needed) ? [caller] : [])]) await send(c, who);
+      const after = await workspaceRows(h, p.ws);
+      if (!isDeepStrictEqual(after, before)) failures.push(`the refusals on ${label}'s workspace changed its rows`);
+      for (const c of cells.filter((x) => rank(role) >= rank(x.needed))) await send(c, caller);
+    }
+  }
+  // The jobs the allowed calls started end before the app closes.
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+    const running = await h.store.db
+      .selectFrom('install_jobs')
+      .select('id')
+      .where('tenant_id', '=', rig.tenantId)
+      .where('status', '=', 'running')
+      .execute();
+    if (running.length === 0) break;
+  }
+  t.diagnostic(`allowed, answered by the operation itself: ${allowedNot2xx.join('; ')}`);
+  assert.deepEqual(failures, [], `${failures.length} cells of the role matrix failed:\n${failures.join('\n')}`);
 });
