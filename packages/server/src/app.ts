@@ -152,16 +152,17 @@ export async function buildApp(
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const metrics = new Metrics();
+  const access = AccessService.create(store.db);
   const tokens = TokenService.create(store.db, {
     cacheMs: config.auth.tokenCacheSeconds * 1000,
     notify: (id) => store.notify('svc_token_revoked', id),
+    visible: async (caller, ids) => new Set((await access.rolesOn(caller, ids)).keys()),
   });
   await store.listen('svc_token_revoked', (id) => tokens.evict(id));
   const sessions = SessionService.create(store.db, config.auth.sessionHours);
   const catalog = configuredCatalog(config.catalog.dir);
   const profile = selectCloud(config.cloud);
   const tenancy = TenancyService.create({ db: store.db, profile, sharedSet: config.sharedSet, native: config.native, tokens });
-  const access = AccessService.create(store.db);
   const roleAssignments = RoleAssignmentService.create(store.db, access);
   const workspaces = WorkspaceService.create(store.db, tenancy, access);
   const items = ItemService.create(store.db, workspaces, profile);
