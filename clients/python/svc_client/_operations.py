@@ -1632,7 +1632,7 @@ class Operations(SyncCore):
         """Remove a firewall rule (journaled; rolling back adds it again) (DELETE /api/admin/identity/workspaces/{workspaceId}/firewall-rules/{ruleId})."""
         return self._call("removeFirewallRule", {"workspaceId": workspace_id, "ruleId": rule_id}, query={"incidentId": incident_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def remove_role_assignment(self, workspace_id: str, assignment_id: str) -> Literal[True]:
+    def remove_role_assignment(self, workspace_id: str, assignment_id: str) -> bool:
         """Remove an assignment: Member for Contributor and Viewer assignments, Admin for Member and Admin ones (403 workspace_role_required naming the role needed); 409 last_admin for the last Admin (DELETE /api/workspaces/{workspaceId}/role-assignments/{assignmentId})."""
         return self._call("removeRoleAssignment", {"workspaceId": workspace_id, "assignmentId": assignment_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
@@ -2114,7 +2114,7 @@ class AsyncOperations(AsyncCore):
         """Remove a firewall rule (journaled; rolling back adds it again) (DELETE /api/admin/identity/workspaces/{workspaceId}/firewall-rules/{ruleId})."""
         return await self._call("removeFirewallRule", {"workspaceId": workspace_id, "ruleId": rule_id}, query={"incidentId": incident_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    async def remove_role_assignment(self, workspace_id: str, assignment_id: str) -> Literal[True]:
+    async def remove_role_assignment(self, workspace_id: str, assignment_id: str) -> bool:
         """Remove an assignment: Member for Contributor and Viewer assignments, Admin for Member and Admin ones (403 workspace_role_required naming the role needed); 409 last_admin for the last Admin (DELETE /api/workspaces/{workspaceId}/role-assignments/{assignmentId})."""
         return await self._call("removeRoleAssignment", {"workspaceId": workspace_id, "assignmentId": assignment_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 

@@ -14635,8 +14635,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
-                        deleted: true;
+                        /** @description always true */
+                        deleted: boolean;
                         /** @description always true: every success answers ok true */
                         ok: true;
                     };

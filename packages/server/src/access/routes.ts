@@ -87,7 +87,7 @@ export const accessRoutes =
           tags: ['access'],
           summary: `Remove an assignment: ${MANAGE}; 409 last_admin for the last Admin`,
           params: AssignmentParams,
-          response: { 200: Type.Object({ ok: Ok, deleted: Type.Literal(true) }), ...errors(404, 409) },
+          response: { 200: Type.Object({ ok: Ok, deleted: Type.Boolean({ description: 'always true' }) }), ...errors(404, 409) },
         },
       },
       async (req) => {
