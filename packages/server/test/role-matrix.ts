@@ -113,7 +113,8 @@ export async function workspaceRows(h: TestApp, ws: string) {
       .selectFrom('installed_app_items')
       .selectAll()
       .where('workspace_id', '=', ws)
-      .orderBy(['app_id', 'item_id'])
+      .orderBy('app_id')
+      .orderBy('item_id')
       .execute(),
     jobs,
     steps: jobs.length
@@ -125,7 +126,8 @@ export async function workspaceRows(h: TestApp, ws: string) {
             'in',
             jobs.map((j) => j.id),
           )
-          .orderBy(['job_id', 'step_index'])
+          .orderBy('job_id')
+          .orderBy('step_index')
           .execute()
       : [],
     edges: await db.selectFrom('thread_edges').selectAll().where('workspace_id', '=', ws).orderBy('id').execute(),
@@ -163,11 +165,22 @@ const ASSIGNMENT = `${ASSIGNMENTS}/{assignmentId}`;
  */
 export function cellsFor(doc: Json, ops: Operation[], p: Prepared, spare: { a: string; c: string }, fixed: Record<string, string>) {
   const { urlOf, headersOf, bodyOf } = requests(doc, p.owned, fixed);
+  // An item's or app's delete takes its edges along, so edges go first; the workspace goes last.
   const phaseOf = (o: Operation) =>
-    o.method === 'GET' ? 0 : o.method !== 'DELETE' ? 1 : o.path === '/api/workspaces/{workspaceId}' ? 3 : 2;
+    o.method === 'GET'
+      ? 0
+      : o.method !== 'DELETE'
+        ? 1
+        : o.path === '/api/workspaces/{workspaceId}'
+          ? 3
+          : /\{(itemId|appId)\}$/.test(o.path)
+            ? 2.2
+            : 2;
   const bodies: Record<string, unknown> = {
     [`POST ${ASSIGNMENTS}`]: { principal: { type: 'User', id: spare.a }, role: 'Viewer' },
     [`PATCH ${ASSIGNMENT}`]: { role: 'Contributor' },
+    // The prepared edge runs from the lakehouse to the notebook; a second one goes the other way.
+    'POST /api/workspaces/{workspaceId}/thread/edges': { fromItemId: p.owned.itemId, toItemId: p.owned.item2Id, kind: 'reads-from' },
   };
   const cells: Cell[] = ops.map((o) => ({
     label: o.id,
