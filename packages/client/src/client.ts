@@ -7,10 +7,10 @@ import { jobsApi } from './api/jobs.js';
 import { itemsApi } from './api/items.js';
 import { operatorApi } from './api/operator.js';
 import { reportsApi } from './api/reports.js';
+import { principalsApi, rolesApi } from './api/roles.js';
 import { sessionApi } from './api/session.js';
 import { systemApi } from './api/system.js';
 import { threadApi } from './api/thread.js';
-import { accessApi } from './api/access.js';
 import { tokensApi } from './api/tokens.js';
 import { upgradeApi } from './api/upgrade.js';
 import { workspacesApi } from './api/workspaces.js';
@@ -46,8 +46,10 @@ export class SvcClient {
   /** Drift checks of a workspace: `check` starts one (a job), `last` reads the last result. */
   readonly drift: ReturnType<typeof driftApi>;
   readonly thread: ReturnType<typeof threadApi>;
-  /** Role assignments of a workspace (list, add, change, remove) and the principals to choose from. */
-  readonly access: ReturnType<typeof accessApi>;
+  /** Role assignments of a workspace: `list`, `add`, `update` (its role), `remove`. */
+  readonly roles: ReturnType<typeof rolesApi>;
+  /** The users and groups a role assignment can name: `search(q)`. */
+  readonly principals: ReturnType<typeof principalsApi>;
   /**
    * Paginated reports of a workspace, every call made by the service to the reporting service. `exportToFile` starts
    * an export, polls it (honouring Retry-After) and answers the file.
@@ -73,7 +75,8 @@ export class SvcClient {
     this.jobs = jobsApi(t);
     this.drift = driftApi(t);
     this.thread = threadApi(t);
-    this.access = accessApi(t);
+    this.roles = rolesApi(t);
+    this.principals = principalsApi(t);
     this.reports = reportsApi(t);
   }
 

@@ -10,15 +10,18 @@ export type {
   ItemType,
   Page,
   PageOptions,
+  Principal,
   ProvisionReport,
   RequestBody,
   Result,
+  RoleAssignment,
   StepResult,
   SvcClientOptions,
   ThreadEdge,
   WaitOptions,
   WhoAmI,
   Workspace,
+  WorkspaceRole,
 } from './types.js';
 export * from './errors.js';
 export { OPERATIONS, type OperationId } from './operations.js';

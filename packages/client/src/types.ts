@@ -18,6 +18,7 @@ export type Tenant = Schemas['Tenant'];
 export type ResourceAssignment = Schemas['ResourceAssignment'];
 export type RoleAssignment = Schemas['RoleAssignment'];
 export type Principal = Schemas['Principal'];
+export type WorkspaceRole = RoleAssignment['role'];
 
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 /** The success body of an operation (200, 201 or 202). */
