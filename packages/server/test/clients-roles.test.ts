@@ -58,7 +58,7 @@ async function signedIn(baseUrl: string, user: string): Promise<Other> {
 /** The service, its admin token, and another user of the same tenant with a token of its own (no role anywhere yet). */
 async function service(t: TestContext): Promise<{ baseUrl: string; token: string; other: () => Promise<Other> }> {
   const { SVC_BASE_URL: baseUrl, SVC_TOKEN: token } = process.env;
-  if (baseUrl && token) return { baseUrl, token, other: () => signedIn(baseUrl, 'pat') };
+  if (baseUrl && token) return { baseUrl, token, other: () => signedIn(baseUrl, 'ari') };
   const h = await build(t);
   await h.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = h.app.server.address() as { port: number };
