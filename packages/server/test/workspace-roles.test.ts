@@ -243,3 +243,26 @@ test('another tenant’s workspace answers 404 on the role-assignment routes; pr
   );
   assert.deepEqual((await call('GET', '/api/principals?search=olive', other.auth)).body.principals, []);
 });
+
+test('every workspace-scoped operation declares its role in the document; identity and tenant-wide ones do not', async (t) => {
+  const h = await build(t);
+  const doc = (await h.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+  const missing: string[] = [];
+  const extra: string[] = [];
+  for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
+    for (const op of Object.values<any>(item)) {
+      if (!op?.operationId) continue;
+      const body = op.requestBody?.content?.['application/json']?.schema;
+      const scoped =
+        !path.startsWith('/api/admin/') &&
+        (path.includes('{workspaceId}') ||
+          path.includes('{jobId}') ||
+          (op.parameters ?? []).some((p: any) => p.in === 'query' && p.name === 'workspaceId') ||
+          Boolean(body?.properties?.workspaceId));
+      if (scoped && !op['x-required-role']) missing.push(op.operationId);
+      if (!scoped && op['x-required-role']) extra.push(op.operationId);
+    }
+  }
+  assert.deepEqual(missing, []);
+  assert.deepEqual(extra, []);
+});
