@@ -381,10 +381,18 @@ test('authorization matrix: the role dimension, directly and through a group, an
     [elsewhere],
     'a limited token lists its workspaces only',
   );
+  // A user who is Admin on every prepared workspace, with a token it limited to another one: the limit wins.
+  const limitedUser = await rig.user('Limited user');
+  const asAdmin = (ws: string) =>
+    ok('POST', `/api/workspaces/${ws}/role-assignments`, { principal: { type: 'User', id: limitedUser.id }, role: 'Admin' }, 201);
+  await asAdmin(elsewhere);
+  const ownLimit = { name: 'own limit', scopes: TENANT_SCOPES.filter((x) => x !== 'admin'), workspaceIds: [elsewhere] };
+  const limitedByUser = { authorization: `Bearer ${(await ok('POST', '/api/tokens', ownLimit, 201, limitedUser.auth)).secret}` };
   const outsiders: Principal[] = [
     { label: 'no role (user)', auth: (await rig.user('Nobody')).auth },
     { label: 'no role (group session)', auth: ada.auth },
-    { label: 'a token limited to another workspace', auth: limited },
+    { label: 'a tenant admin’s token limited to another workspace', auth: limited },
+    { label: 'an Admin’s token limited to another workspace', auth: limitedByUser },
   ];
 
   const failures: string[] = [];
@@ -403,6 +411,7 @@ test('authorization matrix: the role dimension, directly and through a group, an
       const holder = via === 'user' ? await rig.user(`${role} user`) : { id: group, auth: ari.auth };
       const principal = { type: via === 'user' ? 'User' : 'Group', id: holder.id };
       await ok('POST', `/api/workspaces/${p.ws}/role-assignments`, { principal, role }, 201);
+      await asAdmin(p.ws);
       const me = (await ok('GET', `/api/workspaces/${p.ws}`, undefined, 200, holder.auth)).workspace;
       assert.deepEqual([me.role, me.roleSource], [role, via], `${label} sees its role`);
       const caller: Principal = { label, role, auth: holder.auth };
