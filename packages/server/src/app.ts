@@ -73,6 +73,9 @@ import { REPORT_SCHEMAS } from './reports/schemas.js';
 import { TenancyService } from './tenancy/tenancy-service.js';
 import { operatorRoutes } from './tenancy/routes.js';
 import { TENANCY_SCHEMAS } from './tenancy/schemas.js';
+import { AuditService } from './audit/audit-service.js';
+import { registerAuditTrail } from './http/audit-trail.js';
+import { AuditEventSchema, auditRoutes } from './audit/routes.js';
 
 /** What the app is built from: configuration, the store, and what other domains add to health. */
 export interface AppDeps {
@@ -108,6 +111,7 @@ export interface Services {
   identity: IdentityService;
   reports: PaginatedReportService;
   tenancy: TenancyService;
+  audit: AuditService;
 }
 
 /** Builds the Fastify app: plugins, hooks, then routes, in that order. */
@@ -226,6 +230,7 @@ export async function buildApp(
     tenancy,
   });
   const reports = PaginatedReportService.create({ client: backends.reporting, workspaces, tenancy, profile, settings: config.reports });
+  const audit = AuditService.create(store.db);
   const services: Services = {
     tokens,
     sessions,
@@ -243,6 +248,7 @@ export async function buildApp(
     identity,
     reports,
     tenancy,
+    audit,
   };
 
   const routes: Array<{ method: string; url: string }> = [];
@@ -270,6 +276,7 @@ export async function buildApp(
     ...IDENTITY_SCHEMAS,
     ...REPORT_SCHEMAS,
     ...TENANCY_SCHEMAS,
+    AuditEventSchema,
   ])
     app.addSchema(schema);
   await registerOpenApi(app, config.server.publicUrl);
@@ -285,6 +292,7 @@ export async function buildApp(
     signInLimiter: new RateLimiter(config.server.signInRateLimitPerMinute),
     metricsToken: config.metrics.token,
   });
+  registerAuditTrail(app, { audit, metrics });
 
   const secureCookies = (req: { protocol: string }) => servedOverHttps(req, config.server.publicUrl);
   await app.register(
@@ -318,6 +326,7 @@ export async function buildApp(
   await app.register(identityRoutes(identity, tenancy));
   await app.register(reportRoutes(reports));
   await app.register(operatorRoutes(tenancy));
+  await app.register(auditRoutes(audit));
   await registerConsole(app);
   if (worker) {
     app.addHook('onReady', async () => {
