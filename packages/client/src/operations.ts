@@ -4,6 +4,7 @@
  */
 export const OPERATIONS = {
   createItem: 'items.create',
+  listAuditEvents: 'audit.list',
   addFirewallRule: 'identity.addFirewallRule',
   approveIncidentChange: 'identity.approveIncidentChange',
   checkEgressAddress: 'identity.checkEgressAddress',
