@@ -311,6 +311,18 @@ test('the trail is append-only: the store refuses UPDATE, DELETE and TRUNCATE of
   assert.equal(still.outcome, 'succeeded');
 });
 
+test('a failed audit write is logged and counted, and the operation still answers its success', async (t) => {
+  const h = await build(t);
+  const a = await h.tenant();
+  // A real refusal by the store: a constraint that no workspace.created row satisfies (NOT VALID spares existing rows).
+  await sql`ALTER TABLE audit_events ADD CONSTRAINT test_refuses_created CHECK (kind <> 'workspace.created') NOT VALID`.execute(h.store.db);
+  const r = await send(h, 'POST', '/api/workspaces', { ...a.auth, 'x-request-id': 'rq-unrecorded' }, { name: 'still made' });
+  assert.equal(r.statusCode, 201, r.body);
+  assert.equal((await send(h, 'GET', `/api/workspaces/${r.json().workspace.id}`, a.auth)).statusCode, 200);
+  assert.match(h.services.metrics.render(), /svc_audit_write_failures_total\{operation="createWorkspace"\} 1/);
+  assert.equal((await eventsOf(h, a, 'rq-unrecorded')).length, 0);
+});
+
 test('every operation the audit table names exists in the OpenAPI document (needs the roles branch merged)', async (t) => {
   const h = await build(t);
   const doc = (await h.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
