@@ -237,7 +237,7 @@ test('filters, paging newest first, tenant isolation, the admin scope, bad filte
   const other = await a.token2(['read', 'write', 'tokens']);
   await send(h, 'PATCH', `/api/workspaces/${ws1}`, other.auth, { name: 'one, renamed' });
   await send(h, 'POST', '/api/tokens', other.auth, { name: 'x', scopes: ['read'] });
-  await workspace(h, b, 'b-ws');
+  const bWs = await workspace(h, b, 'b-ws');
 
   const all = (await list('')).json().auditEvents as Event[];
   assert.deepEqual(
@@ -279,6 +279,13 @@ test('filters, paging newest first, tenant isolation, the admin scope, bad filte
     'paging one at a time yields the same events in the same order',
   );
 
+  // Another tenant's workspace, or one never had, is 404 as everywhere (a deleted one is known by its events: clients tests).
+  await send(h, 'DELETE', `/api/workspaces/${bWs}`, a.auth); // refused 404, recorded in A's trail naming B's workspace
+  for (const id of [bWs, 'never-there']) {
+    const r = await list(`?workspaceId=${id}`);
+    assert.equal(r.statusCode, 404, r.body);
+    assert.equal(r.json().error.code, 'not_found');
+  }
   const forbidden = await list('', other);
   assert.equal(forbidden.statusCode, 403);
   assert.equal(forbidden.json().error.code, 'missing_scope');

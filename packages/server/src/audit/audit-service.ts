@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Caller } from '../auth/caller.js';
-import { InputError } from '../errors.js';
+import { InputError, NotFoundError } from '../errors.js';
 import type { Db } from '../store/db.js';
 import type { PageRequest } from '../store/paging.js';
 import type { StoreRow } from '../store/schema.js';
@@ -95,11 +95,32 @@ export class AuditService {
     return toEvent(row);
   }
 
+  /**
+   * 404 for a workspace the tenant never had, exactly as elsewhere; a deleted one is known by its events, which outlive
+   * it (the trail is append-only).
+   */
+  private async knownWorkspace(tenantId: string, workspaceId: string): Promise<void> {
+    const [live, recorded] = await Promise.all([
+      this.db.selectFrom('workspaces').select('id').where('tenant_id', '=', tenantId).where('id', '=', workspaceId).executeTakeFirst(),
+      this.db
+        .selectFrom('audit_events')
+        .select('id')
+        .where('tenant_id', '=', tenantId)
+        .where('workspace_id', '=', workspaceId)
+        // A refusal names what the caller asked, perhaps another tenant's workspace: only a success shows it was this tenant's.
+        .where('outcome', 'in', ['succeeded', 'accepted'])
+        .limit(1)
+        .executeTakeFirst(),
+    ]);
+    if (!live && !recorded) throw new NotFoundError('Workspace', workspaceId);
+  }
+
   /** The caller's tenant's events matching the filters, newest first, a page at a time. */
   async list(caller: Caller, filters: AuditFilters, page: PageRequest): Promise<{ auditEvents: AuditEvent[]; nextCursor?: string }> {
     const since = instant(filters.since, 'since');
     const until = instant(filters.until, 'until');
     if (since && until && since > until) throw new InputError('querystring/since must not be after until', 'since');
+    if (filters.workspaceId) await this.knownWorkspace(caller.tenantId, filters.workspaceId);
     let q = this.db.selectFrom('audit_events').selectAll().where('tenant_id', '=', caller.tenantId);
     if (filters.workspaceId) q = q.where('workspace_id', '=', filters.workspaceId);
     if (filters.actor) q = q.where('actor_user_id', '=', filters.actor);
