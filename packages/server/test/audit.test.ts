@@ -149,6 +149,23 @@ test('sessions by token: signed in, a refused token, signed out; a PATCH binding
   assert.deepEqual([bind.e.kind, bind.e.outcome, bind.e.status], ['workspace.bound', 'refused', 404], 'a platform workspace not assigned');
 });
 
+test('identity operations are identity.<operationId>, the token an inspection reads never recorded', async (t) => {
+  const h = await build(t);
+  const a = await h.tenant();
+  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const jwt = `${b64({ alg: 'RS256', typ: 'JWT' })}.${b64({ aud: 'https://api.example', oid: `marker-${randomUUID()}` })}.c2lnbmF0dXJl`;
+  const inspect = await recorded(h, a, 'POST', '/api/admin/identity/inspect-token', a.auth, { token: jwt });
+  assert.equal(inspect.r.statusCode, 200, inspect.r.body);
+  assert.deepEqual([inspect.e.kind, inspect.e.outcome, inspect.e.target.type], ['identity.inspectIdentityToken', 'succeeded', 'identity']);
+  const row = await h.store.db.selectFrom('audit_events').selectAll().where('id', '=', inspect.e.id).executeTakeFirstOrThrow();
+  assert.ok(!JSON.stringify(row).includes(jwt.split('.')[1]!), 'the inspected token is not in the row');
+  const gone = await recorded(h, a, 'DELETE', '/api/admin/identity/credentials/no-such-credential', a.auth);
+  assert.deepEqual(
+    [gone.r.statusCode, gone.e.kind, gone.e.outcome, gone.e.target.id],
+    [404, 'identity.deleteCredential', 'refused', 'no-such-credential'],
+  );
+});
+
 test('a report publish is recorded with its name, never its definition', async (t) => {
   const { h, tenant } = await buildWithSandbox(t);
   const ws = await workspace(h, tenant);
