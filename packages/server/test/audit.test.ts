@@ -56,7 +56,9 @@ test('workspace create and delete, item delete, install accepted, token create a
   const rev = await recorded(h, a, 'DELETE', `/api/tokens/${token.id}`, a.auth);
   assert.deepEqual([rev.e.kind, rev.e.outcome, rev.e.target.id], ['token.revoked', 'succeeded', token.id]);
 
-  // Refusals are recorded too: a missing scope (403), another tenant's workspace (404), no credentials at all (401).
+  // Refusals are recorded too: a missing scope (403), another tenant's workspace (404). A call with no credentials at
+  // all has no actor or tenant and is not recorded (sign-in attempts are: audit-sign-in.test.ts), so an anonymous
+  // caller cannot fill the trail.
   const reader = await a.token2(['read']);
   const no = await recorded(h, a, 'DELETE', `/api/workspaces/${ws}`, reader.auth);
   assert.deepEqual([no.r.statusCode, no.e.kind, no.e.outcome, no.e.status], [403, 'workspace.deleted', 'refused', 403]);
@@ -72,8 +74,7 @@ test('workspace create and delete, item delete, install accepted, token create a
   const anonymous = await send(h, 'DELETE', `/api/workspaces/${ws}`, { 'x-request-id': 'rq-anonymous-delete' });
   assert.equal(anonymous.statusCode, 401);
   const anon = await h.store.db.selectFrom('audit_events').selectAll().where('request_id', '=', 'rq-anonymous-delete').execute();
-  assert.equal(anon.length, 1);
-  assert.deepEqual([anon[0]!.tenant_id, anon[0]!.actor_user_id, anon[0]!.outcome, anon[0]!.status], ['default', null, 'refused', 401]);
+  assert.equal(anon.length, 0);
 
   const gone = await recorded(h, a, 'DELETE', `/api/workspaces/${ws}?force=true`, a.auth);
   assert.ok([200, 202].includes(gone.r.statusCode), gone.r.body);

@@ -84,6 +84,9 @@ export function registerAuditTrail(app: FastifyInstance, deps: { audit: AuditSer
     const operationId = (req.routeOptions.schema as { operationId?: string } | undefined)?.operationId;
     const op = operationId ? AUDITED_OPERATIONS[operationId] : undefined;
     if (!op || req.auditRecorded) return payload;
+    // A refusal without credentials has no actor and no tenant: only sign-in attempts (limited per client address) are
+    // recorded then, so an anonymous caller cannot fill the trail.
+    if (!req.caller && !req.routeOptions.config.signIn) return payload;
     req.auditRecorded = true;
     try {
       await deps.audit.record(eventOf(req, reply, op, parsed(payload)));
