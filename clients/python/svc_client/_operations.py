@@ -20,6 +20,7 @@ ApiToken = TypedDict("ApiToken", {
     "parentId": "Union[str, None]",
     "scopes": "List[str]",
     "userId": "str",
+    "workspaceIds": "Union[List[str], None]",
 })
 
 AppSummary = TypedDict("AppSummary", {
@@ -434,6 +435,13 @@ PlanItem = TypedDict("PlanItem", {
     "resourceId": NotRequired["str"],
 })
 
+Principal = TypedDict("Principal", {
+    "displayName": "str",
+    "email": NotRequired["str"],
+    "id": "str",
+    "type": "Literal[\"User\", \"Group\"]",
+})
+
 ProvisionReportStepsItem = TypedDict("ProvisionReportStepsItem", {
     "cosmosItemId": "str",
     "displayName": "str",
@@ -520,6 +528,15 @@ ResourceAssignment = TypedDict("ResourceAssignment", {
     "tenantId": "str",
 })
 
+RoleAssignment = TypedDict("RoleAssignment", {
+    "createdAt": "str",
+    "createdBy": "str",
+    "id": "str",
+    "principal": "Principal",
+    "role": "Literal[\"Admin\", \"Member\", \"Contributor\", \"Viewer\"]",
+    "workspaceId": "str",
+})
+
 StepResult = TypedDict("StepResult", {
     "backend": NotRequired["str"],
     "code": NotRequired["str"],
@@ -556,6 +573,8 @@ Workspace = TypedDict("Workspace", {
     "id": "str",
     "name": "str",
     "platformWorkspaceId": "Union[str, None]",
+    "role": "Literal[\"Admin\", \"Member\", \"Contributor\", \"Viewer\"]",
+    "roleSource": "Literal[\"user\", \"group\", \"tenant-admin\"]",
     "updatedAt": "str",
 })
 
@@ -576,6 +595,16 @@ AddFirewallRuleResultRule = TypedDict("AddFirewallRuleResultRule", {
 AddFirewallRuleResult = TypedDict("AddFirewallRuleResult", {
     "change": "IdentityChange",
     "rule": "AddFirewallRuleResultRule",
+})
+
+AddRoleAssignmentBodyPrincipal = TypedDict("AddRoleAssignmentBodyPrincipal", {
+    "id": "str",
+    "type": "Literal[\"User\", \"Group\"]",
+})
+
+AddRoleAssignmentBody = TypedDict("AddRoleAssignmentBody", {
+    "principal": "AddRoleAssignmentBodyPrincipal",
+    "role": "Literal[\"Admin\", \"Member\", \"Contributor\", \"Viewer\"]",
 })
 
 ApproveIncidentChangeBody = TypedDict("ApproveIncidentChangeBody", {
@@ -601,6 +630,10 @@ AssignTargetBody = TypedDict("AssignTargetBody", {
     "location": NotRequired["str"],
     "resourceId": NotRequired["str"],
     "workspace": NotRequired["str"],
+})
+
+ChangeRoleAssignmentBody = TypedDict("ChangeRoleAssignmentBody", {
+    "role": "Literal[\"Admin\", \"Member\", \"Contributor\", \"Viewer\"]",
 })
 
 CheckEgressAddressResultAllowingRulesItem = TypedDict("CheckEgressAddressResultAllowingRulesItem", {
@@ -678,6 +711,7 @@ CreateTokenBody = TypedDict("CreateTokenBody", {
     "expiresInDays": NotRequired["int"],
     "name": "str",
     "scopes": "List[Literal[\"read\", \"write\", \"install\", \"reports\", \"tokens\", \"admin\", \"metrics\", \"operator\"]]",
+    "workspaceIds": NotRequired["List[str]"],
 })
 
 CreateTokenResult = TypedDict("CreateTokenResult", {
@@ -1097,21 +1131,25 @@ VerifyIncidentFixBody = TypedDict("VerifyIncidentFixBody", {
 WhoamiResult = TypedDict("WhoamiResult", {
     "authMethod": "Literal[\"token\", \"session\"]",
     "csrfToken": NotRequired["str"],
+    "groups": "List[str]",
     "scopes": "List[str]",
     "tenantId": "str",
     "tokenId": "Union[str, None]",
     "userId": "str",
     "userName": "str",
+    "workspaceIds": "Union[List[str], None]",
 })
 
 # The operation table: operationId → (method, path, Python method, pager, kind, envelope, unwrapped key, paged).
 OPERATIONS: Dict[str, Operation] = {
     "addFirewallRule": Operation("addFirewallRule", "POST", "/api/admin/identity/workspaces/{workspaceId}/firewall-rules", "add_firewall_rule", None, "json", True, None, False),
+    "addRoleAssignment": Operation("addRoleAssignment", "POST", "/api/workspaces/{workspaceId}/role-assignments", "add_role_assignment", None, "json", True, "roleAssignment", False),
     "applyItem": Operation("applyItem", "POST", "/api/workspaces/{workspaceId}/items/{itemId}/apply", "apply_item", None, "json", True, "job", False),
     "approveIncidentChange": Operation("approveIncidentChange", "POST", "/api/admin/identity/incidents/{incidentId}/approvals", "approve_incident_change", None, "json", True, "incident", False),
     "assignApplication": Operation("assignApplication", "POST", "/api/operator/tenants/{tenantId}/applications", "assign_application", None, "json", True, "assignment", False),
     "assignPlatformWorkspace": Operation("assignPlatformWorkspace", "POST", "/api/operator/tenants/{tenantId}/platform-workspaces", "assign_platform_workspace", None, "json", True, "assignment", False),
     "assignTarget": Operation("assignTarget", "POST", "/api/operator/tenants/{tenantId}/targets", "assign_target", None, "json", True, "assignment", False),
+    "changeRoleAssignment": Operation("changeRoleAssignment", "PATCH", "/api/workspaces/{workspaceId}/role-assignments/{assignmentId}", "change_role_assignment", None, "json", True, "roleAssignment", False),
     "checkDrift": Operation("checkDrift", "POST", "/api/workspaces/{workspaceId}/drift", "check_drift", None, "json", True, "job", False),
     "checkEgressAddress": Operation("checkEgressAddress", "GET", "/api/admin/identity/workspaces/{workspaceId}/firewall-check", "check_egress_address", None, "json", True, None, False),
     "clonePaginatedReport": Operation("clonePaginatedReport", "POST", "/api/items/paginated-report/{reportId}/clone", "clone_paginated_report", None, "json", True, "report", False),
@@ -1170,6 +1208,7 @@ OPERATIONS: Dict[str, Operation] = {
     "listItemTypes": Operation("listItemTypes", "GET", "/api/item-types", "list_item_types", None, "json", True, "itemTypes", False),
     "listPaginatedReportDatasources": Operation("listPaginatedReportDatasources", "GET", "/api/items/paginated-report/{reportId}/datasources", "list_paginated_report_datasources", None, "json", True, "datasources", False),
     "listPaginatedReports": Operation("listPaginatedReports", "GET", "/api/items/paginated-report", "list_paginated_reports", None, "json", True, "reports", False),
+    "listRoleAssignments": Operation("listRoleAssignments", "GET", "/api/workspaces/{workspaceId}/role-assignments", "list_role_assignments", "iter_role_assignments", "json", True, "roleAssignments", True),
     "listRotations": Operation("listRotations", "GET", "/api/admin/identity/rotations", "list_rotations", None, "json", True, "rotations", False),
     "listTenantApplications": Operation("listTenantApplications", "GET", "/api/operator/tenants/{tenantId}/applications", "list_tenant_applications", None, "json", True, "applications", False),
     "listTenantPlatformWorkspaces": Operation("listTenantPlatformWorkspaces", "GET", "/api/operator/tenants/{tenantId}/platform-workspaces", "list_tenant_platform_workspaces", None, "json", True, "platformWorkspaces", False),
@@ -1188,6 +1227,7 @@ OPERATIONS: Dict[str, Operation] = {
     "recordIncidentChange": Operation("recordIncidentChange", "POST", "/api/admin/identity/incidents/{incidentId}/changes", "record_incident_change", None, "json", True, "change", False),
     "registerCredential": Operation("registerCredential", "POST", "/api/admin/identity/credentials", "register_credential", None, "json", True, "credential", False),
     "removeFirewallRule": Operation("removeFirewallRule", "DELETE", "/api/admin/identity/workspaces/{workspaceId}/firewall-rules/{ruleId}", "remove_firewall_rule", None, "json", True, "change", False),
+    "removeRoleAssignment": Operation("removeRoleAssignment", "DELETE", "/api/workspaces/{workspaceId}/role-assignments/{assignmentId}", "remove_role_assignment", None, "json", True, "deleted", False),
     "retryInstallStep": Operation("retryInstallStep", "POST", "/api/apps/install-jobs/{jobId}/steps/{stepIndex}/retry", "retry_install_step", None, "json", True, "job", False),
     "retryJobStep": Operation("retryJobStep", "POST", "/api/jobs/{jobId}/steps/{stepIndex}/retry", "retry_job_step", None, "json", True, "job", False),
     "revokeToken": Operation("revokeToken", "DELETE", "/api/tokens/{tokenId}", "revoke_token", None, "json", True, "revoked", False),
@@ -1195,6 +1235,7 @@ OPERATIONS: Dict[str, Operation] = {
     "rollBackRotation": Operation("rollBackRotation", "POST", "/api/admin/identity/rotations/{rotationId}/rollback", "roll_back_rotation", None, "json", True, "rotation", False),
     "runIdentityProbe": Operation("runIdentityProbe", "POST", "/api/admin/identity/probes", "run_identity_probe", None, "json", True, None, False),
     "runRotationStep": Operation("runRotationStep", "POST", "/api/admin/identity/rotations/{rotationId}/steps/{step}", "run_rotation_step", None, "json", True, "rotation", False),
+    "searchPrincipals": Operation("searchPrincipals", "GET", "/api/principals", "search_principals", "iter_search_principals", "json", True, "principals", True),
     "snapshotPolicy": Operation("snapshotPolicy", "POST", "/api/admin/identity/incidents/{incidentId}/snapshots", "snapshot_policy", None, "json", True, "incident", False),
     "startOidcSignIn": Operation("startOidcSignIn", "GET", "/api/auth/login", "start_oidc_sign_in", None, "redirect", False, None, False),
     "startPaginatedReportExport": Operation("startPaginatedReportExport", "POST", "/api/items/paginated-report/{reportId}/exports", "start_paginated_report_export", None, "json", True, "export", False),
@@ -1223,6 +1264,10 @@ class Operations(SyncCore):
         """Add a firewall rule (journaled; rolling back deletes it) (POST /api/admin/identity/workspaces/{workspaceId}/firewall-rules)."""
         return self._call("addFirewallRule", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
+    def add_role_assignment(self, workspace_id: str, body: AddRoleAssignmentBody) -> RoleAssignment:
+        """Give a user of the tenant or a group a role on the workspace: Member for Contributor and Viewer assignments, Admin for Member and Admin ones (403 workspace_role_required naming the role needed); 409 conflict when the principal already has one (POST /api/workspaces/{workspaceId}/role-assignments)."""
+        return self._call("addRoleAssignment", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
     def apply_item(self, workspace_id: str, item_id: str) -> Job:
         """Push the item’s stored content to its live resource (creating it when there is none): 202 with the apply job to poll (POST /api/workspaces/{workspaceId}/items/{itemId}/apply)."""
         return self._call("applyItem", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
@@ -1242,6 +1287,10 @@ class Operations(SyncCore):
     def assign_target(self, tenant_id: str, body: AssignTargetBody) -> ResourceAssignment:
         """Assign an install target to the tenant (201; 200 when it already is; 409 when another tenant holds it) (POST /api/operator/tenants/{tenantId}/targets)."""
         return self._call("assignTarget", {"tenantId": tenant_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def change_role_assignment(self, workspace_id: str, assignment_id: str, body: ChangeRoleAssignmentBody) -> RoleAssignment:
+        """Change an assignment’s role: Member for Contributor and Viewer assignments, Admin for Member and Admin ones (403 workspace_role_required naming the role needed) (both the old and the new role); 409 last_admin for the last Admin (PATCH /api/workspaces/{workspaceId}/role-assignments/{assignmentId})."""
+        return self._call("changeRoleAssignment", {"workspaceId": workspace_id, "assignmentId": assignment_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     def check_drift(self, workspace_id: str) -> Job:
         """Check every live item of the workspace against its backing service: 202 with the drift job to poll (POST /api/workspaces/{workspaceId}/drift)."""
@@ -1292,7 +1341,7 @@ class Operations(SyncCore):
         return self._call("createToken", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     def create_workspace(self, body: CreateWorkspaceBody) -> Workspace:
-        """Create a workspace (POST /api/workspaces)."""
+        """Create a workspace; the caller becomes its Admin (a token limited to workspaces: 403 workspace_limited_token) (POST /api/workspaces)."""
         return self._call("createWorkspace", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     def delete_credential(self, credential_id: str) -> str:
@@ -1487,6 +1536,14 @@ class Operations(SyncCore):
         """The paginated reports of a workspace (the reporting service’s list, kept to reportType PaginatedReport) (GET /api/items/paginated-report)."""
         return self._call("listPaginatedReports", {}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
+    def list_role_assignments(self, workspace_id: str, *, cursor: Optional[str] = None, limit: Optional[int] = None) -> Page[RoleAssignment]:
+        """List the workspace’s role assignments (GET /api/workspaces/{workspaceId}/role-assignments)."""
+        return self._call("listRoleAssignments", {"workspaceId": workspace_id}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def iter_role_assignments(self, workspace_id: str, *, limit: Optional[int] = None) -> Iterator[RoleAssignment]:
+        """Every entry of list_role_assignments, page after page."""
+        return self._paginate("listRoleAssignments", {"workspaceId": workspace_id}, query={"limit": limit})
+
     def list_rotations(self, *, credential_id: Optional[str] = None) -> List[IdentityRotation]:
         """Rotations, newest first (of one credential with credentialId): state, steps done, the next step (GET /api/admin/identity/rotations)."""
         return self._call("listRotations", {}, query={"credentialId": credential_id}, headers=None, body=None)  # type: ignore[no-any-return]
@@ -1536,7 +1593,7 @@ class Operations(SyncCore):
         return self._call("listWorkspaceRoleAssignments", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     def list_workspaces(self, *, cursor: Optional[str] = None, limit: Optional[int] = None) -> Page[Workspace]:
-        """List the workspaces of the caller’s tenant (GET /api/workspaces)."""
+        """List the workspaces of the caller’s tenant that the caller may see (a role, or the admin scope), with its role on each (GET /api/workspaces)."""
         return self._call("listWorkspaces", {}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
 
     def iter_workspaces(self, *, limit: Optional[int] = None) -> Iterator[Workspace]:
@@ -1575,6 +1632,10 @@ class Operations(SyncCore):
         """Remove a firewall rule (journaled; rolling back adds it again) (DELETE /api/admin/identity/workspaces/{workspaceId}/firewall-rules/{ruleId})."""
         return self._call("removeFirewallRule", {"workspaceId": workspace_id, "ruleId": rule_id}, query={"incidentId": incident_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
+    def remove_role_assignment(self, workspace_id: str, assignment_id: str) -> bool:
+        """Remove an assignment: Member for Contributor and Viewer assignments, Admin for Member and Admin ones (403 workspace_role_required naming the role needed); 409 last_admin for the last Admin (DELETE /api/workspaces/{workspaceId}/role-assignments/{assignmentId})."""
+        return self._call("removeRoleAssignment", {"workspaceId": workspace_id, "assignmentId": assignment_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     def retry_install_step(self, job_id: str, step_index: str) -> InstallJob:
         """Re-open one provisioning step (after fixing its gate): 202 with the job running again; poll it like an install until the worker has run the step (POST /api/apps/install-jobs/{jobId}/steps/{stepIndex}/retry)."""
         return self._call("retryInstallStep", {"jobId": job_id, "stepIndex": step_index}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
@@ -1602,6 +1663,14 @@ class Operations(SyncCore):
     def run_rotation_step(self, rotation_id: str, step: str, body: RunRotationStepBody) -> IdentityRotation:
         """Run the next step: restart-consumers, verify, delete-old-secret (refused before verification and 24 hours of overlap) (POST /api/admin/identity/rotations/{rotationId}/steps/{step})."""
         return self._call("runRotationStep", {"rotationId": rotation_id, "step": step}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def search_principals(self, *, cursor: Optional[str] = None, limit: Optional[int] = None, search: Optional[str] = None) -> Page[Principal]:
+        """Users of the caller’s tenant and the groups the service has seen at sign-in, matching search on name, email or id (GET /api/principals)."""
+        return self._call("searchPrincipals", {}, query={"cursor": cursor, "limit": limit, "search": search}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def iter_search_principals(self, *, limit: Optional[int] = None, search: Optional[str] = None) -> Iterator[Principal]:
+        """Every entry of search_principals, page after page."""
+        return self._paginate("searchPrincipals", {}, query={"limit": limit, "search": search})
 
     def snapshot_policy(self, incident_id: str, body: SnapshotPolicyBody) -> IdentityIncident:
         """Take a policy snapshot before an edit (POST /api/admin/identity/incidents/{incidentId}/snapshots)."""
@@ -1677,6 +1746,10 @@ class AsyncOperations(AsyncCore):
         """Add a firewall rule (journaled; rolling back deletes it) (POST /api/admin/identity/workspaces/{workspaceId}/firewall-rules)."""
         return await self._call("addFirewallRule", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
+    async def add_role_assignment(self, workspace_id: str, body: AddRoleAssignmentBody) -> RoleAssignment:
+        """Give a user of the tenant or a group a role on the workspace: Member for Contributor and Viewer assignments, Admin for Member and Admin ones (403 workspace_role_required naming the role needed); 409 conflict when the principal already has one (POST /api/workspaces/{workspaceId}/role-assignments)."""
+        return await self._call("addRoleAssignment", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
     async def apply_item(self, workspace_id: str, item_id: str) -> Job:
         """Push the item’s stored content to its live resource (creating it when there is none): 202 with the apply job to poll (POST /api/workspaces/{workspaceId}/items/{itemId}/apply)."""
         return await self._call("applyItem", {"workspaceId": workspace_id, "itemId": item_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
@@ -1696,6 +1769,10 @@ class AsyncOperations(AsyncCore):
     async def assign_target(self, tenant_id: str, body: AssignTargetBody) -> ResourceAssignment:
         """Assign an install target to the tenant (201; 200 when it already is; 409 when another tenant holds it) (POST /api/operator/tenants/{tenantId}/targets)."""
         return await self._call("assignTarget", {"tenantId": tenant_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def change_role_assignment(self, workspace_id: str, assignment_id: str, body: ChangeRoleAssignmentBody) -> RoleAssignment:
+        """Change an assignment’s role: Member for Contributor and Viewer assignments, Admin for Member and Admin ones (403 workspace_role_required naming the role needed) (both the old and the new role); 409 last_admin for the last Admin (PATCH /api/workspaces/{workspaceId}/role-assignments/{assignmentId})."""
+        return await self._call("changeRoleAssignment", {"workspaceId": workspace_id, "assignmentId": assignment_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def check_drift(self, workspace_id: str) -> Job:
         """Check every live item of the workspace against its backing service: 202 with the drift job to poll (POST /api/workspaces/{workspaceId}/drift)."""
@@ -1746,7 +1823,7 @@ class AsyncOperations(AsyncCore):
         return await self._call("createToken", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def create_workspace(self, body: CreateWorkspaceBody) -> Workspace:
-        """Create a workspace (POST /api/workspaces)."""
+        """Create a workspace; the caller becomes its Admin (a token limited to workspaces: 403 workspace_limited_token) (POST /api/workspaces)."""
         return await self._call("createWorkspace", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def delete_credential(self, credential_id: str) -> str:
@@ -1941,6 +2018,14 @@ class AsyncOperations(AsyncCore):
         """The paginated reports of a workspace (the reporting service’s list, kept to reportType PaginatedReport) (GET /api/items/paginated-report)."""
         return await self._call("listPaginatedReports", {}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
+    async def list_role_assignments(self, workspace_id: str, *, cursor: Optional[str] = None, limit: Optional[int] = None) -> Page[RoleAssignment]:
+        """List the workspace’s role assignments (GET /api/workspaces/{workspaceId}/role-assignments)."""
+        return await self._call("listRoleAssignments", {"workspaceId": workspace_id}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def iter_role_assignments(self, workspace_id: str, *, limit: Optional[int] = None) -> AsyncIterator[RoleAssignment]:
+        """Every entry of list_role_assignments, page after page."""
+        return self._paginate("listRoleAssignments", {"workspaceId": workspace_id}, query={"limit": limit})
+
     async def list_rotations(self, *, credential_id: Optional[str] = None) -> List[IdentityRotation]:
         """Rotations, newest first (of one credential with credentialId): state, steps done, the next step (GET /api/admin/identity/rotations)."""
         return await self._call("listRotations", {}, query={"credentialId": credential_id}, headers=None, body=None)  # type: ignore[no-any-return]
@@ -1990,7 +2075,7 @@ class AsyncOperations(AsyncCore):
         return await self._call("listWorkspaceRoleAssignments", {"workspaceId": workspace_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def list_workspaces(self, *, cursor: Optional[str] = None, limit: Optional[int] = None) -> Page[Workspace]:
-        """List the workspaces of the caller’s tenant (GET /api/workspaces)."""
+        """List the workspaces of the caller’s tenant that the caller may see (a role, or the admin scope), with its role on each (GET /api/workspaces)."""
         return await self._call("listWorkspaces", {}, query={"cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
 
     def iter_workspaces(self, *, limit: Optional[int] = None) -> AsyncIterator[Workspace]:
@@ -2029,6 +2114,10 @@ class AsyncOperations(AsyncCore):
         """Remove a firewall rule (journaled; rolling back adds it again) (DELETE /api/admin/identity/workspaces/{workspaceId}/firewall-rules/{ruleId})."""
         return await self._call("removeFirewallRule", {"workspaceId": workspace_id, "ruleId": rule_id}, query={"incidentId": incident_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
+    async def remove_role_assignment(self, workspace_id: str, assignment_id: str) -> bool:
+        """Remove an assignment: Member for Contributor and Viewer assignments, Admin for Member and Admin ones (403 workspace_role_required naming the role needed); 409 last_admin for the last Admin (DELETE /api/workspaces/{workspaceId}/role-assignments/{assignmentId})."""
+        return await self._call("removeRoleAssignment", {"workspaceId": workspace_id, "assignmentId": assignment_id}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
     async def retry_install_step(self, job_id: str, step_index: str) -> InstallJob:
         """Re-open one provisioning step (after fixing its gate): 202 with the job running again; poll it like an install until the worker has run the step (POST /api/apps/install-jobs/{jobId}/steps/{stepIndex}/retry)."""
         return await self._call("retryInstallStep", {"jobId": job_id, "stepIndex": step_index}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
@@ -2056,6 +2145,14 @@ class AsyncOperations(AsyncCore):
     async def run_rotation_step(self, rotation_id: str, step: str, body: RunRotationStepBody) -> IdentityRotation:
         """Run the next step: restart-consumers, verify, delete-old-secret (refused before verification and 24 hours of overlap) (POST /api/admin/identity/rotations/{rotationId}/steps/{step})."""
         return await self._call("runRotationStep", {"rotationId": rotation_id, "step": step}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def search_principals(self, *, cursor: Optional[str] = None, limit: Optional[int] = None, search: Optional[str] = None) -> Page[Principal]:
+        """Users of the caller’s tenant and the groups the service has seen at sign-in, matching search on name, email or id (GET /api/principals)."""
+        return await self._call("searchPrincipals", {}, query={"cursor": cursor, "limit": limit, "search": search}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def iter_search_principals(self, *, limit: Optional[int] = None, search: Optional[str] = None) -> AsyncIterator[Principal]:
+        """Every entry of search_principals, page after page."""
+        return self._paginate("searchPrincipals", {}, query={"limit": limit, "search": search})
 
     async def snapshot_policy(self, incident_id: str, body: SnapshotPolicyBody) -> IdentityIncident:
         """Take a policy snapshot before an edit (POST /api/admin/identity/incidents/{incidentId}/snapshots)."""

@@ -10,6 +10,7 @@ import { reportsApi } from './api/reports.js';
 import { sessionApi } from './api/session.js';
 import { systemApi } from './api/system.js';
 import { threadApi } from './api/thread.js';
+import { accessApi } from './api/access.js';
 import { tokensApi } from './api/tokens.js';
 import { upgradeApi } from './api/upgrade.js';
 import { workspacesApi } from './api/workspaces.js';
@@ -45,6 +46,8 @@ export class SvcClient {
   /** Drift checks of a workspace: `check` starts one (a job), `last` reads the last result. */
   readonly drift: ReturnType<typeof driftApi>;
   readonly thread: ReturnType<typeof threadApi>;
+  /** Role assignments of a workspace (list, add, change, remove) and the principals to choose from. */
+  readonly access: ReturnType<typeof accessApi>;
   /**
    * Paginated reports of a workspace, every call made by the service to the reporting service. `exportToFile` starts
    * an export, polls it (honouring Retry-After) and answers the file.
@@ -70,6 +73,7 @@ export class SvcClient {
     this.jobs = jobsApi(t);
     this.drift = driftApi(t);
     this.thread = threadApi(t);
+    this.access = accessApi(t);
     this.reports = reportsApi(t);
   }
 

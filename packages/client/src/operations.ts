@@ -3,6 +3,11 @@
  * `npm run check:drift` fails when this table and the OpenAPI document disagree in either direction.
  */
 export const OPERATIONS = {
+  listRoleAssignments: 'access.list',
+  addRoleAssignment: 'access.add',
+  changeRoleAssignment: 'access.change',
+  removeRoleAssignment: 'access.remove',
+  searchPrincipals: 'access.principals',
   createItem: 'items.create',
   addFirewallRule: 'identity.addFirewallRule',
   approveIncidentChange: 'identity.approveIncidentChange',

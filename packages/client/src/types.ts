@@ -16,6 +16,8 @@ export type PaginatedReport = Schemas['PaginatedReport'];
 export type ReportExport = Schemas['ReportExport'];
 export type Tenant = Schemas['Tenant'];
 export type ResourceAssignment = Schemas['ResourceAssignment'];
+export type RoleAssignment = Schemas['RoleAssignment'];
+export type Principal = Schemas['Principal'];
 
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 /** The success body of an operation (200, 201 or 202). */

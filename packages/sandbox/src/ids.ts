@@ -39,6 +39,13 @@ export interface UserIds {
   kind: 'member' | 'guest';
 }
 
+/** A directory security group: its object id (what the id token's groups claim carries) and its members' object ids. */
+export interface GroupIds {
+  objectId: string;
+  name: string;
+  members: string[];
+}
+
 export interface ServicePrincipalIds extends PrincipalIds {
   secret: string;
   secretExpiresAt: string;
@@ -74,6 +81,8 @@ export interface SandboxIds {
   consoleApp: { appId: string; objectId: string; name: string; secret: string };
   servicePrincipals: ServicePrincipalIds[];
   users: UserIds[];
+  /** Security groups of the directory; id tokens of their members carry their object ids in `groups`. */
+  groups: GroupIds[];
   /**
    * The data platform's cloud connections a tenant admin made beforehand (mirrored databases name one by id): the
    * Azure SQL sources of the catalog's mirror onboarding app, so its mirrors install in the default setup.
@@ -101,6 +110,18 @@ export function makeIds(seed: string, now = Date.now()): SandboxIds {
     displayName,
     kind,
     upn: kind === 'guest' ? `${alias}_partner.example.com#EXT#@${tenantDomain}` : `${alias}@${tenantDomain}`,
+  });
+  const users = [
+    user('ada', 'Ada Admin'),
+    user('ari', 'Ari Analyst'),
+    user('mo', 'Mo Mfa'),
+    user('una', 'Una Unassigned'),
+    user('pat', 'Pat Partner', 'guest'),
+  ];
+  const group = (name: string, aliases: string[]): GroupIds => ({
+    objectId: u(`group:${name}`),
+    name,
+    members: aliases.map((a) => u(`user:${a}`)),
   });
   const subscriptionId = u('subscription');
   const resourceGroup = 'rg-analytics-sandbox';
@@ -135,13 +156,8 @@ export function makeIds(seed: string, now = Date.now()): SandboxIds {
       secret: `con~${stableHex(seed, 'app:console:secret', 34)}`,
     },
     servicePrincipals: [sp('ci-deployer', 80), sp('reporting-automation', 5), sp('legacy-etl', -10)],
-    users: [
-      user('ada', 'Ada Admin'),
-      user('ari', 'Ari Analyst'),
-      user('mo', 'Mo Mfa'),
-      user('una', 'Una Unassigned'),
-      user('pat', 'Pat Partner', 'guest'),
-    ],
+    users,
+    groups: [group('analysts', ['ari', 'pat']), group('admins', ['ada']), group('reviewers', ['ari', 'mo'])],
     connections: (['sales', 'hr', 'inventory'] as const).map((n) => ({
       id: u(`connection:${n}`),
       displayName: `sql-${n}-prod`,

@@ -73,6 +73,12 @@ import { REPORT_SCHEMAS } from './reports/schemas.js';
 import { TenancyService } from './tenancy/tenancy-service.js';
 import { operatorRoutes } from './tenancy/routes.js';
 import { TENANCY_SCHEMAS } from './tenancy/schemas.js';
+import { AccessService } from './access/access-service.js';
+import { RoleAssignmentService } from './access/role-assignment-service.js';
+import { PrincipalService } from './access/principal-service.js';
+import { accessRoutes } from './access/routes.js';
+import { ACCESS_SCHEMAS } from './access/schemas.js';
+import { registerWorkspaceAccess } from './access/enforce.js';
 
 /** What the app is built from: configuration, the store, and what other domains add to health. */
 export interface AppDeps {
@@ -108,6 +114,8 @@ export interface Services {
   identity: IdentityService;
   reports: PaginatedReportService;
   tenancy: TenancyService;
+  access: AccessService;
+  roleAssignments: RoleAssignmentService;
 }
 
 /** Builds the Fastify app: plugins, hooks, then routes, in that order. */
@@ -144,16 +152,19 @@ export async function buildApp(
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const metrics = new Metrics();
+  const access = AccessService.create(store.db);
   const tokens = TokenService.create(store.db, {
     cacheMs: config.auth.tokenCacheSeconds * 1000,
     notify: (id) => store.notify('svc_token_revoked', id),
+    visible: async (caller, ids) => new Set((await access.rolesOn(caller, ids)).keys()),
   });
   await store.listen('svc_token_revoked', (id) => tokens.evict(id));
   const sessions = SessionService.create(store.db, config.auth.sessionHours);
   const catalog = configuredCatalog(config.catalog.dir);
   const profile = selectCloud(config.cloud);
   const tenancy = TenancyService.create({ db: store.db, profile, sharedSet: config.sharedSet, native: config.native, tokens });
-  const workspaces = WorkspaceService.create(store.db, tenancy);
+  const roleAssignments = RoleAssignmentService.create(store.db, access);
+  const workspaces = WorkspaceService.create(store.db, tenancy, access);
   const items = ItemService.create(store.db, workspaces, profile);
   const credential = deps.credential ?? serviceCredential(config.identity, profile);
   const oidc = oidcSettings(config.oidc, profile, config.server.publicUrl);
@@ -243,6 +254,8 @@ export async function buildApp(
     identity,
     reports,
     tenancy,
+    access,
+    roleAssignments,
   };
 
   const routes: Array<{ method: string; url: string }> = [];
@@ -270,6 +283,7 @@ export async function buildApp(
     ...IDENTITY_SCHEMAS,
     ...REPORT_SCHEMAS,
     ...TENANCY_SCHEMAS,
+    ...ACCESS_SCHEMAS,
   ])
     app.addSchema(schema);
   await registerOpenApi(app, config.server.publicUrl);
@@ -285,6 +299,7 @@ export async function buildApp(
     signInLimiter: new RateLimiter(config.server.signInRateLimitPerMinute),
     metricsToken: config.metrics.token,
   });
+  registerWorkspaceAccess(app, { access, db: store.db });
 
   const secureCookies = (req: { protocol: string }) => servedOverHttps(req, config.server.publicUrl);
   await app.register(
@@ -318,6 +333,7 @@ export async function buildApp(
   await app.register(identityRoutes(identity, tenancy));
   await app.register(reportRoutes(reports));
   await app.register(operatorRoutes(tenancy));
+  await app.register(accessRoutes(roleAssignments, PrincipalService.create(store.db)));
   await registerConsole(app);
   if (worker) {
     app.addHook('onReady', async () => {

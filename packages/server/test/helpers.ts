@@ -31,6 +31,22 @@ export interface TestTenant {
   auth: { authorization: string };
   /** Another token of the same user with other scopes. */
   token2(scopes: Scope[]): Promise<{ token: string; auth: { authorization: string }; id: string }>;
+  /** A new non-admin user of the same tenant with a token (default scopes read, write, install, reports, tokens). */
+  user(displayName: string, scopes?: Scope[]): Promise<{ userId: string; token: string; auth: { authorization: string } }>;
+}
+
+/** Makes new non-admin users of a tenant, each with a token of the given scopes (TestTenant.user). */
+export function userMaker(h: { store: Store; services: Services }, tenantId: string): TestTenant['user'] {
+  return async (displayName, scopes = ['read', 'write', 'install', 'reports', 'tokens']) => {
+    const id = randomUUID();
+    await h.store.db
+      .insertInto('users')
+      .values({ id, tenant_id: tenantId, display_name: displayName, email: `${id.slice(0, 8)}@example.test`, oidc_subject: null })
+      .execute();
+    const caller = { tenantId, userId: id, userName: displayName, method: 'token' as const, scopes };
+    const { secret } = await h.services.tokens.issue(caller, { name: 'test', scopes });
+    return { userId: id, token: secret, auth: { authorization: `Bearer ${secret}` } };
+  };
 }
 
 /** The cloud profile the service selects for env-like settings (read, as at start, by loadConfig). */
@@ -74,7 +90,7 @@ export async function build(
       return { token: secret, auth: { authorization: `Bearer ${secret}` }, id: token.id };
     };
     const first = await mint(scopes);
-    return { tenantId, userId, token: first.token, auth: first.auth, token2: mint };
+    return { tenantId, userId, token: first.token, auth: first.auth, token2: mint, user: userMaker({ store, services }, tenantId) };
   };
   return { app, services, store, dataDir, tenant, routes };
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { startSandbox } from '@svc/sandbox';
-import { build, type TestApp, type TestTenant } from './helpers.js';
+import { build, type TestApp, type TestTenant, userMaker } from './helpers.js';
 import { DEFAULT_TENANT, ensureTenant } from '../src/auth/token-service.js';
 import { TENANT_SCOPES, type Scope } from '../src/auth/scopes.js';
 import type { ResourceKind } from '../src/tenancy/resources.js';
@@ -131,7 +131,7 @@ export async function defaultTenant(h: TestApp, sb: Sandbox): Promise<TestTenant
     return { token: secret, auth: { authorization: `Bearer ${secret}` }, id: token.id };
   };
   const first = await mint([...TENANT_SCOPES]);
-  return { tenantId: DEFAULT_TENANT, userId, token: first.token, auth: first.auth, token2: mint };
+  return { tenantId: DEFAULT_TENANT, userId, token: first.token, auth: first.auth, token2: mint, user: userMaker(h, DEFAULT_TENANT) };
 }
 /** Creates a workspace and returns its id. */
 export async function workspace(h: TestApp, tenant: TestTenant, name = `ws-${Math.random().toString(36).slice(2, 8)}`): Promise<string> {

@@ -112,10 +112,12 @@ test('paging parameters are declared as the service reads them: limit an integer
     'listInstallJobs',
     'listInstalledApps',
     'listItems',
+    'listRoleAssignments',
     'listTenants',
     'listTokens',
     'listWorkspaceJobs',
     'listWorkspaces',
+    'searchPrincipals',
   ]);
   for (const op of paged) {
     const param = (name: string) => op.parameters!.find((p) => p.in === 'query' && p.name === name)!.schema;

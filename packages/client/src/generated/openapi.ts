@@ -1074,6 +1074,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/principals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Users of the caller’s tenant and the groups the service has seen at sign-in, matching search on name, email or id */
+        get: operations["searchPrincipals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/session": {
         parameters: {
             query?: never;
@@ -1151,10 +1168,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the workspaces of the caller’s tenant */
+        /** List the workspaces of the caller’s tenant that the caller may see (a role, or the admin scope), with its role on each */
         get: operations["listWorkspaces"];
         put?: never;
-        /** Create a workspace */
+        /** Create a workspace; the caller becomes its Admin (a token limited to workspaces: 403 workspace_limited_token) */
         post: operations["createWorkspace"];
         delete?: never;
         options?: never;
@@ -1361,6 +1378,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workspaces/{workspaceId}/role-assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the workspace’s role assignments */
+        get: operations["listRoleAssignments"];
+        put?: never;
+        /** Give a user of the tenant or a group a role on the workspace: Member for Contributor and Viewer assignments, Admin for Member and Admin ones (403 workspace_role_required naming the role needed); 409 conflict when the principal already has one */
+        post: operations["addRoleAssignment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{workspaceId}/role-assignments/{assignmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove an assignment: Member for Contributor and Viewer assignments, Admin for Member and Admin ones (403 workspace_role_required naming the role needed); 409 last_admin for the last Admin */
+        delete: operations["removeRoleAssignment"];
+        options?: never;
+        head?: never;
+        /** Change an assignment’s role: Member for Contributor and Viewer assignments, Admin for Member and Admin ones (403 workspace_role_required naming the role needed) (both the old and the new role); 409 last_admin for the last Admin */
+        patch: operations["changeRoleAssignment"];
+        trace?: never;
+    };
     "/api/workspaces/{workspaceId}/thread/edges": {
         parameters: {
             query?: never;
@@ -1429,6 +1482,8 @@ export interface components {
             parentId: string | null;
             scopes: string[];
             userId: string;
+            /** @description the workspaces the token is limited to (404 elsewhere); null when unlimited */
+            workspaceIds: string[] | null;
         };
         AppSummary: {
             description: string;
@@ -1940,6 +1995,13 @@ export interface components {
             /** @description the live resource, when it exists */
             resourceId?: string;
         };
+        Principal: {
+            /** @description a user’s name; a group’s object id (id tokens carry group ids only) */
+            displayName: string;
+            email?: string;
+            id: string;
+            type: "User" | "Group";
+        };
         ProvisionReport: {
             /** @description each live item type's backend in this install's cloud (`stored`: kept in the service only, for want of an API) */
             backends?: {
@@ -2040,6 +2102,17 @@ export interface components {
             };
             tenantId: string;
         };
+        RoleAssignment: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @description the user id that added it */
+            createdBy: string;
+            id: string;
+            principal: components["schemas"]["Principal"];
+            /** @description Admin > Member > Contributor > Viewer */
+            role: "Admin" | "Member" | "Contributor" | "Viewer";
+            workspaceId: string;
+        };
         StepResult: {
             /** @description the backend the step ran on: data-platform, or an Azure-native service (synapse, lake, event-hubs, monitor, reporting) */
             backend?: string;
@@ -2089,6 +2162,10 @@ export interface components {
             name: string;
             /** @description bound platform workspace (capacity binding), or null */
             platformWorkspaceId: string | null;
+            /** @description Admin > Member > Contributor > Viewer */
+            role: "Admin" | "Member" | "Contributor" | "Viewer";
+            /** @description user: a direct assignment; group: through a group of the session; tenant-admin: the admin scope */
+            roleSource: "user" | "group" | "tenant-admin";
             /** Format: date-time */
             updatedAt: string;
         };
@@ -11209,6 +11286,110 @@ export interface operations {
             };
         };
     };
+    searchPrincipals: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page; omit it for the first page */
+                cursor?: string;
+                /** @description page size, 1 to 200 (default 50) */
+                limit?: number;
+                /** @description part of a name, email or id */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        nextCursor?: string;
+                        /** @description always true: every success answers ok true */
+                        ok: true;
+                        principals: components["schemas"]["Principal"][];
+                    };
+                };
+            };
+            /** @description Invalid input; the error names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller lacks the scope the operation needs, or a CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request line and headers are over the size limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     createSession: {
         parameters: {
             query?: never;
@@ -11518,6 +11699,8 @@ export interface operations {
                     /** @description what the token is for; at least one visible character */
                     name: string;
                     scopes: ("read" | "write" | "install" | "reports" | "tokens" | "admin" | "metrics" | "operator")[];
+                    /** @description limit the token to these workspaces (404 elsewhere; it cannot create workspaces); a token made with a limited one is limited to a subset of its list (default: the same list) */
+                    workspaceIds?: string[];
                 };
             };
         };
@@ -11740,6 +11923,8 @@ export interface operations {
                         authMethod: "token" | "session";
                         /** @description for console sessions: send it as X-CSRF-Token on changes */
                         csrfToken?: string;
+                        /** @description the identity provider’s group ids of a signed-in user (a token carries none) */
+                        groups: string[];
                         /** @description always true: every success answers ok true */
                         ok: true;
                         scopes: string[];
@@ -11747,6 +11932,8 @@ export interface operations {
                         tokenId: string | null;
                         userId: string;
                         userName: string;
+                        /** @description the workspaces the token (or the one the session was opened with) is limited to; null when unlimited */
+                        workspaceIds: string[] | null;
                     };
                 };
             };
@@ -14130,6 +14317,495 @@ export interface operations {
             };
             /** @description Unknown id, or one of another tenant */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request line and headers are over the size limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listRoleAssignments: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page; omit it for the first page */
+                cursor?: string;
+                /** @description page size, 1 to 200 (default 50) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description workspace id */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        nextCursor?: string;
+                        /** @description always true: every success answers ok true */
+                        ok: true;
+                        roleAssignments: components["schemas"]["RoleAssignment"][];
+                    };
+                };
+            };
+            /** @description Invalid input; the error names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller lacks the scope the operation needs, or a CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown id, or one of another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request line and headers are over the size limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    addRoleAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description workspace id */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    principal: {
+                        /** @description a user id of the tenant, or a group’s object id (a GUID) */
+                        id: string;
+                        type: "User" | "Group";
+                    };
+                    /** @description Admin > Member > Contributor > Viewer */
+                    role: "Admin" | "Member" | "Contributor" | "Viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description always true: every success answers ok true */
+                        ok: true;
+                        roleAssignment: components["schemas"]["RoleAssignment"];
+                    };
+                };
+            };
+            /** @description Invalid input; the error names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller lacks the scope the operation needs, or a CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown id, or one of another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with existing state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request line and headers are over the size limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    removeRoleAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description role assignment id */
+                assignmentId: string;
+                /** @description workspace id */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description always true */
+                        deleted: boolean;
+                        /** @description always true: every success answers ok true */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid input; the error names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller lacks the scope the operation needs, or a CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown id, or one of another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with existing state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request line and headers are over the size limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    changeRoleAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description role assignment id */
+                assignmentId: string;
+                /** @description workspace id */
+                workspaceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Admin > Member > Contributor > Viewer */
+                    role: "Admin" | "Member" | "Contributor" | "Viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description always true: every success answers ok true */
+                        ok: true;
+                        roleAssignment: components["schemas"]["RoleAssignment"];
+                    };
+                };
+            };
+            /** @description Invalid input; the error names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller lacks the scope the operation needs, or a CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unknown id, or one of another tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with existing state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -104,6 +104,7 @@ async function userTokens(
         preferred_username: user.upn,
         ...(nonce ? { nonce } : {}),
         ...(oidc.includes('email') ? { email: user.upn } : {}),
+        ...groupsClaim(core.ids.groups, user.objectId),
       },
       3600,
       '2.0',
@@ -182,4 +183,10 @@ export async function tokenEndpoint(core: SandboxCore, ctx: RequestContext): Pro
       throw entraError(70003, { grantType: grant });
   }
   return { status: 200, body, headers: { 'cache-control': 'no-store, no-cache', pragma: 'no-cache' } };
+}
+
+/** The `groups` claim of a user's id token: the object ids of its groups (absent when it is in none, as the directory does). */
+function groupsClaim(groups: ReadonlyArray<{ objectId: string; members: string[] }>, userId: string): { groups?: string[] } {
+  const ids = groups.filter((g) => g.members.includes(userId)).map((g) => g.objectId);
+  return ids.length ? { groups: ids } : {};
 }

@@ -12,4 +12,8 @@ export interface Caller {
   /** The session's CSRF token when the caller came with the console cookie. */
   csrfToken?: string;
   sessionIdHash?: string;
+  /** The identity provider's group ids of a signed-in user (a token carries none). */
+  groups?: string[];
+  /** The workspaces a limited token (or a session opened with one) may reach; absent for unlimited. */
+  workspaceIds?: string[];
 }

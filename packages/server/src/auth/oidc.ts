@@ -6,6 +6,8 @@ import { COMMERCIAL_AUTH_URL, type CloudProfile } from '../cloud/profiles.js';
 import type { Db } from '../store/db.js';
 import { AuthenticationError, ForbiddenError, InputError, ServiceError } from '../errors.js';
 import type { Caller } from './caller.js';
+import { PrincipalService } from '../access/principal-service.js';
+import { GUID_PATTERN } from '../values.js';
 import { sameOriginPath } from './return-path.js';
 import { TENANT_SCOPES, type Scope } from './scopes.js';
 import { DEFAULT_TENANT } from './token-service.js';
@@ -218,8 +220,10 @@ export class OidcSignIn {
     const scopes = user.isAdmin ? [...TENANT_SCOPES] : this.settings.userScopes;
     // Checked again: a sign-in started before returnTo was checked as strictly lands on the console's home.
     const returnTo = sameOriginPath(login.return_to) ?? '/';
+    const groups = groupsOf(claims);
+    await PrincipalService.recordGroups(this.db, tenantId, groups);
     return {
-      caller: { tenantId, userId: user.id, userName: user.displayName, method: 'session', scopes },
+      caller: { tenantId, userId: user.id, userName: user.displayName, method: 'session', scopes, groups },
       returnTo,
       created: user.created,
     };
@@ -293,4 +297,14 @@ export class OidcSignIn {
     }
     return { id, displayName, isAdmin: listedAdmin, created: true };
   }
+}
+
+const GUID = new RegExp(GUID_PATTERN);
+
+/** The group object ids of the id token's `groups` claim, lowercased; anything but a GUID is ignored. */
+export function groupsOf(claims: Record<string, unknown>): string[] {
+  const raw = Array.isArray(claims.groups) ? claims.groups : [];
+  // Bounded: a directory sends at most a few hundred ids before it switches to an overage claim.
+  const ids = raw.filter((g): g is string => typeof g === 'string' && GUID.test(g)).map((g) => g.toLowerCase());
+  return [...new Set(ids)].slice(0, 500);
 }

@@ -28,6 +28,9 @@ export const ApiTokenSchema = Type.Object(
       description:
         'the token this one was minted with (directly or through a console session opened with it); revoking that token revokes this one',
     }),
+    workspaceIds: Type.Union([Type.Array(Type.String()), Type.Null()], {
+      description: 'the workspaces the token is limited to (404 elsewhere); null when unlimited',
+    }),
   },
   { $id: 'ApiToken' },
 );
@@ -40,6 +43,10 @@ const WhoAmI = Type.Object({
   authMethod: Type.Union([Type.Literal('token'), Type.Literal('session')]),
   scopes: Type.Array(Type.String()),
   tokenId: Type.Union([Type.String(), Type.Null()]),
+  groups: Type.Array(Type.String(), { description: 'the identity provider’s group ids of a signed-in user (a token carries none)' }),
+  workspaceIds: Type.Union([Type.Array(Type.String()), Type.Null()], {
+    description: 'the workspaces the token (or the one the session was opened with) is limited to; null when unlimited',
+  }),
   csrfToken: Type.Optional(Type.String({ description: 'for console sessions: send it as X-CSRF-Token on changes' })),
 });
 
@@ -72,6 +79,8 @@ export const authRoutes =
           authMethod: c.method,
           scopes: c.scopes,
           tokenId: c.tokenId ?? null,
+          groups: c.groups ?? [],
+          workspaceIds: c.workspaceIds ?? null,
           ...(c.csrfToken ? { csrfToken: c.csrfToken } : {}),
         };
       },
@@ -112,6 +121,14 @@ export const authRoutes =
                   minimum: 1,
                   maximum: MAX_EXPIRY_DAYS,
                   description: 'default 30, at most 90; never beyond the expiry of the token the request is made with (see expiryCapped)',
+                }),
+              ),
+              workspaceIds: Type.Optional(
+                Type.Array(Id('a workspace the caller can see'), {
+                  minItems: 1,
+                  maxItems: 100,
+                  description:
+                    'limit the token to these workspaces (404 elsewhere; it cannot create workspaces); a token made with a limited one is limited to a subset of its list (default: the same list)',
                 }),
               ),
             },

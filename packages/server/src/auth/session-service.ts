@@ -37,6 +37,7 @@ export class SessionService {
         csrf_token: csrfToken,
         method,
         expires_at: new Date(expires).toISOString(),
+        groups: caller.groups ?? [],
       })
       .execute();
     return { cookie, csrfToken, expiresAt: new Date(expires) };
@@ -59,6 +60,8 @@ export class SessionService {
         'users.display_name',
         'api_tokens.revoked_at',
         'api_tokens.expires_at as token_expires_at',
+        'api_tokens.workspace_ids',
+        'sessions.groups',
       ])
       .where('sessions.id_hash', '=', hash(cookie))
       .executeTakeFirst();
@@ -77,6 +80,9 @@ export class SessionService {
       scopes: expandScopes(row.scopes),
       csrfToken: row.csrf_token,
       sessionIdHash: row.id_hash,
+      groups: row.groups,
+      // A session opened with a limited token keeps the token's limit.
+      ...(row.workspace_ids ? { workspaceIds: row.workspace_ids } : {}),
     };
   }
 

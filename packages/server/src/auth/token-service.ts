@@ -19,6 +19,8 @@ export interface ApiToken {
   userId: string;
   /** The token this one was minted with, directly or through a console session opened with it. */
   parentId: string | null;
+  /** The workspaces the token is limited to; null when unlimited. */
+  workspaceIds: string[] | null;
 }
 
 export const DEFAULT_EXPIRY_DAYS = 30;
@@ -26,10 +28,23 @@ export const MAX_EXPIRY_DAYS = 90;
 const LAST_USED_EVERY_MS = 60_000;
 const DAY_MS = 86_400_000;
 
-type VerifiedRow = StoreRow<'api_tokens', 'id' | 'tenant_id' | 'user_id' | 'scopes' | 'secret_hash' | 'expires_at' | 'revoked_at'> &
+type VerifiedRow = StoreRow<
+  'api_tokens',
+  'id' | 'tenant_id' | 'user_id' | 'scopes' | 'secret_hash' | 'expires_at' | 'revoked_at' | 'workspace_ids'
+> &
   StoreRow<'users', 'display_name'>;
 
-const TOKEN_COLUMNS = ['id', 'name', 'scopes', 'created_at', 'expires_at', 'last_used_at', 'user_id', 'parent_id'] as const;
+const TOKEN_COLUMNS = [
+  'id',
+  'name',
+  'scopes',
+  'created_at',
+  'expires_at',
+  'last_used_at',
+  'user_id',
+  'parent_id',
+  'workspace_ids',
+] as const;
 type TokenRow = StoreRow<'api_tokens', (typeof TOKEN_COLUMNS)[number]>;
 
 function toApiToken(row: TokenRow): ApiToken {
@@ -42,8 +57,12 @@ function toApiToken(row: TokenRow): ApiToken {
     lastUsedAt: row.last_used_at ? row.last_used_at.toISOString() : null,
     userId: row.user_id,
     parentId: row.parent_id,
+    workspaceIds: row.workspace_ids,
   };
 }
+
+/** The ids among `ids` of workspaces the caller can see (its access service). */
+export type VisibleWorkspaces = (caller: Caller, ids: string[]) => Promise<Set<string>>;
 
 /** Whose tokens the caller manages: undefined (every user's of the tenant) with admin, else the caller's own user. */
 function managedOwner(caller: Caller): string | undefined {
@@ -61,10 +80,14 @@ export class TokenService {
     private readonly db: Db,
     private readonly cacheMs: number,
     private readonly notify?: (id: string) => Promise<void>,
+    private readonly visible?: VisibleWorkspaces,
   ) {}
 
-  static create(db: Db, options: { cacheMs?: number; notify?: (id: string) => Promise<void> } = {}): TokenService {
-    return new TokenService(db, options.cacheMs ?? 30_000, options.notify);
+  static create(
+    db: Db,
+    options: { cacheMs?: number; notify?: (id: string) => Promise<void>; visible?: VisibleWorkspaces } = {},
+  ): TokenService {
+    return new TokenService(db, options.cacheMs ?? 30_000, options.notify, options.visible);
   }
 
   /** Forgets a cached token (a revocation heard from another process). */
@@ -86,6 +109,7 @@ export class TokenService {
         'api_tokens.secret_hash',
         'api_tokens.expires_at',
         'api_tokens.revoked_at',
+        'api_tokens.workspace_ids',
         'users.display_name',
       ])
       .where('api_tokens.id', '=', id)
@@ -102,7 +126,7 @@ export class TokenService {
    * opened with one) records it as its parent and never outlives it: the expiry is cut to the parent's, and
    * `expiryCapped` says so. Returns the secret once.
    */
-  async issue(caller: Caller, input: { name: string; scopes: string[]; expiresInDays?: number }) {
+  async issue(caller: Caller, input: { name: string; scopes: string[]; expiresInDays?: number; workspaceIds?: string[] }) {
     const unknown = input.scopes.filter((s) => !isScope(s));
     if (unknown.length) throw new InputError(`body/scopes contains unknown scope '${unknown[0]}'`, 'scopes');
     const scopes = input.scopes.filter(isScope);
@@ -110,6 +134,7 @@ export class TokenService {
     if (missing.length) {
       throw new ForbiddenError(`A token cannot grant scope '${missing[0]}' that the caller does not hold`, 'scope_escalation');
     }
+    const workspaceIds = await this.limitOf(caller, input.workspaceIds);
     const requested = Date.now() + (input.expiresInDays ?? DEFAULT_EXPIRY_DAYS) * DAY_MS;
     const token = newToken();
     return this.db.transaction().execute(async (trx) => {
@@ -126,11 +151,25 @@ export class TokenService {
           secret_hash: hashSecret(token.secret),
           expires_at: new Date(expires).toISOString(),
           parent_id: caller.tokenId ?? null,
+          workspace_ids: workspaceIds,
         })
         .returning(TOKEN_COLUMNS)
         .executeTakeFirstOrThrow();
       return { token: toApiToken(row), secret: token.value, expiryCapped: expires < requested };
     });
+  }
+
+  /**
+   * The workspaces a new token is limited to: those asked (each one the caller can see, else 404), or the caller's own
+   * limit when it has one (a child never reaches beyond its parent); null for unlimited.
+   */
+  private async limitOf(caller: Caller, asked: string[] | undefined): Promise<string[] | null> {
+    if (asked === undefined) return caller.workspaceIds ? [...caller.workspaceIds] : null;
+    const ids = [...new Set(asked)];
+    const seen = this.visible ? await this.visible(caller, ids) : new Set<string>();
+    const hidden = ids.find((id) => !seen.has(id));
+    if (hidden !== undefined) throw new NotFoundError('Workspace', hidden);
+    return ids;
   }
 
   /** Seeds a known token (SVC_BOOTSTRAP_TOKEN) for a user when its id is absent. */
@@ -173,6 +212,7 @@ export class TokenService {
       method: 'token',
       tokenId: row.id,
       scopes: expandScopes(row.scopes),
+      ...(row.workspace_ids ? { workspaceIds: row.workspace_ids } : {}),
     };
   }
 

@@ -1,5 +1,6 @@
 import type { Caller } from '../auth/caller.js';
 import type { Scope } from '../auth/scopes.js';
+import type { WorkspaceRole } from '../access/roles.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -7,6 +8,13 @@ declare module 'fastify' {
     scope?: Scope;
     /** True for routes anyone may call (health, the document, sign-in). */
     public?: boolean;
+    /** The workspace role a caller needs (after the scope) on the workspace the request addresses. */
+    role?: WorkspaceRole;
+    /**
+     * Where the workspace is: 'request' (default: params, query or body `workspaceId`), 'job' (the job `params.jobId`
+     * ran in), or 'optional' (a list that filters by visibility when no `workspaceId` is given).
+     */
+    workspaceOf?: 'request' | 'job' | 'optional';
   }
   interface FastifyRequest {
     caller?: Caller;

@@ -97,7 +97,8 @@ export class InstallService {
 
   async list(caller: Caller, workspaceId: string | undefined, page: PageRequest) {
     if (workspaceId) await this.deps.workspaces.get(caller, workspaceId);
-    return this.deps.jobs.list(caller.tenantId, workspaceId, page);
+    // Without a workspace, the jobs of every workspace the caller may see.
+    return this.deps.jobs.list(caller.tenantId, workspaceId, page, this.deps.workspaces.visible(caller, 'workspace_id'));
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { Expression, SqlBool } from 'kysely';
 import type { Db } from '../store/db.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
 import type { JobKind, JobOptions } from '../lifecycle/types.js';
@@ -115,13 +116,19 @@ export class JobStore {
   }
 
   /** A page of the tenant's jobs of one kind (install unless named), oldest first, of one workspace or all. */
-  async list(tenantId: string, workspaceId: string | undefined, page: PageRequest) {
-    const { rows, nextCursor } = await this.rows(tenantId, workspaceId, page, ['install']);
+  async list(tenantId: string, workspaceId: string | undefined, page: PageRequest, visible?: Expression<SqlBool>) {
+    const { rows, nextCursor } = await this.rows(tenantId, workspaceId, page, ['install'], visible);
     return { jobs: rows.map(toJob), nextCursor };
   }
 
   /** A page of the tenant's job rows of the given kinds, oldest first, of one workspace or all. */
-  async rows(tenantId: string, workspaceId: string | undefined, page: PageRequest, kinds: readonly JobKind[]) {
+  async rows(
+    tenantId: string,
+    workspaceId: string | undefined,
+    page: PageRequest,
+    kinds: readonly JobKind[],
+    visible?: Expression<SqlBool>,
+  ) {
     let q = this.db
       .selectFrom('install_jobs')
       .selectAll()
@@ -131,6 +138,7 @@ export class JobStore {
       .orderBy('id')
       .limit(page.limit + 1);
     if (workspaceId) q = q.where('workspace_id', '=', workspaceId);
+    if (visible) q = q.where(visible);
     if (page.cursor) q = q.where(afterCursor(page.cursor));
     return toPage(await q.execute(), page.limit);
   }

@@ -84,7 +84,7 @@ export const planRoutes =
     app.post(
       '/api/apps/:appId/plan',
       {
-        config: { scope: 'install' },
+        config: { scope: 'install', role: 'Viewer' },
         schema: {
           operationId: 'planInstall',
           tags: ['install'],

@@ -15,7 +15,7 @@ export const installRoutes =
     app.post(
       '/api/apps/:appId/install',
       {
-        config: { scope: 'install' },
+        config: { scope: 'install', role: 'Contributor' },
         schema: {
           operationId: 'installApp',
           tags: ['install'],
@@ -32,7 +32,7 @@ export const installRoutes =
     app.get(
       '/api/apps/install-jobs/:jobId',
       {
-        config: { scope: 'read' },
+        config: { scope: 'read', role: 'Viewer', workspaceOf: 'job' },
         schema: {
           operationId: 'getInstallJob',
           tags: ['install'],
@@ -47,7 +47,7 @@ export const installRoutes =
     app.get(
       '/api/apps/install-jobs',
       {
-        config: { scope: 'read' },
+        config: { scope: 'read', role: 'Viewer', workspaceOf: 'optional' },
         schema: {
           operationId: 'listInstallJobs',
           tags: ['install'],
@@ -67,7 +67,7 @@ export const installRoutes =
     app.post(
       '/api/apps/install-jobs/:jobId/steps/:stepIndex/retry',
       {
-        config: { scope: 'install' },
+        config: { scope: 'install', role: 'Contributor', workspaceOf: 'job' },
         schema: {
           operationId: 'retryInstallStep',
           tags: ['install'],
@@ -90,7 +90,7 @@ export const installRoutes =
     app.get(
       '/api/apps/install-jobs/:jobId/events',
       {
-        config: { scope: 'read' },
+        config: { scope: 'read', role: 'Viewer', workspaceOf: 'job' },
         schema: {
           operationId: 'streamInstallJobEvents',
           tags: ['install'],

@@ -14,7 +14,7 @@ export const installedAppRoutes =
     app.get(
       '/api/workspaces/:workspaceId/apps',
       {
-        config: { scope: 'read' },
+        config: { scope: 'read', role: 'Viewer' },
         schema: {
           operationId: 'listInstalledApps',
           tags: ['installed-apps'],
@@ -33,7 +33,7 @@ export const installedAppRoutes =
     app.get(
       '/api/workspaces/:workspaceId/apps/:appId',
       {
-        config: { scope: 'read' },
+        config: { scope: 'read', role: 'Viewer' },
         schema: {
           operationId: 'getInstalledApp',
           tags: ['installed-apps'],

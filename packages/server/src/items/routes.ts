@@ -116,7 +116,7 @@ export const itemRoutes =
     app.get(
       '/api/workspaces/:workspaceId/items',
       {
-        config: { scope: 'read' },
+        config: { scope: 'read', role: 'Viewer' },
         schema: {
           operationId: 'listItems',
           tags: ['items'],
@@ -153,7 +153,7 @@ export const itemRoutes =
     app.post(
       '/api/workspaces/:workspaceId/items',
       {
-        config: { scope: 'write' },
+        config: { scope: 'write', role: 'Contributor' },
         schema: {
           operationId: 'createItem',
           tags: ['items'],
@@ -192,7 +192,7 @@ export const itemRoutes =
     app.get(
       '/api/workspaces/:workspaceId/items/:itemId',
       {
-        config: { scope: 'read' },
+        config: { scope: 'read', role: 'Viewer' },
         schema: {
           operationId: 'getItem',
           tags: ['items'],
@@ -207,7 +207,7 @@ export const itemRoutes =
     app.patch(
       '/api/workspaces/:workspaceId/items/:itemId',
       {
-        config: { scope: 'write' },
+        config: { scope: 'write', role: 'Contributor' },
         schema: {
           operationId: 'updateItem',
           tags: ['items'],
@@ -226,7 +226,7 @@ export const itemRoutes =
     app.delete(
       '/api/workspaces/:workspaceId/items/:itemId',
       {
-        config: { scope: 'write' },
+        config: { scope: 'write', role: 'Contributor' },
         schema: {
           operationId: 'deleteItem',
           tags: ['items'],
@@ -259,7 +259,7 @@ export const itemRoutes =
     app.get(
       '/api/workspaces/:workspaceId/items/:itemId/content',
       {
-        config: { scope: 'read' },
+        config: { scope: 'read', role: 'Viewer' },
         schema: {
           operationId: 'getItemContent',
           tags: ['items'],
@@ -278,7 +278,7 @@ export const itemRoutes =
     app.put(
       '/api/workspaces/:workspaceId/items/:itemId/content',
       {
-        config: { scope: 'write' },
+        config: { scope: 'write', role: 'Contributor' },
         schema: {
           operationId: 'putItemContent',
           tags: ['items'],

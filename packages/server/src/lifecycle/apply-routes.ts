@@ -12,7 +12,7 @@ export const applyRoutes =
     app.post(
       '/api/workspaces/:workspaceId/items/:itemId/apply',
       {
-        config: { scope: 'install' },
+        config: { scope: 'install', role: 'Contributor' },
         schema: {
           operationId: 'applyItem',
           tags: ['jobs'],

@@ -44,7 +44,7 @@ export const driftRoutes =
     app.post(
       '/api/workspaces/:workspaceId/drift',
       {
-        config: { scope: 'install' },
+        config: { scope: 'install', role: 'Contributor' },
         schema: {
           operationId: 'checkDrift',
           tags: ['jobs'],
@@ -63,7 +63,7 @@ export const driftRoutes =
     app.get(
       '/api/workspaces/:workspaceId/drift',
       {
-        config: { scope: 'read' },
+        config: { scope: 'read', role: 'Viewer' },
         schema: {
           operationId: 'lastDrift',
           tags: ['jobs'],

@@ -17,7 +17,7 @@ export const jobRoutes =
     app.get(
       '/api/jobs/:jobId',
       {
-        config: { scope: 'read' },
+        config: { scope: 'read', role: 'Viewer', workspaceOf: 'job' },
         schema: {
           operationId: 'getJob',
           tags: ['jobs'],
@@ -32,7 +32,7 @@ export const jobRoutes =
     app.get(
       '/api/workspaces/:workspaceId/jobs',
       {
-        config: { scope: 'read' },
+        config: { scope: 'read', role: 'Viewer' },
         schema: {
           operationId: 'listWorkspaceJobs',
           tags: ['jobs'],
@@ -59,7 +59,7 @@ export const jobRoutes =
     app.post(
       '/api/jobs/:jobId/steps/:stepIndex/retry',
       {
-        config: { scope: 'install' },
+        config: { scope: 'install', role: 'Contributor', workspaceOf: 'job' },
         schema: {
           operationId: 'retryJobStep',
           tags: ['jobs'],
@@ -77,7 +77,7 @@ export const jobRoutes =
     app.get(
       '/api/jobs/:jobId/events',
       {
-        config: { scope: 'read' },
+        config: { scope: 'read', role: 'Viewer', workspaceOf: 'job' },
         schema: {
           operationId: 'streamJobEvents',
           tags: ['jobs'],

@@ -12,7 +12,7 @@ export const uninstallRoutes =
     app.delete(
       '/api/workspaces/:workspaceId/apps/:appId',
       {
-        config: { scope: 'install' },
+        config: { scope: 'install', role: 'Contributor' },
         schema: {
           operationId: 'uninstallApp',
           tags: ['jobs'],

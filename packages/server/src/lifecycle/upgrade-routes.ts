@@ -12,7 +12,7 @@ export const upgradeRoutes =
     app.post(
       '/api/workspaces/:workspaceId/apps/:appId/upgrade',
       {
-        config: { scope: 'install' },
+        config: { scope: 'install', role: 'Contributor' },
         // A POST without a body asks the defaults (removeDropped false).
         preValidation: async (req) => {
           req.body ??= {};

@@ -48,13 +48,16 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string | 
         { name: 'install', description: 'install jobs: start, poll, retry a step, events' },
         { name: 'installed-apps', description: 'the apps installed in a workspace and their state' },
         { name: 'thread', description: 'lineage edges between items' },
+        { name: 'access', description: 'workspace role assignments and the principals they name' },
       ],
     },
-    // The scope the authentication hook enforces (route config.scope) is recorded on the operation, so tests and
-    // clients read it from the document rather than from a second list.
+    // The scope the authentication hook enforces (route config.scope) and the workspace role the access hook enforces
+    // (config.role) are recorded on the operation, so tests and clients read them from the document rather than from a
+    // second list.
     transform: ({ schema, url, route }) => {
-      const scope = (route.config as { scope?: string } | undefined)?.scope;
-      return { schema: scope && schema ? ({ ...schema, 'x-required-scope': scope } as typeof schema) : schema, url };
+      const { scope, role } = (route.config as { scope?: string; role?: string } | undefined) ?? {};
+      if (!schema || !scope) return { schema, url };
+      return { schema: { ...schema, 'x-required-scope': scope, ...(role ? { 'x-required-role': role } : {}) } as typeof schema, url };
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });

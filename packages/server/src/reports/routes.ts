@@ -20,7 +20,8 @@ import {
 const BASE = '/api/items/paginated-report';
 const tags = ['paginated-reports'];
 const Report = Type.Ref(PaginatedReportSchema);
-const config = { scope: 'reports' as const };
+const read = { scope: 'reports' as const, role: 'Viewer' as const };
+const edit = { scope: 'reports' as const, role: 'Contributor' as const };
 
 /** Paginated-report routes: every call goes to the reporting service of the workspace's bound group. */
 export const reportRoutes =
@@ -29,7 +30,7 @@ export const reportRoutes =
     app.get(
       BASE,
       {
-        config,
+        config: read,
         schema: {
           operationId: 'listPaginatedReports',
           tags,
@@ -44,7 +45,7 @@ export const reportRoutes =
     app.post(
       BASE,
       {
-        config,
+        config: edit,
         bodyLimit: DEFINITION_BODY_LIMIT,
         schema: {
           operationId: 'publishPaginatedReport',
@@ -65,7 +66,7 @@ export const reportRoutes =
     app.get(
       `${BASE}/:reportId`,
       {
-        config,
+        config: read,
         schema: {
           operationId: 'getPaginatedReport',
           tags,
@@ -81,7 +82,7 @@ export const reportRoutes =
     app.delete(
       `${BASE}/:reportId`,
       {
-        config,
+        config: edit,
         schema: {
           operationId: 'deletePaginatedReport',
           tags,
@@ -100,7 +101,7 @@ export const reportRoutes =
     app.get(
       `${BASE}/:reportId/definition`,
       {
-        config,
+        config: read,
         schema: {
           operationId: 'getPaginatedReportDefinition',
           tags,
@@ -129,7 +130,7 @@ export const reportRoutes =
     app.put(
       `${BASE}/:reportId/definition`,
       {
-        config,
+        config: edit,
         bodyLimit: DEFINITION_BODY_LIMIT,
         schema: {
           operationId: 'putPaginatedReportDefinition',
@@ -159,7 +160,7 @@ export const reportRoutes =
     app.post(
       `${BASE}/:reportId/clone`,
       {
-        config,
+        config: edit,
         schema: {
           operationId: 'clonePaginatedReport',
           tags,
@@ -196,7 +197,7 @@ export const reportRoutes =
     app.get(
       `${BASE}/:reportId/datasources`,
       {
-        config,
+        config: read,
         schema: {
           operationId: 'listPaginatedReportDatasources',
           tags,
@@ -215,7 +216,7 @@ export const reportRoutes =
     app.post(
       `${BASE}/:reportId/datasources`,
       {
-        config,
+        config: edit,
         schema: {
           operationId: 'updatePaginatedReportDatasources',
           tags,
@@ -236,7 +237,7 @@ export const reportRoutes =
     app.post(
       `${BASE}/:reportId/embed-token`,
       {
-        config,
+        config: read,
         schema: {
           operationId: 'createPaginatedReportEmbedToken',
           tags,
@@ -281,7 +282,7 @@ export const reportRoutes =
     app.post(
       `${BASE}/:reportId/exports`,
       {
-        config,
+        config: read,
         schema: {
           operationId: 'startPaginatedReportExport',
           tags,
@@ -302,7 +303,7 @@ export const reportRoutes =
     app.get(
       `${BASE}/:reportId/exports/:exportId`,
       {
-        config,
+        config: read,
         schema: {
           operationId: 'getPaginatedReportExport',
           tags,
@@ -322,7 +323,7 @@ export const reportRoutes =
     app.get(
       `${BASE}/:reportId/exports/:exportId/file`,
       {
-        config,
+        config: read,
         schema: {
           operationId: 'getPaginatedReportExportFile',
           tags,

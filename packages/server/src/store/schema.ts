@@ -17,6 +17,7 @@ import type {
 } from '../install/types.js';
 import type { AppItemStatus, InstalledAppStatus } from '../installed-apps/types.js';
 import type { JobKind, JobOptions, LifecyclePhase, LifecycleStepResult } from '../lifecycle/types.js';
+import type { PrincipalType, WorkspaceRole } from '../access/roles.js';
 import type { ResourceKind, ResourceSettings } from '../tenancy/resources.js';
 
 type Timestamp = ColumnType<Date, string | undefined, string>;
@@ -46,6 +47,8 @@ export interface Database {
     revoked_at: Timestamp | null;
     /** The token this one was minted with (directly or through a session opened with it); null for none. */
     parent_id: ColumnType<string | null, string | null | undefined, string | null>;
+    /** The workspaces the token is limited to; null for unlimited. */
+    workspace_ids: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   };
   sessions: {
     id_hash: string;
@@ -57,6 +60,8 @@ export interface Database {
     method: string;
     created_at: Timestamp;
     expires_at: Timestamp;
+    /** The identity provider's group ids of the signed-in user (empty for token sessions). */
+    groups: ColumnType<string[], string[] | undefined, string[]>;
   };
   oidc_logins: {
     state_hash: string;
@@ -235,6 +240,17 @@ export interface Database {
     created_by: string;
   };
   identity_incident_events: { incident_id: string; seq: number; kind: string; data: Json<Record<string, unknown>>; at: Timestamp };
+  workspace_role_assignments: {
+    id: string;
+    tenant_id: string;
+    workspace_id: string;
+    principal_type: PrincipalType;
+    principal_id: string;
+    role: WorkspaceRole;
+    created_at: Timestamp;
+    created_by: string;
+  };
+  directory_groups: { tenant_id: string; id: string; first_seen_at: Timestamp };
 }
 
 /** A jsonb column: read as parsed JSON (`T`, what the code wrote), written as JSON text. */

@@ -23,7 +23,7 @@ export const threadRoutes =
     app.get(
       '/api/workspaces/:workspaceId/thread/edges',
       {
-        config: { scope: 'read' },
+        config: { scope: 'read', role: 'Viewer' },
         schema: {
           operationId: 'listThreadEdges',
           tags: ['thread'],
@@ -38,7 +38,7 @@ export const threadRoutes =
     app.post(
       '/api/workspaces/:workspaceId/thread/edges',
       {
-        config: { scope: 'write' },
+        config: { scope: 'write', role: 'Contributor' },
         schema: {
           operationId: 'createThreadEdge',
           tags: ['thread'],
@@ -58,7 +58,7 @@ export const threadRoutes =
     app.delete(
       '/api/workspaces/:workspaceId/thread/edges/:edgeId',
       {
-        config: { scope: 'write' },
+        config: { scope: 'write', role: 'Contributor' },
         schema: {
           operationId: 'deleteThreadEdge',
           tags: ['thread'],

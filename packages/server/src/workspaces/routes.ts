@@ -6,6 +6,7 @@ import type { Caller } from '../auth/caller.js';
 import { BooleanQuery, JobSchema } from '../lifecycle/schemas.js';
 import type { Job } from '../lifecycle/types.js';
 import type { WorkspaceService } from './workspace-service.js';
+import { RoleSourceSchema, WorkspaceRoleSchema } from '../access/schemas.js';
 
 /** Reads a job accepted by a forced delete (the lifecycle's JobService). */
 export interface JobReader {
@@ -23,6 +24,8 @@ export const WorkspaceSchema = Type.Object(
     platformWorkspaceId: Type.Union([Type.String(), Type.Null()], { description: 'bound platform workspace (capacity binding), or null' }),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
+    role: WorkspaceRoleSchema,
+    roleSource: RoleSourceSchema,
   },
   { $id: 'Workspace' },
 );
@@ -40,7 +43,7 @@ export const workspaceRoutes =
         schema: {
           operationId: 'listWorkspaces',
           tags: ['workspaces'],
-          summary: 'List the workspaces of the caller’s tenant',
+          summary: 'List the workspaces of the caller’s tenant that the caller may see (a role, or the admin scope), with its role on each',
           querystring: PageQuery,
           response: {
             200: Type.Object({ ok: Ok, workspaces: Type.Array(Type.Ref(WorkspaceSchema)), nextCursor: Type.Optional(Type.String()) }),
@@ -58,7 +61,7 @@ export const workspaceRoutes =
         schema: {
           operationId: 'createWorkspace',
           tags: ['workspaces'],
-          summary: 'Create a workspace',
+          summary: 'Create a workspace; the caller becomes its Admin (a token limited to workspaces: 403 workspace_limited_token)',
           body: Type.Object({ name: WorkspaceName, description: Type.Optional(Description) }, { additionalProperties: false }),
           response: { 201: Type.Object({ ok: Ok, workspace: Type.Ref(WorkspaceSchema) }), ...errors() },
         },
@@ -69,7 +72,7 @@ export const workspaceRoutes =
     app.get(
       '/api/workspaces/:workspaceId',
       {
-        config: { scope: 'read' },
+        config: { scope: 'read', role: 'Viewer' },
         schema: {
           operationId: 'getWorkspace',
           tags: ['workspaces'],
@@ -78,13 +81,13 @@ export const workspaceRoutes =
           response: { 200: Type.Object({ ok: Ok, workspace: Type.Ref(WorkspaceSchema) }), ...errors(404) },
         },
       },
-      async (req) => ({ ok: true as const, workspace: await service.get(req.caller!, req.params.workspaceId) }),
+      async (req) => ({ ok: true as const, workspace: await service.view(req.caller!, req.params.workspaceId) }),
     );
 
     app.patch(
       '/api/workspaces/:workspaceId',
       {
-        config: { scope: 'write' },
+        config: { scope: 'write', role: 'Admin' },
         schema: {
           operationId: 'updateWorkspace',
           tags: ['workspaces'],
@@ -109,7 +112,7 @@ export const workspaceRoutes =
     app.delete(
       '/api/workspaces/:workspaceId',
       {
-        config: { scope: 'write' },
+        config: { scope: 'write', role: 'Admin' },
         schema: {
           operationId: 'deleteWorkspace',
           tags: ['workspaces'],

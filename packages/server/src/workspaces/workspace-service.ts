@@ -7,6 +7,9 @@ import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
 import type { StoreRow } from '../store/schema.js';
 import { platformWorkspaceKey } from '../tenancy/resources.js';
+import type { AccessService } from '../access/access-service.js';
+import { RoleAssignmentService } from '../access/role-assignment-service.js';
+import type { RoleSource, WorkspaceRole } from '../access/roles.js';
 
 /** A workspace as the API shows it. */
 export interface Workspace {
@@ -16,6 +19,12 @@ export interface Workspace {
   platformWorkspaceId: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A workspace as its caller sees it: with the caller's effective role on it. */
+export interface VisibleWorkspace extends Workspace {
+  role: WorkspaceRole;
+  roleSource: RoleSource;
 }
 
 const COLUMNS = ['id', 'name', 'description', 'platform_workspace_id', 'created_at', 'updated_at'] as const;
@@ -38,38 +47,78 @@ export class WorkspaceService {
   private constructor(
     private readonly db: Db,
     private readonly tenancy: TenancyService,
+    private readonly access: AccessService,
   ) {}
 
-  static create(db: Db, tenancy: TenancyService): WorkspaceService {
-    return new WorkspaceService(db, tenancy);
+  static create(db: Db, tenancy: TenancyService, access: AccessService): WorkspaceService {
+    return new WorkspaceService(db, tenancy, access);
   }
 
-  async create(caller: Caller, input: { name: string; description?: string }): Promise<Workspace> {
-    const row = await this.db
-      .insertInto('workspaces')
-      .values({
-        id: randomUUID(),
-        tenant_id: caller.tenantId,
-        name: input.name.trim(),
-        description: input.description ?? '',
-        platform_workspace_id: null,
-      })
-      .returning(COLUMNS)
-      .executeTakeFirstOrThrow();
-    return toWorkspace(row);
+  /**
+   * Creates a workspace whose creator is its Admin (the assignment is written in the same transaction); a token
+   * limited to workspaces cannot create one (it could never reach it).
+   */
+  async create(caller: Caller, input: { name: string; description?: string }): Promise<VisibleWorkspace> {
+    if (caller.workspaceIds !== undefined) {
+      throw new ForbiddenError('A token limited to workspaces cannot create a workspace', 'workspace_limited_token');
+    }
+    const row = await this.db.transaction().execute(async (trx) => {
+      const created = await trx
+        .insertInto('workspaces')
+        .values({
+          id: randomUUID(),
+          tenant_id: caller.tenantId,
+          name: input.name.trim(),
+          description: input.description ?? '',
+          platform_workspace_id: null,
+        })
+        .returning(COLUMNS)
+        .executeTakeFirstOrThrow();
+      await RoleAssignmentService.grantCreator(trx, caller, created.id);
+      return created;
+    });
+    return this.withRole(caller, toWorkspace(row));
   }
 
+  /** The workspaces the caller may see, each with its role on it. */
   async list(caller: Caller, page: PageRequest) {
     let q = this.db
       .selectFrom('workspaces')
       .select(COLUMNS)
       .where('tenant_id', '=', caller.tenantId)
+      .where(this.access.visible(caller, 'workspaces.id'))
       .orderBy('created_at')
       .orderBy('id')
       .limit(page.limit + 1);
     if (page.cursor) q = q.where(afterCursor(page.cursor));
     const { rows, nextCursor } = toPage(await q.execute(), page.limit);
-    return { workspaces: rows.map(toWorkspace), nextCursor };
+    const roles = await this.access.rolesOn(
+      caller,
+      rows.map((r) => r.id),
+    );
+    const workspaces: VisibleWorkspace[] = [];
+    for (const r of rows) {
+      const held = roles.get(r.id);
+      // A role removed between the two reads hides the workspace, as the next list would.
+      if (held) workspaces.push({ ...toWorkspace(r), role: held.role, roleSource: held.source });
+    }
+    return { workspaces, nextCursor };
+  }
+
+  /** A condition on a workspace id column keeping the rows of workspaces the caller may see (lists spanning workspaces). */
+  visible(caller: Caller, column: string) {
+    return this.access.visible(caller, column);
+  }
+
+  /** The workspace with the caller's role on it; 404 when the caller may not see it. */
+  async view(caller: Caller, id: string): Promise<VisibleWorkspace> {
+    return this.withRole(caller, await this.get(caller, id));
+  }
+
+  private async withRole(caller: Caller, ws: Workspace): Promise<VisibleWorkspace> {
+    const held = await this.access.roleOn(caller, ws.id);
+    if (!held) throw new NotFoundError('Workspace', ws.id);
+    return { ...ws, role: held.role, roleSource: held.source };
   }
 
   /** The workspace, or 404 when unknown or of another tenant. */
@@ -92,7 +141,7 @@ export class WorkspaceService {
     caller: Caller,
     id: string,
     patch: { name?: string; description?: string; platformWorkspaceId?: string | null },
-  ): Promise<Workspace> {
+  ): Promise<VisibleWorkspace> {
     if (patch.platformWorkspaceId !== undefined && !hasScope(caller.scopes, 'admin')) {
       throw new ForbiddenError("Binding a platform workspace needs the 'admin' scope", 'missing_scope');
     }
@@ -121,7 +170,7 @@ export class WorkspaceService {
       .returning(COLUMNS)
       .executeTakeFirst();
     if (!row) throw new NotFoundError('Workspace', id);
-    return toWorkspace(row);
+    return this.withRole(caller, toWorkspace(row));
   }
 
   /**
