@@ -36,6 +36,33 @@ AppSummary = TypedDict("AppSummary", {
     "version": "str",
 })
 
+AuditEventActor = TypedDict("AuditEventActor", {
+    "method": "Union[str, None]",
+    "tokenId": NotRequired["str"],
+    "userId": "Union[str, None]",
+    "userName": "Union[str, None]",
+})
+
+AuditEventTarget = TypedDict("AuditEventTarget", {
+    "id": NotRequired["str"],
+    "name": NotRequired["str"],
+    "type": "str",
+})
+
+AuditEvent = TypedDict("AuditEvent", {
+    "actor": "AuditEventActor",
+    "at": "str",
+    "detail": NotRequired["Dict[str, Any]"],
+    "id": "str",
+    "kind": "str",
+    "outcome": "Literal[\"succeeded\", \"refused\", \"failed\", \"accepted\"]",
+    "requestId": "str",
+    "status": "int",
+    "target": "AuditEventTarget",
+    "tenantId": "str",
+    "workspaceId": NotRequired["str"],
+})
+
 DriftItem = TypedDict("DriftItem", {
     "appId": "Union[str, None]",
     "code": NotRequired["str"],
@@ -1195,6 +1222,7 @@ OPERATIONS: Dict[str, Operation] = {
     "installApp": Operation("installApp", "POST", "/api/apps/{appId}/install", "install_app", None, "json", True, None, False),
     "lastDrift": Operation("lastDrift", "GET", "/api/workspaces/{workspaceId}/drift", "last_drift", None, "json", True, "drift", False),
     "listApps": Operation("listApps", "GET", "/api/apps", "list_apps", None, "json", True, "apps", False),
+    "listAuditEvents": Operation("listAuditEvents", "GET", "/api/audit-events", "list_audit_events", "iter_audit_events", "json", True, "auditEvents", True),
     "listCredentials": Operation("listCredentials", "GET", "/api/admin/identity/credentials", "list_credentials", None, "json", True, "credentials", False),
     "listFirewallRules": Operation("listFirewallRules", "GET", "/api/admin/identity/workspaces/{workspaceId}/firewall-rules", "list_firewall_rules", None, "json", True, "rules", False),
     "listIdentityAlerts": Operation("listIdentityAlerts", "GET", "/api/admin/identity/alerts", "list_identity_alerts", None, "json", True, None, False),
@@ -1471,6 +1499,14 @@ class Operations(SyncCore):
     def list_apps(self) -> List[AppSummary]:
         """The curated apps (GET /api/apps)."""
         return self._call("listApps", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def list_audit_events(self, *, workspace_id: Optional[str] = None, actor: Optional[str] = None, kind: Optional[str] = None, since: Optional[str] = None, until: Optional[str] = None, cursor: Optional[str] = None, limit: Optional[int] = None) -> Page[AuditEvent]:
+        """The tenant’s audit trail, newest first: access changes, destructive and outward operations, sign-ins (GET /api/audit-events)."""
+        return self._call("listAuditEvents", {}, query={"workspaceId": workspace_id, "actor": actor, "kind": kind, "since": since, "until": until, "cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def iter_audit_events(self, *, workspace_id: Optional[str] = None, actor: Optional[str] = None, kind: Optional[str] = None, since: Optional[str] = None, until: Optional[str] = None, limit: Optional[int] = None) -> Iterator[AuditEvent]:
+        """Every entry of list_audit_events, page after page."""
+        return self._paginate("listAuditEvents", {}, query={"workspaceId": workspace_id, "actor": actor, "kind": kind, "since": since, "until": until, "limit": limit})
 
     def list_credentials(self) -> List[IdentityCredential]:
         """Registered service-principal credentials (metadata only), soonest expiry first (GET /api/admin/identity/credentials)."""
@@ -1953,6 +1989,14 @@ class AsyncOperations(AsyncCore):
     async def list_apps(self) -> List[AppSummary]:
         """The curated apps (GET /api/apps)."""
         return await self._call("listApps", {}, query=None, headers=None, body=None)  # type: ignore[no-any-return]
+
+    async def list_audit_events(self, *, workspace_id: Optional[str] = None, actor: Optional[str] = None, kind: Optional[str] = None, since: Optional[str] = None, until: Optional[str] = None, cursor: Optional[str] = None, limit: Optional[int] = None) -> Page[AuditEvent]:
+        """The tenant’s audit trail, newest first: access changes, destructive and outward operations, sign-ins (GET /api/audit-events)."""
+        return await self._call("listAuditEvents", {}, query={"workspaceId": workspace_id, "actor": actor, "kind": kind, "since": since, "until": until, "cursor": cursor, "limit": limit}, headers=None, body=None)  # type: ignore[no-any-return]
+
+    def iter_audit_events(self, *, workspace_id: Optional[str] = None, actor: Optional[str] = None, kind: Optional[str] = None, since: Optional[str] = None, until: Optional[str] = None, limit: Optional[int] = None) -> AsyncIterator[AuditEvent]:
+        """Every entry of list_audit_events, page after page."""
+        return self._paginate("listAuditEvents", {}, query={"workspaceId": workspace_id, "actor": actor, "kind": kind, "since": since, "until": until, "limit": limit})
 
     async def list_credentials(self) -> List[IdentityCredential]:
         """Registered service-principal credentials (metadata only), soonest expiry first (GET /api/admin/identity/credentials)."""

@@ -307,3 +307,18 @@ def test_export_a_paginated_report_to_a_pdf_file(client: Client, workspace: dict
     assert isinstance(data, bytes) and data.startswith(b"%PDF-")
     csv = client.export_paginated_report(report["id"], {"format": "CSV", "parameterValues": [{"name": "Region", "value": "Central"}]}, workspace_id=workspace["id"])
     assert b"Chicago" in csv and b"Seattle" not in csv, "the helper waits for the export and the parameter applies"
+
+
+def test_audit_events_after_creating_and_deleting_a_workspace(client: Client) -> None:
+    ws = client.create_workspace({"name": f"py audit {uuid.uuid4().hex[:8]}"})
+    client.delete_workspace(ws["id"])
+    events = client.list_audit_events(workspace_id=ws["id"])
+    assert [(e["kind"], e["outcome"], e["target"]["id"]) for e in events] == [
+        ("workspace.deleted", "succeeded", ws["id"]),
+        ("workspace.created", "succeeded", ws["id"]),
+    ]
+    me = client.whoami()
+    assert all(e["actor"]["userId"] == me["userId"] and e["tenantId"] == me["tenantId"] for e in events)
+    assert [e["id"] for e in client.iter_audit_events(workspace_id=ws["id"], kind="workspace.*", limit=1)] == [e["id"] for e in events]
+    with pytest.raises(SvcBadRequestError):
+        client.list_audit_events(kind="not a kind")

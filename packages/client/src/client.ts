@@ -1,4 +1,5 @@
 import type { Client as FetchClient } from 'openapi-fetch';
+import { auditApi } from './api/audit.js';
 import { catalogApi } from './api/catalog.js';
 import { driftApi } from './api/drift.js';
 import { identityApi } from './api/identity.js';
@@ -53,6 +54,8 @@ export class SvcClient {
    * an export, polls it (honouring Retry-After) and answers the file.
    */
   readonly reports: ReturnType<typeof reportsApi>;
+  /** The tenant's audit trail (admin scope): `list(filters)` a page, `iterate(filters)` every event, newest first. */
+  readonly audit: ReturnType<typeof auditApi>;
 
   constructor(options: SvcClientOptions = {}) {
     const t = new Transport(options);
@@ -75,6 +78,7 @@ export class SvcClient {
     this.thread = threadApi(t);
     this.access = accessApi(t);
     this.reports = reportsApi(t);
+    this.audit = auditApi(t);
   }
 
   /** The current caller: tenant, user, how it authenticated, scopes. */

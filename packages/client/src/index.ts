@@ -2,6 +2,8 @@ export { createSvcClient, SvcClient } from './client.js';
 export type {
   ApiToken,
   AppDetail,
+  AuditEvent,
+  AuditFilters,
   AppSummary,
   InstallEvent,
   InstallJob,

@@ -9,6 +9,7 @@ export const OPERATIONS = {
   removeRoleAssignment: 'access.remove',
   searchPrincipals: 'access.principals',
   createItem: 'items.create',
+  listAuditEvents: 'audit.list',
   addFirewallRule: 'identity.addFirewallRule',
   approveIncidentChange: 'identity.approveIncidentChange',
   checkEgressAddress: 'identity.checkEgressAddress',

@@ -10,6 +10,9 @@ export type Job = Schemas['Job'];
 export type JobKind = Job['kind'];
 export type InstalledApp = Schemas['InstalledApp'];
 export type ThreadEdge = Schemas['ThreadEdge'];
+export type AuditEvent = Schemas['AuditEvent'];
+/** The filters of the audit trail: a workspace, an actor (user id), a kind (exact or `prefix.*`), a time range (date-times). */
+export type AuditFilters = NonNullable<operations['listAuditEvents']['parameters']['query']>;
 export type ProvisionReport = Schemas['ProvisionReport'];
 export type StepResult = Schemas['StepResult'];
 export type PaginatedReport = Schemas['PaginatedReport'];

@@ -79,6 +79,9 @@ import { PrincipalService } from './access/principal-service.js';
 import { accessRoutes } from './access/routes.js';
 import { ACCESS_SCHEMAS } from './access/schemas.js';
 import { registerWorkspaceAccess } from './access/enforce.js';
+import { AuditService } from './audit/audit-service.js';
+import { registerAuditTrail } from './http/audit-trail.js';
+import { AuditEventSchema, auditRoutes } from './audit/routes.js';
 
 /** What the app is built from: configuration, the store, and what other domains add to health. */
 export interface AppDeps {
@@ -116,6 +119,7 @@ export interface Services {
   tenancy: TenancyService;
   access: AccessService;
   roleAssignments: RoleAssignmentService;
+  audit: AuditService;
 }
 
 /** Builds the Fastify app: plugins, hooks, then routes, in that order. */
@@ -237,6 +241,7 @@ export async function buildApp(
     tenancy,
   });
   const reports = PaginatedReportService.create({ client: backends.reporting, workspaces, tenancy, profile, settings: config.reports });
+  const audit = AuditService.create(store.db);
   const services: Services = {
     tokens,
     sessions,
@@ -256,6 +261,7 @@ export async function buildApp(
     tenancy,
     access,
     roleAssignments,
+    audit,
   };
 
   const routes: Array<{ method: string; url: string }> = [];
@@ -284,6 +290,7 @@ export async function buildApp(
     ...REPORT_SCHEMAS,
     ...TENANCY_SCHEMAS,
     ...ACCESS_SCHEMAS,
+    AuditEventSchema,
   ])
     app.addSchema(schema);
   await registerOpenApi(app, config.server.publicUrl);
@@ -300,6 +307,7 @@ export async function buildApp(
     metricsToken: config.metrics.token,
   });
   registerWorkspaceAccess(app, { access, db: store.db });
+  registerAuditTrail(app, { audit, metrics });
 
   const secureCookies = (req: { protocol: string }) => servedOverHttps(req, config.server.publicUrl);
   await app.register(
@@ -334,6 +342,7 @@ export async function buildApp(
   await app.register(reportRoutes(reports));
   await app.register(operatorRoutes(tenancy));
   await app.register(accessRoutes(roleAssignments, PrincipalService.create(store.db)));
+  await app.register(auditRoutes(audit));
   await registerConsole(app);
   if (worker) {
     app.addHook('onReady', async () => {

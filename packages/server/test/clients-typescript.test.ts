@@ -379,6 +379,31 @@ test('a cookie session works with X-CSRF-Token on changes, and is refused withou
   assert.equal((await browser.whoami()).authMethod, 'session');
 });
 
+test('audit: list and iterate the trail with filters after a workspace is created and deleted; a token without admin is SvcForbiddenError', async (t) => {
+  const { baseUrl, token } = await service(t);
+  const svc = createSvcClient({ baseUrl, token });
+  const ws = await svc.workspaces.create({ name: unique('ts audit') });
+  await svc.workspaces.delete(ws.id);
+  const events = await svc.audit.list({ workspaceId: ws.id });
+  assert.deepEqual(
+    events.map((e) => [e.kind, e.outcome, e.target.id]),
+    [
+      ['workspace.deleted', 'succeeded', ws.id],
+      ['workspace.created', 'succeeded', ws.id],
+    ],
+  );
+  const iterated = [];
+  for await (const e of svc.audit.iterate({ kind: 'workspace.*', workspaceId: ws.id, limit: 1 })) iterated.push(e.id);
+  assert.deepEqual(
+    iterated,
+    events.map((e) => e.id),
+    'one event a page, the same ones',
+  );
+  await assert.rejects(svc.audit.list({ kind: 'not a kind' }), SvcBadRequestError);
+  const reader = await svc.tokens.create({ name: unique('reader'), scopes: ['read'] });
+  await assert.rejects(createSvcClient({ baseUrl, token: reader.secret }).audit.list(), SvcForbiddenError);
+});
+
 test('system operations, and every documented operation has a client method', async (t) => {
   const { baseUrl, token } = await service(t);
   const svc = createSvcClient({ baseUrl, token });

@@ -109,6 +109,7 @@ test('paging parameters are declared as the service reads them: limit an integer
   const doc = (await h.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
   const paged = operations(doc).filter((op) => op.parameters?.some((p) => p.in === 'query' && p.name === 'limit'));
   assert.deepEqual(paged.map((op) => op.operationId).sort(), [
+    'listAuditEvents',
     'listInstallJobs',
     'listInstalledApps',
     'listItems',

@@ -624,6 +624,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant’s audit trail, newest first: access changes, destructive and outward operations, sign-ins */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/callback": {
         parameters: {
             query?: never;
@@ -1496,6 +1513,36 @@ export interface components {
             summary: string;
             totalItems: number;
             version: string;
+        };
+        AuditEvent: {
+            actor: {
+                method: string | null;
+                /** @description the token used, directly or through the session it opened */
+                tokenId?: string;
+                userId: string | null;
+                userName: string | null;
+            };
+            /** Format: date-time */
+            at: string;
+            /** @description named fields of the request and answer; never a secret */
+            detail?: {
+                [key: string]: unknown;
+            };
+            id: string;
+            /** @description role-assignment.created|changed|deleted, token.created|revoked, session.signed-in|sign-in-failed|signed-out, workspace.created|updated|deleted|bound, item.deleted, app.installed|upgraded|uninstalled, identity.<operationId>, report.published|deleted|cloned|definition-updated|datasources-updated */
+            kind: string;
+            outcome: "succeeded" | "refused" | "failed" | "accepted";
+            /** @description the x-request-id of the request */
+            requestId: string;
+            /** @description the HTTP status the operation answered */
+            status: number;
+            target: {
+                id?: string;
+                name?: string;
+                type: string;
+            };
+            tenantId: string;
+            workspaceId?: string;
         };
         DriftItem: {
             /** @description the installed app the item belongs to; null for a standalone item */
@@ -7165,6 +7212,118 @@ export interface operations {
             };
             /** @description Conflicts with existing state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The content type is not supported */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Rate limited; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The request line and headers are over the size limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description An unexpected error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description events of this user id */
+                actor?: string;
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                /** @description an exact kind (token.created) or a prefix ending in .* (report.*) */
+                kind?: string;
+                /** @description page size, 1 to 200 */
+                limit?: number;
+                /** @description events at or after this instant */
+                since?: string;
+                /** @description events at or before this instant */
+                until?: string;
+                /** @description events of this workspace */
+                workspaceId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        auditEvents: components["schemas"]["AuditEvent"][];
+                        nextCursor?: string;
+                        /** @description always true: every success answers ok true */
+                        ok: true;
+                    };
+                };
+            };
+            /** @description Invalid input; the error names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No credentials, or credentials that are not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The caller lacks the scope the operation needs, or a CSRF token */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

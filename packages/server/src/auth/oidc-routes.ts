@@ -6,6 +6,7 @@ import { ServiceError } from '../errors.js';
 import { LOGIN_TTL_SECONDS, type OidcSignIn } from './oidc.js';
 import { RETURN_TO_MAX_LENGTH, returnPath } from './return-path.js';
 import { SESSION_COOKIE, type SessionService } from './session-service.js';
+import type { SignInSubject } from '../audit/audit-types.js';
 
 /** Binds a started sign-in to the browser that started it: holds the state, httpOnly, for ten minutes. */
 const OIDC_STATE_COOKIE = 'svc_oidc_state';
@@ -121,8 +122,11 @@ export const oidcRoutes =
         const browserState = req.cookies[OIDC_STATE_COOKIE];
         reply.clearCookie(OIDC_STATE_COOKIE, { path: COOKIE_PATH }); // one use, whatever the outcome
         reply.header('cache-control', 'no-store');
+        // The audit trail's actor and tenant: filled in as far as the sign-in gets (http/audit-trail.ts).
+        const seen: SignInSubject = { method: 'oidc' };
+        req.signInSubject = seen;
         try {
-          const done = await configured().complete(req.query as Record<string, string | undefined>, browserState);
+          const done = await configured().complete(req.query as Record<string, string | undefined>, browserState, seen);
           const session = await deps.sessions.open(done.caller, 'oidc', done.caller.scopes);
           reply.setCookie(SESSION_COOKIE, session.cookie, {
             httpOnly: true,
@@ -135,6 +139,7 @@ export const oidcRoutes =
         } catch (err) {
           // API callers get the error envelope from the one error handler; a browser gets a page it can read, also when
           // the failure was not foreseen.
+          if (err instanceof ServiceError) Object.assign(seen, { reason: err.code, message: err.message });
           if (!(req.headers.accept ?? '').includes('text/html')) throw err;
           if (!(err instanceof ServiceError)) req.log.error({ err }, 'unexpected error in the sign-in callback');
           const failure =

@@ -11,6 +11,7 @@ import { GUID_PATTERN } from '../values.js';
 import { sameOriginPath } from './return-path.js';
 import { TENANT_SCOPES, type Scope } from './scopes.js';
 import { DEFAULT_TENANT } from './token-service.js';
+import type { SignInSubject } from '../audit/audit-types.js';
 
 /** How long a started sign-in may take before its state is refused. */
 export const LOGIN_TTL_SECONDS = 600;
@@ -171,7 +172,11 @@ export class OidcSignIn {
    * Completes a sign-in from the provider's answer: the state must be this browser's (cookie) and unused; the code is
    * exchanged with the PKCE verifier; the id token's issuer, audience, nonce and signature are checked.
    */
-  async complete(params: Record<string, string | undefined>, browserState: string | undefined): Promise<SignedIn> {
+  async complete(
+    params: Record<string, string | undefined>,
+    browserState: string | undefined,
+    seen: SignInSubject = {},
+  ): Promise<SignedIn> {
     const state = params.state;
     if (!state)
       throw new InputError('The identity provider’s answer has no state parameter; start the sign-in again', 'state', 'oidc_state_missing');
@@ -213,10 +218,14 @@ export class OidcSignIn {
     } catch (err) {
       throw this.grantFailure(err);
     }
+    // What is known of the user as the sign-in goes on: the audit trail names them even when it is refused.
+    seen.userName = displayNameOf(claims);
     const tid = typeof claims.tid === 'string' ? claims.tid.toLowerCase() : undefined;
     if (!tid) throw new AuthenticationError('The id token has no tid (directory tenant) claim', 'oidc_invalid_token');
     const tenantId = this.tenantFor(tid);
+    seen.tenantId = tenantId;
     const user = await this.user(tenantId, tid, claims);
+    Object.assign(seen, { userId: user.id, userName: user.displayName });
     const scopes = user.isAdmin ? [...TENANT_SCOPES] : this.settings.userScopes;
     // Checked again: a sign-in started before returnTo was checked as strictly lands on the console's home.
     const returnTo = sameOriginPath(login.return_to) ?? '/';
@@ -257,7 +266,7 @@ export class OidcSignIn {
   private async user(tenantId: string, tid: string, claims: oidc.IDToken) {
     const oid = String(claims.oid ?? claims.sub);
     const userName = typeof claims.preferred_username === 'string' ? claims.preferred_username : undefined;
-    const displayName = (typeof claims.name === 'string' && claims.name) || userName || oid;
+    const displayName = displayNameOf(claims);
     const email = typeof claims.email === 'string' ? claims.email : (userName ?? null);
     const listedAdmin =
       this.settings.admins.has(oid.toLowerCase()) || (userName !== undefined && this.settings.admins.has(userName.toLowerCase()));
@@ -307,4 +316,10 @@ export function groupsOf(claims: Record<string, unknown>): string[] {
   // Bounded: a directory sends at most a few hundred ids before it switches to an overage claim.
   const ids = raw.filter((g): g is string => typeof g === 'string' && GUID.test(g)).map((g) => g.toLowerCase());
   return [...new Set(ids)].slice(0, 500);
+}
+
+/** The name an id token gives its user: name, else preferred_username, else the object id. */
+function displayNameOf(claims: oidc.IDToken): string {
+  const userName = typeof claims.preferred_username === 'string' ? claims.preferred_username : undefined;
+  return (typeof claims.name === 'string' && claims.name) || userName || String(claims.oid ?? claims.sub);
 }

@@ -194,6 +194,14 @@ export const authRoutes =
       },
       async (req, reply) => {
         const caller = await deps.tokens.verify(req.body.token);
+        // The audit trail's actor: this public route has no caller of its own (http/audit-trail.ts).
+        req.signInSubject = {
+          tenantId: caller.tenantId,
+          userId: caller.userId,
+          userName: caller.userName,
+          tokenId: caller.tokenId,
+          method: 'token',
+        };
         const row = await deps.tokens.expiry(caller.tokenId!);
         const session = await deps.sessions.open(caller, 'token', caller.scopes, row);
         reply.setCookie(SESSION_COOKIE, session.cookie, {

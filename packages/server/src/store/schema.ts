@@ -19,6 +19,7 @@ import type { AppItemStatus, InstalledAppStatus } from '../installed-apps/types.
 import type { JobKind, JobOptions, LifecyclePhase, LifecycleStepResult } from '../lifecycle/types.js';
 import type { PrincipalType, WorkspaceRole } from '../access/roles.js';
 import type { ResourceKind, ResourceSettings } from '../tenancy/resources.js';
+import type { AuditOutcome } from '../audit/audit-types.js';
 
 type Timestamp = ColumnType<Date, string | undefined, string>;
 
@@ -238,6 +239,25 @@ export interface Database {
     opened_at: Timestamp;
     closed_at: ColumnType<Date | null, string | null | undefined, string | null>;
     created_by: string;
+  };
+  /** Append-only (a trigger refuses UPDATE, DELETE and TRUNCATE): see audit/audit-service.ts. */
+  audit_events: {
+    id: string;
+    tenant_id: string;
+    at: Timestamp;
+    actor_user_id: string | null;
+    actor_user_name: string | null;
+    actor_token_id: string | null;
+    actor_method: string | null;
+    kind: string;
+    workspace_id: string | null;
+    target_type: string;
+    target_id: string | null;
+    target_name: string | null;
+    outcome: AuditOutcome;
+    status: number;
+    detail: Json<Record<string, unknown> | null>;
+    request_id: string;
   };
   identity_incident_events: { incident_id: string; seq: number; kind: string; data: Json<Record<string, unknown>>; at: Timestamp };
   workspace_role_assignments: {
