@@ -2,11 +2,12 @@ import { useWhoAmI } from './session';
 import type { Workspace } from './types';
 import { useWorkspace, useWorkspaces } from './workspaces';
 
-/** The data platform's workspace roles, lowest first: the same order the service ranks them in. */
-export const ROLES = ['Viewer', 'Contributor', 'Member', 'Admin'] as const;
-export type Role = (typeof ROLES)[number];
+/** A workspace role, as the service names it. */
+export type Role = Workspace['role'];
 /** Where the caller's role on a workspace comes from. */
-export type RoleSource = 'user' | 'group' | 'tenant-admin';
+export type RoleSource = Workspace['roleSource'];
+/** The data platform's workspace roles, lowest first: the same order the service ranks them in. */
+export const ROLES = ['Viewer', 'Contributor', 'Member', 'Admin'] as const satisfies readonly Role[];
 
 type Scope = 'read' | 'write' | 'install' | 'reports' | 'admin';
 
@@ -46,8 +47,7 @@ const holds = (scopes: readonly string[], needed: Scope) => scopes.includes(need
 /** Decides whether the console offers `action` to a caller with `role` on the workspace and these session scopes. */
 export function can(role: Role | null | undefined, scopes: readonly string[], action: WorkspaceAction): Permission {
   const a = ACTIONS[action];
-  // A workspace without a role field comes from a service that predates workspace roles: its scopes alone decide.
-  if (role !== undefined && !atLeast(role, a.role)) {
+  if (!atLeast(role, a.role)) {
     return { ok: false, reason: `${role ? `${role}s` : 'Callers without a role'} cannot ${a.verb} (it needs the ${a.role} role)` };
   }
   if (!holds(scopes, a.scope)) return { ok: false, reason: `Your sign-in lacks the '${a.scope}' scope needed to ${a.verb}` };

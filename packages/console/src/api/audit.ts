@@ -1,20 +1,9 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { api } from './client';
+import type { Schema } from './schemas';
 
 /** One recorded access change or destructive operation: who, when, what, on which target, and how it ended. */
-export interface AuditEvent {
-  id: string;
-  at: string;
-  tenantId: string;
-  actor: { userId: string; userName: string; tokenId?: string | null; method: string };
-  kind: string;
-  workspaceId?: string | null;
-  target: { type: string; id: string; name?: string | null };
-  outcome: 'succeeded' | 'refused' | 'failed' | 'accepted';
-  status: number;
-  detail?: Record<string, unknown> | null;
-  requestId: string;
-}
+export type AuditEvent = Schema<'AuditEvent'>;
 
 /** The filters of the audit page, as the API's query parameters take them (empty ones are left out). */
 export interface AuditFilter {

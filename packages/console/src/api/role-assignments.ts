@@ -1,24 +1,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Role } from './access';
 import { allPages, api } from './client';
+import type { Schema } from './schemas';
 
 /** A user of the tenant or a group the service has seen, as role assignments and the principal search name it. */
-export interface Principal {
-  id: string;
-  type: 'User' | 'Group';
-  displayName: string;
-  email?: string | null;
-}
+export type Principal = Schema<'Principal'>;
 
 /** One principal's role on one workspace. */
-export interface RoleAssignment {
-  id: string;
-  workspaceId: string;
-  principal: Principal;
-  role: Role;
-  createdAt: string;
-  createdBy: string;
-}
+export type RoleAssignment = Schema<'RoleAssignment'>;
 
 const path = (workspaceId: string) => `/api/workspaces/${encodeURIComponent(workspaceId)}/role-assignments`;
 

@@ -1,6 +1,5 @@
 import type { Answer, Body, Schema } from './schemas';
 import type { RemediationGate } from './client';
-import type { Role, RoleSource } from './access';
 
 /** The caller: tenant, user, how it signed in, and its scopes. */
 export type WhoAmI = Omit<Answer<'whoami'>, 'ok'>;
@@ -18,8 +17,8 @@ export interface Health {
   identityProvider?: { name: string; loginUrl: string };
 }
 
-/** A workspace with the caller's effective role on it and where that role comes from. */
-export type Workspace = Schema<'Workspace'> & { role?: Role; roleSource?: RoleSource };
+/** A workspace with the caller's effective role on it (`role`) and where that role comes from (`roleSource`). */
+export type Workspace = Schema<'Workspace'>;
 
 /** An app installed in a workspace: its version against the catalog's, its status and items. */
 export type InstalledApp = Schema<'InstalledApp'>;

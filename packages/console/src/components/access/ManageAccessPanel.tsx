@@ -42,7 +42,7 @@ export function ManageAccessPanel({ workspace, onClose }: { workspace: Workspace
     m.remove.reset();
   };
   // The group the caller's role comes through: a group assignment of the caller's groups with that role.
-  const myGroups: readonly string[] = (me as { groups?: string[] } | undefined)?.groups ?? [];
+  const myGroups = me?.groups ?? [];
   const through = assignments.data?.find(
     (a) => a.principal.type === 'Group' && a.role === workspace.role && myGroups.includes(a.principal.id),
   )?.principal.displayName;
