@@ -23,6 +23,8 @@ export function AddAssignmentForm({
 }) {
   const [search, setSearch] = useState('');
   const [picked, setPicked] = useState<Principal>();
+  // Typing opens the list of matches at once (the combobox alone would wait for an arrow key).
+  const [open, setOpen] = useState(false);
   const [role, setRole] = useState<Role>(roles.includes('Contributor') ? 'Contributor' : (roles[0] ?? 'Viewer'));
   const principals = usePrincipals(search.trim(), true);
   const found = principals.data ?? [];
@@ -49,11 +51,17 @@ export function AddAssignmentForm({
             placeholder="Search users and groups…"
             value={picked ? describe(picked) : search}
             selectedOptions={picked ? [picked.id] : []}
+            open={open}
+            onOpenChange={(_, d) => setOpen(d.open)}
             onChange={(e) => {
               setPicked(undefined);
               setSearch(e.target.value);
+              setOpen(true);
             }}
-            onOptionSelect={(_, d) => setPicked(found.find((p) => p.id === d.optionValue))}
+            onOptionSelect={(_, d) => {
+              setPicked(found.find((p) => p.id === d.optionValue));
+              setOpen(false);
+            }}
           >
             {found.length === 0 && !principals.isPending && (
               <Option value="" text="" disabled>
