@@ -152,12 +152,12 @@ export default function AuditPage() {
             <Table aria-label="Audit events" size="small" style={{ tableLayout: 'fixed' }}>
               <TableHeader>
                 <TableRow>
-                  <TableHeaderCell style={{ width: 170 }}>Time</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 150 }}>Actor</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 210 }}>Kind</TableHeaderCell>
+                  <TableHeaderCell style={{ width: 160 }}>Time</TableHeaderCell>
+                  <TableHeaderCell style={{ width: 130 }}>Actor</TableHeaderCell>
+                  <TableHeaderCell style={{ width: 200 }}>Kind</TableHeaderCell>
                   <TableHeaderCell>Target</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 170 }}>Workspace</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 140 }}>Outcome</TableHeaderCell>
+                  <TableHeaderCell style={{ width: 140 }}>Workspace</TableHeaderCell>
+                  <TableHeaderCell style={{ width: 130 }}>Outcome</TableHeaderCell>
                 </TableRow>
               </TableHeader>
               <TableBody>
