@@ -15,7 +15,7 @@ import {
 } from '@fluentui/react-components';
 import { Add20Regular, Delete20Regular, Link20Regular, MoreHorizontal20Regular, Rename20Regular } from '@fluentui/react-icons';
 import { Link } from 'react-router-dom';
-import { can } from '../api/access';
+import { can, type Permission } from '../api/access';
 import { useWhoAmI } from '../api/session';
 import type { Workspace } from '../api/types';
 import { useWorkspaces } from '../api/workspaces';
@@ -33,9 +33,14 @@ type Action = { kind: 'rename' | 'delete' | 'bind'; ws: Workspace };
 /** The tenant's workspaces: open, create, rename, bind (admins), delete. */
 export function WorkspacesPage() {
   const workspaces = useWorkspaces();
-  const scopes = useWhoAmI().data?.scopes ?? [];
+  const me = useWhoAmI().data;
+  const scopes = me?.scopes ?? [];
   const isAdmin = scopes.includes('admin');
-  const mayCreate = scopes.includes('write') || isAdmin;
+  const create: Permission = me?.workspaceIds
+    ? { ok: false, reason: 'Your sign-in is limited to listed workspaces: it cannot create one' }
+    : scopes.includes('write') || isAdmin
+      ? { ok: true }
+      : { ok: false, reason: "Your sign-in lacks the 'write' scope needed to create workspaces" };
   const [creating, setCreating] = useState(false);
   const [action, setAction] = useState<Action>();
   return (
@@ -43,14 +48,7 @@ export function WorkspacesPage() {
       <PageHeader
         title="Workspaces"
         actions={
-          <GuardedButton
-            appearance="primary"
-            icon={<Add20Regular />}
-            onClick={() => setCreating(true)}
-            permission={
-              mayCreate ? { ok: true } : { ok: false, reason: "Your sign-in lacks the 'write' scope needed to create workspaces" }
-            }
-          >
+          <GuardedButton appearance="primary" icon={<Add20Regular />} onClick={() => setCreating(true)} permission={create}>
             New workspace
           </GuardedButton>
         }
