@@ -59,7 +59,16 @@ const OUTCOME_COLOR = { succeeded: 'success', accepted: 'informative', refused: 
 /** A datetime-local value as the ISO instant the API takes (the browser's time zone), or undefined when empty. */
 const instant = (local: string) => (local ? new Date(local).toISOString() : undefined);
 
-function EventRow({ e, workspaceName }: { e: AuditEvent; workspaceName: (id: string) => string }) {
+function EventRow({
+  e,
+  workspaceName,
+  onActor,
+}: {
+  e: AuditEvent;
+  workspaceName: (id: string) => string;
+  onActor: (userId: string) => void;
+}) {
+  const actorId = e.actor.userId;
   const detail = e.detail && Object.keys(e.detail).length ? JSON.stringify(e.detail) : undefined;
   return (
     <TableRow data-testid="audit-event" data-kind={e.kind} data-outcome={e.outcome}>
@@ -67,11 +76,19 @@ function EventRow({ e, workspaceName }: { e: AuditEvent; workspaceName: (id: str
         <time dateTime={e.at}>{new Date(e.at).toLocaleString()}</time>
       </TableCell>
       <TableCell>
-        <Text
-          title={`${e.actor.userId ?? 'no user'} · ${e.actor.method ?? 'unauthenticated'}${e.actor.tokenId ? ` · token ${e.actor.tokenId}` : ''}`}
-        >
-          {e.actor.userName ?? e.actor.userId ?? 'unknown caller'}
-        </Text>
+        {actorId ? (
+          <Button
+            appearance="transparent"
+            size="small"
+            style={{ padding: 0, minWidth: 0, justifyContent: 'start' }}
+            title={`Only the events of ${actorId} (${e.actor.method ?? 'unknown method'}${e.actor.tokenId ? `, token ${e.actor.tokenId}` : ''})`}
+            onClick={() => onActor(actorId)}
+          >
+            {e.actor.userName ?? actorId}
+          </Button>
+        ) : (
+          <Text>unknown caller</Text>
+        )}
       </TableCell>
       <TableCell>
         <code>{e.kind}</code>
@@ -133,7 +150,7 @@ export default function AuditPage() {
                 ))}
               </Select>
             </Field>
-            <Field label="Actor (user id)">
+            <Field label="Actor (user id)" hint="Or choose an actor in the table">
               <Input value={form.actor} onChange={set('actor')} placeholder="Any actor" />
             </Field>
             <Field label="From">
@@ -162,7 +179,7 @@ export default function AuditPage() {
               </TableHeader>
               <TableBody>
                 {list.map((e) => (
-                  <EventRow key={e.id} e={e} workspaceName={workspaceName} />
+                  <EventRow key={e.id} e={e} workspaceName={workspaceName} onActor={(actor) => setForm((f) => ({ ...f, actor }))} />
                 ))}
               </TableBody>
             </Table>

@@ -220,6 +220,11 @@ describe('workspace access in the console (Chromium)', { timeout: 600_000 }, () 
     assert.ok((await rows.filter({ hasText: 'Cory Contributor' }).innerText()).includes('Mel Member'), 'the Member is the actor');
     assert.match(text, /succeeded · 201/);
     await rig.shot('access-08-audit');
+    // Choosing an actor in the table filters by it: only the Member's own change is left.
+    await page.getByRole('table', { name: 'Audit events' }).getByRole('button', { name: 'Mel Member' }).click();
+    await rows.filter({ hasText: 'Vera Viewer' }).waitFor({ state: 'detached' });
+    assert.equal(await rows.count(), 1);
+    assert.match(await rows.first().innerText(), /Cory Contributor/);
 
     const other = await user('Nora Nonadmin');
     await other.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workspaces' }).waitFor();
