@@ -150,8 +150,8 @@ export default function AuditPage() {
                 ))}
               </Select>
             </Field>
-            <Field label="Actor (user id)" hint="Or choose an actor in the table">
-              <Input value={form.actor} onChange={set('actor')} placeholder="Any actor" />
+            <Field label="Actor (user id)">
+              <Input value={form.actor} onChange={set('actor')} placeholder="Any (or pick one in the table)" />
             </Field>
             <Field label="From">
               <Input type="datetime-local" value={form.from} onChange={set('from')} />
