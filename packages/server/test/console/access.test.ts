@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { TENANT_SCOPES } from '../../src/auth/scopes.js';
+import { DEFAULT_TENANT, ensureTenant } from '../../src/auth/token-service.js';
 import { loadCatalog } from '../../src/catalog/load-catalog.js';
 import { startRig, type ConsoleRig } from './browser.js';
 
@@ -71,6 +73,11 @@ describe('workspace access in the console (Chromium)', { timeout: 600_000 }, () 
     assert.equal(r.status, 201, JSON.stringify(r.json));
     return r.json.roleAssignment;
   };
+  /** Waits for the page's running animations (the drawer sliding in) to end, so a screenshot shows the settled page. */
+  const settled = (page: Page) =>
+    page.waitForFunction(() =>
+      document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+    );
   const assignments = async () => (await api('GET', `/api/workspaces/${ws}/role-assignments`)).json.roleAssignments as any[];
 
   test('a Viewer is offered no change: New item, Install, Save and Delete are disabled with the reason, the editor is read only', async () => {
@@ -143,6 +150,7 @@ describe('workspace access in the console (Chromium)', { timeout: 600_000 }, () 
     await panel.getByRole('combobox', { name: 'User or group' }).fill('Cory');
     await page.getByRole('option', { name: /Cory Contributor/ }).click();
     await panel.getByLabel('Role', { exact: true }).selectOption('Contributor');
+    await settled(page);
     await rig.shot('access-04-member-adds', page);
     await panel.getByRole('button', { name: 'Add', exact: true }).click();
     const coryRow = panel.locator(`[data-testid="role-assignment"][data-principal="${cory.userId}"]`);
@@ -200,6 +208,7 @@ describe('workspace access in the console (Chromium)', { timeout: 600_000 }, () 
       (await assignments()).some((a) => a.principal.id === rig.tenant.userId && a.role === 'Admin'),
       'the Admin assignment is kept',
     );
+    await settled(page);
     await rig.shot('access-07-last-admin-refused');
     await page.keyboard.press('Escape');
   });
@@ -231,5 +240,42 @@ describe('workspace access in the console (Chromium)', { timeout: 600_000 }, () 
     assert.equal(await other.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).count(), 0);
     assert.equal((await api('GET', '/api/audit-events', undefined, other.auth)).status, 403);
     await other.page.context().close();
+  });
+
+  test('a role held through a group: the user signed in with the identity provider sees it and the group it comes through', async () => {
+    // The sandbox directory's sign-ins land in the default tenant: its admin creates a workspace and gives a group a role.
+    const { userId } = await ensureTenant(rig.h.store.db, DEFAULT_TENANT, 'Default tenant', { displayName: 'Default Admin' });
+    const admin = { tenantId: DEFAULT_TENANT, userId, userName: 'Default Admin', method: 'token' as const, scopes: [...TENANT_SCOPES] };
+    const auth = {
+      authorization: `Bearer ${(await rig.h.services.tokens.issue(admin, { name: 'admin', scopes: [...TENANT_SCOPES] })).secret}`,
+    };
+    const groupWs = (await api('POST', '/api/workspaces', { name: 'Analysts corner' }, auth)).json.workspace.id;
+    const analysts = rig.sandbox.ids.groups.find((g) => g.name === 'analysts')!.objectId;
+    const r = await api(
+      'POST',
+      `/api/workspaces/${groupWs}/role-assignments`,
+      { principal: { type: 'Group', id: analysts }, role: 'Contributor' },
+      auth,
+    );
+    assert.equal(r.status, 201, JSON.stringify(r.json));
+
+    const page = await (await rig.newContext()).newPage();
+    await page.goto('/sign-in');
+    await page.getByRole('link', { name: /^Sign in with/ }).click();
+    await page.getByRole('button', { name: /Ari Analyst/ }).click();
+    await page.waitForURL(`${rig.baseUrl}/workspaces`);
+    const row = page.getByRole('row').filter({ hasText: 'Analysts corner' });
+    assert.equal(await row.getByTestId('role-badge').innerText(), 'Contributor');
+    assert.match(await row.getByTestId('workspace-role').innerText(), /via group/);
+    await page.goto(`/workspaces/${groupWs}`);
+    assert.match(await page.getByTestId('role-note').innerText(), /Your role: Contributor through a group/);
+    await page.getByRole('button', { name: 'Manage access' }).click();
+    const panel = page.getByRole('dialog', { name: 'Manage access' });
+    await panel.getByTestId('role-assignment').first().waitFor();
+    assert.match(await panel.getByTestId('my-role').innerText(), new RegExp(`Contributor, through group ${analysts}`));
+    assert.equal(await panel.getByRole('button', { name: 'Add' }).count(), 0, 'a Contributor does not manage access');
+    await settled(page);
+    await rig.shot('access-09-group-role', page);
+    await page.context().close();
   });
 });
