@@ -266,3 +266,20 @@ test('every workspace-scoped operation declares its role in the document; identi
   assert.deepEqual(missing, []);
   assert.deepEqual(extra, []);
 });
+
+test('a job whose workspace is gone stays readable by the user who started it and by tenant admins only', async (t) => {
+  const { h, call, tenant, owner, ws, assign } = await setup(t);
+  const viewer = await tenant.user('Vic Viewer');
+  await assign(owner.auth, ws.id, { type: 'User', id: viewer.userId }, 'Viewer');
+  const appId = (await call('GET', '/api/apps', owner.auth)).body.apps[0].id;
+  const { jobId } = (await call('POST', `/api/apps/${appId}/install`, owner.auth, { workspaceId: ws.id, deploy: false })).body;
+  assert.equal((await call('GET', `/api/jobs/${jobId}`, viewer.auth)).status, 200);
+  // As the end of a forced workspace delete leaves it: the workspace (and its assignments) gone, the job kept.
+  await h.store.db.deleteFrom('workspaces').where('id', '=', ws.id).execute();
+  assert.equal((await call('GET', `/api/jobs/${jobId}`, owner.auth)).status, 200);
+  assert.equal((await call('GET', `/api/jobs/${jobId}`, tenant.auth)).status, 200);
+  const gone = await call('GET', `/api/jobs/${jobId}`, viewer.auth);
+  assert.equal(gone.status, 404);
+  assert.equal(gone.body.error.message, `Job '${jobId}' was not found`);
+  assert.equal((await call('POST', `/api/jobs/${jobId}/steps/0/retry`, owner.auth)).status, 404, 'nothing to change in it');
+});
