@@ -17,6 +17,7 @@ const JobsPage = lazy(() => import('./pages/JobsPage'));
 const JobPage = lazy(() => import('./pages/JobPage'));
 const IdentityPage = lazy(() => import('./pages/IdentityPage'));
 const ReportsPage = lazy(() => import('./pages/ReportsPage'));
+const AuditPage = lazy(() => import('./pages/AuditPage'));
 
 const loading = <Spinner label="Loading…" style={{ marginTop: 48 }} />;
 
@@ -117,6 +118,14 @@ export function App() {
           element={
             <Suspense fallback={loading}>
               <ReportsPage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="audit"
+          element={
+            <Suspense fallback={loading}>
+              <AuditPage />
             </Suspense>
           }
         />

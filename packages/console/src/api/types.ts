@@ -17,6 +17,7 @@ export interface Health {
   identityProvider?: { name: string; loginUrl: string };
 }
 
+/** A workspace with the caller's effective role on it (`role`) and where that role comes from (`roleSource`). */
 export type Workspace = Schema<'Workspace'>;
 
 /** An app installed in a workspace: its version against the catalog's, its status and items. */

@@ -8,6 +8,7 @@ export const useWorkspaces = () =>
 export const useWorkspace = (id: string) =>
   useQuery({
     queryKey: ['workspace', id],
+    enabled: !!id,
     queryFn: async () => (await api<{ workspace: Workspace }>('GET', `/api/workspaces/${id}`)).workspace,
   });
 

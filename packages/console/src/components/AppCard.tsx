@@ -1,5 +1,7 @@
-import { Badge, Button, Card, CardFooter, CardHeader, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Badge, Card, CardFooter, CardHeader, Text, makeStyles, tokens } from '@fluentui/react-components';
 import { Link } from 'react-router-dom';
+import type { Permission } from '../api/access';
+import { GuardedButton } from './GuardedButton';
 import type { AppSummary } from '../api/types';
 
 const useStyles = makeStyles({
@@ -9,7 +11,7 @@ const useStyles = makeStyles({
 });
 
 /** A catalog app: what it is for and what installing it creates, live or stored only. */
-export function AppCard({ app, onInstall }: { app: AppSummary; onInstall: () => void }) {
+export function AppCard({ app, onInstall, permission }: { app: AppSummary; onInstall: () => void; permission: Permission }) {
   const s = useStyles();
   return (
     <Card className={s.card} data-testid="app-card" data-app={app.id}>
@@ -55,9 +57,9 @@ export function AppCard({ app, onInstall }: { app: AppSummary; onInstall: () => 
         </div>
       </div>
       <CardFooter>
-        <Button appearance="primary" onClick={onInstall} aria-label={`Install ${app.displayName}`}>
+        <GuardedButton appearance="primary" onClick={onInstall} aria-label={`Install ${app.displayName}`} permission={permission}>
           Install
-        </Button>
+        </GuardedButton>
       </CardFooter>
     </Card>
   );

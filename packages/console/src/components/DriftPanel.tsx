@@ -1,11 +1,13 @@
 import { useState } from 'react';
-import { Button, Text, makeStyles, tokens } from '@fluentui/react-components';
+import { Text, makeStyles, tokens } from '@fluentui/react-components';
 import { CloudArrowUp20Regular, DocumentSearch20Regular } from '@fluentui/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { useItems } from '../api/items';
 import { type DriftItem, startApply, startDriftCheck, useDriftReport } from '../api/lifecycle';
-import type { Item } from '../api/types';
+import { type Permission, useCan } from '../api/access';
+import type { Item, Workspace } from '../api/types';
+import { GuardedButton } from './GuardedButton';
 import { changedLines, DiffView } from './DiffView';
 import { ItemTypeIcon } from './ItemTypeIcon';
 import { JobRun, summaryText } from './JobRun';
@@ -22,7 +24,17 @@ const useStyles = makeStyles({
  * A drifted or missing item: the difference live against stored, and Apply, which writes the stored content back. An
  * item whose live state moved on since the check (applied, say) says so instead of offering Apply again.
  */
-function DriftRow({ item, workspaceId, now }: { item: DriftItem; workspaceId: string; now?: Item['liveState'] | 'gone' }) {
+function DriftRow({
+  item,
+  workspaceId,
+  now,
+  applyAllowed,
+}: {
+  item: DriftItem;
+  workspaceId: string;
+  now?: Item['liveState'] | 'gone';
+  applyAllowed: Permission;
+}) {
   const s = useStyles();
   const qc = useQueryClient();
   const [jobId, setJobId] = useState<string>();
@@ -50,16 +62,17 @@ function DriftRow({ item, workspaceId, now }: { item: DriftItem; workspaceId: st
         </Text>
         <StepBadge status={item.status} />
         {item.itemId && !jobId && !resolved && (
-          <Button
+          <GuardedButton
             size="small"
             appearance="primary"
             icon={<CloudArrowUp20Regular />}
+            permission={applyAllowed}
             disabled={starting}
             onClick={() => void apply()}
             aria-label={`Apply ${item.displayName}`}
           >
             Apply
-          </Button>
+          </GuardedButton>
         )}
       </div>
       {resolved ? (
@@ -105,7 +118,9 @@ function DriftRow({ item, workspaceId, now }: { item: DriftItem; workspaceId: st
  * Drift of a workspace's live items: "Check for drift" runs a drift job (followed here), and the last check's drifted
  * and missing items are listed with their difference and an Apply each.
  */
-export function DriftPanel({ workspaceId }: { workspaceId: string }) {
+export function DriftPanel({ workspace }: { workspace: Workspace }) {
+  const workspaceId = workspace.id;
+  const allow = useCan(workspace);
   const qc = useQueryClient();
   const report = useDriftReport(workspaceId);
   const items = useItems(workspaceId);
@@ -135,9 +150,15 @@ export function DriftPanel({ workspaceId }: { workspaceId: string }) {
         <Text weight="semibold" as="h2" style={{ margin: 0 }}>
           Drift
         </Text>
-        <Button size="small" icon={<DocumentSearch20Regular />} onClick={() => void check()} disabled={starting}>
+        <GuardedButton
+          size="small"
+          icon={<DocumentSearch20Regular />}
+          onClick={() => void check()}
+          disabled={starting}
+          permission={allow('drift.check')}
+        >
           {starting ? 'Starting…' : 'Check for drift'}
-        </Button>
+        </GuardedButton>
       </div>
       {error ? <ErrorMessage error={error} title="The drift check was refused" /> : null}
       {jobId && (
@@ -158,7 +179,13 @@ export function DriftPanel({ workspaceId }: { workspaceId: string }) {
                 {r.job.status !== 'running' && !off.length ? ' Every live item matches its stored content.' : ''}
               </Text>
               {off.map((i) => (
-                <DriftRow key={`${r.job.id}-${i.itemId ?? i.displayName}`} item={i} workspaceId={workspaceId} now={liveState(i.itemId)} />
+                <DriftRow
+                  key={`${r.job.id}-${i.itemId ?? i.displayName}`}
+                  item={i}
+                  workspaceId={workspaceId}
+                  now={liveState(i.itemId)}
+                  applyAllowed={allow('item.apply')}
+                />
               ))}
             </>
           );

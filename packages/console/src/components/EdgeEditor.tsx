@@ -1,23 +1,24 @@
 import { useState } from 'react';
-import {
-  Button,
-  Field,
-  Select,
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderCell,
-  TableRow,
-  Text,
-} from '@fluentui/react-components';
+import { Field, Select, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text } from '@fluentui/react-components';
 import { Add20Regular, Delete20Regular } from '@fluentui/react-icons';
+import type { Permission } from '../api/access';
 import { useEdgeMutations } from '../api/thread';
 import { EDGE_KINDS, type Item, type ThreadEdge } from '../api/types';
+import { GuardedButton } from './GuardedButton';
 import { ErrorMessage } from './RequestState';
 
 /** Add an edge between two items, and list the edges with a Remove button each. */
-export function EdgeEditor({ workspaceId, items, edges }: { workspaceId: string; items: Item[]; edges: ThreadEdge[] }) {
+export function EdgeEditor({
+  workspaceId,
+  items,
+  edges,
+  permission,
+}: {
+  workspaceId: string;
+  items: Item[];
+  edges: ThreadEdge[];
+  permission: Permission;
+}) {
   const { add, remove } = useEdgeMutations(workspaceId);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
@@ -65,10 +66,21 @@ export function EdgeEditor({ workspaceId, items, edges }: { workspaceId: string;
             {options}
           </Select>
         </Field>
-        <Button type="submit" appearance="primary" icon={<Add20Regular />} disabled={!from || !to || add.isPending}>
+        <GuardedButton
+          type="submit"
+          appearance="primary"
+          icon={<Add20Regular />}
+          disabled={!from || !to || add.isPending}
+          permission={permission}
+        >
           Add edge
-        </Button>
+        </GuardedButton>
       </form>
+      {!permission.ok && (
+        <Text size={200} data-testid="edge-hint">
+          {permission.reason}.
+        </Text>
+      )}
       {add.isError && <ErrorMessage error={add.error} title="The edge was not added" />}
       {remove.isError && <ErrorMessage error={remove.error} title="The edge was not removed" />}
       {edges.length === 0 ? (
@@ -94,9 +106,10 @@ export function EdgeEditor({ workspaceId, items, edges }: { workspaceId: string;
                 <TableCell>{name(e.toItemId)}</TableCell>
                 <TableCell>{e.source}</TableCell>
                 <TableCell>
-                  <Button
+                  <GuardedButton
                     size="small"
                     appearance="subtle"
+                    permission={permission}
                     icon={<Delete20Regular />}
                     aria-label={`Remove ${name(e.fromItemId)} ${e.kind} ${name(e.toItemId)}`}
                     disabled={remove.isPending}

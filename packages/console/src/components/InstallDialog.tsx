@@ -16,10 +16,12 @@ import {
   Text,
 } from '@fluentui/react-components';
 import { useNavigate } from 'react-router-dom';
+import { can } from '../api/access';
 import { useApp } from '../api/catalog';
 import { useStartInstall } from '../api/jobs';
 import type { PlanRequest } from '../api/plan';
 import { trackJob } from '../api/tracked-jobs';
+import { useWhoAmI } from '../api/session';
 import type { TargetOverrides } from '../api/types';
 import { useWorkspaces } from '../api/workspaces';
 import { InstallPlan } from './InstallPlan';
@@ -49,7 +51,10 @@ export function InstallDialog({ appId, initialWorkspaceId, onClose }: { appId: s
   const [mode, setMode] = useState<'shared' | 'dedicated'>('shared');
   const [overrides, setOverrides] = useState<TargetOverrides>({});
   const [jobId, setJobId] = useState<string>();
-  const wsId = workspaceId || workspaces.data?.[0]?.id || '';
+  const scopes = useWhoAmI().data?.scopes ?? [];
+  // Only the workspaces where the caller's role and scopes allow an install are offered.
+  const allowed = workspaces.data?.filter((w) => can(w.role, scopes, 'app.install').ok);
+  const wsId = (allowed?.some((w) => w.id === workspaceId) ? workspaceId : '') || allowed?.[0]?.id || '';
   const appName = app.data?.displayName ?? appId;
 
   const targetOverrides = Object.fromEntries(
@@ -93,10 +98,17 @@ export function InstallDialog({ appId, initialWorkspaceId, onClose }: { appId: s
               </>
             ) : (
               <RequestState query={workspaces} label="workspaces">
-                {(list) =>
-                  list.length === 0 ? (
-                    <Text>Create a workspace first: the app is installed into one.</Text>
-                  ) : (
+                {(all) => {
+                  const list = all.filter((w) => can(w.role, scopes, 'app.install').ok);
+                  if (all.length === 0) return <Text>Create a workspace first: the app is installed into one.</Text>;
+                  if (list.length === 0)
+                    return (
+                      <Text data-testid="no-install-workspace">
+                        None of your workspaces lets you install apps: installing needs the Contributor role on the workspace
+                        {can('Admin', scopes, 'app.install').ok ? '' : " and the 'install' scope"}.
+                      </Text>
+                    );
+                  return (
                     <>
                       <Field label="Workspace" required>
                         <Select value={wsId} onChange={(_, d) => setWorkspaceId(d.value)}>
@@ -122,10 +134,13 @@ export function InstallDialog({ appId, initialWorkspaceId, onClose }: { appId: s
                         />
                       </Field>
                       {deploy && (
-                        <Field label="Backing resources">
+                        <Field
+                          label="Backing resources"
+                          hint={scopes.includes('admin') ? undefined : 'A dedicated install needs the admin scope (a tenant admin).'}
+                        >
                           <RadioGroup layout="horizontal" value={mode} onChange={(_, d) => setMode(d.value as 'shared' | 'dedicated')}>
                             <Radio value="shared" label="Shared (the tenant's workspace, cluster, pool and search service)" />
-                            <Radio value="dedicated" label="Dedicated (an isolated set)" />
+                            <Radio value="dedicated" label="Dedicated (an isolated set)" disabled={!scopes.includes('admin')} />
                           </RadioGroup>
                         </Field>
                       )}
@@ -149,8 +164,8 @@ export function InstallDialog({ appId, initialWorkspaceId, onClose }: { appId: s
                         {(a) => <InstallPlan app={a} request={planned} />}
                       </RequestState>
                     </>
-                  )
-                }
+                  );
+                }}
               </RequestState>
             )}
             {start.isError && <ErrorMessage error={start.error} title="The install was not started" />}

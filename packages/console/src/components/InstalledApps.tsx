@@ -1,8 +1,10 @@
 import { useState } from 'react';
-import { Badge, Button, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text } from '@fluentui/react-components';
+import { Badge, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text } from '@fluentui/react-components';
 import { ArrowCircleUp20Regular, Delete20Regular } from '@fluentui/react-icons';
 import { Link } from 'react-router-dom';
-import type { InstalledApp } from '../api/types';
+import { useCan } from '../api/access';
+import type { InstalledApp, Workspace } from '../api/types';
+import { GuardedButton } from './GuardedButton';
 import { UninstallDialog } from './UninstallDialog';
 import { UpgradeDialog } from './UpgradeDialog';
 
@@ -22,7 +24,9 @@ const busy = (app: InstalledApp) => app.status === 'upgrading' || app.status ===
  * The apps installed in a workspace: name, version (and the catalog's), status, items, the last job, and the app's
  * actions: "Upgrade to X" when the catalog has another version, and Uninstall (each opens its plan first).
  */
-export function InstalledApps({ apps, workspaceId }: { apps: InstalledApp[]; workspaceId: string }) {
+export function InstalledApps({ apps, workspace }: { apps: InstalledApp[]; workspace: Workspace }) {
+  const workspaceId = workspace.id;
+  const allow = useCan(workspace);
   // The dialog keeps the app it opened with: an uninstalled app leaves the list while its results are still shown.
   const [open, setOpen] = useState<{ kind: 'upgrade' | 'uninstall'; app: InstalledApp }>();
   return (
@@ -80,25 +84,27 @@ export function InstalledApps({ apps, workspaceId }: { apps: InstalledApp[]; wor
                 <TableCell>
                   <span style={{ display: 'inline-flex', gap: 6 }}>
                     {app.catalogVersion && app.catalogVersion !== app.version && (
-                      <Button
+                      <GuardedButton
                         size="small"
                         appearance="primary"
                         icon={<ArrowCircleUp20Regular />}
+                        permission={allow('app.upgrade')}
                         disabled={busy(app)}
                         onClick={() => setOpen({ kind: 'upgrade', app })}
                       >
                         Upgrade to {app.catalogVersion}
-                      </Button>
+                      </GuardedButton>
                     )}
-                    <Button
+                    <GuardedButton
                       size="small"
                       icon={<Delete20Regular />}
+                      permission={allow('app.uninstall')}
                       disabled={busy(app)}
                       onClick={() => setOpen({ kind: 'uninstall', app })}
                       aria-label={`Uninstall ${app.displayName}`}
                     >
                       Uninstall
-                    </Button>
+                    </GuardedButton>
                   </span>
                 </TableCell>
               </TableRow>

@@ -15,6 +15,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../api/client';
 import { saveContent, useItemTypes } from '../api/items';
 import { startApply } from '../api/lifecycle';
+import type { Permission } from '../api/access';
 import type { Item } from '../api/types';
 import { editorFor, JsonEditor } from '../editors';
 import { JobRun } from './JobRun';
@@ -32,7 +33,19 @@ type SaveState =
  * Edits an item's stored content and saves it with If-Match; a conflict keeps the draft and says so. A live type also
  * offers Save and apply: the stored content goes to the backing service through an apply job, followed below.
  */
-export function ItemEditor({ item, content, etag }: { item: Item; content: unknown; etag: string }) {
+export function ItemEditor({
+  item,
+  content,
+  etag,
+  canEdit,
+  canApply,
+}: {
+  item: Item;
+  content: unknown;
+  etag: string;
+  canEdit: Permission;
+  canApply: Permission;
+}) {
   const qc = useQueryClient();
   const [draft, setDraft] = useState<unknown>(content);
   const [base, setBase] = useState({ content, etag });
@@ -97,18 +110,26 @@ export function ItemEditor({ item, content, etag }: { item: Item; content: unkno
           <Tab value="json">JSON</Tab>
         </TabList>
         <span style={{ flexGrow: 1 }} />
-        <Text size={200} aria-live="polite">
-          {dirty ? 'Unsaved changes' : state.kind === 'saved' ? 'Saved' : 'No changes'}
-        </Text>
-        <Button
-          appearance={live ? 'secondary' : 'primary'}
-          icon={<Save20Regular />}
-          disabled={!dirty || busy}
-          onClick={() => void save(base.etag)}
-        >
-          {state.kind === 'saving' ? 'Saving…' : 'Save'}
-        </Button>
-        {live && (
+        {canEdit.ok ? (
+          <Text size={200} aria-live="polite">
+            {dirty ? 'Unsaved changes' : state.kind === 'saved' ? 'Saved' : 'No changes'}
+          </Text>
+        ) : (
+          <Text size={200} data-testid="read-only-note">
+            Read only: {canEdit.reason}
+          </Text>
+        )}
+        {canEdit.ok && (
+          <Button
+            appearance={live ? 'secondary' : 'primary'}
+            icon={<Save20Regular />}
+            disabled={!dirty || busy}
+            onClick={() => void save(base.etag)}
+          >
+            {state.kind === 'saving' ? 'Saving…' : 'Save'}
+          </Button>
+        )}
+        {live && canApply.ok && (
           <Button appearance="primary" icon={<CloudArrowUp20Regular />} disabled={busy} onClick={() => void saveAndApply()}>
             {state.kind === 'applying' ? 'Starting…' : dirty ? 'Save and apply' : 'Apply'}
           </Button>
@@ -153,11 +174,14 @@ export function ItemEditor({ item, content, etag }: { item: Item; content: unkno
         />
       )}
       <Suspense fallback={<Spinner size="small" label="Loading the editor…" />}>
-        {tab === 'special' && special ? (
-          <special.Editor value={draft} onChange={setDraft} label={label} />
-        ) : (
-          <JsonEditor value={draft} onChange={setDraft} label={label} />
-        )}
+        {/* A disabled fieldset makes every control of the editor read only for a caller who cannot save. */}
+        <fieldset disabled={!canEdit.ok} style={{ border: 'none', margin: 0, padding: 0, minWidth: 0 }} data-testid="editor-fields">
+          {tab === 'special' && special ? (
+            <special.Editor value={draft} onChange={setDraft} label={label} />
+          ) : (
+            <JsonEditor value={draft} onChange={setDraft} label={label} />
+          )}
+        </fieldset>
       </Suspense>
     </section>
   );

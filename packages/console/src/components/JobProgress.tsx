@@ -2,7 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 import { Field, ProgressBar, Text, makeStyles } from '@fluentui/react-components';
 import { useQueryClient } from '@tanstack/react-query';
 import { useJob, useJobEvents, useRetryStep, useStepEvents } from '../api/jobs';
+import { useCan } from '../api/access';
 import type { InstallJob } from '../api/types';
+import { useWorkspace } from '../api/workspaces';
 import { ItemTypeIcon } from './ItemTypeIcon';
 import { JobStatusBadge, outcomeText, PHASES, StepStatusBadge } from './JobStatus';
 import { RequestState } from './RequestState';
@@ -21,6 +23,8 @@ export function JobProgress({ jobId }: { jobId: string }) {
   useJobEvents(jobId, running);
   const seen = useStepEvents(jobId).data;
   const retry = useRetryStep(jobId);
+  const allow = useCan(useWorkspace(job.data?.workspaceId ?? '').data);
+  const mayRetry = allow('job.retry');
   const qc = useQueryClient();
   // Steps re-opened from this page: their rows show "Retrying…" until the worker has run them and the job has ended.
   const [retried, setRetried] = useState<ReadonlySet<number>>(new Set());
@@ -70,6 +74,7 @@ export function JobProgress({ jobId }: { jobId: string }) {
                     onRetry={
                       step.result.status === 'remediation' || step.result.status === 'failed' ? () => startRetry(step.stepIndex) : undefined
                     }
+                    retryPermission={mayRetry}
                     retrying={retried.has(step.stepIndex) && (running || retry.isPending)}
                     // A worker runs the job: another step can be retried once it has finished.
                     retryDisabled={running}

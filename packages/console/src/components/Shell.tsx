@@ -1,5 +1,12 @@
 import { makeStyles, Text, tokens, Toaster, useId } from '@fluentui/react-components';
-import { Apps20Regular, DocumentTable20Regular, Folder20Regular, History20Regular, ShieldKeyhole20Regular } from '@fluentui/react-icons';
+import {
+  Apps20Regular,
+  DocumentTable20Regular,
+  Folder20Regular,
+  History20Regular,
+  Shield20Regular,
+  ShieldKeyhole20Regular,
+} from '@fluentui/react-icons';
 import { NavLink, Outlet } from 'react-router-dom';
 import { useIsAdmin } from '../api/identity';
 import { CloudBadge } from './CloudBadge';
@@ -94,6 +101,12 @@ export function Shell() {
           <NavLink to="/identity" className={cls}>
             <ShieldKeyhole20Regular aria-hidden />
             Identity
+          </NavLink>
+        )}
+        {isAdmin && (
+          <NavLink to="/audit" className={cls}>
+            <Shield20Regular aria-hidden />
+            Audit
           </NavLink>
         )}
         <Text size={200} style={{ marginTop: 'auto', padding: 8, color: tokens.colorNeutralForeground3 }}>

@@ -1,5 +1,4 @@
 import {
-  Button,
   Link,
   MessageBar,
   MessageBarActions,
@@ -12,9 +11,11 @@ import {
 } from '@fluentui/react-components';
 import { ArrowClockwise20Regular } from '@fluentui/react-icons';
 import { Link as RouterLink } from 'react-router-dom';
+import type { Permission } from '../api/access';
 import { consoleDiagnosisLink, useIsAdmin } from '../api/identity';
 import type { Item, ProvisionStep } from '../api/types';
 import { BackendBadge } from './BackendLabel';
+import { GuardedButton } from './GuardedButton';
 import { ItemTypeIcon } from './ItemTypeIcon';
 import { StepStatusBadge } from './JobStatus';
 
@@ -35,7 +36,9 @@ export function StepRow({
   retrying,
   retryDisabled,
   retryError,
+  retryPermission = { ok: true },
 }: {
+  retryPermission?: Permission;
   step: ProvisionStep;
   onRetry?: () => void;
   retrying?: boolean;
@@ -54,14 +57,15 @@ export function StepRow({
   );
   const retry = onRetry && (
     <MessageBarActions>
-      <Button
+      <GuardedButton
         icon={retrying ? <Spinner size="tiny" /> : <ArrowClockwise20Regular />}
         onClick={onRetry}
         disabled={retrying || retryDisabled}
+        permission={retryPermission}
         aria-label={`Retry ${step.displayName}`}
       >
         {retrying ? 'Retrying…' : 'Retry'}
-      </Button>
+      </GuardedButton>
     </MessageBarActions>
   );
   return (

@@ -1,7 +1,9 @@
 import { useState } from 'react';
-import { Badge, Button, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text } from '@fluentui/react-components';
+import { Badge, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text } from '@fluentui/react-components';
 import { useParams } from 'react-router-dom';
+import { useInstallPermission } from '../api/access';
 import { useApp } from '../api/catalog';
+import { GuardedButton } from '../components/GuardedButton';
 import { InstallDialog } from '../components/InstallDialog';
 import { ItemTypeIcon } from '../components/ItemTypeIcon';
 import { PageHeader } from '../components/PageHeader';
@@ -12,6 +14,7 @@ export default function AppPage() {
   const { appId = '' } = useParams();
   const app = useApp(appId);
   const [installing, setInstalling] = useState(false);
+  const permission = useInstallPermission();
   const name = app.data?.displayName ?? appId;
   return (
     <>
@@ -22,9 +25,9 @@ export default function AppPage() {
           { to: `/apps/${appId}`, label: name },
         ]}
         actions={
-          <Button appearance="primary" onClick={() => setInstalling(true)} disabled={!app.data}>
+          <GuardedButton appearance="primary" onClick={() => setInstalling(true)} disabled={!app.data} permission={permission}>
             Install
-          </Button>
+          </GuardedButton>
         }
       />
       <RequestState query={app} label="the app">

@@ -1,5 +1,6 @@
 import { makeStyles } from '@fluentui/react-components';
 import { useSearchParams } from 'react-router-dom';
+import { useInstallPermission } from '../api/access';
 import { useApps } from '../api/catalog';
 import { AppCard } from '../components/AppCard';
 import { InstallDialog } from '../components/InstallDialog';
@@ -12,6 +13,7 @@ const useStyles = makeStyles({ grid: { display: 'grid', gridTemplateColumns: 're
 export default function CatalogPage() {
   const s = useStyles();
   const apps = useApps();
+  const permission = useInstallPermission();
   const [params, setParams] = useSearchParams();
   const installing = params.get('install');
   const setInstall = (id?: string) =>
@@ -27,7 +29,7 @@ export default function CatalogPage() {
         {(list) => (
           <div className={s.grid}>
             {list.map((a) => (
-              <AppCard key={a.id} app={a} onInstall={() => setInstall(a.id)} />
+              <AppCard key={a.id} app={a} onInstall={() => setInstall(a.id)} permission={permission} />
             ))}
           </div>
         )}

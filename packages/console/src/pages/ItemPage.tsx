@@ -1,11 +1,13 @@
 import { useState } from 'react';
-import { Button, Card, CardHeader, makeStyles, Text } from '@fluentui/react-components';
+import { Card, CardHeader, makeStyles, Text } from '@fluentui/react-components';
 import { Delete20Regular } from '@fluentui/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { useCan } from '../api/access';
 import { useItem, useItemContent, useItemTypes } from '../api/items';
 import { useWorkspace } from '../api/workspaces';
 import { DeleteItemDialog } from '../components/DeleteItemDialog';
+import { GuardedButton } from '../components/GuardedButton';
 import { ItemEditor } from '../components/ItemEditor';
 import { ItemTypeIcon } from '../components/ItemTypeIcon';
 import { JobRun } from '../components/JobRun';
@@ -34,6 +36,7 @@ export default function ItemPage() {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [deleting, setDeleting] = useState(false);
+  const allow = useCan(ws.data);
   return (
     <>
       <PageHeader
@@ -45,9 +48,14 @@ export default function ItemPage() {
           { to: `/workspaces/${workspaceId}/items/${itemId}`, label: name },
         ]}
         actions={
-          <Button icon={<Delete20Regular />} onClick={() => setDeleting(true)} disabled={!item.data}>
+          <GuardedButton
+            icon={<Delete20Regular />}
+            onClick={() => setDeleting(true)}
+            disabled={!item.data}
+            permission={allow('item.delete')}
+          >
             Delete
-          </Button>
+          </GuardedButton>
         }
       />
       {deleting && item.data && (
@@ -57,7 +65,16 @@ export default function ItemPage() {
         {(it) => (
           <div className={s.layout}>
             <RequestState query={content} label="the content">
-              {(c) => <ItemEditor key={`${it.id}`} item={it} content={c.content} etag={c.etag} />}
+              {(c) => (
+                <ItemEditor
+                  key={`${it.id}`}
+                  item={it}
+                  content={c.content}
+                  etag={c.etag}
+                  canEdit={allow('item.edit')}
+                  canApply={allow('item.apply')}
+                />
+              )}
             </RequestState>
             <aside className={s.side} aria-label="Item details">
               {jobId && (

@@ -1,5 +1,6 @@
 import { Text } from '@fluentui/react-components';
 import { useParams } from 'react-router-dom';
+import { useCan } from '../api/access';
 import { useItems } from '../api/items';
 import { useEdges } from '../api/thread';
 import { useWorkspace } from '../api/workspaces';
@@ -15,6 +16,7 @@ export default function ThreadPage() {
   const items = useItems(workspaceId);
   const edges = useEdges(workspaceId);
   const name = ws.data?.name ?? 'Workspace';
+  const allow = useCan(ws.data);
   return (
     <>
       <PageHeader
@@ -35,7 +37,7 @@ export default function ThreadPage() {
                 <div style={{ display: 'grid', gap: 16 }}>
                   <ThreadGraph items={list} edges={es} />
                   {loose.length > 0 && <Text size={200}>Not in the thread: {loose.map((i) => i.displayName).join(', ')}</Text>}
-                  <EdgeEditor workspaceId={workspaceId} items={list} edges={es} />
+                  <EdgeEditor workspaceId={workspaceId} items={list} edges={es} permission={allow('thread.edit')} />
                 </div>
               );
             }}

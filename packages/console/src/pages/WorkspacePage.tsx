@@ -4,7 +4,6 @@ import {
   Field,
   Input,
   Menu,
-  MenuItem,
   MenuList,
   MenuPopover,
   MenuTrigger,
@@ -21,20 +20,25 @@ import {
   Delete20Regular,
   Link20Regular,
   MoreHorizontal20Regular,
+  PeopleTeam20Regular,
   Rename20Regular,
   Search20Regular,
 } from '@fluentui/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { useCan } from '../api/access';
 import { useInstalledApps } from '../api/installed-apps';
 import { useItems, useItemTypes } from '../api/items';
 import { useJobs } from '../api/jobs';
 import { useWhoAmI } from '../api/session';
 import { useWorkspace } from '../api/workspaces';
+import { ManageAccessPanel } from '../components/access/ManageAccessPanel';
+import { RoleNote } from '../components/access/RoleNote';
 import { BindWorkspaceDialog } from '../components/BindWorkspaceDialog';
 import { CreateItemDialog } from '../components/CreateItemDialog';
 import { DeleteWorkspaceDialog } from '../components/DeleteWorkspaceDialog';
 import { DriftPanel } from '../components/DriftPanel';
+import { GuardedButton, GuardedMenuItem } from '../components/GuardedButton';
 import { InstalledApps } from '../components/InstalledApps';
 import { ItemsTable } from '../components/ItemsTable';
 import { PageHeader } from '../components/PageHeader';
@@ -53,7 +57,8 @@ export default function WorkspacePage() {
   const navigate = useNavigate();
   const isAdmin = useWhoAmI().data?.scopes.includes('admin') ?? false;
   const [params, setParams] = useSearchParams();
-  const [dialog, setDialog] = useState<'item' | 'rename' | 'delete' | 'bind'>();
+  const [dialog, setDialog] = useState<'item' | 'rename' | 'delete' | 'bind' | 'access'>();
+  const allow = useCan(ws.data);
   const text = params.get('q') ?? '';
   const type = params.get('type') ?? '';
   const setFilter = (k: string, v: string) =>
@@ -85,14 +90,21 @@ export default function WorkspacePage() {
         ]}
         actions={
           <>
-            <Button appearance="primary" icon={<Add20Regular />} onClick={() => setDialog('item')} disabled={!ws.data}>
+            <GuardedButton appearance="primary" icon={<Add20Regular />} onClick={() => setDialog('item')} permission={allow('item.create')}>
               New item
-            </Button>
-            <Button icon={<Apps20Regular />} onClick={() => navigate(`/apps?workspaceId=${workspaceId}`)}>
+            </GuardedButton>
+            <GuardedButton
+              icon={<Apps20Regular />}
+              onClick={() => navigate(`/apps?workspaceId=${workspaceId}`)}
+              permission={allow('app.install')}
+            >
               Install an app
-            </Button>
+            </GuardedButton>
             <Button icon={<BranchFork20Regular />} onClick={() => navigate(`/workspaces/${workspaceId}/thread`)}>
               Lineage
+            </Button>
+            <Button icon={<PeopleTeam20Regular />} onClick={() => setDialog('access')} disabled={!ws.data}>
+              Manage access
             </Button>
             <Menu>
               <MenuTrigger disableButtonEnhancement>
@@ -100,17 +112,17 @@ export default function WorkspacePage() {
               </MenuTrigger>
               <MenuPopover>
                 <MenuList>
-                  <MenuItem icon={<Rename20Regular />} onClick={() => setDialog('rename')}>
+                  <GuardedMenuItem icon={<Rename20Regular />} onClick={() => setDialog('rename')} permission={allow('workspace.rename')}>
                     Rename
-                  </MenuItem>
+                  </GuardedMenuItem>
                   {isAdmin && (
-                    <MenuItem icon={<Link20Regular />} onClick={() => setDialog('bind')}>
+                    <GuardedMenuItem icon={<Link20Regular />} onClick={() => setDialog('bind')} permission={allow('workspace.bind')}>
                       Platform binding
-                    </MenuItem>
+                    </GuardedMenuItem>
                   )}
-                  <MenuItem icon={<Delete20Regular />} onClick={() => setDialog('delete')}>
+                  <GuardedMenuItem icon={<Delete20Regular />} onClick={() => setDialog('delete')} permission={allow('workspace.delete')}>
                     Delete
-                  </MenuItem>
+                  </GuardedMenuItem>
                 </MenuList>
               </MenuPopover>
             </Menu>
@@ -120,6 +132,7 @@ export default function WorkspacePage() {
       <RequestState query={ws} label="the workspace">
         {(w) => (
           <>
+            <RoleNote workspace={w} />
             {w.description && (
               <Text block style={{ marginBottom: 12 }}>
                 {w.description}
@@ -137,10 +150,10 @@ export default function WorkspacePage() {
                 Installed apps
               </Text>
               <RequestState query={apps} label="installed apps">
-                {(list) => <InstalledApps apps={list} workspaceId={workspaceId} />}
+                {(list) => <InstalledApps apps={list} workspace={w} />}
               </RequestState>
             </section>
-            <DriftPanel workspaceId={workspaceId} />
+            <DriftPanel workspace={w} />
             <Text weight="semibold" as="h2" block style={{ margin: '0 0 4px' }}>
               Items
             </Text>
@@ -169,7 +182,14 @@ export default function WorkspacePage() {
                 const shown = list.filter(
                   (i) => (!type || i.itemType === type) && i.displayName.toLowerCase().includes(text.toLowerCase()),
                 );
-                if (!list.length) return <Text>This workspace has no items. Create one, or install an app from the catalog.</Text>;
+                if (!list.length)
+                  return (
+                    <Text>
+                      {allow('item.create').ok
+                        ? 'This workspace has no items. Create one, or install an app from the catalog.'
+                        : 'This workspace has no items.'}
+                    </Text>
+                  );
                 return (
                   <>
                     <Text size={200} block style={{ marginBottom: 4 }} aria-live="polite">
@@ -181,6 +201,7 @@ export default function WorkspacePage() {
               }}
             </RequestState>
             <CreateItemDialog workspaceId={workspaceId} open={dialog === 'item'} onClose={() => setDialog(undefined)} />
+            {dialog === 'access' && <ManageAccessPanel workspace={w} onClose={() => setDialog(undefined)} />}
             {dialog === 'rename' && <RenameWorkspaceDialog workspace={w} onClose={() => setDialog(undefined)} />}
             {dialog === 'bind' && <BindWorkspaceDialog workspace={w} onClose={() => setDialog(undefined)} />}
             {dialog === 'delete' && (

@@ -2,7 +2,6 @@ import { useState } from 'react';
 import {
   Button,
   Menu,
-  MenuItem,
   MenuList,
   MenuPopover,
   MenuTrigger,
@@ -16,12 +15,15 @@ import {
 } from '@fluentui/react-components';
 import { Add20Regular, Delete20Regular, Link20Regular, MoreHorizontal20Regular, Rename20Regular } from '@fluentui/react-icons';
 import { Link } from 'react-router-dom';
+import { can, type Permission } from '../api/access';
 import { useWhoAmI } from '../api/session';
 import type { Workspace } from '../api/types';
 import { useWorkspaces } from '../api/workspaces';
+import { RoleBadge } from '../components/access/RoleNote';
 import { BindWorkspaceDialog } from '../components/BindWorkspaceDialog';
 import { CreateWorkspaceDialog } from '../components/CreateWorkspaceDialog';
 import { DeleteWorkspaceDialog } from '../components/DeleteWorkspaceDialog';
+import { GuardedButton, GuardedMenuItem } from '../components/GuardedButton';
 import { PageHeader } from '../components/PageHeader';
 import { RenameWorkspaceDialog } from '../components/RenameWorkspaceDialog';
 import { RequestState } from '../components/RequestState';
@@ -31,7 +33,14 @@ type Action = { kind: 'rename' | 'delete' | 'bind'; ws: Workspace };
 /** The tenant's workspaces: open, create, rename, bind (admins), delete. */
 export function WorkspacesPage() {
   const workspaces = useWorkspaces();
-  const isAdmin = useWhoAmI().data?.scopes.includes('admin') ?? false;
+  const me = useWhoAmI().data;
+  const scopes = me?.scopes ?? [];
+  const isAdmin = scopes.includes('admin');
+  const create: Permission = me?.workspaceIds
+    ? { ok: false, reason: 'Your sign-in is limited to listed workspaces: it cannot create one' }
+    : scopes.includes('write') || isAdmin
+      ? { ok: true }
+      : { ok: false, reason: "Your sign-in lacks the 'write' scope needed to create workspaces" };
   const [creating, setCreating] = useState(false);
   const [action, setAction] = useState<Action>();
   return (
@@ -39,9 +48,9 @@ export function WorkspacesPage() {
       <PageHeader
         title="Workspaces"
         actions={
-          <Button appearance="primary" icon={<Add20Regular />} onClick={() => setCreating(true)}>
+          <GuardedButton appearance="primary" icon={<Add20Regular />} onClick={() => setCreating(true)} permission={create}>
             New workspace
-          </Button>
+          </GuardedButton>
         }
       />
       <RequestState query={workspaces} label="workspaces">
@@ -54,6 +63,7 @@ export function WorkspacesPage() {
                 <TableRow>
                   <TableHeaderCell style={{ width: '30%' }}>Name</TableHeaderCell>
                   <TableHeaderCell>Description</TableHeaderCell>
+                  <TableHeaderCell style={{ width: 130 }}>Your role</TableHeaderCell>
                   <TableHeaderCell style={{ width: 220 }}>Platform workspace</TableHeaderCell>
                   <TableHeaderCell style={{ width: 170 }}>Updated</TableHeaderCell>
                   <TableHeaderCell style={{ width: 60 }}>
@@ -72,6 +82,12 @@ export function WorkspacesPage() {
                         {ws.description}
                       </Text>
                     </TableCell>
+                    <TableCell data-testid="workspace-role">
+                      <RoleBadge role={ws.role} />
+                      {ws.roleSource && ws.roleSource !== 'user' && (
+                        <Text size={200}> {ws.roleSource === 'group' ? 'via group' : 'tenant admin'}</Text>
+                      )}
+                    </TableCell>
                     <TableCell>{ws.platformWorkspaceId ?? <Text italic>tenant shared</Text>}</TableCell>
                     <TableCell>{new Date(ws.updatedAt).toLocaleString()}</TableCell>
                     <TableCell>
@@ -81,17 +97,29 @@ export function WorkspacesPage() {
                         </MenuTrigger>
                         <MenuPopover>
                           <MenuList>
-                            <MenuItem icon={<Rename20Regular />} onClick={() => setAction({ kind: 'rename', ws })}>
+                            <GuardedMenuItem
+                              icon={<Rename20Regular />}
+                              onClick={() => setAction({ kind: 'rename', ws })}
+                              permission={can(ws.role, scopes, 'workspace.rename')}
+                            >
                               Rename
-                            </MenuItem>
+                            </GuardedMenuItem>
                             {isAdmin && (
-                              <MenuItem icon={<Link20Regular />} onClick={() => setAction({ kind: 'bind', ws })}>
+                              <GuardedMenuItem
+                                icon={<Link20Regular />}
+                                onClick={() => setAction({ kind: 'bind', ws })}
+                                permission={can(ws.role, scopes, 'workspace.bind')}
+                              >
                                 Platform binding
-                              </MenuItem>
+                              </GuardedMenuItem>
                             )}
-                            <MenuItem icon={<Delete20Regular />} onClick={() => setAction({ kind: 'delete', ws })}>
+                            <GuardedMenuItem
+                              icon={<Delete20Regular />}
+                              onClick={() => setAction({ kind: 'delete', ws })}
+                              permission={can(ws.role, scopes, 'workspace.delete')}
+                            >
                               Delete
-                            </MenuItem>
+                            </GuardedMenuItem>
                           </MenuList>
                         </MenuPopover>
                       </Menu>

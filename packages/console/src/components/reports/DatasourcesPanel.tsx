@@ -1,7 +1,9 @@
 import { useState } from 'react';
-import { Button, Card, Field, Input, Text, tokens } from '@fluentui/react-components';
+import { Card, Field, Input, Text, tokens } from '@fluentui/react-components';
 import { Save20Regular } from '@fluentui/react-icons';
+import { useCanOn } from '../../api/access';
 import { useDatasources, useReportMutations, type ReportDatasource } from '../../api/reports';
+import { GuardedButton } from '../GuardedButton';
 import { ErrorMessage, RequestState } from '../RequestState';
 
 /** The report's data sources, and rebinding one to another server or database (same type only, as the reporting service allows). */
@@ -31,6 +33,7 @@ export function DatasourcesPanel({ workspaceId, reportId }: { workspaceId: strin
 
 function Source({ workspaceId, reportId, source }: { workspaceId: string; reportId: string; source: ReportDatasource }) {
   const m = useReportMutations(workspaceId);
+  const allow = useCanOn(workspaceId);
   const [server, setServer] = useState(source.connectionDetails.server ?? '');
   const [database, setDatabase] = useState(source.connectionDetails.database ?? '');
   const changed = server !== (source.connectionDetails.server ?? '') || database !== (source.connectionDetails.database ?? '');
@@ -57,9 +60,15 @@ function Source({ workspaceId, reportId, source }: { workspaceId: string; report
         <Field label="Database">
           <Input value={database} onChange={(_, d) => setDatabase(d.value)} />
         </Field>
-        <Button icon={<Save20Regular />} appearance="primary" disabled={!changed || !source.name || m.rebind.isPending} onClick={save}>
+        <GuardedButton
+          icon={<Save20Regular />}
+          appearance="primary"
+          disabled={!changed || !source.name || m.rebind.isPending}
+          permission={allow('report.datasources')}
+          onClick={save}
+        >
           {m.rebind.isPending ? 'Rebinding…' : 'Rebind'}
-        </Button>
+        </GuardedButton>
       </div>
       {m.rebind.error ? <ErrorMessage error={m.rebind.error} title="The reporting service refused the rebind" /> : null}
     </Card>

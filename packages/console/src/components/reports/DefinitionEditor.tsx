@@ -2,8 +2,10 @@ import { useState } from 'react';
 import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Text, tokens } from '@fluentui/react-components';
 import { ArrowClockwise20Regular, ArrowDownload20Regular, CloudArrowUp20Regular } from '@fluentui/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
+import { useCanOn } from '../../api/access';
 import { ApiError } from '../../api/client';
 import { saveDefinition, useDefinition, type ReportDefinition } from '../../api/reports';
+import { GuardedButton } from '../GuardedButton';
 import { ErrorMessage, RequestState } from '../RequestState';
 
 type SaveState =
@@ -36,6 +38,7 @@ function Editor({
   reload: () => unknown;
 }) {
   const qc = useQueryClient();
+  const allow = useCanOn(workspaceId);
   const [draft, setDraft] = useState(initial.definition);
   const [base, setBase] = useState({ definition: initial.definition, etag: initial.etag });
   const [state, setState] = useState<SaveState>({ kind: 'idle' });
@@ -78,14 +81,15 @@ function Editor({
         <Button icon={<ArrowDownload20Regular />} onClick={download}>
           Download .rdl
         </Button>
-        <Button
+        <GuardedButton
           appearance="primary"
           icon={<CloudArrowUp20Regular />}
           disabled={!dirty || state.kind === 'saving'}
+          permission={allow('report.publish')}
           onClick={() => void save(base.etag)}
         >
           {state.kind === 'saving' ? 'Publishing…' : 'Publish'}
-        </Button>
+        </GuardedButton>
       </div>
       {state.kind === 'invalid' && (
         <MessageBar intent="error" layout="multiline" role="alert" data-testid="definition-invalid">

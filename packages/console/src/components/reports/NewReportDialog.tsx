@@ -1,13 +1,15 @@
 import { useMemo, useState } from 'react';
-import { Button, Checkbox, Field, Input, Label, Select, Text } from '@fluentui/react-components';
+import { Checkbox, Field, Input, Label, Select, Text } from '@fluentui/react-components';
 import { Add20Regular } from '@fluentui/react-icons';
 import { useQuery } from '@tanstack/react-query';
+import { useCanOn } from '../../api/access';
 import { api } from '../../api/client';
 import { useItems } from '../../api/items';
 import { useHealth } from '../../api/session';
 import { useReportMutations } from '../../api/reports';
 import type { ItemTypeId } from '../../api/types';
 import { FormDialog } from '../FormDialog';
+import { GuardedButton } from '../GuardedButton';
 import { tableReport } from './table-report';
 
 /** The reporting API host of each cloud, written into the semantic-model connection string. */
@@ -20,11 +22,12 @@ type ModelContent = { model?: { model?: { tables?: Array<{ name: string; columns
 /** Create from scratch: a formatted table over one table of a semantic model in the workspace, published as a new report. */
 export function NewReportButton({ workspaceId, onCreated }: { workspaceId: string; onCreated: (reportId: string) => void }) {
   const [open, setOpen] = useState(false);
+  const allow = useCanOn(workspaceId);
   return (
     <>
-      <Button icon={<Add20Regular />} onClick={() => setOpen(true)}>
+      <GuardedButton icon={<Add20Regular />} onClick={() => setOpen(true)} permission={allow('report.create')}>
         New table report
-      </Button>
+      </GuardedButton>
       {open && (
         <NewReportDialog
           workspaceId={workspaceId}

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { Button, Card, CardHeader, Field, Input, Link, makeStyles, Tab, TabList, Text, tokens } from '@fluentui/react-components';
 import { Copy20Regular, Delete20Regular, Key20Regular, Open20Regular } from '@fluentui/react-icons';
+import { useCanOn } from '../../api/access';
 import { createEmbedToken, useReport, useReportMutations, type PaginatedReport } from '../../api/reports';
+import { GuardedButton } from '../GuardedButton';
 import { ErrorMessage, RequestState } from '../RequestState';
 import { FormDialog } from '../FormDialog';
 import { DefinitionEditor } from './DefinitionEditor';
@@ -56,6 +58,7 @@ export function ReportDetails({
 function Overview({ report, onGone, onSelect }: { report: PaginatedReport; onGone: () => void; onSelect: (id: string) => void }) {
   const s = useStyles();
   const m = useReportMutations(report.workspaceId);
+  const allow = useCanOn(report.workspaceId);
   const [dialog, setDialog] = useState<'clone' | 'delete' | null>(null);
   const [cloneName, setCloneName] = useState(`${report.name} (copy)`);
   const [token, setToken] = useState<{ token: string; expiration: string } | null>(null);
@@ -107,15 +110,15 @@ function Overview({ report, onGone, onSelect }: { report: PaginatedReport; onGon
           <Button as="a" href={report.webUrl} target="_blank" rel="noreferrer" icon={<Open20Regular />} appearance="primary">
             Open in the reporting service
           </Button>
-          <Button icon={<Copy20Regular />} onClick={() => setDialog('clone')}>
+          <GuardedButton icon={<Copy20Regular />} onClick={() => setDialog('clone')} permission={allow('report.clone')}>
             Clone
-          </Button>
+          </GuardedButton>
           <Button icon={<Key20Regular />} onClick={() => void embed()}>
             Embed token
           </Button>
-          <Button icon={<Delete20Regular />} onClick={() => setDialog('delete')}>
+          <GuardedButton icon={<Delete20Regular />} onClick={() => setDialog('delete')} permission={allow('report.delete')}>
             Delete
-          </Button>
+          </GuardedButton>
         </div>
         <Text size={200} className={s.key}>
           Edit the definition on the Definition tab, or download the .rdl there and open it in the desktop report builder; publish it back
