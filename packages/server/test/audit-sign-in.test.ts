@@ -5,6 +5,7 @@ import { startSandbox } from '@svc/sandbox';
 import { build } from './helpers.js';
 import { recorded, send } from './audit-helpers.js';
 import { workspace } from './install-helpers.js';
+import { pickOnProvider } from './oidc-sign-in.js';
 
 // Sign-ins in the audit trail: by token (POST /api/session) and through the identity provider (OIDC), and sign-out.
 
@@ -38,27 +39,6 @@ test('sessions by token: signed in, a refused token, signed out; a PATCH binding
   assert.deepEqual([bind.e.kind, bind.e.outcome, bind.e.status], ['workspace.bound', 'refused', 404], 'a platform workspace not assigned');
 });
 
-const cookieOf = (r: Response, name: string) => r.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
-
-/** A sign-in started at the service and completed on the sandbox's sign-in page as `user`: the callback and the state. */
-async function throughProvider(sb: Awaited<ReturnType<typeof startSandbox>>, base: string, user: string) {
-  const login = await fetch(`${base}/api/auth/login`, { redirect: 'manual' });
-  assert.equal(login.status, 302);
-  const state = cookieOf(login, 'svc_oidc_state')!.split(';')[0]!.split('=')[1]!;
-  const authorize = new URL(login.headers.get('location')!);
-  const html = await (await fetch(authorize)).text();
-  const form = new URLSearchParams();
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
-    form.set(
-      m[1]!,
-      m[2]!.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c))),
-    );
-  form.set('user', sb.ids.users.find((u) => u.upn.startsWith(`${user}@`))!.objectId);
-  const picked = await fetch(authorize, { method: 'POST', body: form, redirect: 'manual' });
-  assert.equal(picked.status, 302);
-  return { callback: picked.headers.get('location')!, state };
-}
-
 test('OIDC: a sign-in is recorded in the mapped tenant with the user; a refused one with the reason', async (t: TestContext) => {
   const sb = await startSandbox({});
   t.after(() => sb.stop());
@@ -68,10 +48,10 @@ test('OIDC: a sign-in is recorded in the mapped tenant with the user; a refused 
   const base = `http://127.0.0.1:${(h.app.server.address() as { port: number }).port}`;
   const rows = (requestId: string) => h.store.db.selectFrom('audit_events').selectAll().where('request_id', '=', requestId).execute();
 
-  const ok = await throughProvider(sb, base, 'ada');
+  const ok = await pickOnProvider(base, 'ada');
   const back = await fetch(ok.callback, {
     redirect: 'manual',
-    headers: { cookie: `svc_oidc_state=${ok.state}`, 'x-request-id': 'rq-oidc-ok' },
+    headers: { cookie: ok.stateCookie, 'x-request-id': 'rq-oidc-ok' },
   });
   assert.equal(back.status, 302);
   const [signedIn] = await rows('rq-oidc-ok');
@@ -81,10 +61,10 @@ test('OIDC: a sign-in is recorded in the mapped tenant with the user; a refused 
   );
   assert.ok(signedIn?.actor_user_id);
 
-  const bad = await throughProvider(sb, base, 'ari');
+  const bad = await pickOnProvider(base, 'ari');
   const refused = await fetch(bad.callback, {
     redirect: 'manual',
-    headers: { cookie: `svc_oidc_state=${bad.state}x`, accept: 'text/html', 'x-request-id': 'rq-oidc-bad' },
+    headers: { cookie: `${bad.stateCookie}x`, accept: 'text/html', 'x-request-id': 'rq-oidc-bad' },
   });
   assert.equal(refused.status, 400);
   const failed = await rows('rq-oidc-bad');

@@ -13,6 +13,7 @@ import {
   SvcNotFoundError,
   type SvcApiError,
 } from '../../client/src/index.js';
+import { signIn } from './oidc-sign-in.js';
 
 interface Other {
   userId: string;
@@ -22,31 +23,7 @@ interface Other {
 
 /** Signs `user` in through the sandbox identity provider the service uses, and mints a token with the session. */
 async function signedIn(baseUrl: string, user: string): Promise<Other> {
-  const cookieOf = (r: Response, name: string) =>
-    r.headers
-      .getSetCookie()
-      .find((c) => c.startsWith(`${name}=`))
-      ?.split(';')[0];
-  const login = await fetch(`${baseUrl}/api/auth/login?returnTo=%2F`, { redirect: 'manual' });
-  assert.equal(login.status, 302, 'the service signs in with the sandbox identity provider');
-  const authorize = new URL(login.headers.get('location') ?? '');
-  const html = await (await fetch(authorize)).text();
-  const form = new URLSearchParams();
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
-    form.set(
-      m[1] ?? '',
-      (m[2] ?? '').replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c))),
-    );
-  const account = html.match(new RegExp(`<button name="user" value="([^"]+)" data-upn="${user}@`))?.[1];
-  assert.ok(account, `the sign-in page offers ${user}`);
-  form.set('user', account);
-  const picked = await fetch(authorize, { method: 'POST', body: form, redirect: 'manual' });
-  const back = await fetch(picked.headers.get('location') ?? '', {
-    redirect: 'manual',
-    headers: { cookie: cookieOf(login, 'svc_oidc_state') ?? '' },
-  });
-  const cookie = cookieOf(back, 'svc_session');
-  assert.ok(cookie, `${user} has a session`);
+  const cookie = await signIn(baseUrl, user);
   const me = await createSvcClient({ baseUrl, cookie }).whoami();
   const { secret } = await createSvcClient({ baseUrl, cookie, csrfToken: me.csrfToken }).tokens.create({
     name: 'roles test',

@@ -11,8 +11,8 @@ import { ensureTenant } from '../src/auth/token-service.js';
 import { build, type TestApp } from './helpers.js';
 import { giveSandbox } from './install-helpers.js';
 import { type Json, type Operation, requests } from './matrix-doc.js';
+import { signIn } from './oidc-sign-in.js';
 
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 export type Role = 'Viewer' | 'Contributor' | 'Member' | 'Admin';
 /** Lowest first, as the data platform ranks them. */
 export const ROLES: Role[] = ['Viewer', 'Contributor', 'Member', 'Admin'];
@@ -24,38 +24,6 @@ export interface Principal {
   label: string;
   role?: Role;
   auth: Headers;
-}
-
-const cookieOf = (r: Response, name: string) =>
-  r.headers
-    .getSetCookie()
-    .find((c) => c.startsWith(`${name}=`))
-    ?.split(';')[0];
-
-/** Signs `user` in through the sandbox's identity provider, as a browser would; answers the session's cookie header. */
-async function signIn(sb: Sandbox, base: string, user: string): Promise<string> {
-  const login = await fetch(`${base}/api/auth/login?returnTo=%2F`, { redirect: 'manual' });
-  assert.equal(login.status, 302, await login.text());
-  const state = cookieOf(login, 'svc_oidc_state');
-  assert.ok(state, 'the state cookie is set');
-  const authorize = new URL(login.headers.get('location') ?? '');
-  const html = await (await fetch(authorize)).text();
-  const form = new URLSearchParams();
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
-    form.set(
-      m[1] ?? '',
-      (m[2] ?? '').replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c))),
-    );
-  const account = sb.ids.users.find((u) => u.upn.startsWith(`${user}@`));
-  assert.ok(account, `the sandbox has a user ${user}`);
-  form.set('user', account.objectId);
-  const picked = await fetch(authorize, { method: 'POST', body: form, redirect: 'manual' });
-  assert.equal(picked.status, 302, await picked.text());
-  const back = await fetch(picked.headers.get('location') ?? '', { redirect: 'manual', headers: { cookie: state } });
-  assert.equal(back.status, 302, await back.text());
-  const session = cookieOf(back, 'svc_session');
-  assert.ok(session, `${user} has a session`);
-  return session;
 }
 
 /** The app on a fresh sandbox whose directory signs into a tenant of its own, with the tenant admin's token. */
@@ -89,7 +57,7 @@ export async function roleRig(t: TestContext) {
   };
   /** A signed-in sandbox user's session: its cookie, CSRF token (changes send it) and the groups it holds. */
   const session = async (name: string) => {
-    const cookie = await signIn(sb, base, name);
+    const cookie = await signIn(base, name);
     const me = (await h.app.inject({ method: 'GET', url: '/api/whoami', headers: { cookie } })).json();
     assert.ok(Array.isArray(me.groups) && me.groups.length > 0, `${name}'s session holds the groups of the id token`);
     assert.ok(!me.scopes.includes('admin'), `${name} is not a tenant admin`);

@@ -5,33 +5,7 @@ import { startSandbox } from '@svc/sandbox';
 import { build } from './helpers.js';
 import { ensureTenant } from '../src/auth/token-service.js';
 import { TENANT_SCOPES } from '../src/auth/scopes.js';
-
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-
-const cookieOf = (r: Response, name: string) =>
-  r.headers
-    .getSetCookie()
-    .find((c) => c.startsWith(`${name}=`))
-    ?.split(';')[0];
-
-/** Signs `alias` in through the sandbox's identity provider as a browser would; answers the session cookie. */
-async function signIn(sb: Sandbox, base: string, alias: string): Promise<string> {
-  const login = await fetch(`${base}/api/auth/login?returnTo=%2F`, { redirect: 'manual' });
-  const state = cookieOf(login, 'svc_oidc_state')!;
-  const authorize = new URL(login.headers.get('location')!);
-  const html = await (await fetch(authorize)).text();
-  const form = new URLSearchParams();
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
-    form.set(
-      m[1]!,
-      m[2]!.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c))),
-    );
-  form.set('user', sb.ids.users.find((u) => u.upn.startsWith(`${alias}@`))!.objectId);
-  const picked = await fetch(authorize, { method: 'POST', body: form, redirect: 'manual' });
-  const back = await fetch(picked.headers.get('location')!, { redirect: 'manual', headers: { cookie: state } });
-  assert.equal(back.status, 302, await back.text());
-  return cookieOf(back, 'svc_session')!;
-}
+import { signIn } from './oidc-sign-in.js';
 
 test('group assignments reach an OIDC session; the highest of direct and group roles wins; groups are principals', async (t) => {
   const sb = await startSandbox({});
@@ -50,7 +24,7 @@ test('group assignments reach an OIDC session; the highest of direct and group r
   };
   const group = (name: string) => sb.ids.groups.find((g) => g.name === name)!.objectId;
 
-  const cookie = await signIn(sb, base, 'ari');
+  const cookie = await signIn(base, 'ari');
   const me = (await json('/api/whoami', { headers: { cookie } })).body;
   assert.deepEqual([...me.groups].sort(), [group('analysts'), group('reviewers')].sort(), 'ari is in analysts and reviewers');
   assert.deepEqual(me.workspaceIds, null);
