@@ -34,6 +34,7 @@ const ARGUABLE = [
   ['positive_data_acceptance', 'publishPaginatedReport', 'the definition must be well-formed RDL 2016/01'],
   ['positive_data_acceptance', 'putPaginatedReportDefinition', 'the definition must be well-formed RDL 2016/01'],
   ['positive_data_acceptance', 'inspectIdentityToken', 'the token must be a JWT (three base64url parts)'],
+  ['positive_data_acceptance', 'addRoleAssignment', 'a User principal must be a user of the tenant (400 naming principal.id)'],
   ['positive_data_acceptance', 'diagnoseIdentityFailure', 'at least one of status, code or body'],
   ['positive_data_acceptance', 'diagnoseIdentityFailureBody', 'at least one of status, code or body'],
   ['positive_data_acceptance', 'createThreadEdge', 'an edge joins two different items'],
@@ -55,7 +56,18 @@ const ARGUABLE = [
 const POSITIVE_DEFAULT = ['2xx', '3xx', '401', '403', '404', '409', '429', '5xx'];
 const NEGATIVE_DEFAULT = ['400', '401', '403', '404', '405', '406', '409', '415', '422', '428', '429', '5xx'];
 const IF_MATCH_WRITES = ['putItemContent', 'putPaginatedReportDefinition'];
-const LISTS = ['listInstallJobs', 'listInstalledApps', 'listItems', 'listTenants', 'listTokens', 'listWorkspaceJobs', 'listWorkspaces'];
+const LISTS = [
+  'listAuditEvents',
+  'listInstallJobs',
+  'listInstalledApps',
+  'listItems',
+  'listRoleAssignments',
+  'listTenants',
+  'listTokens',
+  'listWorkspaceJobs',
+  'listWorkspaces',
+  'searchPrincipals',
+];
 
 /** The schemathesis.toml of a run: checks and their settings, generation, and the real ids of the seeded data. */
 function configText(dictionaries) {

@@ -239,3 +239,18 @@ test('every operation the audit table names exists in the OpenAPI document (need
   assert.deepEqual(missing, [], `audited operations the document does not have: ${missing.join(', ')}`);
   assert.ok(ids.has('listAuditEvents'));
 });
+
+test('a refused sign-in whose message quotes a U+0000 the caller sent is still recorded, without it', async (t) => {
+  const h = await build(t);
+  const r = await h.app.inject({
+    method: 'POST',
+    url: '/api/session',
+    headers: { 'content-type': 'application/json', 'x-request-id': 'rq-nul-sign-in' },
+    payload: '\u0000',
+  });
+  assert.equal(r.statusCode, 400, r.body);
+  const rows = await h.store.db.selectFrom('audit_events').selectAll().where('request_id', '=', 'rq-nul-sign-in').execute();
+  assert.equal(rows.length, 1, 'the failed sign-in is recorded');
+  assert.equal(rows[0]!.kind, 'session.sign-in-failed');
+  assert.ok(!JSON.stringify(rows[0]).includes('\\u0000'), 'no U+0000 is stored');
+});

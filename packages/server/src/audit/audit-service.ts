@@ -3,27 +3,22 @@ import { sql } from 'kysely';
 import type { Caller } from '../auth/caller.js';
 import { InputError, NotFoundError } from '../errors.js';
 import type { Db } from '../store/db.js';
-import type { PageRequest } from '../store/paging.js';
+import { decodeCursor, encodeCursor, type PageRequest } from '../store/paging.js';
 import type { StoreRow } from '../store/schema.js';
 import type { AuditEvent, AuditFilters, AuditRecord, AuditTargetType } from './audit-types.js';
 
 // `report.*` asks every kind under `report.`; the route's pattern keeps LIKE's wildcards out of the text.
 const PREFIX = /^(.+)\.\*$/;
 
-/** Encodes the last event of a page (newest first) as the next page's cursor. */
-function encodeCursor(at: Date, id: string): string {
-  return Buffer.from(JSON.stringify(['audit', at.toISOString(), id])).toString('base64url');
-}
-
-/** Decodes a cursor of this list; 400 naming `cursor` for anything else. */
-function decodeCursor(cursor: string): { at: string; id: string } {
-  try {
-    const [tag, at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, string, unknown];
-    if (tag !== 'audit' || typeof id !== 'string' || Number.isNaN(new Date(at).getTime())) throw new Error('bad');
-    return { at: new Date(at).toISOString(), id };
-  } catch {
-    throw new InputError('querystring/cursor is not a cursor this list issued', 'cursor');
-  }
+/**
+ * The record with U+0000 taken out of every text: PostgreSQL's text and jsonb cannot hold it, and a refused request's
+ * message may quote what the caller sent (a body that is not JSON). Nothing else is changed.
+ */
+function storable<T>(value: T): T {
+  if (typeof value === 'string') return value.replaceAll('\u0000', '') as T;
+  if (Array.isArray(value)) return value.map(storable) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [storable(k), storable(v)])) as T;
+  return value;
 }
 
 /** A date-time filter as an instant; 400 naming the field when it is not one. */
@@ -69,7 +64,8 @@ export class AuditService {
   }
 
   /** Appends one event; `at` is taken here at millisecond precision, so a cursor names an event exactly. */
-  async record(e: AuditRecord): Promise<AuditEvent> {
+  async record(event: AuditRecord): Promise<AuditEvent> {
+    const e = storable(event);
     const row = await this.db
       .insertInto('audit_events')
       .values({
@@ -131,8 +127,9 @@ export class AuditService {
     if (since) q = q.where('at', '>=', new Date(since));
     if (until) q = q.where('at', '<=', new Date(until));
     if (page.cursor) {
+      // A cursor is a position (the shared format of every list): newest first, the events before it.
       const c = decodeCursor(page.cursor);
-      q = q.where(sql<boolean>`(at, id) < (${c.at}::timestamptz, ${c.id})`);
+      q = q.where(sql<boolean>`(at, id) < (${c.createdAt.toISOString()}::timestamptz, ${c.id})`);
     }
     const rows = await q
       .orderBy('at', 'desc')
@@ -142,6 +139,6 @@ export class AuditService {
     const more = rows.length > page.limit;
     const shown = more ? rows.slice(0, page.limit) : rows;
     const last = shown.at(-1);
-    return { auditEvents: shown.map(toEvent), ...(more && last ? { nextCursor: encodeCursor(last.at, last.id) } : {}) };
+    return { auditEvents: shown.map(toEvent), ...(more && last ? { nextCursor: encodeCursor({ createdAt: last.at, id: last.id }) } : {}) };
   }
 }

@@ -144,7 +144,7 @@ export const authRoutes =
                   'true when the expiry was cut to that of the token the request was made with: a token never outlives its parent',
               }),
             }),
-            ...errors(),
+            ...errors(404),
           },
         },
       },

@@ -24,13 +24,13 @@ export function pageRequest(query: { cursor?: string; limit?: number }): PageReq
   return { cursor: query.cursor, limit: query.limit ?? DEFAULT_LIMIT };
 }
 
-/** Encodes the last row of a page as the cursor of the next. */
-function encodeCursor(pos: CursorPosition): string {
+/** Encodes the last row of a page as the cursor of the next: a position, good for any list. */
+export function encodeCursor(pos: CursorPosition): string {
   return Buffer.from(JSON.stringify([pos.createdAt.toISOString(), pos.id])).toString('base64url');
 }
 
 /** Decodes a cursor; 400 naming `cursor` when it was not made by encodeCursor. */
-function decodeCursor(cursor: string): CursorPosition {
+export function decodeCursor(cursor: string): CursorPosition {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
     const date = new Date(createdAt);
