@@ -34,6 +34,7 @@ const ARGUABLE = [
   ['positive_data_acceptance', 'publishPaginatedReport', 'the definition must be well-formed RDL 2016/01'],
   ['positive_data_acceptance', 'putPaginatedReportDefinition', 'the definition must be well-formed RDL 2016/01'],
   ['positive_data_acceptance', 'inspectIdentityToken', 'the token must be a JWT (three base64url parts)'],
+  ['positive_data_acceptance', 'listAuditEvents', 'since must not be after until (400 naming since)'],
   ['positive_data_acceptance', 'addRoleAssignment', 'a User principal must be a user of the tenant (400 naming principal.id)'],
   ['positive_data_acceptance', 'diagnoseIdentityFailure', 'at least one of status, code or body'],
   ['positive_data_acceptance', 'diagnoseIdentityFailureBody', 'at least one of status, code or body'],

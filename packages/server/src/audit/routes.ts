@@ -69,7 +69,7 @@ export const auditRoutes =
           querystring: AuditQuery,
           response: {
             200: Type.Object({ ok: Ok, auditEvents: Type.Array(Type.Ref(AuditEventSchema)), nextCursor: Type.Optional(Type.String()) }),
-            ...errors(),
+            ...errors(404),
           },
         },
       },
