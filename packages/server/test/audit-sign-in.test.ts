@@ -7,6 +7,9 @@ import { recorded, send } from './audit-helpers.js';
 import { workspace } from './install-helpers.js';
 import { pickOnProvider } from './oidc-sign-in.js';
 
+// Request ids unique to this run: on PostgreSQL the store (and its append-only trail) is shared across runs.
+const RUN = randomUUID();
+
 // Sign-ins in the audit trail: by token (POST /api/session) and through the identity provider (OIDC), and sign-out.
 
 test('sessions by token: signed in, a refused token, signed out; a PATCH binding is workspace.bound', async (t) => {
@@ -23,9 +26,9 @@ test('sessions by token: signed in, a refused token, signed out; a PATCH binding
   const out = await recorded(h, a, 'DELETE', '/api/session', { cookie, 'x-csrf-token': signIn.r.json().csrfToken });
   assert.deepEqual([out.r.statusCode, out.e.kind, out.e.actor.method], [200, 'session.signed-out', 'session']);
 
-  const bad = await send(h, 'POST', '/api/session', { 'x-request-id': 'rq-bad-session' }, { token: `${a.token}x` });
+  const bad = await send(h, 'POST', '/api/session', { 'x-request-id': `rq-bad-session-${RUN}` }, { token: `${a.token}x` });
   assert.equal(bad.statusCode, 401);
-  const failed = await h.store.db.selectFrom('audit_events').selectAll().where('request_id', '=', 'rq-bad-session').execute();
+  const failed = await h.store.db.selectFrom('audit_events').selectAll().where('request_id', '=', `rq-bad-session-${RUN}`).execute();
   assert.deepEqual(
     failed.map((r) => [r.kind, r.outcome, r.status, r.tenant_id, r.actor_user_id]),
     [['session.sign-in-failed', 'refused', 401, 'default', null]],
@@ -51,10 +54,10 @@ test('OIDC: a sign-in is recorded in the mapped tenant with the user; a refused 
   const ok = await pickOnProvider(base, 'ada');
   const back = await fetch(ok.callback, {
     redirect: 'manual',
-    headers: { cookie: ok.stateCookie, 'x-request-id': 'rq-oidc-ok' },
+    headers: { cookie: ok.stateCookie, 'x-request-id': `rq-oidc-ok-${RUN}` },
   });
   assert.equal(back.status, 302);
-  const [signedIn] = await rows('rq-oidc-ok');
+  const [signedIn] = await rows(`rq-oidc-ok-${RUN}`);
   assert.deepEqual(
     [signedIn?.kind, signedIn?.outcome, signedIn?.status, signedIn?.tenant_id, signedIn?.actor_user_name, signedIn?.actor_method],
     ['session.signed-in', 'succeeded', 302, serviceTenant, 'Ada Admin', 'oidc'],
@@ -64,10 +67,10 @@ test('OIDC: a sign-in is recorded in the mapped tenant with the user; a refused 
   const bad = await pickOnProvider(base, 'ari');
   const refused = await fetch(bad.callback, {
     redirect: 'manual',
-    headers: { cookie: `${bad.stateCookie}x`, accept: 'text/html', 'x-request-id': 'rq-oidc-bad' },
+    headers: { cookie: `${bad.stateCookie}x`, accept: 'text/html', 'x-request-id': `rq-oidc-bad-${RUN}` },
   });
   assert.equal(refused.status, 400);
-  const failed = await rows('rq-oidc-bad');
+  const failed = await rows(`rq-oidc-bad-${RUN}`);
   assert.equal(failed.length, 1);
   assert.deepEqual([failed[0]!.kind, failed[0]!.outcome, failed[0]!.status], ['session.sign-in-failed', 'refused', 400]);
   assert.equal(failed[0]!.detail?.reason, 'oidc_state_mismatch');

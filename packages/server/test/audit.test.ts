@@ -7,6 +7,9 @@ import { type Event, eventsOf, recorded, send } from './audit-helpers.js';
 import { buildWithSandbox, workspace } from './install-helpers.js';
 import { AUDITED_OPERATIONS } from '../src/audit/audited-operations.js';
 
+// Request ids unique to this run: on PostgreSQL the store (and its append-only trail) is shared across runs.
+const RUN = randomUUID();
+
 // The audit trail through the real app: each audited operation records one event, whatever its outcome.
 
 test('workspace create and delete, item delete, install accepted, token create and revoke: one event each, who, what, target, outcome', async (t) => {
@@ -71,9 +74,9 @@ test('workspace create and delete, item delete, install accepted, token create a
     [404, 'refused', b.tenantId, b.userId],
   );
   assert.equal((await eventsOf(h, a, foreign.e.requestId)).length, 0, 'the refusal is in the caller’s tenant, not the workspace’s');
-  const anonymous = await send(h, 'DELETE', `/api/workspaces/${ws}`, { 'x-request-id': 'rq-anonymous-delete' });
+  const anonymous = await send(h, 'DELETE', `/api/workspaces/${ws}`, { 'x-request-id': `rq-anonymous-delete-${RUN}` });
   assert.equal(anonymous.statusCode, 401);
-  const anon = await h.store.db.selectFrom('audit_events').selectAll().where('request_id', '=', 'rq-anonymous-delete').execute();
+  const anon = await h.store.db.selectFrom('audit_events').selectAll().where('request_id', '=', `rq-anonymous-delete-${RUN}`).execute();
   assert.equal(anon.length, 0);
 
   const gone = await recorded(h, a, 'DELETE', `/api/workspaces/${ws}?force=true`, a.auth);
@@ -220,9 +223,18 @@ test('the trail is append-only: the store refuses UPDATE, DELETE and TRUNCATE of
 test('a failed audit write is logged and counted, and the operation still answers its success', async (t) => {
   const h = await build(t);
   const a = await h.tenant();
-  // A real refusal by the store: a constraint that no workspace.created row satisfies (NOT VALID spares existing rows).
-  await sql`ALTER TABLE audit_events ADD CONSTRAINT test_refuses_created CHECK (kind <> 'workspace.created') NOT VALID`.execute(h.store.db);
-  const r = await send(h, 'POST', '/api/workspaces', { ...a.auth, 'x-request-id': 'rq-unrecorded' }, { name: 'still made' });
+  // A real refusal by the store: a constraint that no workspace.created row of this tenant satisfies (NOT VALID spares
+  // existing rows). It is dropped at once: on PostgreSQL the store is shared by the suite's other files.
+  const name = `test_refuses_${a.tenantId.replace(/[^a-z0-9]/gi, '_')}`;
+  await sql
+    .raw(`ALTER TABLE audit_events ADD CONSTRAINT ${name} CHECK (kind <> 'workspace.created' OR tenant_id <> '${a.tenantId}') NOT VALID`)
+    .execute(h.store.db);
+  let r: Awaited<ReturnType<typeof send>>;
+  try {
+    r = await send(h, 'POST', '/api/workspaces', { ...a.auth, 'x-request-id': 'rq-unrecorded' }, { name: 'still made' });
+  } finally {
+    await sql.raw(`ALTER TABLE audit_events DROP CONSTRAINT IF EXISTS ${name}`).execute(h.store.db);
+  }
   assert.equal(r.statusCode, 201, r.body);
   assert.equal((await send(h, 'GET', `/api/workspaces/${r.json().workspace.id}`, a.auth)).statusCode, 200);
   assert.match(h.services.metrics.render(), /svc_audit_write_failures_total\{operation="createWorkspace"\} 1/);
@@ -242,14 +254,15 @@ test('every operation the audit table names exists in the OpenAPI document (need
 
 test('a refused sign-in whose message quotes a U+0000 the caller sent is still recorded, without it', async (t) => {
   const h = await build(t);
+  const requestId = `rq-nul-${randomUUID()}`; // the trail outlives a test on a shared PostgreSQL store
   const r = await h.app.inject({
     method: 'POST',
     url: '/api/session',
-    headers: { 'content-type': 'application/json', 'x-request-id': 'rq-nul-sign-in' },
+    headers: { 'content-type': 'application/json', 'x-request-id': requestId },
     payload: '\u0000',
   });
   assert.equal(r.statusCode, 400, r.body);
-  const rows = await h.store.db.selectFrom('audit_events').selectAll().where('request_id', '=', 'rq-nul-sign-in').execute();
+  const rows = await h.store.db.selectFrom('audit_events').selectAll().where('request_id', '=', requestId).execute();
   assert.equal(rows.length, 1, 'the failed sign-in is recorded');
   assert.equal(rows[0]!.kind, 'session.sign-in-failed');
   assert.ok(!JSON.stringify(rows[0]).includes('\\u0000'), 'no U+0000 is stored');
