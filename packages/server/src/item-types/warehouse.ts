@@ -4,6 +4,7 @@ import { validateWarehouse } from '../catalog/validate-stores.js';
 import type { ProvisionOutcome, StepContext, TypedProvisionContext } from '../provisioning/context.js';
 import { classifyDdl, guardedBatch, quoteName, seedStatements, type ColumnType } from '../provisioning/dbt/tsql.js';
 import { endpointOf, open, run } from '../provisioning/warehouse-session.js';
+import { SqlError } from '../backends/sql.js';
 import type { PlannedCall } from './calls.js';
 import { Key, Name, Row } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
@@ -77,7 +78,7 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
       const statements = seedStatements(table.schema, table.name, table.columns, seed.key, seed.rows);
       let inserted = 0;
       for (let i = 0; i < statements.length; i += SEED_ROWS_PER_BATCH) {
-        inserted += (await run(ctx, session, statements.slice(i, i + SEED_ROWS_PER_BATCH).join('\n'))).rowCount;
+        inserted += await seedBatch(ctx, session, statements.slice(i, i + SEED_ROWS_PER_BATCH).join('\n'));
       }
       created ||= inserted > 0;
       ctx.log(
@@ -97,6 +98,25 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
     resourceId: `${server}/${database}`,
     secondaryIds: { sqlEndpoint, sqlEndpointId: database, server, database },
   };
+}
+
+/** Duplicate-key errors: a concurrent install inserted a row between this batch's key check and its INSERT. */
+const DUPLICATE_KEY = new Set([2627, 2601]);
+
+/**
+ * One batch of guarded seed INSERTs. Two installs seeding one table at once can both pass a row's key check; the
+ * second then fails with a duplicate key. The row is present, which is what the guard wanted, so the batch runs again
+ * (its rows already present are skipped by their guards) up to three times before the error stands.
+ */
+async function seedBatch(ctx: StepContext, session: Parameters<typeof run>[1], sql: string): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await run(ctx, session, sql)).rowCount;
+    } catch (err) {
+      if (!(err instanceof SqlError && DUPLICATE_KEY.has(err.number)) || attempt >= 3) throw err;
+      ctx.log(`seed batch met a row another install inserted at the same time (${err.number}); running it again`);
+    }
+  }
 }
 
 /** How many lakehouse tables the content reads (each an external table). */

@@ -161,7 +161,8 @@ describe('the console in Chromium against the service', { timeout: 300_000 }, ()
     await page.getByRole('columnheader', { name: 'Type' }).click();
     await rig.shot('10-items');
     await page.getByLabel('Filter by name').fill('floor');
-    await page.getByText(/ of 10 items/).waitFor();
+    // The count reads "10 of 10 items" before the filter applies: wait for the filtered count.
+    await page.getByText(/^[1-9] of 10 items$/).waitFor();
     const shown = await page.getByTestId('item-row').count();
     assert.ok(shown > 0 && shown < 10, `filter shows ${shown}`);
     await page.getByLabel('Filter by name').fill('');
