@@ -128,11 +128,14 @@ test('a tampered, missing or replayed state, a refusal by the provider and a ref
   r = await fetch(a.callback, { redirect: 'manual' });
   assert.equal((await r.json()).error.code, 'oidc_state_mismatch', 'no state cookie at all');
   noSession(r);
-  // A browser reads a page with the code.
+  // A browser goes to the console's sign-in page, which reads the code and the message from the query.
   r = await fetch(a.callback, { redirect: 'manual', headers: { accept: 'text/html' } });
-  assert.equal(r.status, 400);
-  assert.match(r.headers.get('content-type')!, /text\/html/);
-  assert.match(await r.text(), /<code id="code">oidc_state_mismatch<\/code>/);
+  assert.equal(r.status, 303);
+  const failurePage = new URL(r.headers.get('location')!, base);
+  assert.equal(failurePage.pathname, '/sign-in');
+  assert.equal(failurePage.searchParams.get('error'), 'oidc_state_mismatch');
+  assert.ok(failurePage.searchParams.get('message'), 'the reason is sent along');
+  noSession(r);
 
   // The genuine answer still works once, then its state is spent.
   r = await fetch(a.callback, { redirect: 'manual', headers: { cookie: `svc_oidc_state=${a.state}` } });
@@ -373,9 +376,11 @@ test('the callback never answers 500: a stored return path that is not same-orig
     const b = await throughProvider(sb, base, 'ada');
     await h.store.db.updateTable('oidc_logins').set({ redirect_uri: 'not a url' }).execute();
     const failed = await fetch(b.callback, { redirect: 'manual', headers: { accept, cookie: `svc_oidc_state=${b.state}` } });
-    assert.ok(failed.status >= 400, `${accept}: ${failed.status}`);
-    if (accept === 'text/html') assert.match(await failed.text(), /<h1>Sign-in failed<\/h1>[\s\S]*<code id="code">internal<\/code>/);
-    else assert.equal((await failed.json()).error.code, 'internal');
+    if (accept !== 'text/html') assert.ok(failed.status >= 400, `${accept}: ${failed.status}`);
+    if (accept === 'text/html') {
+      assert.equal(failed.status, 303);
+      assert.match(failed.headers.get('location')!, /^\/sign-in\?error=internal&/);
+    } else assert.equal((await failed.json()).error.code, 'internal');
     assert.equal(cookieOf(failed, 'svc_session'), undefined);
   }
 });

@@ -31,9 +31,17 @@ test('every kind of answer carries the CSP without inline script, no framing, no
     }),
     '404': await h.app.inject({ method: 'GET', url: '/api/no-such-route' }),
     'OpenAPI document': await h.app.inject({ method: 'GET', url: '/api/openapi.json' }),
-    'sign-in error page': await h.app.inject({ method: 'GET', url: '/api/auth/callback?state=x&code=y', headers: { accept: 'text/html' } }),
+    'sign-in failure redirect': await h.app.inject({
+      method: 'GET',
+      url: '/api/auth/callback?state=x&code=y',
+      headers: { accept: 'text/html' },
+    }),
   };
-  assert.match(String(answers['sign-in error page'].headers['content-type']), /^text\/html/, 'the callback answers a browser with a page');
+  assert.match(
+    String(answers['sign-in failure redirect'].headers.location),
+    /^\/sign-in\?error=/,
+    'the callback sends a browser to the console page saying why',
+  );
   for (const [label, r] of Object.entries(answers)) {
     const policy = csp(r.headers['content-security-policy']);
     assert.deepEqual(policy.get('script-src'), ["'self'"], `${label}: scripts only from the service`);

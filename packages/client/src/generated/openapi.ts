@@ -7410,6 +7410,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description a browser (Accept: text/html) whose sign-in failed goes to the console’s /sign-in page with the failure in its query: error (the code), message and requestId; API callers get the error envelope */
+            303: {
+                headers: {
+                    /** @description where the browser goes next */
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Invalid input; the error names the field */
             400: {
                 headers: {

@@ -1,5 +1,18 @@
 import { useState } from 'react';
-import { Button, Card, Divider, Field, Input, makeStyles, Text, Title2, tokens } from '@fluentui/react-components';
+import {
+  Button,
+  Card,
+  Divider,
+  Field,
+  Input,
+  makeStyles,
+  MessageBar,
+  MessageBarBody,
+  MessageBarTitle,
+  Text,
+  Title2,
+  tokens,
+} from '@fluentui/react-components';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useHealth, useSignIn, useWhoAmI } from '../api/session';
 import { CloudBadge } from '../components/CloudBadge';
@@ -9,6 +22,27 @@ const useStyles = makeStyles({
   page: { minHeight: '100%', display: 'grid', placeItems: 'center', backgroundColor: tokens.colorNeutralBackground3 },
   card: { width: '420px', padding: '28px', display: 'grid', gap: '16px' },
 });
+
+/**
+ * A sign-in the identity provider or the service refused: the service's callback sends the browser here with the
+ * failure's code, message and request id in the query. Shown as text only; a link can put anything in a query.
+ */
+function ProviderFailure({ params }: { params: URLSearchParams }) {
+  const code = params.get('error');
+  if (!code || !/^[a-z0-9_]{1,64}$/.test(code)) return null;
+  const message = (params.get('message') ?? '').slice(0, 600);
+  const requestId = params.get('requestId')?.slice(0, 100);
+  return (
+    <MessageBar intent="error" layout="multiline" role="alert" data-testid="sign-in-failure">
+      <MessageBarBody>
+        <MessageBarTitle>Sign-in failed</MessageBarTitle>
+        {message || 'The identity provider sign-in did not complete.'} <code data-testid="sign-in-failure-code">({code})</code>
+        {requestId && <div>Request id: {requestId}</div>}
+        <div>Try again, or sign in with an API token.</div>
+      </MessageBarBody>
+    </MessageBar>
+  );
+}
 
 /**
  * Sign in with the cloud's identity provider (when the deployment has one configured) or with an API token
@@ -32,6 +66,7 @@ export function SignInPage() {
         <div>
           <CloudBadge />
         </div>
+        <ProviderFailure params={params} />
         {idp ? (
           <>
             <Button as="a" appearance="primary" href={`${idp.loginUrl}?returnTo=${encodeURIComponent(next)}`} data-testid="sign-in-idp">

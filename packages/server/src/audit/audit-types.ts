@@ -66,6 +66,8 @@ export interface SignInSubject {
   /** Why the sign-in failed, when the answer is a page rather than the error envelope. */
   reason?: string;
   message?: string;
+  /** The refusal's status when the browser was redirected to the console's page saying so (the answer itself is a 303). */
+  status?: number;
 }
 
 /** The filters of GET /api/audit-events (validated by the route's schema and the service). */

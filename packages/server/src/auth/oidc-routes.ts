@@ -18,14 +18,16 @@ const Redirect = (description: string) => ({
   headers: { location: { type: 'string', description: 'where the browser goes next' } },
 });
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Longest refusal message the console's sign-in page is sent (a provider's error_description can run long). */
+const MESSAGE_MAX = 600;
 
-/** The page a browser sees when the sign-in fails: the code and the reason, and the way back. */
-function errorPage(err: ServiceError): string {
-  return (
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in failed</title><style>body{font-family:system-ui,sans-serif;max-width:560px;margin:10vh auto;padding:0 16px}code{background:#f3f2f1;padding:2px 4px}</style></head>` +
-    `<body><h1>Sign-in failed</h1><p id="message">${esc(err.message)}</p><p>Error code: <code id="code">${esc(err.code)}</code></p><p><a href="/sign-in">Back to sign-in</a></p></body></html>`
-  );
+/**
+ * Where a browser goes when the sign-in fails: the console's own sign-in page, which shows the code and the reason
+ * next to the ways to sign in again.
+ */
+function failurePage(err: ServiceError, requestId: string): string {
+  const q = new URLSearchParams({ error: err.code, message: err.message.slice(0, MESSAGE_MAX), requestId });
+  return `/sign-in?${q.toString()}`;
 }
 
 /** GET /api/auth/login and /api/auth/callback: console sign-in with the cloud's identity provider. */
@@ -115,7 +117,13 @@ export const oidcRoutes =
               description: 'the identity provider adds parameters of its own (session_state, error_codes, trace_id, …)',
             },
           ),
-          response: { 302: Redirect('to the console, signed in (the session cookie is set)'), ...publicErrors(400, 401, 403, 404, 502) },
+          response: {
+            302: Redirect('to the console, signed in (the session cookie is set)'),
+            303: Redirect(
+              'a browser (Accept: text/html) whose sign-in failed goes to the console’s /sign-in page with the failure in its query: error (the code), message and requestId; API callers get the error envelope',
+            ),
+            ...publicErrors(400, 401, 403, 404, 502),
+          },
         },
       },
       async (req, reply) => {
@@ -137,8 +145,8 @@ export const oidcRoutes =
           });
           return reply.redirect(done.returnTo, 302);
         } catch (err) {
-          // API callers get the error envelope from the one error handler; a browser gets a page it can read, also when
-          // the failure was not foreseen.
+          // API callers get the error envelope from the one error handler; a browser goes to the console's sign-in page,
+          // which reads the failure, also when it was not foreseen.
           if (err instanceof ServiceError) Object.assign(seen, { reason: err.code, message: err.message });
           if (!(req.headers.accept ?? '').includes('text/html')) throw err;
           if (!(err instanceof ServiceError)) req.log.error({ err }, 'unexpected error in the sign-in callback');
@@ -148,9 +156,12 @@ export const oidcRoutes =
               : new ServiceError(
                   500,
                   'internal',
-                  'The sign-in could not be completed because of an unexpected error; the request id is in the x-request-id header',
+                  'The sign-in could not be completed because of an unexpected error; quote the request id to an administrator',
                 );
-          return (reply as unknown as FastifyReply).status(failure.status).type('text/html; charset=utf-8').send(errorPage(failure));
+          // The audit trail records the refusal's own status, not the redirect's.
+          seen.status = failure.status;
+          Object.assign(seen, { reason: failure.code, message: failure.message });
+          return (reply as unknown as FastifyReply).redirect(failurePage(failure, req.id), 303);
         }
       },
     );

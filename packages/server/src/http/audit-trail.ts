@@ -41,7 +41,8 @@ function actorOf(req: FastifyRequest): AuditActor {
 
 /** The event of one answered request of an audited operation. */
 function eventOf(req: FastifyRequest, reply: FastifyReply, op: AuditedOperation, payload: Record<string, unknown>): AuditRecord {
-  const status = reply.statusCode;
+  // A refused sign-in answered with a redirect to the console's page saying so is recorded with the refusal's status.
+  const status = req.signInSubject?.status ?? reply.statusCode;
   const c: AuditContext = {
     params: obj(req.params) as Record<string, string | undefined>,
     query: obj(req.query),
