@@ -1,8 +1,11 @@
-import { lazy, Suspense } from 'react';
+import { lazy, useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { Spinner } from '@fluentui/react-components';
+import { signInPath } from './api/query-client';
 import { useWhoAmI } from './api/session';
-import { ErrorMessage } from './components/RequestState';
+import { claimTrackedJobs } from './api/tracked-jobs';
+import { PageBoundary } from './components/PageBoundary';
+import { ErrorMessage, WaitingForNetwork } from './components/RequestState';
 import { Shell } from './components/Shell';
 import { SignInPage } from './pages/SignInPage';
 import { WorkspacesPage } from './pages/WorkspacesPage';
@@ -25,6 +28,16 @@ const loading = <Spinner label="Loading…" style={{ marginTop: 48 }} />;
 function RequireSession({ children }: { children: React.ReactNode }) {
   const me = useWhoAmI();
   const location = useLocation();
+  const owner = me.data ? `${me.data.tenantId}/${me.data.userId}` : undefined;
+  useEffect(() => {
+    if (owner) claimTrackedJobs(owner);
+  }, [owner]);
+  if (me.isPending && me.fetchStatus === 'paused')
+    return (
+      <div style={{ padding: 24 }}>
+        <WaitingForNetwork label="The console" />
+      </div>
+    );
   if (me.isPending) return loading;
   if (me.isError)
     return (
@@ -32,14 +45,36 @@ function RequireSession({ children }: { children: React.ReactNode }) {
         <ErrorMessage error={me.error} title="Could not reach the service" onRetry={() => void me.refetch()} />
       </div>
     );
-  if (!me.data) return <Navigate to={`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
+  if (!me.data) return <Navigate to={signInPath(location.pathname + location.search)} replace />;
   return <>{children}</>;
 }
+
+/** Every routed page inside its own error boundary (components/PageBoundary.tsx): the shell survives a page's failure. */
+const ROUTES: Array<[path: string, Page: React.ComponentType]> = [
+  ['workspaces', WorkspacesPage],
+  ['workspaces/:workspaceId', WorkspacePage],
+  ['workspaces/:workspaceId/items/:itemId', ItemPage],
+  ['workspaces/:workspaceId/thread', ThreadPage],
+  ['apps', CatalogPage],
+  ['apps/:appId', AppPage],
+  ['jobs', JobsPage],
+  ['jobs/:jobId', JobPage],
+  ['identity', IdentityPage],
+  ['reports', ReportsPage],
+  ['audit', AuditPage],
+];
 
 export function App() {
   return (
     <Routes>
-      <Route path="/sign-in" element={<SignInPage />} />
+      <Route
+        path="/sign-in"
+        element={
+          <PageBoundary>
+            <SignInPage />
+          </PageBoundary>
+        }
+      />
       <Route
         element={
           <RequireSession>
@@ -48,87 +83,17 @@ export function App() {
         }
       >
         <Route index element={<Navigate to="/workspaces" replace />} />
-        <Route path="workspaces" element={<WorkspacesPage />} />
-        <Route
-          path="workspaces/:workspaceId"
-          element={
-            <Suspense fallback={loading}>
-              <WorkspacePage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="workspaces/:workspaceId/items/:itemId"
-          element={
-            <Suspense fallback={loading}>
-              <ItemPage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="workspaces/:workspaceId/thread"
-          element={
-            <Suspense fallback={loading}>
-              <ThreadPage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="apps"
-          element={
-            <Suspense fallback={loading}>
-              <CatalogPage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="apps/:appId"
-          element={
-            <Suspense fallback={loading}>
-              <AppPage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="jobs"
-          element={
-            <Suspense fallback={loading}>
-              <JobsPage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="jobs/:jobId"
-          element={
-            <Suspense fallback={loading}>
-              <JobPage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="identity"
-          element={
-            <Suspense fallback={loading}>
-              <IdentityPage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="reports"
-          element={
-            <Suspense fallback={loading}>
-              <ReportsPage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="audit"
-          element={
-            <Suspense fallback={loading}>
-              <AuditPage />
-            </Suspense>
-          }
-        />
+        {ROUTES.map(([path, Page]) => (
+          <Route
+            key={path}
+            path={path}
+            element={
+              <PageBoundary>
+                <Page />
+              </PageBoundary>
+            }
+          />
+        ))}
         <Route
           path="*"
           element={

@@ -32,11 +32,27 @@ export const setCsrfToken = (token: string | undefined) => {
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
+// Told when a call answers 401 (the session expired or its token was revoked); query-client.ts sends the user to sign-in.
+let unauthenticated: (() => void) | undefined;
+/** Registers what happens when a call answers 401. */
+export const onUnauthenticated = (fn: () => void) => {
+  unauthenticated = fn;
+};
+
+/** True when the browser knows it has no network (navigator.onLine); a request then is never sent. */
+export const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
+
 /** Calls the API with the session cookie; answers the success body or throws ApiError (never an empty stand-in). */
 export async function api<T>(method: Method, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   const h: Record<string, string> = { accept: 'application/json', ...headers };
   if (body !== undefined) h['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) h['x-csrf-token'] = csrfToken;
+  // Refused here rather than left to the browser: a change is never queued to be sent when the network returns.
+  if (isOffline())
+    throw new ApiError(0, {
+      code: 'offline',
+      message: 'You are offline: nothing was sent. Check the connection, then try again.',
+    });
   let res: Response;
   try {
     res = await fetch(path, {
@@ -55,6 +71,8 @@ export async function api<T>(method: Method, path: string, body?: unknown, heade
   } catch {
     throw new ApiError(res.status, { code: 'bad_response', message: `The service answered ${res.status} with a body that is not JSON` });
   }
+  // Signing in with a wrong token is a 401 too, but not the end of a session.
+  if (res.status === 401 && path !== '/api/session') unauthenticated?.();
   if (!res.ok || !json || json.ok !== true) throw new ApiError(res.status, json?.error ?? {});
   return json as T;
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, setCsrfToken } from './client';
+import { endSession } from './query-client';
 import type { Health, WhoAmI } from './types';
 
 /** The deployment's health: which cloud, and whether it is the sandbox. */
@@ -38,13 +39,11 @@ export const useSignIn = () => {
 
 /** Ends the console session and forgets every cached answer. */
 export const useSignOut = () => {
-  const qc = useQueryClient();
   return useMutation({
     mutationFn: () => api('DELETE', '/api/session'),
     onSuccess: () => {
       setCsrfToken(undefined);
-      qc.clear();
-      qc.setQueryData(['whoami'], null);
+      endSession({ signedOut: true });
     },
   });
 };

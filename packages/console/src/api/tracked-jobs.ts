@@ -29,6 +29,20 @@ function write(next: TrackedJob[]) {
 }
 
 export const trackJob = (job: TrackedJob) => write([job, ...cache.filter((j) => j.jobId !== job.jobId)]);
+const OWNER_KEY = 'svc.trackedJobs.owner';
+
+/** Makes the followed jobs the signed-in user's: another user's (a session that ended without sign-out) are forgotten. */
+export const claimTrackedJobs = (owner: string) => {
+  if (localStorage.getItem(OWNER_KEY) !== owner && cache.length) forgetTrackedJobs();
+  localStorage.setItem(OWNER_KEY, owner);
+};
+
+/** Forgets every followed job (sign-out): the next user of this browser is neither shown nor notified of them. */
+export const forgetTrackedJobs = () => {
+  localStorage.removeItem(KEY);
+  cache = [];
+  for (const l of listeners) l();
+};
 export const markNotified = (jobId: string) => write(cache.map((j) => (j.jobId === jobId ? { ...j, notified: true } : j)));
 
 /** The tracked jobs, newest first. */

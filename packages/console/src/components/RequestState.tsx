@@ -60,16 +60,37 @@ export function ErrorMessage({ error, title = 'Request failed', onRetry }: { err
   );
 }
 
+/** A query TanStack holds until the browser is online again (fetchStatus 'paused'): say so rather than spin. */
+export function WaitingForNetwork({ label }: { label: string }) {
+  return (
+    <MessageBar intent="warning" data-testid="waiting-for-network">
+      <MessageBarBody>
+        <MessageBarTitle>Waiting for the network…</MessageBarTitle>
+        {label} will load when the connection is back.
+      </MessageBarBody>
+    </MessageBar>
+  );
+}
+
 /** Renders a query's loading and error states, and its data only once it has arrived. */
 export function RequestState<T>({
   query,
   label,
   children,
 }: {
-  query: { isPending: boolean; isError: boolean; error: unknown; data: T | undefined; refetch: () => unknown };
+  query: {
+    isPending: boolean;
+    isError: boolean;
+    error: unknown;
+    data: T | undefined;
+    refetch: () => unknown;
+    fetchStatus?: 'fetching' | 'paused' | 'idle';
+  };
   label: string;
   children: (data: T) => ReactNode;
 }) {
+  if (query.isPending && query.fetchStatus === 'paused')
+    return <WaitingForNetwork label={label.charAt(0).toUpperCase() + label.slice(1)} />;
   if (query.isPending) return <Spinner size="small" label={`Loading ${label}…`} />;
   if (query.isError) return <ErrorMessage error={query.error} title={`Could not load ${label}`} onRetry={() => void query.refetch()} />;
   return <>{children(query.data as T)}</>;

@@ -13,6 +13,7 @@ import { CloudBadge } from './CloudBadge';
 import { ExpiryBanner } from './ExpiryBanner';
 import { JobsTray } from './JobsTray';
 import { JobWatcher } from './JobWatcher';
+import { OfflineBanner } from './OfflineBanner';
 import { UserMenu } from './UserMenu';
 
 const useStyles = makeStyles({
@@ -114,6 +115,7 @@ export function Shell() {
         </Text>
       </nav>
       <main id="main" className={s.main} tabIndex={-1}>
+        <OfflineBanner />
         <ExpiryBanner />
         <Outlet />
       </main>

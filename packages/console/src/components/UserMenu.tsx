@@ -1,13 +1,11 @@
 import { Button, Menu, MenuDivider, MenuGroupHeader, MenuItem, MenuList, MenuPopover, MenuTrigger, Text } from '@fluentui/react-components';
 import { PersonCircle20Regular, SignOut20Regular } from '@fluentui/react-icons';
-import { useNavigate } from 'react-router-dom';
 import { useSignOut, useWhoAmI } from '../api/session';
 
 /** Who am I: user, tenant, how signed in, scopes; and sign-out. */
 export function UserMenu() {
   const me = useWhoAmI().data;
   const signOut = useSignOut();
-  const navigate = useNavigate();
   if (!me) return null;
   return (
     <Menu>
@@ -31,11 +29,7 @@ export function UserMenu() {
             <Text size={200}>Scopes: {me.scopes.join(', ')}</Text>
           </div>
           <MenuDivider />
-          <MenuItem
-            icon={<SignOut20Regular />}
-            disabled={signOut.isPending}
-            onClick={() => signOut.mutate(undefined, { onSuccess: () => navigate('/sign-in') })}
-          >
+          <MenuItem icon={<SignOut20Regular />} disabled={signOut.isPending} onClick={() => signOut.mutate()}>
             Sign out
           </MenuItem>
         </MenuList>
