@@ -18,18 +18,20 @@ export const queryClient = new QueryClient({
   },
 });
 
-// Whether the last session ended by the user's sign-out (not a 401): the next user is not sent on to the last one's page.
-let signedOut = false;
+// How the last session of this page ended: the user's sign-out (the next user is not sent on to the last one's page)
+// or a 401 under the console (the sign-in page says so).
+let ended: 'signed-out' | 'expired' | undefined;
 
 /** Where a page without a session goes: sign-in, then back to the page, unless the user signed out on purpose. */
-export const signInPath = (here: string) => (signedOut ? '/sign-in' : `/sign-in?next=${encodeURIComponent(here)}`);
+export const signInPath = (here: string) =>
+  ended === 'signed-out' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(here)}${ended === 'expired' ? '&ended=1' : ''}`;
 
 /**
  * The session ended: signed out, or under the console (expired, token revoked: a 401). Forgets the old user's answers;
  * a sign-out also forgets the jobs this browser followed for them.
  */
 export function endSession(options: { signedOut: boolean }): void {
-  signedOut = options.signedOut;
+  ended = options.signedOut ? 'signed-out' : 'expired';
   // Set first, so RequireSession sends the page to sign-in (with next=) before anything refetches.
   queryClient.setQueryData(['whoami'], null);
   queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'whoami' && q.queryKey[0] !== 'health' });

@@ -67,6 +67,14 @@ export function SignInPage() {
           <CloudBadge />
         </div>
         <ProviderFailure params={params} />
+        {params.get('ended') === '1' && (
+          <MessageBar intent="info" layout="multiline" data-testid="session-ended">
+            <MessageBarBody>
+              <MessageBarTitle>Your session has ended</MessageBarTitle>
+              It expired or its token was revoked. Sign in again to go back to the page you were on.
+            </MessageBarBody>
+          </MessageBar>
+        )}
         {idp ? (
           <>
             <Button as="a" appearance="primary" href={`${idp.loginUrl}?returnTo=${encodeURIComponent(next)}`} data-testid="sign-in-idp">
