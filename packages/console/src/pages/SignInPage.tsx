@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Card, Divider, Field, Input, makeStyles, Text, Title2, tokens } from '@fluentui/react-components';
+import { Button, Divider, Field, Input, makeStyles, Text, Title2, tokens } from '@fluentui/react-components';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useHealth, useSignIn, useWhoAmI } from '../api/session';
 import { CloudBadge } from '../components/CloudBadge';
@@ -7,7 +7,17 @@ import { ErrorMessage } from '../components/RequestState';
 
 const useStyles = makeStyles({
   page: { minHeight: '100%', display: 'grid', placeItems: 'center', backgroundColor: tokens.colorNeutralBackground3 },
-  card: { width: '420px', padding: '28px', display: 'grid', gap: '16px' },
+  // A card's look without Fluent's Card (its interactive-card code would load with the first page for nothing).
+  card: {
+    width: '420px',
+    padding: '28px',
+    display: 'grid',
+    gap: '16px',
+    backgroundColor: tokens.colorNeutralBackground1,
+    color: tokens.colorNeutralForeground1,
+    borderRadius: tokens.borderRadiusMedium,
+    boxShadow: tokens.shadow4,
+  },
 });
 
 /**
@@ -27,7 +37,7 @@ export function SignInPage() {
   const idp = health.data?.identityProvider;
   return (
     <div className={s.page}>
-      <Card className={s.card}>
+      <div className={s.card}>
         <Title2 as="h1">Analytics Workspace</Title2>
         <div>
           <CloudBadge />
@@ -56,7 +66,7 @@ export function SignInPage() {
           </Button>
         </form>
         <Text size={200}>Sessions last a working day; sign out from the account menu.</Text>
-      </Card>
+      </div>
     </div>
   );
 }
