@@ -45,6 +45,7 @@ describe('the console files are sent compressed, cached by their hash', () => {
     ['gzip, deflate, br, zstd', 'br'],
     ['br;q=0, gzip', 'gzip'],
     ['identity', 'identity'],
+    ['deflate', 'identity'], // no deflate copies: the file itself
     [undefined, 'identity'],
   ] as const) {
     test(`Accept-Encoding ${acceptEncoding ?? '(none)'}: the script, its CSS and index.html come as ${expected} and decode to the built file`, async () => {
