@@ -107,4 +107,31 @@ describe('the console loads fast: compressed, and only what the first page needs
         `${part} loaded on its first click: ${loaded.join(', ')}`,
       );
   });
+
+  test('a part whose download fails says so and keeps the page; Try again downloads it and it opens', async () => {
+    // As offline, or after a redeploy removed the file: the rename dialog's code cannot be fetched.
+    const blocked = /\/assets\/RenameWorkspaceDialog-[^/]+\.js$/;
+    await page.route(blocked, (r) => r.abort('internetdisconnected'));
+    await page.getByRole('button', { name: 'Actions for Fast floor' }).click();
+    await page.getByRole('menuitem', { name: /^Rename/ }).click();
+    const failed = page.getByTestId('part-load-failed');
+    await failed.waitFor();
+    assert.match(await failed.innerText(), /could not be loaded[\s\S]*offline, or the console was updated/);
+    // The page around it stays: the table and the navigation are still there.
+    await page
+      .getByRole('table', { name: 'Workspaces' })
+      .getByRole('row', { name: /Fast floor/ })
+      .waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await settled(page);
+    await rig.shot('speed-05-part-load-failed', page);
+
+    await page.unroute(blocked);
+    await failed.getByRole('button', { name: 'Try again' }).click();
+    const rename = page.getByRole('dialog');
+    await rename.getByRole('textbox').first().waitFor();
+    assert.equal(await failed.count(), 0);
+    await page.keyboard.press('Escape');
+    await rename.waitFor({ state: 'hidden' });
+  });
 });
