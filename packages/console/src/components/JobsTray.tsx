@@ -1,33 +1,14 @@
 import { useState } from 'react';
-import {
-  Button,
-  CounterBadge,
-  DrawerBody,
-  DrawerHeader,
-  DrawerHeaderTitle,
-  makeStyles,
-  OverlayDrawer,
-  ProgressBar,
-  Text,
-  tokens,
-} from '@fluentui/react-components';
-import { Dismiss24Regular, History20Regular } from '@fluentui/react-icons';
-import { Link as RouterLink } from 'react-router-dom';
-import { useApps } from '../api/catalog';
-import { useJobs } from '../api/jobs';
+import { Button, CounterBadge } from '@fluentui/react-components';
+import { History20Regular } from '@fluentui/react-icons';
 import { useTrackedJobs } from '../api/tracked-jobs';
-import { JobStatusBadge, PHASES } from './JobStatus';
-import { RequestState } from './RequestState';
+import { lazyDialog } from './lazy';
 
-const useStyles = makeStyles({
-  entry: { display: 'grid', gap: '4px', padding: '10px 0', borderBottom: `1px solid ${tokens.colorNeutralStroke2}` },
-  row: { display: 'flex', alignItems: 'center', gap: '8px', justifyContent: 'space-between' },
-  link: { color: tokens.colorBrandForegroundLink, fontWeight: tokens.fontWeightSemibold },
-});
+// The drawer (and the job list's code) loads on the first click: the first page shows only the button.
+const JobsTrayDrawer = lazyDialog(() => import('./JobsTrayDrawer').then((m) => m.JobsTrayDrawer));
 
 /** The jobs tray: running and recent installs, opened from the brand bar. */
 export function JobsTray() {
-  const s = useStyles();
   const [open, setOpen] = useState(false);
   const running = useTrackedJobs().filter((t) => !t.notified).length;
   return (
@@ -42,46 +23,7 @@ export function JobsTray() {
       >
         Jobs{running > 0 && <CounterBadge count={running} size="small" color="informative" style={{ marginLeft: 6 }} />}
       </Button>
-      <OverlayDrawer position="end" open={open} onOpenChange={(_, d) => setOpen(d.open)} size="medium">
-        <DrawerHeader>
-          <DrawerHeaderTitle
-            action={<Button appearance="subtle" aria-label="Close" icon={<Dismiss24Regular />} onClick={() => setOpen(false)} />}
-          >
-            Install jobs
-          </DrawerHeaderTitle>
-        </DrawerHeader>
-        <DrawerBody>{open && <TrayList className={s} onNavigate={() => setOpen(false)} />}</DrawerBody>
-      </OverlayDrawer>
+      <JobsTrayDrawer open={open} onOpenChange={setOpen} />
     </>
-  );
-}
-
-function TrayList({ className: s, onNavigate }: { className: ReturnType<typeof useStyles>; onNavigate: () => void }) {
-  const jobs = useJobs(undefined, true);
-  const apps = useApps();
-  const name = (id: string) => apps.data?.find((a) => a.id === id)?.displayName ?? id;
-  return (
-    <RequestState query={jobs} label="install jobs">
-      {(list) => {
-        const sorted = [...list]
-          .sort((a, b) => Number(b.status === 'running') - Number(a.status === 'running') || b.createdAt.localeCompare(a.createdAt))
-          .slice(0, 15);
-        if (!sorted.length) return <Text>No installs yet. Start one from the App catalog.</Text>;
-        return sorted.map((j) => (
-          <div key={j.id} className={s.entry} data-testid="tray-job">
-            <div className={s.row}>
-              <RouterLink to={`/jobs/${j.id}`} className={s.link} onClick={onNavigate}>
-                {name(j.appId)}
-              </RouterLink>
-              <JobStatusBadge status={j.status} />
-            </div>
-            <Text size={200}>
-              {PHASES[j.phase]} · {j.percentComplete}% · started {new Date(j.createdAt).toLocaleString()}
-            </Text>
-            {j.status === 'running' && <ProgressBar value={j.percentComplete / 100} aria-label={`${name(j.appId)} progress`} />}
-          </div>
-        ));
-      }}
-    </RequestState>
   );
 }

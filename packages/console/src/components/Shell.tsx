@@ -1,4 +1,4 @@
-import { makeStyles, Text, tokens, Toaster, useId } from '@fluentui/react-components';
+import { makeStyles, Text, tokens, useId } from '@fluentui/react-components';
 import {
   Apps20Regular,
   DocumentTable20Regular,
@@ -12,7 +12,7 @@ import { useIsAdmin } from '../api/identity';
 import { CloudBadge } from './CloudBadge';
 import { ExpiryBanner } from './ExpiryBanner';
 import { JobsTray } from './JobsTray';
-import { JobWatcher } from './JobWatcher';
+import { JobNotifications } from './JobNotifications';
 import { OfflineBanner } from './OfflineBanner';
 import { UserMenu } from './UserMenu';
 
@@ -119,8 +119,7 @@ export function Shell() {
         <ExpiryBanner />
         <Outlet />
       </main>
-      <Toaster toasterId={toasterId} position="bottom-end" pauseOnHover />
-      <JobWatcher toasterId={toasterId} />
+      <JobNotifications toasterId={toasterId} />
     </div>
   );
 }

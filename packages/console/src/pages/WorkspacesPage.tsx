@@ -20,12 +20,9 @@ import { useWhoAmI } from '../api/session';
 import type { Workspace } from '../api/types';
 import { useWorkspaces } from '../api/workspaces';
 import { RoleBadge } from '../components/access/RoleNote';
-import { BindWorkspaceDialog } from '../components/BindWorkspaceDialog';
-import { CreateWorkspaceDialog } from '../components/CreateWorkspaceDialog';
-import { DeleteWorkspaceDialog } from '../components/DeleteWorkspaceDialog';
+import { BindWorkspaceDialog, CreateWorkspaceDialog, DeleteWorkspaceDialog, RenameWorkspaceDialog } from '../components/workspace-dialogs';
 import { GuardedButton, GuardedMenuItem } from '../components/GuardedButton';
 import { PageHeader } from '../components/PageHeader';
-import { RenameWorkspaceDialog } from '../components/RenameWorkspaceDialog';
 import { RequestState } from '../components/RequestState';
 
 type Action = { kind: 'rename' | 'delete' | 'bind'; ws: Workspace };

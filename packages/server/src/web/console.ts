@@ -6,7 +6,11 @@ import fastifyStatic from '@fastify/static';
 
 export const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../console/dist');
 
-/** Serves the built console at / with deep links falling back to index.html; API paths keep their JSON 404. */
+/**
+ * Serves the built console at / with deep links falling back to index.html; API paths keep their JSON 404. The build
+ * writes brotli and gzip copies next to each file (vite.config.ts): the one the browser accepts is sent with
+ * Content-Encoding, the file itself otherwise. Hashed assets are immutable; index.html is revalidated every time.
+ */
 export async function registerConsole(app: FastifyInstance, dist = CONSOLE_DIST): Promise<boolean> {
   if (!fs.existsSync(path.join(dist, 'index.html'))) return false;
   await app.register(fastifyStatic, {
@@ -15,8 +19,11 @@ export async function registerConsole(app: FastifyInstance, dist = CONSOLE_DIST)
     wildcard: false,
     index: ['index.html'],
     cacheControl: false,
+    preCompressed: true,
     setHeaders: (res, file) => {
       res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      // The answer depends on Accept-Encoding: a shared cache must not give brotli to a client that did not ask for it.
+      res.setHeader('vary', 'accept-encoding');
     },
   });
   return true;

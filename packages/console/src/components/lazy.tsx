@@ -1,0 +1,83 @@
+import { type ComponentProps, type ComponentType, Component, lazy, type ReactNode, Suspense, useState } from 'react';
+import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle } from '@fluentui/react-components';
+
+interface BoundaryProps {
+  children: ReactNode;
+  onRetry: () => void;
+}
+
+/**
+ * Catches a part whose code could not be downloaded (offline, or a redeploy removed the old file) so the page around
+ * it stays, and says so with Try again (downloads it anew) and Reload.
+ */
+class PartBoundary extends Component<BoundaryProps, { failed: boolean }> {
+  state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <div style={{ position: 'fixed', left: '50%', bottom: 24, transform: 'translateX(-50%)', zIndex: 1000, width: 'min(560px, 90vw)' }}>
+        <MessageBar intent="error" layout="multiline" role="alert" data-testid="part-load-failed">
+          <MessageBarBody>
+            <MessageBarTitle>This part of the console could not be loaded</MessageBarTitle>
+            The browser could not download it: it may be offline, or the console was updated since this page opened.
+          </MessageBarBody>
+          <MessageBarActions>
+            <Button
+              onClick={() => {
+                this.props.onRetry();
+                this.setState({ failed: false });
+              }}
+            >
+              Try again
+            </Button>
+            <Button onClick={() => window.location.reload()}>Reload</Button>
+          </MessageBarActions>
+        </MessageBar>
+      </div>
+    );
+  }
+}
+
+/**
+ * A component whose code loads on its first render, not with the first page. Nothing shows while it loads: it is
+ * meant for what opens on a click (dialogs, drawers), where the wait is one small download on demand. A failed
+ * download shows a message in place of the part, never a blank console.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any component's props, as React.lazy takes them.
+export function lazyPart<T extends ComponentType<any>>(load: () => Promise<T>): ComponentType<ComponentProps<T>> {
+  const make = () => lazy(async () => ({ default: await load() }));
+  // One loader for every instance; replaced by Try again, since React keeps a failed one's error.
+  let Part = make();
+  return (props: ComponentProps<T>) => {
+    const [, setAttempt] = useState(0);
+    return (
+      <PartBoundary
+        onRetry={() => {
+          Part = make();
+          setAttempt((n) => n + 1);
+        }}
+      >
+        <Suspense fallback={null}>
+          <Part {...props} />
+        </Suspense>
+      </PartBoundary>
+    );
+  };
+}
+
+/**
+ * Like lazyPart for a dialog rendered closed (`open={false}`) until the user opens it: its code loads when it first
+ * opens, and it stays mounted afterwards so its closing transition still plays.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any dialog's props, as React.lazy takes them.
+export function lazyDialog<T extends ComponentType<any>>(load: () => Promise<T>): ComponentType<ComponentProps<T>> {
+  const Part = lazyPart(load);
+  return (props: ComponentProps<T>) => {
+    const [opened, setOpened] = useState(false);
+    if (props.open && !opened) setOpened(true);
+    return opened || props.open ? <Part {...props} /> : null;
+  };
+}
