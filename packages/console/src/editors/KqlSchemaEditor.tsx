@@ -13,6 +13,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { Add20Regular, Delete20Regular, Table20Regular } from '@fluentui/react-icons';
+import { KqlTexts, type KqlText } from './KqlTexts';
 import { asArray, asObject, mono, type EditorProps } from './types';
 
 interface Column {
@@ -37,13 +38,33 @@ const useStyles = makeStyles({
   head: { display: 'flex', alignItems: 'center', gap: '8px', marginBottom: '4px' },
 });
 
-/** A KQL database's schema: its tables and their typed columns (seed rows and functions stay in the JSON tab). */
-export default function KqlSchemaEditor({ value, onChange, label }: EditorProps) {
+/**
+ * A KQL database's schema (its tables and their typed columns) and its functions' KQL, or a queryset's saved queries;
+ * seed rows stay in the JSON tab.
+ */
+export default function KqlSchemaEditor({ value, onChange, label, readOnly, fieldError }: EditorProps) {
   const s = useStyles();
   const db = asObject(value);
   const tables = asArray<KqlTable>(db.tables);
   const set = (next: KqlTable[]) => onChange({ ...db, tables: next });
   const setTable = (i: number, t: KqlTable) => set(tables.map((x, j) => (j === i ? t : x)));
+  // A queryset holds saved queries over its parent's database, no tables of its own.
+  if (Array.isArray(db.queries) && !Array.isArray(db.tables)) {
+    return (
+      <section aria-label={label}>
+        <KqlTexts
+          title="Saved queries"
+          noun="Query"
+          items={asArray<KqlText>(db.queries)}
+          field="text"
+          path="/queries"
+          readOnly={readOnly}
+          fieldError={fieldError}
+          onChange={(queries) => onChange({ ...db, queries })}
+        />
+      </section>
+    );
+  }
   return (
     <section aria-label={label}>
       {typeof db.database === 'string' && (
@@ -140,6 +161,16 @@ export default function KqlSchemaEditor({ value, onChange, label }: EditorProps)
       >
         Table
       </Button>
+      <KqlTexts
+        title="Functions"
+        noun="Function"
+        items={asArray<KqlText>(db.functions)}
+        field="body"
+        path="/functions"
+        readOnly={readOnly}
+        fieldError={fieldError}
+        onChange={(functions) => onChange({ ...db, functions })}
+      />
     </section>
   );
 }
