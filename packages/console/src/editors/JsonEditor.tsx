@@ -32,8 +32,10 @@ export default function JsonEditor({ value, onChange, label, readOnly, fieldErro
     return [];
   }, [error, fieldError, text]);
 
+  // Below the editor: the parse error, else the field the service refused, by line.
+  const note = error ? describe(error) : diagnostics[0] && `Line ${diagnostics[0].line}: ${diagnostics[0].message}`;
   return (
-    <Field label={label} validationMessage={error && describe(error)} validationState={error ? 'error' : 'none'}>
+    <Field label={label} validationMessage={note} validationState={note ? 'error' : 'none'}>
       <CodeEditor
         value={text}
         language="json"

@@ -2,10 +2,9 @@
 // line numbers, search and bracket matching, loaded only where an editor is shown; JSON that does not parse cannot be
 // saved; the service's refusals (an RDL check, a content field) are shown at their line.
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { ARTIFACTS, startRig, type ConsoleRig } from './browser.js';
+import { startRig, type ConsoleRig } from './browser.js';
 import { editorText, setEditorText } from './code-editor.js';
 
 const NOTEBOOK = {
@@ -211,6 +210,8 @@ describe('code editors in Chromium: CodeMirror, loaded where used, lint at the s
     const marked = json.locator('.cm-line', { has: page.locator('.cm-lintRange-error') });
     await marked.waitFor();
     assert.match(await marked.innerText(), /"source": ""/);
+    const at = (await editorText(json)).split('\n').findIndex((l) => l.includes('"source": ""')) + 1;
+    await page.getByText(new RegExp(`^Line ${at}: body/content/cells/0/source`)).waitFor();
     assert.equal(await json.locator('xpath=ancestor::div[contains(@class,"cm-editor")]').locator('.cm-lint-marker-error').count(), 1);
     await rig.shot('editors-07-field-in-json');
   });
@@ -235,7 +236,14 @@ describe('code editors in Chromium: CodeMirror, loaded where used, lint at the s
     await marked.waitFor();
     assert.match(await marked.innerText(), /<DataType>Date<\/DataType>/);
     assert.match((await editorText(source)).split('\n')[line - 1] ?? '', /<DataType>Date<\/DataType>/);
-    // The whole page: the list of faults above, the marked line in the editor below.
-    await page.screenshot({ path: path.join(ARTIFACTS, 'editors-08-rdl-lint.png'), fullPage: true });
+    await rig.shot('editors-08-rdl-faults');
+
+    // A listed fault is a link to its line: the cursor goes there, in view, and the editor has the focus.
+    await faults.getByRole('button', { name: /^Line \d+, <DataType>/ }).click();
+    const active = source.locator('.cm-activeLine');
+    await active.getByText(/<DataType>Date<\/DataType>/).waitFor();
+    assert.ok(await source.evaluate((el) => el.contains(document.activeElement)), 'the editor has the focus');
+    assert.ok(await active.isVisible());
+    await rig.shot('editors-09-rdl-line');
   });
 });

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Text } from '@fluentui/react-components';
+import { Button, Link, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Text } from '@fluentui/react-components';
 import { ArrowClockwise20Regular, ArrowDownload20Regular, CloudArrowUp20Regular } from '@fluentui/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCanOn } from '../../api/access';
@@ -44,6 +44,7 @@ function Editor({
   const [draft, setDraft] = useState(initial.definition);
   const [base, setBase] = useState({ definition: initial.definition, etag: initial.etag });
   const [state, setState] = useState<SaveState>({ kind: 'idle' });
+  const [goTo, setGoTo] = useState<{ line: number }>();
   const dirty = draft !== base.definition;
   const lines = draft.split('\n').length;
   const canPublish = allow('report.publish');
@@ -104,7 +105,11 @@ function Editor({
             {faults.length ? (
               <ul data-testid="definition-faults" style={{ margin: '4px 0 0', paddingLeft: 18 }}>
                 {faults.map((f) => (
-                  <li key={faultLine(f)}>{faultLine(f)}</li>
+                  <li key={faultLine(f)}>
+                    <Link as="button" onClick={() => setGoTo({ line: f.line })}>
+                      {faultLine(f)}
+                    </Link>
+                  </li>
                 ))}
               </ul>
             ) : (
@@ -140,6 +145,7 @@ function Editor({
         maxHeight={720}
         testId="rdl-source"
         reveal
+        goTo={goTo}
       />
     </section>
   );

@@ -85,6 +85,7 @@ export default function CodeEditor({
   maxHeight,
   testId,
   reveal = false,
+  goTo,
 }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView>(null);
@@ -150,9 +151,26 @@ export default function CodeEditor({
     if (!v) return;
     const list = (JSON.parse(problems) as LineDiagnostic[]).map((d) => toDiagnostic(v.state.doc, d));
     v.dispatch(setDiagnostics(v.state, list));
-    // The service's problems may be far down a long text: bring the first into view.
-    if (reveal && list[0]) v.dispatch({ effects: EditorView.scrollIntoView(list[0].from, { y: 'center' }) });
+    // The service's problems may be far down a long text: scroll the editor (not the page, which shows the message
+    // above it) to centre the first.
+    const first = list[0];
+    if (reveal && first)
+      v.requestMeasure({
+        read: (ev) => ev.lineBlockAt(first.from).top,
+        write: (top, ev) => {
+          ev.scrollDOM.scrollTop = Math.max(0, top - ev.scrollDOM.clientHeight / 2);
+        },
+      });
   }, [problems]);
+
+  // A line picked outside the editor (a listed fault): the cursor goes there, in view, and the editor takes the focus.
+  useEffect(() => {
+    const v = view.current;
+    if (!v || !goTo) return;
+    const line = v.state.doc.line(Math.min(Math.max(1, goTo.line), v.state.doc.lines));
+    v.dispatch({ selection: { anchor: line.from }, effects: EditorView.scrollIntoView(line.from, { y: 'center' }) });
+    v.focus();
+  }, [goTo]);
 
   return <div ref={host} data-testid={testId} data-language={language} style={{ minWidth: 0 }} />;
 }

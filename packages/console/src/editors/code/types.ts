@@ -23,4 +23,6 @@ export interface CodeEditorProps {
   testId?: string;
   /** Scroll the first diagnostic into view when the list changes (problems the service names, not the user's typing). */
   reveal?: boolean;
+  /** Move the cursor to this line and focus the editor; a new object each time the user asks (the same line again too). */
+  goTo?: { line: number };
 }
