@@ -3,6 +3,7 @@
 // saved; the service's refusals (an RDL check, a content field) are shown at their line.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { webDarkTheme } from '@fluentui/tokens';
 import type { Locator, Page } from 'playwright-core';
 import { startRig, type ConsoleRig } from './browser.js';
 import { editorText, setEditorText } from './code-editor.js';
@@ -156,6 +157,29 @@ describe('code editors in Chromium: CodeMirror, loaded where used, lint at the s
     const type = await colourOf(batch, 'NVARCHAR');
     assert.equal(new Set([await plainOf(batch), create, type]).size, 3, 'T-SQL keywords and types are highlighted');
     await rig.shot('editors-04-sql');
+
+    // The editor draws with Fluent's tokens: given the dark theme's values, it is dark, its syntax in the dark palette.
+    await open(page, 'Spin queries');
+    await query.waitFor();
+    const light = { where: await colourOf(query, 'where'), text: await colourOf(query, '"A"') };
+    await page
+      .locator('.fui-FluentProvider')
+      .first()
+      .evaluate(
+        (el, theme) => {
+          for (const [k, v] of Object.entries(theme)) (el as HTMLElement).style.setProperty(`--${k}`, String(v));
+        },
+        webDarkTheme as unknown as Record<string, string | number>,
+      );
+    const editor = query.locator('xpath=ancestor::div[contains(@class,"cm-editor")]');
+    assert.equal(
+      await editor.evaluate((el) => getComputedStyle(el).backgroundColor),
+      'rgb(41, 41, 41)',
+      'colorNeutralBackground1 of the dark theme',
+    );
+    assert.notEqual(await colourOf(query, 'where'), light.where);
+    assert.notEqual(await colourOf(query, '"A"'), light.text);
+    await rig.shot('editors-10-kql-dark');
   });
 
   test('JSON that does not parse cannot be saved: the error is named at its line and column, never below a "Saved"', async () => {
