@@ -81,6 +81,7 @@ export default function KqlSchemaEditor({ value, onChange, label, readOnly, fiel
             <div className={s.head}>
               <Table20Regular aria-hidden />
               <Input
+                disabled={readOnly}
                 aria-label={`Table ${i + 1} name`}
                 value={t.name}
                 onChange={(_, d) => setTable(i, { ...t, name: d.value })}
@@ -89,6 +90,7 @@ export default function KqlSchemaEditor({ value, onChange, label, readOnly, fiel
               <Text size={200}>{asArray(t.seedRows).length} seed rows</Text>
               <span style={{ flexGrow: 1 }} />
               <Button
+                disabled={readOnly}
                 size="small"
                 appearance="subtle"
                 icon={<Delete20Regular />}
@@ -112,6 +114,7 @@ export default function KqlSchemaEditor({ value, onChange, label, readOnly, fiel
                   <TableRow key={k}>
                     <TableCell>
                       <Input
+                        disabled={readOnly}
                         size="small"
                         aria-label={`${t.name} column ${k + 1} name`}
                         value={c.name}
@@ -121,6 +124,7 @@ export default function KqlSchemaEditor({ value, onChange, label, readOnly, fiel
                     </TableCell>
                     <TableCell>
                       <Select
+                        disabled={readOnly}
                         size="small"
                         aria-label={`${t.name} column ${c.name} type`}
                         value={c.type}
@@ -133,6 +137,7 @@ export default function KqlSchemaEditor({ value, onChange, label, readOnly, fiel
                     </TableCell>
                     <TableCell>
                       <Button
+                        disabled={readOnly}
                         size="small"
                         appearance="subtle"
                         icon={<Delete20Regular />}
@@ -145,6 +150,7 @@ export default function KqlSchemaEditor({ value, onChange, label, readOnly, fiel
               </TableBody>
             </Table>
             <Button
+              disabled={readOnly}
               size="small"
               appearance="subtle"
               icon={<Add20Regular />}
@@ -156,6 +162,7 @@ export default function KqlSchemaEditor({ value, onChange, label, readOnly, fiel
         );
       })}
       <Button
+        disabled={readOnly}
         icon={<Add20Regular />}
         onClick={() => set([...tables, { name: `Table${tables.length + 1}`, columns: [{ name: 'Timestamp', type: 'datetime' }] }])}
       >

@@ -50,6 +50,7 @@ export function KqlTexts({
         <div key={i} className={s.entry} data-testid="kql-text">
           <div className={s.head}>
             <Input
+              disabled={readOnly}
               aria-label={`${noun} ${i + 1} name`}
               value={q.name}
               onChange={(_, d) => setAt(i, { name: d.value })}
@@ -58,6 +59,7 @@ export function KqlTexts({
             {typeof q.parameters === 'string' && <Text style={mono}>{q.parameters}</Text>}
             <span style={{ flexGrow: 1 }} />
             <Button
+              disabled={readOnly}
               size="small"
               appearance="subtle"
               icon={<Delete20Regular />}
@@ -79,6 +81,7 @@ export function KqlTexts({
         </div>
       ))}
       <Button
+        disabled={readOnly}
         icon={<Add20Regular />}
         onClick={() =>
           onChange([

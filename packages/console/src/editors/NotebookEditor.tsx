@@ -48,6 +48,7 @@ export default function NotebookEditor({ value, onChange, label, readOnly, field
               [{i + 1}]
             </Badge>
             <Select
+              disabled={readOnly}
               size="small"
               value={c.kind}
               aria-label={`Cell ${i + 1} kind`}
@@ -62,7 +63,7 @@ export default function NotebookEditor({ value, onChange, label, readOnly, field
               appearance="subtle"
               icon={<ArrowUp20Regular />}
               aria-label={`Move cell ${i + 1} up`}
-              disabled={i === 0}
+              disabled={readOnly || i === 0}
               onClick={() => move(i, -1)}
             />
             <Button
@@ -70,10 +71,11 @@ export default function NotebookEditor({ value, onChange, label, readOnly, field
               appearance="subtle"
               icon={<ArrowDown20Regular />}
               aria-label={`Move cell ${i + 1} down`}
-              disabled={i === cells.length - 1}
+              disabled={readOnly || i === cells.length - 1}
               onClick={() => move(i, 1)}
             />
             <Button
+              disabled={readOnly}
               size="small"
               appearance="subtle"
               icon={<Delete20Regular />}
@@ -95,10 +97,10 @@ export default function NotebookEditor({ value, onChange, label, readOnly, field
         </div>
       ))}
       <div className={s.bar}>
-        <Button icon={<Add20Regular />} onClick={() => set([...cells, { kind: 'code', source: '' }])}>
+        <Button disabled={readOnly} icon={<Add20Regular />} onClick={() => set([...cells, { kind: 'code', source: '' }])}>
           Code cell
         </Button>
-        <Button icon={<Add20Regular />} onClick={() => set([...cells, { kind: 'markdown', source: '' }])}>
+        <Button disabled={readOnly} icon={<Add20Regular />} onClick={() => set([...cells, { kind: 'markdown', source: '' }])}>
           Markdown cell
         </Button>
       </div>

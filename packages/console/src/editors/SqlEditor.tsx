@@ -37,6 +37,7 @@ export default function SqlEditor({ value, onChange, label, readOnly, fieldError
             onChange={(text) => set(ddl.map((x, j) => (j === i ? text : x)))}
           />
           <Button
+            disabled={readOnly}
             size="small"
             appearance="subtle"
             icon={<Delete20Regular />}
@@ -45,7 +46,7 @@ export default function SqlEditor({ value, onChange, label, readOnly, fieldError
           />
         </div>
       ))}
-      <Button icon={<Add20Regular />} onClick={() => set([...ddl, ''])}>
+      <Button disabled={readOnly} icon={<Add20Regular />} onClick={() => set([...ddl, ''])}>
         Batch
       </Button>
     </section>
