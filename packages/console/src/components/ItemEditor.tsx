@@ -1,4 +1,4 @@
-import { Suspense, useState } from 'react';
+import { Suspense, useCallback, useMemo, useState } from 'react';
 import {
   Button,
   MessageBar,
@@ -58,6 +58,9 @@ export function ItemEditor({
   const [picked, setTab] = useState<string>();
   const tab = picked ?? (special ? 'special' : 'json');
   const dirty = JSON.stringify(draft) !== JSON.stringify(base.content);
+  // The JSON tab's parse error: while the text does not parse there is nothing to save (the draft is the last valid text).
+  const [unparsed, setUnparsed] = useState<string>();
+  const onValidity = useCallback((e: string | undefined) => setUnparsed(e), []);
   const key = ['content', item.workspaceId, item.id];
 
   const save = async (ifMatch: string): Promise<boolean> => {
@@ -93,7 +96,12 @@ export function ItemEditor({
     void qc.invalidateQueries({ queryKey: ['items', item.workspaceId] });
     void qc.invalidateQueries({ queryKey: ['drift', item.workspaceId] });
   };
-  const busy = state.kind === 'saving' || state.kind === 'applying';
+  const busy = state.kind === 'saving' || state.kind === 'applying' || unparsed !== undefined;
+  // A refusal naming a content field (body/content/cells/0/source …) is shown at that field's line in the editor.
+  const fieldError = useMemo(() => {
+    const err = state.kind === 'error' && state.error instanceof ApiError ? state.error : undefined;
+    return err?.field?.startsWith('content') ? { path: err.field.slice('content'.length), message: err.message } : undefined;
+  }, [state]);
   const reload = async () => {
     const fresh = await qc.fetchQuery({ queryKey: key, queryFn: () => fetchContent(item), staleTime: 0 });
     setBase({ content: fresh.content, etag: fresh.etag });
@@ -112,7 +120,7 @@ export function ItemEditor({
         <span style={{ flexGrow: 1 }} />
         {canEdit.ok ? (
           <Text size={200} aria-live="polite">
-            {dirty ? 'Unsaved changes' : state.kind === 'saved' ? 'Saved' : 'No changes'}
+            {unparsed ? 'Not valid JSON: nothing to save' : dirty ? 'Unsaved changes' : state.kind === 'saved' ? 'Saved' : 'No changes'}
           </Text>
         ) : (
           <Text size={200} data-testid="read-only-note">
@@ -177,9 +185,16 @@ export function ItemEditor({
         {/* A disabled fieldset makes every control of the editor read only for a caller who cannot save. */}
         <fieldset disabled={!canEdit.ok} style={{ border: 'none', margin: 0, padding: 0, minWidth: 0 }} data-testid="editor-fields">
           {tab === 'special' && special ? (
-            <special.Editor value={draft} onChange={setDraft} label={label} />
+            <special.Editor value={draft} onChange={setDraft} label={label} readOnly={!canEdit.ok} fieldError={fieldError} />
           ) : (
-            <JsonEditor value={draft} onChange={setDraft} label={label} />
+            <JsonEditor
+              value={draft}
+              onChange={setDraft}
+              label={label}
+              readOnly={!canEdit.ok}
+              fieldError={fieldError}
+              onValidity={onValidity}
+            />
           )}
         </fieldset>
       </Suspense>

@@ -1,37 +1,56 @@
-import { useEffect, useState } from 'react';
-import { Field, Textarea } from '@fluentui/react-components';
-import { mono, type EditorProps } from './types';
+import { useEffect, useMemo, useState } from 'react';
+import { Field } from '@fluentui/react-components';
+import { CodeEditor, type LineDiagnostic } from './code';
+import { jsonParseError, lineOfPointer, type JsonParseError } from './code/json-text';
+import type { EditorProps } from './types';
 
-/** The stored content as JSON text; the draft changes only while the text parses. */
-export default function JsonEditor({ value, onChange, label }: EditorProps) {
-  const [text, setText] = useState(() => JSON.stringify(value ?? null, null, 2));
-  const [error, setError] = useState<string>();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the draft changes elsewhere; the error is read, not watched
+const pretty = (v: unknown) => JSON.stringify(v ?? null, null, 2);
+const describe = (e: JsonParseError) => `Not valid JSON at line ${e.line}, column ${e.column}: ${e.message}`;
+
+/** The stored content as JSON text; the draft changes only while the text parses, and the parse error is shown at its line. */
+export default function JsonEditor({ value, onChange, label, readOnly, fieldError, onValidity }: EditorProps) {
+  const [text, setText] = useState(() => pretty(value));
+  const [error, setError] = useState<JsonParseError>();
   useEffect(() => {
-    // Another tab changed the draft: show it, unless this text already means the same.
+    // Another tab changed the draft: show it, unless this text already means the same, or the user's text is broken.
     setText((t) => {
       try {
         if (JSON.stringify(JSON.parse(t)) === JSON.stringify(value ?? null)) return t;
       } catch {
-        /* keep the user's broken text below */
+        return t;
       }
-      return error ? t : JSON.stringify(value ?? null, null, 2);
+      return pretty(value);
     });
   }, [value]);
+  // The item editor disables Save while the text does not parse; leaving this editor drops the broken text.
+  useEffect(() => onValidity?.(error && describe(error)), [error, onValidity]);
+  useEffect(() => () => onValidity?.(undefined), [onValidity]);
+
+  const diagnostics = useMemo<LineDiagnostic[]>(() => {
+    if (error) return [{ line: error.line, column: error.column, message: error.message, source: 'JSON' }];
+    if (fieldError) return [{ line: lineOfPointer(text, fieldError.path), message: fieldError.message, source: 'the service' }];
+    return [];
+  }, [error, fieldError, text]);
+
+  // Below the editor: the parse error, else the field the service refused, by line.
+  const note = error ? describe(error) : diagnostics[0] && `Line ${diagnostics[0].line}: ${diagnostics[0].message}`;
   return (
-    <Field label={label} validationMessage={error} validationState={error ? 'error' : 'none'}>
-      <Textarea
+    <Field label={label} validationMessage={note} validationState={note ? 'error' : 'none'}>
+      <CodeEditor
         value={text}
-        resize="vertical"
-        textarea={{ style: { ...mono, minHeight: 420 }, spellCheck: false }}
-        onChange={(_, d) => {
-          setText(d.value);
-          try {
-            onChange(JSON.parse(d.value));
-            setError(undefined);
-          } catch (err) {
-            setError(`Not valid JSON: ${(err as Error).message}`);
-          }
+        language="json"
+        label={label}
+        readOnly={readOnly}
+        minHeight={420}
+        maxHeight={720}
+        diagnostics={diagnostics}
+        testId="json-editor"
+        reveal={!error && !!fieldError}
+        onChange={(next) => {
+          setText(next);
+          const e = jsonParseError(next);
+          setError(e);
+          if (!e) onChange(JSON.parse(next));
         }}
       />
     </Field>

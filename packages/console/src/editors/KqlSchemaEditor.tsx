@@ -13,6 +13,7 @@ import {
   tokens,
 } from '@fluentui/react-components';
 import { Add20Regular, Delete20Regular, Table20Regular } from '@fluentui/react-icons';
+import { KqlTexts, type KqlText } from './KqlTexts';
 import { asArray, asObject, mono, type EditorProps } from './types';
 
 interface Column {
@@ -37,13 +38,33 @@ const useStyles = makeStyles({
   head: { display: 'flex', alignItems: 'center', gap: '8px', marginBottom: '4px' },
 });
 
-/** A KQL database's schema: its tables and their typed columns (seed rows and functions stay in the JSON tab). */
-export default function KqlSchemaEditor({ value, onChange, label }: EditorProps) {
+/**
+ * A KQL database's schema (its tables and their typed columns) and its functions' KQL, or a queryset's saved queries;
+ * seed rows stay in the JSON tab.
+ */
+export default function KqlSchemaEditor({ value, onChange, label, readOnly, fieldError }: EditorProps) {
   const s = useStyles();
   const db = asObject(value);
   const tables = asArray<KqlTable>(db.tables);
   const set = (next: KqlTable[]) => onChange({ ...db, tables: next });
   const setTable = (i: number, t: KqlTable) => set(tables.map((x, j) => (j === i ? t : x)));
+  // A queryset holds saved queries over its parent's database, no tables of its own.
+  if (Array.isArray(db.queries) && !Array.isArray(db.tables)) {
+    return (
+      <section aria-label={label}>
+        <KqlTexts
+          title="Saved queries"
+          noun="Query"
+          items={asArray<KqlText>(db.queries)}
+          field="text"
+          path="/queries"
+          readOnly={readOnly}
+          fieldError={fieldError}
+          onChange={(queries) => onChange({ ...db, queries })}
+        />
+      </section>
+    );
+  }
   return (
     <section aria-label={label}>
       {typeof db.database === 'string' && (
@@ -60,6 +81,7 @@ export default function KqlSchemaEditor({ value, onChange, label }: EditorProps)
             <div className={s.head}>
               <Table20Regular aria-hidden />
               <Input
+                disabled={readOnly}
                 aria-label={`Table ${i + 1} name`}
                 value={t.name}
                 onChange={(_, d) => setTable(i, { ...t, name: d.value })}
@@ -68,6 +90,7 @@ export default function KqlSchemaEditor({ value, onChange, label }: EditorProps)
               <Text size={200}>{asArray(t.seedRows).length} seed rows</Text>
               <span style={{ flexGrow: 1 }} />
               <Button
+                disabled={readOnly}
                 size="small"
                 appearance="subtle"
                 icon={<Delete20Regular />}
@@ -91,6 +114,7 @@ export default function KqlSchemaEditor({ value, onChange, label }: EditorProps)
                   <TableRow key={k}>
                     <TableCell>
                       <Input
+                        disabled={readOnly}
                         size="small"
                         aria-label={`${t.name} column ${k + 1} name`}
                         value={c.name}
@@ -100,6 +124,7 @@ export default function KqlSchemaEditor({ value, onChange, label }: EditorProps)
                     </TableCell>
                     <TableCell>
                       <Select
+                        disabled={readOnly}
                         size="small"
                         aria-label={`${t.name} column ${c.name} type`}
                         value={c.type}
@@ -112,6 +137,7 @@ export default function KqlSchemaEditor({ value, onChange, label }: EditorProps)
                     </TableCell>
                     <TableCell>
                       <Button
+                        disabled={readOnly}
                         size="small"
                         appearance="subtle"
                         icon={<Delete20Regular />}
@@ -124,6 +150,7 @@ export default function KqlSchemaEditor({ value, onChange, label }: EditorProps)
               </TableBody>
             </Table>
             <Button
+              disabled={readOnly}
               size="small"
               appearance="subtle"
               icon={<Add20Regular />}
@@ -135,11 +162,22 @@ export default function KqlSchemaEditor({ value, onChange, label }: EditorProps)
         );
       })}
       <Button
+        disabled={readOnly}
         icon={<Add20Regular />}
         onClick={() => set([...tables, { name: `Table${tables.length + 1}`, columns: [{ name: 'Timestamp', type: 'datetime' }] }])}
       >
         Table
       </Button>
+      <KqlTexts
+        title="Functions"
+        noun="Function"
+        items={asArray<KqlText>(db.functions)}
+        field="body"
+        path="/functions"
+        readOnly={readOnly}
+        fieldError={fieldError}
+        onChange={(functions) => onChange({ ...db, functions })}
+      />
     </section>
   );
 }

@@ -1,6 +1,7 @@
-import { Badge, Button, Select, Textarea, makeStyles, tokens } from '@fluentui/react-components';
+import { Badge, Button, Select, makeStyles, tokens } from '@fluentui/react-components';
 import { Add20Regular, ArrowDown20Regular, ArrowUp20Regular, Delete20Regular } from '@fluentui/react-icons';
-import { asArray, asObject, mono, type EditorProps } from './types';
+import { CodeEditor } from './code';
+import { asArray, asObject, fieldUnder, problemsAt, type EditorProps } from './types';
 
 interface Cell {
   kind: 'code' | 'markdown';
@@ -21,7 +22,7 @@ const useStyles = makeStyles({
 });
 
 /** Notebook cells, code and markdown, each edited in place; other fields are kept as they are. */
-export default function NotebookEditor({ value, onChange, label }: EditorProps) {
+export default function NotebookEditor({ value, onChange, label, readOnly, fieldError }: EditorProps) {
   const s = useStyles();
   const nb = asObject(value);
   const cells = asArray<Cell>(nb.cells);
@@ -47,6 +48,7 @@ export default function NotebookEditor({ value, onChange, label }: EditorProps) 
               [{i + 1}]
             </Badge>
             <Select
+              disabled={readOnly}
               size="small"
               value={c.kind}
               aria-label={`Cell ${i + 1} kind`}
@@ -61,7 +63,7 @@ export default function NotebookEditor({ value, onChange, label }: EditorProps) 
               appearance="subtle"
               icon={<ArrowUp20Regular />}
               aria-label={`Move cell ${i + 1} up`}
-              disabled={i === 0}
+              disabled={readOnly || i === 0}
               onClick={() => move(i, -1)}
             />
             <Button
@@ -69,10 +71,11 @@ export default function NotebookEditor({ value, onChange, label }: EditorProps) 
               appearance="subtle"
               icon={<ArrowDown20Regular />}
               aria-label={`Move cell ${i + 1} down`}
-              disabled={i === cells.length - 1}
+              disabled={readOnly || i === cells.length - 1}
               onClick={() => move(i, 1)}
             />
             <Button
+              disabled={readOnly}
               size="small"
               appearance="subtle"
               icon={<Delete20Regular />}
@@ -80,23 +83,24 @@ export default function NotebookEditor({ value, onChange, label }: EditorProps) 
               onClick={() => set(cells.filter((_, j) => j !== i))}
             />
           </div>
-          <Textarea
-            aria-label={`Cell ${i + 1} source`}
+          <CodeEditor
+            label={`Cell ${i + 1} source`}
             value={c.source ?? ''}
-            resize="vertical"
-            textarea={{
-              style: { ...mono, minHeight: Math.min(360, 40 + 18 * (c.source ?? '').split('\n').length) },
-              spellCheck: c.kind === 'markdown',
-            }}
-            onChange={(_, d) => update(i, { source: d.value })}
+            language={c.kind === 'markdown' ? 'text' : nb.language === 'sql' ? 'sql' : 'python'}
+            readOnly={readOnly}
+            minHeight={64}
+            maxHeight={420}
+            reveal
+            diagnostics={problemsAt(fieldUnder(fieldError, `/cells/${i}`))}
+            onChange={(source) => update(i, { source })}
           />
         </div>
       ))}
       <div className={s.bar}>
-        <Button icon={<Add20Regular />} onClick={() => set([...cells, { kind: 'code', source: '' }])}>
+        <Button disabled={readOnly} icon={<Add20Regular />} onClick={() => set([...cells, { kind: 'code', source: '' }])}>
           Code cell
         </Button>
-        <Button icon={<Add20Regular />} onClick={() => set([...cells, { kind: 'markdown', source: '' }])}>
+        <Button disabled={readOnly} icon={<Add20Regular />} onClick={() => set([...cells, { kind: 'markdown', source: '' }])}>
           Markdown cell
         </Button>
       </div>

@@ -1,6 +1,7 @@
-import { Button, Textarea, makeStyles, tokens, Text } from '@fluentui/react-components';
+import { Button, makeStyles, tokens, Text } from '@fluentui/react-components';
 import { Add20Regular, Delete20Regular } from '@fluentui/react-icons';
-import { asArray, asObject, mono, type EditorProps } from './types';
+import { CodeEditor } from './code';
+import { asArray, asObject, fieldUnder, mono, problemsAt, type EditorProps } from './types';
 
 const useStyles = makeStyles({
   batch: { display: 'grid', gridTemplateColumns: '48px 1fr 32px', gap: '6px', alignItems: 'start', marginBottom: '8px' },
@@ -8,7 +9,7 @@ const useStyles = makeStyles({
 });
 
 /** A warehouse's T-SQL: one batch per statement, run in order at install (models stay in the JSON tab). */
-export default function SqlEditor({ value, onChange, label }: EditorProps) {
+export default function SqlEditor({ value, onChange, label, readOnly, fieldError }: EditorProps) {
   const s = useStyles();
   const wh = asObject(value);
   const ddl = asArray<string>(wh.ddl);
@@ -24,14 +25,19 @@ export default function SqlEditor({ value, onChange, label }: EditorProps) {
           <span className={s.num} aria-hidden>
             {i + 1}
           </span>
-          <Textarea
-            aria-label={`Batch ${i + 1}`}
+          <CodeEditor
+            label={`Batch ${i + 1}`}
             value={sql}
-            resize="vertical"
-            onChange={(_, d) => set(ddl.map((x, j) => (j === i ? d.value : x)))}
-            textarea={{ style: { ...mono, minHeight: Math.min(240, 24 + 18 * Math.ceil(sql.length / 110)) }, spellCheck: false }}
+            language="sql"
+            readOnly={readOnly}
+            minHeight={48}
+            maxHeight={320}
+            reveal
+            diagnostics={problemsAt(fieldUnder(fieldError, `/ddl/${i}`))}
+            onChange={(text) => set(ddl.map((x, j) => (j === i ? text : x)))}
           />
           <Button
+            disabled={readOnly}
             size="small"
             appearance="subtle"
             icon={<Delete20Regular />}
@@ -40,7 +46,7 @@ export default function SqlEditor({ value, onChange, label }: EditorProps) {
           />
         </div>
       ))}
-      <Button icon={<Add20Regular />} onClick={() => set([...ddl, ''])}>
+      <Button disabled={readOnly} icon={<Add20Regular />} onClick={() => set([...ddl, ''])}>
         Batch
       </Button>
     </section>

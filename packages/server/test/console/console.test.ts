@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startRig, type ConsoleRig } from './browser.js';
+import { editorText } from './code-editor.js';
 
 const APP = 'app-casino-analytics';
 const APP_NAME = 'Casino Analytics';
@@ -195,7 +196,7 @@ describe('the console in Chromium against the service', { timeout: 300_000 }, ()
     await first.fill('# My second edit');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByTestId('conflict-message').waitFor();
-    assert.equal(await first.inputValue(), '# My second edit', 'the edit is not lost');
+    assert.equal(await editorText(first), '# My second edit', 'the edit is not lost');
     await rig.shot('13-item-conflict');
     const after = await api('GET', `/api/workspaces/${workspaceId}/items/${itemId}/content`);
     assert.equal(after.json.content.cells[0].source, '# Changed by a colleague');

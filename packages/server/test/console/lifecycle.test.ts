@@ -8,6 +8,7 @@ import type { Locator } from 'playwright-core';
 import { loadCatalog } from '../../src/catalog/load-catalog.js';
 import { CATALOG_V2_DIR } from '../catalog-v2-fixture.js';
 import { startRig, type ConsoleRig } from './browser.js';
+import { editorText } from './code-editor.js';
 
 const APP = 'app-lakehouse-inspector';
 const APP_NAME = loadCatalog().get(APP)!.displayName;
@@ -92,7 +93,7 @@ describe('the app lifecycle in the console (Chromium)', { timeout: 600_000 }, ()
     const nb = await itemOf('profile-notebook');
     await page.goto(`/workspaces/${ws}/items/${nb.itemId}`);
     const cell = page.getByLabel('Cell 2 source');
-    await cell.fill((await cell.inputValue()).replace('sample_rows = 5_000_000', 'sample_rows = 1_000_000'));
+    await cell.fill((await editorText(cell)).replace('sample_rows = 5_000_000', 'sample_rows = 1_000_000'));
     await page.getByRole('button', { name: 'Save and apply' }).click();
     const panel = page.getByTestId('apply-panel');
     const { status } = await ended(panel);

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { startRig, type ConsoleRig } from './browser.js';
+import { editorText } from './code-editor.js';
 
 describe('the paginated report editor in Chromium', { timeout: 300_000 }, () => {
   let rig: ConsoleRig;
@@ -78,16 +79,16 @@ describe('the paginated report editor in Chromium', { timeout: 300_000 }, () => 
   test('view the RDL, an invalid edit is refused naming the line, a valid edit is published', async () => {
     const { page } = rig;
     await page.getByRole('tab', { name: 'Definition (RDL)' }).click();
-    const source = page.getByTestId('rdl-source');
+    const source = page.getByLabel('RDL source');
     await source.waitFor();
-    const original = await source.inputValue();
+    const original = await editorText(source);
     assert.match(original, /<Report [^>]*xmlns="http:\/\/schemas\.microsoft\.com\/sqlserver\/reporting\/2016\/01\/reportdefinition"/);
     await rig.shot('reports-03-definition');
 
     await source.fill(original.replace('<DataType>DateTime</DataType>', '<DataType>Date</DataType>'));
     await page.getByRole('button', { name: 'Publish' }).click();
     const invalid = page.getByTestId('definition-invalid');
-    await invalid.getByText(/line \d+, <DataType>: DataType 'Date' is not one of/).waitFor();
+    await invalid.getByText(/line \d+, <DataType>: DataType 'Date' is not one of/i).waitFor();
     await rig.shot('reports-04-definition-invalid');
 
     const edited = original.replace('Sales by region and city for a date range.', 'Sales by region, edited in the console.');

@@ -1,10 +1,12 @@
-import { useState } from 'react';
-import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Text, tokens } from '@fluentui/react-components';
+import { useMemo, useState } from 'react';
+import { Button, Link, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle, Text } from '@fluentui/react-components';
 import { ArrowClockwise20Regular, ArrowDownload20Regular, CloudArrowUp20Regular } from '@fluentui/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCanOn } from '../../api/access';
 import { ApiError } from '../../api/client';
 import { saveDefinition, useDefinition, type ReportDefinition } from '../../api/reports';
+import { CodeEditor } from '../../editors/code';
+import { faultLine, rdlFaults } from '../../editors/code/rdl-faults';
 import { GuardedButton } from '../GuardedButton';
 import { ErrorMessage, RequestState } from '../RequestState';
 
@@ -42,8 +44,13 @@ function Editor({
   const [draft, setDraft] = useState(initial.definition);
   const [base, setBase] = useState({ definition: initial.definition, etag: initial.etag });
   const [state, setState] = useState<SaveState>({ kind: 'idle' });
+  const [goTo, setGoTo] = useState<{ line: number }>();
   const dirty = draft !== base.definition;
   const lines = draft.split('\n').length;
+  const canPublish = allow('report.publish');
+  // The check's faults at their lines in the editor and listed above it; they stay until the next publish.
+  const faults = useMemo(() => (state.kind === 'invalid' ? rdlFaults(state.error.message) : []), [state]);
+  const diagnostics = useMemo(() => faults.map((f) => ({ ...f, message: f.element ? `${f.element}: ${f.message}` : f.message })), [faults]);
 
   const save = async (ifMatch: string) => {
     setState({ kind: 'saving' });
@@ -85,7 +92,7 @@ function Editor({
           appearance="primary"
           icon={<CloudArrowUp20Regular />}
           disabled={!dirty || state.kind === 'saving'}
-          permission={allow('report.publish')}
+          permission={canPublish}
           onClick={() => void save(base.etag)}
         >
           {state.kind === 'saving' ? 'Publishing…' : 'Publish'}
@@ -95,7 +102,19 @@ function Editor({
         <MessageBar intent="error" layout="multiline" role="alert" data-testid="definition-invalid">
           <MessageBarBody>
             <MessageBarTitle>The definition was not published</MessageBarTitle>
-            {state.error.message}
+            {faults.length ? (
+              <ul data-testid="definition-faults" style={{ margin: '4px 0 0', paddingLeft: 18 }}>
+                {faults.map((f) => (
+                  <li key={faultLine(f)}>
+                    <Link as="button" onClick={() => setGoTo({ line: f.line })}>
+                      {faultLine(f)}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              state.error.message
+            )}
           </MessageBarBody>
         </MessageBar>
       )}
@@ -115,26 +134,18 @@ function Editor({
         </MessageBar>
       )}
       {state.kind === 'error' && <ErrorMessage error={state.error} title="Publish failed; your changes are still in the editor" />}
-      <textarea
-        aria-label="RDL source"
-        spellCheck={false}
+      <CodeEditor
+        label="RDL source"
+        language="xml"
         value={draft}
-        onChange={(e) => setDraft(e.target.value)}
-        data-testid="rdl-source"
-        style={{
-          width: '100%',
-          minHeight: 480,
-          fontFamily: tokens.fontFamilyMonospace,
-          fontSize: 12,
-          lineHeight: 1.45,
-          padding: 10,
-          boxSizing: 'border-box',
-          border: `1px solid ${tokens.colorNeutralStroke1}`,
-          borderRadius: tokens.borderRadiusMedium,
-          whiteSpace: 'pre',
-          overflow: 'auto',
-          tabSize: 2,
-        }}
+        onChange={setDraft}
+        readOnly={!canPublish.ok}
+        diagnostics={diagnostics}
+        minHeight={480}
+        maxHeight={720}
+        testId="rdl-source"
+        reveal
+        goTo={goTo}
       />
     </section>
   );
