@@ -1369,7 +1369,7 @@ class Operations(SyncCore):
         return self._call("createToken", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     def create_workspace(self, body: CreateWorkspaceBody) -> Workspace:
-        """Create a workspace; the caller becomes its Admin (a token limited to workspaces: 403 workspace_limited_token) (POST /api/workspaces)."""
+        """Create a workspace; the caller becomes its Admin (a token limited to workspaces: 403 workspace_limited_token; a name another workspace of the tenant holds, ignoring case: 409 duplicate_workspace, field name) (POST /api/workspaces)."""
         return self._call("createWorkspace", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     def delete_credential(self, credential_id: str) -> str:
@@ -1757,7 +1757,7 @@ class Operations(SyncCore):
         return self._call("updatePaginatedReportDatasources", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
 
     def update_workspace(self, workspace_id: str, body: UpdateWorkspaceBody) -> Workspace:
-        """Rename a workspace, or bind it to a platform workspace of the tenant (admin scope; another tenant’s is 404) (PATCH /api/workspaces/{workspaceId})."""
+        """Rename a workspace (a name another workspace of the tenant holds, ignoring case: 409 duplicate_workspace, field name), or bind it to a platform workspace of the tenant (admin scope; another tenant’s is 404) (PATCH /api/workspaces/{workspaceId})."""
         return self._call("updateWorkspace", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     def upgrade_app(self, workspace_id: str, app_id: str, body: UpgradeAppBody) -> Job:
@@ -1859,7 +1859,7 @@ class AsyncOperations(AsyncCore):
         return await self._call("createToken", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def create_workspace(self, body: CreateWorkspaceBody) -> Workspace:
-        """Create a workspace; the caller becomes its Admin (a token limited to workspaces: 403 workspace_limited_token) (POST /api/workspaces)."""
+        """Create a workspace; the caller becomes its Admin (a token limited to workspaces: 403 workspace_limited_token; a name another workspace of the tenant holds, ignoring case: 409 duplicate_workspace, field name) (POST /api/workspaces)."""
         return await self._call("createWorkspace", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def delete_credential(self, credential_id: str) -> str:
@@ -2247,7 +2247,7 @@ class AsyncOperations(AsyncCore):
         return await self._call("updatePaginatedReportDatasources", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def update_workspace(self, workspace_id: str, body: UpdateWorkspaceBody) -> Workspace:
-        """Rename a workspace, or bind it to a platform workspace of the tenant (admin scope; another tenant’s is 404) (PATCH /api/workspaces/{workspaceId})."""
+        """Rename a workspace (a name another workspace of the tenant holds, ignoring case: 409 duplicate_workspace, field name), or bind it to a platform workspace of the tenant (admin scope; another tenant’s is 404) (PATCH /api/workspaces/{workspaceId})."""
         return await self._call("updateWorkspace", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def upgrade_app(self, workspace_id: str, app_id: str, body: UpgradeAppBody) -> Job:

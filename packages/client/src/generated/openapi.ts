@@ -1188,7 +1188,7 @@ export interface paths {
         /** List the workspaces of the caller’s tenant that the caller may see (a role, or the admin scope), with its role on each */
         get: operations["listWorkspaces"];
         put?: never;
-        /** Create a workspace; the caller becomes its Admin (a token limited to workspaces: 403 workspace_limited_token) */
+        /** Create a workspace; the caller becomes its Admin (a token limited to workspaces: 403 workspace_limited_token; a name another workspace of the tenant holds, ignoring case: 409 duplicate_workspace, field name) */
         post: operations["createWorkspace"];
         delete?: never;
         options?: never;
@@ -1214,7 +1214,7 @@ export interface paths {
         delete: operations["deleteWorkspace"];
         options?: never;
         head?: never;
-        /** Rename a workspace, or bind it to a platform workspace of the tenant (admin scope; another tenant’s is 404) */
+        /** Rename a workspace (a name another workspace of the tenant holds, ignoring case: 409 duplicate_workspace, field name), or bind it to a platform workspace of the tenant (admin scope; another tenant’s is 404) */
         patch: operations["updateWorkspace"];
         trace?: never;
     };
@@ -12347,6 +12347,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Conflicts with existing state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -12700,6 +12709,15 @@ export interface operations {
             };
             /** @description Unknown id, or one of another tenant */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with existing state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
