@@ -716,7 +716,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The paginated reports of a workspace (the reporting service’s list, kept to reportType PaginatedReport) */
+        /** The paginated reports of a workspace (the reporting service’s list, kept to reportType PaginatedReport), and the reporting workspace they live in */
         get: operations["listPaginatedReports"];
         put?: never;
         /** Publish a new paginated report from an RDL definition (import with nameConflict Abort) */
@@ -7769,6 +7769,13 @@ export interface operations {
                     "application/json": {
                         /** @description always true: every success answers ok true */
                         ok: true;
+                        /** @description the reporting workspace the reports live in, and why */
+                        reportingWorkspace: {
+                            /** @description the platform workspace (reporting group) that holds the reports */
+                            id: string;
+                            /** @description binding: the workspace’s own platform workspace binding; tenant-default: the workspace is unbound and uses the tenant’s default platform workspace (the default tenant: SVC_DEFAULT_PLATFORM_WORKSPACE; another tenant: the first platform workspace the operator assigned to it) */
+                            source: "binding" | "tenant-default";
+                        };
                         reports: components["schemas"]["PaginatedReport"][];
                     };
                 };
