@@ -124,6 +124,20 @@ describe('the console lists in Chromium', { timeout: 300_000 }, () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     const listed = (await api('GET', '/api/workspaces', undefined, lee.auth)).json.workspaces as Array<{ name: string }>;
     assert.equal(listed.length, 4);
+
+    // A rename to another workspace's name: refused on the field too, the name unchanged.
+    await page.getByRole('button', { name: 'Actions for Gamma ops' }).click();
+    await page.getByRole('menuitem', { name: 'Rename' }).click();
+    const rename = page.getByRole('dialog');
+    await rename.getByLabel('Name').fill('delta ARCHIVE');
+    await rename.getByRole('button', { name: 'Rename' }).click();
+    const refused = rename.getByText(/A workspace named 'delta ARCHIVE' already exists/);
+    await refused.waitFor();
+    const renameErrorId = await refused.getAttribute('id');
+    assert.ok(renameErrorId && (await rename.getByLabel('Name').getAttribute('aria-describedby'))?.split(' ').includes(renameErrorId));
+    await rig.shot('lists-03b-duplicate-rename-refused');
+    await rename.getByRole('button', { name: 'Cancel' }).click();
+    assert.equal((await api('GET', `/api/workspaces/${ids['Gamma ops']}`, undefined, lee.auth)).json.workspace.name, 'Gamma ops');
   });
 
   test('an empty workspace offers its next actions to whoever may take them', async () => {
@@ -256,6 +270,7 @@ describe('the console lists in Chromium', { timeout: 300_000 }, () => {
     await page.getByText('Parameters marked * have no default value and must be set.').waitFor();
     await page.getByRole('button', { name: 'Export', exact: true }).click();
     await page.getByText('Minimum sales is required: the parameter has no default value').waitFor();
+    await rig.shot('lists-08a-export-required-parameter-refused');
     assert.equal(await min.getAttribute('aria-invalid'), 'true');
 
     await min.fill('100');
@@ -265,7 +280,7 @@ describe('the console lists in Chromium', { timeout: 300_000 }, () => {
     await page.getByText('The first page (5) comes after the last page (2)').waitFor();
     assert.equal(await page.getByRole('spinbutton', { name: 'From page' }).getAttribute('aria-invalid'), 'true');
     assert.equal(await page.getByText('Minimum sales is required').count(), 0, 'the given value took back its refusal');
-    await rig.shot('lists-08-export-parameters-refused');
+    await rig.shot('lists-08b-export-page-range-refused');
     assert.deepEqual(exports, [], 'nothing was sent while the form was refused');
 
     await page.getByRole('spinbutton', { name: 'From page' }).fill('1');

@@ -184,7 +184,12 @@ function Panel({ workspaceId, report, parameters }: { workspaceId: string; repor
               </Select>
             </Field>
           )}
-          <Field label="From page" validationState={problems.StartPage ? 'error' : 'none'} validationMessage={problems.StartPage}>
+          <Field
+            label="From page"
+            style={{ maxWidth: 200 }}
+            validationState={problems.StartPage ? 'error' : 'none'}
+            validationMessage={problems.StartPage}
+          >
             <Input
               aria-label="From page"
               type="number"
@@ -194,7 +199,12 @@ function Panel({ workspaceId, report, parameters }: { workspaceId: string; repor
               style={{ width: 90 }}
             />
           </Field>
-          <Field label="To page" validationState={problems.EndPage ? 'error' : 'none'} validationMessage={problems.EndPage}>
+          <Field
+            label="To page"
+            style={{ maxWidth: 200 }}
+            validationState={problems.EndPage ? 'error' : 'none'}
+            validationMessage={problems.EndPage}
+          >
             <Input
               aria-label="To page"
               type="number"
