@@ -43,8 +43,8 @@ type SortKey = 'name' | 'role' | 'created';
 type Direction = 'ascending' | 'descending';
 
 const SORTABLE: Array<{ key: SortKey; label: string; width?: number | string }> = [
-  { key: 'name', label: 'Name', width: '30%' },
-  { key: 'role', label: 'Your role', width: 140 },
+  { key: 'name', label: 'Name', width: '25%' },
+  { key: 'role', label: 'Your role', width: 130 },
   { key: 'created', label: 'Created', width: 170 },
 ];
 // The strongest role first when sorted ascending: what a user looks for is where they can do the most.
@@ -138,7 +138,7 @@ export function WorkspacesPage() {
                           {c.label}
                         </TableHeaderCell>
                       ))}
-                      <TableHeaderCell style={{ minWidth: 120 }}>Description</TableHeaderCell>
+                      <TableHeaderCell>Description</TableHeaderCell>
                       {SORTABLE.slice(1).map((c) => (
                         <TableHeaderCell
                           key={c.key}
@@ -149,7 +149,7 @@ export function WorkspacesPage() {
                           {c.label}
                         </TableHeaderCell>
                       ))}
-                      <TableHeaderCell style={{ width: 200 }}>Platform workspace</TableHeaderCell>
+                      <TableHeaderCell style={{ width: 190 }}>Platform workspace</TableHeaderCell>
                       <TableHeaderCell style={{ width: 60 }}>
                         <span className="sr-only">Actions</span>
                       </TableHeaderCell>
