@@ -6,6 +6,7 @@
 //   SVC_SPECS_DIR  the descriptions, default ../shared/specs beside the repository
 //   GATE_APPS      a comma-separated subset of the catalog (for a quick look; CI runs all)
 //   GATE_PROFILES  platform (a cloud with the data platform), native (without it), or both (the default)
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -54,20 +55,22 @@ async function runProfile(profile: string): Promise<{ code: number; figures?: Re
   try {
     await waitHealthy(base, service, 120_000);
     const api = apiClient(base, token);
+    // Workspace names are unique per tenant; on a shared PostgreSQL store the default tenant keeps earlier runs' ones.
+    const run = randomBytes(3).toString('hex');
     console.log(`\nspec gate (${profile}): service up at ${secs()}; installing ${apps.length} apps, then each again`);
     const outcomes: string[] = [];
     let incomplete = 0;
     const installed: Array<{ appId: string; workspaceId: string }> = [];
     for (const round of ['first', 'again'] as const) {
       for (const app of apps) {
-        const r = await installApp(api, app.id, `gate-${app.id}-${round}`);
+        const r = await installApp(api, app.id, `gate-${app.id}-${round}-${run}`);
         if (r.status !== 'done' || r.outcome !== 'all-created') incomplete++;
         if (round === 'again') installed.push({ appId: app.id, workspaceId: r.workspaceId });
         outcomes.push(`${app.id} (${round}): ${r.status}${r.outcome ? ` ${r.outcome}` : ''} on ${r.backends.join(', ')}`);
       }
     }
     console.log(outcomes.map((o) => `  ${o}`).join('\n'));
-    const reportsWs = (await api('POST', '/api/workspaces', { name: 'gate-reports' })).body.workspace.id as string;
+    const reportsWs = (await api('POST', '/api/workspaces', { name: `gate-reports-${run}` })).body.workspace.id as string;
     console.log(`  reports: ${await reportOperations(api, reportsWs)}`);
     if (native) console.log(`  lifecycle: ${await lifecycleOperations(api, installed)}`);
     else console.log(`  identity: ${await identityOperations(api, sandbox.ids.platformWorkspaceId)}`);

@@ -120,7 +120,7 @@ async function runAll(concurrency: number, cloud: Cloud): Promise<RunResult[]> {
     }
     const results: RunResult[] = [];
     for (const app of apps) {
-      const ws = (await api('POST', '/api/workspaces', { name: `bench-${app.id}` })).workspace.id;
+      const ws = (await api('POST', '/api/workspaces', { name: `bench-${app.id}-${randomBytes(3).toString('hex')}` })).workspace.id;
       const mark = (await sandbox.admin.requests()).at(-1)?.seq ?? 0;
       const cpuBefore = cpuMsOf(child.pid!);
       const started = Date.now();

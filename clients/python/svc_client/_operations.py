@@ -937,6 +937,17 @@ ListItemTypesResultItem = TypedDict("ListItemTypesResultItem", {
     "provisioning": "Literal[\"live\", \"stored\"]",
 })
 
+ListPaginatedReportsResultReportingWorkspace = TypedDict("ListPaginatedReportsResultReportingWorkspace", {
+    "id": "str",
+    "source": "Literal[\"binding\", \"tenant-default\"]",
+})
+ListPaginatedReportsResultReportingWorkspace.__doc__ = "the reporting workspace the reports live in, and why"
+
+ListPaginatedReportsResult = TypedDict("ListPaginatedReportsResult", {
+    "reportingWorkspace": "ListPaginatedReportsResultReportingWorkspace",
+    "reports": "List[PaginatedReport]",
+})
+
 ListWorkspaceRoleAssignmentsResultItemPrincipal = TypedDict("ListWorkspaceRoleAssignmentsResultItemPrincipal", {
     "displayName": NotRequired["str"],
     "id": "str",
@@ -1235,7 +1246,7 @@ OPERATIONS: Dict[str, Operation] = {
     "listItems": Operation("listItems", "GET", "/api/workspaces/{workspaceId}/items", "list_items", "iter_items", "json", True, "items", True),
     "listItemTypes": Operation("listItemTypes", "GET", "/api/item-types", "list_item_types", None, "json", True, "itemTypes", False),
     "listPaginatedReportDatasources": Operation("listPaginatedReportDatasources", "GET", "/api/items/paginated-report/{reportId}/datasources", "list_paginated_report_datasources", None, "json", True, "datasources", False),
-    "listPaginatedReports": Operation("listPaginatedReports", "GET", "/api/items/paginated-report", "list_paginated_reports", None, "json", True, "reports", False),
+    "listPaginatedReports": Operation("listPaginatedReports", "GET", "/api/items/paginated-report", "list_paginated_reports", None, "json", True, None, False),
     "listRoleAssignments": Operation("listRoleAssignments", "GET", "/api/workspaces/{workspaceId}/role-assignments", "list_role_assignments", "iter_role_assignments", "json", True, "roleAssignments", True),
     "listRotations": Operation("listRotations", "GET", "/api/admin/identity/rotations", "list_rotations", None, "json", True, "rotations", False),
     "listTenantApplications": Operation("listTenantApplications", "GET", "/api/operator/tenants/{tenantId}/applications", "list_tenant_applications", None, "json", True, "applications", False),
@@ -1369,7 +1380,7 @@ class Operations(SyncCore):
         return self._call("createToken", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     def create_workspace(self, body: CreateWorkspaceBody) -> Workspace:
-        """Create a workspace; the caller becomes its Admin (a token limited to workspaces: 403 workspace_limited_token) (POST /api/workspaces)."""
+        """Create a workspace; the caller becomes its Admin (a token limited to workspaces: 403 workspace_limited_token; a name another workspace of the tenant holds, ignoring case: 409 duplicate_workspace, field name) (POST /api/workspaces)."""
         return self._call("createWorkspace", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     def delete_credential(self, credential_id: str) -> str:
@@ -1568,8 +1579,8 @@ class Operations(SyncCore):
         """The report’s data sources as the reporting service binds them (GET /api/items/paginated-report/{reportId}/datasources)."""
         return self._call("listPaginatedReportDatasources", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def list_paginated_reports(self, *, workspace_id: Optional[str] = None) -> List[PaginatedReport]:
-        """The paginated reports of a workspace (the reporting service’s list, kept to reportType PaginatedReport) (GET /api/items/paginated-report)."""
+    def list_paginated_reports(self, *, workspace_id: Optional[str] = None) -> ListPaginatedReportsResult:
+        """The paginated reports of a workspace (the reporting service’s list, kept to reportType PaginatedReport), and the reporting workspace they live in (GET /api/items/paginated-report)."""
         return self._call("listPaginatedReports", {}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
     def list_role_assignments(self, workspace_id: str, *, cursor: Optional[str] = None, limit: Optional[int] = None) -> Page[RoleAssignment]:
@@ -1757,7 +1768,7 @@ class Operations(SyncCore):
         return self._call("updatePaginatedReportDatasources", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
 
     def update_workspace(self, workspace_id: str, body: UpdateWorkspaceBody) -> Workspace:
-        """Rename a workspace, or bind it to a platform workspace of the tenant (admin scope; another tenant’s is 404) (PATCH /api/workspaces/{workspaceId})."""
+        """Rename a workspace (a name another workspace of the tenant holds, ignoring case: 409 duplicate_workspace, field name), or bind it to a platform workspace of the tenant (admin scope; another tenant’s is 404) (PATCH /api/workspaces/{workspaceId})."""
         return self._call("updateWorkspace", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     def upgrade_app(self, workspace_id: str, app_id: str, body: UpgradeAppBody) -> Job:
@@ -1859,7 +1870,7 @@ class AsyncOperations(AsyncCore):
         return await self._call("createToken", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def create_workspace(self, body: CreateWorkspaceBody) -> Workspace:
-        """Create a workspace; the caller becomes its Admin (a token limited to workspaces: 403 workspace_limited_token) (POST /api/workspaces)."""
+        """Create a workspace; the caller becomes its Admin (a token limited to workspaces: 403 workspace_limited_token; a name another workspace of the tenant holds, ignoring case: 409 duplicate_workspace, field name) (POST /api/workspaces)."""
         return await self._call("createWorkspace", {}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def delete_credential(self, credential_id: str) -> str:
@@ -2058,8 +2069,8 @@ class AsyncOperations(AsyncCore):
         """The report’s data sources as the reporting service binds them (GET /api/items/paginated-report/{reportId}/datasources)."""
         return await self._call("listPaginatedReportDatasources", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    async def list_paginated_reports(self, *, workspace_id: Optional[str] = None) -> List[PaginatedReport]:
-        """The paginated reports of a workspace (the reporting service’s list, kept to reportType PaginatedReport) (GET /api/items/paginated-report)."""
+    async def list_paginated_reports(self, *, workspace_id: Optional[str] = None) -> ListPaginatedReportsResult:
+        """The paginated reports of a workspace (the reporting service’s list, kept to reportType PaginatedReport), and the reporting workspace they live in (GET /api/items/paginated-report)."""
         return await self._call("listPaginatedReports", {}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def list_role_assignments(self, workspace_id: str, *, cursor: Optional[str] = None, limit: Optional[int] = None) -> Page[RoleAssignment]:
@@ -2247,7 +2258,7 @@ class AsyncOperations(AsyncCore):
         return await self._call("updatePaginatedReportDatasources", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def update_workspace(self, workspace_id: str, body: UpdateWorkspaceBody) -> Workspace:
-        """Rename a workspace, or bind it to a platform workspace of the tenant (admin scope; another tenant’s is 404) (PATCH /api/workspaces/{workspaceId})."""
+        """Rename a workspace (a name another workspace of the tenant holds, ignoring case: 409 duplicate_workspace, field name), or bind it to a platform workspace of the tenant (admin scope; another tenant’s is 404) (PATCH /api/workspaces/{workspaceId})."""
         return await self._call("updateWorkspace", {"workspaceId": workspace_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def upgrade_app(self, workspace_id: str, app_id: str, body: UpgradeAppBody) -> Job:

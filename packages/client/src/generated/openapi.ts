@@ -716,7 +716,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The paginated reports of a workspace (the reporting service’s list, kept to reportType PaginatedReport) */
+        /** The paginated reports of a workspace (the reporting service’s list, kept to reportType PaginatedReport), and the reporting workspace they live in */
         get: operations["listPaginatedReports"];
         put?: never;
         /** Publish a new paginated report from an RDL definition (import with nameConflict Abort) */
@@ -1188,7 +1188,7 @@ export interface paths {
         /** List the workspaces of the caller’s tenant that the caller may see (a role, or the admin scope), with its role on each */
         get: operations["listWorkspaces"];
         put?: never;
-        /** Create a workspace; the caller becomes its Admin (a token limited to workspaces: 403 workspace_limited_token) */
+        /** Create a workspace; the caller becomes its Admin (a token limited to workspaces: 403 workspace_limited_token; a name another workspace of the tenant holds, ignoring case: 409 duplicate_workspace, field name) */
         post: operations["createWorkspace"];
         delete?: never;
         options?: never;
@@ -1214,7 +1214,7 @@ export interface paths {
         delete: operations["deleteWorkspace"];
         options?: never;
         head?: never;
-        /** Rename a workspace, or bind it to a platform workspace of the tenant (admin scope; another tenant’s is 404) */
+        /** Rename a workspace (a name another workspace of the tenant holds, ignoring case: 409 duplicate_workspace, field name), or bind it to a platform workspace of the tenant (admin scope; another tenant’s is 404) */
         patch: operations["updateWorkspace"];
         trace?: never;
     };
@@ -7778,6 +7778,13 @@ export interface operations {
                     "application/json": {
                         /** @description always true: every success answers ok true */
                         ok: true;
+                        /** @description the reporting workspace the reports live in, and why */
+                        reportingWorkspace: {
+                            /** @description the platform workspace (reporting group) that holds the reports */
+                            id: string;
+                            /** @description binding: the workspace’s own platform workspace binding; tenant-default: the workspace is unbound and uses the tenant’s default platform workspace (the default tenant: SVC_DEFAULT_PLATFORM_WORKSPACE; another tenant: the first platform workspace the operator assigned to it) */
+                            source: "binding" | "tenant-default";
+                        };
                         reports: components["schemas"]["PaginatedReport"][];
                     };
                 };
@@ -12356,6 +12363,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Conflicts with existing state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description The body is too large */
             413: {
                 headers: {
@@ -12709,6 +12725,15 @@ export interface operations {
             };
             /** @description Unknown id, or one of another tenant */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflicts with existing state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -35,12 +35,21 @@ const base = '/api/items/paginated-report';
 const q = (workspaceId: string) => `?workspaceId=${encodeURIComponent(workspaceId)}`;
 const at = (workspaceId: string, reportId: string, rest = '') => `${base}/${encodeURIComponent(reportId)}${rest}${q(workspaceId)}`;
 
-export const useReports = (workspaceId: string | undefined) =>
-  useQuery({
-    queryKey: ['reports', workspaceId],
-    enabled: !!workspaceId,
-    queryFn: async () => (await api<{ reports: PaginatedReport[] }>('GET', `${base}${q(workspaceId!)}`)).reports,
-  });
+/** Where a workspace's reports live: its bound platform workspace, or (unbound) the tenant's default one. */
+export type ReportingWorkspace = { id: string; source: 'binding' | 'tenant-default' };
+
+// One request answers both hooks below (the same query, each selecting its part).
+const reportList = (workspaceId: string | undefined) => ({
+  queryKey: ['reports', workspaceId],
+  enabled: !!workspaceId,
+  queryFn: () => api<{ reports: PaginatedReport[]; reportingWorkspace: ReportingWorkspace }>('GET', `${base}${q(workspaceId!)}`),
+});
+
+export const useReports = (workspaceId: string | undefined) => useQuery({ ...reportList(workspaceId), select: (r) => r.reports });
+
+/** The reporting workspace of a workspace's reports, and why it is that one. */
+export const useReportingWorkspace = (workspaceId: string | undefined) =>
+  useQuery({ ...reportList(workspaceId), select: (r) => r.reportingWorkspace });
 
 export const useReport = (workspaceId: string, reportId: string) =>
   useQuery({

@@ -23,8 +23,10 @@ import {
   Box20Regular,
   Search20Regular,
 } from '@fluentui/react-icons';
+import { tokens } from '@fluentui/react-components';
 import { useItemTypes } from '../api/items';
 import type { ItemType } from '../api/types';
+import { ITEM_TYPE_COLORS } from './item-type-colors';
 
 /** Every icon an item type may name (GET /api/item-types `icon`); one the service adds does not compile until it is here. */
 const ICONS: Record<ItemType['icon'], FluentIcon> = {
@@ -51,9 +53,16 @@ const ICONS: Record<ItemType['icon'], FluentIcon> = {
   Bot: Bot20Regular,
 };
 
-/** The icon the service names for an item type (a plain document until the types are read, or for a type it does not list). */
+/** A colour for every icon: one the service adds does not compile until item-type-colors.ts gives it one. */
+const COLORS: Record<ItemType['icon'], string> = ITEM_TYPE_COLORS;
+
+/**
+ * The icon the service names for an item type, in the type's own palette colour (a plain document in the neutral
+ * colour until the types are read, or for a type it does not list).
+ */
 export function ItemTypeIcon({ itemType, title }: { itemType: string; title?: string }) {
   const icon = useItemTypes().data?.find((t) => t.id === itemType)?.icon;
   const Icon = icon ? ICONS[icon] : Document20Regular;
-  return <Icon aria-label={title} aria-hidden={title ? undefined : true} style={{ flexShrink: 0 }} data-icon={icon ?? 'Document'} />;
+  const color = icon ? tokens[COLORS[icon] as keyof typeof tokens] : tokens.colorNeutralForeground2;
+  return <Icon aria-label={title} aria-hidden={title ? undefined : true} style={{ flexShrink: 0, color }} data-icon={icon ?? 'Document'} />;
 }

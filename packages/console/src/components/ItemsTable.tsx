@@ -18,23 +18,37 @@ const COLUMNS: Array<{ key: Column; label: string; width?: number | string }> = 
   { key: 'updatedAt', label: 'Updated', width: 150 },
 ];
 
-const cellValue = (item: Item, col: Column, typeName: (id: string) => string): string => {
+const cellValue = (item: Item, col: Column, typeName: (id: string) => string, appName: (id: string) => string): string => {
   if (col === 'itemType') return typeName(item.itemType);
   if (col === 'provisioning') return item.provisioning?.status ?? '';
   if (col === 'liveState') return LIVE_STATES[item.liveState]?.label ?? item.liveState;
-  if (col === 'source') return item.appId ?? 'created here';
+  if (col === 'source') return item.appId ? appName(item.appId) : 'created here';
   if (col === 'backend') return item.backend ? (BACKEND_NAMES[item.backend]?.label ?? item.backend) : '';
   return item[col];
 };
 
-/** A workspace's items, sortable by any column (click or Enter on the header). */
-export function ItemsTable({ items, types, workspaceId }: { items: Item[]; types: ItemType[]; workspaceId: string }) {
+/**
+ * A workspace's items, sortable by any column (click or Enter on the header); `appName` gives the display name of the
+ * app an item came from (its id until the names are read).
+ */
+export function ItemsTable({
+  items,
+  types,
+  workspaceId,
+  appName = (id) => id,
+}: {
+  items: Item[];
+  types: ItemType[];
+  workspaceId: string;
+  appName?: (appId: string) => string;
+}) {
   const [sort, setSort] = useState<{ col: Column; dir: 'ascending' | 'descending' }>({ col: 'displayName', dir: 'ascending' });
   const typeName = useCallback((id: string) => types.find((t) => t.id === id)?.displayName ?? id, [types]);
   const sorted = useMemo(() => {
-    const out = [...items].sort((a, b) => cellValue(a, sort.col, typeName).localeCompare(cellValue(b, sort.col, typeName)));
+    const value = (i: Item) => cellValue(i, sort.col, typeName, appName);
+    const out = [...items].sort((a, b) => value(a).localeCompare(value(b)));
     return sort.dir === 'ascending' ? out : out.reverse();
-  }, [items, sort, typeName]);
+  }, [items, sort, typeName, appName]);
   const toggle = (col: Column) => setSort((s) => ({ col, dir: s.col === col && s.dir === 'ascending' ? 'descending' : 'ascending' }));
   return (
     <Table sortable aria-label="Items" size="small" style={{ tableLayout: 'fixed' }}>
@@ -76,10 +90,20 @@ export function ItemsTable({ items, types, workspaceId }: { items: Item[]; types
             <TableCell>
               <ProvisioningCell state={item.provisioning} />
             </TableCell>
-            <TableCell>
-              <Text size={200} truncate wrap={false}>
-                {item.appId ?? 'created here'}
-              </Text>
+            <TableCell data-testid="item-source">
+              {item.appId ? (
+                <Link
+                  to={`/apps/${item.appId}`}
+                  title={item.appId}
+                  style={{ display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+                >
+                  {appName(item.appId)}
+                </Link>
+              ) : (
+                <Text size={200} truncate wrap={false}>
+                  created here
+                </Text>
+              )}
             </TableCell>
             <TableCell>{new Date(item.updatedAt).toLocaleString()}</TableCell>
           </TableRow>

@@ -9,6 +9,7 @@ import { RequestState } from '../components/RequestState';
 import { ReportTree } from '../components/reports/ReportTree';
 import { ReportDetails } from '../components/reports/ReportDetails';
 import { NewReportButton } from '../components/reports/NewReportDialog';
+import { ReportingWorkspaceNote } from '../components/reports/ReportingWorkspaceNote';
 
 const useStyles = makeStyles({
   bar: { display: 'flex', alignItems: 'end', gap: '12px', marginBottom: '16px', flexWrap: 'wrap' },
@@ -60,6 +61,7 @@ export default function ReportsPage() {
       {workspaces.data?.length === 0 && (
         <Text className={s.empty}>There are no workspaces yet. Create one on the Workspaces page first.</Text>
       )}
+      {workspaceId && <ReportingWorkspaceNote workspaceId={workspaceId} />}
       {workspaceId && (
         <div className={s.body}>
           <Card className={s.side} aria-label="Reports of the workspace">

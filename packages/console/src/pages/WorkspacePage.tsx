@@ -1,18 +1,5 @@
 import { useEffect, useState } from 'react';
-import {
-  Button,
-  Field,
-  Input,
-  Menu,
-  MenuList,
-  MenuPopover,
-  MenuTrigger,
-  MessageBar,
-  MessageBarBody,
-  Select,
-  Text,
-  Toolbar,
-} from '@fluentui/react-components';
+import { Button, Menu, MenuList, MenuPopover, MenuTrigger, MessageBar, MessageBarBody, Text } from '@fluentui/react-components';
 import {
   Add20Regular,
   Apps20Regular,
@@ -22,13 +9,11 @@ import {
   MoreHorizontal20Regular,
   PeopleTeam20Regular,
   Rename20Regular,
-  Search20Regular,
 } from '@fluentui/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import { useCan } from '../api/access';
 import { useInstalledApps } from '../api/installed-apps';
-import { useItems, useItemTypes } from '../api/items';
 import { useJobs } from '../api/jobs';
 import { useWhoAmI } from '../api/session';
 import { useWorkspace } from '../api/workspaces';
@@ -40,7 +25,7 @@ import { DeleteWorkspaceDialog } from '../components/DeleteWorkspaceDialog';
 import { DriftPanel } from '../components/DriftPanel';
 import { GuardedButton, GuardedMenuItem } from '../components/GuardedButton';
 import { InstalledApps } from '../components/InstalledApps';
-import { ItemsTable } from '../components/ItemsTable';
+import { WorkspaceItems } from '../components/WorkspaceItems';
 import { PageHeader } from '../components/PageHeader';
 import { RenameWorkspaceDialog } from '../components/RenameWorkspaceDialog';
 import { RequestState } from '../components/RequestState';
@@ -49,27 +34,13 @@ import { RequestState } from '../components/RequestState';
 export default function WorkspacePage() {
   const { workspaceId = '' } = useParams();
   const ws = useWorkspace(workspaceId);
-  const items = useItems(workspaceId);
   const apps = useInstalledApps(workspaceId);
-  const types = useItemTypes();
   const jobs = useJobs(workspaceId, true);
   const qc = useQueryClient();
   const navigate = useNavigate();
   const isAdmin = useWhoAmI().data?.scopes.includes('admin') ?? false;
-  const [params, setParams] = useSearchParams();
   const [dialog, setDialog] = useState<'item' | 'rename' | 'delete' | 'bind' | 'access'>();
   const allow = useCan(ws.data);
-  const text = params.get('q') ?? '';
-  const type = params.get('type') ?? '';
-  const setFilter = (k: string, v: string) =>
-    setParams(
-      (p) => {
-        if (v) p.set(k, v);
-        else p.delete(k);
-        return p;
-      },
-      { replace: true },
-    );
 
   const running = jobs.data?.filter((j) => j.status === 'running') ?? [];
   // biome-ignore lint/correctness/useExhaustiveDependencies: jobs.dataUpdatedAt is the trigger: each jobs poll refreshes the items
@@ -154,52 +125,11 @@ export default function WorkspacePage() {
               </RequestState>
             </section>
             <DriftPanel workspace={w} />
-            <Text weight="semibold" as="h2" block style={{ margin: '0 0 4px' }}>
-              Items
-            </Text>
-            <Toolbar aria-label="Filter items" style={{ gap: 12, padding: '4px 0 12px', alignItems: 'end' }}>
-              <Field label="Filter by name">
-                <Input
-                  contentBefore={<Search20Regular />}
-                  value={text}
-                  onChange={(_, d) => setFilter('q', d.value)}
-                  placeholder="Name contains…"
-                />
-              </Field>
-              <Field label="Type">
-                <Select value={type} onChange={(_, d) => setFilter('type', d.value)}>
-                  <option value="">All types</option>
-                  {types.data?.map((t) => (
-                    <option key={t.id} value={t.id}>
-                      {t.displayName}
-                    </option>
-                  ))}
-                </Select>
-              </Field>
-            </Toolbar>
-            <RequestState query={items} label="items">
-              {(list) => {
-                const shown = list.filter(
-                  (i) => (!type || i.itemType === type) && i.displayName.toLowerCase().includes(text.toLowerCase()),
-                );
-                if (!list.length)
-                  return (
-                    <Text>
-                      {allow('item.create').ok
-                        ? 'This workspace has no items. Create one, or install an app from the catalog.'
-                        : 'This workspace has no items.'}
-                    </Text>
-                  );
-                return (
-                  <>
-                    <Text size={200} block style={{ marginBottom: 4 }} aria-live="polite">
-                      {shown.length} of {list.length} items
-                    </Text>
-                    <ItemsTable items={shown} types={types.data ?? []} workspaceId={workspaceId} />
-                  </>
-                );
-              }}
-            </RequestState>
+            <WorkspaceItems
+              workspace={w}
+              onCreateItem={() => setDialog('item')}
+              onInstallApp={() => navigate(`/apps?workspaceId=${workspaceId}`)}
+            />
             <CreateItemDialog workspaceId={workspaceId} open={dialog === 'item'} onClose={() => setDialog(undefined)} />
             {dialog === 'access' && <ManageAccessPanel workspace={w} onClose={() => setDialog(undefined)} />}
             {dialog === 'rename' && <RenameWorkspaceDialog workspace={w} onClose={() => setDialog(undefined)} />}

@@ -1,6 +1,8 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import {
   Button,
+  Field,
+  Input,
   Menu,
   MenuList,
   MenuPopover,
@@ -13,8 +15,16 @@ import {
   TableRow,
   Text,
 } from '@fluentui/react-components';
-import { Add20Regular, Delete20Regular, Link20Regular, MoreHorizontal20Regular, Rename20Regular } from '@fluentui/react-icons';
-import { Link } from 'react-router-dom';
+import {
+  Add20Regular,
+  Delete20Regular,
+  Dismiss20Regular,
+  Link20Regular,
+  MoreHorizontal20Regular,
+  Rename20Regular,
+  Search20Regular,
+} from '@fluentui/react-icons';
+import { Link, useSearchParams } from 'react-router-dom';
 import { can, type Permission } from '../api/access';
 import { useWhoAmI } from '../api/session';
 import type { Workspace } from '../api/types';
@@ -26,8 +36,23 @@ import { PageHeader } from '../components/PageHeader';
 import { RequestState } from '../components/RequestState';
 
 type Action = { kind: 'rename' | 'delete' | 'bind'; ws: Workspace };
+type SortKey = 'name' | 'role' | 'created';
+type Direction = 'ascending' | 'descending';
 
-/** The tenant's workspaces: open, create, rename, bind (admins), delete. */
+const SORTABLE: Array<{ key: SortKey; label: string; width?: number | string }> = [
+  { key: 'name', label: 'Name', width: '25%' },
+  { key: 'role', label: 'Your role', width: 130 },
+  { key: 'created', label: 'Created', width: 170 },
+];
+// The strongest role first when sorted ascending: what a user looks for is where they can do the most.
+const ROLE_RANK: Record<string, number> = { Admin: 0, Member: 1, Contributor: 2, Viewer: 3 };
+const compare: Record<SortKey, (a: Workspace, b: Workspace) => number> = {
+  name: (a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true }),
+  role: (a, b) => (ROLE_RANK[a.role] ?? 9) - (ROLE_RANK[b.role] ?? 9) || compare.name(a, b),
+  created: (a, b) => a.createdAt.localeCompare(b.createdAt) || compare.name(a, b),
+};
+
+/** The tenant's workspaces, searchable by name and sortable (name, role, created; kept in the URL): open, create, rename, bind (admins), delete. */
 export function WorkspacesPage() {
   const workspaces = useWorkspaces();
   const me = useWhoAmI().data;
@@ -40,6 +65,25 @@ export function WorkspacesPage() {
       : { ok: false, reason: "Your sign-in lacks the 'write' scope needed to create workspaces" };
   const [creating, setCreating] = useState(false);
   const [action, setAction] = useState<Action>();
+  const [params, setParams] = useSearchParams();
+  const search = params.get('q') ?? '';
+  const sortKey: SortKey = (['name', 'role', 'created'] as const).find((k) => k === params.get('sort')) ?? 'name';
+  const direction: Direction = params.get('dir') === 'descending' ? 'descending' : 'ascending';
+  const update = (changes: Record<string, string>) =>
+    setParams(
+      (p) => {
+        for (const [k, v] of Object.entries(changes)) v ? p.set(k, v) : p.delete(k);
+        return p;
+      },
+      { replace: true },
+    );
+  const sortBy = (key: SortKey) => update({ sort: key, dir: key === sortKey && direction === 'ascending' ? 'descending' : 'ascending' });
+  const all = workspaces.data;
+  const shown = useMemo(() => {
+    const needle = search.trim().toLowerCase();
+    const out = (all ?? []).filter((w) => w.name.toLowerCase().includes(needle)).sort(compare[sortKey]);
+    return direction === 'ascending' ? out : out.reverse();
+  }, [all, search, sortKey, direction]);
   return (
     <>
       <PageHeader
@@ -55,76 +99,120 @@ export function WorkspacesPage() {
           list.length === 0 ? (
             <Text>No workspaces yet. Create one to start.</Text>
           ) : (
-            <Table aria-label="Workspaces" size="small">
-              <TableHeader>
-                <TableRow>
-                  <TableHeaderCell style={{ width: '30%' }}>Name</TableHeaderCell>
-                  <TableHeaderCell>Description</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 130 }}>Your role</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 220 }}>Platform workspace</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 170 }}>Updated</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 60 }}>
-                    <span className="sr-only">Actions</span>
-                  </TableHeaderCell>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {list.map((ws) => (
-                  <TableRow key={ws.id}>
-                    <TableCell>
-                      <Link to={`/workspaces/${ws.id}`}>{ws.name}</Link>
-                    </TableCell>
-                    <TableCell>
-                      <Text truncate wrap={false}>
-                        {ws.description}
-                      </Text>
-                    </TableCell>
-                    <TableCell data-testid="workspace-role">
-                      <RoleBadge role={ws.role} />
-                      {ws.roleSource && ws.roleSource !== 'user' && (
-                        <Text size={200}> {ws.roleSource === 'group' ? 'via group' : 'tenant admin'}</Text>
-                      )}
-                    </TableCell>
-                    <TableCell>{ws.platformWorkspaceId ?? <Text italic>tenant shared</Text>}</TableCell>
-                    <TableCell>{new Date(ws.updatedAt).toLocaleString()}</TableCell>
-                    <TableCell>
-                      <Menu>
-                        <MenuTrigger disableButtonEnhancement>
-                          <Button appearance="subtle" icon={<MoreHorizontal20Regular />} aria-label={`Actions for ${ws.name}`} />
-                        </MenuTrigger>
-                        <MenuPopover>
-                          <MenuList>
-                            <GuardedMenuItem
-                              icon={<Rename20Regular />}
-                              onClick={() => setAction({ kind: 'rename', ws })}
-                              permission={can(ws.role, scopes, 'workspace.rename')}
-                            >
-                              Rename
-                            </GuardedMenuItem>
-                            {isAdmin && (
-                              <GuardedMenuItem
-                                icon={<Link20Regular />}
-                                onClick={() => setAction({ kind: 'bind', ws })}
-                                permission={can(ws.role, scopes, 'workspace.bind')}
-                              >
-                                Platform binding
-                              </GuardedMenuItem>
-                            )}
-                            <GuardedMenuItem
-                              icon={<Delete20Regular />}
-                              onClick={() => setAction({ kind: 'delete', ws })}
-                              permission={can(ws.role, scopes, 'workspace.delete')}
-                            >
-                              Delete
-                            </GuardedMenuItem>
-                          </MenuList>
-                        </MenuPopover>
-                      </Menu>
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+            <>
+              <div style={{ display: 'flex', gap: 12, alignItems: 'end', flexWrap: 'wrap', marginBottom: 8 }}>
+                <Field label="Search workspaces">
+                  <Input
+                    type="search"
+                    contentBefore={<Search20Regular />}
+                    value={search}
+                    onChange={(_, d) => update({ q: d.value })}
+                    placeholder="Name contains…"
+                  />
+                </Field>
+                <Text size={200} aria-live="polite" style={{ paddingBottom: 6 }}>
+                  {shown.length} of {list.length} workspaces
+                </Text>
+              </div>
+              {shown.length === 0 ? (
+                <div style={{ display: 'grid', justifyItems: 'start', gap: 8, padding: 24 }} data-testid="workspaces-no-match">
+                  <Text weight="semibold">No workspaces match “{search}”</Text>
+                  <Button icon={<Dismiss20Regular />} onClick={() => update({ q: '' })}>
+                    Clear search
+                  </Button>
+                </div>
+              ) : (
+                <Table aria-label="Workspaces" size="small" sortable>
+                  <TableHeader>
+                    <TableRow>
+                      {SORTABLE.slice(0, 1).map((c) => (
+                        <TableHeaderCell
+                          key={c.key}
+                          style={{ width: c.width }}
+                          sortDirection={sortKey === c.key ? direction : undefined}
+                          onClick={() => sortBy(c.key)}
+                        >
+                          {c.label}
+                        </TableHeaderCell>
+                      ))}
+                      <TableHeaderCell>Description</TableHeaderCell>
+                      {SORTABLE.slice(1).map((c) => (
+                        <TableHeaderCell
+                          key={c.key}
+                          style={{ width: c.width }}
+                          sortDirection={sortKey === c.key ? direction : undefined}
+                          onClick={() => sortBy(c.key)}
+                        >
+                          {c.label}
+                        </TableHeaderCell>
+                      ))}
+                      <TableHeaderCell style={{ width: 190 }}>Platform workspace</TableHeaderCell>
+                      <TableHeaderCell style={{ width: 60 }}>
+                        <span className="sr-only">Actions</span>
+                      </TableHeaderCell>
+                    </TableRow>
+                  </TableHeader>
+                  <TableBody>
+                    {shown.map((ws) => (
+                      <TableRow key={ws.id}>
+                        <TableCell>
+                          <Link to={`/workspaces/${ws.id}`}>{ws.name}</Link>
+                        </TableCell>
+                        <TableCell>
+                          <Text truncate wrap={false}>
+                            {ws.description}
+                          </Text>
+                        </TableCell>
+                        <TableCell data-testid="workspace-role">
+                          <RoleBadge role={ws.role} />
+                          {ws.roleSource && ws.roleSource !== 'user' && (
+                            <Text size={200}> {ws.roleSource === 'group' ? 'via group' : 'tenant admin'}</Text>
+                          )}
+                        </TableCell>
+                        <TableCell title={`Updated ${new Date(ws.updatedAt).toLocaleString()}`}>
+                          {new Date(ws.createdAt).toLocaleString()}
+                        </TableCell>
+                        <TableCell>{ws.platformWorkspaceId ?? <Text italic>tenant shared</Text>}</TableCell>
+                        <TableCell>
+                          <Menu>
+                            <MenuTrigger disableButtonEnhancement>
+                              <Button appearance="subtle" icon={<MoreHorizontal20Regular />} aria-label={`Actions for ${ws.name}`} />
+                            </MenuTrigger>
+                            <MenuPopover>
+                              <MenuList>
+                                <GuardedMenuItem
+                                  icon={<Rename20Regular />}
+                                  onClick={() => setAction({ kind: 'rename', ws })}
+                                  permission={can(ws.role, scopes, 'workspace.rename')}
+                                >
+                                  Rename
+                                </GuardedMenuItem>
+                                {isAdmin && (
+                                  <GuardedMenuItem
+                                    icon={<Link20Regular />}
+                                    onClick={() => setAction({ kind: 'bind', ws })}
+                                    permission={can(ws.role, scopes, 'workspace.bind')}
+                                  >
+                                    Platform binding
+                                  </GuardedMenuItem>
+                                )}
+                                <GuardedMenuItem
+                                  icon={<Delete20Regular />}
+                                  onClick={() => setAction({ kind: 'delete', ws })}
+                                  permission={can(ws.role, scopes, 'workspace.delete')}
+                                >
+                                  Delete
+                                </GuardedMenuItem>
+                              </MenuList>
+                            </MenuPopover>
+                          </Menu>
+                        </TableCell>
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              )}
+            </>
           )
         }
       </RequestState>

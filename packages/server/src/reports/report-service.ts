@@ -11,6 +11,12 @@ import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { checkRdl, faultText, type RdlParameter } from './rdl/check.js';
 import { RdlSchema } from './rdl-schema.js';
 
+/** Where a workspace's paginated reports live: its bound platform workspace, or (unbound) the tenant's default one. */
+export interface ReportingWorkspace {
+  id: string;
+  source: 'binding' | 'tenant-default';
+}
+
 /** A paginated report as the API shows it (SPEC.md "Paginated report"). */
 export interface PaginatedReport {
   id: string;
@@ -89,10 +95,15 @@ export class PaginatedReportService {
    * one, and only ever one assigned to the tenant (a report of any other group is then not found).
    */
   private async group(caller: Caller, workspaceId: string): Promise<string> {
+    return (await this.reportingWorkspace(caller, workspaceId)).id;
+  }
+
+  /** The reporting workspace a workspace's reports live in, and why: its own binding, or the tenant's default (unbound). */
+  async reportingWorkspace(caller: Caller, workspaceId: string): Promise<ReportingWorkspace> {
     const ws = await this.workspaces.get(caller, workspaceId);
     const group = (await this.tenancy.sharedSet(caller.tenantId, ws.platformWorkspaceId)).platformWorkspaceId;
     if (!group) throw new GateError(gate('no-platform-workspace', this.profile));
-    return group;
+    return { id: group, source: ws.platformWorkspaceId ? 'binding' : 'tenant-default' };
   }
 
   /** Runs a reporting call; `setting` is the tenant setting the operation needs, named by a gate when it is off. */
@@ -117,14 +128,21 @@ export class PaginatedReportService {
     };
   }
 
-  /** The workspace's paginated reports (the spec's filtered list, also filtered here: the group route ignores $filter). */
-  async list(caller: Caller, workspaceId: string): Promise<PaginatedReport[]> {
-    const group = await this.group(caller, workspaceId);
+  /**
+   * The workspace's paginated reports (the spec's filtered list, also filtered here: the group route ignores $filter),
+   * with the reporting workspace they live in.
+   */
+  async list(caller: Caller, workspaceId: string): Promise<{ reports: PaginatedReport[]; reportingWorkspace: ReportingWorkspace }> {
+    const reportingWorkspace = await this.reportingWorkspace(caller, workspaceId);
+    const group = reportingWorkspace.id;
     const reports = await this.call(() => this.client.listReports(group));
-    return reports
-      .filter((r) => (r.reportType ?? PAGINATED) === PAGINATED)
-      .map((r) => this.view(workspaceId, group, r))
-      .sort((a, b) => a.name.localeCompare(b.name));
+    return {
+      reportingWorkspace,
+      reports: reports
+        .filter((r) => (r.reportType ?? PAGINATED) === PAGINATED)
+        .map((r) => this.view(workspaceId, group, r))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    };
   }
 
   /** One paginated report; a report of another kind is not found here. */

@@ -20,6 +20,16 @@ import {
 const BASE = '/api/items/paginated-report';
 const tags = ['paginated-reports'];
 const Report = Type.Ref(PaginatedReportSchema);
+const ReportingWorkspaceSchema = Type.Object(
+  {
+    id: Type.String({ description: 'the platform workspace (reporting group) that holds the reports' }),
+    source: Type.Union([Type.Literal('binding'), Type.Literal('tenant-default')], {
+      description:
+        'binding: the workspace’s own platform workspace binding; tenant-default: the workspace is unbound and uses the tenant’s default platform workspace (the default tenant: SVC_DEFAULT_PLATFORM_WORKSPACE; another tenant: the first platform workspace the operator assigned to it)',
+    }),
+  },
+  { description: 'the reporting workspace the reports live in, and why' },
+);
 const read = { scope: 'reports' as const, role: 'Viewer' as const };
 const edit = { scope: 'reports' as const, role: 'Contributor' as const };
 
@@ -34,12 +44,16 @@ export const reportRoutes =
         schema: {
           operationId: 'listPaginatedReports',
           tags,
-          summary: 'The paginated reports of a workspace (the reporting service’s list, kept to reportType PaginatedReport)',
+          summary:
+            'The paginated reports of a workspace (the reporting service’s list, kept to reportType PaginatedReport), and the reporting workspace they live in',
           querystring: WorkspaceQuery,
-          response: { 200: Type.Object({ ok: Ok, reports: Type.Array(Report) }), ...errors(404, 424, 502) },
+          response: {
+            200: Type.Object({ ok: Ok, reports: Type.Array(Report), reportingWorkspace: ReportingWorkspaceSchema }),
+            ...errors(404, 424, 502),
+          },
         },
       },
-      async (req) => ({ ok: true as const, reports: await service.list(req.caller!, req.query.workspaceId) }),
+      async (req) => ({ ok: true as const, ...(await service.list(req.caller!, req.query.workspaceId)) }),
     );
 
     app.post(

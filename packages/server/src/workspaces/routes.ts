@@ -61,9 +61,10 @@ export const workspaceRoutes =
         schema: {
           operationId: 'createWorkspace',
           tags: ['workspaces'],
-          summary: 'Create a workspace; the caller becomes its Admin (a token limited to workspaces: 403 workspace_limited_token)',
+          summary:
+            'Create a workspace; the caller becomes its Admin (a token limited to workspaces: 403 workspace_limited_token; a name another workspace of the tenant holds, ignoring case: 409 duplicate_workspace, field name)',
           body: Type.Object({ name: WorkspaceName, description: Type.Optional(Description) }, { additionalProperties: false }),
-          response: { 201: Type.Object({ ok: Ok, workspace: Type.Ref(WorkspaceSchema) }), ...errors() },
+          response: { 201: Type.Object({ ok: Ok, workspace: Type.Ref(WorkspaceSchema) }), ...errors(409) },
         },
       },
       async (req, reply) => reply.status(201).send({ ok: true as const, workspace: await service.create(req.caller!, req.body) }),
@@ -91,7 +92,8 @@ export const workspaceRoutes =
         schema: {
           operationId: 'updateWorkspace',
           tags: ['workspaces'],
-          summary: 'Rename a workspace, or bind it to a platform workspace of the tenant (admin scope; another tenant’s is 404)',
+          summary:
+            'Rename a workspace (a name another workspace of the tenant holds, ignoring case: 409 duplicate_workspace, field name), or bind it to a platform workspace of the tenant (admin scope; another tenant’s is 404)',
           params: Params,
           body: Type.Object(
             {
@@ -103,7 +105,7 @@ export const workspaceRoutes =
             },
             { additionalProperties: false, minProperties: 1 },
           ),
-          response: { 200: Type.Object({ ok: Ok, workspace: Type.Ref(WorkspaceSchema) }), ...errors(404) },
+          response: { 200: Type.Object({ ok: Ok, workspace: Type.Ref(WorkspaceSchema) }), ...errors(404, 409) },
         },
       },
       async (req) => ({ ok: true as const, workspace: await service.update(req.caller!, req.params.workspaceId, req.body) }),

@@ -42,6 +42,23 @@ function toWorkspace(r: Row): Workspace {
   };
 }
 
+/**
+ * Turns the unique index on (tenant, lower(name)) refusing a write into 409 duplicate_workspace naming the field; any
+ * other failure passes through. The index, not a read before the write, decides: two concurrent creates cannot both win.
+ */
+function refuseDuplicateName(name: string) {
+  return (err: unknown): never => {
+    const e = err as { code?: string; constraint?: string; message?: string };
+    if (e?.code === '23505' && (e.constraint === 'workspaces_tenant_name' || e.message?.includes('workspaces_tenant_name')))
+      throw new ConflictError(
+        `A workspace named '${name}' already exists in this tenant (names are compared ignoring case); choose another name`,
+        'duplicate_workspace',
+        'name',
+      );
+    throw err;
+  };
+}
+
 /** Workspaces of the caller's tenant; another tenant's workspace is indistinguishable from an unknown one. */
 export class WorkspaceService {
   private constructor(
@@ -62,18 +79,20 @@ export class WorkspaceService {
     if (caller.workspaceIds !== undefined) {
       throw new ForbiddenError('A token limited to workspaces cannot create a workspace', 'workspace_limited_token');
     }
+    const name = input.name.trim();
     const row = await this.db.transaction().execute(async (trx) => {
       const created = await trx
         .insertInto('workspaces')
         .values({
           id: randomUUID(),
           tenant_id: caller.tenantId,
-          name: input.name.trim(),
+          name,
           description: input.description ?? '',
           platform_workspace_id: null,
         })
         .returning(COLUMNS)
-        .executeTakeFirstOrThrow();
+        .executeTakeFirstOrThrow()
+        .catch(refuseDuplicateName(name));
       await RoleAssignmentService.grantCreator(trx, caller, created.id);
       return created;
     });
@@ -168,7 +187,8 @@ export class WorkspaceService {
       .where('id', '=', id)
       .where('tenant_id', '=', caller.tenantId)
       .returning(COLUMNS)
-      .executeTakeFirst();
+      .executeTakeFirst()
+      .catch(refuseDuplicateName(patch.name?.trim() ?? ''));
     if (!row) throw new NotFoundError('Workspace', id);
     return this.withRole(caller, toWorkspace(row));
   }

@@ -249,7 +249,8 @@ describe('workspace access in the console (Chromium)', { timeout: 600_000 }, () 
     const auth = {
       authorization: `Bearer ${(await rig.h.services.tokens.issue(admin, { name: 'admin', scopes: [...TENANT_SCOPES] })).secret}`,
     };
-    const groupWs = (await api('POST', '/api/workspaces', { name: 'Analysts corner' }, auth)).json.workspace.id;
+    // Workspace names are unique per tenant, and the default tenant outlives a run on a shared PostgreSQL store.
+    const groupWs = (await api('POST', '/api/workspaces', { name: `Analysts corner ${randomUUID().slice(0, 8)}` }, auth)).json.workspace.id;
     const analysts = rig.sandbox.ids.groups.find((g) => g.name === 'analysts')!.objectId;
     const r = await api(
       'POST',

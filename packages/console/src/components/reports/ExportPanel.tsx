@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Button, Card, Checkbox, Field, Input, Label, Link, ProgressBar, Select, Text, tokens } from '@fluentui/react-components';
+import { useEffect, useRef, useState } from 'react';
+import { Button, Card, Field, Input, Link, ProgressBar, Select, Text, tokens } from '@fluentui/react-components';
 import { ArrowDownload20Regular, DocumentArrowRight20Regular } from '@fluentui/react-icons';
 import {
   EXPORT_FORMATS,
@@ -12,15 +12,37 @@ import {
   type ReportParameter,
 } from '../../api/reports';
 import { ErrorMessage, RequestState } from '../RequestState';
+import { isRequired, ParameterField, sentValues, type ParameterValue } from './ParameterField';
 
-type Values = Record<string, { values: string[]; isNull: boolean }>;
+type Values = Record<string, ParameterValue>;
+type Problems = Record<string, string>;
 
 /** IMAGE encodings (the OutputFormat device-info setting); the browser shows the ones it can display. */
 const IMAGE_TYPES = ['PNG', 'JPEG', 'GIF', 'BMP', 'TIFF', 'EMF'];
 const PREVIEWABLE: Record<string, string> = { PNG: 'image/png', JPEG: 'image/jpeg', GIF: 'image/gif', BMP: 'image/bmp' };
 
-const inputType = (p: ReportParameter) =>
-  p.dataType === 'DateTime' ? 'date' : p.dataType === 'Integer' || p.dataType === 'Float' ? 'number' : 'text';
+/** A page number field's refusal: empty is fine (no limit), else a whole number from 1. */
+const pageProblem = (text: string) => (text === '' || /^[1-9]\d*$/.test(text) ? undefined : 'A page number is a whole number from 1');
+
+/**
+ * What the form would send wrongly, by field (a parameter's name, `StartPage`, `EndPage`): a required parameter
+ * without a value, a page number that is not one, a first page after the last.
+ */
+function problemsOf(parameters: ReportParameter[], values: Values, pages: { start: string; end: string }): Problems {
+  const out: Problems = {};
+  for (const p of parameters)
+    if (isRequired(p) && !values[p.name]!.isNull && sentValues(p, values[p.name]!).length === 0)
+      out[p.name] = p.hidden
+        ? `The report needs a value of the hidden parameter ${p.name}, which has no default: fix the report's definition`
+        : `${p.prompt} is required: the parameter has no default value`;
+  const start = pageProblem(pages.start);
+  const end = pageProblem(pages.end);
+  if (start) out.StartPage = start;
+  if (end) out.EndPage = end;
+  if (!start && !end && pages.start && pages.end && Number(pages.start) > Number(pages.end))
+    out.StartPage = `The first page (${pages.start}) comes after the last page (${pages.end})`;
+  return out;
+}
 
 /** The parameter panel (from the RDL's ReportParameters) and an export to any format, with progress, download and a preview. */
 export function ExportPanel({ workspaceId, report }: { workspaceId: string; report: PaginatedReport }) {
@@ -43,6 +65,7 @@ function Panel({ workspaceId, report, parameters }: { workspaceId: string; repor
   const [job, setJob] = useState<ReportExport | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [preview, setPreview] = useState<{ url: string; type: string } | null>(null);
+  const [problems, setProblems] = useState<Problems>({});
   const alive = useRef(true);
   useEffect(
     () => () => {
@@ -57,17 +80,31 @@ function Panel({ workspaceId, report, parameters }: { workspaceId: string; repor
     [preview],
   );
 
-  const set = (name: string, v: Partial<Values[string]>) => setValues((old) => ({ ...old, [name]: { ...old[name]!, ...v } }));
+  // A change to a field takes back its refusal; the next Export checks again.
+  const forget = (...fields: string[]) =>
+    setProblems((old) => Object.fromEntries(Object.entries(old).filter(([k]) => !fields.includes(k))));
+  const set = (name: string, v: Partial<Values[string]>) => {
+    forget(name);
+    setValues((old) => ({ ...old, [name]: { ...old[name]!, ...v } }));
+  };
+  const setPage = (which: 'start' | 'end', value: string) => {
+    forget('StartPage', 'EndPage');
+    setPages((p) => ({ ...p, [which]: value }));
+  };
   const parameterValues = () =>
     parameters.flatMap((p): Array<{ name: string; value: string | null }> => {
       const v = values[p.name]!;
       if (v.isNull) return [{ name: p.name, value: null }];
-      return v.values.filter((x) => x !== '' || p.allowBlank).map((value) => ({ name: p.name, value }));
+      return sentValues(p, v).map((value) => ({ name: p.name, value }));
     });
 
   const run = async () => {
     setError(null);
     setPreview(null);
+    // Checked here, before anything is sent: the reporting service would refuse the export only once it has started.
+    const found = problemsOf(parameters, values, pages);
+    setProblems(found);
+    if (Object.keys(found).length) return;
     try {
       // Device-info settings of the render: a page range, and the image encoding for IMAGE.
       const formatSettings: Record<string, string> = {
@@ -109,9 +146,21 @@ function Panel({ workspaceId, report, parameters }: { workspaceId: string; repor
         {visible.length === 0 && <Text size={200}>This report has no parameters to set.</Text>}
         <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(240px, 1fr))', gap: 12 }}>
           {visible.map((p) => (
-            <ParameterField key={p.name} p={p} v={values[p.name]!} set={(v) => set(p.name, v)} />
+            <ParameterField key={p.name} p={p} v={values[p.name]!} set={(v) => set(p.name, v)} error={problems[p.name]} />
           ))}
         </div>
+        {visible.some(isRequired) && (
+          <Text size={200} style={{ color: tokens.colorNeutralForeground3 }}>
+            Parameters marked * have no default value and must be set.
+          </Text>
+        )}
+        {parameters
+          .filter((p) => p.hidden && problems[p.name])
+          .map((p) => (
+            <Text key={p.name} role="alert" style={{ color: tokens.colorPaletteRedForeground1 }}>
+              {problems[p.name]}
+            </Text>
+          ))}
       </Card>
       <Card aria-label="Export">
         <div style={{ display: 'flex', gap: 12, alignItems: 'end', flexWrap: 'wrap' }}>
@@ -135,23 +184,33 @@ function Panel({ workspaceId, report, parameters }: { workspaceId: string; repor
               </Select>
             </Field>
           )}
-          <Field label="From page">
+          <Field
+            label="From page"
+            style={{ maxWidth: 200 }}
+            validationState={problems.StartPage ? 'error' : 'none'}
+            validationMessage={problems.StartPage}
+          >
             <Input
               aria-label="From page"
               type="number"
               min={1}
               value={pages.start}
-              onChange={(_, d) => setPages((p) => ({ ...p, start: d.value }))}
+              onChange={(_, d) => setPage('start', d.value)}
               style={{ width: 90 }}
             />
           </Field>
-          <Field label="To page">
+          <Field
+            label="To page"
+            style={{ maxWidth: 200 }}
+            validationState={problems.EndPage ? 'error' : 'none'}
+            validationMessage={problems.EndPage}
+          >
             <Input
               aria-label="To page"
               type="number"
               min={1}
               value={pages.end}
-              onChange={(_, d) => setPages((p) => ({ ...p, end: d.value }))}
+              onChange={(_, d) => setPage('end', d.value)}
               style={{ width: 90 }}
             />
           </Field>
@@ -206,83 +265,5 @@ function Panel({ workspaceId, report, parameters }: { workspaceId: string; repor
         </Card>
       )}
     </section>
-  );
-}
-
-function ParameterField({ p, v, set }: { p: ReportParameter; v: Values[string]; set: (v: Partial<Values[string]>) => void }) {
-  const hint = `${p.dataType}${p.multiValue ? ', several values' : ''}${p.nullable ? ', may be null' : ''}`;
-  let control: ReactNode;
-  if (p.validValues.length && p.multiValue) {
-    control = (
-      <fieldset aria-labelledby={`param-${p.name}`} style={{ border: 0, margin: 0, padding: 0, minWidth: 0 }}>
-        {p.validValues.map((o) => (
-          <Checkbox
-            key={o.value}
-            label={o.label}
-            checked={v.values.includes(o.value)}
-            disabled={v.isNull}
-            onChange={(_, d) => set({ values: d.checked ? [...v.values.filter(Boolean), o.value] : v.values.filter((x) => x !== o.value) })}
-          />
-        ))}
-      </fieldset>
-    );
-  } else if (p.validValues.length) {
-    control = (
-      <Select aria-label={p.prompt} value={v.values[0] ?? ''} disabled={v.isNull} onChange={(_, d) => set({ values: [d.value] })}>
-        {!p.defaultValues.length && <option value="">Choose…</option>}
-        {p.validValues.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </Select>
-    );
-  } else if (p.dataType === 'Boolean') {
-    control = (
-      <Select aria-label={p.prompt} value={v.values[0] ?? ''} disabled={v.isNull} onChange={(_, d) => set({ values: [d.value] })}>
-        <option value="">Choose…</option>
-        <option value="true">True</option>
-        <option value="false">False</option>
-      </Select>
-    );
-  } else {
-    const text = p.multiValue ? v.values.join('\n') : (v.values[0] ?? '');
-    control = p.multiValue ? (
-      <textarea
-        aria-label={p.prompt}
-        rows={3}
-        value={text}
-        disabled={v.isNull}
-        onChange={(e) => set({ values: e.target.value.split('\n') })}
-        placeholder="one value per line"
-      />
-    ) : (
-      <Input
-        aria-label={p.prompt}
-        type={inputType(p)}
-        step={p.dataType === 'Float' ? 'any' : undefined}
-        value={text}
-        disabled={v.isNull}
-        onChange={(_, d) => set({ values: [d.value] })}
-      />
-    );
-  }
-  // Checkboxes sit outside Field: a Field gives every Fluent control inside it the same id.
-  const single = !(p.validValues.length && p.multiValue);
-  return (
-    <div style={{ display: 'grid', gap: 4, alignContent: 'start' }}>
-      {single ? (
-        <Field label={p.prompt} hint={hint}>
-          {control}
-        </Field>
-      ) : (
-        <>
-          <Label id={`param-${p.name}`}>{p.prompt}</Label>
-          {control}
-          <Text size={200}>{hint}</Text>
-        </>
-      )}
-      {p.nullable && <Checkbox label={`${p.prompt}: null`} checked={v.isNull} onChange={(_, d) => set({ isNull: !!d.checked })} />}
-    </div>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Card, CardHeader, Field, Input, Link, makeStyles, Tab, TabList, Text, tokens } from '@fluentui/react-components';
 import { Copy20Regular, Delete20Regular, Key20Regular, Open20Regular } from '@fluentui/react-icons';
 import { useCanOn } from '../../api/access';
-import { createEmbedToken, useReport, useReportMutations, type PaginatedReport } from '../../api/reports';
+import { createEmbedToken, useReport, useReportingWorkspace, useReportMutations, type PaginatedReport } from '../../api/reports';
 import { GuardedButton } from '../GuardedButton';
 import { ErrorMessage, RequestState } from '../RequestState';
 import { FormDialog } from '../FormDialog';
@@ -63,6 +63,7 @@ function Overview({ report, onGone, onSelect }: { report: PaginatedReport; onGon
   const [cloneName, setCloneName] = useState(`${report.name} (copy)`);
   const [token, setToken] = useState<{ token: string; expiration: string } | null>(null);
   const [tokenError, setTokenError] = useState<unknown>(null);
+  const where = useReportingWorkspace(report.workspaceId).data;
   const rows: Array<[string, string]> = [
     ['Name', report.name],
     ['Report type', report.reportType],
@@ -71,7 +72,14 @@ function Overview({ report, onGone, onSelect }: { report: PaginatedReport; onGon
     ['Modified', report.modifiedDateTime ? new Date(report.modifiedDateTime).toLocaleString() : 'not reported by the reporting service'],
     ['Modified by', report.modifiedBy ?? 'not reported by the reporting service'],
     ['Report id', report.id],
-    ['Reporting workspace', report.groupId],
+    [
+      'Reporting workspace',
+      where?.source === 'tenant-default'
+        ? `${report.groupId} (the tenant’s default: this workspace has no platform binding)`
+        : where?.source === 'binding'
+          ? `${report.groupId} (the workspace’s platform binding)`
+          : report.groupId,
+    ],
   ];
   const embed = async () => {
     setTokenError(null);
