@@ -25,7 +25,15 @@ import { ErrorMessage, RequestState } from '../components/RequestState';
 import { CreateTokenDialog } from '../components/tokens/CreateTokenDialog';
 import { NewSecret } from '../components/tokens/NewSecret';
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
+// Short enough to fit a column; the exact time is the cell's title.
+const when = (iso: string | null) =>
+  iso ? (
+    <span title={new Date(iso).toLocaleString()}>
+      {new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
+    </span>
+  ) : (
+    'never'
+  );
 
 /** Confirms revoking a token; the service's refusal shows its message. */
 function RevokeDialog({ token, isSession, onClose }: { token: ApiToken; isSession: boolean; onClose: () => void }) {
@@ -95,16 +103,16 @@ export default function TokensPage() {
           tokens.length === 0 ? (
             <Text>No live tokens. Create one with “New token”.</Text>
           ) : (
-            <Table size="small" aria-label="API tokens">
+            <Table size="small" aria-label="API tokens" style={{ tableLayout: 'auto' }}>
               <TableHeader>
                 <TableRow>
                   <TableHeaderCell>Name</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 250 }}>Scopes</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 140 }}>Workspaces</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 150 }}>Created</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 150 }}>Expires</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 150 }}>Last used</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 100 }}>
+                  <TableHeaderCell>Scopes</TableHeaderCell>
+                  <TableHeaderCell>Workspaces</TableHeaderCell>
+                  <TableHeaderCell>Created</TableHeaderCell>
+                  <TableHeaderCell>Expires</TableHeaderCell>
+                  <TableHeaderCell>Last used</TableHeaderCell>
+                  <TableHeaderCell>
                     <span className="sr-only">Actions</span>
                   </TableHeaderCell>
                 </TableRow>
@@ -115,9 +123,11 @@ export default function TokensPage() {
                   .map((t) => (
                     <TableRow key={t.id} data-testid="token-row" data-token={t.id}>
                       <TableCell>
-                        <Text weight="semibold">{t.name}</Text>
+                        <Text weight="semibold" block style={{ minWidth: 160 }}>
+                          {t.name}
+                        </Text>
                         {t.id === me?.tokenId && (
-                          <Badge appearance="tint" color="informative" style={{ marginLeft: 6 }}>
+                          <Badge appearance="tint" color="informative" style={{ whiteSpace: 'nowrap' }}>
                             this session
                           </Badge>
                         )}
@@ -128,7 +138,7 @@ export default function TokensPage() {
                         )}
                       </TableCell>
                       <TableCell>
-                        <span style={{ display: 'flex', gap: 4, flexWrap: 'wrap', padding: '4px 0' }}>
+                        <span style={{ display: 'flex', gap: 4, flexWrap: 'wrap', padding: '4px 0', minWidth: 170 }}>
                           {t.scopes.map((sc) => (
                             <Badge key={sc} appearance="outline">
                               {sc}
