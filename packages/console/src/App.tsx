@@ -21,6 +21,7 @@ const JobPage = lazy(() => import('./pages/JobPage'));
 const IdentityPage = lazy(() => import('./pages/IdentityPage'));
 const ReportsPage = lazy(() => import('./pages/ReportsPage'));
 const AuditPage = lazy(() => import('./pages/AuditPage'));
+const TokensPage = lazy(() => import('./pages/TokensPage'));
 
 const loading = <Spinner label="Loading…" style={{ marginTop: 48 }} />;
 
@@ -94,6 +95,14 @@ export function App() {
             }
           />
         ))}
+        <Route
+          path="tokens"
+          element={
+            <Suspense fallback={loading}>
+              <TokensPage />
+            </Suspense>
+          }
+        />
         <Route
           path="*"
           element={

@@ -1643,7 +1643,7 @@ export interface components {
         IdentityDiagnosis: {
             actions: {
                 action: string;
-                /** @description the svc command line that does it */
+                /** @description the command line that does it: svc, or the service’s own for a role svc cannot grant (search, KQL, warehouse, Synapse) */
                 command: string;
             }[];
             firstChecks: string[];

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { allPages, api } from './client';
+import { allPages, api, ApiError } from './client';
 import type { InstallJob, StepStatus, TargetOverrides } from './types';
 
 /** The client's polling interval of install jobs (SPEC.md: every 5 s). */
@@ -98,6 +98,45 @@ export const useRetryStep = (jobId: string) => {
       (await api<{ job: InstallJob }>('POST', `/api/apps/install-jobs/${jobId}/steps/${stepIndex}/retry`)).job,
     onSuccess: (job) => {
       qc.setQueryData(['job', jobId], job);
+      void qc.invalidateQueries({ queryKey: ['jobs'] });
+    },
+  });
+};
+
+/** Polls a job until no worker runs it (the next retry is accepted then), for at most `ms`. */
+async function settled(jobId: string, ms = 180_000): Promise<void> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
+    const { job } = await api<{ job: InstallJob }>('GET', `/api/apps/install-jobs/${jobId}`);
+    if (job.status !== 'running') return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('the install is still running after 3 minutes; retry the remaining gated steps once it has finished');
+}
+
+/**
+ * "Retry all gated steps": the per-step retry route, one call per step, in order. Several steps are re-opened one
+ * after another until a worker claims the job; a step refused with 409 job_running waits for that run to end and is
+ * sent again. Each accepted answer goes in the cache, so the page follows the job as for one retry.
+ */
+export const useRetryGated = (jobId: string) => {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (stepIndexes: number[]) => {
+      for (const stepIndex of stepIndexes) {
+        for (;;) {
+          try {
+            const { job } = await api<{ job: InstallJob }>('POST', `/api/apps/install-jobs/${jobId}/steps/${stepIndex}/retry`);
+            qc.setQueryData(['job', jobId], job);
+            break;
+          } catch (err) {
+            if (!(err instanceof ApiError && err.code === 'job_running')) throw err;
+            await settled(jobId);
+          }
+        }
+      }
+    },
+    onSettled: () => {
+      void qc.invalidateQueries({ queryKey: ['job', jobId] });
       void qc.invalidateQueries({ queryKey: ['jobs'] });
     },
   });

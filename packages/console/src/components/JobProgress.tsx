@@ -1,9 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
-import { Field, ProgressBar, Text, makeStyles } from '@fluentui/react-components';
+import { Field, ProgressBar, Spinner, Text, makeStyles } from '@fluentui/react-components';
+import { ArrowClockwise20Regular } from '@fluentui/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { useJob, useJobEvents, useRetryStep, useStepEvents } from '../api/jobs';
+import { useJob, useJobEvents, useRetryGated, useRetryStep, useStepEvents } from '../api/jobs';
+import { GuardedButton } from './GuardedButton';
 import { useCan } from '../api/access';
-import type { InstallJob } from '../api/types';
+import { useApp } from '../api/catalog';
+import type { AppDetail, InstallJob } from '../api/types';
 import { useWorkspace } from '../api/workspaces';
 import { ItemTypeIcon } from './ItemTypeIcon';
 import { JobStatusBadge, outcomeText, PHASES, StepStatusBadge } from './JobStatus';
@@ -11,9 +14,20 @@ import { RequestState } from './RequestState';
 import { StepRow } from './StepRow';
 
 const useStyles = makeStyles({
-  list: { display: 'grid', gap: '2px', maxHeight: '46vh', overflowY: 'auto', paddingRight: '4px' },
+  // Every step is shown: the page scrolls, never a region capped at part of the window.
+  list: { display: 'grid', gap: '2px' },
   line: { display: 'flex', alignItems: 'center', gap: '8px', padding: '4px 0' },
 });
+
+/**
+ * What an item without a step result says while the install runs: an item type the install keeps in this service only
+ * (the app's plan or the report's backends say `stored`, or deploy is off) is "stored only", never "provisioning…".
+ */
+function storedText(it: { itemType: string; displayName: string }, j: InstallJob, app: AppDetail | undefined): string {
+  const planned = app?.items.find((p) => p.itemType === it.itemType && p.displayName === it.displayName);
+  if (!j.deploy || planned?.provisioning === 'stored' || j.provision?.backends?.[it.itemType] === 'stored') return 'stored only';
+  return j.phase === 'provisioning' ? 'stored, provisioning…' : 'stored';
+}
 
 /** An install's progress (phase, percent), its items and step results as they land, and Retry of a gated or failed step. */
 export function JobProgress({ jobId }: { jobId: string }) {
@@ -23,24 +37,35 @@ export function JobProgress({ jobId }: { jobId: string }) {
   useJobEvents(jobId, running);
   const seen = useStepEvents(jobId).data;
   const retry = useRetryStep(jobId);
+  const app = useApp(job.data?.appId);
   const allow = useCan(useWorkspace(job.data?.workspaceId ?? '').data);
   const mayRetry = allow('job.retry');
   const qc = useQueryClient();
   // Steps re-opened from this page: their rows show "Retrying…" until the worker has run them and the job has ended.
   const [retried, setRetried] = useState<ReadonlySet<number>>(new Set());
+  // Steps retried from this page since it opened: one still gated or failed after its run says it was refused again.
+  const [everRetried, setEverRetried] = useState<ReadonlySet<number>>(new Set());
+  const retryAll = useRetryGated(jobId);
   // While a retried job runs again it has no report (SPEC.md): the page keeps showing the last one it had.
   const lastReport = useRef<{ jobId: string; report: InstallJob['provision'] }>(undefined);
   if (job.data?.provision) lastReport.current = { jobId, report: job.data.provision };
   const report = job.data?.provision ?? (running && lastReport.current?.jobId === jobId ? lastReport.current.report : undefined);
   useEffect(() => {
-    if (!retried.size || running || retry.isPending) return;
+    if (!retried.size || running || retry.isPending || retryAll.isPending) return;
     setRetried(new Set());
     // The worker has run the retried steps: the items' live state and the job list changed.
     void qc.invalidateQueries({ queryKey: ['items', job.data!.workspaceId] });
     void qc.invalidateQueries({ queryKey: ['jobs'] });
     void qc.invalidateQueries({ queryKey: ['edges', job.data!.workspaceId] });
-  }, [retried, running, retry.isPending, qc, job.data]);
+  }, [retried, running, retry.isPending, retryAll.isPending, qc, job.data]);
+  const gated = report?.steps.filter((st) => st.result.status === 'remediation').map((st) => st.stepIndex) ?? [];
+  const startRetryAll = () => {
+    setEverRetried((prev) => new Set([...prev, ...gated]));
+    setRetried(new Set(gated));
+    retryAll.mutate(gated);
+  };
   const startRetry = (stepIndex: number) => {
+    setEverRetried((prev) => new Set([...prev, stepIndex]));
     setRetried((prev) => new Set([...(running ? prev : []), stepIndex]));
     // A refused retry (409 while a worker runs the job) is shown on its row, which stops showing "Retrying…".
     retry.mutate(stepIndex, { onError: () => setRetried((prev) => new Set([...prev].filter((i) => i !== stepIndex))) });
@@ -65,6 +90,24 @@ export function JobProgress({ jobId }: { jobId: string }) {
               color={j.status === 'failed' ? 'error' : j.status === 'partial' ? 'warning' : 'brand'}
             />
           </Field>
+          {report && (gated.length > 0 || retryAll.isPending) && (
+            <div className={s.line}>
+              <GuardedButton
+                icon={retryAll.isPending ? <Spinner size="tiny" /> : <ArrowClockwise20Regular />}
+                onClick={startRetryAll}
+                disabled={running || retryAll.isPending || retry.isPending}
+                permission={mayRetry}
+              >
+                {retryAll.isPending ? 'Retrying the gated steps…' : `Retry all gated steps (${gated.length})`}
+              </GuardedButton>
+              <Text size={200}>after an admin has fixed what the gates name</Text>
+            </div>
+          )}
+          {retryAll.isError && (
+            <Text size={200} role="alert" data-testid="retry-all-error">
+              Retry of the gated steps stopped: {(retryAll.error as Error).message}
+            </Text>
+          )}
           <section className={s.list} aria-label="Per-item results">
             {report
               ? report.steps.map((step) => (
@@ -75,7 +118,8 @@ export function JobProgress({ jobId }: { jobId: string }) {
                       step.result.status === 'remediation' || step.result.status === 'failed' ? () => startRetry(step.stepIndex) : undefined
                     }
                     retryPermission={mayRetry}
-                    retrying={retried.has(step.stepIndex) && (running || retry.isPending)}
+                    retrying={retried.has(step.stepIndex) && (running || retry.isPending || retryAll.isPending)}
+                    refusedAgain={everRetried.has(step.stepIndex)}
                     // A worker runs the job: another step can be retried once it has finished.
                     retryDisabled={running}
                     retryError={retry.isError && retry.variables === step.stepIndex ? (retry.error as Error).message : undefined}
@@ -87,11 +131,7 @@ export function JobProgress({ jobId }: { jobId: string }) {
                     <div key={it.id ?? i} className={s.line} data-testid="installed-item">
                       <ItemTypeIcon itemType={it.itemType} title={it.itemType} />
                       <Text style={{ flexGrow: 1 }}>{it.displayName}</Text>
-                      {ev ? (
-                        <StepStatusBadge status={ev.status} />
-                      ) : (
-                        <Text size={200}>stored{j.phase === 'provisioning' ? ', provisioning…' : ''}</Text>
-                      )}
+                      {ev ? <StepStatusBadge status={ev.status} /> : <Text size={200}>{storedText(it, j, app.data)}</Text>}
                     </div>
                   );
                 })}

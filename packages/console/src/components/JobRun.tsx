@@ -7,7 +7,8 @@ import { LifecycleStep, STEP_STATUS } from './LifecycleStep';
 import { RequestState } from './RequestState';
 
 const useStyles = makeStyles({
-  list: { display: 'grid', gap: '2px', maxHeight: '52vh', overflowY: 'auto', paddingRight: '4px' },
+  // Every step is shown: the page scrolls, never a region capped at part of the window.
+  list: { display: 'grid', gap: '2px' },
   line: { display: 'flex', alignItems: 'center', gap: '8px', flexWrap: 'wrap' },
 });
 

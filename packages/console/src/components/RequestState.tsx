@@ -11,6 +11,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { ApiError } from '../api/client';
 import { consoleDiagnosisLink } from '../api/identity';
+import { BackingText } from './BackingText';
 
 /** An error as the service described it: message, code, hint; never an empty list. */
 export function ErrorMessage({ error, title = 'Request failed', onRetry }: { error: unknown; title?: string; onRetry?: () => void }) {
@@ -22,7 +23,8 @@ export function ErrorMessage({ error, title = 'Request failed', onRetry }: { err
     <MessageBar intent="error" layout="multiline" role="alert">
       <MessageBarBody>
         <MessageBarTitle>{title}</MessageBarTitle>
-        {message}
+        {/* A backing refusal's message is the service's own text (often a JSON body): its message readably, the raw one click away. */}
+        <BackingText text={message} />
         {e && (
           <>
             {' '}

@@ -4,6 +4,7 @@ import {
   DocumentTable20Regular,
   Folder20Regular,
   History20Regular,
+  Key20Regular,
   Shield20Regular,
   ShieldKeyhole20Regular,
 } from '@fluentui/react-icons';
@@ -97,6 +98,10 @@ export function Shell() {
         <NavLink to="/reports" className={cls}>
           <DocumentTable20Regular aria-hidden />
           Paginated reports
+        </NavLink>
+        <NavLink to="/tokens" className={cls}>
+          <Key20Regular aria-hidden />
+          API tokens
         </NavLink>
         {isAdmin && (
           <NavLink to="/identity" className={cls}>

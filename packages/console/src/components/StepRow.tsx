@@ -1,4 +1,5 @@
 import {
+  Button,
   Link,
   MessageBar,
   MessageBarActions,
@@ -9,12 +10,14 @@ import {
   makeStyles,
   tokens,
 } from '@fluentui/react-components';
-import { ArrowClockwise20Regular } from '@fluentui/react-icons';
+import { ArrowClockwise20Regular, ChevronDown16Regular, ChevronRight16Regular } from '@fluentui/react-icons';
+import { useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import type { Permission } from '../api/access';
 import { consoleDiagnosisLink, useIsAdmin } from '../api/identity';
 import type { Item, ProvisionStep } from '../api/types';
 import { BackendBadge } from './BackendLabel';
+import { BackingText, readableBackingMessage } from './BackingText';
 import { GuardedButton } from './GuardedButton';
 import { ItemTypeIcon } from './ItemTypeIcon';
 import { StepStatusBadge } from './JobStatus';
@@ -24,11 +27,57 @@ const useStyles = makeStyles({
   line: { display: 'flex', alignItems: 'center', gap: '8px', minWidth: 0 },
   name: { flexGrow: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
   id: { maxWidth: '260px', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  log: {
+    margin: '0',
+    padding: '6px 8px 6px 28px',
+    fontFamily: tokens.fontFamilyMonospace,
+    fontSize: tokens.fontSizeBase200,
+    backgroundColor: tokens.colorNeutralBackground3,
+    borderRadius: tokens.borderRadiusMedium,
+    whiteSpace: 'pre-wrap',
+    wordBreak: 'break-word',
+  },
 });
 
+/** What the refusal said, readably: the backing service's message, else the service's own description. */
+const said = (r: ProvisionStep['result']) =>
+  r.error !== undefined ? (readableBackingMessage(r.error)?.message ?? r.error) : (r.message ?? r.gate?.remediation);
+
+/** The step's log (`result.steps`), behind a toggle: what the provisioner did, line by line. */
+function StepLog({ lines, name }: { lines: string[]; name: string }) {
+  const s = useStyles();
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  if (!lines.length) return null;
+  return (
+    <div>
+      <Button
+        appearance="subtle"
+        size="small"
+        icon={open ? <ChevronDown16Regular /> : <ChevronRight16Regular />}
+        aria-expanded={open}
+        aria-controls={id}
+        aria-label={`${open ? 'Hide' : 'Show'} the log of ${name}`}
+        onClick={() => setOpen((o) => !o)}
+      >
+        Log ({lines.length} {lines.length === 1 ? 'line' : 'lines'})
+      </Button>
+      {open && (
+        <ol id={id} className={s.log} data-testid="step-log" aria-label={`Log of ${name}`}>
+          {lines.map((line, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a log's lines are fixed and may repeat
+            <li key={i}>{line}</li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}
+
 /**
- * One provisioning step of the report: its status and resource, a gate as a warning, a failure with the service's text,
- * and Retry. `retrying`: the step is re-opened and the service's worker runs it; `retryDisabled`: the job runs.
+ * One provisioning step of the report: its status and resource, a gate as a warning, a failure with the service's text
+ * (its message readably, the raw answer one click away), its log, and Retry. `retrying`: the step is re-opened and the
+ * service's worker runs it; `retryDisabled`: the job runs; `refusedAgain`: a retry from this page ended gated or failed.
  */
 export function StepRow({
   step,
@@ -36,8 +85,10 @@ export function StepRow({
   retrying,
   retryDisabled,
   retryError,
+  refusedAgain,
   retryPermission = { ok: true },
 }: {
+  refusedAgain?: boolean;
   retryPermission?: Permission;
   step: ProvisionStep;
   onRetry?: () => void;
@@ -101,6 +152,7 @@ export function StepRow({
               </Link>
             )}
             {diagnose && <> · {diagnose}</>}
+            {r.error !== undefined && <BackingText text={r.error} label="The service said:" />}
           </MessageBarBody>
           {retry}
         </MessageBar>
@@ -111,7 +163,7 @@ export function StepRow({
             {r.error !== undefined ? (
               <>
                 <MessageBarTitle>The backing service refused</MessageBarTitle>
-                <code style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{r.error}</code>
+                <BackingText text={r.error} />
               </>
             ) : (
               <>
@@ -124,6 +176,12 @@ export function StepRow({
           {retry}
         </MessageBar>
       )}
+      {refusedAgain && !retrying && (r.status === 'remediation' || r.status === 'failed') && (
+        <Text size={200} weight="semibold" style={{ color: tokens.colorPaletteRedForeground1 }} role="status" data-testid="refused-again">
+          The retry was refused again{r.status === 'remediation' && r.gate ? ` (${r.gate.reason})` : ''}: {said(r) ?? 'no description'}
+        </Text>
+      )}
+      <StepLog lines={r.steps ?? []} name={step.displayName} />
       {retryError && (
         <Text size={200} style={{ color: tokens.colorPaletteRedForeground1 }} role="alert">
           Retry failed: {retryError}

@@ -2,6 +2,7 @@ import type { BackingService } from '../backends/http-pipeline.js';
 import { InputError } from '../errors.js';
 import { PLATFORM_CALLS, roleNeeded, WORKSPACE_ROLES, type PlatformNeed } from '../provisioning/gates.js';
 import { IDENTITY_TYPES, type IdentityType } from './identity-types.js';
+import { ownRoleAdvice, REQUIRED_GRANTS } from './service-grants.js';
 
 /** One row of SPEC.md's "Identity-provider and backing-API failures" table, with the actions an operator takes. */
 interface Symptom {
@@ -28,6 +29,8 @@ const rotate = {
   action: 'rotate the secret: new secret while the old stays valid, vault, restart consumers, verify, delete the old after 24 h',
   command: 'svc identity secrets rotate',
 };
+const listAssignments = { action: 'list the role assignments of the principal id on the workspace', command: 'svc identity probe' };
+const lakehouse = { action: 'review the lakehouse data access roles', command: 'svc identity probe --lakehouse' };
 const incident = { action: 'open an incident; its severity is computed from the recorded signals', command: 'svc identity incident open' };
 
 const SYMPTOMS: Symptom[] = [
@@ -48,11 +51,7 @@ const SYMPTOMS: Symptom[] = [
     symptom: 'HTTP 403 with AuthorizationFailed',
     suggests: 'workspace-identity',
     likelyCauses: ['workspace identity missing a role', 'data access roles misconfigured'],
-    actions: [
-      { action: 'list the role assignments of the principal id on the workspace', command: 'svc identity probe' },
-      grant,
-      { action: 'review the lakehouse data access roles', command: 'svc identity probe --lakehouse' },
-    ],
+    actions: [listAssignments, grant, lakehouse],
   },
   {
     id: 'AADSTS50076',
@@ -152,25 +151,6 @@ function platformGrant(call?: PlatformNeed): string {
   });
   return `the identity holds the workspace role the failing call needs (${byRole.join('; ')}), and ${PLATFORM_SETTING}`;
 }
-
-/**
- * Required grants per backing service when a call returns 401 or 403 (SPEC.md, authentication towards backing
- * services; the data platform's roles per call from reference/data-platform-api.md).
- */
-const REQUIRED_GRANTS: Record<Exclude<BackingService, 'data-platform'>, string> = {
-  arm: 'Contributor on the cluster',
-  kql: 'the AllDatabasesAdmin cluster principal role, principal type App',
-  search: 'the Search Service Contributor role on the service (and Search Index Data Contributor to load documents)',
-  sql: 'a database user created FROM EXTERNAL PROVIDER for the identity, added to role db_owner',
-  reporting:
-    'the tenant setting that lets service principals use the reporting APIs ("Service principals can use Fabric APIs") is enabled, and the identity holds Contributor or higher on the workspace to publish (Member or higher for embed tokens), with Build permission on the source semantic model',
-  storage:
-    'a workspace role on the platform workspace that reaches the lakehouse’s OneLake data: Contributor or higher to write, at least Viewer with read access to the lakehouse data to read',
-  synapse:
-    'the Synapse RBAC role "Synapse Artifact Publisher" (or Synapse Contributor) on the Synapse workspace, assigned in Synapse Studio (Manage, Access control)',
-  identity:
-    'a valid credential for the identity in the tenant (managed identity enabled, or a current client secret or certificate for the client id) that conditional access lets through; for secret rotation, the right to manage the application’s passwords (its owner, or Application.ReadWrite.OwnedBy) and to set secrets in the vault',
-};
 
 /** Every name a backing service goes by in the API (signals, install steps, the catalog's `backing`) and the sandbox. */
 const SERVICE_NAMES: Record<string, BackingService> = {
@@ -287,14 +267,24 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
       : service === 'data-platform'
         ? platformGrant(input.call)
         : REQUIRED_GRANTS[service];
+  // The diagnosis follows the failing service: a service with a role of its own (search, KQL…) is granted there.
+  const own =
+    service && (found.row.id === 'http-401' || found.row.id === 'http-403-authorization-failed')
+      ? ownRoleAdvice(service, input.status)
+      : undefined;
+  const actions = own
+    ? found.row.actions.filter((a) => a !== lakehouse).map((a) => (a === grant ? own.assign : a === listAssignments ? own.list : a))
+    : input.call
+      ? found.row.actions.map((a) => (a === grant ? grantAction(input.call!) : a))
+      : found.row.actions;
   return {
-    symptom: { id: found.row.id, text: found.row.symptom },
+    symptom: { id: found.row.id, text: own?.symptom ?? found.row.symptom },
     matchedOn: found.on,
-    likelyCauses: found.row.likelyCauses,
+    likelyCauses: own?.likelyCauses ?? found.row.likelyCauses,
     identityType: type,
     identityTypeInferred: !input.identityType,
     firstChecks: [...IDENTITY_TYPES[type].firstChecks],
-    actions: input.call ? found.row.actions.map((a) => (a === grant ? grantAction(input.call!) : a)) : found.row.actions,
+    actions,
     ...(grantText ? { requiredGrant: grantText } : {}),
   };
 }

@@ -20,7 +20,15 @@ export const DiagnosisSchema = Type.Object(
     identityType: IdentityTypeName,
     identityTypeInferred: Type.Boolean({ description: 'true when the caller named no identity type and the symptom suggested it' }),
     firstChecks: Type.Array(S()),
-    actions: Type.Array(Type.Object({ action: S(), command: S({ description: 'the svc command line that does it' }) })),
+    actions: Type.Array(
+      Type.Object({
+        action: S(),
+        command: S({
+          description:
+            'the command line that does it: svc, or the service’s own for a role svc cannot grant (search, KQL, warehouse, Synapse)',
+        }),
+      }),
+    ),
     requiredGrant: Opt(S({ description: 'the grant the backing service needs (401/403 with a named service)' })),
   },
   { $id: 'IdentityDiagnosis' },
