@@ -63,6 +63,7 @@ const ROUTES: Array<[path: string, Page: React.ComponentType]> = [
   ['identity', IdentityPage],
   ['reports', ReportsPage],
   ['audit', AuditPage],
+  ['tokens', TokensPage],
 ];
 
 export function App() {
@@ -95,14 +96,6 @@ export function App() {
             }
           />
         ))}
-        <Route
-          path="tokens"
-          element={
-            <Suspense fallback={loading}>
-              <TokensPage />
-            </Suspense>
-          }
-        />
         <Route
           path="*"
           element={
