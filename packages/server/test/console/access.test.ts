@@ -218,7 +218,8 @@ describe('workspace access in the console (Chromium)', { timeout: 600_000 }, () 
     await page.goto('/workspaces');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).click();
     await page.waitForURL(/\/audit$/);
-    await page.getByLabel('Workspace').selectOption(ws);
+    // The workspaces page can stay drawn while the Audit page's code loads: its search box is labelled too.
+    await page.getByRole('combobox', { name: 'Workspace' }).selectOption(ws);
     await page.getByLabel('Kind').selectOption('role-assignment.created');
     const rows = page.getByTestId('audit-event');
     await rows.first().waitFor();
