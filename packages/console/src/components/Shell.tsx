@@ -41,7 +41,7 @@ const useStyles = makeStyles({
     color: tokens.colorNeutralForegroundOnBrand,
     [NARROW]: { gap: '4px', padding: '0 4px 0 4px' },
   },
-  menuButton: { display: 'none', color: 'inherit', [NARROW]: { display: 'inline-flex' } },
+  menuButton: { display: 'none', [NARROW]: { display: 'inline-flex' } },
   product: {
     color: 'inherit',
     textDecoration: 'none',
@@ -144,6 +144,8 @@ export function Shell() {
         <Button
           ref={menuButton}
           className={s.menuButton}
+          // Inline, so the transparent button's hover colour (brand blue) never hides it on the brand bar.
+          style={{ color: 'inherit' }}
           appearance="transparent"
           icon={navOpen ? <Dismiss20Regular /> : <Navigation20Regular />}
           aria-label="Navigation"

@@ -102,9 +102,12 @@ describe('layout, themes and accessibility of the console (Chromium, axe-core)',
     page.evaluate((sel) => getComputedStyle(document.querySelector(sel)!).backgroundColor, selector);
 
   test('the service serves a favicon the page links to, under its Content-Security-Policy', async () => {
-    const r = await fetch(`${rig.baseUrl}/favicon.svg`);
+    // The service itself (not the rig's stand-in), to a browser without a session.
+    const service = `http://127.0.0.1:${(rig.h.app.server.address() as { port: number }).port}`;
+    const r = await fetch(`${service}/favicon.svg`);
     assert.equal(r.status, 200);
     assert.match(r.headers.get('content-type') ?? '', /^image\/svg\+xml/);
+    assert.match(r.headers.get('content-security-policy') ?? '', /script-src 'self'/);
     assert.match(await r.text(), /^<svg /);
     const icon = await rig.page.evaluate(() => document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.href);
     assert.equal(icon, `${rig.baseUrl}/favicon.svg`);
@@ -174,6 +177,9 @@ describe('layout, themes and accessibility of the console (Chromium, axe-core)',
     await button.click();
     await nav.getByRole('link', { name: 'App catalog' }).waitFor();
     assert.equal(await button.getAttribute('aria-expanded'), 'true');
+    // Still under the pointer, the button keeps the brand bar's text colour (a transparent button turns brand blue on hover).
+    const color = (sel: string) => page.evaluate((q) => getComputedStyle(document.querySelector(q)!).color, sel);
+    assert.equal(await color('[data-testid="nav-button"]'), await color('header'), 'the hovered button shows on the brand bar');
     assert.deepEqual(await axeSerious(page), [], 'axe with the drawer open');
     await rig.shot('layout-800-navigation-open');
     await page.keyboard.press('Escape');
