@@ -15,11 +15,12 @@ const useStyles = makeStyles({
     borderRadius: tokens.borderRadiusMedium,
     padding: '4px 8px',
   },
-  row: { display: 'grid', gridTemplateColumns: '20px minmax(0, 1fr) auto', gap: '8px', alignItems: 'center', padding: '4px 0' },
-  detail: { gridColumn: '2 / 4', color: tokens.colorNeutralForeground3 },
-  gate: { gridColumn: '2 / 4', color: tokens.colorPaletteDarkOrangeForeground1 },
+  // Icon, name, action, where it lives: one line; the notes below span from the name to the end.
+  row: { display: 'grid', gridTemplateColumns: '20px minmax(0, 1fr) auto auto', gap: '8px', alignItems: 'center', padding: '4px 0' },
+  detail: { gridColumn: '2 / -1', color: tokens.colorNeutralForeground3 },
+  gate: { gridColumn: '2 / -1', color: tokens.colorPaletteDarkOrangeForeground1 },
   diff: {
-    gridColumn: '2 / 4',
+    gridColumn: '2 / -1',
     margin: 0,
     maxHeight: '220px',
     overflow: 'auto',

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { loadCatalog } from '../../src/catalog/load-catalog.js';
 import { install } from '../install-helpers.js';
 import { startRig, type ConsoleRig } from './browser.js';
-import { axeSerious, headerControlsCut, overlappingCells, sidewaysScroll } from './layout-checks.js';
+import { axeSerious, headerControlsCut, overlappingCells, planRowsBroken, sidewaysScroll } from './layout-checks.js';
 
 const APP = 'app-lakehouse-inspector';
 const APP_NAME = loadCatalog().get(APP)!.displayName;
@@ -180,6 +180,7 @@ describe('layout, themes and accessibility of the console (Chromium, axe-core)',
     check('scrolls sideways', await sidewaysScroll(page));
     check('cuts header controls', await headerControlsCut(page));
     if (v.name === 'workspace') check('items table', await overlappingCells(page, 'table[aria-label="Items"]'));
+    if (v.name === 'install-dialog') check('install plan', await planRowsBroken(page));
     return found;
   };
 

@@ -134,3 +134,14 @@ export async function overlappingCells(page: Page, tableSelector: string): Promi
     return out;
   }, tableSelector);
 }
+
+/** Rows of the install plan whose first four parts (icon, name, action, where it lives) are not on one line. */
+export async function planRowsBroken(page: Page): Promise<string[]> {
+  // No named function inside: the test's compiler would wrap it in a helper the page does not have.
+  return page.evaluate(() =>
+    [...document.querySelectorAll('[data-testid="plan-item"]')].flatMap((row) => {
+      const middles = [...row.children].slice(0, 4).map((c) => c.getBoundingClientRect().top + c.getBoundingClientRect().height / 2);
+      return middles.some((m) => Math.abs(m - middles[0]!) > 4) ? [`${row.textContent?.slice(0, 40)}: parts on more than one line`] : [];
+    }),
+  );
+}
