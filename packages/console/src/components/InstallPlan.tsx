@@ -15,11 +15,12 @@ const useStyles = makeStyles({
     borderRadius: tokens.borderRadiusMedium,
     padding: '4px 8px',
   },
-  row: { display: 'grid', gridTemplateColumns: '20px minmax(0, 1fr) auto', gap: '8px', alignItems: 'center', padding: '4px 0' },
-  detail: { gridColumn: '2 / 4', color: tokens.colorNeutralForeground3 },
-  gate: { gridColumn: '2 / 4', color: tokens.colorPaletteDarkOrangeForeground1 },
+  // Icon, name, action, where it lives: one line; the notes below span from the name to the end.
+  row: { display: 'grid', gridTemplateColumns: '20px minmax(0, 1fr) auto auto', gap: '8px', alignItems: 'center', padding: '4px 0' },
+  detail: { gridColumn: '2 / -1', color: tokens.colorNeutralForeground3 },
+  gate: { gridColumn: '2 / -1', color: tokens.colorPaletteDarkOrangeForeground1 },
   diff: {
-    gridColumn: '2 / 4',
+    gridColumn: '2 / -1',
     margin: 0,
     maxHeight: '220px',
     overflow: 'auto',
@@ -117,11 +118,13 @@ export function InstallPlan({ app, request }: { app: AppDetail; request: PlanReq
               .join(', ')}
             . Nothing has been changed yet.
           </Text>
-          <div className={s.list}>
+          {/* A scroll box: focusable and named, so a keyboard user can scroll it (axe: scrollable-region-focusable). */}
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to scroll by keyboard */}
+          <section className={s.list} aria-label="Planned items" tabIndex={0}>
             {plan.data.items.map((i) => (
               <PlanRow key={i.key} item={i} />
             ))}
-          </div>
+          </section>
         </>
       )}
     </section>

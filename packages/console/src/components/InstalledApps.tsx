@@ -36,12 +36,13 @@ export function InstalledApps({ apps, workspace }: { apps: InstalledApp[]; works
         <Table aria-label="Installed apps" size="small" style={{ tableLayout: 'fixed' }}>
           <TableHeader>
             <TableRow>
+              {/* Shares of the width, not pixels: the columns fit a 1024 px window too (with the navigation beside). */}
               <TableHeaderCell>App</TableHeaderCell>
-              <TableHeaderCell style={{ width: 170 }}>Version</TableHeaderCell>
-              <TableHeaderCell style={{ width: 110 }}>Status</TableHeaderCell>
-              <TableHeaderCell style={{ width: 140 }}>Items</TableHeaderCell>
-              <TableHeaderCell style={{ width: 170 }}>Last job</TableHeaderCell>
-              <TableHeaderCell style={{ width: 250 }}>Actions</TableHeaderCell>
+              <TableHeaderCell style={{ width: '16%' }}>Version</TableHeaderCell>
+              <TableHeaderCell style={{ width: '12%' }}>Status</TableHeaderCell>
+              <TableHeaderCell style={{ width: '14%' }}>Items</TableHeaderCell>
+              <TableHeaderCell style={{ width: '18%' }}>Last job</TableHeaderCell>
+              <TableHeaderCell style={{ width: '20%' }}>Actions</TableHeaderCell>
             </TableRow>
           </TableHeader>
           <TableBody>
@@ -82,7 +83,7 @@ export function InstalledApps({ apps, workspace }: { apps: InstalledApp[]; works
                   </Link>
                 </TableCell>
                 <TableCell>
-                  <span style={{ display: 'inline-flex', gap: 6 }}>
+                  <span style={{ display: 'inline-flex', flexWrap: 'wrap', gap: 6, padding: '4px 0' }}>
                     {app.catalogVersion && app.catalogVersion !== app.version && (
                       <GuardedButton
                         size="small"

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text } from '@fluentui/react-components';
+import { makeStyles, Table, TableBody, TableCell, TableHeader, TableHeaderCell, TableRow, Text } from '@fluentui/react-components';
 import { Link } from 'react-router-dom';
 import type { Item, ItemType } from '../api/types';
 import { ItemTypeIcon } from './ItemTypeIcon';
@@ -8,14 +8,22 @@ import { ProvisioningCell } from './ProvisioningCell';
 import { BACKEND_NAMES, BackendBadge } from './BackendLabel';
 
 type Column = 'displayName' | 'itemType' | 'backend' | 'liveState' | 'provisioning' | 'source' | 'updatedAt';
-const COLUMNS: Array<{ key: Column; label: string; width?: number | string }> = [
-  { key: 'displayName', label: 'Name', width: '18%' },
-  { key: 'itemType', label: 'Type', width: 100 },
-  { key: 'backend', label: 'Lives in', width: 140 },
-  { key: 'liveState', label: 'Live state', width: 120 },
+// Below 1280 px the least needed columns give their room to the others, so no cell prints over its neighbour; Name
+// and Provisioning share what the fixed columns leave.
+const useStyles = makeStyles({
+  narrow: { '@media (max-width: 1279px)': { display: 'none' } },
+  cell: { overflow: 'hidden' },
+});
+type Hide = keyof ReturnType<typeof useStyles>;
+
+const COLUMNS: Array<{ key: Column; label: string; width?: number | string; hide?: Hide }> = [
+  { key: 'displayName', label: 'Name' },
+  { key: 'itemType', label: 'Type', width: 96 },
+  { key: 'backend', label: 'Lives in', width: 130, hide: 'narrow' },
+  { key: 'liveState', label: 'Live state', width: 116 },
   { key: 'provisioning', label: 'Provisioning' },
-  { key: 'source', label: 'Source', width: 110 },
-  { key: 'updatedAt', label: 'Updated', width: 150 },
+  { key: 'source', label: 'Source', width: 120 },
+  { key: 'updatedAt', label: 'Updated', width: 150, hide: 'narrow' },
 ];
 
 const cellValue = (item: Item, col: Column, typeName: (id: string) => string, appName: (id: string) => string): string => {
@@ -42,6 +50,7 @@ export function ItemsTable({
   workspaceId: string;
   appName?: (appId: string) => string;
 }) {
+  const s = useStyles();
   const [sort, setSort] = useState<{ col: Column; dir: 'ascending' | 'descending' }>({ col: 'displayName', dir: 'ascending' });
   const typeName = useCallback((id: string) => types.find((t) => t.id === id)?.displayName ?? id, [types]);
   const sorted = useMemo(() => {
@@ -58,6 +67,7 @@ export function ItemsTable({
             <TableHeaderCell
               key={c.key}
               style={{ width: c.width }}
+              className={c.hide && s[c.hide]}
               sortDirection={sort.col === c.key ? sort.dir : undefined}
               onClick={() => toggle(c.key)}
             >
@@ -70,27 +80,28 @@ export function ItemsTable({
         {sorted.map((item) => (
           <TableRow key={item.id} data-testid="item-row">
             <TableCell>
-              <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
+              <span style={{ display: 'flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
                 <ItemTypeIcon itemType={item.itemType} title={typeName(item.itemType)} />
                 <Link
                   to={`/workspaces/${workspaceId}/items/${item.id}`}
-                  style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+                  style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0 }}
+                  title={item.displayName}
                 >
                   {item.displayName}
                 </Link>
               </span>
             </TableCell>
             <TableCell>{typeName(item.itemType)}</TableCell>
-            <TableCell>
+            <TableCell className={s.narrow}>
               <BackendBadge backend={item.backend} />
             </TableCell>
             <TableCell>
               <LiveStateBadge state={item.liveState} />
             </TableCell>
-            <TableCell>
+            <TableCell className={s.cell}>
               <ProvisioningCell state={item.provisioning} />
             </TableCell>
-            <TableCell data-testid="item-source">
+            <TableCell className={s.cell} data-testid="item-source">
               {item.appId ? (
                 <Link
                   to={`/apps/${item.appId}`}
@@ -105,7 +116,7 @@ export function ItemsTable({
                 </Text>
               )}
             </TableCell>
-            <TableCell>{new Date(item.updatedAt).toLocaleString()}</TableCell>
+            <TableCell className={s.narrow}>{new Date(item.updatedAt).toLocaleString()}</TableCell>
           </TableRow>
         ))}
       </TableBody>

@@ -108,11 +108,13 @@ export function LifecyclePlanView({
           .join(', ')}
         . Nothing has been changed yet.{plan.isFetching ? ' Planning again…' : ''}
       </Text>
-      <div className={s.list}>
+      {/* A scroll box: focusable and named, so a keyboard user can scroll it (axe: scrollable-region-focusable). */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to scroll by keyboard */}
+      <section className={s.list} aria-label="Planned items" tabIndex={0}>
         {plan.data.items.map((i) => (
           <PlanRow key={i.key} item={i} />
         ))}
-      </div>
+      </section>
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { Breadcrumb, BreadcrumbDivider, BreadcrumbItem, makeStyles, Title2, tokens } from '@fluentui/react-components';
 import { Link } from 'react-router-dom';
 import { useEffect } from 'react';
@@ -31,14 +31,15 @@ export function PageHeader({
       {crumbs.length > 0 && (
         <Breadcrumb aria-label="Breadcrumb" size="small">
           {crumbs.map((c, i) => (
-            <span key={c.to} style={{ display: 'contents' }}>
+            // A fragment, not an element: the breadcrumb's list may hold only its <li> items (axe: list).
+            <Fragment key={c.to}>
               <BreadcrumbItem>
                 <Link to={c.to} className={s.crumb}>
                   {c.label}
                 </Link>
               </BreadcrumbItem>
               {i < crumbs.length - 1 && <BreadcrumbDivider />}
-            </span>
+            </Fragment>
           ))}
         </Breadcrumb>
       )}

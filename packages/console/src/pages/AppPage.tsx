@@ -40,8 +40,8 @@ export default function AppPage() {
             <Table size="small" aria-label="What installing creates">
               <TableHeader>
                 <TableRow>
-                  <TableHeaderCell style={{ width: '30%' }}>Item</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 150 }}>Type</TableHeaderCell>
+                  <TableHeaderCell style={{ width: '24%' }}>Item</TableHeaderCell>
+                  <TableHeaderCell style={{ width: 130 }}>Type</TableHeaderCell>
                   <TableHeaderCell style={{ width: 170 }}>Installs as</TableHeaderCell>
                   <TableHeaderCell>What happens</TableHeaderCell>
                 </TableRow>
@@ -62,7 +62,10 @@ export default function AppPage() {
                       </Badge>
                     </TableCell>
                     <TableCell>
-                      <Text size={200}>{i.action}</Text>
+                      {/* The action names long request paths: they break anywhere rather than widen the page. */}
+                      <Text size={200} style={{ overflowWrap: 'anywhere' }}>
+                        {i.action}
+                      </Text>
                     </TableCell>
                   </TableRow>
                 ))}

@@ -91,7 +91,7 @@ function EventRow({
         )}
       </TableCell>
       <TableCell>
-        <code>{e.kind}</code>
+        <code style={{ overflowWrap: 'anywhere' }}>{e.kind}</code>
       </TableCell>
       <TableCell>
         <Text title={detail}>
@@ -169,12 +169,13 @@ export default function AuditPage() {
             <Table aria-label="Audit events" size="small" style={{ tableLayout: 'fixed' }}>
               <TableHeader>
                 <TableRow>
-                  <TableHeaderCell style={{ width: 160 }}>Time</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 130 }}>Actor</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 200 }}>Kind</TableHeaderCell>
+                  {/* Shares of the width, not pixels: the columns fit a 1024 px window too (with the navigation beside). */}
+                  <TableHeaderCell style={{ width: '16%' }}>Time</TableHeaderCell>
+                  <TableHeaderCell style={{ width: '12%' }}>Actor</TableHeaderCell>
+                  <TableHeaderCell style={{ width: '20%' }}>Kind</TableHeaderCell>
                   <TableHeaderCell>Target</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 140 }}>Workspace</TableHeaderCell>
-                  <TableHeaderCell style={{ width: 130 }}>Outcome</TableHeaderCell>
+                  <TableHeaderCell style={{ width: '13%' }}>Workspace</TableHeaderCell>
+                  <TableHeaderCell style={{ width: '17%' }}>Outcome</TableHeaderCell>
                 </TableRow>
               </TableHeader>
               <TableBody>

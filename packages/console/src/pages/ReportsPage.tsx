@@ -13,7 +13,14 @@ import { ReportingWorkspaceNote } from '../components/reports/ReportingWorkspace
 
 const useStyles = makeStyles({
   bar: { display: 'flex', alignItems: 'end', gap: '12px', marginBottom: '16px', flexWrap: 'wrap' },
-  body: { display: 'grid', gridTemplateColumns: '280px 1fr', gap: '20px', alignItems: 'start' },
+  // The tree beside the report on a wide page, above it on a narrower one (the report's tabs need the width).
+  body: {
+    display: 'grid',
+    gridTemplateColumns: '280px minmax(0, 1fr)',
+    gap: '20px',
+    alignItems: 'start',
+    '@media (max-width: 1199px)': { gridTemplateColumns: 'minmax(0, 1fr)' },
+  },
   side: { padding: '8px', minHeight: '200px' },
   empty: { color: tokens.colorNeutralForeground3, padding: '24px' },
 });
