@@ -81,6 +81,7 @@ describe('layout, themes and accessibility of the console (Chromium, axe-core)',
       ...IDENTITY_TABS.map((tab) => ({ name: `identity-${tab}`, path: `/identity?tab=${tab}`, ready: testId(`identity-panel-${tab}`) })),
       { name: 'reports', path: `/reports?workspace=${ws}&report=${reports[0]!.id}`, ready: testId('report-metadata') },
       { name: 'audit', path: '/audit', ready: heading('Audit') },
+      { name: 'tokens', path: '/tokens', ready: testId('token-row') },
     );
 
     await rig.page.goto('/sign-in');
