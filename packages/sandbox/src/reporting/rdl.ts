@@ -52,6 +52,8 @@ export interface RdlTable {
   dataSetName: string;
   /** Rows of cell values (expressions or literals); the first row is taken as the header. */
   rows: string[][];
+  /** The name of each cell's text box (error messages name it). */
+  cellNames?: string[][];
 }
 
 /** What the renderers and the API read from a definition. */
@@ -269,15 +271,19 @@ export function readRdl(bytes: Buffer | string): RdlModel {
           child(t, 'DataSetName')!.line,
           'DataSetName',
         );
-      const rows = children(child(child(t, 'TablixBody'), 'TablixRows'), 'TablixRow').map((r) =>
-        children(child(r, 'TablixCells'), 'TablixCell').map((c) => {
+      const cellNames: string[][] = [];
+      const rows = children(child(child(t, 'TablixBody'), 'TablixRows'), 'TablixRow').map((r) => {
+        const names: string[] = [];
+        cellNames.push(names);
+        return children(child(r, 'TablixCells'), 'TablixCell').map((c) => {
           const tb = descendants(c, 'Textbox')[0];
           if (tb) inTable.add(tb);
+          names.push(tb?.attrs.Name ?? '');
           return tb ? paragraphs(tb).join(' ') : '';
-        }),
-      );
+        });
+      });
       for (const tb of descendants(t, 'Textbox')) inTable.add(tb);
-      tables.push({ name: t.attrs.Name ?? 'Table', dataSetName: setName, rows });
+      tables.push({ name: t.attrs.Name ?? 'Table', dataSetName: setName, rows, cellNames });
     }
     const page = child(s, 'Page');
     const regions: Array<[XmlElement | undefined, RdlTextbox['region']]> = [
