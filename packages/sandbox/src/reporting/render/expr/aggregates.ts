@@ -1,7 +1,7 @@
 import type { Node } from './parser.js';
 import type { EvalScope, Row } from './scope.js';
 import { compare } from './operators.js';
-import { CompileError, ExpressionError, toNum, toStr, type Value } from './values.js';
+import { CompileError, ExpressionError, numericText, toNum, toStr, type Value } from './values.js';
 
 /** Aggregate functions: the first argument is evaluated per row of the scope; an optional scope name comes last. */
 export const AGGREGATES = new Set(['sum', 'avg', 'count', 'countdistinct', 'countrows', 'min', 'max', 'first', 'last', 'stdev', 'var']);
@@ -65,8 +65,12 @@ export function aggregate(name: string, args: Node[], scope: EvalScope, evaluate
     case 'last':
       return values.at(-1) ?? null;
     case 'min':
-    case 'max':
-      return present.reduce<Value>((acc, v) => (acc === null || (n === 'min' ? compare(v, acc) < 0 : compare(v, acc) > 0) ? v : acc), null);
+    case 'max': {
+      // Numeric text (a numeric field as the renderer receives it) compares as numbers.
+      const asNumbers = present.every((v) => typeof v === 'number' || (typeof v === 'string' && numericText(v)));
+      const order = (a: Value, b: Value) => (asNumbers ? toNum(a) - toNum(b) : compare(a, b));
+      return present.reduce<Value>((acc, v) => (acc === null || (n === 'min' ? order(v, acc) < 0 : order(v, acc) > 0) ? v : acc), null);
+    }
     case 'sum': {
       if (!present.length) return null;
       const ns = numeric(present, 'Sum');

@@ -124,8 +124,14 @@ function call(n: Extract<Node, { k: 'call' }>, scope: EvalScope): Value {
   const fn = n.fn;
   // Parameters!X.Value(0), Parameters!X.Label(1): an element of a multi-value parameter.
   if (fn.k === 'member' && fn.obj.k === 'bang') {
-    const list = collection(fn.obj.coll, fn.obj.member, fn.name, scope);
-    return index(list, n.args, scope);
+    if (/^(value|label)$/i.test(fn.name)) return index(collection(fn.obj.coll, fn.obj.member, fn.name, scope), n.args, scope);
+    // A method of a built-in field's value: Globals!ExecutionTime.ToString("yyyy").
+    const target = collection(fn.obj.coll, fn.obj.member, undefined, scope);
+    return method(
+      target,
+      fn.name,
+      n.args.map((a) => evaluateNode(a, scope)),
+    );
   }
   // Parameters("X"), Fields("X") …: the collection by a name given as a string.
   if (fn.k === 'id' && ['parameters', 'fields', 'globals', 'user', 'reportitems'].includes(fn.name.toLowerCase())) {
@@ -237,14 +243,12 @@ function collection(coll: string, key: string, prop: string | undefined, scope: 
         OverallTotalPages: () => page!.total,
       };
       const f = values[key];
-      if (!f || prop !== undefined) throw notMember(prop ?? key, prop ? `Globals!${key}` : 'Globals');
-      return f();
+      if (!f) throw notMember(key, 'Globals');
+      return prop === undefined ? f() : method(f(), prop, []);
     }
     case 'user':
-      if (prop !== undefined) throw notMember(prop, `User!${key}`);
-      if (key === 'UserID') return scope.user.userId;
-      if (key === 'Language') return scope.user.language;
-      throw notMember(key, 'User');
+      if (key !== 'UserID' && key !== 'Language') throw notMember(key, 'User');
+      return ((v) => (prop === undefined ? v : method(v, prop, [])))(key === 'UserID' ? scope.user.userId : scope.user.language);
     case 'parameters': {
       const pv = scope.parameters.get(key);
       if (!pv)
@@ -271,7 +275,9 @@ function collection(coll: string, key: string, prop: string | undefined, scope: 
       if (names && !names.includes(key)) throw fieldRef(key);
       if (p === 'ismissing') return !(key in fields);
       if (p !== undefined && p !== 'value') throw notMember(prop!, 'Field');
-      return fields[key] ?? null;
+      // A source's null reaches the renderer as empty text: it reads as Nothing.
+      const v = fields[key];
+      return v === undefined || v === '' ? null : v;
     }
     case 'reportitems': {
       const v = scope.reportItems?.(key);

@@ -76,6 +76,14 @@ export function tokenize(src: string): Token[] {
   return out;
 }
 
+const COLLECTIONS: Record<string, string> = {
+  parameters: 'Parameters',
+  fields: 'Fields',
+  globals: 'Globals',
+  user: 'User',
+  reportitems: 'ReportItems',
+};
+
 const KEYWORD = (t: Token, ...words: string[]) => t.t === 'id' && words.some((w) => w.toLowerCase() === t.s.toLowerCase());
 
 /** Binary operators from the loosest to the tightest (VB's precedence); `Not` sits between And and comparisons. */
@@ -180,8 +188,13 @@ export function parse(src: string): Node {
         p++;
         if (n.k !== 'id') throw syntax("[BC30203] Identifier expected before '!'.");
         n = { k: 'bang', coll: n.name, member: name() };
-      } else if (isOp('(')) n = { k: 'call', fn: n, args: args() };
-      else return n;
+      } else if (isOp('(')) {
+        const a = args();
+        // Parameters("X") is Parameters!X (and so for the other collections) when the name is a constant.
+        const coll = n.k === 'id' ? COLLECTIONS[n.name.toLowerCase()] : undefined;
+        const key = a.length === 1 && a[0]!.k === 'lit' && typeof a[0]!.v === 'string' ? a[0]!.v : undefined;
+        n = coll && key !== undefined ? { k: 'bang', coll, member: key } : { k: 'call', fn: n, args: a };
+      } else return n;
     }
   };
   const primary = (): Node => {
