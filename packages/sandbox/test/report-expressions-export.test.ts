@@ -177,6 +177,17 @@ test('an expression the service cannot evaluate fails the export job; the viewer
     assert.match(html.replace(/&apos;/g, "'"), words, name);
     assert.match(html, /\(rsCompilerErrorInExpression\)/);
   }
+  // Text runs of one paragraph: a literal run and expression runs, shown one after another.
+  const runs = await publish(
+    group,
+    token,
+    'Runs',
+    rdl(
+      'Total: </Value></TextRun><TextRun><Value>=Sum(Fields!Amount.Value, "Sales")</Value></TextRun><TextRun><Value>=" in " &amp; CountRows("Sales") &amp; " rows"',
+      PARAMETERS,
+    ),
+  );
+  assert.match(parsePdf((await exportFile(group, token, runs.id, { format: 'PDF' })).bytes).text, /^Total: 4291\.25 in 3 rows$/m);
   const report = await publish(group, token, 'Runtime', rdl('=CInt("x") &amp; "!"', PARAMETERS));
   const out = await exportFile(group, token, report.id, { format: 'PDF' });
   assert.equal(out.status.status, 'Succeeded');

@@ -95,11 +95,27 @@ function requireSize(el: XmlElement, local: string): string {
 }
 
 function paragraphs(textbox: XmlElement): string[] {
-  return children(child(textbox, 'Paragraphs'), 'Paragraph').map((p) =>
-    children(child(p, 'TextRuns'), 'TextRun')
-      .map((r) => textAt(r, 'Value') ?? '')
-      .join(''),
-  );
+  return children(child(textbox, 'Paragraphs'), 'Paragraph').map((p) => {
+    const runs = children(child(p, 'TextRuns'), 'TextRun');
+    // Between runs, spaces are text ("Total: " then an expression); a lone run's value is read trimmed.
+    return joinValues(
+      runs.map((r) =>
+        runs.length > 1 && !(textAt(r, 'Value') ?? '').startsWith('=') ? (child(r, 'Value')?.text ?? '') : (textAt(r, 'Value') ?? ''),
+      ),
+      '',
+    );
+  });
+}
+
+/**
+ * Values shown one after another (the text runs of a paragraph, the paragraphs of a cell) as one value: literals are
+ * joined as they are; when one is an expression, one expression concatenating each (literals as string constants).
+ */
+export function joinValues(values: string[], separator: string): string {
+  if (values.length < 2 || !values.some((v) => v.startsWith('='))) return values.join(separator);
+  const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
+  const parts = values.map((v) => (v.startsWith('=') ? `(${v.slice(1)})` : quote(v)));
+  return `=${parts.join(separator ? ` & ${quote(separator)} & ` : ' & ')}`;
 }
 
 /** Rows of an XML data set's inline data: `<Query><XmlData><Root><Row a="1"/>…` (attributes or child elements). */
@@ -279,7 +295,7 @@ export function readRdl(bytes: Buffer | string): RdlModel {
           const tb = descendants(c, 'Textbox')[0];
           if (tb) inTable.add(tb);
           names.push(tb?.attrs.Name ?? '');
-          return tb ? paragraphs(tb).join(' ') : '';
+          return tb ? joinValues(paragraphs(tb), ' ') : '';
         });
       });
       for (const tb of descendants(t, 'Textbox')) inTable.add(tb);
