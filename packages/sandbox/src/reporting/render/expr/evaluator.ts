@@ -77,7 +77,7 @@ export function evaluateNode(n: Node, scope: EvalScope): Value {
     case 'bang':
       return collection(n.coll, n.member, undefined, scope);
     case 'id':
-      return name(n.name, scope);
+      return name(n.name);
     case 'member':
       return member(n, scope);
     case 'call':
@@ -85,14 +85,13 @@ export function evaluateNode(n: Node, scope: EvalScope): Value {
   }
 }
 
-function name(id: string, scope: EvalScope): Value {
+function name(id: string): Value {
   const lower = id.toLowerCase();
   if (lower in CONSTANTS) return CONSTANTS[lower]!;
   const fn = FUNCTIONS[lower];
   if (fn && fn[0] === 0) return fn[2]([]);
   if (['parameters', 'fields', 'globals', 'user', 'reportitems'].includes(lower))
     throw new CompileError('rsCompilerErrorInExpression', `[BC30455] ${id} needs a member (${id}!Name).`);
-  void scope;
   throw notDeclared(id);
 }
 

@@ -1,4 +1,16 @@
-import { ExpressionError, generalDate, longTime, names, numberText, roundEven, shortDate, toNum, type Value } from './values.js';
+import {
+  ExpressionError,
+  generalDate,
+  longTime,
+  names,
+  numberText,
+  numericText,
+  parseDate,
+  roundEven,
+  shortDate,
+  toNum,
+  type Value,
+} from './values.js';
 
 const { MONTHS, DAYS } = names;
 
@@ -248,7 +260,12 @@ export function format(v: Value, spec: string): string {
   const n = named(v, spec);
   if (n !== undefined) return n;
   if (v instanceof Date) return spec === '' ? generalDate(v) : formatDate(v, spec);
-  if (typeof v === 'string' && !/^\s*[-+]?[\d.]/.test(v)) return spec === '' ? v : v;
+  if (typeof v === 'string' && !numericText(v)) {
+    // A field's date reaches the renderer as text (ISO from a query): it formats as the date the source held.
+    const d = parseDate(v);
+    if (d) return spec === '' ? generalDate(d) : formatDate(d, spec);
+    return v;
+  }
   const num = toNum(v as Value);
   if (spec === '') return numberText(num);
   return standardNumber(num, spec) ?? customNumber(num, spec);
