@@ -117,10 +117,31 @@ test('parameter defaults: a multi-value default from one expression, valid value
     '<DefaultValue><Values><Value>=Split("Central,East", ",")</Value></Values></DefaultValue><ValidValues><ParameterValues><ParameterValue><Value>="Cen" &amp; "tral"</Value><Label>=UCase("central")</Label></ParameterValue><ParameterValue><Value>East</Value></ParameterValue></ParameterValues></ValidValues>',
   );
   assert.notEqual(split, PARAMETERS);
-  const report = await publish(group, token, 'Split', rdl('=Join(Parameters!Regions.Label, " and ")', split));
+  // Cities: defaults and valid values from the Sales data set's rows (filtered by the Regions before it).
+  const cities =
+    '<ReportParameter Name="Cities"><DataType>String</DataType><MultiValue>true</MultiValue><Prompt>Cities</Prompt><DefaultValue><DataSetReference><DataSetName>Sales</DataSetName><ValueField>City</ValueField></DataSetReference></DefaultValue><ValidValues><DataSetReference><DataSetName>Sales</DataSetName><ValueField>City</ValueField><LabelField>Region</LabelField></DataSetReference></ValidValues></ReportParameter>';
+  const report = await publish(
+    group,
+    token,
+    'Split',
+    rdl(
+      '=Join(Parameters!Regions.Label, " and ") &amp; ": " &amp; Join(Parameters!Cities.Value, ",") &amp; " in " &amp; Join(Parameters!Cities.Label, ",")',
+      split + cities,
+    ),
+  );
   const out = await exportFile(group, token, report.id, { format: 'PDF' });
   const text = parsePdf(out.bytes).text;
-  assert.match(text, /^CENTRAL and East$/m, 'Split gives two default values; the label comes from its expression');
+  assert.match(
+    text,
+    /^CENTRAL and East: Boston,Denver in East,Central$/m,
+    'Split gives two default values; labels from expressions and fields',
+  );
+  const seattle = await call(`${group}/reports/${report.id}/ExportTo`, {
+    token,
+    json: { format: 'PDF', paginatedReportConfiguration: { parameterValues: [{ name: 'Cities', value: 'Seattle' }] } },
+  });
+  assert.equal(seattle.status, 400, 'Seattle is not among the valid values the query gives for Central and East');
+  assert.match(seattle.body.error.message, /'Seattle' is not a valid value of parameter 'Cities'; valid values are Boston, Denver/);
   const west = await call(`${group}/reports/${report.id}/ExportTo`, {
     token,
     json: { format: 'PDF', paginatedReportConfiguration: { parameterValues: [{ name: 'Regions', value: 'West' }] } },

@@ -8,7 +8,7 @@ import { IMAGE_FORMATS, renderFile } from './render/index.js';
 import { ReportProcessingError } from './render/expressions.js';
 import { layout } from './render/layout.js';
 import { json, reportFor, settingDisabled } from './reports-routes.js';
-import { DataSourceError, liveRows } from './live-data.js';
+import { DataSourceError, liveRows, queryRows } from './live-data.js';
 import type { ExportJob, StoredReport } from './store.js';
 import type { SwitchName } from '../switches.js';
 
@@ -165,6 +165,7 @@ export function exportRoutes(core: SandboxCore, router: Router): void {
       executionTime: new Date(now),
       user,
       renderFormat: format,
+      rowsOf: model ? queryRows(core, model) : undefined,
     });
     const userId = identityOf(body, model, caller);
     const render = renderer(core, report, model, parameters, userId, format, settings);

@@ -1,5 +1,5 @@
 import { invalidRequest } from './errors.js';
-import type { RdlParameter } from './rdl.js';
+import type { QueryValues, RdlParameter } from './rdl.js';
 import { type EvalScope, ReportProcessingError, evaluateStrict } from './render/expressions.js';
 import { isoDate, roundEven, toStr, type Value } from './render/expr/values.js';
 
@@ -42,7 +42,16 @@ function coerce(p: RdlParameter, raw: string): { value?: string; problem?: strin
 }
 
 /** What a parameter's default and valid value expressions see besides the parameters before it. */
-export type ParameterContext = Pick<EvalScope, 'reportName' | 'executionTime' | 'user' | 'renderFormat'>;
+export type ParameterContext = Pick<EvalScope, 'reportName' | 'executionTime' | 'user' | 'renderFormat'> & {
+  /** The rows of a data set for the parameters known so far (defaults and valid values from a query). */
+  rowsOf?: (dataSet: string, scope: EvalScope) => Array<Record<string, string>>;
+};
+
+/** Values (and labels) of a DataSetReference: its fields over the data set's rows, in order. */
+function queryValues(q: QueryValues, context: ParameterContext, scope: EvalScope): Array<{ value: string; label: string }> {
+  const rows = context.rowsOf?.(q.dataSet, scope) ?? [];
+  return rows.map((r) => ({ value: r[q.valueField] ?? '', label: r[q.labelField ?? q.valueField] ?? r[q.valueField] ?? '' }));
+}
 
 /** A typed expression result as the parameter's value text (a list gives several values). */
 function valueTexts(p: RdlParameter, v: Value): Array<string | null> {
@@ -126,7 +135,12 @@ export function applyParameters(
   // Expressions of a parameter see the parameters before it, as the service evaluates them in order.
   const scope: EvalScope = { ...context, parameters: out };
   for (const declared of parameters) {
-    const p: RdlParameter = declared.validValues ? { ...declared, validValues: validValuesOf(declared, scope) } : declared;
+    let p: RdlParameter = declared.validValues ? { ...declared, validValues: validValuesOf(declared, scope) } : declared;
+    if (declared.validValuesFrom) p = { ...p, validValues: guarded(() => queryValues(declared.validValuesFrom!, context, scope)) };
+    if (declared.defaultsFrom && !declared.defaults) {
+      const found = guarded(() => queryValues(declared.defaultsFrom!, context, scope)).map((v) => v.value);
+      p = { ...p, defaults: p.multiValue ? found : found.slice(0, 1) };
+    }
     let values = byName.get(p.name);
     if (!values) {
       if (p.defaults === undefined || !p.defaults.length) {

@@ -38,6 +38,16 @@ export interface RdlParameter {
   prompt: string;
   defaults?: string[];
   validValues?: Array<{ value: string; label: string }>;
+  /** Defaults and valid values read from a data set's rows (DataSetReference: its value and label fields). */
+  defaultsFrom?: QueryValues;
+  validValuesFrom?: QueryValues;
+}
+
+/** A DataSetReference of a parameter: the data set and the fields its values (and labels) come from. */
+export interface QueryValues {
+  dataSet: string;
+  valueField: string;
+  labelField?: string;
 }
 
 export interface RdlTextbox {
@@ -151,7 +161,13 @@ function readParameter(p: XmlElement): RdlParameter {
   const flag = (local: string) => textAt(p, local)?.toLowerCase() === 'true';
   const defaultValues = child(child(p, 'DefaultValue'), 'Values');
   const valid = child(child(p, 'ValidValues'), 'ParameterValues');
+  const fromQuery = (el: XmlElement | undefined) =>
+    el
+      ? { dataSet: textAt(el, 'DataSetName') ?? '', valueField: textAt(el, 'ValueField') ?? '', labelField: textAt(el, 'LabelField') }
+      : undefined;
   return {
+    defaultsFrom: fromQuery(child(child(p, 'DefaultValue'), 'DataSetReference')),
+    validValuesFrom: fromQuery(child(child(p, 'ValidValues'), 'DataSetReference')),
     name,
     dataType: dataType as ParameterType,
     nullable: flag('Nullable'),

@@ -9,7 +9,7 @@ import { renderFile } from './render/index.js';
 import { renderHtml } from './render/documents.js';
 import { ReportProcessingError } from './render/expressions.js';
 import { layout, type Rendered } from './render/layout.js';
-import { DataSourceError, liveRows } from './live-data.js';
+import { DataSourceError, liveRows, queryRows } from './live-data.js';
 import type { StoredReport } from './store.js';
 
 /** `rdl:format` names of the viewer and the export format each one renders. */
@@ -58,6 +58,7 @@ function viewer(core: SandboxCore, ctx: RequestContext, report: StoredReport): R
       executionTime: new Date(),
       user: { userId: 'viewer', language: 'en-US' },
       renderFormat: ctx.query('rdl:format') ?? 'RPL',
+      rowsOf: queryRows(core, model),
     });
   } catch (err) {
     if (!(err instanceof ServiceError)) throw err;
