@@ -5,9 +5,10 @@ import { invalidRequest, messageError, notFound } from './errors.js';
 import { applyParameters } from './params.js';
 import { datasourceType, readRdl, type RdlModel } from './rdl.js';
 import { IMAGE_FORMATS, renderFile } from './render/index.js';
+import { ReportProcessingError } from './render/expressions.js';
 import { layout } from './render/layout.js';
 import { json, reportFor, settingDisabled } from './reports-routes.js';
-import { DataSourceError, liveRows } from './live-data.js';
+import { DataSourceError, liveRows, queryRows } from './live-data.js';
 import type { ExportJob, StoredReport } from './store.js';
 import type { SwitchName } from '../switches.js';
 
@@ -38,7 +39,7 @@ function exportJson(core: SandboxCore, job: ExportJob, now = Date.now()): Record
     try {
       extensionOf(job);
     } catch (err) {
-      if (!(err instanceof DataSourceError)) throw err;
+      if (!(err instanceof DataSourceError || err instanceof ReportProcessingError)) throw err;
       job.error = err.message;
       st = core.reporting.exportState(job, now);
     }
@@ -152,7 +153,20 @@ export function exportRoutes(core: SandboxCore, router: Router): void {
     for (const k of ['StartPage', 'EndPage'])
       if (settings[k] !== undefined && !/^\d+$/.test(settings[k]!)) throw invalidRequest(`formatSettings.${k} must be a whole number.`);
     const model = paginated ? readRdl(report.definition) : undefined;
-    const parameters = applyParameters(model?.parameters ?? [], body.paginatedReportConfiguration?.parameterValues);
+    // Defaults given as expressions see the export's user (read only when one names User!UserID) and the request's time.
+    const user = {
+      language: 'en-US',
+      get userId() {
+        return identityOf(body, model, caller);
+      },
+    };
+    const parameters = applyParameters(model?.parameters ?? [], body.paginatedReportConfiguration?.parameterValues, {
+      reportName: report.name,
+      executionTime: new Date(now),
+      user,
+      renderFormat: format,
+      rowsOf: model ? queryRows(core, model) : undefined,
+    });
     const userId = identityOf(body, model, caller);
     const render = renderer(core, report, model, parameters, userId, format, settings);
     const renderMs = core.switches['reporting.renderMs'];
@@ -236,7 +250,7 @@ function renderer(
         { name: 'Footer', paragraphs: ['="Page " & Globals!PageNumber & " of " & Globals!TotalPages'], region: 'footer' },
       ],
     };
-    const scope = { reportName: report.name, executionTime, userId, language: 'en-US', renderFormat: format, parameters };
+    const scope = { reportName: report.name, executionTime, user: { userId, language: 'en-US' }, renderFormat: format, parameters };
     const rendered = layout(rdl, scope, settings, liveRows(core, rdl, scope));
     return renderFile(format, rendered, settings);
   };

@@ -2,6 +2,8 @@ import type { SandboxCore } from '../core.js';
 import { SqlEngine } from '../sql/engine.js';
 import { datasourceType, parseConnectString, type RdlDataSet, type RdlModel } from './rdl.js';
 import { evaluateValue, type EvalScope } from './render/expressions.js';
+import { dataSetRows } from './render/filters.js';
+import { invalidRequest } from './errors.js';
 import type { PushDataset } from './push-datasets.js';
 
 /** A data set's query failed at the data source: the render (and its export job) fails with this text. */
@@ -185,4 +187,21 @@ function pushRows(dataset: PushDataset, tableName: string, ds: RdlDataSet, scope
     table.name,
     rows.map((r) => Object.fromEntries(table.columns.map((c) => [c.name, show(r[c.name])]))),
   );
+}
+
+/**
+ * The rows of one data set for parameter defaults and valid values from a query (filters applied); a failing query
+ * refuses the request with its text.
+ */
+export function queryRows(core: SandboxCore, model: RdlModel) {
+  return (dataSet: string, scope: EvalScope): Array<Record<string, string>> => {
+    const ds = model.dataSets.find((d) => d.name === dataSet);
+    if (!ds) return [];
+    try {
+      return dataSetRows(ds, scope, liveRows(core, { ...model, dataSets: [ds] }, scope));
+    } catch (err) {
+      if (err instanceof DataSourceError) throw invalidRequest(err.message);
+      throw err;
+    }
+  };
 }

@@ -38,6 +38,16 @@ export interface RdlParameter {
   prompt: string;
   defaults?: string[];
   validValues?: Array<{ value: string; label: string }>;
+  /** Defaults and valid values read from a data set's rows (DataSetReference: its value and label fields). */
+  defaultsFrom?: QueryValues;
+  validValuesFrom?: QueryValues;
+}
+
+/** A DataSetReference of a parameter: the data set and the fields its values (and labels) come from. */
+export interface QueryValues {
+  dataSet: string;
+  valueField: string;
+  labelField?: string;
 }
 
 export interface RdlTextbox {
@@ -52,6 +62,8 @@ export interface RdlTable {
   dataSetName: string;
   /** Rows of cell values (expressions or literals); the first row is taken as the header. */
   rows: string[][];
+  /** The name of each cell's text box (error messages name it). */
+  cellNames?: string[][];
 }
 
 /** What the renderers and the API read from a definition. */
@@ -93,11 +105,27 @@ function requireSize(el: XmlElement, local: string): string {
 }
 
 function paragraphs(textbox: XmlElement): string[] {
-  return children(child(textbox, 'Paragraphs'), 'Paragraph').map((p) =>
-    children(child(p, 'TextRuns'), 'TextRun')
-      .map((r) => textAt(r, 'Value') ?? '')
-      .join(''),
-  );
+  return children(child(textbox, 'Paragraphs'), 'Paragraph').map((p) => {
+    const runs = children(child(p, 'TextRuns'), 'TextRun');
+    // Between runs, spaces are text ("Total: " then an expression); a lone run's value is read trimmed.
+    return joinValues(
+      runs.map((r) =>
+        runs.length > 1 && !(textAt(r, 'Value') ?? '').startsWith('=') ? (child(r, 'Value')?.text ?? '') : (textAt(r, 'Value') ?? ''),
+      ),
+      '',
+    );
+  });
+}
+
+/**
+ * Values shown one after another (the text runs of a paragraph, the paragraphs of a cell) as one value: literals are
+ * joined as they are; when one is an expression, one expression concatenating each (literals as string constants).
+ */
+export function joinValues(values: string[], separator: string): string {
+  if (values.length < 2 || !values.some((v) => v.startsWith('='))) return values.join(separator);
+  const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
+  const parts = values.map((v) => (v.startsWith('=') ? `(${v.slice(1)})` : quote(v)));
+  return `=${parts.join(separator ? ` & ${quote(separator)} & ` : ' & ')}`;
 }
 
 /** Rows of an XML data set's inline data: `<Query><XmlData><Root><Row a="1"/>…` (attributes or child elements). */
@@ -133,7 +161,13 @@ function readParameter(p: XmlElement): RdlParameter {
   const flag = (local: string) => textAt(p, local)?.toLowerCase() === 'true';
   const defaultValues = child(child(p, 'DefaultValue'), 'Values');
   const valid = child(child(p, 'ValidValues'), 'ParameterValues');
+  const fromQuery = (el: XmlElement | undefined) =>
+    el
+      ? { dataSet: textAt(el, 'DataSetName') ?? '', valueField: textAt(el, 'ValueField') ?? '', labelField: textAt(el, 'LabelField') }
+      : undefined;
   return {
+    defaultsFrom: fromQuery(child(child(p, 'DefaultValue'), 'DataSetReference')),
+    validValuesFrom: fromQuery(child(child(p, 'ValidValues'), 'DataSetReference')),
     name,
     dataType: dataType as ParameterType,
     nullable: flag('Nullable'),
@@ -269,15 +303,19 @@ export function readRdl(bytes: Buffer | string): RdlModel {
           child(t, 'DataSetName')!.line,
           'DataSetName',
         );
-      const rows = children(child(child(t, 'TablixBody'), 'TablixRows'), 'TablixRow').map((r) =>
-        children(child(r, 'TablixCells'), 'TablixCell').map((c) => {
+      const cellNames: string[][] = [];
+      const rows = children(child(child(t, 'TablixBody'), 'TablixRows'), 'TablixRow').map((r) => {
+        const names: string[] = [];
+        cellNames.push(names);
+        return children(child(r, 'TablixCells'), 'TablixCell').map((c) => {
           const tb = descendants(c, 'Textbox')[0];
           if (tb) inTable.add(tb);
-          return tb ? paragraphs(tb).join(' ') : '';
-        }),
-      );
+          names.push(tb?.attrs.Name ?? '');
+          return tb ? joinValues(paragraphs(tb), ' ') : '';
+        });
+      });
       for (const tb of descendants(t, 'Textbox')) inTable.add(tb);
-      tables.push({ name: t.attrs.Name ?? 'Table', dataSetName: setName, rows });
+      tables.push({ name: t.attrs.Name ?? 'Table', dataSetName: setName, rows, cellNames });
     }
     const page = child(s, 'Page');
     const regions: Array<[XmlElement | undefined, RdlTextbox['region']]> = [

@@ -122,7 +122,7 @@ export function salesByRegionRdl(reportId: string): string {
       </ParameterValues></ValidValues>
     </ReportParameter>
     <ReportParameter Name="StartDate"><DataType>DateTime</DataType><Nullable>true</Nullable><Prompt>Start date</Prompt><DefaultValue><Values><Value>2025-01-01</Value></Values></DefaultValue></ReportParameter>`,
-    body: `${textbox('Subtitle', '="From " &amp; Parameters!StartDate.Value &amp; " for " &amp; User!UserID')}
+    body: `${textbox('Subtitle', '="From " &amp; Format(Parameters!StartDate.Value, "yyyy-MM-dd") &amp; " for " &amp; User!UserID')}
           ${tablix('SalesTable', 'Sales', [
             { header: 'Region', field: 'Region' },
             { header: 'City', field: 'City' },

@@ -7,8 +7,9 @@ import { applyParameters, type ParameterValues } from './params.js';
 import { readRdl } from './rdl.js';
 import { renderFile } from './render/index.js';
 import { renderHtml } from './render/documents.js';
+import { ReportProcessingError } from './render/expressions.js';
 import { layout, type Rendered } from './render/layout.js';
-import { DataSourceError, liveRows } from './live-data.js';
+import { DataSourceError, liveRows, queryRows } from './live-data.js';
 import type { StoredReport } from './store.js';
 
 /** `rdl:format` names of the viewer and the export format each one renders. */
@@ -52,7 +53,13 @@ function viewer(core: SandboxCore, ctx: RequestContext, report: StoredReport): R
   const model = readRdl(report.definition);
   let parameters: Map<string, ParameterValues>;
   try {
-    parameters = applyParameters(model.parameters, urlParameters(ctx));
+    parameters = applyParameters(model.parameters, urlParameters(ctx), {
+      reportName: report.name,
+      executionTime: new Date(),
+      user: { userId: 'viewer', language: 'en-US' },
+      renderFormat: ctx.query('rdl:format') ?? 'RPL',
+      rowsOf: queryRows(core, model),
+    });
   } catch (err) {
     if (!(err instanceof ServiceError)) throw err;
     return page(400, report.name, `<h1>${esc(report.name)}</h1><p class="error">${esc(err.message)}</p>`);
@@ -63,8 +70,7 @@ function viewer(core: SandboxCore, ctx: RequestContext, report: StoredReport): R
   const scope = {
     reportName: report.name,
     executionTime: new Date(),
-    userId: 'viewer',
-    language: 'en-US',
+    user: { userId: 'viewer', language: 'en-US' },
     renderFormat: wanted ?? 'RPL',
     parameters,
   };
@@ -72,7 +78,7 @@ function viewer(core: SandboxCore, ctx: RequestContext, report: StoredReport): R
   try {
     rendered = layout(model, scope, settings, liveRows(core, model, scope));
   } catch (err) {
-    if (!(err instanceof DataSourceError)) throw err;
+    if (!(err instanceof DataSourceError || err instanceof ReportProcessingError)) throw err;
     return page(500, report.name, `<h1>${esc(report.name)}</h1><p class="error">${esc(err.message)}</p>`);
   }
   if (wanted) {
@@ -95,8 +101,9 @@ function viewer(core: SandboxCore, ctx: RequestContext, report: StoredReport): R
     .filter((p) => !p.hidden)
     .map((p) => {
       const current = parameters.get(p.name)!;
-      const input = p.validValues
-        ? `<select name="rp:${esc(p.name)}"${p.multiValue ? ' multiple' : ''}>${p.validValues.map((v) => `<option value="${esc(v.value)}"${current.values.includes(v.value) ? ' selected' : ''}>${esc(v.label)}</option>`).join('')}</select>`
+      const valid = current.parameter.validValues;
+      const input = valid
+        ? `<select name="rp:${esc(p.name)}"${p.multiValue ? ' multiple' : ''}>${valid.map((v) => `<option value="${esc(v.value)}"${current.values.includes(v.value) ? ' selected' : ''}>${esc(v.label)}</option>`).join('')}</select>`
         : `<input name="rp:${esc(p.name)}" value="${esc(current.values[0] ?? '')}">`;
       return `<label>${esc(p.prompt)} ${input}</label>`;
     })

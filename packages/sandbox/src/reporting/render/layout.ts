@@ -1,6 +1,7 @@
 import type { ParameterValues } from '../params.js';
 import type { RdlDataSet, RdlModel } from '../rdl.js';
-import { evaluate, evaluateValue, type EvalScope } from './expressions.js';
+import { evaluate, usesRowFields, type EvalScope, type Value } from './expressions.js';
+import { dataSetRows } from './filters.js';
 
 /** A line of a laid-out page. */
 export type Line =
@@ -69,39 +70,6 @@ function inches(size: string | undefined, fallback: number): number {
   return { in: n, cm: n / 2.54, mm: n / 25.4, pt: n / 72, pc: n / 6 }[m[2] as 'in']!;
 }
 
-function rowsOf(ds: RdlDataSet, scope: EvalScope, live?: Map<string, Array<Record<string, string>>>): Array<Record<string, string>> {
-  return (live?.get(ds.name) ?? ds.rows)
-    .map((raw) => Object.fromEntries(ds.fields.map((f) => [f.name, raw[f.dataField] ?? ''])))
-    .filter((rec) =>
-      ds.filters.every((f) => {
-        const left = evaluateValue(f.expression, { ...scope, fields: rec });
-        const rights = f.values.flatMap((v) => {
-          const x = evaluateValue(v, { ...scope, fields: rec });
-          return Array.isArray(x) ? x : [x];
-        });
-        const l = Array.isArray(left) ? left[0] : left;
-        switch (f.operator) {
-          case 'Equal':
-          case 'In':
-            return rights.some((r) => r === l);
-          case 'NotEqual':
-            return rights.every((r) => r !== l);
-          case 'Like':
-            return rights.some((r) =>
-              new RegExp(
-                `^${String(r)
-                  .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-                  .replace(/\*/g, '.*')}$`,
-                'i',
-              ).test(String(l)),
-            );
-          default:
-            return true;
-        }
-      }),
-    );
-}
-
 /**
  * Evaluates the report and lays it out on pages; `linesPerPage` follows the page height (device info may change it).
  * `live` holds rows fetched from a data source for some data sets; the others use the rows the definition carries.
@@ -118,10 +86,33 @@ export function layout(
   const linesPerPage = Math.max(3, Math.floor((heightIn - 1.8) * 4));
   const body: Line[] = [];
   const texts: Rendered['texts'] = [];
-  for (const tb of model.textboxes.filter((t) => t.region === 'body')) {
-    const text = tb.paragraphs.map((p) => evaluate(p, base)).join('\n');
+  // Rows of each data set (filters applied) and of each data region, for aggregates with a scope argument.
+  const scopes: NonNullable<EvalScope['scopes']> = new Map();
+  for (const ds of model.dataSets)
+    scopes.set(ds.name, { rows: dataSetRows(ds, base, live), fieldNames: ds.fields.map((f) => f.name), dataSet: true });
+  for (const t of model.tables) {
+    const set = scopes.get(t.dataSetName);
+    scopes.set(t.name, { rows: set?.rows ?? [], fieldNames: set?.fieldNames ?? [], dataSet: false });
+  }
+  const bodyBoxes = model.textboxes.filter((t) => t.region === 'body');
+  const where = (name: string, i: number) => `Value expression for the textrun '${name}.Paragraphs[${i}].TextRuns[0]'`;
+  // ReportItems!X.Value: a body text box's value, evaluated once (on first reference when another box reads it).
+  const itemValues = new Map<string, Value>();
+  const reportItems = (name: string): Value | undefined => {
+    const tb = bodyBoxes.find((t) => t.name === name);
+    if (!tb) return undefined;
+    if (!itemValues.has(name)) {
+      itemValues.set(name, null);
+      const v = tb.paragraphs.map((p, i) => evaluate(p, scope, where(tb.name, i))).join('\n');
+      itemValues.set(name, v);
+    }
+    return itemValues.get(name)!;
+  };
+  const scope: EvalScope = { ...base, scopes, reportItems };
+  for (const tb of bodyBoxes) {
+    const text = reportItems(tb.name) as string;
     texts.push({ name: tb.name, text });
-    const title = tb.name === model.textboxes.find((t) => t.region === 'body')?.name;
+    const title = tb.name === bodyBoxes[0]?.name;
     // Text wraps at the page's width (Helvetica averages about half its size per character).
     const perLine = Math.max(20, Math.floor(((widthIn - 1) * 72) / ((title ? 14 : 10) * 0.5)));
     for (const [i, line] of text
@@ -132,15 +123,24 @@ export function layout(
   }
   const tables: TableData[] = model.tables.map((t) => {
     const ds = model.dataSets.find((d) => d.name === t.dataSetName);
-    const records = ds ? rowsOf(ds, base, live) : [];
+    const records = scopes.get(t.name)!.rows;
+    const fieldNames = ds?.fields.map((f) => f.name) ?? [];
+    const cellWhere = (r: number, c: number) =>
+      `Value expression for the textrun '${t.cellNames?.[r]?.[c] || `${t.name}.Cell[${r}][${c}]`}.Paragraphs[0].TextRuns[0]'`;
+    // Rows outside the detail (headers, totals) see all the region's rows: their aggregates read them.
+    const regionScope: EvalScope = { ...scope, rows: records, fieldNames };
     const [head = [], ...rest] = t.rows;
-    const headers = head.map((c) => evaluate(c, base));
-    const rows = rest.flatMap((r) =>
-      r.some((c) => /Fields!/.test(c))
-        ? records.map((rec) => r.map((c) => evaluate(c, { ...base, fields: rec })))
-        : [r.map((c) => evaluate(c, base))],
+    const headers = head.map((c, j) => evaluate(c, regionScope, cellWhere(0, j)));
+    const rows = rest.flatMap((r, k) =>
+      r.some(usesRowFields)
+        ? records.map((rec, index) =>
+            r.map((c, j) =>
+              evaluate(c, { ...regionScope, fields: rec, rows: [rec], region: { rows: records, index } }, cellWhere(k + 1, j)),
+            ),
+          )
+        : [r.map((c, j) => evaluate(c, regionScope, cellWhere(k + 1, j)))],
     );
-    return { name: t.name, dataSet: ds, headers, rows, fieldNames: ds?.fields.map((f) => f.name) ?? [], records };
+    return { name: t.name, dataSet: ds, headers, rows, fieldNames, records };
   });
   for (const t of tables) {
     body.push({ kind: 'text', text: '' });
@@ -153,7 +153,7 @@ export function layout(
   const region = (r: 'header' | 'footer', n: number) =>
     model.textboxes
       .filter((t) => t.region === r)
-      .flatMap((tb) => tb.paragraphs.map((p) => evaluate(p, { ...base, page: { number: n, total } })));
+      .flatMap((tb) => tb.paragraphs.map((p, i) => evaluate(p, { ...scope, page: { number: n, total } }, where(tb.name, i))));
   const pages = chunks.map((lines, i) => {
     // A table continued on a new page repeats its header row.
     const first = lines[0];
@@ -166,8 +166,8 @@ export function layout(
   return {
     reportName: base.reportName,
     executionTime: base.executionTime,
-    userId: base.userId,
-    language: base.language,
+    userId: base.user.userId,
+    language: base.user.language,
     parameters: base.parameters,
     texts,
     tables,
