@@ -36,6 +36,18 @@ export const LIBRARY_EXCLUSIONS: Array<{ rule: string; html: RegExp; reason: str
  */
 export async function axeSerious(page: Page): Promise<AxeFinding[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  // Colours are judged settled: no pointer hovering a control, and no colour transition half way (a theme switch or a
+  // hover that just ended fades Fluent's buttons over ~100 ms, and axe would read the colour in between).
+  await page.mouse.move(0, 0);
+  await page.evaluate(async () => {
+    if (!document.getElementById('axe-settled')) {
+      const style = document.createElement('style');
+      style.id = 'axe-settled';
+      style.textContent = '*, *::before, *::after { transition: none !important; animation: none !important; }';
+      document.head.append(style);
+    }
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  });
   const found = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: any }).axe;
     const r = await axe.run(document, { resultTypes: ['violations'] });

@@ -36,6 +36,17 @@ const workspaceNames = (page: Page) =>
     .allInnerTexts()
     .then((t) => t.map((x) => x.trim()));
 
+/** The table's names once they equal `expected` (the sort lives in the address, so the table redraws a moment after a click). */
+async function namesAre(page: Page, expected: string[], message: string): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  let names = await workspaceNames(page);
+  while (JSON.stringify(names) !== JSON.stringify(expected) && Date.now() < deadline) {
+    await page.waitForTimeout(50);
+    names = await workspaceNames(page);
+  }
+  assert.deepEqual(names, expected, message);
+}
+
 describe('the console lists in Chromium', { timeout: 300_000 }, () => {
   let rig: ConsoleRig;
   let lee: { userId: string; token: string; auth: { authorization: string } };
@@ -74,7 +85,7 @@ describe('the console lists in Chromium', { timeout: 300_000 }, () => {
   test('the workspaces list: search by name, sort by name, role and created, the caller’s role on each', async () => {
     const { page } = rig;
     await page.getByRole('table', { name: 'Workspaces' }).waitFor();
-    assert.deepEqual(await workspaceNames(page), ['Alpha analytics', 'Beta lake', 'Delta archive', 'Gamma ops'], 'by name at first');
+    await namesAre(page, ['Alpha analytics', 'Beta lake', 'Delta archive', 'Gamma ops'], 'by name at first');
     const roles = await page.getByTestId('workspace-role').allInnerTexts();
     assert.deepEqual(
       roles.map((r) => r.trim()),
@@ -82,18 +93,18 @@ describe('the console lists in Chromium', { timeout: 300_000 }, () => {
     );
 
     await page.getByRole('columnheader', { name: 'Your role' }).click();
-    assert.deepEqual(await workspaceNames(page), ['Gamma ops', 'Delta archive', 'Beta lake', 'Alpha analytics'], 'strongest role first');
+    await namesAre(page, ['Gamma ops', 'Delta archive', 'Beta lake', 'Alpha analytics'], 'strongest role first');
     await page.getByRole('columnheader', { name: 'Your role' }).click();
-    assert.deepEqual(await workspaceNames(page), ['Alpha analytics', 'Beta lake', 'Delta archive', 'Gamma ops'], 'weakest role first');
+    await namesAre(page, ['Alpha analytics', 'Beta lake', 'Delta archive', 'Gamma ops'], 'weakest role first');
     await page.getByRole('columnheader', { name: 'Created' }).click();
-    assert.deepEqual(await workspaceNames(page), ['Alpha analytics', 'Beta lake', 'Delta archive', 'Gamma ops'], 'oldest first');
+    await namesAre(page, ['Alpha analytics', 'Beta lake', 'Delta archive', 'Gamma ops'], 'oldest first');
     await page.getByRole('columnheader', { name: 'Created' }).click();
-    assert.deepEqual(await workspaceNames(page), ['Gamma ops', 'Delta archive', 'Beta lake', 'Alpha analytics'], 'newest first');
+    await namesAre(page, ['Gamma ops', 'Delta archive', 'Beta lake', 'Alpha analytics'], 'newest first');
     assert.equal(await page.getByRole('columnheader', { name: 'Created' }).getAttribute('aria-sort'), 'descending');
 
     await page.getByRole('searchbox', { name: 'Search workspaces' }).fill('TA ');
     await page.getByText('2 of 4 workspaces').waitFor();
-    assert.deepEqual(await workspaceNames(page), ['Delta archive', 'Beta lake'], 'filtered, still newest first');
+    await namesAre(page, ['Delta archive', 'Beta lake'], 'filtered, still newest first');
     await rig.shot('lists-01-workspaces-searched-sorted');
     // The search and sort are in the address: a reload keeps them.
     await page.reload();

@@ -61,7 +61,9 @@ function access(label: string, readOnly: boolean): Extension {
   return [
     EditorState.readOnly.of(readOnly),
     // The label names the editable region for screen readers and for getByLabel; aria-readonly says a Viewer cannot type.
-    EditorView.contentAttributes.of({ 'aria-label': label, 'aria-readonly': String(readOnly) }),
+    // tabindex: the text is one Tab stop (a contenteditable is already), and axe sees the scroller holds focusable
+    // content, so a long line that scrolls sideways is reachable by keyboard.
+    EditorView.contentAttributes.of({ 'aria-label': label, 'aria-readonly': String(readOnly), tabindex: '0' }),
   ];
 }
 
