@@ -1,4 +1,4 @@
-import { type Section, text, type Values } from './setting.js';
+import { pattern, type Section, text, type Values } from './setting.js';
 
 /** Paginated reports. */
 export const REPORTS = {
@@ -6,6 +6,15 @@ export const REPORTS = {
     meaning:
       "the published RDL 2016/01 schema file (`ReportDefinition.xsd`, not shipped: it has no open licence); when set, a paginated report's definition is also validated against it (libxml2's XSD validator, as WebAssembly) before it is published, and a fault is 400 naming the line and element",
   }),
+  effectiveUsername: pattern(
+    'SVC_REPORT_EFFECTIVE_USERNAME',
+    /^\S{1,256}$/,
+    'must be a user principal name: 1 to 256 characters, no spaces',
+    {
+      meaning:
+        "the effective identity (a user principal name, e.g. `reports@contoso.com`) an export of a report over a semantic model runs as for an API-token caller whose token owner has no user principal name (a signed-in user exports as themselves); it becomes `User!UserID` and the model's row-level security applies to it. Unset: such an export is refused with a 424 gate naming this setting",
+    },
+  ),
 } satisfies Section;
 
 export type ReportsConfig = Values<typeof REPORTS>;

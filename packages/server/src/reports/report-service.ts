@@ -3,13 +3,17 @@ import type { Caller } from '../auth/caller.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 import type { ReportsConfig } from '../config/reports.js';
 import type { BiExport, BiReport, ReportingClient } from '../backends/reporting.js';
-import { ConflictError, GateError, InputError, NotFoundError, PreconditionError, ServiceError } from '../errors.js';
+import type { DataPlatformClient } from '../backends/data-platform.js';
+import { BackingError } from '../backends/http-pipeline.js';
+import { ConflictError, GateError, InputError, NotFoundError, PreconditionError, type RemediationGate, ServiceError } from '../errors.js';
 import { backing } from '../backends/failures.js';
 import { EXPORT_SETTINGS, gate } from '../provisioning/gates.js';
 import type { WorkspaceService } from '../workspaces/workspace-service.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { checkRdl, faultText, type RdlParameter } from './rdl/check.js';
 import { RdlSchema } from './rdl-schema.js';
+import { type EffectiveIdentity, effectiveUsername, type IdentityOverride, modelsRead, rolesOf } from './effective-identity.js';
+import { type Authoring, ReportMetadata } from './report-metadata.js';
 
 /** A paginated report as the API shows it (SPEC.md "Paginated report"). */
 export interface PaginatedReport {
@@ -23,6 +27,8 @@ export interface PaginatedReport {
   description: string;
   modifiedDateTime: string | null;
   modifiedBy: string | null;
+  /** Why modifiedDateTime and modifiedBy are null: the reporting service's admin API refused the service identity. */
+  metadataGate?: RemediationGate;
   webUrl: string;
   embedUrl: string | null;
 }
@@ -65,6 +71,9 @@ export class PaginatedReportService {
     private readonly tenancy: TenancyService,
     private readonly profile: CloudProfile,
     private readonly schema: RdlSchema | undefined,
+    private readonly dataPlatform: DataPlatformClient,
+    private readonly metadata: ReportMetadata,
+    private readonly configuredUsername: string | undefined,
   ) {}
 
   /** The service; SVC_RDL_SCHEMA_PATH (the published RDL schema) is read here, once, and a bad path stops the start. */
@@ -74,6 +83,7 @@ export class PaginatedReportService {
     tenancy: TenancyService;
     profile: CloudProfile;
     settings: ReportsConfig;
+    dataPlatform: DataPlatformClient;
   }): PaginatedReportService {
     return new PaginatedReportService(
       options.client,
@@ -81,6 +91,9 @@ export class PaginatedReportService {
       options.tenancy,
       options.profile,
       RdlSchema.fromConfig(options.settings),
+      options.dataPlatform,
+      new ReportMetadata(options.client, options.profile),
+      options.settings.effectiveUsername,
     );
   }
 
@@ -100,7 +113,14 @@ export class PaginatedReportService {
     return backing(fn, { profile: this.profile, gates: { reporting: context } });
   }
 
-  private view(workspaceId: string, groupId: string, r: BiReport): PaginatedReport {
+  /** The API's report; `filled` carries what the normal Report lacks (authoring fields, the dataset), when it was read. */
+  private view(
+    workspaceId: string,
+    groupId: string,
+    r: BiReport,
+    filled: { authoring?: Authoring; datasetId?: string | null } = {},
+  ): PaginatedReport {
+    const admin = filled.authoring?.byId?.get(r.id.toLowerCase());
     return {
       id: r.id,
       workspaceId,
@@ -108,10 +128,11 @@ export class PaginatedReportService {
       name: r.name ?? '',
       reportType: r.reportType ?? PAGINATED,
       format: r.format ?? null,
-      datasetId: r.datasetId || null,
+      datasetId: r.datasetId || filled.datasetId || null,
       description: r.description ?? '',
-      modifiedDateTime: r.modifiedDateTime ?? null,
-      modifiedBy: r.modifiedBy ?? null,
+      modifiedDateTime: r.modifiedDateTime ?? admin?.modifiedDateTime ?? null,
+      modifiedBy: r.modifiedBy ?? admin?.modifiedBy ?? null,
+      ...(filled.authoring?.gate ? { metadataGate: filled.authoring.gate } : {}),
       webUrl: r.webUrl ?? `${this.profile.biAppUrl}/groups/${groupId}/rdlreports/${r.id}`,
       embedUrl: r.embedUrl ?? null,
     };
@@ -120,23 +141,35 @@ export class PaginatedReportService {
   /** The workspace's paginated reports (the spec's filtered list, also filtered here: the group route ignores $filter). */
   async list(caller: Caller, workspaceId: string): Promise<PaginatedReport[]> {
     const group = await this.group(caller, workspaceId);
-    const reports = await this.call(() => this.client.listReports(group));
+    const reports = (await this.call(() => this.client.listReports(group))).filter((r) => (r.reportType ?? PAGINATED) === PAGINATED);
+    const [authoring, datasets] = await Promise.all([
+      this.metadata.authoring(group, `reportType eq '${PAGINATED}'`),
+      this.metadata.datasets(
+        group,
+        reports.filter((r) => !r.datasetId).map((r) => r.id),
+      ),
+    ]);
     return reports
-      .filter((r) => (r.reportType ?? PAGINATED) === PAGINATED)
-      .map((r) => this.view(workspaceId, group, r))
+      .map((r) => this.view(workspaceId, group, r, { authoring, datasetId: datasets.get(r.id) }))
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
   /** One paginated report; a report of another kind is not found here. */
   async get(caller: Caller, workspaceId: string, reportId: string): Promise<PaginatedReport> {
     const group = await this.group(caller, workspaceId);
-    return this.getIn(workspaceId, group, reportId);
+    return this.getIn(workspaceId, group, reportId, true);
   }
 
-  private async getIn(workspaceId: string, group: string, reportId: string): Promise<PaginatedReport> {
+  /** One paginated report; `full` also reads its authoring fields and dataset (for answers that show the report). */
+  private async getIn(workspaceId: string, group: string, reportId: string, full = false): Promise<PaginatedReport> {
     const r = await this.call(() => this.client.getReport(group, reportId));
     if ((r.reportType ?? PAGINATED) !== PAGINATED) throw new NotFoundError('Paginated report', reportId);
-    return this.view(workspaceId, group, r);
+    if (!full) return this.view(workspaceId, group, r);
+    const [authoring, datasets] = await Promise.all([
+      this.metadata.authoring(group, `id eq '${r.id.replace(/'/g, "''")}'`),
+      r.datasetId ? new Map<string, string | null>() : this.metadata.datasets(group, [r.id]),
+    ]);
+    return this.view(workspaceId, group, r, { authoring, datasetId: datasets.get(r.id) });
   }
 
   /** The RDL, its ETag and its parameters. */
@@ -146,7 +179,7 @@ export class PaginatedReportService {
     reportId: string,
   ): Promise<{ report: PaginatedReport; definition: string; etag: string; parameters: RdlParameter[] }> {
     const group = await this.group(caller, workspaceId);
-    const report = await this.getIn(workspaceId, group, reportId);
+    const report = await this.getIn(workspaceId, group, reportId, true);
     const bytes = await this.call(() => this.client.exportDefinition(group, reportId), DOWNLOAD);
     const definition = new TextDecoder().decode(bytes);
     return { report, definition, etag: etagOf(bytes), parameters: checkRdl(definition).parameters };
@@ -201,7 +234,7 @@ export class PaginatedReportService {
         field: 'definition',
         hint: 'the reporting service refused the import',
       });
-    return { report: await this.getIn(workspaceId, group, imp.reports?.[0]?.id ?? reportId), etag: etagOf(bytes) };
+    return { report: await this.getIn(workspaceId, group, imp.reports?.[0]?.id ?? reportId, true), etag: etagOf(bytes) };
   }
 
   /** Publishes a new report (import with Abort: an existing name is a conflict). */
@@ -217,7 +250,7 @@ export class PaginatedReportService {
         field: 'definition',
         hint: 'the reporting service refused the import',
       });
-    return this.getIn(workspaceId, group, imp.reports[0].id);
+    return this.getIn(workspaceId, group, imp.reports[0].id, true);
   }
 
   /** Copies a report under a new name, into the same or another workspace of the tenant. */
@@ -233,7 +266,7 @@ export class PaginatedReportService {
     const r = await this.call(() =>
       this.client.cloneReport(group, reportId, { name: body.name, ...(targetGroup !== group ? { targetWorkspaceId: targetGroup } : {}) }),
     );
-    return this.view(targetWs, targetGroup, r);
+    return this.getIn(targetWs, targetGroup, r.id, true);
   }
 
   async delete(caller: Caller, workspaceId: string, reportId: string): Promise<void> {
@@ -295,19 +328,55 @@ export class PaginatedReportService {
     };
   }
 
+  /**
+   * The effective identity of an export: for a report over a semantic model (or Analysis Services) always, as the
+   * reporting service requires of a service principal; otherwise only when an admin names one. Its roles are the
+   * admin's, else every row-level role the models declare.
+   */
+  private async identityFor(
+    caller: Caller,
+    group: string,
+    reportId: string,
+    override: IdentityOverride | undefined,
+  ): Promise<EffectiveIdentity | undefined> {
+    const { readsModel, datasetIds } = modelsRead(await this.call(() => this.client.listDatasources(group, reportId)));
+    if (!readsModel && !override) return undefined;
+    const username = effectiveUsername(caller, override, this.configuredUsername, this.profile);
+    const roles = override?.roles ?? (await Promise.all(datasetIds.map((id) => this.modelRoles(group, id)))).flat();
+    return { username, ...(roles.length ? { roles: [...new Set(roles)] } : {}), ...(datasetIds.length ? { datasets: datasetIds } : {}) };
+  }
+
+  /** The row-level roles of a semantic model of the group, from its TMSL definition; none when the group has no such item (a push dataset, or a model elsewhere). */
+  private async modelRoles(group: string, datasetId: string): Promise<string[]> {
+    try {
+      return rolesOf(await this.dataPlatform.getDefinition(group, datasetId, 'TMSL'));
+    } catch (err) {
+      // No such item in the group, or no data platform in this cloud: the model's roles cannot be read here.
+      if ((err instanceof BackingError && err.status === 404) || (err instanceof GateError && !err.cause)) return [];
+      return backing(() => Promise.reject(err), { profile: this.profile, gates: { auth: 'data-platform-auth' } });
+    }
+  }
+
   /** Starts a render job in one of the API's formats (WORD and EXCEL travel as DOCX and XLSX). */
   async startExport(
     caller: Caller,
     workspaceId: string,
     reportId: string,
-    body: { format: string; parameterValues?: Array<{ name: string; value: string | null }>; formatSettings?: Record<string, string> },
+    body: {
+      format: string;
+      parameterValues?: Array<{ name: string; value: string | null }>;
+      formatSettings?: Record<string, string>;
+      effectiveIdentity?: IdentityOverride;
+    },
   ): Promise<ReportExport> {
     const wire = EXPORT_FORMATS[body.format];
     if (!wire) throw new InputError(`body/format must be one of ${Object.keys(EXPORT_FORMATS).join(', ')}`, 'format');
     const group = await this.group(caller, workspaceId);
+    const identity = await this.identityFor(caller, group, reportId, body.effectiveIdentity);
     const config = {
       ...(body.parameterValues?.length ? { parameterValues: body.parameterValues } : {}),
       ...(body.formatSettings && Object.keys(body.formatSettings).length ? { formatSettings: body.formatSettings } : {}),
+      ...(identity ? { identities: [identity] } : {}),
     };
     const e = await this.call(
       () =>
