@@ -78,6 +78,9 @@ export function identityOf(core: SandboxCore, body: any, model: RdlModel | undef
   if (id.datasets !== undefined && !strings(id.datasets)) throw invalidRequest('identities[0].datasets must be an array of strings.');
   const roles: string[] = id.roles ?? [];
   if (roles.length > MAX_ROLES) throw invalidRequest(`identities[0].roles holds at most ${MAX_ROLES} roles; it has ${roles.length}.`);
+  const malformed = roles.find((r) => !r || r.length > 50 || r.includes(','));
+  if (malformed !== undefined)
+    throw invalidRequest(`identities[0].roles: '${malformed}' is not a role name (1 to 50 characters, no comma).`);
   for (const modelId of read.ids) {
     const defined = modelRoles(core, modelId);
     if (defined === undefined) continue; // a model the sandbox does not hold: nothing to check against

@@ -174,7 +174,7 @@ export const ExportRequest = Type.Object(
             description: 'the user principal name the export runs as; becomes User!UserID',
           }),
           roles: Type.Optional(
-            Type.Array(Type.String({ minLength: 1, maxLength: 256 }), {
+            Type.Array(Type.String({ minLength: 1, maxLength: 50, pattern: describedPattern('^[^,]+$', 'must not contain a comma') }), {
               maxItems: 50,
               description: 'row-level roles of the semantic model; default every role the model declares',
             }),
