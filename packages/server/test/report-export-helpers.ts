@@ -7,6 +7,7 @@ import { giveSandbox, install, stepOf } from './install-helpers.js';
 import { ensureTenant } from '../src/auth/token-service.js';
 import { SCOPES, TENANT_SCOPES } from '../src/auth/scopes.js';
 import { signIn } from './oidc-sign-in.js';
+import { validate } from '../../sandbox/src/conformance/validate.js';
 
 // The service on a loopback port against the sandbox, its identity provider signing users in to a tenant of the test:
 // for exports that run as the signed-in user, an API token's owner, or the identity an admin names.
@@ -89,5 +90,15 @@ export async function exportRig(t: TestContext, env: Record<string, string> = {}
     return body?.paginatedReportConfiguration?.identities;
   };
 
-  return { h, sb, ws, admin, model, call, session, exportOf, sentIdentities, domain: 'sandbox.onmicrosoft.com' };
+  /** Every reporting call (ExportTo, the admin route) the service made validates against the published description. */
+  const conforming = async (path: RegExp) => {
+    const sent = (await sb.admin.requests({ service: 'reporting' })).filter((e) => path.test(e.path));
+    assert.ok(sent.length, `the service called ${path}`);
+    for (const e of sent) {
+      const v = validate(e);
+      assert.ok(v.kind === 'described' && !v.problems.length, `${e.method} ${e.path}: ${v.kind} ${v.problems.join('; ')}`);
+    }
+  };
+
+  return { h, sb, ws, admin, model, call, session, exportOf, sentIdentities, conforming, domain: 'sandbox.onmicrosoft.com' };
 }

@@ -12,7 +12,7 @@ const DATES = [
 ];
 
 test('a model with row-level roles: the export sends them; an admin narrows them; a role the model lacks is refused with the service’s text', async (t) => {
-  const { h, sb, call, admin, session, exportOf, sentIdentities, model, domain } = await exportRig(t);
+  const { h, sb, call, admin, session, exportOf, sentIdentities, conforming, model, domain } = await exportRig(t);
   // Give the installed semantic model two roles, as a modeller would (TMSL roles in model.bim).
   const group = sb.ids.platformWorkspaceId;
   const dp = h.services.backends.dataPlatform;
@@ -59,6 +59,7 @@ test('a model with row-level roles: the export sends them; an admin narrows them
   });
   assert.equal(none.statusCode, 400, none.body);
   assert.match(none.json().error.message, /row-level security: the effective identity .* must include roles/);
+  await conforming(/\/ExportTo$/i);
 });
 
 test('the console’s "New table report" over the app’s semantic model publishes and exports as the signed-in user', async (t) => {

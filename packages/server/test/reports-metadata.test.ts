@@ -15,7 +15,7 @@ interface Listed {
 }
 
 test('metadata: modified date and author from the admin route, the dataset from the data sources; with admin APIs off, a gate', async (t) => {
-  const { sb, call, admin, model } = await exportRig(t);
+  const { sb, call, admin, model, conforming } = await exportRig(t);
   const list = await call('GET', '', admin);
   assert.equal(list.statusCode, 200, list.body);
   const reports = list.json().reports as Listed[];
@@ -67,4 +67,5 @@ test('metadata: modified date and author from the admin route, the dataset from 
   const gatedOne = (await call('GET', `/${floor.id}`, admin)).json().report as Listed;
   assert.equal(gatedOne.datasetId, model, 'the dataset does not need the admin route');
   assert.match(gatedOne.metadataGate?.reason ?? '', /admin API/);
+  await conforming(/\/admin\/groups\/[^/]+\/reports/);
 });

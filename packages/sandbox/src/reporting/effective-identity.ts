@@ -98,3 +98,43 @@ export function identityOf(core: SandboxCore, body: any, model: RdlModel | undef
   }
   return { userId: id.username, roles };
 }
+
+/** One `[Column] = value` term of a role's row filter; `user` stands for USERPRINCIPALNAME() / USERNAME(). */
+export type FilterTerm = { column: string; value: string | boolean | { user: true } };
+
+/**
+ * The row filter the identity's roles put on a table of a model, as alternatives (a row shows when every term of one
+ * alternative holds: several roles are a union). Undefined when nothing filters the table: the model has no roles, or
+ * a granted role does not filter it. A filter the sandbox cannot read is an Error naming it.
+ */
+export function rowFilter(roles: ModelRole[], identity: RenderIdentity, table: string): FilterTerm[][] | undefined {
+  if (!roles.length) return undefined;
+  const alternatives: FilterTerm[][] = [];
+  for (const name of identity.roles) {
+    const role = roles.find((r) => r.name === name);
+    const expression = role?.tablePermissions.find((t) => t.name.toLowerCase() === table.toLowerCase())?.filterExpression;
+    if (!expression?.trim()) return undefined; // this role sees the whole table
+    alternatives.push(
+      expression.split('&&').map((term) => {
+        const m =
+          /^\s*(?:'(?:[^']|'')+'|\w+)?\[([^\]]+)\]\s*=\s*("(?:[^"]|"")*"|-?\d+(?:\.\d+)?|TRUE\(\)|FALSE\(\)|USERPRINCIPALNAME\(\)|USERNAME\(\))\s*$/i.exec(
+            term,
+          );
+        if (!m)
+          throw new Error(
+            `role '${name}' filters '${table}' with '${expression}', which the sandbox does not evaluate (it reads [Column] = "text" | number | TRUE() | FALSE() | USERPRINCIPALNAME() joined by &&)`,
+          );
+        const v = m[2]!;
+        const value = /^(USERPRINCIPALNAME|USERNAME)\(\)$/i.test(v)
+          ? { user: true as const }
+          : /^(TRUE|FALSE)\(\)$/i.test(v)
+            ? /^TRUE/i.test(v)
+            : v.startsWith('"')
+              ? v.slice(1, -1).replace(/""/g, '"')
+              : v;
+        return { column: m[1]!, value };
+      }),
+    );
+  }
+  return alternatives;
+}

@@ -226,7 +226,7 @@ function renderer(
       renderFormat: format,
       parameters,
     };
-    const rendered = layout(rdl, scope, settings, liveRows(core, rdl, scope));
+    const rendered = layout(rdl, scope, settings, liveRows(core, rdl, scope, identity));
     return renderFile(format, rendered, settings);
   };
 }
