@@ -2,18 +2,19 @@ import { createHash } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 import type { ReportsConfig } from '../config/reports.js';
-import type { BiExport, BiReport, ReportingClient } from '../backends/reporting.js';
+import type { BiReport, ReportingClient } from '../backends/reporting.js';
 import type { DataPlatformClient } from '../backends/data-platform.js';
-import { BackingError } from '../backends/http-pipeline.js';
-import { ConflictError, GateError, InputError, NotFoundError, PreconditionError, type RemediationGate, ServiceError } from '../errors.js';
+import { ConflictError, GateError, NotFoundError, PreconditionError, type RemediationGate, ServiceError } from '../errors.js';
 import { backing } from '../backends/failures.js';
-import { EXPORT_SETTINGS, gate } from '../provisioning/gates.js';
+import { gate } from '../provisioning/gates.js';
 import type { WorkspaceService } from '../workspaces/workspace-service.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { checkRdl, faultText, type RdlParameter } from './rdl/check.js';
 import { RdlSchema } from './rdl-schema.js';
-import { type EffectiveIdentity, effectiveUsername, type IdentityOverride, modelsRead, rolesOf } from './effective-identity.js';
 import { type Authoring, ReportMetadata } from './report-metadata.js';
+import { ReportExports } from './report-exports.js';
+
+export { EXPORT_FORMATS, type ReportExport } from './report-exports.js';
 
 /** A paginated report as the API shows it (SPEC.md "Paginated report"). */
 export interface PaginatedReport {
@@ -33,32 +34,6 @@ export interface PaginatedReport {
   embedUrl: string | null;
 }
 
-/** An export job as the API shows it. */
-export interface ReportExport {
-  id: string;
-  reportId: string;
-  reportName: string | null;
-  status: string;
-  percentComplete: number;
-  createdDateTime: string | null;
-  lastActionDateTime: string | null;
-  fileExtension: string | null;
-  expirationTime: string | null;
-}
-
-/** The API's export formats (SPEC.md's names) and what the wire carries for each. */
-export const EXPORT_FORMATS: Record<string, string> = {
-  PDF: 'PDF',
-  WORD: 'DOCX',
-  EXCEL: 'XLSX',
-  PPTX: 'PPTX',
-  CSV: 'CSV',
-  XML: 'XML',
-  IMAGE: 'IMAGE',
-  MHTML: 'MHTML',
-  ACCESSIBLEPDF: 'ACCESSIBLEPDF',
-};
-
 const PAGINATED = 'PaginatedReport';
 const DOWNLOAD = { setting: 'Download reports' };
 const etagOf = (bytes: Uint8Array) => `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
@@ -71,9 +46,8 @@ export class PaginatedReportService {
     private readonly tenancy: TenancyService,
     private readonly profile: CloudProfile,
     private readonly schema: RdlSchema | undefined,
-    private readonly dataPlatform: DataPlatformClient,
     private readonly metadata: ReportMetadata,
-    private readonly configuredUsername: string | undefined,
+    private readonly exports: ReportExports,
   ) {}
 
   /** The service; SVC_RDL_SCHEMA_PATH (the published RDL schema) is read here, once, and a bad path stops the start. */
@@ -85,16 +59,25 @@ export class PaginatedReportService {
     settings: ReportsConfig;
     dataPlatform: DataPlatformClient;
   }): PaginatedReportService {
-    return new PaginatedReportService(
+    // The exports resolve a workspace's group by the service's rule, which needs the service: bound once it exists.
+    let service: PaginatedReportService | undefined;
+    const exports = new ReportExports(
+      options.client,
+      options.dataPlatform,
+      options.profile,
+      options.settings.effectiveUsername,
+      (caller, workspaceId) => service!.group(caller, workspaceId),
+    );
+    service = new PaginatedReportService(
       options.client,
       options.workspaces,
       options.tenancy,
       options.profile,
       RdlSchema.fromConfig(options.settings),
-      options.dataPlatform,
       new ReportMetadata(options.client, options.profile),
-      options.settings.effectiveUsername,
+      exports,
     );
+    return service;
   }
 
   /**
@@ -314,110 +297,18 @@ export class PaginatedReportService {
     return { token: t.token, tokenId: t.tokenId, expiration: t.expiration, embedUrl: report.embedUrl, reportId };
   }
 
-  private exportView(reportId: string, e: BiExport): ReportExport {
-    return {
-      id: e.id,
-      reportId: e.reportId ?? reportId,
-      reportName: e.reportName ?? null,
-      status: e.status,
-      percentComplete: e.percentComplete ?? 0,
-      createdDateTime: e.createdDateTime ?? null,
-      lastActionDateTime: e.lastActionDateTime ?? null,
-      fileExtension: e.resourceFileExtension ?? e.ResourceFileExtension ?? null,
-      expirationTime: e.expirationTime ?? null,
-    };
+  /** Starts a render job (see ReportExports). */
+  startExport(...args: Parameters<ReportExports['startExport']>) {
+    return this.exports.startExport(...args);
   }
 
-  /**
-   * The effective identity of an export: for a report over a semantic model (or Analysis Services) always, as the
-   * reporting service requires of a service principal; otherwise only when an admin names one. Its roles are the
-   * admin's, else every row-level role the models declare.
-   */
-  private async identityFor(
-    caller: Caller,
-    group: string,
-    reportId: string,
-    override: IdentityOverride | undefined,
-  ): Promise<EffectiveIdentity | undefined> {
-    const { readsModel, datasetIds } = modelsRead(await this.call(() => this.client.listDatasources(group, reportId)));
-    if (!readsModel && !override) return undefined;
-    const username = effectiveUsername(caller, override, this.configuredUsername, this.profile);
-    const roles = override?.roles ?? (await Promise.all(datasetIds.map((id) => this.modelRoles(group, id)))).flat();
-    return { username, ...(roles.length ? { roles: [...new Set(roles)] } : {}), ...(datasetIds.length ? { datasets: datasetIds } : {}) };
+  /** An export's state (see ReportExports). */
+  getExport(...args: Parameters<ReportExports['getExport']>) {
+    return this.exports.getExport(...args);
   }
 
-  /** The row-level roles of a semantic model of the group, from its TMSL definition; none when the group has no such item (a push dataset, or a model elsewhere). */
-  private async modelRoles(group: string, datasetId: string): Promise<string[]> {
-    try {
-      return rolesOf(await this.dataPlatform.getDefinition(group, datasetId, 'TMSL'));
-    } catch (err) {
-      // No such item in the group, or no data platform in this cloud: the model's roles cannot be read here.
-      if ((err instanceof BackingError && err.status === 404) || (err instanceof GateError && !err.cause)) return [];
-      return backing(() => Promise.reject(err), { profile: this.profile, gates: { auth: 'data-platform-auth' } });
-    }
-  }
-
-  /** Starts a render job in one of the API's formats (WORD and EXCEL travel as DOCX and XLSX). */
-  async startExport(
-    caller: Caller,
-    workspaceId: string,
-    reportId: string,
-    body: {
-      format: string;
-      parameterValues?: Array<{ name: string; value: string | null }>;
-      formatSettings?: Record<string, string>;
-      effectiveIdentity?: IdentityOverride;
-    },
-  ): Promise<ReportExport> {
-    const wire = EXPORT_FORMATS[body.format];
-    if (!wire) throw new InputError(`body/format must be one of ${Object.keys(EXPORT_FORMATS).join(', ')}`, 'format');
-    const group = await this.group(caller, workspaceId);
-    const identity = await this.identityFor(caller, group, reportId, body.effectiveIdentity);
-    const config = {
-      ...(body.parameterValues?.length ? { parameterValues: body.parameterValues } : {}),
-      ...(body.formatSettings && Object.keys(body.formatSettings).length ? { formatSettings: body.formatSettings } : {}),
-      ...(identity ? { identities: [identity] } : {}),
-    };
-    const e = await this.call(
-      () =>
-        this.client.startExport(group, reportId, {
-          format: wire,
-          ...(Object.keys(config).length ? { paginatedReportConfiguration: config } : {}),
-        }),
-      { setting: EXPORT_SETTINGS[wire] },
-    );
-    return this.exportView(reportId, e);
-  }
-
-  /** The export's state; Retry-After (seconds) while it is unfinished, as the reporting service says. */
-  async getExport(
-    caller: Caller,
-    workspaceId: string,
-    reportId: string,
-    exportId: string,
-  ): Promise<{ export: ReportExport; retryAfter?: number }> {
-    const group = await this.group(caller, workspaceId);
-    const { export: e, retryAfter } = await this.call(() => this.client.getExport(group, reportId, exportId));
-    return { export: this.exportView(reportId, e), ...(retryAfter ? { retryAfter } : {}) };
-  }
-
-  /** The exported file with its content type and a file name from the report's name and the export's extension. */
-  async exportFile(
-    caller: Caller,
-    workspaceId: string,
-    reportId: string,
-    exportId: string,
-  ): Promise<{ bytes: Uint8Array; contentType: string; fileName: string }> {
-    const group = await this.group(caller, workspaceId);
-    const { export: e } = await this.call(() => this.client.getExport(group, reportId, exportId));
-    if (e.status !== 'Succeeded')
-      throw new ConflictError(
-        `Export ${exportId} is ${e.status}${e.status === 'Failed' ? '' : `, ${e.percentComplete ?? 0}% complete`}; the file exists once it has Succeeded`,
-        'export_not_ready',
-      );
-    const file = await this.call(() => this.client.exportFile(group, reportId, exportId));
-    const ext = e.resourceFileExtension ?? e.ResourceFileExtension ?? '';
-    const base = (e.reportName ?? reportId).replace(/[^\w .()-]+/g, '_').trim() || reportId;
-    return { ...file, fileName: `${base}${ext.startsWith('.') || !ext ? ext : `.${ext}`}` };
+  /** An export's file (see ReportExports). */
+  exportFile(...args: Parameters<ReportExports['exportFile']>) {
+    return this.exports.exportFile(...args);
   }
 }
