@@ -8,8 +8,8 @@ export const REPORTS = {
   }),
   effectiveUsername: pattern(
     'SVC_REPORT_EFFECTIVE_USERNAME',
-    /^\S{1,256}$/,
-    'must be a user principal name: 1 to 256 characters, no spaces',
+    /^(?=.{3,256}$)[^\s@]+@[^\s@]+$/,
+    'must be a user principal name (name@domain): at most 256 characters, no spaces',
     {
       meaning:
         "the effective identity (a user principal name, e.g. `reports@contoso.com`) an export of a report over a semantic model runs as for an API-token caller whose token owner has no user principal name (a signed-in user exports as themselves); it becomes `User!UserID` and the model's row-level security applies to it. Unset: such an export is refused with a 424 gate naming this setting",
