@@ -29,9 +29,9 @@ test('metadata: modified date and author from the admin route, the dataset from 
     assert.ok(r.modifiedBy, `${r.name} names who changed it`);
     assert.equal(r.metadataGate, undefined);
   }
-  // The same values as the admin route itself answers.
-  const logged = await sb.admin.requests({ service: 'reporting' });
-  assert.ok(logged.some((e) => e.method === 'GET' && /\/admin\/groups\/[^/]+\/reports/.test(e.path) && e.status === 200));
+  const adminCalls = async () =>
+    (await sb.admin.requests({ service: 'reporting' })).filter((e) => e.method === 'GET' && /\/admin\/groups\/[^/]+\/reports/.test(e.path));
+  assert.equal((await adminCalls()).length, 1, 'the admin route was read once');
 
   const one = await call('GET', `/${floor.id}`, admin);
   assert.equal(one.statusCode, 200, one.body);
@@ -39,6 +39,7 @@ test('metadata: modified date and author from the admin route, the dataset from 
     [one.json().report.datasetId, one.json().report.modifiedDateTime, one.json().report.modifiedBy],
     [floor.datasetId, floor.modifiedDateTime, floor.modifiedBy],
   );
+  assert.equal((await adminCalls()).length, 1, 'within SVC_REPORT_METADATA_CACHE_SECONDS the get reuses the list’s read');
 
   // A republished definition moves the modified date on.
   const def = (await call('GET', `/${floor.id}/definition`, admin)).json();
@@ -55,6 +56,11 @@ test('metadata: modified date and author from the admin route, the dataset from 
   assert.ok(Date.parse(put.json().report.modifiedDateTime) > Date.parse(floor.modifiedDateTime!), 'the put answers the new date');
 
   await sb.admin.setSwitch('reporting.adminApisEnabled', false);
+  // A change made through the service reads the admin route again at once: now refused.
+  const again = (await call('GET', `/${floor.id}/definition`, admin)).json();
+  const reput = await call('PUT', `/${floor.id}/definition`, { ...admin, 'if-match': again.etag }, { definition: again.definition });
+  assert.equal(reput.statusCode, 200, reput.body);
+  assert.match(reput.json().report.metadataGate?.remediation ?? '', /read-only admin APIs/);
   const gated = await call('GET', '', admin);
   assert.equal(gated.statusCode, 200, `the reports still list: ${gated.body}`);
   for (const r of gated.json().reports as Listed[]) {

@@ -1,4 +1,4 @@
-import { pattern, type Section, text, type Values } from './setting.js';
+import { int, pattern, type Section, text, type Values } from './setting.js';
 
 /** Paginated reports. */
 export const REPORTS = {
@@ -14,6 +14,13 @@ export const REPORTS = {
       meaning:
         "the effective identity (a user principal name, e.g. `reports@contoso.com`) an export of a report over a semantic model runs as for an API-token caller whose token owner has no user principal name (a signed-in user exports as themselves); it becomes `User!UserID` and the model's row-level security applies to it. Unset: such an export is refused with a 424 gate naming this setting",
     },
+  ),
+  metadataCacheSeconds: int(
+    'SVC_REPORT_METADATA_CACHE_SECONDS',
+    60,
+    0,
+    3600,
+    "how long a reporting group's modifiedDateTime / modifiedBy (read from the reporting service's admin route, which is throttled per tenant) are reused by report lists and gets; a publish, definition change, clone or delete through the service reads them again at once; `0` reads them on every call",
   ),
 } satisfies Section;
 

@@ -17,13 +17,35 @@ const DATASOURCE_READS = 6;
  * route, and a paginated report's datasetId (always empty there) from its data sources' semantic-model database.
  */
 export class ReportMetadata {
+  // Per group: the admin route is throttled, and a console refresh lists and gets reports again and again.
+  private readonly cache = new Map<string, { at: number; value: Promise<Authoring> }>();
+
   constructor(
     private readonly client: ReportingClient,
     private readonly profile: CloudProfile,
+    private readonly cacheMs: number,
   ) {}
 
+  /** The group's paginated reports from the admin route, reused for SVC_REPORT_METADATA_CACHE_SECONDS. */
+  authoring(group: string): Promise<Authoring> {
+    const hit = this.cache.get(group);
+    if (hit && Date.now() - hit.at < this.cacheMs) return hit.value;
+    const value = this.read(group, "reportType eq 'PaginatedReport'");
+    if (this.cacheMs > 0) {
+      if (this.cache.size > 1000) this.cache.clear();
+      this.cache.set(group, { at: Date.now(), value });
+      value.catch(() => this.cache.delete(group));
+    }
+    return value;
+  }
+
+  /** Reads the group's authoring fields afresh next time (after a change made through the service). */
+  forget(group: string): void {
+    this.cache.delete(group);
+  }
+
   /** The admin route's reports matching `filter`; a refusal of the service identity is the admin-API gate, not an error. */
-  async authoring(group: string, filter: string): Promise<Authoring> {
+  private async read(group: string, filter: string): Promise<Authoring> {
     try {
       const list = await this.client.listAdminReports(group, filter);
       return { byId: new Map(list.map((r) => [r.id.toLowerCase(), r])) };

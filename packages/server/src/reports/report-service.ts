@@ -74,7 +74,7 @@ export class PaginatedReportService {
       options.tenancy,
       options.profile,
       RdlSchema.fromConfig(options.settings),
-      new ReportMetadata(options.client, options.profile),
+      new ReportMetadata(options.client, options.profile, options.settings.metadataCacheSeconds * 1000),
       exports,
     );
     return service;
@@ -126,7 +126,7 @@ export class PaginatedReportService {
     const group = await this.group(caller, workspaceId);
     const reports = (await this.call(() => this.client.listReports(group))).filter((r) => (r.reportType ?? PAGINATED) === PAGINATED);
     const [authoring, datasets] = await Promise.all([
-      this.metadata.authoring(group, `reportType eq '${PAGINATED}'`),
+      this.metadata.authoring(group),
       this.metadata.datasets(
         group,
         reports.filter((r) => !r.datasetId).map((r) => r.id),
@@ -149,7 +149,7 @@ export class PaginatedReportService {
     if ((r.reportType ?? PAGINATED) !== PAGINATED) throw new NotFoundError('Paginated report', reportId);
     if (!full) return this.view(workspaceId, group, r);
     const [authoring, datasets] = await Promise.all([
-      this.metadata.authoring(group, `id eq '${r.id.replace(/'/g, "''")}'`),
+      this.metadata.authoring(group),
       r.datasetId ? new Map<string, string | null>() : this.metadata.datasets(group, [r.id]),
     ]);
     return this.view(workspaceId, group, r, { authoring, datasetId: datasets.get(r.id) });
@@ -212,6 +212,7 @@ export class PaginatedReportService {
     }
     const bytes = new TextEncoder().encode(definition);
     const imp = await this.call(() => this.client.importRdl(group, report.name, bytes, 'Overwrite'));
+    this.metadata.forget(group);
     if (imp.importState === 'Failed')
       throw new ServiceError(400, 'import_failed', JSON.stringify(imp), {
         field: 'definition',
@@ -228,6 +229,7 @@ export class PaginatedReportService {
     if (existing.some((r) => r.name === name))
       throw new ConflictError(`A report named '${name}' already exists in the workspace`, 'conflict', 'name');
     const imp = await this.call(() => this.client.importRdl(group, name, new TextEncoder().encode(definition), 'Abort'));
+    this.metadata.forget(group);
     if (imp.importState === 'Failed' || !imp.reports?.[0])
       throw new ServiceError(400, 'import_failed', JSON.stringify(imp), {
         field: 'definition',
@@ -249,6 +251,7 @@ export class PaginatedReportService {
     const r = await this.call(() =>
       this.client.cloneReport(group, reportId, { name: body.name, ...(targetGroup !== group ? { targetWorkspaceId: targetGroup } : {}) }),
     );
+    this.metadata.forget(targetGroup);
     return this.getIn(targetWs, targetGroup, r.id, true);
   }
 
@@ -256,6 +259,7 @@ export class PaginatedReportService {
     const group = await this.group(caller, workspaceId);
     await this.getIn(workspaceId, group, reportId);
     await this.call(() => this.client.deleteReport(group, reportId));
+    this.metadata.forget(group);
   }
 
   async datasources(caller: Caller, workspaceId: string, reportId: string) {
