@@ -15,7 +15,7 @@ interface Listed {
 }
 
 test('metadata: modified date and author from the admin route, the dataset from the data sources; with admin APIs off, a gate', async (t) => {
-  const { sb, call, admin, model, conforming } = await exportRig(t);
+  const { h, sb, call, admin, model, conforming } = await exportRig(t);
   const list = await call('GET', '', admin);
   assert.equal(list.statusCode, 200, list.body);
   const reports = list.json().reports as Listed[];
@@ -40,6 +40,18 @@ test('metadata: modified date and author from the admin route, the dataset from 
     [floor.datasetId, floor.modifiedDateTime, floor.modifiedBy],
   );
   assert.equal((await adminCalls()).length, 1, 'within SVC_REPORT_METADATA_CACHE_SECONDS the get reuses the list’s read');
+
+  // A report made outside the service (cloned in the reporting service itself) is not in the reused answer: read again.
+  const biToken = await h.services.backends.pipeline.credential.getToken(h.services.profile.biAudience);
+  const cloned = await fetch(`${sb.urls.reporting}/v1.0/myorg/groups/${sb.ids.platformWorkspaceId}/reports/${sales.id}/Clone`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${biToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Sales by Region (copy)' }),
+  });
+  assert.equal(cloned.status, 200, await cloned.clone().text());
+  const copy = ((await call('GET', '', admin)).json().reports as Listed[]).find((r) => r.name === 'Sales by Region (copy)');
+  assert.ok(copy?.modifiedDateTime && copy.modifiedBy, JSON.stringify(copy));
+  assert.equal((await adminCalls()).length, 2, 'a report the reused answer lacks reads the admin route again');
 
   // A republished definition moves the modified date on.
   const def = (await call('GET', `/${floor.id}/definition`, admin)).json();

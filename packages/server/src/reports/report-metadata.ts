@@ -26,10 +26,16 @@ export class ReportMetadata {
     private readonly cacheMs: number,
   ) {}
 
-  /** The group's paginated reports from the admin route, reused for SVC_REPORT_METADATA_CACHE_SECONDS. */
-  authoring(group: string): Promise<Authoring> {
+  /**
+   * The group's paginated reports from the admin route, reused for SVC_REPORT_METADATA_CACHE_SECONDS unless it lacks one
+   * of `reportIds` (a report made since, outside the service).
+   */
+  async authoring(group: string, reportIds: string[] = []): Promise<Authoring> {
     const hit = this.cache.get(group);
-    if (hit && Date.now() - hit.at < this.cacheMs) return hit.value;
+    if (hit && Date.now() - hit.at < this.cacheMs) {
+      const cached = await hit.value;
+      if (cached.gate || reportIds.every((id) => cached.byId.has(id.toLowerCase()))) return cached;
+    }
     const value = this.read(group, "reportType eq 'PaginatedReport'");
     if (this.cacheMs > 0) {
       if (this.cache.size > 1000) this.cache.clear();

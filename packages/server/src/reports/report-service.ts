@@ -126,7 +126,10 @@ export class PaginatedReportService {
     const group = await this.group(caller, workspaceId);
     const reports = (await this.call(() => this.client.listReports(group))).filter((r) => (r.reportType ?? PAGINATED) === PAGINATED);
     const [authoring, datasets] = await Promise.all([
-      this.metadata.authoring(group),
+      this.metadata.authoring(
+        group,
+        reports.map((r) => r.id),
+      ),
       this.metadata.datasets(
         group,
         reports.filter((r) => !r.datasetId).map((r) => r.id),
@@ -149,7 +152,7 @@ export class PaginatedReportService {
     if ((r.reportType ?? PAGINATED) !== PAGINATED) throw new NotFoundError('Paginated report', reportId);
     if (!full) return this.view(workspaceId, group, r);
     const [authoring, datasets] = await Promise.all([
-      this.metadata.authoring(group),
+      this.metadata.authoring(group, [r.id]),
       r.datasetId ? new Map<string, string | null>() : this.metadata.datasets(group, [r.id]),
     ]);
     return this.view(workspaceId, group, r, { authoring, datasetId: datasets.get(r.id) });
