@@ -421,6 +421,7 @@ PaginatedReport = TypedDict("PaginatedReport", {
     "format": "Union[str, None]",
     "groupId": "str",
     "id": "str",
+    "metadataGate": NotRequired["RemediationGate"],
     "modifiedBy": "Union[str, None]",
     "modifiedDateTime": "Union[str, None]",
     "name": "str",
@@ -1084,12 +1085,19 @@ SnapshotPolicyBody = TypedDict("SnapshotPolicyBody", {
     "snapshot": "Dict[str, Any]",
 })
 
+StartPaginatedReportExportBodyEffectiveIdentity = TypedDict("StartPaginatedReportExportBodyEffectiveIdentity", {
+    "roles": NotRequired["List[str]"],
+    "username": "str",
+})
+StartPaginatedReportExportBodyEffectiveIdentity.__doc__ = "tenant admins only (scope admin; anyone else 403): export as this identity instead of your own user principal name"
+
 StartPaginatedReportExportBodyParameterValuesItem = TypedDict("StartPaginatedReportExportBodyParameterValuesItem", {
     "name": "str",
     "value": "Union[str, None]",
 })
 
 StartPaginatedReportExportBody = TypedDict("StartPaginatedReportExportBody", {
+    "effectiveIdentity": NotRequired["StartPaginatedReportExportBodyEffectiveIdentity"],
     "format": "Literal[\"PDF\", \"WORD\", \"EXCEL\", \"PPTX\", \"CSV\", \"XML\", \"IMAGE\", \"MHTML\", \"ACCESSIBLEPDF\"]",
     "formatSettings": NotRequired["Dict[str, str]"],
     "parameterValues": NotRequired["List[StartPaginatedReportExportBodyParameterValuesItem]"],
@@ -1728,7 +1736,7 @@ class Operations(SyncCore):
         return self._call("startOidcSignIn", {}, query={"returnTo": return_to}, headers=None, body=None)  # type: ignore[no-any-return]
 
     def start_paginated_report_export(self, report_id: str, body: StartPaginatedReportExportBody, *, workspace_id: Optional[str] = None) -> ReportExport:
-        """Start rendering the report to a file (ExportTo); poll the export, then fetch its file (POST /api/items/paginated-report/{reportId}/exports)."""
+        """Start rendering the report to a file (ExportTo); poll the export, then fetch its file. A report over a semantic model renders for an effective identity: your user principal name (for an API token, its owner’s or SVC_REPORT_EFFECTIVE_USERNAME; 424 without one), with the model’s row-level roles (POST /api/items/paginated-report/{reportId}/exports)."""
         return self._call("startPaginatedReportExport", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
 
     def start_rotation(self, credential_id: str, body: StartRotationBody) -> IdentityRotation:
@@ -2218,7 +2226,7 @@ class AsyncOperations(AsyncCore):
         return await self._call("startOidcSignIn", {}, query={"returnTo": return_to}, headers=None, body=None)  # type: ignore[no-any-return]
 
     async def start_paginated_report_export(self, report_id: str, body: StartPaginatedReportExportBody, *, workspace_id: Optional[str] = None) -> ReportExport:
-        """Start rendering the report to a file (ExportTo); poll the export, then fetch its file (POST /api/items/paginated-report/{reportId}/exports)."""
+        """Start rendering the report to a file (ExportTo); poll the export, then fetch its file. A report over a semantic model renders for an effective identity: your user principal name (for an API token, its owner’s or SVC_REPORT_EFFECTIVE_USERNAME; 424 without one), with the model’s row-level roles (POST /api/items/paginated-report/{reportId}/exports)."""
         return await self._call("startPaginatedReportExport", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def start_rotation(self, credential_id: str, body: StartRotationBody) -> IdentityRotation:

@@ -240,7 +240,14 @@ export async function buildApp(
     settings: config.identityOps,
     tenancy,
   });
-  const reports = PaginatedReportService.create({ client: backends.reporting, workspaces, tenancy, profile, settings: config.reports });
+  const reports = PaginatedReportService.create({
+    client: backends.reporting,
+    dataPlatform: backends.dataPlatform,
+    workspaces,
+    tenancy,
+    profile,
+    settings: config.reports,
+  });
   const audit = AuditService.create(store.db);
   const services: Services = {
     tokens,

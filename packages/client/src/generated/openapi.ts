@@ -824,7 +824,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start rendering the report to a file (ExportTo); poll the export, then fetch its file */
+        /** Start rendering the report to a file (ExportTo); poll the export, then fetch its file. A report over a semantic model renders for an effective identity: your user principal name (for an API token, its owner’s or SVC_REPORT_EFFECTIVE_USERNAME; 424 without one), with the model’s row-level roles */
         post: operations["startPaginatedReportExport"];
         delete?: never;
         options?: never;
@@ -1954,14 +1954,14 @@ export interface components {
         };
         /**
          * @example {
-         *       "datasetId": null,
+         *       "datasetId": "8a0d5f8e-2f7b-4b8e-9d51-3c8e1b0f6a21",
          *       "description": "",
          *       "embedUrl": "https://app.powerbi.com/rdlEmbed?reportId=5b218778-e7a5-4d73-8187-f10824047715&groupId=f089354e-8366-4e18-aea3-4cb4a3a50b48",
          *       "format": "RDL",
          *       "groupId": "f089354e-8366-4e18-aea3-4cb4a3a50b48",
          *       "id": "5b218778-e7a5-4d73-8187-f10824047715",
-         *       "modifiedBy": null,
-         *       "modifiedDateTime": null,
+         *       "modifiedBy": "ana.lopez@contoso.com",
+         *       "modifiedDateTime": "2026-11-23T09:58:12Z",
          *       "name": "Floor revenue",
          *       "reportType": "PaginatedReport",
          *       "webUrl": "https://app.powerbi.com/groups/f089354e-8366-4e18-aea3-4cb4a3a50b48/rdlreports/5b218778-e7a5-4d73-8187-f10824047715",
@@ -1977,6 +1977,7 @@ export interface components {
             groupId: string;
             /** @description the report id in the reporting service */
             id: string;
+            metadataGate?: components["schemas"]["RemediationGate"];
             modifiedBy: string | null;
             modifiedDateTime: string | null;
             name: string;
@@ -9172,6 +9173,13 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description tenant admins only (scope admin; anyone else 403): export as this identity instead of your own user principal name */
+                    effectiveIdentity?: {
+                        /** @description row-level roles of the semantic model; default every role the model declares */
+                        roles?: string[];
+                        /** @description the user principal name the export runs as; becomes User!UserID */
+                        username: string;
+                    };
                     /** @description WORD and EXCEL travel as DOCX and XLSX */
                     format: "PDF" | "WORD" | "EXCEL" | "PPTX" | "CSV" | "XML" | "IMAGE" | "MHTML" | "ACCESSIBLEPDF";
                     /** @description device-info settings such as StartPage, EndPage, OutputFormat */

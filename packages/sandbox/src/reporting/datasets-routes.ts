@@ -6,11 +6,15 @@ import { callerName, groupFor, reportingCaller } from './auth.js';
 import { messageError, notFound } from './errors.js';
 import { badRequest, parseRows, parseSchema, parseTable, PUSH_LIMITS, type PushDataset, type PushTable } from './push-datasets.js';
 import { json } from './reports-routes.js';
+import { modelRoles } from './effective-identity.js';
 
 const MODES = ['Push', 'Streaming', 'PushStreaming'];
 
 /** A dataset as the group routes answer it: a push dataset, or a semantic model of the workspace (not push). */
-function datasetJson(core: SandboxCore, d: { id: string; name: string; configuredBy: string; createdAt: number; push: boolean }) {
+function datasetJson(
+  core: SandboxCore,
+  d: { id: string; name: string; configuredBy: string; createdAt: number; push: boolean; hasRoles?: boolean },
+) {
   return {
     id: d.id,
     name: d.name,
@@ -18,8 +22,9 @@ function datasetJson(core: SandboxCore, d: { id: string; name: string; configure
     addRowsAPIEnabled: d.push,
     configuredBy: d.configuredBy,
     isRefreshable: false,
-    isEffectiveIdentityRequired: false,
-    isEffectiveIdentityRolesRequired: false,
+    // A model with row-level security needs an identity with roles (a push dataset cannot declare roles).
+    isEffectiveIdentityRequired: d.hasRoles === true,
+    isEffectiveIdentityRolesRequired: d.hasRoles === true,
     isOnPremGatewayRequired: false,
     targetStorageMode: d.push ? 'Abf' : 'PremiumFiles',
     createdDate: new Date(d.createdAt).toISOString(),
@@ -33,7 +38,16 @@ function platformModels(core: SandboxCore, groupId: string) {
   const ws = core.dataPlatform.workspaces.get(groupId);
   return [...(ws?.items.values() ?? [])]
     .filter((i) => i.type === 'SemanticModel' && !i.deletedAt)
-    .map((i) => datasetJson(core, { id: i.id, name: i.displayName, configuredBy: 'data platform', createdAt: Date.now(), push: false }));
+    .map((i) =>
+      datasetJson(core, {
+        id: i.id,
+        name: i.displayName,
+        configuredBy: 'data platform',
+        createdAt: Date.now(),
+        push: false,
+        hasRoles: (modelRoles(core, i.id)?.length ?? 0) > 0,
+      }),
+    );
 }
 
 /** The caller, the group at `needed`, and the dataset of the path: a push dataset, or 404 as the service answers. */

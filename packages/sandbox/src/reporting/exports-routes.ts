@@ -1,9 +1,9 @@
 import type { SandboxCore } from '../core.js';
 import type { Router } from '../http/router.js';
-import type { Caller } from '../identity/caller.js';
 import { invalidRequest, messageError, notFound } from './errors.js';
 import { applyParameters } from './params.js';
-import { datasourceType, readRdl, type RdlModel } from './rdl.js';
+import { readRdl, type RdlModel } from './rdl.js';
+import { identityOf, type RenderIdentity } from './effective-identity.js';
 import { IMAGE_FORMATS, renderFile } from './render/index.js';
 import { ReportProcessingError } from './render/expressions.js';
 import { layout } from './render/layout.js';
@@ -65,27 +65,6 @@ function exportJson(core: SandboxCore, job: ExportJob, now = Date.now()): Record
 function extensionOf(job: ExportJob): string {
   job.file ??= job.render(new Date(job.startAt));
   return job.file.extension;
-}
-
-/** The effective identity of the render (one at most), checked as the service checks it. */
-function identityOf(body: any, model: RdlModel | undefined, caller: Caller): string {
-  const ids = body?.paginatedReportConfiguration?.identities ?? body?.powerBIReportConfiguration?.identities;
-  if (ids !== undefined && !Array.isArray(ids)) throw invalidRequest('identities must be an array holding one EffectiveIdentity.');
-  if (ids && ids.length > 1)
-    throw invalidRequest('identities holds a single identity for a paginated report export; it has ' + ids.length + '.');
-  const id = ids?.[0];
-  if (id !== undefined) {
-    if (typeof id?.username !== 'string' || !id.username) throw invalidRequest('identities[0].username is required.');
-    if (/\s/.test(id.username) || id.username.length > 256)
-      throw invalidRequest('identities[0].username must have no spaces and at most 256 characters.');
-    return id.username;
-  }
-  const readsModel = model?.dataSources.some((d) => datasourceType(d.provider) === 'AnalysisServices');
-  if (readsModel && caller.isApp)
-    throw invalidRequest(
-      'The report reads a Power BI semantic model or Analysis Services: a service principal must send paginatedReportConfiguration.identities with one EffectiveIdentity.',
-    );
-  return caller.upn ?? caller.appId ?? caller.objectId;
 }
 
 function formatSettings(body: any): Record<string, string> {
@@ -157,7 +136,7 @@ export function exportRoutes(core: SandboxCore, router: Router): void {
     const user = {
       language: 'en-US',
       get userId() {
-        return identityOf(body, model, caller);
+        return identityOf(core, body, model, caller).userId;
       },
     };
     const parameters = applyParameters(model?.parameters ?? [], body.paginatedReportConfiguration?.parameterValues, {
@@ -167,8 +146,8 @@ export function exportRoutes(core: SandboxCore, router: Router): void {
       renderFormat: format,
       rowsOf: model ? queryRows(core, model) : undefined,
     });
-    const userId = identityOf(body, model, caller);
-    const render = renderer(core, report, model, parameters, userId, format, settings);
+    const identity = identityOf(core, body, model, caller);
+    const render = renderer(core, report, model, parameters, identity, format, settings);
     const renderMs = core.switches['reporting.renderMs'];
     const timeout = core.switches['reporting.exportTimeoutMs'];
     const job: ExportJob = {
@@ -232,7 +211,7 @@ function renderer(
   report: StoredReport,
   model: RdlModel | undefined,
   parameters: ReturnType<typeof applyParameters>,
-  userId: string,
+  identity: RenderIdentity,
   format: string,
   settings: Record<string, string>,
 ) {
@@ -250,8 +229,15 @@ function renderer(
         { name: 'Footer', paragraphs: ['="Page " & Globals!PageNumber & " of " & Globals!TotalPages'], region: 'footer' },
       ],
     };
-    const scope = { reportName: report.name, executionTime, user: { userId, language: 'en-US' }, renderFormat: format, parameters };
-    const rendered = layout(rdl, scope, settings, liveRows(core, rdl, scope));
+    // User!UserID is the effective identity's username (else the caller's name).
+    const scope = {
+      reportName: report.name,
+      executionTime,
+      user: { userId: identity.userId, language: 'en-US' },
+      renderFormat: format,
+      parameters,
+    };
+    const rendered = layout(rdl, scope, settings, liveRows(core, rdl, scope, identity));
     return renderFile(format, rendered, settings);
   };
 }

@@ -5,6 +5,7 @@ import { evaluateValue, type EvalScope } from './render/expressions.js';
 import { dataSetRows } from './render/filters.js';
 import { invalidRequest } from './errors.js';
 import type { PushDataset } from './push-datasets.js';
+import { modelRoles, type RenderIdentity, rowFilter } from './effective-identity.js';
 
 /** A data set's query failed at the data source: the render (and its export job) fails with this text. */
 export class DataSourceError extends Error {}
@@ -29,12 +30,17 @@ function isSandboxServer(core: SandboxCore, server: string | undefined): boolean
  * substituted from the report parameters) or a semantic model of the sandbox over it (see modelRows). Other data sets
  * are absent from the map: their rows are the ones the definition carries.
  */
-export function liveRows(core: SandboxCore, model: RdlModel, scope: EvalScope): Map<string, Array<Record<string, string>>> {
+export function liveRows(
+  core: SandboxCore,
+  model: RdlModel,
+  scope: EvalScope,
+  identity?: RenderIdentity,
+): Map<string, Array<Record<string, string>>> {
   const out = new Map<string, Array<Record<string, string>>>();
   for (const ds of model.dataSets) {
     const source = model.dataSources.find((d) => d.name === ds.dataSourceName);
     if (source && datasourceType(source.provider) === 'AnalysisServices') {
-      const rows = modelRows(core, ds, source.connectString, scope);
+      const rows = modelRows(core, ds, source.connectString, scope, identity);
       if (rows) out.set(ds.name, rows);
       continue;
     }
@@ -104,7 +110,13 @@ const unquote = (s: string) => s.replace(/^'(.*)'$/, '$1').replace(/''/g, "'");
  * the sandbox's SQL endpoint: `EVALUATE 'Table'`, optionally `FILTER('Table', 'Table'[col] = @P && …)` or `TOPN(n, …)`.
  * Undefined when the model, the table or its source is not one the sandbox holds (the definition's rows are used).
  */
-function modelRows(core: SandboxCore, ds: RdlDataSet, connectString: string, scope: EvalScope): Array<Record<string, string>> | undefined {
+function modelRows(
+  core: SandboxCore,
+  ds: RdlDataSet,
+  connectString: string,
+  scope: EvalScope,
+  identity?: RenderIdentity,
+): Array<Record<string, string>> | undefined {
   const modelId = /sobe_wowvirtualserver-([0-9a-f-]{36})/i.exec(connectString)?.[1];
   const dax = ds.commandText;
   const tableRef = /EVALUATE\s+(?:TOPN\s*\(\s*\d+\s*,\s*)?(?:FILTER\s*\(\s*)?('(?:[^']|'')+'|[A-Za-z_]\w*)/i.exec(dax)?.[1];
@@ -124,10 +136,34 @@ function modelRows(core: SandboxCore, ds: RdlDataSet, connectString: string, sco
     const col = table.columns.find((c) => c.name.toLowerCase() === column.toLowerCase())!;
     return value === null ? `[${col.sourceColumn ?? col.name}] IS NULL` : `[${col.sourceColumn ?? col.name}] = ${literal(value)}`;
   });
+  const rls = identity && modelId ? rowLevelSql(core, modelId, table, identity, ds.name) : undefined;
+  if (rls) where.push(rls);
   const top = /TOPN\s*\(\s*(\d+)/i.exec(dax)?.[1];
   const select = table.columns.map((c) => `[${c.sourceColumn ?? c.name}] AS [${c.name}]`).join(', ');
   const sql = `SELECT ${top ? `TOP ${top} ` : ''}${select} FROM [${source.schemaName ?? 'dbo'}].[${source.entityName}]${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
   return daxNames(table.name, run(core, m[2]!, ds.name, sql));
+}
+
+/** The identity's row-level security on a model table as a T-SQL condition (roles are a union); undefined when nothing filters it. */
+function rowLevelSql(core: SandboxCore, modelId: string, table: ModelTable, identity: RenderIdentity, dataSet: string): string | undefined {
+  let alternatives: ReturnType<typeof rowFilter>;
+  try {
+    alternatives = rowFilter(modelRoles(core, modelId) ?? [], identity, table.name);
+  } catch (err) {
+    throw new DataSourceError(`Query execution failed for dataset '${dataSet}': ${(err as Error).message}`);
+  }
+  if (!alternatives) return undefined;
+  const sqlTerm = ({ column, value }: { column: string; value: string | boolean | { user: true } }) => {
+    const col = table.columns.find((c) => c.name.toLowerCase() === column.toLowerCase());
+    if (!col)
+      throw new DataSourceError(
+        `Query execution failed for dataset '${dataSet}': the row filter names column '${column}', which '${table.name}' lacks.`,
+      );
+    const v = typeof value === 'object' ? identity.userId : typeof value === 'boolean' ? (value ? 'True' : 'False') : value;
+    return `[${col.sourceColumn ?? col.name}] = ${literal(v)}`;
+  };
+  if (!alternatives.length) return '1 = 0';
+  return `(${alternatives.map((terms) => `(${terms.map(sqlTerm).join(' AND ')})`).join(' OR ')})`;
 }
 
 /** DAX results name columns Table[Column]; fields may also name the bare column. */

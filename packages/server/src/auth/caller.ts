@@ -5,6 +5,8 @@ export interface Caller {
   tenantId: string;
   userId: string;
   userName: string;
+  /** The user principal name the identity provider gave the user (for a token, its owner's), when known. */
+  upn?: string;
   method: 'token' | 'session';
   /** The API token used directly, or the one the console session was opened with. */
   tokenId?: string;

@@ -268,6 +268,7 @@ export class OidcSignIn {
     const userName = typeof claims.preferred_username === 'string' ? claims.preferred_username : undefined;
     const displayName = displayNameOf(claims);
     const email = typeof claims.email === 'string' ? claims.email : (userName ?? null);
+    const upn = upnOf(claims);
     const listedAdmin =
       this.settings.admins.has(oid.toLowerCase()) || (userName !== undefined && this.settings.admins.has(userName.toLowerCase()));
     const subject = `${tid}/${oid}`;
@@ -288,7 +289,7 @@ export class OidcSignIn {
       const isAdmin = existing.is_admin || listedAdmin;
       await this.db
         .updateTable('users')
-        .set({ display_name: displayName, email, is_admin: isAdmin })
+        .set({ display_name: displayName, email, upn, is_admin: isAdmin })
         .where('id', '=', existing.id)
         .execute();
       return { id: existing.id, displayName, isAdmin, created: false };
@@ -297,7 +298,7 @@ export class OidcSignIn {
     try {
       await this.db
         .insertInto('users')
-        .values({ id, tenant_id: tenantId, display_name: displayName, email, oidc_subject: subject, is_admin: listedAdmin })
+        .values({ id, tenant_id: tenantId, display_name: displayName, email, upn, oidc_subject: subject, is_admin: listedAdmin })
         .execute();
     } catch (err) {
       const raced = await find(); // the same person's first sign-in in two tabs at once
@@ -322,4 +323,10 @@ export function groupsOf(claims: Record<string, unknown>): string[] {
 function displayNameOf(claims: oidc.IDToken): string {
   const userName = typeof claims.preferred_username === 'string' ? claims.preferred_username : undefined;
   return (typeof claims.name === 'string' && claims.name) || userName || String(claims.oid ?? claims.sub);
+}
+
+/** The user principal name of an id token: the upn claim (Entra sends it as an optional claim), else preferred_username; null without either or with a space. */
+function upnOf(claims: oidc.IDToken): string | null {
+  const value = [claims.upn, claims.preferred_username].find((v): v is string => typeof v === 'string' && v.length > 0);
+  return value && /^\S{1,256}$/.test(value) ? value : null;
 }

@@ -32,7 +32,7 @@ type VerifiedRow = StoreRow<
   'api_tokens',
   'id' | 'tenant_id' | 'user_id' | 'scopes' | 'secret_hash' | 'expires_at' | 'revoked_at' | 'workspace_ids'
 > &
-  StoreRow<'users', 'display_name'>;
+  StoreRow<'users', 'display_name' | 'upn'>;
 
 const TOKEN_COLUMNS = [
   'id',
@@ -111,6 +111,7 @@ export class TokenService {
         'api_tokens.revoked_at',
         'api_tokens.workspace_ids',
         'users.display_name',
+        'users.upn',
       ])
       .where('api_tokens.id', '=', id)
       .executeTakeFirst();
@@ -209,6 +210,7 @@ export class TokenService {
       tenantId: row.tenant_id,
       userId: row.user_id,
       userName: row.display_name,
+      ...(row.upn ? { upn: row.upn } : {}),
       method: 'token',
       tokenId: row.id,
       scopes: expandScopes(row.scopes),

@@ -123,6 +123,16 @@ export class ReportingClient {
     return res.json<{ value: BiReport[] }>().value ?? [];
   }
 
+  /**
+   * The group's reports through the admin route (GET admin/groups/{id}/reports), the one that carries createdBy,
+   * modifiedBy and the dates; `filter` is an OData $filter, which this route honours.
+   */
+  async listAdminReports(groupId: string, filter?: string): Promise<BiReport[]> {
+    const query = filter ? `?$filter=${encodeURIComponent(filter)}` : '';
+    const res = await this.send('GET', backingPath`/admin/groups/${groupId}/reports` + query);
+    return res.json<{ value: BiReport[] }>().value ?? [];
+  }
+
   async getReport(groupId: string, reportId: string): Promise<BiReport> {
     return (await this.send('GET', this.reports(groupId, reportId))).json<BiReport>();
   }

@@ -23,6 +23,8 @@ export type GateName =
   | 'reporting-auth'
   | 'reporting-tenant-setting'
   | 'reporting-capacity'
+  | 'reporting-admin-apis'
+  | 'report-effective-username'
   | 'alert-not-configured'
   | 'monitor-auth'
   | 'synapse-not-configured'
@@ -224,6 +226,21 @@ export function gate(name: GateName, profile: CloudProfile, detail: GateDetail =
         reason: 'Azure Monitor 401/403 from resource manager',
         remediation: 'assign Monitoring Contributor on the alert resource group (SVC_ALERT_RESOURCE_GROUP) to the identity',
         link: `${portal}/#browse/resourcegroups`,
+      };
+    case 'reporting-admin-apis':
+      return {
+        reason: 'the reporting service refused its admin API to the service identity, so modifiedDateTime and modifiedBy are not known',
+        remediation:
+          'enable the tenant setting "Service principals can access read-only admin APIs" for the service identity (or a security group holding it) in the admin portal\'s tenant settings',
+        link: `${profile.biAppUrl}/admin-portal/tenantSettings`,
+      };
+    case 'report-effective-username':
+      return {
+        reason:
+          'the report reads a semantic model, which the reporting service renders only for an effective identity, and this caller has no user principal name',
+        remediation:
+          'set SVC_REPORT_EFFECTIVE_USERNAME to the user principal name exports by API tokens run as, or export as a user signed in through the identity provider (its user principal name is used)',
+        link: 'https://learn.microsoft.com/power-bi/developer/embedded/export-paginated-report',
       };
     case 'reporting-capacity':
       return {

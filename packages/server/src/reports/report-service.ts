@@ -2,14 +2,19 @@ import { createHash } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 import type { ReportsConfig } from '../config/reports.js';
-import type { BiExport, BiReport, ReportingClient } from '../backends/reporting.js';
-import { ConflictError, GateError, InputError, NotFoundError, PreconditionError, ServiceError } from '../errors.js';
+import type { BiReport, ReportingClient } from '../backends/reporting.js';
+import type { DataPlatformClient } from '../backends/data-platform.js';
+import { ConflictError, GateError, NotFoundError, PreconditionError, type RemediationGate, ServiceError } from '../errors.js';
 import { backing } from '../backends/failures.js';
-import { EXPORT_SETTINGS, gate } from '../provisioning/gates.js';
+import { gate } from '../provisioning/gates.js';
 import type { WorkspaceService } from '../workspaces/workspace-service.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { checkRdl, faultText, type RdlParameter } from './rdl/check.js';
 import { RdlSchema } from './rdl-schema.js';
+import { type Authoring, ReportMetadata } from './report-metadata.js';
+import { ReportExports } from './report-exports.js';
+
+export { EXPORT_FORMATS, type ReportExport } from './report-exports.js';
 
 /** Where a workspace's paginated reports live: its bound platform workspace, or (unbound) the tenant's default one. */
 export interface ReportingWorkspace {
@@ -29,35 +34,11 @@ export interface PaginatedReport {
   description: string;
   modifiedDateTime: string | null;
   modifiedBy: string | null;
+  /** Why modifiedDateTime and modifiedBy are null: the reporting service's admin API refused the service identity. */
+  metadataGate?: RemediationGate;
   webUrl: string;
   embedUrl: string | null;
 }
-
-/** An export job as the API shows it. */
-export interface ReportExport {
-  id: string;
-  reportId: string;
-  reportName: string | null;
-  status: string;
-  percentComplete: number;
-  createdDateTime: string | null;
-  lastActionDateTime: string | null;
-  fileExtension: string | null;
-  expirationTime: string | null;
-}
-
-/** The API's export formats (SPEC.md's names) and what the wire carries for each. */
-export const EXPORT_FORMATS: Record<string, string> = {
-  PDF: 'PDF',
-  WORD: 'DOCX',
-  EXCEL: 'XLSX',
-  PPTX: 'PPTX',
-  CSV: 'CSV',
-  XML: 'XML',
-  IMAGE: 'IMAGE',
-  MHTML: 'MHTML',
-  ACCESSIBLEPDF: 'ACCESSIBLEPDF',
-};
 
 const PAGINATED = 'PaginatedReport';
 const DOWNLOAD = { setting: 'Download reports' };
@@ -71,6 +52,8 @@ export class PaginatedReportService {
     private readonly tenancy: TenancyService,
     private readonly profile: CloudProfile,
     private readonly schema: RdlSchema | undefined,
+    private readonly metadata: ReportMetadata,
+    private readonly exports: ReportExports,
   ) {}
 
   /** The service; SVC_RDL_SCHEMA_PATH (the published RDL schema) is read here, once, and a bad path stops the start. */
@@ -80,14 +63,27 @@ export class PaginatedReportService {
     tenancy: TenancyService;
     profile: CloudProfile;
     settings: ReportsConfig;
+    dataPlatform: DataPlatformClient;
   }): PaginatedReportService {
-    return new PaginatedReportService(
+    // The exports resolve a workspace's group by the service's rule, which needs the service: bound once it exists.
+    let service: PaginatedReportService | undefined;
+    const exports = new ReportExports(
+      options.client,
+      options.dataPlatform,
+      options.profile,
+      options.settings.effectiveUsername,
+      (caller, workspaceId) => service!.group(caller, workspaceId),
+    );
+    service = new PaginatedReportService(
       options.client,
       options.workspaces,
       options.tenancy,
       options.profile,
       RdlSchema.fromConfig(options.settings),
+      new ReportMetadata(options.client, options.profile, options.settings.metadataCacheSeconds * 1000),
+      exports,
     );
+    return service;
   }
 
   /**
@@ -111,7 +107,14 @@ export class PaginatedReportService {
     return backing(fn, { profile: this.profile, gates: { reporting: context } });
   }
 
-  private view(workspaceId: string, groupId: string, r: BiReport): PaginatedReport {
+  /** The API's report; `filled` carries what the normal Report lacks (authoring fields, the dataset), when it was read. */
+  private view(
+    workspaceId: string,
+    groupId: string,
+    r: BiReport,
+    filled: { authoring?: Authoring; datasetId?: string | null } = {},
+  ): PaginatedReport {
+    const admin = filled.authoring?.byId?.get(r.id.toLowerCase());
     return {
       id: r.id,
       workspaceId,
@@ -119,10 +122,11 @@ export class PaginatedReportService {
       name: r.name ?? '',
       reportType: r.reportType ?? PAGINATED,
       format: r.format ?? null,
-      datasetId: r.datasetId || null,
+      datasetId: r.datasetId || filled.datasetId || null,
       description: r.description ?? '',
-      modifiedDateTime: r.modifiedDateTime ?? null,
-      modifiedBy: r.modifiedBy ?? null,
+      modifiedDateTime: r.modifiedDateTime ?? admin?.modifiedDateTime ?? null,
+      modifiedBy: r.modifiedBy ?? admin?.modifiedBy ?? null,
+      ...(filled.authoring?.gate ? { metadataGate: filled.authoring.gate } : {}),
       webUrl: r.webUrl ?? `${this.profile.biAppUrl}/groups/${groupId}/rdlreports/${r.id}`,
       embedUrl: r.embedUrl ?? null,
     };
@@ -135,12 +139,21 @@ export class PaginatedReportService {
   async list(caller: Caller, workspaceId: string): Promise<{ reports: PaginatedReport[]; reportingWorkspace: ReportingWorkspace }> {
     const reportingWorkspace = await this.reportingWorkspace(caller, workspaceId);
     const group = reportingWorkspace.id;
-    const reports = await this.call(() => this.client.listReports(group));
+    const reports = (await this.call(() => this.client.listReports(group))).filter((r) => (r.reportType ?? PAGINATED) === PAGINATED);
+    const [authoring, datasets] = await Promise.all([
+      this.metadata.authoring(
+        group,
+        reports.map((r) => r.id),
+      ),
+      this.metadata.datasets(
+        group,
+        reports.filter((r) => !r.datasetId).map((r) => r.id),
+      ),
+    ]);
     return {
       reportingWorkspace,
       reports: reports
-        .filter((r) => (r.reportType ?? PAGINATED) === PAGINATED)
-        .map((r) => this.view(workspaceId, group, r))
+        .map((r) => this.view(workspaceId, group, r, { authoring, datasetId: datasets.get(r.id) }))
         .sort((a, b) => a.name.localeCompare(b.name)),
     };
   }
@@ -148,13 +161,19 @@ export class PaginatedReportService {
   /** One paginated report; a report of another kind is not found here. */
   async get(caller: Caller, workspaceId: string, reportId: string): Promise<PaginatedReport> {
     const group = await this.group(caller, workspaceId);
-    return this.getIn(workspaceId, group, reportId);
+    return this.getIn(workspaceId, group, reportId, true);
   }
 
-  private async getIn(workspaceId: string, group: string, reportId: string): Promise<PaginatedReport> {
+  /** One paginated report; `full` also reads its authoring fields and dataset (for answers that show the report). */
+  private async getIn(workspaceId: string, group: string, reportId: string, full = false): Promise<PaginatedReport> {
     const r = await this.call(() => this.client.getReport(group, reportId));
     if ((r.reportType ?? PAGINATED) !== PAGINATED) throw new NotFoundError('Paginated report', reportId);
-    return this.view(workspaceId, group, r);
+    if (!full) return this.view(workspaceId, group, r);
+    const [authoring, datasets] = await Promise.all([
+      this.metadata.authoring(group, [r.id]),
+      r.datasetId ? new Map<string, string | null>() : this.metadata.datasets(group, [r.id]),
+    ]);
+    return this.view(workspaceId, group, r, { authoring, datasetId: datasets.get(r.id) });
   }
 
   /** The RDL, its ETag and its parameters. */
@@ -164,7 +183,7 @@ export class PaginatedReportService {
     reportId: string,
   ): Promise<{ report: PaginatedReport; definition: string; etag: string; parameters: RdlParameter[] }> {
     const group = await this.group(caller, workspaceId);
-    const report = await this.getIn(workspaceId, group, reportId);
+    const report = await this.getIn(workspaceId, group, reportId, true);
     const bytes = await this.call(() => this.client.exportDefinition(group, reportId), DOWNLOAD);
     const definition = new TextDecoder().decode(bytes);
     return { report, definition, etag: etagOf(bytes), parameters: checkRdl(definition).parameters };
@@ -214,12 +233,13 @@ export class PaginatedReportService {
     }
     const bytes = new TextEncoder().encode(definition);
     const imp = await this.call(() => this.client.importRdl(group, report.name, bytes, 'Overwrite'));
+    this.metadata.forget(group);
     if (imp.importState === 'Failed')
       throw new ServiceError(400, 'import_failed', JSON.stringify(imp), {
         field: 'definition',
         hint: 'the reporting service refused the import',
       });
-    return { report: await this.getIn(workspaceId, group, imp.reports?.[0]?.id ?? reportId), etag: etagOf(bytes) };
+    return { report: await this.getIn(workspaceId, group, imp.reports?.[0]?.id ?? reportId, true), etag: etagOf(bytes) };
   }
 
   /** Publishes a new report (import with Abort: an existing name is a conflict). */
@@ -230,12 +250,13 @@ export class PaginatedReportService {
     if (existing.some((r) => r.name === name))
       throw new ConflictError(`A report named '${name}' already exists in the workspace`, 'conflict', 'name');
     const imp = await this.call(() => this.client.importRdl(group, name, new TextEncoder().encode(definition), 'Abort'));
+    this.metadata.forget(group);
     if (imp.importState === 'Failed' || !imp.reports?.[0])
       throw new ServiceError(400, 'import_failed', JSON.stringify(imp), {
         field: 'definition',
         hint: 'the reporting service refused the import',
       });
-    return this.getIn(workspaceId, group, imp.reports[0].id);
+    return this.getIn(workspaceId, group, imp.reports[0].id, true);
   }
 
   /** Copies a report under a new name, into the same or another workspace of the tenant. */
@@ -251,13 +272,15 @@ export class PaginatedReportService {
     const r = await this.call(() =>
       this.client.cloneReport(group, reportId, { name: body.name, ...(targetGroup !== group ? { targetWorkspaceId: targetGroup } : {}) }),
     );
-    return this.view(targetWs, targetGroup, r);
+    this.metadata.forget(targetGroup);
+    return this.getIn(targetWs, targetGroup, r.id, true);
   }
 
   async delete(caller: Caller, workspaceId: string, reportId: string): Promise<void> {
     const group = await this.group(caller, workspaceId);
     await this.getIn(workspaceId, group, reportId);
     await this.call(() => this.client.deleteReport(group, reportId));
+    this.metadata.forget(group);
   }
 
   async datasources(caller: Caller, workspaceId: string, reportId: string) {
@@ -299,74 +322,18 @@ export class PaginatedReportService {
     return { token: t.token, tokenId: t.tokenId, expiration: t.expiration, embedUrl: report.embedUrl, reportId };
   }
 
-  private exportView(reportId: string, e: BiExport): ReportExport {
-    return {
-      id: e.id,
-      reportId: e.reportId ?? reportId,
-      reportName: e.reportName ?? null,
-      status: e.status,
-      percentComplete: e.percentComplete ?? 0,
-      createdDateTime: e.createdDateTime ?? null,
-      lastActionDateTime: e.lastActionDateTime ?? null,
-      fileExtension: e.resourceFileExtension ?? e.ResourceFileExtension ?? null,
-      expirationTime: e.expirationTime ?? null,
-    };
+  /** Starts a render job (see ReportExports). */
+  startExport(...args: Parameters<ReportExports['startExport']>) {
+    return this.exports.startExport(...args);
   }
 
-  /** Starts a render job in one of the API's formats (WORD and EXCEL travel as DOCX and XLSX). */
-  async startExport(
-    caller: Caller,
-    workspaceId: string,
-    reportId: string,
-    body: { format: string; parameterValues?: Array<{ name: string; value: string | null }>; formatSettings?: Record<string, string> },
-  ): Promise<ReportExport> {
-    const wire = EXPORT_FORMATS[body.format];
-    if (!wire) throw new InputError(`body/format must be one of ${Object.keys(EXPORT_FORMATS).join(', ')}`, 'format');
-    const group = await this.group(caller, workspaceId);
-    const config = {
-      ...(body.parameterValues?.length ? { parameterValues: body.parameterValues } : {}),
-      ...(body.formatSettings && Object.keys(body.formatSettings).length ? { formatSettings: body.formatSettings } : {}),
-    };
-    const e = await this.call(
-      () =>
-        this.client.startExport(group, reportId, {
-          format: wire,
-          ...(Object.keys(config).length ? { paginatedReportConfiguration: config } : {}),
-        }),
-      { setting: EXPORT_SETTINGS[wire] },
-    );
-    return this.exportView(reportId, e);
+  /** An export's state (see ReportExports). */
+  getExport(...args: Parameters<ReportExports['getExport']>) {
+    return this.exports.getExport(...args);
   }
 
-  /** The export's state; Retry-After (seconds) while it is unfinished, as the reporting service says. */
-  async getExport(
-    caller: Caller,
-    workspaceId: string,
-    reportId: string,
-    exportId: string,
-  ): Promise<{ export: ReportExport; retryAfter?: number }> {
-    const group = await this.group(caller, workspaceId);
-    const { export: e, retryAfter } = await this.call(() => this.client.getExport(group, reportId, exportId));
-    return { export: this.exportView(reportId, e), ...(retryAfter ? { retryAfter } : {}) };
-  }
-
-  /** The exported file with its content type and a file name from the report's name and the export's extension. */
-  async exportFile(
-    caller: Caller,
-    workspaceId: string,
-    reportId: string,
-    exportId: string,
-  ): Promise<{ bytes: Uint8Array; contentType: string; fileName: string }> {
-    const group = await this.group(caller, workspaceId);
-    const { export: e } = await this.call(() => this.client.getExport(group, reportId, exportId));
-    if (e.status !== 'Succeeded')
-      throw new ConflictError(
-        `Export ${exportId} is ${e.status}${e.status === 'Failed' ? '' : `, ${e.percentComplete ?? 0}% complete`}; the file exists once it has Succeeded`,
-        'export_not_ready',
-      );
-    const file = await this.call(() => this.client.exportFile(group, reportId, exportId));
-    const ext = e.resourceFileExtension ?? e.ResourceFileExtension ?? '';
-    const base = (e.reportName ?? reportId).replace(/[^\w .()-]+/g, '_').trim() || reportId;
-    return { ...file, fileName: `${base}${ext.startsWith('.') || !ext ? ext : `.${ext}`}` };
+  /** An export's file (see ReportExports). */
+  exportFile(...args: Parameters<ReportExports['exportFile']>) {
+    return this.exports.exportFile(...args);
   }
 }

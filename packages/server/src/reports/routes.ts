@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, IfMatchHeaders, Ok } from '../http/schemas.js';
+import { hasScope } from '../auth/scopes.js';
+import { ServiceError } from '../errors.js';
 import type { PaginatedReportService } from './report-service.js';
 import {
   Definition,
@@ -300,18 +302,27 @@ export const reportRoutes =
         schema: {
           operationId: 'startPaginatedReportExport',
           tags,
-          summary: 'Start rendering the report to a file (ExportTo); poll the export, then fetch its file',
+          summary:
+            'Start rendering the report to a file (ExportTo); poll the export, then fetch its file. A report over a semantic model renders for an effective identity: your user principal name (for an API token, its owner’s or SVC_REPORT_EFFECTIVE_USERNAME; 424 without one), with the model’s row-level roles',
           params: ReportParams,
           querystring: WorkspaceQuery,
           body: ExportRequest,
           response: { 202: Type.Object({ ok: Ok, export: Type.Ref(ReportExportSchema) }), ...errors(404, 424, 502) },
         },
       },
-      async (req, reply) =>
-        reply.status(202).send({
+      async (req, reply) => {
+        if (req.body.effectiveIdentity && !hasScope(req.caller!.scopes, 'admin'))
+          throw new ServiceError(
+            403,
+            'forbidden',
+            'effectiveIdentity may be set by a tenant admin (scope admin) only; leave it out to export as yourself',
+            { field: 'effectiveIdentity' },
+          );
+        return reply.status(202).send({
           ok: true as const,
           export: await service.startExport(req.caller!, req.query.workspaceId, req.params.reportId, req.body),
-        }),
+        });
+      },
     );
 
     app.get(

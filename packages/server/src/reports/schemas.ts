@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { describedPattern, Id, VISIBLE_CHARACTER } from '../http/schemas.js';
+import { Gate } from '../install/schemas.js';
 import { EXPORT_FORMATS } from './report-service.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -12,10 +13,22 @@ export const PaginatedReportSchema = Type.Object(
     name: Type.String(),
     reportType: Type.String({ description: 'PaginatedReport' }),
     format: Nullable(Type.String({ description: 'RDL for paginated reports, when the reporting service says' })),
-    datasetId: Nullable(Type.String({ description: 'source semantic model; paginated reports usually have none' })),
+    datasetId: Nullable(
+      Type.String({
+        description:
+          'the source semantic model: the reporting service’s own, else the model the report’s data sources name (sobe_wowvirtualserver-<id>); null for a report over other sources',
+      }),
+    ),
     description: Type.String(),
-    modifiedDateTime: Nullable(Type.String({ description: 'when the reporting service reports it (its normal Report object does not)' })),
-    modifiedBy: Nullable(Type.String()),
+    modifiedDateTime: Nullable(
+      Type.String({ description: 'last change, from the reporting service’s admin API; null when metadataGate says why' }),
+    ),
+    modifiedBy: Nullable(Type.String({ description: 'who changed it last, from the admin API; null when metadataGate says why' })),
+    metadataGate: Type.Optional(
+      Type.Ref(Gate, {
+        description: 'present when modifiedDateTime and modifiedBy could not be read: the tenant setting the admin API needs',
+      }),
+    ),
     webUrl: Type.String({ description: 'the report in the reporting app (rdlreports viewer)' }),
     embedUrl: Nullable(Type.String({ description: 'rdlEmbed address for an embed token' })),
   },
@@ -29,10 +42,10 @@ export const PaginatedReportSchema = Type.Object(
         name: 'Floor revenue',
         reportType: 'PaginatedReport',
         format: 'RDL',
-        datasetId: null,
+        datasetId: '8a0d5f8e-2f7b-4b8e-9d51-3c8e1b0f6a21',
         description: '',
-        modifiedDateTime: null,
-        modifiedBy: null,
+        modifiedDateTime: '2026-11-23T09:58:12Z',
+        modifiedBy: 'ana.lopez@contoso.com',
         webUrl: 'https://app.powerbi.com/groups/f089354e-8366-4e18-aea3-4cb4a3a50b48/rdlreports/5b218778-e7a5-4d73-8187-f10824047715',
         embedUrl:
           'https://app.powerbi.com/rdlEmbed?reportId=5b218778-e7a5-4d73-8187-f10824047715&groupId=f089354e-8366-4e18-aea3-4cb4a3a50b48',
@@ -150,6 +163,28 @@ export const ExportRequest = Type.Object(
       Type.Record(Type.String({ pattern: '^[A-Za-z]{1,64}$' }), Type.String({ maxLength: 200 }), {
         description: 'device-info settings such as StartPage, EndPage, OutputFormat',
       }),
+    ),
+    effectiveIdentity: Type.Optional(
+      Type.Object(
+        {
+          username: Type.String({
+            minLength: 1,
+            maxLength: 256,
+            pattern: describedPattern('^\\S+$', 'must have no spaces'),
+            description: 'the user principal name the export runs as; becomes User!UserID',
+          }),
+          roles: Type.Optional(
+            Type.Array(Type.String({ minLength: 1, maxLength: 50, pattern: describedPattern('^[^,]+$', 'must not contain a comma') }), {
+              maxItems: 50,
+              description: 'row-level roles of the semantic model; default every role the model declares',
+            }),
+          ),
+        },
+        {
+          additionalProperties: false,
+          description: 'tenant admins only (scope admin; anyone else 403): export as this identity instead of your own user principal name',
+        },
+      ),
     ),
   },
   { additionalProperties: false, examples: [{ format: 'PDF', parameterValues: [{ name: 'Floor', value: 'North' }] }] },

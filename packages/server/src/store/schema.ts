@@ -32,6 +32,8 @@ export interface Database {
     display_name: string;
     email: string | null;
     oidc_subject: string | null;
+    /** The identity provider's user principal name (migration 014); null until an OIDC sign-in gives one. */
+    upn: ColumnType<string | null, string | null | undefined, string | null>;
     is_admin: Generated<boolean>;
     created_at: Timestamp;
   };
