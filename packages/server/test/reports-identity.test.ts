@@ -46,7 +46,7 @@ test('each catalog report exports as the signed-in user: identities carry the us
 });
 
 test('an admin names the identity (effectiveIdentity); anyone else sending it is refused 403 naming the field', async (t) => {
-  const { call, admin, session, exportOf, sentIdentities } = await exportRig(t);
+  const { h, call, admin, session, exportOf, sentIdentities } = await exportRig(t);
   const report = await casino(call, admin);
   const asAuditor = await exportOf(report.id, admin, {
     format: 'PDF',
@@ -56,6 +56,17 @@ test('an admin names the identity (effectiveIdentity); anyone else sending it is
   assert.equal(asAuditor.job?.status, 'Succeeded', asAuditor.start.body);
   assert.equal((await sentIdentities(report.id))?.length, 1);
   assert.match(asAuditor.file!.toString('latin1'), /by auditor@contoso\.example/);
+  // Exporting as another user is on the audit trail with the name it ran as (never the parameter values).
+  const trail = await h.app.inject({ method: 'GET', url: '/api/audit-events?kind=report.exported', headers: admin });
+  assert.equal(trail.statusCode, 200, trail.body);
+  const [event] = trail.json().auditEvents as Array<{ target: { id: string }; outcome: string; detail: Record<string, unknown> }>;
+  assert.equal(event?.target.id, report.id, trail.body);
+  assert.equal(event.outcome, 'accepted');
+  assert.deepEqual(event.detail, {
+    format: 'PDF',
+    exportId: asAuditor.start.json().export.id,
+    effectiveUsername: 'auditor@contoso.example',
+  });
 
   const ari = await session('ari');
   const refused = await call('POST', `/${report.id}/exports`, ari, {

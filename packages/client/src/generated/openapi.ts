@@ -1529,7 +1529,7 @@ export interface components {
                 [key: string]: unknown;
             };
             id: string;
-            /** @description role-assignment.created|changed|deleted, token.created|revoked, session.signed-in|sign-in-failed|signed-out, workspace.created|updated|deleted|bound, item.deleted, app.installed|upgraded|uninstalled, identity.<operationId>, report.published|deleted|cloned|definition-updated|datasources-updated */
+            /** @description role-assignment.created|changed|deleted, token.created|revoked, session.signed-in|sign-in-failed|signed-out, workspace.created|updated|deleted|bound, item.deleted, app.installed|upgraded|uninstalled, identity.<operationId>, report.published|deleted|cloned|definition-updated|datasources-updated|exported */
             kind: string;
             outcome: "succeeded" | "refused" | "failed" | "accepted";
             /** @description the x-request-id of the request */

@@ -52,6 +52,7 @@ const KINDS = [
   'report.cloned',
   'report.definition-updated',
   'report.datasources-updated',
+  'report.exported',
 ];
 
 const OUTCOME_COLOR = { succeeded: 'success', accepted: 'informative', refused: 'warning', failed: 'danger' } as const;

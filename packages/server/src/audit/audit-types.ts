@@ -24,7 +24,8 @@ export type AuditKind =
   | 'report.deleted'
   | 'report.cloned'
   | 'report.definition-updated'
-  | 'report.datasources-updated';
+  | 'report.datasources-updated'
+  | 'report.exported';
 
 /** What an event acted on. */
 export type AuditTargetType = 'role-assignment' | 'token' | 'session' | 'workspace' | 'item' | 'app' | 'identity' | 'paginated-report';

@@ -179,6 +179,18 @@ export const AUDITED_OPERATIONS: Record<string, AuditedOperation> = {
     target: 'paginated-report',
     read: (c) => reportTarget(c, { datasources: Array.isArray(c.body.updateDetails) ? c.body.updateDetails.length : undefined }),
   },
+  // An export takes a report's data out, possibly as another user (a tenant admin's effectiveIdentity): the format and
+  // that name are recorded, never the parameter values.
+  startPaginatedReportExport: {
+    kind: 'report.exported',
+    target: 'paginated-report',
+    read: (c) =>
+      reportTarget(c, {
+        format: str(c.body.format),
+        exportId: str(obj(c.payload.export).id),
+        effectiveUsername: str(obj(c.body.effectiveIdentity).username),
+      }),
+  },
   // Name, scopes and expiry only: the answer's secret is read by no one here.
   createToken: {
     kind: 'token.created',

@@ -19,7 +19,7 @@ export const AuditEventSchema = Type.Object(
     }),
     kind: Type.String({
       description:
-        'role-assignment.created|changed|deleted, token.created|revoked, session.signed-in|sign-in-failed|signed-out, workspace.created|updated|deleted|bound, item.deleted, app.installed|upgraded|uninstalled, identity.<operationId>, report.published|deleted|cloned|definition-updated|datasources-updated',
+        'role-assignment.created|changed|deleted, token.created|revoked, session.signed-in|sign-in-failed|signed-out, workspace.created|updated|deleted|bound, item.deleted, app.installed|upgraded|uninstalled, identity.<operationId>, report.published|deleted|cloned|definition-updated|datasources-updated|exported',
     }),
     workspaceId: Type.Optional(Type.String()),
     target: Type.Object({ type: Type.String(), id: Type.Optional(Type.String()), name: Type.Optional(Type.String()) }),
