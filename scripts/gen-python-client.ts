@@ -109,7 +109,8 @@ export function shapeOf(op: Operation): { envelope: boolean; unwrap: string | nu
   if (op.kind !== 'json' || !op.result) return { envelope: false, unwrap: null, paged: false };
   const props = Object.keys(op.result.properties ?? {});
   const envelope = props.includes('ok');
-  const rest = props.filter((k) => k !== 'ok' && k !== 'nextCursor');
+  // A key marked x-client-context (context beside a list, added later) does not change what the method answers.
+  const rest = props.filter((k) => k !== 'ok' && k !== 'nextCursor' && !op.result!.properties[k]?.['x-client-context']);
   const paged = props.includes('nextCursor');
   const unwrap = envelope && rest.length === 1 && !op.result.additionalProperties ? rest[0]! : null;
   return { envelope, unwrap, paged: paged && unwrap !== null && op.result.properties[unwrap].type === 'array' };

@@ -938,17 +938,6 @@ ListItemTypesResultItem = TypedDict("ListItemTypesResultItem", {
     "provisioning": "Literal[\"live\", \"stored\"]",
 })
 
-ListPaginatedReportsResultReportingWorkspace = TypedDict("ListPaginatedReportsResultReportingWorkspace", {
-    "id": "str",
-    "source": "Literal[\"binding\", \"tenant-default\"]",
-})
-ListPaginatedReportsResultReportingWorkspace.__doc__ = "the reporting workspace the reports live in, and why"
-
-ListPaginatedReportsResult = TypedDict("ListPaginatedReportsResult", {
-    "reportingWorkspace": "ListPaginatedReportsResultReportingWorkspace",
-    "reports": "List[PaginatedReport]",
-})
-
 ListWorkspaceRoleAssignmentsResultItemPrincipal = TypedDict("ListWorkspaceRoleAssignmentsResultItemPrincipal", {
     "displayName": NotRequired["str"],
     "id": "str",
@@ -1254,7 +1243,7 @@ OPERATIONS: Dict[str, Operation] = {
     "listItems": Operation("listItems", "GET", "/api/workspaces/{workspaceId}/items", "list_items", "iter_items", "json", True, "items", True),
     "listItemTypes": Operation("listItemTypes", "GET", "/api/item-types", "list_item_types", None, "json", True, "itemTypes", False),
     "listPaginatedReportDatasources": Operation("listPaginatedReportDatasources", "GET", "/api/items/paginated-report/{reportId}/datasources", "list_paginated_report_datasources", None, "json", True, "datasources", False),
-    "listPaginatedReports": Operation("listPaginatedReports", "GET", "/api/items/paginated-report", "list_paginated_reports", None, "json", True, None, False),
+    "listPaginatedReports": Operation("listPaginatedReports", "GET", "/api/items/paginated-report", "list_paginated_reports", None, "json", True, "reports", False),
     "listRoleAssignments": Operation("listRoleAssignments", "GET", "/api/workspaces/{workspaceId}/role-assignments", "list_role_assignments", "iter_role_assignments", "json", True, "roleAssignments", True),
     "listRotations": Operation("listRotations", "GET", "/api/admin/identity/rotations", "list_rotations", None, "json", True, "rotations", False),
     "listTenantApplications": Operation("listTenantApplications", "GET", "/api/operator/tenants/{tenantId}/applications", "list_tenant_applications", None, "json", True, "applications", False),
@@ -1587,7 +1576,7 @@ class Operations(SyncCore):
         """The report’s data sources as the reporting service binds them (GET /api/items/paginated-report/{reportId}/datasources)."""
         return self._call("listPaginatedReportDatasources", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    def list_paginated_reports(self, *, workspace_id: Optional[str] = None) -> ListPaginatedReportsResult:
+    def list_paginated_reports(self, *, workspace_id: Optional[str] = None) -> List[PaginatedReport]:
         """The paginated reports of a workspace (the reporting service’s list, kept to reportType PaginatedReport), and the reporting workspace they live in (GET /api/items/paginated-report)."""
         return self._call("listPaginatedReports", {}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
@@ -2077,7 +2066,7 @@ class AsyncOperations(AsyncCore):
         """The report’s data sources as the reporting service binds them (GET /api/items/paginated-report/{reportId}/datasources)."""
         return await self._call("listPaginatedReportDatasources", {"reportId": report_id}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 
-    async def list_paginated_reports(self, *, workspace_id: Optional[str] = None) -> ListPaginatedReportsResult:
+    async def list_paginated_reports(self, *, workspace_id: Optional[str] = None) -> List[PaginatedReport]:
         """The paginated reports of a workspace (the reporting service’s list, kept to reportType PaginatedReport), and the reporting workspace they live in (GET /api/items/paginated-report)."""
         return await self._call("listPaginatedReports", {}, query={"workspaceId": workspace_id}, headers=None, body=None)  # type: ignore[no-any-return]
 

@@ -30,7 +30,8 @@ const ReportingWorkspaceSchema = Type.Object(
         'binding: the workspace’s own platform workspace binding; tenant-default: the workspace is unbound and uses the tenant’s default platform workspace (the default tenant: SVC_DEFAULT_PLATFORM_WORKSPACE; another tenant: the first platform workspace the operator assigned to it)',
     }),
   },
-  { description: 'the reporting workspace the reports live in, and why' },
+  // x-client-context: the clients' list method keeps answering the reports (as before this field); this is context.
+  { description: 'the reporting workspace the reports live in, and why', 'x-client-context': true },
 );
 const read = { scope: 'reports' as const, role: 'Viewer' as const };
 const edit = { scope: 'reports' as const, role: 'Contributor' as const };
