@@ -8,22 +8,12 @@ import { createInterface } from 'node:readline';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { ensureConsoleBuilt } from '../../packages/server/test/console/browser.js';
+import { CHROMIUM_ARGS, ensureConsoleBuilt } from '../../packages/server/test/console/browser.js';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const BUDGET_BYTES = 200 * 1024;
 const BUDGET_MS = 400;
-// The test rig's flags (packages/server/test/console/browser.ts).
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
 
 interface Profile {
   name: string;

@@ -77,7 +77,8 @@ async function watchCsp(context: BrowserContext, violations: string[]): Promise<
   });
 }
 
-const CHROMIUM_ARGS = [
+/** Debian's Chromium flags of every browser test and benchmark (never a downloaded browser). */
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
