@@ -307,12 +307,14 @@ test('remediation links and report web addresses use the selected cloud’s port
   }
 });
 
-test('an address that matches no cloud rule stops the real start: exit code 2 and a message naming SVC_PUBLIC_URL', () => {
+test('an address that matches no cloud rule stops the real start: exit code 2 and a message naming SVC_PUBLIC_URL', (t) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cloud-'));
+  t.after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
     SVC_PUBLIC_URL: 'https://analytics.example.internal',
-    SVC_DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cloud-')),
+    SVC_DATA_DIR: dataDir,
   };
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'packages/server/src/main.ts'], {
     cwd: ROOT,
