@@ -238,6 +238,12 @@ async function checkEvents(cluster: Cluster, t: Tracked, liveSteps: number[]) {
 }
 
 /** A failed step must carry an injected fault: its text, its status, or the reset of the connection. */
+/** A failed step's error first, then the tail of its log: the part that says why. */
+function resultText(result: { error?: string; message?: string; steps?: string[] }): string {
+  const log = result.steps ?? [];
+  return JSON.stringify({ error: result.error, message: result.message, lastSteps: log.slice(-4), ofSteps: log.length }).slice(0, 1500);
+}
+
 function failureMatchesInjected(result: { error?: string; message?: string; steps?: string[] }): boolean {
   const text = `${result.error ?? ''}\n${result.message ?? ''}\n${(result.steps ?? []).join('\n')}`;
   if (/Chaos: injected (429|503) from /.test(text)) return true;
@@ -339,7 +345,7 @@ async function main() {
               if (!s.result) violate(`${t.kind} job ${t.jobId}: step ${s.stepIndex} has no result`);
               else if ((s.result.status === 'failed' || s.result.status === 'remediation') && !failureMatchesInjected(s.result))
                 violate(
-                  `${t.kind} job ${t.jobId} step ${s.stepIndex} ${s.itemType} failed without an injected fault: ${JSON.stringify(s.result).slice(0, 600)}`,
+                  `${t.kind} job ${t.jobId} step ${s.stepIndex} ${s.itemType} failed without an injected fault: ${resultText(s.result)}`,
                 );
             }
             const app = await cluster.call('GET', `/api/workspaces/${t.workspaceId}/apps/${t.appId}`);
@@ -380,7 +386,7 @@ async function main() {
                 const afterDependency = dependenciesOf(item.itemType, item.content, PROFILE).some((k) => failedKeys.has(k));
                 if (!failureMatchesInjected(s.result) && !afterDependency)
                   violate(
-                    `job ${t.jobId} (${t.appId}) step ${s.stepIndex} ${s.itemType} '${s.displayName}' failed without an injected fault: ${JSON.stringify(s.result).slice(0, 600)}`,
+                    `job ${t.jobId} (${t.appId}) step ${s.stepIndex} ${s.itemType} '${s.displayName}' failed without an injected fault: ${resultText(s.result)}`,
                   );
               } else if (!['created', 'exists'].includes(s.result.status)) {
                 violate(`job ${t.jobId} step ${s.stepIndex} ${s.itemType}: ${s.result.status} ${JSON.stringify(s.result).slice(0, 300)}`);

@@ -207,13 +207,14 @@ export async function buildApp(
     tenancy,
     backends: backendsOn(pipeline.background()),
     concurrency: config.install.concurrency,
+    locks: store.locks,
   });
   const installs = new InstallService({ jobs, catalog, workspaces, tenancy, profile, onAccepted: () => worker?.poke() });
   const lifecycle = buildLifecycle({
     jobs,
     workspaces,
     installs,
-    stored: { db: store.db, catalog, profile, tenancy, backends: backendsOn(pipeline.background()) },
+    stored: { db: store.db, catalog, profile, tenancy, backends: backendsOn(pipeline.background()), locks: store.locks },
     concurrency: config.install.concurrency,
     poke: () => worker?.poke(),
   });

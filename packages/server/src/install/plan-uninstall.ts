@@ -2,6 +2,7 @@ import type { CloudProfile } from '../cloud/profiles.js';
 import type { Caller } from '../auth/caller.js';
 import { NotFoundError } from '../errors.js';
 import { isItemTypeId, removerOf } from '../item-types/index.js';
+import { searchedAfterFailure } from '../lifecycle/uninstall-kind.js';
 import type { LiveRecord } from '../lifecycle/item-state.js';
 import { reverseDependencyOrder } from '../lifecycle/uninstall-service.js';
 import type { Db } from '../store/db.js';
@@ -58,6 +59,13 @@ function planItem(
   const live = r.provisioning as LiveRecord | null;
   const remover = isItemTypeId(r.itemType) ? removerOf(r.itemType, profile, live?.backend) : undefined;
   const resourceId = live?.resourceId ?? undefined;
+  if (remover && searchedAfterFailure(live))
+    return {
+      ...head,
+      action: 'delete',
+      calls: [...remover.findCalls(r.content), ...remover.calls(r.content).map((c) => ({ ...c, when: c.when ?? ('existing' as const) }))],
+      message: 'its last step failed: what it may have made is looked up by name and deleted',
+    };
   if (!remover || !resourceId) return { ...head, action: 'delete', calls: [], message: 'nothing live: only the stored item is deleted' };
   if (remover.holdsData && !purgeData)
     return { ...head, action: 'keep', resourceId, calls: [], message: `kept: a ${r.itemType} holds data (pass purgeData to delete it)` };

@@ -1,4 +1,6 @@
 import type { Db } from '../store/db.js';
+import type { NamedLocks } from '../store/named-locks.js';
+import { underLiveLock } from '../provisioning/live-lock.js';
 import type { Catalog, CatalogItem, CuratedApp } from '../catalog/types.js';
 import { expandSeedTokens } from '../catalog/seed-tokens.js';
 import { resolveBindings } from '../catalog/bindings.js';
@@ -25,6 +27,7 @@ export interface RunnerDeps {
   tenancy: TenancyService;
   backends: Backends;
   concurrency: number;
+  locks: NamedLocks;
 }
 
 /** Thrown when this worker's lease was taken over: it stops writing at once. */
@@ -181,7 +184,7 @@ export class InstallRunner {
           },
           { stepIndex: step.stepIndex, result },
         );
-        await recordLiveStep(this.deps.db, job.tenantId, step.cosmosItemId!, { ...result, jobId: job.id }, null);
+        if (!job.deploy) await recordLiveStep(this.deps.db, job.tenantId, step.cosmosItemId!, { ...result, jobId: job.id }, null);
       })();
       saving.add(saved);
       saved
@@ -199,17 +202,25 @@ export class InstallRunner {
         const step = pending.splice(pick, 1)[0]!;
         const item = app.items[step.stepIndex]!;
         const p = (async () => {
+          // The live resource is made and its record written under its lock: a removal of the same resource (another
+          // workspace's uninstall of the app) either finds this record and keeps it, or runs wholly before.
           const result: StepResult = job.deploy
-            ? await runProvisioner({
-                app,
-                item,
-                content: bindContent(contentByKey.get(item.key), results, target, this.deps.profile),
-                storedItemId: step.cosmosItemId!,
-                target,
-                profile: this.deps.profile,
-                backends: this.deps.backends,
-                dependency: (k) => results.get(k),
-                contentOf: (k) => contentByKey.get(k),
+            ? await underLiveLock(this.deps.locks, job.tenantId, { target, item }, async () => {
+                const made = await runProvisioner({
+                  app,
+                  item,
+                  content: bindContent(contentByKey.get(item.key), results, target, this.deps.profile),
+                  storedItemId: step.cosmosItemId!,
+                  target,
+                  profile: this.deps.profile,
+                  backends: this.deps.backends,
+                  dependency: (k) => results.get(k),
+                  contentOf: (k) => contentByKey.get(k),
+                });
+                await recordLiveStep(this.deps.db, job.tenantId, step.cosmosItemId!, { ...made, jobId: job.id }, null).catch((error) => {
+                  saveFailure ??= { error };
+                });
+                return made;
               })
             : { status: 'skipped', steps: ['deploy is false: stored in the service only, no backing call'] };
           results.set(step.itemKey, result);

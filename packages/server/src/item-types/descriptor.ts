@@ -106,6 +106,8 @@ export interface LiveState {
 /** What a type's `remove` answers: false when the live resource was already gone (the backing service's 404), never an error. */
 export interface RemoveOutcome {
   removed: boolean;
+  /** Not deleted because something else still uses it (the reason): the live resource stays for that user. */
+  keptFor?: string;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { JobRecord, LifecycleStepRow } from '../install/job-rows.js';
 import { runProvisioner } from '../install/runner.js';
 import { compareParts } from '../install/plan-compare.js';
 import { plannerOf } from '../item-types/index.js';
+import { underLiveLock } from '../provisioning/live-lock.js';
 import type { Db } from '../store/db.js';
 import { recordLiveStep } from './item-state.js';
 import type { KindHandler } from './lifecycle-runner.js';
@@ -33,35 +34,38 @@ export async function applyStep(
   if (!item) return { status: 'failed', code: 'item_deleted', message: 'the stored item was deleted before it was applied', steps: [] };
   const log: string[] = [];
   const ctx = storedContext(deps, stored, step.itemKey, (line) => log.push(line));
-  const planner = plannerOf(item.itemType, deps.profile, item.live?.backend)!;
-  const live = await planner.readLive(ctx);
-  if (live) {
-    const diff = compareParts(live.parts, await planner.desired(ctx));
-    if (!diff) {
-      const result: LifecycleStepResult = {
-        status: 'no-change',
-        resourceId: live.resourceId,
-        secondaryIds: live.secondaryIds,
-        steps: [...log, 'the live resource already holds the stored content'],
-      };
-      await record(deps.db, job, stored, step, { ...result, status: 'exists' }, item.etag);
-      return result;
+  // Under the live resource's lock, like an install's step: a removal of the same resource elsewhere never runs midway.
+  return underLiveLock(deps.locks, job.tenantId, ctx, async () => {
+    const planner = plannerOf(item.itemType, deps.profile, item.live?.backend)!;
+    const live = await planner.readLive(ctx);
+    if (live) {
+      const diff = compareParts(live.parts, await planner.desired(ctx));
+      if (!diff) {
+        const result: LifecycleStepResult = {
+          status: 'no-change',
+          resourceId: live.resourceId,
+          secondaryIds: live.secondaryIds,
+          steps: [...log, 'the live resource already holds the stored content'],
+        };
+        await record(deps.db, job, stored, step, { ...result, status: 'exists' }, item.etag);
+        return result;
+      }
+      log.push('the live resource differs from the stored content: updating');
+      const applied = await runProvisioner(ctx);
+      await record(deps.db, job, stored, step, applied, item.etag);
+      return applied.status === 'created' || applied.status === 'exists'
+        ? { ...applied, status: 'updated', diff, steps: [...log, ...applied.steps] }
+        : { ...applied, status: applied.status === 'remediation' ? 'remediation' : 'failed', steps: [...log, ...applied.steps] };
     }
-    log.push('the live resource differs from the stored content: updating');
-    const applied = await runProvisioner(ctx);
-    await record(deps.db, job, stored, step, applied, item.etag);
-    return applied.status === 'created' || applied.status === 'exists'
-      ? { ...applied, status: 'updated', diff, steps: [...log, ...applied.steps] }
-      : { ...applied, status: applied.status === 'remediation' ? 'remediation' : 'failed', steps: [...log, ...applied.steps] };
-  }
-  const created = await runProvisioner(ctx);
-  await record(deps.db, job, stored, step, created, item.etag);
-  const ok = created.status === 'created' || created.status === 'exists';
-  return {
-    ...created,
-    status: ok ? 'created' : created.status === 'remediation' ? 'remediation' : 'failed',
-    steps: [...log, ...created.steps],
-  };
+    const created = await runProvisioner(ctx);
+    await record(deps.db, job, stored, step, created, item.etag);
+    const ok = created.status === 'created' || created.status === 'exists';
+    return {
+      ...created,
+      status: ok ? 'created' : created.status === 'remediation' ? 'remediation' : 'failed',
+      steps: [...log, ...created.steps],
+    };
+  });
 }
 
 /** The item's live record, its app's item row, and the live ids its dependants bind to in this job. */

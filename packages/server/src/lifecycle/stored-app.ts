@@ -3,6 +3,7 @@ import type { CloudProfile } from '../cloud/profiles.js';
 import { isItemTypeId, isLive, type ItemTypeId } from '../item-types/index.js';
 import type { Backends, ProvisionContext } from '../provisioning/context.js';
 import { installTarget, type ResolvedTarget } from '../provisioning/targets.js';
+import type { NamedLocks } from '../store/named-locks.js';
 import type { Db } from '../store/db.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { bindContent } from '../install/runner.js';
@@ -16,6 +17,8 @@ export interface StoredAppDeps {
   profile: CloudProfile;
   tenancy: TenancyService;
   backends: Backends;
+  /** Live resources' locks: a step that provisions or removes one holds it (provisioning/live-lock.ts). */
+  locks: NamedLocks;
 }
 
 /** One stored item as a lifecycle step works on it. */

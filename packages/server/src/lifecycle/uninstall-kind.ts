@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { JobRecord, LifecycleStepRow } from '../install/job-rows.js';
 import type { JobStatus } from '../install/types.js';
 import { removerOf } from '../item-types/index.js';
+import { underLiveLock } from '../provisioning/live-lock.js';
 import type { Db } from '../store/db.js';
 import { claimForDelete, markDeleting } from './delete-claim.js';
 import { recordDeleted } from './item-state.js';
@@ -11,6 +12,13 @@ import type { LifecycleStepResult } from './types.js';
 
 /** Each step's stored item: the stored app it belongs to (bindings resolve through it) and its key there. */
 export type UninstallScope = Map<string, { stored: StoredApp; key: string }>;
+
+/**
+ * Whether an item with no recorded resource may still have one: its last provisioning step failed (a create accepted,
+ * then its operation or a later call failed), rather than never running or stopping at a gate before any write.
+ */
+export const searchedAfterFailure = (live: { status?: string; resourceId?: string | null; deleted?: boolean } | null) =>
+  Boolean(live && !live.resourceId && !live.deleted && live.status === 'failed');
 
 /** The statuses after which the stored item goes: its live resource is gone (or never was). */
 const GONE = new Set(['deleted', 'not-found']);
@@ -63,48 +71,67 @@ async function uninstallStep(
   const item = entry.stored.items.get(entry.key)!;
   const remover = removerOf(item.itemType, deps.profile, item.live?.backend);
   const live = item.live as (typeof item.live & { deleting?: boolean }) | null;
-  const resourceId = live?.resourceId ?? undefined;
-  if (!remover || !resourceId) {
-    const why = remover ? 'it was never provisioned' : `a ${item.itemType} is stored in the service only`;
-    return { status: 'deleted', message: `nothing live to delete: ${why}; the stored item is deleted`, steps: [] };
-  }
-  // An item deleted on its own (deleteLive) was asked for explicitly: a data store goes too.
-  const purge = Boolean(job.options.purgeData || job.options.itemId);
-  if (remover.holdsData && !purge)
-    return {
-      status: 'kept',
-      resourceId,
-      message: `kept because a ${item.itemType} holds data; pass purgeData to delete it. The stored item stays in the workspace, detached from the app`,
-      steps: [],
-    };
   const log: string[] = [];
-  // Written before the delete (a run resumed after the delete went through finds nothing and still answers
-  // `deleted`), unless another stored item still uses the same live resource (another workspace's install of the app
-  // into the same platform workspace finds and shares it by name): then it is kept for that item.
-  const sharer = await claimForDelete(deps.db, job.tenantId, item.itemId, item.itemType, resourceId);
-  if (sharer)
-    return {
-      status: 'kept',
-      code: 'shared',
-      resourceId,
-      message: `the stored item is deleted; its live resource is kept because another item still uses this live ${item.itemType}${sharer.workspace ? ` (in workspace '${sharer.workspace}')` : ''}; it is deleted with the last item that uses it`,
-      steps: [],
-    };
-  try {
-    const { removed } = await remover.remove(
-      storedContext(deps, entry.stored, entry.key, (line) => log.push(line)),
-      resourceId,
-    );
-    await recordDeleted(deps.db, job.tenantId, item.itemId);
-    if (removed) return { status: 'deleted', resourceId, steps: log };
-    if (live?.deleting || live?.deleted)
-      return { status: 'deleted', resourceId, message: 'deleted by an earlier run of this job', steps: log };
-    return { status: 'not-found', resourceId, message: 'the live resource was already gone (deleted outside the service)', steps: log };
-  } catch (err) {
-    // The delete did not happen: a later uninstall that finds nothing must not claim it.
-    if (!live?.deleting) await markDeleting(deps.db, job.tenantId, item.itemId, false);
-    throw err;
-  }
+  const ctx = storedContext(deps, entry.stored, entry.key, (line) => log.push(line));
+  // Under the live resource's lock: an install of the same resource elsewhere either recorded it (a sharer) or waits.
+  return underLiveLock(deps.locks, job.tenantId, ctx, async () => {
+    let resourceId = live?.resourceId ?? undefined;
+    // A step that failed midway (its create went through, a later call did not) recorded no resource: look it up by name.
+    if (remover && !resourceId && searchedAfterFailure(live)) {
+      resourceId = await remover.find(ctx);
+      log.push(
+        resourceId
+          ? `its last step failed midway; found what it made: ${resourceId}`
+          : 'its last step failed; nothing of that name was made',
+      );
+    }
+    if (!remover || !resourceId) {
+      const why = remover ? 'it was never provisioned' : `a ${item.itemType} is stored in the service only`;
+      return { status: 'deleted', message: `nothing live to delete: ${why}; the stored item is deleted`, steps: log };
+    }
+    // An item deleted on its own (deleteLive) was asked for explicitly: a data store goes too.
+    const purge = Boolean(job.options.purgeData || job.options.itemId);
+    if (remover.holdsData && !purge)
+      return {
+        status: 'kept',
+        resourceId,
+        message: `kept because a ${item.itemType} holds data; pass purgeData to delete it. The stored item stays in the workspace, detached from the app`,
+        steps: log,
+      };
+    // Written before the delete (a run resumed after the delete went through finds nothing and still answers
+    // `deleted`), unless another stored item still uses the same live resource (another workspace's install of the app
+    // into the same platform workspace finds and shares it by name): then it is kept for that item.
+    const sharer = await claimForDelete(deps.db, job.tenantId, item.itemId, item.itemType, resourceId);
+    if (sharer)
+      return {
+        status: 'kept',
+        code: 'shared',
+        resourceId,
+        message: `the stored item is deleted; its live resource is kept because another item still uses this live ${item.itemType}${sharer.workspace ? ` (in workspace '${sharer.workspace}')` : ''}; it is deleted with the last item that uses it`,
+        steps: [],
+      };
+    try {
+      const { removed, keptFor } = await remover.remove(ctx, resourceId);
+      await recordDeleted(deps.db, job.tenantId, item.itemId);
+      if (keptFor && removed) return { status: 'deleted', resourceId, message: `deleted; part of it is kept: ${keptFor}`, steps: log };
+      if (keptFor)
+        return {
+          status: 'kept',
+          code: 'shared',
+          resourceId,
+          message: `the stored item is deleted; its live resource is kept because ${keptFor}; it is deleted with the last item that uses it`,
+          steps: log,
+        };
+      if (removed) return { status: 'deleted', resourceId, steps: log };
+      if (live?.deleting || live?.deleted)
+        return { status: 'deleted', resourceId, message: 'deleted by an earlier run of this job', steps: log };
+      return { status: 'not-found', resourceId, message: 'the live resource was already gone (deleted outside the service)', steps: log };
+    } catch (err) {
+      // The delete did not happen: a later uninstall that finds nothing must not claim it.
+      if (!live?.deleting) await markDeleting(deps.db, job.tenantId, item.itemId, false);
+      throw err;
+    }
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import type { CatalogItem, CuratedApp } from '../catalog/types.js';
 import type { JobRecord, LifecycleStepRow } from '../install/job-rows.js';
 import { upsertCatalogItem } from '../install/item-upsert.js';
 import { isItemTypeId, removerOf } from '../item-types/index.js';
+import { underLiveLock } from '../provisioning/live-lock.js';
 import { claimForDelete } from './delete-claim.js';
 import { newEtag } from '../items/item-service.js';
 import { applyStep } from './apply-kind.js';
@@ -179,19 +180,28 @@ async function dropStep(
   const log: string[] = [];
   let removed = false;
   const resourceId = part.live?.resourceId;
-  const sharer =
-    step.live && remover && resourceId && !part.live?.deleted
-      ? await claimForDelete(deps.db, job.tenantId, part.itemId, step.itemType, resourceId)
-      : undefined;
-  if (sharer)
-    log.push(
-      `kept the live resource ${resourceId}: another item still uses it${sharer.workspace ? ` (in workspace '${sharer.workspace}')` : ''}`,
-    );
-  else if (step.live && remover && resourceId && !part.live?.deleted) {
+  if (step.live && remover && resourceId && !part.live?.deleted) {
     const ctx = storedContext(deps, scope.stored, step.itemKey, (line) => log.push(line));
-    removed = (await remover.remove(ctx, resourceId)).removed;
-    await recordDeleted(deps.db, job.tenantId, part.itemId);
-    log.push(removed ? `deleted the live resource ${resourceId}` : `the live resource ${resourceId} was already gone`);
+    // Under the live resource's lock, as an uninstall's step: an install of it elsewhere either recorded it or waits.
+    removed = await underLiveLock(deps.locks, job.tenantId, ctx, async () => {
+      const sharer = await claimForDelete(deps.db, job.tenantId, part.itemId, step.itemType, resourceId);
+      if (sharer) {
+        log.push(
+          `kept the live resource ${resourceId}: another item still uses it${sharer.workspace ? ` (in workspace '${sharer.workspace}')` : ''}`,
+        );
+        return false;
+      }
+      const outcome = await remover.remove(ctx, resourceId);
+      await recordDeleted(deps.db, job.tenantId, part.itemId);
+      log.push(
+        outcome.keptFor
+          ? `${outcome.removed ? `deleted the live resource ${resourceId}; part of it is kept` : `kept the live resource ${resourceId}`}: ${outcome.keptFor}`
+          : outcome.removed
+            ? `deleted the live resource ${resourceId}`
+            : `the live resource ${resourceId} was already gone`,
+      );
+      return outcome.removed;
+    });
   }
   const gone = await deps.db.deleteFrom('items').where('id', '=', part.itemId).where('tenant_id', '=', job.tenantId).executeTakeFirst();
   if (gone.numDeletedRows) log.push('deleted the stored item');

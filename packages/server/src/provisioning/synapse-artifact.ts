@@ -1,6 +1,7 @@
 // What the Synapse backends share: the workspace and Spark pool of the target (or their gate), artifact names under the
 // tenant's prefix, create-or-update that reports `exists` when the artifact already holds the content, and removal.
 import { raiseGate } from '../backends/failures.js';
+import { BackingError } from '../backends/http-pipeline.js';
 import { SYNAPSE_API_VERSION, type SynapseArtifact, type SynapseCollection } from '../backends/synapse.js';
 import type { PlannedCall } from '../item-types/calls.js';
 import type { RemoveOutcome } from '../item-types/descriptor.js';
@@ -79,14 +80,32 @@ export async function ensureArtifact(
   });
 }
 
-/** Deletes an artifact of the tenant; removed:false when it was already gone. */
+/** The service's refusal to delete an artifact another one names (its text), or undefined for any other error. */
+function referencedBy(err: unknown): string | undefined {
+  if (!(err instanceof BackingError) || err.status !== 400) return undefined;
+  const text = /cannot be deleted since it is referenced by [^"]*/.exec(err.body)?.[0];
+  return text?.replace(/\.$/, '');
+}
+
+/**
+ * Deletes an artifact of the tenant; removed:false when it was already gone. One that another artifact still names (a
+ * dataset, pipeline or notebook of another install of the app into the same tenant prefix, made again while this one
+ * was being removed) is kept for it, with the service's refusal as the reason: its own removal deletes it later.
+ */
 export async function removeArtifact(ctx: StepContext, kind: SynapseCollection, name: string): Promise<RemoveOutcome> {
   const ws = synapseWorkspace(ctx);
   if (!ownNativeName(ctx, name)) throw new Error(`refused: ${kind} '${name}' is outside the tenant's prefix`);
   return onSynapse(ctx, async () => {
-    const removed = await ctx.backends.synapse.delete(ws, kind, name);
-    ctx.log(removed ? `deleted ${kind} '${name}'` : `${kind} '${name}' was already gone`);
-    return { removed };
+    try {
+      const removed = await ctx.backends.synapse.delete(ws, kind, name);
+      ctx.log(removed ? `deleted ${kind} '${name}'` : `${kind} '${name}' was already gone`);
+      return { removed };
+    } catch (err) {
+      const why = referencedBy(err);
+      if (!why) throw err;
+      ctx.log(`kept ${kind} '${name}': the service answered that it ${why}`);
+      return { removed: false, keptFor: `the service answered that it ${why}` };
+    }
   });
 }
 

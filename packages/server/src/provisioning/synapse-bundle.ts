@@ -1,5 +1,6 @@
 // A Synapse pipeline with what it owns: its linked services and datasets, created before it and deleted after it. The
 // data pipeline and the mirrored database (a copy pipeline into the lake) are each one such bundle.
+import { BackingError } from '../backends/http-pipeline.js';
 import type { PlannedCall } from '../item-types/calls.js';
 import type { LiveParts, LiveState, RemoveOutcome } from '../item-types/descriptor.js';
 import { StepRefused, type StepContext } from './context.js';
@@ -62,11 +63,34 @@ export function bundleNames(pipeline: string, linkedServices: string[], datasets
   return { pipeline: { name: pipeline, properties: {} }, linkedServices: linkedServices.map(named), datasets: datasets.map(named) };
 }
 
-/** Creates or updates the linked services, the datasets, then the pipeline; answers whether the pipeline was new. */
+/** How often a bundle is made again when a part it names went while it was being made. */
+const BUNDLE_ATTEMPTS = 3;
+
+/** The bundle's own artifact that a refused write names as missing (another removal of it ran meanwhile), if any. */
+function missingPart(err: unknown, b: SynapseBundle): string | undefined {
+  if (!(err instanceof BackingError) || err.status !== 400) return undefined;
+  const ref = /failed because of invalid reference '([^']+)'/.exec(err.body)?.[1];
+  const own = [...b.linkedServices, ...b.datasets].map((a) => a.name.toLowerCase());
+  return ref && own.includes(ref.toLowerCase()) ? ref : undefined;
+}
+
+/**
+ * Creates or updates the linked services, the datasets, then the pipeline; answers whether the pipeline was new. Another
+ * install of the app into the same tenant prefix may be removing the same bundle at that moment: a part it deleted
+ * between this one's write of it and the write that names it is made again, and the bundle is ensured once more.
+ */
 export async function ensureBundle(ctx: StepContext, b: SynapseBundle): Promise<boolean> {
-  for (const ls of b.linkedServices) await ensureArtifact(ctx, 'linkedservices', ls.name, ls.properties);
-  for (const ds of b.datasets) await ensureArtifact(ctx, 'datasets', ds.name, ds.properties);
-  return (await ensureArtifact(ctx, 'pipelines', b.pipeline.name, b.pipeline.properties)).created;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      for (const ls of b.linkedServices) await ensureArtifact(ctx, 'linkedservices', ls.name, ls.properties);
+      for (const ds of b.datasets) await ensureArtifact(ctx, 'datasets', ds.name, ds.properties);
+      return (await ensureArtifact(ctx, 'pipelines', b.pipeline.name, b.pipeline.properties)).created;
+    } catch (err) {
+      const missing = missingPart(err, b);
+      if (!missing || attempt >= BUNDLE_ATTEMPTS) throw err;
+      ctx.log(`'${missing}' went while the bundle was being made (another removal of it): making the bundle again`);
+    }
+  }
 }
 
 /** The calls of ensureBundle for a bundle of this many linked services and datasets. */
@@ -78,12 +102,23 @@ export function bundleCalls(linkedServices: number, datasets: number): PlannedCa
   ];
 }
 
-/** Deletes the pipeline, then its datasets and linked services; removed is the pipeline's. */
+/**
+ * Deletes the pipeline, then its datasets and linked services; removed is the pipeline's. A part something else still
+ * names is kept, and keptFor says which and why.
+ */
 export async function removeBundle(ctx: StepContext, b: SynapseBundle): Promise<RemoveOutcome> {
   const outcome = await removeArtifact(ctx, 'pipelines', b.pipeline.name);
-  for (const ds of b.datasets) await removeArtifact(ctx, 'datasets', ds.name);
-  for (const ls of b.linkedServices) await removeArtifact(ctx, 'linkedservices', ls.name);
-  return outcome;
+  if (outcome.keptFor) return outcome;
+  const kept: string[] = [];
+  for (const [kind, list] of [
+    ['datasets', b.datasets],
+    ['linkedservices', b.linkedServices],
+  ] as const)
+    for (const a of list) {
+      const part = await removeArtifact(ctx, kind, a.name);
+      if (part.keptFor) kept.push(`${kind} '${a.name}' (${part.keptFor})`);
+    }
+  return kept.length ? { ...outcome, keptFor: kept.join('; ') } : outcome;
 }
 
 /** The calls of removeBundle. */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { advisoryLocks, inProcessLocks, type NamedLocks } from './named-locks.js';
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
@@ -18,6 +19,8 @@ export interface Store {
   notify(channel: string, payload: string): Promise<void>;
   /** Versions of the watched tables, moved by every committed write in any process (for read caches). */
   versions: TableVersions;
+  /** Locks by name across every process sharing the store (a live resource while a step works on it). */
+  locks: NamedLocks;
   close(): Promise<void>;
 }
 
@@ -59,14 +62,16 @@ async function pglitePool(
 }
 
 /** Opens PostgreSQL when a URL is given (a pool of `pool` connections), else PGlite in dataDir, and applies the committed migrations. */
-export async function openStore(options: { databaseUrl?: string; dataDir: string; pool: number }): Promise<Store> {
+export async function openStore(options: { databaseUrl?: string; dataDir: string; pool: number; lockPool?: number }): Promise<Store> {
   let pool: PostgresPool;
+  let locks: NamedLocks;
   let kind: Store['kind'];
   let listen: Store['listen'];
   const listeners: pg.Client[] = [];
   if (options.databaseUrl) {
     const url = options.databaseUrl;
     pool = new pg.Pool({ connectionString: url, max: options.pool });
+    locks = advisoryLocks(url, options.lockPool ?? options.pool);
     kind = 'postgres';
     listen = async (channel, fn) => {
       const client = new pg.Client({ connectionString: url });
@@ -82,6 +87,7 @@ export async function openStore(options: { databaseUrl?: string; dataDir: string
     const lite = await pglitePool(path.join(options.dataDir, 'pglite'));
     await lite.ready;
     pool = lite;
+    locks = inProcessLocks();
     kind = 'pglite';
     listen = async (channel, fn) => {
       await lite.listen(channel, fn);
@@ -102,8 +108,10 @@ export async function openStore(options: { databaseUrl?: string; dataDir: string
     listen,
     notify,
     versions,
+    locks,
     close: async () => {
       await Promise.all(listeners.map((c) => c.end().catch(() => undefined)));
+      await locks.close().catch(() => undefined);
       await db.destroy();
     },
   };
