@@ -6,27 +6,14 @@ import { useWhoAmI } from './api/session';
 import { claimTrackedJobs } from './api/tracked-jobs';
 import { PageBoundary } from './components/PageBoundary';
 import { ErrorMessage, WaitingForNetwork } from './components/RequestState';
-import { Shell } from './components/Shell';
 import { SignInPage } from './pages/SignInPage';
-import { WorkspacesPage } from './pages/WorkspacesPage';
 
-// The first page a signed-in user meets is the workspace list; every other page loads on demand.
-const WorkspacePage = lazy(() => import('./pages/WorkspacePage'));
-const ItemPage = lazy(() => import('./pages/ItemPage'));
-const ThreadPage = lazy(() => import('./pages/ThreadPage'));
-const CatalogPage = lazy(() => import('./pages/CatalogPage'));
-const AppPage = lazy(() => import('./pages/AppPage'));
-const JobsPage = lazy(() => import('./pages/JobsPage'));
-const JobPage = lazy(() => import('./pages/JobPage'));
-const IdentityPage = lazy(() => import('./pages/IdentityPage'));
-const ReportsPage = lazy(() => import('./pages/ReportsPage'));
-const AuditPage = lazy(() => import('./pages/AuditPage'));
-const TokensPage = lazy(() => import('./pages/TokensPage'));
-
-const loading = <Spinner label="Loading…" style={{ marginTop: 48 }} />;
+// The first script holds the sign-in page and the session check alone; the shell and every page behind the session
+// load after it: at once when the caller has a session, or while the sign-in page shows (SignInPage starts the load).
+const SignedIn = lazy(() => import('./SignedIn'));
 
 /** Pages behind the session: sign-in first, then back to the page asked for. */
-function RequireSession({ children }: { children: React.ReactNode }) {
+function RequireSession() {
   const me = useWhoAmI();
   const location = useLocation();
   const owner = me.data ? `${me.data.tenantId}/${me.data.userId}` : undefined;
@@ -39,7 +26,7 @@ function RequireSession({ children }: { children: React.ReactNode }) {
         <WaitingForNetwork label="The console" />
       </div>
     );
-  if (me.isPending) return loading;
+  if (me.isPending) return <Spinner label="Loading…" style={{ marginTop: 48 }} />;
   if (me.isError)
     return (
       <div style={{ padding: 24 }}>
@@ -47,24 +34,12 @@ function RequireSession({ children }: { children: React.ReactNode }) {
       </div>
     );
   if (!me.data) return <Navigate to={signInPath(location.pathname + location.search)} replace />;
-  return <>{children}</>;
+  return (
+    <PageBoundary outer>
+      <SignedIn />
+    </PageBoundary>
+  );
 }
-
-/** Every routed page inside its own error boundary (components/PageBoundary.tsx): the shell survives a page's failure. */
-const ROUTES: Array<[path: string, Page: React.ComponentType]> = [
-  ['workspaces', WorkspacesPage],
-  ['workspaces/:workspaceId', WorkspacePage],
-  ['workspaces/:workspaceId/items/:itemId', ItemPage],
-  ['workspaces/:workspaceId/thread', ThreadPage],
-  ['apps', CatalogPage],
-  ['apps/:appId', AppPage],
-  ['jobs', JobsPage],
-  ['jobs/:jobId', JobPage],
-  ['identity', IdentityPage],
-  ['reports', ReportsPage],
-  ['audit', AuditPage],
-  ['tokens', TokensPage],
-];
 
 export function App() {
   return (
@@ -77,34 +52,7 @@ export function App() {
           </PageBoundary>
         }
       />
-      <Route
-        element={
-          <RequireSession>
-            <Shell />
-          </RequireSession>
-        }
-      >
-        <Route index element={<Navigate to="/workspaces" replace />} />
-        {ROUTES.map(([path, Page]) => (
-          <Route
-            key={path}
-            path={path}
-            element={
-              <PageBoundary>
-                <Page />
-              </PageBoundary>
-            }
-          />
-        ))}
-        <Route
-          path="*"
-          element={
-            <div style={{ padding: 24 }}>
-              This page does not exist. <a href="/workspaces">Go to workspaces</a>
-            </div>
-          }
-        />
-      </Route>
+      <Route path="*" element={<RequireSession />} />
     </Routes>
   );
 }

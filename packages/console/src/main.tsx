@@ -5,6 +5,12 @@ import { BrowserRouter } from 'react-router-dom';
 import { queryClient } from './api/query-client';
 import { App } from './App';
 import { ThemeRoot } from './components/ThemeRoot';
+import { probablySignedIn, whoAmIQuery } from './api/session';
+
+// Whether there is a session decides the first page: asked at once. A browser that had one last time also starts
+// loading the pages behind it now, rather than after the answer (App.tsx loads them on demand otherwise).
+void queryClient.prefetchQuery(whoAmIQuery);
+if (probablySignedIn()) void import('./SignedIn').catch(() => undefined);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

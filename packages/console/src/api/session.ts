@@ -1,29 +1,57 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, setCsrfToken } from './client';
 import { endSession } from './query-client';
+import { workspacesQuery } from './workspaces';
 import type { Health, WhoAmI } from './types';
 
 /** The deployment's health: which cloud, and whether it is the sandbox. */
 export const useHealth = () =>
   useQuery({ queryKey: ['health'], queryFn: () => api<Health & { ok: true }>('GET', '/api/health'), staleTime: 60_000 });
 
-/** The signed-in caller; null when there is no session (401), an error otherwise. */
-export const useWhoAmI = () =>
-  useQuery({
-    queryKey: ['whoami'],
-    queryFn: async (): Promise<WhoAmI | null> => {
-      try {
-        const me = await api<WhoAmI & { ok: true }>('GET', '/api/whoami');
-        setCsrfToken(me.csrfToken);
-        return me;
-      } catch (err) {
-        if (err instanceof ApiError && err.status === 401) return null;
-        throw err;
+// This browser had a session when it last looked: the pages behind it start loading beside the first check (main.tsx).
+const HINT = 'svc.session';
+
+/** Whether this browser's last look found a session (a hint only: the service's answer decides). */
+export function probablySignedIn(): boolean {
+  try {
+    return localStorage.getItem(HINT) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function rememberSession(signedIn: boolean): void {
+  try {
+    if (signedIn) localStorage.setItem(HINT, '1');
+    else localStorage.removeItem(HINT);
+  } catch {
+    // storage refused (private mode): the hint is an optimisation only
+  }
+}
+
+/** The caller's identity: null when there is no session (401), an error otherwise. Started once the first script runs. */
+export const whoAmIQuery = {
+  queryKey: ['whoami'],
+  queryFn: async (): Promise<WhoAmI | null> => {
+    try {
+      const me = await api<WhoAmI & { ok: true }>('GET', '/api/whoami');
+      setCsrfToken(me.csrfToken);
+      rememberSession(true);
+      return me;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) {
+        rememberSession(false);
+        return null;
       }
-    },
-    staleTime: 5 * 60_000,
-    retry: false,
-  });
+      throw err;
+    }
+  },
+  staleTime: 5 * 60_000,
+  retry: false,
+} as const;
+
+/** The signed-in caller; null when there is no session (401), an error otherwise. */
+export const useWhoAmI = () => useQuery(whoAmIQuery);
 
 /** Signs in with an API token: the service sets the session cookie and answers the CSRF token. */
 export const useSignIn = () => {
@@ -32,6 +60,8 @@ export const useSignIn = () => {
     mutationFn: (token: string) => api<{ csrfToken: string }>('POST', '/api/session', { token }),
     onSuccess: async (r) => {
       setCsrfToken(r.csrfToken);
+      // The workspace list (the page sign-in leads to) is asked for at once, beside the caller's identity.
+      void qc.prefetchQuery(workspacesQuery);
       await qc.invalidateQueries({ queryKey: ['whoami'] });
     },
   });
@@ -43,6 +73,7 @@ export const useSignOut = () => {
     mutationFn: () => api('DELETE', '/api/session'),
     onSuccess: () => {
       setCsrfToken(undefined);
+      rememberSession(false);
       endSession({ signedOut: true });
     },
   });

@@ -2,8 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { allPages, api } from './client';
 import type { Workspace } from './types';
 
-export const useWorkspaces = () =>
-  useQuery({ queryKey: ['workspaces'], queryFn: () => allPages<Workspace>('/api/workspaces', 'workspaces') });
+/** The workspace list's query: the first page after sign-in, which the sign-in starts alongside the caller's identity. */
+export const workspacesQuery = { queryKey: ['workspaces'], queryFn: () => allPages<Workspace>('/api/workspaces', 'workspaces') };
+
+export const useWorkspaces = () => useQuery(workspacesQuery);
 
 export const useWorkspace = (id: string) =>
   useQuery({

@@ -95,14 +95,17 @@ function Loaded() {
 
 const loading = <Spinner label="Loading…" style={{ marginTop: 48 }} />;
 
-/** A routed page inside its own error boundary and loading state. */
-export function PageBoundary({ children }: { children: ReactNode }) {
+/**
+ * A routed page inside its own error boundary and loading state. `outer` marks one that holds other pages' boundaries
+ * (the signed-in part of the console): its code arriving says nothing of the page's, so it leaves the reload memory to them.
+ */
+export function PageBoundary({ children, outer = false }: { children: ReactNode; outer?: boolean }) {
   const { pathname } = useLocation();
   return (
     <Boundary path={pathname}>
       <Suspense fallback={loading}>
         {children}
-        <Loaded />
+        {!outer && <Loaded />}
       </Suspense>
     </Boundary>
   );
