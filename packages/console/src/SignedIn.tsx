@@ -34,7 +34,6 @@ const ROUTES: Array<[path: string, Page: React.ComponentType]> = [
   ['tokens', TokensPage],
 ];
 
-
 /** The pages behind the session, in the shell (App.tsx's RequireSession lets only a signed-in caller here). */
 export default function SignedIn() {
   return (

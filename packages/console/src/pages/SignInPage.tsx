@@ -101,9 +101,7 @@ export function SignInPage() {
             <Button as="a" appearance="primary" href={`${idp.loginUrl}?returnTo=${encodeURIComponent(next)}`} data-testid="sign-in-idp">
               Sign in with {idp.name}
             </Button>
-            <div className={s.or} role="separator">
-              or
-            </div>
+            <div className={s.or}>or</div>
           </>
         ) : null}
         <form
