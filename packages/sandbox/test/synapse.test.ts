@@ -36,6 +36,8 @@ test('notebook: long-running PUT (202 + Location, InProgress, then the resource)
   const sb = await sandbox(t);
   const token = await sb.admin.token({ audience: 'https://dev.azuresynapse.net' });
   assert.equal(sb.env.SVC_SYNAPSE_SPARK_POOL, 'sparkpool01');
+  // Long enough that the reads below come before it completes even on a loaded machine.
+  await sb.admin.setSwitch('synapse.lroMs', 3000);
   const put = await call(`${sb.env.SVC_SYNAPSE_DEV_URL}/notebooks/nb%20one?${V}`, { method: 'PUT', token, json: notebook() });
   assert.equal(put.status, 202, put.text);
   assert.match(put.headers.get('location')!, /\/notebookOperationResults\/[^/?]+\?api-version=2020-12-01$/);
@@ -48,8 +50,11 @@ test('notebook: long-running PUT (202 + Location, InProgress, then the resource)
     404,
     'not there before it completes',
   );
-  await sleep(150);
-  const done = await call(put.headers.get('location')!, { token });
+  let done = running;
+  for (let i = 0; i < 100 && done.status === 202; i++) {
+    await sleep(100);
+    done = await call(put.headers.get('location')!, { token });
+  }
   assert.equal(done.status, 200);
   assert.equal(done.body.name, 'nb one');
   const got = await call(`${sb.env.SVC_SYNAPSE_DEV_URL}/notebooks/nb%20one?${V}`, { token });
@@ -71,7 +76,13 @@ test('notebook: long-running PUT (202 + Location, InProgress, then the resource)
   assert.equal(update.body.state, 'Updating');
   const busy = await call(url, { method: 'PUT', token, json: notebook() });
   assert.equal(busy.status, 409, busy.text);
-  await sleep(150);
+  let updated = update;
+  for (let i = 0; i < 100 && updated.status === 202; i++) {
+    await sleep(100);
+    updated = await call(update.headers.get('location')!, { token });
+  }
+  assert.equal(updated.status, 200);
+  await sb.admin.setSwitch('synapse.lroMs', 100);
   assert.notEqual((await call(url, { token })).body.etag, got.body.etag, 'the update took effect with a new etag');
   const del = await run(sb, token, 'DELETE', '/notebooks/nb%20one');
   assert.equal(del.first.status, 202);
