@@ -1,0 +1,94 @@
+// bench/tracing: what tracing costs an authenticated GET /api/workspaces/{id}/items (bench/api's target), side by side in
+// one run: tracing off, off with a caller's traceparent passed on, and on (every request a span, exported over OTLP/HTTP
+// to a receiver in this process); and what starting the tracing costs a process. Prints the ratios to "off".
+import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { startOtlpReceiver } from '../../packages/server/test/otlp-receiver.js';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+
+async function startTarget(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, '../api/server.ts'), 'svc'], {
+    env: { ...process.env, DATABASE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`target exited with ${code}`)));
+  });
+  return { child, info: JSON.parse(line) as { url: string; token: string } };
+}
+
+const stop = (c: ChildProcess) =>
+  new Promise((r) => {
+    c.once('exit', r);
+    c.kill('SIGTERM');
+  });
+
+async function load(url: string, headers: Record<string, string>) {
+  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx and ${r.errors} errors`);
+  return { rps: r.requests.average, p99: r.latency.p99 };
+}
+
+/** Milliseconds and heap bytes that startTracing adds to a fresh process (median of 5), off and on. */
+function startCost(on: boolean): { ms: number; heapKb: number } {
+  const src = (f: string) => JSON.stringify(path.join(here, '../../packages/server/src', f));
+  const script = `
+    const { loadConfig } = await import(${src('config.ts')});
+    const settings = loadConfig(${on ? "{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' }" : '{}'}).tracing;
+    const t0 = performance.now(); const h0 = process.memoryUsage().heapUsed;
+    const { startTracing } = await import(${src('tracing/tracing.ts')});
+    const t = await startTracing(settings);
+    console.log(JSON.stringify({ ms: performance.now() - t0, heapKb: (process.memoryUsage().heapUsed - h0) / 1024 }));
+    await t.stop();`;
+  const runs = Array.from({ length: 5 }, () =>
+    JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' }).trim()),
+  );
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[2]!;
+  return { ms: median(runs.map((r) => r.ms)), heapKb: median(runs.map((r) => r.heapKb)) };
+}
+
+const receiver = await startOtlpReceiver();
+console.log(
+  `bench/tracing: ${CONNECTIONS} connections, ${DURATION} s per target, ${ROUNDS} rounds, PGlite, each target in its own process`,
+);
+const modes: Array<{ name: string; env: Record<string, string>; headers: Record<string, string> }> = [
+  { name: 'off', env: {}, headers: {} },
+  { name: 'off+traceparent', env: {}, headers: { traceparent: TRACEPARENT } },
+  { name: 'on (OTLP)', env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, headers: {} },
+];
+const results = new Map<string, Array<{ rps: number; p99: number }>>();
+for (let round = 0; round < ROUNDS; round++) {
+  for (const mode of modes) {
+    const target = await startTarget(mode.env);
+    const r = await load(target.info.url, { authorization: `Bearer ${target.info.token}`, ...mode.headers });
+    await stop(target.child);
+    results.set(mode.name, [...(results.get(mode.name) ?? []), r]);
+  }
+}
+const mean = (xs: Array<{ rps: number; p99: number }>) => ({
+  rps: xs.reduce((a, r) => a + r.rps, 0) / xs.length,
+  p99: xs.reduce((a, r) => a + r.p99, 0) / xs.length,
+});
+const off = mean(results.get('off')!);
+for (const mode of modes) {
+  const m = mean(results.get(mode.name)!);
+  console.log(
+    `${mode.name.padEnd(16)} ${m.rps.toFixed(0).padStart(6)} rps  p99 ${m.p99.toFixed(1).padStart(5)} ms  ratio to off ${(m.rps / off.rps).toFixed(2)}`,
+  );
+}
+console.log(`spans the receiver got while "on" ran: ${receiver.spans.length}`);
+await receiver.close();
+const [startOff, startOn] = [startCost(false), startCost(true)];
+console.log(
+  `start: startTracing off ${startOff.ms.toFixed(1)} ms (+${startOff.heapKb.toFixed(0)} KB heap), on ${startOn.ms.toFixed(1)} ms (+${startOn.heapKb.toFixed(0)} KB heap) in a fresh process (median of 5: loading the API, the context manager and, when on, the SDK and its exporter)`,
+);
