@@ -17,17 +17,13 @@ function header(entry: string): [string, string] {
 export const TRACING = {
   otlpEndpoint: url('OTEL_EXPORTER_OTLP_ENDPOINT', WEB, {
     meaning:
-      'turns tracing on: the OTLP/HTTP collector the spans go to (JSON, at `<endpoint>/v1/traces`), e.g. `http://localhost:4318`; unset (and no `APPLICATIONINSIGHTS_CONNECTION_STRING`): no spans are made or exported (see [Tracing](#tracing))',
+      'turns tracing on: the OTLP/HTTP collector the spans go to (JSON, at `<endpoint>/v1/traces`), e.g. `http://localhost:4318`; unset: no spans are made or exported (see [Tracing](#tracing))',
   }),
   otlpTracesEndpoint: url('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', WEB, {
     meaning: 'the full URL spans are posted to, when the collector does not take them at `<endpoint>/v1/traces`; also turns tracing on',
   }),
   otlpHeaders: list('OTEL_EXPORTER_OTLP_HEADERS', header, {
     meaning: "`name=value,…` (values percent-encoded) sent with every export, e.g. a collector's API key",
-  }),
-  azureMonitor: text('APPLICATIONINSIGHTS_CONNECTION_STRING', {
-    meaning:
-      "turns tracing on with the Azure Monitor exporter: the Application Insights resource's connection string (its `IngestionEndpoint` names the cloud's ingestion host, see [Tracing](#tracing)); with an OTLP endpoint as well, spans go to both",
   }),
   serviceName: text('OTEL_SERVICE_NAME', { fallback: 'analytics-workspace-service', meaning: '`service.name` of every span' }),
   samplePercent: int(
@@ -42,8 +38,8 @@ export const TRACING = {
 /** The tracing settings as read. */
 export type TracingConfig = Values<typeof TRACING>;
 
-/** Where spans go: the OTLP traces URL and the Azure Monitor connection string (either or both); none: tracing is off. */
-export function traceExport(c: TracingConfig): { otlpUrl?: string; azureMonitor?: string } {
+/** Where spans go: the OTLP traces URL; none: tracing is off. */
+export function traceExport(c: TracingConfig): { otlpUrl?: string } {
   const otlpUrl = c.otlpTracesEndpoint ?? (c.otlpEndpoint ? `${c.otlpEndpoint}/v1/traces` : undefined);
-  return { ...(otlpUrl ? { otlpUrl } : {}), ...(c.azureMonitor ? { azureMonitor: c.azureMonitor } : {}) };
+  return otlpUrl ? { otlpUrl } : {};
 }

@@ -34,24 +34,20 @@ export interface Tracing {
 }
 
 /**
- * Starts tracing as configured: with `OTEL_EXPORTER_OTLP_*` or `APPLICATIONINSIGHTS_CONNECTION_STRING`, a tracer
- * provider whose batches go to those exporters, sampled parent-first; otherwise nothing but the context manager.
+ * Starts tracing as configured: with `OTEL_EXPORTER_OTLP_ENDPOINT` (or `_TRACES_ENDPOINT`), a tracer provider whose
+ * batches go to that collector, sampled parent-first; otherwise nothing but the context manager.
  */
 export async function startTracing(settings: TracingConfig, attributes: Record<string, string> = {}): Promise<Tracing> {
   ensureContextManager();
-  const where = traceExport(settings);
-  if (!where.otlpUrl && !where.azureMonitor) return { on: false, flush: async () => undefined, stop: async () => undefined };
+  const { otlpUrl } = traceExport(settings);
+  if (!otlpUrl) return { on: false, flush: async () => undefined, stop: async () => undefined };
   if (provider) throw new Error('tracing is already started in this process');
-  const [sdk, resources] = await Promise.all([import('@opentelemetry/sdk-trace-base'), import('@opentelemetry/resources')]);
-  const exporters = [];
-  if (where.otlpUrl) {
-    const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
-    exporters.push(new OTLPTraceExporter({ url: where.otlpUrl, headers: Object.fromEntries(settings.otlpHeaders) }));
-  }
-  if (where.azureMonitor) {
-    const { AzureMonitorTraceExporter } = await import('@azure/monitor-opentelemetry-exporter');
-    exporters.push(new AzureMonitorTraceExporter({ connectionString: where.azureMonitor }));
-  }
+  const [sdk, resources, otlp] = await Promise.all([
+    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+  ]);
+  const exporter = new otlp.OTLPTraceExporter({ url: otlpUrl, headers: Object.fromEntries(settings.otlpHeaders) });
   const root = settings.samplePercent === 100 ? new sdk.AlwaysOnSampler() : new sdk.TraceIdRatioBasedSampler(settings.samplePercent / 100);
   const started = new sdk.BasicTracerProvider({
     resource: resources.resourceFromAttributes({
@@ -62,7 +58,7 @@ export async function startTracing(settings: TracingConfig, attributes: Record<s
       ...attributes,
     }),
     sampler: new sdk.ParentBasedSampler({ root }),
-    spanProcessors: exporters.map((e) => new sdk.BatchSpanProcessor(e)),
+    spanProcessors: [new sdk.BatchSpanProcessor(exporter)],
   });
   trace.setGlobalTracerProvider(started);
   provider = started;
