@@ -28,6 +28,9 @@ test('tracing off: nothing is recorded or loaded; a caller’s traceparent is pa
     assert.equal(start.statusCode, 202, start.body);
     const job = await follow(h, tenant, start.json().jobId);
     assert.equal(job.status, 'done', JSON.stringify(job.provision));
+    // The worker logs the job's end just after its last write, which the poll may see first.
+    for (let wait = 0; !lines.some((l) => l.includes('"job finished"') && l.includes(job.id)) && wait < 100; wait++)
+      await new Promise((r) => setTimeout(r, 100));
     const calls = (await sandbox.admin.requests()).filter((r) => r.service !== 'identity');
     assert.ok(calls.length >= 3, `the install made backing calls (${calls.length})`);
     const logs = lines.splice(0).map((l) => JSON.parse(l));
