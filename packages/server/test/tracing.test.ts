@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { buildWithSandbox, follow, workspace } from './install-helpers.js';
 import { startOtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 import { loadCatalog } from '../src/catalog/load-catalog.js';
+import { call, followJob } from './lifecycle-helpers.js';
 
 const APP = 'app-healthcare-popmgt'; // a lakehouse, a warehouse over TDS, semantic models, search indexes
 const SERVER = 2;
@@ -141,6 +142,31 @@ test('one trace holds the install request, its job, each step and each backing c
   // No credential left the service with the spans.
   const exportedText = receiver.bodies.join('\n');
   assert.ok(!/Bearer|eyJ[A-Za-z0-9_-]+\.|svc_pat_/.test(exportedText), 'no token in the exported spans');
+
+  // A lifecycle job (an uninstall, run by the lifecycle runner) is traced the same way, in a trace of its own request.
+  const uninstallTrace = '0af7651916cd43dd8448eb211c80319c';
+  const started = await call(h, tenant, 'DELETE', `/api/workspaces/${ws}/apps/${APP}?purgeData=true`, 202, undefined, {
+    traceparent: `00-${uninstallTrace}-b7ad6b7169203331-01`,
+  });
+  const uninstall = await followJob(h, tenant, started.job.id);
+  assert.equal(uninstall.status, 'done', JSON.stringify(uninstall.steps));
+  const ofUninstall = () => spans.filter((s) => s.traceId === uninstallTrace);
+  await exported(
+    () => h.services.tracing.flush(),
+    spans,
+    () => ofUninstall().some((s) => s.name === 'job uninstall'),
+  );
+  const uninstallJob = ofUninstall().find((s) => s.name === 'job uninstall');
+  const uninstallRequest = ofUninstall().find((s) => s.kind === SERVER);
+  assert.ok(uninstallJob && uninstallRequest);
+  assert.equal(uninstallRequest.parentSpanId, 'b7ad6b7169203331');
+  assert.equal(uninstallJob.parentSpanId, uninstallRequest.spanId);
+  for (const step of ofUninstall().filter((s) => s.name.startsWith('step ')))
+    assert.equal(step.parentSpanId, uninstallJob.spanId, `${step.name} of the uninstall is its job's`);
+  assert.ok(
+    ofUninstall().some((s) => s.kind === CLIENT && s.attributes['http.request.method'] === 'DELETE'),
+    'its backing deletes are in its trace',
+  );
 
   // A request without a traceparent starts a trace of its own.
   const before = spans.length;

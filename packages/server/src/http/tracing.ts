@@ -52,6 +52,12 @@ export function registerTracing(app: FastifyInstance): void {
     }
     span.end();
   };
-  app.addHook('onResponse', async (req, reply) => end(req, reply.statusCode));
-  app.addHook('onRequestAbort', async (req) => end(req, undefined));
+  app.addHook('onResponse', (req, reply, done) => {
+    end(req, reply.statusCode);
+    done();
+  });
+  app.addHook('onRequestAbort', (req, done) => {
+    end(req, undefined);
+    done();
+  });
 }
