@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -33,11 +34,23 @@ const stop = (c: ChildProcess) =>
     c.kill('SIGTERM');
   });
 
-async function load(url: string, headers: Record<string, string>) {
+/** CPU seconds (user + system) a process has used, from /proc (clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Requests per second and p99 (wall clock: what a client sees, and what the machine's other load disturbs most), and
+ * the target's CPU milliseconds per request (what tracing adds to each request, much less disturbed by other load).
+ */
+async function load(url: string, headers: Record<string, string>, pid: number) {
   await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
+  const cpu0 = cpuSeconds(pid);
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+  const cpu = cpuSeconds(pid) - cpu0;
   if (r.non2xx || r.errors) throw new Error(`${url}: ${r.non2xx} non-2xx and ${r.errors} errors`);
-  return { rps: r.requests.average, p99: r.latency.p99 };
+  return { rps: r.requests.average, p99: r.latency.p99, cpuMs: (cpu * 1000) / r.requests.total };
 }
 
 /** Milliseconds and heap bytes that startTracing adds to a fresh process (median of 5), off and on. */
@@ -81,24 +94,27 @@ const modes: Array<{ name: string; env: Record<string, string>; headers: Record<
   { name: 'off+traceparent', env: {}, headers: { traceparent: TRACEPARENT } },
   { name: 'on (OTLP)', env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, headers: {} },
 ];
-const results = new Map<string, Array<{ rps: number; p99: number }>>();
+const results = new Map<string, Array<{ rps: number; p99: number; cpuMs: number }>>();
 for (let round = 0; round < ROUNDS; round++) {
-  for (const mode of modes) {
+  // Each round starts with another mode, so that no mode always follows the same one.
+  for (const mode of [...modes.slice(round % modes.length), ...modes.slice(0, round % modes.length)]) {
     const target = await startTarget(mode.env);
-    const r = await load(target.info.url, { authorization: `Bearer ${target.info.token}`, ...mode.headers });
+    const r = await load(target.info.url, { authorization: `Bearer ${target.info.token}`, ...mode.headers }, target.child.pid!);
     await stop(target.child);
     results.set(mode.name, [...(results.get(mode.name) ?? []), r]);
   }
 }
-const mean = (xs: Array<{ rps: number; p99: number }>) => ({
+const mean = (xs: Array<{ rps: number; p99: number; cpuMs: number }>) => ({
   rps: xs.reduce((a, r) => a + r.rps, 0) / xs.length,
   p99: xs.reduce((a, r) => a + r.p99, 0) / xs.length,
+  cpuMs: xs.reduce((a, r) => a + r.cpuMs, 0) / xs.length,
 });
 const off = mean(results.get('off')!);
 for (const mode of modes) {
   const m = mean(results.get(mode.name)!);
   console.log(
-    `${mode.name.padEnd(16)} ${m.rps.toFixed(0).padStart(6)} rps  p99 ${m.p99.toFixed(1).padStart(5)} ms  ratio to off ${(m.rps / off.rps).toFixed(2)}`,
+    `${mode.name.padEnd(16)} ${m.rps.toFixed(0).padStart(6)} rps (ratio to off ${(m.rps / off.rps).toFixed(2)})  p99 ${m.p99.toFixed(1).padStart(6)} ms` +
+      `  CPU ${(m.cpuMs * 1000).toFixed(0).padStart(5)} µs/request (ratio to off ${(m.cpuMs / off.cpuMs).toFixed(2)})`,
   );
 }
 console.log(`the collector received ${exports} exports (${(exportedBytes / 1024).toFixed(0)} KB) while "on" ran`);
