@@ -1,11 +1,13 @@
 // bench/tracing: what tracing costs an authenticated GET /api/workspaces/{id}/items (bench/api's target), side by side in
 // one run: tracing off, off with a caller's traceparent passed on, and on (every request a span, exported over OTLP/HTTP
-// to a receiver in this process); and what starting the tracing costs a process. Prints the ratios to "off".
+// to a receiver in this process); the CPU each mode adds to one request, in one process (per-request.ts); and what
+// starting the tracing costs a process. Prints the ratios to "off".
 import { spawn, type ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { perRequestCost } from './per-request.js';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -118,6 +120,12 @@ for (const mode of modes) {
   );
 }
 console.log(`the collector received ${exports} exports (${(exportedBytes / 1024).toFixed(0)} KB) while "on" ran`);
+const cost = await perRequestCost(receiver.url);
+console.log(
+  `per request, one process, GET /api/health by inject (median of 7 blocks of 2000): off ${cost.off.toFixed(0)} µs CPU,` +
+    ` off+traceparent ${cost['off+traceparent'].toFixed(0)} µs (+${(cost['off+traceparent'] - cost.off).toFixed(0)}),` +
+    ` on ${cost.on.toFixed(0)} µs (+${(cost.on - cost.off).toFixed(0)}, the span's export included)`,
+);
 sink.close();
 const [startOff, startOn] = [startCost(false), startCost(true)];
 console.log(

@@ -9,12 +9,14 @@ const spans = new WeakMap<FastifyRequest, Span>();
 /**
  * The span of every request, first of the hooks so that the rest of the request (authentication, the handler, the
  * backing calls and the job it writes) runs inside it. A request with a `traceparent` continues that trace; without
- * one, tracing on starts a new trace and tracing off does nothing at all.
+ * one, tracing on starts a new trace. Tracing off makes no span: a caller's trace is passed on as it came, and a
+ * request without one costs a header lookup.
  */
 export function registerTracing(app: FastifyInstance): void {
   app.addHook('onRequest', (req, _reply, done) => {
     const incoming = req.headers.traceparent;
-    if (!incoming && !tracingOn()) return done();
+    // Off: the caller's trace, if any, is all there is to pass on (no span of the service's own).
+    if (!tracingOn()) return incoming ? context.with(contextOf(incoming), done) : done();
     const parent = contextOf(incoming);
     const route = req.routeOptions.url;
     const span = tracer().startSpan(
