@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildWithSandbox, follow, workspace } from './install-helpers.js';
+import { build } from './helpers.js';
 import { startOtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 import { loadCatalog } from '../src/catalog/load-catalog.js';
 import { call, followJob } from './lifecycle-helpers.js';
@@ -181,4 +182,27 @@ test('one trace holds the install request, its job, each step and each backing c
   assert.notEqual(own.traceId, callerTrace);
   assert.equal(own.parentSpanId, '', 'a new trace: the request span is its root');
   assert.equal(own.attributes['svc.tenant_id'], tenant.tenantId);
+});
+
+test('sampling: SVC_TRACE_SAMPLE_PERCENT=0 records no new trace, yet follows a caller that says sampled', async (t) => {
+  const receiver = await startOtlpReceiver();
+  t.after(() => receiver.close());
+  const h = await build(t, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, SVC_TRACE_SAMPLE_PERCENT: '0' });
+  const tenant = await h.tenant();
+  const get = (headers: Record<string, string>) =>
+    h.app.inject({ method: 'GET', url: '/api/workspaces', headers: { ...tenant.auth, ...headers } });
+  assert.equal((await get({})).statusCode, 200);
+  assert.equal((await get({ traceparent: '00-11111111111111111111111111111111-2222222222222222-00' })).statusCode, 200);
+  assert.equal((await get({ traceparent: '00-33333333333333333333333333333333-4444444444444444-01' })).statusCode, 200);
+  await exported(
+    () => h.services.tracing.flush(),
+    receiver.spans,
+    () => receiver.spans.length > 0,
+  );
+  await h.services.tracing.flush();
+  assert.deepEqual(
+    receiver.spans.map((s) => [s.traceId, s.parentSpanId]),
+    [['33333333333333333333333333333333', '4444444444444444']],
+    'only the request whose caller sampled it is recorded',
+  );
 });
