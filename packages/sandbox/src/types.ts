@@ -121,6 +121,8 @@ export interface RequestLogEntry {
   host?: string;
   /** The request headers, names lowercased, secrets (authorization, cookies, keys, the identity header) redacted. */
   headers?: Record<string, string>;
+  /** The W3C `traceparent` the caller sent (a well-formed one), so a test can follow its trace to this request. */
+  traceparent?: string;
   /** The request body as received, secrets redacted; absent when it had none. */
   body?: LoggedBody;
   /** The statement a request carried: a SQL batch's T-SQL, a KQL request's command or query. */

@@ -111,6 +111,24 @@ test('the admin API shows each request with its host, redacted headers and body;
   assert.equal((await call(`${sb.urls.admin}/_sandbox/requests?limit=0`)).status, 400);
 });
 
+test('each request keeps the traceparent it came with; the log filters by trace; a malformed one is not taken for one', async (t) => {
+  const sb = await sandbox(t);
+  const token = await sb.admin.token({ audience: 'dataPlatform' });
+  const items = `${sb.env.SVC_DATA_PLATFORM_API_URL}/workspaces/${sb.ids.platformWorkspaceId}/items`;
+  const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+  await sb.admin.clearRequests();
+  for (const traceparent of [`00-${traceId}-00f067aa0ba902b7-01`, `00-${traceId}-b7ad6b7169203331-00`, 'not-a-traceparent', ''])
+    assert.equal((await call(items, { token, headers: traceparent ? { traceparent } : {} })).status, 200);
+  const logged = (await sb.admin.requests()).map((e) => e.traceparent);
+  assert.deepEqual(logged, [`00-${traceId}-00f067aa0ba902b7-01`, `00-${traceId}-b7ad6b7169203331-00`, undefined, undefined]);
+  const page = await call(`${sb.urls.admin}/_sandbox/requests?traceId=${traceId}`);
+  assert.deepEqual(
+    page.body.requests.map((e: any) => e.traceparent.slice(36, 52)),
+    ['00f067aa0ba902b7', 'b7ad6b7169203331'],
+  );
+  assert.equal((await sb.admin.requests({ traceId: '0af7651916cd43dd8448eb211c80319c' })).length, 0);
+});
+
 test('a body is kept parsed, as text, as size and type, or cut at the cap; secret fields and tokens are redacted', () => {
   const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl';
   const json = captureBody(

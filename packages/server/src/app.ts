@@ -23,6 +23,9 @@ import { registerMetrics } from './http/metrics.js';
 import { Metrics } from './metrics.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { registerSecurityHeaders, servedOverHttps } from './http/security-headers.js';
+import { registerTracing } from './http/tracing.js';
+import { startTracing, type Tracing } from './tracing/tracing.js';
+import { traceFields } from './tracing/spans.js';
 import { ErrorEnvelope } from './http/schemas.js';
 import { WorkspaceService } from './workspaces/workspace-service.js';
 import { WorkspaceSchema, workspaceRoutes } from './workspaces/routes.js';
@@ -120,6 +123,8 @@ export interface Services {
   access: AccessService;
   roleAssignments: RoleAssignmentService;
   audit: AuditService;
+  /** The process's tracing (off unless an exporter is configured); tests flush it to read what was exported. */
+  tracing: Tracing;
 }
 
 /** Builds the Fastify app: plugins, hooks, then routes, in that order. */
@@ -127,6 +132,7 @@ export async function buildApp(
   deps: AppDeps,
 ): Promise<{ app: FastifyInstance; services: Services; routes: Array<{ method: string; url: string }> }> {
   const { config, store } = deps;
+  const tracing = await startTracing(config.tracing, { 'svc.cloud': config.cloud.name });
   const app = Fastify({
     logger: deps.logger ?? {
       level: config.server.logLevel,
@@ -140,6 +146,8 @@ export async function buildApp(
         }),
       },
       ...(deps.logStream ? { stream: deps.logStream } : {}),
+      // Every line written inside a request or a job names its trace and span (none outside one).
+      mixin: traceFields,
     },
     bodyLimit: config.server.bodyLimitBytes,
     clientErrorHandler,
@@ -270,6 +278,7 @@ export async function buildApp(
     access,
     roleAssignments,
     audit,
+    tracing,
   };
 
   const routes: Array<{ method: string; url: string }> = [];
@@ -280,6 +289,7 @@ export async function buildApp(
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  registerTracing(app);
   app.removeContentTypeParser('text/plain'); // the API speaks JSON only: anything else is 415
   await registerSecurityHeaders(app, config.server.publicUrl);
   await app.register(cookie);
@@ -362,5 +372,9 @@ export async function buildApp(
       await worker.stop();
     });
   }
+  // Last, so that what the worker's stop still ends is exported.
+  app.addHook('onClose', async () => {
+    await tracing.stop();
+  });
   return { app, services, routes };
 }

@@ -16,6 +16,7 @@ import { SERVER, type ServerConfig } from './config/server.js';
 import { ConfigError, readSection, type Section, type Setting, type Values } from './config/setting.js';
 import { SHARED_SET } from './config/shared-set.js';
 import { STORE, type StoreConfig } from './config/store.js';
+import { TRACING, type TracingConfig } from './config/tracing.js';
 import type { NativeHosts, SharedSet } from './tenancy/shared-set.js';
 
 export { ConfigError } from './config/setting.js';
@@ -32,6 +33,8 @@ export interface Config {
   store: StoreConfig;
   auth: Values<typeof AUTH>;
   metrics: Values<typeof METRICS>;
+  /** Spans and where they are exported (off unless an exporter is named). */
+  tracing: TracingConfig;
   oidc: OidcConfig;
   identity: ServiceIdentity;
   identityOps: IdentityOpsConfig;
@@ -56,6 +59,7 @@ const SECTIONS: readonly Section[] = [
   STORE,
   AUTH,
   METRICS,
+  TRACING,
   OIDC,
   IDENTITY,
   IDENTITY_OPS,
@@ -109,6 +113,7 @@ export function loadConfig(env: Env = process.env): Config {
     store: { ...store, dataDir: path.resolve(store.dataDir) },
     auth: read(AUTH),
     metrics: read(METRICS),
+    tracing: read(TRACING),
     oidc: oidcConfig(env, read(OIDC), identityOps.tenantId),
     identity: serviceIdentity(read(IDENTITY)),
     identityOps,

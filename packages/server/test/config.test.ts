@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, DECLARED, loadConfig, SETTINGS } from '../src/config.js';
 import type { SettingKind } from '../src/config/setting.js';
+import { traceExport } from '../src/config/tracing.js';
 import { configTable, README_PATH, tableIn } from '../../../scripts/gen-readme-config.js';
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
@@ -103,6 +104,9 @@ test('a value a setting refuses stops the start with a ConfigError naming that s
     ['SVC_OIDC_TENANTS', 'contoso=default'],
     ['SVC_OIDC_SCOPES', 'read,operator'],
     ['DATABASE_URL', 'mysql://db/svc'],
+    ['OTEL_EXPORTER_OTLP_HEADERS', 'api-key'],
+    ['OTEL_EXPORTER_OTLP_HEADERS', 'api-key=%zz'],
+    ['SVC_TRACE_SAMPLE_PERCENT', '101'],
   ]) {
     assert.throws(
       () => loadConfig({ SVC_OIDC_CLIENT_ID: 'c', [name!]: bad }),
@@ -126,6 +130,23 @@ test('defaults, empty values and the settings that depend on others', () => {
   assert.equal(loadConfig({ PORT: '', SVC_LOG_LEVEL: '', SVC_DEFAULT_PLATFORM_WORKSPACE: '' }).server.port, 8080);
   assert.equal(loadConfig({ SVC_LOG_LEVEL: '' }).server.logLevel, 'info');
   assert.equal(loadConfig({ SVC_DEFAULT_PLATFORM_WORKSPACE: '' }).sharedSet.platformWorkspaceId, undefined);
+  // Tracing is off unless an exporter is named; the OTLP endpoint takes spans at /v1/traces unless the traces one is set.
+  assert.deepEqual(traceExport(none.tracing), {});
+  const otlp = loadConfig({
+    OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/',
+    OTEL_EXPORTER_OTLP_HEADERS: 'api-key=a%3Db, x-team = ops',
+  });
+  assert.deepEqual(traceExport(otlp.tracing), { otlpUrl: 'http://collector:4318/v1/traces' });
+  assert.deepEqual(otlp.tracing.otlpHeaders, [
+    ['api-key', 'a=b'],
+    ['x-team', 'ops'],
+  ]);
+  assert.equal(
+    traceExport(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://c/traces' }).tracing,
+    ).otlpUrl,
+    'https://c/traces',
+  );
 
   assert.equal(loadConfig({ SVC_PUBLIC_URL: 'https://analytics.agency.gov/' }).cloud.name, 'gcc', 'the cloud from the deployment address');
   assert.equal(loadConfig({ SVC_PUBLIC_URL: 'https://analytics.agency.gov/' }).server.publicUrl, 'https://analytics.agency.gov');

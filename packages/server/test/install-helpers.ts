@@ -13,12 +13,13 @@ export async function buildWithSandbox(
   t: TestContext,
   env: Record<string, string> = {},
   sandbox?: Sandbox,
+  options: Parameters<typeof build>[2] = {},
 ): Promise<{ h: TestApp; sandbox: Sandbox; tenant: TestTenant }> {
   const sb = sandbox ?? (await startSandbox({}));
   if (!sandbox) t.after(() => sb.stop());
   process.env.IDENTITY_ENDPOINT = sb.env.IDENTITY_ENDPOINT;
   process.env.IDENTITY_HEADER = sb.env.IDENTITY_HEADER;
-  const h = await build(t, { ...sb.env, SVC_WORKER_POLL_MS: '100', ...env });
+  const h = await build(t, { ...sb.env, SVC_WORKER_POLL_MS: '100', ...env }, options);
   const tenant = await h.tenant();
   await giveSandbox(h, tenant.tenantId, sb);
   return { h, sandbox: sb, tenant };

@@ -70,8 +70,10 @@ export class SandboxAdmin {
     return { ...this.core.latency };
   }
 
-  /** The request log (optionally one service's, after a sequence number or time, at most `limit` entries). */
-  async requests(filter: { service?: ServiceName; since?: string | number; limit?: number } = {}): Promise<RequestLogEntry[]> {
+  /** The request log (optionally one service's, after a sequence number or time, of one trace, at most `limit` entries). */
+  async requests(
+    filter: { service?: ServiceName; since?: string | number; traceId?: string; limit?: number } = {},
+  ): Promise<RequestLogEntry[]> {
     return this.core.log.list(filter);
   }
 

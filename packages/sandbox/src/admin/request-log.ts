@@ -13,6 +13,9 @@ export interface RequestDetail {
   text?: string;
 }
 
+/** A W3C traceparent: version, trace id, parent span id, flags. */
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}(?:-.*)?$/;
+
 const weight = (e: RequestLogEntry) =>
   (e.body && !e.body.dropped ? Math.min(e.body.size, e.body.text?.length ?? e.body.size) : 0) + (e.text?.length ?? 0);
 
@@ -41,7 +44,11 @@ export class RequestLog {
       startedAt: new Date().toISOString(),
     };
     if (detail.host) entry.host = detail.host;
-    if (detail.headers) entry.headers = redactHeaders(detail.headers);
+    if (detail.headers) {
+      entry.headers = redactHeaders(detail.headers);
+      const traceparent = entry.headers.traceparent?.trim();
+      if (traceparent && TRACEPARENT.test(traceparent)) entry.traceparent = traceparent;
+    }
     if (detail.body) entry.body = detail.body;
     if (detail.text !== undefined) entry.text = detail.text;
     const c = (this.counts[service] ??= { now: 0, peak: 0 });
@@ -79,10 +86,14 @@ export class RequestLog {
     this.bodyBytes += weight(e);
   }
 
-  /** Entries in order; `since` is a sequence number (exclusive) or an ISO time (inclusive); `limit` keeps the first that many. */
-  list(filter: { service?: string; since?: string | number; limit?: number } = {}): RequestLogEntry[] {
+  /**
+   * Entries in order; `since` is a sequence number (exclusive) or an ISO time (inclusive); `traceId` keeps the requests
+   * whose traceparent names that trace; `limit` keeps the first that many.
+   */
+  list(filter: { service?: string; since?: string | number; traceId?: string; limit?: number } = {}): RequestLogEntry[] {
     let out = this.entries;
     if (filter.service) out = out.filter((e) => e.service === filter.service);
+    if (filter.traceId) out = out.filter((e) => e.traceparent?.slice(3, 35) === filter.traceId);
     if (filter.since !== undefined && filter.since !== '') {
       const n = Number(filter.since);
       if (Number.isFinite(n)) out = out.filter((e) => e.seq > n);

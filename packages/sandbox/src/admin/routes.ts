@@ -47,7 +47,12 @@ export function adminService(core: SandboxCore, admin: SandboxAdmin, summary: ()
     const limit = ctx.query('limit') === undefined ? REQUESTS_PAGE : Number(ctx.query('limit'));
     if (!Number.isInteger(limit) || limit < 1 || limit > REQUESTS_PAGE_MAX)
       throw bad(`'limit' must be a whole number from 1 to ${REQUESTS_PAGE_MAX}`);
-    const requests = await admin.requests({ service: ctx.query('service') as never, since: ctx.query('since'), limit });
+    const requests = await admin.requests({
+      service: ctx.query('service') as never,
+      since: ctx.query('since'),
+      traceId: ctx.query('traceId'),
+      limit,
+    });
     return { status: 200, body: { requests, ...(requests.length === limit ? { next: requests.at(-1)!.seq } : {}) } };
   });
   router.delete('/_sandbox/requests', async () => (await admin.clearRequests(), { status: 204 }));

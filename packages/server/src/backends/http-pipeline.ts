@@ -2,6 +2,7 @@ import { hostAllowed, type CloudProfile } from '../cloud/profiles.js';
 import type { TokenSource } from './credential.js';
 import { Semaphore } from '../semaphore.js';
 import { pauseForRequests } from '../background.js';
+import { startBackingCall } from '../tracing/backing-call.js';
 
 export type BackingService = 'data-platform' | 'arm' | 'kql' | 'search' | 'sql' | 'reporting' | 'identity' | 'storage' | 'synapse';
 
@@ -242,6 +243,7 @@ export class BackingPipeline {
       headers['content-type'] = 'application/json';
     } else if (req.contentType) headers['content-type'] = req.contentType;
     const started = Date.now();
+    const call = startBackingCall(req.service, req.method, req.url, headers);
     const answer = await this.limit(req.service).run(async (): Promise<BackingResponse | BackingError | { redirectTo: string }> => {
       try {
         const res = await fetch(req.url, {
@@ -276,6 +278,7 @@ export class BackingPipeline {
         );
       }
     });
+    call.end(answer);
     await this.pause?.();
     // The redirect is followed after this call's slot is given back: waiting for a second slot while holding one
     // would deadlock once every slot of the service is held by a redirected call.

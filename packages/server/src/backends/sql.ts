@@ -2,6 +2,7 @@ import { Connection, Request } from 'tedious';
 import { hostAllowed, type CloudProfile } from '../cloud/profiles.js';
 import type { TokenSource } from './credential.js';
 import { BackingError, HostNotAllowedError } from './http-pipeline.js';
+import { tdsCall } from '../tracing/tds-call.js';
 
 /** A T-SQL error as the server raised it (number, state, class) with its text unmodified. */
 export class SqlError extends BackingError {
@@ -80,34 +81,44 @@ export function connect(endpoint: SqlEndpoint, token: string, timeoutMs = 15_000
   // A connection lost mid-batch fails the pending request (its callback gets the error); without a listener the
   // 'error' event would throw out of the process.
   connection.on('error', () => undefined);
-  return new Promise((resolve, reject) => {
-    connection.connect((err) => {
-      if (!err) return resolve(session(connection, endpoint));
-      connection.close();
-      if (loginError) return reject(new SqlError(loginError.number, loginError.state, loginError.class, loginError.message));
-      const code = (err as { code?: string }).code ?? 'ESOCKET';
-      reject(new BackingError('sql', 0, '', code, `${endpoint.host}:${endpoint.port}: ${err.message}`));
-    });
-  });
+  return tdsCall(
+    endpoint,
+    'LOGIN',
+    () =>
+      new Promise<SqlSession>((resolve, reject) => {
+        connection.connect((err) => {
+          if (!err) return resolve(session(connection, endpoint));
+          connection.close();
+          if (loginError) return reject(new SqlError(loginError.number, loginError.state, loginError.class, loginError.message));
+          const code = (err as { code?: string }).code ?? 'ESOCKET';
+          reject(new BackingError('sql', 0, '', code, `${endpoint.host}:${endpoint.port}: ${err.message}`));
+        });
+      }),
+  );
 }
 
 function session(connection: Connection, endpoint: SqlEndpoint): SqlSession {
   return {
     endpoint,
     batch: (sql) =>
-      new Promise((resolve, reject) => {
-        const rows: unknown[][] = [];
-        const request = new Request(sql, (err, rowCount) => {
-          if (!err) return resolve({ rowCount: rowCount ?? 0, rows });
-          // Several errors in one batch arrive together; the first is the one that stopped it.
-          const first = (err instanceof AggregateError ? err.errors[0] : err) as Error & Partial<ServerMessage> & { code?: string };
-          if (typeof first.number === 'number')
-            return reject(new SqlError(first.number, first.state ?? 0, first.class ?? 0, first.message));
-          reject(new BackingError('sql', 0, '', first.code ?? 'EREQUEST', first.message));
-        });
-        request.on('row', (columns: Array<{ value: unknown }>) => rows.push(columns.map((c) => c.value)));
-        connection.execSqlBatch(request);
-      }),
+      tdsCall(
+        endpoint,
+        sql,
+        () =>
+          new Promise<BatchResult>((resolve, reject) => {
+            const rows: unknown[][] = [];
+            const request = new Request(sql, (err, rowCount) => {
+              if (!err) return resolve({ rowCount: rowCount ?? 0, rows });
+              // Several errors in one batch arrive together; the first is the one that stopped it.
+              const first = (err instanceof AggregateError ? err.errors[0] : err) as Error & Partial<ServerMessage> & { code?: string };
+              if (typeof first.number === 'number')
+                return reject(new SqlError(first.number, first.state ?? 0, first.class ?? 0, first.message));
+              reject(new BackingError('sql', 0, '', first.code ?? 'EREQUEST', first.message));
+            });
+            request.on('row', (columns: Array<{ value: unknown }>) => rows.push(columns.map((c) => c.value)));
+            connection.execSqlBatch(request);
+          }),
+      ),
     close: () => connection.close(),
   };
 }

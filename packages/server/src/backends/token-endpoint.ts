@@ -1,3 +1,5 @@
+import { startBackingCall } from '../tracing/backing-call.js';
+
 /** A token request at {auth_url}/{tenant}/oauth2/v2.0/token; the secret is used for this request only. */
 export interface TokenRequest {
   authUrl: string;
@@ -25,16 +27,15 @@ export async function acquireToken(req: TokenRequest, timeoutMs = 15_000): Promi
   }
   const started = Date.now();
   const url = `${req.authUrl.replace(/\/+$/, '')}/${encodeURIComponent(req.tenantId)}/oauth2/v2.0/token`;
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
+  const call = startBackingCall('identity', 'POST', url, headers);
   let res: Response;
   try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: form,
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    res = await fetch(url, { method: 'POST', headers, body: form, signal: AbortSignal.timeout(timeoutMs) });
+    call.end(res);
   } catch (err) {
     const e = err as Error & { cause?: { code?: string } };
+    call.end({ status: 0, code: e.cause?.code ?? e.name });
     return {
       ok: false,
       status: 0,

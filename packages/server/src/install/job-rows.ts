@@ -19,6 +19,8 @@ export interface JobRecord {
   mode: Mode;
   targetOverrides: TargetOverrides | null;
   attempts: number;
+  /** The traceparent of the request that accepted the job (or re-opened a step): the job's span continues it. */
+  traceParent: string | null;
 }
 
 /** One step of a job as the worker reads it. */
@@ -49,6 +51,7 @@ export function toRecord(r: JobRow): JobRecord {
     mode: r.mode,
     targetOverrides: r.target_overrides ?? null,
     attempts: r.attempts,
+    traceParent: r.trace_parent ?? null,
   };
 }
 

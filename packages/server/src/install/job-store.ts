@@ -10,6 +10,7 @@ import { type JobChange, type JobEvent, type StepChange, finishJob, updateJob } 
 import { recordInstalledApp } from '../installed-apps/app-records.js';
 import type { InstalledAppRecord } from '../installed-apps/types.js';
 import { reopenStep } from './step-reopen.js';
+import { activeTraceparent } from '../tracing/spans.js';
 
 /** How long a claimed job stays with its worker without a heartbeat (SVC_INSTALL_LEASE_MS). */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -72,6 +73,7 @@ export class JobStore {
           provision: null,
           lease_owner: null,
           event_seq: 1,
+          trace_parent: activeTraceparent() ?? null,
         })
         .execute();
       if (steps.length) {

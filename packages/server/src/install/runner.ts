@@ -18,6 +18,7 @@ import { appStatusOf, installedAppOf } from './app-record.js';
 import { creatingPercent, jobStatusOf, provisioningPercent, reportOf } from './report.js';
 import type { InstalledItem, StepResult } from './types.js';
 import { recordLiveStep } from '../lifecycle/item-state.js';
+import { inStepSpan } from './job-trace.js';
 
 export interface RunnerDeps {
   db: Db;
@@ -166,7 +167,7 @@ export class InstallRunner {
     const liveKeys = new Set(live.map((s) => s.itemKey));
     const contentByKey = new Map(app.items.map((i) => [i.key, expandSeedTokens(i.content, now)]));
     const pending = live.filter((s) => !s.result);
-    const running = new Map<number, Promise<void>>();
+    const running = new Map<number, Promise<unknown>>();
     const saving = new Set<Promise<void>>();
     let saveFailure: { error: unknown } | undefined;
     let done = results.size;
@@ -201,7 +202,7 @@ export class InstallRunner {
         if (pick < 0) break;
         const step = pending.splice(pick, 1)[0]!;
         const item = app.items[step.stepIndex]!;
-        const p = (async () => {
+        const p = inStepSpan(step, async () => {
           // The live resource is made and its record written under its lock: a removal of the same resource (another
           // workspace's uninstall of the app) either finds this record and keeps it, or runs wholly before.
           const result: StepResult = job.deploy
@@ -226,7 +227,8 @@ export class InstallRunner {
           results.set(step.itemKey, result);
           done++;
           save(step, item, result, provisioningPercent(done, live.length));
-        })().finally(() => running.delete(step.stepIndex));
+          return result;
+        }).finally(() => running.delete(step.stepIndex));
         running.set(step.stepIndex, p);
       }
       if (running.size) await Promise.race(running.values());

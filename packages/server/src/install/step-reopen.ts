@@ -3,6 +3,7 @@ import type { Db } from '../store/db.js';
 import type { StepRow } from './job-rows.js';
 import type { LifecyclePhase } from '../lifecycle/types.js';
 import { provisioningPercent } from './report.js';
+import { activeTraceparent } from '../tracing/spans.js';
 
 /**
  * Re-opens one step for the worker (a step retry), in one transaction: clears its result and puts the job back to
@@ -52,6 +53,8 @@ export async function reopenStep(
         lease_expires_at: null,
         attempts: 0,
         event_seq: seq,
+        // The re-run is the retry request's work: its trace continues from there.
+        trace_parent: activeTraceparent() ?? null,
         updated_at: now,
       })
       .where('id', '=', jobId)

@@ -4,6 +4,8 @@ import type { JobKind } from '../lifecycle/types.js';
 import type { JobRecord } from './job-rows.js';
 import { LeaseLost } from './runner.js';
 import { tenantContext } from '../tenancy/tenant-context.js';
+import { detached, failSpan } from '../tracing/spans.js';
+import { inJobSpan } from './job-trace.js';
 
 /** Where the worker reports claims, resumptions and failures (the service's pino logger fits). */
 export interface WorkerLog {
@@ -42,7 +44,8 @@ export class InstallWorker {
   poke(): void {
     if (this.stopped || this.polling) return;
     this.polling = true;
-    void this.fill().finally(() => {
+    // Outside whatever request poked it: each job's work joins the trace that job carries, not the poking request's.
+    void detached(() => this.fill()).finally(() => {
       this.polling = false;
     });
   }
@@ -54,7 +57,6 @@ export class InstallWorker {
         return undefined;
       });
       if (!job) return;
-      if (job.attempts > 1) this.log.info({ jobId: job.id, kind: job.kind, attempts: job.attempts }, 'resuming a job whose worker stopped');
       const beat = setInterval(() => {
         void this.jobs
           .heartbeat(job.id, this.id)
@@ -63,13 +65,23 @@ export class InstallWorker {
           })
           .catch(() => undefined);
       }, this.options.heartbeatMs);
+      const fields = { jobId: job.id, kind: job.kind, attempts: job.attempts };
       const run = tenantContext
-        .run(job.tenantId, () => this.runners[job.kind].run(job, this.id))
-        .catch((err) => {
-          if (err instanceof LeaseLost) return;
-          this.log.error({ err, jobId: job.id, kind: job.kind }, 'a job stopped on an unexpected error; it will be resumed');
-          return this.jobs.release(job.id, this.id).catch(() => undefined); // the lease runs out on its own
-        })
+        .run(job.tenantId, () =>
+          // The job's log lines are written in its span, so they carry its trace id.
+          inJobSpan(job, async (span) => {
+            this.log.info(fields, job.attempts > 1 ? 'resuming a job whose worker stopped' : 'running a job');
+            try {
+              await this.runners[job.kind].run(job, this.id);
+              this.log.info(fields, 'job finished');
+            } catch (err) {
+              failSpan(span, err);
+              if (err instanceof LeaseLost) return;
+              this.log.error({ err, ...fields }, 'a job stopped on an unexpected error; it will be resumed');
+              return this.jobs.release(job.id, this.id).catch(() => undefined); // the lease runs out on its own
+            }
+          }),
+        )
         .finally(() => {
           clearInterval(beat);
           this.active.delete(job.id);

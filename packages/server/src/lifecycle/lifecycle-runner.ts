@@ -2,6 +2,7 @@ import type { JobRecord, LifecycleStepRow } from '../install/job-rows.js';
 import type { JobStore } from '../install/job-store.js';
 import { LeaseLost } from '../install/runner.js';
 import { failedStep } from '../install/step-failure.js';
+import { inStepSpan } from '../install/job-trace.js';
 import type { JobStatus } from '../install/types.js';
 import type { Db } from '../store/db.js';
 import { type LifecycleKind, type LifecycleStepResult, WORK_PHASE } from './types.js';
@@ -55,7 +56,7 @@ export class LifecycleRunner {
       const log: string[] = [];
       let result: LifecycleStepResult;
       try {
-        result = await handler.runStep(job, scope, step);
+        result = await inStepSpan(step, () => handler.runStep(job, scope, step));
       } catch (err) {
         if (err instanceof LeaseLost) throw err;
         const failed = failedStep(err, step.itemType, log);

@@ -125,6 +125,8 @@ export interface Database {
     attempts: Generated<number>;
     /** The seq of the job's last event (the next event takes event_seq + 1). */
     event_seq: Generated<number>;
+    /** The traceparent of the request that accepted the job or last re-opened a step (migration 015). */
+    trace_parent: string | null;
     created_at: Timestamp;
     updated_at: Timestamp;
     finished_at: ColumnType<Date | null, string | null | undefined, string | null>;
