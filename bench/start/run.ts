@@ -1,6 +1,6 @@
-// bench/start: the built service (plain node, what npm start and the deployment run) next to the same sources run through
-// tsx, in one run: start-to-healthy time (spawn to the first 200 of /api/health) and resident memory at that moment,
-// the median of several starts of each, alternating. Both alone (the sandbox in this process, as a deployment has its
+// bench/start: the built service (plain node, what npm start and the deployment run) next to the same build with V8's
+// default young generation and to the sources run through tsx, in one run: start-to-healthy time (spawn to the first 200
+// of /api/health) and resident memory at that moment, the median of several starts of each, in turn. Both alone (the sandbox in this process, as a deployment has its
 // backing services elsewhere) and with the sandbox in process (npm start's default), on PGlite and, with DATABASE_URL,
 // on PostgreSQL. Then once: a fresh clone to healthy (git clone, npm ci from the local cache, npm start's build, healthy).
 // Settings: BENCH_RUNS (5 starts of each), BENCH_CLONE=0 (skip the fresh clone), DATABASE_URL.
@@ -44,14 +44,23 @@ async function healthyAfter(base: string, since: number, exited: () => boolean):
   }
 }
 
+/** The ways a start is measured: the build as shipped, the build with V8's default young generation, the sources through tsx. */
+const WAYS = {
+  built: { run: 'built', nodeArgs: [] },
+  'built, V8 default young generation': { run: 'built', nodeArgs: ['--max-semi-space-size=16'] },
+  tsx: { run: 'tsx', nodeArgs: [] },
+} satisfies Record<string, { run: ServiceRun; nodeArgs: string[] }>;
+type Way = keyof typeof WAYS;
+type Sample = { ms: number; rss: number };
+
 /** One start: milliseconds to healthy and resident bytes then. */
-async function startOnce(run: ServiceRun, env: Record<string, string>): Promise<{ ms: number; rss: number }> {
+async function startOnce(way: Way, env: Record<string, string>): Promise<Sample> {
   const port = await freePort();
   const since = performance.now();
-  const svc = startService({ ...env, PORT: String(port) }, { run });
+  const svc = startService({ ...env, PORT: String(port) }, WAYS[way]);
   try {
     const ms = await healthyAfter(`http://127.0.0.1:${port}`, since, () => svc.child.exitCode !== null).catch((err: Error) => {
-      throw new Error(`${run}: ${err.message}\n${svc.output()}`);
+      throw new Error(`${way}: ${err.message}\n${svc.output()}`);
     });
     return { ms, rss: rssOf(svc.child.pid) ?? 0 };
   } finally {
@@ -59,34 +68,34 @@ async function startOnce(run: ServiceRun, env: Record<string, string>): Promise<
   }
 }
 
-interface Row {
-  label: string;
-  built: { ms: number; rss: number };
-  tsx: { ms: number; rss: number };
-}
-
-/** RUNS starts of each way, alternating, after one unmeasured start that creates the store (migrations). */
-async function compare(label: string, env: Record<string, string>): Promise<Row> {
+/** RUNS starts of each way, in turn, after one unmeasured start that creates the store (migrations); the medians. */
+async function compare(label: string, env: Record<string, string>): Promise<{ label: string; median: Record<Way, Sample> }> {
   await startOnce('built', env);
-  const samples: Record<ServiceRun, Array<{ ms: number; rss: number }>> = { built: [], tsx: [] };
-  for (let i = 0; i < RUNS; i++) for (const run of ['built', 'tsx'] as const) samples[run].push(await startOnce(run, env));
-  const median = (run: ServiceRun) => ({
-    ms: percentile(
-      samples[run].map((s) => s.ms),
-      50,
-    ),
-    rss: percentile(
-      samples[run].map((s) => s.rss),
-      50,
-    ),
-  });
-  const row = { label, built: median('built'), tsx: median('tsx') };
+  const ways = Object.keys(WAYS) as Way[];
+  const samples = Object.fromEntries(ways.map((w) => [w, [] as Sample[]])) as Record<Way, Sample[]>;
+  for (let i = 0; i < RUNS; i++) for (const way of ways) samples[way].push(await startOnce(way, env));
+  const median = Object.fromEntries(
+    ways.map((w) => [
+      w,
+      {
+        ms: percentile(
+          samples[w].map((s) => s.ms),
+          50,
+        ),
+        rss: percentile(
+          samples[w].map((s) => s.rss),
+          50,
+        ),
+      },
+    ]),
+  ) as Record<Way, Sample>;
+  const cell = (x: Sample) => `${String(Math.round(x.ms)).padStart(5)} ms ${mb(x.rss).padStart(7)}`;
+  const { built, tsx } = median;
   console.log(
-    `${label.padEnd(34)} built ${String(Math.round(row.built.ms)).padStart(5)} ms ${mb(row.built.rss).padStart(7)}` +
-      ` | tsx ${String(Math.round(row.tsx.ms)).padStart(5)} ms ${mb(row.tsx.rss).padStart(7)}` +
-      ` | built/tsx time ${(row.built.ms / row.tsx.ms).toFixed(2)} memory ${(row.built.rss / row.tsx.rss).toFixed(2)}`,
+    `${label.padEnd(32)} built ${cell(built)} | V8 default young generation ${cell(median['built, V8 default young generation'])}` +
+      ` | tsx ${cell(tsx)} | built/tsx: time ${(built.ms / tsx.ms).toFixed(2)}, memory ${(built.rss / tsx.rss).toFixed(2)}`,
   );
-  return row;
+  return { label, median };
 }
 
 /** git clone of this repository's HEAD, npm ci preferring the local cache, npm start (its build), healthy: seconds. */
@@ -119,12 +128,12 @@ async function freshClone(): Promise<number> {
 
 await ensureBuilt();
 console.log(
-  `bench/start: median of ${RUNS} starts each, built and tsx alternating; load average ${os
+  `bench/start: median of ${RUNS} starts each, the ways in turn; load average ${os
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')}`,
 );
-const rows: Row[] = [];
+const rows: Array<Awaited<ReturnType<typeof compare>>> = [];
 const sandbox = await startSandbox({});
 const stores: Array<{ name: string; databaseUrl?: string; drop?: () => Promise<void> }> = [{ name: 'PGlite' }];
 if (process.env.DATABASE_URL) {
@@ -137,7 +146,7 @@ try {
     // DATABASE_URL empty: PGlite, whatever this process's environment says.
     const settings = { SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'warn', DATABASE_URL: store.databaseUrl ?? '' };
     const alone = serviceEnv(sandbox.env, { ...settings, SVC_BOOTSTRAP_TOKEN: bootstrapToken() });
-    rows.push(await compare(`${store.name}, service alone`, alone));
+    rows.push(await compare(`${store.name}, sandbox elsewhere`, alone));
     // No sandbox variables: the service starts its own sandbox in process, as npm start does.
     const withSandbox = { PATH: process.env.PATH ?? '', HOME: dataDir, HOST: '127.0.0.1', ...settings };
     rows.push(await compare(`${store.name}, sandbox in process`, withSandbox));
@@ -149,9 +158,9 @@ try {
 }
 
 // The memory goal is the service's own: PostgreSQL (PGlite is a database in the process) and the sandbox elsewhere.
-const alone = rows.find((r) => r.label === 'PostgreSQL, service alone');
-if (alone) console.log(`built service alone on PostgreSQL: ${mb(alone.built.rss)} at healthy (goal <= ${GOAL_RSS_MB} MB)`);
-const slowest = Math.max(...rows.map((r) => r.built.ms));
+const alone = rows.find((r) => r.label === 'PostgreSQL, sandbox elsewhere');
+if (alone) console.log(`built service alone on PostgreSQL: ${mb(alone.median.built.rss)} at healthy (goal <= ${GOAL_RSS_MB} MB)`);
+const slowest = Math.max(...rows.map((r) => r.median.built.ms));
 console.log(`built service: ${Math.round(slowest)} ms to healthy at the slowest (goal < ${GOAL_START_MS} ms)`);
 if (process.env.BENCH_CLONE !== '0') {
   const seconds = await freshClone();
