@@ -21,7 +21,7 @@ import {
   stopService,
   type ServiceRun,
 } from '../../packages/server/test/service-process.js';
-import { freshDatabase, mb, percentile } from '../lib/cluster.js';
+import { cpuOf, freshDatabase, mb, percentile } from '../lib/cluster.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const GOAL_RSS_MB = 120;
@@ -51,9 +51,10 @@ const WAYS = {
   tsx: { run: 'tsx', nodeArgs: [] },
 } satisfies Record<string, { run: ServiceRun; nodeArgs: string[] }>;
 type Way = keyof typeof WAYS;
-type Sample = { ms: number; rss: number };
+/** Milliseconds to healthy, resident bytes and CPU seconds used by then (CPU says more than time on a loaded machine). */
+type Sample = { ms: number; rss: number; cpu: number };
 
-/** One start: milliseconds to healthy and resident bytes then. */
+/** One start, measured at its first healthy answer. */
 async function startOnce(way: Way, env: Record<string, string>): Promise<Sample> {
   const port = await freePort();
   const since = performance.now();
@@ -62,7 +63,7 @@ async function startOnce(way: Way, env: Record<string, string>): Promise<Sample>
     const ms = await healthyAfter(`http://127.0.0.1:${port}`, since, () => svc.child.exitCode !== null).catch((err: Error) => {
       throw new Error(`${way}: ${err.message}\n${svc.output()}`);
     });
-    return { ms, rss: rssOf(svc.child.pid) ?? 0 };
+    return { ms, rss: rssOf(svc.child.pid) ?? 0, cpu: cpuOf(svc.child.pid) };
   } finally {
     await stopService(svc);
   }
@@ -74,26 +75,20 @@ async function compare(label: string, env: Record<string, string>): Promise<{ la
   const ways = Object.keys(WAYS) as Way[];
   const samples = Object.fromEntries(ways.map((w) => [w, [] as Sample[]])) as Record<Way, Sample[]>;
   for (let i = 0; i < RUNS; i++) for (const way of ways) samples[way].push(await startOnce(way, env));
-  const median = Object.fromEntries(
-    ways.map((w) => [
-      w,
-      {
-        ms: percentile(
-          samples[w].map((s) => s.ms),
-          50,
-        ),
-        rss: percentile(
-          samples[w].map((s) => s.rss),
-          50,
-        ),
-      },
-    ]),
-  ) as Record<Way, Sample>;
-  const cell = (x: Sample) => `${String(Math.round(x.ms)).padStart(5)} ms ${mb(x.rss).padStart(7)}`;
+  const mid = (w: Way, key: keyof Sample) =>
+    percentile(
+      samples[w].map((s) => s[key]),
+      50,
+    );
+  const median = Object.fromEntries(ways.map((w) => [w, { ms: mid(w, 'ms'), rss: mid(w, 'rss'), cpu: mid(w, 'cpu') }])) as Record<
+    Way,
+    Sample
+  >;
+  const cell = (x: Sample) => `${String(Math.round(x.ms)).padStart(5)} ms (CPU ${x.cpu.toFixed(2)} s) ${mb(x.rss).padStart(7)}`;
   const { built, tsx } = median;
   console.log(
     `${label.padEnd(32)} built ${cell(built)} | V8 default young generation ${cell(median['built, V8 default young generation'])}` +
-      ` | tsx ${cell(tsx)} | built/tsx: time ${(built.ms / tsx.ms).toFixed(2)}, memory ${(built.rss / tsx.rss).toFixed(2)}`,
+      ` | tsx ${cell(tsx)} | built/tsx: time ${(built.ms / tsx.ms).toFixed(2)}, CPU ${(built.cpu / tsx.cpu).toFixed(2)}, memory ${(built.rss / tsx.rss).toFixed(2)}`,
   );
   return { label, median };
 }
