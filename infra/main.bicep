@@ -94,7 +94,7 @@ resource site 'Microsoft.Web/sites@2023-12-01' = {
     keyVaultReferenceIdentity: 'SystemAssigned'
     siteConfig: {
       linuxFxVersion: 'NODE|20-lts'
-      appCommandLine: 'npm start'
+      appCommandLine: 'node --max-semi-space-size=8 packages/server/dist/main.js'
       alwaysOn: true
       http20Enabled: true
       minTlsVersion: '1.2'

@@ -1,4 +1,5 @@
 import { cachedSerializerFactory } from './http/serializer-cache.js';
+import { lazyValidatorFactory } from './http/lazy-validator.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -157,7 +158,7 @@ export async function buildApp(
     },
     trustProxy: config.server.trustProxy,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } },
-    schemaController: { compilersFactory: { buildSerializer: cachedSerializerFactory() } },
+    schemaController: { compilersFactory: { buildValidator: lazyValidatorFactory(), buildSerializer: cachedSerializerFactory() } },
     // Longer than any URL that gets past the 16 KiB header limit: an over-long id is then a 400 naming the parameter
     // (its schema's maxLength), never the router's own 414.
     routerOptions: { maxParamLength: 16 * 1024 },

@@ -9,6 +9,11 @@ import { newToken } from './auth/token-format.js';
 import { SCOPES } from './auth/scopes.js';
 import { selectCloud } from './cloud/profiles.js';
 import { oidcSettings } from './auth/oidc.js';
+import { prettyLogStream } from './http/log-format.js';
+import type * as SandboxModule from '@svc/sandbox';
+
+/** The built service (dist/main.js, plain node) starts the built sandbox; run through tsx, the sandbox's source. */
+const SANDBOX_MODULE = import.meta.url.endsWith('.ts') ? '@svc/sandbox' : '@svc/sandbox/dist';
 
 /** In the sandbox, a local admin token kept in the data directory so the console can be used at once. */
 function localToken(config: Config): string {
@@ -48,7 +53,7 @@ async function main(): Promise<void> {
     | undefined;
   // The sandbox runs in-process unless the environment already points at a running one (npm run sandbox).
   if (sandboxMode && !config.sandbox.adminUrl) {
-    const { startSandbox } = await import('@svc/sandbox');
+    const { startSandbox } = (await import(SANDBOX_MODULE)) as typeof SandboxModule;
     const started = await startSandbox({ dataPlatform: config.sandbox.dataPlatform === 'on' });
     sandbox = started;
     config = checked(loadConfigOver(started.env));
@@ -60,6 +65,8 @@ async function main(): Promise<void> {
   const { app, services } = await buildApp({
     config,
     store,
+    // SVC_LOG_FORMAT=pretty (npm start sets it on a terminal): lines for a person; otherwise pino's JSON lines.
+    logStream: config.server.logFormat === 'pretty' ? await prettyLogStream() : undefined,
     health: () =>
       sandbox ? { sandbox: { admin: sandbox.urls.admin } } : config.sandbox.adminUrl ? { sandbox: { admin: config.sandbox.adminUrl } } : {},
   });

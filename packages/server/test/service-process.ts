@@ -1,5 +1,6 @@
 // Real service processes (main.ts) run as children of a test or benchmark, against a sandbox the parent started.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { build, isStale, SERVICE_ENTRY, SERVICE_NODE_OPTIONS } from '../../../scripts/lib/build.mjs';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -74,9 +75,31 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-/** One service process (main.ts); its output is kept unless `keepOutput` is false (long benchmarks). */
-export function startService(env: Record<string, string>, opts: { keepOutput?: boolean } = {}): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'packages/server/src/main.ts')], {
+/** How a service process runs: its TypeScript through tsx (tests, development), or the build with plain node as npm start runs it. */
+export type ServiceRun = 'tsx' | 'built';
+
+/** The node arguments of a service process run that way (`nodeArgs` go before the entry, after the service's own options). */
+export function serviceArgs(run: ServiceRun, nodeArgs: string[] = []): string[] {
+  return run === 'built'
+    ? [...SERVICE_NODE_OPTIONS, ...nodeArgs, path.join(repoRoot, SERVICE_ENTRY)]
+    : ['--import', 'tsx', ...nodeArgs, path.join(repoRoot, 'packages/server/src/main.ts')];
+}
+
+/** Builds the service and the sandbox if their sources changed since their last build (esbuild: a second or two). */
+export async function ensureBuilt(): Promise<void> {
+  const stale = (['sandbox', 'server'] as const).filter(isStale);
+  if (stale.length) await build(stale);
+}
+
+/**
+ * One service process (main.ts through tsx, or with `run: 'built'` its build: call ensureBuilt first); its output is kept
+ * unless `keepOutput` is false (long benchmarks).
+ */
+export function startService(
+  env: Record<string, string>,
+  opts: { keepOutput?: boolean; run?: ServiceRun; nodeArgs?: string[] } = {},
+): ServiceProcess {
+  const child = spawn(process.execPath, serviceArgs(opts.run ?? 'tsx', opts.nodeArgs), {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,10 +1,4 @@
-import {
-  ClientCertificateCredential,
-  ClientSecretCredential,
-  ManagedIdentityCredential,
-  WorkloadIdentityCredential,
-  type TokenCredential,
-} from '@azure/identity';
+import type { TokenCredential } from '@azure/identity';
 import type { ServiceIdentity } from '../config/identity.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 
@@ -17,30 +11,33 @@ export interface TokenSource {
 
 const REFRESH_BEFORE_MS = 5 * 60_000;
 
-/** The @azure/identity credential of the configured service identity (SVC_IDENTITY), with the cloud's authority host. */
+/**
+ * The @azure/identity credential of the configured service identity (SVC_IDENTITY), with the cloud's authority host.
+ * The library (a tenth of the service's memory at start) is loaded with the first token asked for.
+ */
 export function serviceCredential(identity: ServiceIdentity, profile: CloudProfile): TokenSource {
   const authorityHost = profile.authUrl;
-  let credential: TokenCredential;
-  switch (identity.kind) {
-    case 'managed':
-      credential = identity.clientId ? new ManagedIdentityCredential({ clientId: identity.clientId }) : new ManagedIdentityCredential();
-      break;
-    case 'workload':
-      credential = new WorkloadIdentityCredential({ authorityHost, tenantId: identity.tenantId, clientId: identity.clientId });
-      break;
-    case 'client-secret':
-      credential = new ClientSecretCredential(identity.tenantId, identity.clientId, identity.clientSecret, { authorityHost });
-      break;
-    case 'client-certificate':
-      credential = new ClientCertificateCredential(
-        identity.tenantId,
-        identity.clientId,
-        { certificatePath: identity.certificatePath },
-        { authorityHost },
-      );
-      break;
-  }
-  return cachedTokens(credential, `${identity.kind}${identity.clientId ? `:${identity.clientId}` : ''}`);
+  let credential: Promise<TokenCredential> | undefined;
+  const load = async (): Promise<TokenCredential> => {
+    const lib = await import('@azure/identity');
+    switch (identity.kind) {
+      case 'managed':
+        return identity.clientId ? new lib.ManagedIdentityCredential({ clientId: identity.clientId }) : new lib.ManagedIdentityCredential();
+      case 'workload':
+        return new lib.WorkloadIdentityCredential({ authorityHost, tenantId: identity.tenantId, clientId: identity.clientId });
+      case 'client-secret':
+        return new lib.ClientSecretCredential(identity.tenantId, identity.clientId, identity.clientSecret, { authorityHost });
+      case 'client-certificate':
+        return new lib.ClientCertificateCredential(
+          identity.tenantId,
+          identity.clientId,
+          { certificatePath: identity.certificatePath },
+          { authorityHost },
+        );
+    }
+  };
+  const lazy: TokenCredential = { getToken: async (scopes, options) => (await (credential ??= load())).getToken(scopes, options) };
+  return cachedTokens(lazy, `${identity.kind}${identity.clientId ? `:${identity.clientId}` : ''}`);
 }
 
 /** Wraps a credential with a per-audience cache; concurrent callers share one fetch. */

@@ -1,4 +1,4 @@
-import { Connection, Request } from 'tedious';
+import type { Connection } from 'tedious';
 import { hostAllowed, type CloudProfile } from '../cloud/profiles.js';
 import type { TokenSource } from './credential.js';
 import { BackingError, HostNotAllowedError } from './http-pipeline.js';
@@ -56,9 +56,13 @@ export function parseServer(server: string): { host: string; port: number } {
 
 type ServerMessage = { number: number; state: number; class: number; message: string };
 
-/** Connects with tedious and an Entra access token (FEDAUTH); a refused login becomes SqlError with the server's number. */
-export function connect(endpoint: SqlEndpoint, token: string, timeoutMs = 15_000): Promise<SqlSession> {
-  const connection = new Connection({
+/**
+ * Connects with tedious and an Entra access token (FEDAUTH); a refused login becomes SqlError with the server's number.
+ * tedious is loaded with the first connection: most deployments and most starts never open one.
+ */
+export async function connect(endpoint: SqlEndpoint, token: string, timeoutMs = 15_000): Promise<SqlSession> {
+  const tedious = await import('tedious');
+  const connection = new tedious.Connection({
     server: endpoint.host,
     authentication: { type: 'azure-active-directory-access-token', options: { token } },
     options: {
@@ -87,7 +91,7 @@ export function connect(endpoint: SqlEndpoint, token: string, timeoutMs = 15_000
     () =>
       new Promise<SqlSession>((resolve, reject) => {
         connection.connect((err) => {
-          if (!err) return resolve(session(connection, endpoint));
+          if (!err) return resolve(session(tedious, connection, endpoint));
           connection.close();
           if (loginError) return reject(new SqlError(loginError.number, loginError.state, loginError.class, loginError.message));
           const code = (err as { code?: string }).code ?? 'ESOCKET';
@@ -97,7 +101,7 @@ export function connect(endpoint: SqlEndpoint, token: string, timeoutMs = 15_000
   );
 }
 
-function session(connection: Connection, endpoint: SqlEndpoint): SqlSession {
+function session(tedious: typeof import('tedious'), connection: Connection, endpoint: SqlEndpoint): SqlSession {
   return {
     endpoint,
     batch: (sql) =>
@@ -107,7 +111,7 @@ function session(connection: Connection, endpoint: SqlEndpoint): SqlSession {
         () =>
           new Promise<BatchResult>((resolve, reject) => {
             const rows: unknown[][] = [];
-            const request = new Request(sql, (err, rowCount) => {
+            const request = new tedious.Request(sql, (err, rowCount) => {
               if (!err) return resolve({ rowCount: rowCount ?? 0, rows });
               // Several errors in one batch arrive together; the first is the one that stopped it.
               const first = (err instanceof AggregateError ? err.errors[0] : err) as Error & Partial<ServerMessage> & { code?: string };

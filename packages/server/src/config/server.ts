@@ -4,6 +4,10 @@ import { address, flag, int, oneOf, type Section, text, url, type Values, WEB } 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const satisfies readonly LogLevel[];
 
+/** How log lines are written: pino's JSON lines, or formatted for a person at a terminal. */
+export type LogFormat = 'json' | 'pretty';
+const LOG_FORMATS = ['json', 'pretty'] as const satisfies readonly LogFormat[];
+
 /** The HTTP server: where it listens, its log, request limits. */
 export const SERVER = {
   port: int('PORT', 8080, 0, 65535, 'listening port'),
@@ -12,6 +16,11 @@ export const SERVER = {
     meaning: "the deployment's own address (OpenAPI `servers[0]`, Secure cookies, cloud selection)",
   }),
   logLevel: oneOf('SVC_LOG_LEVEL', LOG_LEVELS, { fallback: 'info', meaning: 'pino level: fatal, error, warn, info, debug, trace, silent' }),
+  logFormat: oneOf('SVC_LOG_FORMAT', LOG_FORMATS, {
+    fallback: 'json',
+    meaning:
+      '`json` (one JSON object a line, for collectors) or `pretty` (coloured, readable lines); `npm start` on a terminal sets `pretty` unless this is set',
+  }),
   trustProxy: flag('SVC_TRUST_PROXY', '`true` behind a reverse proxy that sets `X-Forwarded-*`'),
   bodyLimitBytes: int(
     'SVC_BODY_LIMIT_BYTES',

@@ -13,7 +13,7 @@ const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(va
  * Fastify's response serializer factory, keeping each compiled serializer for the life of the process, keyed by the
  * response schema and the shared schemas it may reference. Compiling the responses of every route takes about 1.5 s of
  * CPU; a process that builds the app more than once (the test suites build hundreds, the document generator and the
- * benchmarks several) compiles each schema once.
+ * benchmarks several) compiles each schema once, and a serializer is compiled when its first answer is sent, not at start.
  */
 export function cachedSerializerFactory() {
   const base = SerializerSelector();
@@ -23,7 +23,11 @@ export function cachedSerializerFactory() {
     return (route: RouteSchema) => {
       const key = `${shared}:${digest(route.schema)}`;
       let fn = compiled.get(key);
-      if (!fn) compiled.set(key, (fn = compile(route)));
+      if (!fn) {
+        let serialize: Serialize | undefined;
+        fn = (data) => (serialize ??= compile(route))(data);
+        compiled.set(key, fn);
+      }
       return fn;
     };
   };

@@ -8,31 +8,16 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { build, type TestApp, type TestTenant } from '../helpers.js';
 import { startSandbox, type Sandbox } from '@svc/sandbox';
 import { giveSandbox } from '../install-helpers.js';
+import { isStale } from '../../../../scripts/lib/build.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const consoleDir = path.join(root, 'packages/console');
 export const ARTIFACTS = path.join(root, '.test-artifacts/console');
 
-/** Newest modification time under a folder. */
-function newest(dir: string): number {
-  let t = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
-  }
-  return t;
-}
-
-/** Builds the console when dist is missing or older than its sources (the service serves dist only if it exists at start). */
+/** Builds the console when its build is older than its sources (scripts/lib/build.mjs decides, as for npm start). */
 export function ensureConsoleBuilt(): void {
-  const index = path.join(consoleDir, 'dist/index.html');
-  const sources = Math.max(
-    newest(path.join(consoleDir, 'src')),
-    fs.statSync(path.join(consoleDir, 'index.html')).mtimeMs,
-    fs.statSync(path.join(consoleDir, 'vite.config.ts')).mtimeMs,
-  );
-  if (fs.existsSync(index) && fs.statSync(index).mtimeMs >= sources) return;
-  const r = spawnSync('npm', ['run', 'build', '-w', '@svc/console'], { cwd: root, stdio: 'inherit' });
+  if (!isStale('console')) return;
+  const r = spawnSync(process.execPath, ['scripts/build.mjs', 'console'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) throw new Error('the console build failed');
 }
 
