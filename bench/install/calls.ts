@@ -62,7 +62,8 @@ const TIME = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z?/g;
 /** A sandbox service's address: its port differs from run to run. */
 const LOOPBACK = /(https?:\/\/)?(127\.0\.0\.1|localhost):\d+/g;
 /** Keys of the state that name a run rather than what it holds (records of calls, ids, times), left out of the comparison. */
-const VOLATILE = /^(id|.*Id|etag|.*At|.*Time|readyAt|ready|operations?|requests?|tokens?|sessions?|switches|faults?|log|principals|identity|imports|exports|jobs)$/i;
+const VOLATILE =
+  /^(id|.*Id|etag|.*At|.*Time|readyAt|ready|operations?|requests?|tokens?|sessions?|switches|faults?|log|principals|identity|imports|exports|jobs)$/i;
 
 /** A value with run-specific parts (ids, times) replaced, and arrays in a stable order. */
 function normalized(value: unknown): unknown {
@@ -115,5 +116,12 @@ export function stateDifferences(a: string[], b: string[], max = 5): string[] {
   const [ca, cb] = [count(a), count(b)];
   const only = (x: Map<string, number>, y: Map<string, number>) => [...x].filter(([l, n]) => (y.get(l) ?? 0) < n).map(([l]) => l);
   const cut = (l: string) => (l.length > 160 ? `${l.slice(0, 157)}...` : l);
-  return [...only(ca, cb).slice(0, max).map((l) => `- ${cut(l)}`), ...only(cb, ca).slice(0, max).map((l) => `+ ${cut(l)}`)];
+  return [
+    ...only(ca, cb)
+      .slice(0, max)
+      .map((l) => `- ${cut(l)}`),
+    ...only(cb, ca)
+      .slice(0, max)
+      .map((l) => `+ ${cut(l)}`),
+  ];
 }

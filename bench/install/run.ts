@@ -161,9 +161,11 @@ function benchCalls(cloud: Cloud, now: Run, before: Run | undefined): boolean {
 
 /** The calls of an install by kind, now and before (BENCH_CALLS=1). */
 function printKinds(n: AppRun, b: AppRun | undefined) {
-  const kinds = (log: AppRun['log']) => backingCalls(log).reduce((m, r) => m.set(callKind(r), (m.get(callKind(r)) ?? 0) + 1), new Map<string, number>());
+  const kinds = (log: AppRun['log']) =>
+    backingCalls(log).reduce((m, r) => m.set(callKind(r), (m.get(callKind(r)) ?? 0) + 1), new Map<string, number>());
   const [kn, kb] = [kinds(n.log), b ? kinds(b.log) : new Map<string, number>()];
-  for (const k of [...new Set([...kb.keys(), ...kn.keys()])].sort()) console.log(`    ${pad(kb.get(k) ?? 0, 4)} ${pad(kn.get(k) ?? 0, 4)}  ${k}`);
+  for (const k of [...new Set([...kb.keys(), ...kn.keys()])].sort())
+    console.log(`    ${pad(kb.get(k) ?? 0, 4)} ${pad(kn.get(k) ?? 0, 4)}  ${k}`);
 }
 
 const ratios: number[] = [];

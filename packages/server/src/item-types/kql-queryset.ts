@@ -48,7 +48,12 @@ export const kqlQueryset: LiveItemType<'kql-queryset', typeof KqlQuerysetContent
   calls: (c) => [
     ...DATABASE_CALLS.map((call) => ({ ...call, when: 'unreported' as const })),
     { service: 'kql', method: 'POST', path: '/v1/rest/mgmt', command: '.show functions' },
-    { service: 'kql', method: 'POST', path: '/v1/rest/mgmt', command: scriptCommand([['.create-or-alter function with (folder=…)', c.queries.length]]) },
+    {
+      service: 'kql',
+      method: 'POST',
+      path: '/v1/rest/mgmt',
+      command: scriptCommand([['.create-or-alter function with (folder=…)', c.queries.length]]),
+    },
   ],
   desired: async (ctx) => kqlParts([], functionsOf(ctx)),
   async readLive(ctx) {

@@ -126,7 +126,6 @@ export function storedContext(deps: StoredAppDeps, stored: StoredApp, key: strin
     contentOf: (k) => stored.items.get(k)?.content,
     ...(item.live?.backend ? { backend: item.live.backend } : {}),
     lists: stored.lists,
-    contentChanged: Boolean(item.live?.etag && item.live.etag !== item.etag),
   };
 }
 

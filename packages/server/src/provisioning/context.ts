@@ -50,10 +50,10 @@ export interface ProvisionContext {
   /** What the job lists once for all its steps; unset, each step lists for itself. */
   lists?: JobLists;
   /**
-   * The content was edited since its live resource was last made from it (the live record's ETag is not the content's):
-   * what the step sends differs from what it sent, so a definition is written without being read and compared first.
+   * The caller has just read the live resource and found it differs from what the step sends (an apply): a definition
+   * is written without being read and compared again.
    */
-  contentChanged?: boolean;
+  liveDiffers?: boolean;
 }
 
 /** What the shared provisioning helpers read: the context without the item's content. */

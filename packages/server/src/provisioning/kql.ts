@@ -63,11 +63,17 @@ export async function applyKqlContent(ctx: StepContext, uri: string, database: s
   for (const table of tables) {
     const schema = table.columns.map((c) => `${ident(c.name)}:${c.type}`).join(', ');
     const exists = rowCounts.has(table.name) ? ': exists' : '';
-    commands.push({ csl: `.create table ${ident(table.name)} (${schema})`, done: `.create table ${table.name} (${table.columns.length} columns)${exists}` });
+    commands.push({
+      csl: `.create table ${ident(table.name)} (${schema})`,
+      done: `.create table ${table.name} (${table.columns.length} columns)${exists}`,
+    });
   }
   for (const fn of content.functions ?? []) {
     const doc = fn.docstring ? ` with (docstring=${kqlString(fn.docstring)})` : '';
-    commands.push({ csl: `.create-or-alter function${doc} ${ident(fn.name)}${fn.parameters} { ${fn.body} }`, done: `.create-or-alter function ${fn.name}` });
+    commands.push({
+      csl: `.create-or-alter function${doc} ${ident(fn.name)}${fn.parameters} { ${fn.body} }`,
+      done: `.create-or-alter function ${fn.name}`,
+    });
   }
   let ingested = false;
   for (const table of tables) {
@@ -78,7 +84,10 @@ export async function applyKqlContent(ctx: StepContext, uri: string, database: s
       continue;
     }
     const csv = table.seedRows.map((r) => r.map(csvField).join(',')).join('\n');
-    commands.push({ csl: `.ingest inline into table ${ident(table.name)} <|\n${csv}`, done: `.ingest inline into table ${table.name}: ${table.seedRows.length} rows` });
+    commands.push({
+      csl: `.ingest inline into table ${ident(table.name)} <|\n${csv}`,
+      done: `.ingest inline into table ${table.name}: ${table.seedRows.length} rows`,
+    });
     ingested = true;
   }
   await runKqlCommands(ctx, uri, database, commands);

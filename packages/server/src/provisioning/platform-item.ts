@@ -113,7 +113,7 @@ const partNames = (d: Definition) => d.parts.map((p) => p.path).join(', ');
 /**
  * Find-or-create by display name (SPEC.md idempotency) in the job's list of the type: not found → create it with its
  * definition in the one call; found → update its definition only when it differs from what the platform holds (read
- * with getDefinition and compared as the plan compares), or at once when the content changed since it was last sent. A
+ * with getDefinition and compared as the plan compares), or at once when the caller has just compared them. A
  * name race lists again with backoff and treats the item as found; an item deleted between its listing and its read or
  * update is found or created again, once.
  */
@@ -167,8 +167,8 @@ export async function ensurePlatformItem(ctx: StepContext, o: EnsureOptions, ret
 
 /**
  * Updates an existing item's definition when it differs from `definition` (getDefinition, compared part by part as the
- * plan compares them, `.platform` aside); answers the live definition when it was the same and nothing was sent. Content
- * changed since it was last sent is written without the read.
+ * plan compares them, `.platform` aside); answers the live definition when it was the same and nothing was sent. When
+ * the caller has just compared them (an apply), it is written without reading it again.
  */
 async function updateWhenChanged(
   ctx: StepContext,
@@ -178,7 +178,7 @@ async function updateWhenChanged(
   definition: Definition,
 ): Promise<Definition | undefined> {
   const dp = ctx.backends.dataPlatform;
-  if (!ctx.contentChanged) {
+  if (!ctx.liveDiffers) {
     const live = await dp.getDefinition(ws, item.id, kind.readFormat);
     const [held, wanted] = [definitionParts(live), definitionParts(definition)];
     const only = (parts: LiveParts, name: string): LiveParts => (name in parts ? { [name]: parts[name]! } : {});
@@ -190,8 +190,6 @@ async function updateWhenChanged(
       return live;
     }
     ctx.log(`definition read (getDefinition): ${differing.join(', ')} differ${differing.length === 1 ? 's' : ''}`);
-  } else {
-    ctx.log('the content changed since it was last sent');
   }
   ctx.log(`update definition (${partNames(definition)})`);
   await dp.updateDefinition(ws, item.id, definition);
