@@ -1,24 +1,25 @@
 // Workspaces bound to one platform workspace share the live resources an install finds by name. An item found and then
-// deleted before its update (an uninstall in the other workspace, or by hand) is found or created again, once, rather
-// than failing the step with the update's 404.
+// deleted before its definition is read and updated (an uninstall in the other workspace, or by hand) is found or created
+// again, once, rather than failing the step with the platform's 404.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildWithSandbox, follow, install, stepOf, workspace } from './install-helpers.js';
 
 const APP = 'app-lakehouse-inspector';
 
-test('an item deleted between its listing and its update is created again; the install ends done', { timeout: 300_000 }, async (t) => {
+test('an item deleted between its listing and the read of its definition is created again; the install ends done', { timeout: 300_000 }, async (t) => {
   const { h, sandbox, tenant } = await buildWithSandbox(t);
   const first = await install(h, tenant, APP, { workspaceId: await workspace(h, tenant) });
   assert.equal(first.status, 'done');
   const notebook = stepOf(first, 'notebook', 'Scan Table Inventory');
   const platformWs = first.provision.target.platformWorkspaceId;
 
-  // The second install's first definition update waits in the sandbox; meanwhile another client deletes the notebook.
+  // The second install's read of the notebook's definition (to compare it) waits in the sandbox; meanwhile another client
+  // deletes the notebook.
   const held = await sandbox.admin.addFault({
     service: 'dataPlatform',
     method: 'POST',
-    path: `/items/${notebook.result.resourceId}/updateDefinition`,
+    path: `/items/${notebook.result.resourceId}/getDefinition`,
     delayMs: 1500,
     count: 1,
   });
