@@ -6,28 +6,13 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type RequestLogEntry, startSandbox } from '@svc/sandbox';
+import { type RequestLogEntry, SERVICE_NAMES, startSandbox } from '@svc/sandbox';
 import type { CuratedApp } from '../../packages/server/src/catalog/types.js';
 import { freePort, jobEvents, sleep } from '../../packages/server/test/service-process.js';
 import { type PlannedCall, stateLines } from './calls.js';
 
 /** The two clouds: with the data platform, and without it (its types on the Azure-native backends). */
 export type Cloud = 'platform' | 'native';
-
-/** Every HTTP service of the sandbox: each gets the same added latency. */
-const SANDBOX_SERVICES = [
-  'identity',
-  'dataPlatform',
-  'arm',
-  'kql',
-  'search',
-  'oneLake',
-  'reporting',
-  'sql',
-  'synapse',
-  'lake',
-  'sqlServerless',
-] as const;
 
 export type Event = { seq: number; kind: string; data: Record<string, any>; at: number };
 
@@ -76,7 +61,8 @@ function cpuMsOf(pid: number): number {
 /** Installs every app, one after the other, with one service process and a fresh sandbox. */
 export async function runInstalls(o: RunOptions): Promise<Run> {
   const sandbox = await startSandbox({ dataPlatform: o.cloud === 'platform' });
-  await sandbox.admin.setLatency(Object.fromEntries(SANDBOX_SERVICES.map((s) => [s, o.latencyMs])));
+  // Every service of the sandbox gets the same added latency.
+  await sandbox.admin.setLatency(Object.fromEntries(SERVICE_NAMES.map((s) => [s, o.latencyMs])));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-install-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;

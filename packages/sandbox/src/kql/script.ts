@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Caller } from '../identity/caller.js';
 import { ServiceError } from '../http/errors.js';
 import { CommandText } from './command-parse.js';
-import type { CommandResult } from './commands.js';
+import { type CommandResult, cols } from './commands.js';
 import type { KqlEngine } from './engine.js';
 import { badRequest, syntaxError } from './errors.js';
 
@@ -119,14 +119,5 @@ export function executeScript(
       }
     }
   }
-  return {
-    columns: [
-      { name: 'OperationId', type: 'guid' },
-      { name: 'CommandType', type: 'string' },
-      { name: 'CommandText', type: 'string' },
-      { name: 'Result', type: 'string' },
-      { name: 'Reason', type: 'string' },
-    ],
-    rows,
-  };
+  return { columns: cols('OperationId:guid,CommandType,CommandText,Result,Reason'), rows };
 }
