@@ -102,7 +102,7 @@ export async function stateLines(sandbox: Sandbox): Promise<string[]> {
   }
   const lines: string[] = [];
   const walk = (v: unknown, path: string) => {
-    if (Array.isArray(v)) v.forEach((x) => walk(x, `${path}[]`));
+    if (Array.isArray(v)) for (const x of v) walk(x, `${path}[]`);
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, `${path}.${k}`);
     else lines.push(`${path} = ${JSON.stringify(v)}`);
   };
