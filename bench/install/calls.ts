@@ -2,48 +2,22 @@
 // provider's token requests), the ideal for an app, and the sandbox's state in a form two runs can be compared in.
 import type { RequestLogEntry, Sandbox } from '@svc/sandbox';
 
-/** A call as the app page's plan names it (GET /api/apps/{appId}: items[].calls). */
-export interface PlannedCall {
-  service: string;
-  method: string;
-  path: string;
-  times?: number;
-  when?: string;
-  once?: boolean;
-}
-
 /** The backing calls of an install: every request to a sandbox service but the identity provider's (tokens). */
 export const backingCalls = (log: RequestLogEntry[]) => log.filter((r) => r.service !== 'identity');
 
-/** The conditions under which a planned call is made on a first install (the others: re-runs, races, changes). */
-const FIRST_INSTALL = new Set([undefined, 'new', 'unseeded', 'missing', 'pending']);
-
-/** The long-running operation a poll follows (service and id), and whether it reads the operation's result. */
-function operationOf(r: RequestLogEntry): { key: string; result: boolean } | undefined {
-  const m = /\/(?:notebookO|o)perations?(?:Results)?\/([^/?]+)(\/result)?/i.exec(r.path);
-  return m && r.method === 'GET' ? { key: `${r.service} ${m[1]}`, result: Boolean(m[2]) } : undefined;
-}
-
 /**
- * The fewest calls an install of the app can make: every call its plan names for a first install (`times` each), a
- * list the job's items share once, and for each long-running operation the service answered with one poll that finds
- * it done (and the read of its result, where it has one) — no poll that finds it still running, no race, no re-list.
+ * The fewest calls the install could have made as it is designed: every write it sent, and each distinct read once — a
+ * long-running operation polled once (it was done at the first poll) and its result read once, a resource waited for
+ * read once (a lakehouse's SQL endpoint ready at the first look), a list never taken twice.
  */
-export function idealCalls(plan: PlannedCall[], log: RequestLogEntry[]): number {
-  const once = new Set<string>();
-  let n = 0;
-  for (const c of plan) {
-    if (!FIRST_INSTALL.has(c.when)) continue;
-    if (c.once) once.add(`${c.service} ${c.method} ${c.path}`);
-    else n += c.times ?? 1;
-  }
-  const operations = new Map<string, boolean>();
+export function idealCalls(log: RequestLogEntry[]): number {
+  const reads = new Set<string>();
+  let writes = 0;
   for (const r of backingCalls(log)) {
-    const op = operationOf(r);
-    if (op) operations.set(op.key, (operations.get(op.key) ?? false) || op.result);
+    if (r.method === 'GET') reads.add(`${r.service} ${r.path}`);
+    else writes++;
   }
-  for (const result of operations.values()) n += result ? 2 : 1;
-  return n + once.size;
+  return writes + reads.size;
 }
 
 /** The kind of a call, for the breakdown BENCH_CALLS=1 prints: its service, method and path with ids and names left out. */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { type RequestLogEntry, SERVICE_NAMES, startSandbox } from '@svc/sandbox';
 import type { CuratedApp } from '../../packages/server/src/catalog/types.js';
 import { freePort, jobEvents, sleep } from '../../packages/server/test/service-process.js';
-import { type PlannedCall, stateLines } from './calls.js';
+import { stateLines } from './calls.js';
 
 /** The two clouds: with the data platform, and without it (its types on the Azure-native backends). */
 export type Cloud = 'platform' | 'native';
@@ -25,8 +25,6 @@ export interface AppRun {
   cpuMs: number;
   /** The sandbox's request log of the install. */
   log: RequestLogEntry[];
-  /** The live items' planned calls, as the service's app page names them. */
-  plan: PlannedCall[];
   /** The re-run's request log and each step's status. */
   again?: { log: RequestLogEntry[]; statuses: string[] };
 }
@@ -40,6 +38,8 @@ export interface RunOptions {
   dir: string;
   /** Install each app again into its workspace, and read the sandbox's state after the installs and after the re-runs. */
   again?: boolean;
+  /** When the data platform answers creates and definition calls 202 (the sandbox's dataPlatform.asyncMode; default auto). */
+  asyncMode?: 'auto' | 'never' | 'always';
 }
 
 export interface Run {
@@ -63,6 +63,7 @@ export async function runInstalls(o: RunOptions): Promise<Run> {
   const sandbox = await startSandbox({ dataPlatform: o.cloud === 'platform' });
   // Every service of the sandbox gets the same added latency.
   await sandbox.admin.setLatency(Object.fromEntries(SERVICE_NAMES.map((s) => [s, o.latencyMs])));
+  if (o.asyncMode) await sandbox.admin.setSwitch('dataPlatform.asyncMode', o.asyncMode);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-install-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -144,9 +145,8 @@ export async function runInstalls(o: RunOptions): Promise<Run> {
         ].sort((a, b) => a[0] - b[0]);
         console.log(`--- c=${o.concurrency} ${app.id}\n${lines.map(([t, l]) => `${String(t).padStart(6)} ${l}`).join('\n')}`);
       }
-      const plan = ((await api('GET', `/api/apps/${app.id}`)).app.items as Array<{ calls: PlannedCall[] }>).flatMap((i) => i.calls);
       const phase = (p: string) => events.find((e) => e.kind === 'phase' && e.data.phase === p)!.at;
-      results.push({ appId: app.id, events, wallMs, provisioningMs: phase('finalizing') - phase('provisioning'), cpuMs, log, plan });
+      results.push({ appId: app.id, events, wallMs, provisioningMs: phase('finalizing') - phase('provisioning'), cpuMs, log });
     }
     if (!o.again) return { apps: results };
     const installed = await stateLines(sandbox);
