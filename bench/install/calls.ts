@@ -5,6 +5,9 @@ import type { RequestLogEntry, Sandbox } from '@svc/sandbox';
 /** The backing calls of an install: every request to a sandbox service but the identity provider's (tokens). */
 export const backingCalls = (log: RequestLogEntry[]) => log.filter((r) => r.service !== 'identity');
 
+/** Whether a call polls a long-running operation or reads its result (data platform, resource manager, Synapse). */
+export const isOperationPoll = (r: RequestLogEntry) => r.method === 'GET' && /\/(notebookO|o)peration(s|Results)\//i.test(r.path);
+
 /**
  * The fewest calls the install could have made as it is designed: every write it sent, and each distinct read once — a
  * long-running operation polled once (it was done at the first poll) and its result read once, a resource waited for

@@ -12,7 +12,7 @@ import { expandSeedTokens } from '../../packages/server/src/catalog/seed-tokens.
 import { dependenciesOf, provisionedLive } from '../../packages/server/src/item-types/index.js';
 import { type CloudProfile, selectCloud } from '../../packages/server/src/cloud/profiles.js';
 import { PLATFORM_PROFILE } from '../../packages/server/test/platform-profile.js';
-import { backingCalls, callKind, idealCalls, stateDifferences } from './calls.js';
+import { backingCalls, callKind, idealCalls, isOperationPoll, stateDifferences } from './calls.js';
 import { type AppRun, type Cloud, type Run, runInstalls } from './service.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -141,8 +141,12 @@ function benchCalls(cloud: Cloud, now: Run, before: Run | undefined): boolean {
     if (process.env.BENCH_CALLS) printKinds(n, b);
   }
   const share = before ? sum.now / sum.before : undefined;
+  const polls = (r: Run | undefined) => r?.apps.reduce((n, a) => n + backingCalls(a.log).filter(isOperationPoll).length, 0);
   console.log(
     `${'all apps'.padEnd(24)} | ${pad(before ? sum.before : '–', 6)} ${pad(sum.now, 5)} ${pad(sum.ideal, 5)} ${pad(share ? share.toFixed(2) : '–', 10)} | ${' '.repeat(8)}${pad(before ? sum.againBefore : '–', 6)} ${pad(sum.againNow, 5)}`,
+  );
+  console.log(
+    `${cloud}: of these, polls of long-running operations (and reads of their results): before ${polls(before) ?? '–'}, now ${polls(now)}`,
   );
   const diffs = {
     rerun: stateDifferences(now.state!.installed, now.state!.again),
