@@ -148,6 +148,8 @@ function benchCalls(cloud: Cloud, now: Run, before: Run | undefined): boolean {
   console.log(
     `${cloud}: of these, polls of long-running operations (and reads of their results): before ${polls(before) ?? '–'}, now ${polls(now)}`,
   );
+  const provisioning = (r: Run | undefined) => r && fmt(r.apps.reduce((n, a) => n + a.provisioningMs, 0)).trim();
+  console.log(`${cloud}: provisioning of all apps at concurrency 6: before ${provisioning(before) ?? '–'}, now ${provisioning(now)}`);
   const diffs = {
     rerun: stateDifferences(now.state!.installed, now.state!.again),
     previous: before?.state ? stateDifferences(before.state.again, now.state!.again) : undefined,
