@@ -207,3 +207,37 @@ test('a command the database script reports failed fails the step with the engin
   const rows = await h.services.backends.kql.query(sandbox.env.SVC_KQL_CLUSTER_URI!, 'PlantMaintenance', 'WorkOrders | count');
   assert.equal(rows[0]![0], 0);
 });
+
+test('where the identity is only a Database User, the refused database script is sent command by command and the step is created', async (t) => {
+  const { h, sandbox, tenant } = await buildWithSandbox(t);
+  const arm = await sandbox.admin.token({ audience: 'arm' });
+  const put = await fetch(
+    `${sandbox.env.SVC_ARM_URL}${sandbox.env.SVC_KQL_CLUSTER_NAME}/databases/PlantMaintenance?api-version=2024-04-13&callerRole=None`,
+    {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${arm}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'ReadWrite', location: sandbox.env.SVC_KQL_LOCATION, properties: {} }),
+    },
+  );
+  assert.ok(put.status < 300, await put.text());
+  await new Promise((r) => setTimeout(r, 600));
+  await sandbox.admin.grant({ service: 'kql', role: 'User', database: 'PlantMaintenance' });
+  await sandbox.admin.revoke({ service: 'kql', role: 'AllDatabasesAdmin' });
+  const since = await mark(sandbox);
+  const job = await install(h, tenant, 'app-iot-realtime', { workspaceId: await workspace(h, tenant) });
+  const step = stepOf(job, 'kql-database', 'PlantMaintenance').result;
+  assert.equal(step.status, 'created', JSON.stringify(step));
+  assert.ok(step.steps.includes('the database script was refused (403: it needs Database Admin): the commands one by one'));
+  assert.ok(step.steps.includes('.ingest inline into table WorkOrders: 8 rows'), step.steps.join('\n'));
+  const log = await requestsSince(sandbox, since);
+  const sent = kqlCommands(log, 'PlantMaintenance');
+  const expected = [
+    '.show tables details',
+    '.execute database script',
+    '.create table WorkOrders',
+    '.create-or-alter function',
+    '.ingest inline',
+  ];
+  assert.equal(sent.length, expected.length, sent.join('\n'));
+  for (const [i, start] of expected.entries()) assert.ok(sent[i]!.startsWith(start), `${sent[i]} is not ${start}`);
+});

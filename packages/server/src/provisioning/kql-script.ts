@@ -48,9 +48,10 @@ export function scriptable(csl: string): boolean {
 
 /**
  * Runs a database's commands in order in as few management requests as the engine takes: consecutive commands a script
- * can carry go as one `.execute database script` (the engine answers a row per command), any other alone. Logs one
- * line per command that ran; a command the script reports Failed fails the step with the engine's reason, unmodified
- * (the script stops there: the commands after it did not run).
+ * can carry go as one `.execute database script` (the engine answers a row per command), any other alone; a script the
+ * engine refuses for want of Database Admin is sent command by command. Logs one line per command that ran; a command
+ * the script reports Failed fails the step with the engine's reason, unmodified (the script stops there: the commands
+ * after it did not run).
  */
 export async function runKqlCommands(ctx: StepContext, uri: string, database: string, commands: readonly KqlCommand[]): Promise<void> {
   const batches: KqlCommand[][] = [];
@@ -66,7 +67,20 @@ export async function runKqlCommands(ctx: StepContext, uri: string, database: st
       continue;
     }
     const script = `.execute database script <|\n${batch.map((c) => c.csl).join('\n')}`;
-    const rows = await mgmtRecords(ctx, uri, database, script);
+    let rows: Array<Record<string, unknown>>;
+    try {
+      rows = await ctx.backends.kql.mgmtRecords(uri, database, script);
+    } catch (err) {
+      // A script needs Database Admin; an identity with less (a Database User of a database it did not create) still
+      // runs each command on its own, as those need only what they need, and meets the gate only where one of them does.
+      if (!(err instanceof BackingError) || err.status !== 403) raiseGate(err, authGate(ctx));
+      ctx.log('the database script was refused (403: it needs Database Admin): the commands one by one');
+      for (const c of batch) {
+        await mgmt(ctx, uri, database, c.csl);
+        ctx.log(c.done);
+      }
+      continue;
+    }
     ctx.log(`database script: ${batch.length} commands in one request`);
     for (const [i, c] of batch.entries()) {
       const row = rows[i];
