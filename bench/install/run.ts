@@ -2,181 +2,44 @@
 // backing call, at PROVISION_CONCURRENCY 6 and 1, side by side with the ideal for concurrency 6: the critical path of
 // the app's dependency graph (registry's dependenciesOf) over each item's own time, measured from the sandbox's request
 // log of the concurrency-1 run (where items run one at a time), and never less than the summed item time over 6 slots.
+// And the backing calls of each app's install next to those of the previous code (BENCH_BASE_DIR: a checkout of it, with
+// its node_modules, run the same way in the same run) and the ideal (calls.ts), with the re-run of every install
+// (every step exists) and the sandbox's state after the installs and the re-runs, compared with the previous code's.
 // Each run is a real service process (main.ts) on a fresh store, pointed at a fresh sandbox in this process.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { startSandbox } from '@svc/sandbox';
 import { loadCatalog } from '../../packages/server/src/catalog/load-catalog.js';
 import { expandSeedTokens } from '../../packages/server/src/catalog/seed-tokens.js';
-import { provisionedAtInstall } from '../../packages/server/src/install/install-service.js';
 import { dependenciesOf, provisionedLive } from '../../packages/server/src/item-types/index.js';
-import { jobEvents } from '../../packages/server/test/service-process.js';
 import { type CloudProfile, selectCloud } from '../../packages/server/src/cloud/profiles.js';
 import { PLATFORM_PROFILE } from '../../packages/server/test/platform-profile.js';
+import { backingCalls, callKind, idealCalls, isOperationPoll, stateDifferences } from './calls.js';
+import { type AppRun, type Cloud, type Run, runInstalls } from './service.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 50);
 const GOAL = 1.15;
+/** The goal for the calls: at most this share of the previous code's, in the cloud with the data platform. */
+const CALLS_GOAL = 0.5;
+const BASE_DIR = process.env.BENCH_BASE_DIR ? path.resolve(process.env.BENCH_BASE_DIR) : undefined;
 const only = process.env.BENCH_APPS ? process.env.BENCH_APPS.split(',') : undefined;
 const catalog = loadCatalog();
 const apps = catalog.apps.filter((a) => !only || only.includes(a.id));
 
-/** The two clouds: with the data platform, and without it (its types on the Azure-native backends). */
-type Cloud = 'platform' | 'native';
+/** How the data platform answers creates and definition calls: the sandbox's auto (202 for a create with a definition), never, always. */
+const ASYNC = process.env.BENCH_ASYNC as 'auto' | 'never' | 'always' | undefined;
 const CLOUDS = (process.env.BENCH_PROFILES ?? 'platform,native').split(',').filter(Boolean) as Cloud[];
 const PROFILES: Record<Cloud, CloudProfile> = { platform: PLATFORM_PROFILE, native: selectCloud({ name: 'sandbox', overrides: {} }) };
-/** Every HTTP service of the sandbox: each gets the same added latency. */
-const SANDBOX_SERVICES = [
-  'identity',
-  'dataPlatform',
-  'arm',
-  'kql',
-  'search',
-  'oneLake',
-  'reporting',
-  'sql',
-  'synapse',
-  'lake',
-  'sqlServerless',
-] as const;
-
-type Event = { seq: number; kind: string; data: Record<string, any>; at: number };
-type RunResult = {
-  appId: string;
-  events: Event[];
-  wallMs: number;
-  provisioningMs: number;
-  cpuMs: number;
-  requests: Array<{ start: number; end: number }>;
-};
-
-/** CPU time (user + system) a process has used, from /proc (Linux); 0 elsewhere. */
-function cpuMsOf(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
-  } catch {
-    return 0;
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-
-/** Installs every app, one after the other, with one service process at the given concurrency and a fresh sandbox. */
-async function runAll(concurrency: number, cloud: Cloud): Promise<RunResult[]> {
-  const sandbox = await startSandbox({ dataPlatform: cloud === 'platform' });
-  await sandbox.admin.setLatency(Object.fromEntries(SANDBOX_SERVICES.map((s) => [s, LATENCY_MS])));
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-install-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const token = `svc_pat_${randomBytes(6).toString('hex')}_${randomBytes(24).toString('hex')}`;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'packages/server/src/main.ts')], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      ...sandbox.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SVC_LOG_LEVEL: 'warn',
-      SVC_DATA_DIR: dataDir,
-      SVC_BOOTSTRAP_TOKEN: token,
-      PROVISION_CONCURRENCY: String(concurrency),
-      DATABASE_URL: process.env.DATABASE_URL ?? '',
-    },
-  });
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const api = async (method: string, url: string, body?: unknown) => {
-    const r = await fetch(`${base}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const json = (await r.json()) as any;
-    if (!r.ok) throw new Error(`${method} ${url}: ${r.status} ${JSON.stringify(json)}`);
-    return json;
-  };
-  try {
-    for (let i = 0; ; i++) {
-      if (
-        await fetch(`${base}/api/health`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      if (i > 3000 || child.exitCode !== null) throw new Error(`the service did not start (exit code ${child.exitCode})`);
-      await sleep(100);
-    }
-    const results: RunResult[] = [];
-    for (const app of apps) {
-      const ws = (await api('POST', '/api/workspaces', { name: `bench-${app.id}-${randomBytes(3).toString('hex')}` })).workspace.id;
-      const mark = (await sandbox.admin.requests()).at(-1)?.seq ?? 0;
-      const cpuBefore = cpuMsOf(child.pid!);
-      const started = Date.now();
-      const { jobId } = await api('POST', `/api/apps/${app.id}/install`, { workspaceId: ws });
-      let job: any;
-      do {
-        await sleep(200);
-        job = (await api('GET', `/api/apps/install-jobs/${jobId}`)).job;
-      } while (job.status === 'running');
-      const wallMs = Date.now() - started;
-      const cpuMs = cpuMsOf(child.pid!) - cpuBefore;
-      const events: Event[] = (await jobEvents(base, jobId, headers)).map((e) => ({ ...e, at: Date.parse(e.data.at) }));
-      const bad = job.provision.steps.filter(
-        (s: any) =>
-          !['created', 'remediation'].includes(s.result.status) || (s.result.status === 'remediation' && s.itemType !== 'warehouse'),
-      );
-      if (bad.length)
-        throw new Error(
-          `${app.id}: unexpected step results ${JSON.stringify(bad.map((s: any) => [s.displayName, s.result.status, s.result.error]))}`,
-        );
-      const log = (await sandbox.admin.requests()).filter((r: any) => r.seq > mark);
-      if (process.env.BENCH_TRACE) {
-        const t0 = events[0]!.at;
-        const lines = [
-          ...log.map(
-            (r: any) =>
-              [Date.parse(r.startedAt) - t0, `  ${r.service} ${r.method} ${r.path.slice(0, 90)} ${r.status} ${r.durationMs} ms`] as const,
-          ),
-          ...events.map((e) => [e.at - t0, `* ${e.kind} ${JSON.stringify(e.data).slice(0, 100)}`] as const),
-        ].sort((a, b) => a[0] - b[0]);
-        console.log(`--- c=${concurrency} ${app.id}\n${lines.map(([t, l]) => `${String(t).padStart(6)} ${l}`).join('\n')}`);
-      }
-      const requests = log
-        .filter((r: any) => r.service !== 'identity')
-        .map((r: any) => ({ start: Date.parse(r.startedAt), end: Date.parse(r.startedAt) + r.durationMs }));
-      const phase = (p: string) => events.find((e) => e.kind === 'phase' && e.data.phase === p)!.at;
-      results.push({ appId: app.id, events, wallMs, provisioningMs: phase('finalizing') - phase('provisioning'), cpuMs, requests });
-    }
-    return results;
-  } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-    await sandbox.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-}
 
 /**
  * Each live item's own time in the concurrency-1 run: the span of the sandbox requests made between the step before
  * it and its own step event (items run one at a time there, so every request in that window is the item's).
  */
-function itemTimes(run: RunResult): Map<number, number> {
+function itemTimes(run: AppRun): Map<number, number> {
   const times = new Map<number, number>();
   let from = run.events.find((e) => e.kind === 'phase' && e.data.phase === 'provisioning')!.at;
+  const requests = backingCalls(run.log).map((r) => ({ start: Date.parse(r.startedAt), end: Date.parse(r.startedAt) + r.durationMs }));
   for (const e of run.events.filter((x) => x.kind === 'step')) {
-    const inWindow = run.requests.filter((r) => r.start >= from - 5 && r.start <= e.at);
+    const inWindow = requests.filter((r) => r.start >= from - 5 && r.start <= e.at);
     times.set(e.data.stepIndex, inWindow.length ? Math.max(...inWindow.map((r) => r.end)) - Math.min(...inWindow.map((r) => r.start)) : 0);
     from = e.at;
   }
@@ -207,15 +70,17 @@ function ideal(appId: string, times: Map<number, number>, slots: number, profile
 
 const store = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 console.log(
-  `bench/install: ${apps.length} apps, ${LATENCY_MS} ms added to every sandbox call, store ${store}, one service process per concurrency`,
+  `bench/install: ${apps.length} apps, ${LATENCY_MS} ms added to every sandbox call, store ${store}, data platform async mode ${ASYNC ?? 'auto'}, one service process per run${BASE_DIR ? `; previous code: ${BASE_DIR}` : ' (BENCH_BASE_DIR unset: no previous count)'}`,
 );
 const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`.padStart(8);
 
+const run = (concurrency: number, cloud: Cloud, dir = root, again = false) =>
+  runInstalls({ concurrency, cloud, latencyMs: LATENCY_MS, apps, dir, again, ...(ASYNC ? { asyncMode: ASYNC } : {}) });
+const pad = (v: unknown, n: number) => String(v).padStart(n);
+
 /** One cloud's runs at concurrency 1 and 6, printed app by app; answers concurrency 6 over the ideal. */
-async function benchCloud(cloud: Cloud): Promise<number> {
+async function benchTime(cloud: Cloud, serial: Run, parallel: Run): Promise<number> {
   const profile = PROFILES[cloud];
-  const serial = await runAll(1, cloud);
-  const parallel = await runAll(6, cloud);
   let sumIdeal = 0;
   let sum6 = 0;
   let sum1 = 0;
@@ -224,8 +89,8 @@ async function benchCloud(cloud: Cloud): Promise<number> {
     `${'app'.padEnd(24)} ${'items'.padStart(5)} | provisioning: ${'c=1'.padStart(8)} ${'c=6'.padStart(8)} ${'ideal6'.padStart(8)} ${'c6/ideal'.padStart(8)} ${'c1/c6'.padStart(6)} | wall c=1, c=6 | service CPU c=1, c=6`,
   );
   for (const [i, app] of apps.entries()) {
-    const one = serial[i]!;
-    const six = parallel[i]!;
+    const one = serial.apps[i]!;
+    const six = parallel.apps[i]!;
     const { idealMs } = ideal(app.id, itemTimes(one), 6, profile);
     sumIdeal += idealMs;
     sum6 += six.provisioningMs;
@@ -243,6 +108,81 @@ async function benchCloud(cloud: Cloud): Promise<number> {
   return ratio;
 }
 
+/**
+ * The backing calls of each app's install (the concurrency-6 run) next to the previous code's and the ideal, and of its
+ * re-run; checks every re-run step exists and that the sandbox holds the same after the installs, after the re-runs and
+ * after the previous code's. Answers whether the calls goal is met (in the cloud with the data platform only).
+ */
+function benchCalls(cloud: Cloud, now: Run, before: Run | undefined): boolean {
+  console.log(`\n${cloud}: backing calls per install (identity-provider token requests aside), concurrency 6`);
+  console.log(
+    `${'app'.padEnd(24)} | ${'before'.padStart(6)} ${'now'.padStart(5)} ${'ideal'.padStart(5)} ${'now/before'.padStart(10)} | re-run: ${'before'.padStart(6)} ${'now'.padStart(5)}  statuses`,
+  );
+  const sum = { before: 0, now: 0, ideal: 0, againBefore: 0, againNow: 0 };
+  let ok = true;
+  for (const [i, app] of apps.entries()) {
+    const n = now.apps[i]!;
+    const b = before?.apps[i];
+    const calls = backingCalls(n.log).length;
+    const prev = b ? backingCalls(b.log).length : undefined;
+    const idealN = idealCalls(n.log);
+    const again = backingCalls(n.again!.log).length;
+    const againPrev = b?.again ? backingCalls(b.again.log).length : undefined;
+    const statuses = [...new Set(n.again!.statuses)].join(',');
+    if (n.again!.statuses.some((s) => s !== 'exists' && s !== 'remediation')) ok = false;
+    sum.now += calls;
+    sum.ideal += idealN;
+    sum.againNow += again;
+    sum.before += prev ?? 0;
+    sum.againBefore += againPrev ?? 0;
+    console.log(
+      `${app.id.padEnd(24)} | ${pad(prev ?? '–', 6)} ${pad(calls, 5)} ${pad(idealN, 5)} ${pad(prev ? (calls / prev).toFixed(2) : '–', 10)} | ${' '.repeat(8)}${pad(againPrev ?? '–', 6)} ${pad(again, 5)}  ${statuses}`,
+    );
+    if (process.env.BENCH_CALLS) printKinds(n, b);
+  }
+  const share = before ? sum.now / sum.before : undefined;
+  const polls = (r: Run | undefined) => r?.apps.reduce((n, a) => n + backingCalls(a.log).filter(isOperationPoll).length, 0);
+  console.log(
+    `${'all apps'.padEnd(24)} | ${pad(before ? sum.before : '–', 6)} ${pad(sum.now, 5)} ${pad(sum.ideal, 5)} ${pad(share ? share.toFixed(2) : '–', 10)} | ${' '.repeat(8)}${pad(before ? sum.againBefore : '–', 6)} ${pad(sum.againNow, 5)}`,
+  );
+  console.log(
+    `${cloud}: of these, polls of long-running operations (and reads of their results): before ${polls(before) ?? '–'}, now ${polls(now)}`,
+  );
+  const provisioning = (r: Run | undefined) => r && fmt(r.apps.reduce((n, a) => n + a.provisioningMs, 0)).trim();
+  console.log(`${cloud}: provisioning of all apps at concurrency 6: before ${provisioning(before) ?? '–'}, now ${provisioning(now)}`);
+  const diffs = {
+    rerun: stateDifferences(now.state!.installed, now.state!.again),
+    previous: before?.state ? stateDifferences(before.state.again, now.state!.again) : undefined,
+  };
+  console.log(`${cloud}: every re-run step exists: ${ok ? 'yes' : 'NO'}`);
+  console.log(`${cloud}: the sandbox's state after the re-runs is the state after the installs: ${diffs.rerun.length ? 'NO' : 'yes'}`);
+  for (const d of diffs.rerun) console.log(`    ${d}`);
+  if (diffs.previous) {
+    console.log(`${cloud}: the sandbox's state is the previous code's: ${diffs.previous.length ? 'NO' : 'yes'}`);
+    for (const d of diffs.previous) console.log(`    ${d}`);
+  }
+  if (!ok || diffs.rerun.length || diffs.previous?.length) return false;
+  if (cloud !== 'platform' || share === undefined) return true;
+  console.log(`${cloud}: calls now / before = ${share.toFixed(3)} (goal <= ${CALLS_GOAL}): ${share <= CALLS_GOAL ? 'met' : 'NOT met'}`);
+  return share <= CALLS_GOAL;
+}
+
+/** The calls of an install by kind, now and before (BENCH_CALLS=1). */
+function printKinds(n: AppRun, b: AppRun | undefined) {
+  const kinds = (log: AppRun['log']) =>
+    backingCalls(log).reduce((m, r) => m.set(callKind(r), (m.get(callKind(r)) ?? 0) + 1), new Map<string, number>());
+  const [kn, kb] = [kinds(n.log), b ? kinds(b.log) : new Map<string, number>()];
+  for (const k of [...new Set([...kb.keys(), ...kn.keys()])].sort())
+    console.log(`    ${pad(kb.get(k) ?? 0, 4)} ${pad(kn.get(k) ?? 0, 4)}  ${k}`);
+}
+
 const ratios: number[] = [];
-for (const cloud of CLOUDS) ratios.push(await benchCloud(cloud));
-process.exitCode = ratios.every((r) => r <= GOAL) ? 0 : 1;
+let callsMet = true;
+for (const cloud of CLOUDS) {
+  const before = BASE_DIR ? await run(6, cloud, BASE_DIR, true) : undefined;
+  const serial = await run(1, cloud);
+  const parallel = await run(6, cloud, root, true);
+  ratios.push(await benchTime(cloud, serial, parallel));
+  callsMet = benchCalls(cloud, parallel, before) && callsMet;
+}
+process.exitCode = ratios.every((r) => r <= GOAL) && callsMet ? 0 : 1;

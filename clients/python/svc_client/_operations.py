@@ -433,10 +433,11 @@ PaginatedReport = TypedDict("PaginatedReport", {
 PlanItemCallsItem = TypedDict("PlanItemCallsItem", {
     "command": NotRequired["str"],
     "method": "Literal[\"GET\", \"PUT\", \"POST\", \"PATCH\", \"DELETE\", \"LOGIN\", \"BATCH\"]",
+    "once": NotRequired["bool"],
     "path": "str",
     "service": "Literal[\"data-platform\", \"onelake\", \"arm\", \"kql\", \"search\", \"sql\", \"reporting\", \"synapse\", \"storage\"]",
     "times": NotRequired["int"],
-    "when": NotRequired["Literal[\"new\", \"existing\", \"accepted\", \"pending\", \"unseeded\", \"missing\", \"changed\", \"conflict\"]"],
+    "when": NotRequired["Literal[\"new\", \"existing\", \"accepted\", \"pending\", \"unseeded\", \"missing\", \"changed\", \"conflict\", \"unreported\"]"],
 })
 
 PlanItemConflictsItem = TypedDict("PlanItemConflictsItem", {
@@ -776,10 +777,11 @@ GetAppResultEdgesItem = TypedDict("GetAppResultEdgesItem", {
 GetAppResultItemsItemCallsItem = TypedDict("GetAppResultItemsItemCallsItem", {
     "command": NotRequired["str"],
     "method": "Literal[\"GET\", \"PUT\", \"POST\", \"PATCH\", \"DELETE\", \"LOGIN\", \"BATCH\"]",
+    "once": NotRequired["bool"],
     "path": "str",
     "service": "Literal[\"data-platform\", \"onelake\", \"arm\", \"kql\", \"search\", \"sql\", \"reporting\", \"synapse\", \"storage\"]",
     "times": NotRequired["int"],
-    "when": NotRequired["Literal[\"new\", \"existing\", \"accepted\", \"pending\", \"unseeded\", \"missing\", \"changed\", \"conflict\"]"],
+    "when": NotRequired["Literal[\"new\", \"existing\", \"accepted\", \"pending\", \"unseeded\", \"missing\", \"changed\", \"conflict\", \"unreported\"]"],
 })
 
 GetAppResultItemsItem = TypedDict("GetAppResultItemsItem", {

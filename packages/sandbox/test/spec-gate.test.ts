@@ -203,6 +203,20 @@ test('refused by the reference rules: an unresolved mirroring token, an undocume
     validate(entry('kql', 'POST', '/v1/rest/mgmt', { json: { csl: '.create table T (a:string)' } })).problems[0]!,
     /\$\.db: the database/,
   );
+  // A database script is checked command by command.
+  const script = (...commands: string[]) =>
+    validate(
+      entry('kql', 'POST', '/v1/rest/mgmt', { json: { db: 'Telemetry', csl: `.execute database script <|\n${commands.join('\n')}` } }),
+    ).problems;
+  assert.deepEqual(script('.create table T (a:string)', '.ingest inline into table T <|', 'x'), []);
+  assert.match(
+    script('.create table T (a:string)', ".add cluster AllDatabasesAdmin ('aadapp=x')")[0]!,
+    /not a command the reference documents/,
+  );
+  assert.match(
+    script('.create table T (a:string)', '.execute database script <| .create table U (a:string)')[0]!,
+    /inside a database script/,
+  );
 
   const token = `/${WS}/oauth2/v2.0/token`;
   const form = { grant_type: 'client_credentials', client_id: ITEM, scope: 'https://api.fabric.microsoft.com/.default' };

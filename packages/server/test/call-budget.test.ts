@@ -23,10 +23,10 @@ test(
       SVC_BACKING_RETRY_AFTER_MAX_MS: '3000',
       SVC_RATE_LIMIT_PER_MINUTE: '1000000', // 20 pollers
     });
-    // Every call takes a while, so calls pile up behind the limit; the budget is 30 calls per 2 s window.
+    // Every call takes a while, so calls pile up behind the limit; the budget is 20 calls per 2 s window.
     await sandbox.admin.setLatency({ dataPlatform: 25, arm: 25, kql: 25, search: 25, oneLake: 25, reporting: 25 });
     await sandbox.admin.setSwitch('dataPlatform.throttleWindowMs', 2000);
-    await sandbox.admin.setSwitch('dataPlatform.throttlePerMinute', 30);
+    await sandbox.admin.setSwitch('dataPlatform.throttlePerMinute', 20);
     await sandbox.admin.clearRequests();
 
     const apps = catalog.apps;

@@ -2002,6 +2002,8 @@ export interface components {
                  * @enum {string}
                  */
                 method: "GET" | "PUT" | "POST" | "PATCH" | "DELETE" | "LOGIN" | "BATCH";
+                /** @description made once per job however many of the app's items name it (a list the job's steps share) */
+                once?: boolean;
                 /** @description relative to the service's address; {name} stands for one segment or value, {ws} is the platform workspace, {id} the item's live id */
                 path: string;
                 /**
@@ -2012,10 +2014,10 @@ export interface components {
                 /** @description how many such calls the content makes */
                 times?: number;
                 /**
-                 * @description new: if new; existing: if it exists; accepted: while a 202 runs; pending: until ready; unseeded: if the table is empty; missing: if missing; changed: if changed; conflict: on a name conflict
+                 * @description new: if new; existing: if it exists; accepted: while a 202 runs; pending: until ready; unseeded: if the table is empty; missing: if missing; changed: if changed; conflict: on a name conflict; unreported: unless its parent's step reported it
                  * @enum {string}
                  */
-                when?: "new" | "existing" | "accepted" | "pending" | "unseeded" | "missing" | "changed" | "conflict";
+                when?: "new" | "existing" | "accepted" | "pending" | "unseeded" | "missing" | "changed" | "conflict" | "unreported";
             }[];
             code?: string;
             /** @description upgrade: the parts both the user and the new version changed */
@@ -6408,6 +6410,8 @@ export interface operations {
                                      * @enum {string}
                                      */
                                     method: "GET" | "PUT" | "POST" | "PATCH" | "DELETE" | "LOGIN" | "BATCH";
+                                    /** @description made once per job however many of the app's items name it (a list the job's steps share) */
+                                    once?: boolean;
                                     /** @description relative to the service's address; {name} stands for one segment or value, {ws} is the platform workspace, {id} the item's live id */
                                     path: string;
                                     /**
@@ -6418,10 +6422,10 @@ export interface operations {
                                     /** @description how many such calls the content makes */
                                     times?: number;
                                     /**
-                                     * @description new: if new; existing: if it exists; accepted: while a 202 runs; pending: until ready; unseeded: if the table is empty; missing: if missing; changed: if changed; conflict: on a name conflict
+                                     * @description new: if new; existing: if it exists; accepted: while a 202 runs; pending: until ready; unseeded: if the table is empty; missing: if missing; changed: if changed; conflict: on a name conflict; unreported: unless its parent's step reported it
                                      * @enum {string}
                                      */
-                                    when?: "new" | "existing" | "accepted" | "pending" | "unseeded" | "missing" | "changed" | "conflict";
+                                    when?: "new" | "existing" | "accepted" | "pending" | "unseeded" | "missing" | "changed" | "conflict" | "unreported";
                                 }[];
                                 displayName: string;
                                 itemType: string;

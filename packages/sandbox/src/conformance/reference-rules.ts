@@ -3,6 +3,7 @@
 // identity §5) and DESIGN.md's dedicated-pool row. Each answers the rule it matched, or undefined when the request
 // is not one the reference documents, and the problems found.
 import type { HttpRequest } from './operations.js';
+import { isDatabaseScript, splitScript } from '../kql/script.js';
 
 export interface RuleMatch {
   /** What the request is, as the reference names it. */
@@ -26,7 +27,25 @@ const KQL_COMMANDS: Array<{ re: RegExp; names: 'db' | 'command' }> = [
   { re: /^\.show\s+databases\b/i, names: 'command' },
   // An uninstall's drops (Learn: kusto/management/drop-table-command, drop-function): `ifexists` makes a missing one no error.
   { re: /^\.drop\s+(table|function)\s+\S+(\s+ifexists)?\s*$/i, names: 'db' },
+  // Several of the above in one request (Learn: kusto/management/execute-database-script); each command it carries is checked too.
+  { re: /^\.execute\s+database\s+script\b/i, names: 'db' },
 ];
+
+/** What is wrong with a management command: not one the reference documents, or (a database script) one it carries. */
+function commandProblems(csl: string): string[] {
+  const unknown = (text: string) =>
+    `body $.csl: ${JSON.stringify(text.split(/\s+/).slice(0, 3).join(' '))} is not a command the reference documents (${REF} §2)`;
+  if (!KQL_COMMANDS.some((c) => c.re.test(csl))) return [unknown(csl)];
+  if (!isDatabaseScript(csl)) return [];
+  if (csl.indexOf('<|') < 0) return ["body $.csl: '.execute database script' takes its commands after '<|'"];
+  try {
+    return splitScript(csl.slice(csl.indexOf('<|') + 2)).flatMap((c) =>
+      isDatabaseScript(c) ? ['body $.csl: a database script inside a database script'] : commandProblems(c),
+    );
+  } catch (err) {
+    return [`body $.csl: ${(err as { extra?: Record<string, unknown> }).extra?.['@message'] ?? String(err)}`];
+  }
+}
 
 /** KQL data plane (§2): auth metadata, management commands and queries with {db, csl}. */
 export function kqlRule(req: HttpRequest): RuleMatch | undefined {
@@ -48,10 +67,7 @@ export function kqlRule(req: HttpRequest): RuleMatch | undefined {
   if (endpoint === '/v1/rest/mgmt') {
     if (csl && !csl.startsWith('.')) problems.push('body $.csl: the management endpoint takes control commands (starting with a dot)');
     const known = KQL_COMMANDS.find((c) => c.re.test(csl));
-    if (csl.startsWith('.') && !known)
-      problems.push(
-        `body $.csl: ${JSON.stringify(csl.split(/\s+/).slice(0, 3).join(' '))} is not a command the reference documents (${REF} §2)`,
-      );
+    if (csl.startsWith('.')) problems.push(...commandProblems(csl));
     if (known?.names === 'db' && !hasDb) problems.push('body $.db: the database a database command runs in is required');
   } else {
     if (csl.startsWith('.')) problems.push('body $.csl: a control command sent to the query endpoint (send it to /v1/rest/mgmt)');

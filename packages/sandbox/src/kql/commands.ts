@@ -13,7 +13,8 @@ export interface CommandResult {
   rows: unknown[][];
 }
 
-const cols = (spec: string): CommandResult['columns'] =>
+/** Result columns from `name[:type], …` (string when no type is given). */
+export const cols = (spec: string): CommandResult['columns'] =>
   spec.split(',').map((s) => {
     const [name, type] = s.trim().split(':');
     return { name: name!, type: (type ?? 'string') as KqlType };

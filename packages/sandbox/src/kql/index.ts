@@ -8,6 +8,7 @@ import { runCommand } from './commands.js';
 import { activityIdOf, badRequest, clientRequestIdOf, kustoError, kustoErrorReply, kustoFaultCode } from './errors.js';
 import { v1Command, v1Query, v2Query } from './frames.js';
 import { runQuery } from './query.js';
+import { executeScript, isDatabaseScript } from './script.js';
 
 async function kqlCaller(core: SandboxCore, ctx: RequestContext): Promise<Caller> {
   const v = await core.tokens.verifyBearer(ctx.header('authorization'), core.kqlAudiences());
@@ -69,7 +70,8 @@ export function kqlService(core: SandboxCore): ServiceModule {
         'Syntax error: the management endpoint accepts only control commands (text starting with a dot); send queries to /v2/rest/query.',
         'Kusto.Data.Exceptions.SyntaxException',
       );
-    return { status: 200, body: v1Command(runCommand(core.kql, caller, db, csl)) };
+    const run = (text: string) => runCommand(core.kql, caller, db, text);
+    return { status: 200, body: v1Command(isDatabaseScript(csl) ? executeScript(core.kql, caller, db, csl, run) : run(csl)) };
   });
   for (const version of ['v1', 'v2'] as const) {
     router.post(`/${version}/rest/query`, async (ctx) => {

@@ -82,13 +82,14 @@ export function createPath(ctx: RequestContext, tree: PathTree, path: string): R
   return { status: 201, headers: entryHeaders(entry.lastModified, entry.isDirectory) };
 }
 
-/** PATCH ?action=append|flush on a file. */
+/** PATCH ?action=append|flush on a file; an append with flush=true is flushed in the same call (2025-01-05 and later). */
 export async function updatePath(ctx: RequestContext, tree: PathTree, path: string): Promise<Reply> {
   const entry = tree.get(path);
   if (!entry || entry.isDirectory) throw pathNotFound();
   const action = ctx.query('action');
   if (action === 'append') {
     entry.content = Buffer.concat([entry.content ?? Buffer.alloc(0), await ctx.body()]);
+    if (ctx.query('flush') === 'true') entry.lastModified = Date.now();
     return { status: 202 };
   }
   if (action === 'flush') {

@@ -62,13 +62,11 @@ export class DfsFilesystem {
     await this.send('PUT', `${this.url}${segments(path)}?resource=directory`, { accept: [409] });
   }
 
-  /** Writes a file whole: create (replacing one there), append the bytes at 0, flush at their length. */
+  /** Writes a file whole: create (replacing one there, empty), then append the bytes at 0 flushed in the same call. */
   async writeFile(path: string, text: string): Promise<void> {
     const url = `${this.url}${segments(path)}`;
-    const length = Buffer.byteLength(text);
     await this.send('PUT', `${url}?resource=file`);
-    if (length) await this.send('PATCH', `${url}?action=append&position=0`, { body: text });
-    await this.send('PATCH', `${url}?action=flush&position=${length}`);
+    if (text) await this.send('PATCH', `${url}?action=append&position=0&flush=true`, { body: text });
   }
 
   /** The paths under a folder ('' for the root), across pages (x-ms-continuation); a missing folder is the service's 404. */

@@ -51,6 +51,16 @@ export class KqlClient {
 
   /** Runs a management command (.create table, .ingest inline, …); returns the primary V1 table's rows. */
   async mgmt(clusterUri: string, database: string, csl: string): Promise<unknown[][]> {
+    return (await this.mgmtTable(clusterUri, database, csl)).rows;
+  }
+
+  /** Runs a management command; returns the primary V1 table's rows as records by column name (column order differs by engine version). */
+  async mgmtRecords(clusterUri: string, database: string, csl: string): Promise<Array<Record<string, unknown>>> {
+    const { columns, rows } = await this.mgmtTable(clusterUri, database, csl);
+    return rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])));
+  }
+
+  private async mgmtTable(clusterUri: string, database: string, csl: string): Promise<{ columns: string[]; rows: unknown[][] }> {
     const res = await this.pipeline.send({
       service: 'kql',
       method: 'POST',
@@ -58,7 +68,8 @@ export class KqlClient {
       audience: this.audienceFor(clusterUri),
       json: { db: database, csl },
     });
-    return res.json<{ Tables: Array<{ Rows: unknown[][] }> }>().Tables[0]?.Rows ?? [];
+    const table = res.json<{ Tables: Array<{ Columns?: Array<{ ColumnName: string }>; Rows: unknown[][] }> }>().Tables[0];
+    return { columns: (table?.Columns ?? []).map((c) => c.ColumnName), rows: table?.Rows ?? [] };
   }
 
   /** Runs a query on /v2/rest/query; returns the PrimaryResult rows. */

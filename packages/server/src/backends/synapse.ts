@@ -88,13 +88,10 @@ export class SynapseClient {
     return out;
   }
 
-  /** Creates or updates an artifact and waits for its operation; answers the artifact as the service then holds it. */
-  async put(workspace: string, kind: SynapseCollection, name: string, properties: Record<string, unknown>): Promise<SynapseArtifact> {
+  /** Creates or updates an artifact and waits for its operation (its success is the write's: the artifact is not read again). */
+  async put(workspace: string, kind: SynapseCollection, name: string, properties: Record<string, unknown>): Promise<void> {
     const res = await this.write('PUT', this.url(workspace, kind, name), { json: { name, properties } });
     if (res.status === 202) await this.follow(res);
-    const now = await this.get(workspace, kind, name);
-    if (!now) throw new BackingError('synapse', 404, '', 'NotFound', `${kind} '${name}' is not there after its operation succeeded`);
-    return now;
   }
 
   /** Deletes an artifact and waits for its operation; false when it was already gone (204 No Content). */

@@ -18,6 +18,9 @@ export const PlannedCall = Type.Object({
     Type.String({ description: 'what the call carries when the path does not say it: a KQL command, a T-SQL statement' }),
   ),
   times: Type.Optional(Type.Integer({ description: 'how many such calls the content makes' })),
+  once: Type.Optional(
+    Type.Boolean({ description: "made once per job however many of the app's items name it (a list the job's steps share)" }),
+  ),
   when: Type.Optional(
     Enum(
       Object.keys(CALL_CONDITIONS),

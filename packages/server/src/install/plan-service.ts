@@ -6,6 +6,7 @@ import { ServiceError, type RemediationGate } from '../errors.js';
 import type { PlannedCall } from '../item-types/calls.js';
 import { backendOf, dependenciesOf, plannerOf, storedReason } from '../item-types/index.js';
 import { StepRefused, type Backends, type ProvisionContext } from '../provisioning/context.js';
+import { JobLists } from '../provisioning/job-lists.js';
 import { installTarget, type ResolvedTarget } from '../provisioning/targets.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 import type { InstallBody, InstallService } from './install-service.js';
@@ -150,6 +151,7 @@ export class PlanService {
     const results = new Map<string, StepResult>();
     const pending = app.items.filter((i) => !items.has(i.key));
     const liveKeys = new Set(pending.map((i) => i.key));
+    const lists = new JobLists(this.deps.backends.dataPlatform);
     while (pending.length) {
       const ready = pending.filter((i) =>
         dependenciesOf(i.itemType, i.content, this.deps.profile).every((k) => !liveKeys.has(k) || items.has(k)),
@@ -169,6 +171,7 @@ export class PlanService {
             log: () => {},
             dependency: (k) => results.get(k),
             contentOf: (k) => contentByKey.get(k),
+            lists,
           };
           const created = dependenciesOf(item.itemType, item.content, this.deps.profile).filter((k) => items.get(k)?.action === 'create');
           const planned = await planItem(ctx, created);

@@ -1,6 +1,7 @@
 import type { Db } from '../store/db.js';
 import type { NamedLocks } from '../store/named-locks.js';
 import { underLiveLock } from '../provisioning/live-lock.js';
+import { JobLists } from '../provisioning/job-lists.js';
 import type { Catalog, CatalogItem, CuratedApp } from '../catalog/types.js';
 import { expandSeedTokens } from '../catalog/seed-tokens.js';
 import { resolveBindings } from '../catalog/bindings.js';
@@ -167,6 +168,8 @@ export class InstallRunner {
     const liveKeys = new Set(live.map((s) => s.itemKey));
     const contentByKey = new Map(app.items.map((i) => [i.key, expandSeedTokens(i.content, now)]));
     const pending = live.filter((s) => !s.result);
+    // The data platform's items of each type, and its connections, are listed once for all the job's steps.
+    const lists = new JobLists(this.deps.backends.dataPlatform);
     const running = new Map<number, Promise<unknown>>();
     const saving = new Set<Promise<void>>();
     let saveFailure: { error: unknown } | undefined;
@@ -217,6 +220,7 @@ export class InstallRunner {
                   backends: this.deps.backends,
                   dependency: (k) => results.get(k),
                   contentOf: (k) => contentByKey.get(k),
+                  lists,
                 });
                 await recordLiveStep(this.deps.db, job.tenantId, step.cosmosItemId!, { ...made, jobId: job.id }, null).catch((error) => {
                   saveFailure ??= { error };

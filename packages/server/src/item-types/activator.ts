@@ -40,8 +40,8 @@ export const ActivatorContent = Type.Object({
 export type ActivatorContent = Static<typeof ActivatorContent>;
 
 // The reflex API has item and definition calls only: the rules travel in ReflexEntities.json (DESIGN.md, "Where SPEC.md
-// and the real backing services differ"), sent with the create or updateDefinition and read back to confirm them.
-const PLATFORM: PlatformKind = { type: 'Reflex', collection: 'reflexes', definitionAtCreate: true };
+// and the real backing services differ"), sent with the create (or updateDefinition when they differ) and read back to confirm them.
+const PLATFORM: PlatformKind = { type: 'Reflex', collection: 'reflexes' };
 const SOURCE_KINDS: Partial<Record<ItemTypeId, string>> = {
   'kql-database': 'kql',
   eventhouse: 'kql',
@@ -107,7 +107,7 @@ export function missingRules(wanted: Entity[], definition: Definition): string[]
     .map((e) => String(e.payload.name));
 }
 
-/** activator: POST /workspaces/{ws}/reflexes with its rules in ReflexEntities.json (or updateDefinition), then getDefinition to confirm them. */
+/** activator: POST /workspaces/{ws}/reflexes with its rules in ReflexEntities.json (or updateDefinition when they differ), confirmed by getDefinition. */
 export const activator: LiveItemType<'activator', typeof ActivatorContent> = {
   id: 'activator',
   displayName: 'Activator',
@@ -123,18 +123,21 @@ export const activator: LiveItemType<'activator', typeof ActivatorContent> = {
   // Without the data platform: scheduled query rules with an action group on Azure Monitor.
   alternatives: [activatorMonitor],
   dependsOn: (c) => [c.source],
+  // A new or updated reflex is read back to confirm its rules; an existing one's read (to compare) confirms them already.
   calls: () =>
-    platformItemCalls(PLATFORM, true, [{ service: 'data-platform', method: 'POST', path: '/workspaces/{ws}/items/{id}/getDefinition' }]),
+    platformItemCalls(PLATFORM, true, [
+      { service: 'data-platform', method: 'POST', path: '/workspaces/{ws}/items/{id}/getDefinition', when: 'new' },
+    ]),
   ...platformLifecycle(PLATFORM, (ctx: TypedProvisionContext<ActivatorContent>) => definitionOf(ctx)),
   async provision(ctx) {
     const entities = entitiesOf(ctx);
-    const { item, created } = await ensurePlatformItem(ctx, { ...PLATFORM, definition: definitionOf(ctx, entities) });
+    const { item, created, unchanged } = await ensurePlatformItem(ctx, { ...PLATFORM, definition: definitionOf(ctx, entities) });
     const ws = ctx.target.platformWorkspaceId!;
     const rules = entities.filter((e) => e.type === 'rule-v1');
     const secondaryIds = { platformWorkspaceId: ws, ...Object.fromEntries(rules.map((e) => [String(e.payload.name), e.uniqueIdentifier])) };
     let readBack: Definition;
     try {
-      readBack = await ctx.backends.dataPlatform.getDefinition(ws, item.id);
+      readBack = unchanged ?? (await ctx.backends.dataPlatform.getDefinition(ws, item.id));
     } catch (err) {
       raiseGate(err, { profile: ctx.profile, gates: { auth: 'data-platform-auth' } });
     }

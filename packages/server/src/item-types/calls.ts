@@ -22,6 +22,8 @@ export const CALL_CONDITIONS = {
   changed: 'if changed',
   /** another install published the same name meanwhile */
   conflict: 'on a name conflict',
+  /** the step its resource lives under (a queryset's database) did not report it in this job */
+  unreported: "unless its parent's step reported it",
 } as const;
 export type CallCondition = keyof typeof CALL_CONDITIONS;
 
@@ -45,6 +47,8 @@ export interface PlannedCall {
   times?: number;
   /** When it is made, if not on every run. */
   when?: CallCondition;
+  /** Made once per job however many of its items name it: a list the job's steps share (the items of a type, the connections). */
+  once?: boolean;
 }
 
 /** How the plan names each service's address before a path (the data platform's paths stand alone). */
@@ -68,7 +72,7 @@ export function callText(c: PlannedCall): string {
         ? `T-SQL sign-in to ${c.path.slice(1)}`
         : `T-SQL ${c.command ?? 'batch'}`
       : `${c.method} ${ROOT[c.service]}${c.path}${c.command ? ` ${c.command}` : ''}`;
-  return `${what}${c.times !== undefined && c.times !== 1 ? ` ×${c.times}` : ''}${c.when ? ` ${CALL_CONDITIONS[c.when]}` : ''}`;
+  return `${what}${c.times !== undefined && c.times !== 1 ? ` ×${c.times}` : ''}${c.when ? ` ${CALL_CONDITIONS[c.when]}` : ''}${c.once ? ' once per job' : ''}`;
 }
 
 /** The plan text of a live item: its calls in the order they are made. */

@@ -44,7 +44,7 @@ function definitionOf(ctx: TypedProvisionContext<PipelineContent>) {
   return { parts: [part('pipeline-content.json', JSON.stringify(pipelineContent, null, 2)), platformPart(ctx, 'DataPipeline')] };
 }
 
-/** data-pipeline: POST /workspaces/{ws}/dataPipelines, then update definition; notebook activities point at the app's live notebook. */
+/** data-pipeline: POST /workspaces/{ws}/dataPipelines carrying its definition; notebook activities point at the app's live notebook. */
 export const dataPipeline: LiveItemType<'data-pipeline', typeof PipelineContent> = {
   id: 'data-pipeline',
   displayName: 'Data pipeline',

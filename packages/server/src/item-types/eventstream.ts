@@ -3,15 +3,18 @@ import { part, type PlatformItem } from '../backends/data-platform.js';
 import { validateEventstream } from '../catalog/validate-flows.js';
 import { StepRefused, type TypedProvisionContext } from '../provisioning/context.js';
 import { raiseGate } from '../backends/failures.js';
+import { jobLists } from '../provisioning/job-lists.js';
 import {
+  definitionParts,
   ensurePlatformItem,
+  listCall,
   platformItemCalls,
   platformPart,
   platformWorkspace,
   stableGuid,
   type PlatformKind,
 } from '../provisioning/platform-item.js';
-import { platformReadCalls, readPlatformItem, definitionParts } from '../provisioning/platform-read.js';
+import { platformReadCalls, readPlatformItem } from '../provisioning/platform-read.js';
 import { Column, Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
 import { KqlDatabaseContent } from './kql-database.js';
@@ -34,7 +37,7 @@ export const EventstreamContent = Type.Object({
 export type EventstreamContent = Static<typeof EventstreamContent>;
 
 const PLATFORM: PlatformKind = { type: 'Eventstream', collection: 'eventstreams' };
-const KQL_DATABASES = { service: 'data-platform', method: 'GET', path: '/workspaces/{ws}/items?type=KQLDatabase' } as const;
+const KQL_DATABASES = listCall('KQLDatabase');
 
 /**
  * The destination node. An Eventhouse destination names the KQL database's data-platform item id and workspace (the
@@ -54,7 +57,11 @@ async function destinationOf(ctx: TypedProvisionContext<EventstreamContent>, ws:
   if (!database) return undefined;
   let item: PlatformItem | undefined;
   try {
-    item = await ctx.backends.dataPlatform.findItem(ws, 'KQLDatabase', database);
+    // The job's list of KQL databases; one not in it may have come since that list was taken, so it is listed again.
+    const lists = jobLists(ctx);
+    item =
+      (await lists.find(ws, 'KQLDatabase', database)) ??
+      (await lists.relist(ws, 'KQLDatabase')).find((i) => i.displayName.toLowerCase() === database.toLowerCase());
   } catch (err) {
     raiseGate(err, { profile: ctx.profile, gates: { auth: 'data-platform-auth' } });
   }
@@ -102,7 +109,7 @@ async function definitionOf(ctx: TypedProvisionContext<EventstreamContent>) {
   };
 }
 
-/** eventstream: POST /workspaces/{ws}/eventstreams, then update definition with its source, stream and destination. */
+/** eventstream: POST /workspaces/{ws}/eventstreams with its definition: its source, stream and destination. */
 export const eventstream: LiveItemType<'eventstream', typeof EventstreamContent> = {
   id: 'eventstream',
   displayName: 'Eventstream',

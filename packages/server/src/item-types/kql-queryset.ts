@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { validateKqlQueries } from '../catalog/validate-consumers.js';
 import type { TypedProvisionContext } from '../provisioning/context.js';
-import { DATABASE_CALLS, ensureDatabase, ident, kqlString, mgmt } from '../provisioning/kql.js';
+import { DATABASE_CALLS, ensureDatabase, ident, kqlString, scriptCommand } from '../provisioning/kql.js';
+import { mgmt, runKqlCommands } from '../provisioning/kql-script.js';
 import { dropKqlObjects, kqlDropCalls } from '../provisioning/remove.js';
 import { kqlParts, kqlReadCalls, readDatabase, readKqlObjects } from '../provisioning/kql-read.js';
 import { Key, Name } from './content-parts.js';
@@ -45,14 +46,13 @@ export const kqlQueryset: LiveItemType<'kql-queryset', typeof KqlQuerysetContent
   edges: { from: ['reads-from'], to: ['reads-from', 'visualizes'] },
   dependsOn: (c) => [c.database],
   calls: (c) => [
-    ...DATABASE_CALLS,
+    ...DATABASE_CALLS.map((call) => ({ ...call, when: 'unreported' as const })),
     { service: 'kql', method: 'POST', path: '/v1/rest/mgmt', command: '.show functions' },
     {
       service: 'kql',
       method: 'POST',
       path: '/v1/rest/mgmt',
-      command: '.create-or-alter function with (folder=…)',
-      times: c.queries.length,
+      command: scriptCommand([['.create-or-alter function with (folder=…)', c.queries.length]]),
     },
   ],
   desired: async (ctx) => kqlParts([], functionsOf(ctx)),
@@ -70,16 +70,23 @@ export const kqlQueryset: LiveItemType<'kql-queryset', typeof KqlQuerysetContent
   removeCalls: (c) => kqlDropCalls(0, c.queries.length, true),
   async provision(ctx) {
     const database = databaseOf(ctx);
-    const db = await ensureDatabase(ctx, database);
-    let created = db.created;
+    // The parent database's step (this job's, or the one recorded) made or found the database: its PUT is not repeated.
+    const parent = ctx.dependency(ctx.content.database);
+    const uri = parent?.secondaryIds?.database === database ? parent.secondaryIds.clusterUri : undefined;
+    const db = parent?.resourceId && uri ? { id: parent.resourceId, uri, created: false } : await ensureDatabase(ctx, database);
     const existing = new Set((await mgmt(ctx, db.uri, database, '.show functions')).map((r) => String(r[0])));
-    for (const f of functionsOf(ctx)) {
-      if (!existing.has(f.name)) created = true;
-      await mgmt(ctx, db.uri, database, `.create-or-alter function with (folder=${kqlString(f.folder)}) ${ident(f.name)}() { ${f.body} }`);
-      ctx.log(`saved query ${f.query}`);
-    }
+    const functions = functionsOf(ctx);
+    await runKqlCommands(
+      ctx,
+      db.uri,
+      database,
+      functions.map((f) => ({
+        csl: `.create-or-alter function with (folder=${kqlString(f.folder)}) ${ident(f.name)}() { ${f.body} }`,
+        done: `saved query ${f.query}`,
+      })),
+    );
     return {
-      status: created ? 'created' : 'exists',
+      status: db.created || functions.some((f) => !existing.has(f.name)) ? 'created' : 'exists',
       resourceId: `${db.id}/querysets/${ctx.item.displayName}`,
       secondaryIds: { clusterUri: db.uri, database },
     };

@@ -192,8 +192,7 @@ export const lakehouseLake: LiveBackend<LakehouseContent> = {
       ...(seeded
         ? [
             storage('PUT', '/{container}/{folder}/{path*}?resource=file', { times: seeded, when: 'unseeded' }),
-            storage('PATCH', '/{container}/{folder}/{path*}?action=append', { times: seeded, when: 'unseeded' }),
-            storage('PATCH', '/{container}/{folder}/{path*}?action=flush', { times: seeded, when: 'unseeded' }),
+            storage('PATCH', '/{container}/{folder}/{path*}?action=append&flush=true', { times: seeded, when: 'unseeded' }),
           ]
         : []),
       ...DB_EXISTS,

@@ -5,6 +5,7 @@ import { raiseGate } from '../backends/failures.js';
 import { GateError } from '../errors.js';
 import { gate } from '../provisioning/gates.js';
 import type { TypedProvisionContext } from '../provisioning/context.js';
+import { jobLists } from '../provisioning/job-lists.js';
 import {
   ensurePlatformItem,
   platformItemCalls,
@@ -53,7 +54,7 @@ export const MirroredDatabaseContent = Type.Object({
 });
 export type MirroredDatabaseContent = Static<typeof MirroredDatabaseContent>;
 
-const PLATFORM: PlatformKind = { type: 'MirroredDatabase', collection: 'mirroredDatabases', definitionAtCreate: true };
+const PLATFORM: PlatformKind = { type: 'MirroredDatabase', collection: 'mirroredDatabases' };
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CONNECTION_ID = '${connection.id}';
 
@@ -68,7 +69,7 @@ async function connectionId(ctx: TypedProvisionContext<MirroredDatabaseContent>)
   if (!wanted) throw new GateError(gate('mirror-connection-missing', ctx.profile, { connection: CONNECTION_ID }));
   let connections: PlatformConnection[];
   try {
-    connections = await ctx.backends.dataPlatform.listConnections();
+    connections = await jobLists(ctx).connections();
   } catch (err) {
     raiseGate(err, { profile: ctx.profile, gates: { auth: 'data-platform-auth' } });
   }
@@ -95,7 +96,7 @@ const definitionOf = (ctx: TypedProvisionContext<MirroredDatabaseContent>, mirro
   parts: [part('mirroring.json', JSON.stringify(mirroring, null, 2)), platformPart(ctx, 'MirroredDatabase')],
 });
 
-const CONNECTIONS = { service: 'data-platform', method: 'GET', path: '/connections' } as const;
+const CONNECTIONS = { service: 'data-platform', method: 'GET', path: '/connections', once: true } as const;
 
 /** mirrored-database: GET /v1/connections to resolve its connection, then POST /workspaces/{ws}/mirroredDatabases with mirroring.json (required). */
 export const mirroredDatabase: LiveItemType<'mirrored-database', typeof MirroredDatabaseContent> = {

@@ -56,7 +56,7 @@ function definitionOf(ctx: TypedProvisionContext<NotebookContent>) {
   };
 }
 
-/** notebook: POST /workspaces/{ws}/notebooks, then update definition (SPEC.md). */
+/** notebook: POST /workspaces/{ws}/notebooks carrying its definition (SPEC.md's "then update definition" in one call); an existing one is updated when it differs. */
 export const notebook: LiveItemType<'notebook', typeof NotebookContent> = {
   id: 'notebook',
   displayName: 'Notebook',

@@ -61,7 +61,7 @@ export const SemanticModelContent = Type.Object({
 });
 export type SemanticModelContent = Static<typeof SemanticModelContent>;
 
-const PLATFORM: PlatformKind = { type: 'SemanticModel', collection: 'semanticModels', definitionAtCreate: true, readFormat: 'TMSL' };
+const PLATFORM: PlatformKind = { type: 'SemanticModel', collection: 'semanticModels', readFormat: 'TMSL' };
 
 /** The definition a semantic model's provisioning sends: model.bim, definition.pbism and the .platform part. */
 function definitionOf(ctx: TypedProvisionContext<SemanticModelContent>) {

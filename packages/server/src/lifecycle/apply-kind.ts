@@ -51,7 +51,7 @@ export async function applyStep(
         return result;
       }
       log.push('the live resource differs from the stored content: updating');
-      const applied = await runProvisioner(ctx);
+      const applied = await runProvisioner({ ...ctx, liveDiffers: true });
       await record(deps.db, job, stored, step, applied, item.etag);
       return applied.status === 'created' || applied.status === 'exists'
         ? { ...applied, status: 'updated', diff, steps: [...log, ...applied.steps] }

@@ -3,6 +3,7 @@ import type { CloudProfile } from '../cloud/profiles.js';
 import { isItemTypeId, isLive, type ItemTypeId } from '../item-types/index.js';
 import type { Backends, ProvisionContext } from '../provisioning/context.js';
 import { installTarget, type ResolvedTarget } from '../provisioning/targets.js';
+import { JobLists } from '../provisioning/job-lists.js';
 import type { NamedLocks } from '../store/named-locks.js';
 import type { Db } from '../store/db.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
@@ -43,6 +44,8 @@ export interface StoredApp {
   items: Map<string, StoredItem>;
   results: Map<string, StepResult>;
   target: ResolvedTarget;
+  /** What the job lists once for all the app's items. */
+  lists: JobLists;
 }
 
 type Scope = { tenantId: string; workspaceId: string };
@@ -92,7 +95,7 @@ export async function loadStoredApp(deps: StoredAppDeps, scope: Scope, appId: st
     if (live?.resourceId && (live.status === 'created' || live.status === 'exists' || live.status === 'updated'))
       results.set(item.key, { status: 'exists', resourceId: live.resourceId, secondaryIds: live.secondaryIds ?? undefined, steps: [] });
   }
-  return { app, items, results, target: await targetOf(deps, scope, appId) };
+  return { app, items, results, target: await targetOf(deps, scope, appId), lists: new JobLists(deps.backends.dataPlatform) };
 }
 
 /** A stored item in the shape provisioners read (its live provisioning from its type). */
@@ -122,6 +125,7 @@ export function storedContext(deps: StoredAppDeps, stored: StoredApp, key: strin
     dependency: (k) => stored.results.get(k),
     contentOf: (k) => stored.items.get(k)?.content,
     ...(item.live?.backend ? { backend: item.live.backend } : {}),
+    lists: stored.lists,
   };
 }
 

@@ -13,6 +13,7 @@ import type { SynapseClient } from '../backends/synapse.js';
 import type { CatalogItem, CuratedApp } from '../catalog/types.js';
 import type { StepResult } from '../install/types.js';
 import type { ResolvedTarget } from './targets.js';
+import type { JobLists } from './job-lists.js';
 
 /** The one client of each backing service, all over the one pipeline: what provisioners and identity operations call. */
 export interface Backends {
@@ -46,6 +47,13 @@ export interface ProvisionContext {
   contentOf(key: string): unknown;
   /** The backend its live record names (what provisioned it); unset, the cloud's choice (item-types/backends.ts). */
   backend?: string;
+  /** What the job lists once for all its steps; unset, each step lists for itself. */
+  lists?: JobLists;
+  /**
+   * The caller has just read the live resource and found it differs from what the step sends (an apply): a definition
+   * is written without being read and compared again.
+   */
+  liveDiffers?: boolean;
 }
 
 /** What the shared provisioning helpers read: the context without the item's content. */

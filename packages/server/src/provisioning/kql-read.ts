@@ -3,7 +3,8 @@ import { raiseGate } from '../backends/failures.js';
 import type { PlannedCall } from '../item-types/calls.js';
 import type { LiveParts } from '../item-types/descriptor.js';
 import type { StepContext } from './context.js';
-import { cluster, ident, mgmt } from './kql.js';
+import { cluster, ident } from './kql.js';
+import { mgmt } from './kql-script.js';
 
 type Table = { name: string; columns: Array<{ name: string; type: string }> };
 /** A KQL function as the plan compares it: its parameters, body, and the docstring and folder when it has them. */

@@ -4,6 +4,7 @@ import { raiseGate } from '../backends/failures.js';
 import { GateError } from '../errors.js';
 import { gate } from './gates.js';
 import type { StepContext } from './context.js';
+import { type KqlCommand, mgmtRecords, runKqlCommands } from './kql-script.js';
 
 type Column = { name: string; type: string };
 type Table = { name: string; columns: Column[]; seedRows?: unknown[][] };
@@ -45,54 +46,53 @@ export async function ensureDatabase(ctx: StepContext, database: string) {
   }
 }
 
-/** Runs management commands, turning a 401/403 into the AllDatabasesAdmin gate. */
-export async function mgmt(ctx: StepContext, uri: string, database: string, csl: string) {
-  try {
-    return await ctx.backends.kql.mgmt(uri, database, csl);
-  } catch (err) {
-    raiseGate(err, {
-      profile: ctx.profile,
-      gates: { auth: 'kql-create-table-auth', detail: { principal: ctx.backends.pipeline.credential.principal } },
-    });
-  }
-}
-
 /**
- * Tables (.create table: an existing one is success, no change), functions, and seed rows ingested once.
+ * Tables (.create table: an existing one is success, no change), functions, and seed rows ingested into empty tables
+ * only, sent as one database script after one read of the tables and their row counts (.show tables details).
  * Answers whether a table or seed rows were added (a database that existed without them was still provisioned now).
  */
 export async function applyKqlContent(ctx: StepContext, uri: string, database: string, content: KqlContent): Promise<boolean> {
-  let added = false;
-  const existing = content.tables?.length
-    ? new Set((await mgmt(ctx, uri, database, '.show tables')).map((r) => String(r[0])))
-    : new Set<string>();
-  for (const table of content.tables ?? []) {
+  const tables = content.tables ?? [];
+  const rowCounts = new Map<string, number>();
+  if (tables.length) {
+    const details = await mgmtRecords(ctx, uri, database, '.show tables details');
+    for (const t of details) rowCounts.set(String(t.TableName), Number(t.TotalRowCount ?? 0));
+  }
+  const commands: KqlCommand[] = [];
+  const present: string[] = [];
+  for (const table of tables) {
     const schema = table.columns.map((c) => `${ident(c.name)}:${c.type}`).join(', ');
-    await mgmt(ctx, uri, database, `.create table ${ident(table.name)} (${schema})`);
-    added ||= !existing.has(table.name);
-    ctx.log(`.create table ${table.name} (${table.columns.length} columns)${existing.has(table.name) ? ': exists' : ''}`);
+    const exists = rowCounts.has(table.name) ? ': exists' : '';
+    commands.push({
+      csl: `.create table ${ident(table.name)} (${schema})`,
+      done: `.create table ${table.name} (${table.columns.length} columns)${exists}`,
+    });
   }
   for (const fn of content.functions ?? []) {
     const doc = fn.docstring ? ` with (docstring=${kqlString(fn.docstring)})` : '';
-    await mgmt(ctx, uri, database, `.create-or-alter function${doc} ${ident(fn.name)}${fn.parameters} { ${fn.body} }`);
-    ctx.log(`.create-or-alter function ${fn.name}`);
+    commands.push({
+      csl: `.create-or-alter function${doc} ${ident(fn.name)}${fn.parameters} { ${fn.body} }`,
+      done: `.create-or-alter function ${fn.name}`,
+    });
   }
-  for (const table of content.tables ?? []) {
+  let ingested = false;
+  for (const table of tables) {
     if (!table.seedRows?.length) continue;
-    const rows = await ctx.backends.kql
-      .query(uri, database, `${ident(table.name)} | count`)
-      .catch((err) => raiseGate(err, { profile: ctx.profile, gates: { auth: 'kql-create-table-auth' } }));
-    const count = Number((rows[0] ?? [0])[0]);
+    const count = rowCounts.get(table.name) ?? 0;
     if (count > 0) {
-      ctx.log(`seed rows of ${table.name}: already present (${count} rows), not ingested again`);
+      present.push(`seed rows of ${table.name}: already present (${count} rows), not ingested again`);
       continue;
     }
     const csv = table.seedRows.map((r) => r.map(csvField).join(',')).join('\n');
-    await mgmt(ctx, uri, database, `.ingest inline into table ${ident(table.name)} <|\n${csv}`);
-    added = true;
-    ctx.log(`.ingest inline into table ${table.name}: ${table.seedRows.length} rows`);
+    commands.push({
+      csl: `.ingest inline into table ${ident(table.name)} <|\n${csv}`,
+      done: `.ingest inline into table ${table.name}: ${table.seedRows.length} rows`,
+    });
+    ingested = true;
   }
-  return added;
+  await runKqlCommands(ctx, uri, database, commands);
+  for (const line of present) ctx.log(line);
+  return ingested || tables.some((t) => !rowCounts.has(t.name));
 }
 
 /** The resource manager's database PUT ensureDatabase makes, and its asynchronous operation. */
@@ -112,27 +112,25 @@ export const DATABASE_CALLS: readonly PlannedCall[] = [
 
 const MGMT = '/v1/rest/mgmt';
 
-/** The calls ensureDatabase and applyKqlContent make for `content`. */
+/** What one database script carries, as the plan names it: `.create table ×2, .ingest inline of 24 rows ×2 into empty tables`. */
+export function scriptCommand(parts: ReadonlyArray<[string, number]>): string {
+  const named = parts.filter(([, n]) => n > 0).map(([what, n]) => `${what}${n === 1 ? '' : ` ×${n}`}`);
+  return named.length > 1 || parts.some(([, n]) => n > 1) ? `.execute database script <| ${named.join(', ')}` : (named[0] ?? '');
+}
+
+/** The calls ensureDatabase and applyKqlContent make for `content`: the database PUT, a read of its tables, one database script. */
 export function kqlContentCalls(content: KqlContent): PlannedCall[] {
   const tables = content.tables ?? [];
   const seeded = tables.filter((t) => t.seedRows?.length).length;
   const rows = tables.reduce((n, t) => n + (t.seedRows?.length ?? 0), 0);
+  const script = scriptCommand([
+    ['.create table', tables.length],
+    ['.create-or-alter function', content.functions?.length ?? 0],
+    [`.ingest inline (${rows} rows, into empty tables)`, seeded],
+  ]);
   return [
     ...DATABASE_CALLS,
-    ...(tables.length
-      ? ([
-          { service: 'kql', method: 'POST', path: MGMT, command: '.show tables' },
-          { service: 'kql', method: 'POST', path: MGMT, command: '.create table', times: tables.length },
-        ] as const)
-      : []),
-    ...(content.functions?.length
-      ? [{ service: 'kql', method: 'POST', path: MGMT, command: '.create-or-alter function', times: content.functions.length } as const]
-      : []),
-    ...(seeded
-      ? ([
-          { service: 'kql', method: 'POST', path: '/v2/rest/query', command: '<table> | count', times: seeded },
-          { service: 'kql', method: 'POST', path: MGMT, command: `.ingest inline of ${rows} rows`, times: seeded, when: 'unseeded' },
-        ] as const)
-      : []),
+    ...(tables.length ? [{ service: 'kql', method: 'POST', path: MGMT, command: '.show tables details' } as const] : []),
+    ...(script ? [{ service: 'kql', method: 'POST', path: MGMT, command: script } as const] : []),
   ];
 }

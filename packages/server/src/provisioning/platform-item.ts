@@ -6,6 +6,9 @@ import { raiseGate } from '../backends/failures.js';
 import { GateError } from '../errors.js';
 import { gate } from './gates.js';
 import type { StepContext } from './context.js';
+import { jobLists } from './job-lists.js';
+import { compareParts } from '../install/plan-compare.js';
+import type { LiveParts } from '../item-types/descriptor.js';
 
 /** A stable GUID from text (the .platform logicalId of an app's item). */
 export function stableGuid(text: string): string {
@@ -45,13 +48,20 @@ export interface PlatformKind {
   collection: string;
   /** The format getDefinition is asked for, when the platform's default is not the one provisioning sends (TMSL). */
   readFormat?: string;
-  /** Send the definition with the create (required for semantic models and mirrored databases). */
-  definitionAtCreate?: boolean;
 }
 
 export interface EnsureOptions extends PlatformKind {
+  /** Sent with the create (every type provisioned here takes one there), and to an existing item only when it differs. */
   definition?: Definition;
   creationPayload?: Record<string, unknown>;
+}
+
+/** What ensurePlatformItem did: the item, whether it created it, and the definition it read when that already held the content. */
+export interface EnsuredItem {
+  item: PlatformItem;
+  created: boolean;
+  /** The live definition read and found the same as the one to send (so not updated). */
+  unchanged?: Definition;
 }
 
 /** The long-running operation a 202 answer names, followed to its end and its result. */
@@ -60,77 +70,128 @@ export const OPERATION_CALLS: readonly PlannedCall[] = [
   { service: 'data-platform', method: 'GET', path: '/operations/{operation}/result', when: 'accepted' },
 ];
 
+/** The list of a type, once per job for all its steps. */
+export const listCall = (type: string): PlannedCall => ({
+  service: 'data-platform',
+  method: 'GET',
+  path: `/workspaces/{ws}/items?type=${type}`,
+  once: true,
+});
+
 /**
  * The calls ensurePlatformItem makes for `kind`, with or without a definition, then the type's own `after` calls, the
- * long-running operations last.
+ * long-running operations last: the job's list of the type, the create (carrying the definition) of a new item, and for
+ * an existing one the read of its definition and the update only when it differs.
  */
 export function platformItemCalls(kind: PlatformKind, withDefinition: boolean, after: readonly PlannedCall[] = []): PlannedCall[] {
-  const update: PlannedCall = { service: 'data-platform', method: 'POST', path: '/workspaces/{ws}/items/{id}/updateDefinition' };
   return [
-    { service: 'data-platform', method: 'GET', path: `/workspaces/{ws}/items?type=${kind.type}` },
+    listCall(kind.type),
     { service: 'data-platform', method: 'POST', path: `/workspaces/{ws}/${kind.collection}`, when: 'new' },
-    // A definition sent with the create is sent again only to an item that existed.
-    ...(withDefinition ? [kind.definitionAtCreate ? { ...update, when: 'existing' as const } : update] : []),
+    ...(withDefinition
+      ? ([
+          { service: 'data-platform', method: 'POST', path: '/workspaces/{ws}/items/{id}/getDefinition', when: 'existing' },
+          { service: 'data-platform', method: 'POST', path: '/workspaces/{ws}/items/{id}/updateDefinition', when: 'changed' },
+        ] as const)
+      : []),
     ...after,
     ...OPERATION_CALLS,
   ];
 }
 
 /**
- * Find-or-create by display name (SPEC.md idempotency): list every page of the type; found → update the
- * definition; otherwise create (then update the definition). A name race re-lists and updates; an item deleted between
- * its listing and its update is found or created again.
+ * A definition's parts as text, by path (the payloads decoded). `.platform` is left out: it is the item's metadata (its
+ * name, description and logical id), which the platform writes itself, not content an install changes.
  */
-export async function ensurePlatformItem(
-  ctx: StepContext,
-  o: EnsureOptions,
-  retried = false,
-): Promise<{ item: PlatformItem; created: boolean }> {
+export function definitionParts(definition: Definition): LiveParts {
+  return Object.fromEntries(
+    definition.parts.filter((p) => p.path !== '.platform').map((p) => [p.path, Buffer.from(p.payload, 'base64').toString('utf8')]),
+  );
+}
+
+const partNames = (d: Definition) => d.parts.map((p) => p.path).join(', ');
+
+/**
+ * Find-or-create by display name (SPEC.md idempotency) in the job's list of the type: not found → create it with its
+ * definition in the one call; found → update its definition only when it differs from what the platform holds (read
+ * with getDefinition and compared as the plan compares), or at once when the caller has just compared them. A
+ * name race lists again with backoff and treats the item as found; an item deleted between its listing and its read or
+ * update is found or created again, once.
+ */
+export async function ensurePlatformItem(ctx: StepContext, o: EnsureOptions, retried = false): Promise<EnsuredItem> {
   const ws = platformWorkspace(ctx);
   const dp = ctx.backends.dataPlatform;
+  const lists = jobLists(ctx);
+  const name = ctx.item.displayName;
   try {
-    let existing = await dp.findItem(ws, o.type, ctx.item.displayName);
-    let created = false;
+    let existing = await lists.find(ws, o.type, name);
     if (!existing) {
-      ctx.log(`create ${o.type} '${ctx.item.displayName}'`);
+      ctx.log(`create ${o.type} '${name}'${o.definition ? ` with its definition (${partNames(o.definition)})` : ''}`);
       try {
-        existing = await dp.createItem(ws, o.collection, {
-          displayName: ctx.item.displayName,
+        const item = await dp.createItem(ws, o.collection, {
+          displayName: name,
           description: ctx.item.description.slice(0, 256),
-          ...(o.definitionAtCreate && o.definition ? { definition: o.definition } : {}),
+          ...(o.definition ? { definition: o.definition } : {}),
           ...(o.creationPayload ? { creationPayload: o.creationPayload } : {}),
         });
-        created = true;
+        await lists.add(ws, o.type, item);
+        return { item, created: true };
       } catch (err) {
         if (!(err instanceof BackingError) || err.code !== 'ItemDisplayNameAlreadyInUse') throw err;
         ctx.log('the name was taken meanwhile: updating the existing item');
         // Another caller's create may still be running (a 202): the name is taken before the item is listed.
         const deadline = Date.now() + NAME_TAKEN_WAIT_MS;
-        for (
-          let wait = 500;
-          !(existing = await dp.findItem(ws, o.type, ctx.item.displayName)) && Date.now() < deadline;
-          wait = Math.min(wait * 2, 4000)
-        ) {
+        const found = async () => (await lists.relist(ws, o.type)).find((i) => i.displayName.toLowerCase() === name.toLowerCase());
+        for (let wait = 500; !(existing = await found()) && Date.now() < deadline; wait = Math.min(wait * 2, 4000)) {
           await new Promise((r) => setTimeout(r, wait));
         }
         if (!existing) throw err;
       }
     } else {
-      ctx.log(`found ${o.type} '${existing.displayName}' (${existing.id}): updating in place`);
+      ctx.log(`found ${o.type} '${existing.displayName}' (${existing.id})`);
     }
-    if (o.definition && (!created || !o.definitionAtCreate)) {
-      ctx.log(`update definition (${o.definition.parts.map((p) => p.path).join(', ')})`);
-      try {
-        await dp.updateDefinition(ws, existing.id, o.definition);
-      } catch (err) {
-        // The item found was deleted before its update (an uninstall elsewhere, or by hand): find-or-create again, once.
-        if (created || retried || !(err instanceof BackingError) || err.code !== 'ItemNotFound') throw err;
-        ctx.log(`${o.type} ${existing.id} was deleted meanwhile: finding or creating it again`);
-        return ensurePlatformItem(ctx, o, true);
-      }
+    if (!o.definition) return { item: existing, created: false };
+    try {
+      const unchanged = await updateWhenChanged(ctx, ws, existing, o, o.definition);
+      return { item: existing, created: false, ...(unchanged ? { unchanged } : {}) };
+    } catch (err) {
+      // The item found was deleted before its read or update (an uninstall elsewhere, or by hand): find or create it again, once.
+      if (retried || !(err instanceof BackingError) || err.code !== 'ItemNotFound') throw err;
+      ctx.log(`${o.type} ${existing.id} was deleted meanwhile: finding or creating it again`);
+      await lists.relist(ws, o.type);
+      return ensurePlatformItem(ctx, o, true);
     }
-    return { item: existing, created };
   } catch (err) {
     raiseGate(err, { profile: ctx.profile, gates: { auth: 'data-platform-auth' } });
   }
+}
+
+/**
+ * Updates an existing item's definition when it differs from `definition` (getDefinition, compared part by part as the
+ * plan compares them, `.platform` aside); answers the live definition when it was the same and nothing was sent. When
+ * the caller has just compared them (an apply), it is written without reading it again.
+ */
+async function updateWhenChanged(
+  ctx: StepContext,
+  ws: string,
+  item: PlatformItem,
+  kind: PlatformKind,
+  definition: Definition,
+): Promise<Definition | undefined> {
+  const dp = ctx.backends.dataPlatform;
+  if (!ctx.liveDiffers) {
+    const live = await dp.getDefinition(ws, item.id, kind.readFormat);
+    const [held, wanted] = [definitionParts(live), definitionParts(definition)];
+    const only = (parts: LiveParts, name: string): LiveParts => (name in parts ? { [name]: parts[name]! } : {});
+    const differing = [...new Set([...Object.keys(wanted), ...Object.keys(held)])].filter((n) =>
+      compareParts(only(held, n), only(wanted, n)),
+    );
+    if (!differing.length) {
+      ctx.log('definition read (getDefinition): the same as the content, not updated');
+      return live;
+    }
+    ctx.log(`definition read (getDefinition): ${differing.join(', ')} differ${differing.length === 1 ? 's' : ''}`);
+  }
+  ctx.log(`update definition (${partNames(definition)})`);
+  await dp.updateDefinition(ws, item.id, definition);
+  return undefined;
 }

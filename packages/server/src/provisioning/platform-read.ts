@@ -3,23 +3,14 @@ import { raiseGate } from '../backends/failures.js';
 import type { PlannedCall } from '../item-types/calls.js';
 import type { LiveItemType, LiveParts, LiveState } from '../item-types/descriptor.js';
 import type { StepContext, TypedProvisionContext } from './context.js';
-import { OPERATION_CALLS, platformWorkspace, type PlatformKind } from './platform-item.js';
+import { definitionParts, listCall, OPERATION_CALLS, platformWorkspace, type PlatformKind } from './platform-item.js';
+import { jobLists } from './job-lists.js';
 
-/**
- * A definition's parts as text, by path (the payloads decoded). `.platform` is left out: it is the item's metadata (its
- * name, description and logical id), which the platform writes itself, not content an install changes.
- */
-export function definitionParts(definition: Definition): LiveParts {
-  return Object.fromEntries(
-    definition.parts.filter((p) => p.path !== '.platform').map((p) => [p.path, Buffer.from(p.payload, 'base64').toString('utf8')]),
-  );
-}
-
-/** The data-platform item of the step's display name, or undefined; a 401/403 is the data platform's gate. */
+/** The data-platform item of the step's display name (in the job's list of the type), or undefined; a 401/403 is the data platform's gate. */
 export async function findPlatformItem(ctx: StepContext, type: string) {
   const ws = platformWorkspace(ctx);
   try {
-    return { ws, item: await ctx.backends.dataPlatform.findItem(ws, type, ctx.item.displayName) };
+    return { ws, item: await jobLists(ctx).find(ws, type, ctx.item.displayName) };
   } catch (err) {
     raiseGate(err, { profile: ctx.profile, gates: { auth: 'data-platform-auth' } });
   }
@@ -41,7 +32,7 @@ export async function readPlatformItem(ctx: StepContext, kind: PlatformKind): Pr
 export function platformReadCalls(kind: PlatformKind, before: readonly PlannedCall[] = []): PlannedCall[] {
   return [
     ...before,
-    { service: 'data-platform', method: 'GET', path: `/workspaces/{ws}/items?type=${kind.type}` },
+    listCall(kind.type),
     { service: 'data-platform', method: 'POST', path: '/workspaces/{ws}/items/{id}/getDefinition', when: 'existing' },
     ...OPERATION_CALLS,
   ];

@@ -3,7 +3,8 @@ import { raiseGate } from '../backends/failures.js';
 import type { PlannedCall } from '../item-types/calls.js';
 import type { RemoveOutcome } from '../item-types/descriptor.js';
 import type { StepContext } from './context.js';
-import { cluster, ident, mgmt } from './kql.js';
+import { cluster, ident } from './kql.js';
+import { mgmt } from './kql-script.js';
 import { readDatabase } from './kql-read.js';
 import { platformWorkspace } from './platform-item.js';
 

@@ -65,18 +65,18 @@ export async function ensureArtifact(
   name: string,
   properties: Record<string, unknown>,
   same: (live: SynapseArtifact) => boolean = (live) => canonical(live.properties) === canonical(properties),
-): Promise<{ created: boolean; artifact: SynapseArtifact }> {
+): Promise<{ created: boolean }> {
   const ws = synapseWorkspace(ctx);
   if (!ownNativeName(ctx, name)) throw new Error(`refused: ${kind} '${name}' is outside the tenant's prefix`);
   return onSynapse(ctx, async () => {
     const live = await ctx.backends.synapse.get(ws, kind, name);
     if (live && same(live)) {
       ctx.log(`${kind} '${name}' already holds the content`);
-      return { created: false, artifact: live };
+      return { created: false };
     }
-    const artifact = await ctx.backends.synapse.put(ws, kind, name, properties);
+    await ctx.backends.synapse.put(ws, kind, name, properties);
     ctx.log(`${live ? 'updated' : 'created'} ${kind} '${name}' in workspace ${ws}`);
-    return { created: !live, artifact };
+    return { created: !live };
   });
 }
 
@@ -118,14 +118,13 @@ const OPERATION = (kind: SynapseCollection): PlannedCall => ({
   when: 'accepted',
 });
 
-/** The calls of ensureArtifact: the read, then the long-running PUT, its operation and the read of the result. */
+/** The calls of ensureArtifact: the read, then the long-running PUT and its operation. */
 export function ensureCalls(kind: SynapseCollection, times?: number): PlannedCall[] {
   const t = times === undefined ? {} : { times };
   return [
     { service: 'synapse', method: 'GET', path: `/${kind}/{name}${V}`, ...t },
     { service: 'synapse', method: 'PUT', path: `/${kind}/{name}${V}`, when: 'changed', ...t },
     OPERATION(kind),
-    { service: 'synapse', method: 'GET', path: `/${kind}/{name}${V}`, when: 'changed', ...t },
   ];
 }
 
