@@ -2,6 +2,7 @@ import { hostAllowed, type CloudProfile } from '../cloud/profiles.js';
 import type { TokenSource } from './credential.js';
 import { Semaphore } from '../semaphore.js';
 import { pauseForRequests } from '../background.js';
+import { AdaptiveLimiters, retryAfterMs, throttled } from './adaptive-limiter.js';
 
 export type BackingService = 'data-platform' | 'arm' | 'kql' | 'search' | 'sql' | 'reporting' | 'identity' | 'storage' | 'synapse';
 
@@ -133,9 +134,11 @@ function errorCodeOf(text: string, headers?: Headers): string | undefined {
 export interface PipelineOptions {
   timeoutMs: number;
   retryDelayMs: number;
-  /** The longest Retry-After the one retry waits for (ms, default 10 s); a longer one is cut to this. */
+  /** The longest Retry-After honoured (ms, default 60 s), by the one retry and the limiter's pause; a longer one is cut to this. */
   retryAfterMaxMs?: number;
   concurrencyPerService: number;
+  /** 'adaptive' (default): a 429 pauses the service's other callers and sets a learned pace (adaptive-limiter.ts); 'off': each call alone. */
+  throttleLimiter?: 'adaptive' | 'off';
   /** Told of every 401/403 and identity-provider refusal (identity signals), never with a token. */
   onAuthFailure?: (f: { service: BackingService; status: number; code?: string; url: string; principal: string }) => void;
   onCall?: (service: BackingService, status: number, ms: number) => void;
@@ -143,7 +146,8 @@ export interface PipelineOptions {
 
 /**
  * The one HTTP pipeline for every backing call: host check, token, timeout, at most `concurrencyPerService` calls in
- * flight per backing service, one retry on transient failure after 1.5 s or the answer's Retry-After (up to a bound).
+ * flight per backing service, one retry on transient failure after 1.5 s or the answer's Retry-After (up to a bound),
+ * and a limiter per service, host and identity that learns from 429s how fast the service lets this process call.
  */
 export class BackingPipeline {
   constructor(
@@ -152,6 +156,11 @@ export class BackingPipeline {
     readonly options: PipelineOptions,
     private readonly limits = new Map<BackingService, Semaphore>(),
     private readonly pause?: () => Promise<void>,
+    private readonly throttles = new AdaptiveLimiters(
+      options.throttleLimiter !== 'off',
+      options.retryAfterMaxMs ?? 60_000,
+      options.retryDelayMs,
+    ),
   ) {}
 
   /**
@@ -159,7 +168,7 @@ export class BackingPipeline {
    * waits its turn of the event loop (background.ts), so requests to the service are served between its steps.
    */
   background(): BackingPipeline {
-    return new BackingPipeline(this.profile, this.credential, this.options, this.limits, pauseForRequests);
+    return new BackingPipeline(this.profile, this.credential, this.options, this.limits, pauseForRequests, this.throttles);
   }
 
   /**
@@ -167,13 +176,13 @@ export class BackingPipeline {
    * was given wait their turn behind the installs' calls like any other call of the process.
    */
   as(credential: TokenSource, onAuthFailure = this.options.onAuthFailure): BackingPipeline {
-    return new BackingPipeline(this.profile, credential, { ...this.options, onAuthFailure }, this.limits, this.pause);
+    return new BackingPipeline(this.profile, credential, { ...this.options, onAuthFailure }, this.limits, this.pause, this.throttles);
   }
 
   /** The same pipeline (the same per-service limits) that also sends its token to these hosts (outside the cloud's suffixes). */
   trusting(hosts: string[]): BackingPipeline {
     const profile = { ...this.profile, allowedSuffixes: [...this.profile.allowedSuffixes, ...hosts] };
-    return new BackingPipeline(profile, this.credential, this.options, this.limits, this.pause);
+    return new BackingPipeline(profile, this.credential, this.options, this.limits, this.pause, this.throttles);
   }
 
   /** Sends the request; resolves with 2xx (or accepted) answers and throws BackingError otherwise. */
@@ -186,12 +195,9 @@ export class BackingPipeline {
 
   /** The backoff before the one retry: the answer's Retry-After when it asks for longer, never over the bound. */
   retryDelay(r: BackingResponse | BackingError): number {
-    const header = r instanceof BackingError ? null : r.headers.get('retry-after')?.trim();
-    let asked: number | undefined;
-    if (header && /^\d+$/.test(header)) asked = Number(header) * 1000;
-    else if (header && Number.isFinite(Date.parse(header))) asked = Date.parse(header) - Date.now();
+    const asked = r instanceof BackingError ? undefined : retryAfterMs(r.headers.get('retry-after'));
     if (asked === undefined) return this.options.retryDelayMs;
-    return Math.max(this.options.retryDelayMs, Math.min(asked, this.options.retryAfterMaxMs ?? 10_000));
+    return Math.max(this.options.retryDelayMs, Math.min(asked, this.options.retryAfterMaxMs ?? 60_000));
   }
 
   private transient(r: BackingResponse | BackingError): boolean {
@@ -241,41 +247,48 @@ export class BackingPipeline {
       body = JSON.stringify(req.json);
       headers['content-type'] = 'application/json';
     } else if (req.contentType) headers['content-type'] = req.contentType;
+    const throttle = this.throttles.of(req.service, host, this.credential.principal);
     const started = Date.now();
-    const answer = await this.limit(req.service).run(async (): Promise<BackingResponse | BackingError | { redirectTo: string }> => {
-      try {
-        const res = await fetch(req.url, {
-          method: req.method,
-          headers,
-          body: body as BodyInit | undefined,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(req.timeoutMs ?? this.options.timeoutMs),
-        });
-        const bytes = new Uint8Array(await res.arrayBuffer());
-        const text = new TextDecoder().decode(bytes);
-        this.options.onCall?.(req.service, res.status, Date.now() - started);
-        const location = res.headers.get('location');
-        if (res.status >= 300 && res.status < 400 && location && [301, 302, 307, 308].includes(res.status) && redirects < 3) {
-          // Followed only to the same origin: another host, even one under an allowed suffix (anyone's storage
-          // account is), never receives the token; the redirect is reported unfollowed instead.
-          const next = new URL(location, req.url);
-          if (next.origin !== new URL(req.url).origin) return new RedirectRefusedError(req.service, res.status, next.host);
-          return { redirectTo: next.toString() };
+    const answer = await throttled(
+      throttle,
+      this.limit(req.service),
+      async (): Promise<BackingResponse | BackingError | { redirectTo: string }> => {
+        const sentAt = Date.now();
+        try {
+          const res = await fetch(req.url, {
+            method: req.method,
+            headers,
+            body: body as BodyInit | undefined,
+            redirect: 'manual',
+            signal: AbortSignal.timeout(req.timeoutMs ?? this.options.timeoutMs),
+          });
+          const bytes = new Uint8Array(await res.arrayBuffer());
+          const text = new TextDecoder().decode(bytes);
+          this.options.onCall?.(req.service, res.status, Date.now() - started);
+          throttle?.settle(sentAt, res.status, res.headers.get('retry-after'));
+          const location = res.headers.get('location');
+          if (res.status >= 300 && res.status < 400 && location && [301, 302, 307, 308].includes(res.status) && redirects < 3) {
+            // Followed only to the same origin: another host, even one under an allowed suffix (anyone's storage
+            // account is), never receives the token; the redirect is reported unfollowed instead.
+            const next = new URL(location, req.url);
+            if (next.origin !== new URL(req.url).origin) return new RedirectRefusedError(req.service, res.status, next.host);
+            return { redirectTo: next.toString() };
+          }
+          return { status: res.status, headers: res.headers, text, bytes, json: () => JSON.parse(text) };
+        } catch (err) {
+          const e = err as Error & { cause?: { code?: string } };
+          const code = e.name === 'TimeoutError' || e.name === 'AbortError' ? 'timeout' : (e.cause?.code ?? 'network_error');
+          this.options.onCall?.(req.service, 0, Date.now() - started);
+          return new BackingError(
+            req.service,
+            0,
+            '',
+            code,
+            `${req.method} ${host}: ${code === 'timeout' ? `no answer within ${req.timeoutMs ?? this.options.timeoutMs} ms` : (e.cause?.code ?? e.message)}`,
+          );
         }
-        return { status: res.status, headers: res.headers, text, bytes, json: () => JSON.parse(text) };
-      } catch (err) {
-        const e = err as Error & { cause?: { code?: string } };
-        const code = e.name === 'TimeoutError' || e.name === 'AbortError' ? 'timeout' : (e.cause?.code ?? 'network_error');
-        this.options.onCall?.(req.service, 0, Date.now() - started);
-        return new BackingError(
-          req.service,
-          0,
-          '',
-          code,
-          `${req.method} ${host}: ${code === 'timeout' ? `no answer within ${req.timeoutMs ?? this.options.timeoutMs} ms` : (e.cause?.code ?? e.message)}`,
-        );
-      }
-    });
+      },
+    );
     await this.pause?.();
     // The redirect is followed after this call's slot is given back: waiting for a second slot while holding one
     // would deadlock once every slot of the service is held by a redirected call.

@@ -1,0 +1,212 @@
+// The per-process limiter of calls to a throttled backing service. It knows only what the real services send: a 429
+// and its Retry-After. Until the first 429 it does nothing; a 429 holds every caller of that service, host and identity
+// until Retry-After has passed and sets the pace to the rate the service was found to allow; while callers wait for
+// that pace it is raised slowly, so the limit follows the quota without hammering it.
+import type { Semaphore } from '../semaphore.js';
+
+/** Slowest pace ever set (calls per second), so a pace learned from a few answers still moves. */
+const MIN_RATE = 0.2;
+/** The pace after a 429 is this share of the rate the service allowed, so the next overshoot comes late. */
+const MARGIN = 0.9;
+/**
+ * How the pace rises while callers wait for it: by 1 % a second at first, faster the longer they waited without a 429
+ * (×1.22 after 10 s, ×1.8 after 20 s, ×3.3 after 30 s), so the next overshoot comes late and a pace set too low recovers.
+ */
+const PROBE_PER_SECOND = 0.01;
+const PROBE_RAMP_MS = 10_000;
+/** Calls let through at once when the pace has saved them up (seconds of the pace). */
+const BURST_SECONDS = 1;
+/** After this long without a 429 the pace is forgotten: the service may have raised the quota. */
+const FORGET_MS = 5 * 60_000;
+/** How far back answers are kept for the estimate. */
+const HISTORY_MS = 5 * 60_000;
+
+/** The milliseconds a Retry-After header asks for (delta seconds or an HTTP date); undefined when absent or malformed. */
+export function retryAfterMs(header: string | null | undefined, now = Date.now()): number | undefined {
+  const value = header?.trim();
+  if (value && /^\d+$/.test(value)) return Number(value) * 1000;
+  if (value && Number.isFinite(Date.parse(value))) return Math.max(0, Date.parse(value) - now);
+  return undefined;
+}
+
+/**
+ * The rate a service allowed, from the answers before its 429 and how long it then refuses: over every recent span,
+ * the calls answered in it over the span plus the Retry-After. A sliding-window quota lets at most its limit through in
+ * any window, so the best span is about one window and the estimate is its limit over its length.
+ */
+export function allowedRate(answeredAt: readonly number[], now: number, blockedMs: number): number | undefined {
+  let best: number | undefined;
+  for (let k = 1; k <= answeredAt.length; k++) {
+    const span = now - answeredAt[answeredAt.length - k]! + blockedMs;
+    const rate = (k * 1000) / Math.max(span, 1);
+    if (best === undefined || rate > best) best = rate;
+  }
+  return best;
+}
+
+/** One backing service, host and identity as its 429s showed it: a pause, and a pace once one was learned. */
+export class AdaptiveLimiter {
+  private rate = Number.POSITIVE_INFINITY;
+  /** The pace set by the last 429, and how long callers have waited for the pace since. */
+  private learned = Number.POSITIVE_INFINITY;
+  private probingMs = 0;
+  private tokens = 1;
+  private refilledAt = 0;
+  private pausedUntil = 0;
+  private throttledAt = Number.NEGATIVE_INFINITY;
+  /** How many 429s this limiter has seen: a call let go before the latest one must wait again. */
+  private refusals = 0;
+  private probedAt: number | undefined;
+  private readonly answeredAt: number[] = [];
+  private readonly waiting: Array<() => void> = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    /** The longest Retry-After honoured (a longer one is cut to this). */
+    private readonly pauseMaxMs: number,
+    /** The pause after a 429 without Retry-After. */
+    private readonly defaultPauseMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** A mark of the 429s seen so far: refusedSince(mark) tells whether another came since. */
+  mark(): number {
+    return this.refusals;
+  }
+
+  refusedSince(mark: number): boolean {
+    return this.refusals !== mark;
+  }
+
+  /** The pace in calls per second (Infinity while the service never refused), and until when every caller is held. */
+  state(): { rate: number; pausedUntil: number } {
+    return { rate: this.rate, pausedUntil: this.pausedUntil };
+  }
+
+  /** Resolves when a call may be sent: at once while the service never refused, else after any pause and at the pace. */
+  acquire(): Promise<void> | undefined {
+    const now = this.now();
+    if (this.rate !== Number.POSITIVE_INFINITY && now - this.throttledAt > FORGET_MS) this.rate = this.learned = Number.POSITIVE_INFINITY;
+    if (!this.waiting.length && this.take(now) === 0) return undefined;
+    return new Promise<void>((resolve) => {
+      this.waiting.push(resolve);
+      if (!this.timer) this.pump();
+    });
+  }
+
+  /**
+   * Learns from the answer to a call sent at `sentAt` after acquire(). A 429 pauses every caller until its Retry-After
+   * has passed and sets the pace below the rate the service allowed; a 429 to a call sent before the last one arrived
+   * only extends the pause (it was sent before anyone knew).
+   */
+  settle(sentAt: number, status: number, retryAfter: string | null | undefined): void {
+    const now = this.now();
+    if (status === 0) return; // no answer: the service did not count it
+    if (status !== 429) {
+      this.answeredAt.push(sentAt);
+      while (this.answeredAt.length > 4096 || now - this.answeredAt[0]! > HISTORY_MS) this.answeredAt.shift();
+      return;
+    }
+    const blockedMs = retryAfterMs(retryAfter, now) ?? this.defaultPauseMs;
+    if (sentAt >= this.throttledAt) {
+      const allowed = allowedRate(this.answeredAt, now, blockedMs);
+      if (allowed !== undefined) {
+        this.rate = this.learned = Math.max(MIN_RATE, Math.min(this.rate, allowed * MARGIN));
+        this.probingMs = 0;
+      }
+    }
+    this.throttledAt = now;
+    this.refusals++;
+    const until = now + Math.min(blockedMs, this.pauseMaxMs);
+    if (until > this.pausedUntil) {
+      this.pausedUntil = until;
+      this.tokens = 1;
+      this.refilledAt = until;
+    }
+    if (this.waiting.length) this.reschedule();
+  }
+
+  /** Takes a call's token when the pace has one: 0, or the milliseconds until one is there. */
+  private take(now: number): number {
+    if (now < this.pausedUntil) return this.pausedUntil - now;
+    if (this.rate === Number.POSITIVE_INFINITY) return 0;
+    this.tokens = Math.min(Math.max(1, this.rate * BURST_SECONDS), this.tokens + ((now - this.refilledAt) * this.rate) / 1000);
+    this.refilledAt = now;
+    if (this.tokens >= 1) {
+      this.tokens--;
+      return 0;
+    }
+    return Math.ceil(((1 - this.tokens) * 1000) / this.rate);
+  }
+
+  /** Lets waiting callers through in arrival order as pause and pace allow; raises the pace while they wait for it. */
+  private pump(): void {
+    this.timer = undefined;
+    while (this.waiting.length) {
+      const now = this.now();
+      this.probe(now);
+      const wait = this.take(now);
+      if (wait > 0) {
+        this.timer = setTimeout(() => this.pump(), wait);
+        return;
+      }
+      this.waiting.shift()!();
+    }
+    this.probedAt = undefined;
+  }
+
+  private reschedule(): void {
+    clearTimeout(this.timer);
+    this.pump();
+  }
+
+  /** Callers are waiting for the pace (not for a pause): the service may allow more, so the pace rises slowly. */
+  private probe(now: number): void {
+    if (now < this.pausedUntil || this.rate === Number.POSITIVE_INFINITY) {
+      this.probedAt = undefined;
+      return;
+    }
+    if (this.probedAt !== undefined) {
+      this.probingMs += now - this.probedAt;
+      const seconds = this.probingMs / 1000;
+      this.rate = this.learned * Math.exp(PROBE_PER_SECOND * seconds * (1 + this.probingMs / PROBE_RAMP_MS));
+    }
+    this.probedAt = now;
+  }
+}
+
+/** Every limiter of the process, one per backing service, host and identity; none when turned off. */
+export class AdaptiveLimiters {
+  private readonly byKey = new Map<string, AdaptiveLimiter>();
+
+  constructor(
+    readonly enabled: boolean,
+    private readonly pauseMaxMs: number,
+    private readonly defaultPauseMs: number,
+  ) {}
+
+  /** The limiter of calls to `service` at `host` as `identity` (undefined when limiting is off). */
+  of(service: string, host: string, identity: string): AdaptiveLimiter | undefined {
+    if (!this.enabled) return undefined;
+    const key = `${service} ${host} ${identity}`;
+    let limiter = this.byKey.get(key);
+    if (!limiter) this.byKey.set(key, (limiter = new AdaptiveLimiter(this.pauseMaxMs, this.defaultPauseMs)));
+    return limiter;
+  }
+}
+
+const REFUSED_WHILE_WAITING = Symbol('refused while waiting');
+
+/**
+ * Runs `call` in one of `slots` once the limiter lets it go. A call let go before a 429 that came while it waited for
+ * its slot goes back to the limiter, so the calls queued for slots do not reach the service while it refuses.
+ */
+export async function throttled<T>(limiter: AdaptiveLimiter | undefined, slots: Semaphore, call: () => Promise<T>): Promise<T> {
+  if (!limiter) return slots.run(call);
+  for (;;) {
+    await limiter.acquire();
+    const mark = limiter.mark();
+    const answer = await slots.run(async () => (limiter.refusedSince(mark) ? REFUSED_WHILE_WAITING : call()));
+    if (answer !== REFUSED_WHILE_WAITING) return answer as T;
+  }
+}
