@@ -66,7 +66,6 @@ export class AdaptiveLimiter {
     private readonly pauseMaxMs: number,
     /** The pause after a 429 without Retry-After. */
     private readonly defaultPauseMs: number,
-    private readonly now: () => number = Date.now,
   ) {}
 
   /** A mark of the 429s seen so far: refusedSince(mark) tells whether another came since. */
@@ -74,18 +73,14 @@ export class AdaptiveLimiter {
     return this.refusals;
   }
 
+  /** Whether a 429 came since mark() answered `mark`. */
   refusedSince(mark: number): boolean {
     return this.refusals !== mark;
   }
 
-  /** The pace in calls per second (Infinity while the service never refused), and until when every caller is held. */
-  state(): { rate: number; pausedUntil: number } {
-    return { rate: this.rate, pausedUntil: this.pausedUntil };
-  }
-
   /** Resolves when a call may be sent: at once while the service never refused, else after any pause and at the pace. */
   acquire(): Promise<void> | undefined {
-    const now = this.now();
+    const now = Date.now();
     if (this.rate !== Number.POSITIVE_INFINITY && now - this.throttledAt > FORGET_MS) this.rate = this.learned = Number.POSITIVE_INFINITY;
     if (!this.waiting.length && this.take(now) === 0) return undefined;
     return new Promise<void>((resolve) => {
@@ -100,7 +95,7 @@ export class AdaptiveLimiter {
    * only extends the pause (it was sent before anyone knew).
    */
   settle(sentAt: number, status: number, retryAfter: string | null | undefined): void {
-    const now = this.now();
+    const now = Date.now();
     if (status === 0) return; // no answer: the service did not count it
     if (status !== 429) {
       this.answeredAt.push(sentAt);
@@ -143,7 +138,7 @@ export class AdaptiveLimiter {
   private pump(): void {
     this.timer = undefined;
     while (this.waiting.length) {
-      const now = this.now();
+      const now = Date.now();
       this.probe(now);
       const wait = this.take(now);
       if (wait > 0) {
