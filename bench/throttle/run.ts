@@ -101,6 +101,10 @@ async function run(mode: 'adaptive' | 'off'): Promise<Run> {
       for (const s of job.provision.steps.filter((x: any) => !['created', 'exists'].includes(x.result.status)))
         failedSteps.push(`${app} ${s.displayName}: ${s.result.status} ${String(s.result.error ?? '').slice(0, 120)}`);
     }
+    if (process.env.BENCH_VERBOSE) {
+      const at = (r: { startedAt: string }) => ((Date.parse(r.startedAt) - started) / 1000).toFixed(1);
+      console.log(`  ${mode}: 429s at ${log.filter((r) => r.status === 429).map(at).join(' ')} s`);
+    }
     return { mode, seconds, calls: log.length, throttled: log.filter((r) => r.status === 429).length, outcomes, failedSteps };
   } finally {
     await stopService(svc);

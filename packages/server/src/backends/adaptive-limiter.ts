@@ -4,10 +4,16 @@
 // that pace it is raised slowly, so the limit follows the quota without hammering it.
 import type { Semaphore } from '../semaphore.js';
 
+/** A pace is learned only from at least this many answers: fewer say little about a quota (the 429 still pauses). */
+const MIN_ANSWERS = 10;
 /** Slowest pace ever set (calls per second), so a pace learned from a few answers still moves. */
 const MIN_RATE = 0.2;
-/** The pace after a 429 is this share of the rate the service allowed, so the next overshoot comes late. */
+/**
+ * The pace after a 429 is this share of the highest rate the service was found to allow over the last ESTIMATES_MS,
+ * so the next overshoot comes late, and 429s that come at any rate do not push the pace down one after the other.
+ */
 const MARGIN = 0.9;
+const ESTIMATES_MS = 2 * 60_000;
 /**
  * How the pace rises while callers wait for it: by 1 % a second at first, faster the longer they waited without a 429
  * (×1.22 after 10 s, ×1.8 after 20 s, ×3.3 after 30 s), so the next overshoot comes late and a pace set too low recovers.
@@ -30,34 +36,48 @@ export function retryAfterMs(header: string | null | undefined, now = Date.now()
 }
 
 /**
- * The rate a service allowed, from the answers before its 429 and how long it then refuses: over every recent span,
- * the calls answered in it over the span plus the Retry-After. A sliding-window quota lets at most its limit through in
- * any window, so the best span is about one window and the estimate is its limit over its length.
+ * The rate a service allowed, from the send times of the calls it answered before a 429 and how long it then refuses:
+ * over every recent span, the calls in it over the span plus the Retry-After. A sliding-window quota lets at most its
+ * limit through in any window, so the best span is about one window and the estimate is its limit over its length.
  */
 export function allowedRate(answeredAt: readonly number[], now: number, blockedMs: number): number | undefined {
   let best: number | undefined;
   for (let k = 1; k <= answeredAt.length; k++) {
-    const span = now - answeredAt[answeredAt.length - k]! + blockedMs;
-    const rate = (k * 1000) / Math.max(span, 1);
+    const rate = (k * 1000) / Math.max(now - answeredAt[answeredAt.length - k]! + blockedMs, 1);
     if (best === undefined || rate > best) best = rate;
   }
   return best;
 }
 
+/** What one 429 changed, kept so that it can be undone when a call sent after it got through. */
+interface Refusal {
+  sentAt: number;
+  answeredAt: number;
+  pausedUntil: number;
+  rate: number;
+  learned: number;
+  probingMs: number;
+  estimated: boolean;
+}
+
 /** One backing service, host and identity as its 429s showed it: a pause, and a pace once one was learned. */
 export class AdaptiveLimiter {
+  /** The pace (calls per second; Infinity until a 429 taught one), the pace the last 429 set, and the wait since. */
   private rate = Number.POSITIVE_INFINITY;
-  /** The pace set by the last 429, and how long callers have waited for the pace since. */
   private learned = Number.POSITIVE_INFINITY;
   private probingMs = 0;
+  private probedAt: number | undefined;
   private tokens = 1;
   private refilledAt = 0;
   private pausedUntil = 0;
   private throttledAt = Number.NEGATIVE_INFINITY;
-  /** How many 429s this limiter has seen: a call let go before the latest one must wait again. */
+  private last: Refusal | undefined;
+  /** How many 429s this limiter has seen: a call let go before the latest one waits again. */
   private refusals = 0;
-  private probedAt: number | undefined;
+  /** Answers since the last 429: none means the pause ended before the service's block did, not that the pace was fast. */
+  private answeredSinceRefusal = 0;
   private readonly answeredAt: number[] = [];
+  private readonly estimates: Array<{ at: number; rate: number }> = [];
   private readonly waiting: Array<() => void> = [];
   private timer: NodeJS.Timeout | undefined;
 
@@ -68,7 +88,7 @@ export class AdaptiveLimiter {
     private readonly defaultPauseMs: number,
   ) {}
 
-  /** A mark of the 429s seen so far: refusedSince(mark) tells whether another came since. */
+  /** A mark of the 429s seen so far, for refusedSince(). */
   mark(): number {
     return this.refusals;
   }
@@ -81,7 +101,10 @@ export class AdaptiveLimiter {
   /** Resolves when a call may be sent: at once while the service never refused, else after any pause and at the pace. */
   acquire(): Promise<void> | undefined {
     const now = Date.now();
-    if (this.rate !== Number.POSITIVE_INFINITY && now - this.throttledAt > FORGET_MS) this.rate = this.learned = Number.POSITIVE_INFINITY;
+    if (this.rate !== Number.POSITIVE_INFINITY && now - this.throttledAt > FORGET_MS) {
+      this.rate = this.learned = Number.POSITIVE_INFINITY;
+      this.estimates.length = 0;
+    }
     if (!this.waiting.length && this.take(now) === 0) return undefined;
     return new Promise<void>((resolve) => {
       this.waiting.push(resolve);
@@ -89,35 +112,65 @@ export class AdaptiveLimiter {
     });
   }
 
-  /**
-   * Learns from the answer to a call sent at `sentAt` after acquire(). A 429 pauses every caller until its Retry-After
-   * has passed and sets the pace below the rate the service allowed; a 429 to a call sent before the last one arrived
-   * only extends the pause (it was sent before anyone knew).
-   */
+  /** Learns from the answer (status 0: none) to a call sent at `sentAt`, after acquire() let it go. */
   settle(sentAt: number, status: number, retryAfter: string | null | undefined): void {
     const now = Date.now();
-    if (status === 0) return; // no answer: the service did not count it
-    if (status !== 429) {
-      this.answeredAt.push(sentAt);
-      while (this.answeredAt.length > 4096 || now - this.answeredAt[0]! > HISTORY_MS) this.answeredAt.shift();
-      return;
-    }
-    const blockedMs = retryAfterMs(retryAfter, now) ?? this.defaultPauseMs;
-    if (sentAt >= this.throttledAt) {
-      const allowed = allowedRate(this.answeredAt, now, blockedMs);
-      if (allowed !== undefined) {
-        this.rate = this.learned = Math.max(MIN_RATE, Math.min(this.rate, allowed * MARGIN));
+    if (status === 429) this.refused(sentAt, now, Math.min(retryAfterMs(retryAfter, now) ?? this.defaultPauseMs, this.pauseMaxMs));
+    else if (status !== 0) this.answered(sentAt, now);
+  }
+
+  /**
+   * A 429 pauses every caller until its Retry-After has passed and sets the pace below the rate the service allowed.
+   * One to a call sent before the last 429 arrived, or with nothing answered since, only extends the pause.
+   */
+  private refused(sentAt: number, now: number, blockedMs: number): void {
+    const refusal: Refusal = {
+      sentAt,
+      answeredAt: now,
+      pausedUntil: this.pausedUntil,
+      rate: this.rate,
+      learned: this.learned,
+      probingMs: this.probingMs,
+      estimated: false,
+    };
+    if (sentAt >= this.throttledAt && this.answeredSinceRefusal > 0 && this.answeredAt.length >= MIN_ANSWERS) {
+      this.estimates.push({ at: now, rate: allowedRate(this.answeredAt, now, blockedMs)! });
+      while (now - this.estimates[0]!.at > ESTIMATES_MS) this.estimates.shift();
+      refusal.estimated = true;
+      const pace = Math.max(MIN_RATE, MARGIN * Math.max(...this.estimates.map((e) => e.rate)));
+      if (pace < this.rate) {
+        this.rate = this.learned = pace;
         this.probingMs = 0;
       }
     }
+    this.last = refusal;
     this.throttledAt = now;
     this.refusals++;
-    const until = now + Math.min(blockedMs, this.pauseMaxMs);
-    if (until > this.pausedUntil) {
-      this.pausedUntil = until;
+    this.answeredSinceRefusal = 0;
+    if (now + blockedMs > this.pausedUntil) {
+      this.pausedUntil = now + blockedMs;
       this.tokens = 1;
-      this.refilledAt = until;
+      this.refilledAt = this.pausedUntil;
     }
+    if (this.waiting.length) this.reschedule();
+  }
+
+  /**
+   * An answer counts toward the estimate. One to a call sent after the last refused call, before its 429 came back,
+   * shows the service was not refusing everything (a 429 of its own, not the quota's): that 429's pause and pace go.
+   */
+  private answered(sentAt: number, now: number): void {
+    this.answeredAt.push(sentAt);
+    this.answeredSinceRefusal++;
+    while (this.answeredAt.length > 4096 || now - this.answeredAt[0]! > HISTORY_MS) this.answeredAt.shift();
+    const last = this.last;
+    if (!last || sentAt <= last.sentAt || sentAt >= last.answeredAt) return;
+    this.last = undefined;
+    this.pausedUntil = last.pausedUntil;
+    this.rate = last.rate;
+    this.learned = last.learned;
+    this.probingMs = last.probingMs;
+    if (last.estimated) this.estimates.pop();
     if (this.waiting.length) this.reschedule();
   }
 
@@ -155,7 +208,7 @@ export class AdaptiveLimiter {
     this.pump();
   }
 
-  /** Callers are waiting for the pace (not for a pause): the service may allow more, so the pace rises slowly. */
+  /** Callers are waiting for the pace (not for a pause): the service may allow more, so the pace rises. */
   private probe(now: number): void {
     if (now < this.pausedUntil || this.rate === Number.POSITIVE_INFINITY) {
       this.probedAt = undefined;
@@ -163,8 +216,7 @@ export class AdaptiveLimiter {
     }
     if (this.probedAt !== undefined) {
       this.probingMs += now - this.probedAt;
-      const seconds = this.probingMs / 1000;
-      this.rate = this.learned * Math.exp(PROBE_PER_SECOND * seconds * (1 + this.probingMs / PROBE_RAMP_MS));
+      this.rate = this.learned * Math.exp((PROBE_PER_SECOND * this.probingMs * (1 + this.probingMs / PROBE_RAMP_MS)) / 1000);
     }
     this.probedAt = now;
   }
