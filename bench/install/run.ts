@@ -14,7 +14,7 @@ import { loadCatalog } from '../../packages/server/src/catalog/load-catalog.js';
 import { expandSeedTokens } from '../../packages/server/src/catalog/seed-tokens.js';
 import { provisionedAtInstall } from '../../packages/server/src/install/install-service.js';
 import { dependenciesOf, provisionedLive } from '../../packages/server/src/item-types/index.js';
-import { jobEvents } from '../../packages/server/test/service-process.js';
+import { apiCaller, jobEvents } from '../../packages/server/test/service-process.js';
 import { type CloudProfile, selectCloud } from '../../packages/server/src/cloud/profiles.js';
 import { PLATFORM_PROFILE } from '../../packages/server/test/platform-profile.js';
 
@@ -100,12 +100,7 @@ async function runAll(concurrency: number, cloud: Cloud): Promise<RunResult[]> {
     },
   });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const api = async (method: string, url: string, body?: unknown) => {
-    const r = await fetch(`${base}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const json = (await r.json()) as any;
-    if (!r.ok) throw new Error(`${method} ${url}: ${r.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const api = apiCaller(base, token);
   try {
     for (let i = 0; ; i++) {
       if (

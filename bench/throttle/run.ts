@@ -14,6 +14,7 @@ import path from 'node:path';
 import { startSandbox } from '@svc/sandbox';
 import { loadCatalog } from '../../packages/server/src/catalog/load-catalog.js';
 import {
+  apiCaller,
   bootstrapToken,
   freePort,
   serviceEnv,
@@ -63,13 +64,7 @@ async function run(mode: 'adaptive' | 'off'): Promise<Run> {
     }),
     { keepOutput: false },
   );
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const api = async (method: string, url: string, body?: unknown) => {
-    const r = await fetch(`${base}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const json = (await r.json()) as any;
-    if (!r.ok) throw new Error(`${method} ${url}: ${r.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const api = apiCaller(base, token);
   try {
     await waitHealthy(base, svc, 240_000);
     await sandbox.admin.setLatency(Object.fromEntries(SERVICES.map((s) => [s, LATENCY_MS])));
@@ -103,7 +98,12 @@ async function run(mode: 'adaptive' | 'off'): Promise<Run> {
     }
     if (process.env.BENCH_VERBOSE) {
       const at = (r: { startedAt: string }) => ((Date.parse(r.startedAt) - started) / 1000).toFixed(1);
-      console.log(`  ${mode}: 429s at ${log.filter((r) => r.status === 429).map(at).join(' ')} s`);
+      console.log(
+        `  ${mode}: 429s at ${log
+          .filter((r) => r.status === 429)
+          .map(at)
+          .join(' ')} s`,
+      );
     }
     return { mode, seconds, calls: log.length, throttled: log.filter((r) => r.status === 429).length, outcomes, failedSteps };
   } finally {
