@@ -99,8 +99,13 @@ test(
   "the one retry waits for a 429's Retry-After, cut to SVC_BACKING_RETRY_AFTER_MAX_MS; a 429 on the retry too is reported unmodified",
   { timeout: 180_000 },
   async (t) => {
-    // One step at a time, so the refusals below land on known calls.
-    const { h, sandbox, tenant } = await buildWithSandbox(t, { SVC_BACKING_RETRY_AFTER_MAX_MS: '2500', PROVISION_CONCURRENCY: '1' });
+    // One step at a time, so the refusals below land on known calls; the throttle limiter's pause of the data platform's
+    // other callers is cut like the retry's wait (the retry waits for both).
+    const { h, sandbox, tenant } = await buildWithSandbox(t, {
+      SVC_BACKING_RETRY_AFTER_MAX_MS: '2500',
+      SVC_BACKING_THROTTLE_PAUSE_MAX_MS: '2500',
+      PROVISION_CONCURRENCY: '1',
+    });
     const app = catalog.get('app-lakehouse-inspector')!;
     // The first lakehouse create is refused once with Retry-After 2 (waited for); the first notebook create is refused on
     // the try and the retry with Retry-After 60 (cut to 2.5 s).

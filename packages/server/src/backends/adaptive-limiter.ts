@@ -24,6 +24,11 @@ const PROBE_RAMP_MS = 10_000;
 const BURST_SECONDS = 1;
 /** After this long without a 429 the pace is forgotten: the service may have raised the quota. */
 const FORGET_MS = 5 * 60_000;
+/**
+ * Services whose 429s are about one resource, not the caller's quota (reference/reporting-service.md: a capacity's
+ * concurrent renders, a PPU workspace's one export per 5 minutes, a push dataset's rows): one holds no other call.
+ */
+const PER_RESOURCE_429 = new Set(['reporting']);
 /** How far back answers are kept for the estimate. */
 const HISTORY_MS = 5 * 60_000;
 
@@ -234,7 +239,7 @@ export class AdaptiveLimiters {
 
   /** The limiter of calls to `service` at `host` as `identity` (undefined when limiting is off). */
   of(service: string, host: string, identity: string): AdaptiveLimiter | undefined {
-    if (!this.enabled) return undefined;
+    if (!this.enabled || PER_RESOURCE_429.has(service)) return undefined;
     const key = `${service} ${host} ${identity}`;
     let limiter = this.byKey.get(key);
     if (!limiter) this.byKey.set(key, (limiter = new AdaptiveLimiter(this.pauseMaxMs, this.defaultPauseMs)));

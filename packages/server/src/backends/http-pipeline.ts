@@ -134,11 +134,13 @@ function errorCodeOf(text: string, headers?: Headers): string | undefined {
 export interface PipelineOptions {
   timeoutMs: number;
   retryDelayMs: number;
-  /** The longest Retry-After honoured (ms, default 60 s), by the one retry and the limiter's pause; a longer one is cut to this. */
+  /** The longest Retry-After the one retry waits for (ms, default 10 s); a longer one is cut to this. */
   retryAfterMaxMs?: number;
   concurrencyPerService: number;
   /** 'adaptive' (default): a 429 pauses the service's other callers and sets a learned pace (adaptive-limiter.ts); 'off': each call alone. */
   throttleLimiter?: 'adaptive' | 'off';
+  /** The longest Retry-After the limiter holds a service's callers for (ms, default 60 s). */
+  throttlePauseMaxMs?: number;
   /** Told of every 401/403 and identity-provider refusal (identity signals), never with a token. */
   onAuthFailure?: (f: { service: BackingService; status: number; code?: string; url: string; principal: string }) => void;
   onCall?: (service: BackingService, status: number, ms: number) => void;
@@ -158,7 +160,7 @@ export class BackingPipeline {
     private readonly pause?: () => Promise<void>,
     private readonly throttles = new AdaptiveLimiters(
       options.throttleLimiter !== 'off',
-      options.retryAfterMaxMs ?? 60_000,
+      options.throttlePauseMaxMs ?? 60_000,
       options.retryDelayMs,
     ),
   ) {}
@@ -197,7 +199,7 @@ export class BackingPipeline {
   retryDelay(r: BackingResponse | BackingError): number {
     const asked = r instanceof BackingError ? undefined : retryAfterMs(r.headers.get('retry-after'));
     if (asked === undefined) return this.options.retryDelayMs;
-    return Math.max(this.options.retryDelayMs, Math.min(asked, this.options.retryAfterMaxMs ?? 60_000));
+    return Math.max(this.options.retryDelayMs, Math.min(asked, this.options.retryAfterMaxMs ?? 10_000));
   }
 
   private transient(r: BackingResponse | BackingError): boolean {
