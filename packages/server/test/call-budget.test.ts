@@ -24,11 +24,11 @@ test(
       SVC_BACKING_RETRY_AFTER_MAX_MS: '3000',
       SVC_RATE_LIMIT_PER_MINUTE: '1000000', // 20 pollers
     });
-    // Every call takes a while, so calls pile up behind the limit; the budget is 10 calls per 2 s window, which the
+    // Every call takes a while, so calls pile up behind the limit; the budget is 15 calls per 2 s window, which the
     // 20 installs' first calls pass even on a loaded machine.
     await sandbox.admin.setLatency({ dataPlatform: 25, arm: 25, kql: 25, search: 25, oneLake: 25, reporting: 25 });
     await sandbox.admin.setSwitch('dataPlatform.throttleWindowMs', 2000);
-    await sandbox.admin.setSwitch('dataPlatform.throttlePerMinute', 10);
+    await sandbox.admin.setSwitch('dataPlatform.throttlePerMinute', 15);
     await sandbox.admin.clearRequests();
 
     const apps = catalog.apps;

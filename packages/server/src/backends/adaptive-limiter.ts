@@ -139,7 +139,8 @@ export class AdaptiveLimiter {
       estimated: false,
     };
     if (sentAt >= this.throttledAt && this.answeredSinceRefusal > 0 && this.answeredAt.length >= MIN_ANSWERS) {
-      this.estimates.push({ at: now, rate: allowedRate(this.answeredAt, now, blockedMs)! });
+      // A Retry-After in whole seconds is the block rounded up: the estimate takes the middle of its last second.
+      this.estimates.push({ at: now, rate: allowedRate(this.answeredAt, now, Math.max(0, blockedMs - 500))! });
       while (now - this.estimates[0]!.at > ESTIMATES_MS) this.estimates.shift();
       refusal.estimated = true;
       const pace = Math.max(MIN_RATE, MARGIN * Math.max(...this.estimates.map((e) => e.rate)));
