@@ -1,6 +1,7 @@
-// The throttle limiter (backends/adaptive-limiter.ts) against the sandbox's per-identity throttle of the data platform:
-// callers of one process that share the service's identity stop hammering it once it answered 429, and a 429's
-// Retry-After holds every other caller of that service in the process, whichever pipeline (request or worker) calls.
+// The throttle limiter (backends/adaptive-limiter.ts) against the sandbox's data platform: under its per-identity
+// throttle, callers of one process that share the service's identity stop hammering it once it answered 429; and a
+// 429's Retry-After (a fault rule answering as the throttle does, so the block ends exactly then) holds every other
+// caller of that service in the process, whichever pipeline (request or worker) calls.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BackingError } from '../src/backends/http-pipeline.js';
@@ -56,36 +57,40 @@ test("a 429's Retry-After holds the service's other callers in the process until
   // The worker's pipeline (installs) and the request pipeline (routes) of one process.
   const worker = new DataPlatformClient(backends.pipeline.background(), profile.dataPlatformApiUrl, profile.dataPlatformAudience, profile);
   const ws = sandbox.ids.platformWorkspaceId;
-  const WINDOW_MS = 3000;
-  await sandbox.admin.setSwitch('dataPlatform.throttleWindowMs', WINDOW_MS);
-  await sandbox.admin.setSwitch('dataPlatform.throttlePerMinute', 3);
+  // The data platform refuses the worker's read once, as its throttle does: 429 RequestBlocked, Retry-After 2.
+  await sandbox.admin.addFault({
+    service: 'dataPlatform',
+    method: 'GET',
+    path: '/workspaces/[^/]+$',
+    status: 429,
+    retryAfter: 2,
+    count: 1,
+  });
   await sandbox.admin.clearRequests();
 
-  // The worker spends the window's 3 calls; its 4th is refused with Retry-After until the first leaves the window.
-  for (let i = 0; i < 3; i++) await worker.getWorkspace(ws);
   const refused = worker.getWorkspace(ws);
-  let throttled: { startedAt: string } | undefined;
-  for (let i = 0; !throttled; i++) {
-    assert.ok(i < 500, 'the 4th call was refused');
+  // Once the process counted the 429 (svc_backing_calls_total), the pipeline has seen it.
+  for (let i = 0; !/^svc_backing_calls_total\{[^}]*status="429"[^}]*\} 1$/m.test(h.services.metrics.render()); i++) {
+    assert.ok(i < 500, 'the read was refused');
     await sleep(10);
-    throttled = (await sandbox.admin.requests({ service: 'dataPlatform' })).find((r) => r.status === 429);
   }
-  // While it waits, a route's read of the data platform and a read of the reporting service start.
-  const sameService = backends.dataPlatform.getWorkspace(ws);
+  // While the worker's retry waits, a route's read of another data platform path and a read of the reporting service start.
+  const sameService = backends.dataPlatform.listFirewallRules(ws);
   const otherService = backends.reporting.listReports(ws);
   await Promise.all([refused, sameService, otherService]);
 
   const log = await sandbox.admin.requests();
-  const platform = log.filter((r) => r.service === 'dataPlatform');
   const at = (r: { startedAt: string }) => Date.parse(r.startedAt);
+  const platform = log.filter((r) => r.service === 'dataPlatform');
+  const throttled = platform[0]!;
   assert.deepEqual(
     platform.map((r) => r.status),
-    [200, 200, 200, 429, 200, 200],
-    'only the one call was refused: the route read and the retry waited',
+    [429, 200, 200],
+    'the refused read, then the route read and the retry',
   );
-  // The sandbox's Retry-After (whole seconds) ends when the window's first call leaves it.
-  const blockedUntil = at(platform[0]!) + WINDOW_MS;
-  for (const r of platform.slice(4)) assert.ok(at(r) >= blockedUntil - 50, `a call went ${blockedUntil - at(r)} ms before the block ended`);
+  const blockedUntil = at(throttled) + throttled.durationMs + 2000;
+  const route = platform.find((r) => r.path.endsWith('/firewallRules'))!;
+  assert.ok(at(route) >= blockedUntil - 20, `the route read went ${blockedUntil - at(route)} ms before Retry-After had passed`);
   const reporting = log.find((r) => r.service === 'reporting')!;
-  assert.ok(at(reporting) - at(throttled) < 1000, `the reporting call waited ${at(reporting) - at(throttled)} ms`);
+  assert.ok(at(reporting) < blockedUntil - 1000, `the reporting call waited ${at(reporting) - at(throttled)} ms`);
 });
