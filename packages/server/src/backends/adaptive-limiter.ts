@@ -251,15 +251,20 @@ export class AdaptiveLimiters {
 const REFUSED_WHILE_WAITING = Symbol('refused while waiting');
 
 /**
- * Runs `call` in one of `slots` once the limiter lets it go. A call let go before a 429 that came while it waited for
- * its slot goes back to the limiter, so the calls queued for slots do not reach the service while it refuses.
+ * The slots of a service behind its limiter: run() runs a call in one of `slots` once the limiter lets it go. A call let
+ * go before a 429 that came while it waited for its slot goes back to the limiter, so the calls queued for slots do not
+ * reach the service while it refuses.
  */
-export async function throttled<T>(limiter: AdaptiveLimiter | undefined, slots: Semaphore, call: () => Promise<T>): Promise<T> {
-  if (!limiter) return slots.run(call);
-  for (;;) {
-    await limiter.acquire();
-    const mark = limiter.mark();
-    const answer = await slots.run(async () => (limiter.refusedSince(mark) ? REFUSED_WHILE_WAITING : call()));
-    if (answer !== REFUSED_WHILE_WAITING) return answer as T;
-  }
+export function throttled(limiter: AdaptiveLimiter | undefined, slots: Semaphore): Pick<Semaphore, 'run'> {
+  if (!limiter) return slots;
+  return {
+    async run<T>(call: () => Promise<T>): Promise<T> {
+      for (;;) {
+        await limiter.acquire();
+        const mark = limiter.mark();
+        const answer = await slots.run(async () => (limiter.refusedSince(mark) ? REFUSED_WHILE_WAITING : call()));
+        if (answer !== REFUSED_WHILE_WAITING) return answer as T;
+      }
+    },
+  };
 }

@@ -250,47 +250,44 @@ export class BackingPipeline {
       headers['content-type'] = 'application/json';
     } else if (req.contentType) headers['content-type'] = req.contentType;
     const throttle = this.throttles.of(req.service, host, this.credential.principal);
+    const slots = throttled(throttle, this.limit(req.service));
     const started = Date.now();
-    const answer = await throttled(
-      throttle,
-      this.limit(req.service),
-      async (): Promise<BackingResponse | BackingError | { redirectTo: string }> => {
-        const sentAt = Date.now();
-        try {
-          const res = await fetch(req.url, {
-            method: req.method,
-            headers,
-            body: body as BodyInit | undefined,
-            redirect: 'manual',
-            signal: AbortSignal.timeout(req.timeoutMs ?? this.options.timeoutMs),
-          });
-          const bytes = new Uint8Array(await res.arrayBuffer());
-          const text = new TextDecoder().decode(bytes);
-          this.options.onCall?.(req.service, res.status, Date.now() - started);
-          throttle?.settle(sentAt, res.status, res.headers.get('retry-after'));
-          const location = res.headers.get('location');
-          if (res.status >= 300 && res.status < 400 && location && [301, 302, 307, 308].includes(res.status) && redirects < 3) {
-            // Followed only to the same origin: another host, even one under an allowed suffix (anyone's storage
-            // account is), never receives the token; the redirect is reported unfollowed instead.
-            const next = new URL(location, req.url);
-            if (next.origin !== new URL(req.url).origin) return new RedirectRefusedError(req.service, res.status, next.host);
-            return { redirectTo: next.toString() };
-          }
-          return { status: res.status, headers: res.headers, text, bytes, json: () => JSON.parse(text) };
-        } catch (err) {
-          const e = err as Error & { cause?: { code?: string } };
-          const code = e.name === 'TimeoutError' || e.name === 'AbortError' ? 'timeout' : (e.cause?.code ?? 'network_error');
-          this.options.onCall?.(req.service, 0, Date.now() - started);
-          return new BackingError(
-            req.service,
-            0,
-            '',
-            code,
-            `${req.method} ${host}: ${code === 'timeout' ? `no answer within ${req.timeoutMs ?? this.options.timeoutMs} ms` : (e.cause?.code ?? e.message)}`,
-          );
+    const answer = await slots.run(async (): Promise<BackingResponse | BackingError | { redirectTo: string }> => {
+      const sentAt = Date.now();
+      try {
+        const res = await fetch(req.url, {
+          method: req.method,
+          headers,
+          body: body as BodyInit | undefined,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(req.timeoutMs ?? this.options.timeoutMs),
+        });
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        const text = new TextDecoder().decode(bytes);
+        this.options.onCall?.(req.service, res.status, Date.now() - started);
+        throttle?.settle(sentAt, res.status, res.headers.get('retry-after'));
+        const location = res.headers.get('location');
+        if (res.status >= 300 && res.status < 400 && location && [301, 302, 307, 308].includes(res.status) && redirects < 3) {
+          // Followed only to the same origin: another host, even one under an allowed suffix (anyone's storage
+          // account is), never receives the token; the redirect is reported unfollowed instead.
+          const next = new URL(location, req.url);
+          if (next.origin !== new URL(req.url).origin) return new RedirectRefusedError(req.service, res.status, next.host);
+          return { redirectTo: next.toString() };
         }
-      },
-    );
+        return { status: res.status, headers: res.headers, text, bytes, json: () => JSON.parse(text) };
+      } catch (err) {
+        const e = err as Error & { cause?: { code?: string } };
+        const code = e.name === 'TimeoutError' || e.name === 'AbortError' ? 'timeout' : (e.cause?.code ?? 'network_error');
+        this.options.onCall?.(req.service, 0, Date.now() - started);
+        return new BackingError(
+          req.service,
+          0,
+          '',
+          code,
+          `${req.method} ${host}: ${code === 'timeout' ? `no answer within ${req.timeoutMs ?? this.options.timeoutMs} ms` : (e.cause?.code ?? e.message)}`,
+        );
+      }
+    });
     await this.pause?.();
     // The redirect is followed after this call's slot is given back: waiting for a second slot while holding one
     // would deadlock once every slot of the service is held by a redirected call.
