@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type RequestLogEntry, SERVICE_NAMES, startSandbox } from '@svc/sandbox';
 import type { CuratedApp } from '../../packages/server/src/catalog/types.js';
-import { freePort, jobEvents, sleep } from '../../packages/server/test/service-process.js';
+import { apiCaller, freePort, jobEvents, sleep } from '../../packages/server/test/service-process.js';
 import { stateLines } from './calls.js';
 
 /** The two clouds: with the data platform, and without it (its types on the Azure-native backends). */
@@ -84,12 +84,7 @@ export async function runInstalls(o: RunOptions): Promise<Run> {
     },
   });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const api = async (method: string, url: string, body?: unknown) => {
-    const r = await fetch(`${base}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const json = (await r.json()) as any;
-    if (!r.ok) throw new Error(`${method} ${url}: ${r.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const api = apiCaller(base, token);
   const lastSeq = async () => (await sandbox.admin.requests()).at(-1)?.seq ?? 0;
   /** Installs the app into the workspace; its job, events, the request log it made and its times. */
   const install = async (appId: string, ws: string) => {

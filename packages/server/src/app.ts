@@ -188,6 +188,8 @@ export async function buildApp(
     retryDelayMs: config.backing.retryDelayMs,
     retryAfterMaxMs: config.backing.retryAfterMaxMs,
     concurrencyPerService: config.backing.concurrency,
+    throttleLimiter: config.backing.throttleLimiter,
+    throttlePauseMaxMs: config.backing.throttlePauseMaxMs,
     onAuthFailure: (f) => signals.record(f),
     onCall: (service, status) =>
       metrics.count('svc_backing_calls_total', 'Backing-service calls by service and status', { service, status: String(status) }),

@@ -56,6 +56,17 @@ export async function jobEvents(
 
 export const bootstrapToken = () => `svc_pat_${randomBytes(6).toString('hex')}_${randomBytes(24).toString('hex')}`;
 
+/** Calls a service's JSON API at `base` with a bearer token: answers the parsed body, throws naming the status and body otherwise. */
+export function apiCaller(base: string, token: string): (method: string, url: string, body?: unknown) => Promise<any> {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  return async (method, url, body) => {
+    const r = await fetch(`${base}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json = (await r.json()) as any;
+    if (!r.ok) throw new Error(`${method} ${url}: ${r.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+}
+
 /** The environment of a child service: only what it needs, plus the sandbox's variables (it then starts no sandbox of its own). */
 export function serviceEnv(sandboxEnv: Record<string, string>, settings: Record<string, string>): Record<string, string> {
   return {

@@ -3,6 +3,7 @@ import type { TokenSource } from './credential.js';
 import { Semaphore } from '../semaphore.js';
 import { pauseForRequests } from '../background.js';
 import { startBackingCall } from '../tracing/backing-call.js';
+import { AdaptiveLimiters, retryAfterMs, throttled } from './adaptive-limiter.js';
 
 export type BackingService = 'data-platform' | 'arm' | 'kql' | 'search' | 'sql' | 'reporting' | 'identity' | 'storage' | 'synapse';
 
@@ -137,6 +138,10 @@ export interface PipelineOptions {
   /** The longest Retry-After the one retry waits for (ms, default 10 s); a longer one is cut to this. */
   retryAfterMaxMs?: number;
   concurrencyPerService: number;
+  /** 'adaptive' (default): a 429 pauses the service's other callers and sets a learned pace (adaptive-limiter.ts); 'off': each call alone. */
+  throttleLimiter?: 'adaptive' | 'off';
+  /** The longest Retry-After the limiter holds a service's callers for (ms, default 60 s). */
+  throttlePauseMaxMs?: number;
   /** Told of every 401/403 and identity-provider refusal (identity signals), never with a token. */
   onAuthFailure?: (f: { service: BackingService; status: number; code?: string; url: string; principal: string }) => void;
   onCall?: (service: BackingService, status: number, ms: number) => void;
@@ -144,7 +149,8 @@ export interface PipelineOptions {
 
 /**
  * The one HTTP pipeline for every backing call: host check, token, timeout, at most `concurrencyPerService` calls in
- * flight per backing service, one retry on transient failure after 1.5 s or the answer's Retry-After (up to a bound).
+ * flight per backing service, one retry on transient failure after 1.5 s or the answer's Retry-After (up to a bound),
+ * and a limiter per service, host and identity that learns from 429s how fast the service lets this process call.
  */
 export class BackingPipeline {
   constructor(
@@ -153,6 +159,11 @@ export class BackingPipeline {
     readonly options: PipelineOptions,
     private readonly limits = new Map<BackingService, Semaphore>(),
     private readonly pause?: () => Promise<void>,
+    private readonly throttles = new AdaptiveLimiters(
+      options.throttleLimiter !== 'off',
+      options.throttlePauseMaxMs ?? 60_000,
+      options.retryDelayMs,
+    ),
   ) {}
 
   /**
@@ -160,7 +171,7 @@ export class BackingPipeline {
    * waits its turn of the event loop (background.ts), so requests to the service are served between its steps.
    */
   background(): BackingPipeline {
-    return new BackingPipeline(this.profile, this.credential, this.options, this.limits, pauseForRequests);
+    return new BackingPipeline(this.profile, this.credential, this.options, this.limits, pauseForRequests, this.throttles);
   }
 
   /**
@@ -168,13 +179,13 @@ export class BackingPipeline {
    * was given wait their turn behind the installs' calls like any other call of the process.
    */
   as(credential: TokenSource, onAuthFailure = this.options.onAuthFailure): BackingPipeline {
-    return new BackingPipeline(this.profile, credential, { ...this.options, onAuthFailure }, this.limits, this.pause);
+    return new BackingPipeline(this.profile, credential, { ...this.options, onAuthFailure }, this.limits, this.pause, this.throttles);
   }
 
   /** The same pipeline (the same per-service limits) that also sends its token to these hosts (outside the cloud's suffixes). */
   trusting(hosts: string[]): BackingPipeline {
     const profile = { ...this.profile, allowedSuffixes: [...this.profile.allowedSuffixes, ...hosts] };
-    return new BackingPipeline(profile, this.credential, this.options, this.limits, this.pause);
+    return new BackingPipeline(profile, this.credential, this.options, this.limits, this.pause, this.throttles);
   }
 
   /** Sends the request; resolves with 2xx (or accepted) answers and throws BackingError otherwise. */
@@ -187,10 +198,7 @@ export class BackingPipeline {
 
   /** The backoff before the one retry: the answer's Retry-After when it asks for longer, never over the bound. */
   retryDelay(r: BackingResponse | BackingError): number {
-    const header = r instanceof BackingError ? null : r.headers.get('retry-after')?.trim();
-    let asked: number | undefined;
-    if (header && /^\d+$/.test(header)) asked = Number(header) * 1000;
-    else if (header && Number.isFinite(Date.parse(header))) asked = Date.parse(header) - Date.now();
+    const asked = r instanceof BackingError ? undefined : retryAfterMs(r.headers.get('retry-after'));
     if (asked === undefined) return this.options.retryDelayMs;
     return Math.max(this.options.retryDelayMs, Math.min(asked, this.options.retryAfterMaxMs ?? 10_000));
   }
@@ -242,9 +250,12 @@ export class BackingPipeline {
       body = JSON.stringify(req.json);
       headers['content-type'] = 'application/json';
     } else if (req.contentType) headers['content-type'] = req.contentType;
+    const throttle = this.throttles.of(req.service, host, this.credential.principal);
+    const slots = throttled(throttle, this.limit(req.service));
     const started = Date.now();
     const call = startBackingCall(req.service, req.method, req.url, headers);
-    const answer = await this.limit(req.service).run(async (): Promise<BackingResponse | BackingError | { redirectTo: string }> => {
+    const answer = await slots.run(async (): Promise<BackingResponse | BackingError | { redirectTo: string }> => {
+      const sentAt = Date.now();
       try {
         const res = await fetch(req.url, {
           method: req.method,
@@ -256,6 +267,7 @@ export class BackingPipeline {
         const bytes = new Uint8Array(await res.arrayBuffer());
         const text = new TextDecoder().decode(bytes);
         this.options.onCall?.(req.service, res.status, Date.now() - started);
+        throttle?.settle(sentAt, res.status, res.headers.get('retry-after'));
         const location = res.headers.get('location');
         if (res.status >= 300 && res.status < 400 && location && [301, 302, 307, 308].includes(res.status) && redirects < 3) {
           // Followed only to the same origin: another host, even one under an allowed suffix (anyone's storage
