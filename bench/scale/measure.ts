@@ -106,7 +106,7 @@ async function run(cluster: Cluster, sb: { admin: string; pid: number }, work: W
       await sleep(1000);
       sampleRss();
       const scrapes = await Promise.all(cluster.slots.map((s) => scrape(s.base, cluster.metricsToken).catch(() => undefined)));
-      cluster.slots.forEach((s, i) => scrapes[i] && seconds.get(s.name)!.push(scrapes[i]!));
+      for (const [i, s] of cluster.slots.entries()) if (scrapes[i]) seconds.get(s.name)!.push(scrapes[i]);
     }
   })();
 
