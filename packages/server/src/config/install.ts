@@ -8,7 +8,7 @@ export const INSTALL = {
     64,
     1,
     1024,
-    "the most jobs (installs, upgrades, uninstalls, drift checks) a process runs at once: from `SVC_WORKER_JOBS_MIN` up to this, it runs as many as its event-loop delay and its database pool's wait allow (`SVC_WORKER_LOOP_DELAY_MS`, `SVC_WORKER_DB_WAIT_MS`), reconsidered every second; before issue 24 a process ran exactly this many (then 4), and setting it to 4 keeps that",
+    "the most jobs (installs, upgrades, uninstalls, drift checks) a process runs at once: from `SVC_WORKER_JOBS_MIN` up to this, it runs as many as its event-loop delay and its database pool's wait allow (`SVC_WORKER_LOOP_DELAY_MS`, `SVC_WORKER_DB_WAIT_MS`), reconsidered every second. Before issue 24 a process ran exactly this many (default 4): a value set then still bounds the count, and `SVC_WORKER_JOBS_MIN` set to the same value fixes it there as before",
   ),
   workerJobsMin: int(
     'SVC_WORKER_JOBS_MIN',
