@@ -51,6 +51,7 @@ import type { Backends } from './provisioning/context.js';
 import { JobStore } from './install/job-store.js';
 import { InstallRunner } from './install/runner.js';
 import { InstallWorker } from './install/worker.js';
+import { adaptiveConcurrency } from './install/job-concurrency.js';
 import { InstallService } from './install/install-service.js';
 import { installRoutes } from './install/routes.js';
 import { INSTALL_SCHEMAS } from './install/schemas.js';
@@ -233,10 +234,11 @@ export async function buildApp(
     deps.worker === false
       ? undefined
       : new InstallWorker(jobs, { install: runner, ...lifecycle.runners }, app.log, {
-          maxJobs: config.install.workerJobs,
+          concurrency: adaptiveConcurrency(config.install, store.poolWait, () => worker?.poke()),
           pollMs: config.install.pollMs,
           heartbeatMs: Math.floor(config.install.leaseMs / 3),
         });
+  worker?.registerGauges(metrics);
   const driftSchedule = new DriftSchedule({ db: store.db, drift: lifecycle.drift, log: app.log }, config.install.driftInterval);
   const plans = new PlanService({ installs, tenancy, profile, backends, db: store.db, workspaces });
   const installedApps = InstalledAppService.create(store.db, workspaces, catalog);
@@ -317,7 +319,7 @@ export async function buildApp(
   await registerOpenApi(app, config.server.publicUrl);
   const consoleIndex = path.join(CONSOLE_DIST, 'index.html');
   registerErrorHandling(app, fs.existsSync(consoleIndex) ? consoleIndex : undefined);
-  registerMetrics(app, metrics);
+  registerMetrics(app, metrics, store.poolWait);
   registerInputGuard(app);
   registerQueryIntegers(app);
   registerAuthentication(app, {

@@ -60,8 +60,7 @@ async function main(): Promise<void> {
     pointManagedIdentityAt(started.env);
   }
 
-  // Every step in flight may hold a live resource's lock, each on a connection of its own.
-  const store = await openStore({ ...config.store, lockPool: config.install.workerJobs * config.install.concurrency + 2 });
+  const store = await openStore(config.store);
   const { app, services } = await buildApp({
     config,
     store,

@@ -67,8 +67,7 @@ export async function build(
   const pglite = !(env.DATABASE_URL ?? process.env.DATABASE_URL);
   const dataDir = env.SVC_DATA_DIR ?? (pglite ? await migratedDataDir() : fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-')));
   const config = loadConfig({ SVC_LOG_LEVEL: 'silent', ...process.env, SVC_DATA_DIR: dataDir, ...env });
-  // Every step in flight may hold a live resource's lock, each on a connection of its own.
-  const store = await openStore({ ...config.store, lockPool: config.install.workerJobs * config.install.concurrency + 2 });
+  const store = await openStore(config.store);
   const { app, services, routes } = await buildApp({
     config,
     store,

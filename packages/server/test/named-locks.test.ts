@@ -1,7 +1,8 @@
 // Locks by name (store/named-locks.ts): one holder at a time per name, names independent, a holder's failure releases
-// it. On PostgreSQL (the suite's run with DATABASE_URL) two lock sets stand for two processes sharing the database.
+// it; many held at once share one connection. On PostgreSQL (the suite's run with DATABASE_URL) two lock sets stand for two processes sharing the database.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import pg from 'pg';
 import { advisoryLocks, inProcessLocks, type NamedLocks } from '../src/store/named-locks.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -49,6 +50,58 @@ test('one holder of a name at a time; another name does not wait; a failure rele
     );
     assert.equal(await b.run(name, async () => 'after'), 'after');
   } finally {
+    await close();
+  }
+});
+
+test('many names held at once all run together; on PostgreSQL they share one connection, and one another process holds is waited for', async () => {
+  const [a, b, close] = twoHolders();
+  const url = process.env.DATABASE_URL;
+  const names = Array.from({ length: 40 }, (_, i) => `svc-test:${process.pid}:${Date.now()}:many-${i}`);
+  let leave = () => {};
+  try {
+    let inside = 0;
+    let everyoneIn!: () => void;
+    const allIn = new Promise<void>((r) => (everyoneIn = r));
+    const left = new Promise<void>((r) => (leave = r));
+    const holders = names.map((name) =>
+      a.run(name, async () => {
+        if (++inside === names.length) everyoneIn();
+        await left;
+      }),
+    );
+    await Promise.race([allIn, sleep(10_000)]);
+    assert.equal(inside, names.length, 'every holder runs at once');
+    if (url) {
+      // Every lock is granted to one backend: the shared connection, not a connection per lock.
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        const { rows } = await admin.query<{ backends: string; locks: string }>(
+          `SELECT count(DISTINCT l.pid) AS backends, count(*) AS locks FROM pg_locks l JOIN unnest($1::text[]) AS n(name)
+             ON l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+            AND l.objid = (hashtext(n.name)::bigint & 4294967295)::oid AND l.classid = ((hashtext(n.name)::bigint >> 32) & 4294967295)::oid`,
+          [names],
+        );
+        assert.equal(Number(rows[0]!.locks), names.length);
+        assert.equal(Number(rows[0]!.backends), 1);
+      } finally {
+        await admin.end();
+      }
+    }
+    // Another holder of one of those names (another process on PostgreSQL) waits for it, then runs.
+    let otherRan = false;
+    const other = b.run(names[0]!, async () => {
+      otherRan = true;
+    });
+    await sleep(100);
+    assert.equal(otherRan, false, 'the other holder waited');
+    leave();
+    await Promise.all(holders);
+    await other;
+    assert.equal(otherRan, true);
+  } finally {
+    leave(); // a failed assertion must not leave the holders waiting
     await close();
   }
 });

@@ -1,25 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { eventLoopDelay } from '../event-loop.js';
 import type { Metrics } from '../metrics.js';
+import type { PoolWait } from '../store/pool-wait.js';
 
 /**
- * This process's event-loop delay, sampled every 10 ms from now on. The monitor records the interval between its
- * timer's turns, so the delay is what exceeds those 10 ms. `read` answers milliseconds since the last `reset`.
+ * Times every routed request into the metrics, and reports the event loop's delay and the waits for a database
+ * connection since the previous scrape.
  */
-export function eventLoopDelay() {
-  const RESOLUTION_MS = 10;
-  const loop = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
-  loop.enable();
-  const ms = (ns: number) => (Number.isFinite(ns) ? Math.max(0, ns / 1e6 - RESOLUTION_MS) : 0);
-  return {
-    read: () => ({ p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) }),
-    reset: () => loop.reset(),
-    stop: () => loop.disable(),
-  };
-}
-
-/** Times every routed request into the metrics, and reports the event loop's delay since the previous scrape. */
-export function registerMetrics(app: FastifyInstance, metrics: Metrics) {
+export function registerMetrics(app: FastifyInstance, metrics: Metrics, poolWait: PoolWait) {
   const loop = eventLoopDelay();
   metrics.gauge('svc_event_loop_delay_seconds', 'Event-loop delay of this process since the previous scrape (quantiles and max)', () => {
     const { p50, p99, max } = loop.read();
@@ -30,6 +18,21 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics) {
       { labels: { quantile: '1' }, value: max / 1000 },
     ];
   });
+  let pool = poolWait.snapshot();
+  metrics.gauge(
+    'svc_db_pool_wait_seconds',
+    "Waits for a connection of this process's database pool since the previous scrape (quantiles, as their histogram bucket's upper bound)",
+    () => {
+      const q = (p: number) => poolWait.quantileSince(pool, p) / 1000;
+      const values = [
+        { labels: { quantile: '0.5' }, value: q(0.5) },
+        { labels: { quantile: '0.99' }, value: q(0.99) },
+        { labels: { quantile: '1' }, value: q(1) },
+      ];
+      pool = poolWait.snapshot();
+      return values;
+    },
+  );
   app.addHook('onClose', async () => loop.stop());
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';

@@ -18,20 +18,30 @@ export async function claimJob(db: Db, leaseMs: number, owner: string): Promise<
   return r ? toRecord(r) : undefined;
 }
 
-/** Extends the lease; false when another worker holds it now (the caller must stop). */
-export async function heartbeatJob(db: Db, leaseMs: number, jobId: string, owner: string): Promise<boolean> {
-  const r =
-    await sql`UPDATE install_jobs SET lease_expires_at = now() + ${`${leaseMs} milliseconds`}::interval WHERE id = ${jobId} AND lease_owner = ${owner} AND status = 'running'`.execute(
-      db,
-    );
-  return Number(r.numAffectedRows ?? 0) === 1;
+/**
+ * Extends the leases of the owner's running jobs in one statement (one round trip per heartbeat, however many jobs a
+ * process runs); answers the ids whose lease it still holds: a job missing from the answer was taken over, or ended.
+ */
+export async function heartbeatJobs(db: Db, leaseMs: number, jobIds: readonly string[], owner: string): Promise<Set<string>> {
+  if (!jobIds.length) return new Set();
+  const rows = await db
+    .updateTable('install_jobs')
+    .set({ lease_expires_at: sql<string>`now() + ${`${leaseMs} milliseconds`}::interval` })
+    .where('id', 'in', [...jobIds])
+    .where('lease_owner', '=', owner)
+    .where('status', '=', 'running')
+    .returning('id')
+    .execute();
+  return new Set(rows.map((row) => row.id));
 }
 
-export async function releaseJob(db: Db, jobId: string, owner: string): Promise<void> {
+/** Gives the owner's leases of these jobs back, in one statement (another worker claims them at once). */
+export async function releaseJobs(db: Db, jobIds: readonly string[], owner: string): Promise<void> {
+  if (!jobIds.length) return;
   await db
     .updateTable('install_jobs')
     .set({ lease_owner: null, lease_expires_at: null })
-    .where('id', '=', jobId)
+    .where('id', 'in', [...jobIds])
     .where('lease_owner', '=', owner)
     .execute();
 }

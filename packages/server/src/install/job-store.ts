@@ -4,7 +4,7 @@ import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
 import type { JobKind, JobOptions } from '../lifecycle/types.js';
 import type { InstallJob, Mode, TargetOverrides } from './types.js';
 import { Semaphore } from '../semaphore.js';
-import { claimJob, heartbeatJob, releaseJob } from './job-lease.js';
+import { claimJob, heartbeatJobs, releaseJobs } from './job-lease.js';
 import { type JobRecord, type JobRow, type LifecycleStepRow, type StepRow, toJob } from './job-rows.js';
 import { type JobChange, type JobEvent, type StepChange, finishJob, updateJob } from './job-update.js';
 import { recordInstalledApp } from '../installed-apps/app-records.js';
@@ -162,14 +162,14 @@ export class JobStore {
     return claimJob(this.db, this.leaseMs, owner);
   }
 
-  /** Extends the lease; false when another worker holds it now (the caller must stop). */
-  heartbeat(jobId: string, owner: string): Promise<boolean> {
-    return heartbeatJob(this.db, this.leaseMs, jobId, owner);
+  /** Extends the leases of the owner's jobs in one statement; answers those it still holds (the others' workers must stop). */
+  heartbeat(jobIds: readonly string[], owner: string): Promise<Set<string>> {
+    return heartbeatJobs(this.db, this.leaseMs, jobIds, owner);
   }
 
-  /** Gives the lease back (graceful shutdown) so another worker resumes at once. */
-  release(jobId: string, owner: string): Promise<void> {
-    return releaseJob(this.db, jobId, owner);
+  /** Gives the leases back (graceful shutdown, or a job stopped on an error) so another worker resumes at once. */
+  release(jobIds: readonly string[], owner: string): Promise<void> {
+    return releaseJobs(this.db, jobIds, owner);
   }
 
   /** The job's steps, in order. */

@@ -6,6 +6,8 @@ import { LeaseLost } from './runner.js';
 import { tenantContext } from '../tenancy/tenant-context.js';
 import { detached, failSpan } from '../tracing/spans.js';
 import { inJobSpan } from './job-trace.js';
+import type { JobConcurrency } from './job-concurrency.js';
+import type { Metrics } from '../metrics.js';
 
 /** Where the worker reports claims, resumptions and failures (the service's pino logger fits). */
 export interface WorkerLog {
@@ -19,11 +21,15 @@ export interface JobRunner {
   run(job: JobRecord, owner: string): Promise<void>;
 }
 
-/** Claims jobs of every kind with a lease, heartbeats while running them, and resumes jobs whose worker died. */
+/**
+ * Claims jobs of every kind with a lease, as many at once as its concurrency allows, heartbeats the leases of all it
+ * runs in one statement, and resumes jobs whose worker died (their lease ran out).
+ */
 export class InstallWorker {
   readonly id = `worker-${process.pid}-${randomUUID().slice(0, 8)}`;
   private readonly active = new Map<string, Promise<void>>();
   private timer?: NodeJS.Timeout;
+  private beat?: NodeJS.Timeout;
   private stopped = false;
   private polling = false;
 
@@ -31,12 +37,25 @@ export class InstallWorker {
     private readonly jobs: JobStore,
     private readonly runners: Record<JobKind, JobRunner>,
     private readonly log: WorkerLog,
-    private readonly options: { maxJobs: number; pollMs: number; heartbeatMs: number },
+    private readonly options: { concurrency: JobConcurrency; pollMs: number; heartbeatMs: number },
   ) {}
+
+  /** Reports in /metrics the jobs this process runs now, how many it may run now, and its ceiling. */
+  registerGauges(metrics: Metrics): void {
+    const { concurrency } = this.options;
+    metrics.gauge('svc_worker_jobs', 'Jobs this process runs now (running), may run now (limit: adaptive) and at most (max)', () => [
+      { labels: { state: 'running' }, value: this.active.size },
+      { labels: { state: 'limit' }, value: concurrency.limit },
+      { labels: { state: 'max' }, value: concurrency.max },
+    ]);
+  }
 
   start(): void {
     this.timer = setInterval(() => this.poke(), this.options.pollMs);
     this.timer.unref();
+    this.beat = setInterval(() => void this.heartbeat(), this.options.heartbeatMs);
+    this.beat.unref();
+    this.options.concurrency.start();
     this.poke();
   }
 
@@ -51,20 +70,14 @@ export class InstallWorker {
   }
 
   private async fill(): Promise<void> {
-    while (!this.stopped && this.active.size < this.options.maxJobs) {
+    const concurrency = this.options.concurrency;
+    while (!this.stopped) {
+      if (this.active.size >= concurrency.limit) return concurrency.reachedLimit();
       const job = await this.jobs.claim(this.id).catch((err) => {
         this.log.error({ err }, 'claiming an install job failed');
         return undefined;
       });
       if (!job) return;
-      const beat = setInterval(() => {
-        void this.jobs
-          .heartbeat(job.id, this.id)
-          .then((ok) => {
-            if (!ok) this.log.warn({ jobId: job.id }, 'lease lost');
-          })
-          .catch(() => undefined);
-      }, this.options.heartbeatMs);
       const fields = { jobId: job.id, kind: job.kind, attempts: job.attempts };
       const run = tenantContext
         .run(job.tenantId, () =>
@@ -78,12 +91,11 @@ export class InstallWorker {
               failSpan(span, err);
               if (err instanceof LeaseLost) return;
               this.log.error({ err, ...fields }, 'a job stopped on an unexpected error; it will be resumed');
-              return this.jobs.release(job.id, this.id).catch(() => undefined); // the lease runs out on its own
+              return this.jobs.release([job.id], this.id).catch(() => undefined); // the lease runs out on its own
             }
           }),
         )
         .finally(() => {
-          clearInterval(beat);
           this.active.delete(job.id);
           this.poke();
         });
@@ -91,11 +103,22 @@ export class InstallWorker {
     }
   }
 
+  /** Extends every running job's lease at once; a job whose lease was taken over stops at its next write (LeaseLost). */
+  private async heartbeat(): Promise<void> {
+    const ids = [...this.active.keys()];
+    const held = await this.jobs.heartbeat(ids, this.id).catch(() => undefined);
+    if (!held) return; // the database did not answer: the next beat tries again, well within the lease
+    // A job that ended meanwhile has left `active`; one still running without its lease was taken over.
+    for (const id of ids) if (!held.has(id) && this.active.has(id)) this.log.warn({ jobId: id }, 'lease lost');
+  }
+
   /** Stops claiming, and gives the leases of running jobs back so another process resumes them at once. */
   async stop(graceMs = 2000): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearInterval(this.beat);
+    this.options.concurrency.stop();
     await Promise.race([Promise.allSettled(this.active.values()), new Promise((r) => setTimeout(r, graceMs))]);
-    for (const jobId of this.active.keys()) await this.jobs.release(jobId, this.id).catch(() => undefined);
+    await this.jobs.release([...this.active.keys()], this.id).catch(() => undefined);
   }
 }

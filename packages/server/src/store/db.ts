@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClien
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { TableVersions, WATCHED_TABLES } from './table-versions.js';
+import { PoolWait } from './pool-wait.js';
 
 export type Db = Kysely<Database>;
 
@@ -21,6 +22,8 @@ export interface Store {
   versions: TableVersions;
   /** Locks by name across every process sharing the store (a live resource while a step works on it). */
   locks: NamedLocks;
+  /** How long borrowers waited for a connection of the pool (the install worker's concurrency and /metrics read it). */
+  poolWait: PoolWait;
   close(): Promise<void>;
 }
 
@@ -61,6 +64,9 @@ async function pglitePool(
   };
 }
 
+/** Connections that wait for a live resource's lock another process holds (a lock nobody holds costs none). */
+const LOCK_WAIT_CONNECTIONS = 8;
+
 /** Opens PostgreSQL when a URL is given (a pool of `pool` connections), else PGlite in dataDir, and applies the committed migrations. */
 export async function openStore(options: { databaseUrl?: string; dataDir: string; pool: number; lockPool?: number }): Promise<Store> {
   let pool: PostgresPool;
@@ -71,7 +77,7 @@ export async function openStore(options: { databaseUrl?: string; dataDir: string
   if (options.databaseUrl) {
     const url = options.databaseUrl;
     pool = new pg.Pool({ connectionString: url, max: options.pool });
-    locks = advisoryLocks(url, options.lockPool ?? options.pool);
+    locks = advisoryLocks(url, options.lockPool ?? LOCK_WAIT_CONNECTIONS);
     kind = 'postgres';
     listen = async (channel, fn) => {
       const client = new pg.Client({ connectionString: url });
@@ -94,7 +100,8 @@ export async function openStore(options: { databaseUrl?: string; dataDir: string
     };
   }
   const versions = new TableVersions();
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: versions.observe(pool) }) });
+  const poolWait = new PoolWait();
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: versions.observe(poolWait.observe(pool)) }) });
   await migrate(db, kind);
   await listen('svc_table_changed', (table) => {
     if ((WATCHED_TABLES as readonly string[]).includes(table)) versions.bump(table);
@@ -109,6 +116,7 @@ export async function openStore(options: { databaseUrl?: string; dataDir: string
     notify,
     versions,
     locks,
+    poolWait,
     close: async () => {
       await Promise.all(listeners.map((c) => c.end().catch(() => undefined)));
       await locks.close().catch(() => undefined);
