@@ -2,7 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { exportRig } from './report-export-helpers.js';
 import { RdlDocument } from '../../console/src/designer/model/report.js';
-import { setTextboxValue } from '../../console/src/designer/model/items.js';
+import { insertElement, setTextboxValue } from '../../console/src/designer/model/items.js';
+import { blankReport } from '../../console/src/designer/model/blank.js';
+import { ensureModelField, setDataSetFilters } from '../../console/src/designer/model/data.js';
+import { matrixSpec } from '../../console/src/designer/model/tablix-make.js';
+import { dropField } from '../../console/src/designer/model/tablix-fields.js';
+import { addTotal } from '../../console/src/designer/model/tablix-groups.js';
+import { saveParameter } from '../../console/src/designer/model/params.js';
 import { DRAFT_PREFIX } from '../src/reports/report-preview.js';
 
 // The designer's Run (POST /api/items/paginated-report-preview): a draft definition rendered by the reporting service without
@@ -102,4 +108,50 @@ test('an invalid draft is refused naming its line before anything is imported; a
   const run = await previewOf(h, ws, admin, { definition: def, format: 'PDF', parameterValues: DATES });
   assert.equal(run.statusCode, 200, run.body);
   assert.ok(!(await names()).some((n) => n.startsWith(DRAFT_PREFIX)));
+});
+
+test('a grouped matrix the designer builds over the installed semantic model renders its groups, totals and parameter filter', async (t) => {
+  // The model as a dataset of the reporting service holds the lakehouse's seed rows (the data platform's SQL endpoint has none).
+  const { h, ws, admin, model } = await exportRig(t, {
+    SVC_REPORT_EFFECTIVE_USERNAME: 'reports@contoso.example',
+    SVC_BACKEND_SEMANTIC_MODEL: 'reporting',
+  });
+  const doc = RdlDocument.parse(blankReport('Coin in by zone'));
+  const m = { name: 'CasinoFloorModel', apiHost: 'api.powerbi.com', datasetId: model };
+  const zone = ensureModelField(doc, m, { table: 'Machine KPIs', column: 'floor_zone', dataType: 'string' });
+  const machine = ensureModelField(doc, m, { table: 'Machine KPIs', column: 'machine_id', dataType: 'string' });
+  const coin = ensureModelField(doc, m, { table: 'Machine KPIs', column: 'coin_in', dataType: 'decimal' });
+  const { name, spec } = matrixSpec(doc, { bounds: { top: 0.6, left: 0, width: 2, height: 0.5 } });
+  insertElement(doc, 'body', spec, 1.1);
+  dropField(doc, name, { dataSet: zone.dataSet, name: zone.field, numeric: false }, { kind: 'header', at: { axis: 'row', path: [0] } });
+  dropField(
+    doc,
+    name,
+    { dataSet: machine.dataSet, name: machine.field, numeric: false },
+    { kind: 'header', at: { axis: 'column', path: [0] } },
+  );
+  dropField(doc, name, { dataSet: coin.dataSet, name: coin.field, numeric: true }, { kind: 'cell', row: 0, col: 0 });
+  addTotal(doc, name, { axis: 'row', path: [0] });
+  saveParameter(doc, {
+    name: 'Zones',
+    dataType: 'String',
+    prompt: 'Floor zones',
+    multiValue: true,
+    nullable: false,
+    allowBlank: false,
+    hidden: false,
+    defaults: { kind: 'values', values: ['=Split("Main Floor,High Limit", ",")'] },
+    available: { kind: 'none' },
+  });
+  setDataSetFilters(doc, zone.dataSet, [{ expression: '=Fields!floor_zone.Value', operator: 'In', values: ['=Parameters!Zones.Value'] }]);
+  const run = await previewOf(h, ws, admin, { definition: doc.toString(), format: 'PDF' });
+  assert.equal(run.statusCode, 200, run.body);
+  const text = run.rawPayload.toString('latin1');
+  const shown = [...text.matchAll(/\(((?:\\.|[^\\)])*)\) Tj/g)].map((x) => x[1]).join(' | ');
+  // Columns per machine, rows per zone (sorted), each cell the sum of its machine's days; the total row sums each column.
+  assert.match(
+    shown,
+    /Coin in by zone \| SM-1001 \| SM-1002 \| SM-2001 \| SM-2002 \| High Limit \| 93026 \| 22774 \| Main Floor \| 9882\.57 \| 6369 \| Total \| 9882\.57 \| 6369 \| 93026 \| 22774/,
+  );
+  assert.ok(!text.includes('(Penny Palace)'), 'the default of Zones filters Penny Palace out');
 });
