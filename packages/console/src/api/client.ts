@@ -42,9 +42,9 @@ export const onUnauthenticated = (fn: () => void) => {
 /** True when the browser knows it has no network (navigator.onLine); a request then is never sent. */
 export const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
 
-/** Calls the API with the session cookie; answers the success body or throws ApiError (never an empty stand-in). */
-export async function api<T>(method: Method, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
-  const h: Record<string, string> = { accept: 'application/json', ...headers };
+/** Sends a request with the session cookie (and the CSRF token on a change); refuses to send while offline. */
+async function send(method: Method, path: string, body: unknown, headers: Record<string, string>): Promise<Response> {
+  const h: Record<string, string> = { ...headers };
   if (body !== undefined) h['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) h['x-csrf-token'] = csrfToken;
   // Refused here rather than left to the browser: a change is never queued to be sent when the network returns.
@@ -53,9 +53,8 @@ export async function api<T>(method: Method, path: string, body?: unknown, heade
       code: 'offline',
       message: 'You are offline: nothing was sent. Check the connection, then try again.',
     });
-  let res: Response;
   try {
-    res = await fetch(path, {
+    return await fetch(path, {
       method,
       headers: h,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -64,17 +63,34 @@ export async function api<T>(method: Method, path: string, body?: unknown, heade
   } catch (err) {
     throw new ApiError(0, { code: 'network_error', message: `The service could not be reached: ${(err as Error).message}` });
   }
+}
+
+/** The JSON body of an answer; a body that is not JSON is an ApiError. */
+async function jsonOf(res: Response): Promise<any> {
   const text = await res.text();
-  let json: any;
   try {
-    json = text ? JSON.parse(text) : undefined;
+    return text ? JSON.parse(text) : undefined;
   } catch {
     throw new ApiError(res.status, { code: 'bad_response', message: `The service answered ${res.status} with a body that is not JSON` });
   }
+}
+
+/** Calls the API with the session cookie; answers the success body or throws ApiError (never an empty stand-in). */
+export async function api<T>(method: Method, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const res = await send(method, path, body, { accept: 'application/json', ...headers });
+  const json = await jsonOf(res);
   // Signing in with a wrong token is a 401 too, but not the end of a session.
   if (res.status === 401 && path !== '/api/session') unauthenticated?.();
   if (!res.ok || !json || json.ok !== true) throw new ApiError(res.status, json?.error ?? {});
   return json as T;
+}
+
+/** Calls the API for a file (a rendered report): its bytes, or ApiError from the error envelope. */
+export async function apiFile(method: Method, path: string, body?: unknown): Promise<Blob> {
+  const res = await send(method, path, body, {});
+  if (res.ok) return res.blob();
+  if (res.status === 401) unauthenticated?.();
+  throw new ApiError(res.status, (await jsonOf(res))?.error ?? {});
 }
 
 /** Reads every page of a cursor-paged list. */

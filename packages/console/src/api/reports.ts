@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from './client';
+import { api, apiFile } from './client';
 import type { Schema } from './schemas';
 
 /** A paginated report as the service lists it. */
@@ -128,3 +128,9 @@ export const useReportMutations = (workspaceId: string) => {
     }),
   };
 };
+
+/** The designer's Run: a draft RDL rendered by the reporting service without publishing it (PDF, or a PNG of page 1). */
+export const previewDraft = (
+  workspaceId: string,
+  body: { definition: string; format: 'PDF' | 'IMAGE'; parameterValues?: Array<{ name: string; value: string | null }> },
+) => apiFile('POST', `/api/items/paginated-report-preview${q(workspaceId)}`, body);

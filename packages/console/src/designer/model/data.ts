@@ -203,3 +203,35 @@ export function ensureModelField(
   addField(doc, set.name, { name, dataField, typeName });
   return { dataSet: set.name, field: name, numeric: isNumericType(typeName) };
 }
+
+/**
+ * Writes a data set as the data set dialog edits it: a new one is added; an existing one gets its query and source,
+ * and its fields removed, changed (by their original name) and added as listed.
+ */
+export function saveDataSet(
+  doc: RdlDocument,
+  form: {
+    name: string;
+    dataSource: string;
+    commandText: string;
+    fields: Array<{ name: string; dataField: string; original?: string }>;
+    filters?: FilterSpec[];
+  },
+  isNew: boolean,
+): void {
+  if (isNew) {
+    const name = addDataSet(doc, form.name, form.dataSource, form.commandText, []);
+    for (const f of form.fields) addField(doc, name, { name: f.name, dataField: f.dataField });
+    if (form.filters?.length) setDataSetFilters(doc, name, form.filters);
+    return;
+  }
+  setQuery(doc, form.name, { commandText: form.commandText, dataSource: form.dataSource });
+  const kept = new Set(form.fields.map((f) => f.original).filter(Boolean));
+  for (const f of dataSets(doc).find((s) => s.name === form.name)?.fields ?? []) if (!kept.has(f.name)) removeField(doc, form.name, f.name);
+  for (const f of form.fields) {
+    if (f.original) updateField(doc, form.name, f.original, { name: f.name, dataField: f.dataField });
+    else addField(doc, form.name, { name: f.name, dataField: f.dataField });
+  }
+  const before = JSON.stringify(dataSets(doc).find((s) => s.name === form.name)?.filters ?? []);
+  if (form.filters && JSON.stringify(form.filters) !== before) setDataSetFilters(doc, form.name, form.filters);
+}

@@ -13,6 +13,7 @@ import {
   removeChild,
   serialize,
   setText,
+  textOf,
   type XDoc,
   type XElement,
 } from './xml.js';
@@ -184,8 +185,10 @@ export function setChildText(el: XElement, name: string, value: string | undefin
     if (c) removeChild(el, c);
     return;
   }
-  if (c) setText(c, value);
-  else insertChild(el, build([name, value]));
+  // The same text again changes nothing: the element keeps its bytes (entities, CDATA) as written.
+  if (c) {
+    if (textOf(c) !== value) setText(c, value);
+  } else insertChild(el, build([name, value]));
 }
 
 /** The child element, added (empty) when absent. */

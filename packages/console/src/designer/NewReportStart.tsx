@@ -1,0 +1,101 @@
+import { useState } from 'react';
+import { Button, Card, Checkbox, Field, Input, makeStyles, Radio, RadioGroup, Select, Text } from '@fluentui/react-components';
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../api/client';
+import { useItems } from '../api/items';
+import { useHealth } from '../api/session';
+import { API_HOSTS } from './ModelBrowser';
+import { blankReport, reportFromModel } from './model/blank';
+
+const useStyles = makeStyles({
+  root: { maxWidth: '640px', display: 'grid', gap: '12px', padding: '16px' },
+  tables: { display: 'grid', gridTemplateColumns: '1fr 1fr', border: 0, margin: 0, padding: 0, minWidth: 0 },
+});
+
+type ModelContent = { model?: { model?: { tables?: Array<{ name: string; columns?: Array<{ name: string; dataType?: string }> }> } } };
+
+/** Create from scratch: a name, and a blank report or one with a table per chosen table of a semantic model. */
+export function NewReportStart({ workspaceId, onStart }: { workspaceId: string; onStart: (name: string, text: string) => void }) {
+  const s = useStyles();
+  const [name, setName] = useState('');
+  const [from, setFrom] = useState<'blank' | 'model'>('blank');
+  const [modelId, setModelId] = useState('');
+  const [picked, setPicked] = useState<string[]>([]);
+  const items = useItems(workspaceId);
+  const health = useHealth();
+  const models = (items.data ?? []).filter((i) => i.itemType === 'semantic-model');
+  const model = models.find((m) => m.id === modelId);
+  const content = useQuery({
+    queryKey: ['content', workspaceId, modelId],
+    enabled: !!modelId,
+    queryFn: () => api<{ content: ModelContent }>('GET', `/api/workspaces/${workspaceId}/items/${modelId}/content`),
+  });
+  const tables = content.data?.content.model?.model?.tables ?? [];
+  const datasetId = model?.provisioning?.resourceId ?? undefined;
+  const ready = name.trim() && (from === 'blank' || (datasetId && picked.length));
+  const start = () => {
+    const title = name.trim();
+    if (from === 'blank') return onStart(title, blankReport(title));
+    const ref = {
+      name: model!.displayName.replace(/[^A-Za-z0-9_]/g, '') || 'Model',
+      apiHost: API_HOSTS[health.data?.cloud ?? ''] ?? 'api.powerbi.com',
+      datasetId: datasetId!,
+    };
+    onStart(
+      title,
+      reportFromModel(
+        title,
+        ref,
+        tables
+          .filter((t) => picked.includes(t.name))
+          .map((t) => ({ name: t.name, columns: (t.columns ?? []).map((c) => ({ table: t.name, column: c.name, dataType: c.dataType })) })),
+      ),
+    );
+  };
+  return (
+    <Card className={s.root} aria-label="New report">
+      <Text weight="semibold" size={400}>
+        New paginated report
+      </Text>
+      <Field label="Report name" required>
+        <Input value={name} onChange={(_, d) => setName(d.value)} />
+      </Field>
+      <RadioGroup aria-label="Start from" value={from} onChange={(_, d) => setFrom(d.value as 'blank' | 'model')}>
+        <Radio value="blank" label="A blank report (a title, a page header and footer)" />
+        <Radio value="model" label="Tables of a semantic model (a table per chosen table)" />
+      </RadioGroup>
+      {from === 'model' && (
+        <>
+          <Field label="Semantic model" validationMessage={model && !datasetId ? 'This model is not provisioned yet' : undefined}>
+            <Select value={modelId} onChange={(_, d) => setModelId(d.value)}>
+              <option value="">{models.length ? 'Choose a semantic model' : 'No semantic models in this workspace'}</option>
+              {models.map((m) => (
+                <option key={m.id} value={m.id}>
+                  {m.displayName}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          {tables.length > 0 && (
+            <fieldset className={s.tables} aria-label="Tables">
+              {tables.map((t) => (
+                <Checkbox
+                  key={t.name}
+                  label={t.name}
+                  checked={picked.includes(t.name)}
+                  onChange={(_, d) => setPicked((old) => (d.checked ? [...old, t.name] : old.filter((x) => x !== t.name)))}
+                />
+              ))}
+            </fieldset>
+          )}
+        </>
+      )}
+      <Text size={200}>The report opens in the designer; nothing is published until you publish it.</Text>
+      <div>
+        <Button appearance="primary" disabled={!ready} onClick={start}>
+          Create
+        </Button>
+      </div>
+    </Card>
+  );
+}
