@@ -175,7 +175,7 @@ export function Designer({
             d.select({ kind: 'none' });
           },
           download: () => download(`${name}.rdl`, d.text),
-          openInBuilder: report ? () => window.open(builderLink(report.webUrl), '_self') : undefined,
+          builderHref: report ? builderLink(report.webUrl) : undefined,
           upload: (f) => void readUpload(f).then(d.replace),
         }}
       />

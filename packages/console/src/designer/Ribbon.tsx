@@ -52,7 +52,8 @@ export interface RibbonCommands {
   align: (edge: 'left' | 'right' | 'top' | 'bottom') => void;
   remove: () => void;
   download: () => void;
-  openInBuilder?: () => void;
+  /** The desktop builder's deep link of the published report. */
+  builderHref?: string;
   upload: (file: File) => void;
 }
 
@@ -167,14 +168,17 @@ export function Ribbon({
         {tab === 'builder' && (
           <>
             {button('Download .rdl', <ArrowDownload20Regular />, commands.download)}
-            {commands.openInBuilder &&
-              button(
-                'Open in Report Builder',
-                <Open20Regular />,
-                commands.openInBuilder,
-                false,
-                'Opens the published report in Power BI Report Builder (installed on Windows)',
-              )}
+            {commands.builderHref && (
+              <Tooltip
+                content="Opens the published report in Power BI Report Builder (the desktop app, on Windows)"
+                relationship="description"
+                withArrow
+              >
+                <ToolbarButton as="a" href={commands.builderHref} icon={<Open20Regular />} data-testid="builder-link">
+                  Open in Report Builder
+                </ToolbarButton>
+              </Tooltip>
+            )}
             {button(
               'Upload .rdl',
               <ArrowUpload20Regular />,
