@@ -224,8 +224,17 @@ export function Designer({
             )}
           </div>
           {view === 'design' && (
-            <div className={s.canvas}>
-              {doc ? <Surface doc={doc} selection={d.selection} actions={actions} /> : <Text>Fix the source to see the design.</Text>}
+            <div className={s.canvas} ref={canvas}>
+              {doc ? (
+                <Surface
+                  doc={doc}
+                  selection={d.selection}
+                  actions={actions}
+                  scale={zoom === 'fit' && room ? Math.min(1, Math.max(0.4, (room - 32) / (doc.bodyWidth() * 96))) : 1}
+                />
+              ) : (
+                <Text>Fix the source to see the design.</Text>
+              )}
             </div>
           )}
           {view === 'source' && <SourceView text={d.text} onChange={d.replace} fault={d.fault} readOnly={!canPublish} />}
@@ -255,7 +264,8 @@ export function Designer({
         </FormDialog>
       )}
       <Text size={200} style={{ color: tokens.colorNeutralForeground3 }}>
-        {sets.length} data set{sets.length === 1 ? '' : 's'} · {d.dirty ? 'unpublished changes' : 'no unpublished changes'}
+        {sets.length} data set{sets.length === 1 ? '' : 's'} ·{' '}
+        {!report ? 'not published yet' : d.dirty ? 'unpublished changes' : 'no unpublished changes'}
       </Text>
     </div>
   );

@@ -41,13 +41,13 @@ type Edit = (fn: (doc: RdlDocument) => void) => void;
 type Dialog = { mode: 'parent' | 'child' | 'edit'; at: MemberPath; initial: GroupForm };
 
 /** A member as the pane names it: its group (details, or what it groups on) or, when static, its header text. */
-function describe(m: Member): { label: string; hint: string } {
+function describe(m: Member, axis: Axis): { label: string; hint: string } {
   if (m.group) {
     const on = m.group.expressions.join(', ');
-    return { label: m.group.name, hint: on ? `on ${on}` : '(details: a row per record)' };
+    return { label: m.group.name, hint: on ? `on ${on}` : `(details: a ${axis} per record)` };
   }
   const header = shownText(contentItem(m.header?.contents));
-  return { label: header || '(static)', hint: m.children.length ? '' : 'static' };
+  return { label: header || `Static ${axis} ${m.first + 1}`, hint: header ? `static ${axis}` : '' };
 }
 
 /** The grouping pane of a tablix: its row and column groups (nested), with parent and child groups, totals, sort and filters. */
@@ -65,7 +65,7 @@ export function GroupingPane({ doc, tablix, edit }: { doc: RdlDocument; tablix: 
   const rows = (axis: Axis, list: Member[], path: number[] = [], depth = 0): React.ReactNode[] =>
     list.flatMap((m, i) => {
       const at: MemberPath = { axis, path: [...path, i] };
-      const d = describe(m);
+      const d = describe(m, axis);
       const item = (
         <li key={at.path.join('.')} className={s.member} style={{ marginLeft: depth * 14 }} data-group={m.group?.name ?? ''}>
           <span className={s.name}>

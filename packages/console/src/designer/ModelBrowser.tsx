@@ -66,7 +66,7 @@ export function ModelBrowser({ workspaceId, onPlace }: { workspaceId: string; on
         label="Semantic model"
         validationMessage={model && !datasetId ? 'This model is not provisioned yet: a report cannot connect to it' : undefined}
       >
-        <Select aria-label="Semantic model" value={modelId} onChange={(_, d) => setModelId(d.value)}>
+        <Select aria-label="Semantic model" style={{ minWidth: 0, width: '100%' }} value={modelId} onChange={(_, d) => setModelId(d.value)}>
           <option value="">
             {items.isPending ? 'Loading…' : models.length ? 'Choose a semantic model' : 'No semantic models in this workspace'}
           </option>

@@ -93,7 +93,9 @@ export const CHROMIUM_ARGS = [
  * Chromium. `restartable`: the store lives in a folder of the rig's own, so `restart` can reopen it; `dataPlatform: false`
  * starts the sandbox as a cloud without the data platform; `env` adds settings to the service's.
  */
-export async function startRig(options: { restartable?: boolean; dataPlatform?: boolean; env?: Record<string, string> } = {}): Promise<ConsoleRig> {
+export async function startRig(
+  options: { restartable?: boolean; dataPlatform?: boolean; env?: Record<string, string> } = {},
+): Promise<ConsoleRig> {
   ensureConsoleBuilt();
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   // Part of the repository: failing to start it fails the test. `dataPlatform: false`: a cloud without it.
