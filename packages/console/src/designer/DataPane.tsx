@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Accordion, AccordionHeader, AccordionItem, AccordionPanel, Button, makeStyles, Text, tokens } from '@fluentui/react-components';
 import { Add20Regular, Edit20Regular } from '@fluentui/react-icons';
 import { DataSetDialog, type DataSetForm, formOf } from './DataSetDialog';
-import { type DragPayload, startDrag } from './dnd';
+import type { DragPayload } from './dnd';
+import { FieldButton } from './FieldButton';
 import { ModelBrowser } from './ModelBrowser';
 import { ParametersPane } from './ParametersPane';
 import { dataSets, dataSources, isNumericType, saveDataSet } from './model/data';
@@ -14,17 +15,6 @@ const useStyles = makeStyles({
   list: { listStyleType: 'none', margin: 0, padding: 0, display: 'grid', gap: '2px' },
   set: { display: 'flex', alignItems: 'center', gap: '4px', fontWeight: tokens.fontWeightSemibold },
   fields: { listStyleType: 'none', margin: '0 0 6px', paddingLeft: '14px', display: 'grid' },
-  field: {
-    cursor: 'grab',
-    padding: '1px 4px',
-    border: 'none',
-    background: 'none',
-    color: tokens.colorNeutralForeground1,
-    textAlign: 'left',
-    width: '100%',
-    fontSize: tokens.fontSizeBase200,
-    ':hover': { backgroundColor: tokens.colorNeutralBackground1Hover },
-  },
   hint: { color: tokens.colorNeutralForeground3, fontSize: tokens.fontSizeBase200 },
   mono: { fontFamily: tokens.fontFamilyMonospace, fontSize: tokens.fontSizeBase200 },
 });
@@ -77,17 +67,13 @@ export function DataPane({
                       const payload: DragPayload = { kind: 'field', dataSet: d.name, name: f.name, numeric: isNumericType(f.typeName) };
                       return (
                         <li key={f.name}>
-                          <button
-                            type="button"
-                            draggable
-                            className={s.field}
+                          <FieldButton
+                            payload={payload}
+                            label={f.name}
                             data-field={`${d.name}.${f.name}`}
                             title={f.dataField}
-                            onDragStart={(e) => startDrag(e, payload)}
-                            onClick={() => onPlace(payload)}
-                          >
-                            {f.name}
-                          </button>
+                            onPlace={onPlace}
+                          />
                         </li>
                       );
                     })}

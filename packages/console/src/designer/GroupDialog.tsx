@@ -11,20 +11,6 @@ const useStyles = makeStyles({
   row: { display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) 130px auto', gap: '6px', alignItems: 'end' },
 });
 
-const OPERATORS = [
-  'Equal',
-  'NotEqual',
-  'GreaterThan',
-  'GreaterThanOrEqual',
-  'LessThan',
-  'LessThanOrEqual',
-  'Like',
-  'In',
-  'Between',
-  'TopN',
-  'BottomN',
-];
-
 export interface GroupForm {
   name: string;
   expression: string;

@@ -1,18 +1,12 @@
 import { useState } from 'react';
 import { Button, Card, Checkbox, Field, Input, makeStyles, Radio, RadioGroup, Select, Text } from '@fluentui/react-components';
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../api/client';
-import { useItems } from '../api/items';
-import { useHealth } from '../api/session';
-import { API_HOSTS } from './ModelBrowser';
+import { useSemanticModel } from '../api/semantic-models';
 import { blankReport, reportFromModel } from './model/blank';
 
 const useStyles = makeStyles({
   root: { maxWidth: '640px', display: 'grid', gap: '12px', padding: '16px' },
   tables: { display: 'grid', gridTemplateColumns: '1fr 1fr', border: 0, margin: 0, padding: 0, minWidth: 0 },
 });
-
-type ModelContent = { model?: { model?: { tables?: Array<{ name: string; columns?: Array<{ name: string; dataType?: string }> }> } } };
 
 /** Create from scratch: a name, and a blank report or one with a table per chosen table of a semantic model. */
 export function NewReportStart({ workspaceId, onStart }: { workspaceId: string; onStart: (name: string, text: string) => void }) {
@@ -21,31 +15,16 @@ export function NewReportStart({ workspaceId, onStart }: { workspaceId: string; 
   const [from, setFrom] = useState<'blank' | 'model'>('blank');
   const [modelId, setModelId] = useState('');
   const [picked, setPicked] = useState<string[]>([]);
-  const items = useItems(workspaceId);
-  const health = useHealth();
-  const models = (items.data ?? []).filter((i) => i.itemType === 'semantic-model');
-  const model = models.find((m) => m.id === modelId);
-  const content = useQuery({
-    queryKey: ['content', workspaceId, modelId],
-    enabled: !!modelId,
-    queryFn: () => api<{ content: ModelContent }>('GET', `/api/workspaces/${workspaceId}/items/${modelId}/content`),
-  });
-  const tables = content.data?.content.model?.model?.tables ?? [];
-  const datasetId = model?.provisioning?.resourceId ?? undefined;
+  const { models, model, tables, datasetId, source } = useSemanticModel(workspaceId, modelId);
   const ready = name.trim() && (from === 'blank' || (datasetId && picked.length));
   const start = () => {
     const title = name.trim();
-    if (from === 'blank') return onStart(title, blankReport(title));
-    const ref = {
-      name: model!.displayName.replace(/[^A-Za-z0-9_]/g, '') || 'Model',
-      apiHost: API_HOSTS[health.data?.cloud ?? ''] ?? 'api.powerbi.com',
-      datasetId: datasetId!,
-    };
+    if (from === 'blank' || !source) return onStart(title, blankReport(title));
     onStart(
       title,
       reportFromModel(
         title,
-        ref,
+        source,
         tables
           .filter((t) => picked.includes(t.name))
           .map((t) => ({ name: t.name, columns: (t.columns ?? []).map((c) => ({ table: t.name, column: c.name, dataType: c.dataType })) })),

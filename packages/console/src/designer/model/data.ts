@@ -43,6 +43,9 @@ const TYPE_NAMES: Record<string, string> = {
   string: 'System.String',
 };
 
+/** The rd:TypeName of a model column's data type (TMSL: int64, double, decimal, dateTime, boolean, string). */
+export const typeNameOf = (dataType?: string) => TYPE_NAMES[dataType ?? 'string'] ?? 'System.String';
+
 /** Whether a field's type (rd:TypeName) is a number. */
 export const isNumericType = (typeName?: string) => /Int|Double|Decimal|Single|Float/i.test(typeName ?? '');
 
@@ -195,7 +198,7 @@ export function ensureModelField(
     set = dataSets(doc).find((s) => s.name === name)!;
   }
   const dataField = `${col.table}[${col.column}]`;
-  const typeName = TYPE_NAMES[col.dataType ?? 'string'] ?? 'System.String';
+  const typeName = typeNameOf(col.dataType);
   const existing = set.fields.find((f) => f.dataField === dataField);
   if (existing) return { dataSet: set.name, field: existing.name, numeric: isNumericType(existing.typeName ?? typeName) };
   let name = fieldName(col.column);
