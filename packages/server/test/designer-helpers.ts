@@ -2,6 +2,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { customerListRdl, inventoryRdl, salesByRegionRdl } from '../../sandbox/src/reporting/seed.js';
+import { loadConfig } from '../src/config.js';
+import { checkRdl, type RdlFault } from '../src/reports/rdl/check.js';
+import { RdlSchema } from '../src/reports/rdl-schema.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -20,4 +23,17 @@ export function catalogDefinitions(): Array<{ name: string; text: string }> {
   out.push({ name: 'seed/inventory', text: inventoryRdl(id, '127.0.0.1,14330') });
   out.push({ name: 'seed/customer-list', text: customerListRdl(id, '6d1c0e2a-9f3b-4c8d-8e7a-1b2c3d4e5f60') });
   return out;
+}
+
+const schema = process.env.SVC_RDL_SCHEMA_PATH
+  ? RdlSchema.fromConfig(loadConfig({ SVC_RDL_SCHEMA_PATH: process.env.SVC_RDL_SCHEMA_PATH }).reports)
+  : undefined;
+
+/**
+ * What the service would refuse in a definition the designer wrote: the RDL checks (the complete form curated reports
+ * pass), and the published schema when SVC_RDL_SCHEMA_PATH names it (as the service checks each publish then).
+ */
+export async function refusals(text: string, complete = true): Promise<RdlFault[]> {
+  const faults = checkRdl(text, { complete }).faults;
+  return faults.length || !schema ? faults : schema.check(text);
 }
