@@ -15,11 +15,10 @@ import {
   addParentGroup,
   addTotal,
   deleteMember,
-  groupDetails,
   groupPath,
   memberAt,
-  setGroup,
 } from '../../console/src/designer/model/tablix-groups.js';
+import { groupDetails, setGroup } from '../../console/src/designer/model/group-props.js';
 import { deleteTableColumn, dropField } from '../../console/src/designer/model/tablix-fields.js';
 import { deleteParameter, PARAMETER_TYPES, type ParameterDef, parameters, saveParameter } from '../../console/src/designer/model/params.js';
 import { textboxValue } from '../../console/src/designer/model/items.js';

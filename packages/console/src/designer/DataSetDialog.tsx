@@ -5,7 +5,7 @@ import { FormDialog } from '../components/FormDialog';
 import { CodeEditor } from '../editors/code';
 import type { DataSetInfo, DataSourceInfo } from './model/data';
 import type { ExpressionContext } from './model/expression-check';
-import type { FilterSpec } from './model/tablix-groups';
+import type { FilterSpec } from './model/group-props';
 import { FiltersEditor } from './FiltersEditor';
 
 const useStyles = makeStyles({

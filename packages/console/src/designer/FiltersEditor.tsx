@@ -2,7 +2,7 @@ import { Button, Field, makeStyles, Select } from '@fluentui/react-components';
 import { Add20Regular, Delete20Regular } from '@fluentui/react-icons';
 import { ExpressionField } from './ExpressionEditor';
 import type { ExpressionContext } from './model/expression-check';
-import type { FilterSpec } from './model/tablix-groups';
+import type { FilterSpec } from './model/group-props';
 
 const useStyles = makeStyles({
   filter: { display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) 150px minmax(0, 1fr) auto', gap: '6px', alignItems: 'end' },

@@ -4,7 +4,7 @@ import { Add20Regular, Delete20Regular } from '@fluentui/react-icons';
 import { FormDialog } from '../components/FormDialog';
 import { ExpressionField } from './ExpressionEditor';
 import type { ExpressionContext } from './model/expression-check';
-import type { FilterSpec, SortExpression } from './model/tablix-groups';
+import type { FilterSpec, SortExpression } from './model/group-props';
 import { FiltersEditor } from './FiltersEditor';
 
 const useStyles = makeStyles({

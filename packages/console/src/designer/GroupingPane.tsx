@@ -8,17 +8,8 @@ import { contextFor } from './model/expression-check';
 import { parameters } from './model/params';
 import type { RdlDocument } from './model/report';
 import { type Member, readTablix } from './model/tablix';
-import {
-  addChildGroup,
-  addParentGroup,
-  addTotal,
-  type Axis,
-  deleteMember,
-  groupDetails,
-  memberAt,
-  type MemberPath,
-  setGroup,
-} from './model/tablix-groups';
+import { addChildGroup, addParentGroup, addTotal, type Axis, deleteMember, memberAt, type MemberPath } from './model/tablix-groups';
+import { groupDetails, setGroup } from './model/group-props';
 import { contentItem } from './model/tablix';
 
 const useStyles = makeStyles({

@@ -9,6 +9,8 @@ import type { RdlDocument } from './model/report';
 import { setChildText } from './model/report';
 import { PAGE_SETTINGS, setBand, setDescription, setItemBounds, setPageSetting, setRegionSize } from './model/report-props';
 import { renameItem } from './model/tablix-fields';
+import { readTablix } from './model/tablix';
+import { setTrackSize } from './model/tablix-groups';
 import { toInches } from './model/units';
 import { childText, local } from './model/xml';
 import type { Selection } from './useDesigner';
@@ -120,6 +122,9 @@ export function PropertiesPane({ doc, selection, edit }: { doc: RdlDocument; sel
           {bound('Height')}
         </div>
       )}
+      {selection.kind === 'cell' && selection.row !== undefined && selection.col !== undefined && (
+        <TrackSizes doc={doc} tablix={selection.tablix} row={selection.row} col={selection.col} edit={edit} />
+      )}
       {kind === 'Textbox' && (
         <ExpressionField
           label="Value"
@@ -175,6 +180,30 @@ export function PropertiesPane({ doc, selection, edit }: { doc: RdlDocument; sel
         context={ctx}
         placeholder="=Parameters!Show.Value = False"
         onCommit={(v) => edit((d) => setHidden(d.find(name)!, v))}
+      />
+    </div>
+  );
+}
+
+/** The width of a body cell's column and the height of its row (the tablix grows or shrinks with them). */
+function TrackSizes({ doc, tablix, row, col, edit }: { doc: RdlDocument; tablix: string; row: number; col: number; edit: Edit }) {
+  const s = useStyles();
+  const el = doc.find(tablix);
+  if (!el) return null;
+  const t = readTablix(el);
+  return (
+    <div className={s.grid}>
+      <TextProp
+        label="Column width (in)"
+        type="number"
+        value={inch(t.columns[col] ?? 1)}
+        onCommit={(v) => edit((d) => setTrackSize(d, tablix, 'column', col, Number(v)))}
+      />
+      <TextProp
+        label="Row height (in)"
+        type="number"
+        value={inch(t.rows[row] ?? 0.25)}
+        onCommit={(v) => edit((d) => setTrackSize(d, tablix, 'row', row, Number(v)))}
       />
     </div>
   );

@@ -155,7 +155,8 @@ export function Surface({
       'data-item': item.name,
       'data-kind': item.kind,
     };
-    const grip = selected && chosen.length === 1 && (
+    // A tablix takes its size from its columns and rows (set in the properties of a cell), not from a grip.
+    const grip = selected && chosen.length === 1 && item.kind !== 'Tablix' && (
       <span
         className={s.grip}
         aria-hidden

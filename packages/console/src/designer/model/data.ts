@@ -2,8 +2,9 @@
 // semantic model's table needs (made when one of its columns is first dragged onto the report).
 
 import { ensureChild, type RdlDocument, setChildText } from './report.js';
-import { filtersSpec, type FilterSpec } from './tablix-groups.js';
-import { build, child, childText, elements, insertChild, removeChild, setAttr, type Spec, textOf, type XElement } from './xml.js';
+import { filtersSpec, type FilterSpec } from './group-props.js';
+import { child, childText, elements, textOf, type XElement } from './xml.js';
+import { build, insertChild, removeChild, setAttr, type Spec } from './xml-edit.js';
 
 export interface DataSourceInfo {
   name: string;

@@ -2,7 +2,8 @@
 
 import { ensureChild, type Region, type RdlDocument, type ReportItem, setChildText } from './report.js';
 import { fromInches, toInches, unitOf } from './units.js';
-import { build, child, childText, elements, insertChild, local, removeChild, type Spec, textOf, type XElement } from './xml.js';
+import { child, childText, elements, local, textOf, type XElement } from './xml.js';
+import { build, insertChild, removeChild, type Spec } from './xml-edit.js';
 
 export interface Bounds {
   top: number;

@@ -2,7 +2,8 @@
 // a query), available values (a list or a query), nullable, blank, hidden, prompt; and the prompt layout grid.
 
 import { ensureChild, type RdlDocument } from './report.js';
-import { build, child, childText, elements, insertChild, removeChild, type Spec, textOf, type XElement } from './xml.js';
+import { child, childText, elements, textOf, type XElement } from './xml.js';
+import { build, insertChild, removeChild, type Spec } from './xml-edit.js';
 
 /** The parameter types of RDL (SPEC.md: Boolean, DateTime, Integer, Float, String). */
 export const PARAMETER_TYPES = ['String', 'Integer', 'Float', 'Boolean', 'DateTime'] as const;

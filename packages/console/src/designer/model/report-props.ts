@@ -3,7 +3,8 @@
 import { setBounds } from './items.js';
 import { ensureChild, type RdlDocument, type Region, setChildText } from './report.js';
 import { fromInches, unitOf } from './units.js';
-import { build, child, childText, elements, insertChild, removeChild } from './xml.js';
+import { child, childText, elements } from './xml.js';
+import { build, insertChild, removeChild } from './xml-edit.js';
 
 export const PAGE_SETTINGS = ['PageWidth', 'PageHeight', 'LeftMargin', 'RightMargin', 'TopMargin', 'BottomMargin'] as const;
 export type PageSetting = (typeof PAGE_SETTINGS)[number];

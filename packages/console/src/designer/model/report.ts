@@ -1,22 +1,8 @@
 // An RDL definition open for editing: the lossless tree and what the designer reads from it (regions, report items
 // with their positions, names). Edits live in the files beside this one and change the tree in place.
 
-import {
-  build,
-  child,
-  childText,
-  descendants,
-  elements,
-  insertChild,
-  local,
-  parseXml,
-  removeChild,
-  serialize,
-  setText,
-  textOf,
-  type XDoc,
-  type XElement,
-} from './xml.js';
+import { child, childText, descendants, elements, local, parseXml, serialize, textOf, type XDoc, type XElement } from './xml.js';
+import { build, insertChild, removeChild, setText } from './xml-edit.js';
 import { toInches } from './units.js';
 
 export const RDL_NS = 'http://schemas.microsoft.com/sqlserver/reporting/2016/01/reportdefinition';

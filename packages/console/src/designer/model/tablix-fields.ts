@@ -3,9 +3,11 @@
 
 import { setChildText, type RdlDocument } from './report.js';
 import { setTextboxValue, textboxValue } from './items.js';
-import { type Axis, insertBodyColumn, memberAt, syncShape, tablixEl, type MemberPath, setGroup } from './tablix-groups.js';
+import { type Axis, insertBodyColumn, memberAt, syncShape, tablixEl, type MemberPath } from './tablix-groups.js';
+import { setGroup } from './group-props.js';
 import { contentItem, readTablix, shapeOf } from './tablix.js';
-import { build, child, elements, insertChild, removeChild, setAttr } from './xml.js';
+import { child, elements } from './xml.js';
+import { build, insertChild, removeChild, setAttr } from './xml-edit.js';
 
 /** A field of a data set as the data pane drags it. */
 export interface DraggedField {

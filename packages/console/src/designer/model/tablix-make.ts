@@ -5,7 +5,7 @@ import type { Bounds } from './items.js';
 import { boundsSpec, textboxSpec } from './items.js';
 import type { RdlDocument } from './report.js';
 import { fromInches } from './units.js';
-import type { Spec } from './xml.js';
+import type { Spec } from './xml-edit.js';
 
 /** A column of a new table: the header text and the detail value (an =expression). */
 export interface TableColumn {
