@@ -12,6 +12,7 @@ import { matrixSpec, tableSpec } from '../../console/src/designer/model/tablix-m
 import { allMembers, groupsOf, placeCells, readTablix, shapeOf, type TablixModel } from '../../console/src/designer/model/tablix.js';
 import {
   addChildGroup,
+  addGroupRow,
   addParentGroup,
   addTotal,
   deleteMember,
@@ -150,6 +151,27 @@ test('a table: columns added and removed, a parent group with a total, a child g
     'a total sums the numeric column, leaves text columns empty',
   );
   await clean(doc);
+
+  // A group header row (the zone, once per zone) and footer row (the zone's sums) inside the zone group.
+  addGroupRow(doc, name, groupPath(t, zoneGroup)!, 'header', (f) => f === par.field);
+  addGroupRow(doc, name, groupPath(t, zoneGroup)!, 'footer', (f) => f === par.field);
+  t = readTablix(doc.find(name)!);
+  consistent(t);
+  assert.deepEqual(
+    t.body.map((r) => r.map((c) => textboxValue(c.item!))),
+    [
+      ['Machine', 'Par Pct'],
+      ['=Fields!floor_zone.Value', ''],
+      ['=Fields!machine_id.Value', '=Fields!par_pct.Value'],
+      ['', '=Sum(Fields!par_pct.Value)'],
+      ['', '=Sum(Fields!par_pct.Value)'],
+    ],
+  );
+  await clean(doc);
+  deleteMember(doc, name, { axis: 'row', path: [1, 2] });
+  deleteMember(doc, name, { axis: 'row', path: [1, 0] });
+  t = readTablix(doc.find(name)!);
+  consistent(t);
 
   const makerGroup = addChildGroup(doc, name, groupPath(t, zoneGroup)!, `=Fields!${maker.field}.Value`);
   t = readTablix(doc.find(name)!);

@@ -8,7 +8,16 @@ import { contextFor } from './model/expression-check';
 import { parameters } from './model/params';
 import type { RdlDocument } from './model/report';
 import { type Member, readTablix } from './model/tablix';
-import { addChildGroup, addParentGroup, addTotal, type Axis, deleteMember, memberAt, type MemberPath } from './model/tablix-groups';
+import {
+  addChildGroup,
+  addGroupRow,
+  addParentGroup,
+  addTotal,
+  type Axis,
+  deleteMember,
+  memberAt,
+  type MemberPath,
+} from './model/tablix-groups';
 import { groupDetails, setGroup } from './model/group-props';
 import { contentItem } from './model/tablix';
 
@@ -80,6 +89,12 @@ export function GroupingPane({ doc, tablix, edit }: { doc: RdlDocument; tablix: 
                   </MenuItem>
                 )}
                 {m.group && <MenuItem onClick={() => edit((x) => addTotal(x, tablix, at, numeric))}>Add total</MenuItem>}
+                {m.group && axis === 'row' && (
+                  <MenuItem onClick={() => edit((x) => addGroupRow(x, tablix, at, 'header', numeric))}>Add group header row</MenuItem>
+                )}
+                {m.group && axis === 'row' && (
+                  <MenuItem onClick={() => edit((x) => addGroupRow(x, tablix, at, 'footer', numeric))}>Add group footer row</MenuItem>
+                )}
                 {m.group && (
                   <MenuItem
                     onClick={() =>

@@ -128,6 +128,35 @@ export function addTotal(doc: RdlDocument, tablix: string, at: MemberPath, numer
   syncShape(doc, tablix);
 }
 
+/**
+ * Adds a group header or footer row inside a row group: a static member first (header) or last (footer) among the
+ * group's members, repeated with each group instance, with a body row: the group's value in the first cell of a
+ * header, the numeric columns' sums in a footer. A group without members inside gets one for its own row first.
+ */
+export function addGroupRow(
+  doc: RdlDocument,
+  tablix: string,
+  at: MemberPath,
+  kind: 'header' | 'footer',
+  numeric: (field: string) => boolean = () => true,
+): void {
+  if (at.axis !== 'row') throw new Error('group header and footer rows belong to row groups');
+  const t = readTablix(tablixEl(doc, tablix));
+  const m = memberAt(t, at);
+  if (!m.group) throw new Error('a group header or footer row belongs to a group');
+  const members = ensureChild(m.el, 'TablixMembers');
+  if (!m.children.length) insertChild(members, build(['TablixMember']));
+  const keep = kind === 'header' ? 'After' : 'Before';
+  insertChild(members, build(['TablixMember', ['KeepWithGroup', keep]]), kind === 'header' ? 0 : undefined);
+  const source = t.body[kind === 'header' ? m.first : m.last] ?? [];
+  const values =
+    kind === 'header'
+      ? source.map((_, i) => (i === 0 ? (m.group!.expressions[0] ?? '') : ''))
+      : source.map((c) => (c.item ? totalValue(textboxValue(c.item), numeric) : ''));
+  insertBodyRow(doc, t, kind === 'header' ? m.first : m.last + 1, values, t.rows[m.first] ?? 0.25);
+  syncShape(doc, tablix);
+}
+
 /** Inserts a body row of text boxes at an index. */
 export function insertBodyRow(doc: RdlDocument, t: TablixModel, at: number, values: string[], height: number, taken = new Set<string>()) {
   const rows = child(child(t.el, 'TablixBody'), 'TablixRows')!;
