@@ -4,6 +4,7 @@ import { Table16Regular } from '@fluentui/react-icons';
 import { useSemanticModel } from '../api/semantic-models';
 import type { DragPayload } from './dnd';
 import { FieldButton } from './FieldButton';
+import { ModelOptions } from '../components/reports/ModelOptions';
 
 const useStyles = makeStyles({
   tables: { listStyleType: 'none', margin: 0, padding: 0, display: 'grid', gap: '4px', maxHeight: '280px', overflowY: 'auto' },
@@ -24,14 +25,7 @@ export function ModelBrowser({ workspaceId, onPlace }: { workspaceId: string; on
         validationMessage={model && !datasetId ? 'This model is not provisioned yet: a report cannot connect to it' : undefined}
       >
         <Select aria-label="Semantic model" style={{ minWidth: 0, width: '100%' }} value={modelId} onChange={(_, d) => setModelId(d.value)}>
-          <option value="">
-            {loadingModels ? 'Loading…' : models.length ? 'Choose a semantic model' : 'No semantic models in this workspace'}
-          </option>
-          {models.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.displayName}
-            </option>
-          ))}
+          <ModelOptions models={models} loading={loadingModels} />
         </Select>
       </Field>
       {loadingTables && <Text size={200}>Reading the model…</Text>}

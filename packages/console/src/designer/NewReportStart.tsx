@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, Card, Checkbox, Field, Input, makeStyles, Radio, RadioGroup, Select, Text } from '@fluentui/react-components';
 import { useSemanticModel } from '../api/semantic-models';
 import { blankReport, reportFromModel } from './model/blank';
+import { ModelOptions } from '../components/reports/ModelOptions';
 
 const useStyles = makeStyles({
   root: { maxWidth: '640px', display: 'grid', gap: '12px', padding: '16px' },
@@ -15,7 +16,7 @@ export function NewReportStart({ workspaceId, onStart }: { workspaceId: string; 
   const [from, setFrom] = useState<'blank' | 'model'>('blank');
   const [modelId, setModelId] = useState('');
   const [picked, setPicked] = useState<string[]>([]);
-  const { models, model, tables, datasetId, source } = useSemanticModel(workspaceId, modelId);
+  const { models, model, tables, datasetId, source, loadingModels } = useSemanticModel(workspaceId, modelId);
   const ready = name.trim() && (from === 'blank' || (datasetId && picked.length));
   const start = () => {
     const title = name.trim();
@@ -47,12 +48,7 @@ export function NewReportStart({ workspaceId, onStart }: { workspaceId: string; 
         <>
           <Field label="Semantic model" validationMessage={model && !datasetId ? 'This model is not provisioned yet' : undefined}>
             <Select value={modelId} onChange={(_, d) => setModelId(d.value)}>
-              <option value="">{models.length ? 'Choose a semantic model' : 'No semantic models in this workspace'}</option>
-              {models.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.displayName}
-                </option>
-              ))}
+              <ModelOptions models={models} loading={loadingModels} />
             </Select>
           </Field>
           {tables.length > 0 && (

@@ -7,6 +7,7 @@ import { useSemanticModel } from '../../api/semantic-models';
 import { FormDialog } from '../FormDialog';
 import { GuardedButton } from '../GuardedButton';
 import { tableReport } from './table-report';
+import { ModelOptions } from './ModelOptions';
 
 /** Create from scratch: a formatted table over one table of a semantic model in the workspace, published as a new report. */
 export function NewReportButton({ workspaceId, onCreated }: { workspaceId: string; onCreated: (reportId: string) => void }) {
@@ -88,14 +89,7 @@ function NewReportDialog({
             setPicked(null);
           }}
         >
-          <option value="">
-            {loadingModels ? 'Loading…' : models.length ? 'Choose a semantic model' : 'No semantic models in this workspace'}
-          </option>
-          {models.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.displayName}
-            </option>
-          ))}
+          <ModelOptions models={models} loading={loadingModels} />
         </Select>
       </Field>
       {modelId && (
