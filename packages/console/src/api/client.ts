@@ -32,6 +32,9 @@ export const setCsrfToken = (token: string | undefined) => {
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
+/** The session's CSRF header, for a change sent other than through api() (a rendered file is bytes, not JSON). */
+export const csrfHeader = (): Record<string, string> => (csrfToken ? { 'x-csrf-token': csrfToken } : {});
+
 // Told when a call answers 401 (the session expired or its token was revoked); query-client.ts sends the user to sign-in.
 let unauthenticated: (() => void) | undefined;
 /** Registers what happens when a call answers 401. */
@@ -42,9 +45,9 @@ export const onUnauthenticated = (fn: () => void) => {
 /** True when the browser knows it has no network (navigator.onLine); a request then is never sent. */
 export const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
 
-/** Sends a request with the session cookie (and the CSRF token on a change); refuses to send while offline. */
-async function send(method: Method, path: string, body: unknown, headers: Record<string, string>): Promise<Response> {
-  const h: Record<string, string> = { ...headers };
+/** Calls the API with the session cookie; answers the success body or throws ApiError (never an empty stand-in). */
+export async function api<T>(method: Method, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const h: Record<string, string> = { accept: 'application/json', ...headers };
   if (body !== undefined) h['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) h['x-csrf-token'] = csrfToken;
   // Refused here rather than left to the browser: a change is never queued to be sent when the network returns.
@@ -53,8 +56,9 @@ async function send(method: Method, path: string, body: unknown, headers: Record
       code: 'offline',
       message: 'You are offline: nothing was sent. Check the connection, then try again.',
     });
+  let res: Response;
   try {
-    return await fetch(path, {
+    res = await fetch(path, {
       method,
       headers: h,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -63,34 +67,17 @@ async function send(method: Method, path: string, body: unknown, headers: Record
   } catch (err) {
     throw new ApiError(0, { code: 'network_error', message: `The service could not be reached: ${(err as Error).message}` });
   }
-}
-
-/** The JSON body of an answer; a body that is not JSON is an ApiError. */
-async function jsonOf(res: Response): Promise<any> {
   const text = await res.text();
+  let json: any;
   try {
-    return text ? JSON.parse(text) : undefined;
+    json = text ? JSON.parse(text) : undefined;
   } catch {
     throw new ApiError(res.status, { code: 'bad_response', message: `The service answered ${res.status} with a body that is not JSON` });
   }
-}
-
-/** Calls the API with the session cookie; answers the success body or throws ApiError (never an empty stand-in). */
-export async function api<T>(method: Method, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
-  const res = await send(method, path, body, { accept: 'application/json', ...headers });
-  const json = await jsonOf(res);
   // Signing in with a wrong token is a 401 too, but not the end of a session.
   if (res.status === 401 && path !== '/api/session') unauthenticated?.();
   if (!res.ok || !json || json.ok !== true) throw new ApiError(res.status, json?.error ?? {});
   return json as T;
-}
-
-/** Calls the API for a file (a rendered report): its bytes, or ApiError from the error envelope. */
-export async function apiFile(method: Method, path: string, body?: unknown): Promise<Blob> {
-  const res = await send(method, path, body, {});
-  if (res.ok) return res.blob();
-  if (res.status === 401) unauthenticated?.();
-  throw new ApiError(res.status, (await jsonOf(res))?.error ?? {});
 }
 
 /** Reads every page of a cursor-paged list. */

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Field, makeStyles, Select, Text, tokens } from '@fluentui/react-components';
-import { Table16Regular } from '@fluentui/react-icons';
+import { Table20Regular } from '@fluentui/react-icons';
 import { useSemanticModel } from '../api/semantic-models';
 import type { DragPayload } from './dnd';
 import { FieldButton } from './FieldButton';
@@ -38,7 +38,7 @@ export function ModelBrowser({ workspaceId, onPlace }: { workspaceId: string; on
             {tables.map((t) => (
               <li key={t.name}>
                 <span className={s.table}>
-                  <Table16Regular aria-hidden /> {t.name}
+                  <Table20Regular aria-hidden /> {t.name}
                 </span>
                 <ul className={s.columns} aria-label={`Columns of ${t.name}`}>
                   {(t.columns ?? []).map((c) => {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Field, Link, makeStyles, Select, Spinner, Text, tokens } from '@fluentui/react-components';
-import { ArrowDownload20Regular, Play20Regular } from '@fluentui/react-icons';
+import { ArrowDownload20Regular, SlidePlay20Regular } from '@fluentui/react-icons';
 import { previewDraft, type ReportParameter } from '../api/reports';
 import { ErrorMessage } from '../components/RequestState';
 import { ParameterField, type ParameterValue } from '../components/reports/ParameterField';
@@ -124,7 +124,7 @@ export function PreviewPane({
             <option value="PDF">PDF (every page)</option>
           </Select>
         </Field>
-        <Button appearance="primary" icon={<Play20Regular />} disabled={running} onClick={() => void run()}>
+        <Button appearance="primary" icon={<SlidePlay20Regular />} disabled={running} onClick={() => void run()}>
           {running ? 'Running…' : 'Run'}
         </Button>
         {running && <Spinner size="tiny" label="The reporting service is rendering the draft" />}

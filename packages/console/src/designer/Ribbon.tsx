@@ -6,19 +6,17 @@ import {
   AlignRight20Regular,
   AlignTop20Regular,
   ArrowDownload20Regular,
-  ArrowRedo20Regular,
   ArrowUndo20Regular,
-  ArrowUpload20Regular,
   CloudArrowUp20Regular,
   Delete20Regular,
   DocumentArrowRight20Regular,
   Image20Regular,
-  LineHorizontal120Regular,
+  ColorLine20Regular,
   Open20Regular,
-  Play20Regular,
-  RectangleLandscape20Regular,
+  SlidePlay20Regular,
+  Square20Regular,
   Table20Regular,
-  TableSimple20Regular,
+  Grid20Regular,
   TextAlignCenter20Regular,
   TextAlignLeft20Regular,
   TextAlignRight20Regular,
@@ -101,7 +99,7 @@ export function Ribbon({
           <>
             {button(
               state.running ? 'Running…' : 'Run',
-              <Play20Regular />,
+              <SlidePlay20Regular />,
               commands.run,
               state.running,
               'Render the draft in the reporting service (nothing is published)',
@@ -122,18 +120,18 @@ export function Ribbon({
               )}
             <ToolbarDivider />
             {button('Undo', <ArrowUndo20Regular />, commands.undo, !state.canUndo)}
-            {button('Redo', <ArrowRedo20Regular />, commands.redo, !state.canRedo)}
+            {button('Redo', <ArrowUndo20Regular style={{ transform: 'scaleX(-1)' }} />, commands.redo, !state.canRedo)}
           </>
         )}
         {tab === 'insert' && (
           <>
             {button('Text box', <TextT20Regular />, () => commands.insert('Textbox'))}
             {button('Table', <Table20Regular />, () => commands.insert('Table'))}
-            {button('Matrix', <TableSimple20Regular />, () => commands.insert('Matrix'))}
+            {button('Matrix', <Grid20Regular />, () => commands.insert('Matrix'))}
             {button('List', <TextBulletList20Regular />, () => commands.insert('List'))}
-            {button('Rectangle', <RectangleLandscape20Regular />, () => commands.insert('Rectangle'))}
+            {button('Rectangle', <Square20Regular />, () => commands.insert('Rectangle'))}
             {button('Image', <Image20Regular />, () => commands.insert('Image'))}
-            {button('Line', <LineHorizontal120Regular />, () => commands.insert('Line'))}
+            {button('Line', <ColorLine20Regular />, () => commands.insert('Line'))}
           </>
         )}
         {tab === 'format' && (
@@ -181,7 +179,7 @@ export function Ribbon({
             )}
             {button(
               'Upload .rdl',
-              <ArrowUpload20Regular />,
+              <ArrowDownload20Regular style={{ transform: 'rotate(180deg)' }} />,
               () => file.current?.click(),
               false,
               'Replace the draft with a definition edited elsewhere',

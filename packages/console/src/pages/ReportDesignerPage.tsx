@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Text } from '@fluentui/react-components';
-import { DesignIdeas20Regular } from '@fluentui/react-icons';
+import { Wand20Regular } from '@fluentui/react-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../api/client';
@@ -66,7 +66,7 @@ function Existing({
         };
         return (
           <>
-            <PageHeader title={`Design: ${d.report.name}`} crumbs={crumbs} icon={<DesignIdeas20Regular aria-hidden />} />
+            <PageHeader title={`Design: ${d.report.name}`} crumbs={crumbs} icon={<Wand20Regular aria-hidden />} />
             <Designer
               key={reportId}
               workspaceId={workspaceId}
@@ -98,11 +98,7 @@ function New({ workspaceId, crumbs }: { workspaceId: string; crumbs: Array<{ to:
   };
   return (
     <>
-      <PageHeader
-        title={draft ? `Design: ${draft.name} (new)` : 'New report'}
-        crumbs={crumbs}
-        icon={<DesignIdeas20Regular aria-hidden />}
-      />
+      <PageHeader title={draft ? `Design: ${draft.name} (new)` : 'New report'} crumbs={crumbs} icon={<Wand20Regular aria-hidden />} />
       {draft ? (
         <Designer workspaceId={workspaceId} initial={draft.text} name={draft.name} publish={create} />
       ) : (

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Button, Card, Field, makeStyles, Select, Text, tokens } from '@fluentui/react-components';
-import { ArrowClockwise20Regular, DesignIdeas20Regular, DocumentTable20Regular } from '@fluentui/react-icons';
+import { ArrowClockwise20Regular, Wand20Regular, DocumentTable20Regular } from '@fluentui/react-icons';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useWorkspaces } from '../api/workspaces';
 import { useReports } from '../api/reports';
@@ -69,7 +69,7 @@ export default function ReportsPage() {
           <Button
             as="a"
             href={`/reports/design?workspace=${encodeURIComponent(workspaceId)}&new=1`}
-            icon={<DesignIdeas20Regular />}
+            icon={<Wand20Regular />}
             onClick={(e) => {
               e.preventDefault();
               navigate(`/reports/design?workspace=${encodeURIComponent(workspaceId)}&new=1`);

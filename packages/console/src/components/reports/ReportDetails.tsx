@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Card, CardHeader, Field, Input, Link, makeStyles, Tab, TabList, Text, tokens } from '@fluentui/react-components';
-import { Copy20Regular, Delete20Regular, DesignIdeas20Regular, Key20Regular, Open20Regular } from '@fluentui/react-icons';
+import { Copy20Regular, Delete20Regular, Wand20Regular, Key20Regular, Open20Regular } from '@fluentui/react-icons';
 import { useNavigate } from 'react-router-dom';
 import { useCanOn } from '../../api/access';
 import { createEmbedToken, useReport, useReportingWorkspace, useReportMutations, type PaginatedReport } from '../../api/reports';
@@ -121,7 +121,7 @@ function Overview({ report, onGone, onSelect }: { report: PaginatedReport; onGon
           <Button
             as="a"
             href={designerHref}
-            icon={<DesignIdeas20Regular />}
+            icon={<Wand20Regular />}
             appearance="primary"
             onClick={(e) => {
               e.preventDefault();
