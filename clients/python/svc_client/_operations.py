@@ -996,6 +996,18 @@ PlanInstallBody = TypedDict("PlanInstallBody", {
     "workspaceId": "str",
 })
 
+PreviewPaginatedReportBodyParameterValuesItem = TypedDict("PreviewPaginatedReportBodyParameterValuesItem", {
+    "name": "str",
+    "value": "Union[str, None]",
+})
+
+PreviewPaginatedReportBody = TypedDict("PreviewPaginatedReportBody", {
+    "definition": "str",
+    "format": "Literal[\"PDF\", \"IMAGE\"]",
+    "formatSettings": NotRequired["Dict[str, str]"],
+    "parameterValues": NotRequired["List[PreviewPaginatedReportBodyParameterValuesItem]"],
+})
+
 PublishPaginatedReportBody = TypedDict("PublishPaginatedReportBody", {
     "definition": "str",
     "name": "str",
@@ -1259,6 +1271,7 @@ OPERATIONS: Dict[str, Operation] = {
     "listWorkspaces": Operation("listWorkspaces", "GET", "/api/workspaces", "list_workspaces", "iter_workspaces", "json", True, "workspaces", True),
     "openIncident": Operation("openIncident", "POST", "/api/admin/identity/incidents", "open_incident", None, "json", True, "incident", False),
     "planInstall": Operation("planInstall", "POST", "/api/apps/{appId}/plan", "plan_install", None, "json", True, "plan", False),
+    "previewPaginatedReport": Operation("previewPaginatedReport", "POST", "/api/items/paginated-report-preview", "preview_paginated_report", None, "binary", False, None, False),
     "publishPaginatedReport": Operation("publishPaginatedReport", "POST", "/api/items/paginated-report", "publish_paginated_report", None, "json", True, "report", False),
     "putItemContent": Operation("putItemContent", "PUT", "/api/workspaces/{workspaceId}/items/{itemId}/content", "put_item_content", None, "json", True, "etag", False),
     "putPaginatedReportDefinition": Operation("putPaginatedReportDefinition", "PUT", "/api/items/paginated-report/{reportId}/definition", "put_paginated_report_definition", None, "json", True, None, False),
@@ -1653,6 +1666,10 @@ class Operations(SyncCore):
     def plan_install(self, app_id: str, body: PlanInstallBody) -> InstallPlan:
         """What installing the app would do, per item (create, update with a diff, no-change, blocked with the gate), changing nothing (POST /api/apps/{appId}/plan)."""
         return self._call("planInstall", {"appId": app_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    def preview_paginated_report(self, body: PreviewPaginatedReportBody, *, workspace_id: Optional[str] = None) -> bytes:
+        """Render a draft RDL without publishing it: checked like a publish (400 invalid_rdl naming the line), imported as a short-lived draft report that lists never show, exported (with your effective identity over a semantic model), answered as the file, and deleted again (POST /api/items/paginated-report-preview)."""
+        return self._call("previewPaginatedReport", {}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
 
     def publish_paginated_report(self, body: PublishPaginatedReportBody, *, workspace_id: Optional[str] = None) -> PaginatedReport:
         """Publish a new paginated report from an RDL definition (import with nameConflict Abort) (POST /api/items/paginated-report)."""
@@ -2143,6 +2160,10 @@ class AsyncOperations(AsyncCore):
     async def plan_install(self, app_id: str, body: PlanInstallBody) -> InstallPlan:
         """What installing the app would do, per item (create, update with a diff, no-change, blocked with the gate), changing nothing (POST /api/apps/{appId}/plan)."""
         return await self._call("planInstall", {"appId": app_id}, query=None, headers=None, body=body)  # type: ignore[no-any-return]
+
+    async def preview_paginated_report(self, body: PreviewPaginatedReportBody, *, workspace_id: Optional[str] = None) -> bytes:
+        """Render a draft RDL without publishing it: checked like a publish (400 invalid_rdl naming the line), imported as a short-lived draft report that lists never show, exported (with your effective identity over a semantic model), answered as the file, and deleted again (POST /api/items/paginated-report-preview)."""
+        return await self._call("previewPaginatedReport", {}, query={"workspaceId": workspace_id}, headers=None, body=body)  # type: ignore[no-any-return]
 
     async def publish_paginated_report(self, body: PublishPaginatedReportBody, *, workspace_id: Optional[str] = None) -> PaginatedReport:
         """Publish a new paginated report from an RDL definition (import with nameConflict Abort) (POST /api/items/paginated-report)."""

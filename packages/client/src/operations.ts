@@ -59,6 +59,7 @@ export const OPERATIONS = {
   startPaginatedReportExport: 'reports.startExport',
   getPaginatedReportExport: 'reports.getExport',
   getPaginatedReportExportFile: 'reports.exportFile',
+  previewPaginatedReport: 'reports.preview',
   createThreadEdge: 'thread.add',
   createToken: 'tokens.create',
   createWorkspace: 'workspaces.create',

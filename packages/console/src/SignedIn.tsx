@@ -15,6 +15,7 @@ const JobsPage = lazy(() => import('./pages/JobsPage'));
 const JobPage = lazy(() => import('./pages/JobPage'));
 const IdentityPage = lazy(() => import('./pages/IdentityPage'));
 const ReportsPage = lazy(() => import('./pages/ReportsPage'));
+const ReportDesignerPage = lazy(() => import('./pages/ReportDesignerPage'));
 const AuditPage = lazy(() => import('./pages/AuditPage'));
 const TokensPage = lazy(() => import('./pages/TokensPage'));
 
@@ -30,6 +31,7 @@ const ROUTES: Array<[path: string, Page: React.ComponentType]> = [
   ['jobs/:jobId', JobPage],
   ['identity', IdentityPage],
   ['reports', ReportsPage],
+  ['reports/design', ReportDesignerPage],
   ['audit', AuditPage],
   ['tokens', TokensPage],
 ];

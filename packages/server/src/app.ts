@@ -74,6 +74,7 @@ import { MonitorClient } from './backends/monitor.js';
 import { SynapseClient } from './backends/synapse.js';
 import { PaginatedReportService } from './reports/report-service.js';
 import { reportRoutes } from './reports/routes.js';
+import { previewRoutes } from './reports/preview-routes.js';
 import { REPORT_SCHEMAS } from './reports/schemas.js';
 import { TenancyService } from './tenancy/tenancy-service.js';
 import { operatorRoutes } from './tenancy/routes.js';
@@ -363,6 +364,7 @@ export async function buildApp(
   await app.register(threadRoutes(thread));
   await app.register(identityRoutes(identity, tenancy));
   await app.register(reportRoutes(reports));
+  await app.register(previewRoutes(reports));
   await app.register(operatorRoutes(tenancy));
   await app.register(accessRoutes(roleAssignments, PrincipalService.create(store.db)));
   await app.register(auditRoutes(audit));

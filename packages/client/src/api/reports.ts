@@ -121,32 +121,19 @@ export function reportsApi(t: Transport) {
         (b, r) => ({ export: b.export as ReportExport, retryAfter: Number(r.headers.get('retry-after')) || undefined }),
       ),
     /** The exported file's bytes, content type and file name. */
-    exportFile: async (
-      workspaceId: string,
-      reportId: string,
-      exportId: string,
-    ): Promise<{ bytes: Uint8Array; contentType: string; fileName?: string }> => {
-      let answer: Answer;
-      try {
-        answer = (await t.api.GET('/api/items/paginated-report/{reportId}/exports/{exportId}/file', {
+    exportFile: (workspaceId: string, reportId: string, exportId: string) =>
+      file(t, 'getPaginatedReportExportFile', (signal) =>
+        t.api.GET('/api/items/paginated-report/{reportId}/exports/{exportId}/file', {
           params: { path: { reportId, exportId }, query: { workspaceId } },
           parseAs: 'arrayBuffer',
-          signal: AbortSignal.timeout(t.timeoutMs),
-        })) as Answer;
-      } catch (err) {
-        throw new SvcConnectionError(`getPaginatedReportExportFile: cannot reach ${t.baseUrl}: ${(err as Error)?.message ?? err}`, {
-          cause: err,
-        });
-      }
-      if (!answer.response.ok) throw errorFromResponse(answer.response, answer.error);
-      const disposition = answer.response.headers.get('content-disposition') ?? '';
-      const fileName = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
-      return {
-        bytes: new Uint8Array(answer.data as ArrayBuffer),
-        contentType: answer.response.headers.get('content-type') ?? 'application/octet-stream',
-        fileName: fileName ? decodeURIComponent(fileName) : undefined,
-      };
-    },
+          signal,
+        }),
+      ),
+    /** Renders a draft definition without publishing it (PDF, or IMAGE: a PNG of the first page): the file. */
+    preview: (workspaceId: string, body: RequestBody<'previewPaginatedReport'>) =>
+      file(t, 'previewPaginatedReport', (signal) =>
+        t.api.POST('/api/items/paginated-report-preview', { params: { query: { workspaceId } }, body, parseAs: 'arrayBuffer', signal }),
+      ),
     /** Starts an export, polls it (Retry-After, else every second) until it ends, and answers its file; a Failed export throws. */
     exportToFile: async (
       workspaceId: string,
@@ -169,4 +156,26 @@ export function reportsApi(t: Transport) {
     },
   };
   return reports;
+}
+
+/** A binary answer (a rendered file): its bytes, content type and the file name Content-Disposition gives. */
+async function file(
+  t: Transport,
+  operation: string,
+  send: (signal: AbortSignal) => Promise<unknown>,
+): Promise<{ bytes: Uint8Array; contentType: string; fileName?: string }> {
+  let answer: Answer;
+  try {
+    answer = (await send(AbortSignal.timeout(t.timeoutMs))) as Answer;
+  } catch (err) {
+    throw new SvcConnectionError(`${operation}: cannot reach ${t.baseUrl}: ${(err as Error)?.message ?? err}`, { cause: err });
+  }
+  if (!answer.response.ok) throw errorFromResponse(answer.response, answer.error);
+  const disposition = answer.response.headers.get('content-disposition') ?? '';
+  const fileName = /filename\*=UTF-8''([^;]+)/.exec(disposition)?.[1];
+  return {
+    bytes: new Uint8Array(answer.data as ArrayBuffer),
+    contentType: answer.response.headers.get('content-type') ?? 'application/octet-stream',
+    fileName: fileName ? decodeURIComponent(fileName) : undefined,
+  };
 }

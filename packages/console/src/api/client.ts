@@ -32,6 +32,9 @@ export const setCsrfToken = (token: string | undefined) => {
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
+/** The session's CSRF header, for a change sent other than through api() (a rendered file is bytes, not JSON). */
+export const csrfHeader = (): Record<string, string> => (csrfToken ? { 'x-csrf-token': csrfToken } : {});
+
 // Told when a call answers 401 (the session expired or its token was revoked); query-client.ts sends the user to sign-in.
 let unauthenticated: (() => void) | undefined;
 /** Registers what happens when a call answers 401. */

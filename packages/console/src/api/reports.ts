@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from './client';
+import { api, ApiError, csrfHeader, isOffline } from './client';
 import type { Schema } from './schemas';
 
 /** A paginated report as the service lists it. */
@@ -128,3 +128,35 @@ export const useReportMutations = (workspaceId: string) => {
     }),
   };
 };
+
+/**
+ * The designer's Run: a draft RDL rendered by the reporting service without publishing it (PDF, or a PNG of page 1).
+ * The answer is the file's bytes; a refusal is the service's error envelope, thrown as ApiError like api() does.
+ */
+export async function previewDraft(
+  workspaceId: string,
+  body: { definition: string; format: 'PDF' | 'IMAGE'; parameterValues?: Array<{ name: string; value: string | null }> },
+): Promise<Blob> {
+  if (isOffline())
+    throw new ApiError(0, { code: 'offline', message: 'You are offline: nothing was sent. Check the connection, then try again.' });
+  let res: Response;
+  try {
+    res = await fetch(`/api/items/paginated-report-preview${q(workspaceId)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...csrfHeader() },
+      body: JSON.stringify(body),
+      credentials: 'same-origin',
+    });
+  } catch (err) {
+    throw new ApiError(0, { code: 'network_error', message: `The service could not be reached: ${(err as Error).message}` });
+  }
+  if (res.ok) return res.blob();
+  const text = await res.text();
+  let envelope: { error?: ConstructorParameters<typeof ApiError>[1] } | undefined;
+  try {
+    envelope = JSON.parse(text);
+  } catch {
+    envelope = undefined;
+  }
+  throw new ApiError(res.status, envelope?.error ?? { message: `The service answered ${res.status}` });
+}

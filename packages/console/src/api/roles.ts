@@ -29,6 +29,7 @@ export const ACTIONS = {
   'report.delete': { op: 'deletePaginatedReport', role: 'Contributor', scope: 'reports', verb: 'delete reports' },
   'report.datasources': { op: 'updatePaginatedReportDatasources', role: 'Contributor', scope: 'reports', verb: 'change data sources' },
   'report.export': { op: 'startPaginatedReportExport', role: 'Viewer', scope: 'reports', verb: 'export reports' },
+  'report.preview': { op: 'previewPaginatedReport', role: 'Contributor', scope: 'reports', verb: 'run drafts of reports' },
   'access.manage': { op: 'addRoleAssignment', role: 'Member', scope: 'write', verb: 'manage access' },
   'workspace.rename': { op: 'updateWorkspace', role: 'Admin', scope: 'write', verb: 'rename the workspace' },
   'workspace.delete': { op: 'deleteWorkspace', role: 'Admin', scope: 'write', verb: 'delete the workspace' },

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Button, Card, Field, makeStyles, Select, Text, tokens } from '@fluentui/react-components';
-import { ArrowClockwise20Regular, DocumentTable20Regular } from '@fluentui/react-icons';
-import { useSearchParams } from 'react-router-dom';
+import { ArrowClockwise20Regular, Wand20Regular, DocumentTable20Regular } from '@fluentui/react-icons';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useWorkspaces } from '../api/workspaces';
 import { useReports } from '../api/reports';
 import { PageHeader } from '../components/PageHeader';
@@ -29,6 +29,7 @@ const useStyles = makeStyles({
 export default function ReportsPage() {
   const s = useStyles();
   const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
   const workspaces = useWorkspaces();
   const workspaceId = params.get('workspace') ?? undefined;
   const reportId = params.get('report') ?? undefined;
@@ -64,6 +65,19 @@ export default function ReportsPage() {
           {reports.isFetching ? 'Refreshing…' : 'Refresh'}
         </Button>
         {workspaceId && <NewReportButton workspaceId={workspaceId} onCreated={(id) => select(id)} />}
+        {workspaceId && (
+          <Button
+            as="a"
+            href={`/reports/design?workspace=${encodeURIComponent(workspaceId)}&new=1`}
+            icon={<Wand20Regular />}
+            onClick={(e) => {
+              e.preventDefault();
+              navigate(`/reports/design?workspace=${encodeURIComponent(workspaceId)}&new=1`);
+            }}
+          >
+            New report in the designer
+          </Button>
+        )}
       </div>
       {workspaces.data?.length === 0 && (
         <Text className={s.empty}>There are no workspaces yet. Create one on the Workspaces page first.</Text>

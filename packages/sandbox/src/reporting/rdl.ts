@@ -1,4 +1,9 @@
 import { XmlError, child, children, descendants, escapeXml, parseXml, textAt, type XmlElement } from './xml.js';
+import { joinValues, paragraphs } from './rdl-text.js';
+import { readFilters, readHierarchy, type RdlHierarchy } from './rdl-tablix.js';
+
+export { joinValues } from './rdl-text.js';
+export type { RdlFilter, RdlHierarchy, RdlMember } from './rdl-tablix.js';
 
 const RDL_NAMESPACES = [
   'http://schemas.microsoft.com/sqlserver/reporting/2016/01/reportdefinition',
@@ -64,6 +69,8 @@ export interface RdlTable {
   rows: string[][];
   /** The name of each cell's text box (error messages name it). */
   cellNames?: string[][];
+  /** Row and column hierarchies, when the tablix groups (see render/tablix.ts); absent for a flat table. */
+  hierarchy?: RdlHierarchy;
 }
 
 /** What the renderers and the API read from a definition. */
@@ -102,30 +109,6 @@ function requireSize(el: XmlElement, local: string): string {
   const c = requireChild(el, local);
   if (!SIZE.test(c.text)) throw new RdlError(`'${c.text.trim()}' is not a size (a number followed by in, cm, mm, pt or pc)`, c.line, local);
   return c.text.trim();
-}
-
-function paragraphs(textbox: XmlElement): string[] {
-  return children(child(textbox, 'Paragraphs'), 'Paragraph').map((p) => {
-    const runs = children(child(p, 'TextRuns'), 'TextRun');
-    // Between runs, spaces are text ("Total: " then an expression); a lone run's value is read trimmed.
-    return joinValues(
-      runs.map((r) =>
-        runs.length > 1 && !(textAt(r, 'Value') ?? '').startsWith('=') ? (child(r, 'Value')?.text ?? '') : (textAt(r, 'Value') ?? ''),
-      ),
-      '',
-    );
-  });
-}
-
-/**
- * Values shown one after another (the text runs of a paragraph, the paragraphs of a cell) as one value: literals are
- * joined as they are; when one is an expression, one expression concatenating each (literals as string constants).
- */
-export function joinValues(values: string[], separator: string): string {
-  if (values.length < 2 || !values.some((v) => v.startsWith('='))) return values.join(separator);
-  const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
-  const parts = values.map((v) => (v.startsWith('=') ? `(${v.slice(1)})` : quote(v)));
-  return `=${parts.join(separator ? ` & ${quote(separator)} & ` : ' & ')}`;
 }
 
 /** Rows of an XML data set's inline data: `<Query><XmlData><Root><Row a="1"/>…` (attributes or child elements). */
@@ -271,11 +254,7 @@ export function readRdl(bytes: Buffer | string): RdlModel {
         name: p.attrs.Name ?? '',
         value: textAt(p, 'Value') ?? '',
       })),
-      filters: children(child(d, 'Filters'), 'Filter').map((f) => ({
-        expression: textAt(f, 'FilterExpression') ?? '',
-        operator: textAt(f, 'Operator') ?? 'Equal',
-        values: children(child(f, 'FilterValues'), 'FilterValue').map((v) => v.text.trim()),
-      })),
+      filters: readFilters(d),
     };
   });
   const setNames = new Set(dataSets.map((d) => d.name));
@@ -315,7 +294,8 @@ export function readRdl(bytes: Buffer | string): RdlModel {
         });
       });
       for (const tb of descendants(t, 'Textbox')) inTable.add(tb);
-      tables.push({ name: t.attrs.Name ?? 'Table', dataSetName: setName, rows, cellNames });
+      const hierarchy = readHierarchy(t);
+      tables.push({ name: t.attrs.Name ?? 'Table', dataSetName: setName, rows, cellNames, ...(hierarchy ? { hierarchy } : {}) });
     }
     const page = child(s, 'Page');
     const regions: Array<[XmlElement | undefined, RdlTextbox['region']]> = [

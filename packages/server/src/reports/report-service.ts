@@ -13,6 +13,7 @@ import { checkRdl, faultText, type RdlParameter } from './rdl/check.js';
 import { RdlSchema } from './rdl-schema.js';
 import { type Authoring, ReportMetadata } from './report-metadata.js';
 import { ReportExports } from './report-exports.js';
+import { DRAFT_PREFIX, type PreviewRequest, ReportPreviews } from './report-preview.js';
 
 export { EXPORT_FORMATS, type ReportExport } from './report-exports.js';
 
@@ -54,6 +55,7 @@ export class PaginatedReportService {
     private readonly schema: RdlSchema | undefined,
     private readonly metadata: ReportMetadata,
     private readonly exports: ReportExports,
+    private readonly previews: ReportPreviews,
   ) {}
 
   /** The service; SVC_RDL_SCHEMA_PATH (the published RDL schema) is read here, once, and a bad path stops the start. */
@@ -74,6 +76,11 @@ export class PaginatedReportService {
       options.settings.effectiveUsername,
       (caller, workspaceId) => service!.group(caller, workspaceId),
     );
+    const previews = new ReportPreviews(options.client, exports, options.profile, {
+      group: (caller, workspaceId) => service!.group(caller, workspaceId),
+      validate: (definition) => service!.validate(definition),
+      forget: (group) => service!.metadata.forget(group),
+    });
     service = new PaginatedReportService(
       options.client,
       options.workspaces,
@@ -82,6 +89,7 @@ export class PaginatedReportService {
       RdlSchema.fromConfig(options.settings),
       new ReportMetadata(options.client, options.profile, options.settings.metadataCacheSeconds * 1000),
       exports,
+      previews,
     );
     return service;
   }
@@ -139,7 +147,10 @@ export class PaginatedReportService {
   async list(caller: Caller, workspaceId: string): Promise<{ reports: PaginatedReport[]; reportingWorkspace: ReportingWorkspace }> {
     const reportingWorkspace = await this.reportingWorkspace(caller, workspaceId);
     const group = reportingWorkspace.id;
-    const reports = (await this.call(() => this.client.listReports(group))).filter((r) => (r.reportType ?? PAGINATED) === PAGINATED);
+    // A designer's draft being rendered (see ReportPreviews) is not one of the workspace's reports.
+    const reports = (await this.call(() => this.client.listReports(group))).filter(
+      (r) => (r.reportType ?? PAGINATED) === PAGINATED && !r.name?.startsWith(DRAFT_PREFIX),
+    );
     const [authoring, datasets] = await Promise.all([
       this.metadata.authoring(
         group,
@@ -335,5 +346,10 @@ export class PaginatedReportService {
   /** An export's file (see ReportExports). */
   exportFile(...args: Parameters<ReportExports['exportFile']>) {
     return this.exports.exportFile(...args);
+  }
+
+  /** Renders a draft definition without publishing it (see ReportPreviews). */
+  preview(caller: Caller, workspaceId: string, req: PreviewRequest) {
+    return this.previews.preview(caller, workspaceId, req);
   }
 }

@@ -225,3 +225,15 @@ export const DatasourceUpdate = Type.Object(
 );
 
 export const REPORT_SCHEMAS = [PaginatedReportSchema, ReportParameterSchema, ReportExportSchema, DatasourceSchema];
+
+export const PreviewRequestSchema = Type.Object(
+  {
+    definition: Definition,
+    format: Type.Union([Type.Literal('PDF'), Type.Literal('IMAGE')], {
+      description: 'PDF (every page), or IMAGE (PNG of the first page unless formatSettings say otherwise)',
+    }),
+    parameterValues: ExportRequest.properties.parameterValues,
+    formatSettings: ExportRequest.properties.formatSettings,
+  },
+  { additionalProperties: false, examples: [{ definition: '<?xml version="1.0"?><Report …/>', format: 'IMAGE' }] },
+);

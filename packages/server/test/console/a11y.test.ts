@@ -80,6 +80,17 @@ describe('layout, themes and accessibility of the console (Chromium, axe-core)',
       { name: 'job', path: `/jobs/${jobId}`, ready: testId('provision-step') },
       ...IDENTITY_TABS.map((tab) => ({ name: `identity-${tab}`, path: `/identity?tab=${tab}`, ready: testId(`identity-panel-${tab}`) })),
       { name: 'reports', path: `/reports?workspace=${ws}&report=${reports[0]!.id}`, ready: testId('report-metadata') },
+      { name: 'designer', path: `/reports/design?workspace=${ws}&report=${reports[0]!.id}`, ready: testId('design-surface') },
+      {
+        // A tablix selected: the grouping pane and the properties of a cell.
+        name: 'designer-tablix',
+        path: `/reports/design?workspace=${ws}&report=${reports[0]!.id}`,
+        ready: async (page: Page) => {
+          await page.getByTestId('design-surface').locator('[data-role="body"]').first().click();
+          await page.getByTestId('grouping').waitFor();
+        },
+      },
+      { name: 'designer-new', path: `/reports/design?workspace=${ws}&new=1`, ready: heading('New report') },
       { name: 'audit', path: '/audit', ready: heading('Audit') },
       { name: 'tokens', path: '/tokens', ready: testId('token-row') },
     );

@@ -76,9 +76,11 @@ export const CHROMIUM_ARGS = [
 /**
  * The real service (on a fresh store, against the sandbox when there is one) listening on a free port, and Debian's
  * Chromium. `restartable`: the store lives in a folder of the rig's own, so `restart` can reopen it; `dataPlatform: false`
- * starts the sandbox as a cloud without the data platform.
+ * starts the sandbox as a cloud without the data platform; `env` adds settings to the service's.
  */
-export async function startRig(options: { restartable?: boolean; dataPlatform?: boolean } = {}): Promise<ConsoleRig> {
+export async function startRig(
+  options: { restartable?: boolean; dataPlatform?: boolean; env?: Record<string, string> } = {},
+): Promise<ConsoleRig> {
   ensureConsoleBuilt();
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   // Part of the repository: failing to start it fails the test. `dataPlatform: false`: a cloud without it.
@@ -100,7 +102,7 @@ export async function startRig(options: { restartable?: boolean; dataPlatform?: 
       },
       { ...(sandbox?.env ?? {}), SVC_WORKER_POLL_MS: '100', ...(dataDir ? { SVC_DATA_DIR: dataDir } : {}), ...env },
     );
-  const h = await open();
+  const h = await open(options.env);
   const tenant = await h.tenant();
   // The tenant holds the sandbox's platform workspace, targets and applications, as the operator assigns them.
   await giveSandbox(h, tenant.tenantId, sandbox);

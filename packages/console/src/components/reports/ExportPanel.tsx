@@ -57,7 +57,14 @@ export function ExportPanel({ workspaceId, report }: { workspaceId: string; repo
 function Panel({ workspaceId, report, parameters }: { workspaceId: string; report: PaginatedReport; parameters: ReportParameter[] }) {
   const visible = parameters.filter((p) => !p.hidden);
   const [values, setValues] = useState<Values>(() =>
-    Object.fromEntries(parameters.map((p) => [p.name, { values: p.defaultValues.length ? p.defaultValues : [''], isNull: false }])),
+    // A default given as an expression (=Today(), =Split(…)) is the reporting service's to evaluate: the field starts
+    // empty and, left so, sends nothing, so the default applies.
+    Object.fromEntries(
+      parameters.map((p) => [
+        p.name,
+        { values: p.defaultValues.length && !p.defaultValues.some((v) => v.startsWith('=')) ? p.defaultValues : [''], isNull: false },
+      ]),
+    ),
   );
   const [format, setFormat] = useState('PDF');
   const [imageType, setImageType] = useState('PNG');

@@ -1,23 +1,13 @@
 import { useMemo, useState } from 'react';
 import { Checkbox, Field, Input, Label, Select, Text } from '@fluentui/react-components';
 import { Add20Regular } from '@fluentui/react-icons';
-import { useQuery } from '@tanstack/react-query';
 import { useCanOn } from '../../api/access';
-import { api } from '../../api/client';
-import { useItems } from '../../api/items';
-import { useHealth } from '../../api/session';
 import { useReportMutations } from '../../api/reports';
-import type { ItemTypeId } from '../../api/types';
+import { useSemanticModel } from '../../api/semantic-models';
 import { FormDialog } from '../FormDialog';
 import { GuardedButton } from '../GuardedButton';
 import { tableReport } from './table-report';
-
-/** The reporting API host of each cloud, written into the semantic-model connection string. */
-const API_HOSTS: Record<string, string> = { gcc: 'api.powerbigov.us', 'gcc-high': 'api.high.powerbigov.us', dod: 'api.mil.powerbigov.us' };
-
-const SEMANTIC_MODEL: ItemTypeId = 'semantic-model';
-
-type ModelContent = { model?: { model?: { tables?: Array<{ name: string; columns?: Array<{ name: string; dataType?: string }> }> } } };
+import { ModelOptions } from './ModelOptions';
 
 /** Create from scratch: a formatted table over one table of a semantic model in the workspace, published as a new report. */
 export function NewReportButton({ workspaceId, onCreated }: { workspaceId: string; onCreated: (reportId: string) => void }) {
@@ -51,30 +41,20 @@ function NewReportDialog({
   onClose: () => void;
   onCreated: (reportId: string) => void;
 }) {
-  const items = useItems(workspaceId);
-  const health = useHealth();
   const { publish } = useReportMutations(workspaceId);
-  const models = (items.data ?? []).filter((i) => i.itemType === SEMANTIC_MODEL);
   const [modelId, setModelId] = useState('');
   const [table, setTable] = useState('');
   const [picked, setPicked] = useState<Set<string> | null>(null);
   const [name, setName] = useState('');
-  const model = models.find((m) => m.id === modelId);
-  const content = useQuery({
-    queryKey: ['content', workspaceId, modelId],
-    enabled: !!modelId,
-    queryFn: () => api<{ content: ModelContent }>('GET', `/api/workspaces/${workspaceId}/items/${modelId}/content`),
-  });
-  const tables = content.data?.content.model?.model?.tables ?? [];
+  const { models, model, tables, datasetId, apiHost, loadingModels, loadingTables } = useSemanticModel(workspaceId, modelId);
   const columns = useMemo(() => tables.find((t) => t.name === table)?.columns ?? [], [tables, table]);
   const chosen = columns.filter((c) => !picked || picked.has(c.name));
-  const datasetId = model?.provisioning?.resourceId ?? undefined;
 
   const submit = () => {
     if (!model || !datasetId || !chosen.length) return;
     const definition = tableReport({
       title: name.trim(),
-      apiHost: API_HOSTS[health.data?.cloud ?? ''] ?? 'api.powerbi.com',
+      apiHost,
       datasetId,
       table,
       columns: chosen,
@@ -109,14 +89,7 @@ function NewReportDialog({
             setPicked(null);
           }}
         >
-          <option value="">
-            {items.isPending ? 'Loading…' : models.length ? 'Choose a semantic model' : 'No semantic models in this workspace'}
-          </option>
-          {models.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.displayName}
-            </option>
-          ))}
+          <ModelOptions models={models} loading={loadingModels} />
         </Select>
       </Field>
       {modelId && (
@@ -130,7 +103,7 @@ function NewReportDialog({
               if (!name) setName(d.value);
             }}
           >
-            <option value="">{content.isPending ? 'Loading…' : 'Choose a table'}</option>
+            <option value="">{loadingTables ? 'Loading…' : 'Choose a table'}</option>
             {tables.map((t) => (
               <option key={t.name} value={t.name}>
                 {t.name}

@@ -27,7 +27,8 @@ export function ParameterField({
   error?: string;
 }) {
   const required = isRequired(p);
-  const hint = `${p.dataType}${p.multiValue ? ', several values' : ''}${p.nullable ? ', may be null' : ''}`;
+  const computed = p.defaultValues.filter((d) => d.startsWith('='));
+  const hint = `${p.dataType}${p.multiValue ? ', several values' : ''}${p.nullable ? ', may be null' : ''}${computed.length ? `; left empty, the default ${computed.join(', ')} applies` : ''}`;
   let control: ReactNode;
   if (p.validValues.length && p.multiValue) {
     control = (

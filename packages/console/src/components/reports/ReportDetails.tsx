@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button, Card, CardHeader, Field, Input, Link, makeStyles, Tab, TabList, Text, tokens } from '@fluentui/react-components';
-import { Copy20Regular, Delete20Regular, Key20Regular, Open20Regular } from '@fluentui/react-icons';
+import { Copy20Regular, Delete20Regular, Wand20Regular, Key20Regular, Open20Regular } from '@fluentui/react-icons';
+import { useNavigate } from 'react-router-dom';
 import { useCanOn } from '../../api/access';
 import { createEmbedToken, useReport, useReportingWorkspace, useReportMutations, type PaginatedReport } from '../../api/reports';
 import { GuardedButton } from '../GuardedButton';
@@ -64,6 +65,8 @@ function Overview({ report, onGone, onSelect }: { report: PaginatedReport; onGon
   const [token, setToken] = useState<{ token: string; expiration: string } | null>(null);
   const [tokenError, setTokenError] = useState<unknown>(null);
   const where = useReportingWorkspace(report.workspaceId).data;
+  const navigate = useNavigate();
+  const designerHref = `/reports/design?workspace=${encodeURIComponent(report.workspaceId)}&report=${encodeURIComponent(report.id)}`;
   const rows: Array<[string, string]> = [
     ['Name', report.name],
     ['Report type', report.reportType],
@@ -115,7 +118,19 @@ function Overview({ report, onGone, onSelect }: { report: PaginatedReport; onGon
           <span className={s.value}>{report.embedUrl ?? '—'}</span>
         </div>
         <div className={s.actions}>
-          <Button as="a" href={report.webUrl} target="_blank" rel="noreferrer" icon={<Open20Regular />} appearance="primary">
+          <Button
+            as="a"
+            href={designerHref}
+            icon={<Wand20Regular />}
+            appearance="primary"
+            onClick={(e) => {
+              e.preventDefault();
+              navigate(designerHref);
+            }}
+          >
+            Open in the designer
+          </Button>
+          <Button as="a" href={report.webUrl} target="_blank" rel="noreferrer" icon={<Open20Regular />}>
             Open in the reporting service
           </Button>
           <GuardedButton icon={<Copy20Regular />} onClick={() => setDialog('clone')} permission={allow('report.clone')}>
@@ -129,8 +144,8 @@ function Overview({ report, onGone, onSelect }: { report: PaginatedReport; onGon
           </GuardedButton>
         </div>
         <Text size={200} className={s.key}>
-          Edit the definition on the Definition tab, or download the .rdl there and open it in the desktop report builder; publish it back
-          from the same tab.
+          Design the report in the designer (surface, data, groups, parameters, run and publish), or edit its RDL on the Definition tab; the
+          designer also hands the .rdl to the desktop Report Builder and takes an edited one back.
         </Text>
       </Card>
       {tokenError ? <ErrorMessage error={tokenError} title="No embed token" /> : null}

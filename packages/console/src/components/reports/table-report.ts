@@ -1,5 +1,7 @@
 // A formatted-table report over one table of a semantic model: the scope of the reporting service's own web authoring.
 
+import { typeNameOf } from '../../designer/model/data.js';
+
 const NS = 'http://schemas.microsoft.com/sqlserver/reporting/2016/01/reportdefinition';
 const RD = 'http://schemas.microsoft.com/SQLServer/reporting/reportdesigner';
 
@@ -14,15 +16,6 @@ const rdlName = (s: string, i: number) => {
   const n = s.replace(/[^A-Za-z0-9_]/g, '_').replace(/^[^A-Za-z]+/, '');
   return n ? `${n.slice(0, 60)}` : `Column${i + 1}`;
 };
-const TYPE_NAMES: Record<string, string> = {
-  int64: 'System.Int64',
-  double: 'System.Double',
-  decimal: 'System.Decimal',
-  dateTime: 'System.DateTime',
-  boolean: 'System.Boolean',
-  string: 'System.String',
-};
-
 function textbox(name: string, value: string, style: string): string {
   return `<Textbox Name="${name}"><CanGrow>true</CanGrow><KeepTogether>true</KeepTogether><Paragraphs><Paragraph><TextRuns><TextRun><Value>${value}</Value><Style>${style}</Style></TextRun></TextRuns><Style /></Paragraph></Paragraphs><Style><Border><Color>LightGrey</Color><Style>Solid</Style></Border><PaddingLeft>2pt</PaddingLeft><PaddingRight>2pt</PaddingRight><PaddingTop>2pt</PaddingTop><PaddingBottom>2pt</PaddingBottom></Style></Textbox>`;
 }
@@ -69,7 +62,7 @@ export function tableReport(opts: { title: string; apiHost: string; datasetId: s
         <CommandText>${xml(`EVALUATE ${quotedTable}`)}</CommandText>
       </Query>
       <Fields>
-${cols.map((c) => `        <Field Name="${c.field}"><DataField>${xml(`${opts.table}[${c.name}]`)}</DataField><rd:TypeName>${TYPE_NAMES[c.dataType ?? 'string'] ?? 'System.String'}</rd:TypeName></Field>`).join('\n')}
+${cols.map((c) => `        <Field Name="${c.field}"><DataField>${xml(`${opts.table}[${c.name}]`)}</DataField><rd:TypeName>${typeNameOf(c.dataType)}</rd:TypeName></Field>`).join('\n')}
       </Fields>
     </DataSet>
   </DataSets>

@@ -1,4 +1,4 @@
-import type { RdlDataSet } from '../rdl.js';
+import type { RdlDataSet, RdlFilter } from '../rdl.js';
 import { compare, like } from './expr/operators.js';
 import { toNum, toStr } from './expr/values.js';
 import { type EvalScope, evaluateTyped, type Row, type Value } from './expressions.js';
@@ -14,11 +14,13 @@ function cmp(a: Value, b: Value): number | undefined {
 
 const flat = (vs: Array<Value | undefined>): Value[] => vs.flatMap((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
 
-/** Keeps the rows a data set filter (Equal, NotEqual, <, <=, >, >=, Like, In, Between, TopN/BottomN/TopPercent/BottomPercent) passes. */
-function applyFilter(rows: Row[], f: RdlDataSet['filters'][number], ds: RdlDataSet, scope: EvalScope): Row[] {
-  const fieldNames = ds.fields.map((x) => x.name);
+/**
+ * Keeps the rows a filter (Equal, NotEqual, <, <=, >, >=, Like, In, Between, TopN/BottomN/TopPercent/BottomPercent)
+ * passes; `owner` names what it filters in errors ("the data set 'Sales'").
+ */
+function applyFilter(rows: Row[], f: RdlFilter, fieldNames: string[], scope: EvalScope, owner: string): Row[] {
   const at = (expr: string, rec: Row, what: string) =>
-    evaluateTyped(expr, { ...scope, fields: rec, fieldNames, rows: [rec] }, `${what} expression for the data set '${ds.name}'`);
+    evaluateTyped(expr, { ...scope, fields: rec, fieldNames, rows: [rec] }, `${what} expression for ${owner}`);
   const left = rows.map((rec) => at(f.expression, rec, 'FilterExpression'));
   const rights = (rec: Row) => flat(f.values.map((v) => at(v, rec, 'FilterValue')));
   const keep = (test: (l: Value, r: Value[]) => boolean) =>
@@ -68,6 +70,17 @@ export function dataSetRows(ds: RdlDataSet, scope: EvalScope, live?: Map<string,
   let rows: Row[] = (live?.get(ds.name) ?? ds.rows).map((raw) =>
     Object.fromEntries(ds.fields.map((f) => [f.name, raw[f.dataField] ?? ''])),
   );
-  for (const f of ds.filters) rows = applyFilter(rows, f, ds, scope);
+  return filterRows(
+    rows,
+    ds.filters,
+    ds.fields.map((x) => x.name),
+    scope,
+    `the data set '${ds.name}'`,
+  );
+}
+
+/** Rows that pass every filter (of a data set, a tablix or a group). */
+export function filterRows(rows: Row[], filters: RdlFilter[], fieldNames: string[], scope: EvalScope, owner: string): Row[] {
+  for (const f of filters) rows = applyFilter(rows, f, fieldNames, scope, owner);
   return rows;
 }

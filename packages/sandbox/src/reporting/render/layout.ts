@@ -2,6 +2,7 @@ import type { ParameterValues } from '../params.js';
 import type { RdlDataSet, RdlModel } from '../rdl.js';
 import { evaluate, usesRowFields, type EvalScope, type Value } from './expressions.js';
 import { dataSetRows } from './filters.js';
+import { renderHierarchy } from './tablix.js';
 
 /** A line of a laid-out page. */
 export type Line =
@@ -19,7 +20,8 @@ export interface Page {
 export interface TableData {
   name: string;
   dataSet?: RdlDataSet;
-  headers: string[];
+  /** The heading rows (a table's header row; a matrix's column headers), repeated on each page. */
+  heads: string[][];
   rows: string[][];
   /** The data set's fields and the filtered rows' values (CSV and XML). */
   fieldNames: string[];
@@ -129,6 +131,10 @@ export function layout(
       `Value expression for the textrun '${t.cellNames?.[r]?.[c] || `${t.name}.Cell[${r}][${c}]`}.Paragraphs[0].TextRuns[0]'`;
     // Rows outside the detail (headers, totals) see all the region's rows: their aggregates read them.
     const regionScope: EvalScope = { ...scope, rows: records, fieldNames };
+    if (t.hierarchy) {
+      const { heads, rows } = renderHierarchy({ ...t, hierarchy: t.hierarchy }, records, regionScope, fieldNames);
+      return { name: t.name, dataSet: ds, heads, rows, fieldNames, records };
+    }
     const [head = [], ...rest] = t.rows;
     const headers = head.map((c, j) => evaluate(c, regionScope, cellWhere(0, j)));
     const rows = rest.flatMap((r, k) =>
@@ -140,11 +146,11 @@ export function layout(
           )
         : [r.map((c, j) => evaluate(c, regionScope, cellWhere(k + 1, j)))],
     );
-    return { name: t.name, dataSet: ds, headers, rows, fieldNames, records };
+    return { name: t.name, dataSet: ds, heads: [headers], rows, fieldNames, records };
   });
   for (const t of tables) {
     body.push({ kind: 'text', text: '' });
-    body.push({ kind: 'header', table: t.name, cells: t.headers });
+    for (const head of t.heads) body.push({ kind: 'header', table: t.name, cells: head });
     for (const r of t.rows) body.push({ kind: 'row', table: t.name, cells: r });
   }
   const chunks: Line[][] = [];
@@ -155,11 +161,11 @@ export function layout(
       .filter((t) => t.region === r)
       .flatMap((tb) => tb.paragraphs.map((p, i) => evaluate(p, { ...scope, page: { number: n, total } }, where(tb.name, i))));
   const pages = chunks.map((lines, i) => {
-    // A table continued on a new page repeats its header row.
+    // A table continued on a new page repeats its heading rows.
     const first = lines[0];
     if (i > 0 && first?.kind === 'row') {
-      const head = body.find((l) => l.kind === 'header' && l.table === first.table);
-      if (head) lines = [head, ...lines];
+      const heads = body.filter((l) => l.kind === 'header' && l.table === first.table);
+      if (heads.length) lines = [...heads, ...lines];
     }
     return { number: i + 1, header: region('header', i + 1), lines, footer: region('footer', i + 1) };
   });
