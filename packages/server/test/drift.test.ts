@@ -181,8 +181,8 @@ test('the drift schedule: one job per workspace with installed apps, none while 
   assert.equal((await install(h, tenant, APP, { workspaceId: ws })).status, 'done');
   const driftJobs = async (w: string) => (await call(h, tenant, 'GET', `/api/workspaces/${w}/jobs?kind=drift`, 200)).jobs;
 
-  // Slow reads keep the first job running while the schedule ticks again.
-  await sandbox.admin.setLatency({ dataPlatform: 400 });
+  // Slow reads keep the first job running while the schedule ticks again (3 s a read: still running on a loaded machine).
+  await sandbox.admin.setLatency({ dataPlatform: 3000 });
   const first = await h.services.driftSchedule.tick();
   const mine = (await driftJobs(ws)).map((j: any) => j.id);
   assert.equal(mine.length, 1, 'one drift job for the workspace with an installed app');
