@@ -32,7 +32,8 @@ test('one holder of a name at a time; another name does not wait; a failure rele
         return who;
       });
     const first = holder(a, 'A', 300);
-    await sleep(50);
+    // B asks once A holds the name (taking it is a round trip to the database, longer than any fixed wait on a loaded machine).
+    while (!events.includes('A in')) await sleep(5);
     const second = holder(b, 'B', 10);
     // Another name runs at once, while A holds the first.
     const started = Date.now();
