@@ -33,6 +33,7 @@ const EXCLUDED_OPERATION_IDS = ['revokeToken'];
 const ARGUABLE = [
   ['positive_data_acceptance', 'publishPaginatedReport', 'the definition must be well-formed RDL 2016/01'],
   ['positive_data_acceptance', 'putPaginatedReportDefinition', 'the definition must be well-formed RDL 2016/01'],
+  ['positive_data_acceptance', 'previewPaginatedReport', 'the draft definition must be well-formed RDL 2016/01'],
   ['positive_data_acceptance', 'inspectIdentityToken', 'the token must be a JWT (three base64url parts)'],
   ['positive_data_acceptance', 'listAuditEvents', 'since must not be after until (400 naming since)'],
   ['positive_data_acceptance', 'addRoleAssignment', 'a User principal must be a user of the tenant (400 naming principal.id)'],

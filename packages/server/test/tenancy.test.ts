@@ -69,8 +69,17 @@ test('two tenants: platform workspaces, reports, bindings, installs and identity
     }
     const minting = await call('POST', '/api/tokens', b, { name: 'escalate', scopes: ['operator'] });
     assert.equal(minting.statusCode, 403, 'a tenant admin cannot mint the operator scope');
-    const tenants = (await call('GET', '/api/operator/tenants?limit=200', operator)).json().tenants as Array<{ id: string }>;
-    assert.ok(tenants.some((x) => x.id === bId));
+    // Every page: on a shared PostgreSQL database the suite's earlier tests leave hundreds of tenants before B.
+    const seen: string[] = [];
+    for (let cursor: string | undefined, pages = 0; pages === 0 || cursor; pages++) {
+      const page = (
+        await call('GET', `/api/operator/tenants?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, operator)
+      ).json();
+      seen.push(...(page.tenants as Array<{ id: string }>).map((x) => x.id));
+      cursor = page.nextCursor;
+      assert.ok(pages < 1000, 'the cursor ends');
+    }
+    assert.ok(seen.includes(bId));
   });
 
   await t.test('a tenant without a platform workspace gets the gate, never the default one or another tenant’s', async () => {
