@@ -156,7 +156,8 @@ export async function buildApp(
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const metrics = new Metrics();
-  const access = AccessService.create(store.db);
+  // Verified tokens and workspace roles are kept alike (SVC_AUTH_CACHE_SECONDS); a write anywhere drops them at once.
+  const access = AccessService.create(store.db, { versions: store.versions, cacheMs: config.auth.tokenCacheSeconds * 1000 });
   const tokens = TokenService.create(store.db, {
     cacheMs: config.auth.tokenCacheSeconds * 1000,
     notify: (id) => store.notify('svc_token_revoked', id),

@@ -1,7 +1,7 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 
-/** Tables whose writes are tracked for in-process read caches (migration 004 notifies on the same tables). */
-export const WATCHED_TABLES = ['items', 'workspaces'] as const;
+/** Tables whose writes are tracked for in-process read caches (migrations 004 and 015 notify on the same tables). */
+export const WATCHED_TABLES = ['items', 'workspaces', 'workspace_role_assignments'] as const;
 export type WatchedTable = (typeof WATCHED_TABLES)[number];
 
 const WRITE = /^\s*(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+"?(\w+)"?/i;
@@ -17,6 +17,8 @@ export class TableVersions {
   private readonly versions = new Map<string, number>();
   private readonly open = new Map<string, number>();
   private readonly tracked = new WeakSet<object>();
+  /** Statements sent on this process's connections so far: each one a round trip to the store (bench/api counts them). */
+  statements = 0;
 
   version(table: WatchedTable): number {
     return this.versions.get(table) ?? 0;
@@ -53,6 +55,7 @@ export class TableVersions {
       inTransaction = false;
     };
     (client as { query: unknown }).query = async (...args: unknown[]) => {
+      this.statements++;
       const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string } | undefined)?.text ?? '');
       const head = text.trimStart().slice(0, 8).toLowerCase();
       if (head.startsWith('begin') || head.startsWith('start')) inTransaction = true;
