@@ -68,3 +68,24 @@ test('HSTS when the request came over https through a trusted proxy, and on ever
     assert.match(String(r.headers['strict-transport-security']), /^max-age=\d{8,}; includeSubDomains$/, url);
   }
 });
+
+test('a job’s event stream, written past Fastify’s reply, carries the same security headers', async (t) => {
+  const h = await build(t, { SVC_WORKER_POLL_MS: '100' });
+  const a = await h.tenant();
+  const ws = (await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: a.auth, payload: { name: 'sse' } })).json().workspace.id;
+  const start = await h.app.inject({
+    method: 'POST',
+    url: '/api/apps/app-lakehouse-inspector/install',
+    headers: a.auth,
+    payload: { workspaceId: ws, deploy: false },
+  });
+  assert.equal(start.statusCode, 202, start.body);
+  const r = await h.app.inject({ method: 'GET', url: `/api/apps/install-jobs/${start.json().jobId}/events`, headers: a.auth });
+  assert.equal(r.statusCode, 200);
+  assert.match(String(r.headers['content-type']), /^text\/event-stream/);
+  assert.match(r.body, /^event: done$/m);
+  assert.deepEqual(csp(r.headers['content-security-policy']).get('script-src'), ["'self'"]);
+  assert.equal(r.headers['x-content-type-options'], 'nosniff');
+  assert.equal(r.headers['x-frame-options'], 'DENY');
+  assert.equal(r.headers['referrer-policy'], 'no-referrer');
+});
