@@ -336,7 +336,7 @@ export async function buildApp(
   await app.register(oidcRoutes({ signIn, sessions, secureCookies }));
   await app.register(workspaceRoutes(workspaces, lifecycle.jobs));
   await app.register(
-    itemRoutes(items, new ReadCache(store.versions, ['items', 'workspaces'], config.store.readCacheMs), lifecycle.applies, {
+    itemRoutes(items, new ReadCache<Buffer>(store.versions, ['items', 'workspaces'], config.store.readCacheMs), lifecycle.applies, {
       deleteLive: (caller, workspaceId, itemId) => lifecycle.uninstalls.deleteLive(caller, workspaceId, itemId),
       job: (caller, jobId) => lifecycle.jobs.get(caller, jobId),
     }),

@@ -97,7 +97,7 @@ export interface LiveDeleter {
 
 /** Item routes: item types, and a workspace's items with their content. */
 export const itemRoutes =
-  (service: ItemService, lists: ReadCache, deployer: Deployer, deleter: LiveDeleter): FastifyPluginAsyncTypebox =>
+  (service: ItemService, lists: ReadCache<Buffer>, deployer: Deployer, deleter: LiveDeleter): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/api/item-types',
@@ -138,15 +138,12 @@ export const itemRoutes =
         const key = [caller.tenantId, req.params.workspaceId, req.query.itemType ?? '', page.cursor ?? '', page.limit].join('\n');
         const body =
           lists.get(key) ??
-          (await lists.fill(
-            key,
-            async () =>
-              reply.serialize({
-                ok: true as const,
-                ...(await service.list(caller, req.params.workspaceId, page, { itemType: req.query.itemType })),
-              }) as string,
-          ));
-        return reply.type('application/json; charset=utf-8').send(body as never); // already serialized by the route's schema
+          (await lists.fill(key, async () => {
+            const list = await service.list(caller, req.params.workspaceId, page, { itemType: req.query.itemType });
+            return Buffer.from(reply.serialize({ ok: true as const, ...list }) as string);
+          }));
+        // Serialized by the route's schema and encoded once: every hit sends the same bytes.
+        return reply.type('application/json; charset=utf-8').send(body as never);
       },
     );
 
