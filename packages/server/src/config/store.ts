@@ -11,6 +11,13 @@ export const STORE = {
     1000,
     "PostgreSQL connections per process; the install worker's step writes use at most this minus four, so requests always find one",
   ),
+  preparedStatements: int(
+    'SVC_DB_PREPARED_STATEMENTS',
+    200,
+    0,
+    10_000,
+    'how many of its most run reads a process names as PostgreSQL prepared statements (each parsed and planned once per connection); `0` turns this off, behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21)',
+  ),
   readCacheMs: int(
     'SVC_READ_CACHE_MS',
     5000,

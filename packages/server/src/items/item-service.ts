@@ -127,10 +127,11 @@ export class ItemService {
 
   /** One round trip: the workspace's items joined to the workspace itself, so an unknown workspace is told apart from an empty one. */
   async list(caller: Caller, workspaceId: string, page: PageRequest, filter: { itemType?: string } = {}) {
-    let q = this.db
+    const q = this.db
       .selectFrom('workspaces as w')
       .leftJoin('items', (join) => {
-        let j = join.onRef('items.workspace_id', '=', 'w.id');
+        // The tenant too, so the (tenant_id, workspace_id, created_at, id) index yields the page in order.
+        let j = join.onRef('items.workspace_id', '=', 'w.id').onRef('items.tenant_id', '=', 'w.tenant_id');
         if (filter.itemType) j = j.on('items.item_type', '=', filter.itemType);
         if (page.cursor) j = j.on(afterCursor(page.cursor, 'items'));
         return j;

@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClien
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { TableVersions, WATCHED_TABLES } from './table-versions.js';
+import { preparedStatements } from './prepared-statements.js';
 
 export type Db = Kysely<Database>;
 
@@ -62,7 +63,14 @@ async function pglitePool(
 }
 
 /** Opens PostgreSQL when a URL is given (a pool of `pool` connections), else PGlite in dataDir, and applies the committed migrations. */
-export async function openStore(options: { databaseUrl?: string; dataDir: string; pool: number; lockPool?: number }): Promise<Store> {
+export async function openStore(options: {
+  databaseUrl?: string;
+  dataDir: string;
+  pool: number;
+  lockPool?: number;
+  /** How many hot reads to name as prepared statements (PostgreSQL; default 200, 0: none). */
+  preparedStatements?: number;
+}): Promise<Store> {
   let pool: PostgresPool;
   let locks: NamedLocks;
   let kind: Store['kind'];
@@ -71,6 +79,8 @@ export async function openStore(options: { databaseUrl?: string; dataDir: string
   if (options.databaseUrl) {
     const url = options.databaseUrl;
     pool = new pg.Pool({ connectionString: url, max: options.pool });
+    const max = options.preparedStatements ?? 200;
+    if (max > 0) pool = preparedStatements(pool, { after: 5, max });
     locks = advisoryLocks(url, options.lockPool ?? options.pool);
     kind = 'postgres';
     listen = async (channel, fn) => {

@@ -1,0 +1,112 @@
+// Workspace roles are kept per caller and workspace (AccessService), so a known caller's request reads no role from the
+// store; a role assignment's change or a workspace's deletion applies at once in the writing process and, through the
+// store's change feed, in every other process sharing the store.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { build, type TestApp } from './helpers.js';
+
+type Auth = { authorization: string };
+
+function api(h: TestApp) {
+  return async (method: string, url: string, auth: Auth, payload?: object) => {
+    const r = await h.app.inject({ method: method as 'GET', url, headers: auth, ...(payload ? { payload } : {}) });
+    return { status: r.statusCode, body: r.json() };
+  };
+}
+
+async function setup(h: TestApp) {
+  const call = api(h);
+  const tenant = await h.tenant();
+  const owner = await tenant.user('Olive Owner');
+  const reader = await tenant.user('Rita Reader');
+  const ws = (await call('POST', '/api/workspaces', owner.auth, { name: `cache-${Date.now()}` })).body.workspace.id as string;
+  const assigned = await call('POST', `/api/workspaces/${ws}/role-assignments`, owner.auth, {
+    principal: { type: 'User', id: reader.userId },
+    role: 'Viewer',
+  });
+  assert.equal(assigned.status, 201, JSON.stringify(assigned.body));
+  return { call, owner, reader, ws, assignment: assigned.body.roleAssignment.id as string };
+}
+
+/** Store statements one call sends (the store's counter: every one a round trip). */
+async function statementsOf(h: TestApp, run: () => Promise<unknown>) {
+  const before = h.store.versions.statements;
+  await run();
+  return h.store.versions.statements - before;
+}
+
+test('a known caller’s repeated read costs no store statement; role changes and removal apply to its next request', async (t) => {
+  const h = await build(t);
+  const { call, owner, reader, ws, assignment } = await setup(h);
+  const items = `/api/workspaces/${ws}/items`;
+  const create = (displayName: string) => call('POST', items, reader.auth, { itemType: 'notebook', displayName });
+  assert.equal((await call('GET', items, reader.auth)).status, 200);
+  assert.equal(await statementsOf(h, () => call('GET', items, reader.auth)), 0, 'token, role and listing all kept');
+
+  const refused = await create('Too early');
+  assert.equal(refused.status, 403, JSON.stringify(refused.body));
+  assert.equal(refused.body.error.code, 'workspace_role_required');
+  const promoted = await call('PATCH', `/api/workspaces/${ws}/role-assignments/${assignment}`, owner.auth, { role: 'Contributor' });
+  assert.equal(promoted.status, 200, JSON.stringify(promoted.body));
+  assert.equal((await create('Now allowed')).status, 201, 'the higher role applies to the very next request');
+
+  const demoted = await call('PATCH', `/api/workspaces/${ws}/role-assignments/${assignment}`, owner.auth, { role: 'Viewer' });
+  assert.equal(demoted.status, 200, JSON.stringify(demoted.body));
+  assert.equal((await create('Again too early')).status, 403, 'and so does the lower one');
+  assert.equal((await call('GET', items, reader.auth)).status, 200);
+
+  const removed = await call('DELETE', `/api/workspaces/${ws}/role-assignments/${assignment}`, owner.auth);
+  assert.equal(removed.status, 200, JSON.stringify(removed.body));
+  const gone = await call('GET', items, reader.auth);
+  assert.equal(gone.status, 404, 'no role left: the workspace is not there for the reader');
+
+  // A write that does not go through the routes (the store directly) is seen on this process's connection.
+  await h.store.db
+    .insertInto('workspace_role_assignments')
+    .values({
+      id: `a-${Date.now()}`,
+      tenant_id: (await tenantOf(h, ws))!,
+      workspace_id: ws,
+      principal_type: 'User',
+      principal_id: reader.userId,
+      role: 'Viewer',
+      created_by: owner.userId,
+    })
+    .execute();
+  assert.equal((await call('GET', items, reader.auth)).status, 200);
+  assert.equal((await call('GET', items, owner.auth)).status, 200, 'the owner’s role is kept too');
+  assert.equal((await call('DELETE', `/api/workspaces/${ws}`, owner.auth)).status, 200);
+  for (const who of [owner, reader]) assert.equal((await call('GET', items, who.auth)).status, 404, 'a deleted workspace keeps no role');
+});
+
+const tenantOf = async (h: TestApp, ws: string) =>
+  (await h.store.db.selectFrom('workspaces').select('tenant_id').where('id', '=', ws).executeTakeFirst())?.tenant_id;
+
+test('a role removed in another process stops this process’s cached role through the change feed', async (t) => {
+  const h = await build(t);
+  const { call, owner, reader, ws, assignment } = await setup(h);
+  const items = `/api/workspaces/${ws}/items`;
+  assert.equal((await call('GET', items, reader.auth)).status, 200);
+  assert.equal(await statementsOf(h, () => call('GET', items, reader.auth)), 0, 'the reader’s role is kept');
+  const feed: string[] = [];
+  await h.store.listen('svc_table_changed', (table) => feed.push(table));
+  const before = h.store.versions.version('workspace_role_assignments');
+  if (h.store.kind === 'postgres') {
+    // A second process: its own store and app on the same database; this one learns of the removal only from NOTIFY.
+    const other = await build(t, { SVC_DATA_DIR: h.dataDir });
+    const r = await other.app.inject({
+      method: 'DELETE',
+      url: `/api/workspaces/${ws}/role-assignments/${assignment}`,
+      headers: owner.auth,
+    });
+    assert.equal(r.statusCode, 200, r.body);
+  } else {
+    // PGlite has one process: what another process would hear is the trigger's notification of this write.
+    await h.store.db.deleteFrom('workspace_role_assignments').where('id', '=', assignment).execute();
+  }
+  const heard = () => feed.includes('workspace_role_assignments') && h.store.versions.version('workspace_role_assignments') > before;
+  for (let i = 0; i < 250 && !heard(); i++) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(feed.includes('workspace_role_assignments'), 'the trigger announces the commit on svc_table_changed');
+  const r = await call('GET', items, reader.auth);
+  assert.equal(r.status, 404, JSON.stringify(r.body));
+});
