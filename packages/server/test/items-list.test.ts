@@ -52,6 +52,27 @@ test('the listing answers the bytes its response schema writes, for items of eve
   }
   assert.ok(shapes > 0, 'an item with a portal was compared');
 
+  // Timestamps the store writes as text read as the Dates the rest of the service reads (microseconds cut).
+  await h.store.db.updateTable('items').set({ updated_at: '2026-01-02T03:04:05.678999Z' }).where('id', '=', ids[3]!).execute();
+  const all = await h.services.items.list(caller, ws, { limit: 200 });
+  assert.equal(all.items.length, ids.length);
+  for (const item of all.items) {
+    const one = await h.services.items.get(caller, ws, item.id);
+    assert.deepEqual([item.createdAt, item.updatedAt], [one.createdAt, one.updatedAt], item.displayName);
+  }
+  assert.equal(all.items.find((i) => i.id === ids[3])!.updatedAt, '2026-01-02T03:04:05.678Z');
+  const paged: string[] = [];
+  for (let cursor: string | undefined, n = 0; n === 0 || cursor; n++) {
+    const page = await h.services.items.list(caller, ws, { limit: 4, ...(cursor ? { cursor } : {}) });
+    paged.push(...page.items.map((i) => i.id));
+    cursor = page.nextCursor;
+  }
+  assert.deepEqual(
+    paged,
+    all.items.map((i) => i.id),
+    'pages of four walk the same list',
+  );
+
   // What the route answers is that text.
   const r = await h.app.inject({ method: 'GET', url: `/api/workspaces/${ws}/items?limit=4`, headers: a.auth });
   assert.equal(r.statusCode, 200, r.body);

@@ -15,10 +15,11 @@ export const outsideLimit = (caller: Caller, workspaceId: string) =>
   caller.workspaceIds !== undefined && !caller.workspaceIds.includes(workspaceId);
 
 /** Whose roles a cache entry holds: a tenant admin's (Admin on every workspace of the tenant), else a user's with its groups. */
-const principalKey = (caller: Caller) =>
-  isTenantAdmin(caller)
-    ? `admin\n${caller.tenantId}`
-    : `user\n${caller.tenantId}\n${caller.userId}\n${JSON.stringify([...(caller.groups ?? [])].sort())}`;
+const principalKey = (caller: Caller) => {
+  if (isTenantAdmin(caller)) return `admin\n${caller.tenantId}`;
+  const groups = caller.groups?.length ? JSON.stringify([...caller.groups].sort()) : '[]';
+  return `user\n${caller.tenantId}\n${caller.userId}\n${groups}`;
+};
 
 /**
  * The caller's effective role on workspaces: the highest of its direct user assignment and its session's groups'
@@ -93,7 +94,8 @@ export class AccessService {
 
   /** The caller's role on one workspace of its tenant, or undefined when it may not see it (or it does not exist). */
   async roleOn(caller: Caller, workspaceId: string): Promise<EffectiveRole | undefined> {
-    return (await this.rolesOn(caller, [workspaceId])).get(workspaceId);
+    const kept = outsideLimit(caller, workspaceId) ? undefined : this.roles?.get(`${principalKey(caller)}\n${workspaceId}`);
+    return kept ?? (await this.rolesOn(caller, [workspaceId])).get(workspaceId);
   }
 
   /** The caller's role when it holds at least `needed`; 404 when it has none, 403 workspace_role_required when too low. */

@@ -74,7 +74,7 @@ export class TokenService {
   private readonly lastUsedWritten = new Map<string, number>();
   // Verified token rows, so a hot path does not read the store on every request. A revocation evicts the
   // entry at once here and, through NOTIFY, in every other process; the TTL bounds anything missed.
-  private readonly verified = new Map<string, { row: VerifiedRow; at: number }>();
+  private readonly verified = new Map<string, { row: VerifiedRow; at: number; caller?: Caller }>();
 
   private constructor(
     private readonly db: Db,
@@ -95,9 +95,9 @@ export class TokenService {
     this.verified.delete(tokenId);
   }
 
-  private async lookup(id: string): Promise<VerifiedRow | undefined> {
+  private async lookup(id: string): Promise<{ row: VerifiedRow; caller?: Caller } | undefined> {
     const hit = this.verified.get(id);
-    if (hit && Date.now() - hit.at < this.cacheMs) return hit.row;
+    if (hit && Date.now() - hit.at < this.cacheMs) return hit;
     const row = await this.db
       .selectFrom('api_tokens')
       .innerJoin('users', 'users.id', 'api_tokens.user_id')
@@ -115,11 +115,13 @@ export class TokenService {
       ])
       .where('api_tokens.id', '=', id)
       .executeTakeFirst();
-    if (row && !row.revoked_at && this.cacheMs > 0) {
+    if (!row) return undefined;
+    const entry = { row, at: Date.now() };
+    if (!row.revoked_at && this.cacheMs > 0) {
       if (this.verified.size > 10_000) this.verified.clear();
-      this.verified.set(id, { row, at: Date.now() });
+      this.verified.set(id, entry);
     }
-    return row;
+    return entry;
   }
 
   /**
@@ -198,7 +200,8 @@ export class TokenService {
   async verify(value: string): Promise<Caller> {
     const parsed = parseToken(value);
     if (!parsed) throw new AuthenticationError('The bearer token is not a svc_pat_<id>_<secret> token', 'invalid_token');
-    const row = await this.lookup(parsed.id);
+    const entry = await this.lookup(parsed.id);
+    const row = entry?.row;
     // Same answer for an unknown id and a wrong secret, so ids cannot be probed.
     if (!row || !secretMatches(parsed.secret, row.secret_hash)) {
       throw new AuthenticationError('The token is not valid', 'invalid_token');
@@ -206,16 +209,9 @@ export class TokenService {
     if (row.revoked_at) throw new AuthenticationError('The token has been revoked', 'token_revoked');
     if (row.expires_at.getTime() <= Date.now()) throw new AuthenticationError('The token has expired', 'token_expired');
     this.touch(row.id);
-    return {
-      tenantId: row.tenant_id,
-      userId: row.user_id,
-      userName: row.display_name,
-      ...(row.upn ? { upn: row.upn } : {}),
-      method: 'token',
-      tokenId: row.id,
-      scopes: expandScopes(row.scopes),
-      ...(row.workspace_ids ? { workspaceIds: row.workspace_ids } : {}),
-    };
+    // The caller a verified row stands for, built once per cached row (nothing changes a caller after authentication).
+    entry.caller ??= callerOf(row);
+    return entry.caller;
   }
 
   /** When a token expires (for bounding a session opened with it). */
@@ -290,6 +286,20 @@ export class TokenService {
     for (const id of revoked) this.verified.delete(id);
     for (const id of revoked) await this.notify?.(id);
   }
+}
+
+/** The caller of a verified token's row. */
+function callerOf(row: VerifiedRow): Caller {
+  return {
+    tenantId: row.tenant_id,
+    userId: row.user_id,
+    userName: row.display_name,
+    ...(row.upn ? { upn: row.upn } : {}),
+    method: 'token',
+    tokenId: row.id,
+    scopes: expandScopes(row.scopes),
+    ...(row.workspace_ids ? { workspaceIds: row.workspace_ids } : {}),
+  };
 }
 
 /**

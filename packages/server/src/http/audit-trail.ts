@@ -81,22 +81,22 @@ function eventOf(req: FastifyRequest, reply: FastifyReply, op: AuditedOperation,
  * a failed write is logged and counted, never turned into an error of the operation.
  */
 export function registerAuditTrail(app: FastifyInstance, deps: { audit: AuditService; metrics: Metrics }) {
-  app.addHook('onSend', async (req, reply, payload) => {
-    const operationId = (req.routeOptions.schema as { operationId?: string } | undefined)?.operationId;
+  app.addHook('onSend', (req, reply, payload, done) => {
+    const { schema, config } = req.routeOptions;
+    const operationId = (schema as { operationId?: string } | undefined)?.operationId;
     const op = operationId ? AUDITED_OPERATIONS[operationId] : undefined;
-    if (!op || req.auditRecorded) return payload;
     // A refusal without credentials has no actor and no tenant: only sign-in attempts (limited per client address) are
     // recorded then, so an anonymous caller cannot fill the trail.
-    if (!req.caller && !req.routeOptions.config.signIn) return payload;
+    if (!op || req.auditRecorded || (!req.caller && !config.signIn)) return done(null, payload);
     req.auditRecorded = true;
-    try {
-      await deps.audit.record(eventOf(req, reply, op, parsed(payload)));
-    } catch (err) {
-      req.log.error({ err, operationId }, 'the audit event could not be written');
-      deps.metrics.count('svc_audit_write_failures_total', 'Audit events that could not be written, by operation', {
-        operation: operationId!,
-      });
-    }
-    return payload;
+    const write = async () => deps.audit.record(eventOf(req, reply, op, parsed(payload)));
+    write()
+      .catch((err: unknown) => {
+        req.log.error({ err, operationId }, 'the audit event could not be written');
+        deps.metrics.count('svc_audit_write_failures_total', 'Audit events that could not be written, by operation', {
+          operation: operationId!,
+        });
+      })
+      .then(() => done(null, payload));
   });
 }

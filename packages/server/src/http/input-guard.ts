@@ -74,17 +74,12 @@ export function registerInputGuard(app: FastifyInstance, maxDepth = MAX_JSON_DEP
       done(err as Error, undefined);
     }
   });
-  app.addHook('preValidation', async (req) => {
-    for (const [where, value] of [
-      ['body', req.body],
-      ['query', req.query],
-    ] as const) {
-      if (value === undefined || value === null) continue;
-      const problem = checkJsonValue(value, maxDepth);
-      if (problem) {
-        const [field, message] = problem;
-        throw new InputError(`${where}${field ? `/${field.replaceAll('.', '/')}` : ''} ${message}`, field || where);
-      }
-    }
-  });
+  const refusal = (where: string, value: unknown): InputError | undefined => {
+    if (value === undefined || value === null) return undefined;
+    const problem = checkJsonValue(value, maxDepth);
+    if (!problem) return undefined;
+    const [field, message] = problem;
+    return new InputError(`${where}${field ? `/${field.replaceAll('.', '/')}` : ''} ${message}`, field || where);
+  };
+  app.addHook('preValidation', (req, _reply, done) => done(refusal('body', req.body) ?? refusal('query', req.query)));
 }

@@ -6,6 +6,7 @@ import type { Caller } from '../auth/caller.js';
 import { backendIdOf, isItemTypeId, liveItemType } from '../item-types/index.js';
 import { type LiveRecord, type LiveState, liveStateOf } from '../lifecycle/item-state.js';
 import { ConflictError, InputError, NotFoundError, PreconditionError } from '../errors.js';
+import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
 import type { StoreRow } from '../store/schema.js';
@@ -46,8 +47,24 @@ const COLUMNS = [
 ] as const;
 
 type Row = StoreRow<'items', (typeof COLUMNS)[number]>;
+/** A row whose timestamps the store wrote as ISO text (isoText). */
+type ListedRow = Omit<Row, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string };
 
-function toItem(r: Row, profile: CloudProfile): Item {
+/**
+ * A timestamp column as Date#toISOString writes it (UTC, milliseconds cut), formatted by the store: reading timestamps
+ * as Dates and writing them back cost the listing more than the rest of its rows.
+ */
+const isoText = (column: 'items.created_at' | 'items.updated_at') =>
+  sql<string>`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const LISTED_COLUMNS = [
+  ...COLUMNS.filter((c) => c !== 'created_at' && c !== 'updated_at').map((c) => `items.${c}` as const),
+  isoText('items.created_at').as('created_at'),
+  isoText('items.updated_at').as('updated_at'),
+];
+
+const iso = (at: Date | string) => (typeof at === 'string' ? at : at.toISOString());
+
+function toItem(r: Row | ListedRow, profile: CloudProfile): Item {
   const live = (r.provisioning as LiveRecord | null) ?? null;
   const backend =
     live?.status === 'stored'
@@ -67,8 +84,8 @@ function toItem(r: Row, profile: CloudProfile): Item {
     liveState: liveStateOf(r.item_type, r.etag, live, profile),
     backend,
     portal: (backend && live && portalLink(profile, backend, live)) || null,
-    createdAt: r.created_at.toISOString(),
-    updatedAt: r.updated_at.toISOString(),
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
   };
 }
 
@@ -136,7 +153,7 @@ export class ItemService {
         if (page.cursor) j = j.on(afterCursor(page.cursor, 'items'));
         return j;
       })
-      .select(COLUMNS.map((c) => `items.${c}` as const))
+      .select(LISTED_COLUMNS)
       .where('w.id', '=', workspaceId)
       .where('w.tenant_id', '=', caller.tenantId)
       .orderBy('items.created_at')
@@ -144,7 +161,7 @@ export class ItemService {
       .limit(page.limit + 1);
     const rows = await q.execute();
     if (!rows.length) throw new NotFoundError('Workspace', workspaceId);
-    const found = rows.filter((r) => r.id !== null) as Row[];
+    const found = rows.filter((r) => r.id !== null) as ListedRow[];
     const { rows: pageRows, nextCursor } = toPage(found, page.limit);
     return { items: pageRows.map((r) => toItem(r, this.profile)), nextCursor };
   }

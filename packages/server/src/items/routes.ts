@@ -108,7 +108,7 @@ export interface LiveDeleter {
 
 /** Item routes: item types, and a workspace's items with their content. */
 export const itemRoutes =
-  (service: ItemService, lists: ReadCache<Buffer>, deployer: Deployer, deleter: LiveDeleter): FastifyPluginAsyncTypebox =>
+  (service: ItemService, lists: ReadCache, deployer: Deployer, deleter: LiveDeleter): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/api/item-types',
@@ -151,10 +151,9 @@ export const itemRoutes =
           lists.get(key) ??
           (await lists.fill(key, async () => {
             const list = await service.list(caller, req.params.workspaceId, page, { itemType: req.query.itemType });
-            return Buffer.from(listBody(list));
+            return listBody(list);
           }));
-        // Encoded once: every hit sends the same bytes.
-        return reply.type('application/json; charset=utf-8').send(body as never);
+        return reply.type('application/json; charset=utf-8').send(body as never); // already serialized
       },
     );
 

@@ -2,7 +2,7 @@ import type { TableVersions, WatchedTable } from './table-versions.js';
 
 /** Where the watched tables stood when a read began; a value read after it is kept only if they still stand there. */
 export interface ReadTicket {
-  readonly stamp: string;
+  readonly stamp: number;
   readonly settled: boolean;
 }
 
@@ -13,7 +13,7 @@ export interface ReadTicket {
  * Keys must carry everything the read depends on, the caller's tenant first.
  */
 export class ReadCache<T = string> {
-  private readonly entries = new Map<string, { stamp: string; value: T; expires: number }>();
+  private readonly entries = new Map<string, { stamp: number; value: T; expires: number }>();
 
   constructor(
     private readonly versions: TableVersions,
@@ -22,8 +22,11 @@ export class ReadCache<T = string> {
     private readonly maxEntries = 5000,
   ) {}
 
-  private stamp(): string {
-    return this.tables.map((t) => this.versions.version(t)).join('.');
+  // Versions only grow, so their sum moves whenever one of them does.
+  private stamp(): number {
+    let sum = 0;
+    for (const t of this.tables) sum += this.versions.version(t);
+    return sum;
   }
 
   private settled(): boolean {
