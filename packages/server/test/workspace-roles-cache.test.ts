@@ -28,20 +28,27 @@ async function setup(h: TestApp) {
   return { call, owner, reader, ws, assignment: assigned.body.roleAssignment.id as string };
 }
 
-/** Store statements one call sends (the store's counter: every one a round trip). */
+/**
+ * Store statements sent while a read repeats 50 times (the store's counter: each one a round trip). The install worker
+ * may poll the store meanwhile (rarely: QUIET), so a kept role shows as a handful at most rather than none.
+ */
 async function statementsOf(h: TestApp, run: () => Promise<unknown>) {
   const before = h.store.versions.statements;
-  await run();
+  for (let i = 0; i < 50; i++) await run();
   return h.store.versions.statements - before;
 }
 
-test('a known caller’s repeated read costs no store statement; role changes and removal apply to its next request', async (t) => {
-  const h = await build(t);
+const KEPT = 5;
+const QUIET = { SVC_WORKER_POLL_MS: '600000' };
+
+test('a known caller’s repeated read costs no store statement (but the worker’s polls); role changes and removal apply to its next request', async (t) => {
+  const h = await build(t, QUIET);
   const { call, owner, reader, ws, assignment } = await setup(h);
   const items = `/api/workspaces/${ws}/items`;
   const create = (displayName: string) => call('POST', items, reader.auth, { itemType: 'notebook', displayName });
   assert.equal((await call('GET', items, reader.auth)).status, 200);
-  assert.equal(await statementsOf(h, () => call('GET', items, reader.auth)), 0, 'token, role and listing all kept');
+  const listed = await statementsOf(h, () => call('GET', items, reader.auth));
+  assert.ok(listed < KEPT, `token, role and listing all kept: ${listed} statements for 50 reads`);
 
   const refused = await create('Too early');
   assert.equal(refused.status, 403, JSON.stringify(refused.body));
@@ -83,17 +90,18 @@ const tenantOf = async (h: TestApp, ws: string) =>
   (await h.store.db.selectFrom('workspaces').select('tenant_id').where('id', '=', ws).executeTakeFirst())?.tenant_id;
 
 test('a role removed in another process stops this process’s cached role through the change feed', async (t) => {
-  const h = await build(t);
+  const h = await build(t, QUIET);
   const { call, owner, reader, ws, assignment } = await setup(h);
   const items = `/api/workspaces/${ws}/items`;
   assert.equal((await call('GET', items, reader.auth)).status, 200);
-  assert.equal(await statementsOf(h, () => call('GET', items, reader.auth)), 0, 'the reader’s role is kept');
+  const listed = await statementsOf(h, () => call('GET', items, reader.auth));
+  assert.ok(listed < KEPT, `the reader’s role is kept: ${listed} statements for 50 reads`);
   const feed: string[] = [];
   await h.store.listen('svc_table_changed', (table) => feed.push(table));
   const before = h.store.versions.version('workspace_role_assignments');
   if (h.store.kind === 'postgres') {
     // A second process: its own store and app on the same database; this one learns of the removal only from NOTIFY.
-    const other = await build(t, { SVC_DATA_DIR: h.dataDir });
+    const other = await build(t, { ...QUIET, SVC_DATA_DIR: h.dataDir });
     const r = await other.app.inject({
       method: 'DELETE',
       url: `/api/workspaces/${ws}/role-assignments/${assignment}`,
