@@ -72,6 +72,15 @@ test('the listing answers the bytes its response schema writes, for items of eve
     all.items.map((i) => i.id),
     'pages of four walk the same list',
   );
+  const reports: string[] = [];
+  for (let cursor: string | undefined, n = 0; n === 0 || cursor; n++) {
+    const page = await h.services.items.list(caller, ws, { limit: 2, ...(cursor ? { cursor } : {}) }, { itemType: 'report' });
+    reports.push(...page.items.map((i) => i.id));
+    cursor = page.nextCursor;
+  }
+  const expected = all.items.filter((i) => i.itemType === 'report').map((i) => i.id);
+  assert.deepEqual(reports, expected, 'and so do pages of one type');
+  assert.equal(reports.length, TEXTS.length);
 
   // What the route answers is that text.
   const r = await h.app.inject({ method: 'GET', url: `/api/workspaces/${ws}/items?limit=4`, headers: a.auth });

@@ -8,7 +8,8 @@ import { type LiveRecord, type LiveState, liveStateOf } from '../lifecycle/item-
 import { ConflictError, InputError, NotFoundError, PreconditionError } from '../errors.js';
 import { sql } from 'kysely';
 import type { Db } from '../store/db.js';
-import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
+import { afterPosition, decodeCursor, toPage, type PageRequest } from '../store/paging.js';
+import { precompiled } from '../store/precompiled.js';
 import type { StoreRow } from '../store/schema.js';
 import type { WorkspaceService } from '../workspaces/workspace-service.js';
 
@@ -62,6 +63,9 @@ const LISTED_COLUMNS = [
   isoText('items.updated_at').as('updated_at'),
 ];
 
+/** The values a listing binds to its precompiled statement. */
+const LIST_SLOTS = ['workspaceId', 'tenantId', 'itemType', 'afterAt', 'afterId', 'limit'] as const;
+
 const iso = (at: Date | string) => (typeof at === 'string' ? at : at.toISOString());
 
 function toItem(r: Row | ListedRow, profile: CloudProfile): Item {
@@ -96,6 +100,8 @@ const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code ===
 
 /** Items of a workspace: create, list, read, change, delete, and their stored content with an ETag. */
 export class ItemService {
+  private readonly listQueries = new Map<string, ReturnType<ItemService['compileList']>>();
+
   private constructor(
     private readonly db: Db,
     private readonly workspaces: WorkspaceService,
@@ -144,26 +150,50 @@ export class ItemService {
 
   /** One round trip: the workspace's items joined to the workspace itself, so an unknown workspace is told apart from an empty one. */
   async list(caller: Caller, workspaceId: string, page: PageRequest, filter: { itemType?: string } = {}) {
-    const q = this.db
-      .selectFrom('workspaces as w')
-      .leftJoin('items', (join) => {
-        // The tenant too, so the (tenant_id, workspace_id, created_at, id) index yields the page in order.
-        let j = join.onRef('items.workspace_id', '=', 'w.id').onRef('items.tenant_id', '=', 'w.tenant_id');
-        if (filter.itemType) j = j.on('items.item_type', '=', filter.itemType);
-        if (page.cursor) j = j.on(afterCursor(page.cursor, 'items'));
-        return j;
-      })
-      .select(LISTED_COLUMNS)
-      .where('w.id', '=', workspaceId)
-      .where('w.tenant_id', '=', caller.tenantId)
-      .orderBy('items.created_at')
-      .orderBy('items.id')
-      .limit(page.limit + 1);
-    const rows = await q.execute();
+    const after = page.cursor ? decodeCursor(page.cursor) : undefined;
+    const rows = await this.listQuery(
+      Boolean(filter.itemType),
+      Boolean(after),
+    )({
+      workspaceId,
+      tenantId: caller.tenantId,
+      itemType: filter.itemType,
+      afterAt: after?.createdAt.toISOString(),
+      afterId: after?.id,
+      limit: page.limit + 1,
+    });
     if (!rows.length) throw new NotFoundError('Workspace', workspaceId);
-    const found = rows.filter((r) => r.id !== null) as ListedRow[];
+    const found = rows.filter((r) => r.id !== null) as ListedRow[]; // a workspace without items is one row of nulls
     const { rows: pageRows, nextCursor } = toPage(found, page.limit);
     return { items: pageRows.map((r) => toItem(r, this.profile)), nextCursor };
+  }
+
+  /** The listing's statement of one shape (a type filter or not, a cursor or not), compiled on first use. */
+  private listQuery(byType: boolean, afterCursor: boolean) {
+    const shape = `${byType}:${afterCursor}`;
+    let run = this.listQueries.get(shape);
+    if (!run) this.listQueries.set(shape, (run = this.compileList(byType, afterCursor)));
+    return run;
+  }
+
+  private compileList(byType: boolean, afterCursor: boolean) {
+    return precompiled(this.db, LIST_SLOTS, (slot) =>
+      this.db
+        .selectFrom('workspaces as w')
+        .leftJoin('items', (join) => {
+          // The tenant too, so the (tenant_id, workspace_id, created_at, id) index yields the page in order.
+          let j = join.onRef('items.workspace_id', '=', 'w.id').onRef('items.tenant_id', '=', 'w.tenant_id');
+          if (byType) j = j.on('items.item_type', '=', slot('itemType'));
+          if (afterCursor) j = j.on(afterPosition(slot('afterAt'), slot('afterId'), 'items'));
+          return j;
+        })
+        .select(LISTED_COLUMNS)
+        .where('w.id', '=', slot('workspaceId'))
+        .where('w.tenant_id', '=', slot('tenantId'))
+        .orderBy('items.created_at')
+        .orderBy('items.id')
+        .limit(slot('limit')),
+    );
   }
 
   async get(caller: Caller, workspaceId: string, itemId: string): Promise<Item> {

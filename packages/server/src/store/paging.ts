@@ -52,6 +52,11 @@ export function toPage<T extends { created_at: Date | string; id: string }>(rows
 /** The keyset condition "after this cursor" on (created_at, id), for a where() clause. */
 export function afterCursor(cursor: string, table?: string) {
   const pos = decodeCursor(cursor);
+  return afterPosition(pos.createdAt.toISOString(), pos.id, table);
+}
+
+/** The keyset condition "after this position" (an ISO instant and an id, or precompiled slots for them). */
+export function afterPosition(createdAt: string, id: string, table?: string) {
   const col = (c: string) => sql.ref(table ? `${table}.${c}` : c);
-  return sql<boolean>`(${col('created_at')}, ${col('id')}) > (${pos.createdAt.toISOString()}::timestamptz, ${pos.id})`;
+  return sql<boolean>`(${col('created_at')}, ${col('id')}) > (${createdAt}::timestamptz, ${id})`;
 }
