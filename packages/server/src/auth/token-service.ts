@@ -34,6 +34,14 @@ type VerifiedRow = StoreRow<
 > &
   StoreRow<'users', 'display_name' | 'upn'>;
 
+/** A token row as verified, with what each request of it reuses: the stored hash's bytes and the caller it stands for. */
+interface VerifiedEntry {
+  row: VerifiedRow;
+  at: number;
+  secretHash?: Buffer;
+  caller?: Caller;
+}
+
 const TOKEN_COLUMNS = [
   'id',
   'name',
@@ -74,7 +82,7 @@ export class TokenService {
   private readonly lastUsedWritten = new Map<string, number>();
   // Verified token rows, so a hot path does not read the store on every request. A revocation evicts the
   // entry at once here and, through NOTIFY, in every other process; the TTL bounds anything missed.
-  private readonly verified = new Map<string, { row: VerifiedRow; at: number; caller?: Caller }>();
+  private readonly verified = new Map<string, VerifiedEntry>();
 
   private constructor(
     private readonly db: Db,
@@ -95,7 +103,7 @@ export class TokenService {
     this.verified.delete(tokenId);
   }
 
-  private async lookup(id: string): Promise<{ row: VerifiedRow; caller?: Caller } | undefined> {
+  private async lookup(id: string): Promise<VerifiedEntry | undefined> {
     const hit = this.verified.get(id);
     if (hit && Date.now() - hit.at < this.cacheMs) return hit;
     const row = await this.db
@@ -203,7 +211,7 @@ export class TokenService {
     const entry = await this.lookup(parsed.id);
     const row = entry?.row;
     // Same answer for an unknown id and a wrong secret, so ids cannot be probed.
-    if (!row || !secretMatches(parsed.secret, row.secret_hash)) {
+    if (!row || !secretMatches(parsed.secret, (entry.secretHash ??= Buffer.from(row.secret_hash, 'hex')))) {
       throw new AuthenticationError('The token is not valid', 'invalid_token');
     }
     if (row.revoked_at) throw new AuthenticationError('The token has been revoked', 'token_revoked');

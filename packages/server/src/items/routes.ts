@@ -146,7 +146,7 @@ export const itemRoutes =
         // The hottest read: its serialized answer is cached per tenant and query until an items or workspaces write commits.
         const page = pageRequest(req.query);
         const caller = req.caller!;
-        const key = [caller.tenantId, req.params.workspaceId, req.query.itemType ?? '', page.cursor ?? '', page.limit].join('\n');
+        const key = `${caller.tenantId}\n${req.params.workspaceId}\n${req.query.itemType ?? ''}\n${page.cursor ?? ''}\n${page.limit}`;
         const body =
           lists.get(key) ??
           (await lists.fill(key, async () => {
