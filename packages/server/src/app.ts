@@ -162,8 +162,13 @@ export async function buildApp(
     cacheMs: config.auth.tokenCacheSeconds * 1000,
     notify: (id) => store.notify('svc_token_revoked', id),
     visible: async (caller, ids) => new Set((await access.rolesOn(caller, ids)).keys()),
+    hearing: () => store.feed.live(),
   });
   await store.listen('svc_token_revoked', (id) => tokens.evict(id));
+  store.feed.watch(
+    () => tokens.forgetAll(),
+    () => tokens.forgetAll(),
+  );
   const sessions = SessionService.create(store.db, config.auth.sessionHours);
   const catalog = configuredCatalog(config.catalog.dir);
   const profile = selectCloud(config.cloud);

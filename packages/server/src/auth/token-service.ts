@@ -83,19 +83,26 @@ export class TokenService {
   // Verified token rows, so a hot path does not read the store on every request. A revocation evicts the
   // entry at once here and, through NOTIFY, in every other process; the TTL bounds anything missed.
   private readonly verified = new Map<string, VerifiedEntry>();
+  // Moves whenever revocations may have gone unheard: a row read across it is not kept.
+  private generation = 0;
 
   private constructor(
     private readonly db: Db,
     private readonly cacheMs: number,
     private readonly notify?: (id: string) => Promise<void>,
     private readonly visible?: VisibleWorkspaces,
+    private readonly hearing: () => boolean = () => true,
   ) {}
 
+  /**
+   * `hearing` says whether other processes' revocations reach this one (the store's change feed is up); while they do
+   * not, no verified token is kept.
+   */
   static create(
     db: Db,
-    options: { cacheMs?: number; notify?: (id: string) => Promise<void>; visible?: VisibleWorkspaces } = {},
+    options: { cacheMs?: number; notify?: (id: string) => Promise<void>; visible?: VisibleWorkspaces; hearing?: () => boolean } = {},
   ): TokenService {
-    return new TokenService(db, options.cacheMs ?? 30_000, options.notify, options.visible);
+    return new TokenService(db, options.cacheMs ?? 30_000, options.notify, options.visible, options.hearing);
   }
 
   /** Forgets a cached token (a revocation heard from another process). */
@@ -103,9 +110,16 @@ export class TokenService {
     this.verified.delete(tokenId);
   }
 
+  /** Forgets every cached token (the change feed went down or came back: a revocation meanwhile went unheard). */
+  forgetAll(): void {
+    this.generation++;
+    this.verified.clear();
+  }
+
   private async lookup(id: string): Promise<VerifiedEntry | undefined> {
     const hit = this.verified.get(id);
     if (hit && Date.now() - hit.at < this.cacheMs) return hit;
+    const generation = this.generation;
     const row = await this.db
       .selectFrom('api_tokens')
       .innerJoin('users', 'users.id', 'api_tokens.user_id')
@@ -125,7 +139,7 @@ export class TokenService {
       .executeTakeFirst();
     if (!row) return undefined;
     const entry = { row, at: Date.now() };
-    if (!row.revoked_at && this.cacheMs > 0) {
+    if (!row.revoked_at && this.cacheMs > 0 && generation === this.generation && this.hearing()) {
       if (this.verified.size > 10_000) this.verified.clear();
       this.verified.set(id, entry);
     }

@@ -20,12 +20,26 @@ export class TableVersions {
   /** Statements sent on this process's connections so far: each one a round trip to the store (bench/api counts them). */
   statements = 0;
 
+  private deaf = false;
+
   version(table: WatchedTable): number {
     return this.versions.get(table) ?? 0;
   }
 
   settled(table: WatchedTable): boolean {
-    return !this.open.get(table);
+    return !this.deaf && !this.open.get(table);
+  }
+
+  /** Other processes' commits can no longer be heard (the change feed is down): nothing read now is settled. */
+  deafen(): void {
+    this.deaf = true;
+    for (const t of WATCHED_TABLES) this.bump(t);
+  }
+
+  /** The change feed hears again: what was read while it was down stays unkept, what is read from now on may be kept. */
+  hear(): void {
+    for (const t of WATCHED_TABLES) this.bump(t);
+    this.deaf = false;
   }
 
   /** A write to the table became visible (a commit here or a notification from anywhere). */
