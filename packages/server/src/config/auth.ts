@@ -19,6 +19,6 @@ export const AUTH = {
     30,
     0,
     3600,
-    "how long a process keeps a verified token and a caller's workspace roles: a revocation, a role assignment's change or a workspace's deletion drops them at once in every process (PostgreSQL NOTIFY), so this only bounds staleness if that notification is lost; `0` turns both caches off",
+    "how long a process keeps a verified token and a caller's workspace roles: a revocation, a role assignment's change or a workspace's deletion drops them at once in every process (PostgreSQL NOTIFY; while a process's listening connection is down it keeps none), so this only bounds what a lost notification could leave; `0` turns both caches off",
   ),
 } satisfies Section;

@@ -23,7 +23,7 @@ export const STORE = {
     5000,
     0,
     600_000,
-    'how long a process keeps a serialized item listing; any committed write to items or workspaces, in any process, drops it at once (PostgreSQL NOTIFY from a trigger), so this only bounds staleness if that notification is lost; `0` turns the cache off',
+    "how long a process keeps a serialized item listing; any committed write to items or workspaces, in any process, drops it at once (PostgreSQL NOTIFY from a trigger; while a process's listening connection is down it keeps none), so this only bounds what a lost notification could leave; `0` turns the cache off",
   ),
 } satisfies Section;
 
