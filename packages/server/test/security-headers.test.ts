@@ -72,7 +72,8 @@ test('HSTS when the request came over https through a trusted proxy, and on ever
 test('a job’s event stream, written past Fastify’s reply, carries the same security headers', async (t) => {
   const h = await build(t, { SVC_WORKER_POLL_MS: '100' });
   const a = await h.tenant();
-  const ws = (await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: a.auth, payload: { name: 'sse' } })).json().workspace.id;
+  const ws = (await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: a.auth, payload: { name: 'sse' } })).json().workspace
+    .id;
   const start = await h.app.inject({
     method: 'POST',
     url: '/api/apps/app-lakehouse-inspector/install',
