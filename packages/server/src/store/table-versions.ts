@@ -4,7 +4,9 @@ import type { PostgresPool, PostgresPoolClient } from 'kysely';
 export const WATCHED_TABLES = ['items', 'workspaces', 'workspace_role_assignments'] as const;
 export type WatchedTable = (typeof WATCHED_TABLES)[number];
 
-const WRITE = /^\s*(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+"?(\w+)"?/i;
+// Anywhere in the statement: a write may sit in a common table expression (`with gone as (delete from "items" …) select …`).
+const WRITES = /\b(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+"?(\w+)"?/gi;
+const isWatched = (table: string): table is WatchedTable => (WATCHED_TABLES as readonly string[]).includes(table);
 
 /**
  * A version per watched table, for caches that must never serve what a committed write changed.
@@ -73,11 +75,11 @@ export class TableVersions {
       const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string } | undefined)?.text ?? '');
       const head = text.trimStart().slice(0, 8).toLowerCase();
       if (head.startsWith('begin') || head.startsWith('start')) inTransaction = true;
-      const table = WRITE.exec(text)?.[1];
-      const watched = table && (WATCHED_TABLES as readonly string[]).includes(table) ? table : undefined;
-      if (watched && !dirty.has(watched)) {
-        dirty.add(watched);
-        this.open.set(watched, (this.open.get(watched) ?? 0) + 1);
+      for (const m of text.matchAll(WRITES)) {
+        const table = m[1] ?? '';
+        if (!isWatched(table) || dirty.has(table)) continue;
+        dirty.add(table);
+        this.open.set(table, (this.open.get(table) ?? 0) + 1);
       }
       try {
         return await query(...args);
