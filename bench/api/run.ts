@@ -11,8 +11,8 @@ import autocannon from 'autocannon';
 import { freshDatabase } from '../lib/cluster.js';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const GOALS = { cached: 0.6, uncached: 0.15, uncachedP99Ms: 5 };
 

@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { build } from './helpers.js';
+import { install, workspace } from './install-helpers.js';
 
 /** The Content-Security-Policy header as a map of directive → sources. */
 function csp(header: string | string[] | number | undefined): Map<string, string[]> {
@@ -72,16 +73,8 @@ test('HSTS when the request came over https through a trusted proxy, and on ever
 test('a job’s event stream, written past Fastify’s reply, carries the same security headers', async (t) => {
   const h = await build(t, { SVC_WORKER_POLL_MS: '100' });
   const a = await h.tenant();
-  const ws = (await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: a.auth, payload: { name: 'sse' } })).json().workspace
-    .id;
-  const start = await h.app.inject({
-    method: 'POST',
-    url: '/api/apps/app-lakehouse-inspector/install',
-    headers: a.auth,
-    payload: { workspaceId: ws, deploy: false },
-  });
-  assert.equal(start.statusCode, 202, start.body);
-  const r = await h.app.inject({ method: 'GET', url: `/api/apps/install-jobs/${start.json().jobId}/events`, headers: a.auth });
+  const job = await install(h, a, 'app-lakehouse-inspector', { workspaceId: await workspace(h, a), deploy: false });
+  const r = await h.app.inject({ method: 'GET', url: `/api/apps/install-jobs/${job.id}/events`, headers: a.auth });
   assert.equal(r.statusCode, 200);
   assert.match(String(r.headers['content-type']), /^text\/event-stream/);
   assert.match(r.body, /^event: done$/m);
