@@ -13,7 +13,7 @@ export const STORE = {
   ),
   preparedStatements: int(
     'SVC_DB_PREPARED_STATEMENTS',
-    200,
+    100,
     0,
     10_000,
     'how many of its most run reads a process names as PostgreSQL prepared statements (each parsed and planned once per connection); `0` turns this off, behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21)',

@@ -75,7 +75,7 @@ export async function openStore(options: {
   dataDir: string;
   pool: number;
   lockPool?: number;
-  /** How many hot reads to name as prepared statements (PostgreSQL; default 200, 0: none). */
+  /** How many hot reads to name as prepared statements (PostgreSQL; default 100, 0: none). */
   preparedStatements?: number;
 }): Promise<Store> {
   let pool: PostgresPool;
@@ -86,7 +86,7 @@ export async function openStore(options: {
   if (options.databaseUrl) {
     const url = options.databaseUrl;
     pool = new pg.Pool({ connectionString: url, max: options.pool });
-    const max = options.preparedStatements ?? 200;
+    const max = options.preparedStatements ?? 100;
     if (max > 0) pool = preparedStatements(pool, { after: 5, max });
     locks = advisoryLocks(url, options.lockPool ?? options.pool);
     kind = 'postgres';
