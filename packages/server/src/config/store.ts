@@ -16,7 +16,7 @@ export const STORE = {
     100,
     0,
     10_000,
-    'how many of its most run reads a process names as PostgreSQL prepared statements (each parsed and planned once per connection); `0` turns this off, behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21)',
+    'how many reads a process names as PostgreSQL prepared statements, each once it has run five times (then parsed and planned once per connection); `0` turns this off, behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21)',
   ),
   readCacheMs: int(
     'SVC_READ_CACHE_MS',
