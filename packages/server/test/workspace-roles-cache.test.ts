@@ -118,3 +118,28 @@ test('a role removed in another process stops this process’s cached role throu
   const r = await call('GET', items, reader.auth);
   assert.equal(r.status, 404, JSON.stringify(r.body));
 });
+
+test('an operation into a second workspace needs the role there too, whether the first one’s role is kept or not', async (t) => {
+  const h = await build(t, QUIET);
+  const { call, owner, reader, ws } = await setup(h);
+  const other = (await call('POST', '/api/workspaces', owner.auth, { name: `target-${Date.now()}` })).body.workspace.id as string;
+  const grant = (workspaceId: string, role: string) =>
+    call('POST', `/api/workspaces/${workspaceId}/role-assignments`, owner.auth, { principal: { type: 'User', id: reader.userId }, role });
+  const list = await call('GET', `/api/workspaces/${ws}/role-assignments`, owner.auth);
+  const mine = list.body.roleAssignments.find((a: { principal: { id: string } }) => a.principal.id === reader.userId).id;
+  await call('PATCH', `/api/workspaces/${ws}/role-assignments/${mine}`, owner.auth, { role: 'Contributor' });
+  const clone = () =>
+    call('POST', `/api/items/paginated-report/r-1/clone?workspaceId=${ws}`, reader.auth, { name: 'Copy', targetWorkspaceId: other });
+  for (const kept of [false, true]) {
+    if (kept) assert.equal((await call('GET', `/api/workspaces/${ws}/items`, reader.auth)).status, 200); // keeps the role on ws
+    const none = await clone();
+    assert.equal(none.status, 404, JSON.stringify(none.body));
+    assert.match(none.body.error.message, new RegExp(other), 'the target workspace is what is not there');
+  }
+  assert.equal((await grant(other, 'Viewer')).status, 201);
+  for (let i = 0; i < 2; i++) {
+    const low = await clone(); // read from the store, then kept
+    assert.equal(low.status, 403, JSON.stringify(low.body));
+    assert.equal(low.body.error.code, 'workspace_role_required');
+  }
+});

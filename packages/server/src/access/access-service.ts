@@ -14,6 +14,12 @@ export const isTenantAdmin = (caller: Caller) => hasScope(caller.scopes, 'admin'
 export const outsideLimit = (caller: Caller, workspaceId: string) =>
   caller.workspaceIds !== undefined && !caller.workspaceIds.includes(workspaceId);
 
+/** The role held when it is at least `needed`; 403 workspace_role_required when it is lower. */
+function sufficient(held: EffectiveRole, needed: WorkspaceRole): EffectiveRole {
+  if (!atLeast(held.role, needed)) throw new ForbiddenError(roleRequiredMessage(needed, held.role), 'workspace_role_required');
+  return held;
+}
+
 /** Whose roles a cache entry holds: a tenant admin's (Admin on every workspace of the tenant), else a user's with its groups. */
 const principalKey = (caller: Caller) => {
   if (isTenantAdmin(caller)) return `admin\n${caller.tenantId}`;
@@ -94,16 +100,29 @@ export class AccessService {
 
   /** The caller's role on one workspace of its tenant, or undefined when it may not see it (or it does not exist). */
   async roleOn(caller: Caller, workspaceId: string): Promise<EffectiveRole | undefined> {
-    const kept = outsideLimit(caller, workspaceId) ? undefined : this.roles?.get(`${principalKey(caller)}\n${workspaceId}`);
-    return kept ?? (await this.rolesOn(caller, [workspaceId])).get(workspaceId);
+    return this.kept(caller, workspaceId) ?? (await this.rolesOn(caller, [workspaceId])).get(workspaceId);
   }
 
   /** The caller's role when it holds at least `needed`; 404 when it has none, 403 workspace_role_required when too low. */
   async require(caller: Caller, workspaceId: string, needed: WorkspaceRole): Promise<EffectiveRole> {
     const held = await this.roleOn(caller, workspaceId);
     if (!held) throw new NotFoundError('Workspace', workspaceId);
-    if (!atLeast(held.role, needed)) throw new ForbiddenError(roleRequiredMessage(needed, held.role), 'workspace_role_required');
-    return held;
+    return sufficient(held, needed);
+  }
+
+  /**
+   * `require` without reading the store: true when the caller's kept role holds `needed`, 403 when it is kept and too
+   * low, false when none is kept (then `require` decides).
+   */
+  requireKept(caller: Caller, workspaceId: string, needed: WorkspaceRole): boolean {
+    const held = this.kept(caller, workspaceId);
+    if (!held) return false;
+    sufficient(held, needed);
+    return true;
+  }
+
+  private kept(caller: Caller, workspaceId: string): EffectiveRole | undefined {
+    return outsideLimit(caller, workspaceId) ? undefined : this.roles?.get(`${principalKey(caller)}\n${workspaceId}`);
   }
 
   /**
