@@ -5,8 +5,9 @@ import type { Database, StoreRow } from '../store/schema.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
 import { AuthenticationError, ForbiddenError, InputError, NotFoundError } from '../errors.js';
 import type { Caller } from './caller.js';
-import { expandScopes, hasScope, isScope, type Scope } from './scopes.js';
+import { hasScope, isScope, type Scope } from './scopes.js';
 import { hashSecret, newToken, parseToken, secretMatches } from './token-format.js';
+import { callerOf, type VerifiedEntry, VerifiedTokens } from './verified-tokens.js';
 
 /** A token as listed: never with its secret. */
 export interface ApiToken {
@@ -27,20 +28,6 @@ export const DEFAULT_EXPIRY_DAYS = 30;
 export const MAX_EXPIRY_DAYS = 90;
 const LAST_USED_EVERY_MS = 60_000;
 const DAY_MS = 86_400_000;
-
-type VerifiedRow = StoreRow<
-  'api_tokens',
-  'id' | 'tenant_id' | 'user_id' | 'scopes' | 'secret_hash' | 'expires_at' | 'revoked_at' | 'workspace_ids'
-> &
-  StoreRow<'users', 'display_name' | 'upn'>;
-
-/** A token row as verified, with what each request of it reuses: the stored hash's bytes and the caller it stands for. */
-interface VerifiedEntry {
-  row: VerifiedRow;
-  at: number;
-  secretHash?: Buffer;
-  caller?: Caller;
-}
 
 const TOKEN_COLUMNS = [
   'id',
@@ -80,18 +67,12 @@ function managedOwner(caller: Caller): string | undefined {
 /** Issues, verifies, lists and revokes scoped API tokens, always within the caller's tenant. */
 export class TokenService {
   private readonly lastUsedWritten = new Map<string, number>();
-  // Verified token rows, so a hot path does not read the store on every request. A revocation evicts the
-  // entry at once here and, through NOTIFY, in every other process; the TTL bounds anything missed.
-  private readonly verified = new Map<string, VerifiedEntry>();
-  // Moves whenever revocations may have gone unheard: a row read across it is not kept.
-  private generation = 0;
 
   private constructor(
     private readonly db: Db,
-    private readonly cacheMs: number,
+    private readonly verified: VerifiedTokens,
     private readonly notify?: (id: string) => Promise<void>,
     private readonly visible?: VisibleWorkspaces,
-    private readonly hearing: () => boolean = () => true,
   ) {}
 
   /**
@@ -102,24 +83,24 @@ export class TokenService {
     db: Db,
     options: { cacheMs?: number; notify?: (id: string) => Promise<void>; visible?: VisibleWorkspaces; hearing?: () => boolean } = {},
   ): TokenService {
-    return new TokenService(db, options.cacheMs ?? 30_000, options.notify, options.visible, options.hearing);
+    const verified = new VerifiedTokens(options.cacheMs ?? 30_000, options.hearing ?? (() => true));
+    return new TokenService(db, verified, options.notify, options.visible);
   }
 
   /** Forgets a cached token (a revocation heard from another process). */
   evict(tokenId: string): void {
-    this.verified.delete(tokenId);
+    this.verified.evict(tokenId);
   }
 
   /** Forgets every cached token (the change feed went down or came back: a revocation meanwhile went unheard). */
   forgetAll(): void {
-    this.generation++;
-    this.verified.clear();
+    this.verified.forgetAll();
   }
 
   private async lookup(id: string): Promise<VerifiedEntry | undefined> {
     const hit = this.verified.get(id);
-    if (hit && Date.now() - hit.at < this.cacheMs) return hit;
-    const generation = this.generation;
+    if (hit) return hit;
+    const ticket = this.verified.begin();
     const row = await this.db
       .selectFrom('api_tokens')
       .innerJoin('users', 'users.id', 'api_tokens.user_id')
@@ -137,13 +118,7 @@ export class TokenService {
       ])
       .where('api_tokens.id', '=', id)
       .executeTakeFirst();
-    if (!row) return undefined;
-    const entry = { row, at: Date.now() };
-    if (!row.revoked_at && this.cacheMs > 0 && generation === this.generation && this.hearing()) {
-      if (this.verified.size > 10_000) this.verified.clear();
-      this.verified.set(id, entry);
-    }
-    return entry;
+    return row && this.verified.keep(ticket, row);
   }
 
   /**
@@ -231,9 +206,7 @@ export class TokenService {
     if (row.revoked_at) throw new AuthenticationError('The token has been revoked', 'token_revoked');
     if (row.expires_at.getTime() <= Date.now()) throw new AuthenticationError('The token has expired', 'token_expired');
     this.touch(row.id);
-    // The caller a verified row stands for, built once per cached row (nothing changes a caller after authentication).
-    entry.caller ??= callerOf(row);
-    return entry.caller;
+    return callerOf(entry);
   }
 
   /** When a token expires (for bounding a session opened with it). */
@@ -305,23 +278,9 @@ export class TokenService {
       await trx.deleteFrom('sessions').where('token_id', 'in', ids).execute();
       return ids;
     });
-    for (const id of revoked) this.verified.delete(id);
+    for (const id of revoked) this.verified.evict(id);
     for (const id of revoked) await this.notify?.(id);
   }
-}
-
-/** The caller of a verified token's row. */
-function callerOf(row: VerifiedRow): Caller {
-  return {
-    tenantId: row.tenant_id,
-    userId: row.user_id,
-    userName: row.display_name,
-    ...(row.upn ? { upn: row.upn } : {}),
-    method: 'token',
-    tokenId: row.id,
-    scopes: expandScopes(row.scopes),
-    ...(row.workspace_ids ? { workspaceIds: row.workspace_ids } : {}),
-  };
 }
 
 /**
