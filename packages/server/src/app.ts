@@ -167,13 +167,19 @@ export async function buildApp(
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const metrics = new Metrics();
-  const access = AccessService.create(store.db);
+  // Verified tokens and workspace roles are kept alike (SVC_AUTH_CACHE_SECONDS); a write anywhere drops them at once.
+  const access = AccessService.create(store.db, { versions: store.versions, cacheMs: config.auth.tokenCacheSeconds * 1000 });
   const tokens = TokenService.create(store.db, {
     cacheMs: config.auth.tokenCacheSeconds * 1000,
     notify: (id) => store.notify('svc_token_revoked', id),
     visible: async (caller, ids) => new Set((await access.rolesOn(caller, ids)).keys()),
+    hearing: () => store.feed.live(),
   });
   await store.listen('svc_token_revoked', (id) => tokens.evict(id));
+  store.feed.watch(
+    () => tokens.forgetAll(),
+    () => tokens.forgetAll(),
+  );
   const sessions = SessionService.create(store.db, config.auth.sessionHours);
   const catalog = configuredCatalog(config.catalog.dir);
   const profile = selectCloud(config.cloud);
@@ -292,8 +298,9 @@ export async function buildApp(
     if ((r.schema as { hide?: boolean } | undefined)?.hide) return; // the console's static files
     for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url });
   });
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id);
+    done(null, payload);
   });
   registerTracing(app);
   app.removeContentTypeParser('text/plain'); // the API speaks JSON only: anything else is 415

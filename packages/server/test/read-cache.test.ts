@@ -106,3 +106,21 @@ test('a commit in another process drops this process’s cached listing through 
   assert.ok(h.store.versions.version('items') > before);
   assert.deepEqual(await names(h, tenant, ws), ['Remote']);
 });
+
+test('a write inside a common table expression is seen on its connection before it commits', async (t) => {
+  const h = await build(t);
+  const { tenant, ws, create } = await setup(h);
+  const a = (await create('Alpha')).json().item;
+  assert.deepEqual(await names(h, tenant, ws), ['Alpha']);
+  const before = h.store.versions.version('items');
+  await h.store.db.transaction().execute(async (trx) => {
+    await trx
+      .with('gone', (db) => db.deleteFrom('items').where('id', '=', a.id).returning('id'))
+      .selectFrom('gone')
+      .select('id')
+      .execute();
+    assert.equal(h.store.versions.settled('items'), false, 'the uncommitted delete keeps the table unsettled');
+  });
+  assert.ok(h.store.versions.version('items') > before, 'its commit moves the version here, not only the notification');
+  assert.deepEqual(await names(h, tenant, ws), []);
+});

@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { build } from './helpers.js';
+import { install, workspace } from './install-helpers.js';
 
 /** The Content-Security-Policy header as a map of directive → sources. */
 function csp(header: string | string[] | number | undefined): Map<string, string[]> {
@@ -67,4 +68,18 @@ test('HSTS when the request came over https through a trusted proxy, and on ever
     const r = await published.app.inject({ method: 'GET', url });
     assert.match(String(r.headers['strict-transport-security']), /^max-age=\d{8,}; includeSubDomains$/, url);
   }
+});
+
+test('a job’s event stream, written past Fastify’s reply, carries the same security headers', async (t) => {
+  const h = await build(t, { SVC_WORKER_POLL_MS: '100' });
+  const a = await h.tenant();
+  const job = await install(h, a, 'app-lakehouse-inspector', { workspaceId: await workspace(h, a), deploy: false });
+  const r = await h.app.inject({ method: 'GET', url: `/api/apps/install-jobs/${job.id}/events`, headers: a.auth });
+  assert.equal(r.statusCode, 200);
+  assert.match(String(r.headers['content-type']), /^text\/event-stream/);
+  assert.match(r.body, /^event: done$/m);
+  assert.deepEqual(csp(r.headers['content-security-policy']).get('script-src'), ["'self'"]);
+  assert.equal(r.headers['x-content-type-options'], 'nosniff');
+  assert.equal(r.headers['x-frame-options'], 'DENY');
+  assert.equal(r.headers['referrer-policy'], 'no-referrer');
 });

@@ -19,24 +19,40 @@ function requestWorkspace(req: FastifyRequest): string | undefined {
  * are parsed) against the workspace the request addresses, or the one its job ran in.
  */
 export function registerWorkspaceAccess(app: FastifyInstance, deps: { access: AccessService; db: Db }) {
-  app.addHook('preHandler', async (req) => {
-    const { role, workspaceOf = 'request' } = req.routeOptions.config;
-    const caller = req.caller;
-    if (!role || !caller) return;
-    if (workspaceOf === 'job') {
-      const what = req.routeOptions.url?.startsWith('/api/apps/install-jobs') ? 'Install job' : 'Job';
-      return requireForJob(deps, caller, field(req.params, 'jobId'), role, what);
+  app.addHook('preHandler', (req, _reply, done) => {
+    let reading: Promise<void> | undefined;
+    try {
+      reading = check(req, deps);
+    } catch (err) {
+      return done(err as Error);
     }
-    const workspaceId = requestWorkspace(req);
-    if (workspaceId === undefined) {
-      if (workspaceOf === 'optional') return;
-      throw new Error(`route ${req.routeOptions.url} names a role but no workspace id`);
-    }
-    await deps.access.require(caller, workspaceId, role);
-    // An operation writing into a second workspace (a report's clone) needs the same role there.
-    const target = field(req.body, 'targetWorkspaceId');
-    if (target !== undefined && target !== workspaceId) await deps.access.require(caller, target, role);
+    if (!reading) return done();
+    reading.then(() => done(), done);
   });
+}
+
+/** Checks the request's role: at once when the caller's roles there are kept (undefined), else a promise of reading them. */
+function check(req: FastifyRequest, deps: { access: AccessService; db: Db }): Promise<void> | undefined {
+  const { config, url } = req.routeOptions;
+  const { role, workspaceOf = 'request' } = config;
+  const caller = req.caller;
+  if (!role || !caller) return undefined;
+  if (workspaceOf === 'job') {
+    const what = url?.startsWith('/api/apps/install-jobs') ? 'Install job' : 'Job';
+    return requireForJob(deps, caller, field(req.params, 'jobId'), role, what);
+  }
+  const workspaceId = requestWorkspace(req);
+  if (workspaceId === undefined) {
+    if (workspaceOf === 'optional') return undefined;
+    throw new Error(`route ${url} names a role but no workspace id`);
+  }
+  // An operation writing into a second workspace (a report's clone) needs the same role there.
+  const target = field(req.body, 'targetWorkspaceId');
+  const workspaces = target !== undefined && target !== workspaceId ? [workspaceId, target] : [workspaceId];
+  if (workspaces.every((id) => deps.access.requireKept(caller, id, role))) return undefined;
+  return (async () => {
+    for (const id of workspaces) await deps.access.require(caller, id, role);
+  })();
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const TOKEN = /^svc_pat_([a-z0-9]{8,32})_([A-Za-z0-9]{32,64})$/;
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -31,12 +31,12 @@ export function newToken(): { id: string; secret: string; value: string } {
 
 /** The stored form of a secret. Secrets are high-entropy, so one SHA-256 is enough. */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
-/** Compares a presented secret with a stored hash in constant time. */
-export function secretMatches(secret: string, storedHash: string): boolean {
-  const a = Buffer.from(hashSecret(secret), 'hex');
-  const b = Buffer.from(storedHash, 'hex');
+/** Compares a presented secret with a stored hash (hex, or its bytes) in constant time. */
+export function secretMatches(secret: string, storedHash: string | Buffer): boolean {
+  const a = hash('sha256', secret, 'buffer');
+  const b = typeof storedHash === 'string' ? Buffer.from(storedHash, 'hex') : storedHash;
   return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -5,8 +5,9 @@ import type { Database, StoreRow } from '../store/schema.js';
 import { afterCursor, toPage, type PageRequest } from '../store/paging.js';
 import { AuthenticationError, ForbiddenError, InputError, NotFoundError } from '../errors.js';
 import type { Caller } from './caller.js';
-import { expandScopes, hasScope, isScope, type Scope } from './scopes.js';
+import { hasScope, isScope, type Scope } from './scopes.js';
 import { hashSecret, newToken, parseToken, secretMatches } from './token-format.js';
+import { callerOf, type VerifiedEntry, VerifiedTokens } from './verified-tokens.js';
 
 /** A token as listed: never with its secret. */
 export interface ApiToken {
@@ -27,12 +28,6 @@ export const DEFAULT_EXPIRY_DAYS = 30;
 export const MAX_EXPIRY_DAYS = 90;
 const LAST_USED_EVERY_MS = 60_000;
 const DAY_MS = 86_400_000;
-
-type VerifiedRow = StoreRow<
-  'api_tokens',
-  'id' | 'tenant_id' | 'user_id' | 'scopes' | 'secret_hash' | 'expires_at' | 'revoked_at' | 'workspace_ids'
-> &
-  StoreRow<'users', 'display_name' | 'upn'>;
 
 const TOKEN_COLUMNS = [
   'id',
@@ -72,32 +67,40 @@ function managedOwner(caller: Caller): string | undefined {
 /** Issues, verifies, lists and revokes scoped API tokens, always within the caller's tenant. */
 export class TokenService {
   private readonly lastUsedWritten = new Map<string, number>();
-  // Verified token rows, so a hot path does not read the store on every request. A revocation evicts the
-  // entry at once here and, through NOTIFY, in every other process; the TTL bounds anything missed.
-  private readonly verified = new Map<string, { row: VerifiedRow; at: number }>();
 
   private constructor(
     private readonly db: Db,
-    private readonly cacheMs: number,
+    private readonly verified: VerifiedTokens,
     private readonly notify?: (id: string) => Promise<void>,
     private readonly visible?: VisibleWorkspaces,
   ) {}
 
+  /**
+   * `hearing` says whether other processes' revocations reach this one (the store's change feed is up); while they do
+   * not, no verified token is kept.
+   */
   static create(
     db: Db,
-    options: { cacheMs?: number; notify?: (id: string) => Promise<void>; visible?: VisibleWorkspaces } = {},
+    options: { cacheMs?: number; notify?: (id: string) => Promise<void>; visible?: VisibleWorkspaces; hearing?: () => boolean } = {},
   ): TokenService {
-    return new TokenService(db, options.cacheMs ?? 30_000, options.notify, options.visible);
+    const verified = new VerifiedTokens(options.cacheMs ?? 30_000, options.hearing ?? (() => true));
+    return new TokenService(db, verified, options.notify, options.visible);
   }
 
   /** Forgets a cached token (a revocation heard from another process). */
   evict(tokenId: string): void {
-    this.verified.delete(tokenId);
+    this.verified.evict(tokenId);
   }
 
-  private async lookup(id: string): Promise<VerifiedRow | undefined> {
+  /** Forgets every cached token (the change feed went down or came back: a revocation meanwhile went unheard). */
+  forgetAll(): void {
+    this.verified.forgetAll();
+  }
+
+  private async lookup(id: string): Promise<VerifiedEntry | undefined> {
     const hit = this.verified.get(id);
-    if (hit && Date.now() - hit.at < this.cacheMs) return hit.row;
+    if (hit) return hit;
+    const ticket = this.verified.begin();
     const row = await this.db
       .selectFrom('api_tokens')
       .innerJoin('users', 'users.id', 'api_tokens.user_id')
@@ -115,11 +118,7 @@ export class TokenService {
       ])
       .where('api_tokens.id', '=', id)
       .executeTakeFirst();
-    if (row && !row.revoked_at && this.cacheMs > 0) {
-      if (this.verified.size > 10_000) this.verified.clear();
-      this.verified.set(id, { row, at: Date.now() });
-    }
-    return row;
+    return row && this.verified.keep(ticket, row);
   }
 
   /**
@@ -198,24 +197,16 @@ export class TokenService {
   async verify(value: string): Promise<Caller> {
     const parsed = parseToken(value);
     if (!parsed) throw new AuthenticationError('The bearer token is not a svc_pat_<id>_<secret> token', 'invalid_token');
-    const row = await this.lookup(parsed.id);
+    const entry = await this.lookup(parsed.id);
+    const row = entry?.row;
     // Same answer for an unknown id and a wrong secret, so ids cannot be probed.
-    if (!row || !secretMatches(parsed.secret, row.secret_hash)) {
+    if (!row || !secretMatches(parsed.secret, (entry.secretHash ??= Buffer.from(row.secret_hash, 'hex')))) {
       throw new AuthenticationError('The token is not valid', 'invalid_token');
     }
     if (row.revoked_at) throw new AuthenticationError('The token has been revoked', 'token_revoked');
     if (row.expires_at.getTime() <= Date.now()) throw new AuthenticationError('The token has expired', 'token_expired');
     this.touch(row.id);
-    return {
-      tenantId: row.tenant_id,
-      userId: row.user_id,
-      userName: row.display_name,
-      ...(row.upn ? { upn: row.upn } : {}),
-      method: 'token',
-      tokenId: row.id,
-      scopes: expandScopes(row.scopes),
-      ...(row.workspace_ids ? { workspaceIds: row.workspace_ids } : {}),
-    };
+    return callerOf(entry);
   }
 
   /** When a token expires (for bounding a session opened with it). */
@@ -287,7 +278,7 @@ export class TokenService {
       await trx.deleteFrom('sessions').where('token_id', 'in', ids).execute();
       return ids;
     });
-    for (const id of revoked) this.verified.delete(id);
+    for (const id of revoked) this.verified.evict(id);
     for (const id of revoked) await this.notify?.(id);
   }
 }

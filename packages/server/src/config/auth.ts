@@ -2,7 +2,7 @@ import { int, pattern, type Section } from './setting.js';
 
 const TOKEN_FORMAT = /^svc_pat_[a-z0-9]{8,32}_[A-Za-z0-9]{32,64}$/;
 
-/** Tokens and sessions: the bootstrap token, session lifetime, the verified-token cache. */
+/** Tokens and sessions: the bootstrap token, session lifetime, the cache of verified tokens and workspace roles. */
 export const AUTH = {
   bootstrapToken: pattern(
     'SVC_BOOTSTRAP_TOKEN',
@@ -19,6 +19,6 @@ export const AUTH = {
     30,
     0,
     3600,
-    'how long a verified token is cached in a process (a revocation evicts it at once in every process through PostgreSQL NOTIFY); `0` turns the cache off',
+    "how long a process keeps a verified token and a caller's workspace roles: a revocation, a role assignment's change or a workspace's deletion drops them at once in every process (PostgreSQL NOTIFY; while a process's listening connection is down it keeps none), so this only bounds what a lost notification could leave; `0` turns both caches off",
   ),
 } satisfies Section;

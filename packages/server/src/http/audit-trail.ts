@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify';
 import { DEFAULT_TENANT } from '../auth/token-service.js';
 import type { Metrics } from '../metrics.js';
 import type { AuditService } from '../audit/audit-service.js';
@@ -76,27 +76,32 @@ function eventOf(req: FastifyRequest, reply: FastifyReply, op: AuditedOperation,
 }
 
 /**
- * The audit trail's one hook: each answered request of an audited operation (AUDITED_OPERATIONS) records one event,
- * whatever its outcome. It runs as the answer is sent, so a caller who reads the trail after an answer finds the event;
- * a failed write is logged and counted, never turned into an error of the operation.
+ * The audit trail's one hook, on each route of an audited operation (AUDITED_OPERATIONS): each answered request records
+ * one event, whatever its outcome. It runs as the answer is sent, so a caller who reads the trail after an answer finds
+ * the event; a failed write is logged and counted, never turned into an error of the operation. Register it before the
+ * routes: the routes registered after it get the hook.
  */
 export function registerAuditTrail(app: FastifyInstance, deps: { audit: AuditService; metrics: Metrics }) {
-  app.addHook('onSend', async (req, reply, payload) => {
-    const operationId = (req.routeOptions.schema as { operationId?: string } | undefined)?.operationId;
+  app.addHook('onRoute', (route) => {
+    const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
     const op = operationId ? AUDITED_OPERATIONS[operationId] : undefined;
-    if (!op || req.auditRecorded) return payload;
-    // A refusal without credentials has no actor and no tenant: only sign-in attempts (limited per client address) are
-    // recorded then, so an anonymous caller cannot fill the trail.
-    if (!req.caller && !req.routeOptions.config.signIn) return payload;
-    req.auditRecorded = true;
-    try {
-      await deps.audit.record(eventOf(req, reply, op, parsed(payload)));
-    } catch (err) {
-      req.log.error({ err, operationId }, 'the audit event could not be written');
-      deps.metrics.count('svc_audit_write_failures_total', 'Audit events that could not be written, by operation', {
-        operation: operationId!,
-      });
-    }
-    return payload;
+    if (!op) return;
+    const signIn = Boolean(route.config?.signIn);
+    const record: onSendHookHandler = (req, reply, payload, done) => {
+      // A refusal without credentials has no actor and no tenant: only sign-in attempts (limited per client address)
+      // are recorded then, so an anonymous caller cannot fill the trail.
+      if (req.auditRecorded || (!req.caller && !signIn)) return done(null, payload);
+      req.auditRecorded = true;
+      const write = async () => deps.audit.record(eventOf(req, reply, op, parsed(payload)));
+      write()
+        .catch((err: unknown) => {
+          req.log.error({ err, operationId }, 'the audit event could not be written');
+          deps.metrics.count('svc_audit_write_failures_total', 'Audit events that could not be written, by operation', {
+            operation: operationId!,
+          });
+        })
+        .then(() => done(null, payload));
+    };
+    route.onSend = [...[route.onSend ?? []].flat(), record];
   });
 }

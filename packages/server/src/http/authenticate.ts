@@ -48,10 +48,10 @@ export function registerAuthentication(
   deps: { tokens: TokenService; sessions: SessionService; limiter: RateLimiter; signInLimiter: RateLimiter; metricsToken?: string },
 ) {
   app.addHook('onRequest', async (req) => {
-    const config = req.routeOptions.config;
+    const { config, url, schema } = req.routeOptions; // one read: the getter builds the object anew each time
     if (config.signIn) deps.signInLimiter.limit(addressKey(req.ip));
     // Public routes, unmatched paths (JSON 404) and the console's static files need no caller.
-    if (config.public || !req.routeOptions.url || (req.routeOptions.schema as { hide?: boolean } | undefined)?.hide) return;
+    if (config.public || !url || (schema as { hide?: boolean } | undefined)?.hide) return;
     if (config.scope === 'metrics' && deps.metricsToken && bearerIs(req.headers.authorization, deps.metricsToken))
       return deps.limiter.limit('metrics-token');
     const caller = await resolveCaller(req, deps.tokens, deps.sessions);

@@ -9,10 +9,18 @@ export const MAX_JSON_DEPTH = 64;
 // (No u flag: the expression looks at UTF-16 code units, where a lone surrogate is visible.)
 const unstorable = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+const field = (path: string[]) => path.join('.');
+
+/** True for an object without keys (most GET requests' query): nothing to check. */
+function isEmptyObject(value: object): boolean {
+  for (const _ in value) return false;
+  return true;
+}
+
 /** The first problem of a parsed JSON value, as [field, message], walking without recursion. */
 export function checkJsonValue(value: unknown, maxDepth = MAX_JSON_DEPTH): [string, string] | undefined {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && isEmptyObject(value)) return undefined;
   const stack: Array<{ v: unknown; path: string[]; depth: number }> = [{ v: value, path: [], depth: 0 }];
-  const field = (path: string[]) => path.join('.');
   while (stack.length) {
     const { v, path, depth } = stack.pop()!;
     if (typeof v === 'string') {
@@ -74,17 +82,12 @@ export function registerInputGuard(app: FastifyInstance, maxDepth = MAX_JSON_DEP
       done(err as Error, undefined);
     }
   });
-  app.addHook('preValidation', async (req) => {
-    for (const [where, value] of [
-      ['body', req.body],
-      ['query', req.query],
-    ] as const) {
-      if (value === undefined || value === null) continue;
-      const problem = checkJsonValue(value, maxDepth);
-      if (problem) {
-        const [field, message] = problem;
-        throw new InputError(`${where}${field ? `/${field.replaceAll('.', '/')}` : ''} ${message}`, field || where);
-      }
-    }
-  });
+  const refusal = (where: string, value: unknown): InputError | undefined => {
+    if (value === undefined || value === null) return undefined;
+    const problem = checkJsonValue(value, maxDepth);
+    if (!problem) return undefined;
+    const [field, message] = problem;
+    return new InputError(`${where}${field ? `/${field.replaceAll('.', '/')}` : ''} ${message}`, field || where);
+  };
+  app.addHook('preValidation', (req, _reply, done) => done(refusal('body', req.body) ?? refusal('query', req.query)));
 }

@@ -34,8 +34,8 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, poolWait
     },
   );
   app.addHook('onClose', async () => loop.stop());
-  app.addHook('onResponse', async (req, reply) => {
-    const route = req.routeOptions.url ?? 'unmatched';
-    metrics.observe(req.method, route, reply.statusCode, reply.elapsedTime / 1000);
+  app.addHook('onResponse', (req, reply, done) => {
+    metrics.observe(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, preValidationAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, preValidationHookHandler } from 'fastify';
 
 // A query string is text. The validator keeps coerceTypes off, so a JSON body's "5" is never taken for 5; integer
 // query parameters are read here instead, for the routes that declare them, before validation.
@@ -20,12 +20,13 @@ export function registerQueryIntegers(app: FastifyInstance) {
   app.addHook('onRoute', (route) => {
     const names = integerQueryParameters(route.schema?.querystring);
     if (!names.length) return;
-    const read: preValidationAsyncHookHandler = async (req) => {
+    const read: preValidationHookHandler = (req, _reply, done) => {
       const query = req.query as Record<string, unknown>;
       for (const name of names) {
         const value = query[name];
         if (typeof value === 'string' && DECIMAL.test(value)) query[name] = Number(value);
       }
+      done();
     };
     route.preValidation = [read, ...[route.preValidation ?? []].flat()];
   });

@@ -1,3 +1,4 @@
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** One stored job event, as the store reads it. */
@@ -21,6 +22,7 @@ export async function streamJobEvents(
   const first = await source.events(after); // 404 before the stream opens
   reply.hijack();
   reply.raw.writeHead(200, {
+    ...(reply.getHeaders() as OutgoingHttpHeaders), // what the hooks set before the stream (the security headers)
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',
     connection: 'keep-alive',

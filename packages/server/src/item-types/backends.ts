@@ -22,14 +22,14 @@ export function backendIdsOf(type: AnyLiveItemType): BackendId[] {
  * what is missing.
  */
 export function chooseBackend(type: AnyLiveItemType, profile: CloudProfile): AnyBackend {
-  const all = backendsOf(type);
   const named = profile.backendOverrides[type.id];
   if (named) {
-    const found = all.find((b) => b.backing === named);
+    const found = backendsOf(type).find((b) => b.backing === named);
     if (!found) throw new Error(`SVC_BACKEND_${settingSuffix(type.id)}=${named} names no backend of ${type.id}`);
     return found;
   }
-  if (type.backing === 'data-platform' && !profile.dataPlatformApiUrl && all.length > 1) return all[1]!;
+  const alternative = type.alternatives?.[0];
+  if (type.backing === 'data-platform' && !profile.dataPlatformApiUrl && alternative) return alternative;
   return type;
 }
 
@@ -38,8 +38,9 @@ export function chooseBackend(type: AnyLiveItemType, profile: CloudProfile): Any
  * same service even after the choice changed), else the cloud's choice.
  */
 export function backendFor(type: AnyLiveItemType, profile: CloudProfile, recorded?: string): AnyBackend {
-  const all = backendsOf(type);
-  return (recorded ? all.find((b) => b.backing === recorded) : undefined) ?? chooseBackend(type, profile);
+  if (!recorded) return chooseBackend(type, profile);
+  if (recorded === type.backing) return type;
+  return type.alternatives?.find((b) => b.backing === recorded) ?? chooseBackend(type, profile);
 }
 
 /** The setting name's suffix of a type: `data-pipeline` → `DATA_PIPELINE`. */

@@ -7,6 +7,8 @@ import pg from 'pg';
 import type { Database } from './schema.js';
 import { TableVersions, WATCHED_TABLES } from './table-versions.js';
 import { PoolWait } from './pool-wait.js';
+import { preparedStatements } from './prepared-statements.js';
+import { ChangeFeed } from './change-feed.js';
 
 export type Db = Kysely<Database>;
 
@@ -18,6 +20,12 @@ export interface Store {
   listen(channel: string, onPayload: (payload: string) => void): Promise<void>;
   /** Sends a notification to every listener of the channel, in every process. */
   notify(channel: string, payload: string): Promise<void>;
+  /**
+   * The connection that hears other processes' notifications (PostgreSQL): whether it is up, handlers for its loss and
+   * its return (a cache relying on notifications must keep nothing meanwhile), and its server process. The embedded
+   * store is one process: always live.
+   */
+  feed: { live(): boolean; watch(down: () => void, up: () => void): void; backendPid(): number | undefined };
   /** Versions of the watched tables, moved by every committed write in any process (for read caches). */
   versions: TableVersions;
   /** Locks by name across every process sharing the store (a live resource while a step works on it). */
@@ -68,27 +76,29 @@ async function pglitePool(
 const LOCK_WAIT_CONNECTIONS = 8;
 
 /** Opens PostgreSQL when a URL is given (a pool of `pool` connections), else PGlite in dataDir, and applies the committed migrations. */
-export async function openStore(options: { databaseUrl?: string; dataDir: string; pool: number; lockPool?: number }): Promise<Store> {
+export async function openStore(options: {
+  databaseUrl?: string;
+  dataDir: string;
+  pool: number;
+  lockPool?: number;
+  /** How many hot reads to name as prepared statements (PostgreSQL; default 100, 0: none). */
+  preparedStatements?: number;
+}): Promise<Store> {
   let pool: PostgresPool;
   let locks: NamedLocks;
   let kind: Store['kind'];
   let listen: Store['listen'];
-  const listeners: pg.Client[] = [];
+  let feed: ChangeFeed | undefined;
   if (options.databaseUrl) {
     const url = options.databaseUrl;
     pool = new pg.Pool({ connectionString: url, max: options.pool });
+    const max = options.preparedStatements ?? 100;
+    if (max > 0) pool = preparedStatements(pool, { after: 5, max });
     locks = advisoryLocks(url, options.lockPool ?? LOCK_WAIT_CONNECTIONS);
     kind = 'postgres';
-    listen = async (channel, fn) => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      client.on('notification', (n) => {
-        if (n.channel === channel) fn(n.payload ?? '');
-      });
-      client.on('error', () => undefined);
-      await client.query(`LISTEN ${channel}`);
-      listeners.push(client);
-    };
+    const changes = new ChangeFeed(url);
+    feed = changes;
+    listen = (channel, fn) => changes.listen(channel, fn);
   } else {
     const lite = await pglitePool(path.join(options.dataDir, 'pglite'));
     await lite.ready;
@@ -101,6 +111,11 @@ export async function openStore(options: { databaseUrl?: string; dataDir: string
   }
   const versions = new TableVersions();
   const poolWait = new PoolWait();
+  // Without the feed nothing another process commits is heard: the watched tables count as written until it is back.
+  feed?.watch(
+    () => versions.deafen(),
+    () => versions.hear(),
+  );
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: versions.observe(poolWait.observe(pool)) }) });
   await migrate(db, kind);
   await listen('svc_table_changed', (table) => {
@@ -117,8 +132,13 @@ export async function openStore(options: { databaseUrl?: string; dataDir: string
     versions,
     locks,
     poolWait,
+    feed: {
+      live: () => feed?.live ?? true,
+      watch: (down, up) => feed?.watch(down, up),
+      backendPid: () => feed?.backendPid,
+    },
     close: async () => {
-      await Promise.all(listeners.map((c) => c.end().catch(() => undefined)));
+      await feed?.close();
       await locks.close().catch(() => undefined);
       await db.destroy();
     },

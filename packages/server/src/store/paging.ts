@@ -41,17 +41,22 @@ export function decodeCursor(cursor: string): CursorPosition {
   }
 }
 
-/** Cuts a fetched page of limit + 1 rows into the page and the next cursor. */
-export function toPage<T extends { created_at: Date; id: string }>(rows: T[], limit: number) {
+/** Cuts a fetched page of limit + 1 rows into the page and the next cursor (created_at a Date, or its ISO text). */
+export function toPage<T extends { created_at: Date | string; id: string }>(rows: T[], limit: number) {
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   const last = page.at(-1);
-  return { rows: page, nextCursor: more && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : undefined };
+  return { rows: page, nextCursor: more && last ? encodeCursor({ createdAt: new Date(last.created_at), id: last.id }) : undefined };
 }
 
 /** The keyset condition "after this cursor" on (created_at, id), for a where() clause. */
 export function afterCursor(cursor: string, table?: string) {
   const pos = decodeCursor(cursor);
+  return afterPosition(pos.createdAt.toISOString(), pos.id, table);
+}
+
+/** The keyset condition "after this position" (an ISO instant and an id, or precompiled slots for them). */
+export function afterPosition(createdAt: string, id: string, table?: string) {
   const col = (c: string) => sql.ref(table ? `${table}.${c}` : c);
-  return sql<boolean>`(${col('created_at')}, ${col('id')}) > (${pos.createdAt.toISOString()}::timestamptz, ${pos.id})`;
+  return sql<boolean>`(${col('created_at')}, ${col('id')}) > (${createdAt}::timestamptz, ${id})`;
 }

@@ -1,10 +1,12 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 
-/** Tables whose writes are tracked for in-process read caches (migration 004 notifies on the same tables). */
-export const WATCHED_TABLES = ['items', 'workspaces'] as const;
+/** Tables whose writes are tracked for in-process read caches (migrations 004 and 015 notify on the same tables). */
+export const WATCHED_TABLES = ['items', 'workspaces', 'workspace_role_assignments'] as const;
 export type WatchedTable = (typeof WATCHED_TABLES)[number];
 
-const WRITE = /^\s*(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+"?(\w+)"?/i;
+// Anywhere in the statement: a write may sit in a common table expression (`with gone as (delete from "items" …) select …`).
+const WRITES = /\b(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+"?(\w+)"?/gi;
+const isWatched = (table: string): table is WatchedTable => (WATCHED_TABLES as readonly string[]).includes(table);
 
 /**
  * A version per watched table, for caches that must never serve what a committed write changed.
@@ -17,13 +19,29 @@ export class TableVersions {
   private readonly versions = new Map<string, number>();
   private readonly open = new Map<string, number>();
   private readonly tracked = new WeakSet<object>();
+  /** Statements sent on this process's connections so far: each one a round trip to the store (bench/api counts them). */
+  statements = 0;
+
+  private deaf = false;
 
   version(table: WatchedTable): number {
     return this.versions.get(table) ?? 0;
   }
 
   settled(table: WatchedTable): boolean {
-    return !this.open.get(table);
+    return !this.deaf && !this.open.get(table);
+  }
+
+  /** Other processes' commits can no longer be heard (the change feed is down): nothing read now is settled. */
+  deafen(): void {
+    this.deaf = true;
+    for (const t of WATCHED_TABLES) this.bump(t);
+  }
+
+  /** The change feed hears again: what was read while it was down stays unkept, what is read from now on may be kept. */
+  hear(): void {
+    for (const t of WATCHED_TABLES) this.bump(t);
+    this.deaf = false;
   }
 
   /** A write to the table became visible (a commit here or a notification from anywhere). */
@@ -53,14 +71,15 @@ export class TableVersions {
       inTransaction = false;
     };
     (client as { query: unknown }).query = async (...args: unknown[]) => {
+      this.statements++;
       const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string } | undefined)?.text ?? '');
       const head = text.trimStart().slice(0, 8).toLowerCase();
       if (head.startsWith('begin') || head.startsWith('start')) inTransaction = true;
-      const table = WRITE.exec(text)?.[1];
-      const watched = table && (WATCHED_TABLES as readonly string[]).includes(table) ? table : undefined;
-      if (watched && !dirty.has(watched)) {
-        dirty.add(watched);
-        this.open.set(watched, (this.open.get(watched) ?? 0) + 1);
+      for (const m of text.matchAll(WRITES)) {
+        const table = m[1] ?? '';
+        if (!isWatched(table) || dirty.has(table)) continue;
+        dirty.add(table);
+        this.open.set(table, (this.open.get(table) ?? 0) + 1);
       }
       try {
         return await query(...args);
