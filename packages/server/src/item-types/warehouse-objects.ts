@@ -3,7 +3,7 @@ import type { TypedProvisionContext } from '../provisioning/context.js';
 import { compileModels } from '../provisioning/dbt/compile.js';
 import { externalPlan, externalSchema, type LakeSource } from '../provisioning/dbt/external.js';
 import { classifyDdl, dynamic, guardedStatement, nstring, quoteName } from '../provisioning/dbt/tsql.js';
-import type { ScriptStatement, StatementOutcome } from '../provisioning/tsql-script.js';
+import { createWhen, type ScriptStatement, type StatementOutcome } from '../provisioning/tsql-script.js';
 import { LakehouseContent } from './lakehouse.js';
 import type { WarehouseContent } from './warehouse.js';
 
@@ -79,14 +79,14 @@ export function externalEntries(sources: LakeSource[], have: PoolObjects): Scrip
       entry(
         have.external.has(`source:${d.name.toLowerCase()}`),
         `external data source ${d.name}`,
-        ensure(`NOT EXISTS (SELECT 1 FROM sys.external_data_sources WHERE name = ${nstring(d.name)})`, d.sql),
+        createWhen(`NOT EXISTS (SELECT 1 FROM sys.external_data_sources WHERE name = ${nstring(d.name)})`, d.sql),
       ),
     ),
     ...plan.fileFormats.map((f) =>
       entry(
         have.external.has(`format:${f.name.toLowerCase()}`),
         `external file format ${f.name} (${f.what})`,
-        ensure(`NOT EXISTS (SELECT 1 FROM sys.external_file_formats WHERE name = ${nstring(f.name)})`, f.sql),
+        createWhen(`NOT EXISTS (SELECT 1 FROM sys.external_file_formats WHERE name = ${nstring(f.name)})`, f.sql),
       ),
     ),
     ...plan.schemas.map((schema) =>
@@ -98,7 +98,7 @@ export function externalEntries(sources: LakeSource[], have: PoolObjects): Scrip
       entry(
         have.tables.has(key(t.schema, t.name)),
         `external table ${t.schema}.${t.name}`,
-        ensure(`OBJECT_ID(${nstring(`${quoteName(t.schema)}.${quoteName(t.name)}`)}) IS NULL`, t.sql),
+        createWhen(`OBJECT_ID(${nstring(`${quoteName(t.schema)}.${quoteName(t.name)}`)}) IS NULL`, t.sql),
       ),
     ),
   ];
@@ -121,7 +121,7 @@ export function viewEntries(models: ReturnType<typeof compileModels>, have: Pool
     const what = `dbt model ${m.name}: view ${m.schema}.${m.name}`;
     if (current === undefined)
       return {
-        sql: ensure(`OBJECT_ID(${nstring(name)}, N'V') IS NULL`, sql),
+        sql: createWhen(`OBJECT_ID(${nstring(name)}, N'V') IS NULL`, sql),
         log: (o) => `${what} ${o.marks ? 'created (CREATE VIEW)' : 'exists'}`,
         created: marked,
       };

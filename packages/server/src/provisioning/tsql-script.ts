@@ -1,4 +1,5 @@
 import { SqlError, type BatchResult } from '../backends/sql.js';
+import { dynamic } from './dbt/tsql.js';
 
 // A step's T-SQL statements sent as few batches as the dialect allows. Each statement stands anywhere in a batch: the
 // DDL a batch must start with (CREATE VIEW, CREATE SCHEMA) or that names an object made earlier in the same batch runs
@@ -18,6 +19,12 @@ export interface StatementOutcome {
   ran: boolean;
   marks: number;
 }
+
+/** A statement that runs `create` (through EXEC) when the T-SQL condition `missing` holds, then selects its mark. */
+export const createWhen =
+  (missing: string, create: string): ScriptStatement =>
+  (mark) =>
+    `IF ${missing} BEGIN ${dynamic(create)}; ${mark} END`;
 
 const RAN = 'svc:ran';
 const MARK = 'svc:mark';
