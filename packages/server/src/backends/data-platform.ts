@@ -121,9 +121,9 @@ export class DataPlatformClient {
     return out;
   }
 
-  /** Every item of a type in the workspace (of every type when none is named), across all pages. */
-  listItems(workspaceId: string, type?: string): Promise<PlatformItem[]> {
-    return this.all(backingPath`/workspaces/${workspaceId}/items`, type ? `type=${encodeURIComponent(type)}` : '');
+  /** Every item of a type in the workspace, across all pages. */
+  listItems(workspaceId: string, type: string): Promise<PlatformItem[]> {
+    return this.all(backingPath`/workspaces/${workspaceId}/items`, `type=${encodeURIComponent(type)}`);
   }
 
   /** Finds an item by display name (case-insensitive, per type). */

@@ -7,7 +7,7 @@ import { jobLists } from '../provisioning/job-lists.js';
 import {
   definitionParts,
   ensurePlatformItem,
-  LIST_CALL,
+  listCall,
   platformItemCalls,
   platformPart,
   platformWorkspace,
@@ -17,7 +17,6 @@ import {
 import { platformReadCalls, readPlatformItem } from '../provisioning/platform-read.js';
 import { Column, Key, Name } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
-import type { PlannedCall } from './calls.js';
 import { KqlDatabaseContent } from './kql-database.js';
 import { PLATFORM_REMOVAL } from '../provisioning/remove.js';
 import { eventstreamEventHubs } from './eventstream-event-hubs.js';
@@ -38,8 +37,7 @@ export const EventstreamContent = Type.Object({
 export type EventstreamContent = Static<typeof EventstreamContent>;
 
 const PLATFORM: PlatformKind = { type: 'Eventstream', collection: 'eventstreams' };
-/** The workspace listed again when the destination KQL database came after the job's list (the resource manager made it). */
-const KQL_DATABASES: PlannedCall = { ...LIST_CALL, once: false, when: 'missing' };
+const KQL_DATABASES = listCall('KQLDatabase');
 
 /**
  * The destination node. An Eventhouse destination names the KQL database's data-platform item id and workspace (the

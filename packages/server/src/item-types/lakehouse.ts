@@ -5,7 +5,7 @@ import { BackingError } from '../backends/http-pipeline.js';
 import { isDirectory } from '../backends/onelake.js';
 import { raiseGate } from '../backends/failures.js';
 import { findPlatformItem } from '../provisioning/platform-read.js';
-import { ensurePlatformItem, LIST_CALL, platformItemCalls, type PlatformKind } from '../provisioning/platform-item.js';
+import { ensurePlatformItem, listCall, platformItemCalls, type PlatformKind } from '../provisioning/platform-item.js';
 import { Column, Name, Row } from './content-parts.js';
 import type { LiveItemType, LiveState } from './descriptor.js';
 import { PLATFORM_REMOVAL } from '../provisioning/remove.js';
@@ -103,7 +103,7 @@ export const lakehouse: LiveItemType<'lakehouse', typeof LakehouseContent> = {
   desired: async (ctx) => ({ [FOLDERS]: foldersPart(ctx.content.tables.map((t) => t.folder)) }),
   readLive: readLakehouse,
   readCalls: () => [
-    LIST_CALL,
+    listCall(PLATFORM.type),
     { service: 'data-platform', method: 'GET', path: '/workspaces/{ws}/lakehouses/{id}', when: 'existing' },
     { service: 'onelake', method: 'GET', path: '/{ws}?resource=filesystem&recursive=false&directory={directory}', when: 'existing' },
   ],

@@ -6,10 +6,9 @@ export const jobLists = (ctx: StepContext): JobLists => ctx.lists ?? new JobList
 
 /**
  * What a job lists once and its steps share (fabric-cicd's list-once pattern): the data platform's items of each
- * workspace, of every type in one list (every page), and the connections the service identity may use. A step's
- * create adds its item, an item found gone is dropped, and a name race (or an item another service made since, such as
- * a KQL database the resource manager created) lists the workspace again (`relist`). A list that failed is not kept:
- * the next step that needs it lists again.
+ * (workspace, type), every page, and the connections the service identity may use. A step's create adds its item, an
+ * item found gone is dropped, and a name race lists the type again (`relist`). A list that failed is not kept: the
+ * next step that needs it lists again.
  */
 export class JobLists {
   private readonly items = new Map<string, Promise<PlatformItem[]>>();
@@ -17,12 +16,12 @@ export class JobLists {
 
   constructor(private readonly dataPlatform: DataPlatformClient) {}
 
-  /** Every item of the workspace, listed on the first ask of the job. */
-  private workspace(workspaceId: string): Promise<PlatformItem[]> {
-    const key = workspaceId.toLowerCase();
+  /** Every item of `type` in the workspace, listed on the first ask of the job. */
+  list(workspaceId: string, type: string): Promise<PlatformItem[]> {
+    const key = keyOf(workspaceId, type);
     let listed = this.items.get(key);
     if (!listed) {
-      listed = this.dataPlatform.listItems(workspaceId);
+      listed = this.dataPlatform.listItems(workspaceId, type);
       this.items.set(key, listed);
       listed.catch(() => {
         if (this.items.get(key) === listed) this.items.delete(key);
@@ -31,32 +30,27 @@ export class JobLists {
     return listed;
   }
 
-  /** Every item of `type` in the workspace, from the job's list of it. */
-  async list(workspaceId: string, type: string): Promise<PlatformItem[]> {
-    return (await this.workspace(workspaceId)).filter((i) => sameType(i, type));
-  }
-
   /** The item of `type` with this display name (case-insensitive, as the platform keeps names unique per type). */
   async find(workspaceId: string, type: string, displayName: string): Promise<PlatformItem | undefined> {
     const lower = displayName.toLowerCase();
     return (await this.list(workspaceId, type)).find((i) => i.displayName.toLowerCase() === lower);
   }
 
-  /** Lists the workspace again (another caller created or deleted one of its items meanwhile); the fresh list is kept. */
+  /** Lists the type again (another caller created or deleted one of its items meanwhile); the fresh list is kept. */
   relist(workspaceId: string, type: string): Promise<PlatformItem[]> {
-    this.items.delete(workspaceId.toLowerCase());
+    this.items.delete(keyOf(workspaceId, type));
     return this.list(workspaceId, type);
   }
 
-  /** Adds an item the job created to the workspace's list (when the job has listed it). */
+  /** Adds an item the job created to its type's list (when the job has listed that type). */
   async add(workspaceId: string, type: string, item: PlatformItem): Promise<void> {
-    const listed = await this.items.get(workspaceId.toLowerCase())?.catch(() => undefined);
+    const listed = await this.items.get(keyOf(workspaceId, type))?.catch(() => undefined);
     if (listed && !listed.some((i) => i.id === item.id)) listed.push({ ...item, type: item.type ?? type });
   }
 
-  /** Drops an item found gone from the workspace's list. */
-  async drop(workspaceId: string, _type: string, itemId: string): Promise<void> {
-    const listed = await this.items.get(workspaceId.toLowerCase())?.catch(() => undefined);
+  /** Drops an item found gone from its type's list. */
+  async drop(workspaceId: string, type: string, itemId: string): Promise<void> {
+    const listed = await this.items.get(keyOf(workspaceId, type))?.catch(() => undefined);
     const at = listed?.findIndex((i) => i.id === itemId) ?? -1;
     if (at >= 0) listed!.splice(at, 1);
   }
@@ -74,5 +68,4 @@ export class JobLists {
   }
 }
 
-/** Whether a listed item is of the type (the platform's type names, compared case-insensitively). */
-const sameType = (item: PlatformItem, type: string) => item.type?.toLowerCase() === type.toLowerCase();
+const keyOf = (workspaceId: string, type: string) => `${workspaceId.toLowerCase()}/${type.toLowerCase()}`;

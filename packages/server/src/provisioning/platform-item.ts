@@ -70,13 +70,13 @@ export const OPERATION_CALLS: readonly PlannedCall[] = [
   { service: 'data-platform', method: 'GET', path: '/operations/{operation}/result', when: 'accepted' },
 ];
 
-/** The list of the workspace's items, every type, once per job for all its steps. */
-export const LIST_CALL: PlannedCall = {
+/** The list of a type, once per job for all its steps. */
+export const listCall = (type: string): PlannedCall => ({
   service: 'data-platform',
   method: 'GET',
-  path: '/workspaces/{ws}/items',
+  path: `/workspaces/{ws}/items?type=${type}`,
   once: true,
-};
+});
 
 /**
  * The calls ensurePlatformItem makes for `kind`, with or without a definition, then the type's own `after` calls, the
@@ -85,7 +85,7 @@ export const LIST_CALL: PlannedCall = {
  */
 export function platformItemCalls(kind: PlatformKind, withDefinition: boolean, after: readonly PlannedCall[] = []): PlannedCall[] {
   return [
-    LIST_CALL,
+    listCall(kind.type),
     { service: 'data-platform', method: 'POST', path: `/workspaces/{ws}/${kind.collection}`, when: 'new' },
     ...(withDefinition
       ? ([

@@ -3,7 +3,7 @@ import { raiseGate } from '../backends/failures.js';
 import type { PlannedCall } from '../item-types/calls.js';
 import type { LiveItemType, LiveParts, LiveState } from '../item-types/descriptor.js';
 import type { StepContext, TypedProvisionContext } from './context.js';
-import { definitionParts, LIST_CALL, OPERATION_CALLS, platformWorkspace, type PlatformKind } from './platform-item.js';
+import { definitionParts, listCall, OPERATION_CALLS, platformWorkspace, type PlatformKind } from './platform-item.js';
 import { jobLists } from './job-lists.js';
 
 /** The data-platform item of the step's display name (in the job's list of the type), or undefined; a 401/403 is the data platform's gate. */
@@ -32,7 +32,7 @@ export async function readPlatformItem(ctx: StepContext, kind: PlatformKind): Pr
 export function platformReadCalls(kind: PlatformKind, before: readonly PlannedCall[] = []): PlannedCall[] {
   return [
     ...before,
-    LIST_CALL,
+    listCall(kind.type),
     { service: 'data-platform', method: 'POST', path: '/workspaces/{ws}/items/{id}/getDefinition', when: 'existing' },
     ...OPERATION_CALLS,
   ];
