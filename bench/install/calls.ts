@@ -8,15 +8,26 @@ export const backingCalls = (log: RequestLogEntry[]) => log.filter((r) => r.serv
 /** Whether a call polls a long-running operation or reads its result (data platform, resource manager, Synapse). */
 export const isOperationPoll = (r: RequestLogEntry) => r.method === 'GET' && /\/(notebookO|o)peration(s|Results)\//i.test(r.path);
 
+/** A job instance call of the data platform (run, get, list, cancel): its Job Scheduler bucket. */
+const isJobCall = (r: RequestLogEntry) => /\/jobs\/([^/]+\/)?instances\b/.test(r.path);
+
+/**
+ * Whether a call counts against the data platform's per-identity quota of platform API calls, as the sandbox's throttle
+ * counts it: every data-platform call but the polls of long-running operations and the job instance calls, which the
+ * unified quota keeps in buckets of their own (reference §5).
+ */
+export const countsAgainstPlatformQuota = (r: RequestLogEntry) => r.service === 'dataPlatform' && !isOperationPoll(r) && !isJobCall(r);
+
 /**
  * The fewest calls the install could have made as it is designed: every write it sent, and each distinct read once — a
  * long-running operation polled once (it was done at the first poll) and its result read once, a resource waited for
- * read once (a lakehouse's SQL endpoint ready at the first look), a list never taken twice.
+ * read once (a lakehouse's SQL endpoint ready at the first look), a list never taken twice. Of the calls `counted` keeps
+ * (all of them by default).
  */
-export function idealCalls(log: RequestLogEntry[]): number {
+export function idealCalls(log: RequestLogEntry[], counted: (r: RequestLogEntry) => boolean = () => true): number {
   const reads = new Set<string>();
   let writes = 0;
-  for (const r of backingCalls(log)) {
+  for (const r of backingCalls(log).filter(counted)) {
     if (r.method === 'GET') reads.add(`${r.service} ${r.path}`);
     else writes++;
   }

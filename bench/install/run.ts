@@ -12,7 +12,8 @@ import { expandSeedTokens } from '../../packages/server/src/catalog/seed-tokens.
 import { dependenciesOf, provisionedLive } from '../../packages/server/src/item-types/index.js';
 import { type CloudProfile, selectCloud } from '../../packages/server/src/cloud/profiles.js';
 import { PLATFORM_PROFILE } from '../../packages/server/test/platform-profile.js';
-import { backingCalls, callKind, idealCalls, isOperationPoll, stateDifferences } from './calls.js';
+import type { RequestLogEntry } from '@svc/sandbox';
+import { backingCalls, callKind, countsAgainstPlatformQuota, idealCalls, isOperationPoll, stateDifferences } from './calls.js';
 import { type AppRun, type Cloud, type Run, runInstalls } from './service.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -108,46 +109,74 @@ async function benchTime(cloud: Cloud, serial: Run, parallel: Run): Promise<numb
   return ratio;
 }
 
+/** The three counts of an install's calls bench/install prints: all of them, those of the platform-API quota, the LRO polls. */
+const MEASURES = [
+  { name: 'all', counted: (_: RequestLogEntry) => true },
+  { name: 'quota', counted: countsAgainstPlatformQuota },
+  { name: 'polls', counted: isOperationPoll },
+] as const;
+type Measure = (typeof MEASURES)[number]['name'];
+type Figures = Record<Measure, { before?: number; now: number; ideal: number }>;
+
+/** An app's install's calls by measure: before (the previous code's install), now, and the ideal of now's. */
+function figuresOf(n: AppRun, b: AppRun | undefined): Figures {
+  const count = (log: RequestLogEntry[], counted: (r: RequestLogEntry) => boolean) => backingCalls(log).filter(counted).length;
+  return Object.fromEntries(
+    MEASURES.map((m) => [
+      m.name,
+      { before: b && count(b.log, m.counted), now: count(n.log, m.counted), ideal: idealCalls(n.log, m.counted) },
+    ]),
+  ) as Figures;
+}
+
 /**
- * The backing calls of each app's install (the concurrency-6 run) next to the previous code's and the ideal, and of its
- * re-run; checks every re-run step exists and that the sandbox holds the same after the installs, after the re-runs and
- * after the previous code's. Answers whether the calls goal is met (in the cloud with the data platform only).
+ * The backing calls of each app's install (the concurrency-6 run) next to the previous code's and the ideal, three
+ * ways: (a) all backing calls, (b) those that count against the data platform's per-identity quota of platform API
+ * calls (what the sandbox's throttle counts: LRO polls and job calls are buckets of their own), (c) the polls of
+ * long-running operations (every service's). Then its re-run; checks every re-run step exists and that the sandbox
+ * holds the same after the installs, after the re-runs and after the previous code's. The goal (at most half of
+ * before) is judged on (a), all backing calls, as issue 24 states it, in the cloud with the data platform.
  */
 function benchCalls(cloud: Cloud, now: Run, before: Run | undefined): boolean {
-  console.log(`\n${cloud}: backing calls per install (identity-provider token requests aside), concurrency 6`);
+  console.log(`\n${cloud}: backing calls per install (identity-provider token requests aside), concurrency 6, before / now / ideal`);
+  const head = (share: boolean) => `${pad('before', 6)} ${pad('now', 5)} ${pad('ideal', 5)}${share ? ` ${pad('n/b', 6)}` : ''}`;
   console.log(
-    `${'app'.padEnd(24)} | ${'before'.padStart(6)} ${'now'.padStart(5)} ${'ideal'.padStart(5)} ${'now/before'.padStart(10)} | re-run: ${'before'.padStart(6)} ${'now'.padStart(5)}  statuses`,
+    `${' '.repeat(24)} | ${'(a) all backing calls'.padEnd(25)} | ${'(b) platform-API quota'.padEnd(25)} | ${'(c) LRO polls'.padEnd(18)} | re-run (all calls)`,
   );
-  const sum = { before: 0, now: 0, ideal: 0, againBefore: 0, againNow: 0 };
+  console.log(`${'app'.padEnd(24)} | ${head(true)} | ${head(true)} | ${head(false)} | ${pad('before', 6)} ${pad('now', 5)}  statuses`);
+  const sums = Object.fromEntries(MEASURES.map((m) => [m.name, { before: 0, now: 0, ideal: 0 }])) as Record<
+    Measure,
+    { before: number; now: number; ideal: number }
+  >;
+  const again = { before: 0, now: 0 };
+  const cells = (f: { before?: number; now: number; ideal: number }, share: boolean) =>
+    `${pad(f.before ?? '–', 6)} ${pad(f.now, 5)} ${pad(f.ideal, 5)}${share ? ` ${pad(f.before ? (f.now / f.before).toFixed(2) : '–', 6)}` : ''}`;
   let ok = true;
   for (const [i, app] of apps.entries()) {
     const n = now.apps[i]!;
     const b = before?.apps[i];
-    const calls = backingCalls(n.log).length;
-    const prev = b ? backingCalls(b.log).length : undefined;
-    const idealN = idealCalls(n.log);
-    const again = backingCalls(n.again!.log).length;
+    const f = figuresOf(n, b);
+    for (const m of MEASURES) {
+      sums[m.name].before += f[m.name].before ?? 0;
+      sums[m.name].now += f[m.name].now;
+      sums[m.name].ideal += f[m.name].ideal;
+    }
+    const againNow = backingCalls(n.again!.log).length;
     const againPrev = b?.again ? backingCalls(b.again.log).length : undefined;
+    again.now += againNow;
+    again.before += againPrev ?? 0;
     const statuses = [...new Set(n.again!.statuses)].join(',');
     if (n.again!.statuses.some((s) => s !== 'exists' && s !== 'remediation')) ok = false;
-    sum.now += calls;
-    sum.ideal += idealN;
-    sum.againNow += again;
-    sum.before += prev ?? 0;
-    sum.againBefore += againPrev ?? 0;
     console.log(
-      `${app.id.padEnd(24)} | ${pad(prev ?? '–', 6)} ${pad(calls, 5)} ${pad(idealN, 5)} ${pad(prev ? (calls / prev).toFixed(2) : '–', 10)} | ${' '.repeat(8)}${pad(againPrev ?? '–', 6)} ${pad(again, 5)}  ${statuses}`,
+      `${app.id.padEnd(24)} | ${cells(f.all, true)} | ${cells(f.quota, true)} | ${cells(f.polls, false)} | ${pad(againPrev ?? '–', 6)} ${pad(againNow, 5)}  ${statuses}`,
     );
     if (process.env.BENCH_CALLS) printKinds(n, b);
   }
-  const share = before ? sum.now / sum.before : undefined;
-  const polls = (r: Run | undefined) => r?.apps.reduce((n, a) => n + backingCalls(a.log).filter(isOperationPoll).length, 0);
+  const total = (m: Measure) => ({ ...sums[m], ...(before ? {} : { before: undefined }) });
   console.log(
-    `${'all apps'.padEnd(24)} | ${pad(before ? sum.before : '–', 6)} ${pad(sum.now, 5)} ${pad(sum.ideal, 5)} ${pad(share ? share.toFixed(2) : '–', 10)} | ${' '.repeat(8)}${pad(before ? sum.againBefore : '–', 6)} ${pad(sum.againNow, 5)}`,
+    `${'all apps'.padEnd(24)} | ${cells(total('all'), true)} | ${cells(total('quota'), true)} | ${cells(total('polls'), false)} | ${pad(before ? again.before : '–', 6)} ${pad(again.now, 5)}`,
   );
-  console.log(
-    `${cloud}: of these, polls of long-running operations (and reads of their results): before ${polls(before) ?? '–'}, now ${polls(now)}`,
-  );
+  const share = (m: Measure) => (before && sums[m].before ? sums[m].now / sums[m].before : undefined);
   const provisioning = (r: Run | undefined) => r && fmt(r.apps.reduce((n, a) => n + a.provisioningMs, 0)).trim();
   console.log(`${cloud}: provisioning of all apps at concurrency 6: before ${provisioning(before) ?? '–'}, now ${provisioning(now)}`);
   const diffs = {
@@ -162,9 +191,13 @@ function benchCalls(cloud: Cloud, now: Run, before: Run | undefined): boolean {
     for (const d of diffs.previous) console.log(`    ${d}`);
   }
   if (!ok || diffs.rerun.length || diffs.previous?.length) return false;
-  if (cloud !== 'platform' || share === undefined) return true;
-  console.log(`${cloud}: calls now / before = ${share.toFixed(3)} (goal <= ${CALLS_GOAL}): ${share <= CALLS_GOAL ? 'met' : 'NOT met'}`);
-  return share <= CALLS_GOAL;
+  const all = share('all');
+  if (cloud !== 'platform' || all === undefined) return true;
+  const quota = share('quota');
+  console.log(
+    `${cloud}: the goal is judged on (a), all backing calls: now / before = ${all.toFixed(3)} (goal <= ${CALLS_GOAL}): ${all <= CALLS_GOAL ? 'met' : 'NOT met'}; (b) the platform-API quota's calls: now / before = ${quota === undefined ? '–' : quota.toFixed(3)}`,
+  );
+  return all <= CALLS_GOAL;
 }
 
 /** The calls of an install by kind, now and before (BENCH_CALLS=1). */

@@ -2,9 +2,16 @@
 export interface SwitchValues {
   /** Tenant setting "Service principals can use Fabric APIs"; off → 401 for app callers. */
   'dataPlatform.servicePrincipalsEnabled': boolean;
-  /** Per-identity call budget per minute; over it → 429 RequestBlocked with Retry-After. Null = unlimited. */
+  /**
+   * Per-identity budget per minute of the unified quota's Platform APIs bucket (every call but the two below); over it
+   * → 429 RequestBlocked with Retry-After. Null = unlimited (the real one is 200).
+   */
   'dataPlatform.throttlePerMinute': number | null;
-  /** The throttle's window (ms): the budget is per minute like the real one; tests shorten it. */
+  /** Per-identity budget per minute of the LRO APIs bucket: polls of GET /v1/operations/{id} and its /result. Null = unlimited. */
+  'dataPlatform.throttleLroPerMinute': number | null;
+  /** Per-identity budget per minute of the Job Scheduler bucket: job instance calls (run, get, list, cancel). Null = unlimited. */
+  'dataPlatform.throttleJobsPerMinute': number | null;
+  /** The throttle's window (ms), every bucket's: the budgets are per minute like the real ones; tests shorten it. */
   'dataPlatform.throttleWindowMs': number;
   /** When item creates, getDefinition and updateDefinition answer 202: auto (by type), always, never. */
   'dataPlatform.asyncMode': 'auto' | 'always' | 'never';
@@ -79,6 +86,13 @@ export interface SwitchValues {
 
 export type SwitchName = keyof SwitchValues;
 
+/** The per-identity budgets of the data platform's quota buckets (a positive integer, or null for none). */
+const THROTTLE_BUDGETS: SwitchName[] = [
+  'dataPlatform.throttlePerMinute',
+  'dataPlatform.throttleLroPerMinute',
+  'dataPlatform.throttleJobsPerMinute',
+];
+
 const ENUMS: Partial<Record<SwitchName, readonly string[]>> = {
   'dataPlatform.asyncMode': ['auto', 'always', 'never'],
   'arm.asyncMode': ['auto', 'always', 'never'],
@@ -91,6 +105,8 @@ export function defaultSwitches(pageSize = 25): SwitchValues {
   return {
     'dataPlatform.servicePrincipalsEnabled': true,
     'dataPlatform.throttlePerMinute': null,
+    'dataPlatform.throttleLroPerMinute': null,
+    'dataPlatform.throttleJobsPerMinute': null,
     'dataPlatform.throttleWindowMs': 60_000,
     'dataPlatform.asyncMode': 'auto',
     'dataPlatform.retryAfterSeconds': 1,
@@ -137,7 +153,7 @@ export function checkSwitch(values: SwitchValues, name: string, value: unknown):
   const key = name as SwitchName;
   const allowed = ENUMS[key];
   if (allowed) return allowed.includes(String(value)) ? undefined : `${name} must be one of ${allowed.join(', ')}`;
-  if (key === 'dataPlatform.throttlePerMinute')
+  if (THROTTLE_BUDGETS.includes(key))
     return value === null || (Number.isInteger(value) && (value as number) > 0) ? undefined : `${name} must be a positive integer or null`;
   if (key === 'identity.failure') {
     if (value === null) return undefined;

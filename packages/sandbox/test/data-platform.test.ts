@@ -132,6 +132,33 @@ test('429 RequestBlocked with Retry-After from the per-identity throttle', async
   assert.equal((await dp('/items', { token: other })).status, 200, 'the budget is per identity');
 });
 
+test('the quota buckets: operation polls count against the LRO budget and job calls against the Job Scheduler one, not the platform APIs', async (t) => {
+  const { sb, token, dp } = await rig(t);
+  await sb.admin.setSwitch('dataPlatform.throttlePerMinute', 3);
+  await sb.admin.setSwitch('dataPlatform.throttleLroPerMinute', 2);
+  await sb.admin.setSwitch('dataPlatform.lroMs', 0);
+  const created = await dp('/semanticModels', { json: { displayName: 'Bucket Model', definition: semanticModel() } });
+  assert.equal(created.status, 202);
+  const op = created.headers.get('location')!;
+  // Two polls fit the LRO bucket; the platform bucket still has two of its three calls after the create.
+  assert.equal((await call(op, { token })).status, 200);
+  assert.equal((await call(`${op}/result`, { token })).status, 200);
+  const spent = await call(op, { token });
+  assert.equal(spent.status, 429, 'the LRO bucket is spent');
+  assert.equal(spent.body.errorCode, 'RequestBlocked');
+  assert.equal((await dp('/items')).status, 200, 'polls took nothing from the platform APIs bucket');
+  const pipeline = await dp('/dataPipelines', { json: { displayName: 'Bucket Pipeline' } });
+  assert.equal(pipeline.status, 201);
+  assert.equal((await dp('/items')).status, 429, 'the platform APIs bucket is spent after its three calls');
+  // Job Scheduler calls have their own bucket (unlimited here), so a job runs while the platform bucket is spent.
+  const run = await dp(`/items/${pipeline.body.id}/jobs/instances?jobType=Pipeline`, { method: 'POST' });
+  assert.equal(run.status, 202);
+  await sb.admin.setSwitch('dataPlatform.throttleJobsPerMinute', 1);
+  assert.equal((await call(run.headers.get('location')!, { token })).status, 200);
+  assert.equal((await call(run.headers.get('location')!, { token })).status, 429, 'the Job Scheduler bucket is spent');
+  await assert.rejects(sb.admin.setSwitch('dataPlatform.throttleLroPerMinute', 0), /positive integer or null/);
+});
+
 test('the throttle window is a switch: once it has passed the identity may call again', async (t) => {
   const { sb, dp } = await rig(t);
   await sb.admin.setSwitch('dataPlatform.throttleWindowMs', 1500);

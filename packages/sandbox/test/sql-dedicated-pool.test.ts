@@ -133,6 +133,29 @@ describe('dedicated SQL pool dialect (the default)', () => {
     assert.equal(server.object('pool', 'lake_src.encounters'), undefined);
     assert.equal((await run('DROP EXTERNAL TABLE lake_src.encounters')).error?.number, 3701);
   });
+
+  test("statements that must start a batch run through EXEC in one batch; SET XACT_ABORT ON ends it (and its EXEC'd batches) at the first run-time error", async () => {
+    const ok = await run(
+      "EXEC(N'CREATE SCHEMA [xa]'); EXEC(N'CREATE TABLE [xa].[t] (id int NOT NULL)'); INSERT INTO [xa].[t] (id) VALUES (1); EXEC(N'CREATE VIEW [xa].[v] AS SELECT t.id FROM xa.t AS t'); SELECT N'done', COUNT(*) FROM [xa].[t]",
+    );
+    assert.equal(ok.error, undefined);
+    assert.deepEqual(ok.rows, [['done', 1]]);
+    assert.ok(server.object('pool', 'xa.v'), 'the view made in the same batch through EXEC');
+    // XACT_ABORT OFF (the default): the batch goes on after a run-time error in an EXEC'd batch.
+    const off = await run("EXEC(N'CREATE TABLE [xa].[t] (id int NOT NULL)'); INSERT INTO [xa].[t] (id) VALUES (2)");
+    assert.equal(off.error?.number, 2714);
+    assert.equal((await run('SELECT COUNT(*) FROM [xa].[t]')).rows[0]![0], 2, 'the INSERT after the failed EXEC ran');
+    // ON: the first run-time error, in the batch or in a batch it EXECs, ends the whole batch; the setting stays for the connection.
+    const on = await run("SET XACT_ABORT ON; EXEC(N'CREATE TABLE [xa].[t] (id int NOT NULL)'); INSERT INTO [xa].[t] (id) VALUES (3)");
+    assert.equal(on.error?.number, 2714);
+    const outer = await run('INSERT INTO [xa].[missing] (id) VALUES (4); INSERT INTO [xa].[t] (id) VALUES (4)');
+    assert.equal(outer.error?.number, 208);
+    assert.equal((await run('SELECT COUNT(*) FROM [xa].[t]')).rows[0]![0], 2, 'nothing ran after either error');
+    // A compile (parse) error in an EXEC'd batch ends only that batch, whatever XACT_ABORT says.
+    const parse = await run("EXEC(N'CREATE TABLE [xa].[u] (id int NOT NULL'); INSERT INTO [xa].[t] (id) VALUES (5); SET XACT_ABORT OFF");
+    assert.equal(parse.error?.number, 103010);
+    assert.equal((await run('SELECT COUNT(*) FROM [xa].[t]')).rows[0]![0], 3);
+  });
 });
 
 test('the sql-server dialect keeps SQL Server grammar: CREATE OR ALTER VIEW, 102 for a syntax error', async () => {

@@ -97,8 +97,16 @@ describe('warehouse provisioning over TDS', () => {
   });
   after(() => server.stop());
 
-  test('install creates schemas, tables, seed rows and dbt views; a re-run duplicates nothing', async () => {
+  test('install creates schemas, tables, seed rows and dbt views in two batches (a read, then the script); a re-run duplicates nothing', async () => {
     const first = await runProvisioner(context(server));
+    // Past the session options tedious sends as it connects: the read, then the script.
+    const sent = batches.filter((b) => !b.text.startsWith('set ansi_nulls on'));
+    assert.equal(sent.length, 2, sent.map((b) => b.text.slice(0, 120)).join('\n---\n'));
+    assert.match(sent[1]!.text, /^SET XACT_ABORT ON;/);
+    assert.ok(
+      first.steps.some((l) => /^T-SQL: \d+ statement\(s\) of \d+ sent in one script$/.test(l)),
+      first.steps.join('\n'),
+    );
     assert.equal(first.status, 'created', JSON.stringify(first));
     for (const t of ['quality.care_gap_measures', 'mart.patient_risk', 'mart.care_gaps', 'mart.outreach_log'])
       assert.equal(table(server, t)?.kind, 'table', t);
@@ -185,7 +193,7 @@ describe('warehouse provisioning over TDS', () => {
     assert.equal(view(server, 'analytics.readmissions'), undefined);
   });
 
-  test('a model whose SQL changed: its view is dropped and created again, each in its own batch; then unchanged', async () => {
+  test('a model whose SQL changed: its view is dropped and created again (CREATE VIEW through EXEC); then unchanged', async () => {
     const content = structuredClone(expandSeedTokens(item.content, new Date())) as any;
     const model = content.models.find((m: any) => m.name === 'stg_care_gaps');
     model.sql = model.sql.replace('g.closed_on,', 'g.closed_on, g.measure_id as measure,');
@@ -201,28 +209,57 @@ describe('warehouse provisioning over TDS', () => {
     );
     assert.notEqual(view(server, 'analytics.stg_care_gaps')!.id, id);
     assert.ok(view(server, 'analytics.stg_care_gaps')!.columns.includes('measure'));
-    const sent = batches.slice(since).map((b) => b.text);
-    const drop = sent.indexOf('DROP VIEW [analytics].[stg_care_gaps]');
-    assert.ok(drop >= 0 && sent[drop + 1]!.startsWith('CREATE VIEW [analytics].[stg_care_gaps] AS'), sent.join('\n---\n'));
+    const script = batches.slice(since).at(-1)!.text;
+    assert.match(
+      script,
+      /IF OBJECT_ID\(N'\[analytics\]\.\[stg_care_gaps\]', N'V'\) IS NOT NULL DROP VIEW \[analytics\]\.\[stg_care_gaps\];\nEXEC\(N'CREATE VIEW \[analytics\]\.\[stg_care_gaps\] AS/,
+      'DROP VIEW, then CREATE VIEW through EXEC (it must start its batch)',
+    );
     const again = await runProvisioner(context(server, content));
     assert.ok(again.steps.includes('dbt model stg_care_gaps: view analytics.stg_care_gaps unchanged'), again.steps.join('\n'));
   });
 
-  test('an error injected by a fault rule on one batch reaches the step as the server sent it', async () => {
-    const message = "The INSERT permission was denied on the object 'outreach_log', database 'popmgtpool', schema 'mart'.";
+  test('an error injected by a fault rule on a batch reaches the step as the server sent it; a duplicate key is sent again twice first', async () => {
+    const message = 'String or binary data would be truncated.';
     const faults = {
       match: (_s: string, method: string, path: string) =>
-        method === 'BATCH' && path.includes('INSERT INTO [mart].[outreach_log]') ? { id: 'f1', errorCode: '2627', message } : undefined,
+        method === 'BATCH' && path.includes('INSERT INTO [mart].[outreach_log]') ? { id: 'f1', errorCode: '8152', message } : undefined,
     };
     const s = await startServer({ grants: [MI], faults });
     try {
       const result = await runProvisioner(context(s));
       assert.equal(result.status, 'failed');
       assert.equal(result.error, message);
-      assert.ok(result.steps.includes('seed mart.care_gaps: 12 of 12 rows inserted'));
-      assert.equal((s.object('popmgtpool', 'mart.outreach_log') as SqlTable).rows.length, 0);
+      // The fault refused the whole script: the read ran, nothing of the script did.
+      assert.equal(s.object('popmgtpool', 'mart.outreach_log'), undefined);
+      assert.ok(!result.steps.some((l) => l.startsWith('ddl ')), result.steps.join('\n'));
     } finally {
       await s.stop();
+    }
+    // A duplicate key (a row another install inserted between a statement's key check and its INSERT) sends the script
+    // again from the statement that failed, up to three times in all; then the server's error stands.
+    const duplicate = "Violation of PRIMARY KEY constraint 'pk_care_gaps'. Cannot insert duplicate key in object 'mart.care_gaps'.";
+    const sent: string[] = [];
+    const d = await startServer({
+      grants: [MI],
+      onRequest: (e) => {
+        if (e.method === 'BATCH') sent.push(e.text);
+      },
+      faults: {
+        match: (_s: string, method: string, path: string) =>
+          method === 'BATCH' && path.includes('INSERT INTO [mart].[care_gaps]')
+            ? { id: 'f2', errorCode: '2627', message: duplicate }
+            : undefined,
+      },
+    });
+    try {
+      const result = await runProvisioner(context(d));
+      assert.equal(result.status, 'failed');
+      assert.equal(result.error, duplicate);
+      assert.equal(sent.length, 5, "tedious's session options, the read and three tries of the script");
+      assert.equal(result.steps.filter((l) => l.startsWith('a seed statement met a row another install inserted')).length, 2);
+    } finally {
+      await d.stop();
     }
   });
 });

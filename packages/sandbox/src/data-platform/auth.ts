@@ -3,13 +3,15 @@ import type { RequestContext } from '../http/context.js';
 import { callerFrom, type Caller } from '../identity/caller.js';
 import { AUDIENCES } from '../identity/resources.js';
 import { fabricError } from './errors.js';
-import { ROLE_RANK, type Workspace, type WorkspaceRole } from './store.js';
+import { ROLE_RANK, type ThrottleBucket, type Workspace, type WorkspaceRole } from './store.js';
 
 /**
  * Authenticates a data-platform call: bearer token with the Power BI / Fabric audience, the tenant setting for
- * service principals, and the per-identity throttle. Settles pending operations first.
+ * service principals, and the per-identity throttle of the call's quota bucket (an operation poll is counted as an LRO
+ * API call, a job instance call as a Job Scheduler one, every other call as a Platform API one). Settles pending
+ * operations first.
  */
-export async function platformCaller(core: SandboxCore, ctx: RequestContext): Promise<Caller> {
+export async function platformCaller(core: SandboxCore, ctx: RequestContext, bucket: ThrottleBucket = 'platform'): Promise<Caller> {
   core.dataPlatform.settle();
   const v = await core.tokens.verifyBearer(ctx.header('authorization'), [...AUDIENCES.dataPlatform]);
   if (!v.ok) {
@@ -28,7 +30,7 @@ export async function platformCaller(core: SandboxCore, ctx: RequestContext): Pr
       'The caller is not authorized to use the public APIs: service principals are not allowed by the tenant settings',
     );
   }
-  const wait = core.dataPlatform.throttle(caller.objectId);
+  const wait = core.dataPlatform.throttle(caller.objectId, bucket);
   if (wait !== undefined) {
     const until = new Date(Date.now() + wait * 1000)
       .toISOString()

@@ -54,7 +54,7 @@ function pipelineFailure(ws: Workspace, item: Item): JobInstance['failureReason'
 }
 
 async function run(core: SandboxCore, ctx: RequestContext, jobType: string | undefined): Promise<Reply> {
-  const caller = await platformCaller(core, ctx);
+  const caller = await platformCaller(core, ctx, 'jobs');
   const ws = workspaceOf(core, ctx.params.ws!);
   requireRole(ws, caller, 'Contributor');
   const item = itemOf(core, ws, ctx.params.id!, typeOfCollection(ctx.params.collection));
@@ -94,7 +94,7 @@ async function run(core: SandboxCore, ctx: RequestContext, jobType: string | und
 }
 
 async function jobOf(core: SandboxCore, ctx: RequestContext, needed: 'Viewer' | 'Contributor') {
-  const caller = await platformCaller(core, ctx);
+  const caller = await platformCaller(core, ctx, 'jobs');
   const ws = workspaceOf(core, ctx.params.ws!);
   requireRole(ws, caller, needed);
   const item = itemOf(core, ws, ctx.params.id!, typeOfCollection(ctx.params.collection));
@@ -108,7 +108,7 @@ export function jobRoutes(core: SandboxCore, router: Router): void {
   const item = '/v1/workspaces/:ws/items/:id/jobs';
   router.post(`${item}/instances`, (ctx) => run(core, ctx, ctx.query('jobType')));
   router.get(`${item}/instances`, async (ctx) => {
-    const caller = await platformCaller(core, ctx);
+    const caller = await platformCaller(core, ctx, 'jobs');
     const ws = workspaceOf(core, ctx.params.ws!);
     requireRole(ws, caller, 'Viewer');
     const it = itemOf(core, ws, ctx.params.id!);

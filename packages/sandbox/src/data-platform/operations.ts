@@ -27,7 +27,7 @@ function operationState(op: Operation, now = Date.now()): { status: OpStatus; pe
 }
 
 async function find(core: SandboxCore, ctx: RequestContext): Promise<Operation> {
-  const caller = await platformCaller(core, ctx);
+  const caller = await platformCaller(core, ctx, 'lro');
   const op = core.dataPlatform.operations.get(ctx.params.id!.toLowerCase());
   // Operations are visible only to the identity that started them.
   if (!op || op.ownerId !== caller.objectId) throw fabricError(404, 'OperationNotFound', 'The requested operation was not found');

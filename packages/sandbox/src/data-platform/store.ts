@@ -89,6 +89,14 @@ export interface JobInstance {
   failureReason?: { errorCode: string; message: string };
 }
 
+/** The data platform's quota buckets (Learn, "unified quota"): each identity has a budget per bucket. */
+export type ThrottleBucket = 'platform' | 'lro' | 'jobs';
+const BUCKET_BUDGET = {
+  platform: 'dataPlatform.throttlePerMinute',
+  lro: 'dataPlatform.throttleLroPerMinute',
+  jobs: 'dataPlatform.throttleJobsPerMinute',
+} as const satisfies Record<ThrottleBucket, keyof SwitchValues>;
+
 const nameKey = (type: string, name: string) => `${type.toLowerCase()}|${name.toLowerCase()}`;
 
 /** The data platform's state: workspaces with items, role assignments, firewall rules; operations and jobs. */
@@ -233,18 +241,23 @@ export class PlatformStore {
     if (hold > 0) ws.heldNames.set(nameKey(item.type, item.displayName), Date.now() + hold);
   }
 
-  /** Counts a call against the caller's per-minute budget (switch throttleWindowMs); returns the seconds to wait when over it. */
-  throttle(callerId: string, now = Date.now()): number | undefined {
-    const limit = this.switches['dataPlatform.throttlePerMinute'];
+  /**
+   * Counts a call against the caller's per-minute budget of its quota bucket (the unified quota's Platform APIs, LRO
+   * APIs and Job Scheduler buckets, each its own switch, one window: throttleWindowMs); returns the seconds to wait
+   * when the bucket is spent.
+   */
+  throttle(callerId: string, bucket: ThrottleBucket = 'platform', now = Date.now()): number | undefined {
+    const limit = this.switches[BUCKET_BUDGET[bucket]];
     if (!limit) return undefined;
     const windowMs = this.switches['dataPlatform.throttleWindowMs'];
-    const recent = (this.calls.get(callerId) ?? []).filter((t) => now - t < windowMs);
+    const key = `${bucket}|${callerId}`;
+    const recent = (this.calls.get(key) ?? []).filter((t) => now - t < windowMs);
     if (recent.length >= limit) {
-      this.calls.set(callerId, recent);
+      this.calls.set(key, recent);
       return Math.max(1, Math.ceil((recent[0]! + windowMs - now) / 1000));
     }
     recent.push(now);
-    this.calls.set(callerId, recent);
+    this.calls.set(key, recent);
     return undefined;
   }
 

@@ -50,6 +50,8 @@ export type DropKind = 'TABLE' | 'VIEW' | 'SCHEMA' | 'USER' | 'EXTERNAL TABLE' |
 /** The statements the sandbox executes. */
 export type Stmt =
   | { t: 'set' }
+  /** SET XACT_ABORT ON|OFF: with ON a run-time error ends the batch (and the batches that EXEC'd it). */
+  | { t: 'setXactAbort'; on: boolean }
   | { t: 'createSchema'; name: string }
   /** CREATE DATABASE / DROP DATABASE (a serverless SQL pool's databases; a dedicated pool is one database). */
   | { t: 'createDatabase'; name: string }

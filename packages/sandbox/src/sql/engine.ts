@@ -19,7 +19,12 @@ export interface Session {
   login: string;
   /** Parameter values of an RPC (sp_executesql, sp_execute), by lower-cased name with its @. */
   variables?: Map<string, unknown>;
+  /** SET XACT_ABORT of the connection (OFF by default): with ON a run-time error ends the batch. */
+  xactAbort?: boolean;
 }
+
+/** Thrown out of a nested EXEC whose run-time error ended it under XACT_ABORT ON: it ends the calling batch too. */
+const XACT_ABORTED = Symbol('xact-abort');
 
 /** What one batch produced, in order: statement completions, result sets, messages and errors. */
 export type Emitted =
@@ -58,6 +63,16 @@ export class SqlEngine {
 
   /** Runs a batch: parsed whole first (a syntax error runs nothing), then statement by statement. */
   run(session: Session, sql: string, out: Emitted[] = []): Emitted[] {
+    this.runBatch(session, sql, out);
+    return out;
+  }
+
+  /**
+   * Runs a batch (the client's, or one an EXEC runs); true when a run-time error ended it under SET XACT_ABORT ON,
+   * which ends the batch that ran the EXEC as well. A compile (parse) error ends only its own batch, whatever the
+   * setting (Learn, SET XACT_ABORT: "Compile errors, such as syntax errors, are not affected").
+   */
+  private runBatch(session: Session, sql: string, out: Emitted[]): boolean {
     let statements: Stmt[];
     try {
       const parsed = parseBatch(sql);
@@ -66,18 +81,20 @@ export class SqlEngine {
       statements = parsed.statements;
     } catch (err) {
       out.push({ t: 'error', error: this.asParseError(sql, asSqlError(err)) });
-      return out;
+      return false;
     }
     for (const s of statements) {
       try {
         this.exec(session, s, out);
       } catch (err) {
+        if (err === XACT_ABORTED) return true;
         const error = asSqlError(err);
         out.push({ t: 'error', error });
+        if (session.xactAbort) return true;
         if (error.abortsBatch) break;
       }
     }
-    return out;
+    return false;
   }
 
   /** A serverless SQL pool: databases of its own, external tables over files, no regular tables or DML. */
@@ -118,6 +135,9 @@ export class SqlEngine {
     const db = this.db(session);
     switch (s.t) {
       case 'set':
+        return;
+      case 'setXactAbort':
+        session.xactAbort = s.on;
         return;
       case 'createSchema':
         if (!this.can(session, db, 'ddl')) throw sqlError.createPermission('CREATE SCHEMA', db.name);
@@ -198,7 +218,7 @@ export class SqlEngine {
           out,
         );
       case 'execString': {
-        this.run(session, String(evaluate(this.env(session), s.sql) ?? ''), out);
+        if (this.runBatch(session, String(evaluate(this.env(session), s.sql) ?? ''), out)) throw XACT_ABORTED;
         return;
       }
       case 'if': {

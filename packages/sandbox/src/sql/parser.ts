@@ -72,6 +72,11 @@ function statement(c: Cursor, first: boolean): Stmt {
 
 function skipSet(c: Cursor): Stmt {
   c.i++;
+  if (c.acceptKw('XACT_ABORT')) {
+    if (c.acceptKw('ON')) return { t: 'setXactAbort', on: true };
+    if (c.acceptKw('OFF')) return { t: 'setXactAbort', on: false };
+    c.fail();
+  }
   while (!c.atEnd() && !c.isOp(';') && !(c.peek()!.k === 'word' && STATEMENT_WORDS.has(c.peek()!.v.toUpperCase()))) c.i++;
   return { t: 'set' };
 }

@@ -7,6 +7,8 @@ import { tdsCall } from '../tracing/tds-call.js';
 /** A T-SQL error as the server raised it (number, state, class) with its text unmodified. */
 export class SqlError extends BackingError {
   readonly class: number;
+  /** The rows of the result sets the batch returned before the error (a script's reports of what it ran). */
+  rows: unknown[][] = [];
   constructor(
     readonly number: number,
     readonly state: number,
@@ -116,7 +118,7 @@ function session(tedious: typeof import('tedious'), connection: Connection, endp
               // Several errors in one batch arrive together; the first is the one that stopped it.
               const first = (err instanceof AggregateError ? err.errors[0] : err) as Error & Partial<ServerMessage> & { code?: string };
               if (typeof first.number === 'number')
-                return reject(new SqlError(first.number, first.state ?? 0, first.class ?? 0, first.message));
+                return reject(Object.assign(new SqlError(first.number, first.state ?? 0, first.class ?? 0, first.message), { rows }));
               reject(new BackingError('sql', 0, '', first.code ?? 'EREQUEST', first.message));
             });
             request.on('row', (columns: Array<{ value: unknown }>) => rows.push(columns.map((c) => c.value)));

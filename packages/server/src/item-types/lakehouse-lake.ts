@@ -4,6 +4,8 @@ import { raiseGate } from '../backends/failures.js';
 import { BackingError } from '../backends/http-pipeline.js';
 import type { StepContext, TypedProvisionContext } from '../provisioning/context.js';
 import { nativeName, ownNativeName, nativeSettingGate } from '../provisioning/native-scope.js';
+import { nstring, quoteName } from '../provisioning/dbt/tsql.js';
+import { createWhen, runScript } from '../provisioning/tsql-script.js';
 import {
   createDatabaseSql,
   databaseExists,
@@ -20,7 +22,7 @@ import {
 import type { PlannedCall } from './calls.js';
 import type { LiveBackend, LiveParts, LiveState } from './descriptor.js';
 import type { LakehouseContent } from './lakehouse.js';
-import { lakeFolderParts, lakeFolders, lakeParts, seedCsv } from './lakehouse-lake-parts.js';
+import { folderPath, lakeFolderParts, lakeFolders, lakeParts, seedCsv } from './lakehouse-lake-parts.js';
 
 // A lakehouse in a cloud without the data platform (issue 20): a folder tree in the lake's container,
 // `<container>/<w…_name>/Tables/<table>` and `Files/<folder>`, its seed rows as one CSV file per table, and its SQL
@@ -84,9 +86,15 @@ async function provisionLake(ctx: TypedProvisionContext<LakehouseContent>) {
   const before = await lakeCall(ctx, home.fs.listIfPresent(home.folder, true));
   const have = new Set((before ?? []).map((p) => p.name));
   let created = !before;
+  // The tables whose folder holds no file get their seed file; creating a file creates its missing parent directories
+  // (a hierarchical namespace), so only a folder no file goes into is created on its own.
+  const seeded = ctx.content.tables.filter(
+    (t) => t.seedRows?.length && !(before ?? []).some((p) => !isDirectory(p) && p.name.startsWith(`${home.folder}/${t.folder}/`)),
+  );
+  const seededFolders = new Set(seeded.map((t) => folderPath(t.folder)));
   for (const f of lakeFolders(ctx.content)) {
     const path = `${home.folder}/${f}`;
-    if (have.has(path)) continue;
+    if (have.has(path) || seededFolders.has(f)) continue;
     await lakeCall(
       ctx,
       ensureContainer(ctx, home, () => home.fs.createDirectory(path)),
@@ -94,12 +102,16 @@ async function provisionLake(ctx: TypedProvisionContext<LakehouseContent>) {
     created = true;
     ctx.log(`folder ${f} created`);
   }
-  for (const t of ctx.content.tables) {
-    const files = (before ?? []).filter((p) => !isDirectory(p) && p.name.startsWith(`${home.folder}/${t.folder}/`));
-    if (!t.seedRows?.length || files.length) continue;
-    await lakeCall(ctx, home.fs.writeFile(`${home.folder}/${t.folder}/${SEED_FILE}`, seedCsv(t)));
+  for (const t of seeded) {
+    const folder = folderPath(t.folder);
+    await lakeCall(
+      ctx,
+      ensureContainer(ctx, home, () => home.fs.writeFile(`${home.folder}/${folder}/${SEED_FILE}`, seedCsv(t))),
+    );
     created = true;
-    ctx.log(`table ${t.name}: ${t.seedRows.length} seed rows written (${t.folder}/${SEED_FILE})`);
+    ctx.log(
+      `table ${t.name}: ${t.seedRows!.length} seed rows written (${folder}/${SEED_FILE}${have.has(`${home.folder}/${folder}`) ? '' : `; folder ${folder} created with it`})`,
+    );
   }
   const server = serverlessServerOf(ctx);
   const newDb = await onServerless(ctx, server, 'master', async (run) => {
@@ -108,20 +120,27 @@ async function provisionLake(ctx: TypedProvisionContext<LakehouseContent>) {
     ctx.log(`serverless SQL database ${home.folder} created`);
     return true;
   });
+  // The data source, file format and external tables in one batch, each created only when missing (a serverless pool
+  // has no transactions, so no XACT_ABORT: a statement after a failed one may run, and its row says so).
   const sqlEndpoint = await onServerless(ctx, server, home.folder, async (run, session) => {
-    const listed = await run(
-      "SELECT name, N'source' FROM sys.external_data_sources UNION ALL SELECT name, N'format' FROM sys.external_file_formats",
-    );
-    const objects = new Set(listed.rows.map((r) => `${String(r[1])}:${String(r[0]).toLowerCase()}`));
-    if (!objects.has(`source:${SERVERLESS_SOURCE}`)) await run(dataSourceSql(locationOf(ctx, home)));
-    if (!objects.has(`format:${SERVERLESS_FORMAT}`)) await run(fileFormatSql());
-    const tables = await externalTables(run);
-    for (const t of ctx.content.tables) {
-      if (tables.has(t.name.toLowerCase())) continue;
-      await run(externalTableSql(t));
-      created = true;
-      ctx.log(`external table dbo.${t.name} created over ${t.folder}`);
-    }
+    const tables = ctx.content.tables;
+    const statements = [
+      createWhen(
+        `NOT EXISTS (SELECT 1 FROM sys.external_data_sources WHERE name = ${nstring(SERVERLESS_SOURCE)})`,
+        dataSourceSql(locationOf(ctx, home)),
+      ),
+      createWhen(`NOT EXISTS (SELECT 1 FROM sys.external_file_formats WHERE name = ${nstring(SERVERLESS_FORMAT)})`, fileFormatSql()),
+      ...tables.map((t) => createWhen(`OBJECT_ID(${nstring(`[dbo].${quoteName(t.name)}`)}) IS NULL`, externalTableSql(t))),
+    ];
+    await runScript(run, statements, {
+      xactAbort: false,
+      ran: (i, o) => {
+        const t = tables[i - 2]; // after the data source and the file format
+        if (!t || !o.marks) return;
+        created = true;
+        ctx.log(`external table dbo.${t.name} created over ${t.folder}`);
+      },
+    });
     return endpointText(session);
   });
   return { home, created: created || newDb, sqlEndpoint, server };
@@ -184,10 +203,11 @@ export const lakehouseLake: LiveBackend<LakehouseContent> = {
   holdsData: true,
   calls: (c) => {
     const seeded = c.tables.filter((t) => t.seedRows?.length).length;
-    const folders = c.tables.length + (c.files?.length ?? 0);
+    // A seeded table's folder is made by its seed file's create.
+    const folders = c.tables.length - seeded + (c.files?.length ?? 0);
     return [
       LIST,
-      storage('PUT', '/{container}/{folder}/{path*}?resource=directory', { times: folders, when: 'missing' }),
+      ...(folders ? [storage('PUT', '/{container}/{folder}/{path*}?resource=directory', { times: folders, when: 'missing' })] : []),
       storage('PUT', '/{container}?resource=filesystem', { when: 'missing' }),
       ...(seeded
         ? [
@@ -198,11 +218,10 @@ export const lakehouseLake: LiveBackend<LakehouseContent> = {
       ...DB_EXISTS,
       sql('/master', 'CREATE DATABASE', { when: 'new' }),
       sql('/{database}'),
-      sql('/{database}', 'SELECT … FROM sys.external_data_sources UNION ALL … sys.external_file_formats'),
-      sql('/{database}', 'CREATE EXTERNAL DATA SOURCE (the lakehouse folder)', { when: 'missing' }),
-      sql('/{database}', 'CREATE EXTERNAL FILE FORMAT (delimited text)', { when: 'missing' }),
-      sql('/{database}', 'SELECT … FROM sys.external_tables; … INFORMATION_SCHEMA.COLUMNS'),
-      sql('/{database}', 'CREATE EXTERNAL TABLE (a lakehouse table)', { times: c.tables.length, when: 'missing' }),
+      sql(
+        '/{database}',
+        `CREATE EXTERNAL DATA SOURCE (the lakehouse folder), CREATE EXTERNAL FILE FORMAT (delimited text) and CREATE EXTERNAL TABLE of ${c.tables.length} table(s), each when missing, in one batch`,
+      ),
     ];
   },
   provision: async (ctx) => {
@@ -222,7 +241,7 @@ export const lakehouseLake: LiveBackend<LakehouseContent> = {
     LIST,
     ...DB_EXISTS,
     sql('/{database}', undefined, { when: 'existing' }),
-    sql('/{database}', 'SELECT … FROM sys.external_tables; … INFORMATION_SCHEMA.COLUMNS', { when: 'existing' }),
+    sql('/{database}', 'SELECT … FROM sys.external_tables; … FROM INFORMATION_SCHEMA.COLUMNS', { when: 'existing' }),
   ],
   remove: removeLake,
   removeCalls: () => [

@@ -1,14 +1,11 @@
-import type { BatchResult } from '../backends/sql.js';
 import type { CatalogItem } from '../catalog/types.js';
-import type { StepContext, TypedProvisionContext } from '../provisioning/context.js';
+import type { TypedProvisionContext } from '../provisioning/context.js';
 import { compileModels } from '../provisioning/dbt/compile.js';
 import { externalPlan, externalSchema, type LakeSource } from '../provisioning/dbt/external.js';
-import { classifyDdl, guardedBatch, quoteName } from '../provisioning/dbt/tsql.js';
+import { classifyDdl, dynamic, guardedStatement, nstring, quoteName } from '../provisioning/dbt/tsql.js';
+import { createWhen, type ScriptStatement, type StatementOutcome } from '../provisioning/tsql-script.js';
 import { LakehouseContent } from './lakehouse.js';
 import type { WarehouseContent } from './warehouse.js';
-
-/** Runs one batch on the step's session (permission errors already turned into the T-SQL gate). */
-type Send = (sql: string) => Promise<BatchResult>;
 
 const key = (schema: string, name: string) => `${schema}.${name}`.toLowerCase();
 
@@ -42,35 +39,69 @@ export function lakeSources(ctx: TypedProvisionContext<WarehouseContent>): LakeS
   });
 }
 
+/** A statement of the warehouse's script with its step log line, or a log line alone (nothing to send). */
+export interface ScriptEntry {
+  sql?: ScriptStatement;
+  log: (o: StatementOutcome) => string;
+  /** Whether, having run so, it created something. */
+  created?: (o: StatementOutcome) => boolean;
+}
+
+/** A statement created something when it selected its mark. */
+const marked = (o: StatementOutcome) => o.marks > 0;
+
+/** A statement that runs `create` when `missing` (a T-SQL condition) holds, and reports it with its mark. */
+const ensure =
+  (missing: string, create: string): ScriptStatement =>
+  (mark) =>
+    `IF ${missing} BEGIN ${dynamic(create)}; ${mark} END`;
+
+/** What the read found of the pool's objects: tables, schemas, external data sources and file formats, view definitions. */
+export interface PoolObjects {
+  tables: Set<string>;
+  schemas: Set<string>;
+  /** `source:<name>` and `format:<name>`, lower case. */
+  external: Set<string>;
+  views: Map<string, string>;
+}
+
 /**
  * Lakehouse sources as external tables over OneLake (a dedicated SQL pool reads no other database): the data source,
- * file format, schema and external tables that do not exist yet are created, each in its own batch.
+ * file format, schema and external tables the read did not find, each guarded by its existence (another install may
+ * have made it since).
  */
-export async function provisionExternal(
-  ctx: StepContext,
-  run: Send,
-  sources: LakeSource[],
-  existing: Set<string>,
-  schemas: Set<string>,
-): Promise<boolean> {
+export function externalEntries(sources: LakeSource[], have: PoolObjects): ScriptEntry[] {
   const plan = externalPlan(sources);
-  const listed = await run(
-    "SELECT name, N'source' FROM sys.external_data_sources UNION ALL SELECT name, N'format' FROM sys.external_file_formats",
-  );
-  const have = new Set(listed.rows.map((r) => `${String(r[1])}:${String(r[0]).toLowerCase()}`));
-  let created = false;
-  const ensure = async (exists: boolean, sql: string, what: string) => {
-    if (!exists) await run(sql);
-    created ||= !exists;
-    ctx.log(`${what} ${exists ? 'exists' : 'created'}`);
-  };
-  for (const d of plan.dataSources) await ensure(have.has(`source:${d.name.toLowerCase()}`), d.sql, `external data source ${d.name}`);
-  for (const f of plan.fileFormats)
-    await ensure(have.has(`format:${f.name.toLowerCase()}`), f.sql, `external file format ${f.name} (${f.what})`);
-  for (const schema of plan.schemas)
-    await ensure(schemas.has(schema.toLowerCase()), guardedBatch(classifyDdl(`CREATE SCHEMA ${quoteName(schema)}`)), `schema ${schema}`);
-  for (const t of plan.tables) await ensure(existing.has(key(t.schema, t.name)), t.sql, `external table ${t.schema}.${t.name}`);
-  return created;
+  const entry = (exists: boolean, what: string, sql: ScriptStatement): ScriptEntry =>
+    exists ? { log: () => `${what} exists` } : { sql, log: (o) => `${what} ${o.marks ? 'created' : 'exists'}`, created: marked };
+  return [
+    ...plan.dataSources.map((d) =>
+      entry(
+        have.external.has(`source:${d.name.toLowerCase()}`),
+        `external data source ${d.name}`,
+        createWhen(`NOT EXISTS (SELECT 1 FROM sys.external_data_sources WHERE name = ${nstring(d.name)})`, d.sql),
+      ),
+    ),
+    ...plan.fileFormats.map((f) =>
+      entry(
+        have.external.has(`format:${f.name.toLowerCase()}`),
+        `external file format ${f.name} (${f.what})`,
+        createWhen(`NOT EXISTS (SELECT 1 FROM sys.external_file_formats WHERE name = ${nstring(f.name)})`, f.sql),
+      ),
+    ),
+    ...plan.schemas.map((schema) =>
+      entry(have.schemas.has(schema.toLowerCase()), `schema ${schema}`, (mark) =>
+        guardedStatement(classifyDdl(`CREATE SCHEMA ${quoteName(schema)}`), mark),
+      ),
+    ),
+    ...plan.tables.map((t) =>
+      entry(
+        have.tables.has(key(t.schema, t.name)),
+        `external table ${t.schema}.${t.name}`,
+        createWhen(`OBJECT_ID(${nstring(`${quoteName(t.schema)}.${quoteName(t.name)}`)}) IS NULL`, t.sql),
+      ),
+    ),
+  ];
 }
 
 /** The CREATE VIEW of a compiled model, as provisioning runs it and sys.sql_modules keeps it. */
@@ -79,28 +110,27 @@ export const viewSql = (m: { schema: string; name: string; select: string }) =>
 
 /**
  * The dbt models as views, in dependency order. A dedicated SQL pool has CREATE VIEW and DROP VIEW only: a missing view
- * is created, a view whose stored definition differs is dropped and created again (each in its own batch, as CREATE
- * VIEW must start its batch), an unchanged one is left alone. Returns whether a view was created.
+ * is created, a view whose stored definition differs is dropped and created again (CREATE VIEW through EXEC, as it
+ * must start its batch), an unchanged one is left alone.
  */
-export async function provisionViews(ctx: StepContext, run: Send, models: ReturnType<typeof compileModels>): Promise<boolean> {
-  const stored = await run('SELECT OBJECT_SCHEMA_NAME(object_id), OBJECT_NAME(object_id), definition FROM sys.sql_modules');
-  const definitions = new Map(stored.rows.map((r) => [key(String(r[0]), String(r[1])), String(r[2] ?? '')]));
-  let created = false;
-  for (const m of models) {
+export function viewEntries(models: ReturnType<typeof compileModels>, have: PoolObjects): ScriptEntry[] {
+  return models.map((m) => {
     const name = `${quoteName(m.schema)}.${quoteName(m.name)}`;
     const sql = viewSql(m);
-    const current = definitions.get(key(m.schema, m.name));
-    if (current === undefined) {
-      await run(sql);
-      created = true;
-      ctx.log(`dbt model ${m.name}: view ${m.schema}.${m.name} created (CREATE VIEW)`);
-    } else if (current.trim() !== sql.trim()) {
-      await run(`DROP VIEW ${name}`);
-      await run(sql);
-      ctx.log(`dbt model ${m.name}: view ${m.schema}.${m.name} changed: dropped and created again (DROP VIEW, CREATE VIEW)`);
-    } else ctx.log(`dbt model ${m.name}: view ${m.schema}.${m.name} unchanged`);
-  }
-  return created;
+    const current = have.views.get(key(m.schema, m.name));
+    const what = `dbt model ${m.name}: view ${m.schema}.${m.name}`;
+    if (current === undefined)
+      return {
+        sql: createWhen(`OBJECT_ID(${nstring(name)}, N'V') IS NULL`, sql),
+        log: (o) => `${what} ${o.marks ? 'created (CREATE VIEW)' : 'exists'}`,
+        created: marked,
+      };
+    if (current.trim() === sql.trim()) return { log: () => `${what} unchanged` };
+    return {
+      sql: () => `IF OBJECT_ID(${nstring(name)}, N'V') IS NOT NULL DROP VIEW ${name};\n${dynamic(sql)}`,
+      log: () => `${what} changed: dropped and created again (DROP VIEW, CREATE VIEW)`,
+    };
+  });
 }
 
 /** The dbt models compiled to the views provisioning creates (lakehouse sources read through their external tables' schema). */

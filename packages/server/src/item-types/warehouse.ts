@@ -1,14 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { CatalogItem } from '../catalog/types.js';
 import { validateWarehouse } from '../catalog/validate-stores.js';
-import type { ProvisionOutcome, StepContext, TypedProvisionContext } from '../provisioning/context.js';
-import { classifyDdl, guardedBatch, quoteName, seedStatements, type ColumnType } from '../provisioning/dbt/tsql.js';
+import type { ProvisionOutcome, TypedProvisionContext } from '../provisioning/context.js';
+import { classifyDdl, dynamic, guardedStatement, quoteName, seedStatements, type ColumnType } from '../provisioning/dbt/tsql.js';
+import { runScript, type Send, type StatementOutcome } from '../provisioning/tsql-script.js';
 import { endpointOf, open, run } from '../provisioning/warehouse-session.js';
-import { SqlError } from '../backends/sql.js';
 import type { PlannedCall } from './calls.js';
 import { Key, Name, Row } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
-import { lakeSources, modelsOf, provisionExternal, provisionViews } from './warehouse-objects.js';
+import { externalEntries, lakeSources, modelsOf, type PoolObjects, type ScriptEntry, viewEntries } from './warehouse-objects.js';
 import { removeWarehouse, warehouseRemoveCalls } from './warehouse-remove.js';
 import { readWarehouse, warehouseParts, warehouseReadCalls } from './warehouse-read.js';
 
@@ -26,11 +25,109 @@ export const WarehouseContent = Type.Object({
 });
 export type WarehouseContent = Static<typeof WarehouseContent>;
 
+/** Seed rows per EXEC'd batch of guarded INSERTs. */
 const SEED_ROWS_PER_BATCH = 100;
 
 const key = (schema: string, name: string) => `${schema}.${name}`.toLowerCase();
 
-/** The bundle's DDL, keyed seed rows, lakehouse sources (external tables) and dbt models (as views) over T-SQL. */
+/** What the pool holds of what the content names, in one batch of SELECTs (each row tagged with what it lists). */
+async function readPool(send: Send, withExternal: boolean, withViews: boolean): Promise<PoolObjects> {
+  const sql = [
+    "SELECT N'table', TABLE_SCHEMA, TABLE_NAME FROM INFORMATION_SCHEMA.TABLES",
+    "SELECT N'schema', SCHEMA_NAME FROM INFORMATION_SCHEMA.SCHEMATA",
+    ...(withExternal
+      ? ["SELECT N'source', name FROM sys.external_data_sources", "SELECT N'format', name FROM sys.external_file_formats"]
+      : []),
+    ...(withViews ? ["SELECT N'view', OBJECT_SCHEMA_NAME(object_id), OBJECT_NAME(object_id), definition FROM sys.sql_modules"] : []),
+  ].join(';\n');
+  const have: PoolObjects = { tables: new Set(), schemas: new Set(), external: new Set(), views: new Map() };
+  for (const r of (await send(sql)).rows) {
+    const [tag, a, b, c] = r.map((v) => (v === null || v === undefined ? '' : String(v)));
+    if (tag === 'table') have.tables.add(key(a!, b!));
+    else if (tag === 'schema') have.schemas.add(a!.toLowerCase());
+    else if (tag === 'source' || tag === 'format') have.external.add(`${tag}:${a!.toLowerCase()}`);
+    else if (tag === 'view') have.views.set(key(a!, b!), c!);
+  }
+  return have;
+}
+
+/** The bundle's DDL with its step log lines (created or exists as the read found it); a schema the models need is added. */
+function ddlEntries(content: WarehouseContent, modelSchema: string, hasModels: boolean, have: PoolObjects) {
+  const ddl = content.ddl.map(classifyDdl);
+  if (
+    hasModels &&
+    !have.schemas.has(modelSchema.toLowerCase()) &&
+    !ddl.some((d) => d.kind === 'schema' && d.name.toLowerCase() === modelSchema.toLowerCase())
+  )
+    ddl.push(classifyDdl(`CREATE SCHEMA ${quoteName(modelSchema)}`));
+  const tables = new Map<string, { schema: string; name: string; columns: ColumnType[] }>();
+  const entries = ddl.map((d, i): ScriptEntry => {
+    const label = `ddl ${i + 1}/${ddl.length}`;
+    const sql = () => guardedStatement(d);
+    if (d.kind === 'schema') {
+      const isNew = !have.schemas.has(d.name.toLowerCase());
+      return { sql, created: () => isNew, log: () => `${label}: schema ${d.name} ${isNew ? 'created' : 'exists'}` };
+    }
+    if (d.kind === 'table') {
+      tables.set(key(d.schema, d.name), d);
+      const isNew = !have.tables.has(key(d.schema, d.name));
+      return {
+        sql,
+        created: () => isNew,
+        log: () => `${label}: table ${d.schema}.${d.name} ${isNew ? 'created' : 'exists'} (${d.columns.length} columns)`,
+      };
+    }
+    if (d.kind === 'constraint')
+      return { sql, log: () => `${label}: constraint ${d.name} on ${d.schema}.${d.table} (guarded by OBJECT_ID)` };
+    if (d.kind === 'view') return { sql, log: () => `${label}: view ${d.schema}.${d.name} (guarded by OBJECT_ID)` };
+    return { sql, log: () => `${label}: ran as written (not a statement the provisioner guards): ${d.sql.slice(0, 60)}` };
+  });
+  return { entries, tables };
+}
+
+/** The seed rows as guarded INSERTs, each batch of them through EXEC (its table may be made earlier in the same batch). */
+function seedEntries(content: WarehouseContent, tables: ReturnType<typeof ddlEntries>['tables']): ScriptEntry[] {
+  return (content.seeds ?? []).flatMap((seed) => {
+    const [schema, name] = seed.table.includes('.') ? (seed.table.split('.') as [string, string]) : ['dbo', seed.table];
+    const table = tables.get(key(schema, name));
+    if (!table) throw new Error(`seed rows for ${seed.table}: the warehouse's DDL declares no such table`);
+    let inserted = 0;
+    const chunks = Math.ceil(seed.rows.length / SEED_ROWS_PER_BATCH);
+    return Array.from(
+      { length: chunks },
+      (_, n): ScriptEntry => ({
+        sql: (mark) =>
+          dynamic(
+            seedStatements(
+              table.schema,
+              table.name,
+              table.columns,
+              seed.key,
+              seed.rows.slice(n * SEED_ROWS_PER_BATCH, (n + 1) * SEED_ROWS_PER_BATCH),
+              mark,
+            ).join('\n'),
+          ),
+        created: (o) => o.marks > 0,
+        log: (o) => {
+          inserted += o.marks;
+          if (n < chunks - 1) return '';
+          const total = seed.rows.length;
+          return `seed ${seed.table}: ${inserted} of ${total} rows inserted${inserted < total ? `, ${total - inserted} already present (key ${seed.key.join(', ')})` : ''}`;
+        },
+      }),
+    );
+  });
+}
+
+/** Duplicate-key errors: a concurrent install inserted a row between a statement's key check and its INSERT. */
+const DUPLICATE_KEY = new Set([2627, 2601]);
+
+/**
+ * The bundle's DDL, keyed seed rows, lakehouse sources (external tables) and dbt models (as views) over T-SQL: one batch
+ * reads what the pool holds, one batch (more only past its size bound) sends every statement that is needed, each one
+ * guarded and reporting what it did, with SET XACT_ABORT ON so the first error ends it as separate batches stopped
+ * at the first failing one. The step log keeps a line per statement.
+ */
 async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>): Promise<ProvisionOutcome> {
   const { server, database } = endpointOf(ctx);
   const content = ctx.content;
@@ -40,54 +137,42 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
   const session = await open(ctx, server, database);
   let created = false;
   try {
-    const listed = await run(ctx, session, 'SELECT TABLE_SCHEMA, TABLE_NAME FROM INFORMATION_SCHEMA.TABLES');
-    const existing = new Set(listed.rows.map((r) => key(String(r[0]), String(r[1]))));
-    const schemas = new Set(
-      (await run(ctx, session, 'SELECT SCHEMA_NAME FROM INFORMATION_SCHEMA.SCHEMATA')).rows.map((r) => String(r[0]).toLowerCase()),
-    );
-    const tables = new Map<string, { schema: string; name: string; columns: ColumnType[] }>();
-    const ddl = content.ddl.map(classifyDdl);
-    if (
-      models.length &&
-      !schemas.has(modelSchema.toLowerCase()) &&
-      !ddl.some((d) => d.kind === 'schema' && d.name.toLowerCase() === modelSchema.toLowerCase())
-    ) {
-      ddl.push(classifyDdl(`CREATE SCHEMA ${quoteName(modelSchema)}`));
-    }
-    for (const [i, d] of ddl.entries()) {
-      await run(ctx, session, guardedBatch(d));
-      const label = `ddl ${i + 1}/${ddl.length}`;
-      if (d.kind === 'schema') {
-        const isNew = !schemas.has(d.name.toLowerCase());
-        created ||= isNew;
-        if (isNew) schemas.add(d.name.toLowerCase());
-        ctx.log(`${label}: schema ${d.name} ${isNew ? 'created' : 'exists'}`);
-      } else if (d.kind === 'table') {
-        tables.set(key(d.schema, d.name), d);
-        const isNew = !existing.has(key(d.schema, d.name));
-        created ||= isNew;
-        ctx.log(`${label}: table ${d.schema}.${d.name} ${isNew ? 'created' : 'exists'} (${d.columns.length} columns)`);
-      } else if (d.kind === 'constraint') ctx.log(`${label}: constraint ${d.name} on ${d.schema}.${d.table} (guarded by OBJECT_ID)`);
-      else if (d.kind === 'view') ctx.log(`${label}: view ${d.schema}.${d.name} (guarded by OBJECT_ID)`);
-      else ctx.log(`${label}: ran as written (not a statement the provisioner guards): ${d.sql.slice(0, 60)}`);
-    }
-    for (const seed of content.seeds ?? []) {
-      const [schema, name] = seed.table.includes('.') ? (seed.table.split('.') as [string, string]) : ['dbo', seed.table];
-      const table = tables.get(key(schema, name));
-      if (!table) throw new Error(`seed rows for ${seed.table}: the warehouse's DDL declares no such table`);
-      const statements = seedStatements(table.schema, table.name, table.columns, seed.key, seed.rows);
-      let inserted = 0;
-      for (let i = 0; i < statements.length; i += SEED_ROWS_PER_BATCH) {
-        inserted += await seedBatch(ctx, session, statements.slice(i, i + SEED_ROWS_PER_BATCH).join('\n'));
-      }
-      created ||= inserted > 0;
-      ctx.log(
-        `seed ${seed.table}: ${inserted} of ${statements.length} rows inserted${inserted < statements.length ? `, ${statements.length - inserted} already present (key ${seed.key.join(', ')})` : ''}`,
+    const send: Send = (sql) => run(ctx, session, sql);
+    const have = await readPool(send, sources.length > 0, models.length > 0);
+    const ddl = ddlEntries(content, modelSchema, models.length > 0, have);
+    const entries = [
+      ...ddl.entries,
+      ...seedEntries(content, ddl.tables),
+      ...(sources.length ? externalEntries(sources, have) : []),
+      ...viewEntries(models, have),
+    ];
+    const sendable = entries.filter((e) => e.sql);
+    const outcomes = new Map<ScriptEntry, StatementOutcome>();
+    try {
+      await runScript(
+        send,
+        sendable.map((e) => e.sql!),
+        {
+          xactAbort: true,
+          retryOn: (err) => DUPLICATE_KEY.has(err.number),
+          retrying: (err) =>
+            ctx.log(
+              `a seed statement met a row another install inserted at the same time (${err.number}); sending the script again from it`,
+            ),
+          ran: (i, o) => outcomes.set(sendable[i]!, o),
+        },
       );
+      ctx.log(`T-SQL: ${sendable.length} statement(s) of ${entries.length} sent in one script`);
+    } finally {
+      // A line per statement in order, as far as the script ran (a failed statement's error is the step's).
+      for (const e of entries) {
+        const o = e.sql ? outcomes.get(e) : { ran: true, marks: 0 };
+        if (!o) break;
+        const line = e.log(o);
+        if (line) ctx.log(line);
+        created ||= e.created?.(o) ?? false;
+      }
     }
-    const send = (sql: string) => run(ctx, session, sql);
-    if (sources.length) created = (await provisionExternal(ctx, send, sources, existing, schemas)) || created;
-    if (models.length) created = (await provisionViews(ctx, send, models)) || created;
   } finally {
     session.close();
   }
@@ -98,25 +183,6 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
     resourceId: `${server}/${database}`,
     secondaryIds: { sqlEndpoint, sqlEndpointId: database, server, database },
   };
-}
-
-/** Duplicate-key errors: a concurrent install inserted a row between this batch's key check and its INSERT. */
-const DUPLICATE_KEY = new Set([2627, 2601]);
-
-/**
- * One batch of guarded seed INSERTs. Two installs seeding one table at once can both pass a row's key check; the
- * second then fails with a duplicate key. The row is present, which is what the guard wanted, so the batch runs again
- * (its rows already present are skipped by their guards) up to three times before the error stands.
- */
-async function seedBatch(ctx: StepContext, session: Parameters<typeof run>[1], sql: string): Promise<number> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return (await run(ctx, session, sql)).rowCount;
-    } catch (err) {
-      if (!(err instanceof SqlError && DUPLICATE_KEY.has(err.number)) || attempt >= 3) throw err;
-      ctx.log(`seed batch met a row another install inserted at the same time (${err.number}); running it again`);
-    }
-  }
 }
 
 /** How many lakehouse tables the content reads (each an external table). */
@@ -147,27 +213,26 @@ export const warehouse: LiveItemType<'warehouse', typeof WarehouseContent> = {
   dependsOn: (c) => Object.values(c.sources ?? {}).map((s) => s.lakehouse),
   calls: (c) => [
     { service: 'sql', method: 'LOGIN', path: '/{database}' },
-    batch('SELECT … FROM INFORMATION_SCHEMA.TABLES'),
-    batch('SELECT … FROM INFORMATION_SCHEMA.SCHEMATA'),
-    batch('DDL statement, existence-guarded', c.ddl.length),
-    ...(c.models?.length ? [batch(`CREATE SCHEMA ${c.modelSchema ?? 'dbo'}`, undefined, 'missing')] : []),
-    ...(c.seeds ?? []).map((s) => batch(`key-guarded INSERT of ${s.table} seed rows`, Math.ceil(s.rows.length / SEED_ROWS_PER_BATCH))),
-    ...(lakeTables(c)
-      ? [
-          batch('SELECT … FROM sys.external_data_sources UNION ALL … sys.external_file_formats'),
-          batch("CREATE EXTERNAL DATA SOURCE (OneLake per workspace, or the lake's container)", undefined, 'missing'),
-          batch('CREATE EXTERNAL FILE FORMAT (Parquet, or delimited text for a lakehouse on the lake)', undefined, 'missing'),
-          batch("CREATE SCHEMA for the lakehouse's external tables", undefined, 'missing'),
-          batch('CREATE EXTERNAL TABLE (a lakehouse source table)', lakeTables(c), 'missing'),
-        ]
-      : []),
-    ...(c.models?.length
-      ? [
-          batch('SELECT … FROM sys.sql_modules'),
-          batch('CREATE VIEW (a dbt model)', c.models.length, 'missing'),
-          batch('DROP VIEW, then CREATE VIEW (a dbt model whose definition changed)', undefined, 'changed'),
-        ]
-      : []),
+    batch(
+      `SELECT … FROM INFORMATION_SCHEMA.TABLES; … INFORMATION_SCHEMA.SCHEMATA${lakeTables(c) ? '; … sys.external_data_sources; … sys.external_file_formats' : ''}${c.models?.length ? '; … sys.sql_modules' : ''}`,
+    ),
+    batch(
+      [
+        'SET XACT_ABORT ON',
+        `${c.ddl.length} DDL statement(s), existence-guarded`,
+        ...(c.models?.length ? [`CREATE SCHEMA ${c.modelSchema ?? 'dbo'} when missing`] : []),
+        ...(c.seeds ?? []).map((s) => `key-guarded INSERTs of ${s.table}'s ${s.rows.length} seed row(s)`),
+        ...(lakeTables(c)
+          ? [
+              "CREATE EXTERNAL DATA SOURCE (OneLake per workspace, or the lake's container), FILE FORMAT and the lakehouse's schema when missing",
+              `CREATE EXTERNAL TABLE of ${lakeTables(c)} lakehouse table(s) when missing`,
+            ]
+          : []),
+        ...(c.models?.length
+          ? [`CREATE VIEW of ${c.models.length} dbt model(s) when missing, DROP VIEW and CREATE VIEW when changed`]
+          : []),
+      ].join('; '),
+    ),
   ],
   provision: provisionWarehouse,
   desired: async (ctx) => warehouseParts(ctx),

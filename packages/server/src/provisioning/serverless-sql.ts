@@ -69,15 +69,17 @@ export function externalTableSql(t: LakeTable): string {
   return `CREATE EXTERNAL TABLE [dbo].${quoteName(t.name)} (${columns})\nWITH (LOCATION = ${nstring(`${t.folder.replace(/^\/+|\/+$/g, '')}/`).slice(1)}, DATA_SOURCE = ${quoteName(SERVERLESS_SOURCE)}, FILE_FORMAT = ${quoteName(SERVERLESS_FORMAT)})`;
 }
 
-/** The external tables the database holds, with their columns in order (INFORMATION_SCHEMA.COLUMNS of schema dbo). */
+/** The external tables the database holds, with their columns in order (INFORMATION_SCHEMA.COLUMNS of schema dbo), in one batch. */
 export async function externalTables(run: (sql: string) => Promise<BatchResult>): Promise<Map<string, string[]>> {
   const tables = new Map<string, string[]>();
-  const listed = await run('SELECT name FROM sys.external_tables');
-  for (const r of listed.rows) tables.set(String(r[0]).toLowerCase(), []);
-  const cols = await run(
-    "SELECT TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, DATA_TYPE FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = N'dbo'",
+  const { rows } = await run(
+    [
+      "SELECT N'table', name FROM sys.external_tables",
+      "SELECT N'column', TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, DATA_TYPE FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = N'dbo'",
+    ].join(';\n'),
   );
-  for (const r of [...cols.rows].sort((a, b) => Number(a[2]) - Number(b[2])))
-    tables.get(String(r[0]).toLowerCase())?.push(`${String(r[1])} ${String(r[3]).toLowerCase()}`);
+  for (const r of rows) if (r[0] === 'table') tables.set(String(r[1]).toLowerCase(), []);
+  for (const r of rows.filter((x) => x[0] === 'column').sort((a, b) => Number(a[3]) - Number(b[3])))
+    tables.get(String(r[1]).toLowerCase())?.push(`${String(r[2])} ${String(r[4]).toLowerCase()}`);
   return tables;
 }

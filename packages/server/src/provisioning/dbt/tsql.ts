@@ -85,20 +85,27 @@ function columnsOf(body: string): ColumnType[] {
   return columns;
 }
 
-/** The statement as one idempotent batch: existence-guarded CREATE SCHEMA/TABLE/constraint/VIEW (CREATE VIEW starts its batch, hence EXEC). */
-export function guardedBatch(d: DdlStatement): string {
+/** A string as the argument of EXEC: compiled when the batch reaches it, as a batch of its own (so it may start one). */
+export const dynamic = (sql: string) => `EXEC(${nstring(sql)})`;
+
+/**
+ * The statement made idempotent and able to stand anywhere in a batch: an existence-guarded CREATE SCHEMA / TABLE /
+ * constraint / VIEW run through EXEC (CREATE SCHEMA and CREATE VIEW must start a batch; a table's constraint names a
+ * table an earlier statement of the batch may have made). `mark` (a SELECT) runs when it created something.
+ */
+export function guardedStatement(d: DdlStatement, mark = ''): string {
+  const then = (sql: string) => (mark ? `BEGIN ${dynamic(sql)}; ${mark} END` : dynamic(sql));
   switch (d.kind) {
-    // CREATE SCHEMA must start its batch, hence EXEC.
     case 'schema':
-      return `IF SCHEMA_ID(${nstring(d.name)}) IS NULL EXEC(${nstring(`CREATE SCHEMA ${quoteName(d.name)}`)})`;
+      return `IF SCHEMA_ID(${nstring(d.name)}) IS NULL ${then(`CREATE SCHEMA ${quoteName(d.name)}`)}`;
     case 'table':
-      return `IF OBJECT_ID(${nstring(`${quoteName(d.schema)}.${quoteName(d.name)}`)}, N'U') IS NULL\n${d.sql}`;
+      return `IF OBJECT_ID(${nstring(`${quoteName(d.schema)}.${quoteName(d.name)}`)}, N'U') IS NULL ${then(d.sql)}`;
     case 'constraint':
-      return `IF OBJECT_ID(${nstring(`${quoteName(d.schema)}.${quoteName(d.name)}`)}) IS NULL\n${d.sql}`;
+      return `IF OBJECT_ID(${nstring(`${quoteName(d.schema)}.${quoteName(d.name)}`)}) IS NULL ${then(d.sql)}`;
     case 'view':
-      return `IF OBJECT_ID(${nstring(`${quoteName(d.schema)}.${quoteName(d.name)}`)}, N'V') IS NULL EXEC(${nstring(d.sql)})`;
+      return `IF OBJECT_ID(${nstring(`${quoteName(d.schema)}.${quoteName(d.name)}`)}, N'V') IS NULL ${then(d.sql)}`;
     case 'other':
-      return d.sql;
+      return dynamic(d.sql);
   }
 }
 
@@ -116,8 +123,15 @@ export function literal(value: unknown, type: string): string {
   return nstring(text);
 }
 
-/** One guarded INSERT per seed row: a row whose key is already present is not inserted again. */
-export function seedStatements(schema: string, table: string, columns: ColumnType[], key: string[], rows: unknown[][]): string[] {
+/** One guarded INSERT per seed row: a row whose key is already present is not inserted again; `mark` runs per row inserted. */
+export function seedStatements(
+  schema: string,
+  table: string,
+  columns: ColumnType[],
+  key: string[],
+  rows: unknown[][],
+  mark = '',
+): string[] {
   const target = `${quoteName(schema)}.${quoteName(table)}`;
   const list = columns.map((c) => quoteName(c.name)).join(', ');
   const index = (name: string) => columns.findIndex((c) => c.name.toLowerCase() === name.toLowerCase());
@@ -130,6 +144,7 @@ export function seedStatements(schema: string, table: string, columns: ColumnTyp
       })
       .join(' AND ');
     const values = columns.map((c, i) => literal(row[i], c.type)).join(', ');
-    return `IF NOT EXISTS (SELECT 1 FROM ${target} WHERE ${where})\n  INSERT INTO ${target} (${list}) VALUES (${values});`;
+    const insert = `INSERT INTO ${target} (${list}) VALUES (${values})`;
+    return `IF NOT EXISTS (SELECT 1 FROM ${target} WHERE ${where})\n  ${mark ? `BEGIN ${insert}; ${mark} END` : `${insert};`}`;
   });
 }
