@@ -1,4 +1,4 @@
-import { lazy, useEffect } from 'react';
+import { useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { Spinner } from '@fluentui/react-components';
 import { signInPath } from './api/query-client';
@@ -7,10 +7,7 @@ import { claimTrackedJobs } from './api/tracked-jobs';
 import { PageBoundary } from './components/PageBoundary';
 import { ErrorMessage, WaitingForNetwork } from './components/RequestState';
 import { SignInPage } from './pages/SignInPage';
-
-// The first script holds the sign-in page and the session check alone; the shell and every page behind the session
-// load after it: at once when the caller has a session, or while the sign-in page shows (SignInPage starts the load).
-const SignedIn = lazy(() => import('./SignedIn'));
+import { SignedIn } from './signed-in-page';
 
 /** Pages behind the session: sign-in first, then back to the page asked for. */
 function RequireSession() {

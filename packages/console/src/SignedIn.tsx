@@ -1,23 +1,23 @@
-import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
+import { lazyPage } from './components/lazy';
 import { PageBoundary } from './components/PageBoundary';
 import { Shell } from './components/Shell';
 import { WorkspacesPage } from './pages/WorkspacesPage';
 
 // Everything behind the session: loaded once the caller has a session, or while the sign-in page shows.
 // The first page a signed-in user meets is the workspace list; every other page loads on demand.
-const WorkspacePage = lazy(() => import('./pages/WorkspacePage'));
-const ItemPage = lazy(() => import('./pages/ItemPage'));
-const ThreadPage = lazy(() => import('./pages/ThreadPage'));
-const CatalogPage = lazy(() => import('./pages/CatalogPage'));
-const AppPage = lazy(() => import('./pages/AppPage'));
-const JobsPage = lazy(() => import('./pages/JobsPage'));
-const JobPage = lazy(() => import('./pages/JobPage'));
-const IdentityPage = lazy(() => import('./pages/IdentityPage'));
-const ReportsPage = lazy(() => import('./pages/ReportsPage'));
-const ReportDesignerPage = lazy(() => import('./pages/ReportDesignerPage'));
-const AuditPage = lazy(() => import('./pages/AuditPage'));
-const TokensPage = lazy(() => import('./pages/TokensPage'));
+const WorkspacePage = lazyPage(() => import('./pages/WorkspacePage'));
+const ItemPage = lazyPage(() => import('./pages/ItemPage'));
+const ThreadPage = lazyPage(() => import('./pages/ThreadPage'));
+const CatalogPage = lazyPage(() => import('./pages/CatalogPage'));
+const AppPage = lazyPage(() => import('./pages/AppPage'));
+const JobsPage = lazyPage(() => import('./pages/JobsPage'));
+const JobPage = lazyPage(() => import('./pages/JobPage'));
+const IdentityPage = lazyPage(() => import('./pages/IdentityPage'));
+const ReportsPage = lazyPage(() => import('./pages/ReportsPage'));
+const ReportDesignerPage = lazyPage(() => import('./pages/ReportDesignerPage'));
+const AuditPage = lazyPage(() => import('./pages/AuditPage'));
+const TokensPage = lazyPage(() => import('./pages/TokensPage'));
 
 /** Every routed page inside its own error boundary (components/PageBoundary.tsx): the shell survives a page's failure. */
 const ROUTES: Array<[path: string, Page: React.ComponentType]> = [

@@ -6,11 +6,12 @@ import { queryClient } from './api/query-client';
 import { App } from './App';
 import { ThemeRoot } from './components/ThemeRoot';
 import { probablySignedIn, whoAmIQuery } from './api/session';
+import { SignedIn } from './signed-in-page';
 
 // Whether there is a session decides the first page: asked at once. A browser that had one last time also starts
 // loading the pages behind it now, rather than after the answer (App.tsx loads them on demand otherwise).
 void queryClient.prefetchQuery(whoAmIQuery);
-if (probablySignedIn()) void import('./SignedIn').catch(() => undefined);
+if (probablySignedIn()) void SignedIn.preload().catch(() => undefined);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -83,11 +83,15 @@ describe('the console files are sent compressed, cached by their hash', () => {
     }
   });
 
-  test('a deep link still answers the console page; an API path its JSON 404; a missing asset 404', async () => {
+  test('a deep link still answers the console page (revalidated); the favicon is kept a day; an API path its JSON 404; a missing asset 404', async () => {
     const page = await get('/workspaces/abc', 'br', 'text/html');
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<div id="root">/);
     assert.equal(page.headers['cache-control'], 'no-cache');
+    // The favicon has no hash in its name but changes rarely; Chromium asks for it at each navigation of the page.
+    const icon = await get('/favicon.svg', 'br');
+    assert.equal(icon.statusCode, 200);
+    assert.equal(icon.headers['cache-control'], 'public, max-age=86400');
     const api = await get('/api/nope', 'br', 'application/json');
     assert.equal(api.statusCode, 404);
     assert.equal(api.json().error.code, 'route_not_found');

@@ -81,3 +81,40 @@ export function lazyDialog<T extends ComponentType<any>>(load: () => Promise<T>)
     return opened || props.open ? <Part {...props} /> : null;
   };
 }
+
+/** A page whose code loads on demand, with `preload()` to start that load early (while another page shows). */
+export interface LazyPage<P extends object> {
+  (props: P): ReactNode;
+  preload(): Promise<unknown>;
+}
+
+/**
+ * Like React.lazy for a routed page, except that once its code has arrived (preloaded, or shown before) it renders at
+ * once: React.lazy suspends on its first render even when the module is already loaded, and React reveals suspended
+ * content no sooner than its fallback throttle allows (about 300 ms), which a page behind the sign-in paid in full.
+ */
+export function lazyPage<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): LazyPage<P> {
+  let loaded: ComponentType<P> | undefined;
+  let pending: Promise<{ default: ComponentType<P> }> | undefined;
+  const preload = () => {
+    pending ??= load().then(
+      (m) => {
+        loaded = m.default;
+        return m;
+      },
+      (error: unknown) => {
+        pending = undefined;
+        throw error;
+      },
+    );
+    return pending;
+  };
+  const Lazy = lazy(preload);
+  const Page = (props: P) => {
+    // Chosen once per mount, so the page is never remounted when its code arrives while it shows.
+    const [Ready] = useState(() => loaded);
+    return Ready ? <Ready {...props} /> : <Lazy {...props} />;
+  };
+  Page.preload = preload;
+  return Page;
+}

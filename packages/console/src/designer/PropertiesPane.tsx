@@ -7,7 +7,7 @@ import { hiddenOf, setHidden, setStyle, setTextboxValue, type StyleName, styleOf
 import { parameters } from './model/params';
 import type { RdlDocument } from './model/report';
 import { setChildText } from './model/report';
-import { PAGE_SETTINGS, setBand, setDescription, setItemBounds, setPageSetting, setRegionSize } from './model/report-props';
+import { type PAGE_SETTINGS, setBand, setDescription, setItemBounds, setPageSetting, setRegionSize } from './model/report-props';
 import { renameItem } from './model/tablix-fields';
 import { readTablix } from './model/tablix';
 import { setTrackSize } from './model/tablix-groups';

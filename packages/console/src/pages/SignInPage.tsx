@@ -15,6 +15,7 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useHealth, useSignIn, useWhoAmI } from '../api/session';
 import { CloudNotice } from '../components/CloudNotice';
 import { ErrorMessage } from '../components/RequestState';
+import { SignedIn } from '../signed-in-page';
 
 const useStyles = makeStyles({
   page: { minHeight: '100%', display: 'grid', placeItems: 'center', backgroundColor: tokens.colorNeutralBackground3 },
@@ -71,7 +72,7 @@ export function SignInPage() {
   const s = useStyles();
   // The pages behind the session load while the user types the token (App.tsx keeps them out of the first script).
   useEffect(() => {
-    void import('../SignedIn').catch(() => undefined);
+    void SignedIn.preload().catch(() => undefined);
   }, []);
   const [token, setToken] = useState('');
   const signIn = useSignIn();
