@@ -709,11 +709,25 @@ CreateSessionBody = TypedDict("CreateSessionBody", {
     "token": "str",
 })
 
+CreateSessionResultWhoami = TypedDict("CreateSessionResultWhoami", {
+    "authMethod": "Literal[\"token\", \"session\"]",
+    "csrfToken": NotRequired["str"],
+    "groups": "List[str]",
+    "scopes": "List[str]",
+    "tenantId": "str",
+    "tokenId": "Union[str, None]",
+    "userId": "str",
+    "userName": "str",
+    "workspaceIds": "Union[List[str], None]",
+})
+CreateSessionResultWhoami.__doc__ = "the caller as GET /api/whoami answers it with the new session cookie (so a console need not ask)"
+
 CreateSessionResult = TypedDict("CreateSessionResult", {
     "csrfToken": "str",
     "expiresAt": "str",
     "tenantId": "str",
     "userName": "str",
+    "whoami": "CreateSessionResultWhoami",
 })
 
 CreateTenantBody = TypedDict("CreateTenantBody", {

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { Spinner } from '@fluentui/react-components';
 import { signInPath } from './api/query-client';
-import { useWhoAmI } from './api/session';
+import { probablySignedIn, useWhoAmI } from './api/session';
 import { claimTrackedJobs } from './api/tracked-jobs';
 import { PageBoundary } from './components/PageBoundary';
 import { ErrorMessage, WaitingForNetwork } from './components/RequestState';
@@ -17,6 +17,9 @@ function RequireSession() {
   useEffect(() => {
     if (owner) claimTrackedJobs(owner);
   }, [owner]);
+  // A browser that had no session last time goes to the sign-in form at once, not after the service's answer (the form
+  // leaves for the page asked for if the answer finds a session after all).
+  if (me.isPending && !probablySignedIn()) return <Navigate to={signInPath(location.pathname + location.search)} replace />;
   if (me.isPending && me.fetchStatus === 'paused')
     return (
       <div style={{ padding: 24 }}>

@@ -7,7 +7,7 @@ function cookieOf(setCookie: string | string[] | undefined): string {
   return line.split(';')[0]!;
 }
 
-test('a console session: httpOnly SameSite=Lax cookie, CSRF needed for changes, sign-out ends it', async (t) => {
+test('a console session: httpOnly SameSite=Lax cookie, the caller as whoami answers it, CSRF needed for changes, sign-out ends it', async (t) => {
   const h = await build(t);
   const admin = await h.tenant();
   const signIn = await h.app.inject({ method: 'POST', url: '/api/session', payload: { token: admin.token } });
@@ -24,6 +24,9 @@ test('a console session: httpOnly SameSite=Lax cookie, CSRF needed for changes, 
   assert.equal(who.statusCode, 200);
   assert.equal(who.json().authMethod, 'session');
   assert.equal(who.json().csrfToken, csrfToken);
+  // Sign-in answers the caller exactly as whoami then does, so the console need not ask again.
+  const { ok: _ok, ...caller } = who.json();
+  assert.deepEqual(signIn.json().whoami, caller);
 
   const noCsrf = await h.app.inject({ method: 'POST', url: '/api/workspaces', headers: { cookie }, payload: { name: 'W' } });
   assert.equal(noCsrf.statusCode, 403);

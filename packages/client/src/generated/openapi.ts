@@ -11787,6 +11787,21 @@ export interface operations {
                         ok: true;
                         tenantId: string;
                         userName: string;
+                        /** @description the caller as GET /api/whoami answers it with the new session cookie (so a console need not ask) */
+                        whoami: {
+                            authMethod: "token" | "session";
+                            /** @description for console sessions: send it as X-CSRF-Token on changes */
+                            csrfToken?: string;
+                            /** @description the identity provider’s group ids of a signed-in user (a token carries none) */
+                            groups: string[];
+                            scopes: string[];
+                            tenantId: string;
+                            tokenId: string | null;
+                            userId: string;
+                            userName: string;
+                            /** @description the workspaces the token (or the one the session was opened with) is limited to; null when unlimited */
+                            workspaceIds: string[] | null;
+                        };
                     };
                 };
             };

@@ -57,12 +57,14 @@ export const useWhoAmI = () => useQuery(whoAmIQuery);
 export const useSignIn = () => {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (token: string) => api<{ csrfToken: string }>('POST', '/api/session', { token }),
-    onSuccess: async (r) => {
+    mutationFn: (token: string) => api<{ csrfToken: string; whoami: WhoAmI }>('POST', '/api/session', { token }),
+    onSuccess: (r) => {
       setCsrfToken(r.csrfToken);
-      // The workspace list (the page sign-in leads to) is asked for at once, beside the caller's identity.
+      rememberSession(true);
+      // The answer says who the session is (as whoami would): the page sign-in leads to, the workspace list, is the
+      // one request left.
       void qc.prefetchQuery(workspacesQuery);
-      await qc.invalidateQueries({ queryKey: ['whoami'] });
+      qc.setQueryData(whoAmIQuery.queryKey, r.whoami);
     },
   });
 };

@@ -4,6 +4,7 @@ import { pageRequest } from '../store/paging.js';
 import { errors, Id, Name, Ok, PageQuery, publicErrors } from '../http/schemas.js';
 import { AuthenticationError } from '../errors.js';
 import { SCOPES } from './scopes.js';
+import type { Caller } from './caller.js';
 import { SESSION_COOKIE, type SessionService } from './session-service.js';
 import { MAX_EXPIRY_DAYS, type TokenService } from './token-service.js';
 
@@ -35,8 +36,8 @@ export const ApiTokenSchema = Type.Object(
   { $id: 'ApiToken' },
 );
 
-const WhoAmI = Type.Object({
-  ok: Ok,
+/** What the service knows of a caller (whoami, and the session sign-in opens). */
+const callerFields = {
   tenantId: Type.String(),
   userId: Type.String(),
   userName: Type.String(),
@@ -48,7 +49,23 @@ const WhoAmI = Type.Object({
     description: 'the workspaces the token (or the one the session was opened with) is limited to; null when unlimited',
   }),
   csrfToken: Type.Optional(Type.String({ description: 'for console sessions: send it as X-CSRF-Token on changes' })),
-});
+};
+const WhoAmI = Type.Object({ ok: Ok, ...callerFields });
+
+/** The caller as whoami describes it. */
+function describeCaller(c: Caller) {
+  return {
+    tenantId: c.tenantId,
+    userId: c.userId,
+    userName: c.userName,
+    authMethod: c.method,
+    scopes: c.scopes,
+    tokenId: c.tokenId ?? null,
+    groups: c.groups ?? [],
+    workspaceIds: c.workspaceIds ?? null,
+    ...(c.csrfToken ? { csrfToken: c.csrfToken } : {}),
+  };
+}
 
 /** Routes of the caller, API tokens and console sessions. */
 export const authRoutes =
@@ -69,21 +86,7 @@ export const authRoutes =
           response: { 200: WhoAmI, ...errors() },
         },
       },
-      async (req) => {
-        const c = req.caller!;
-        return {
-          ok: true as const,
-          tenantId: c.tenantId,
-          userId: c.userId,
-          userName: c.userName,
-          authMethod: c.method,
-          scopes: c.scopes,
-          tokenId: c.tokenId ?? null,
-          groups: c.groups ?? [],
-          workspaceIds: c.workspaceIds ?? null,
-          ...(c.csrfToken ? { csrfToken: c.csrfToken } : {}),
-        };
-      },
+      async (req) => ({ ok: true as const, ...describeCaller(req.caller!) }),
     );
 
     app.get(
@@ -187,6 +190,9 @@ export const authRoutes =
               expiresAt: Type.String({ format: 'date-time' }),
               userName: Type.String(),
               tenantId: Type.String(),
+              whoami: Type.Object(callerFields, {
+                description: 'the caller as GET /api/whoami answers it with the new session cookie (so a console need not ask)',
+              }),
             }),
             ...publicErrors(400, 401, 413, 415),
           },
@@ -217,6 +223,8 @@ export const authRoutes =
           expiresAt: session.expiresAt.toISOString(),
           userName: caller.userName,
           tenantId: caller.tenantId,
+          // Read back as the cookie will be: exactly what whoami answers under the session.
+          whoami: describeCaller(await deps.sessions.verify(session.cookie)),
         };
       },
     );

@@ -1,0 +1,30 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { chromium } from 'playwright-core';
+const child = spawn(process.execPath, ['--import', 'tsx', new URL('./server.ts', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] });
+const line = await new Promise<string>((r) => createInterface({ input: child.stdout! }).once('line', r));
+const { url, token } = JSON.parse(line);
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless','--no-sandbox','--disable-gpu','--disable-background-networking','--disable-component-update','--no-first-run'] });
+for (let i = 0; i < 3; i++) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: url });
+  const page = await context.newPage();
+  const log: string[] = [];
+  let t2 = 0;
+  page.on('request', (r) => log.push(`${(performance.now() - t2).toFixed(0)} req ${r.method()} ${r.url().replace(url, '')}`));
+  page.on('requestfinished', (r) => log.push(`${(performance.now() - t2).toFixed(0)} done ${r.url().replace(url, '')}`));
+  page.on('console', (m) => log.push(`${(performance.now() - t2).toFixed(0)} console ${m.text()}`));
+  await page.addInitScript(() => { new PerformanceObserver((l) => { for (const e of l.getEntries()) console.log(`longtask ${e.startTime.toFixed(0)} ${e.duration.toFixed(0)}`); }).observe({ type: 'longtask', buffered: true }); });
+  t2 = performance.now();
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  log.push(`${(performance.now() - t2).toFixed(0)} sign-in form`);
+  await page.getByLabel('API token').fill(token);
+  const t = performance.now(); log.push(`--- click at ${(t - t2).toFixed(0)}`);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  log.push(`${(performance.now() - t2).toFixed(0)} clicked`);
+  await page.getByRole('table', { name: 'Workspaces' }).getByRole('row').nth(1).waitFor();
+  log.push(`${(performance.now() - t2).toFixed(0)} table (${(performance.now() - t).toFixed(0)} after click)`);
+  if (i === 2) console.log(log.join('\n')); else console.log(`run ${i}: ${(performance.now() - t).toFixed(0)}`);
+  await context.close();
+}
+await browser.close(); child.kill();
