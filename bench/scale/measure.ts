@@ -25,6 +25,8 @@ export interface ProcessFigures {
   /** Jobs it may run at once (the adaptive count) and jobs it ran, each second: mean and largest. */
   limit: { mean: number; max: number };
   running: { mean: number; max: number };
+  /** Steps that waited for a live resource's lock another install held, and the seconds all its steps waited so. */
+  lockWaits: { steps: number; seconds: number };
   /** Backing calls by service. */
   backingCalls: Record<string, number>;
   rss: { start: number; firstHalfPeak: number; secondHalfPeak: number; end: number };
@@ -177,6 +179,7 @@ async function run(cluster: Cluster, sb: { admin: string; pid: number }, work: W
       poolWaitP99Ms: Math.max(0, ...each('svc_db_pool_wait_seconds{quantile="0.99"}', 1000)),
       limit: { mean: mean(limit), max: Math.max(0, ...limit) },
       running: { mean: mean(running), max: Math.max(0, ...running) },
+      lockWaits: { steps: delta('svc_live_lock_waits'), seconds: delta('svc_live_lock_wait_seconds') },
       backingCalls,
       rss: {
         start: xs[0]?.rss ?? 0,

@@ -60,6 +60,10 @@ function print(mode: string, r: Result) {
         `${p.polls} polls, ${p.over50} over 50 ms by its own timing; event-loop delay p99 per second median ${p.loopP99.median.toFixed(1)} ms, worst ${p.loopP99.worst.toFixed(1)} ms, max ${p.loopMaxMs.toFixed(0)} ms; ` +
         `pool wait p99 worst second ${p.poolWaitP99Ms} ms`,
     );
+    console.log(
+      `      steps that waited for a shared resource's lock (another install of the same app making or checking it): ${p.lockWaits.steps}, ` +
+        `${p.lockWaits.seconds.toFixed(0)} s in all (${(p.lockWaits.seconds / r.seconds).toFixed(1)} steps waiting at any moment on average)`,
+    );
     console.log(`      backing calls: ${calls}`);
     console.log(
       `      RSS: start ${mb(p.rss.start)}, peak first half ${mb(p.rss.firstHalfPeak)}, peak second half ${mb(p.rss.secondHalfPeak)}, end ${mb(p.rss.end)}`,

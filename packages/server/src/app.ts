@@ -327,7 +327,7 @@ export async function buildApp(
   await registerOpenApi(app, config.server.publicUrl);
   const consoleIndex = path.join(CONSOLE_DIST, 'index.html');
   registerErrorHandling(app, fs.existsSync(consoleIndex) ? consoleIndex : undefined);
-  registerMetrics(app, metrics, store.poolWait);
+  registerMetrics(app, metrics, store.poolWait, store.locks);
   registerInputGuard(app);
   registerQueryIntegers(app);
   registerAuthentication(app, {

@@ -19,7 +19,7 @@ function twoHolders(): [NamedLocks, NamedLocks, () => Promise<void>] {
   return [a, b, async () => void (await Promise.all([a.close(), b.close()]))];
 }
 
-test('one holder of a name at a time; another name does not wait; a failure releases the lock', async () => {
+test('one holder of a name at a time, the wait counted; another name does not wait; a failure releases the lock', async () => {
   const [a, b, close] = twoHolders();
   const name = `svc-test:${process.pid}:${Date.now()}`;
   try {
@@ -41,6 +41,11 @@ test('one holder of a name at a time; another name does not wait; a failure rele
     assert.ok(Date.now() - started < 250, 'another name waited for the held one');
     assert.deepEqual(await Promise.all([first, second]), ['A', 'B']);
     assert.deepEqual(events, ['A in', 'A out', 'B in', 'B out']);
+    // B's wait for A is counted (svc_live_lock_waits in /metrics): one wait, most of A's 300 ms; A did not wait.
+    // (Without PostgreSQL both holders are the one process's locks.)
+    assert.equal(b.waits().count, 1);
+    assert.ok(b.waits().seconds > 0.2, `B waited ${b.waits().seconds} s`);
+    if (a !== b) assert.equal(a.waits().count, 0);
 
     // A holder that throws gives the name up: the next one runs and the error reaches its caller unchanged.
     await assert.rejects(

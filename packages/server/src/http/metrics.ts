@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { eventLoopDelay } from '../event-loop.js';
 import type { Metrics } from '../metrics.js';
+import type { NamedLocks } from '../store/named-locks.js';
 import type { PoolWait } from '../store/pool-wait.js';
 
 /**
  * Times every routed request into the metrics, and reports the event loop's delay and the waits for a database
- * connection since the previous scrape.
+ * connection since the previous scrape, and how long steps waited for a live resource's lock another install held.
  */
-export function registerMetrics(app: FastifyInstance, metrics: Metrics, poolWait: PoolWait) {
+export function registerMetrics(app: FastifyInstance, metrics: Metrics, poolWait: PoolWait, locks: NamedLocks) {
   const loop = eventLoopDelay();
   metrics.gauge('svc_event_loop_delay_seconds', 'Event-loop delay of this process since the previous scrape (quantiles and max)', () => {
     const { p50, p99, max } = loop.read();
@@ -19,6 +20,18 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, poolWait
     ];
   });
   let pool = poolWait.snapshot();
+  // Installs that make or remove the same resource (one app in workspaces sharing a platform workspace or target) take
+  // turns on its lock (provisioning/live-lock.ts): time spent so is bound by the shared resource, not by this process.
+  metrics.gauge(
+    'svc_live_lock_wait_seconds',
+    "Seconds this process's steps have waited for a live resource's lock, since the start",
+    () => [{ labels: {}, value: locks.waits().seconds }],
+  );
+  metrics.gauge(
+    'svc_live_lock_waits',
+    "Steps of this process that waited (over 5 ms) for a live resource's lock, since the start",
+    () => [{ labels: {}, value: locks.waits().count }],
+  );
   metrics.gauge(
     'svc_db_pool_wait_seconds',
     "Waits for a connection of this process's database pool since the previous scrape (quantiles, as their histogram bucket's upper bound)",

@@ -11,25 +11,48 @@ export interface NamedLocks {
   /** Runs fn holding the named lock; waits while another holder has it. */
   run<T>(name: string, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** Since the start: how many runs waited for a name another holder had, and the seconds they waited. */
+  waits(): { count: number; seconds: number };
 }
 
-/** A queue per name: each holder starts when the one before it settles. */
-export function inProcessLocks(): NamedLocks {
-  const tails = new Map<string, Promise<unknown>>();
+/** Counts the waits for a name another holder had, for `waits()`. */
+function waitCounter() {
+  let count = 0;
+  let ms = 0;
   return {
-    async run(name, fn) {
-      const before = tails.get(name) ?? Promise.resolve();
-      const mine = before.then(fn, fn);
-      const tail = mine.catch(() => undefined);
-      tails.set(name, tail);
-      try {
-        return await mine;
-      } finally {
-        if (tails.get(name) === tail) tails.delete(name);
-      }
+    record(waited: number) {
+      count += 1;
+      ms += waited;
     },
-    close: async () => undefined,
+    waits: () => ({ count, seconds: ms / 1000 }),
   };
+}
+
+/** A queue per name: each holder starts when the one before it settles (a wait behind one is recorded). */
+function queuePerName(record: (ms: number) => void): NamedLocks['run'] {
+  const tails = new Map<string, Promise<unknown>>();
+  return async (name, fn) => {
+    const before = tails.get(name);
+    const asked = performance.now();
+    const start = () => {
+      if (before) record(performance.now() - asked);
+      return fn();
+    };
+    const mine = (before ?? Promise.resolve()).then(start, start);
+    const tail = mine.catch(() => undefined);
+    tails.set(name, tail);
+    try {
+      return await mine;
+    } finally {
+      if (tails.get(name) === tail) tails.delete(name);
+    }
+  };
+}
+
+/** Locks of one process (PGlite, whose store no other process opens): a queue per name. */
+export function inProcessLocks(): NamedLocks {
+  const counter = waitCounter();
+  return { run: queuePerName(counter.record), close: async () => undefined, waits: counter.waits };
 }
 
 /**
@@ -39,7 +62,8 @@ export function inProcessLocks(): NamedLocks {
 export function advisoryLocks(url: string, size: number): NamedLocks {
   const pool = new pg.Pool({ connectionString: url, max: size });
   pool.on('error', () => undefined);
-  const local = inProcessLocks();
+  const counter = waitCounter();
+  const local = queuePerName(counter.record);
   let shared: Promise<pg.Client> | undefined;
   const sharedClient = (): Promise<pg.Client> => {
     if (shared) return shared;
@@ -61,9 +85,11 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
   const unlock = (client: pg.ClientBase, name: string) => client.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
 
   const waitFor = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+    const asked = performance.now();
     const client = await pool.connect();
     try {
       await client.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+      counter.record(performance.now() - asked);
     } catch (err) {
       client.release(true);
       throw err;
@@ -84,8 +110,9 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
   };
 
   return {
+    waits: counter.waits,
     run: (name, fn) =>
-      local.run(name, async () => {
+      local(name, async () => {
         const pending = sharedClient();
         const client = await pending;
         const taken = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS got', [name]);
