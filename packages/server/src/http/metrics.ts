@@ -27,11 +27,9 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, poolWait
     "Seconds this process's steps have waited for a live resource's lock, since the start",
     () => [{ labels: {}, value: locks.waits().seconds }],
   );
-  metrics.gauge(
-    'svc_live_lock_waits',
-    "Steps of this process that waited (over 5 ms) for a live resource's lock, since the start",
-    () => [{ labels: {}, value: locks.waits().count }],
-  );
+  metrics.gauge('svc_live_lock_waits', "Steps of this process that waited (over 5 ms) for a live resource's lock, since the start", () => [
+    { labels: {}, value: locks.waits().count },
+  ]);
   metrics.gauge(
     'svc_db_pool_wait_seconds',
     "Waits for a connection of this process's database pool since the previous scrape (quantiles, as their histogram bucket's upper bound)",
