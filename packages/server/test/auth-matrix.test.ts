@@ -249,7 +249,8 @@ test('authorization matrix over every operation of the OpenAPI document', async 
   await h.services.tenancy.assignPlatformWorkspace(OPERATOR, b.tenantId, bPws);
   const bWs = (await call('POST', '/api/workspaces', b.auth, { name: 'B’s own workspace' })).json().workspace.id as string;
   assert.equal((await call('PATCH', `/api/workspaces/${bWs}`, b.auth, { platformWorkspaceId: bPws })).statusCode, 200);
-  const bPhase = Date.now();
+  // The request log's last sequence number: requests({ since }) takes one (or an ISO time), not Date.now().
+  const bPhase = (await sandbox.admin.requests()).at(-1)?.seq ?? 0;
   // The deployment's operations (tenants and what each may use) are not a tenant's: B, a tenant admin, is refused them.
   const deployment = (o: Operation) => ['operator', 'metrics'].includes(o.op['x-required-scope']);
   const crossTenant = guarded.filter((o) => ownedRefs(o) && !deployment(o));
@@ -283,7 +284,9 @@ test('authorization matrix over every operation of the OpenAPI document', async 
     if (leaked.length) failures.push(`${o.id} by another tenant from its own workspace leaked ${leaked.join(', ')}`);
   }
   // Nothing B sent reached A's platform workspace; what named A's report or export went to B's group and was refused.
-  for (const r of await sandbox.admin.requests({ since: bPhase })) {
+  const sentByB = await sandbox.admin.requests({ since: bPhase });
+  assert.ok(sentByB.length > 0, 'B’s calls reached the sandbox (the check below looks at something)');
+  for (const r of sentByB) {
     const path = r.path.toLowerCase();
     if (path.includes(aPws.toLowerCase())) failures.push(`B's calls reached A's platform workspace: ${r.method} ${r.path} ${r.status}`);
     if ((path.includes(report.toLowerCase()) || r.path.includes(exported)) && (!path.includes(bPws.toLowerCase()) || r.status !== 404))

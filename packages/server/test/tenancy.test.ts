@@ -46,6 +46,9 @@ async function setup(t: TestContext) {
 }
 
 /** Requests the sandbox received since `since` that name a given id anywhere in their path. */
+/** The request log's last sequence number: `requests({ since })` takes a sequence number (or an ISO time), not Date.now(). */
+const lastSeq = async (sandbox: Sandbox) => (await sandbox.admin.requests()).at(-1)?.seq ?? 0;
+
 async function sentTo(sandbox: Sandbox, since: number, id: string) {
   return (await sandbox.admin.requests({ since })).filter((r) => r.path.toLowerCase().includes(id.toLowerCase()));
 }
@@ -83,7 +86,7 @@ test('two tenants: platform workspaces, reports, bindings, installs and identity
   });
 
   await t.test('a tenant without a platform workspace gets the gate, never the default one or another tenant’s', async () => {
-    const since = Date.now();
+    const since = await lastSeq(sandbox);
     const r = await call('GET', `/api/items/paginated-report?workspaceId=${bWs}`, b);
     assert.equal(r.statusCode, 424, r.body);
     assert.equal(r.json().error.gate.reason, 'no bound platform workspace');
@@ -91,7 +94,7 @@ test('two tenants: platform workspaces, reports, bindings, installs and identity
   });
 
   await t.test('binding another tenant’s platform workspace is 404; the operator assigns it one of its own', async () => {
-    const since = Date.now();
+    const since = await lastSeq(sandbox);
     const steal = await call('PATCH', `/api/workspaces/${bWs}`, b, { platformWorkspaceId: aPws });
     assert.equal(steal.statusCode, 404, steal.body);
     assert.equal((await call('GET', `/api/workspaces/${bWs}`, b)).json().workspace.platformWorkspaceId, null, 'nothing changed');
@@ -117,7 +120,7 @@ test('two tenants: platform workspaces, reports, bindings, installs and identity
   });
 
   await t.test('B lists, reads and deletes only its own group’s reports: A’s report ids are 404', async () => {
-    const since = Date.now();
+    const since = await lastSeq(sandbox);
     const list = await call('GET', `/api/items/paginated-report?workspaceId=${bWs}`, b);
     assert.equal(list.statusCode, 200, list.body);
     assert.deepEqual(list.json().reports, [], 'B’s new group has no report yet');
@@ -146,7 +149,7 @@ test('two tenants: platform workspaces, reports, bindings, installs and identity
   });
 
   await t.test('dedicated installs: admin only, targetOverrides required, every target the tenant’s, identifiers validated', async () => {
-    const since = Date.now();
+    const since = await lastSeq(sandbox);
     const appId = (await call('GET', '/api/apps', b)).json().apps[0].id;
     const start = (auth: Auth, body: Record<string, unknown>) =>
       call('POST', `/api/apps/${appId}/install`, auth, { workspaceId: bWs, ...body });
@@ -195,7 +198,7 @@ test('two tenants: platform workspaces, reports, bindings, installs and identity
   });
 
   await t.test('a shared install of B provisions only into B’s platform workspace; targets it lacks are gates', async () => {
-    const since = Date.now();
+    const since = await lastSeq(sandbox);
     const job = await install(h, { auth: b } as TestTenant, 'app-casino-analytics', { workspaceId: bWs });
     const steps = job.provision.steps as Array<{
       itemType: string;
@@ -211,13 +214,15 @@ test('two tenants: platform workspaces, reports, bindings, installs and identity
       'B has no KQL cluster: the gate, not A’s cluster',
     );
     assert.equal(job.provision.target.platformWorkspaceId, bPws);
+    // The log since holds B's install (the checks below look at something), and none of it names A's platform workspace.
+    assert.ok((await sentTo(sandbox, since, bPws)).length > 0, 'B’s install reached B’s platform workspace');
     assert.deepEqual(await sentTo(sandbox, since, aPws), [], 'nothing of B’s install went to A’s platform workspace');
     const kqlCalls = (await sandbox.admin.requests({ since })).filter((r) => r.service === 'kql' || r.service === 'search');
     assert.deepEqual(kqlCalls, [], 'nor to A’s KQL cluster or search service');
   });
 
   await t.test('identity operations on another tenant’s platform workspace are 404 and send nothing; signals are per tenant', async () => {
-    const since = Date.now();
+    const since = await lastSeq(sandbox);
     const guest = sandbox.ids.users.find((u) => u.kind === 'guest')!;
     const base = `/api/admin/identity/workspaces/${aPws}`;
     const refused = [
@@ -253,7 +258,7 @@ test('two tenants: platform workspaces, reports, bindings, installs and identity
   });
 
   await t.test('secrets: B registers and rotates only app registrations and vault secrets assigned to it', async () => {
-    const since = Date.now();
+    const since = await lastSeq(sandbox);
     const ci = sandbox.ids.servicePrincipals.find((x) => x.name === 'ci-deployer')!;
     const register = (auth: Auth, clientId: string, vaultSecretName: string) =>
       call('POST', '/api/admin/identity/credentials', auth, {
