@@ -129,6 +129,21 @@ test('each request keeps the traceparent it came with; the log filters by trace;
   assert.equal((await sb.admin.requests({ traceId: '0af7651916cd43dd8448eb211c80319c' })).length, 0);
 });
 
+test('since is a sequence number or an ISO time; a Date.now() is refused rather than matching nothing', async (t) => {
+  const sb = await sandbox(t);
+  const token = await sb.admin.token({ audience: 'dataPlatform' });
+  const items = `${sb.env.SVC_DATA_PLATFORM_API_URL}/workspaces/${sb.ids.platformWorkspaceId}/items`;
+  const before = (await sb.admin.requests()).at(-1)?.seq ?? 0;
+  const at = new Date(Date.now() - 1).toISOString();
+  assert.equal((await call(items, { token })).status, 200);
+  assert.equal((await sb.admin.requests({ since: before, service: 'dataPlatform' })).length, 1);
+  assert.equal((await sb.admin.requests({ since: at, service: 'dataPlatform' })).length, 1);
+  await assert.rejects(sb.admin.requests({ since: Date.now() }), /not a sequence number/);
+  const refused = await call(`${sb.urls.admin}/_sandbox/requests?since=${Date.now()}`);
+  assert.equal(refused.status, 400);
+  assert.match(JSON.stringify(refused.body), /not a sequence number/);
+});
+
 test('a body is kept parsed, as text, as size and type, or cut at the cap; secret fields and tokens are redacted', () => {
   const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJl';
   const json = captureBody(

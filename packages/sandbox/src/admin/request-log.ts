@@ -23,6 +23,11 @@ const weight = (e: RequestLogEntry) =>
 export type InFlight = Partial<Record<ServiceName, { now: number; peak: number }>>;
 
 /** Every request each emulator answered: what benchmarks and tests read. */
+/** Larger than any sequence number a sandbox reaches; Date.now() is far above it. */
+export const SEQ_MAX = 1e11;
+export const SINCE_HINT = (n: number) =>
+  `'since' ${n} is not a sequence number of the request log (it looks like a time in milliseconds): pass a request's seq, or an ISO time`;
+
 export class RequestLog {
   private entries: RequestLogEntry[] = [];
   private seq = 0;
@@ -96,6 +101,8 @@ export class RequestLog {
     if (filter.traceId) out = out.filter((e) => e.traceparent?.slice(3, 35) === filter.traceId);
     if (filter.since !== undefined && filter.since !== '') {
       const n = Number(filter.since);
+      // A number is a sequence number; one as large as Date.now() is a mistake that would silently match nothing.
+      if (Number.isFinite(n) && n > SEQ_MAX) throw new RangeError(SINCE_HINT(n));
       if (Number.isFinite(n)) out = out.filter((e) => e.seq > n);
       else {
         const t = Date.parse(String(filter.since));

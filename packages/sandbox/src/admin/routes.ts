@@ -6,6 +6,7 @@ import type { ServiceModule } from '../http/service-server.js';
 import type { SwitchName } from '../switches.js';
 import type { SandboxAdmin } from './api.js';
 import { AdminError } from './grants.js';
+import { SEQ_MAX, SINCE_HINT } from './request-log.js';
 
 const bad = (detail: string) => new ServiceError(400, 'InvalidRequest', detail);
 /** Request log entries one admin call answers by default, and at most. */
@@ -47,6 +48,8 @@ export function adminService(core: SandboxCore, admin: SandboxAdmin, summary: ()
     const limit = ctx.query('limit') === undefined ? REQUESTS_PAGE : Number(ctx.query('limit'));
     if (!Number.isInteger(limit) || limit < 1 || limit > REQUESTS_PAGE_MAX)
       throw bad(`'limit' must be a whole number from 1 to ${REQUESTS_PAGE_MAX}`);
+    const since = ctx.query('since');
+    if (since !== undefined && Number(since) > SEQ_MAX) throw bad(SINCE_HINT(Number(since)));
     const requests = await admin.requests({
       service: ctx.query('service') as never,
       since: ctx.query('since'),
