@@ -233,7 +233,9 @@ test(
     const ws = await workspace(h, tenant, 'resume');
     assert.equal((await install(h, tenant, APP, { workspaceId: ws })).status, 'done');
 
-    await sandbox.admin.setLatency({ dataPlatform: 300, oneLake: 300 });
+    // Slow enough that the rest of the job (five steps of a few calls each) cannot end while the first process stops,
+    // however loaded the machine: at 300 ms CI's PostgreSQL lane saw all six steps read before the stop took hold.
+    await sandbox.admin.setLatency({ dataPlatform: 1500, oneLake: 1500 });
     const started = await call(h, tenant, 'POST', `/api/workspaces/${ws}/drift`, 202);
     const jobId = started.job.id;
     const total = started.job.steps.length;
