@@ -127,7 +127,11 @@ describe('workspace access in the console (Chromium)', { timeout: 600_000 }, () 
 
     // The catalog offers no install to someone who may install nowhere.
     await page.goto('/apps');
-    assert.ok(await page.getByRole('button', { name: `Install ${APP_NAME}` }).isDisabled());
+    const installApp = page.getByRole('button', { name: `Install ${APP_NAME}` });
+    // Disabled while the workspaces load too: wait for the reason that says why once they have.
+    await page.locator(`[data-app="${APP}"] button[title*="None of your workspaces"]`).waitFor();
+    assert.ok(await installApp.isDisabled());
+    assert.match((await installApp.getAttribute('title')) ?? '', /needs the Contributor role/);
     await page.context().close();
   });
 
@@ -163,6 +167,8 @@ describe('workspace access in the console (Chromium)', { timeout: 600_000 }, () 
 
     const c = cory.page;
     await c.goto(`/workspaces/${ws}`);
+    // The actions are disabled until the workspace (and so the caller's role) has loaded.
+    await c.getByTestId('role-note').filter({ hasText: 'Contributor' }).waitFor();
     assert.ok(await c.getByRole('button', { name: 'New item' }).isEnabled(), 'a Contributor creates items');
     assert.ok(await c.getByRole('button', { name: 'Install an app' }).isEnabled());
     await c.getByRole('button', { name: 'Install an app' }).click();
