@@ -46,10 +46,38 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Adds `<link rel="modulepreload">` for the signed-in part of the console (src/SignedIn.tsx's chunk and the chunks it
+ * imports) to index.html, so its download starts beside the first script rather than after that script has run: every
+ * visit needs it, at once (a session) or after sign-in. At low priority, so the first script keeps the link to itself.
+ */
+function preloadSignedIn(): Plugin {
+  return {
+    name: 'svc-preload-signed-in',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const chunks = Object.values(ctx.bundle ?? {}).filter((c) => c.type === 'chunk');
+        const entry = chunks.find((c) => c.isDynamicEntry && c.moduleIds.some((id) => id.endsWith('/src/SignedIn.tsx')));
+        if (!entry) throw new Error('svc-preload-signed-in: no chunk holds src/SignedIn.tsx');
+        const first = chunks.find((c) => c.isEntry);
+        const already = new Set(first ? [first.fileName, ...first.imports] : []);
+        const files = [entry.fileName, ...entry.imports].filter((f) => !already.has(f));
+        return files.map((f) => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: true, href: `/${f}`, fetchpriority: 'low' },
+          injectTo: 'head' as const,
+        }));
+      },
+    },
+  };
+}
+
 // Served by the service at /; the dev server forwards the API to a running service.
 export default defineConfig({
   base: '/',
-  plugins: [react(), precompress()],
+  plugins: [react(), preloadSignedIn(), precompress()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 900 },
   server: { proxy: { '/api': process.env.SVC_URL ?? 'http://localhost:8080' } },
 });

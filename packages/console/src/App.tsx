@@ -4,6 +4,7 @@ import { Spinner } from '@fluentui/react-components';
 import { signInPath } from './api/query-client';
 import { probablySignedIn, useWhoAmI } from './api/session';
 import { claimTrackedJobs } from './api/tracked-jobs';
+import { useLoaded } from './components/lazy';
 import { PageBoundary } from './components/PageBoundary';
 import { ErrorMessage, WaitingForNetwork } from './components/RequestState';
 import { SignInPage } from './pages/SignInPage';
@@ -13,6 +14,8 @@ import { SignedIn } from './signed-in-page';
 function RequireSession() {
   const me = useWhoAmI();
   const location = useLocation();
+  // The shell's code may arrive after the answer: its own spinner until then, not a suspended page (see lazyPage).
+  const shellLoaded = useLoaded(SignedIn);
   const owner = me.data ? `${me.data.tenantId}/${me.data.userId}` : undefined;
   useEffect(() => {
     if (owner) claimTrackedJobs(owner);
@@ -34,6 +37,7 @@ function RequireSession() {
       </div>
     );
   if (!me.data) return <Navigate to={signInPath(location.pathname + location.search)} replace />;
+  if (!shellLoaded) return <Spinner label="Loading…" style={{ marginTop: 48 }} />;
   return (
     <PageBoundary outer>
       <SignedIn />

@@ -1,4 +1,4 @@
-import { type ComponentProps, type ComponentType, Component, lazy, type ReactNode, Suspense, useState } from 'react';
+import { type ComponentProps, type ComponentType, Component, lazy, type ReactNode, Suspense, useEffect, useState } from 'react';
 import { Button, MessageBar, MessageBarActions, MessageBarBody, MessageBarTitle } from '@fluentui/react-components';
 
 interface BoundaryProps {
@@ -86,6 +86,8 @@ export function lazyDialog<T extends ComponentType<any>>(load: () => Promise<T>)
 export interface LazyPage<P extends object> {
   (props: P): ReactNode;
   preload(): Promise<unknown>;
+  /** Whether its code has arrived (it then renders at once). */
+  isLoaded(): boolean;
 }
 
 /**
@@ -116,5 +118,28 @@ export function lazyPage<P extends object>(load: () => Promise<{ default: Compon
     return Ready ? <Ready {...props} /> : <Lazy {...props} />;
   };
   Page.preload = preload;
+  Page.isLoaded = () => loaded !== undefined;
   return Page;
+}
+
+/**
+ * Whether a lazy page's code has arrived, starting its download if not: a caller that shows its own loading state
+ * until then renders the page at once, where rendering it earlier would suspend and wait out React's reveal throttle.
+ * A failed download answers true as well, so the page renders and its boundary reports the failure.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any page's props.
+export function useLoaded(page: LazyPage<any>): boolean {
+  const [loaded, setLoaded] = useState(page.isLoaded);
+  useEffect(() => {
+    if (loaded) return;
+    let live = true;
+    const done = () => {
+      if (live) setLoaded(true);
+    };
+    page.preload().then(done, done);
+    return () => {
+      live = false;
+    };
+  }, [loaded, page]);
+  return loaded;
 }

@@ -46,8 +46,11 @@ const SORTABLE: Array<{ key: SortKey; label: string; width?: number | string }> 
 ];
 // The strongest role first when sorted ascending: what a user looks for is where they can do the most.
 const ROLE_RANK: Record<string, number> = { Admin: 0, Member: 1, Contributor: 2, Viewer: 3 };
+// One collator for every comparison: localeCompare with options builds a new one per call (about 0.5 ms each). Made
+// when this code loads (while the sign-in page shows), since the first costs some 7 ms of locale data.
+const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 const compare: Record<SortKey, (a: Workspace, b: Workspace) => number> = {
-  name: (a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true }),
+  name: (a, b) => collator.compare(a.name, b.name),
   role: (a, b) => (ROLE_RANK[a.role] ?? 9) - (ROLE_RANK[b.role] ?? 9) || compare.name(a, b),
   created: (a, b) => a.createdAt.localeCompare(b.createdAt) || compare.name(a, b),
 };
