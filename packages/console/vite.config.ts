@@ -25,7 +25,8 @@ function precompress(): Plugin {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     async writeBundle(_options, bundle) {
-      const files = Object.keys(bundle).filter((f) => COMPRESSIBLE.test(f));
+      // sign-in.html is written by svc-prerender-sign-in, outside the bundle.
+      const files = [...Object.keys(bundle), 'sign-in.html'].filter((f) => COMPRESSIBLE.test(f));
       await Promise.all(
         files.map(async (name) => {
           const file = path.join(outDir, name);
@@ -74,10 +75,57 @@ function preloadSignedIn(): Plugin {
   };
 }
 
+/**
+ * Writes `sign-in.html`: index.html with the sign-in page drawn into its root (src/prerender.tsx, rendered here once)
+ * and the styles that page uses. The service sends it to a browser without a session, which so shows the form before
+ * the first script has run; main.tsx draws the live page over it. Runs before the other plugins' writeBundle, so its
+ * file is compressed with the rest.
+ */
+function prerenderSignIn(): Plugin {
+  let outDir = '';
+  let root = '';
+  return {
+    name: 'svc-prerender-sign-in',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    writeBundle: {
+      sequential: true,
+      order: 'pre',
+      async handler() {
+        const { createServer } = await import('vite');
+        const server = await createServer({
+          configFile: false,
+          root,
+          logLevel: 'error',
+          appType: 'custom',
+          server: { middlewareMode: true, hmr: false, ws: false },
+          plugins: [react()],
+          optimizeDeps: { noDiscovery: true, include: [] },
+        });
+        try {
+          const { renderSignIn, PRERENDERED } = (await server.ssrLoadModule('/src/prerender.tsx')) as typeof import('./src/prerender');
+          const { markup, styles } = renderSignIn();
+          const index = await fs.readFile(path.join(outDir, 'index.html'), 'utf8');
+          const page = index
+            .replace('</head>', `${styles}\n  </head>`)
+            .replace('<div id="root"></div>', `<div id="root" data-prerendered="${PRERENDERED}">${markup}</div>`);
+          if (page === index || !page.includes('data-prerendered="')) throw new Error('svc-prerender-sign-in: index.html has no empty root');
+          await fs.writeFile(path.join(outDir, 'sign-in.html'), page);
+        } finally {
+          await server.close();
+        }
+      },
+    },
+  };
+}
+
 // Served by the service at /; the dev server forwards the API to a running service.
 export default defineConfig({
   base: '/',
-  plugins: [react(), preloadSignedIn(), precompress()],
+  plugins: [react(), preloadSignedIn(), prerenderSignIn(), precompress()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 900 },
   server: { proxy: { '/api': process.env.SVC_URL ?? 'http://localhost:8080' } },
 });

@@ -1,24 +1,36 @@
 import { StrictMode } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router-dom';
-import { queryClient } from './api/query-client';
+import { queryClient, signInPath } from './api/query-client';
 import { App } from './App';
 import { ThemeRoot } from './components/ThemeRoot';
-import { probablySignedIn, whoAmIQuery } from './api/session';
+import { noSession, probablySignedIn, whoAmIQuery } from './api/session';
 import { workspacesQuery } from './api/workspaces';
+import { keepTypedToken, PRERENDERED } from './prerendered';
 import { SignedIn } from './signed-in-page';
 
-// Whether there is a session decides the first page: asked at once. A browser that had one last time also starts
-// loading the pages behind it now, rather than after the answer (App.tsx loads them on demand otherwise).
-void queryClient.prefetchQuery(whoAmIQuery);
-// The workspace list, where most visits land, is asked for beside them too (a 401 there is left to whoami to act on).
-if (probablySignedIn()) {
-  void SignedIn.preload().catch(() => undefined);
-  if (location.pathname === '/' || location.pathname === '/workspaces') void queryClient.prefetchQuery(workspacesQuery);
+const root = document.getElementById('root')!;
+// The service sent the sign-in page drawn (prerender.tsx): it does so only to a browser without a session cookie.
+const prerendered = root.dataset.prerendered === PRERENDERED;
+
+// Whether there is a session decides the first page: asked at once, unless the service said there is none. A browser
+// that had one last time also starts loading the pages behind it now, rather than after the answer (App.tsx loads them
+// on demand otherwise), and the workspace list, where most visits land (a 401 there is left to whoami to act on).
+if (prerendered) {
+  noSession();
+  // Where RequireSession would send it: the sign-in page the browser shows already, then back to the page asked for.
+  if (location.pathname !== '/sign-in') history.replaceState(null, '', signInPath(location.pathname + location.search));
+} else {
+  void queryClient.prefetchQuery(whoAmIQuery);
+  if (probablySignedIn()) {
+    void SignedIn.preload().catch(() => undefined);
+    if (location.pathname === '/' || location.pathname === '/workspaces') void queryClient.prefetchQuery(workspacesQuery);
+  }
 }
 
-createRoot(document.getElementById('root')!).render(
+const app = (
   <StrictMode>
     <ThemeRoot>
       <QueryClientProvider client={queryClient}>
@@ -27,5 +39,16 @@ createRoot(document.getElementById('root')!).render(
         </BrowserRouter>
       </QueryClientProvider>
     </ThemeRoot>
-  </StrictMode>,
+  </StrictMode>
 );
+const reactRoot = createRoot(root);
+if (prerendered) {
+  // Drawn over the prerendered form in this one task, so no key typed meanwhile is lost: what the field holds now is
+  // the live form's first value. Then the prerendered page's styles go (the live page inserted its own).
+  keepTypedToken(root);
+  flushSync(() => reactRoot.render(app));
+  delete root.dataset.prerendered;
+  for (const style of document.querySelectorAll('style[data-prerendered]')) style.remove();
+} else {
+  reactRoot.render(app);
+}

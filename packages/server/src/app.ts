@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CONSOLE_DIST, registerConsole } from './web/console.js';
+import { ConsolePages, registerConsole } from './web/console.js';
 import './http/fastify-types.js';
 import type { Config } from './config.js';
 import type { Store } from './store/db.js';
@@ -325,8 +325,7 @@ export async function buildApp(
   ])
     app.addSchema(schema);
   await registerOpenApi(app, config.server.publicUrl);
-  const consoleIndex = path.join(CONSOLE_DIST, 'index.html');
-  registerErrorHandling(app, fs.existsSync(consoleIndex) ? consoleIndex : undefined);
+  registerErrorHandling(app, ConsolePages.load());
   registerMetrics(app, metrics, store.poolWait, store.locks);
   registerInputGuard(app);
   registerQueryIntegers(app);

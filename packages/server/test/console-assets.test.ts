@@ -32,11 +32,11 @@ describe('the console files are sent compressed, cached by their hash', () => {
     assert.match(entry, /^\/assets\/.+\.js$/);
   });
 
-  const get = (url: string, acceptEncoding?: string, accept = '*/*') =>
+  const get = (url: string, acceptEncoding?: string, accept = '*/*', cookie?: string) =>
     h.app.inject({
       method: 'GET',
       url,
-      headers: { accept, ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }) },
+      headers: { accept, ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }), ...(cookie ? { cookie } : {}) },
     });
 
   for (const [acceptEncoding, expected] of [
@@ -48,14 +48,15 @@ describe('the console files are sent compressed, cached by their hash', () => {
     ['deflate', 'identity'], // no deflate copies: the file itself
     [undefined, 'identity'],
   ] as const) {
-    test(`Accept-Encoding ${acceptEncoding ?? '(none)'}: the script, its CSS and index.html come as ${expected} and decode to the built file`, async () => {
-      const files = [
+    test(`Accept-Encoding ${acceptEncoding ?? '(none)'}: the script, its CSS and both pages come as ${expected} and decode to the built file`, async () => {
+      const files: Array<{ url: string; file?: string; cookie?: string; type: RegExp; cache: string }> = [
         { url: entry, type: /^text\/javascript|^application\/javascript/, cache: IMMUTABLE },
-        { url: '/', file: '/index.html', type: /^text\/html/, cache: 'no-cache' },
+        { url: '/', file: '/sign-in.html', type: /^text\/html/, cache: 'no-cache' },
+        { url: '/', file: '/index.html', cookie: 'theme=dark; svc_session=abc', type: /^text\/html/, cache: 'no-cache' },
         ...(css ? [{ url: css, type: /^text\/css/, cache: IMMUTABLE }] : []),
       ];
       for (const f of files) {
-        const r = await get(f.url, acceptEncoding);
+        const r = await get(f.url, acceptEncoding, '*/*', f.cookie);
         assert.equal(r.statusCode, 200, f.url);
         assert.equal(r.headers['content-encoding'], expected === 'identity' ? undefined : expected, f.url);
         assert.match(String(r.headers['content-type']), f.type, f.url);
@@ -84,9 +85,10 @@ describe('the console files are sent compressed, cached by their hash', () => {
   });
 
   test('a deep link still answers the console page (revalidated); the favicon is kept a day; an API path its JSON 404; a missing asset 404', async () => {
-    const page = await get('/workspaces/abc', 'br', 'text/html');
+    const page = await get('/workspaces/abc', 'br', 'text/html', 'svc_session=abc');
     assert.equal(page.statusCode, 200);
-    assert.match(page.body, /<div id="root">/);
+    assert.equal(page.headers['content-encoding'], 'br');
+    assert.match(zlib.brotliDecompressSync(page.rawPayload).toString('utf8'), /<div id="root"><\/div>/);
     assert.equal(page.headers['cache-control'], 'no-cache');
     // The favicon has no hash in its name but changes rarely; Chromium asks for it at each navigation of the page.
     const icon = await get('/favicon.svg', 'br');
@@ -98,6 +100,22 @@ describe('the console files are sent compressed, cached by their hash', () => {
     const missing = await get('/assets/missing-0000.js', 'br');
     assert.equal(missing.statusCode, 404);
     assert.equal(missing.headers['content-encoding'], undefined);
+  });
+
+  test('without a session cookie the page comes with the sign-in form drawn in, its field focused and Sign in disabled; the answer varies by cookie', async () => {
+    for (const cookie of [undefined, 'svc_sessionx=1; other=svc_session=1']) {
+      const page = await get('/workspaces/abc', 'br', 'text/html', cookie);
+      assert.equal(page.statusCode, 200);
+      const html = zlib.brotliDecompressSync(page.rawPayload).toString('utf8');
+      assert.match(html, /<div id="root" data-prerendered="sign-in">/, String(cookie));
+      assert.match(html, /<input[^>]*autofocus=""[^>]*name="token"/);
+      assert.match(html, /<button[^>]*type="submit"[^>]*disabled=""[^>]*>Sign in<\/button>/);
+      assert.match(html, /<style data-prerendered="" data-make-styles-bucket=/, 'its styles, marked for the script to remove');
+      assert.match(String(page.headers.vary), /cookie/i);
+    }
+    const head = await h.app.inject({ method: 'HEAD', url: '/' });
+    assert.equal(head.statusCode, 200);
+    assert.match(String(head.headers['content-type']), /^text\/html/);
   });
 
   test('a HEAD of the script names its encoding and length without a body', async () => {

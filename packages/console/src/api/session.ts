@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, setCsrfToken } from './client';
-import { endSession } from './query-client';
+import { endSession, queryClient } from './query-client';
 import { workspacesQuery } from './workspaces';
 import type { Health, WhoAmI } from './types';
 
@@ -27,6 +27,12 @@ function rememberSession(signedIn: boolean): void {
   } catch {
     // storage refused (private mode): the hint is an optimisation only
   }
+}
+
+/** The service answered the page as it answers a browser without a session cookie: nobody is signed in, no need to ask. */
+export function noSession(): void {
+  rememberSession(false);
+  queryClient.setQueryData(whoAmIQuery.queryKey, null);
 }
 
 /** The caller's identity: null when there is no session (401), an error otherwise. Started once the first script runs. */

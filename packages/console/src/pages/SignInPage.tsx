@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import {
   Button,
   Field,
@@ -15,6 +15,7 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useHealth, useSignIn, useWhoAmI } from '../api/session';
 import { CloudNotice } from '../components/CloudNotice';
 import { ErrorMessage } from '../components/RequestState';
+import { forgetTypedToken, typedToken } from '../prerendered';
 import { SignedIn } from '../signed-in-page';
 
 const useStyles = makeStyles({
@@ -74,7 +75,15 @@ export function SignInPage() {
   useEffect(() => {
     void SignedIn.preload().catch(() => undefined);
   }, []);
-  const [token, setToken] = useState('');
+  // What was typed into the form the service sent drawn (main.tsx), before this page took over from it.
+  const [token, setToken] = useState(typedToken);
+  const field = useRef<HTMLInputElement>(null);
+  useLayoutEffect(() => {
+    const carried = typedToken();
+    forgetTypedToken();
+    // Typing goes on at its end, where it stopped.
+    if (carried) field.current?.setSelectionRange(carried.length, carried.length);
+  }, []);
   const signIn = useSignIn();
   const me = useWhoAmI();
   const health = useHealth();
@@ -113,7 +122,15 @@ export function SignInPage() {
           }}
         >
           <Field label="API token" hint="A token of the form svc_pat_<id>_<secret>" required>
-            <Input type="password" value={token} onChange={(_, d) => setToken(d.value)} autoFocus={!idp} autoComplete="off" name="token" />
+            <Input
+              ref={field}
+              type="password"
+              value={token}
+              onChange={(_, d) => setToken(d.value)}
+              autoFocus={!idp}
+              autoComplete="off"
+              name="token"
+            />
           </Field>
           {signIn.isError && <ErrorMessage error={signIn.error} title="Sign-in refused" />}
           <Button appearance={idp ? 'secondary' : 'primary'} type="submit" disabled={!token.trim() || signIn.isPending}>

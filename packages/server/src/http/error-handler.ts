@@ -1,8 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import fs from 'node:fs';
 import { errorBody, PreconditionError, ServiceError } from '../errors.js';
 import { patternText } from './schemas.js';
-import { isConsolePath } from '../web/console.js';
+import { type ConsolePages, isConsolePath } from '../web/console.js';
 import { RouteMethods } from './route-methods.js';
 
 interface ValidationIssue {
@@ -54,10 +53,8 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: impor
  * One error handler for every route: ServiceErrors, validation, body limits, and the unexpected; and the answer to an
  * unmatched request (405 with Allow for a known path, else 404). Register it before the routes.
  */
-export function registerErrorHandling(app: FastifyInstance, consoleIndex?: string) {
+export function registerErrorHandling(app: FastifyInstance, consolePages?: ConsolePages) {
   const routeMethods = RouteMethods.collect(app);
-  // Read once: deep links are answered from memory, not from disk on every request.
-  const indexHtml = consoleIndex ? fs.readFileSync(consoleIndex) : undefined;
   app.setErrorHandler((err: FastifyError & { validation?: ValidationIssue[]; validationContext?: string }, req, reply) => {
     // A request that matched no route (a QUERY without a content type fails before the not-found handler) is answered
     // for what it is: a method the path does not take, or a path that does not exist.
@@ -117,9 +114,10 @@ export function registerErrorHandling(app: FastifyInstance, consoleIndex?: strin
   }
 
   app.setNotFoundHandler((req, reply) => {
-    // A console deep link (GET of a page) is answered with the console's index.html.
-    if (req.method === 'GET' && indexHtml && isConsolePath(req.url) && (req.headers.accept ?? '').includes('text/html')) {
-      return reply.type('text/html').header('cache-control', 'no-cache').send(indexHtml);
+    // A console page (GET of /, or of a deep link by a browser) is answered with the console's page.
+    const page = req.url === '/' || req.url.startsWith('/?') || (req.headers.accept ?? '').includes('text/html');
+    if ((req.method === 'GET' || req.method === 'HEAD') && consolePages && isConsolePath(req.url) && page) {
+      return consolePages.send(req, reply);
     }
     return unmatched(req, reply);
   });

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { SESSION_COOKIE } from '../auth/session-service.js';
 
 export const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../console/dist');
 
@@ -23,7 +24,8 @@ export async function registerConsole(app: FastifyInstance, dist = CONSOLE_DIST)
     root: dist,
     prefix: '/',
     wildcard: false,
-    index: ['index.html'],
+    // The console's pages (/ and every deep link) are ConsolePages' to answer.
+    index: false,
     cacheControl: false,
     preCompressed: true,
     setHeaders: (res, file) => {
@@ -33,6 +35,68 @@ export async function registerConsole(app: FastifyInstance, dist = CONSOLE_DIST)
     },
   });
   return true;
+}
+
+/** A page as built, with the brotli and gzip copies the build wrote next to it (absent when not smaller). */
+interface Page {
+  identity: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+function readPage(file: string): Page {
+  const copy = (ext: string) => (fs.existsSync(`${file}.${ext}`) ? fs.readFileSync(`${file}.${ext}`) : undefined);
+  return { identity: fs.readFileSync(file), br: copy('br'), gzip: copy('gz') };
+}
+
+/** Whether Accept-Encoding takes `coding` (named, and not with q=0). */
+const accepts = (header: string, coding: string) =>
+  header.split(',').some((part) => {
+    const [name, ...params] = part.trim().split(';');
+    return name!.trim().toLowerCase() === coding && !params.some((p) => /^\s*q\s*=\s*0(?:\.0*)?\s*$/i.test(p));
+  });
+
+/**
+ * The console's pages, read once: index.html, and sign-in.html (the build's index.html with the sign-in page drawn in,
+ * `packages/console/src/prerender.tsx`). A browser without a session cookie gets the second, so it shows the sign-in
+ * form before any script has run; one with a cookie gets index.html, whose script finds out whether the session holds.
+ */
+export class ConsolePages {
+  private constructor(
+    private readonly index: Page,
+    private readonly signIn: Page | undefined,
+  ) {}
+
+  /** The built console's pages, or undefined when it is not built. */
+  static load(dist = CONSOLE_DIST): ConsolePages | undefined {
+    const index = path.join(dist, 'index.html');
+    if (!fs.existsSync(index)) return undefined;
+    const signIn = path.join(dist, 'sign-in.html');
+    return new ConsolePages(readPage(index), fs.existsSync(signIn) ? readPage(signIn) : undefined);
+  }
+
+  /** Answers a console page (a GET of `/` or a deep link). */
+  send(req: FastifyRequest, reply: FastifyReply) {
+    const cookies = req.headers.cookie ?? '';
+    const hasSession = cookies.split(';').some((c) => c.trim().startsWith(`${SESSION_COOKIE}=`));
+    const page = (!hasSession && this.signIn) || this.index;
+    const accept = String(req.headers['accept-encoding'] ?? '');
+    const [encoding, body] =
+      page.br && accepts(accept, 'br')
+        ? ['br', page.br]
+        : page.gzip && accepts(accept, 'gzip')
+          ? ['gzip', page.gzip]
+          : [undefined, page.identity];
+    if (encoding) reply.header('content-encoding', encoding);
+    return (
+      reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        // Which page, and how it is encoded, depend on these: a cache must not give one browser's answer to another.
+        .header('vary', 'accept-encoding, cookie')
+        .send(body)
+    );
+  }
 }
 
 /** Whether a path is a console page (deep link) rather than an API or metrics path. */

@@ -134,4 +134,65 @@ describe('the console loads fast: compressed, and only what the first page needs
     await page.keyboard.press('Escape');
     await rename.waitFor({ state: 'hidden' });
   });
+
+  test('without a session the sign-in form arrives drawn: usable before any script runs, in the dark theme too', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const context = await rig.browser.newContext({
+        baseURL: rig.baseUrl,
+        javaScriptEnabled: false,
+        colorScheme,
+        viewport: { width: 1024, height: 640 },
+      });
+      try {
+        const still = await context.newPage();
+        await still.goto('/workspaces');
+        const field = still.getByLabel('API token');
+        await field.waitFor();
+        assert.ok(await still.getByRole('button', { name: 'Sign in' }).isDisabled(), 'Sign in waits for a token (and for the script)');
+        assert.equal(
+          await still.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name),
+          'token',
+          'the field has the cursor',
+        );
+        const card = await still.evaluate(() => getComputedStyle(document.querySelector('h1')!.parentElement!).backgroundColor);
+        assert.equal(card, colorScheme === 'dark' ? 'rgb(41, 41, 41)' : 'rgb(255, 255, 255)', `the ${colorScheme} theme's card`);
+        await rig.shot(`speed-06-sign-in-before-script-${colorScheme}`, still);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  test('a token typed into the drawn form before the script takes over carries over: typing goes on, Enter signs in', async () => {
+    const context = await rig.newContext();
+    const typing = await context.newPage();
+    typing.setDefaultTimeout(15_000);
+    // The first script waits until half the token is typed: the form the service drew is all there is until then.
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await typing.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await typing.goto('/workspaces', { waitUntil: 'commit' });
+    await typing.locator('#root[data-prerendered="sign-in"] input[name="token"]').waitFor();
+    const token = rig.tenant.token;
+    const half = token.length >> 1;
+    await typing.keyboard.type(token.slice(0, half));
+    release();
+    await typing.locator('#root:not([data-prerendered])').waitFor({ state: 'attached' });
+    await typing.getByRole('button', { name: 'Sign in' }).and(typing.locator(':enabled')).waitFor();
+    await typing.keyboard.type(token.slice(half));
+    assert.equal(await typing.getByLabel('API token').inputValue(), token, 'one token: the typed half, then the rest');
+    assert.equal(await typing.locator('style[data-prerendered]').count(), 0, "the drawn page's styles are gone");
+    await typing.keyboard.press('Enter');
+    await typing.waitForURL(/\/workspaces$/);
+    await typing
+      .getByRole('table', { name: 'Workspaces' })
+      .getByRole('row', { name: /Fast floor/ })
+      .waitFor();
+    await context.close();
+  });
 });
