@@ -122,26 +122,28 @@ async function visit(
       if (e.type === 'Script') encodings.add(String(enc ?? 'identity'));
     });
     cdp.on('Network.loadingFinished', (e) => sizes.set(e.requestId, e.encodedDataLength));
-    const table = page.getByRole('table', { name: 'Workspaces' }).getByRole('row').nth(1);
+    // The driver waits on the marks and finds the form by CSS: its role queries run in the page and would be timed too.
+    const drawn = (mark: keyof Marks) =>
+      page.waitForFunction((key) => (window as unknown as { __benchMarks: Marks }).__benchMarks[key] !== undefined, mark, {
+        polling: 10,
+      });
     const t0 = performance.now();
     let wallMs: number;
     if (returning) {
-      await page.goto('/workspaces');
-      await table.waitFor();
+      await page.goto('/workspaces', { waitUntil: 'commit' });
+      await drawn('table');
       wallMs = performance.now() - t0;
     } else {
-      await page.goto('/');
-      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      await page.goto('/', { waitUntil: 'commit' });
+      await drawn('form');
       const t1 = performance.now();
-      await page.getByLabel('API token').fill(token);
+      await page.locator('input[name="token"]').fill(token);
       const t2 = performance.now();
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await table.waitFor();
+      await page.locator('button[type="submit"]').click();
+      await drawn('table');
       // Typing the token is the user's time, not the console's: it is left out.
       wallMs = t1 - t0 + (performance.now() - t2);
     }
-    // The frame that draws the table may follow the driver's look at it by a little.
-    await page.waitForFunction(() => (window as unknown as { __benchMarks: Marks }).__benchMarks.table !== undefined);
     const marks = await page.evaluate(() => (window as unknown as { __benchMarks: Marks }).__benchMarks);
     // Requests still finishing when the table showed (a late query) count too.
     await page.waitForLoadState('networkidle');

@@ -22,7 +22,8 @@ export const TARGETS = {
   console: {
     dir: 'packages/console',
     inputs: ['src', 'public', 'index.html', 'vite.config.ts', 'package.json', '/package-lock.json'],
-    output: 'dist/index.html',
+    // Written after index.html (vite.config.ts's prerender): a build stopped before it is built again.
+    output: 'dist/sign-in.html',
     tool: 'npm',
   },
   client: { dir: 'packages/client', inputs: ['src', 'tsconfig.json', 'package.json'], output: 'dist/index.js', tool: 'npm' },

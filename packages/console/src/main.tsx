@@ -6,7 +6,7 @@ import { BrowserRouter } from 'react-router-dom';
 import { queryClient, signInPath } from './api/query-client';
 import { App } from './App';
 import { ThemeRoot } from './components/ThemeRoot';
-import { noSession, probablySignedIn, whoAmIQuery } from './api/session';
+import { noSession, whoAmIQuery } from './api/session';
 import { workspacesQuery } from './api/workspaces';
 import { keepTypedToken, PRERENDERED } from './prerendered';
 import { SignedIn } from './signed-in-page';
@@ -15,19 +15,18 @@ const root = document.getElementById('root')!;
 // The service sent the sign-in page drawn (prerender.tsx): it does so only to a browser without a session cookie.
 const prerendered = root.dataset.prerendered === PRERENDERED;
 
-// Whether there is a session decides the first page: asked at once, unless the service said there is none. A browser
-// that had one last time also starts loading the pages behind it now, rather than after the answer (App.tsx loads them
-// on demand otherwise), and the workspace list, where most visits land (a 401 there is left to whoami to act on).
+// Whether there is a session decides the first page. The service sends the sign-in page drawn when the browser has no
+// session cookie, and this page when it has one: then the session is likely, and the pages behind it and the workspace
+// list (where most visits land) load beside the session check, whose answer decides (the service preloads both
+// requests; a 401 on the list is left to whoami to act on).
 if (prerendered) {
   noSession();
   // Where RequireSession would send it: the sign-in page the browser shows already, then back to the page asked for.
   if (location.pathname !== '/sign-in') history.replaceState(null, '', signInPath(location.pathname + location.search));
 } else {
   void queryClient.prefetchQuery(whoAmIQuery);
-  if (probablySignedIn()) {
-    void SignedIn.preload().catch(() => undefined);
-    if (location.pathname === '/' || location.pathname === '/workspaces') void queryClient.prefetchQuery(workspacesQuery);
-  }
+  void SignedIn.preload().catch(() => undefined);
+  if (location.pathname === '/' || location.pathname === '/workspaces') void queryClient.prefetchQuery(workspacesQuery);
 }
 
 const app = (

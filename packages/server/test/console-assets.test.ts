@@ -113,6 +113,20 @@ describe('the console files are sent compressed, cached by their hash', () => {
       assert.match(html, /<style data-prerendered="" data-make-styles-bucket=/, 'its styles, marked for the script to remove');
       assert.match(String(page.headers.vary), /cookie/i);
     }
+    assert.equal((await get('/', 'br', 'text/html')).headers.link, undefined, 'nothing preloaded without a session');
+    // With a session cookie: whoami on every page, the workspace list where it shows.
+    for (const [url, preloads] of [
+      ['/', ['/api/whoami', '/api/workspaces?limit=200']],
+      ['/workspaces?q=sales', ['/api/whoami', '/api/workspaces?limit=200']],
+      ['/jobs', ['/api/whoami']],
+    ] as const) {
+      const link = String((await get(url, 'br', 'text/html', 'svc_session=abc')).headers.link);
+      assert.deepEqual(
+        [...link.matchAll(/<([^>]+)>; rel=preload; as=fetch; crossorigin/g)].map((m) => m[1]),
+        preloads,
+        url,
+      );
+    }
     const head = await h.app.inject({ method: 'HEAD', url: '/' });
     assert.equal(head.statusCode, 200);
     assert.match(String(head.headers['content-type']), /^text\/html/);

@@ -8,7 +8,7 @@ import type { Health, WhoAmI } from './types';
 export const useHealth = () =>
   useQuery({ queryKey: ['health'], queryFn: () => api<Health & { ok: true }>('GET', '/api/health'), staleTime: 60_000 });
 
-// This browser had a session when it last looked: the pages behind it start loading beside the first check (main.tsx).
+// This browser had a session when it last looked: without it a page behind the session goes to sign-in at once (App.tsx).
 const HINT = 'svc.session';
 
 /** Whether this browser's last look found a session (a hint only: the service's answer decides). */

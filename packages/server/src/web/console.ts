@@ -49,6 +49,17 @@ function readPage(file: string): Page {
   return { identity: fs.readFileSync(file), br: copy('br'), gzip: copy('gz') };
 }
 
+/**
+ * What the console asks for first with a session (src/main.tsx): whoami on every page, the workspace list on the pages
+ * that show it. As `Link` preloads, matched by the script's own fetches (same URL, mode and credentials).
+ */
+const WHOAMI = '</api/whoami>; rel=preload; as=fetch; crossorigin';
+const WORKSPACES = '</api/workspaces?limit=200>; rel=preload; as=fetch; crossorigin';
+const preloadsFor = (url: string) => {
+  const pathname = url.split('?')[0];
+  return pathname === '/' || pathname === '/workspaces' ? `${WHOAMI}, ${WORKSPACES}` : WHOAMI;
+};
+
 /** Whether Accept-Encoding takes `coding` (named, and not with q=0). */
 const accepts = (header: string, coding: string) =>
   header.split(',').some((part) => {
@@ -88,6 +99,8 @@ export class ConsolePages {
           ? ['gzip', page.gzip]
           : [undefined, page.identity];
     if (encoding) reply.header('content-encoding', encoding);
+    // With a session the script's first requests are known: the browser starts them beside the script's download.
+    if (hasSession) reply.header('link', preloadsFor(req.url));
     return (
       reply
         .type('text/html; charset=utf-8')

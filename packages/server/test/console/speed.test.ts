@@ -195,4 +195,34 @@ describe('the console loads fast: compressed, and only what the first page needs
       .waitFor();
     await context.close();
   });
+
+  test('a returning browser (session cookie, nothing cached) gets the page whose requests start with it: whoami and the list, once each', async () => {
+    const context = await rig.browser.newContext({ baseURL: rig.baseUrl, storageState: await page.context().storageState() });
+    try {
+      const back = await context.newPage();
+      const asked: string[] = [];
+      back.on('request', (r) => {
+        if (r.url().includes('/api/')) asked.push(r.url().slice(rig.baseUrl.length));
+      });
+      const answer = await back.goto('/workspaces');
+      assert.match(
+        answer!.headers().link ?? '',
+        /<\/api\/whoami>; rel=preload; as=fetch; crossorigin, <\/api\/workspaces\?limit=200>; rel=preload/,
+      );
+      await back
+        .getByRole('table', { name: 'Workspaces' })
+        .getByRole('row', { name: /Fast floor/ })
+        .waitFor();
+      assert.equal(await back.locator('#root[data-prerendered]').count(), 0, 'no sign-in form was drawn');
+      await back.waitForLoadState('networkidle');
+      // The script's own fetches took the preloaded answers: a second request would mean they did not match.
+      assert.deepEqual(
+        asked.filter((u) => /^\/api\/(whoami|workspaces\?)/.test(u)),
+        ['/api/whoami', '/api/workspaces?limit=200'],
+        asked.join(', '),
+      );
+    } finally {
+      await context.close();
+    }
+  });
 });
