@@ -60,6 +60,28 @@ test('token life cycle: create, use, list without secrets, revoke effective on t
   assert.equal(again.statusCode, 404);
 });
 
+test('a token this process verified and keeps is checked without the store: the same caller, the same refusals', async (t) => {
+  const h = await build(t);
+  const admin = await h.tenant();
+  const { secret, token } = (
+    await h.app.inject({ method: 'POST', url: '/api/tokens', headers: admin.auth, payload: { name: 'kept', scopes: ['read'] } })
+  ).json();
+  const tokens = h.services.tokens;
+  assert.equal(tokens.verifyKept(secret), undefined, 'never read yet: the store decides');
+  const read = await tokens.verify(secret);
+  assert.deepEqual(tokens.verifyKept(secret), read, 'then kept: the caller the store gave');
+  const code = (c: string) => (err: unknown) => (err as { code?: string }).code === c;
+  assert.throws(() => tokens.verifyKept(`${secret.slice(0, -4)}AAAA`), code('invalid_token'), 'a wrong secret for a kept id');
+  assert.throws(() => tokens.verifyKept('svc_pat_abc_def'), code('invalid_token'), 'not a token');
+  // An authenticated request takes the same path and answers the same.
+  const who = await h.app.inject({ method: 'GET', url: '/api/whoami', headers: { authorization: `Bearer ${secret}` } });
+  assert.equal(who.json().tokenId, token.id);
+  // Revoked: no longer kept, so the store decides again, and refuses.
+  assert.equal((await h.app.inject({ method: 'DELETE', url: `/api/tokens/${token.id}`, headers: admin.auth })).statusCode, 200);
+  assert.equal(tokens.verifyKept(secret), undefined);
+  await assert.rejects(tokens.verify(secret), code('token_revoked'));
+});
+
 test('expired, wrong-secret, malformed and missing credentials answer 401 with a code', async (t) => {
   const h = await build(t);
   const admin = await h.tenant();

@@ -17,11 +17,19 @@ declare module 'fastify' {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** The caller of a bearer token this process verified and keeps, without the store; undefined when it must be read. */
+function keptCaller(req: FastifyRequest, tokens: TokenService): Caller | undefined {
+  const m = BEARER.exec(req.headers.authorization ?? '');
+  return m ? tokens.verifyKept(m[1]!) : undefined;
+}
+
 /** Reads the caller from the bearer token or the session cookie; throws 401 when neither is valid. */
 async function resolveCaller(req: FastifyRequest, tokens: TokenService, sessions: SessionService): Promise<Caller> {
   const header = req.headers.authorization;
   if (header !== undefined) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    const m = BEARER.exec(header);
     if (!m) throw new AuthenticationError('The Authorization header must be "Bearer svc_pat_<id>_<secret>"', 'invalid_token');
     return tokens.verify(m[1]!);
   }
@@ -34,7 +42,7 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /** Whether the Authorization header is "Bearer <expected>", compared in constant time (digests of equal length). */
 function bearerIs(header: string | undefined, expected: string): boolean {
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  const m = BEARER.exec(header ?? '');
   return m ? timingSafeEqual(digest(m[1]!), digest(expected)) : false;
 }
 
@@ -47,20 +55,38 @@ export function registerAuthentication(
   app: FastifyInstance,
   deps: { tokens: TokenService; sessions: SessionService; limiter: RateLimiter; signInLimiter: RateLimiter; metricsToken?: string },
 ) {
-  app.addHook('onRequest', async (req) => {
+  // Not async: a token this process has verified and kept is checked without a promise (or the store), and the
+  // request goes on in the same turn; any other caller is read as before.
+  app.addHook('onRequest', (req, _reply, done) => {
     const { config, url, schema } = req.routeOptions; // one read: the getter builds the object anew each time
-    if (config.signIn) deps.signInLimiter.limit(addressKey(req.ip));
-    // Public routes, unmatched paths (JSON 404) and the console's static files need no caller.
-    if (config.public || !url || (schema as { hide?: boolean } | undefined)?.hide) return;
-    if (config.scope === 'metrics' && deps.metricsToken && bearerIs(req.headers.authorization, deps.metricsToken))
-      return deps.limiter.limit('metrics-token');
-    const caller = await resolveCaller(req, deps.tokens, deps.sessions);
-    req.caller = caller;
-    deps.limiter.limit(caller.tokenId ?? caller.sessionIdHash ?? caller.userId);
-    if (config.scope && !hasScope(caller.scopes, config.scope)) {
-      throw new ForbiddenError(`This operation needs the '${config.scope}' scope`, 'missing_scope');
+    let kept: Caller | undefined;
+    try {
+      if (config.signIn) deps.signInLimiter.limit(addressKey(req.ip));
+      // Public routes, unmatched paths (JSON 404) and the console's static files need no caller.
+      if (config.public || !url || (schema as { hide?: boolean } | undefined)?.hide) return done();
+      if (config.scope === 'metrics' && deps.metricsToken && bearerIs(req.headers.authorization, deps.metricsToken)) {
+        deps.limiter.limit('metrics-token');
+        return done();
+      }
+      kept = keptCaller(req, deps.tokens);
+    } catch (err) {
+      return done(err as Error);
     }
-    if (!SAFE_METHODS.has(req.method)) checkCsrf(caller, req.headers[CSRF_HEADER] as string | undefined);
+    const admit = (caller: Caller) => {
+      try {
+        req.caller = caller;
+        deps.limiter.limit(caller.tokenId ?? caller.sessionIdHash ?? caller.userId);
+        if (config.scope && !hasScope(caller.scopes, config.scope)) {
+          throw new ForbiddenError(`This operation needs the '${config.scope}' scope`, 'missing_scope');
+        }
+        if (!SAFE_METHODS.has(req.method)) checkCsrf(caller, req.headers[CSRF_HEADER] as string | undefined);
+      } catch (err) {
+        return done(err as Error);
+      }
+      done();
+    };
+    if (kept) return admit(kept);
+    resolveCaller(req, deps.tokens, deps.sessions).then(admit, (err: Error) => done(err));
   });
   // The rest of the request runs as its caller's tenant's work (the next hooks and the handler start inside `done`).
   app.addHook('onRequest', (req, _reply, done) => (req.caller ? tenantContext.run(req.caller.tenantId, done) : done()));
