@@ -201,7 +201,13 @@ async function sweep(cluster: Cluster, sb: Sandbox, tracked: Tracked[], baseline
       }
       const t: Tracked = { kind: 'uninstall', jobId: r.body.job.id, appId: app.appId, workspaceId, polls: 0 };
       await poll(cluster, t, deadline);
-      if (t.job?.status !== 'done') violate(`sweep: uninstall of ${app.appId} in ${workspaceId} ended ${t.job?.status}`);
+      if (t.job?.status !== 'done') {
+        // The steps that did not end well, with their backing text: what tells a bug from a refusal.
+        const failed = ((t.job?.steps ?? []) as Array<{ stepIndex: number; itemType: string; result?: any }>)
+          .filter((s) => s.result?.status !== 'deleted' && s.result?.status !== 'kept')
+          .map((s) => `step ${s.stepIndex} ${s.itemType} ${s.result ? resultText(s.result) : 'no result'}`);
+        violate(`sweep: uninstall of ${app.appId} in ${workspaceId} ended ${t.job?.status}: ${failed.join('; ').slice(0, 1500)}`);
+      }
     }
   }
   for (const change of inventoryChanges(baseline, inventory(await sb.admin.state())).filter((c) => SWEPT.some((p) => c.startsWith(p))))
