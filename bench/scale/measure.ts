@@ -153,6 +153,11 @@ async function run(cluster: Cluster, sb: { admin: string; pid: number }, work: W
   const lastFinish = Math.max(...finals.map((j) => Date.parse(j.finishedAt)));
   const statuses: Record<string, number> = {};
   for (const j of finals) statuses[j.status] = (statuses[j.status] ?? 0) + 1;
+  // What made a job other than done: the first few steps that did not end provisioned, with their text.
+  const PROVISIONED = new Set(['created', 'exists', 'updated', 'skipped', 'stored']);
+  const notDone = finals.flatMap((j) => (j.provision?.steps ?? []).filter((s: any) => s.result && !PROVISIONED.has(s.result.status)));
+  for (const s of notDone.slice(0, 3))
+    console.log(`  not provisioned: ${s.itemType} ${s.displayName ?? ''}: ${JSON.stringify(s.result).slice(0, 400)}`);
   const mid = started + (lastFinish - started) / 2;
   const perProcess = cluster.slots.map((s, i): ProcessFigures => {
     const series = seconds.get(s.name)!;

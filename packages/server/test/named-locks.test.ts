@@ -1,9 +1,13 @@
 // Locks by name (store/named-locks.ts): one holder at a time per name, names independent, a holder's failure releases
-// it; many held at once share one connection. On PostgreSQL (the suite's run with DATABASE_URL) two lock sets stand for two processes sharing the database.
+// it; many held at once share one connection; a live resource's lock is named where its name falls (live-lock.ts). On PostgreSQL (the suite's run with DATABASE_URL) two lock sets stand for two processes sharing the database.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
+import { randomUUID } from 'node:crypto';
 import { advisoryLocks, inProcessLocks, type NamedLocks } from '../src/store/named-locks.js';
+import { liveLockName } from '../src/provisioning/live-lock.js';
+import type { StepContext } from '../src/provisioning/context.js';
+import type { ResolvedTarget } from '../src/provisioning/targets.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -110,4 +114,32 @@ test('many names held at once all run together; on PostgreSQL they share one con
     leave(); // a failed assertion must not leave the holders waiting
     await close();
   }
+});
+
+test('a live resource’s lock is named where its name falls: the platform workspace, or the tenant’s shared KQL cluster, search service or pool', () => {
+  const target = (platformWorkspaceId: string) =>
+    ({
+      mode: 'shared',
+      platformWorkspaceId,
+      armUrl: 'https://management.example',
+      kqlLocation: 'eastus',
+      kqlClusterUri: 'https://kql.example',
+      searchService: 'https://search.example',
+      warehouseServer: 'sql.example',
+      warehouseDatabase: 'pool',
+    }) as ResolvedTarget;
+  const lock = (tenant: string, pws: string, itemType: string, displayName: string) =>
+    liveLockName(tenant, { target: target(pws), item: { itemType, displayName } as StepContext['item'] });
+  const [p1, p2] = [randomUUID(), randomUUID()];
+  // Two workspaces of one tenant bound to two platform workspaces reach the same database, index and pool objects.
+  for (const type of ['kql-database', 'eventhouse', 'search-index', 'warehouse'])
+    assert.equal(lock('t1', p1, type, 'Telemetry'), lock('t1', p2, type, ' telemetry '), type);
+  // What is named in the platform workspace (its items, and the Azure-native names under its prefix) is not shared.
+  for (const type of ['lakehouse', 'notebook', 'eventstream', 'activator'])
+    assert.notEqual(lock('t1', p1, type, 'Telemetry'), lock('t1', p2, type, 'Telemetry'), type);
+  assert.equal(lock('t1', p1, 'notebook', 'Telemetry'), lock('t1', p1, 'notebook', 'TELEMETRY'));
+  // Another tenant, another item type or name: another lock.
+  assert.notEqual(lock('t1', p1, 'kql-database', 'Telemetry'), lock('t2', p1, 'kql-database', 'Telemetry'));
+  assert.notEqual(lock('t1', p1, 'kql-database', 'Telemetry'), lock('t1', p1, 'eventhouse', 'Telemetry'));
+  assert.notEqual(lock('t1', p1, 'search-index', 'a'), lock('t1', p1, 'search-index', 'b'));
 });
