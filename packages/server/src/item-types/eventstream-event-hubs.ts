@@ -207,6 +207,16 @@ async function readLive(ctx: Ctx): Promise<LiveState | undefined> {
   };
 }
 
+/**
+ * The database whose data connection a removal deletes: the one the install bound it to (the item's recorded ids), else
+ * the destination as the content names it now. The recorded one stays known after the destination's own item went (an
+ * earlier uninstall that failed on this step deleted the database with purgeData, or kept it detached from the app).
+ */
+function connectionDatabase(ctx: Ctx): { resourceId: string; database: string } | undefined {
+  const database = ctx.recordedIds?.database;
+  return database ? { resourceId: cluster(ctx).resourceId, database } : kqlDestination(ctx);
+}
+
 /** Deletes the data connection (a KQL destination) and the event hub with its consumer groups; never a name outside the tenant's. */
 async function remove(ctx: Ctx, resourceId: string): Promise<{ removed: boolean }> {
   const n = namesOf(ctx);
@@ -218,7 +228,7 @@ async function remove(ctx: Ctx, resourceId: string): Promise<{ removed: boolean 
       'not_tenant_resource',
       `The event hub '${resourceId}' is not one of this tenant's in ${n.namespace}: not deleted`,
     );
-  const dest = kqlDestination(ctx);
+  const dest = connectionDatabase(ctx);
   const api = ctx.backends.eventHubs;
   let removed = false;
   if (dest) {

@@ -65,8 +65,9 @@ export const kqlQueryset: LiveItemType<'kql-queryset', typeof KqlQuerysetContent
     return { resourceId: `${db.id}/querysets/${ctx.item.displayName}`, secondaryIds: { clusterUri: db.uri, database }, parts };
   },
   readCalls: () => kqlReadCalls(0, 1),
-  // The queryset lives in its parent's database as functions: removing it drops them and leaves the database.
-  remove: (ctx) => dropKqlObjects(ctx, databaseOf(ctx), [], functionsOf(ctx)),
+  // The queryset lives in its parent's database as functions: removing it drops them and leaves the database. The
+  // database is the one it was made in (its recorded ids), which stays known after the parent's item went.
+  remove: (ctx) => dropKqlObjects(ctx, ctx.recordedIds?.database ?? databaseOf(ctx), [], functionsOf(ctx)),
   removeCalls: (c) => kqlDropCalls(0, c.queries.length, true),
   async provision(ctx) {
     const database = databaseOf(ctx);

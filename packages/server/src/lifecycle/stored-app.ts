@@ -125,6 +125,7 @@ export function storedContext(deps: StoredAppDeps, stored: StoredApp, key: strin
     dependency: (k) => stored.results.get(k),
     contentOf: (k) => stored.items.get(k)?.content,
     ...(item.live?.backend ? { backend: item.live.backend } : {}),
+    ...(item.live?.secondaryIds ? { recordedIds: item.live.secondaryIds } : {}),
     lists: stored.lists,
   };
 }

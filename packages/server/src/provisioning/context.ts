@@ -47,6 +47,11 @@ export interface ProvisionContext {
   contentOf(key: string): unknown;
   /** The backend its live record names (what provisioned it); unset, the cloud's choice (item-types/backends.ts). */
   backend?: string;
+  /**
+   * The ids the item's own provisioning recorded (a stored item's live record): where what it made lives, which a removal
+   * deletes even after the items it depended on went (an earlier, partial uninstall deleted or detached them).
+   */
+  recordedIds?: Record<string, string>;
   /** What the job lists once for all its steps; unset, each step lists for itself. */
   lists?: JobLists;
   /**
