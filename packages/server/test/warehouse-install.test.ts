@@ -54,6 +54,7 @@ test('healthcare installs its warehouse over TDS: tables with the seeded rows, d
     sqlEndpointId: sandbox.ids.warehousePool,
     server: sandbox.urls.sql,
     database: sandbox.ids.warehousePool,
+    'lakehouse:clinical-lakehouse': 'PopHealthLake',
   });
   const db = await pool(sandbox);
   assert.deepEqual(rowCounts(db), seeded, 'every seeded table, with exactly its seed rows');

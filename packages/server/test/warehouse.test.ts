@@ -158,6 +158,8 @@ describe('warehouse provisioning over TDS', () => {
       sqlEndpointId: 'popmgtpool',
       server: server.address,
       database: 'popmgtpool',
+      // The lakehouse's name its external tables' schema has, which its removal finds here after the lakehouse went.
+      'lakehouse:clinical-lakehouse': 'PopHealthLake',
     });
 
     const objectsBefore = [...server.state().databases.get('popmgtpool')!.schemas.values()].map((s) => s.objects.size);

@@ -133,16 +133,39 @@ export function viewEntries(models: ReturnType<typeof compileModels>, have: Pool
   });
 }
 
+/** The key of a warehouse's live record that holds the name of a lakehouse it reads. */
+const recordedName = (lakehouse: string) => `lakehouse:${lakehouse}`;
+
+/**
+ * The name of each lakehouse the sources read, by key, which names its external tables' schema: the app's item's (what
+ * provisioning uses); with `recorded`, first the one the warehouse's own install used (its live record), which stays
+ * known after an earlier, partial uninstall deleted the lakehouse's item or detached it from the app.
+ */
+export function lakehouseNames(ctx: TypedProvisionContext<WarehouseContent>, recorded = false): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const { lakehouse } of Object.values(ctx.content.sources ?? {})) {
+    if (!lakehouse || names.has(lakehouse)) continue;
+    const name =
+      (recorded ? ctx.recordedIds?.[recordedName(lakehouse)] : undefined) ??
+      ctx.app.items.find((i: CatalogItem) => i.key === lakehouse)?.displayName;
+    if (name) names.set(lakehouse, name);
+  }
+  return names;
+}
+
+/** What the warehouse's live record keeps of the lakehouses it reads: their names, as lakehouseNames reads them back. */
+export const lakehouseIds = (ctx: TypedProvisionContext<WarehouseContent>): Record<string, string> =>
+  Object.fromEntries([...lakehouseNames(ctx)].map(([k, name]) => [recordedName(k), name]));
+
 /** The dbt models compiled to the views provisioning creates (lakehouse sources read through their external tables' schema). */
-export function modelsOf(ctx: TypedProvisionContext<WarehouseContent>) {
+export function modelsOf(ctx: TypedProvisionContext<WarehouseContent>, lakehouses = lakehouseNames(ctx)) {
   const content = ctx.content;
-  const lakehouses = new Map(ctx.app.items.map((i: CatalogItem) => [i.key, i]));
   return compileModels(content.models ?? [], {
     modelSchema: content.modelSchema ?? 'dbo',
     sources: content.sources ?? {},
     lakehouseSchema: (k, schema) => {
-      const lh = lakehouses.get(k);
-      return lh && externalSchema(lh.displayName, schema);
+      const name = lakehouses.get(k);
+      return name && externalSchema(name, schema);
     },
   });
 }

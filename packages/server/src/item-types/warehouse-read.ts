@@ -7,7 +7,7 @@ import type { LiveParts, LiveState } from './descriptor.js';
 import { LakehouseContent } from './lakehouse.js';
 import { endpointOf, open, run } from '../provisioning/warehouse-session.js';
 import type { WarehouseContent } from './warehouse.js';
-import { modelsOf, viewSql } from './warehouse-objects.js';
+import { lakehouseIds, modelsOf, viewSql } from './warehouse-objects.js';
 
 // The warehouse's plan: its tables (the DDL's and the lakehouse sources' external tables) and dbt views, as provisioning
 // creates them and as the pool's catalog holds them (INFORMATION_SCHEMA.COLUMNS, sys.sql_modules: SELECTs only).
@@ -72,7 +72,11 @@ export async function readWarehouse(ctx: TypedProvisionContext<WarehouseContent>
   if (!Object.keys(parts).length) return undefined;
   const { host, port } = session.endpoint;
   const sqlEndpoint = port === 1433 ? host : `${host},${port}`;
-  return { resourceId: `${server}/${database}`, secondaryIds: { sqlEndpoint, sqlEndpointId: database, server, database }, parts };
+  return {
+    resourceId: `${server}/${database}`,
+    secondaryIds: { sqlEndpoint, sqlEndpointId: database, server, database, ...lakehouseIds(ctx) },
+    parts,
+  };
 }
 
 const select = (command: string): PlannedCall => ({ service: 'sql', method: 'BATCH', path: '/{database}/batch/{sql*}', command });

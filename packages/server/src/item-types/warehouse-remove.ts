@@ -1,4 +1,3 @@
-import type { CatalogItem } from '../catalog/types.js';
 import type { TypedProvisionContext } from '../provisioning/context.js';
 import { externalSchema } from '../provisioning/dbt/external.js';
 import { classifyDdl, quoteName } from '../provisioning/dbt/tsql.js';
@@ -6,7 +5,7 @@ import { endpointOf, open, run } from '../provisioning/warehouse-session.js';
 import type { PlannedCall } from './calls.js';
 import type { RemoveOutcome } from './descriptor.js';
 import type { WarehouseContent } from './warehouse.js';
-import { modelsOf } from './warehouse-objects.js';
+import { lakehouseNames, modelsOf } from './warehouse-objects.js';
 
 // A warehouse is not a platform item: its tables and views live in the install target's dedicated SQL pool (the
 // shared set's, or targetOverrides' warehouse), which is not the app's to delete. Removing the item drops the objects
@@ -15,32 +14,41 @@ import { modelsOf } from './warehouse-objects.js';
 
 type SqlObject = { kind: 'VIEW' | 'TABLE' | 'EXTERNAL TABLE'; schema: string; name: string };
 
-/** The objects the content creates, in the order they are dropped. */
-export function warehouseObjects(ctx: TypedProvisionContext<WarehouseContent>): SqlObject[] {
+/**
+ * The objects the content creates, in the order they are dropped. An external table's schema is its lakehouse's name as
+ * the install used it (its live record's, else the app's item's); `unknown` names the lakehouse sources with neither
+ * (a record written before it named them, the lakehouse's item gone since), whose external tables cannot be named.
+ */
+export function warehouseObjects(ctx: TypedProvisionContext<WarehouseContent>): { objects: SqlObject[]; unknown: string[] } {
   const ddl = ctx.content.ddl.map(classifyDdl);
+  const names = lakehouseNames(ctx, true);
+  const sources = Object.entries(ctx.content.sources ?? {}).filter(([, s]) => s.lakehouse);
+  const unknown = sources.filter(([, s]) => !names.has(s.lakehouse!));
+  const modelSchema = ctx.content.modelSchema ?? 'dbo';
+  // Without a lakehouse's name the models reading it do not compile; their views are named all the same.
+  const models = unknown.length ? (ctx.content.models ?? []).map((m) => ({ schema: modelSchema, name: m.name })) : modelsOf(ctx, names);
   const views: SqlObject[] = [
-    ...modelsOf(ctx)
-      .reverse()
-      .map((m) => ({ kind: 'VIEW' as const, schema: m.schema, name: m.name })),
+    ...models.reverse().map((m) => ({ kind: 'VIEW' as const, schema: m.schema, name: m.name })),
     ...ddl.flatMap((d) => (d.kind === 'view' ? [{ kind: 'VIEW' as const, schema: d.schema, name: d.name }] : [])).reverse(),
   ];
   const tables = ddl.flatMap((d) => (d.kind === 'table' ? [{ kind: 'TABLE' as const, schema: d.schema, name: d.name }] : [])).reverse();
-  const external = Object.values(ctx.content.sources ?? {}).flatMap((s) => {
-    const item = s.lakehouse ? ctx.app.items.find((i: CatalogItem) => i.key === s.lakehouse) : undefined;
-    return item
-      ? s.tables.map((t) => ({ kind: 'EXTERNAL TABLE' as const, schema: externalSchema(item.displayName, s.schema), name: t }))
-      : [];
+  const external = sources.flatMap(([, s]) => {
+    const name = names.get(s.lakehouse!);
+    return name ? s.tables.map((t) => ({ kind: 'EXTERNAL TABLE' as const, schema: externalSchema(name, s.schema), name: t })) : [];
   });
-  return [...views, ...tables, ...external];
+  return {
+    objects: [...views, ...tables, ...external],
+    unknown: unknown.map(([source, s]) => `source '${source}' (lakehouse '${s.lakehouse}': ${s.tables.join(', ')})`),
+  };
 }
 
 const key = (schema: string, name: string) => `${schema}.${name}`.toLowerCase();
 const LISTED = 'SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_TYPE FROM INFORMATION_SCHEMA.TABLES';
 
-/** Drops the content's views and tables that the pool holds; removed:false when it holds none of them. */
+/** Drops the content's views, tables and external tables that the pool holds; removed:false when it holds none of them. */
 export async function removeWarehouse(ctx: TypedProvisionContext<WarehouseContent>, _resourceId: string): Promise<RemoveOutcome> {
   const { server, database } = endpointOf(ctx);
-  const wanted = warehouseObjects(ctx);
+  const { objects: wanted, unknown } = warehouseObjects(ctx);
   const session = await open(ctx, server, database);
   try {
     const present = new Set((await run(ctx, session, LISTED)).rows.map((r) => key(String(r[0]), String(r[1]))));
@@ -52,7 +60,11 @@ export async function removeWarehouse(ctx: TypedProvisionContext<WarehouseConten
       removed = true;
     }
     if (!removed) ctx.log(`none of the ${wanted.length} views and tables of the content is in ${database}: nothing to drop`);
-    return { removed };
+    if (!unknown.length) return { removed };
+    // Not left silently: the step says which external tables it could not name (their lakehouse's item went earlier).
+    const keptFor = `the external tables of ${unknown.join('; ')} could not be named (the lakehouse's item is gone and this warehouse's live record, written before it named its lakehouses, does not name it): drop them from ${database} by hand`;
+    ctx.log(keptFor);
+    return { removed, keptFor };
   } finally {
     session.close();
   }

@@ -7,7 +7,15 @@ import { endpointOf, open, run } from '../provisioning/warehouse-session.js';
 import type { PlannedCall } from './calls.js';
 import { Key, Name, Row } from './content-parts.js';
 import type { LiveItemType } from './descriptor.js';
-import { externalEntries, lakeSources, modelsOf, type PoolObjects, type ScriptEntry, viewEntries } from './warehouse-objects.js';
+import {
+  externalEntries,
+  lakehouseIds,
+  lakeSources,
+  modelsOf,
+  type PoolObjects,
+  type ScriptEntry,
+  viewEntries,
+} from './warehouse-objects.js';
 import { removeWarehouse, warehouseRemoveCalls } from './warehouse-remove.js';
 import { readWarehouse, warehouseParts, warehouseReadCalls } from './warehouse-read.js';
 
@@ -181,7 +189,7 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
   return {
     status: created ? 'created' : 'exists',
     resourceId: `${server}/${database}`,
-    secondaryIds: { sqlEndpoint, sqlEndpointId: database, server, database },
+    secondaryIds: { sqlEndpoint, sqlEndpointId: database, server, database, ...lakehouseIds(ctx) },
   };
 }
 
