@@ -5,9 +5,10 @@ import type { StepResult } from './types.js';
 /**
  * What a provisioner threw, as its step's result, by the failure's verdict: a gate → remediation (the backing text kept
  * beside the gate); a failed or transient backing call → failed (the pipeline has retried a transient one already); and
- * anything else is the service's own internal error, never presented as the backing service's answer.
+ * anything else is the service's own internal error, never presented as the backing service's answer. `activity` is
+ * what the step was doing, as its message says it (a lifecycle job's phase: removing, applying …).
  */
-export function failedStep(err: unknown, itemType: string, steps: string[]): StepResult {
+export function failedStep(err: unknown, itemType: string, steps: string[], activity = 'provisioning'): StepResult {
   const v = verdictOf(err);
   if (v?.kind === 'gate') {
     const cause = v.cause;
@@ -30,11 +31,13 @@ export function failedStep(err: unknown, itemType: string, steps: string[]): Ste
     return { status: 'failed', code: err.code ?? 'backing_unreachable', message: err.message, steps, diagnosis };
   }
   if (err instanceof StepRefused) return { status: 'failed', code: err.code, message: err.message, steps };
-  steps.push(`the ${itemType} provisioner stopped on an internal error`);
+  steps.push(
+    activity === 'provisioning' ? `the ${itemType} provisioner stopped on an internal error` : `${activity} stopped on an internal error`,
+  );
   return {
     status: 'failed',
     code: 'internal_error',
-    message: `The service failed while provisioning this ${itemType} (an internal error, not the backing service's answer): ${(err as Error).message}`,
+    message: `The service failed while ${activity} this ${itemType} (an internal error, not the backing service's answer): ${(err as Error).message}`,
     steps,
   };
 }

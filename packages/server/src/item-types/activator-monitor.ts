@@ -277,6 +277,16 @@ export const activatorMonitor: LiveBackend<ActivatorContent> = {
     { service: 'arm', method: 'GET', path: GROUP_PATH },
     { service: 'arm', method: 'GET', path: RULE_PATH, times: c.triggers.length, when: 'existing' },
   ],
+  /** The action group of the activator's own name (its rules are made after it), read without the watched database. */
+  async find(ctx) {
+    const { group } = alertTarget(ctx);
+    try {
+      return (await ctx.backends.monitor.get(group, 'actionGroups', groupName(ctx)))?.id;
+    } catch (err) {
+      raiseGate(err, gates(ctx));
+    }
+  },
+  findCalls: () => [{ service: 'arm', method: 'GET', path: GROUP_PATH }],
   /** The rules first (they name the group), then the action group; removed:false when none of them was there. */
   async remove(ctx) {
     const { group } = alertTarget(ctx);

@@ -130,6 +130,13 @@ export interface LiveBackend<C> {
   readLive(ctx: TypedProvisionContext<C>): Promise<LiveState | undefined>;
   /** The backing calls `desired` and `readLive` make, in order (all reads: GETs, and POSTs the real API defines as reads). */
   readCalls(content: C): readonly PlannedCall[];
+  /**
+   * The id of the live resource the item's own names lead to, read without going through other items (an earlier,
+   * partial uninstall may have removed them): what an uninstall of a step that failed midway deletes. Unset, readLive's.
+   */
+  find?(ctx: TypedProvisionContext<C>): Promise<string | undefined>;
+  /** The backing calls `find` makes, in order; unset, readCalls. */
+  findCalls?(content: C): readonly PlannedCall[];
   /** Applies the item's stored content to its live resource (an edited item, or one that drifted). */
   apply?(ctx: TypedProvisionContext<C>): Promise<ProvisionOutcome>;
   /**

@@ -58,14 +58,15 @@ function namesOf(ctx: Ctx) {
   };
 }
 
+/** The destination's database as the KQL step reported it (or its content names); undefined when its item is not known. */
+const destinationDatabase = (ctx: Ctx, key: string): string | undefined =>
+  ctx.dependency(key)?.secondaryIds?.database ?? ctx.target.kqlDatabase ?? ctx.contentOf(key, KqlDatabaseContent)?.database;
+
 /** The KQL destination: the cluster, the database the KQL step reported (or its content names) and the table. */
 function kqlDestination(ctx: Ctx) {
   const dest = ctx.content.destination;
   if (!('database' in dest)) return undefined;
-  const database =
-    ctx.dependency(dest.database)?.secondaryIds?.database ??
-    ctx.target.kqlDatabase ??
-    ctx.contentOf(dest.database, KqlDatabaseContent)?.database;
+  const database = destinationDatabase(ctx, dest.database);
   if (!database)
     throw new StepRefused('destination_database_unknown', `The destination '${dest.database}' names no KQL database of the app`);
   return { ...cluster(ctx), database, table: dest.table };
@@ -207,14 +208,22 @@ async function readLive(ctx: Ctx): Promise<LiveState | undefined> {
   };
 }
 
+/** The event hub the item's own name leads to (what a step that failed midway made), read without its destination. */
+async function find(ctx: Ctx): Promise<string | undefined> {
+  const n = namesOf(ctx);
+  return (await eventHubsCall(ctx, () => ctx.backends.eventHubs.getEventHub(n.namespace, n.hub)))?.id;
+}
+
 /**
  * The database whose data connection a removal deletes: the one the install bound it to (the item's recorded ids), else
  * the destination as the content names it now. The recorded one stays known after the destination's own item went (an
  * earlier uninstall that failed on this step deleted the database with purgeData, or kept it detached from the app).
+ * Undefined for a destination that is not a KQL database, or one known neither way (see remove).
  */
 function connectionDatabase(ctx: Ctx): { resourceId: string; database: string } | undefined {
-  const database = ctx.recordedIds?.database;
-  return database ? { resourceId: cluster(ctx).resourceId, database } : kqlDestination(ctx);
+  const dest = ctx.content.destination;
+  const database = ctx.recordedIds?.database ?? ('database' in dest ? destinationDatabase(ctx, dest.database) : undefined);
+  return database ? { resourceId: cluster(ctx).resourceId, database } : undefined;
 }
 
 /** Deletes the data connection (a KQL destination) and the event hub with its consumer groups; never a name outside the tenant's. */
@@ -235,7 +244,13 @@ async function remove(ctx: Ctx, resourceId: string): Promise<{ removed: boolean 
     const connection = connectionOf(hubName);
     removed = await kustoCall(ctx, () => api.deleteDataConnection(dest.resourceId, dest.database, connection));
     ctx.log(`data connection ${connection}: ${removed ? 'deleted' : 'already gone'}`);
-  }
+  } else if ('database' in ctx.content.destination)
+    // A step that failed midway recorded no database, and the destination's item went in an earlier, partial uninstall:
+    // a database it purged took its data connections with it; one it kept keeps a connection to the deleted hub, named
+    // here rather than looked for in databases that are not known to be this item's.
+    ctx.log(
+      `data connection ${connectionOf(hubName)}: its database is not known (no record, and the destination '${ctx.content.destination.database}' is no longer an item of the app); a database deleted with it took it along, one kept still holds it`,
+    );
   const hubRemoved = await eventHubsCall(ctx, () => api.deleteEventHub(n.namespace, hubName));
   ctx.log(`event hub ${hubName}: ${hubRemoved ? 'deleted with its consumer groups' : 'already gone'}`);
   return { removed: removed || hubRemoved };
@@ -269,6 +284,8 @@ export const eventstreamEventHubs: LiveBackend<EventstreamContent> = {
   provision,
   desired,
   readLive,
+  find,
+  findCalls: () => [{ service: 'arm', method: 'GET', path: HUB }],
   readCalls: (c) => [
     { service: 'arm', method: 'GET', path: HUB },
     ...(toKql(c)

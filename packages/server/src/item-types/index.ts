@@ -186,9 +186,9 @@ export function removerOf(id: ItemTypeId, profile: CloudProfile, recorded?: stri
     backing: backend.backing,
     remove: (ctx: ProvisionContext, resourceId: string) => backend.remove(typed(ctx), resourceId),
     calls: (content: unknown) => backend.removeCalls(content),
-    /** The live resource the item's name leads to, if any: what a step that failed midway may have made. */
-    find: async (ctx: ProvisionContext) => (await backend.readLive(typed(ctx)))?.resourceId,
-    findCalls: (content: unknown) => backend.readCalls(content),
+    /** The live resource the item's own names lead to, if any: what a step that failed midway may have made. */
+    find: async (ctx: ProvisionContext) => (backend.find ? backend.find(typed(ctx)) : (await backend.readLive(typed(ctx)))?.resourceId),
+    findCalls: (content: unknown) => (backend.findCalls ? backend.findCalls(content) : backend.readCalls(content)),
     holdsData: backend.holdsData ?? false,
   };
 }

@@ -70,6 +70,28 @@ export async function removeWarehouse(ctx: TypedProvisionContext<WarehouseConten
   }
 }
 
+/**
+ * The warehouse's id when the pool holds any object of the content's own names (what a step that failed midway made),
+ * read without compiling its models: their lakehouses' items may be gone (an earlier, partial uninstall removed them).
+ */
+export async function findWarehouse(ctx: TypedProvisionContext<WarehouseContent>): Promise<string | undefined> {
+  const { server, database } = endpointOf(ctx);
+  const { objects } = warehouseObjects(ctx);
+  const session = await open(ctx, server, database);
+  try {
+    const present = new Set((await run(ctx, session, LISTED)).rows.map((r) => key(String(r[0]), String(r[1]))));
+    return objects.some((o) => present.has(key(o.schema, o.name))) ? `${server}/${database}` : undefined;
+  } finally {
+    session.close();
+  }
+}
+
+/** The calls findWarehouse makes: the sign-in and the list of tables and views. */
+export const warehouseFindCalls = (): PlannedCall[] => [
+  { service: 'sql', method: 'LOGIN', path: '/{database}' },
+  { service: 'sql', method: 'BATCH', path: '/{database}/batch/{sql*}', command: 'SELECT … FROM INFORMATION_SCHEMA.TABLES' },
+];
+
 const batch = (command: string, times?: number): PlannedCall => ({
   service: 'sql',
   method: 'BATCH',
@@ -86,8 +108,7 @@ export function warehouseRemoveCalls(c: WarehouseContent): PlannedCall[] {
   const tables = ddl.filter((d) => d.kind === 'table').length;
   const external = Object.values(c.sources ?? {}).reduce((n, s) => n + (s.lakehouse ? s.tables.length : 0), 0);
   return [
-    { service: 'sql', method: 'LOGIN', path: '/{database}' },
-    { service: 'sql', method: 'BATCH', path: '/{database}/batch/{sql*}', command: 'SELECT … FROM INFORMATION_SCHEMA.TABLES' },
+    ...warehouseFindCalls(),
     ...(views ? [batch('DROP VIEW (a dbt model or a view of the DDL)', views)] : []),
     ...(tables ? [batch('DROP TABLE (a table of the DDL)', tables)] : []),
     ...(external ? [batch('DROP EXTERNAL TABLE (a lakehouse source table)', external)] : []),

@@ -16,7 +16,7 @@ import {
   type ScriptEntry,
   viewEntries,
 } from './warehouse-objects.js';
-import { removeWarehouse, warehouseRemoveCalls } from './warehouse-remove.js';
+import { findWarehouse, removeWarehouse, warehouseFindCalls, warehouseRemoveCalls } from './warehouse-remove.js';
 import { readWarehouse, warehouseParts, warehouseReadCalls } from './warehouse-read.js';
 
 /** Warehouse content: DDL, keyed seeds, dbt sources and models. */
@@ -246,6 +246,8 @@ export const warehouse: LiveItemType<'warehouse', typeof WarehouseContent> = {
   desired: async (ctx) => warehouseParts(ctx),
   readLive: readWarehouse,
   readCalls: warehouseReadCalls,
+  find: findWarehouse,
+  findCalls: warehouseFindCalls,
   remove: removeWarehouse,
   removeCalls: warehouseRemoveCalls,
   holdsData: true,

@@ -59,7 +59,7 @@ export class LifecycleRunner {
         result = await inStepSpan(step, () => handler.runStep(job, scope, step));
       } catch (err) {
         if (err instanceof LeaseLost) throw err;
-        const failed = failedStep(err, step.itemType, log);
+        const failed = failedStep(err, step.itemType, log, phase);
         result = { ...failed, status: failed.status === 'remediation' ? 'remediation' : 'failed' };
       }
       step.result = result;
