@@ -58,6 +58,8 @@ test('the listing answers the bytes its response schema writes, for items of eve
       .where('id', '=', ids[i]!)
       .execute();
   }
+  // A type this service does not know (one a newer process created, or one retired since), with and without a record.
+  await h.store.db.updateTable('items').set({ item_type: 'retired-type' }).where('id', 'in', [ids[6]!, ids[9]!]).execute();
 
   const serialize = cachedSerializerFactory()({ Item: ItemSchema, ErrorEnvelope }, {})({ schema: ItemListSchema });
   const caller = { tenantId: a.tenantId, userId: a.userId, userName: 'Test Admin', method: 'token' as const, scopes: ['admin' as const] };
