@@ -9,7 +9,8 @@ export type TextRow = ReadonlyArray<string | null>;
 /** Runs a read and answers its rows as text (see Store.readText). */
 export type ReadText = (text: string, values: readonly unknown[]) => Promise<TextRow[]>;
 
-const AS_TEXT = { getTypeParser: () => (value: string) => value };
+const asText = (value: string) => value;
+const AS_TEXT = { getTypeParser: () => asText };
 
 /**
  * A read on a connection of the pool without the query builder, for the hottest reads: one checkout, the statement
