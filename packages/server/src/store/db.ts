@@ -48,7 +48,7 @@ async function pglitePool(dataDir: string): Promise<
   PostgresPool & {
     ready: Promise<void>;
     listen(c: string, f: (p: string) => void): Promise<unknown>;
-    readText(text: string, params: readonly unknown[]): Promise<string[][]>;
+    readText(text: string, params: readonly unknown[], wait: PoolWait): Promise<string[][]>;
   }
 > {
   const { PGlite } = await import('@electric-sql/pglite');
@@ -65,8 +65,10 @@ async function pglitePool(dataDir: string): Promise<
   return {
     ready: lite.waitReady,
     listen: (channel, fn) => lite.listen(channel, fn),
-    async readText(text, params) {
+    async readText(text, params, wait) {
+      const started = performance.now();
       const release = await turn();
+      wait.record(performance.now() - started);
       try {
         return (await lite.query<string[]>(text, params as unknown[], { rowMode: 'array' })).rows;
       } finally {
@@ -132,7 +134,7 @@ export async function openStore(options: {
     pool = lite;
     readText = (text, params) => {
       versions.statements++;
-      return lite.readText(text, params);
+      return lite.readText(text, params, poolWait);
     };
     locks = inProcessLocks();
     kind = 'pglite';
