@@ -28,8 +28,8 @@ interface Target {
   rounds: Array<{ rps: number; p99: number; served: number; cpuUs: number; statements: number }>;
 }
 
-async function startTarget(name: string, mode: 'svc' | 'bare', env: Record<string, string | undefined>): Promise<Target> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'server.ts'), mode], {
+async function startTarget(name: string, mode: 'svc' | 'bare', env: Record<string, string | undefined>, serverDir = here): Promise<Target> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(serverDir, 'server.ts'), mode], {
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
@@ -95,6 +95,9 @@ const SERVICE_TARGETS: Array<[string, Record<string, string>]> = [
   ['cold', { SVC_READ_CACHE_MS: '0', SVC_AUTH_CACHE_SECONDS: '0' }],
 ];
 const chosen = process.env.BENCH_TARGETS?.split(','); // some of cached, uncached, cold (bare always runs)
+// Another checkout of the repository (such as `git worktree add /tmp/before main`): each chosen target is served by its
+// code too, as `before-<target>`, side by side in the same rounds.
+const BEFORE = process.env.BENCH_BEFORE;
 
 console.log(
   `bench/api: ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per target, taking turns; each target its own process; ${os.cpus().length} cores`,
@@ -103,6 +106,7 @@ console.log('bare     = a Fastify route answering the very bytes of the service�
 console.log('cached   = the service as shipped (item-listing cache on, SVC_READ_CACHE_MS=5000)');
 console.log('uncached = the listing cache off (SVC_READ_CACHE_MS=0): what a first read and a write-heavy workspace pay');
 console.log('cold     = every cache off (SVC_AUTH_CACHE_SECONDS=0 too): token and role read from the store on each request');
+if (BEFORE) console.log(`before-*  = the same target served by the code in ${BEFORE}`);
 console.log('rps and p99 are the median round’s; ratio = the median of the rounds’ target rps / bare rps');
 let missed = 0;
 try {
@@ -110,8 +114,10 @@ try {
     console.log(`\n${store.name} (load average before: ${loadAverage()})`);
     const targets: Target[] = [];
     try {
-      for (const [name, env] of SERVICE_TARGETS.filter(([n]) => !chosen || chosen.includes(n)))
+      for (const [name, env] of SERVICE_TARGETS.filter(([n]) => !chosen || chosen.includes(n))) {
         targets.push(await startTarget(name, 'svc', { ...store.env, ...env }));
+        if (BEFORE) targets.push(await startTarget(`before-${name}`, 'svc', { ...store.env, ...env }, path.join(BEFORE, 'bench/api')));
+      }
       const first = targets[0] ?? (await startTarget('body', 'svc', store.env));
       const body = await (await fetch(first.info.url, { headers: headersOf(first) })).text();
       if (!targets.includes(first)) await stop(first.child);
@@ -138,7 +144,7 @@ try {
           goal = `goal >= ${GOALS.uncached} with p99 < ${GOALS.uncachedP99Ms} ms: ${verdict(ratio(t) >= GOALS.uncached && p99 < GOALS.uncachedP99Ms)}`;
         if (t.name === 'cold') goal = '(no goal)';
         console.log(
-          `  ${t.name.padEnd(9)} ${rps.toFixed(0).padStart(7)} rps  p99 ${String(p99).padStart(3)} ms  ${cpu.toFixed(0).padStart(4)} µs CPU/req${sql}` +
+          `  ${t.name.padEnd(BEFORE ? 16 : 9)} ${rps.toFixed(0).padStart(7)} rps  p99 ${String(p99).padStart(3)} ms  ${cpu.toFixed(0).padStart(4)} µs CPU/req${sql}` +
             (t === bare
               ? `  (rounds: ${t.rounds.map((r) => r.rps.toFixed(0)).join(', ')} rps)`
               : `  ratio ${ratio(t).toFixed(2)}  ${goal}`),

@@ -186,7 +186,7 @@ export async function buildApp(
   const tenancy = TenancyService.create({ db: store.db, profile, sharedSet: config.sharedSet, native: config.native, tokens });
   const roleAssignments = RoleAssignmentService.create(store.db, access);
   const workspaces = WorkspaceService.create(store.db, tenancy, access);
-  const items = ItemService.create(store.db, workspaces, profile);
+  const items = ItemService.create(store, workspaces, profile);
   const credential = deps.credential ?? serviceCredential(config.identity, profile);
   const oidc = oidcSettings(config.oidc, profile, config.server.publicUrl);
   const signIn = oidc ? new OidcSignIn(store.db, oidc) : undefined;

@@ -1,20 +1,19 @@
-import { portalLink, type PortalLink } from '../item-types/portal-links.js';
-import type { BackendId } from '../item-types/descriptor.js';
 import type { CloudProfile } from '../cloud/profiles.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
-import { backendIdOf, isItemTypeId, liveItemType } from '../item-types/index.js';
-import { type LiveRecord, type LiveState, liveStateOf } from '../lifecycle/item-state.js';
+import { isItemTypeId } from '../item-types/index.js';
+import type { LiveRecord } from '../lifecycle/item-state.js';
 import { ConflictError, InputError, NotFoundError, PreconditionError } from '../errors.js';
-import { sql } from 'kysely';
-import type { Db } from '../store/db.js';
-import { afterPosition, decodeCursor, toPage, type PageRequest } from '../store/paging.js';
+import type { Db, Store } from '../store/db.js';
+import { afterPosition, decodeCursor, encodeCursor, type PageRequest } from '../store/paging.js';
 import { precompiled } from '../store/precompiled.js';
 import type { StoreRow } from '../store/schema.js';
 import type { WorkspaceService } from '../workspaces/workspace-service.js';
+import { ITEM_JSON_COLUMNS, ItemJson } from './item-json.js';
+import { liveView, type LiveView } from './live-view.js';
 
 /** An item as the API shows it (content is read separately, with its ETag). */
-export interface Item {
+export interface Item extends LiveView {
   id: string;
   workspaceId: string;
   itemType: string;
@@ -23,14 +22,14 @@ export interface Item {
   appId: string | null;
   contentSource: string;
   provisioning: unknown | null;
-  /** The live resource's state: stored only, not provisioned, created, changed since provisioned, drifted, missing, deleted, remediation, failed. */
-  liveState: LiveState;
-  /** Where the item lives in this cloud: its backend (the live record's, else the cloud's choice); null for a stored-only type. */
-  backend: BackendId | null;
-  /** The portal of the cloud that shows its live resource, when it has one. */
-  portal: PortalLink | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A page of a workspace's items, each as its JSON text (ItemJson), and the cursor of the next page when there is one. */
+export interface ItemJsonPage {
+  items: string[];
+  nextCursor?: string;
 }
 
 const COLUMNS = [
@@ -48,34 +47,14 @@ const COLUMNS = [
 ] as const;
 
 type Row = StoreRow<'items', (typeof COLUMNS)[number]>;
-/** A row whose timestamps the store wrote as ISO text (isoText). */
-type ListedRow = Omit<Row, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string };
-
-/**
- * A timestamp column as Date#toISOString writes it (UTC, milliseconds cut), formatted by the store: reading timestamps
- * as Dates and writing them back cost the listing more than the rest of its rows.
- */
-const isoText = (column: 'items.created_at' | 'items.updated_at') =>
-  sql<string>`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-const LISTED_COLUMNS = [
-  ...COLUMNS.filter((c) => c !== 'created_at' && c !== 'updated_at').map((c) => `items.${c}` as const),
-  isoText('items.created_at').as('created_at'),
-  isoText('items.updated_at').as('updated_at'),
-];
 
 /** The values a listing binds to its precompiled statement. */
 const LIST_SLOTS = ['workspaceId', 'tenantId', 'itemType', 'afterAt', 'afterId', 'limit'] as const;
 
 const iso = (at: Date | string) => (typeof at === 'string' ? at : at.toISOString());
 
-function toItem(r: Row | ListedRow, profile: CloudProfile): Item {
-  const live = (r.provisioning as LiveRecord | null) ?? null;
-  const backend =
-    live?.status === 'stored'
-      ? 'stored'
-      : isItemTypeId(r.item_type) && liveItemType(r.item_type)
-        ? backendIdOf(r.item_type, profile, live?.backend)
-        : null;
+function toItem(r: Row, profile: CloudProfile): Item {
+  const { liveState, backend, portal } = liveView(r.item_type, r.etag, (r.provisioning as LiveRecord | null) ?? null, profile);
   return {
     id: r.id,
     workspaceId: r.workspace_id,
@@ -85,9 +64,9 @@ function toItem(r: Row | ListedRow, profile: CloudProfile): Item {
     appId: r.app_id,
     contentSource: r.content_source,
     provisioning: r.provisioning ?? null,
-    liveState: liveStateOf(r.item_type, r.etag, live, profile),
+    liveState,
     backend,
-    portal: (backend && live && portalLink(profile, backend, live)) || null,
+    portal,
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
   };
@@ -101,20 +80,25 @@ const isUniqueViolation = (err: unknown) => (err as { code?: string })?.code ===
 /** Items of a workspace: create, list, read, change, delete, and their stored content with an ETag. */
 export class ItemService {
   private readonly listQueries = new Map<string, ReturnType<ItemService['compileList']>>();
+  private readonly db: Db;
+  private readonly json: ItemJson;
 
   private constructor(
-    private readonly db: Db,
+    private readonly store: Pick<Store, 'db' | 'readText'>,
     private readonly workspaces: WorkspaceService,
     private readonly profile: CloudProfile,
-  ) {}
+  ) {
+    this.db = store.db;
+    this.json = new ItemJson(profile);
+  }
 
   /** The cloud the items live in (what their backends and portal links are chosen by). */
   get cloud(): CloudProfile {
     return this.profile;
   }
 
-  static create(db: Db, workspaces: WorkspaceService, profile: CloudProfile): ItemService {
-    return new ItemService(db, workspaces, profile);
+  static create(store: Pick<Store, 'db' | 'readText'>, workspaces: WorkspaceService, profile: CloudProfile): ItemService {
+    return new ItemService(store, workspaces, profile);
   }
 
   async create(
@@ -148,8 +132,11 @@ export class ItemService {
     }
   }
 
-  /** One round trip: the workspace's items joined to the workspace itself, so an unknown workspace is told apart from an empty one. */
-  async list(caller: Caller, workspaceId: string, page: PageRequest, filter: { itemType?: string } = {}) {
+  /**
+   * A page of the workspace's items as their JSON, in one round trip: the items joined to the workspace itself, so an
+   * unknown workspace is told apart from an empty one.
+   */
+  async listJson(caller: Caller, workspaceId: string, page: PageRequest, filter: { itemType?: string } = {}): Promise<ItemJsonPage> {
     const after = page.cursor ? decodeCursor(page.cursor) : undefined;
     const rows = await this.listQuery(
       Boolean(filter.itemType),
@@ -163,9 +150,12 @@ export class ItemService {
       limit: page.limit + 1,
     });
     if (!rows.length) throw new NotFoundError('Workspace', workspaceId);
-    const found = rows.filter((r) => r.id !== null) as ListedRow[]; // a workspace without items is one row of nulls
-    const { rows: pageRows, nextCursor } = toPage(found, page.limit);
-    return { items: pageRows.map((r) => toItem(r, this.profile)), nextCursor };
+    const found = rows[0]![0] === null ? [] : rows; // a workspace without items is one row of nulls
+    const pageRows = found.length > page.limit ? found.slice(0, page.limit) : found;
+    const items = pageRows.map((r) => this.json.of(r));
+    if (found.length === pageRows.length) return { items };
+    const last = this.json.position(pageRows.at(-1)!);
+    return { items, nextCursor: encodeCursor({ createdAt: new Date(last.createdAt), id: last.id }) };
   }
 
   /** The listing's statement of one shape (a type filter or not, a cursor or not), compiled on first use. */
@@ -177,7 +167,7 @@ export class ItemService {
   }
 
   private compileList(byType: boolean, afterCursor: boolean) {
-    return precompiled(this.db, LIST_SLOTS, (slot) =>
+    return precompiled(this.store, LIST_SLOTS, (slot) =>
       this.db
         .selectFrom('workspaces as w')
         .leftJoin('items', (join) => {
@@ -187,7 +177,7 @@ export class ItemService {
           if (afterCursor) j = j.on(afterPosition(slot('afterAt'), slot('afterId'), 'items'));
           return j;
         })
-        .select(LISTED_COLUMNS)
+        .select(ITEM_JSON_COLUMNS)
         .where('w.id', '=', slot('workspaceId'))
         .where('w.tenant_id', '=', slot('tenantId'))
         .orderBy('items.created_at')

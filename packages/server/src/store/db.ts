@@ -7,7 +7,8 @@ import pg from 'pg';
 import type { Database } from './schema.js';
 import { TableVersions, WATCHED_TABLES } from './table-versions.js';
 import { PoolWait } from './pool-wait.js';
-import { preparedStatements } from './prepared-statements.js';
+import { PreparedNames, preparedStatements } from './prepared-statements.js';
+import { pgTextReads, type ReadText } from './text-reads.js';
 import { ChangeFeed } from './change-feed.js';
 
 export type Db = Kysely<Database>;
@@ -26,6 +27,11 @@ export interface Store {
    * store is one process: always live.
    */
   feed: { live(): boolean; watch(down: () => void, up: () => void): void; backendPid(): number | undefined };
+  /**
+   * Runs a read and answers its rows as arrays of each column's text, straight on a connection: no query builder, row
+   * objects or type parsing (select every column as text). For the hottest reads, compiled once (precompiled.ts).
+   */
+  readText: ReadText;
   /** Versions of the watched tables, moved by every committed write in any process (for read caches). */
   versions: TableVersions;
   /** Locks by name across every process sharing the store (a live resource while a step works on it). */
@@ -38,21 +44,39 @@ export interface Store {
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 // PGlite has one connection; hand it out to one borrower at a time so transactions stay whole.
-async function pglitePool(
-  dataDir: string,
-): Promise<PostgresPool & { ready: Promise<void>; listen(c: string, f: (p: string) => void): Promise<unknown> }> {
+async function pglitePool(dataDir: string): Promise<
+  PostgresPool & {
+    ready: Promise<void>;
+    listen(c: string, f: (p: string) => void): Promise<unknown>;
+    readText(text: string, params: readonly unknown[], wait: PoolWait): Promise<string[][]>;
+  }
+> {
   const { PGlite } = await import('@electric-sql/pglite');
   fs.mkdirSync(dataDir, { recursive: true });
   const lite = new PGlite(dataDir);
   let tail: Promise<void> = lite.waitReady;
+  const turn = async () => {
+    let release!: () => void;
+    const previous = tail;
+    tail = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    return release;
+  };
   return {
     ready: lite.waitReady,
     listen: (channel, fn) => lite.listen(channel, fn),
+    async readText(text, params, wait) {
+      const started = performance.now();
+      const release = await turn();
+      wait.record(performance.now() - started);
+      try {
+        return (await lite.query<string[]>(text, params as unknown[], { rowMode: 'array' })).rows;
+      } finally {
+        release();
+      }
+    },
     async connect(): Promise<PostgresPoolClient> {
-      let release!: () => void;
-      const previous = tail;
-      tail = new Promise<void>((resolve) => (release = resolve));
-      await previous;
+      const release = await turn();
       const client = {
         async query(text: string, params: ReadonlyArray<unknown>) {
           // Without parameters use the simple protocol, which takes several statements (migrations).
@@ -89,11 +113,16 @@ export async function openStore(options: {
   let kind: Store['kind'];
   let listen: Store['listen'];
   let feed: ChangeFeed | undefined;
+  let readText: Store['readText'];
+  const versions = new TableVersions();
+  const poolWait = new PoolWait();
   if (options.databaseUrl) {
     const url = options.databaseUrl;
-    pool = new pg.Pool({ connectionString: url, max: options.pool });
+    const connections = new pg.Pool({ connectionString: url, max: options.pool });
     const max = options.preparedStatements ?? 100;
-    if (max > 0) pool = preparedStatements(pool, { after: 5, max });
+    const names = max > 0 ? new PreparedNames({ after: 5, max }) : undefined;
+    pool = names ? preparedStatements(connections, names) : connections;
+    readText = pgTextReads(connections, { names, versions, poolWait });
     locks = advisoryLocks(url, options.lockPool ?? LOCK_WAIT_CONNECTIONS);
     kind = 'postgres';
     const changes = new ChangeFeed(url);
@@ -103,14 +132,16 @@ export async function openStore(options: {
     const lite = await pglitePool(path.join(options.dataDir, 'pglite'));
     await lite.ready;
     pool = lite;
+    readText = (text, params) => {
+      versions.statements++;
+      return lite.readText(text, params, poolWait);
+    };
     locks = inProcessLocks();
     kind = 'pglite';
     listen = async (channel, fn) => {
       await lite.listen(channel, fn);
     };
   }
-  const versions = new TableVersions();
-  const poolWait = new PoolWait();
   // Without the feed nothing another process commits is heard: the watched tables count as written until it is back.
   feed?.watch(
     () => versions.deafen(),
@@ -127,6 +158,7 @@ export async function openStore(options: {
   return {
     db,
     kind,
+    readText,
     listen,
     notify,
     versions,

@@ -11,16 +11,17 @@ export const WAIT_BOUNDS_MS = [1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 2500] a
 export class PoolWait {
   private readonly counts: number[] = WAIT_BOUNDS_MS.map(() => 0).concat(0);
 
-  /** Wraps the pool so every connect() records its wait. */
-  observe<P extends PostgresPool>(pool: P): P {
-    const connect = pool.connect.bind(pool);
-    pool.connect = async () => {
-      const started = performance.now();
-      const client = await connect();
-      this.record(performance.now() - started);
-      return client;
+  /** The pool, each connect() recording its wait. */
+  observe(pool: PostgresPool): PostgresPool {
+    return {
+      connect: async () => {
+        const started = performance.now();
+        const client = await pool.connect();
+        this.record(performance.now() - started);
+        return client;
+      },
+      end: () => pool.end(),
     };
-    return pool;
   }
 
   record(ms: number): void {

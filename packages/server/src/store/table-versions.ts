@@ -18,7 +18,6 @@ const isWatched = (table: string): table is WatchedTable => (WATCHED_TABLES as r
 export class TableVersions {
   private readonly versions = new Map<string, number>();
   private readonly open = new Map<string, number>();
-  private readonly tracked = new WeakSet<object>();
   /** Statements sent on this process's connections so far: each one a round trip to the store (bench/api counts them). */
   statements = 0;
 
@@ -49,16 +48,21 @@ export class TableVersions {
     this.versions.set(table, (this.versions.get(table) ?? 0) + 1);
   }
 
-  /** Wraps a pool so every connection reports the watched tables it writes, and when they commit. */
-  observe<P extends PostgresPool>(pool: P): P {
-    const connect = pool.connect.bind(pool);
-    pool.connect = async () => this.track(await connect());
-    return pool;
+  /** The pool, every connection reporting the watched tables it writes, and when they commit. */
+  observe(pool: PostgresPool): PostgresPool {
+    const tracked = new WeakMap<PostgresPoolClient, PostgresPoolClient>();
+    return {
+      connect: async () => {
+        const client = await pool.connect();
+        let t = tracked.get(client); // a pooled connection comes back: already tracked
+        if (!t) tracked.set(client, (t = this.track(client)));
+        return t;
+      },
+      end: () => pool.end(),
+    };
   }
 
   private track(client: PostgresPoolClient): PostgresPoolClient {
-    if (this.tracked.has(client)) return client; // a pooled connection comes back: already wrapped
-    this.tracked.add(client);
     const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
     let inTransaction = false;
     const dirty = new Set<string>();
@@ -70,28 +74,28 @@ export class TableVersions {
       dirty.clear();
       inTransaction = false;
     };
-    (client as { query: unknown }).query = async (...args: unknown[]) => {
-      this.statements++;
-      const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string } | undefined)?.text ?? '');
-      const head = text.trimStart().slice(0, 8).toLowerCase();
-      if (head.startsWith('begin') || head.startsWith('start')) inTransaction = true;
-      for (const m of text.matchAll(WRITES)) {
-        const table = m[1] ?? '';
-        if (!isWatched(table) || dirty.has(table)) continue;
-        dirty.add(table);
-        this.open.set(table, (this.open.get(table) ?? 0) + 1);
-      }
-      try {
-        return await query(...args);
-      } finally {
-        if (head.startsWith('commit') || head.startsWith('rollback') || (!inTransaction && dirty.size)) finish();
-      }
-    };
-    const release = client.release.bind(client);
-    client.release = () => {
-      if (dirty.size) finish(); // a connection handed back mid-write: its transaction is over either way
-      release();
-    };
-    return client;
+    return {
+      query: async (...args: unknown[]) => {
+        this.statements++;
+        const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string } | undefined)?.text ?? '');
+        const head = text.trimStart().slice(0, 8).toLowerCase();
+        if (head.startsWith('begin') || head.startsWith('start')) inTransaction = true;
+        for (const m of text.matchAll(WRITES)) {
+          const table = m[1] ?? '';
+          if (!isWatched(table) || dirty.has(table)) continue;
+          dirty.add(table);
+          this.open.set(table, (this.open.get(table) ?? 0) + 1);
+        }
+        try {
+          return await query(...args);
+        } finally {
+          if (head.startsWith('commit') || head.startsWith('rollback') || (!inTransaction && dirty.size)) finish();
+        }
+      },
+      release: () => {
+        if (dirty.size) finish(); // a connection handed back mid-write: its transaction is over either way
+        client.release();
+      },
+    } as PostgresPoolClient;
   }
 }
