@@ -4,12 +4,12 @@
 // installs the same app (its event hubs, databases and alert rules share names with the retried ones).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSandbox } from '@svc/sandbox';
 import type { FaultRule } from '@svc/sandbox';
-import { buildWithSandbox, install, type Sandbox, workspace } from './install-helpers.js';
+import { type buildWithSandbox, install, type Sandbox, workspace } from './install-helpers.js';
 import type { TestApp, TestTenant } from './helpers.js';
 import { call, followJob } from './lifecycle-helpers.js';
 import { inventory, inventoryChanges } from './sandbox-inventory.js';
+import { clearKept, installedApp, quickRig, summaryOf, uninstallApp } from './uninstall-retry-helpers.js';
 
 const APP = 'app-iot-realtime';
 /** The Azure-native services the app's live items are in: the resource manager (Event Hubs, Kusto, Monitor) and KQL. */
@@ -18,46 +18,19 @@ const NATIVE = ['.arm.', '.kql.'];
 const KINDS: Array<Partial<FaultRule>> = [{ status: 503 }, { reset: true }, { status: 429, retryAfter: 1 }, { status: 500 }];
 
 const literally = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const summaryOf = (job: any) =>
-  job.steps.map(
-    (s: any) => `${s.stepIndex} ${s.itemType} '${s.displayName}': ${s.result.status} ${s.result.message ?? ''} ${s.result.error ?? ''}`,
-  );
 
 async function setup(t: Parameters<typeof buildWithSandbox>[0]) {
-  const sb = await startSandbox({ dataPlatform: false });
-  t.after(() => sb.stop());
-  // The resource manager's operations (database and data connection creates and deletes) end soon and are read at once.
-  await sb.admin.setSwitch('arm.retryAfterSeconds', 0);
-  await sb.admin.setSwitch('arm.lroMs', 20);
-  // A failed call's one retry comes at once: the cases are many, and the retry's timing is not what they test.
-  const { h, tenant } = await buildWithSandbox(t, { SVC_BACKING_RETRY_DELAY_MS: '50' }, sb);
+  // The resource manager's operations (database and data connection creates and deletes) end soon and are read at once;
+  // a failed call's one retry comes at once: the cases are many, and the retry's timing is not what they test.
+  const { h, sb, tenant } = await quickRig(t, false, {}, false);
   const native = async () => new Map([...inventory(await sb.admin.state())].filter(([k]) => NATIVE.some((p) => k.startsWith(p))));
   const baseline = await native();
   return { h, sb, tenant, native, left: async () => inventoryChanges(baseline, await native()) };
 }
 
-async function installed(h: TestApp, tenant: TestTenant) {
-  const ws = await workspace(h, tenant);
-  const job = await install(h, tenant, APP, { workspaceId: ws });
-  assert.equal(job.status, 'done', JSON.stringify(job.provision.steps.map((s: any) => s.result)));
-  return ws;
-}
+const installed = (h: TestApp, tenant: TestTenant) => installedApp(h, tenant, APP);
 
-const uninstall = async (h: TestApp, tenant: TestTenant, ws: string, purgeData: boolean) =>
-  followJob(h, tenant, (await call(h, tenant, 'DELETE', `/api/workspaces/${ws}/apps/${APP}?purgeData=${purgeData}`, 202)).job.id);
-
-/** Deletes what an uninstall without purgeData kept in the workspace (its detached data stores), live resources too. */
-async function clearKept(h: TestApp, tenant: TestTenant, ws: string) {
-  const { items } = await call(h, tenant, 'GET', `/api/workspaces/${ws}/items?limit=200`, 200);
-  for (const item of items) {
-    const job = await followJob(
-      h,
-      tenant,
-      (await call(h, tenant, 'DELETE', `/api/workspaces/${ws}/items/${item.id}?deleteLive=true`, 202)).job.id,
-    );
-    assert.equal(job.status, 'done', JSON.stringify(summaryOf(job)));
-  }
-}
+const uninstall = (h: TestApp, tenant: TestTenant, ws: string, purgeData: boolean) => uninstallApp(h, tenant, ws, APP, purgeData);
 
 /** The resource manager's DELETEs a clean uninstall of the app makes, one per live resource, as fault paths. */
 async function deletesOfOneUninstall(h: TestApp, sb: Sandbox, tenant: TestTenant) {

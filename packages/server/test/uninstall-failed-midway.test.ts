@@ -5,64 +5,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { startSandbox } from '@svc/sandbox';
 import type { FaultRule } from '@svc/sandbox';
-import { buildWithSandbox, install, type Sandbox, workspace } from './install-helpers.js';
-import type { TestApp, TestTenant } from './helpers.js';
-import { call, followJob } from './lifecycle-helpers.js';
-import { giveLake } from './native-lake-helpers.js';
-import { inventory as everything, inventoryChanges } from './sandbox-inventory.js';
+import { install, type Sandbox, workspace } from './install-helpers.js';
+import { call } from './lifecycle-helpers.js';
+import { inventoryChanges } from './sandbox-inventory.js';
+import { cleanInventory, clearKept, inventory, quickRig, type Rig, summaryOf, uninstallApp } from './uninstall-retry-helpers.js';
 
 const QUERYSET_CATALOG = fileURLToPath(new URL('./fixtures/catalog-queryset', import.meta.url));
-
-/** What the sandbox holds, but for the data platform's recycle bin (each soft delete adds to it). */
-const inventory = (state: unknown) => new Map([...everything(state)].filter(([k]) => !k.includes('.recycleBin')));
-
-const summaryOf = (job: any) =>
-  job.steps.map(
-    (s: any) => `${s.stepIndex} ${s.itemType} '${s.displayName}': ${s.result.status} ${s.result.message ?? ''} ${s.result.error ?? ''}`,
-  );
-
-type Rig = { h: TestApp; sb: Sandbox; tenant: TestTenant };
-
-/** The sandbox (with or without the data platform) with its operations quick, and the service on it. */
-async function setup(t: Parameters<typeof buildWithSandbox>[0], dataPlatform: boolean, env: Record<string, string> = {}): Promise<Rig> {
-  const sb = await startSandbox({ dataPlatform });
-  t.after(() => sb.stop());
-  for (const s of ['arm', 'synapse', ...(dataPlatform ? (['dataPlatform'] as const) : [])] as const) {
-    await sb.admin.setSwitch(`${s}.retryAfterSeconds`, 0);
-    await sb.admin.setSwitch(`${s}.lroMs`, 20);
-  }
-  if (dataPlatform) await sb.admin.setSwitch('dataPlatform.sqlEndpointDelayMs', 0);
-  const { h, tenant } = await buildWithSandbox(t, { SVC_BACKING_RETRY_DELAY_MS: '50', ...env }, sb);
-  if (!dataPlatform) await giveLake(h, tenant.tenantId, sb);
-  return { h, sb, tenant };
-}
-
-const uninstall = async (h: TestApp, tenant: TestTenant, ws: string, app: string, purgeData: boolean) =>
-  followJob(h, tenant, (await call(h, tenant, 'DELETE', `/api/workspaces/${ws}/apps/${app}?purgeData=${purgeData}`, 202)).job.id);
-
-/** Deletes what an uninstall without purgeData kept in the workspace (its detached data stores), live resources too. */
-async function clearKept(h: TestApp, tenant: TestTenant, ws: string) {
-  const { items } = await call(h, tenant, 'GET', `/api/workspaces/${ws}/items?limit=200`, 200);
-  for (const item of items) {
-    const job = await followJob(
-      h,
-      tenant,
-      (await call(h, tenant, 'DELETE', `/api/workspaces/${ws}/items/${item.id}?deleteLive=true`, 202)).job.id,
-    );
-    assert.equal(job.status, 'done', JSON.stringify(summaryOf(job)));
-  }
-}
-
-/** The sandbox's inventory after a clean install and uninstall of `app` (what a clean uninstall leaves, such as schemas). */
-async function cleanInventory({ h, sb, tenant }: Rig, app: string) {
-  const ws = await workspace(h, tenant);
-  const job = await install(h, tenant, app, { workspaceId: ws });
-  assert.equal(job.status, 'done', JSON.stringify(job.provision.steps.map((s: any) => s.result)));
-  assert.equal((await uninstall(h, tenant, ws, app, true)).status, 'done');
-  return inventory(await sb.admin.state());
-}
 
 type Faults = Array<Parameters<Sandbox['admin']['addFault']>[0]>;
 
@@ -94,12 +43,12 @@ async function retriedAfterMidway(
         `${what}: '${name}' failed midway: ${JSON.stringify(steps)}`,
       );
     for (const f of lookupFaults) await sb.admin.addFault(f);
-    const first = await uninstall(h, tenant, ws, app, purgeData);
+    const first = await uninstallApp(h, tenant, ws, app, purgeData);
     await sb.admin.clearFaults();
     assert.equal(first.status, 'partial', `${what}: ${summaryOf(first).join('\n')}`);
     for (const name of failing)
       assert.equal(first.steps.find((s: any) => s.displayName === name)?.result.status, 'failed', summaryOf(first).join('\n'));
-    const retried = await uninstall(h, tenant, ws, app, true);
+    const retried = await uninstallApp(h, tenant, ws, app, true);
     assert.equal(retried.status, 'done', `${what}: the retry\n${summaryOf(retried).join('\n')}`);
     await call(h, tenant, 'GET', `/api/workspaces/${ws}/apps/${app}`, 404);
     await clearKept(h, tenant, ws);
@@ -111,7 +60,7 @@ async function retriedAfterMidway(
 const twice = (rule: Partial<FaultRule> & Pick<FaultRule, 'service'>): FaultRule => ({ status: 503, count: 2, ...rule });
 
 test('an Event Hubs eventstream and an Azure Monitor activator that failed midway are found by their own names after their KQL database went', async (t) => {
-  const rig = await setup(t, false);
+  const rig = await quickRig(t, false);
   // The stream's hub is made, its consumer group not; the activator's action group is made, its first rule not.
   const installFaults = [
     twice({ service: 'arm', method: 'PUT', path: 'eventhubs/[^/?]*Plant-Telemetry-Stream/consumergroups/' }),
@@ -134,7 +83,7 @@ test('an Event Hubs eventstream and an Azure Monitor activator that failed midwa
 
 for (const dataPlatform of [true, false]) {
   test(`a warehouse that failed midway is found by its own tables and views after its lakehouse went (data platform: ${dataPlatform})`, async (t) => {
-    const rig = await setup(t, dataPlatform);
+    const rig = await quickRig(t, dataPlatform);
     // The script after the warehouse's read fails on its views; its lookup's read of the pool's catalog fails next.
     const installFaults = [{ service: 'sql' as const, method: 'BATCH', path: 'CREATE VIEW', errorCode: '50000', count: 10 }];
     const lookupFaults = [{ service: 'sql' as const, method: 'BATCH', path: 'INFORMATION_SCHEMA', errorCode: '50000', count: 10 }];
@@ -143,14 +92,14 @@ for (const dataPlatform of [true, false]) {
 }
 
 test('a KQL queryset that failed midway is looked up without its database item once that went', async (t) => {
-  const rig = await setup(t, false, { SVC_CATALOG_DIR: QUERYSET_CATALOG });
+  const rig = await quickRig(t, false, { SVC_CATALOG_DIR: QUERYSET_CATALOG });
   const app = 'app-saved-queries';
   // The KQL calls of an install: the queryset's come last (it waits for its database), its script of functions the very last.
   const probe = await workspace(rig.h, rig.tenant);
   const since = (await rig.sb.admin.requests()).at(-1)?.seq ?? 0;
   assert.equal((await install(rig.h, rig.tenant, app, { workspaceId: probe })).status, 'done');
   const posts = (await rig.sb.admin.requests({ since, service: 'kql' })).filter((r) => r.method === 'POST').length;
-  assert.equal((await uninstall(rig.h, rig.tenant, probe, app, true)).status, 'done');
+  assert.equal((await uninstallApp(rig.h, rig.tenant, probe, app, true)).status, 'done');
   // Every KQL call of the install but the last answers normally; the queryset's script fails.
   const installFaults: Faults = [
     { service: 'kql', method: 'POST', delayMs: 0, count: posts - 1 },
