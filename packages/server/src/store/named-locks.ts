@@ -65,6 +65,14 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
   const counter = waitCounter();
   const local = queuePerName(counter.record);
   let shared: Promise<pg.Client> | undefined;
+  // The shared connection's statements one after another, as a connection runs them anyway: pg warns of (and its next
+  // major refuses) a query sent while another is running on the same client.
+  let queue: Promise<unknown> = Promise.resolve();
+  const inTurn = <R extends pg.QueryResultRow>(client: pg.Client, text: string, values: unknown[]) => {
+    const mine = queue.then(() => client.query<R>(text, values));
+    queue = mine.catch(() => undefined);
+    return mine;
+  };
   const sharedClient = (): Promise<pg.Client> => {
     if (shared) return shared;
     const client = new pg.Client({ connectionString: url });
@@ -115,12 +123,12 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
       local(name, async () => {
         const pending = sharedClient();
         const client = await pending;
-        const taken = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS got', [name]);
+        const taken = await inTurn<{ got: boolean }>(client, 'SELECT pg_try_advisory_lock(hashtext($1)) AS got', [name]);
         if (!taken.rows[0]?.got) return waitFor(name, fn);
         try {
           return await fn();
         } finally {
-          await unlock(client, name).catch(() => {
+          await inTurn(client, 'SELECT pg_advisory_unlock(hashtext($1))', [name]).catch(() => {
             // Only a broken connection fails an unlock, and its session's locks went with it: it is not used again.
             if (shared === pending) shared = undefined;
             void client.end().catch(() => undefined);
