@@ -27,6 +27,8 @@ export interface ProcessFigures {
   running: { mean: number; max: number };
   /** Steps that waited for a live resource's lock another install held, and the seconds all its steps waited so. */
   lockWaits: { steps: number; seconds: number };
+  /** Install steps that finished beside other installs of their resource (its lock's shared mode), and those run again alone. */
+  installSteps: { shared: number; exclusive: number };
   /** Backing calls by service. */
   backingCalls: Record<string, number>;
   rss: { start: number; firstHalfPeak: number; secondHalfPeak: number; end: number };
@@ -185,6 +187,10 @@ async function run(cluster: Cluster, sb: { admin: string; pid: number }, work: W
       limit: { mean: mean(limit), max: Math.max(0, ...limit) },
       running: { mean: mean(running), max: Math.max(0, ...running) },
       lockWaits: { steps: delta('svc_live_lock_waits'), seconds: delta('svc_live_lock_wait_seconds') },
+      installSteps: {
+        shared: delta('svc_live_lock_install_steps{lock="shared"}'),
+        exclusive: delta('svc_live_lock_install_steps{lock="exclusive"}'),
+      },
       backingCalls,
       rss: {
         start: xs[0]?.rss ?? 0,

@@ -62,7 +62,8 @@ function print(mode: string, r: Result) {
     );
     console.log(
       `      steps that waited for a shared resource's lock (another install of the same app making or checking it): ${p.lockWaits.steps}, ` +
-        `${p.lockWaits.seconds.toFixed(0)} s in all (${(p.lockWaits.seconds / r.seconds).toFixed(1)} steps waiting at any moment on average)`,
+        `${p.lockWaits.seconds.toFixed(0)} s in all (${(p.lockWaits.seconds / r.seconds).toFixed(1)} steps waiting at any moment on average); ` +
+        `install steps done beside other installs of their resource (shared lock) ${p.installSteps.shared}, run again alone (exclusive) ${p.installSteps.exclusive}`,
     );
     console.log(`      backing calls: ${calls}`);
     console.log(

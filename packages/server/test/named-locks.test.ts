@@ -1,11 +1,20 @@
-// Locks by name (store/named-locks.ts): one holder at a time per name, names independent, a holder's failure releases
-// it; many held at once share one connection; a live resource's lock is named where its name falls (live-lock.ts). On PostgreSQL (the suite's run with DATABASE_URL) two lock sets stand for two processes sharing the database.
+// Locks by name (store/named-locks.ts): one exclusive holder at a time per name or shared holders together, in the order
+// they asked; names independent, a holder's failure releases it; many held at once share one connection; a live
+// resource's lock is named where its name falls (live-lock.ts); what work under shared access may send (shared-access.ts). On PostgreSQL (the suite's run with DATABASE_URL) two lock sets stand for two processes sharing the database.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { randomUUID } from 'node:crypto';
 import { advisoryLocks, inProcessLocks, type NamedLocks } from '../src/store/named-locks.js';
 import { liveLockName } from '../src/provisioning/live-lock.js';
+import {
+  checkSharedAccess,
+  checkSharedSqlAccess,
+  concurrentSafe,
+  ExclusiveAccessNeeded,
+  withSharedAccess,
+} from '../src/backends/shared-access.js';
+import type { BackingRequest } from '../src/backends/http-pipeline.js';
 import type { StepContext } from '../src/provisioning/context.js';
 import type { ResolvedTarget } from '../src/provisioning/targets.js';
 
@@ -114,6 +123,119 @@ test('many names held at once all run together; on PostgreSQL they share one con
     leave(); // a failed assertion must not leave the holders waiting
     await close();
   }
+});
+
+test('shared holders of a name run together, an exclusive one alone, in the order they asked', async () => {
+  const [a, b, close] = twoHolders();
+  const name = `svc-test:${process.pid}:${Date.now()}:modes`;
+  let release = () => {};
+  try {
+    const events: string[] = [];
+    let inside = 0;
+    let most = 0;
+    const gate = new Promise<void>((r) => (release = r));
+    const holder = (locks: NamedLocks, who: string, mode: 'shared' | 'exclusive', wait: Promise<void> | number) =>
+      locks.run(
+        name,
+        async () => {
+          events.push(`${who} in`);
+          most = Math.max(most, ++inside);
+          await (typeof wait === 'number' ? sleep(wait) : wait);
+          inside -= 1;
+          events.push(`${who} out`);
+        },
+        mode,
+      );
+    // Three shared holders over both lock sets (two processes on PostgreSQL) hold the name together.
+    const readers = [holder(a, 'R1', 'shared', gate), holder(b, 'R2', 'shared', gate), holder(a, 'R3', 'shared', gate)];
+    for (let i = 0; i < 400 && inside < 3; i++) await sleep(10);
+    assert.equal(inside, 3, 'the shared holders run at once');
+    // An exclusive asker waits for them; a shared one that asks after it waits behind it (it does not pass it).
+    const writer = holder(b, 'W', 'exclusive', 50);
+    await sleep(100);
+    const late = holder(b, 'R4', 'shared', 10);
+    await sleep(100);
+    assert.ok(!events.includes('W in') && !events.includes('R4 in'), events.join(', '));
+    release();
+    await Promise.all([...readers, writer, late]);
+    const at = (e: string) => events.indexOf(e);
+    assert.ok(at('W in') > Math.max(at('R1 out'), at('R2 out'), at('R3 out')), events.join(', '));
+    assert.equal(at('W out') + 1, at('R4 in'), `the exclusive holder ran alone, then the later shared one: ${events.join(', ')}`);
+    assert.equal(most, 3);
+  } finally {
+    release();
+    await close();
+  }
+});
+
+test('under shared access only calls that read or write idempotently are sent; the first other one, and every one after it, is refused', async () => {
+  const call = (service: BackingRequest['service'], method: string, url: string, json?: unknown): BackingRequest => ({
+    service,
+    method,
+    url,
+    json,
+  });
+  const safe = [
+    call('data-platform', 'GET', 'https://api.example/v1/workspaces/w/items'),
+    call('data-platform', 'POST', 'https://api.example/v1/workspaces/w/items/i/getDefinition'),
+    call('kql', 'POST', 'https://kql.example/v1/rest/mgmt', { db: 'd', csl: '.show tables details' }),
+    call('kql', 'POST', 'https://kql.example/v2/rest/query', { db: 'd', csl: 'T | count' }),
+    call('storage', 'PUT', 'https://lake.example/fs/a/b?resource=directory'),
+    call('search', 'PUT', 'https://search.example/indexes/ix?api-version=1'),
+    call('search', 'POST', 'https://search.example/indexes/ix/docs/index?api-version=1', {
+      value: [{ '@search.action': 'mergeOrUpload', id: '1' }],
+    }),
+    call('arm', 'GET', 'https://arm.example/subscriptions/s/x'),
+  ];
+  const unsafe = [
+    call('data-platform', 'POST', 'https://api.example/v1/workspaces/w/items'),
+    call('data-platform', 'POST', 'https://api.example/v1/workspaces/w/items/i/updateDefinition'),
+    call('data-platform', 'DELETE', 'https://api.example/v1/workspaces/w/items/i'),
+    call('kql', 'POST', 'https://kql.example/v1/rest/mgmt', { db: 'd', csl: '.create table T (a:int)' }),
+    call('kql', 'POST', 'https://kql.example/v1/rest/mgmt', {
+      db: 'd',
+      csl: '.execute database script <|\n.show tables\n.ingest inline into table T <| 1',
+    }),
+    call('arm', 'PUT', 'https://arm.example/subscriptions/s/providers/Microsoft.Kusto/clusters/c/databases/d'),
+    call('storage', 'PUT', 'https://lake.example/fs/a/b.csv?resource=file'),
+    call('storage', 'PATCH', 'https://lake.example/fs/a/b.csv?action=append&position=0'),
+    call('search', 'POST', 'https://search.example/indexes/ix/docs/index?api-version=1', {
+      value: [{ '@search.action': 'delete', id: '1' }],
+    }),
+    call('search', 'DELETE', 'https://search.example/indexes/ix?api-version=1'),
+    call('reporting', 'POST', 'https://bi.example/v1.0/myorg/groups/g/imports'),
+  ];
+  for (const r of safe) assert.equal(concurrentSafe(r), true, `${r.method} ${r.url}`);
+  for (const r of unsafe) assert.equal(concurrentSafe(r), false, `${r.method} ${r.url} ${JSON.stringify(r.json ?? '')}`);
+
+  // Outside shared access nothing is refused; inside, the first unsafe call throws and so does every later call.
+  checkSharedAccess(unsafe[0]!);
+  const seen: string[] = [];
+  const attempt = await withSharedAccess(async () => {
+    checkSharedAccess(safe[0]!);
+    seen.push('read sent');
+    try {
+      checkSharedAccess(unsafe[0]!);
+      seen.push('create sent');
+    } catch (err) {
+      assert.ok(err instanceof ExclusiveAccessNeeded);
+    }
+    assert.throws(() => checkSharedAccess(safe[0]!), ExclusiveAccessNeeded, 'a read after the refusal');
+    assert.throws(() => checkSharedSqlAccess(), ExclusiveAccessNeeded);
+    return 'failed step';
+  });
+  assert.deepEqual(seen, ['read sent']);
+  assert.equal(attempt.value, 'failed step');
+  assert.match(attempt.refused ?? '', /^POST data-platform \/v1\/workspaces\/w\/items$/);
+  assert.equal((await withSharedAccess(async () => checkSharedAccess(safe[4]!))).refused, undefined);
+  const sql = await withSharedAccess(async () => {
+    try {
+      checkSharedSqlAccess();
+    } catch {
+      /* the step's provisioner turns it into a failed result */
+    }
+  });
+  assert.equal(sql.refused, 'a T-SQL batch');
 });
 
 test('a live resource’s lock is named where its name falls: the platform workspace, or the tenant’s shared KQL cluster, search service or pool', () => {

@@ -4,6 +4,7 @@ import { Semaphore } from '../semaphore.js';
 import { pauseForRequests } from '../background.js';
 import { startBackingCall } from '../tracing/backing-call.js';
 import { AdaptiveLimiters, retryAfterMs, throttled } from './adaptive-limiter.js';
+import { checkSharedAccess } from './shared-access.js';
 
 export type BackingService = 'data-platform' | 'arm' | 'kql' | 'search' | 'sql' | 'reporting' | 'identity' | 'storage' | 'synapse';
 
@@ -190,6 +191,7 @@ export class BackingPipeline {
 
   /** Sends the request; resolves with 2xx (or accepted) answers and throws BackingError otherwise. */
   async send(req: BackingRequest): Promise<BackingResponse> {
+    checkSharedAccess(req);
     const first = await this.attempt(req);
     if (!this.transient(first)) return this.settle(req, first);
     await new Promise((r) => setTimeout(r, this.retryDelay(first)));

@@ -3,6 +3,7 @@ import { hostAllowed, type CloudProfile } from '../cloud/profiles.js';
 import type { TokenSource } from './credential.js';
 import { BackingError, HostNotAllowedError } from './http-pipeline.js';
 import { tdsCall } from '../tracing/tds-call.js';
+import { checkSharedSqlAccess } from './shared-access.js';
 
 /** A T-SQL error as the server raised it (number, state, class) with its text unmodified. */
 export class SqlError extends BackingError {
@@ -63,6 +64,7 @@ type ServerMessage = { number: number; state: number; class: number; message: st
  * tedious is loaded with the first connection: most deployments and most starts never open one.
  */
 export async function connect(endpoint: SqlEndpoint, token: string, timeoutMs = 15_000): Promise<SqlSession> {
+  checkSharedSqlAccess();
   const tedious = await import('tedious');
   const connection = new tedious.Connection({
     server: endpoint.host,
@@ -106,8 +108,9 @@ export async function connect(endpoint: SqlEndpoint, token: string, timeoutMs = 
 function session(tedious: typeof import('tedious'), connection: Connection, endpoint: SqlEndpoint): SqlSession {
   return {
     endpoint,
-    batch: (sql) =>
-      tdsCall(
+    batch: (sql) => {
+      checkSharedSqlAccess();
+      return tdsCall(
         endpoint,
         sql,
         () =>
@@ -124,7 +127,8 @@ function session(tedious: typeof import('tedious'), connection: Connection, endp
             request.on('row', (columns: Array<{ value: unknown }>) => rows.push(columns.map((c) => c.value)));
             connection.execSqlBatch(request);
           }),
-      ),
+      );
+    },
     close: () => connection.close(),
   };
 }

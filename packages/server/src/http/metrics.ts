@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { eventLoopDelay } from '../event-loop.js';
 import type { Metrics } from '../metrics.js';
+import { sharedStepCounts } from '../provisioning/live-lock.js';
 import type { NamedLocks } from '../store/named-locks.js';
 import type { PoolWait } from '../store/pool-wait.js';
 
@@ -30,6 +31,17 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, poolWait
   metrics.gauge('svc_live_lock_waits', "Steps of this process that waited (over 5 ms) for a live resource's lock, since the start", () => [
     { labels: {}, value: locks.waits().count },
   ]);
+  metrics.gauge(
+    'svc_live_lock_install_steps',
+    "Install steps of this process since the start, by the live resource's lock they finished under: shared (beside other installs of it) or exclusive (run again alone, as they needed a call that writes)",
+    () => {
+      const { shared, exclusive } = sharedStepCounts();
+      return [
+        { labels: { lock: 'shared' }, value: shared },
+        { labels: { lock: 'exclusive' }, value: exclusive },
+      ];
+    },
+  );
   metrics.gauge(
     'svc_db_pool_wait_seconds',
     "Waits for a connection of this process's database pool since the previous scrape (quantiles, as their histogram bucket's upper bound)",

@@ -1,6 +1,6 @@
 import type { Db } from '../store/db.js';
 import type { NamedLocks } from '../store/named-locks.js';
-import { underLiveLock } from '../provisioning/live-lock.js';
+import { provisionUnderLiveLock } from '../provisioning/live-lock.js';
 import { JobLists } from '../provisioning/job-lists.js';
 import type { Catalog, CatalogItem, CuratedApp } from '../catalog/types.js';
 import { expandSeedTokens } from '../catalog/seed-tokens.js';
@@ -209,24 +209,28 @@ export class InstallRunner {
           // The live resource is made and its record written under its lock: a removal of the same resource (another
           // workspace's uninstall of the app) either finds this record and keeps it, or runs wholly before.
           const result: StepResult = job.deploy
-            ? await underLiveLock(this.deps.locks, job.tenantId, { target, item }, async () => {
-                const made = await runProvisioner({
-                  app,
-                  item,
-                  content: bindContent(contentByKey.get(item.key), results, target, this.deps.profile),
-                  storedItemId: step.cosmosItemId!,
-                  target,
-                  profile: this.deps.profile,
-                  backends: this.deps.backends,
-                  dependency: (k) => results.get(k),
-                  contentOf: (k) => contentByKey.get(k),
-                  lists,
-                });
-                await recordLiveStep(this.deps.db, job.tenantId, step.cosmosItemId!, { ...made, jobId: job.id }, null).catch((error) => {
-                  saveFailure ??= { error };
-                });
-                return made;
-              })
+            ? await provisionUnderLiveLock(
+                this.deps.locks,
+                job.tenantId,
+                { target, item },
+                () =>
+                  runProvisioner({
+                    app,
+                    item,
+                    content: bindContent(contentByKey.get(item.key), results, target, this.deps.profile),
+                    storedItemId: step.cosmosItemId!,
+                    target,
+                    profile: this.deps.profile,
+                    backends: this.deps.backends,
+                    dependency: (k) => results.get(k),
+                    contentOf: (k) => contentByKey.get(k),
+                    lists,
+                  }),
+                (made) =>
+                  recordLiveStep(this.deps.db, job.tenantId, step.cosmosItemId!, { ...made, jobId: job.id }, null).catch((error) => {
+                    saveFailure ??= { error };
+                  }),
+              )
             : { status: 'skipped', steps: ['deploy is false: stored in the service only, no backing call'] };
           results.set(step.itemKey, result);
           done++;

@@ -1,5 +1,6 @@
 import { diagnosisLink, verdictOf } from '../backends/failures.js';
 import { StepRefused } from '../provisioning/context.js';
+import { ExclusiveAccessNeeded } from '../backends/shared-access.js';
 import type { StepResult } from './types.js';
 
 /**
@@ -30,7 +31,8 @@ export function failedStep(err: unknown, itemType: string, steps: string[], acti
     if (err.body) return { status: 'failed', error: err.body, ...(err.code ? { code: err.code } : {}), steps, diagnosis };
     return { status: 'failed', code: err.code ?? 'backing_unreachable', message: err.message, steps, diagnosis };
   }
-  if (err instanceof StepRefused) return { status: 'failed', code: err.code, message: err.message, steps };
+  if (err instanceof StepRefused || err instanceof ExclusiveAccessNeeded)
+    return { status: 'failed', code: err.code, message: err.message, steps };
   steps.push(
     activity === 'provisioning' ? `the ${itemType} provisioner stopped on an internal error` : `${activity} stopped on an internal error`,
   );

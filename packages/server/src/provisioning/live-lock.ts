@@ -1,3 +1,4 @@
+import { withSharedAccess } from '../backends/shared-access.js';
 import type { NamedLocks } from '../store/named-locks.js';
 import type { StepContext } from './context.js';
 import type { ResolvedTarget } from './targets.js';
@@ -32,3 +33,50 @@ export function liveLockName(tenantId: string, ctx: Pick<StepContext, 'target' |
 /** Runs fn under the live resource's lock. */
 export const underLiveLock = <T>(locks: NamedLocks, tenantId: string, ctx: Pick<StepContext, 'target' | 'item'>, fn: () => Promise<T>) =>
   locks.run(liveLockName(tenantId, ctx), fn);
+
+/** Since the start: install steps that finished beside other installs under the shared lock, and those run again under the exclusive lock. */
+const sharedCounts = { shared: 0, exclusive: 0 };
+export const sharedStepCounts = () => ({ ...sharedCounts });
+
+/**
+ * An install's step: first under the lock's shared mode, beside other installs of the same resource, where only calls
+ * that read or that leave the same result however many run at once are sent (backends/shared-access.ts); an install
+ * of a resource that is already there is done so. When the step needs any other call (a create, a definition, a
+ * resource manager PUT, a KQL command that writes, T-SQL), that call is refused before it is sent, the attempt is
+ * dropped (its result unrecorded; what it logged before the refusal kept) and the step runs again, whole, under the exclusive lock, as before. `keep`
+ * (recording the result) runs under the same hold as the attempt it keeps. A removal takes the exclusive lock, so it
+ * never runs beside either.
+ */
+export async function provisionUnderLiveLock<T extends { steps: string[] }>(
+  locks: NamedLocks,
+  tenantId: string,
+  ctx: Pick<StepContext, 'target' | 'item'>,
+  make: () => Promise<T>,
+  keep: (made: T) => Promise<void>,
+): Promise<T> {
+  const name = liveLockName(tenantId, ctx);
+  const beside = await locks.run(
+    name,
+    async () => {
+      const attempt = await withSharedAccess(make);
+      if (!attempt.refused) await keep(attempt.value);
+      return attempt;
+    },
+    'shared',
+  );
+  if (!beside.refused) {
+    sharedCounts.shared += 1;
+    return beside.value;
+  }
+  sharedCounts.exclusive += 1;
+  // What the attempt found before the refused call stays in the step's log (a resource found and then gone, say).
+  const before = beside.value.steps.length
+    ? [...beside.value.steps, `${beside.refused}: not sent beside other installs of this resource; run again under its exclusive lock`]
+    : [];
+  return locks.run(name, async () => {
+    const made = await make();
+    const result = before.length ? { ...made, steps: [...before, ...made.steps] } : made;
+    await keep(result);
+    return result;
+  });
+}

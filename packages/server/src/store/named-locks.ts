@@ -1,19 +1,24 @@
 import pg from 'pg';
 
 /**
- * Locks by name, held across every process sharing the store for as long as a piece of work runs. On PostgreSQL a lock
- * is a session advisory lock: a lock nobody else holds (the usual case) is taken on one connection that holds any
- * number of them at once, so the count of steps in flight costs no connections; a lock another process holds is
- * waited for on a connection of its own small pool. A killed process's locks go with its connections. On PGlite, whose
- * store only one process opens, it is a queue per name in the process.
+ * Locks by name, held across every process sharing the store for as long as a piece of work runs, in one of two modes:
+ * exclusive (one holder) or shared (any number of shared holders, no exclusive one). On PostgreSQL a lock is a session
+ * advisory lock (`pg_advisory_lock`, `pg_advisory_lock_shared`): a lock nobody else holds in a conflicting mode (the
+ * usual case) is taken on one connection that holds any number of them at once, so the count of steps in flight costs
+ * no connections; a lock another process holds is waited for on a connection of its own small pool. A killed process's
+ * locks go with its connections. On PGlite, whose store only one process opens, it is a queue per name in the process.
+ * Either way, holders of one name are served in the order they asked: a shared holder does not pass an exclusive one
+ * that asked before it, so a steady stream of shared holders never keeps an exclusive one waiting for ever.
  */
 export interface NamedLocks {
-  /** Runs fn holding the named lock; waits while another holder has it. */
-  run<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /** Runs fn holding the named lock (exclusive unless `mode` is 'shared'); waits while a holder in a conflicting mode has it. */
+  run<T>(name: string, fn: () => Promise<T>, mode?: LockMode): Promise<T>;
   close(): Promise<void>;
   /** Since the start: how many runs waited for a name another holder had, and the seconds they waited. */
   waits(): { count: number; seconds: number };
 }
+
+export type LockMode = 'exclusive' | 'shared';
 
 /** Counts the waits for a name another holder had, for `waits()`. */
 function waitCounter() {
@@ -28,23 +33,56 @@ function waitCounter() {
   };
 }
 
-/** A queue per name: each holder starts when the one before it settles (a wait behind one is recorded). */
-function queuePerName(record: (ms: number) => void): NamedLocks['run'] {
-  const tails = new Map<string, Promise<unknown>>();
-  return async (name, fn) => {
-    const before = tails.get(name);
+/** One name's holders in the process: shared ones counted, an exclusive one flagged, and the askers in order. */
+interface Holders {
+  shared: number;
+  exclusive: boolean;
+  queue: Array<{ shared: boolean; grant: () => void }>;
+}
+
+/**
+ * A reader-writer queue per name: an asker is let in when nothing it conflicts with holds the name and nobody asked
+ * before it; the shared askers at the head of the queue are let in together (a wait behind a holder is recorded).
+ */
+function queuePerName(record: (ms: number) => void) {
+  const names = new Map<string, Holders>();
+  const admit = (name: string, h: Holders) => {
+    while (h.queue.length) {
+      const next = h.queue[0]!;
+      if (h.exclusive || (!next.shared && h.shared > 0)) break;
+      h.queue.shift();
+      if (next.shared) h.shared += 1;
+      else h.exclusive = true;
+      next.grant();
+    }
+    if (!h.exclusive && h.shared === 0 && !h.queue.length) names.delete(name);
+  };
+  return async <T>(name: string, fn: () => Promise<T>, mode: LockMode = 'exclusive'): Promise<T> => {
+    const shared = mode === 'shared';
+    let h = names.get(name);
+    if (!h) names.set(name, (h = { shared: 0, exclusive: false, queue: [] }));
+    const holders = h;
     const asked = performance.now();
-    const start = () => {
-      if (before) record(performance.now() - asked);
-      return fn();
-    };
-    const mine = (before ?? Promise.resolve()).then(start, start);
-    const tail = mine.catch(() => undefined);
-    tails.set(name, tail);
+    let atOnce = false;
+    const admitted = new Promise<void>((resolve) => {
+      holders.queue.push({
+        shared,
+        grant: () => {
+          atOnce = true;
+          resolve();
+        },
+      });
+    });
+    admit(name, holders);
+    const waited = !atOnce;
+    await admitted;
+    if (waited) record(performance.now() - asked);
     try {
-      return await mine;
+      return await fn();
     } finally {
-      if (tails.get(name) === tail) tails.delete(name);
+      if (shared) holders.shared -= 1;
+      else holders.exclusive = false;
+      admit(name, holders);
     }
   };
 }
@@ -56,8 +94,9 @@ export function inProcessLocks(): NamedLocks {
 }
 
 /**
- * Session advisory locks: taken without waiting on one shared connection, or, when another process holds the name,
- * waited for on a connection of a pool of `size` (an in-process queue in front keeps one waiter per name).
+ * Session advisory locks: taken without waiting on one shared connection, or, when another process holds the name in a
+ * conflicting mode, waited for on a connection of a pool of `size` (the in-process queue in front lets one exclusive
+ * asker, or the shared askers of a name together, through at a time).
  */
 export function advisoryLocks(url: string, size: number): NamedLocks {
   const pool = new pg.Pool({ connectionString: url, max: size });
@@ -90,13 +129,21 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
     shared = connecting;
     return connecting;
   };
-  const unlock = (client: pg.ClientBase, name: string) => client.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
+  // The functions of each mode: shared holders of a name stack on one session (each unlocks its own).
+  const sql = (mode: LockMode) => {
+    const suffix = mode === 'shared' ? '_shared' : '';
+    return {
+      take: `SELECT pg_try_advisory_lock${suffix}(hashtext($1)) AS got`,
+      wait: `SELECT pg_advisory_lock${suffix}(hashtext($1))`,
+      unlock: `SELECT pg_advisory_unlock${suffix}(hashtext($1))`,
+    };
+  };
 
-  const waitFor = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+  const waitFor = async <T>(name: string, fn: () => Promise<T>, mode: LockMode): Promise<T> => {
     const asked = performance.now();
     const client = await pool.connect();
     try {
-      await client.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+      await client.query(sql(mode).wait, [name]);
       counter.record(performance.now() - asked);
     } catch (err) {
       client.release(true);
@@ -106,7 +153,7 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
     try {
       return await fn();
     } finally {
-      await unlock(client, name).then(
+      await client.query(sql(mode).unlock, [name]).then(
         () => {
           held = false;
         },
@@ -119,22 +166,26 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
 
   return {
     waits: counter.waits,
-    run: (name, fn) =>
-      local(name, async () => {
-        const pending = sharedClient();
-        const client = await pending;
-        const taken = await inTurn<{ got: boolean }>(client, 'SELECT pg_try_advisory_lock(hashtext($1)) AS got', [name]);
-        if (!taken.rows[0]?.got) return waitFor(name, fn);
-        try {
-          return await fn();
-        } finally {
-          await inTurn(client, 'SELECT pg_advisory_unlock(hashtext($1))', [name]).catch(() => {
-            // Only a broken connection fails an unlock, and its session's locks went with it: it is not used again.
-            if (shared === pending) shared = undefined;
-            void client.end().catch(() => undefined);
-          });
-        }
-      }),
+    run: (name, fn, mode = 'exclusive') =>
+      local(
+        name,
+        async () => {
+          const pending = sharedClient();
+          const client = await pending;
+          const taken = await inTurn<{ got: boolean }>(client, sql(mode).take, [name]);
+          if (!taken.rows[0]?.got) return waitFor(name, fn, mode);
+          try {
+            return await fn();
+          } finally {
+            await inTurn(client, sql(mode).unlock, [name]).catch(() => {
+              // Only a broken connection fails an unlock, and its session's locks went with it: it is not used again.
+              if (shared === pending) shared = undefined;
+              void client.end().catch(() => undefined);
+            });
+          }
+        },
+        mode,
+      ),
     close: async () => {
       const client = await shared?.catch(() => undefined);
       shared = undefined;

@@ -1,0 +1,65 @@
+// Installs of one app into workspaces of a tenant that share its live resources (provisioning/live-lock.ts): once the
+// resources are there, the installs' steps check them beside each other under the lock's shared mode, where only
+// reads and idempotent writes are sent (backends/shared-access.ts); a step that needs another call runs again alone under
+// the exclusive lock. Nothing is made twice, and the live state is what one install left.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildWithSandbox, follow, install, stepOf, workspace } from './install-helpers.js';
+import { sharedStepCounts } from '../src/provisioning/live-lock.js';
+
+const APP = 'app-lakehouse-inspector';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('two installs of an app already there check its notebook at the same time; nothing is made twice', { timeout: 300_000 }, async (t) => {
+  const { h, sandbox, tenant } = await buildWithSandbox(t);
+  const first = await install(h, tenant, APP, { workspaceId: await workspace(h, tenant) });
+  assert.equal(first.status, 'done');
+  const notebook = stepOf(first, 'notebook', 'Scan Table Inventory');
+  const platformWs = first.provision.target.platformWorkspaceId;
+  const itemsOf = async () =>
+    (await sandbox.admin.state()).dataPlatform.workspaces
+      .find((w: any) => w.id === platformWs)!
+      .items.map((i: any) => `${i.type} ${i.displayName} ${i.id}`)
+      .sort();
+  const before = await itemsOf();
+  const counts = sharedStepCounts();
+
+  // Each install's read of the notebook's definition (to compare it) is held 3 s by the sandbox. Under one lock at a
+  // time the second read would arrive only after the first was answered; beside each other, both arrive while the
+  // first is still held.
+  const held = await sandbox.admin.addFault({
+    service: 'dataPlatform',
+    method: 'POST',
+    path: `/items/${notebook.result.resourceId}/getDefinition`,
+    delayMs: 3000,
+    count: 2,
+  });
+  const hits = async () => (await sandbox.admin.faults()).find((f) => f.id === held.id)?.hits ?? 0;
+  const jobs = await Promise.all(
+    [1, 2].map(async () => {
+      const r = await h.app.inject({
+        method: 'POST',
+        url: `/api/apps/${APP}/install`,
+        headers: tenant.auth,
+        payload: { workspaceId: await workspace(h, tenant) },
+      });
+      assert.equal(r.statusCode, 202, r.body);
+      return r.json().jobId as string;
+    }),
+  );
+  for (let i = 0; i < 1000 && (await hits()) < 1; i++) await sleep(20);
+  const firstHeldAt = Date.now();
+  while ((await hits()) < 2 && Date.now() - firstHeldAt < 2500) await sleep(20);
+  assert.equal(await hits(), 2, 'the second install read the notebook while the first install’s read was still held');
+
+  for (const jobId of jobs) {
+    const job = await follow(h, tenant, jobId);
+    assert.equal(job.status, 'done', JSON.stringify(job.provision.steps.map((s: any) => [s.displayName, s.result.status])));
+    const again = stepOf(job, 'notebook', 'Scan Table Inventory');
+    assert.equal(again.result.status, 'exists', JSON.stringify(again.result));
+    assert.equal(again.result.resourceId, notebook.result.resourceId);
+  }
+  assert.deepEqual(await itemsOf(), before, 'the platform workspace holds what the first install left, nothing twice');
+  const after = sharedStepCounts();
+  assert.ok(after.shared - counts.shared >= 2, `steps done under the shared lock: ${after.shared - counts.shared}`);
+});
