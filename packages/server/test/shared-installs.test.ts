@@ -1,7 +1,8 @@
 // Installs of one app into workspaces of a tenant that share its live resources (provisioning/live-lock.ts): once the
-// resources are there, the installs' steps check them beside each other under the lock's shared mode, where only
-// reads and idempotent writes are sent (backends/shared-access.ts); a step that needs another call runs again alone under
-// the exclusive lock. Nothing is made twice, and the live state is what one install left.
+// resources are there (and the process's last install of a resource wrote nothing), the installs' steps check them beside
+// each other under the lock's shared mode, where only reads and idempotent writes are sent (backends/shared-access.ts);
+// a step that needs another call runs again alone under the exclusive lock. Nothing is made twice, and the live state is
+// what one install left.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildWithSandbox, follow, install, stepOf, workspace } from './install-helpers.js';
@@ -16,6 +17,10 @@ test('two installs of an app already there check its notebook at the same time; 
   assert.equal(first.status, 'done');
   const notebook = stepOf(first, 'notebook', 'Scan Table Inventory');
   const platformWs = first.provision.target.platformWorkspaceId;
+  // The first install created the notebook alone. The next one checks it alone too (the last step of it wrote), and
+  // finds nothing to write: from then on installs check it beside each other.
+  const second = await install(h, tenant, APP, { workspaceId: await workspace(h, tenant) });
+  assert.equal(stepOf(second, 'notebook', 'Scan Table Inventory').result.status, 'exists');
   const itemsOf = async () =>
     (await sandbox.admin.state()).dataPlatform.workspaces
       .find((w: any) => w.id === platformWs)!
