@@ -68,3 +68,57 @@ test('two installs of an app already there check its notebook at the same time; 
   const after = sharedStepCounts();
   assert.ok(after.shared - counts.shared >= 2, `steps done under the shared lock: ${after.shared - counts.shared}`);
 });
+
+test(
+  'a KQL database already there is read beside other installs (GET, .show), not written; a changed function is altered alone',
+  { timeout: 300_000 },
+  async (t) => {
+    const KQL_APP = 'app-finops-cost';
+    const { h, sandbox, tenant } = await buildWithSandbox(t);
+    const kqlStep = (job: any) => stepOf(job, 'kql-database', 'CloudCost');
+    const first = await install(h, tenant, KQL_APP, { workspaceId: await workspace(h, tenant) });
+    assert.equal(kqlStep(first).result.status, 'created');
+    // Found there by the second install (alone: the first one made it), so the third checks it beside others.
+    assert.equal(kqlStep(await install(h, tenant, KQL_APP, { workspaceId: await workspace(h, tenant) })).result.status, 'exists');
+    const database = kqlStep(first).result.secondaryIds.database;
+    const kqlState = async () => JSON.stringify((await sandbox.admin.state()).kql);
+    const before = await kqlState();
+
+    const since = (await sandbox.admin.requests()).at(-1)?.seq ?? 0;
+    const counts = sharedStepCounts();
+    const third = await install(h, tenant, KQL_APP, { workspaceId: await workspace(h, tenant) });
+    assert.equal(third.status, 'done');
+    const step = kqlStep(third);
+    assert.equal(step.result.status, 'exists', JSON.stringify(step.result));
+    assert.ok(step.result.steps.includes(`database ${database}: exists (resource manager GET)`), step.result.steps.join('\n'));
+    assert.ok(sharedStepCounts().shared > counts.shared);
+    const sent = (await sandbox.admin.requests({ since })).filter((r) => r.service === 'arm' || r.service === 'kql');
+    const onDatabase = sent.filter((r) => r.path.includes(`/databases/${database}`) || (r.text ?? '').length > 0);
+    assert.ok(onDatabase.length > 0, 'the database was read');
+    for (const r of onDatabase) {
+      assert.ok(
+        r.method === 'GET' || /^\s*\.show /.test(r.text ?? ''),
+        `only reads of the database: ${r.method} ${r.path} ${r.text ?? ''}`,
+      );
+    }
+    assert.equal(await kqlState(), before, 'the cluster holds what it held');
+
+    // A function changed by hand since: the next install reads it beside others, finds it differs, and alters it alone.
+    const token = await sandbox.admin.token({ audience: 'kql' });
+    const altered = await fetch(`${sandbox.env.SVC_KQL_CLUSTER_URI}/v1/rest/mgmt`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ db: database, csl: '.create-or-alter function TopSpenders() { CostUsage | take 1 }' }),
+    });
+    assert.equal(altered.status, 200, await altered.text());
+    const fourth = await install(h, tenant, KQL_APP, { workspaceId: await workspace(h, tenant) });
+    const again = kqlStep(fourth);
+    assert.equal(again.result.status, 'exists', JSON.stringify(again.result));
+    assert.ok(again.result.steps.includes('.create-or-alter function TopSpenders'), again.result.steps.join('\n'));
+    assert.ok(
+      again.result.steps.some((l: string) => /not sent beside other installs of this resource; run again alone/.test(l)),
+      again.result.steps.join('\n'),
+    );
+    assert.equal(await kqlState(), before, 'the function is as the content has it again');
+  },
+);

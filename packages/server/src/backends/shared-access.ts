@@ -40,6 +40,16 @@ export async function withObservedAccess<T>(fn: () => Promise<T>): Promise<{ val
   return { value, needed: access.refused };
 }
 
+/**
+ * Whether the running work is under shared access (beside other installs of its resource): a step that would write on
+ * every install (a create-or-update whatever is there) reads first there, and writes only what differs, which is then
+ * refused and made alone.
+ */
+export const underSharedAccess = (): boolean => {
+  const access = current.getStore();
+  return access !== undefined && !access.observe;
+};
+
 /** Notes (under observe) or refuses (throws ExclusiveAccessNeeded) a call `what` that work under shared access may not make. */
 function refuse(access: Access, what: string): void {
   access.refused ??= what;

@@ -39,10 +39,10 @@ const sharedCounts = { shared: 0, exclusive: 0 };
 export const sharedStepCounts = () => ({ ...sharedCounts });
 
 /**
- * Whether the last install step of each live resource this process ran needed a call beyond what shared access sends
- * (the newest names, at most HINTS). A resource whose last step did not is tried beside other installs next time; one
- * whose last step did, or that this process has not met yet, is provisioned alone at once, so a create or a resource
- * that is written on every install costs no attempt that would be refused.
+ * Whether the last install step of each live resource this process ran made it (a call beyond what shared access sends,
+ * and not a resource found there), for the newest names, at most HINTS. A resource whose last step did not is tried
+ * beside other installs next time; one whose last step did, or that this process has not met yet, is provisioned alone
+ * at once, so a create costs no attempt that would be refused.
  */
 const wroteLastTime = new Map<string, boolean>();
 const HINTS = 10_000;
@@ -53,8 +53,8 @@ function remember(name: string, wrote: boolean) {
 }
 
 /**
- * An install's step. When this process's last install step of the resource sent only what shared access allows, the
- * step runs under the lock's shared mode, beside other installs of the resource, where only calls that read or that
+ * An install's step. When this process's last install step of the resource found it there or sent only what shared
+ * access allows, the step runs under the lock's shared mode, beside other installs of the resource, where only calls that read or that
  * leave the same result however many run at once are sent (backends/shared-access.ts): an install of a resource that
  * is already there is done so. When it needs any other call (a create, a definition, a resource manager PUT, a KQL
  * command that writes, T-SQL), that call is refused before it is sent, the attempt is dropped (its result unrecorded;
@@ -63,7 +63,7 @@ function remember(name: string, wrote: boolean) {
  * time. `keep` (recording the result) runs under the same hold as the run it keeps. A removal takes the exclusive lock,
  * so it never runs beside either.
  */
-export async function provisionUnderLiveLock<T extends { steps: string[] }>(
+export async function provisionUnderLiveLock<T extends { steps: string[]; status: string }>(
   locks: NamedLocks,
   tenantId: string,
   ctx: Pick<StepContext, 'target' | 'item'>,
@@ -93,7 +93,9 @@ export async function provisionUnderLiveLock<T extends { steps: string[] }>(
   sharedCounts.exclusive += 1;
   return locks.run(name, async () => {
     const made = await withObservedAccess(make);
-    remember(name, made.needed !== undefined);
+    // A step that found the resource there ('exists') is tried beside others next time even if it wrote (a type that
+    // writes on every install reads first there, and writes, alone, only what differs).
+    remember(name, made.needed !== undefined && made.value.status !== 'exists');
     // What a refused attempt found, and the run alone does not say again, stays in the step's log (a resource found,
     // then gone when its definition was read).
     const only = found.filter((line) => !made.value.steps.includes(line));
