@@ -122,3 +122,39 @@ test(
     assert.equal(await kqlState(), before, 'the function is as the content has it again');
   },
 );
+
+test(
+  'a paginated report already there is exported and compared beside other installs, not imported again',
+  { timeout: 300_000 },
+  async (t) => {
+    const APP_WITH_REPORT = 'app-casino-analytics';
+    const { h, sandbox, tenant } = await buildWithSandbox(t);
+    const reportStep = (job: any) => stepOf(job, 'report', 'Daily Floor Performance');
+    assert.equal(
+      reportStep(await install(h, tenant, APP_WITH_REPORT, { workspaceId: await workspace(h, tenant) })).result.status,
+      'created',
+    );
+    const second = await install(h, tenant, APP_WITH_REPORT, { workspaceId: await workspace(h, tenant) });
+    assert.equal(reportStep(second).result.status, 'exists');
+    const state = async () => JSON.stringify((await sandbox.admin.state()).reporting);
+    const before = await state();
+    const since = (await sandbox.admin.requests()).at(-1)?.seq ?? 0;
+
+    const third = await install(h, tenant, APP_WITH_REPORT, { workspaceId: await workspace(h, tenant) });
+    assert.equal(third.status, 'done');
+    const step = reportStep(third);
+    assert.equal(step.result.status, 'exists', JSON.stringify(step.result));
+    assert.equal(step.result.resourceId, reportStep(second).result.resourceId);
+    assert.ok(
+      step.result.steps.some((l: string) => /holds this definition \(Export\): not imported again/.test(l)),
+      step.result.steps.join('\n'),
+    );
+    const reporting = (await sandbox.admin.requests({ since })).filter((r) => r.service === 'reporting');
+    assert.ok(
+      reporting.some((r) => r.method === 'GET' && /\/reports\/[^/]+\/Export$/.test(r.path)),
+      'the report was exported',
+    );
+    assert.ok(!reporting.some((r) => /\/imports$/.test(r.path) && r.method === 'POST'), 'nothing was imported');
+    assert.equal(await state(), before, 'the reporting service holds what it held');
+  },
+);
