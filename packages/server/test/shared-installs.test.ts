@@ -5,7 +5,7 @@
 // what one install left.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildWithSandbox, follow, install, stepOf, workspace } from './install-helpers.js';
+import { buildWithSandbox, follow, install, startInstall, stepOf, workspace } from './install-helpers.js';
 import { sharedStepCounts } from '../src/provisioning/live-lock.js';
 
 const APP = 'app-lakehouse-inspector';
@@ -41,16 +41,7 @@ test('two installs of an app already there check its notebook at the same time; 
   });
   const hits = async () => (await sandbox.admin.faults()).find((f) => f.id === held.id)?.hits ?? 0;
   const jobs = await Promise.all(
-    [1, 2].map(async () => {
-      const r = await h.app.inject({
-        method: 'POST',
-        url: `/api/apps/${APP}/install`,
-        headers: tenant.auth,
-        payload: { workspaceId: await workspace(h, tenant) },
-      });
-      assert.equal(r.statusCode, 202, r.body);
-      return r.json().jobId as string;
-    }),
+    [1, 2].map(async () => (await startInstall(h, tenant, APP, { workspaceId: await workspace(h, tenant) })).jobId),
   );
   for (let i = 0; i < 1000 && (await hits()) < 1; i++) await sleep(20);
   const firstHeldAt = Date.now();
