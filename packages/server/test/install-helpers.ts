@@ -141,11 +141,16 @@ export async function workspace(h: TestApp, tenant: TestTenant, name = `ws-${Mat
   return r.json().workspace.id;
 }
 
-/** Starts an install and polls it to the end, checking phases stay in order and progress never goes down. */
-export async function install(h: TestApp, tenant: TestTenant, appId: string, body: Record<string, unknown>, timeoutMs = 120_000) {
+/** Starts an install (202): its job id and item count. */
+export async function startInstall(h: TestApp, tenant: TestTenant, appId: string, body: Record<string, unknown>) {
   const start = await h.app.inject({ method: 'POST', url: `/api/apps/${appId}/install`, headers: tenant.auth, payload: body });
   assert.equal(start.statusCode, 202, start.body);
-  const { jobId, totalItems } = start.json();
+  return start.json() as { jobId: string; totalItems: number };
+}
+
+/** Starts an install and polls it to the end, checking phases stay in order and progress never goes down. */
+export async function install(h: TestApp, tenant: TestTenant, appId: string, body: Record<string, unknown>, timeoutMs = 120_000) {
+  const { jobId, totalItems } = await startInstall(h, tenant, appId, body);
   const job = await follow(h, tenant, jobId, timeoutMs);
   assert.equal(job.totalItems, totalItems);
   return job;

@@ -12,6 +12,7 @@ import {
   checkSharedSqlAccess,
   concurrentSafe,
   ExclusiveAccessNeeded,
+  withObservedAccess,
   withSharedAccess,
 } from '../src/backends/shared-access.js';
 import type { BackingRequest } from '../src/backends/http-pipeline.js';
@@ -236,6 +237,17 @@ test('under shared access only calls that read or write idempotently are sent; t
     }
   });
   assert.equal(sql.refused, 'a T-SQL batch');
+
+  // Observed (a step run alone): every call is sent, and the first one shared access would refuse is noted.
+  const observed = await withObservedAccess(async () => {
+    checkSharedAccess(safe[0]!);
+    checkSharedAccess(unsafe[3]!);
+    checkSharedAccess(unsafe[0]!);
+    checkSharedSqlAccess();
+    return 'sent';
+  });
+  assert.deepEqual(observed, { value: 'sent', needed: 'POST kql /v1/rest/mgmt' });
+  assert.equal((await withObservedAccess(async () => checkSharedAccess(safe[1]!))).needed, undefined);
 });
 
 test('a live resource’s lock is named where its name falls: the platform workspace, or the tenant’s shared KQL cluster, search service or pool', () => {

@@ -3,7 +3,7 @@
 // again, once, rather than failing the step with the platform's 404.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildWithSandbox, follow, install, stepOf, workspace } from './install-helpers.js';
+import { buildWithSandbox, follow, install, startInstall, stepOf, workspace } from './install-helpers.js';
 
 const APP = 'app-lakehouse-inspector';
 
@@ -26,13 +26,7 @@ test(
       delayMs: 1500,
       count: 1,
     });
-    const start = await h.app.inject({
-      method: 'POST',
-      url: `/api/apps/${APP}/install`,
-      headers: tenant.auth,
-      payload: { workspaceId: await workspace(h, tenant) },
-    });
-    assert.equal(start.statusCode, 202, start.body);
+    const { jobId } = await startInstall(h, tenant, APP, { workspaceId: await workspace(h, tenant) });
     for (let i = 0; i < 300 && !(await sandbox.admin.faults()).find((f) => f.id === held.id)?.hits; i++)
       await new Promise((r) => setTimeout(r, 20));
     const token = await sandbox.admin.token({ audience: 'dataPlatform' });
@@ -42,7 +36,7 @@ test(
     });
     assert.equal(gone.status, 200, await gone.text());
 
-    const second = await follow(h, tenant, start.json().jobId);
+    const second = await follow(h, tenant, jobId);
     assert.equal(
       second.status,
       'done',

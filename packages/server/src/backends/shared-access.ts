@@ -9,7 +9,9 @@ import type { BackingRequest } from './http-pipeline.js';
  * the refusal needs undoing, since all of it was allowed.
  */
 interface Access {
-  /** What the first refused call was, once one was. */
+  /** Observe only: calls are sent whatever they are, and the first that shared access would refuse is noted. */
+  observe?: boolean;
+  /** What the first call shared access refuses was (refused, or under `observe` sent and noted). */
   refused?: string;
 }
 
@@ -31,17 +33,34 @@ export async function withSharedAccess<T>(fn: () => Promise<T>): Promise<{ value
   return { value, refused: access.refused };
 }
 
-/** Refuses (throws ExclusiveAccessNeeded) a call `what` that work under shared access may not make. */
-function refuse(access: Access, what: string): never {
+/** Runs fn with every call sent; answers its value and the first call that shared access would have refused, if any. */
+export async function withObservedAccess<T>(fn: () => Promise<T>): Promise<{ value: T; needed?: string }> {
+  const access: Access = { observe: true };
+  const value = await current.run(access, fn);
+  return { value, needed: access.refused };
+}
+
+/**
+ * Whether the running work is under shared access (beside other installs of its resource): a step that would write on
+ * every install (a create-or-update whatever is there) reads first there, and writes only what differs, which is then
+ * refused and made alone.
+ */
+export const underSharedAccess = (): boolean => {
+  const access = current.getStore();
+  return access !== undefined && !access.observe;
+};
+
+/** Notes (under observe) or refuses (throws ExclusiveAccessNeeded) a call `what` that work under shared access may not make. */
+function refuse(access: Access, what: string): void {
   access.refused ??= what;
-  throw new ExclusiveAccessNeeded(access.refused);
+  if (!access.observe) throw new ExclusiveAccessNeeded(access.refused);
 }
 
 /** Before an HTTP backing call: refused under shared access unless `concurrentSafe` allows it (and nothing was refused yet). */
 export function checkSharedAccess(req: BackingRequest): void {
   const access = current.getStore();
   if (!access) return;
-  if (access.refused || !concurrentSafe(req)) refuse(access, `${req.method} ${req.service} ${pathOf(req.url)}`);
+  if ((access.refused && !access.observe) || !concurrentSafe(req)) refuse(access, `${req.method} ${req.service} ${pathOf(req.url)}`);
 }
 
 /** Before a T-SQL batch: never made under shared access (a batch may create, insert or drop anything). */

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { underSharedAccess } from '../backends/shared-access.js';
 import { BackingError } from '../backends/http-pipeline.js';
 import type { BiImport } from '../backends/reporting.js';
 import { validateReport } from '../catalog/validate-consumers.js';
@@ -79,6 +80,15 @@ async function provisionReport(ctx: TypedProvisionContext<ReportContent>): Promi
   const name = ctx.item.displayName;
   try {
     const existing = (await reporting.listReports(group)).filter((r) => samePaginated(r, name));
+    // Beside other installs (shared access) the one report of this name is read (Export) before anything is imported:
+    // when it holds this definition there is nothing to send; otherwise the import is refused and made alone.
+    if (underSharedAccess() && existing.length === 1) {
+      const live = new TextDecoder().decode(await reporting.exportDefinition(group, existing[0]!.id));
+      if (live === String(ctx.content.rdl)) {
+        ctx.log(`report '${name}' (${existing[0]!.id}) holds this definition (Export): not imported again`);
+        return { status: 'exists', resourceId: existing[0]!.id, secondaryIds: { platformWorkspaceId: group } };
+      }
+    }
     const rdl = new TextEncoder().encode(String(ctx.content.rdl));
     const publish = async (conflict: 'Abort' | 'Overwrite') => {
       ctx.log(`import '${name}.rdl' into group ${group} with nameConflict=${conflict}`);

@@ -3,8 +3,7 @@ import { raiseGate } from '../backends/failures.js';
 import type { PlannedCall } from '../item-types/calls.js';
 import type { LiveParts } from '../item-types/descriptor.js';
 import type { StepContext } from './context.js';
-import { cluster, ident } from './kql.js';
-import { mgmt } from './kql-script.js';
+import { cluster, ident, mgmt } from './kql-script.js';
 
 type Table = { name: string; columns: Array<{ name: string; type: string }> };
 /** A KQL function as the plan compares it: its parameters, body, and the docstring and folder when it has them. */
@@ -94,4 +93,17 @@ export function kqlReadCalls(tables: number, functions: number): PlannedCall[] {
       : []),
     ...(functions ? [{ service: 'kql', method: 'POST', path: MGMT, command: '.show functions', when: 'existing' } as const] : []),
   ];
+}
+
+/** Of `functions`, those the database does not hold as written (absent, or another text by `.show functions`): one read. */
+export async function differingFunctions<F extends KqlFunction>(
+  ctx: StepContext,
+  uri: string,
+  database: string,
+  functions: readonly F[],
+): Promise<F[]> {
+  if (!functions.length) return [];
+  const live = await readKqlObjects(ctx, uri, database, { tables: [], functions: functions.map((f) => f.name) });
+  const wanted = kqlParts([], functions);
+  return functions.filter((f) => live[`function ${f.name}`] !== wanted[`function ${f.name}`]);
 }

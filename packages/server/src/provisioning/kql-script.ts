@@ -1,6 +1,21 @@
 import { raiseGate } from '../backends/failures.js';
 import { BackingError } from '../backends/http-pipeline.js';
 import type { StepContext } from './context.js';
+import { GateError } from '../errors.js';
+import { gate } from './gates.js';
+
+/** A KQL name as written in a command: bare, or bracketed and quoted. */
+export const ident = (name: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `['${name.replace(/'/g, "\\'")}']`);
+/** A KQL string literal. */
+export const kqlString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+
+/** The cluster the install targets, or the "KQL cluster not configured" gate. */
+export function cluster(ctx: StepContext) {
+  const uri = ctx.target.kqlClusterUri;
+  const resourceId = ctx.target.kqlClusterResourceId;
+  if (!uri || !resourceId) throw new GateError(gate('kql-not-configured', ctx.profile));
+  return { uri, resourceId };
+}
 
 /** Runs one management command, turning a 401/403 into the AllDatabasesAdmin gate. */
 export async function mgmt(ctx: StepContext, uri: string, database: string, csl: string) {

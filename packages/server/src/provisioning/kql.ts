@@ -4,7 +4,11 @@ import { raiseGate } from '../backends/failures.js';
 import { GateError } from '../errors.js';
 import { gate } from './gates.js';
 import type { StepContext } from './context.js';
-import { type KqlCommand, mgmtRecords, runKqlCommands } from './kql-script.js';
+import { cluster, ident, type KqlCommand, kqlString, mgmtRecords, runKqlCommands } from './kql-script.js';
+import { underSharedAccess } from '../backends/shared-access.js';
+import { differingFunctions, readDatabase } from './kql-read.js';
+
+export { cluster, ident, kqlString } from './kql-script.js';
 
 type Column = { name: string; type: string };
 type Table = { name: string; columns: Column[]; seedRows?: unknown[][] };
@@ -14,11 +18,6 @@ type KqlContent = {
   functions?: Array<{ name: string; parameters: string; body: string; docstring?: string }>;
 };
 
-/** A KQL name as written in a command: bare, or bracketed and quoted. */
-export const ident = (name: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : `['${name.replace(/'/g, "\\'")}']`);
-/** A KQL string literal. */
-export const kqlString = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-
 /** One CSV field as `.ingest inline` reads it: quoted when needed, "" escaping a quote. */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -26,17 +25,19 @@ export function csvField(value: unknown): string {
   return /[",\n\r]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The cluster the install targets, or the "KQL cluster not configured" gate. */
-export function cluster(ctx: StepContext) {
-  const uri = ctx.target.kqlClusterUri;
-  const resourceId = ctx.target.kqlClusterResourceId;
-  if (!uri || !resourceId) throw new GateError(gate('kql-not-configured', ctx.profile));
-  return { uri, resourceId };
-}
-
-/** Creates or updates the database with the resource manager's PUT (idempotent). */
+/**
+ * Creates or updates the database with the resource manager's PUT (idempotent). Beside other installs of it (shared
+ * access) a database that is there is read (GET) and used as it is; one that is not is made alone.
+ */
 export async function ensureDatabase(ctx: StepContext, database: string) {
   const { uri, resourceId } = cluster(ctx);
+  if (underSharedAccess()) {
+    const found = await readDatabase(ctx, database);
+    if (found) {
+      ctx.log(`database ${database}: exists (resource manager GET)`);
+      return { ...found, created: false };
+    }
+  }
   try {
     const db = await ctx.backends.kql.putDatabase(resourceId, database, ctx.target.kqlLocation);
     ctx.log(`database ${database}: ${db.created ? 'created' : 'exists'} (resource manager PUT)`);
@@ -60,15 +61,27 @@ export async function applyKqlContent(ctx: StepContext, uri: string, database: s
   }
   const commands: KqlCommand[] = [];
   const present: string[] = [];
+  // Beside other installs (shared access) only what differs is sent: a table that is there is left as `.create table`
+  // would leave it, and a function is altered only when `.show functions` answers another text.
+  const beside = underSharedAccess();
+  const functions = beside ? await differingFunctions(ctx, uri, database, content.functions ?? []) : (content.functions ?? []);
   for (const table of tables) {
     const schema = table.columns.map((c) => `${ident(c.name)}:${c.type}`).join(', ');
     const exists = rowCounts.has(table.name) ? ': exists' : '';
+    if (beside && exists) {
+      present.push(`table ${table.name}: exists`);
+      continue;
+    }
     commands.push({
       csl: `.create table ${ident(table.name)} (${schema})`,
       done: `.create table ${table.name} (${table.columns.length} columns)${exists}`,
     });
   }
   for (const fn of content.functions ?? []) {
+    if (!functions.includes(fn)) {
+      present.push(`function ${fn.name}: as the content has it`);
+      continue;
+    }
     const doc = fn.docstring ? ` with (docstring=${kqlString(fn.docstring)})` : '';
     commands.push({
       csl: `.create-or-alter function${doc} ${ident(fn.name)}${fn.parameters} { ${fn.body} }`,
@@ -90,7 +103,7 @@ export async function applyKqlContent(ctx: StepContext, uri: string, database: s
     });
     ingested = true;
   }
-  await runKqlCommands(ctx, uri, database, commands);
+  if (commands.length) await runKqlCommands(ctx, uri, database, commands);
   for (const line of present) ctx.log(line);
   return ingested || tables.some((t) => !rowCounts.has(t.name));
 }

@@ -1,4 +1,4 @@
-import { withSharedAccess } from '../backends/shared-access.js';
+import { withObservedAccess, withSharedAccess } from '../backends/shared-access.js';
 import type { NamedLocks } from '../store/named-locks.js';
 import type { StepContext } from './context.js';
 import type { ResolvedTarget } from './targets.js';
@@ -34,20 +34,36 @@ export function liveLockName(tenantId: string, ctx: Pick<StepContext, 'target' |
 export const underLiveLock = <T>(locks: NamedLocks, tenantId: string, ctx: Pick<StepContext, 'target' | 'item'>, fn: () => Promise<T>) =>
   locks.run(liveLockName(tenantId, ctx), fn);
 
-/** Since the start: install steps that finished beside other installs under the shared lock, and those run again under the exclusive lock. */
+/** Since the start: install steps that finished beside other installs under the shared lock, and those run alone under the exclusive lock. */
 const sharedCounts = { shared: 0, exclusive: 0 };
 export const sharedStepCounts = () => ({ ...sharedCounts });
 
 /**
- * An install's step: first under the lock's shared mode, beside other installs of the same resource, where only calls
- * that read or that leave the same result however many run at once are sent (backends/shared-access.ts); an install
- * of a resource that is already there is done so. When the step needs any other call (a create, a definition, a
- * resource manager PUT, a KQL command that writes, T-SQL), that call is refused before it is sent, the attempt is
- * dropped (its result unrecorded; what it logged before the refusal kept) and the step runs again, whole, under the exclusive lock, as before. `keep`
- * (recording the result) runs under the same hold as the attempt it keeps. A removal takes the exclusive lock, so it
- * never runs beside either.
+ * Whether the last install step of each live resource this process ran made it (a call beyond what shared access sends,
+ * and not a resource found there), for the newest names, at most HINTS. A resource whose last step did not is tried
+ * beside other installs next time; one whose last step did, or that this process has not met yet, is provisioned alone
+ * at once, so a create costs no attempt that would be refused.
  */
-export async function provisionUnderLiveLock<T extends { steps: string[] }>(
+const wroteLastTime = new Map<string, boolean>();
+const HINTS = 10_000;
+function remember(name: string, wrote: boolean) {
+  wroteLastTime.delete(name);
+  wroteLastTime.set(name, wrote);
+  if (wroteLastTime.size > HINTS) wroteLastTime.delete(wroteLastTime.keys().next().value!);
+}
+
+/**
+ * An install's step. When this process's last install step of the resource found it there or sent only what shared
+ * access allows, the step runs under the lock's shared mode, beside other installs of the resource, where only calls that read or that
+ * leave the same result however many run at once are sent (backends/shared-access.ts): an install of a resource that
+ * is already there is done so. When it needs any other call (a create, a definition, a resource manager PUT, a KQL
+ * command that writes, T-SQL), that call is refused before it is sent, the attempt is dropped (its result unrecorded;
+ * what it found that the run alone does not say again is kept in the log) and the step runs again, whole, alone under
+ * the exclusive lock, as every step did before. Otherwise it runs alone at once, and what it sent decides the next
+ * time. `keep` (recording the result) runs under the same hold as the run it keeps. A removal takes the exclusive lock,
+ * so it never runs beside either.
+ */
+export async function provisionUnderLiveLock<T extends { steps: string[]; status: string }>(
   locks: NamedLocks,
   tenantId: string,
   ctx: Pick<StepContext, 'target' | 'item'>,
@@ -55,27 +71,40 @@ export async function provisionUnderLiveLock<T extends { steps: string[] }>(
   keep: (made: T) => Promise<void>,
 ): Promise<T> {
   const name = liveLockName(tenantId, ctx);
-  const beside = await locks.run(
-    name,
-    async () => {
-      const attempt = await withSharedAccess(make);
-      if (!attempt.refused) await keep(attempt.value);
-      return attempt;
-    },
-    'shared',
-  );
-  if (!beside.refused) {
-    sharedCounts.shared += 1;
-    return beside.value;
+  let found: string[] = [];
+  let refused: string | undefined;
+  if (wroteLastTime.get(name) === false) {
+    const beside = await locks.run(
+      name,
+      async () => {
+        const attempt = await withSharedAccess(make);
+        if (!attempt.refused) await keep(attempt.value);
+        return attempt;
+      },
+      'shared',
+    );
+    if (!beside.refused) {
+      sharedCounts.shared += 1;
+      return beside.value;
+    }
+    found = beside.value.steps;
+    refused = beside.refused;
   }
   sharedCounts.exclusive += 1;
-  // What the attempt found before the refused call stays in the step's log (a resource found and then gone, say).
-  const before = beside.value.steps.length
-    ? [...beside.value.steps, `${beside.refused}: not sent beside other installs of this resource; run again under its exclusive lock`]
-    : [];
   return locks.run(name, async () => {
-    const made = await make();
-    const result = before.length ? { ...made, steps: [...before, ...made.steps] } : made;
+    const made = await withObservedAccess(make);
+    // A step that found the resource there ('exists') is tried beside others next time even if it wrote (a type that
+    // writes on every install reads first there, and writes, alone, only what differs).
+    remember(name, made.needed !== undefined && made.value.status !== 'exists');
+    // What a refused attempt found, and the run alone does not say again, stays in the step's log (a resource found,
+    // then gone when its definition was read).
+    const only = found.filter((line) => !made.value.steps.includes(line));
+    const result = only.length
+      ? {
+          ...made.value,
+          steps: [...only, `${refused}: not sent beside other installs of this resource; run again alone`, ...made.value.steps],
+        }
+      : made.value;
     await keep(result);
     return result;
   });
