@@ -69,6 +69,32 @@ test('the count grows past the old 4 while the loop is idle and the worker is he
   assert.equal(c.limit, 4);
 });
 
+test('far under both targets the count grows by a quarter; nearer them, by two', () => {
+  let loop = 0;
+  let db = 0;
+  const c = new JobConcurrency(
+    { min: 4, max: 64, loopDelayTargetMs: 20, dbWaitTargetMs: 10, windowMs: 1000 },
+    { loopDelayMs: () => loop, dbWaitMs: () => db, stop: () => undefined },
+  );
+  const step = () => {
+    c.reachedLimit();
+    return c.reconsider().limit;
+  };
+  // Idle (2 ms of loop delay, no pool wait): a quarter more each window, at least two.
+  loop = 2;
+  assert.deepEqual([step(), step(), step(), step(), step()], [6, 8, 10, 13, 17]);
+  // The loop at 8 ms (under its 20 ms target, over a quarter of it): two more.
+  loop = 8;
+  assert.deepEqual([step(), step()], [19, 21]);
+  // Pool waits over a quarter of their target slow it the same way.
+  loop = 2;
+  db = 5;
+  assert.equal(step(), 23);
+  // Over a target: a quarter less.
+  db = 11;
+  assert.equal(step(), 17);
+});
+
 test("borrowers waiting for the database pool's connection lower the count", async (t) => {
   // One connection: a second borrower waits while the first holds it (PGlite has one; on PostgreSQL, SVC_DB_POOL=1).
   const h = await build(t, { SVC_DB_POOL: '1' });

@@ -169,6 +169,49 @@ test('shared holders of a name run together, an exclusive one alone, in the orde
   }
 });
 
+test('many shared askers of a name another process holds alone all get in together once it lets go (not a pool connection each)', async () => {
+  const [a, b, close] = twoHolders();
+  const name = `svc-test:${process.pid}:${Date.now()}:crowd`;
+  let release = () => {};
+  let leave = () => {};
+  try {
+    const held = new Promise<void>((r) => (release = r));
+    const left = new Promise<void>((r) => (leave = r));
+    let bIn = false;
+    const alone = b.run(name, async () => {
+      bIn = true;
+      await held;
+    });
+    for (let i = 0; i < 400 && !bIn; i++) await sleep(10);
+    // Ten shared askers in the other lock set (its wait pool has 3 connections): all wait while B holds the name.
+    let inside = 0;
+    let most = 0;
+    const askers = Array.from({ length: 10 }, () =>
+      a.run(
+        name,
+        async () => {
+          most = Math.max(most, ++inside);
+          await left;
+          inside -= 1;
+        },
+        'shared',
+      ),
+    );
+    await sleep(200);
+    assert.equal(inside, 0, 'they wait while B holds it alone');
+    release();
+    await alone;
+    for (let i = 0; i < 500 && inside < 10; i++) await sleep(10);
+    assert.equal(most, 10, `shared askers inside at once after B let go: ${most}`);
+    leave();
+    await Promise.all(askers);
+  } finally {
+    release();
+    leave();
+    await close();
+  }
+});
+
 test('under shared access only calls that read or write idempotently are sent; the first other one, and every one after it, is refused', async () => {
   const call = (service: BackingRequest['service'], method: string, url: string, json?: unknown): BackingRequest => ({
     service,

@@ -17,7 +17,7 @@ export const BACKING = {
     600_000,
     'the longest `Retry-After` the retry waits (a 429 still refused on the retry is reported unmodified; behind the throttle limiter the retry also waits for its pause)',
   ),
-  concurrency: int('SVC_BACKING_CONCURRENCY', 16, 1, 1024, 'calls in flight per backing service and process'),
+  concurrency: int('SVC_BACKING_CONCURRENCY', 32, 1, 1024, 'calls in flight per backing service and process'),
   throttleLimiter: oneOf('SVC_BACKING_THROTTLE_LIMITER', ['adaptive', 'off'], {
     fallback: 'adaptive',
     meaning:

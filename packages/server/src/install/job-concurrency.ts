@@ -31,6 +31,8 @@ export function processSignals(poolWait: PoolWait): LoadSignals {
 
 /** Jobs added to the count in a window whose signals stayed under target. */
 const GROWTH = 2;
+/** Signals under this share of their targets leave room for more: the count then grows by a quarter (at least GROWTH). */
+const IDLE_SHARE = 0.25;
 
 export interface JobConcurrencyOptions {
   /** The fewest jobs at once (where it starts); never above max. */
@@ -55,10 +57,11 @@ export interface ConcurrencyDecision {
 
 /**
  * How many jobs the worker may run at once. Each window it reads the event-loop delay and the database pool's wait: when
- * both stayed under their targets and the worker had work it left unclaimed because of the count, the count grows by
- * two; when either went over, it shrinks by a quarter. Between `min` and `max`; with min = max it is fixed. Running jobs
- * are never stopped: a lower count only holds back new claims, so the count grows by steps (a job's load shows in the
- * signals a few seconds after its claim; growing by a share of the count overshot, to 50 jobs, on a loaded machine).
+ * both stayed under their targets and the worker had work it left unclaimed because of the count, the count grows: by a
+ * quarter while both stayed under a quarter of their targets (an idle process), else by two; when either went over, it
+ * shrinks by a quarter. Between `min` and `max`; with min = max it is fixed. Running jobs are never stopped: a lower
+ * count only holds back new claims, so near the targets the count grows by steps (a job's load shows in the signals a
+ * few seconds after its claim; growing by a share of the count there overshot, to 50 jobs, on a loaded machine).
  */
 export class JobConcurrency {
   private current: number;
@@ -111,7 +114,8 @@ export class JobConcurrency {
     if (loopDelayMs > this.options.loopDelayTargetMs || dbWaitMs > this.options.dbWaitTargetMs) {
       this.current = Math.max(this.min, Math.floor(before * 0.75));
     } else if (heldBack) {
-      this.current = Math.min(this.options.max, before + GROWTH);
+      const idle = loopDelayMs <= this.options.loopDelayTargetMs * IDLE_SHARE && dbWaitMs <= this.options.dbWaitTargetMs * IDLE_SHARE;
+      this.current = Math.min(this.options.max, before + (idle ? Math.max(GROWTH, Math.ceil(before / 4)) : GROWTH));
     }
     if (this.current > before) this.onRaise();
     return { loopDelayMs, dbWaitMs, heldBack, limit: this.current };

@@ -42,9 +42,12 @@ export const sharedStepCounts = () => ({ ...sharedCounts });
  * Whether the last install step of each live resource this process ran made it (a call beyond what shared access sends,
  * and not a resource found there), for the newest names, at most HINTS. A resource whose last step did not is tried
  * beside other installs next time; one whose last step did, or that this process has not met yet, is provisioned alone
- * at once, so a create costs no attempt that would be refused.
+ * at once, so a create costs no attempt that would be refused. While the first step of a resource not met before runs
+ * alone, the steps of it that ask meanwhile are tried beside each other once it is done (it is likely there by then).
  */
 const wroteLastTime = new Map<string, boolean>();
+/** Resources this process has not met before whose first install step is running alone now: the others wait beside. */
+const firstRuns = new Set<string>();
 const HINTS = 10_000;
 function remember(name: string, wrote: boolean) {
   wroteLastTime.delete(name);
@@ -73,7 +76,9 @@ export async function provisionUnderLiveLock<T extends { steps: string[]; status
   const name = liveLockName(tenantId, ctx);
   let found: string[] = [];
   let refused: string | undefined;
-  if (wroteLastTime.get(name) === false) {
+  const hint = wroteLastTime.get(name);
+  const first = hint === undefined && !firstRuns.has(name);
+  if (hint === false || (hint === undefined && !first)) {
     const beside = await locks.run(
       name,
       async () => {
@@ -91,8 +96,9 @@ export async function provisionUnderLiveLock<T extends { steps: string[]; status
     refused = beside.refused;
   }
   sharedCounts.exclusive += 1;
+  if (first) firstRuns.add(name);
   return locks.run(name, async () => {
-    const made = await withObservedAccess(make);
+    const made = await withObservedAccess(make).finally(() => firstRuns.delete(name));
     // A step that found the resource there ('exists') is tried beside others next time even if it wrote (a type that
     // writes on every install reads first there, and writes, alone, only what differs).
     remember(name, made.needed !== undefined && made.value.status !== 'exists');

@@ -139,15 +139,35 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
     };
   };
 
-  const waitFor = async <T>(name: string, fn: () => Promise<T>, mode: LockMode): Promise<T> => {
-    const asked = performance.now();
-    const client = await pool.connect();
+  // A name's shared askers that found it held elsewhere wait on one pool connection, not one each: the first waits there,
+  // the others wait for it to get in and then take the name on the shared connection beside it (a pool of 8 would
+  // otherwise hold back all but 8 of a name's shared askers for as long as those 8 run).
+  const sharedWaiters = new Map<string, Promise<void>>();
+
+  const waitFor = async <T>(name: string, fn: () => Promise<T>, mode: LockMode, asked: number): Promise<T> => {
+    let inside = () => {};
+    if (mode === 'shared') {
+      const entered = new Promise<void>((r) => (inside = r));
+      sharedWaiters.set(name, entered);
+      void entered.then(() => {
+        if (sharedWaiters.get(name) === entered) sharedWaiters.delete(name);
+      });
+    }
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (err) {
+      inside();
+      throw err;
+    }
     try {
       await client.query(sql(mode).wait, [name]);
       counter.record(performance.now() - asked);
     } catch (err) {
       client.release(true);
       throw err;
+    } finally {
+      inside();
     }
     let held = true;
     try {
@@ -170,10 +190,19 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
       local(
         name,
         async () => {
+          const asked = performance.now();
           const pending = sharedClient();
           const client = await pending;
-          const taken = await inTurn<{ got: boolean }>(client, sql(mode).take, [name]);
-          if (!taken.rows[0]?.got) return waitFor(name, fn, mode);
+          let waited = false;
+          for (;;) {
+            const taken = await inTurn<{ got: boolean }>(client, sql(mode).take, [name]);
+            if (taken.rows[0]?.got) break;
+            const ahead = mode === 'shared' ? sharedWaiters.get(name) : undefined;
+            if (!ahead) return waitFor(name, fn, mode, asked);
+            waited = true;
+            await ahead;
+          }
+          if (waited) counter.record(performance.now() - asked);
           try {
             return await fn();
           } finally {
