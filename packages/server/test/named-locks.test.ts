@@ -11,6 +11,7 @@ import {
   checkSharedAccess,
   checkSharedSqlAccess,
   concurrentSafe,
+  readOnlyBatch,
   ExclusiveAccessNeeded,
   withObservedAccess,
   withSharedAccess,
@@ -273,24 +274,53 @@ test('under shared access only calls that read or write idempotently are sent; t
   assert.match(attempt.refused ?? '', /^POST data-platform \/v1\/workspaces\/w\/items$/);
   assert.equal((await withSharedAccess(async () => checkSharedAccess(safe[4]!))).refused, undefined);
   const sql = await withSharedAccess(async () => {
+    checkSharedSqlAccess(); // the sign-in
+    checkSharedSqlAccess("SELECT N'table', TABLE_SCHEMA FROM INFORMATION_SCHEMA.TABLES");
     try {
-      checkSharedSqlAccess();
+      checkSharedSqlAccess("SET XACT_ABORT ON;\nIF SCHEMA_ID(N'mart') IS NULL EXEC(N'CREATE SCHEMA [mart]')");
     } catch {
       /* the step's provisioner turns it into a failed result */
     }
   });
-  assert.equal(sql.refused, 'a T-SQL batch');
+  assert.equal(sql.refused, 'a T-SQL batch that writes');
 
   // Observed (a step run alone): every call is sent, and the first one shared access would refuse is noted.
   const observed = await withObservedAccess(async () => {
     checkSharedAccess(safe[0]!);
     checkSharedAccess(unsafe[3]!);
     checkSharedAccess(unsafe[0]!);
-    checkSharedSqlAccess();
+    checkSharedSqlAccess('DROP TABLE [t]');
     return 'sent';
   });
   assert.deepEqual(observed, { value: 'sent', needed: 'POST kql /v1/rest/mgmt' });
   assert.equal((await withObservedAccess(async () => checkSharedAccess(safe[1]!))).needed, undefined);
+});
+
+test('a T-SQL batch is sent beside other installs only when it reads: SELECTs and IF EXISTS … SELECT, nothing hidden in literals or comments', () => {
+  const reads = [
+    "SELECT N'table', TABLE_SCHEMA, TABLE_NAME FROM INFORMATION_SCHEMA.TABLES;\nSELECT N'schema', SCHEMA_NAME FROM INFORMATION_SCHEMA.SCHEMATA",
+    "SELECT N'object', OBJECT_SCHEMA_NAME(object_id), name FROM sys.objects WHERE type IN (N'PK', N'V')",
+    "IF EXISTS (SELECT 1 FROM [mart].[care_gaps] WHERE [gap_id] = N'G-1; DROP TABLE x') SELECT N'seed', N'mart.care_gaps'",
+    // A name or a literal that spells a write is not one.
+    "SELECT [insert], [exec] FROM [update].[delete] WHERE [set] = N'CREATE -- /*'",
+  ];
+  const refused = [
+    'SET XACT_ABORT ON;\nSELECT 1',
+    'IF NOT EXISTS (SELECT 1 FROM [t] WHERE [k] = 1) INSERT INTO [t] ([k]) VALUES (1)',
+    'SELECT * INTO [copy] FROM [t]',
+    "SELECT 1; EXEC(N'DROP TABLE [t]')",
+    "sp_addrolemember N'db_owner', N'x'",
+    "SELECT 1; sp_rename N'a', N'b'",
+    "SELECT N'--'; DROP TABLE [t]",
+    "SELECT 1 /* ' */; DELETE FROM [t]",
+    'DECLARE @x int; SELECT @x',
+    // Reads it does not recognise are refused too (and made alone).
+    'WITH c AS (SELECT 1 AS a) SELECT a FROM c',
+    "SELECT N'unterminated; DROP TABLE [t]",
+    '',
+  ];
+  for (const sql of reads) assert.equal(readOnlyBatch(sql), true, sql);
+  for (const sql of refused) assert.equal(readOnlyBatch(sql), false, sql);
 });
 
 test('a live resource’s lock is named where its name falls: the platform workspace, or the tenant’s shared KQL cluster, search service or pool', () => {
