@@ -170,6 +170,53 @@ test('shared holders of a name run together, an exclusive one alone, in the orde
   }
 });
 
+test('a steady stream of overlapping shared holders in one process does not keep another process’s exclusive asker waiting until it ends', async () => {
+  const [a, b, close] = twoHolders();
+  const name = `svc-test:${process.pid}:${Date.now()}:handover`;
+  try {
+    const events: string[] = [];
+    let stop = false;
+    // Process A: a new shared holder every 40 ms, each holding 200 ms, so some are always inside for 3 s.
+    const stream = (async () => {
+      const runs: Promise<void>[] = [];
+      const until = performance.now() + 3_000;
+      for (let i = 0; performance.now() < until && !stop; i++) {
+        runs.push(
+          a.run(
+            name,
+            async () => {
+              events.push(`R${i} in`);
+              await sleep(200);
+              events.push(`R${i} out`);
+            },
+            'shared',
+          ),
+        );
+        await sleep(40);
+      }
+      await Promise.all(runs);
+    })();
+    await sleep(300);
+    const asked = performance.now();
+    let waited = 0;
+    await b.run(name, async () => {
+      waited = performance.now() - asked;
+      events.push('W in');
+      await sleep(50);
+      events.push('W out');
+    });
+    stop = true;
+    await stream;
+    // Before the handover it waited for the stream's end (about 2.9 s); now for the holders inside when it asked.
+    assert.ok(waited < 1_500, `the exclusive asker waited ${Math.round(waited)} ms: ${events.join(', ')}`);
+    const at = (e: string) => events.indexOf(e);
+    const during = events.slice(at('W in'), at('W out'));
+    assert.deepEqual(during, ['W in'], `nobody else was inside while it held the name: ${events.join(', ')}`);
+  } finally {
+    await close();
+  }
+});
+
 test('many shared askers of a name another process holds alone all get in together once it lets go (not a pool connection each)', async () => {
   const [a, b, close] = twoHolders();
   const name = `svc-test:${process.pid}:${Date.now()}:crowd`;

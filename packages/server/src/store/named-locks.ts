@@ -93,6 +93,20 @@ export function inProcessLocks(): NamedLocks {
   return { run: queuePerName(counter.record), close: async () => undefined, waits: counter.waits };
 }
 
+/** How long a process holds a name shared before its new shared askers look whether another session waits for it. */
+const HANDOVER_MS = 250;
+
+/**
+ * Whether another session waits for the advisory lock of $1 (one bigint key: its high half in classid, low in objid),
+ * in this database.
+ */
+const WAITERS_SQL = `SELECT EXISTS (
+  SELECT 1 FROM pg_locks
+  WHERE locktype = 'advisory' AND NOT granted AND objsubid = 1
+    AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+    AND ((classid::bigint << 32) | objid::bigint) = hashtext($1)::bigint
+) AS waiting`;
+
 /**
  * Session advisory locks: taken without waiting on one shared connection, or, when another process holds the name in a
  * conflicting mode, waited for on a connection of a pool of `size` (the in-process queue in front lets one exclusive
@@ -137,6 +151,41 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
       wait: `SELECT pg_advisory_lock${suffix}(hashtext($1))`,
       unlock: `SELECT pg_advisory_unlock${suffix}(hashtext($1))`,
     };
+  };
+
+  /**
+   * The names this process holds shared on the shared connection: how many of its holders, since when, and when they
+   * are all out. A session holding a lock takes it again at once (PostgreSQL counts it without looking at the waiters),
+   * so a process whose shared holders overlap would keep the name for as long as they keep coming, and another
+   * process's exclusive asker would wait for all of them. Once a name has been held here for HANDOVER_MS, a new shared
+   * asker first looks whether another session waits for it (pg_locks, at most every HANDOVER_MS a name); if one does,
+   * it waits for this process's holders to leave, then asks as anyone would, behind that session.
+   */
+  const heldHere = new Map<
+    string,
+    { count: number; since: number; out: Promise<void>; leave: () => void; look?: Promise<boolean>; lookedAt: number }
+  >();
+  const othersWait = (client: pg.Client, name: string, here: NonNullable<ReturnType<typeof heldHere.get>>): Promise<boolean> => {
+    if (here.look && performance.now() - here.lookedAt < HANDOVER_MS) return here.look;
+    here.lookedAt = performance.now();
+    here.look = inTurn<{ waiting: boolean }>(client, WAITERS_SQL, [name]).then(
+      (r) => r.rows[0]?.waiting === true,
+      () => false,
+    );
+    return here.look;
+  };
+  const entered = (name: string) => {
+    const here = heldHere.get(name);
+    if (here) return void (here.count += 1);
+    let leave = () => {};
+    const out = new Promise<void>((r) => (leave = r));
+    heldHere.set(name, { count: 1, since: performance.now(), out, leave, lookedAt: 0 });
+  };
+  const left = (name: string) => {
+    const here = heldHere.get(name);
+    if (!here || --here.count > 0) return;
+    heldHere.delete(name);
+    here.leave();
   };
 
   // A name's shared askers that found it held elsewhere wait on one pool connection, not one each: the first waits there,
@@ -195,6 +244,12 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
           const client = await pending;
           let waited = false;
           for (;;) {
+            const here = mode === 'shared' ? heldHere.get(name) : undefined;
+            if (here && performance.now() - here.since >= HANDOVER_MS && (await othersWait(client, name, here))) {
+              waited = true;
+              await here.out;
+              continue;
+            }
             const taken = await inTurn<{ got: boolean }>(client, sql(mode).take, [name]);
             if (taken.rows[0]?.got) break;
             const ahead = mode === 'shared' ? sharedWaiters.get(name) : undefined;
@@ -203,6 +258,7 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
             await ahead;
           }
           if (waited) counter.record(performance.now() - asked);
+          if (mode === 'shared') entered(name);
           try {
             return await fn();
           } finally {
@@ -211,6 +267,7 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
               if (shared === pending) shared = undefined;
               void client.end().catch(() => undefined);
             });
+            if (mode === 'shared') left(name);
           }
         },
         mode,
