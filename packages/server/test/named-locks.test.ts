@@ -6,13 +6,14 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { randomUUID } from 'node:crypto';
 import { advisoryLocks, inProcessLocks, type NamedLocks } from '../src/store/named-locks.js';
-import { liveLockName } from '../src/provisioning/live-lock.js';
+import { liveLockName, provisionUnderLiveLock } from '../src/provisioning/live-lock.js';
 import {
   checkSharedAccess,
   checkSharedSqlAccess,
   concurrentSafe,
   readOnlyBatch,
   ExclusiveAccessNeeded,
+  underSharedAccess,
   withObservedAccess,
   withSharedAccess,
 } from '../src/backends/shared-access.js';
@@ -396,4 +397,67 @@ test('a live resource’s lock is named where its name falls: the platform works
   assert.notEqual(lock('t1', p1, 'kql-database', 'Telemetry'), lock('t2', p1, 'kql-database', 'Telemetry'));
   assert.notEqual(lock('t1', p1, 'kql-database', 'Telemetry'), lock('t1', p1, 'eventhouse', 'Telemetry'));
   assert.notEqual(lock('t1', p1, 'search-index', 'a'), lock('t1', p1, 'search-index', 'b'));
+});
+
+test('tryRun runs only when the name can be had at once: held by another holder (another process on PostgreSQL) in any mode, it answers not ran', async () => {
+  const [a, b, close] = twoHolders();
+  const name = `svc-test:${process.pid}:${Date.now()}:try`;
+  let release = () => {};
+  try {
+    assert.deepEqual(await a.tryRun(name, async () => 'alone'), { ran: true, value: 'alone' });
+    for (const mode of ['shared', 'exclusive'] as const) {
+      const held = new Promise<void>((r) => (release = r));
+      let inside = false;
+      const holder = b.run(
+        name,
+        async () => {
+          inside = true;
+          await held;
+        },
+        mode,
+      );
+      for (let i = 0; i < 400 && !inside; i++) await sleep(10);
+      let ran = false;
+      const tried = await a.tryRun(name, async () => {
+        ran = true;
+      });
+      assert.deepEqual(tried, { ran: false }, `held ${mode} elsewhere`);
+      assert.equal(ran, false);
+      // A shared try beside a shared holder gets in.
+      if (mode === 'shared') assert.deepEqual(await a.tryRun(name, async () => 'beside', 'shared'), { ran: true, value: 'beside' });
+      release();
+      await holder;
+    }
+    assert.deepEqual(await b.tryRun(name, async () => 'free again'), { ran: true, value: 'free again' });
+  } finally {
+    release();
+    await close();
+  }
+});
+
+test("an install step's first run of a resource goes alone when nobody holds it, beside when someone does; a run that made it is followed by one beside", async () => {
+  const locks = inProcessLocks();
+  const ctx = (displayName: string) => ({
+    target: { mode: 'shared', platformWorkspaceId: 'pws' } as ResolvedTarget,
+    item: { itemType: 'notebook', displayName } as StepContext['item'],
+  });
+  const tenant = randomUUID();
+  const step = (displayName: string, status = 'exists') =>
+    provisionUnderLiveLock(
+      locks,
+      tenant,
+      ctx(displayName),
+      async () => ({ status, steps: [underSharedAccess() ? 'beside' : 'alone'] }),
+      async () => undefined,
+    );
+  assert.deepEqual((await step('Free', 'created')).steps, ['alone'], 'nobody holds it: alone');
+  assert.deepEqual((await step('Free')).steps, ['beside'], 'the last run made it: beside');
+  // Held (shared) by another install: its first run here goes beside.
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  const other = locks.run(liveLockName(tenant, ctx('Held')), () => held, 'shared');
+  assert.deepEqual((await step('Held')).steps, ['beside']);
+  release();
+  await other;
+  await locks.close();
 });

@@ -39,11 +39,13 @@ const sharedCounts = { shared: 0, exclusive: 0 };
 export const sharedStepCounts = () => ({ ...sharedCounts });
 
 /**
- * Whether the last install step of each live resource this process ran made it (a call beyond what shared access sends,
- * and not a resource found there), for the newest names, at most HINTS. A resource whose last step did not is tried
- * beside other installs next time; one whose last step did, or that this process has not met yet, is provisioned alone
- * at once, so a create costs no attempt that would be refused. While the first step of a resource not met before runs
- * alone, the steps of it that ask meanwhile are tried beside each other once it is done (it is likely there by then).
+ * Whether the last install step of each live resource this process ran wrote and did not end with the resource there
+ * (a call beyond what shared access sends, then a failure or a gate), for the newest names, at most HINTS. A resource
+ * whose last step found or made it is tried beside other installs next time; one whose last step wrote and failed is
+ * provisioned alone at once, so a create costs no attempt that would be refused. One this process has not met yet is
+ * provisioned alone when nobody holds its lock, and otherwise (another process is making or checking it, so it is
+ * likely there) beside the others. While the first step of a resource not met before runs alone, the steps of it that
+ * ask meanwhile are tried beside each other once it is done (it is likely there by then).
  */
 const wroteLastTime = new Map<string, boolean>();
 /** Resources this process has not met before whose first install step is running alone now: the others wait beside. */
@@ -56,14 +58,14 @@ function remember(name: string, wrote: boolean) {
 }
 
 /**
- * An install's step. When this process's last install step of the resource found it there or sent only what shared
- * access allows, the step runs under the lock's shared mode, beside other installs of the resource, where only calls that read or that
- * leave the same result however many run at once are sent (backends/shared-access.ts): an install of a resource that
+ * An install's step. When this process's last install step of the resource found or made it, or sent only what shared
+ * access allows, the step runs under the lock's shared mode, beside other installs of the resource, where only calls
+ * that read or that leave the same result however many run at once are sent (backends/shared-access.ts): an install of a resource that
  * is already there is done so. When it needs any other call (a create, a definition, a resource manager PUT, a KQL
  * command that writes, T-SQL), that call is refused before it is sent, the attempt is dropped (its result unrecorded;
  * what it found that the run alone does not say again is kept in the log) and the step runs again, whole, alone under
- * the exclusive lock, as every step did before. Otherwise it runs alone at once, and what it sent decides the next
- * time. `keep` (recording the result) runs under the same hold as the run it keeps. A removal takes the exclusive lock,
+ * the exclusive lock, as every step did before. Otherwise (see `wroteLastTime`) it runs alone at once, and how it
+ * ended decides the next time. `keep` (recording the result) runs under the same hold as the run it keeps. A removal takes the exclusive lock,
  * so it never runs beside either.
  */
 export async function provisionUnderLiveLock<T extends { steps: string[]; status: string }>(
@@ -76,32 +78,12 @@ export async function provisionUnderLiveLock<T extends { steps: string[]; status
   const name = liveLockName(tenantId, ctx);
   let found: string[] = [];
   let refused: string | undefined;
-  const hint = wroteLastTime.get(name);
-  const first = hint === undefined && !firstRuns.has(name);
-  if (hint === false || (hint === undefined && !first)) {
-    const beside = await locks.run(
-      name,
-      async () => {
-        const attempt = await withSharedAccess(make);
-        if (!attempt.refused) await keep(attempt.value);
-        return attempt;
-      },
-      'shared',
-    );
-    if (!beside.refused) {
-      sharedCounts.shared += 1;
-      return beside.value;
-    }
-    found = beside.value.steps;
-    refused = beside.refused;
-  }
-  sharedCounts.exclusive += 1;
-  if (first) firstRuns.add(name);
-  return locks.run(name, async () => {
+  const alone = async () => {
     const made = await withObservedAccess(make).finally(() => firstRuns.delete(name));
     // A step that found the resource there ('exists') is tried beside others next time even if it wrote (a type that
-    // writes on every install reads first there, and writes, alone, only what differs).
-    remember(name, made.needed !== undefined && made.value.status !== 'exists');
+    // writes on every install reads first there, and writes, alone, only what differs), and so is one that made it
+    // ('created': it is there now). Only a step that wrote and then failed or stopped at a gate goes alone next time.
+    remember(name, made.needed !== undefined && made.value.status !== 'exists' && made.value.status !== 'created');
     // What a refused attempt found, and the run alone does not say again, stays in the step's log (a resource found,
     // then gone when its definition was read).
     const only = found.filter((line) => !made.value.steps.includes(line));
@@ -113,5 +95,38 @@ export async function provisionUnderLiveLock<T extends { steps: string[]; status
       : made.value;
     await keep(result);
     return result;
-  });
+  };
+  const hint = wroteLastTime.get(name);
+  let beside = hint === false || (hint === undefined && firstRuns.has(name));
+  if (hint === undefined && !beside) {
+    // The first step of a resource this process has not met: alone if nobody holds it now. If someone does (another
+    // process making or checking it), it is most likely there: the step goes beside the others.
+    firstRuns.add(name);
+    const now = await locks.tryRun(name, alone);
+    if (now.ran) {
+      sharedCounts.exclusive += 1;
+      return now.value;
+    }
+    firstRuns.delete(name);
+    beside = true;
+  }
+  if (beside) {
+    const attempt = await locks.run(
+      name,
+      async () => {
+        const tried = await withSharedAccess(make);
+        if (!tried.refused) await keep(tried.value);
+        return tried;
+      },
+      'shared',
+    );
+    if (!attempt.refused) {
+      sharedCounts.shared += 1;
+      return attempt.value;
+    }
+    found = attempt.value.steps;
+    refused = attempt.refused;
+  }
+  sharedCounts.exclusive += 1;
+  return locks.run(name, alone);
 }
