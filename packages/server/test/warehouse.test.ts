@@ -220,10 +220,10 @@ describe('warehouse provisioning over TDS', () => {
     assert.equal(refused.refused, 'a T-SQL batch that writes');
     assert.equal(table(server, 'mart.care_gaps')!.rows.length, 11);
     for (const b of batches.slice(missing)) assert.ok(b.text.startsWith('set ansi_nulls on') || readOnlyBatch(b.text), b.text);
-    // Alone, only what the read did not find is sent: the seed rows' guarded INSERTs (a row inserted reports created).
+    // Alone, only what the read did not find is sent: the four seeds' guarded INSERTs (a row inserted reports created).
     const alone = await runProvisioner(context(server));
     assert.equal(alone.status, 'created', JSON.stringify(alone));
-    assert.ok(alone.steps.includes('T-SQL: 6 statement(s) of 22 sent in one script'), alone.steps.join('\n'));
+    assert.ok(alone.steps.includes('T-SQL: 4 statement(s) of 22 sent in one script'), alone.steps.join('\n'));
     assert.ok(alone.steps.includes('seed mart.care_gaps: 1 of 12 rows inserted, 11 already present (key gap_id)'), alone.steps.join('\n'));
     assert.equal(table(server, 'mart.care_gaps')!.rows.length, 12);
   });

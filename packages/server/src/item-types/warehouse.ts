@@ -214,11 +214,12 @@ async function provisionWarehouse(ctx: TypedProvisionContext<WarehouseContent>):
   let created = false;
   try {
     const send: Send = (sql) => run(ctx, session, sql);
-    // Beside other installs of the warehouse (shared access) only reads are sent: its constraints, views and seed rows
-    // are read too, and when every object and row is there the script is not needed. Otherwise it is refused, and the
-    // step runs again alone.
+    // The read lists the constraints and views the DDL makes too: a statement whose object is there is not sent. Beside
+    // other installs of the warehouse (shared access) only reads are sent: the seed rows are read by key as well, and
+    // when every object and row is there the script is not needed. Otherwise it is refused, and the step runs again alone.
     const beside = underSharedAccess();
-    const have = await readPool(send, sources.length > 0, models.length > 0, beside);
+    const guardedObjects = content.ddl.some((sql) => ['constraint', 'view'].includes(classifyDdl(sql).kind));
+    const have = await readPool(send, sources.length > 0, models.length > 0, guardedObjects);
     const ddl = ddlEntries(content, modelSchema, models.length > 0, have);
     const after = [...(sources.length ? externalEntries(sources, have) : []), ...viewEntries(models, have)];
     const complete =
@@ -298,6 +299,10 @@ export const warehouse: LiveItemType<'warehouse', typeof WarehouseContent> = {
     batch(
       `SELECT … FROM INFORMATION_SCHEMA.TABLES; … INFORMATION_SCHEMA.SCHEMATA${lakeTables(c) ? '; … sys.external_data_sources; … sys.external_file_formats' : ''}${c.models?.length ? '; … sys.sql_modules' : ''}`,
     ),
+    // Beside other installs of the warehouse (the live lock's shared mode), once the read found every object.
+    ...(c.seeds?.length
+      ? [batch('IF EXISTS (SELECT 1 FROM … WHERE <key>) SELECT … per seed row (beside other installs)', undefined, 'existing')]
+      : []),
     batch(
       [
         'SET XACT_ABORT ON',
