@@ -319,6 +319,8 @@ export const warehouse: LiveItemType<'warehouse', typeof WarehouseContent> = {
           ? [`CREATE VIEW of ${c.models.length} dbt model(s) when missing, DROP VIEW and CREATE VIEW when changed`]
           : []),
       ].join('; '),
+      undefined,
+      'alone',
     ),
   ],
   provision: provisionWarehouse,

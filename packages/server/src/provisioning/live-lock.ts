@@ -34,6 +34,10 @@ export function liveLockName(tenantId: string, ctx: Pick<StepContext, 'target' |
 export const underLiveLock = <T>(locks: NamedLocks, tenantId: string, ctx: Pick<StepContext, 'target' | 'item'>, fn: () => Promise<T>) =>
   locks.run(liveLockName(tenantId, ctx), fn);
 
+/** The last line of a step that ran beside other installs of its resource (and so sent only what shared access allows). */
+export const RAN_BESIDE =
+  'ran beside other installs of this resource (its lock shared): reads, and only writes that any number may make at once';
+
 /** Since the start: install steps that finished beside other installs under the shared lock, and those run alone under the exclusive lock. */
 const sharedCounts = { shared: 0, exclusive: 0 };
 export const sharedStepCounts = () => ({ ...sharedCounts });
@@ -115,8 +119,10 @@ export async function provisionUnderLiveLock<T extends { steps: string[]; status
       name,
       async () => {
         const tried = await withSharedAccess(make);
-        if (!tried.refused) await keep(tried.value);
-        return tried;
+        if (tried.refused) return tried;
+        const value = { ...tried.value, steps: [...tried.value.steps, RAN_BESIDE] };
+        await keep(value);
+        return { value };
       },
       'shared',
     );
