@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { randomUUID } from 'node:crypto';
 import { advisoryLocks, inProcessLocks, type NamedLocks } from '../src/store/named-locks.js';
-import { liveLockName, provisionUnderLiveLock } from '../src/provisioning/live-lock.js';
+import { liveLockName, provisionUnderLiveLock, RAN_BESIDE } from '../src/provisioning/live-lock.js';
 import {
   checkSharedAccess,
   checkSharedSqlAccess,
@@ -451,12 +451,12 @@ test("an install step's first run of a resource goes alone when nobody holds it,
       async () => undefined,
     );
   assert.deepEqual((await step('Free', 'created')).steps, ['alone'], 'nobody holds it: alone');
-  assert.deepEqual((await step('Free')).steps, ['beside'], 'the last run made it: beside');
+  assert.deepEqual((await step('Free')).steps, ['beside', RAN_BESIDE], 'the last run made it: beside');
   // Held (shared) by another install: its first run here goes beside.
   let release = () => {};
   const held = new Promise<void>((r) => (release = r));
   const other = locks.run(liveLockName(tenant, ctx('Held')), () => held, 'shared');
-  assert.deepEqual((await step('Held')).steps, ['beside']);
+  assert.deepEqual((await step('Held')).steps, ['beside', RAN_BESIDE]);
   release();
   await other;
   await locks.close();
