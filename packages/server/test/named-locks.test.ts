@@ -461,3 +461,38 @@ test("an install step's first run of a resource goes alone when nobody holds it,
   await other;
   await locks.close();
 });
+
+test('a resource whose attempts beside other installs are refused goes alone for 1, 2, 4 … installs before the next attempt', async () => {
+  const locks = inProcessLocks();
+  const tenant = randomUUID();
+  const ctx = {
+    target: { mode: 'shared', platformWorkspaceId: 'pws' } as ResolvedTarget,
+    item: { itemType: 'eventstream', displayName: 'Always written' } as StepContext['item'],
+  };
+  // A type that writes on every install (a resource manager PUT): refused beside the others, sent alone.
+  const put = { method: 'PUT', service: 'arm', url: 'https://arm.example/subscriptions/s/x' } as BackingRequest;
+  const install = () =>
+    provisionUnderLiveLock(
+      locks,
+      tenant,
+      ctx,
+      async () => {
+        try {
+          checkSharedAccess(put);
+        } catch {
+          return { status: 'failed', steps: ['refused'] };
+        }
+        return { status: 'exists', steps: ['put sent'] };
+      },
+      async () => undefined,
+    );
+  const attempted: boolean[] = [];
+  for (let i = 0; i < 8; i++) {
+    const done = await install();
+    assert.equal(done.status, 'exists', JSON.stringify(done));
+    attempted.push(done.steps.some((l) => l.endsWith('not sent beside other installs of this resource; run again alone')));
+  }
+  // The first install goes alone (nobody holds it); then an attempt, one alone; an attempt, two alone; an attempt, …
+  assert.deepEqual(attempted, [false, true, false, true, false, false, true, false]);
+  await locks.close();
+});
