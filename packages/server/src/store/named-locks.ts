@@ -132,15 +132,12 @@ export function inProcessLocks(): NamedLocks {
 const HANDOVER_MS = 250;
 
 /**
- * Whether another session waits for the advisory lock of $1 (one bigint key: its high half in classid, low in objid),
- * in this database.
+ * The keys of the advisory locks some session of this database waits for (a one-bigint key: its high half in classid,
+ * its low half in objid), as text.
  */
-const WAITERS_SQL = `SELECT EXISTS (
-  SELECT 1 FROM pg_locks
+const WAITED_SQL = `SELECT ((classid::bigint << 32) | objid::bigint)::text AS key FROM pg_locks
   WHERE locktype = 'advisory' AND NOT granted AND objsubid = 1
-    AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-    AND ((classid::bigint << 32) | objid::bigint) = hashtext($1)::bigint
-) AS waiting`;
+    AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
 
 /**
  * Session advisory locks: taken without waiting on one shared connection, or, when another process holds the name in a
@@ -182,7 +179,7 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
   const sql = (mode: LockMode) => {
     const suffix = mode === 'shared' ? '_shared' : '';
     return {
-      take: `SELECT pg_try_advisory_lock${suffix}(hashtext($1)) AS got`,
+      take: `SELECT pg_try_advisory_lock${suffix}(hashtext($1)) AS got, hashtext($1)::bigint::text AS key`,
       wait: `SELECT pg_advisory_lock${suffix}(hashtext($1))`,
       unlock: `SELECT pg_advisory_unlock${suffix}(hashtext($1))`,
     };
@@ -193,28 +190,28 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
    * are all out. A session holding a lock takes it again at once (PostgreSQL counts it without looking at the waiters),
    * so a process whose shared holders overlap would keep the name for as long as they keep coming, and another
    * process's exclusive asker would wait for all of them. Once a name has been held here for HANDOVER_MS, a new shared
-   * asker first looks whether another session waits for it (pg_locks, at most every HANDOVER_MS a name); if one does,
-   * it waits for this process's holders to leave, then asks as anyone would, behind that session.
+   * asker first looks whether another session waits for it (the keys waited for in pg_locks, read at most every
+   * HANDOVER_MS for all names at once); if one does, it waits for this process's holders to leave, then asks as anyone
+   * would, behind that session.
    */
-  const heldHere = new Map<
-    string,
-    { count: number; since: number; out: Promise<void>; leave: () => void; look?: Promise<boolean>; lookedAt: number }
-  >();
-  const othersWait = (client: pg.Client, name: string, here: NonNullable<ReturnType<typeof heldHere.get>>): Promise<boolean> => {
-    if (here.look && performance.now() - here.lookedAt < HANDOVER_MS) return here.look;
-    here.lookedAt = performance.now();
-    here.look = inTurn<{ waiting: boolean }>(client, WAITERS_SQL, [name]).then(
-      (r) => r.rows[0]?.waiting === true,
-      () => false,
-    );
-    return here.look;
+  const heldHere = new Map<string, { key: string; count: number; since: number; out: Promise<void>; leave: () => void }>();
+  let waited: { at: number; keys: Promise<Set<string>> } | undefined;
+  const othersWait = async (client: pg.Client, key: string): Promise<boolean> => {
+    if (!waited || performance.now() - waited.at >= HANDOVER_MS) {
+      const keys = inTurn<{ key: string }>(client, WAITED_SQL, []).then(
+        (r) => new Set(r.rows.map((row) => row.key)),
+        () => new Set<string>(),
+      );
+      waited = { at: performance.now(), keys };
+    }
+    return (await waited.keys).has(key);
   };
-  const entered = (name: string) => {
+  const entered = (name: string, key: string) => {
     const here = heldHere.get(name);
     if (here) return void (here.count += 1);
     let leave = () => {};
     const out = new Promise<void>((r) => (leave = r));
-    heldHere.set(name, { count: 1, since: performance.now(), out, leave, lookedAt: 0 });
+    heldHere.set(name, { key, count: 1, since: performance.now(), out, leave });
   };
   const left = (name: string) => {
     const here = heldHere.get(name);
@@ -269,8 +266,15 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
   };
 
   /** Runs fn holding the name on the shared connection, once taken there (after `take` answered true). */
-  const onShared = async <T>(name: string, mode: LockMode, pending: Promise<pg.Client>, client: pg.Client, fn: () => Promise<T>) => {
-    if (mode === 'shared') entered(name);
+  const onShared = async <T>(
+    name: string,
+    key: string,
+    mode: LockMode,
+    pending: Promise<pg.Client>,
+    client: pg.Client,
+    fn: () => Promise<T>,
+  ) => {
+    if (mode === 'shared') entered(name, key);
     try {
       return await fn();
     } finally {
@@ -285,7 +289,7 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
   /** Whether this process's shared holders of the name should let another session waiting for it go first. */
   const handOver = async (client: pg.Client, name: string, mode: LockMode) => {
     const here = mode === 'shared' ? heldHere.get(name) : undefined;
-    return here && performance.now() - here.since >= HANDOVER_MS && (await othersWait(client, name, here)) ? here : undefined;
+    return here && performance.now() - here.since >= HANDOVER_MS && (await othersWait(client, here.key)) ? here : undefined;
   };
 
   return {
@@ -298,6 +302,7 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
           const pending = sharedClient();
           const client = await pending;
           let waited = false;
+          let key = '';
           for (;;) {
             const here = await handOver(client, name, mode);
             if (here) {
@@ -305,15 +310,18 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
               await here.out;
               continue;
             }
-            const taken = await inTurn<{ got: boolean }>(client, sql(mode).take, [name]);
-            if (taken.rows[0]?.got) break;
+            const taken = await inTurn<{ got: boolean; key: string }>(client, sql(mode).take, [name]);
+            if (taken.rows[0]?.got) {
+              key = taken.rows[0].key;
+              break;
+            }
             const ahead = mode === 'shared' ? sharedWaiters.get(name) : undefined;
             if (!ahead) return waitFor(name, fn, mode, asked);
             waited = true;
             await ahead;
           }
           if (waited) counter.record(performance.now() - asked);
-          return onShared(name, mode, pending, client, fn);
+          return onShared(name, key, mode, pending, client, fn);
         },
         mode,
       ),
@@ -322,9 +330,9 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
         const pending = sharedClient();
         const client = await pending;
         if (await handOver(client, name, mode)) return { ran: false as const };
-        const taken = await inTurn<{ got: boolean }>(client, sql(mode).take, [name]);
+        const taken = await inTurn<{ got: boolean; key: string }>(client, sql(mode).take, [name]);
         if (!taken.rows[0]?.got) return { ran: false as const };
-        return { ran: true as const, value: await onShared(name, mode, pending, client, fn) };
+        return { ran: true as const, value: await onShared(name, taken.rows[0].key, mode, pending, client, fn) };
       }).then((r) => (r.ran ? r.value : r)),
     close: async () => {
       const client = await shared?.catch(() => undefined);
