@@ -437,7 +437,7 @@ PlanItemCallsItem = TypedDict("PlanItemCallsItem", {
     "path": "str",
     "service": "Literal[\"data-platform\", \"onelake\", \"arm\", \"kql\", \"search\", \"sql\", \"reporting\", \"synapse\", \"storage\"]",
     "times": NotRequired["int"],
-    "when": NotRequired["Literal[\"new\", \"existing\", \"accepted\", \"pending\", \"unseeded\", \"missing\", \"changed\", \"conflict\", \"unreported\"]"],
+    "when": NotRequired["Literal[\"new\", \"existing\", \"accepted\", \"pending\", \"unseeded\", \"missing\", \"changed\", \"conflict\", \"unreported\", \"alone\", \"existingAlone\", \"beside\"]"],
 })
 
 PlanItemConflictsItem = TypedDict("PlanItemConflictsItem", {
@@ -795,7 +795,7 @@ GetAppResultItemsItemCallsItem = TypedDict("GetAppResultItemsItemCallsItem", {
     "path": "str",
     "service": "Literal[\"data-platform\", \"onelake\", \"arm\", \"kql\", \"search\", \"sql\", \"reporting\", \"synapse\", \"storage\"]",
     "times": NotRequired["int"],
-    "when": NotRequired["Literal[\"new\", \"existing\", \"accepted\", \"pending\", \"unseeded\", \"missing\", \"changed\", \"conflict\", \"unreported\"]"],
+    "when": NotRequired["Literal[\"new\", \"existing\", \"accepted\", \"pending\", \"unseeded\", \"missing\", \"changed\", \"conflict\", \"unreported\", \"alone\", \"existingAlone\", \"beside\"]"],
 })
 
 GetAppResultItemsItem = TypedDict("GetAppResultItemsItem", {

@@ -6,12 +6,14 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { randomUUID } from 'node:crypto';
 import { advisoryLocks, inProcessLocks, type NamedLocks } from '../src/store/named-locks.js';
-import { liveLockName } from '../src/provisioning/live-lock.js';
+import { liveLockName, provisionUnderLiveLock, RAN_BESIDE } from '../src/provisioning/live-lock.js';
 import {
   checkSharedAccess,
   checkSharedSqlAccess,
   concurrentSafe,
+  readOnlyBatch,
   ExclusiveAccessNeeded,
+  underSharedAccess,
   withObservedAccess,
   withSharedAccess,
 } from '../src/backends/shared-access.js';
@@ -169,6 +171,53 @@ test('shared holders of a name run together, an exclusive one alone, in the orde
   }
 });
 
+test('a steady stream of overlapping shared holders in one process does not keep another process’s exclusive asker waiting until it ends', async () => {
+  const [a, b, close] = twoHolders();
+  const name = `svc-test:${process.pid}:${Date.now()}:handover`;
+  try {
+    const events: string[] = [];
+    let stop = false;
+    // Process A: a new shared holder every 40 ms, each holding 200 ms, so some are always inside for 3 s.
+    const stream = (async () => {
+      const runs: Promise<void>[] = [];
+      const until = performance.now() + 3_000;
+      for (let i = 0; performance.now() < until && !stop; i++) {
+        runs.push(
+          a.run(
+            name,
+            async () => {
+              events.push(`R${i} in`);
+              await sleep(200);
+              events.push(`R${i} out`);
+            },
+            'shared',
+          ),
+        );
+        await sleep(40);
+      }
+      await Promise.all(runs);
+    })();
+    await sleep(300);
+    const asked = performance.now();
+    let waited = 0;
+    await b.run(name, async () => {
+      waited = performance.now() - asked;
+      events.push('W in');
+      await sleep(50);
+      events.push('W out');
+    });
+    stop = true;
+    await stream;
+    // Before the handover it waited for the stream's end (about 2.9 s); now for the holders inside when it asked.
+    assert.ok(waited < 1_500, `the exclusive asker waited ${Math.round(waited)} ms: ${events.join(', ')}`);
+    const at = (e: string) => events.indexOf(e);
+    const during = events.slice(at('W in'), at('W out'));
+    assert.deepEqual(during, ['W in'], `nobody else was inside while it held the name: ${events.join(', ')}`);
+  } finally {
+    await close();
+  }
+});
+
 test('many shared askers of a name another process holds alone all get in together once it lets go (not a pool connection each)', async () => {
   const [a, b, close] = twoHolders();
   const name = `svc-test:${process.pid}:${Date.now()}:crowd`;
@@ -273,24 +322,53 @@ test('under shared access only calls that read or write idempotently are sent; t
   assert.match(attempt.refused ?? '', /^POST data-platform \/v1\/workspaces\/w\/items$/);
   assert.equal((await withSharedAccess(async () => checkSharedAccess(safe[4]!))).refused, undefined);
   const sql = await withSharedAccess(async () => {
+    checkSharedSqlAccess(); // the sign-in
+    checkSharedSqlAccess("SELECT N'table', TABLE_SCHEMA FROM INFORMATION_SCHEMA.TABLES");
     try {
-      checkSharedSqlAccess();
+      checkSharedSqlAccess("SET XACT_ABORT ON;\nIF SCHEMA_ID(N'mart') IS NULL EXEC(N'CREATE SCHEMA [mart]')");
     } catch {
       /* the step's provisioner turns it into a failed result */
     }
   });
-  assert.equal(sql.refused, 'a T-SQL batch');
+  assert.equal(sql.refused, 'a T-SQL batch that writes');
 
   // Observed (a step run alone): every call is sent, and the first one shared access would refuse is noted.
   const observed = await withObservedAccess(async () => {
     checkSharedAccess(safe[0]!);
     checkSharedAccess(unsafe[3]!);
     checkSharedAccess(unsafe[0]!);
-    checkSharedSqlAccess();
+    checkSharedSqlAccess('DROP TABLE [t]');
     return 'sent';
   });
   assert.deepEqual(observed, { value: 'sent', needed: 'POST kql /v1/rest/mgmt' });
   assert.equal((await withObservedAccess(async () => checkSharedAccess(safe[1]!))).needed, undefined);
+});
+
+test('a T-SQL batch is sent beside other installs only when it reads: SELECTs and IF EXISTS … SELECT, nothing hidden in literals or comments', () => {
+  const reads = [
+    "SELECT N'table', TABLE_SCHEMA, TABLE_NAME FROM INFORMATION_SCHEMA.TABLES;\nSELECT N'schema', SCHEMA_NAME FROM INFORMATION_SCHEMA.SCHEMATA",
+    "SELECT N'object', OBJECT_SCHEMA_NAME(object_id), name FROM sys.objects WHERE type IN (N'PK', N'V')",
+    "IF EXISTS (SELECT 1 FROM [mart].[care_gaps] WHERE [gap_id] = N'G-1; DROP TABLE x') SELECT N'seed', N'mart.care_gaps'",
+    // A name or a literal that spells a write is not one.
+    "SELECT [insert], [exec] FROM [update].[delete] WHERE [set] = N'CREATE -- /*'",
+  ];
+  const refused = [
+    'SET XACT_ABORT ON;\nSELECT 1',
+    'IF NOT EXISTS (SELECT 1 FROM [t] WHERE [k] = 1) INSERT INTO [t] ([k]) VALUES (1)',
+    'SELECT * INTO [copy] FROM [t]',
+    "SELECT 1; EXEC(N'DROP TABLE [t]')",
+    "sp_addrolemember N'db_owner', N'x'",
+    "SELECT 1; sp_rename N'a', N'b'",
+    "SELECT N'--'; DROP TABLE [t]",
+    "SELECT 1 /* ' */; DELETE FROM [t]",
+    'DECLARE @x int; SELECT @x',
+    // Reads it does not recognise are refused too (and made alone).
+    'WITH c AS (SELECT 1 AS a) SELECT a FROM c',
+    "SELECT N'unterminated; DROP TABLE [t]",
+    '',
+  ];
+  for (const sql of reads) assert.equal(readOnlyBatch(sql), true, sql);
+  for (const sql of refused) assert.equal(readOnlyBatch(sql), false, sql);
 });
 
 test('a live resource’s lock is named where its name falls: the platform workspace, or the tenant’s shared KQL cluster, search service or pool', () => {
@@ -319,4 +397,102 @@ test('a live resource’s lock is named where its name falls: the platform works
   assert.notEqual(lock('t1', p1, 'kql-database', 'Telemetry'), lock('t2', p1, 'kql-database', 'Telemetry'));
   assert.notEqual(lock('t1', p1, 'kql-database', 'Telemetry'), lock('t1', p1, 'eventhouse', 'Telemetry'));
   assert.notEqual(lock('t1', p1, 'search-index', 'a'), lock('t1', p1, 'search-index', 'b'));
+});
+
+test('tryRun runs only when the name can be had at once: held by another holder (another process on PostgreSQL) in any mode, it answers not ran', async () => {
+  const [a, b, close] = twoHolders();
+  const name = `svc-test:${process.pid}:${Date.now()}:try`;
+  let release = () => {};
+  try {
+    assert.deepEqual(await a.tryRun(name, async () => 'alone'), { ran: true, value: 'alone' });
+    for (const mode of ['shared', 'exclusive'] as const) {
+      const held = new Promise<void>((r) => (release = r));
+      let inside = false;
+      const holder = b.run(
+        name,
+        async () => {
+          inside = true;
+          await held;
+        },
+        mode,
+      );
+      for (let i = 0; i < 400 && !inside; i++) await sleep(10);
+      let ran = false;
+      const tried = await a.tryRun(name, async () => {
+        ran = true;
+      });
+      assert.deepEqual(tried, { ran: false }, `held ${mode} elsewhere`);
+      assert.equal(ran, false);
+      // A shared try beside a shared holder gets in.
+      if (mode === 'shared') assert.deepEqual(await a.tryRun(name, async () => 'beside', 'shared'), { ran: true, value: 'beside' });
+      release();
+      await holder;
+    }
+    assert.deepEqual(await b.tryRun(name, async () => 'free again'), { ran: true, value: 'free again' });
+  } finally {
+    release();
+    await close();
+  }
+});
+
+test("an install step's first run of a resource goes alone when nobody holds it, beside when someone does; a run that made it is followed by one beside", async () => {
+  const locks = inProcessLocks();
+  const ctx = (displayName: string) => ({
+    target: { mode: 'shared', platformWorkspaceId: 'pws' } as ResolvedTarget,
+    item: { itemType: 'notebook', displayName } as StepContext['item'],
+  });
+  const tenant = randomUUID();
+  const step = (displayName: string, status = 'exists') =>
+    provisionUnderLiveLock(
+      locks,
+      tenant,
+      ctx(displayName),
+      async () => ({ status, steps: [underSharedAccess() ? 'beside' : 'alone'] }),
+      async () => undefined,
+    );
+  assert.deepEqual((await step('Free', 'created')).steps, ['alone'], 'nobody holds it: alone');
+  assert.deepEqual((await step('Free')).steps, ['beside', RAN_BESIDE], 'the last run made it: beside');
+  // Held (shared) by another install: its first run here goes beside.
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  const other = locks.run(liveLockName(tenant, ctx('Held')), () => held, 'shared');
+  assert.deepEqual((await step('Held')).steps, ['beside', RAN_BESIDE]);
+  release();
+  await other;
+  await locks.close();
+});
+
+test('a resource whose attempts beside other installs are refused goes alone for 1, 2, 4 … installs before the next attempt', async () => {
+  const locks = inProcessLocks();
+  const tenant = randomUUID();
+  const ctx = {
+    target: { mode: 'shared', platformWorkspaceId: 'pws' } as ResolvedTarget,
+    item: { itemType: 'eventstream', displayName: 'Always written' } as StepContext['item'],
+  };
+  // A type that writes on every install (a resource manager PUT): refused beside the others, sent alone.
+  const put = { method: 'PUT', service: 'arm', url: 'https://arm.example/subscriptions/s/x' } as BackingRequest;
+  const install = () =>
+    provisionUnderLiveLock(
+      locks,
+      tenant,
+      ctx,
+      async () => {
+        try {
+          checkSharedAccess(put);
+        } catch {
+          return { status: 'failed', steps: ['refused'] };
+        }
+        return { status: 'exists', steps: ['put sent'] };
+      },
+      async () => undefined,
+    );
+  const attempted: boolean[] = [];
+  for (let i = 0; i < 8; i++) {
+    const done = await install();
+    assert.equal(done.status, 'exists', JSON.stringify(done));
+    attempted.push(done.steps.some((l) => l.endsWith('not sent beside other installs of this resource; run again alone')));
+  }
+  // The first install goes alone (nobody holds it); then an attempt, one alone; an attempt, two alone; an attempt, …
+  assert.deepEqual(attempted, [false, true, false, true, false, false, true, false]);
+  await locks.close();
 });

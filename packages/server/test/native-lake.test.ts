@@ -117,6 +117,33 @@ test('a lakehouse installs on the lake and the serverless pool, a warehouse read
   assert.equal((await sb.admin.state()).sqlServerless.databases.filter((d) => d.name === folder).length, 1);
   const pages = (await sb.admin.requests({ service: 'lake' })).filter((r) => r.method === 'GET' && r.path.includes('continuation='));
   assert.ok(pages.length > 0, 'the re-run read the listing page by page');
+
+  // A third install: the last run of each found it there, so each runs beside other installs (the live lock's shared
+  // mode), where only reads are sent; both find everything there, and nothing is written.
+  const quiet = (await sb.admin.requests()).at(-1)!.seq;
+  const third = await install(h, tenant, APP, { workspaceId: await workspace(h, tenant) });
+  const lake = stepOf(third, 'lakehouse').result;
+  assert.equal(lake.status, 'exists', JSON.stringify(lake));
+  assert.ok(
+    lake.steps.some((l: string) =>
+      /^serverless database .+: data source, file format and \d+ external table\(s\) there; nothing sent$/.test(l),
+    ),
+    lake.steps.join('\n'),
+  );
+  const pool3 = stepOf(third, 'warehouse').result;
+  assert.equal(pool3.status, 'exists', JSON.stringify(pool3));
+  assert.ok(
+    pool3.steps.some((l: string) => l.startsWith('T-SQL: nothing sent: the reads found')),
+    pool3.steps.join('\n'),
+  );
+  assert.ok(!pool3.steps.some((l: string) => l.includes('not sent beside other installs')), pool3.steps.join('\n'));
+  const { readOnlyBatch } = await import('../src/backends/shared-access.js');
+  for (const r of await sb.admin.requests({ since: quiet })) {
+    if (r.service === 'sql' || r.service === 'sqlServerless') {
+      const sql = r.path.replace(/^\/[^/]+\/batch\//, '');
+      if (r.method === 'BATCH') assert.ok(sql.startsWith('set ansi_nulls on') || readOnlyBatch(sql), sql);
+    } else if (r.service === 'lake') assert.ok(r.method === 'GET' || r.method === 'HEAD', `${r.method} ${r.path}`);
+  }
 });
 
 test('a storage 503 (ServerBusy) on a lake call is retried: the install creates the lakehouse all the same', async (t) => {

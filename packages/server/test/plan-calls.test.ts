@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { loadCatalog } from '../src/catalog/load-catalog.js';
 import { callMatches, callText, type CallService, type PlannedCall } from '../src/item-types/calls.js';
 import { buildWithSandbox, install, workspace, type Sandbox } from './install-helpers.js';
+import { RAN_BESIDE } from '../src/provisioning/live-lock.js';
 import { build, type TestApp, type TestTenant } from './helpers.js';
 
 const catalog = loadCatalog();
@@ -31,9 +32,17 @@ function services(sandbox: Sandbox): Record<string, { service: CallService; base
   };
 }
 
-/** Whether the step's outcome means the call must have been made: always, or under the condition the step reports. */
-const required = (c: PlannedCall, status: string) =>
-  !c.when || (c.when === 'new' && status === 'created') || (c.when === 'existing' && status === 'exists');
+/**
+ * Whether the step's outcome means the call must have been made: always, or under the condition the step reports (its
+ * status, and whether it ran beside other installs of its resource or alone).
+ */
+const required = (c: PlannedCall, status: string, beside: boolean) =>
+  !c.when ||
+  (c.when === 'new' && status === 'created') ||
+  (c.when === 'existing' && status === 'exists') ||
+  (c.when === 'alone' && !beside) ||
+  (c.when === 'beside' && beside) ||
+  (c.when === 'existingAlone' && status === 'exists' && !beside);
 
 /** Installs `appId` into a new workspace and checks the backing requests of that install against the app page's plan. */
 async function installAndCompare(h: TestApp, sandbox: Sandbox, tenant: TestTenant, appId: string, expect: 'created' | 'exists') {
@@ -73,13 +82,16 @@ async function installAndCompare(h: TestApp, sandbox: Sandbox, tenant: TestTenan
       const step = job.provision.steps.find((s: any) => s.itemType === item.itemType && s.displayName === item.displayName);
       assert.ok(step, `${appId} ${item.key}: no step`);
       assert.equal(step.result.status, expect, `${appId} ${item.key}: ${JSON.stringify(step.result)}`);
-      return { item, status: step.result.status as string, bound: { ws, id: step.result.resourceId as string } };
+      const beside = (step.result.steps as string[]).includes(RAN_BESIDE);
+      // Installed again, every step's last run made its resource: it runs beside other installs of it.
+      assert.equal(beside, expect === 'exists', `${appId} ${item.key}: ${step.result.steps.join('\n')}`);
+      return { item, status: step.result.status as string, beside, bound: { ws, id: step.result.resourceId as string } };
     });
 
   // Every call the plan names for the step's outcome was made, as often as the content says.
   const wanted = new Map<string, { call: PlannedCall; bound: Record<string, string>; times: number; who: string[] }>();
-  for (const { item, status, bound } of live) {
-    for (const c of item.calls.filter((x) => required(x, status))) {
+  for (const { item, status, beside, bound } of live) {
+    for (const c of item.calls.filter((x) => required(x, status, beside))) {
       const key = `${c.service} ${c.method} ${c.path.replace('{ws}', bound.ws).replace('{id}', bound.id)}`;
       const w = wanted.get(key) ?? { call: c, bound, times: 0, who: [] as string[] };
       // A call made once per job (a list the steps share) is wanted once however many items name it.
@@ -108,7 +120,8 @@ test(
     let calls = 0;
     for (const app of catalog.apps) calls += await installAndCompare(h, sandbox, tenant, app.id, 'created');
     assert.ok(calls > 200, `the installs made ${calls} backing calls`);
-    // Installed again, the types that send their definition with the create update the existing item instead.
+    // Installed again, the types that send their definition with the create update the existing item instead; each
+    // step's last run made its resource, so each runs beside other installs (reads first).
     for (const appId of ['app-casino-analytics', 'app-mirror-onboard']) await installAndCompare(h, sandbox, tenant, appId, 'exists');
   },
 );

@@ -15,6 +15,7 @@ import { resolveTarget } from '../src/provisioning/targets.js';
 import { loadConfig } from '../src/config.js';
 import { cloudOf } from './helpers.js';
 import { runProvisioner } from '../src/install/runner.js';
+import { readOnlyBatch, withSharedAccess } from '../src/backends/shared-access.js';
 
 const SQL_AUDIENCE = 'https://database.windows.net/';
 const MI = 'svc-workspace-mi';
@@ -181,6 +182,50 @@ describe('warehouse provisioning over TDS', () => {
       second.steps.join('\n'),
     );
     assert.ok(second.steps.includes('ddl 4/9: table quality.care_gap_measures exists (6 columns)'));
+  });
+
+  test('beside other installs (shared access) a warehouse that holds everything is only read; a seed row missing is refused before any write, then inserted alone', async () => {
+    const stateBefore = JSON.stringify(server.view());
+    const since = batches.length;
+    const beside = await withSharedAccess(() => runProvisioner(context(server)));
+    assert.equal(beside.refused, undefined, beside.value.steps.join('\n'));
+    assert.equal(beside.value.status, 'exists', JSON.stringify(beside.value));
+    assert.equal(JSON.stringify(server.view()), stateBefore, 'nothing changed');
+    // Past the session options tedious sends as it connects: the read (constraints and views too), then the seed rows' keys.
+    const sent = batches.slice(since).filter((b) => !b.text.startsWith('set ansi_nulls on'));
+    assert.equal(sent.length, 2, sent.map((b) => b.text.slice(0, 120)).join('\n---\n'));
+    assert.match(sent[0]!.text, /FROM sys\.objects WHERE type IN/);
+    assert.match(sent[1]!.text, /^IF EXISTS \(SELECT 1 FROM \[quality\]\.\[care_gap_measures\] WHERE \[measure_id\] = /);
+    for (const b of sent) assert.equal(readOnlyBatch(b.text), true, b.text);
+    const steps = beside.value.steps;
+    for (const line of [
+      'ddl 1/9: schema quality exists',
+      'ddl 4/9: table quality.care_gap_measures exists (6 columns)',
+      'seed mart.care_gaps: 0 of 12 rows inserted, 12 already present (key gap_id)',
+      'external table PopHealthLake.encounters exists',
+      'dbt model panel_summary: view analytics.panel_summary unchanged',
+      'T-SQL: nothing sent: the reads found what all 22 statement(s) would make',
+    ])
+      assert.ok(steps.includes(line), `${line}\n---\n${steps.join('\n')}`);
+    assert.ok(
+      steps.some((l) => /^ddl \d\/9: constraint pk_patient_risk on mart\.patient_risk/.test(l)),
+      steps.join('\n'),
+    );
+
+    // A seed row deleted by hand: the reads find it missing, and the script is refused before it is sent.
+    const rows = table(server, 'mart.care_gaps')!.rows;
+    rows.splice(3, 1);
+    const missing = batches.length;
+    const refused = await withSharedAccess(() => runProvisioner(context(server)));
+    assert.equal(refused.refused, 'a T-SQL batch that writes');
+    assert.equal(table(server, 'mart.care_gaps')!.rows.length, 11);
+    for (const b of batches.slice(missing)) assert.ok(b.text.startsWith('set ansi_nulls on') || readOnlyBatch(b.text), b.text);
+    // Alone, only what the read did not find is sent: the four seeds' guarded INSERTs (a row inserted reports created).
+    const alone = await runProvisioner(context(server));
+    assert.equal(alone.status, 'created', JSON.stringify(alone));
+    assert.ok(alone.steps.includes('T-SQL: 4 statement(s) of 22 sent in one script'), alone.steps.join('\n'));
+    assert.ok(alone.steps.includes('seed mart.care_gaps: 1 of 12 rows inserted, 11 already present (key gap_id)'), alone.steps.join('\n'));
+    assert.equal(table(server, 'mart.care_gaps')!.rows.length, 12);
   });
 
   test('a server-side error mid-run fails the step with the server message unmodified', async () => {

@@ -2031,10 +2031,10 @@ export interface components {
                 /** @description how many such calls the content makes */
                 times?: number;
                 /**
-                 * @description new: if new; existing: if it exists; accepted: while a 202 runs; pending: until ready; unseeded: if the table is empty; missing: if missing; changed: if changed; conflict: on a name conflict; unreported: unless its parent's step reported it
+                 * @description new: if new; existing: if it exists; accepted: while a 202 runs; pending: until ready; unseeded: if the table is empty; missing: if missing; changed: if changed; conflict: on a name conflict; unreported: unless its parent's step reported it; alone: when run alone; existingAlone: if it exists, when run alone; beside: beside other installs
                  * @enum {string}
                  */
-                when?: "new" | "existing" | "accepted" | "pending" | "unseeded" | "missing" | "changed" | "conflict" | "unreported";
+                when?: "new" | "existing" | "accepted" | "pending" | "unseeded" | "missing" | "changed" | "conflict" | "unreported" | "alone" | "existingAlone" | "beside";
             }[];
             code?: string;
             /** @description upgrade: the parts both the user and the new version changed */
@@ -6439,10 +6439,10 @@ export interface operations {
                                     /** @description how many such calls the content makes */
                                     times?: number;
                                     /**
-                                     * @description new: if new; existing: if it exists; accepted: while a 202 runs; pending: until ready; unseeded: if the table is empty; missing: if missing; changed: if changed; conflict: on a name conflict; unreported: unless its parent's step reported it
+                                     * @description new: if new; existing: if it exists; accepted: while a 202 runs; pending: until ready; unseeded: if the table is empty; missing: if missing; changed: if changed; conflict: on a name conflict; unreported: unless its parent's step reported it; alone: when run alone; existingAlone: if it exists, when run alone; beside: beside other installs
                                      * @enum {string}
                                      */
-                                    when?: "new" | "existing" | "accepted" | "pending" | "unseeded" | "missing" | "changed" | "conflict" | "unreported";
+                                    when?: "new" | "existing" | "accepted" | "pending" | "unseeded" | "missing" | "changed" | "conflict" | "unreported" | "alone" | "existingAlone" | "beside";
                                 }[];
                                 displayName: string;
                                 itemType: string;

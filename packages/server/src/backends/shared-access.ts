@@ -63,10 +63,37 @@ export function checkSharedAccess(req: BackingRequest): void {
   if ((access.refused && !access.observe) || !concurrentSafe(req)) refuse(access, `${req.method} ${req.service} ${pathOf(req.url)}`);
 }
 
-/** Before a T-SQL batch: never made under shared access (a batch may create, insert or drop anything). */
-export function checkSharedSqlAccess(): void {
+/**
+ * Before a T-SQL sign-in (no `sql`) or batch: under shared access a sign-in is made (it changes nothing) and a batch only
+ * when `readOnlyBatch` holds (a batch may otherwise create, insert or drop anything).
+ */
+export function checkSharedSqlAccess(sql?: string): void {
   const access = current.getStore();
-  if (access) refuse(access, 'a T-SQL batch');
+  if (!access) return;
+  if ((access.refused && !access.observe) || (sql !== undefined && !readOnlyBatch(sql))) refuse(access, 'a T-SQL batch that writes');
+}
+
+/** Words a batch that only reads never holds (outside literals and bracketed names). */
+const TSQL_WRITES = new Set(
+  (
+    'INSERT UPDATE DELETE MERGE TRUNCATE DROP CREATE ALTER EXEC EXECUTE INTO GRANT REVOKE DENY DECLARE SET BULK ' +
+    'BACKUP RESTORE KILL DBCC RECONFIGURE SHUTDOWN USE WAITFOR BEGIN COMMIT ROLLBACK SAVE OPENROWSET OPENQUERY OPENDATASOURCE'
+  ).split(' '),
+);
+
+/**
+ * Whether a T-SQL batch only reads: its first word is SELECT or IF (an `IF EXISTS (…) SELECT …`), and no word of it
+ * (string literals, bracketed and quoted names and comments removed) writes, calls a procedure or opens a transaction.
+ * Conservative: a read it does not recognise is refused, and then made under the exclusive lock.
+ */
+export function readOnlyBatch(sql: string): boolean {
+  const words = sql
+    // One pass, left to right: a `--` inside a literal is not a comment, nor a quote inside a comment a literal.
+    .replace(/--[^\n]*|\/\*[\s\S]*?\*\/|N?'(?:[^']|'')*'|\[(?:[^\]]|\]\])*\]|"(?:[^"]|"")*"/g, ' _ ')
+    .toUpperCase()
+    .match(/[A-Z_@#$][A-Z0-9_@#$]*/g);
+  if (!words || (words[0] !== 'SELECT' && words[0] !== 'IF')) return false;
+  return words.every((w) => !TSQL_WRITES.has(w) && !/^(SP|XP)_/.test(w));
 }
 
 const pathOf = (url: string) => url.replace(/^[a-z]+:\/\/[^/]+/i, '').split('?')[0]!;

@@ -109,7 +109,7 @@ function session(tedious: typeof import('tedious'), connection: Connection, endp
   return {
     endpoint,
     batch: (sql) => {
-      checkSharedSqlAccess();
+      checkSharedSqlAccess(sql);
       return tdsCall(
         endpoint,
         sql,

@@ -24,6 +24,12 @@ export const CALL_CONDITIONS = {
   conflict: 'on a name conflict',
   /** the step its resource lives under (a queryset's database) did not report it in this job */
   unreported: "unless its parent's step reported it",
+  /** the step ran alone under its resource's lock (see provisioning/live-lock.ts) */
+  alone: 'when run alone',
+  /** the live resource exists already and the step ran alone */
+  existingAlone: 'if it exists, when run alone',
+  /** the step ran beside other installs of its resource (the lock's shared mode), where it reads before it writes */
+  beside: 'beside other installs',
 } as const;
 export type CallCondition = keyof typeof CALL_CONDITIONS;
 

@@ -1,6 +1,7 @@
 import { isDirectory, type DfsFilesystem } from '../backends/dfs.js';
 import { lakeAccountName } from '../backends/lake.js';
 import { raiseGate } from '../backends/failures.js';
+import { underSharedAccess } from '../backends/shared-access.js';
 import { BackingError } from '../backends/http-pipeline.js';
 import type { StepContext, TypedProvisionContext } from '../provisioning/context.js';
 import { nativeName, ownNativeName, nativeSettingGate } from '../provisioning/native-scope.js';
@@ -17,6 +18,7 @@ import {
   onServerless,
   SERVERLESS_FORMAT,
   SERVERLESS_SOURCE,
+  serverlessObjectsPresent,
   serverlessServerOf,
 } from '../provisioning/serverless-sql.js';
 import type { PlannedCall } from './calls.js';
@@ -124,6 +126,12 @@ async function provisionLake(ctx: TypedProvisionContext<LakehouseContent>) {
   // has no transactions, so no XACT_ABORT: a statement after a failed one may run, and its row says so).
   const sqlEndpoint = await onServerless(ctx, server, home.folder, async (run, session) => {
     const tables = ctx.content.tables;
+    // Beside other installs (shared access) the objects are read first: when all are there the script is not needed
+    // (otherwise it is refused, and the step runs again alone).
+    if (underSharedAccess() && (await serverlessObjectsPresent(run, tables))) {
+      ctx.log(`serverless database ${home.folder}: data source, file format and ${tables.length} external table(s) there; nothing sent`);
+      return endpointText(session);
+    }
     const statements = [
       createWhen(
         `NOT EXISTS (SELECT 1 FROM sys.external_data_sources WHERE name = ${nstring(SERVERLESS_SOURCE)})`,

@@ -19,7 +19,14 @@ const GROUP = '/v1.0/myorg/groups/{ws}';
 const CALLS: readonly PlannedCall[] = [
   { service: 'reporting', method: 'GET', path: `${GROUP}/reports?$filter=reportType eq 'PaginatedReport'` },
   { service: 'reporting', method: 'POST', path: `${GROUP}/imports?datasetDisplayName={name}.rdl&nameConflict=Abort`, when: 'new' },
-  { service: 'reporting', method: 'POST', path: `${GROUP}/imports?datasetDisplayName={name}.rdl&nameConflict=Overwrite`, when: 'existing' },
+  // Beside other installs the report is exported and compared first; a different definition is imported alone.
+  { service: 'reporting', method: 'GET', path: `${GROUP}/reports/{id}/Export`, when: 'beside' },
+  {
+    service: 'reporting',
+    method: 'POST',
+    path: `${GROUP}/imports?datasetDisplayName={name}.rdl&nameConflict=Overwrite`,
+    when: 'existingAlone',
+  },
   { service: 'reporting', method: 'GET', path: `${GROUP}/imports/{import}`, when: 'pending' },
   { service: 'reporting', method: 'GET', path: `${GROUP}/imports`, when: 'new' },
   { service: 'reporting', method: 'DELETE', path: `${GROUP}/reports/{report}`, when: 'conflict' },
@@ -56,7 +63,7 @@ export const report: LiveItemType<'report', typeof ReportFile, ReportContent> = 
       raiseGate(err, { profile: ctx.profile, gates: { reporting: {} } });
     }
   },
-  readCalls: () => [CALLS[0]!, { service: 'reporting', method: 'GET', path: `${GROUP}/reports/{id}/Export`, when: 'existing' }],
+  readCalls: () => [CALLS[0]!, { ...CALLS[1]!, when: 'existing' }],
   /** The reporting service's DELETE of the report: 200, or 404 when it is already gone. */
   async remove(ctx, resourceId) {
     const group = platformWorkspace(ctx);

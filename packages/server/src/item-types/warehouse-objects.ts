@@ -45,6 +45,8 @@ export interface ScriptEntry {
   log: (o: StatementOutcome) => string;
   /** Whether, having run so, it created something. */
   created?: (o: StatementOutcome) => boolean;
+  /** The read found what the statement makes (it would do nothing): it is not sent, and logs as run without a mark. */
+  present?: boolean;
 }
 
 /** A statement created something when it selected its mark. */
@@ -63,6 +65,8 @@ export interface PoolObjects {
   /** `source:<name>` and `format:<name>`, lower case. */
   external: Set<string>;
   views: Map<string, string>;
+  /** Constraints and views by `schema.name`, lower case, when the read listed them (sys.objects). */
+  objects?: Set<string>;
 }
 
 /**

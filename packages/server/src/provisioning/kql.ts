@@ -114,6 +114,13 @@ export const DATABASE_CALLS: readonly PlannedCall[] = [
     service: 'arm',
     method: 'PUT',
     path: `/subscriptions/{subscription}/resourceGroups/{group}/providers/Microsoft.Kusto/clusters/{cluster}/databases/{database}?api-version=${ARM_API_VERSION}`,
+    when: 'alone',
+  },
+  {
+    service: 'arm',
+    method: 'GET',
+    path: `/subscriptions/{subscription}/resourceGroups/{group}/providers/Microsoft.Kusto/clusters/{cluster}/databases/{database}?api-version=${ARM_API_VERSION}`,
+    when: 'beside',
   },
   {
     service: 'arm',
@@ -144,6 +151,9 @@ export function kqlContentCalls(content: KqlContent): PlannedCall[] {
   return [
     ...DATABASE_CALLS,
     ...(tables.length ? [{ service: 'kql', method: 'POST', path: MGMT, command: '.show tables details' } as const] : []),
-    ...(script ? [{ service: 'kql', method: 'POST', path: MGMT, command: script } as const] : []),
+    ...(content.functions?.length
+      ? [{ service: 'kql', method: 'POST', path: MGMT, command: '.show functions', when: 'beside' } as const]
+      : []),
+    ...(script ? [{ service: 'kql', method: 'POST', path: MGMT, command: script, when: 'alone' } as const] : []),
   ];
 }

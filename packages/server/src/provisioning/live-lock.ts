@@ -34,36 +34,48 @@ export function liveLockName(tenantId: string, ctx: Pick<StepContext, 'target' |
 export const underLiveLock = <T>(locks: NamedLocks, tenantId: string, ctx: Pick<StepContext, 'target' | 'item'>, fn: () => Promise<T>) =>
   locks.run(liveLockName(tenantId, ctx), fn);
 
+/** The last line of a step that ran beside other installs of its resource (and so sent only what shared access allows). */
+export const RAN_BESIDE =
+  'ran beside other installs of this resource (its lock shared): reads, and only writes that any number may make at once';
+
 /** Since the start: install steps that finished beside other installs under the shared lock, and those run alone under the exclusive lock. */
 const sharedCounts = { shared: 0, exclusive: 0 };
 export const sharedStepCounts = () => ({ ...sharedCounts });
 
 /**
- * Whether the last install step of each live resource this process ran made it (a call beyond what shared access sends,
- * and not a resource found there), for the newest names, at most HINTS. A resource whose last step did not is tried
- * beside other installs next time; one whose last step did, or that this process has not met yet, is provisioned alone
- * at once, so a create costs no attempt that would be refused. While the first step of a resource not met before runs
- * alone, the steps of it that ask meanwhile are tried beside each other once it is done (it is likely there by then).
+ * What this process learned of each live resource's install steps, for the newest names, at most HINTS:
+ * - `alone`: how many of its next install steps go alone at once, without an attempt beside the others. A step that
+ *   wrote and then failed or stopped at a gate sets it to one. An attempt beside the others that was refused (the type
+ *   writes on every install, or the resource differs) sets it to 1, 2, 4 … 32 as refusals follow one another, so a
+ *   resource that is always written costs an attempt now and then, not at every install; an attempt that went through
+ *   clears it. A step that found or made the resource leaves it as it was (less the one it used).
+ * - `refusals`: the attempts beside the others refused in a row.
+ * A resource this process has not met yet is provisioned alone when nobody holds its lock, and otherwise (another
+ * process is making or checking it, so it is likely there) beside the others. While the first step of a resource not
+ * met before runs alone, the steps of it that ask meanwhile are tried beside each other once it is done (it is likely
+ * there by then).
  */
-const wroteLastTime = new Map<string, boolean>();
+const hints = new Map<string, { alone: number; refusals: number }>();
 /** Resources this process has not met before whose first install step is running alone now: the others wait beside. */
 const firstRuns = new Set<string>();
 const HINTS = 10_000;
-function remember(name: string, wrote: boolean) {
-  wroteLastTime.delete(name);
-  wroteLastTime.set(name, wrote);
-  if (wroteLastTime.size > HINTS) wroteLastTime.delete(wroteLastTime.keys().next().value!);
+/** The most installs of a resource that go alone after attempts beside the others were refused, before the next attempt. */
+const MOST_ALONE = 32;
+function remember(name: string, hint: { alone: number; refusals: number }) {
+  hints.delete(name);
+  hints.set(name, hint);
+  if (hints.size > HINTS) hints.delete(hints.keys().next().value!);
 }
 
 /**
- * An install's step. When this process's last install step of the resource found it there or sent only what shared
- * access allows, the step runs under the lock's shared mode, beside other installs of the resource, where only calls that read or that
- * leave the same result however many run at once are sent (backends/shared-access.ts): an install of a resource that
+ * An install's step. When this process's last install step of the resource found or made it, or sent only what shared
+ * access allows, the step runs under the lock's shared mode, beside other installs of the resource, where only calls
+ * that read or that leave the same result however many run at once are sent (backends/shared-access.ts): an install of a resource that
  * is already there is done so. When it needs any other call (a create, a definition, a resource manager PUT, a KQL
  * command that writes, T-SQL), that call is refused before it is sent, the attempt is dropped (its result unrecorded;
  * what it found that the run alone does not say again is kept in the log) and the step runs again, whole, alone under
- * the exclusive lock, as every step did before. Otherwise it runs alone at once, and what it sent decides the next
- * time. `keep` (recording the result) runs under the same hold as the run it keeps. A removal takes the exclusive lock,
+ * the exclusive lock, as every step did before. Otherwise (see `hints`) it runs alone at once, and how it
+ * ended decides the next time. `keep` (recording the result) runs under the same hold as the run it keeps. A removal takes the exclusive lock,
  * so it never runs beside either.
  */
 export async function provisionUnderLiveLock<T extends { steps: string[]; status: string }>(
@@ -76,32 +88,13 @@ export async function provisionUnderLiveLock<T extends { steps: string[]; status
   const name = liveLockName(tenantId, ctx);
   let found: string[] = [];
   let refused: string | undefined;
-  const hint = wroteLastTime.get(name);
-  const first = hint === undefined && !firstRuns.has(name);
-  if (hint === false || (hint === undefined && !first)) {
-    const beside = await locks.run(
-      name,
-      async () => {
-        const attempt = await withSharedAccess(make);
-        if (!attempt.refused) await keep(attempt.value);
-        return attempt;
-      },
-      'shared',
-    );
-    if (!beside.refused) {
-      sharedCounts.shared += 1;
-      return beside.value;
-    }
-    found = beside.value.steps;
-    refused = beside.refused;
-  }
-  sharedCounts.exclusive += 1;
-  if (first) firstRuns.add(name);
-  return locks.run(name, async () => {
+  const alone = async () => {
     const made = await withObservedAccess(make).finally(() => firstRuns.delete(name));
-    // A step that found the resource there ('exists') is tried beside others next time even if it wrote (a type that
-    // writes on every install reads first there, and writes, alone, only what differs).
-    remember(name, made.needed !== undefined && made.value.status !== 'exists');
+    // A step that found the resource there ('exists') or made it ('created': it is there now) counts down the installs
+    // that go alone; one that wrote and then failed or stopped at a gate goes alone next time.
+    const was = hints.get(name) ?? { alone: 0, refusals: 0 };
+    const failed = made.needed !== undefined && made.value.status !== 'exists' && made.value.status !== 'created';
+    remember(name, { alone: failed ? Math.max(1, was.alone) : Math.max(0, was.alone - 1), refusals: was.refusals });
     // What a refused attempt found, and the run alone does not say again, stays in the step's log (a resource found,
     // then gone when its definition was read).
     const only = found.filter((line) => !made.value.steps.includes(line));
@@ -113,5 +106,43 @@ export async function provisionUnderLiveLock<T extends { steps: string[]; status
       : made.value;
     await keep(result);
     return result;
-  });
+  };
+  const hint = hints.get(name);
+  let beside = hint ? hint.alone === 0 : firstRuns.has(name);
+  if (!hint && !beside) {
+    // The first step of a resource this process has not met: alone if nobody holds it now. If someone does (another
+    // process making or checking it), it is most likely there: the step goes beside the others.
+    firstRuns.add(name);
+    const now = await locks.tryRun(name, alone);
+    if (now.ran) {
+      sharedCounts.exclusive += 1;
+      return now.value;
+    }
+    firstRuns.delete(name);
+    beside = true;
+  }
+  if (beside) {
+    const attempt = await locks.run(
+      name,
+      async () => {
+        const tried = await withSharedAccess(make);
+        if (tried.refused) return tried;
+        const value = { ...tried.value, steps: [...tried.value.steps, RAN_BESIDE] };
+        await keep(value);
+        return { value };
+      },
+      'shared',
+    );
+    const refusals = attempt.refused ? (hints.get(name)?.refusals ?? 0) + 1 : 0;
+    // The run alone that follows a refusal is the first of those it sets (it counts itself down).
+    remember(name, { alone: refusals ? Math.min(MOST_ALONE, 2 ** (refusals - 1)) + 1 : 0, refusals });
+    if (!attempt.refused) {
+      sharedCounts.shared += 1;
+      return attempt.value;
+    }
+    found = attempt.value.steps;
+    refused = attempt.refused;
+  }
+  sharedCounts.exclusive += 1;
+  return locks.run(name, alone);
 }

@@ -83,3 +83,23 @@ export async function externalTables(run: (sql: string) => Promise<BatchResult>)
     tables.get(String(r[1]).toLowerCase())?.push(`${String(r[2])} ${String(r[4]).toLowerCase()}`);
   return tables;
 }
+
+/**
+ * Whether the database holds the data source, the file format and an object of each table's name in dbo (what the
+ * script's guarded statements look for), in one batch of reads.
+ */
+export async function serverlessObjectsPresent(run: (sql: string) => Promise<BatchResult>, tables: LakeTable[]): Promise<boolean> {
+  const { rows } = await run(
+    [
+      `SELECT N'source', name FROM sys.external_data_sources WHERE name = ${nstring(SERVERLESS_SOURCE)}`,
+      `SELECT N'format', name FROM sys.external_file_formats WHERE name = ${nstring(SERVERLESS_FORMAT)}`,
+      "SELECT N'table', TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = N'dbo'",
+    ].join(';\n'),
+  );
+  const found = new Set(rows.map((r) => `${String(r[0])}:${String(r[1]).toLowerCase()}`));
+  return (
+    found.has(`source:${SERVERLESS_SOURCE}`) &&
+    found.has(`format:${SERVERLESS_FORMAT}`) &&
+    tables.every((t) => found.has(`table:${t.name.toLowerCase()}`))
+  );
+}

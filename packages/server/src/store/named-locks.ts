@@ -13,6 +13,11 @@ import pg from 'pg';
 export interface NamedLocks {
   /** Runs fn holding the named lock (exclusive unless `mode` is 'shared'); waits while a holder in a conflicting mode has it. */
   run<T>(name: string, fn: () => Promise<T>, mode?: LockMode): Promise<T>;
+  /**
+   * Runs fn holding the named lock only when it can be had at once: nobody holds it in a conflicting mode or asked
+   * before (in any process). Otherwise answers `{ ran: false }` without running fn.
+   */
+  tryRun<T>(name: string, fn: () => Promise<T>, mode?: LockMode): Promise<{ ran: true; value: T } | { ran: false }>;
   close(): Promise<void>;
   /** Since the start: how many runs waited for a name another holder had, and the seconds they waited. */
   waits(): { count: number; seconds: number };
@@ -40,12 +45,37 @@ interface Holders {
   queue: Array<{ shared: boolean; grant: () => void }>;
 }
 
+/** Runs fn holding a lock taken by `enter` (a release, or undefined when it could not be had at once). */
+async function holding<T>(release: (() => void) | undefined, fn: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }> {
+  if (!release) return { ran: false };
+  try {
+    return { ran: true, value: await fn() };
+  } finally {
+    release();
+  }
+}
+
 /**
  * A reader-writer queue per name: an asker is let in when nothing it conflicts with holds the name and nobody asked
  * before it; the shared askers at the head of the queue are let in together (a wait behind a holder is recorded).
+ * `tryRun` lets one in only when it would be let in at once.
  */
 function queuePerName(record: (ms: number) => void) {
   const names = new Map<string, Holders>();
+  const leave = (name: string, h: Holders, shared: boolean) => {
+    if (shared) h.shared -= 1;
+    else h.exclusive = false;
+    admit(name, h);
+  };
+  const tryEnter = (name: string, mode: LockMode): (() => void) | undefined => {
+    const shared = mode === 'shared';
+    const h = names.get(name) ?? { shared: 0, exclusive: false, queue: [] };
+    if (h.exclusive || h.queue.length || (!shared && h.shared > 0)) return undefined;
+    names.set(name, h);
+    if (shared) h.shared += 1;
+    else h.exclusive = true;
+    return () => leave(name, h, shared);
+  };
   const admit = (name: string, h: Holders) => {
     while (h.queue.length) {
       const next = h.queue[0]!;
@@ -57,7 +87,7 @@ function queuePerName(record: (ms: number) => void) {
     }
     if (!h.exclusive && h.shared === 0 && !h.queue.length) names.delete(name);
   };
-  return async <T>(name: string, fn: () => Promise<T>, mode: LockMode = 'exclusive'): Promise<T> => {
+  const run = async <T>(name: string, fn: () => Promise<T>, mode: LockMode = 'exclusive'): Promise<T> => {
     const shared = mode === 'shared';
     let h = names.get(name);
     if (!h) names.set(name, (h = { shared: 0, exclusive: false, queue: [] }));
@@ -80,18 +110,34 @@ function queuePerName(record: (ms: number) => void) {
     try {
       return await fn();
     } finally {
-      if (shared) holders.shared -= 1;
-      else holders.exclusive = false;
-      admit(name, holders);
+      leave(name, holders, shared);
     }
   };
+  return { run, tryEnter };
 }
 
 /** Locks of one process (PGlite, whose store no other process opens): a queue per name. */
 export function inProcessLocks(): NamedLocks {
   const counter = waitCounter();
-  return { run: queuePerName(counter.record), close: async () => undefined, waits: counter.waits };
+  const { run, tryEnter } = queuePerName(counter.record);
+  return {
+    run,
+    tryRun: (name, fn, mode = 'exclusive') => holding(tryEnter(name, mode), fn),
+    close: async () => undefined,
+    waits: counter.waits,
+  };
 }
+
+/** How long a process holds a name shared before its new shared askers look whether another session waits for it. */
+const HANDOVER_MS = 250;
+
+/**
+ * The keys of the advisory locks some session of this database waits for (a one-bigint key: its high half in classid,
+ * its low half in objid), as text.
+ */
+const WAITED_SQL = `SELECT ((classid::bigint << 32) | objid::bigint)::text AS key FROM pg_locks
+  WHERE locktype = 'advisory' AND NOT granted AND objsubid = 1
+    AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
 
 /**
  * Session advisory locks: taken without waiting on one shared connection, or, when another process holds the name in a
@@ -133,10 +179,45 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
   const sql = (mode: LockMode) => {
     const suffix = mode === 'shared' ? '_shared' : '';
     return {
-      take: `SELECT pg_try_advisory_lock${suffix}(hashtext($1)) AS got`,
+      take: `SELECT pg_try_advisory_lock${suffix}(hashtext($1)) AS got, hashtext($1)::bigint::text AS key`,
       wait: `SELECT pg_advisory_lock${suffix}(hashtext($1))`,
       unlock: `SELECT pg_advisory_unlock${suffix}(hashtext($1))`,
     };
+  };
+
+  /**
+   * The names this process holds shared on the shared connection: how many of its holders, since when, and when they
+   * are all out. A session holding a lock takes it again at once (PostgreSQL counts it without looking at the waiters),
+   * so a process whose shared holders overlap would keep the name for as long as they keep coming, and another
+   * process's exclusive asker would wait for all of them. Once a name has been held here for HANDOVER_MS, a new shared
+   * asker first looks whether another session waits for it (the keys waited for in pg_locks, read at most every
+   * HANDOVER_MS for all names at once); if one does, it waits for this process's holders to leave, then asks as anyone
+   * would, behind that session.
+   */
+  const heldHere = new Map<string, { key: string; count: number; since: number; out: Promise<void>; leave: () => void }>();
+  let waited: { at: number; keys: Promise<Set<string>> } | undefined;
+  const othersWait = async (client: pg.Client, key: string): Promise<boolean> => {
+    if (!waited || performance.now() - waited.at >= HANDOVER_MS) {
+      const keys = inTurn<{ key: string }>(client, WAITED_SQL, []).then(
+        (r) => new Set(r.rows.map((row) => row.key)),
+        () => new Set<string>(),
+      );
+      waited = { at: performance.now(), keys };
+    }
+    return (await waited.keys).has(key);
+  };
+  const entered = (name: string, key: string) => {
+    const here = heldHere.get(name);
+    if (here) return void (here.count += 1);
+    let leave = () => {};
+    const out = new Promise<void>((r) => (leave = r));
+    heldHere.set(name, { key, count: 1, since: performance.now(), out, leave });
+  };
+  const left = (name: string) => {
+    const here = heldHere.get(name);
+    if (!here || --here.count > 0) return;
+    heldHere.delete(name);
+    here.leave();
   };
 
   // A name's shared askers that found it held elsewhere wait on one pool connection, not one each: the first waits there,
@@ -184,37 +265,75 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
     }
   };
 
+  /** Runs fn holding the name on the shared connection, once taken there (after `take` answered true). */
+  const onShared = async <T>(
+    name: string,
+    key: string,
+    mode: LockMode,
+    pending: Promise<pg.Client>,
+    client: pg.Client,
+    fn: () => Promise<T>,
+  ) => {
+    if (mode === 'shared') entered(name, key);
+    try {
+      return await fn();
+    } finally {
+      await inTurn(client, sql(mode).unlock, [name]).catch(() => {
+        // Only a broken connection fails an unlock, and its session's locks went with it: it is not used again.
+        if (shared === pending) shared = undefined;
+        void client.end().catch(() => undefined);
+      });
+      if (mode === 'shared') left(name);
+    }
+  };
+  /** Whether this process's shared holders of the name should let another session waiting for it go first. */
+  const handOver = async (client: pg.Client, name: string, mode: LockMode) => {
+    const here = mode === 'shared' ? heldHere.get(name) : undefined;
+    return here && performance.now() - here.since >= HANDOVER_MS && (await othersWait(client, here.key)) ? here : undefined;
+  };
+
   return {
     waits: counter.waits,
     run: (name, fn, mode = 'exclusive') =>
-      local(
+      local.run(
         name,
         async () => {
           const asked = performance.now();
           const pending = sharedClient();
           const client = await pending;
           let waited = false;
+          let key = '';
           for (;;) {
-            const taken = await inTurn<{ got: boolean }>(client, sql(mode).take, [name]);
-            if (taken.rows[0]?.got) break;
+            const here = await handOver(client, name, mode);
+            if (here) {
+              waited = true;
+              await here.out;
+              continue;
+            }
+            const taken = await inTurn<{ got: boolean; key: string }>(client, sql(mode).take, [name]);
+            if (taken.rows[0]?.got) {
+              key = taken.rows[0].key;
+              break;
+            }
             const ahead = mode === 'shared' ? sharedWaiters.get(name) : undefined;
             if (!ahead) return waitFor(name, fn, mode, asked);
             waited = true;
             await ahead;
           }
           if (waited) counter.record(performance.now() - asked);
-          try {
-            return await fn();
-          } finally {
-            await inTurn(client, sql(mode).unlock, [name]).catch(() => {
-              // Only a broken connection fails an unlock, and its session's locks went with it: it is not used again.
-              if (shared === pending) shared = undefined;
-              void client.end().catch(() => undefined);
-            });
-          }
+          return onShared(name, key, mode, pending, client, fn);
         },
         mode,
       ),
+    tryRun: (name, fn, mode = 'exclusive') =>
+      holding(local.tryEnter(name, mode), async () => {
+        const pending = sharedClient();
+        const client = await pending;
+        if (await handOver(client, name, mode)) return { ran: false as const };
+        const taken = await inTurn<{ got: boolean; key: string }>(client, sql(mode).take, [name]);
+        if (!taken.rows[0]?.got) return { ran: false as const };
+        return { ran: true as const, value: await onShared(name, taken.rows[0].key, mode, pending, client, fn) };
+      }).then((r) => (r.ran ? r.value : r)),
     close: async () => {
       const client = await shared?.catch(() => undefined);
       shared = undefined;

@@ -134,17 +134,24 @@ export function seedStatements(
 ): string[] {
   const target = `${quoteName(schema)}.${quoteName(table)}`;
   const list = columns.map((c) => quoteName(c.name)).join(', ');
+  const keys = seedKeyConditions(columns, key, rows);
+  return rows.map((row, n) => {
+    const values = columns.map((c, i) => literal(row[i], c.type)).join(', ');
+    const insert = `INSERT INTO ${target} (${list}) VALUES (${values})`;
+    return `IF NOT EXISTS (SELECT 1 FROM ${target} WHERE ${keys[n]})\n  ${mark ? `BEGIN ${insert}; ${mark} END` : `${insert};`}`;
+  });
+}
+
+/** Each seed row's key as a WHERE condition (`[k] = literal AND …`, `IS NULL` for a null), as its guarded INSERT looks for it. */
+export function seedKeyConditions(columns: ColumnType[], key: string[], rows: unknown[][]): string[] {
   const index = (name: string) => columns.findIndex((c) => c.name.toLowerCase() === name.toLowerCase());
-  return rows.map((row) => {
-    const where = key
+  return rows.map((row) =>
+    key
       .map((k) => {
         const i = index(k);
         const v = row[i];
         return v === null || v === undefined ? `${quoteName(k)} IS NULL` : `${quoteName(k)} = ${literal(v, columns[i]!.type)}`;
       })
-      .join(' AND ');
-    const values = columns.map((c, i) => literal(row[i], c.type)).join(', ');
-    const insert = `INSERT INTO ${target} (${list}) VALUES (${values})`;
-    return `IF NOT EXISTS (SELECT 1 FROM ${target} WHERE ${where})\n  ${mark ? `BEGIN ${insert}; ${mark} END` : `${insert};`}`;
-  });
+      .join(' AND '),
+  );
 }
