@@ -70,13 +70,13 @@ function remember(name: string, hint: { alone: number; refusals: number }) {
 /**
  * An install's step. When this process's last install step of the resource found or made it, or sent only what shared
  * access allows, the step runs under the lock's shared mode, beside other installs of the resource, where only calls
- * that read or that leave the same result however many run at once are sent (backends/shared-access.ts): an install of a resource that
- * is already there is done so. When it needs any other call (a create, a definition, a resource manager PUT, a KQL
- * command that writes, T-SQL), that call is refused before it is sent, the attempt is dropped (its result unrecorded;
- * what it found that the run alone does not say again is kept in the log) and the step runs again, whole, alone under
- * the exclusive lock, as every step did before. Otherwise (see `hints`) it runs alone at once, and how it
- * ended decides the next time. `keep` (recording the result) runs under the same hold as the run it keeps. A removal takes the exclusive lock,
- * so it never runs beside either.
+ * that read or that leave the same result however many run at once are sent (backends/shared-access.ts): an install
+ * of a resource that is already there is done so. When it needs any other call (a create, a definition, a resource
+ * manager PUT, a KQL command that writes, a T-SQL script), that call is refused before it is sent, the attempt is
+ * dropped (its result unrecorded; what it found that the run alone does not say again is kept in the log) and the step
+ * runs again, whole, alone under the exclusive lock, as every step did before. Otherwise (see `hints`) it runs alone
+ * at once, and how it ended decides the next time. `keep` (recording the result) runs under the same hold as the run
+ * it keeps. A removal takes the exclusive lock, so it never runs beside either.
  */
 export async function provisionUnderLiveLock<T extends { steps: string[]; status: string }>(
   locks: NamedLocks,

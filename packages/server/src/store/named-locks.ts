@@ -195,16 +195,16 @@ export function advisoryLocks(url: string, size: number): NamedLocks {
    * would, behind that session.
    */
   const heldHere = new Map<string, { key: string; count: number; since: number; out: Promise<void>; leave: () => void }>();
-  let waited: { at: number; keys: Promise<Set<string>> } | undefined;
+  let waitedKeys: { at: number; keys: Promise<Set<string>> } | undefined;
   const othersWait = async (client: pg.Client, key: string): Promise<boolean> => {
-    if (!waited || performance.now() - waited.at >= HANDOVER_MS) {
+    if (!waitedKeys || performance.now() - waitedKeys.at >= HANDOVER_MS) {
       const keys = inTurn<{ key: string }>(client, WAITED_SQL, []).then(
         (r) => new Set(r.rows.map((row) => row.key)),
         () => new Set<string>(),
       );
-      waited = { at: performance.now(), keys };
+      waitedKeys = { at: performance.now(), keys };
     }
-    return (await waited.keys).has(key);
+    return (await waitedKeys.keys).has(key);
   };
   const entered = (name: string, key: string) => {
     const here = heldHere.get(name);
