@@ -9,6 +9,7 @@ import { startSandbox } from '@svc/sandbox';
 import { spawn } from 'node:child_process';
 import {
   bootstrapToken,
+  ensureBuilt,
   freePort,
   repoRoot,
   serviceEnv,
@@ -17,6 +18,7 @@ import {
   stopService,
   waitHealthy,
   type ServiceProcess,
+  type ServiceRun,
 } from '../../packages/server/test/service-process.js';
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -65,6 +67,8 @@ export class Cluster {
     readonly sandbox: { env: Record<string, string> },
     readonly databaseUrl: string,
     readonly settings: Record<string, string>,
+    /** How the processes run: TypeScript through tsx, or the built JavaScript `npm start` runs (built first if stale). */
+    readonly run: ServiceRun = 'tsx',
   ) {}
 
   static async create(
@@ -72,8 +76,10 @@ export class Cluster {
     databaseUrl: string,
     processes: number,
     settings: Record<string, string>,
+    run: ServiceRun = 'tsx',
   ): Promise<Cluster> {
-    const c = new Cluster(sandbox, databaseUrl, settings);
+    if (run === 'built') await ensureBuilt();
+    const c = new Cluster(sandbox, databaseUrl, settings, run);
     for (let i = 0; i < processes; i++) {
       const port = await freePort();
       c.slots.push({ name: String.fromCharCode(65 + i), port, base: `http://127.0.0.1:${port}`, healthy: false, starts: 0 });
@@ -94,7 +100,7 @@ export class Cluster {
       ...this.settings,
       SVC_METRICS_TOKEN: this.metricsToken,
     });
-    slot.proc = startService(env, { keepOutput: false });
+    slot.proc = startService(env, { keepOutput: false, run: this.run });
     slot.starts++;
     await waitHealthy(slot.base, slot.proc, 240_000); // a loaded machine starts slowly
     slot.healthy = true;

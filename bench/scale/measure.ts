@@ -1,6 +1,6 @@
 // One configuration of bench/scale: N installs at once on a fresh database and a fresh sandbox (with the backing
 // latency set), served by `processes` service processes with the given SVC_* settings, every job polled until it ends.
-import { rssOf, sleep } from '../../packages/server/test/service-process.js';
+import { rssOf, sleep, type ServiceRun } from '../../packages/server/test/service-process.js';
 import { loadCatalog } from '../../packages/server/src/catalog/load-catalog.js';
 import { eventLoopDelay } from '../../packages/server/src/event-loop.js';
 import { Cluster, cpuOf, freshDatabase, percentile, postgresCpu, sandboxProcess, scrape } from '../lib/cluster.js';
@@ -9,6 +9,8 @@ export interface Workload {
   installs: number;
   latencyMs: number;
   pollMs: number;
+  /** How the service processes run: tsx, or the built service `npm start` runs. */
+  run: ServiceRun;
 }
 
 /** What one process did over the run, from its own /metrics read every second. */
@@ -57,7 +59,7 @@ export async function measure(work: Workload, processes: number, settings: Recor
   try {
     const sb = await sandboxProcess();
     try {
-      const cluster = await Cluster.create(sb, db.url, processes, { SVC_WORKER_POLL_MS: '200', ...settings });
+      const cluster = await Cluster.create(sb, db.url, processes, { SVC_WORKER_POLL_MS: '200', ...settings }, work.run);
       try {
         return await run(cluster, sb, work);
       } finally {

@@ -4,7 +4,8 @@
 // database pool's wait), each on a fresh database and a fresh sandbox. Prints jobs per minute, the ratios adaptive/fixed
 // (goal >= 4) and two/one (goal >= 1.8), poll p99 (goal < 50 ms) and each process's resident memory (goal: flat).
 // Settings (environment): DATABASE_URL (required), SCALE_INSTALLS (400), SCALE_LATENCY_MS per backing call (300),
-// SCALE_POLL_MS between two polls of one job (2000), SCALE_PROCESSES (1,2), SCALE_MODES (fixed,adaptive), and any
+// SCALE_POLL_MS between two polls of one job (2000), SCALE_PROCESSES (1,2), SCALE_MODES (fixed,adaptive), SCALE_RUN
+// (built: the service `npm start` runs, built first when stale; tsx: TypeScript through tsx), and any
 // SVC_* passed to the processes (the adaptive mode's; the fixed mode keeps SVC_WORKER_JOBS=4).
 import os from 'node:os';
 import { mb } from '../lib/cluster.js';
@@ -14,6 +15,7 @@ const work: Workload = {
   installs: Number(process.env.SCALE_INSTALLS ?? 400),
   latencyMs: Number(process.env.SCALE_LATENCY_MS ?? 300),
   pollMs: Number(process.env.SCALE_POLL_MS ?? 2000),
+  run: process.env.SCALE_RUN === 'tsx' ? 'tsx' : 'built',
 };
 const PROCESSES = (process.env.SCALE_PROCESSES ?? '1,2').split(',').map(Number);
 const passThrough = Object.fromEntries(
@@ -74,7 +76,7 @@ function print(mode: string, r: Result) {
 
 async function main() {
   console.log(
-    `bench/scale: ${work.installs} concurrent installs on PostgreSQL, ${work.latencyMs} ms per backing call, each job polled every ${work.pollMs} ms; load average ${load()}`,
+    `bench/scale: ${work.installs} concurrent installs on PostgreSQL, ${work.latencyMs} ms per backing call, each job polled every ${work.pollMs} ms, the service run ${work.run === 'built' ? 'built (as npm start runs it)' : 'through tsx'}; load average ${load()}`,
   );
   const overrides = Object.entries(passThrough)
     .map(([k, v]) => `${k}=${v}`)
