@@ -322,7 +322,7 @@ export async function buildApp(
     app.addSchema(schema);
   await registerOpenApi(app, config.server.publicUrl);
   registerErrorHandling(app, ConsolePages.load());
-  registerMetrics(app, metrics, store.poolWait, store.locks);
+  registerMetrics(app, metrics, store.poolWait, store.locks, () => store.versions.statements);
   registerInputGuard(app);
   registerQueryIntegers(app);
   registerAuthentication(app, {

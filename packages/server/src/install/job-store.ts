@@ -106,9 +106,12 @@ export class JobStore {
     await (within ? write(within) : this.db.transaction().execute(write));
   }
 
-  /** One of the tenant's install jobs (a job of another kind is not an install job: undefined). */
-  async get(tenantId: string, jobId: string): Promise<InstallJob | undefined> {
-    const row = await this.row(tenantId, jobId);
+  /**
+   * One of the tenant's install jobs (a job of another kind is not an install job: undefined); `read` is its row when
+   * the request already read it (the access check of a job route: `req.job`).
+   */
+  async get(tenantId: string, jobId: string, read?: JobRow): Promise<InstallJob | undefined> {
+    const row = read ?? (await this.row(tenantId, jobId));
     return row?.kind === 'install' ? toJob(row) : undefined;
   }
 
@@ -205,8 +208,14 @@ export class JobStore {
     return reopenStep(this.db, tenantId, jobId, step, work);
   }
 
-  /** Applies a change to the job, its step and appends its event, fenced by the worker's lease; false when the lease no longer holds. */
-  update(jobId: string, fence: { owner: string }, change: JobChange, event?: JobEvent, step?: StepChange): Promise<boolean> {
+  /** Applies a change to the job, its steps and appends its events, fenced by the worker's lease; false when the lease no longer holds. */
+  update(
+    jobId: string,
+    fence: { owner: string },
+    change: JobChange,
+    event?: JobEvent | readonly JobEvent[],
+    step?: StepChange | readonly StepChange[],
+  ): Promise<boolean> {
     return updateJob(this.db, this.writes, jobId, fence, change, event, step);
   }
 
