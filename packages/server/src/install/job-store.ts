@@ -31,7 +31,10 @@ export class JobStore {
     this.writes = new Semaphore(writeSlots);
   }
 
-  /** Writes the job, its steps and its first event in one transaction (inside `trx` when the caller holds one). */
+  /**
+   * Writes the job, its steps and its first event in one statement (inside `trx` when the caller holds a transaction):
+   * the steps' and the event's references to the job are checked at the statement's end, when the job row is there.
+   */
   async create(
     job: {
       id: string;
@@ -51,8 +54,8 @@ export class JobStore {
     within?: Db,
   ) {
     const phase = job.phase ?? 'creating-items';
-    const write = async (trx: Db) => {
-      await trx
+    let statement = (within ?? this.db).with('job', (db) =>
+      db
         .insertInto('install_jobs')
         .values({
           id: job.id,
@@ -75,9 +78,11 @@ export class JobStore {
           event_seq: 1,
           trace_parent: activeTraceparent() ?? null,
         })
-        .execute();
-      if (steps.length) {
-        await trx
+        .returning('id'),
+    );
+    if (steps.length) {
+      statement = statement.with('steps', (db) =>
+        db
           .insertInto('install_steps')
           .values(
             steps.map((s) => ({
@@ -91,19 +96,18 @@ export class JobStore {
               result: null,
             })),
           )
-          .execute();
-      }
-      await trx
-        .insertInto('job_events')
-        .values({
-          job_id: job.id,
-          seq: 1,
-          kind: 'phase',
-          data: JSON.stringify({ phase, percentComplete: 0, status: 'running', kind: job.kind ?? 'install' }),
-        })
-        .execute();
-    };
-    await (within ? write(within) : this.db.transaction().execute(write));
+          .returning('job_id'),
+      ) as unknown as typeof statement;
+    }
+    await statement
+      .insertInto('job_events')
+      .values({
+        job_id: job.id,
+        seq: 1,
+        kind: 'phase',
+        data: JSON.stringify({ phase, percentComplete: 0, status: 'running', kind: job.kind ?? 'install' }),
+      })
+      .execute();
   }
 
   /**
