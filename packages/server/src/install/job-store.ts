@@ -6,7 +6,7 @@ import type { InstallJob, Mode, TargetOverrides } from './types.js';
 import { Semaphore } from '../semaphore.js';
 import { claimJob, heartbeatJobs, releaseJobs } from './job-lease.js';
 import { type JobRecord, type JobRow, type LifecycleStepRow, type StepRow, toJob } from './job-rows.js';
-import { type JobChange, type JobEvent, type StepChange, finishJob, updateJob } from './job-update.js';
+import { type JobChange, type JobEvent, type JobWrite, finishJob, updateJob } from './job-update.js';
 import { recordInstalledApp } from '../installed-apps/app-records.js';
 import type { InstalledAppRecord } from '../installed-apps/types.js';
 import { reopenStep } from './step-reopen.js';
@@ -213,14 +213,8 @@ export class JobStore {
   }
 
   /** Applies a change to the job, its steps and appends its events, fenced by the worker's lease; false when the lease no longer holds. */
-  update(
-    jobId: string,
-    fence: { owner: string },
-    change: JobChange,
-    event?: JobEvent | readonly JobEvent[],
-    step?: StepChange | readonly StepChange[],
-  ): Promise<boolean> {
-    return updateJob(this.db, this.writes, jobId, fence, change, event, step);
+  update(jobId: string, fence: { owner: string }, ...write: JobWrite): Promise<boolean> {
+    return updateJob(this.db, this.writes, jobId, fence, ...write);
   }
 
   /**

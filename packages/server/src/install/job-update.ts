@@ -30,21 +30,16 @@ export interface StepChange {
   result?: StepResult | LifecycleStepResult;
 }
 
+/** What one write of a job does: its change, the events it appends and the steps it sets. */
+export type JobWrite = [change: JobChange, event?: JobEvent | readonly JobEvent[], step?: StepChange | readonly StepChange[]];
+
 /**
  * Applies a change to the job, its steps and appends its events, fenced by the worker's lease, in one statement: one
  * round trip to the database per write. Concurrent writes to one job queue on its row lock, and each event takes
  * the next number from the job row it updated. Returns false when the lease no longer holds.
  */
-export async function updateJob(
-  db: Db,
-  writes: Semaphore,
-  jobId: string,
-  fence: { owner: string },
-  change: JobChange,
-  event?: JobEvent | readonly JobEvent[],
-  step?: StepChange | readonly StepChange[],
-): Promise<boolean> {
-  const statement = jobStatement(db, jobId, fence, change, event, step);
+export async function updateJob(db: Db, writes: Semaphore, jobId: string, fence: { owner: string }, ...write: JobWrite): Promise<boolean> {
+  const statement = jobStatement(db, jobId, fence, ...write);
   // Background work: it waits its turn of the event loop (background.ts).
   await pauseForRequests();
   const written = await writes.run(async () => !!(await statement.selectFrom('job').select('id').executeTakeFirst()));
@@ -89,14 +84,7 @@ function perStep(column: 'cosmos_item_id' | 'result', values: Array<[number, str
 }
 
 /** The one statement of a fenced job write: the job row, its steps and its events (numbered in order). */
-function jobStatement(
-  db: Db,
-  jobId: string,
-  fence: { owner: string },
-  change: JobChange,
-  event?: JobEvent | readonly JobEvent[],
-  step?: StepChange | readonly StepChange[],
-) {
+function jobStatement(db: Db, jobId: string, fence: { owner: string }, ...[change, event, step]: JobWrite) {
   const now = new Date().toISOString();
   const events = listOf(event);
   const steps = listOf(step);
