@@ -3,12 +3,13 @@
 // goals, with the store statements and the target's CPU time per request. The targets take turns in rounds (the first
 // of each round rotating), so a machine whose load moves meanwhile weighs on every one alike; ratios are per round, and
 // the median round's is printed.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { freshDatabase } from '../lib/cluster.js';
+import { build, isStale, SERVICE_NODE_OPTIONS } from '../../scripts/lib/build.mjs';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -28,9 +29,14 @@ interface Target {
   rounds: Array<{ rps: number; p99: number; served: number; cpuUs: number; statements: number }>;
 }
 
-async function startTarget(name: string, mode: 'svc' | 'bare', env: Record<string, string | undefined>, serverDir = here): Promise<Target> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(serverDir, 'server.ts'), mode], {
-    env: { ...process.env, ...env },
+async function startTarget(
+  name: string,
+  mode: 'svc' | 'bare',
+  env: Record<string, string | undefined>,
+  codeRoot?: string,
+): Promise<Target> {
+  const child = spawn(process.execPath, [...SERVICE_NODE_OPTIONS, '--import', 'tsx', path.join(here, 'server.ts'), mode], {
+    env: { ...process.env, ...env, ...(codeRoot ? { BENCH_CODE_ROOT: codeRoot } : {}) },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const waiting: Array<(line: string) => void> = [];
@@ -98,9 +104,19 @@ const chosen = process.env.BENCH_TARGETS?.split(','); // some of cached, uncache
 // Another checkout of the repository (such as `git worktree add /tmp/before main`): each chosen target is served by its
 // code too, as `before-<target>`, side by side in the same rounds.
 const BEFORE = process.env.BENCH_BEFORE;
+// The service runs built, as `npm start` runs it (BENCH_RUN=tsx: its TypeScript through tsx); each checkout is built
+// first when its sources changed since its last build.
+const RUN = process.env.BENCH_RUN === 'tsx' ? 'tsx' : 'built';
+if (RUN === 'built') {
+  if (isStale('server')) await build(['server']);
+  if (BEFORE) {
+    const r = spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale', 'server'], { cwd: BEFORE, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error(`building the service in ${BEFORE} failed`);
+  }
+}
 
 console.log(
-  `bench/api: ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per target, taking turns; each target its own process; ${os.cpus().length} cores`,
+  `bench/api: ${CONNECTIONS} connections; ${ROUNDS} rounds of ${SECONDS} s per target, taking turns; each target its own process; ${os.cpus().length} cores; the service ${RUN === 'built' ? 'built (as npm start runs it)' : 'through tsx'}`,
 );
 console.log('bare     = a Fastify route answering the very bytes of the service’s answer');
 console.log('cached   = the service as shipped (item-listing cache on, SVC_READ_CACHE_MS=5000)');
@@ -116,7 +132,7 @@ try {
     try {
       for (const [name, env] of SERVICE_TARGETS.filter(([n]) => !chosen || chosen.includes(n))) {
         targets.push(await startTarget(name, 'svc', { ...store.env, ...env }));
-        if (BEFORE) targets.push(await startTarget(`before-${name}`, 'svc', { ...store.env, ...env }, path.join(BEFORE, 'bench/api')));
+        if (BEFORE) targets.push(await startTarget(`before-${name}`, 'svc', { ...store.env, ...env }, path.resolve(BEFORE)));
       }
       const first = targets[0] ?? (await startTarget('body', 'svc', store.env));
       const body = await (await fetch(first.info.url, { headers: headersOf(first) })).text();

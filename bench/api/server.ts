@@ -5,12 +5,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
 import Fastify from 'fastify';
-import { loadConfig } from '../../packages/server/src/config.js';
-import { openStore } from '../../packages/server/src/store/db.js';
-import { buildApp } from '../../packages/server/src/app.js';
-import { ensureTenant } from '../../packages/server/src/auth/token-service.js';
-import { TENANT_SCOPES } from '../../packages/server/src/auth/scopes.js';
+import type * as ConfigModule from '../../packages/server/src/config.js';
+import type * as StoreModule from '../../packages/server/src/store/db.js';
+import type * as AppModule from '../../packages/server/src/app.js';
+import type * as TokenModule from '../../packages/server/src/auth/token-service.js';
+import type * as ScopesModule from '../../packages/server/src/auth/scopes.js';
+
+// The service's modules as `npm start` runs them (built JavaScript, BENCH_RUN=built, the default: the runner builds them
+// first when stale) or its TypeScript through tsx (BENCH_RUN=tsx); of this checkout, or of BENCH_CODE_ROOT's.
+const root = process.env.BENCH_CODE_ROOT ? pathToFileURL(`${process.env.BENCH_CODE_ROOT}/`) : new URL('../../', import.meta.url);
+const code = new URL(process.env.BENCH_RUN === 'tsx' ? 'packages/server/src/' : 'packages/server/dist/', root);
+const load = <T>(module: string): Promise<T> => import(new URL(module, code).href) as Promise<T>;
 
 const mode = process.argv[2];
 let statements = () => 0;
@@ -22,6 +29,13 @@ if (mode === 'bare') {
   await app.listen({ port: 0, host: '127.0.0.1' });
   process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}/bare` })}\n`);
 } else {
+  const [{ loadConfig }, { openStore }, { buildApp }, { ensureTenant }, { TENANT_SCOPES }] = await Promise.all([
+    load<typeof ConfigModule>('config.js'),
+    load<typeof StoreModule>('store/db.js'),
+    load<typeof AppModule>('app.js'),
+    load<typeof TokenModule>('auth/token-service.js'),
+    load<typeof ScopesModule>('auth/scopes.js'),
+  ]);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
   const config = loadConfig({ ...process.env, SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'silent', SVC_RATE_LIMIT_PER_MINUTE: '10000000' });
   const store = await openStore(config.store);

@@ -33,6 +33,8 @@ export interface ProcessFigures {
   installSteps: { shared: number; exclusive: number };
   /** Backing calls by service. */
   backingCalls: Record<string, number>;
+  /** Statements its database connections sent over the run. */
+  statements: number;
   rss: { start: number; firstHalfPeak: number; secondHalfPeak: number; end: number };
 }
 
@@ -168,6 +170,15 @@ async function run(cluster: Cluster, sb: { admin: string; pid: number }, work: W
     const last = series.at(-1) ?? first[i]!;
     const delta = (name: string) => (last.get(name) ?? 0) - (first[i]!.get(name) ?? 0);
     const each = (name: string, scale = 1) => series.map((m) => (m.get(name) ?? 0) * scale);
+    if (process.env.SCALE_TRACE)
+      console.log(
+        `    ${s.name} each second (jobs allowed/running, loop p99 ms, pool wait p99 ms): ${series
+          .map(
+            (m) =>
+              `${m.get('svc_worker_jobs{state="limit"}')}/${m.get('svc_worker_jobs{state="running"}')} ${((m.get('svc_event_loop_delay_seconds{quantile="0.99"}') ?? 0) * 1000).toFixed(0)} ${((m.get('svc_db_pool_wait_seconds{quantile="0.99"}') ?? 0) * 1000).toFixed(0)}`,
+          )
+          .join(' | ')}`,
+      );
     const loopP99 = each('svc_event_loop_delay_seconds{quantile="0.99"}', 1000).sort((a, b) => a - b);
     const limit = each('svc_worker_jobs{state="limit"}');
     const running = each('svc_worker_jobs{state="running"}');
@@ -194,6 +205,7 @@ async function run(cluster: Cluster, sb: { admin: string; pid: number }, work: W
         exclusive: delta('svc_live_lock_install_steps{lock="exclusive"}'),
       },
       backingCalls,
+      statements: delta('svc_db_statements'),
       rss: {
         start: xs[0]?.rss ?? 0,
         firstHalfPeak: peak(xs.filter((x) => x.at <= mid)),

@@ -4,7 +4,7 @@
 // database pool's wait), each on a fresh database and a fresh sandbox. Prints jobs per minute, the ratios adaptive/fixed
 // (goal >= 4) and two/one (goal >= 1.8), poll p99 (goal < 50 ms) and each process's resident memory (goal: flat).
 // Settings (environment): DATABASE_URL (required), SCALE_INSTALLS (400), SCALE_LATENCY_MS per backing call (300),
-// SCALE_POLL_MS between two polls of one job (2000), SCALE_PROCESSES (1,2), SCALE_MODES (fixed,adaptive), SCALE_RUN
+// SCALE_POLL_MS between two polls of one job (2000), SCALE_TRACE (1: each process's job count and signals each second), SCALE_PROCESSES (1,2), SCALE_MODES (fixed,adaptive), SCALE_RUN
 // (built: the service `npm start` runs, built first when stale; tsx: TypeScript through tsx), and any
 // SVC_* passed to the processes (the adaptive mode's; the fixed mode keeps SVC_WORKER_JOBS=4).
 import os from 'node:os';
@@ -67,7 +67,9 @@ function print(mode: string, r: Result) {
         `${p.lockWaits.seconds.toFixed(0)} s in all (${(p.lockWaits.seconds / r.seconds).toFixed(1)} steps waiting at any moment on average); ` +
         `install steps done beside other installs of their resource (shared lock) ${p.installSteps.shared}, run again alone (exclusive) ${p.installSteps.exclusive}`,
     );
-    console.log(`      backing calls: ${calls}`);
+    console.log(
+      `      backing calls: ${calls}; database statements ${p.statements} (${((p.statements * r.processes) / Math.max(1, r.statuses.done ?? 0)).toFixed(0)} an install, polls included)`,
+    );
     console.log(
       `      RSS: start ${mb(p.rss.start)}, peak first half ${mb(p.rss.firstHalfPeak)}, peak second half ${mb(p.rss.secondHalfPeak)}, end ${mb(p.rss.end)}`,
     );

@@ -298,10 +298,6 @@ export async function buildApp(
     if ((r.schema as { hide?: boolean } | undefined)?.hide) return; // the console's static files
     for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url });
   });
-  app.addHook('onSend', (req, reply, payload, done) => {
-    reply.header('x-request-id', req.id);
-    done(null, payload);
-  });
   registerTracing(app);
   app.removeContentTypeParser('text/plain'); // the API speaks JSON only: anything else is 415
   await registerSecurityHeaders(app, config.server.publicUrl);
@@ -326,7 +322,7 @@ export async function buildApp(
     app.addSchema(schema);
   await registerOpenApi(app, config.server.publicUrl);
   registerErrorHandling(app, ConsolePages.load());
-  registerMetrics(app, metrics, store.poolWait, store.locks);
+  registerMetrics(app, metrics, store.poolWait, store.locks, () => store.versions.statements);
   registerInputGuard(app);
   registerQueryIntegers(app);
   registerAuthentication(app, {
@@ -357,7 +353,7 @@ export async function buildApp(
   await app.register(oidcRoutes({ signIn, sessions, secureCookies }));
   await app.register(workspaceRoutes(workspaces, lifecycle.jobs));
   await app.register(
-    itemRoutes(items, new ReadCache(store.versions, ['items', 'workspaces'], config.store.readCacheMs), lifecycle.applies, {
+    itemRoutes(items, new ReadCache<Buffer>(store.versions, ['items', 'workspaces'], config.store.readCacheMs), lifecycle.applies, {
       deleteLive: (caller, workspaceId, itemId) => lifecycle.uninstalls.deleteLive(caller, workspaceId, itemId),
       job: (caller, jobId) => lifecycle.jobs.get(caller, jobId),
     }),

@@ -18,6 +18,47 @@ test('every app installs in shared mode: each live item is created in the sandbo
     }
     assert.equal(job.provision.outcome, 'all-created', app.id);
     assert.equal(job.status, 'done', app.id);
+    // The items were stored by one write of the job: an event each, in step order, numbered one after another.
+    const created = await h.store.db
+      .selectFrom('job_events')
+      .select(['seq', 'data'])
+      .where('job_id', '=', job.id)
+      .where('kind', '=', 'item-created')
+      .orderBy('seq')
+      .execute();
+    assert.deepEqual(
+      created.map((e) => (e.data as { stepIndex: number }).stepIndex),
+      app.items.map((_, i) => i),
+      app.id,
+    );
+    assert.deepEqual(
+      created.map((e) => e.seq - created[0]!.seq),
+      app.items.map((_, i) => i),
+    );
+    assert.deepEqual(
+      created.map((e) => (e.data as { id: string }).id),
+      job.installed.map((i: { id: string }) => i.id),
+    );
+  }
+  // A poll of a job reads the store once: the access check's read of the job is the answer's (a lifecycle job's steps
+  // are one more). The role and the token are this process's cached ones by now.
+  const polled = (
+    await h.store.db.selectFrom('install_jobs').select('id').where('tenant_id', '=', tenant.tenantId).executeTakeFirstOrThrow()
+  ).id;
+  for (const [url, reads] of [
+    [`/api/apps/install-jobs/${polled}`, 1],
+    [`/api/jobs/${polled}`, 2],
+  ] as const) {
+    // The fewest of a few polls: the idle worker's look for work may fall between two counts.
+    const counts: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const before = h.store.versions.statements;
+      const r = await h.app.inject({ method: 'GET', url, headers: tenant.auth });
+      assert.equal(r.statusCode, 200, r.body);
+      assert.equal(r.json().job.id, polled);
+      counts.push(h.store.versions.statements - before);
+    }
+    assert.equal(Math.min(...counts), reads, `${url}: statements ${counts}`);
   }
   // Every live platform item of every app is in the sandbox exactly once.
   const state = await sandbox.admin.state();
@@ -243,7 +284,7 @@ test('install input is validated: unknown app 404, bad body 400 naming the field
   assert.match(noScope.json().error.message, /'install'/);
 });
 
-test('concurrent writes to one job each append one event, numbered without gaps; a broken fence writes nothing', async (t) => {
+test('concurrent writes to one job each append their events, numbered without gaps; a broken fence writes nothing', async (t) => {
   // The worker polls every ten minutes here: only this test claims the job it writes.
   const { h, tenant } = await buildWithSandbox(t, { SVC_WORKER_POLL_MS: '600000' });
   const ws = await workspace(h, tenant, 'events');
@@ -292,6 +333,38 @@ test('concurrent writes to one job each append one event, numbered without gaps;
   );
   // A write without an event leaves the numbering alone; a write under another owner's fence changes nothing at all.
   assert.equal(await jobs.update(id, { owner: 'owner-a' }, { percentComplete: 50 }), true);
+  // One write may carry several events and steps (an install's stored items): its events numbered in order after the
+  // rest, each step its own value, and what the write does not name (the results) kept.
+  assert.equal(
+    await jobs.update(
+      id,
+      { owner: 'owner-a' },
+      { createdItems: 2 },
+      [
+        { kind: 'item-created', data: { stepIndex: 0 } },
+        { kind: 'item-created', data: { stepIndex: 1 } },
+      ],
+      [
+        { stepIndex: 0, cosmosItemId: 'item-0' },
+        { stepIndex: 1, cosmosItemId: 'item-1' },
+      ],
+    ),
+    true,
+  );
+  assert.deepEqual(
+    (await jobs.events(id, 21)).map((e) => [e.seq, e.kind, e.data.stepIndex]),
+    [
+      [22, 'item-created', 0],
+      [23, 'item-created', 1],
+    ],
+  );
+  assert.deepEqual(
+    (await jobs.steps(id)).map((s) => [s.stepIndex, s.cosmosItemId, s.result?.status]),
+    [
+      [0, 'item-0', 'created'],
+      [1, 'item-1', 'created'],
+    ],
+  );
   assert.equal(
     await jobs.update(
       id,
@@ -302,7 +375,7 @@ test('concurrent writes to one job each append one event, numbered without gaps;
     ),
     false,
   );
-  assert.equal((await jobs.events(id, 0)).length, 21);
+  assert.equal((await jobs.events(id, 0)).length, 23);
   const job = await jobs.get(tenant.tenantId, id);
   assert.equal(job?.status, 'running');
   assert.equal(job?.percentComplete, 50);
@@ -314,7 +387,7 @@ test('concurrent writes to one job each append one event, numbered without gaps;
   // A step retry re-opens nothing while a worker holds the job, nor a job of another tenant.
   const step = { stepIndex: 0, itemType: 'notebook', displayName: 'n0' };
   assert.equal(await jobs.reopen(tenant.tenantId, id, step), false, 'owner-a holds the lease');
-  assert.equal((await jobs.events(id, 0)).length, 21);
+  assert.equal((await jobs.events(id, 0)).length, 23);
   // Finished, so no worker of another test on a shared PostgreSQL store picks the job up once its lease runs out.
   assert.equal(
     await jobs.update(id, { owner: 'owner-a' }, { status: 'done', phase: 'done', finished: true }, { kind: 'done', data: {} }),
@@ -325,10 +398,10 @@ test('concurrent writes to one job each append one event, numbered without gaps;
   assert.equal(await jobs.reopen('another-tenant', id, step), false);
   assert.equal(await jobs.reopen(tenant.tenantId, id, step), true);
   assert.deepEqual(
-    (await jobs.events(id, 21)).map((e) => [e.seq, e.kind]),
+    (await jobs.events(id, 23)).map((e) => [e.seq, e.kind]),
     [
-      [22, 'done'],
-      [23, 'step-retried'],
+      [24, 'done'],
+      [25, 'step-retried'],
     ],
   );
   assert.deepEqual(

@@ -39,7 +39,7 @@ function check(req: FastifyRequest, deps: { access: AccessService; db: Db }): Pr
   if (!role || !caller) return undefined;
   if (workspaceOf === 'job') {
     const what = url?.startsWith('/api/apps/install-jobs') ? 'Install job' : 'Job';
-    return requireForJob(deps, caller, field(req.params, 'jobId'), role, what);
+    return requireForJob(deps, req, caller, field(req.params, 'jobId'), role, what);
   }
   const workspaceId = requestWorkspace(req);
   if (workspaceId === undefined) {
@@ -61,26 +61,33 @@ function check(req: FastifyRequest, deps: { access: AccessService; db: Db }): Pr
  */
 async function requireForJob(
   deps: { access: AccessService; db: Db },
+  req: FastifyRequest,
   caller: Caller,
   jobId: string | undefined,
   role: Parameters<AccessService['require']>[2],
   what: string,
 ): Promise<void> {
   if (!jobId) throw new Error('a job route without a jobId parameter');
-  const job = await deps.db
+  const found = await deps.db
     .selectFrom('install_jobs')
     .leftJoin('workspaces', 'workspaces.id', 'install_jobs.workspace_id')
-    .select(['install_jobs.workspace_id', 'install_jobs.created_by', 'workspaces.id as live'])
+    .selectAll('install_jobs')
+    .select('workspaces.id as live')
     .where('install_jobs.id', '=', jobId)
     .where('install_jobs.tenant_id', '=', caller.tenantId)
     .executeTakeFirst();
-  if (!job) return;
-  if (!job.live && role === 'Viewer' && !outsideLimit(caller, job.workspace_id)) {
-    if (isTenantAdmin(caller) || job.created_by === caller.userId) return;
+  if (!found) return;
+  const { live, ...job } = found;
+  if (!live && role === 'Viewer' && !outsideLimit(caller, job.workspace_id)) {
+    if (isTenantAdmin(caller) || job.created_by === caller.userId) {
+      req.job = job;
+      return;
+    }
   }
   await deps.access.require(caller, job.workspace_id, role).catch((err: unknown) => {
     // The job, not the workspace, is what the caller named.
     if ((err as { status?: number }).status === 404) throw new NotFoundError(what, jobId);
     throw err;
   });
+  req.job = job;
 }

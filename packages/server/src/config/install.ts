@@ -8,7 +8,7 @@ export const INSTALL = {
     64,
     1,
     1024,
-    "the most jobs (installs, upgrades, uninstalls, drift checks) a process runs at once: from `SVC_WORKER_JOBS_MIN` up to this, it runs as many as its event-loop delay and its database pool's wait allow (`SVC_WORKER_LOOP_DELAY_MS`, `SVC_WORKER_DB_WAIT_MS`), reconsidered every second. Before issue 24 a process ran exactly this many (default 4): a value set then still bounds the count, and `SVC_WORKER_JOBS_MIN` set to the same value fixes it there as before",
+    "the most jobs (installs, upgrades, uninstalls, drift checks) a process runs at once: from `SVC_WORKER_JOBS_MIN` up to this, it runs as many as its event-loop delay and its database pool's wait allow (`SVC_WORKER_LOOP_DELAY_MS`, `SVC_WORKER_DB_WAIT_MS`), reconsidered every half second. Before issue 24 a process ran exactly this many (default 4): a value set then still bounds the count, and `SVC_WORKER_JOBS_MIN` set to the same value fixes it there as before",
   ),
   workerJobsMin: int(
     'SVC_WORKER_JOBS_MIN',
@@ -22,14 +22,14 @@ export const INSTALL = {
     20,
     1,
     10_000,
-    "the event-loop delay (p99 over a second, beyond the monitor's 10 ms interval) over which a process runs fewer jobs at once, and under which it may run more",
+    "the event-loop delay (p99 over half a second, beyond the monitor's 10 ms interval) over which a process runs fewer jobs at once, and under which it may run more",
   ),
   workerDbWaitMs: int(
     'SVC_WORKER_DB_WAIT_MS',
     10,
     1,
     10_000,
-    'the wait for a connection of the database pool (p99 over a second) over which a process runs fewer jobs at once, and under which it may run more',
+    'the wait for a connection of the database pool (p99 over half a second) over which a process runs fewer jobs at once, and under which it may run more',
   ),
   pollMs: int('SVC_WORKER_POLL_MS', 500, 10, 600_000, 'how often a process looks for install work'),
   leaseMs: int(

@@ -1,6 +1,7 @@
 import type { Caller } from '../auth/caller.js';
 import type { Scope } from '../auth/scopes.js';
 import type { WorkspaceRole } from '../access/roles.js';
+import type { StoreRow } from '../store/schema.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -18,6 +19,11 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     caller?: Caller;
+    /**
+     * The job a `workspaceOf: 'job'` route names, as its access check read it (the caller's tenant's, and allowed): the
+     * handler answers from it instead of reading it again. A job poll is then one statement.
+     */
+    job?: StoreRow<'install_jobs'>;
   }
 }
 

@@ -7,10 +7,14 @@ import type { PoolWait } from '../store/pool-wait.js';
 
 /**
  * Times every routed request into the metrics, and reports the event loop's delay and the waits for a database
- * connection since the previous scrape, and how long steps waited for a live resource's lock another install held.
+ * connection since the previous scrape, the statements sent to the database, and how long steps waited for a live
+ * resource's lock another install held.
  */
-export function registerMetrics(app: FastifyInstance, metrics: Metrics, poolWait: PoolWait, locks: NamedLocks) {
+export function registerMetrics(app: FastifyInstance, metrics: Metrics, poolWait: PoolWait, locks: NamedLocks, statements: () => number) {
   const loop = eventLoopDelay();
+  metrics.gauge('svc_db_statements', "Statements this process's database connections have sent, since the start", () => [
+    { labels: {}, value: statements() },
+  ]);
   metrics.gauge('svc_event_loop_delay_seconds', 'Event-loop delay of this process since the previous scrape (quantiles and max)', () => {
     const { p50, p99, max } = loop.read();
     loop.reset();

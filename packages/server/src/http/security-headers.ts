@@ -48,15 +48,37 @@ function helmetHeaders(options: HelmetOptions): Record<string, string> {
 }
 
 /**
+ * What an API answer (JSON, an event stream, an export's file, the OpenAPI document) needs of them: it is no document,
+ * so its policy lets nothing load or run from it and nothing frame it, and the headers that steer how a browser runs a
+ * page (cross-origin opener isolation, XSS auditor, download and DNS-prefetch behaviour, Flash and Acrobat policy
+ * files, origin-keyed agent clusters) are left to the console's pages. Six headers instead of eleven: every answer pays
+ * Node's check of each header's name and value.
+ */
+const API_HEADERS: Record<string, string> = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'cross-origin-resource-policy': 'same-origin',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+
+/** Paths the API answers: under /api, where the console's pages never are (web/console.ts `isConsolePath`). */
+const isApiPath = (url: string) => url.startsWith('/api/') || url === '/api' || url.startsWith('/api?');
+
+/**
  * Security headers on every answer (console pages, API JSON, the OpenAPI document, the sign-in error page, 404s, event
- * streams): the CSP above, nosniff, no framing, no referrer; HSTS only when the request came over https or the
+ * streams), with the request's id (`x-request-id`): the console's pages get helmet's with the CSP above, an API answer
+ * the API's set; both have nosniff, no framing and no referrer. HSTS only when the request came over https or the
  * deployment's public address is https (an http deployment must not pin browsers to a scheme it does not serve).
  */
 export async function registerSecurityHeaders(app: FastifyInstance, publicUrl?: string) {
-  const headers = helmetHeaders(HELMET);
-  const httpsHeaders = { ...headers, 'strict-transport-security': HSTS };
+  const pages = helmetHeaders(HELMET);
+  const withHsts = (headers: Record<string, string>) => ({ ...headers, 'strict-transport-security': HSTS });
+  const sets = { page: pages, pageHttps: withHsts(pages), api: API_HEADERS, apiHttps: withHsts(API_HEADERS) };
   app.addHook('onRequest', (req, reply, done) => {
-    reply.headers(servedOverHttps(req, publicUrl) ? httpsHeaders : headers);
+    const https = servedOverHttps(req, publicUrl);
+    reply.headers(isApiPath(req.url) ? (https ? sets.apiHttps : sets.api) : https ? sets.pageHttps : sets.page);
+    reply.header('x-request-id', req.id);
     done();
   });
 }

@@ -9,6 +9,7 @@ import { isLive, provisionedLive } from '../item-types/index.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
 import { hasScope } from '../auth/scopes.js';
 import type { JobStore } from './job-store.js';
+import type { JobRow } from './job-rows.js';
 import type { InstallJob, Mode, TargetOverrides } from './types.js';
 
 /** The body of an install (and of its plan). */
@@ -89,8 +90,8 @@ export class InstallService {
     return { jobId: id, totalItems: app.items.length };
   }
 
-  async get(caller: Caller, jobId: string): Promise<InstallJob> {
-    const job = await this.deps.jobs.get(caller.tenantId, jobId);
+  async get(caller: Caller, jobId: string, read?: JobRow): Promise<InstallJob> {
+    const job = await this.deps.jobs.get(caller.tenantId, jobId, read);
     if (!job) throw new NotFoundError('Install job', jobId);
     return job;
   }

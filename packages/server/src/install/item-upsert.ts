@@ -15,15 +15,40 @@ export async function upsertCatalogItem(
   item: CatalogItem,
   now: Date,
 ): Promise<string> {
-  const content = JSON.stringify(expandSeedTokens(item.content, now));
-  const result = await sql<{ id: string }>`
+  return (await upsertCatalogItems(db, where, [item], now))[0]!;
+}
+
+/**
+ * Stores catalog items of an app as `upsertCatalogItem` does, all in one statement; answers their ids in the order
+ * given. The catalog holds no two items of an app with the same type and name (load-catalog.ts), which one statement's
+ * upsert needs: it may not reach a row twice.
+ */
+export async function upsertCatalogItems(
+  db: Db,
+  where: { tenantId: string; workspaceId: string; appId: string },
+  items: readonly CatalogItem[],
+  now: Date,
+): Promise<string[]> {
+  if (!items.length) return [];
+  const seededAt = now.toISOString();
+  const rows = items.map(
+    (item) =>
+      sql`(${randomUUID()}, ${where.tenantId}, ${where.workspaceId}, ${item.itemType}, ${item.displayName}, ${item.description}, ${JSON.stringify(expandSeedTokens(item.content, now))}::jsonb, ${newEtag()}, 'catalog', ${where.appId}, ${seededAt})`,
+  );
+  const result = await sql<{ id: string; item_type: string; display_name: string }>`
     INSERT INTO items (id, tenant_id, workspace_id, item_type, display_name, description, content, etag, content_source, app_id, seeded_at)
-    VALUES (${randomUUID()}, ${where.tenantId}, ${where.workspaceId}, ${item.itemType}, ${item.displayName}, ${item.description}, ${content}::jsonb, ${newEtag()}, 'catalog', ${where.appId}, ${now.toISOString()})
+    VALUES ${sql.join(rows)}
     ON CONFLICT (workspace_id, item_type, lower(display_name)) DO UPDATE SET
       content = CASE WHEN items.content_source = 'user' THEN items.content ELSE EXCLUDED.content END,
       etag = CASE WHEN items.content_source = 'user' THEN items.etag ELSE EXCLUDED.etag END,
       seeded_at = CASE WHEN items.content_source = 'user' THEN items.seeded_at ELSE EXCLUDED.seeded_at END,
       description = EXCLUDED.description, app_id = EXCLUDED.app_id, updated_at = now()
-    RETURNING id`.execute(db);
-  return result.rows[0]!.id;
+    RETURNING id, item_type, display_name`.execute(db);
+  const key = (type: string, name: string) => `${type}\n${name.toLowerCase()}`;
+  const ids = new Map(result.rows.map((r) => [key(r.item_type, r.display_name), r.id]));
+  return items.map((item) => {
+    const id = ids.get(key(item.itemType, item.displayName));
+    if (!id) throw new Error(`the upsert of ${item.itemType} '${item.displayName}' answered no row`);
+    return id;
+  });
 }

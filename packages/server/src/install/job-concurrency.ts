@@ -133,7 +133,9 @@ export function adaptiveConcurrency(
     max: settings.workerJobs,
     loopDelayTargetMs: settings.workerLoopDelayMs,
     dbWaitTargetMs: settings.workerDbWaitMs,
-    windowMs: 1000,
+    // Half a second: a burst of work reaches its count in half the time; the signals of a window still hold 50 samples of
+    // the loop's delay.
+    windowMs: 500,
   };
   // A fixed count (min = max) measures nothing.
   return new JobConcurrency(options, options.min >= options.max ? undefined : processSignals(poolWait), onRaise);

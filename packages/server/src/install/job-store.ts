@@ -6,7 +6,7 @@ import type { InstallJob, Mode, TargetOverrides } from './types.js';
 import { Semaphore } from '../semaphore.js';
 import { claimJob, heartbeatJobs, releaseJobs } from './job-lease.js';
 import { type JobRecord, type JobRow, type LifecycleStepRow, type StepRow, toJob } from './job-rows.js';
-import { type JobChange, type JobEvent, type StepChange, finishJob, updateJob } from './job-update.js';
+import { type JobChange, type JobEvent, type JobWrite, finishJob, updateJob } from './job-update.js';
 import { recordInstalledApp } from '../installed-apps/app-records.js';
 import type { InstalledAppRecord } from '../installed-apps/types.js';
 import { reopenStep } from './step-reopen.js';
@@ -31,7 +31,10 @@ export class JobStore {
     this.writes = new Semaphore(writeSlots);
   }
 
-  /** Writes the job, its steps and its first event in one transaction (inside `trx` when the caller holds one). */
+  /**
+   * Writes the job, its steps and its first event in one statement (inside `trx` when the caller holds a transaction):
+   * the steps' and the event's references to the job are checked at the statement's end, when the job row is there.
+   */
   async create(
     job: {
       id: string;
@@ -51,8 +54,8 @@ export class JobStore {
     within?: Db,
   ) {
     const phase = job.phase ?? 'creating-items';
-    const write = async (trx: Db) => {
-      await trx
+    let statement = (within ?? this.db).with('job', (db) =>
+      db
         .insertInto('install_jobs')
         .values({
           id: job.id,
@@ -75,9 +78,11 @@ export class JobStore {
           event_seq: 1,
           trace_parent: activeTraceparent() ?? null,
         })
-        .execute();
-      if (steps.length) {
-        await trx
+        .returning('id'),
+    );
+    if (steps.length) {
+      statement = statement.with('steps', (db) =>
+        db
           .insertInto('install_steps')
           .values(
             steps.map((s) => ({
@@ -91,24 +96,26 @@ export class JobStore {
               result: null,
             })),
           )
-          .execute();
-      }
-      await trx
-        .insertInto('job_events')
-        .values({
-          job_id: job.id,
-          seq: 1,
-          kind: 'phase',
-          data: JSON.stringify({ phase, percentComplete: 0, status: 'running', kind: job.kind ?? 'install' }),
-        })
-        .execute();
-    };
-    await (within ? write(within) : this.db.transaction().execute(write));
+          .returning('job_id'),
+      ) as unknown as typeof statement;
+    }
+    await statement
+      .insertInto('job_events')
+      .values({
+        job_id: job.id,
+        seq: 1,
+        kind: 'phase',
+        data: JSON.stringify({ phase, percentComplete: 0, status: 'running', kind: job.kind ?? 'install' }),
+      })
+      .execute();
   }
 
-  /** One of the tenant's install jobs (a job of another kind is not an install job: undefined). */
-  async get(tenantId: string, jobId: string): Promise<InstallJob | undefined> {
-    const row = await this.row(tenantId, jobId);
+  /**
+   * One of the tenant's install jobs (a job of another kind is not an install job: undefined); `read` is its row when
+   * the request already read it (the access check of a job route: `req.job`).
+   */
+  async get(tenantId: string, jobId: string, read?: JobRow): Promise<InstallJob | undefined> {
+    const row = read ?? (await this.row(tenantId, jobId));
     return row?.kind === 'install' ? toJob(row) : undefined;
   }
 
@@ -205,9 +212,9 @@ export class JobStore {
     return reopenStep(this.db, tenantId, jobId, step, work);
   }
 
-  /** Applies a change to the job, its step and appends its event, fenced by the worker's lease; false when the lease no longer holds. */
-  update(jobId: string, fence: { owner: string }, change: JobChange, event?: JobEvent, step?: StepChange): Promise<boolean> {
-    return updateJob(this.db, this.writes, jobId, fence, change, event, step);
+  /** Applies a change to the job, its steps and appends its events, fenced by the worker's lease; false when the lease no longer holds. */
+  update(jobId: string, fence: { owner: string }, ...write: JobWrite): Promise<boolean> {
+    return updateJob(this.db, this.writes, jobId, fence, ...write);
   }
 
   /**

@@ -30,21 +30,16 @@ export interface StepChange {
   result?: StepResult | LifecycleStepResult;
 }
 
+/** What one write of a job does: its change, the events it appends and the steps it sets. */
+export type JobWrite = [change: JobChange, event?: JobEvent | readonly JobEvent[], step?: StepChange | readonly StepChange[]];
+
 /**
- * Applies a change to the job, its step and appends its event, fenced by the worker's lease, in one statement: one
+ * Applies a change to the job, its steps and appends its events, fenced by the worker's lease, in one statement: one
  * round trip to the database per write. Concurrent writes to one job queue on its row lock, and each event takes
  * the next number from the job row it updated. Returns false when the lease no longer holds.
  */
-export async function updateJob(
-  db: Db,
-  writes: Semaphore,
-  jobId: string,
-  fence: { owner: string },
-  change: JobChange,
-  event?: JobEvent,
-  step?: StepChange,
-): Promise<boolean> {
-  const statement = jobStatement(db, jobId, fence, change, event, step);
+export async function updateJob(db: Db, writes: Semaphore, jobId: string, fence: { owner: string }, ...write: JobWrite): Promise<boolean> {
+  const statement = jobStatement(db, jobId, fence, ...write);
   // Background work: it waits its turn of the event loop (background.ts).
   await pauseForRequests();
   const written = await writes.run(async () => !!(await statement.selectFrom('job').select('id').executeTakeFirst()));
@@ -78,9 +73,21 @@ export async function finishJob(
   return written;
 }
 
-/** The one statement of a fenced job write: the job row, its step and its event. */
-function jobStatement(db: Db, jobId: string, fence: { owner: string }, change: JobChange, event?: JobEvent, step?: StepChange) {
+const listOf = <T>(x: T | readonly T[] | undefined): readonly T[] => (x === undefined ? [] : Array.isArray(x) ? x : [x as T]);
+
+/** `CASE step_index WHEN i THEN v … ELSE column END` over the steps that carry a value for the column. */
+function perStep(column: 'cosmos_item_id' | 'result', values: Array<[number, string]>) {
+  const cases = values.map(([index, value]) =>
+    column === 'result' ? sql`WHEN ${index} THEN ${value}::jsonb` : sql`WHEN ${index} THEN ${value}::text`,
+  );
+  return sql<string>`CASE step_index ${sql.join(cases, sql` `)} ELSE ${sql.ref(column)} END`;
+}
+
+/** The one statement of a fenced job write: the job row, its steps and its events (numbered in order). */
+function jobStatement(db: Db, jobId: string, fence: { owner: string }, ...[change, event, step]: JobWrite) {
   const now = new Date().toISOString();
+  const events = listOf(event);
+  const steps = listOf(step);
   let statement = db.with('job', (db) => {
     const q = db
       .updateTable('install_jobs')
@@ -95,41 +102,42 @@ function jobStatement(db: Db, jobId: string, fence: { owner: string }, change: J
         ...(change.target ? { target: JSON.stringify(change.target) } : {}),
         ...(change.provision ? { provision: JSON.stringify(change.provision) } : {}),
         ...(change.finished ? { finished_at: now, lease_owner: null, lease_expires_at: null } : {}),
-        ...(event ? { event_seq: sql<number>`event_seq + 1` } : {}),
+        ...(events.length ? { event_seq: sql<number>`event_seq + ${events.length}` } : {}),
         updated_at: now,
       })
       .where('id', '=', jobId);
     return q.where('lease_owner', '=', fence.owner).where('status', '=', 'running').returning(['id', 'event_seq']);
   });
-  if (step) {
+  if (steps.length) {
+    const items = steps.flatMap((s): Array<[number, string]> => (s.cosmosItemId ? [[s.stepIndex, s.cosmosItemId]] : []));
+    const results = steps.flatMap((s): Array<[number, string]> => (s.result ? [[s.stepIndex, JSON.stringify(s.result)]] : []));
     statement = statement.with('step', (db) =>
       db
         .updateTable('install_steps')
         .set({
-          ...(step.cosmosItemId ? { cosmos_item_id: step.cosmosItemId } : {}),
-          ...(step.result ? { result: JSON.stringify(step.result) } : {}),
+          ...(items.length ? { cosmos_item_id: perStep('cosmos_item_id', items) } : {}),
+          ...(results.length ? { result: perStep('result', results) } : {}),
           updated_at: now,
         })
         .where('job_id', '=', jobId)
-        .where('step_index', '=', step.stepIndex)
+        .where(
+          'step_index',
+          'in',
+          steps.map((s) => s.stepIndex),
+        )
         .where(({ exists, selectFrom }) => exists(selectFrom('job').select('id')))
         .returning('job_id'),
     ) as unknown as typeof statement;
   }
-  if (event) {
+  if (events.length) {
+    // The job row's event_seq moved by the number of events: they take the numbers up to it, in order.
+    const rows = events.map((e, i) => sql`(${i + 1 - events.length}::int, ${e.kind}::text, ${JSON.stringify(e.data)}::jsonb)`);
     statement = statement.with('event', (db) =>
       db
         .insertInto('job_events')
         .columns(['job_id', 'seq', 'kind', 'data'])
         .expression(
-          db
-            .selectFrom('job')
-            .select([
-              sql<string>`${jobId}::text`.as('job_id'),
-              'event_seq as seq',
-              sql<string>`${event.kind}::text`.as('kind'),
-              sql<string>`${JSON.stringify(event.data)}::jsonb`.as('data'),
-            ]),
+          sql`SELECT ${jobId}::text, job.event_seq + v.offset_from_last, v.kind, v.data FROM job CROSS JOIN (VALUES ${sql.join(rows)}) AS v(offset_from_last, kind, data)`,
         )
         .returning('seq'),
     ) as unknown as typeof statement;

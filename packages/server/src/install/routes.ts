@@ -41,7 +41,7 @@ export const installRoutes =
           response: { 200: Type.Object({ ok: Ok, job: Type.Ref(InstallJobSchema) }), ...errors(404) },
         },
       },
-      async (req) => ({ ok: true as const, job: await service.get(req.caller!, req.params.jobId) }),
+      async (req) => ({ ok: true as const, job: await service.get(req.caller!, req.params.jobId, req.job) }),
     );
 
     app.get(

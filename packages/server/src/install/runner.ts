@@ -10,7 +10,7 @@ import type { Backends, ProvisionContext } from '../provisioning/context.js';
 import { backendIdOf, backendOf, dependenciesOf, provisionerOf, storedReason } from '../item-types/index.js';
 import { installTarget, targetRecord, type ResolvedTarget } from '../provisioning/targets.js';
 import type { TenancyService } from '../tenancy/tenancy-service.js';
-import { upsertCatalogItem } from './item-upsert.js';
+import { upsertCatalogItems } from './item-upsert.js';
 import { recordAppEdges } from './thread-edges.js';
 import type { JobRecord, StepRow } from './job-rows.js';
 import type { JobStore } from './job-store.js';
@@ -92,7 +92,7 @@ export class InstallRunner {
       overrides: job.targetOverrides,
     });
     await write(
-      { phase: 'provisioning', percentComplete: 35, installed, target: targetRecord(target) },
+      { phase: 'provisioning', percentComplete: 35, createdItems: installed.length, installed, target: targetRecord(target) },
       { kind: 'phase', data: { phase: 'provisioning', percentComplete: 35 } },
     );
     await this.provision(job, app, steps, target, now, write);
@@ -117,7 +117,10 @@ export class InstallRunner {
     if (!finished) throw new LeaseLost(`lease of ${job.id} lost`);
   }
 
-  /** Stores every item of the app (an edited item keeps the user's content), 0 to 35 %. */
+  /**
+   * Stores every item of the app (an edited item keeps the user's content), 0 to 35 %: those not stored yet in one
+   * statement, then one write of the job that records them on their steps with an event each.
+   */
   private async createItems(
     job: JobRecord,
     app: CuratedApp,
@@ -125,27 +128,39 @@ export class InstallRunner {
     now: Date,
     write: (...a: any[]) => Promise<void>,
   ): Promise<InstalledItem[]> {
-    const installed: InstalledItem[] = [];
-    for (const step of steps) {
+    const missing = steps.filter((s) => !s.cosmosItemId);
+    const where = { tenantId: job.tenantId, workspaceId: job.workspaceId, appId: app.id };
+    const ids = await upsertCatalogItems(
+      this.deps.db,
+      where,
+      missing.map((s) => app.items[s.stepIndex]!),
+      now,
+    );
+    for (const [i, step] of missing.entries()) {
       const item = app.items[step.stepIndex]!;
-      let id = step.cosmosItemId;
-      if (!id) {
-        id = await upsertCatalogItem(this.deps.db, { tenantId: job.tenantId, workspaceId: job.workspaceId, appId: app.id }, item, now);
-        // An item kept in the service only in this cloud (no backend here for its type or its content) says why.
-        const reason = job.deploy ? storedReason(item.itemType, item.content, app, this.deps.profile) : undefined;
-        if (reason) await recordLiveStep(this.deps.db, job.tenantId, id, { status: 'stored', message: reason, backend: 'stored' }, null);
-        installed.push({ itemType: item.itemType, id, displayName: item.displayName, status: 'created' });
-        await write(
-          { createdItems: installed.length, installed, percentComplete: creatingPercent(installed.length, steps.length) },
-          { kind: 'item-created', data: { stepIndex: step.stepIndex, itemType: item.itemType, id, displayName: item.displayName } },
-          { stepIndex: step.stepIndex, cosmosItemId: id },
-        );
-        step.cosmosItemId = id;
-      } else {
-        installed.push({ itemType: item.itemType, id, displayName: item.displayName, status: 'created' });
-      }
+      // An item kept in the service only in this cloud (no backend here for its type or its content) says why.
+      const reason = job.deploy ? storedReason(item.itemType, item.content, app, this.deps.profile) : undefined;
+      if (reason) await recordLiveStep(this.deps.db, job.tenantId, ids[i]!, { status: 'stored', message: reason, backend: 'stored' }, null);
     }
-    await write({ createdItems: installed.length, installed, percentComplete: 35 });
+    const installed: InstalledItem[] = steps.map((step) => {
+      const item = app.items[step.stepIndex]!;
+      const id = step.cosmosItemId ?? ids[missing.indexOf(step)]!;
+      return { itemType: item.itemType, id, displayName: item.displayName, status: 'created' };
+    });
+    if (missing.length) {
+      await write(
+        { createdItems: installed.length, installed, percentComplete: creatingPercent(installed.length, steps.length) },
+        missing.map((step, i) => {
+          const item = app.items[step.stepIndex]!;
+          return {
+            kind: 'item-created',
+            data: { stepIndex: step.stepIndex, itemType: item.itemType, id: ids[i], displayName: item.displayName },
+          };
+        }),
+        missing.map((step, i) => ({ stepIndex: step.stepIndex, cosmosItemId: ids[i] })),
+      );
+      for (const [i, step] of missing.entries()) step.cosmosItemId = ids[i]!;
+    }
     return installed;
   }
 

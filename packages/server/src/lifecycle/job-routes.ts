@@ -26,7 +26,7 @@ export const jobRoutes =
           response: { 200: JobAnswer, ...errors(404) },
         },
       },
-      async (req) => ({ ok: true as const, job: await service.get(req.caller!, req.params.jobId) }),
+      async (req) => ({ ok: true as const, job: await service.get(req.caller!, req.params.jobId, req.job) }),
     );
 
     app.get(

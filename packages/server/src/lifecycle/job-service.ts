@@ -40,8 +40,9 @@ export function toLifecycleJob(r: JobRow, steps: LifecycleStepRow[]): Job {
 export class JobService {
   constructor(private readonly deps: { jobs: JobStore; workspaces: WorkspaceService; installs: InstallService; onAccepted: () => void }) {}
 
-  async get(caller: Caller, jobId: string): Promise<Job> {
-    const row = await this.deps.jobs.row(caller.tenantId, jobId);
+  /** A job with its steps; `read` is its row when the request already read it (`req.job`). */
+  async get(caller: Caller, jobId: string, read?: JobRow): Promise<Job> {
+    const row = read ?? (await this.deps.jobs.row(caller.tenantId, jobId));
     if (!row) throw new NotFoundError('Job', jobId);
     return toLifecycleJob(row, await this.deps.jobs.lifecycleSteps(jobId));
   }
