@@ -167,7 +167,9 @@ test("the pipeline's transport: headers read by any case, a repeated one joined;
 test("beside other installs, an item missing from the job's list is looked for in a fresh list before a create (which shared access refuses)", async (t) => {
   // The platform workspace: the pipeline is not there when the job lists the type, and is there once another install made it.
   const definition = {
-    parts: [{ path: 'pipeline-content.json', payload: Buffer.from('{"properties":{}}').toString('base64'), payloadType: 'InlineBase64' }],
+    parts: [
+      { path: 'pipeline-content.json', payload: Buffer.from('{"properties":{}}').toString('base64'), payloadType: 'InlineBase64' as const },
+    ],
   };
   let made = false;
   const { base, seen } = await recording(t, (url) => {
