@@ -7,6 +7,10 @@ import type { AddressInfo } from 'node:net';
 import { DataPlatformClient } from '../src/backends/data-platform.js';
 import { UnsafePathError } from '../src/backends/http-pipeline.js';
 import { ONELAKE_API_VERSION, OneLakeClient } from '../src/backends/onelake.js';
+import { withSharedAccess } from '../src/backends/shared-access.js';
+import { JobLists } from '../src/provisioning/job-lists.js';
+import { ensurePlatformItem } from '../src/provisioning/platform-item.js';
+import type { StepContext } from '../src/provisioning/context.js';
 import { testPipeline } from './backing-helpers.js';
 
 /** A local backing service answering `answer(url)`, recording each request's URL and headers. */
@@ -96,4 +100,118 @@ test('every OneLake call carries x-ms-version; each path segment is encoded, and
   await assert.rejects(lake.readText('ws', '../ws2/lh/secret.csv'), UnsafePathError);
   await assert.rejects(lake.listPaths('ws', 'lh/../x', true), UnsafePathError);
   assert.deepEqual(seen, [], 'nothing was sent');
+});
+
+test("the pipeline's transport: headers read by any case, a repeated one joined; a POST without a body says so; a refused connection and a silent service are status 0 with their codes", async (t) => {
+  const { base, seen } = await recording(t, () => ({ body: { ok: true }, headers: { 'Retry-After': '2', 'x-ms-request-id': 'r1' } }));
+  const pipeline = testPipeline(4);
+  const got = await pipeline.send({
+    service: 'data-platform',
+    method: 'POST',
+    url: `${base}/v1/workspaces/w/items/i/getDefinition`,
+    audience: 'dp',
+  });
+  assert.equal(got.status, 200);
+  assert.deepEqual(got.json(), { ok: true });
+  assert.equal(got.headers.get('retry-after'), '2');
+  assert.equal(got.headers.get('X-MS-Request-Id'), 'r1');
+  assert.equal(got.headers.get('location'), null);
+  assert.equal(seen[0]!.headers['content-length'], '0');
+  assert.equal(seen[0]!.headers.authorization, 'Bearer token-for-dp');
+
+  // A header the service sent twice reads as Headers reads it: the values joined.
+  const twice = http.createServer((_req, res) => {
+    res.setHeader('x-ms-warning', ['one', 'two']);
+    res.end('{}');
+  });
+  await new Promise<void>((r) => twice.listen(0, '127.0.0.1', r));
+  t.after(() => twice.close());
+  const joined = await pipeline.send({ service: 'arm', method: 'GET', url: `http://127.0.0.1:${(twice.address() as AddressInfo).port}/x` });
+  assert.equal(joined.headers.get('x-ms-warning'), 'one, two');
+
+  // Nobody listening: the connection's own code, not a generic one.
+  const closed = http.createServer();
+  await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise<void>((r) => closed.close(() => r()));
+  await assert.rejects(pipeline.send({ service: 'search', method: 'GET', url: `http://127.0.0.1:${port}/indexes` }), (err: any) => {
+    assert.equal(err.status, 0);
+    assert.equal(err.code, 'ECONNREFUSED');
+    assert.match(err.message, /GET 127\.0\.0\.1:\d+: ECONNREFUSED/);
+    return true;
+  });
+
+  // A service that never answers: 'timeout' after the request's own limit.
+  const silent = http.createServer(() => undefined);
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+  t.after(() => {
+    silent.closeAllConnections();
+    silent.close();
+  });
+  await assert.rejects(
+    pipeline.send({
+      service: 'kql',
+      method: 'GET',
+      url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1/rest/mgmt`,
+      timeoutMs: 100,
+    }),
+    (err: any) => {
+      assert.equal(err.status, 0);
+      assert.equal(err.code, 'timeout');
+      assert.match(err.message, /no answer within 100 ms/);
+      return true;
+    },
+  );
+});
+
+test("beside other installs, an item missing from the job's list is looked for in a fresh list before a create (which shared access refuses)", async (t) => {
+  // The platform workspace: the pipeline is not there when the job lists the type, and is there once another install made it.
+  const definition = {
+    parts: [
+      { path: 'pipeline-content.json', payload: Buffer.from('{"properties":{}}').toString('base64'), payloadType: 'InlineBase64' as const },
+    ],
+  };
+  let made = false;
+  const { base, seen } = await recording(t, (url) => {
+    if (url.startsWith('/v1/workspaces/ws-1/items?type=DataPipeline'))
+      return {
+        body: { value: made ? [{ id: 'p-1', displayName: 'Backfill Daily Sales', type: 'DataPipeline', workspaceId: 'ws-1' }] : [] },
+      };
+    if (url === '/v1/workspaces/ws-1/items/p-1/getDefinition') return { body: { definition } };
+    return { status: 500, body: { errorCode: 'Unexpected', message: url } };
+  });
+  const pipeline = testPipeline(4);
+  const lines: string[] = [];
+  const ctx = {
+    item: { itemType: 'data-pipeline', displayName: 'Backfill Daily Sales', description: 'Rebuilds daily sales.' },
+    target: { platformWorkspaceId: 'ws-1' },
+    profile: { name: 'commercial' },
+    backends: { dataPlatform: new DataPlatformClient(pipeline, `${base}/v1`, 'dp') },
+    lists: new JobLists(new DataPlatformClient(pipeline, `${base}/v1`, 'dp')),
+    log: (line: string) => lines.push(line),
+  } as unknown as StepContext;
+  await ctx.lists!.list('ws-1', 'DataPipeline'); // an earlier step of the job listed the type
+  made = true; // then another install made the pipeline
+
+  const beside = await withSharedAccess(() => ensurePlatformItem(ctx, { type: 'DataPipeline', collection: 'dataPipelines', definition }));
+  assert.equal(beside.refused, undefined, 'nothing refused: the step stays beside the others');
+  assert.equal(beside.value.item.id, 'p-1');
+  assert.equal(beside.value.created, false);
+  assert.ok(beside.value.unchanged, 'the definition read and found the same');
+  assert.deepEqual(
+    seen.map((r) => `${r.method} ${r.url.replace(/\?.*/, '')}`),
+    ['GET /v1/workspaces/ws-1/items', 'GET /v1/workspaces/ws-1/items', 'POST /v1/workspaces/ws-1/items/p-1/getDefinition'],
+  );
+
+  // Outside shared access (a step alone), the job's list is trusted: a missing item is created at once.
+  const alone = new JobLists(new DataPlatformClient(pipeline, `${base}/v1`, 'dp'));
+  made = false;
+  await alone.list('ws-1', 'DataPipeline');
+  made = true;
+  seen.length = 0;
+  await assert.rejects(ensurePlatformItem({ ...ctx, lists: alone }, { type: 'DataPipeline', collection: 'dataPipelines', definition }));
+  assert.deepEqual(
+    seen.map((r) => `${r.method} ${r.url}`),
+    ['POST /v1/workspaces/ws-1/dataPipelines'],
+  );
 });

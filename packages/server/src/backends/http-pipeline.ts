@@ -1,3 +1,4 @@
+import { Agent, request } from 'undici';
 import { hostAllowed, type CloudProfile } from '../cloud/profiles.js';
 import type { TokenSource } from './credential.js';
 import { Semaphore } from '../semaphore.js';
@@ -102,9 +103,30 @@ export interface BackingRequest {
   accept?: number[];
 }
 
+/** An answer's headers, read by name (case-insensitive); a header sent more than once reads as its values joined by ", ". */
+export interface AnswerHeaders {
+  get(name: string): string | null;
+}
+
+/** The headers undici's `request` answers (lower-case names, a list for a repeated header), read as `Headers` reads them. */
+class ReceivedHeaders implements AnswerHeaders {
+  constructor(private readonly raw: Record<string, string | string[] | undefined>) {}
+  get(name: string): string | null {
+    const v = this.raw[name.toLowerCase()];
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  }
+}
+
+/**
+ * The connections of every backing call: keep-alive per origin, as the global `fetch`'s were. Calls go through undici's
+ * `request` rather than `fetch`: the same client without the WHATWG streams and objects around it, a quarter of fetch's
+ * CPU a call (bench/scale makes thousands a minute).
+ */
+const connections = new Agent({ keepAliveTimeout: 10_000 });
+
 export interface BackingResponse {
   status: number;
-  headers: Headers;
+  headers: AnswerHeaders;
   text: string;
   /** The body's bytes as received (files such as exported reports are not text). */
   bytes: Uint8Array;
@@ -120,7 +142,7 @@ export function transientFailure(status: number, code?: string): boolean {
 }
 
 /** Reads the error code of any backing service's error body (data platform, ARM, Kusto, Search, Entra, reporting). */
-function errorCodeOf(text: string, headers?: Headers): string | undefined {
+function errorCodeOf(text: string, headers?: AnswerHeaders): string | undefined {
   const header = headers?.get('x-ms-public-api-error-code') ?? undefined;
   try {
     const body = JSON.parse(text);
@@ -259,36 +281,37 @@ export class BackingPipeline {
     const answer = await slots.run(async (): Promise<BackingResponse | BackingError | { redirectTo: string }> => {
       const sentAt = Date.now();
       try {
-        const res = await fetch(req.url, {
-          method: req.method,
+        const res = await request(req.url, {
+          method: req.method as 'GET',
           headers,
-          body: body as BodyInit | undefined,
-          redirect: 'manual',
+          body,
+          dispatcher: connections,
           signal: AbortSignal.timeout(req.timeoutMs ?? this.options.timeoutMs),
         });
-        const bytes = new Uint8Array(await res.arrayBuffer());
+        const bytes = new Uint8Array(await res.body.arrayBuffer());
         const text = new TextDecoder().decode(bytes);
-        this.options.onCall?.(req.service, res.status, Date.now() - started);
-        throttle?.settle(sentAt, res.status, res.headers.get('retry-after'));
-        const location = res.headers.get('location');
-        if (res.status >= 300 && res.status < 400 && location && [301, 302, 307, 308].includes(res.status) && redirects < 3) {
+        const answerHeaders = new ReceivedHeaders(res.headers);
+        this.options.onCall?.(req.service, res.statusCode, Date.now() - started);
+        throttle?.settle(sentAt, res.statusCode, answerHeaders.get('retry-after'));
+        const location = answerHeaders.get('location');
+        if (res.statusCode >= 300 && res.statusCode < 400 && location && [301, 302, 307, 308].includes(res.statusCode) && redirects < 3) {
           // Followed only to the same origin: another host, even one under an allowed suffix (anyone's storage
           // account is), never receives the token; the redirect is reported unfollowed instead.
           const next = new URL(location, req.url);
-          if (next.origin !== new URL(req.url).origin) return new RedirectRefusedError(req.service, res.status, next.host);
+          if (next.origin !== new URL(req.url).origin) return new RedirectRefusedError(req.service, res.statusCode, next.host);
           return { redirectTo: next.toString() };
         }
-        return { status: res.status, headers: res.headers, text, bytes, json: () => JSON.parse(text) };
+        return { status: res.statusCode, headers: answerHeaders, text, bytes, json: () => JSON.parse(text) };
       } catch (err) {
-        const e = err as Error & { cause?: { code?: string } };
-        const code = e.name === 'TimeoutError' || e.name === 'AbortError' ? 'timeout' : (e.cause?.code ?? 'network_error');
+        const e = err as Error & { code?: string; cause?: { code?: string } };
+        const code = e.name === 'TimeoutError' || e.name === 'AbortError' ? 'timeout' : (e.cause?.code ?? e.code ?? 'network_error');
         this.options.onCall?.(req.service, 0, Date.now() - started);
         return new BackingError(
           req.service,
           0,
           '',
           code,
-          `${req.method} ${host}: ${code === 'timeout' ? `no answer within ${req.timeoutMs ?? this.options.timeoutMs} ms` : (e.cause?.code ?? e.message)}`,
+          `${req.method} ${host}: ${code === 'timeout' ? `no answer within ${req.timeoutMs ?? this.options.timeoutMs} ms` : (e.cause?.code ?? e.code ?? e.message)}`,
         );
       }
     });

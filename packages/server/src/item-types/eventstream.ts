@@ -59,9 +59,7 @@ async function destinationOf(ctx: TypedProvisionContext<EventstreamContent>, ws:
   try {
     // The job's list of KQL databases; one not in it may have come since that list was taken, so it is listed again.
     const lists = jobLists(ctx);
-    item =
-      (await lists.find(ws, 'KQLDatabase', database)) ??
-      (await lists.relist(ws, 'KQLDatabase')).find((i) => i.displayName.toLowerCase() === database.toLowerCase());
+    item = (await lists.find(ws, 'KQLDatabase', database)) ?? (await lists.find(ws, 'KQLDatabase', database, { fresh: true }));
   } catch (err) {
     raiseGate(err, { profile: ctx.profile, gates: { auth: 'data-platform-auth' } });
   }

@@ -30,10 +30,14 @@ export class JobLists {
     return listed;
   }
 
-  /** The item of `type` with this display name (case-insensitive, as the platform keeps names unique per type). */
-  async find(workspaceId: string, type: string, displayName: string): Promise<PlatformItem | undefined> {
+  /**
+   * The item of `type` with this display name (case-insensitive, as the platform keeps names unique per type), in the
+   * job's list, or with `fresh` in the type listed again.
+   */
+  async find(workspaceId: string, type: string, displayName: string, { fresh = false } = {}): Promise<PlatformItem | undefined> {
     const lower = displayName.toLowerCase();
-    return (await this.list(workspaceId, type)).find((i) => i.displayName.toLowerCase() === lower);
+    const listed = await (fresh ? this.relist(workspaceId, type) : this.list(workspaceId, type));
+    return listed.find((i) => i.displayName.toLowerCase() === lower);
   }
 
   /** Lists the type again (another caller created or deleted one of its items meanwhile); the fresh list is kept. */

@@ -3,6 +3,7 @@ import { BackingError } from '../backends/http-pipeline.js';
 import { part, type Definition, type PlatformItem } from '../backends/data-platform.js';
 import type { PlannedCall } from '../item-types/calls.js';
 import { raiseGate } from '../backends/failures.js';
+import { underSharedAccess } from '../backends/shared-access.js';
 import { GateError } from '../errors.js';
 import { gate } from './gates.js';
 import type { StepContext } from './context.js';
@@ -124,6 +125,9 @@ export async function ensurePlatformItem(ctx: StepContext, o: EnsureOptions, ret
   const name = ctx.item.displayName;
   try {
     let existing = await lists.find(ws, o.type, name);
+    // Beside other installs of this resource (its lock shared), one of them has most likely made it since the job listed
+    // the type: the type is listed again before a create, which shared access refuses (and the step would run again alone).
+    if (!existing && underSharedAccess()) existing = await lists.find(ws, o.type, name, { fresh: true });
     if (!existing) {
       ctx.log(`create ${o.type} '${name}'${o.definition ? ` with its definition (${partNames(o.definition)})` : ''}`);
       try {
@@ -140,7 +144,7 @@ export async function ensurePlatformItem(ctx: StepContext, o: EnsureOptions, ret
         ctx.log('the name was taken meanwhile: updating the existing item');
         // Another caller's create may still be running (a 202): the name is taken before the item is listed.
         const deadline = Date.now() + NAME_TAKEN_WAIT_MS;
-        const found = async () => (await lists.relist(ws, o.type)).find((i) => i.displayName.toLowerCase() === name.toLowerCase());
+        const found = () => lists.find(ws, o.type, name, { fresh: true });
         for (let wait = 500; !(existing = await found()) && Date.now() < deadline; wait = Math.min(wait * 2, 4000)) {
           await new Promise((r) => setTimeout(r, wait));
         }
