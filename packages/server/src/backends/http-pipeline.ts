@@ -282,7 +282,7 @@ export class BackingPipeline {
       const sentAt = Date.now();
       try {
         const res = await request(req.url, {
-          method: req.method as 'GET',
+          method: req.method,
           headers,
           body,
           dispatcher: connections,
